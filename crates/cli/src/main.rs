@@ -1,0 +1,331 @@
+//! `carcassonne`: the command-line front door.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use carcassonne::record::{score_json, Record, ReplayError};
+use carcassonne::{seeded_rng, Event, Game, PlayerId, RandomMover, Rules, ScoredKind, Setup, When};
+use clap::{Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+
+mod draw;
+
+#[derive(Parser)]
+#[command(
+    name = "carcassonne",
+    version,
+    about = "Carcassonne: rules engine, records and benchmarks"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play a game between random players in the terminal and show the board (the default).
+    Play {
+        /// Seed of the tile order and of the players' choices.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Number of players (2–6).
+        #[arg(long, default_value_t = 2)]
+        players: usize,
+        /// Rule set: a preset with options, e.g. `first-edition,small_city=false`.
+        #[arg(long, default_value = "standard")]
+        rules: String,
+        /// Write the game's record to this file.
+        #[arg(long)]
+        save: Option<PathBuf>,
+    },
+    /// Replay a record, check every move and print the scores as JSON (record.md).
+    Score {
+        /// The record (JSON); `-` reads standard input.
+        record: PathBuf,
+    },
+    /// Replay a record and draw the board and the score breakdown.
+    Replay {
+        record: PathBuf,
+        /// Show the board after every move.
+        #[arg(long)]
+        step: bool,
+    },
+    /// Time complete random games (full legal-move enumeration every turn).
+    Bench {
+        /// Games to play.
+        #[arg(long, default_value_t = 100_000)]
+        games: u64,
+        #[arg(long, default_value_t = 2)]
+        players: usize,
+        #[arg(long, default_value = "standard")]
+        rules: String,
+        /// First seed; game i uses seed + i.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command.unwrap_or(Command::Play {
+        seed: 1,
+        players: 2,
+        rules: "standard".into(),
+        save: None,
+    }) {
+        Command::Play {
+            seed,
+            players,
+            rules,
+            save,
+        } => play(seed, players, &rules, save),
+        Command::Score { record } => return score(&record),
+        Command::Replay { record, step } => replay(&record, step),
+        Command::Bench {
+            games,
+            players,
+            rules,
+            seed,
+        } => bench(games, players, &rules, seed),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("carcassonne: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
+
+fn read_text(path: &PathBuf) -> std::io::Result<String> {
+    if path.as_os_str() == "-" {
+        std::io::read_to_string(std::io::stdin())
+    } else {
+        std::fs::read_to_string(path)
+    }
+}
+
+fn load(path: &PathBuf) -> std::result::Result<(Record, Game), String> {
+    let text =
+        read_text(path).map_err(|e| format!("record: cannot read {}: {e}", path.display()))?;
+    let record = Record::from_json(&text).map_err(|e: ReplayError| e.to_string())?;
+    let game = record.replay().map_err(|e| e.to_string())?;
+    Ok((record, game))
+}
+
+/// record.md: JSON on stdout; an illegal record prints one line to stderr and exits 2.
+fn score(path: &PathBuf) -> ExitCode {
+    match load(path) {
+        Ok((_, game)) => {
+            print!("{}", score_json(&game));
+            ExitCode::SUCCESS
+        }
+        Err(line) => {
+            eprintln!("{line}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn names(n: usize) -> Vec<String> {
+    ["Ada", "Bob", "Cy", "Dee", "Eve", "Fay"]
+        .iter()
+        .take(n)
+        .map(|s| s.to_string())
+        .collect()
+}
+
+fn play(seed: u64, players: usize, rules: &str, save: Option<PathBuf>) -> Result<()> {
+    let rules = Rules::parse(rules)?;
+    let mut game = Game::new(Setup::standard(rules, players, seed))?;
+    let mut rng = seeded_rng(seed ^ 0x9e37_79b9_7f4a_7c15);
+    RandomMover::new().playout(&mut game, &mut rng);
+    let names = names(players);
+    println!("{}", draw::game_board(&game));
+    print_summary(&game, &names);
+    if let Some(path) = save {
+        std::fs::write(&path, Record::from_game(&game, &names).to_json())?;
+        println!("record written to {}", path.display());
+    }
+    Ok(())
+}
+
+fn replay(path: &PathBuf, step: bool) -> Result<()> {
+    let (record, game) = load(path)?;
+    let names: Vec<String> = record.players.clone();
+    if step {
+        let mut setup_record = record.clone();
+        for n in 0..=record.moves.len() {
+            setup_record.moves = record.moves[..n].to_vec();
+            let g = setup_record.replay()?;
+            if n == 0 {
+                println!("== start");
+            } else {
+                let m = &record.moves[n - 1];
+                let who = &names[(n - 1 + record.first.unwrap_or(0) as usize) % names.len()];
+                let action = m
+                    .meeple
+                    .as_ref()
+                    .map(|s| format!(", follower on {s}"))
+                    .unwrap_or_default();
+                println!(
+                    "== move {n}: {who} plays {} at [{},{}] rot {}{action}",
+                    m.tile, m.at[0], m.at[1], m.rot
+                );
+            }
+            println!("{}", draw::game_board(&g));
+            for e in g
+                .events()
+                .iter()
+                .filter(|e| event_turn(e) == Some(n as u16))
+            {
+                if let Some(line) = describe(e, &names) {
+                    println!("   {line}");
+                }
+            }
+            println!("   scores: {}", score_line(&g, &names));
+            println!();
+        }
+    } else {
+        println!("{}", draw::game_board(&game));
+    }
+    print_summary(&game, &names);
+    Ok(())
+}
+
+fn event_turn(e: &Event) -> Option<u16> {
+    match e {
+        Event::Scored(s) => s.turn.map(|t| t.0),
+        Event::TileDiscarded { turn, .. } | Event::FollowerReturned { turn, .. } => Some(turn.0),
+        _ => None,
+    }
+}
+
+fn seats(to: carcassonne::Seats, names: &[String]) -> String {
+    to.iter()
+        .map(|p| names[p.index()].clone())
+        .collect::<Vec<_>>()
+        .join(" and ")
+}
+
+fn describe(e: &Event, names: &[String]) -> Option<String> {
+    Some(match e {
+        Event::Scored(s) => {
+            let what = match s.kind {
+                ScoredKind::Road => format!("road of {} tiles", s.tiles),
+                ScoredKind::City => format!("city of {} tiles and {} shields", s.tiles, s.shields),
+                ScoredKind::Cloister => "cloister".to_string(),
+                ScoredKind::Farm => format!("farm feeding {} cities", s.cities),
+            };
+            let when = if s.when == When::Final { "final: " } else { "" };
+            format!("{when}{what}: {} to {}", s.points, seats(s.to, names))
+        }
+        Event::TileDiscarded { tile, .. } => format!("tile {tile} fits nowhere and is discarded"),
+        _ => return None,
+    })
+}
+
+fn score_line(game: &Game, names: &[String]) -> String {
+    game.scores()
+        .iter()
+        .enumerate()
+        .map(|(i, s)| format!("{} {s}", names[i]))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Scores by feature kind and the winners.
+fn print_summary(game: &Game, names: &[String]) {
+    let kinds = [
+        ScoredKind::Road,
+        ScoredKind::City,
+        ScoredKind::Cloister,
+        ScoredKind::Farm,
+    ];
+    let mut table = vec![[0u32; 4]; game.num_players()];
+    for e in game.events() {
+        if let Event::Scored(s) = e {
+            let k = kinds.iter().position(|&k| k == s.kind).unwrap_or(0);
+            for p in s.to.iter() {
+                table[p.index()][k] += s.points;
+            }
+        }
+    }
+    println!(
+        "{:<8} {:>6} {:>6} {:>9} {:>6} {:>6}",
+        "player", "roads", "cities", "cloisters", "farms", "total"
+    );
+    for (i, row) in table.iter().enumerate() {
+        println!(
+            "{:<8} {:>6} {:>6} {:>9} {:>6} {:>6}",
+            names[i],
+            row[0],
+            row[1],
+            row[2],
+            row[3],
+            game.scores()[i]
+        );
+    }
+    if game.is_over() {
+        let w = seats(game.winners(), names);
+        let shared = if game.winners().iter().count() > 1 {
+            " (shared victory)"
+        } else {
+            ""
+        };
+        println!("winner: {w}{shared}");
+    } else {
+        let next = game
+            .to_move()
+            .map(|p: PlayerId| names[p.index()].clone())
+            .unwrap_or_default();
+        println!(
+            "unfinished: {} tiles left, {next} to move",
+            game.tiles_left()
+        );
+    }
+}
+
+fn bench(games: u64, players: usize, rules: &str, seed: u64) -> Result<()> {
+    let rules = Rules::parse(rules)?;
+    let bar = ProgressBar::new(games);
+    bar.set_style(ProgressStyle::with_template(
+        "{bar:40} {pos}/{len} games  {per_sec}  eta {eta}",
+    )?);
+    let mut mover = RandomMover::new();
+    let mut rng = seeded_rng(seed);
+    let mut placed = 0u64;
+    let mut points = 0u64;
+    let start = Instant::now();
+    let chunk = (games / 200).max(1);
+    for i in 0..games {
+        let mut game = Game::new(Setup::standard(rules, players, seed.wrapping_add(i)))?;
+        game.set_event_log(false);
+        mover.playout(&mut game, &mut rng);
+        placed += game.moves_played() as u64;
+        points += game.scores().iter().map(|&s| s as u64).sum::<u64>();
+        if (i + 1) % chunk == 0 {
+            bar.set_position(i + 1);
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+    let rate = games as f64 / secs;
+    println!("{games} random {players}-player games ({rules}) in {secs:.2} s on one thread");
+    println!(
+        "{rate:.0} games/s, {:.2} µs/game, {:.0} ns/move",
+        1e6 / rate,
+        secs * 1e9 / placed as f64
+    );
+    println!(
+        "mean moves/game {:.1}, mean points/game {:.1}",
+        placed as f64 / games as f64,
+        points as f64 / games as f64
+    );
+    std::io::stdout().flush()?;
+    Ok(())
+}

@@ -1,0 +1,394 @@
+//! The board: placed tiles on a fixed-size grid, the frontier of open cells
+//! with their edge constraints, and the features as a union–find over tile
+//! segments whose roots carry the counters scoring needs.
+//!
+//! The grid is a 128 × 128 torus: a cell's index is its coordinates modulo
+//! 128. A game places at most [`MAX_TILES`] tiles, so the played area plus its
+//! border spans fewer than 128 cells either way and no two cells that matter
+//! ever share an index. Positions outside the played area's one-cell border
+//! are rejected before they are looked up.
+
+use crate::geom::{Dir, Pos, Rotation, HALF_OPPOSITE};
+use crate::tile::{
+    constraint_side, tables, EdgeKind, RotatedTile, SegmentKind, TileId, MAX_SEGMENTS, NO_SEGMENT,
+    SIDE_WEIGHT,
+};
+
+const GRID_BITS: u32 = 7;
+const GRID: i32 = 1 << GRID_BITS;
+const CELLS: usize = (GRID * GRID) as usize;
+
+/// The most tiles one game may place (start tile included). Bounded by the
+/// grid and by the 128-bit tile sets the features carry.
+pub const MAX_TILES: usize = 120;
+
+#[inline]
+fn cell_index(p: Pos) -> usize {
+    (((p.y & (GRID - 1)) << GRID_BITS) | (p.x & (GRID - 1))) as usize
+}
+
+/// A tile on the board.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PlacedTile {
+    pub tile: TileId,
+    pub rot: Rotation,
+    pub pos: Pos,
+    /// The first of this tile's segments in the board's segment arrays.
+    pub(crate) seg_base: u16,
+}
+
+impl PlacedTile {
+    #[inline]
+    pub(crate) fn shape(&self) -> &'static RotatedTile {
+        self.tile.rotated(self.rot)
+    }
+}
+
+/// An empty cell next to at least one tile, with the edges it must match.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct FrontierCell {
+    pub pos: Pos,
+    /// Edge kinds required on each side, see `tile::constraint_code`.
+    pub constraint: u16,
+}
+
+/// Union–find node per segment; the counters are meaningful at roots.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Feature {
+    /// Placed-tile indices the feature covers (a tile counts once).
+    pub tiles: u128,
+    /// Followers per player, 4 bits each.
+    pub meeples: u32,
+    pub parent: u16,
+    /// City or road edges not yet matched by a neighbour.
+    pub open: u16,
+    pub kind: SegmentKind,
+    pub shields: u8,
+}
+
+impl Feature {
+    #[inline]
+    pub fn tile_count(&self) -> u32 {
+        self.tiles.count_ones()
+    }
+}
+
+/// Placed tiles, frontier and features.
+#[derive(Clone)]
+pub struct Board {
+    /// Placed-tile index + 1 per cell (0: empty).
+    cells: Vec<u8>,
+    /// Frontier index + 1 per cell (0: not on the frontier).
+    fpos: Vec<u8>,
+    frontier: Vec<FrontierCell>,
+    tiles: Vec<PlacedTile>,
+    pub(crate) feats: Vec<Feature>,
+    min: Pos,
+    max: Pos,
+}
+
+impl std::fmt::Debug for Board {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Board")
+            .field("tiles", &self.tiles)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Board {
+    pub(crate) fn new() -> Board {
+        Board {
+            cells: vec![0; CELLS],
+            fpos: vec![0; CELLS],
+            frontier: Vec::with_capacity(2 * MAX_TILES + 4),
+            tiles: Vec::with_capacity(MAX_TILES),
+            feats: Vec::with_capacity(MAX_TILES * MAX_SEGMENTS),
+            min: Pos::ORIGIN,
+            max: Pos::ORIGIN,
+        }
+    }
+
+    /// Every tile on the board, in the order placed.
+    pub fn tiles(&self) -> &[PlacedTile] {
+        &self.tiles
+    }
+
+    /// The smallest and largest coordinates of the placed tiles.
+    pub fn bounds(&self) -> (Pos, Pos) {
+        (self.min, self.max)
+    }
+
+    /// Whether `p` lies within one cell of the played area, the only cells
+    /// the grid can tell apart.
+    #[inline]
+    fn in_reach(&self, p: Pos) -> bool {
+        p.x >= self.min.x - 1
+            && p.x <= self.max.x + 1
+            && p.y >= self.min.y - 1
+            && p.y <= self.max.y + 1
+    }
+
+    /// The index of the tile at `p`, if any.
+    #[inline]
+    pub(crate) fn index_at(&self, p: Pos) -> Option<usize> {
+        if !self.in_reach(p) {
+            return None;
+        }
+        match self.cells[cell_index(p)] {
+            0 => None,
+            i => Some(i as usize - 1),
+        }
+    }
+
+    /// The tile at `p`, if any.
+    pub fn tile_at(&self, p: Pos) -> Option<&PlacedTile> {
+        self.index_at(p).map(|i| &self.tiles[i])
+    }
+
+    /// The frontier cell at `p`, if `p` is empty and next to a tile.
+    #[inline]
+    pub(crate) fn frontier_at(&self, p: Pos) -> Option<FrontierCell> {
+        if !self.tiles.is_empty() && !self.in_reach(p) {
+            return None;
+        }
+        match self.fpos[cell_index(p)] {
+            0 => None,
+            i => Some(self.frontier[i as usize - 1]),
+        }
+    }
+
+    pub(crate) fn frontier(&self) -> &[FrontierCell] {
+        &self.frontier
+    }
+
+    /// Rotations of `tile` whose edges match all neighbours of `cell`.
+    #[inline]
+    pub(crate) fn fitting_rotations(tile: TileId, cell: &FrontierCell) -> u8 {
+        tables().fits[tile.index()][cell.constraint as usize]
+    }
+
+    /// Whether `tile` fits anywhere on the board.
+    pub(crate) fn fits_anywhere(&self, tile: TileId) -> bool {
+        let fits = &tables().fits[tile.index()];
+        self.frontier
+            .iter()
+            .any(|c| fits[c.constraint as usize] != 0)
+    }
+
+    /// The first side of `cell` where `tile` turned by `rot` does not match,
+    /// with the edge kinds that meet there.
+    pub(crate) fn mismatch(
+        tile: TileId,
+        rot: Rotation,
+        cell: &FrontierCell,
+    ) -> Option<(Dir, EdgeKind, EdgeKind)> {
+        let rt = tile.rotated(rot);
+        Dir::ALL.into_iter().find_map(|d| {
+            let need = constraint_side(cell.constraint, d.index());
+            let ours = rt.edges[d.index()];
+            (need != 0 && need != ours as u8).then(|| (d, ours, edge_kind_from(need)))
+        })
+    }
+
+    #[inline]
+    pub(crate) fn find(&mut self, mut s: u16) -> u16 {
+        // Path halving.
+        while self.feats[s as usize].parent != s {
+            let grand = self.feats[self.feats[s as usize].parent as usize].parent;
+            self.feats[s as usize].parent = grand;
+            s = grand;
+        }
+        s
+    }
+
+    /// The root of `s` without compressing paths (for `&self` queries).
+    #[inline]
+    pub(crate) fn root(&self, mut s: u16) -> u16 {
+        while self.feats[s as usize].parent != s {
+            s = self.feats[s as usize].parent;
+        }
+        s
+    }
+
+    #[inline]
+    fn union(&mut self, a: u16, b: u16) -> u16 {
+        let ra = self.find(a);
+        let rb = self.find(b);
+        if ra == rb {
+            return ra;
+        }
+        let (keep, gone) = if ra < rb { (ra, rb) } else { (rb, ra) };
+        let g = self.feats[gone as usize];
+        let k = &mut self.feats[keep as usize];
+        k.tiles |= g.tiles;
+        k.meeples += g.meeples;
+        k.open += g.open;
+        k.shields += g.shields;
+        self.feats[gone as usize].parent = keep;
+        keep
+    }
+
+    /// Puts `tile` at `pos` (which must be a legal placement) and joins its
+    /// segments to the neighbours' features. Returns the tile's index.
+    pub(crate) fn place(&mut self, tile: TileId, rot: Rotation, pos: Pos) -> usize {
+        let idx = self.tiles.len();
+        debug_assert!(idx < MAX_TILES);
+        let rt = tile.rotated(rot);
+        let base = self.feats.len() as u16;
+        for s in 0..rt.n_segs as usize {
+            let kind = rt.seg_kind[s];
+            let open = match kind {
+                SegmentKind::City | SegmentKind::Road => rt.seg_edges[s].count_ones() as u16,
+                _ => 0,
+            };
+            let shields = (kind == SegmentKind::City && rt.shield) as u8;
+            self.feats.push(Feature {
+                tiles: 1u128 << idx,
+                meeples: 0,
+                parent: base + s as u16,
+                open,
+                kind,
+                shields,
+            });
+        }
+        self.tiles.push(PlacedTile {
+            tile,
+            rot,
+            pos,
+            seg_base: base,
+        });
+        let cell = cell_index(pos);
+        self.cells[cell] = idx as u8 + 1;
+        if self.tiles.len() == 1 {
+            self.min = pos;
+            self.max = pos;
+        } else {
+            self.min = Pos::new(self.min.x.min(pos.x), self.min.y.min(pos.y));
+            self.max = Pos::new(self.max.x.max(pos.x), self.max.y.max(pos.y));
+        }
+
+        // Leave the frontier.
+        let fp = self.fpos[cell];
+        if fp != 0 {
+            self.fpos[cell] = 0;
+            let i = fp as usize - 1;
+            self.frontier.swap_remove(i);
+            if i < self.frontier.len() {
+                let moved = cell_index(self.frontier[i].pos);
+                self.fpos[moved] = i as u8 + 1;
+            }
+        }
+
+        for d in Dir::ALL {
+            let np = pos.step(d);
+            let ncell = cell_index(np);
+            let opp = d.opposite();
+            match self.cells[ncell] {
+                0 => {
+                    let add = rt.edges[d.index()] as u16 * SIDE_WEIGHT[opp.index()];
+                    match self.fpos[ncell] {
+                        0 => {
+                            self.frontier.push(FrontierCell {
+                                pos: np,
+                                constraint: add,
+                            });
+                            self.fpos[ncell] = self.frontier.len() as u8;
+                        }
+                        f => self.frontier[f as usize - 1].constraint += add,
+                    }
+                }
+                n => {
+                    let nb = self.tiles[n as usize - 1];
+                    let nrt = nb.shape();
+                    let es = rt.edge_seg[d.index()];
+                    if es != NO_SEGMENT {
+                        let root = self.union(
+                            base + es as u16,
+                            nb.seg_base + nrt.edge_seg[opp.index()] as u16,
+                        );
+                        self.feats[root as usize].open -= 2;
+                    }
+                    for h in [2 * d.index(), 2 * d.index() + 1] {
+                        let hs = rt.half_seg[h];
+                        if hs != NO_SEGMENT {
+                            let other = nrt.half_seg[HALF_OPPOSITE[h] as usize];
+                            self.union(base + hs as u16, nb.seg_base + other as u16);
+                        }
+                    }
+                }
+            }
+        }
+        idx
+    }
+
+    /// Whether the segment `seg` of a tile of shape `rt` about to be put at
+    /// `pos` would join a feature that already holds a follower.
+    pub(crate) fn would_be_occupied(&self, rt: &RotatedTile, pos: Pos, seg: u8) -> bool {
+        let s = seg as usize;
+        match rt.seg_kind[s] {
+            SegmentKind::City | SegmentKind::Road => {
+                let edges = rt.seg_edges[s];
+                Dir::ALL.into_iter().any(|d| {
+                    edges & (1 << d.index()) != 0
+                        && self.index_at(pos.step(d)).is_some_and(|n| {
+                            let nb = &self.tiles[n];
+                            let other =
+                                nb.seg_base + nb.shape().edge_seg[d.opposite().index()] as u16;
+                            self.feats[self.root(other) as usize].meeples != 0
+                        })
+                })
+            }
+            SegmentKind::Field => {
+                let halves = rt.seg_halves[s];
+                (0..8).any(|h| {
+                    halves & (1 << h) != 0
+                        && self
+                            .index_at(pos.step(Dir::from_index(h / 2)))
+                            .is_some_and(|n| {
+                                let nb = &self.tiles[n];
+                                let other = nb.seg_base
+                                    + nb.shape().half_seg[HALF_OPPOSITE[h] as usize] as u16;
+                                self.feats[self.root(other) as usize].meeples != 0
+                            })
+                })
+            }
+            SegmentKind::Cloister | SegmentKind::Garden => false,
+        }
+    }
+
+    /// How many of the 8 cells around `p` hold a tile.
+    pub(crate) fn neighbours(&self, p: Pos) -> u32 {
+        let mut n = 0;
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                if (dx, dy) != (0, 0) && self.index_at(Pos::new(p.x + dx, p.y + dy)).is_some() {
+                    n += 1;
+                }
+            }
+        }
+        n
+    }
+
+    /// The segment id of segment `seg` of placed tile `idx`.
+    #[inline]
+    pub(crate) fn segment(&self, idx: usize, seg: u8) -> u16 {
+        self.tiles[idx].seg_base + seg as u16
+    }
+
+    pub(crate) fn feature(&self, root: u16) -> &Feature {
+        &self.feats[root as usize]
+    }
+
+    pub(crate) fn feature_mut(&mut self, root: u16) -> &mut Feature {
+        &mut self.feats[root as usize]
+    }
+}
+
+fn edge_kind_from(code: u8) -> EdgeKind {
+    match code {
+        1 => EdgeKind::City,
+        2 => EdgeKind::Road,
+        3 => EdgeKind::Field,
+        _ => EdgeKind::River,
+    }
+}

@@ -1,0 +1,166 @@
+//! What happens in a game, as a stream of events for the UI, the log and the
+//! record's `score` output.
+
+use std::fmt;
+
+use crate::geom::{Pos, Rotation, Spot};
+use crate::tile::TileId;
+
+/// A seat at the table, 0-based in seat order.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PlayerId(pub u8);
+
+impl PlayerId {
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl fmt::Display for PlayerId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// The 1-based number of a move in the game (the index into a record's `moves`, plus one).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TurnNo(pub u16);
+
+/// A set of seats (bit per seat).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Seats(pub u8);
+
+impl Seats {
+    pub fn iter(self) -> impl Iterator<Item = PlayerId> {
+        (0..8u8)
+            .filter(move |i| self.0 & (1 << i) != 0)
+            .map(PlayerId)
+    }
+
+    pub const fn contains(self, p: PlayerId) -> bool {
+        self.0 & (1 << p.0) != 0
+    }
+
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    pub const fn with(self, p: PlayerId) -> Seats {
+        Seats(self.0 | (1 << p.0))
+    }
+}
+
+/// What a follower is, by what it stands on.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Role {
+    /// On a road (highwayman).
+    Thief,
+    /// In a city.
+    Knight,
+    /// On a cloister.
+    Monk,
+    /// In a field.
+    Farmer,
+}
+
+impl Role {
+    pub const fn word(self) -> &'static str {
+        match self {
+            Role::Thief => "thief",
+            Role::Knight => "knight",
+            Role::Monk => "monk",
+            Role::Farmer => "farmer",
+        }
+    }
+}
+
+/// What kind of feature a scoring was for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ScoredKind {
+    Road,
+    City,
+    Cloister,
+    Farm,
+}
+
+impl ScoredKind {
+    pub const fn word(self) -> &'static str {
+        match self {
+            ScoredKind::Road => "road",
+            ScoredKind::City => "city",
+            ScoredKind::Cloister => "cloister",
+            ScoredKind::Farm => "farm",
+        }
+    }
+}
+
+/// When a feature was scored.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum When {
+    /// During the game, the moment the feature was completed.
+    Completed,
+    /// In the final scoring.
+    Final,
+}
+
+impl When {
+    pub const fn word(self) -> &'static str {
+        match self {
+            When::Completed => "completed",
+            When::Final => "final",
+        }
+    }
+}
+
+/// Points awarded for one feature (or, for farms, as record.md groups them).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Scoring {
+    /// The move that completed the feature; `None` in the final scoring.
+    pub turn: Option<TurnNo>,
+    pub kind: ScoredKind,
+    pub when: When,
+    /// Points each recipient gets.
+    pub points: u32,
+    pub to: Seats,
+    /// Tiles of a road or city.
+    pub tiles: u8,
+    /// Shields of a city.
+    pub shields: u8,
+    /// Completed cities a farm scoring paid for.
+    pub cities: u8,
+}
+
+/// Something that happened.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Event {
+    TilePlaced {
+        turn: TurnNo,
+        player: PlayerId,
+        tile: TileId,
+        pos: Pos,
+        rot: Rotation,
+    },
+    FollowerDeployed {
+        turn: TurnNo,
+        player: PlayerId,
+        pos: Pos,
+        spot: Spot,
+        role: Role,
+    },
+    Scored(Scoring),
+    /// A follower came home after its feature was scored.
+    FollowerReturned {
+        turn: TurnNo,
+        player: PlayerId,
+        pos: Pos,
+        spot: Spot,
+    },
+    /// A drawn tile fit nowhere and left the game; `turn` is the move it was drawn for.
+    TileDiscarded {
+        turn: TurnNo,
+        tile: TileId,
+    },
+    GameOver {
+        winners: Seats,
+    },
+}

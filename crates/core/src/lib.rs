@@ -1,0 +1,46 @@
+//! A rules engine for Carcassonne: the base game with farmers and every
+//! farm-scoring option of the rule texts, deterministic from a seed, fast
+//! enough for search, with game records for save, replay and tests.
+//!
+//! ```
+//! use carcassonne::{Game, Rules, Setup};
+//!
+//! // A two-player standard game, shuffled from seed 42.
+//! let mut game = Game::new(Setup::standard(Rules::default(), 2, 42)).unwrap();
+//! while let Some(mv) = game.legal_moves().first().copied() {
+//!     game.play(&mv).unwrap();
+//! }
+//! assert!(game.is_over());
+//! println!("scores: {:?}", game.scores());
+//! ```
+//!
+//! The checked [`Game::play`] refuses an illegal move with an
+//! [`IllegalMove`] saying which rule it breaks and leaves the game as it was;
+//! [`Game::play_unchecked`] is the fast path for moves taken from
+//! [`Game::placements_into`] and [`Game::spots_into`].
+
+mod board;
+mod error;
+mod event;
+mod game;
+mod geom;
+mod random;
+pub mod record;
+mod rules;
+mod tile;
+mod view;
+
+pub use board::{Board, PlacedTile, MAX_TILES};
+pub use error::{IllegalMove, SetupError};
+pub use event::{Event, PlayerId, Role, ScoredKind, Scoring, Seats, TurnNo, When};
+pub use game::{
+    seeded_rng, shuffle, shuffle_with, uniform_below, Action, Follower, Game, Move, Placement,
+    Setup, FOLLOWERS, MAX_PLAYERS,
+};
+pub use geom::{Dir, Pos, Rotation, Spot, HALF_NAMES};
+pub use random::RandomMover;
+pub use rules::{FarmRule, Preset, Rules, RulesError};
+pub use tile::{
+    river_tiles, standard_deck, EdgeKind, SegmentDef, SegmentKind, TileDef, TileId, TILE_KINDS,
+};
+pub use view::View;

@@ -1,0 +1,534 @@
+//! The tiles: their edges and segments, and precomputed rotations.
+//!
+//! The data below is the reference data of tiles.md, one line per tile id:
+//! edges N E S W (`C` city, `R` road, `F` field, `~` river), then segments —
+//! `c:` city, `r:` road, `w:` river (by edges), `f:` field (by half-edges,
+//! `>` the indices of the cities on the same tile it touches) — then flags.
+
+use std::fmt;
+use std::sync::OnceLock;
+
+use crate::geom::{Dir, Rotation, Spot, HALF_NAMES};
+
+#[rustfmt::skip]
+const TILE_DATA: &[(&str, &str, &str, &str)] = &[
+    ("A", "FFRF", "r:S f:Nw,Ne,En,Es,Se,Sw,Ws,Wn", "cloister"),
+    ("B", "FFFF", "f:Nw,Ne,En,Es,Se,Sw,Ws,Wn", "cloister"),
+    ("C", "CCCC", "c:NESW", "shield"),
+    ("D", "CRFR", "c:N r:EW f:En,Wn>0 f:Es,Se,Sw,Ws", ""),
+    ("E", "CFFF", "c:N f:En,Es,Se,Sw,Ws,Wn>0", ""),
+    ("F", "FCFC", "c:EW f:Nw,Ne>0 f:Se,Sw>0", "shield"),
+    ("G", "FCFC", "c:EW f:Nw,Ne>0 f:Se,Sw>0", ""),
+    ("H", "CFCF", "c:N c:S f:En,Es,Ws,Wn>0,1", ""),
+    ("I", "CCFF", "c:N c:E f:Se,Sw,Ws,Wn>0,1", ""),
+    ("J", "CRRF", "c:N r:ES f:En,Sw,Ws,Wn>0 f:Es,Se", ""),
+    ("K", "CFRR", "c:N r:SW f:En,Es,Se,Wn>0 f:Sw,Ws", ""),
+    ("L", "CRRR", "c:N r:E r:S r:W f:En,Wn>0 f:Es,Se f:Sw,Ws", ""),
+    ("M", "CFFC", "c:NW f:En,Es,Se,Sw>0", "shield"),
+    ("N", "CFFC", "c:NW f:En,Es,Se,Sw>0", ""),
+    ("O", "CRRC", "c:NW r:ES f:En,Sw>0 f:Es,Se", "shield"),
+    ("P", "CRRC", "c:NW r:ES f:En,Sw>0 f:Es,Se", ""),
+    ("Q", "CCFC", "c:NEW f:Se,Sw>0", "shield"),
+    ("R", "CCFC", "c:NEW f:Se,Sw>0", ""),
+    ("S", "CCRC", "c:NEW r:S f:Se>0 f:Sw>0", "shield"),
+    ("T", "CCRC", "c:NEW r:S f:Se>0 f:Sw>0", ""),
+    ("U", "RFRF", "r:NS f:Ne,En,Es,Se f:Nw,Sw,Ws,Wn", ""),
+    ("V", "FFRR", "r:SW f:Nw,Ne,En,Es,Se,Wn f:Sw,Ws", ""),
+    ("W", "FRRR", "r:E r:S r:W f:Nw,Ne,En,Wn f:Es,Se f:Sw,Ws", ""),
+    ("X", "RRRR", "r:N r:E r:S r:W f:Nw,Wn f:Ne,En f:Es,Se f:Sw,Ws", ""),
+    ("Eg", "CFFF", "c:N f:En,Es,Se,Sw,Ws,Wn>0", "garden"),
+    ("Hg", "CFCF", "c:N c:S f:En,Es,Ws,Wn>0,1", "garden"),
+    ("Ig", "CCFF", "c:N c:E f:Se,Sw,Ws,Wn>0,1", "garden"),
+    ("Mg", "CFFC", "c:NW f:En,Es,Se,Sw>0", "shield garden"),
+    ("Ng", "CFFC", "c:NW f:En,Es,Se,Sw>0", "garden"),
+    ("Rg", "CCFC", "c:NEW f:Se,Sw>0", "garden"),
+    ("Ug", "RFRF", "r:NS f:Ne,En,Es,Se f:Nw,Sw,Ws,Wn", "garden"),
+    ("Vg", "FFRR", "r:SW f:Nw,Ne,En,Es,Se,Wn f:Sw,Ws", "garden"),
+    ("RV01", "FF~F", "w:S f:Nw,Ne,En,Es,Se,Sw,Ws,Wn", ""),
+    ("RV02", "~FFF", "w:N f:Nw,Ne,En,Es,Se,Sw,Ws,Wn", ""),
+    ("RV03", "C~C~", "c:N c:S w:EW f:En,Wn>0 f:Es,Ws>1", ""),
+    ("RV04", "C~R~", "c:N r:S w:EW f:Wn>0 f:En>0 f:Es,Se f:Sw,Ws", ""),
+    ("RV05", "F~R~", "r:S w:EW f:Nw,Ne,En,Wn f:Es,Se f:Sw,Ws", "cloister"),
+    ("RV06", "~R~R", "r:EW w:NS f:Nw,Wn f:Ne,En f:Es,Se f:Sw,Ws", ""),
+    ("RV07", "F~F~", "w:EW f:Nw,Ne,En,Wn f:Es,Se,Sw,Ws", ""),
+    ("RV08", "C~~C", "c:NW w:ES f:En,Sw>0 f:Es,Se", ""),
+    ("RV09", "RR~~", "r:NE w:SW f:Ne,En f:Nw,Es,Se,Wn f:Sw,Ws", ""),
+    ("RV10", "FF~~", "w:SW f:Nw,Ne,En,Es,Se,Wn f:Sw,Ws", ""),
+    ("RV10g", "FF~~", "w:SW f:Nw,Ne,En,Es,Se,Wn f:Sw,Ws", "garden"),
+];
+
+/// How many copies of each land tile the standard deck holds, start tile
+/// included (tiles.md: 72 tiles, the garden copies counted separately).
+#[rustfmt::skip]
+const STANDARD_COUNTS: &[(&str, u8)] = &[
+    ("A", 2), ("B", 4), ("C", 1), ("D", 4), ("E", 4), ("Eg", 1), ("F", 2), ("G", 1),
+    ("H", 2), ("Hg", 1), ("I", 1), ("Ig", 1), ("J", 3), ("K", 3), ("L", 3), ("M", 1),
+    ("Mg", 1), ("N", 2), ("Ng", 1), ("O", 2), ("P", 3), ("Q", 1), ("R", 2), ("Rg", 1),
+    ("S", 2), ("T", 1), ("U", 7), ("Ug", 1), ("V", 8), ("Vg", 1), ("W", 4), ("X", 1),
+];
+
+/// The 12 river tiles.
+#[rustfmt::skip]
+const RIVER_COUNTS: &[(&str, u8)] = &[
+    ("RV01", 1), ("RV02", 1), ("RV03", 1), ("RV04", 1), ("RV05", 1), ("RV06", 1),
+    ("RV07", 2), ("RV08", 1), ("RV09", 1), ("RV10", 1), ("RV10g", 1),
+];
+
+/// Number of distinct tile ids.
+pub const TILE_KINDS: usize = TILE_DATA.len();
+
+/// The most segments any tile has (X: four roads and four fields).
+pub(crate) const MAX_SEGMENTS: usize = 10;
+
+/// What a tile edge shows.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum EdgeKind {
+    City = 1,
+    Road = 2,
+    Field = 3,
+    River = 4,
+}
+
+impl EdgeKind {
+    pub const fn word(self) -> &'static str {
+        match self {
+            EdgeKind::City => "city",
+            EdgeKind::Road => "road",
+            EdgeKind::Field => "field",
+            EdgeKind::River => "river",
+        }
+    }
+
+    fn parse(c: char) -> EdgeKind {
+        match c {
+            'C' => EdgeKind::City,
+            'R' => EdgeKind::Road,
+            'F' => EdgeKind::Field,
+            '~' => EdgeKind::River,
+            _ => unreachable!("bad edge letter {c} in the tile table"),
+        }
+    }
+}
+
+/// The kind of a segment (one piece of a feature on one tile).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum SegmentKind {
+    City,
+    Road,
+    Field,
+    Cloister,
+    Garden,
+}
+
+impl SegmentKind {
+    pub const fn word(self) -> &'static str {
+        match self {
+            SegmentKind::City => "city",
+            SegmentKind::Road => "road",
+            SegmentKind::Field => "field",
+            SegmentKind::Cloister => "cloister",
+            SegmentKind::Garden => "garden",
+        }
+    }
+}
+
+/// A tile id: one of the base letters `A`–`X`, a garden copy (`Eg` …) or a
+/// river tile (`RV01` …), as in tiles.md.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TileId(u8);
+
+impl TileId {
+    /// The start tile `D`.
+    pub const START: TileId = TileId(3);
+
+    pub fn all() -> impl Iterator<Item = TileId> {
+        (0..TILE_KINDS as u8).map(TileId)
+    }
+
+    pub fn from_name(name: &str) -> Option<TileId> {
+        TILE_DATA
+            .iter()
+            .position(|t| t.0 == name)
+            .map(|i| TileId(i as u8))
+    }
+
+    pub fn name(self) -> &'static str {
+        TILE_DATA[self.0 as usize].0
+    }
+
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    pub fn is_river(self) -> bool {
+        self.name().starts_with("RV")
+    }
+
+    /// The tile's shape, unrotated.
+    pub fn def(self) -> &'static TileDef {
+        &tables().defs[self.0 as usize]
+    }
+
+    /// The tile as it lies after `rot`.
+    #[inline]
+    pub(crate) fn rotated(self, rot: Rotation) -> &'static RotatedTile {
+        &tables().rotated[self.0 as usize][rot.quarter_turns() as usize]
+    }
+}
+
+impl fmt::Debug for TileId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl fmt::Display for TileId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One segment of a tile in its canonical orientation.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct SegmentDef {
+    pub kind: SegmentKind,
+    /// Edges the segment reaches (bit `d` for `Dir` index d): cities, roads.
+    pub edges: u8,
+    /// Half-edges the segment reaches (bit `h`, 0 = `Nw`): fields.
+    pub halves: u8,
+    /// Segments of the same tile that this field touches (bit = segment index): cities.
+    pub cities: u16,
+}
+
+/// A tile's shape in its canonical orientation (tiles.md).
+#[derive(Clone, Debug)]
+pub struct TileDef {
+    pub name: &'static str,
+    pub edges: [EdgeKind; 4],
+    pub segments: Vec<SegmentDef>,
+    /// Edges crossed by the river (bit per `Dir`).
+    pub river: u8,
+    pub shield: bool,
+}
+
+impl TileDef {
+    pub fn has_cloister(&self) -> bool {
+        self.segments
+            .iter()
+            .any(|s| s.kind == SegmentKind::Cloister)
+    }
+
+    pub fn has_garden(&self) -> bool {
+        self.segments.iter().any(|s| s.kind == SegmentKind::Garden)
+    }
+}
+
+pub(crate) const NO_SEGMENT: u8 = u8::MAX;
+
+/// A tile after rotation, laid out for the hot path.
+#[derive(Clone, Debug)]
+pub(crate) struct RotatedTile {
+    pub edges: [EdgeKind; 4],
+    /// The city or road segment on each edge (`NO_SEGMENT` for fields and rivers).
+    pub edge_seg: [u8; 4],
+    /// The field segment on each half-edge (`NO_SEGMENT` on city edges).
+    pub half_seg: [u8; 8],
+    /// Per segment: edges/halves after rotation.
+    pub seg_edges: [u8; MAX_SEGMENTS],
+    pub seg_halves: [u8; MAX_SEGMENTS],
+    pub seg_kind: [SegmentKind; MAX_SEGMENTS],
+    pub seg_cities: [u16; MAX_SEGMENTS],
+    pub n_segs: u8,
+    pub cloister: u8,
+    pub garden: u8,
+    pub shield: bool,
+}
+
+impl RotatedTile {
+    /// The segment that `spot` names, if any (the garden counts only when
+    /// `gardens` is set).
+    pub fn segment_at(&self, spot: Spot, gardens: bool) -> Option<u8> {
+        let raw = spot.raw();
+        let seg = match raw {
+            0..=3 => self.edge_seg[raw as usize],
+            4..=11 => self.half_seg[(raw - 4) as usize],
+            12 => self.cloister,
+            _ if gardens => self.garden,
+            _ => NO_SEGMENT,
+        };
+        (seg != NO_SEGMENT).then_some(seg)
+    }
+
+    /// The canonical spot naming segment `seg` (first edge, first half-edge, `C` or `G`).
+    pub fn spot_of(&self, seg: u8) -> Spot {
+        let s = seg as usize;
+        match self.seg_kind[s] {
+            SegmentKind::City | SegmentKind::Road => {
+                Spot::edge(Dir::from_index(self.seg_edges[s].trailing_zeros() as usize))
+            }
+            SegmentKind::Field => Spot::half(self.seg_halves[s].trailing_zeros() as u8),
+            SegmentKind::Cloister => Spot::CLOISTER,
+            SegmentKind::Garden => Spot::GARDEN,
+        }
+    }
+}
+
+pub(crate) struct Tables {
+    pub defs: Vec<TileDef>,
+    pub rotated: Vec<[RotatedTile; 4]>,
+    /// `fits[tile][constraint]`: bit `r` set when rotation `r` matches every
+    /// neighbour's edge; see [`constraint_code`].
+    pub fits: Vec<[u8; CONSTRAINTS]>,
+}
+
+/// Number of distinct edge constraints of a cell: 5 states (no neighbour,
+/// or the kind of the neighbour's touching edge) on each of 4 sides.
+pub(crate) const CONSTRAINTS: usize = 625;
+
+/// The weight of side `d` in a constraint code.
+pub(crate) const SIDE_WEIGHT: [u16; 4] = [1, 5, 25, 125];
+
+/// The kind required on side `d` by a constraint code (0: none).
+pub(crate) const fn constraint_side(code: u16, d: usize) -> u8 {
+    ((code / SIDE_WEIGHT[d]) % 5) as u8
+}
+
+pub(crate) fn tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(build_tables)
+}
+
+fn parse_def(&(name, edges, segs, flags): &(&'static str, &str, &str, &str)) -> TileDef {
+    let dir_of = |c: char| "NESW".find(c).expect("edge letter");
+    let half_of = |s: &str| HALF_NAMES.iter().position(|h| *h == s).expect("half name");
+    let mut segments = Vec::new();
+    let mut river = 0u8;
+    for seg in segs.split_whitespace() {
+        let (kind, body) = seg.split_once(':').expect("segment kind");
+        match kind {
+            "c" | "r" => segments.push(SegmentDef {
+                kind: if kind == "c" {
+                    SegmentKind::City
+                } else {
+                    SegmentKind::Road
+                },
+                edges: body.chars().fold(0, |m, c| m | 1 << dir_of(c)),
+                halves: 0,
+                cities: 0,
+            }),
+            "w" => river = body.chars().fold(0, |m, c| m | 1 << dir_of(c)),
+            "f" => {
+                let (halves, cities) = body.split_once('>').unwrap_or((body, ""));
+                segments.push(SegmentDef {
+                    kind: SegmentKind::Field,
+                    edges: 0,
+                    halves: halves.split(',').fold(0, |m, h| m | 1 << half_of(h)),
+                    cities: cities
+                        .split(',')
+                        .filter(|c| !c.is_empty())
+                        .fold(0, |m, c| m | 1 << c.parse::<u32>().expect("city index")),
+                })
+            }
+            _ => unreachable!("bad segment kind in the tile table"),
+        }
+    }
+    for (flag, kind) in [
+        ("cloister", SegmentKind::Cloister),
+        ("garden", SegmentKind::Garden),
+    ] {
+        if flags.contains(flag) {
+            segments.push(SegmentDef {
+                kind,
+                edges: 0,
+                halves: 0,
+                cities: 0,
+            });
+        }
+    }
+    let e: Vec<EdgeKind> = edges.chars().map(EdgeKind::parse).collect();
+    TileDef {
+        name,
+        edges: [e[0], e[1], e[2], e[3]],
+        segments,
+        river,
+        shield: flags.contains("shield"),
+    }
+}
+
+fn rotate_mask4(m: u8, r: u8) -> u8 {
+    ((m << r) | (m >> (4 - r))) & 0xF
+}
+
+fn rotate_mask8(m: u8, r: u8) -> u8 {
+    m.rotate_left(2 * r as u32)
+}
+
+fn rotate_def(def: &TileDef, rot: Rotation) -> RotatedTile {
+    let r = rot.quarter_turns();
+    let mut t = RotatedTile {
+        edges: [EdgeKind::Field; 4],
+        edge_seg: [NO_SEGMENT; 4],
+        half_seg: [NO_SEGMENT; 8],
+        seg_edges: [0; MAX_SEGMENTS],
+        seg_halves: [0; MAX_SEGMENTS],
+        seg_kind: [SegmentKind::Field; MAX_SEGMENTS],
+        seg_cities: [0; MAX_SEGMENTS],
+        n_segs: def.segments.len() as u8,
+        cloister: NO_SEGMENT,
+        garden: NO_SEGMENT,
+        shield: def.shield,
+    };
+    for d in Dir::ALL {
+        t.edges[d.rotated(rot).index()] = def.edges[d.index()];
+    }
+    for (i, s) in def.segments.iter().enumerate() {
+        let edges = if r == 0 {
+            s.edges
+        } else {
+            rotate_mask4(s.edges, r)
+        };
+        let halves = rotate_mask8(s.halves, r);
+        t.seg_edges[i] = edges;
+        t.seg_halves[i] = halves;
+        t.seg_kind[i] = s.kind;
+        t.seg_cities[i] = s.cities;
+        for d in 0..4 {
+            if edges & (1 << d) != 0 {
+                t.edge_seg[d] = i as u8;
+            }
+        }
+        for h in 0..8 {
+            if halves & (1 << h) != 0 {
+                t.half_seg[h] = i as u8;
+            }
+        }
+        match s.kind {
+            SegmentKind::Cloister => t.cloister = i as u8,
+            SegmentKind::Garden => t.garden = i as u8,
+            _ => {}
+        }
+    }
+    t
+}
+
+fn build_tables() -> Tables {
+    let defs: Vec<TileDef> = TILE_DATA.iter().map(parse_def).collect();
+    let rotated: Vec<[RotatedTile; 4]> = defs
+        .iter()
+        .map(|d| Rotation::ALL.map(|r| rotate_def(d, r)))
+        .collect();
+    let fits = rotated
+        .iter()
+        .map(|rots| {
+            let mut table = [0u8; CONSTRAINTS];
+            for (code, slot) in table.iter_mut().enumerate() {
+                for (r, rt) in rots.iter().enumerate() {
+                    let ok = (0..4).all(|d| {
+                        let need = constraint_side(code as u16, d);
+                        need == 0 || need == rt.edges[d] as u8
+                    });
+                    if ok {
+                        *slot |= 1 << r;
+                    }
+                }
+            }
+            table
+        })
+        .collect();
+    Tables {
+        defs,
+        rotated,
+        fits,
+    }
+}
+
+/// The standard land deck: every land tile but the start tile (71 tiles), in a
+/// fixed order (shuffle it with [`crate::shuffle`]).
+pub fn standard_deck() -> Vec<TileId> {
+    let mut deck = expand(STANDARD_COUNTS);
+    let start = deck
+        .iter()
+        .position(|&t| t == TileId::START)
+        .expect("a D tile");
+    deck.remove(start);
+    deck
+}
+
+/// The 12 river tiles, spring and lake included.
+pub fn river_tiles() -> Vec<TileId> {
+    expand(RIVER_COUNTS)
+}
+
+fn expand(counts: &[(&str, u8)]) -> Vec<TileId> {
+    counts
+        .iter()
+        .flat_map(|&(name, n)| {
+            let id = TileId::from_name(name).expect("known tile");
+            std::iter::repeat_n(id, n as usize)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_deck_has_72_tiles_with_10_shields() {
+        let deck = standard_deck();
+        assert_eq!(deck.len(), 71);
+        let shields = deck.iter().filter(|t| t.def().shield).count();
+        assert_eq!(shields, 10);
+        assert_eq!(deck.iter().filter(|t| t.name().ends_with('g')).count(), 8);
+        assert_eq!(river_tiles().len(), 12);
+    }
+
+    #[test]
+    fn every_edge_and_half_edge_belongs_to_the_right_segment() {
+        for t in TileId::all() {
+            let def = t.def();
+            for r in Rotation::ALL {
+                let rt = t.rotated(r);
+                for d in 0..4 {
+                    let kind = rt.edges[d];
+                    let on_edge = rt.edge_seg[d] != NO_SEGMENT;
+                    assert_eq!(
+                        on_edge,
+                        matches!(kind, EdgeKind::City | EdgeKind::Road),
+                        "{t} {d}"
+                    );
+                    let halves_fielded =
+                        rt.half_seg[2 * d] != NO_SEGMENT && rt.half_seg[2 * d + 1] != NO_SEGMENT;
+                    assert_eq!(
+                        halves_fielded,
+                        kind != EdgeKind::City,
+                        "{t} rot {r:?} edge {d}"
+                    );
+                }
+            }
+            assert!(def.segments.len() <= MAX_SEGMENTS);
+        }
+    }
+
+    #[test]
+    fn rotation_turns_edges_clockwise() {
+        let d = TileId::from_name("D").unwrap();
+        let rt = d.rotated(Rotation::new(1).unwrap());
+        // Canonical CRFR turned once clockwise: the city faces east.
+        assert_eq!(
+            rt.edges,
+            [
+                EdgeKind::Road,
+                EdgeKind::City,
+                EdgeKind::Road,
+                EdgeKind::Field
+            ]
+        );
+        assert_eq!(rt.segment_at(Spot::E, false), Some(0));
+        // The field f1 {En, Wn} lies on {Se, Nw}... after the turn: En(2)->Se(4), Wn(7)->Ne(1).
+        assert_eq!(rt.segment_at(Spot::half(4), false), Some(2));
+        assert_eq!(rt.segment_at(Spot::half(1), false), Some(2));
+    }
+}

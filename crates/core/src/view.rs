@@ -1,0 +1,67 @@
+//! What one player may see of a game.
+
+use crate::board::Board;
+use crate::event::PlayerId;
+use crate::game::{Follower, Game};
+use crate::tile::{TileId, TILE_KINDS};
+
+/// A player's view of a game: everything on the table and the counts of the
+/// tiles still to come, never their order.
+#[derive(Copy, Clone, Debug)]
+pub struct View<'a> {
+    game: &'a Game,
+    player: PlayerId,
+}
+
+impl<'a> View<'a> {
+    pub fn new(game: &'a Game, player: PlayerId) -> View<'a> {
+        View { game, player }
+    }
+
+    /// Whose view this is.
+    pub fn player(&self) -> PlayerId {
+        self.player
+    }
+
+    pub fn board(&self) -> &'a Board {
+        self.game.board()
+    }
+
+    pub fn scores(&self) -> &'a [u32] {
+        self.game.scores()
+    }
+
+    pub fn supply(&self, p: PlayerId) -> u8 {
+        self.game.supply(p)
+    }
+
+    pub fn followers(&self) -> &'a [Follower] {
+        self.game.followers()
+    }
+
+    pub fn to_move(&self) -> Option<PlayerId> {
+        self.game.to_move()
+    }
+
+    /// The tile drawn for the player to move (all players see it).
+    pub fn tile(&self) -> Option<TileId> {
+        self.game.tile()
+    }
+
+    /// How many of each tile are still in the bag.
+    pub fn remaining(&self) -> [u8; TILE_KINDS] {
+        self.game.remaining()
+    }
+
+    pub fn tiles_left(&self) -> usize {
+        self.game.tiles_left()
+    }
+
+    /// A game consistent with this view: the same table, with the bag's
+    /// unseen order sampled from `rng`. Search works on such samples.
+    pub fn sample(&self, rng: &mut impl rand_core::RngCore) -> Game {
+        let mut g = self.game.clone();
+        g.shuffle_bag(rng);
+        g
+    }
+}
