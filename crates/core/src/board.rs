@@ -73,6 +73,24 @@ impl Feature {
     }
 }
 
+/// What the board knows of one feature.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct FeatureInfo {
+    pub kind: SegmentKind,
+    /// A road or city with no open edge, a cloister or garden surrounded.
+    pub complete: bool,
+    /// Tiles the feature covers (each tile once).
+    pub tiles: u32,
+    pub shields: u32,
+    /// Road or city edges not yet matched.
+    pub open_edges: u32,
+    /// Followers on it per seat.
+    pub followers: [u8; 8],
+    /// Identifies the feature while the board does not change (two spots
+    /// with the same id lie on one feature).
+    pub id: u16,
+}
+
 /// Placed tiles, frontier and features.
 #[derive(Clone)]
 pub struct Board {
@@ -367,6 +385,33 @@ impl Board {
             }
         }
         n
+    }
+
+    /// The feature that `spot` of the tile at `pos` belongs to.
+    pub fn feature_at(&self, pos: Pos, spot: crate::geom::Spot) -> Option<FeatureInfo> {
+        let idx = self.index_at(pos)?;
+        let t = &self.tiles[idx];
+        let seg = t.shape().segment_at(spot, true)?;
+        let root = self.root(t.seg_base + seg as u16);
+        let f = &self.feats[root as usize];
+        let mut followers = [0u8; 8];
+        for (p, n) in followers.iter_mut().enumerate() {
+            *n = ((f.meeples >> (4 * p)) & 0xF) as u8;
+        }
+        let complete = match f.kind {
+            SegmentKind::City | SegmentKind::Road => f.open == 0,
+            SegmentKind::Cloister | SegmentKind::Garden => self.neighbours(pos) == 8,
+            SegmentKind::Field => false,
+        };
+        Some(FeatureInfo {
+            kind: f.kind,
+            complete,
+            tiles: f.tile_count(),
+            shields: f.shields as u32,
+            open_edges: f.open as u32,
+            followers,
+            id: root,
+        })
     }
 
     /// The segment id of segment `seg` of placed tile `idx`.

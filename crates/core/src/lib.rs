@@ -30,7 +30,7 @@ mod rules;
 mod tile;
 mod view;
 
-pub use board::{Board, PlacedTile, MAX_TILES};
+pub use board::{Board, FeatureInfo, PlacedTile, MAX_TILES};
 pub use error::{IllegalMove, SetupError};
 pub use event::{Event, PlayerId, Role, ScoredKind, Scoring, Seats, TurnNo, When};
 pub use game::{

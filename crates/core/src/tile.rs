@@ -171,6 +171,14 @@ impl TileId {
         &tables().defs[self.0 as usize]
     }
 
+    /// The spot that canonically names the segment `spot` names on this
+    /// tile turned by `rot` (its first edge or half-edge, `C`, `G`), if any.
+    /// Spots naming one segment are one choice.
+    pub fn canonical_spot(self, rot: Rotation, spot: Spot, gardens: bool) -> Option<Spot> {
+        let rt = self.rotated(rot);
+        rt.segment_at(spot, gardens).map(|s| rt.spot_of(s))
+    }
+
     /// The tile as it lies after `rot`.
     #[inline]
     pub(crate) fn rotated(self, rot: Rotation) -> &'static RotatedTile {

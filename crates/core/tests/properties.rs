@@ -1,0 +1,269 @@
+//! Invariants over many seeded random games, and an independent reference
+//! model (flood fill, see `reference/`) that every game is checked against.
+
+mod reference;
+
+use std::collections::BTreeSet;
+
+use carcassonne::record::{event_json, Record};
+use carcassonne::{
+    seeded_rng, uniform_below, Action, Event, FarmRule, Game, Move, PlayerId, Pos, RandomMover,
+    Rotation, Rules, Setup, Spot, FOLLOWERS,
+};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngSeed};
+use reference::Reference;
+
+fn rules_for(farm: usize, small_city: bool) -> Rules {
+    let mut r = Rules::default();
+    r.farms = FarmRule::ALL[farm % 4];
+    r.small_city = small_city;
+    r
+}
+
+fn config(cases: u32) -> Config {
+    Config {
+        cases,
+        rng_seed: RngSeed::Fixed(0x0c0a_ca55),
+        failure_persistence: None,
+        ..Config::default()
+    }
+}
+
+/// Plays a random game, checking the invariants after every move.
+fn play_checked(seed: u64, players: usize, rules: Rules) -> Game {
+    let mut game = Game::new(Setup::standard(rules, players, seed)).unwrap();
+    let mut rng = seeded_rng(seed.wrapping_mul(31).wrapping_add(7));
+    let mut mover = RandomMover::new();
+    let mut reference = Reference::new(rules, players, game.board().tiles()[0].tile, 0);
+    let mut last_scores = game.scores().to_vec();
+    while let Some(mv) = mover.choose(&game, &mut rng) {
+        let player = game.to_move().unwrap();
+
+        // The engine's placements are exactly the reference's.
+        let ours: BTreeSet<(i32, i32, u8)> = game
+            .placements()
+            .iter()
+            .map(|p| (p.pos.x, p.pos.y, p.rot.quarter_turns()))
+            .collect();
+        assert_eq!(
+            ours,
+            reference.all_fits(mv.tile),
+            "seed {seed}: placements of {}",
+            mv.tile
+        );
+
+        let spot = match mv.action {
+            Action::Follower(s) => Some(s.name()),
+            Action::Pass => None,
+        };
+        game.play(&mv)
+            .unwrap_or_else(|e| panic!("seed {seed}: enumerated move refused: {e}"));
+        reference
+            .play(
+                player.index(),
+                mv.tile,
+                mv.pos,
+                mv.rot.quarter_turns(),
+                spot,
+            )
+            .unwrap_or_else(|e| panic!("seed {seed}: the reference refuses {mv:?}: {e}"));
+        if game.is_over() {
+            reference.finish();
+        }
+        assert_eq!(
+            game.scores(),
+            &reference.scores[..],
+            "seed {seed} move {}: scores differ from the reference; log {:?}",
+            game.moves_played(),
+            reference.log
+        );
+
+        // Scores never drop.
+        for (a, b) in last_scores.iter().zip(game.scores()) {
+            assert!(b >= a, "seed {seed}: a score dropped");
+        }
+        last_scores = game.scores().to_vec();
+
+        // Followers are conserved: supply + board = 7.
+        for p in 0..players {
+            let on_board = game
+                .followers()
+                .iter()
+                .filter(|f| f.player.index() == p)
+                .count();
+            assert_eq!(
+                game.supply(PlayerId(p as u8)) as usize + on_board,
+                FOLLOWERS as usize,
+                "seed {seed}"
+            );
+            assert_eq!(
+                game.supply(PlayerId(p as u8)) as u32,
+                reference.supply[p],
+                "seed {seed}"
+            );
+        }
+
+        // No follower stands on a completed feature during play.
+        if !game.is_over() {
+            for f in game.followers() {
+                let info = game
+                    .board()
+                    .feature_at(f.pos, f.spot)
+                    .expect("a follower's feature");
+                assert!(
+                    !info.complete,
+                    "seed {seed}: a follower stayed on a completed {:?}",
+                    info.kind
+                );
+            }
+        }
+    }
+    assert!(game.is_over());
+    game
+}
+
+proptest! {
+    #![proptest_config(config(48))]
+
+    #[test]
+    fn random_games_keep_the_invariants_and_match_the_reference(
+        seed in any::<u64>(), players in 2usize..=6, farm in 0usize..4, small_city in any::<bool>()
+    ) {
+        play_checked(seed, players, rules_for(farm, small_city));
+    }
+
+    #[test]
+    fn a_record_written_and_read_back_replays_identically(seed in any::<u64>(), players in 2usize..=6, farm in 0usize..4) {
+        let rules = rules_for(farm, false);
+        let mut game = Game::new(Setup::standard(rules, players, seed)).unwrap();
+        let mut rng = seeded_rng(seed);
+        let mut mover = RandomMover::new();
+        // Stop part-way in some games: a save must replay too.
+        let stop = uniform_below(&mut rng, 90) as u16;
+        while game.moves_played() < stop {
+            let Some(mv) = mover.choose(&game, &mut rng) else { break };
+            game.play_unchecked(&mv);
+        }
+        let names: Vec<String> = (0..players).map(|i| format!("P{i}")).collect();
+        let text = Record::from_game(&game, &names).to_json();
+        let back = Record::from_json(&text).unwrap().replay().unwrap();
+        prop_assert_eq!(back.scores(), game.scores());
+        prop_assert_eq!(back.events(), game.events());
+        prop_assert_eq!(back.is_over(), game.is_over());
+        prop_assert_eq!(back.tile(), game.tile());
+    }
+
+    #[test]
+    fn the_checked_path_accepts_exactly_the_enumerated_moves(seed in any::<u64>(), turns in 0u16..70) {
+        let mut game = Game::new(Setup::standard(Rules::default(), 3, seed)).unwrap();
+        let mut rng = seeded_rng(seed ^ 5);
+        let mut mover = RandomMover::new();
+        while game.moves_played() < turns {
+            let Some(mv) = mover.choose(&game, &mut rng) else { break };
+            game.play_unchecked(&mv);
+        }
+        let Some(tile) = game.tile() else { return Ok(()) };
+        let placements: BTreeSet<_> = game.placements().into_iter().map(|p| (p.pos, p.rot)).collect();
+        for m in game.legal_moves() {
+            prop_assert!(game.check(&m).is_ok(), "enumerated {:?} refused", m);
+        }
+        // Sampled moves around the board: accepted exactly when enumerated.
+        let (min, max) = game.board().bounds();
+        let spots: Vec<Spot> = Spot::all().collect();
+        for _ in 0..400 {
+            let pos = Pos::new(
+                min.x - 2 + uniform_below(&mut rng, (max.x - min.x + 5) as u32) as i32,
+                min.y - 2 + uniform_below(&mut rng, (max.y - min.y + 5) as u32) as i32,
+            );
+            let rot = Rotation::new(uniform_below(&mut rng, 4) as u8).unwrap();
+            let k = uniform_below(&mut rng, spots.len() as u32 + 1) as usize;
+            let action = spots.get(k).map_or(Action::Pass, |&s| Action::Follower(s));
+            let m = Move { tile, pos, rot, action };
+            let expected = placements.contains(&(pos, rot))
+                && match action {
+                    Action::Pass => true,
+                    Action::Follower(s) => tile
+                        .canonical_spot(rot, s, false)
+                        .is_some_and(|c| game.spots(m.placement()).contains(&c)),
+                };
+            let before = format!("{game:?}");
+            let mut copy = game.clone();
+            let result = copy.play(&m);
+            prop_assert_eq!(result.is_ok(), expected, "{:?}: {:?}", m, result);
+            if result.is_err() {
+                prop_assert_eq!(before, format!("{copy:?}"), "a refused move changed the game");
+            }
+        }
+    }
+
+    #[test]
+    fn the_fast_path_and_the_checked_path_agree(seed in any::<u64>(), farm in 0usize..4) {
+        let rules = rules_for(farm, farm == 2);
+        let mut fast = Game::new(Setup::standard(rules, 2, seed)).unwrap();
+        let mut checked = fast.clone();
+        let mut rng = seeded_rng(seed);
+        let mut mover = RandomMover::new();
+        while let Some(mv) = mover.choose(&fast, &mut rng) {
+            fast.play_unchecked(&mv);
+            checked.play(&mv).unwrap();
+        }
+        prop_assert_eq!(fast.scores(), checked.scores());
+        prop_assert_eq!(fast.events(), checked.events());
+    }
+}
+
+/// A follower spot the enumerator offers is accepted, and so is every other
+/// spot naming the same segment; spots it does not offer are refused unless
+/// they name an offered segment.
+#[test]
+fn spots_naming_one_segment_are_one_choice() {
+    let mut game = Game::new(Setup::standard(Rules::default(), 2, 11)).unwrap();
+    let mut rng = seeded_rng(3);
+    let mut mover = RandomMover::new();
+    for _ in 0..30 {
+        let mv = mover.choose(&game, &mut rng).unwrap();
+        game.play_unchecked(&mv);
+    }
+    let tile = game.tile().unwrap();
+    for p in game.placements() {
+        let offered = game.spots(p);
+        for spot in Spot::all() {
+            let m = Move {
+                tile,
+                pos: p.pos,
+                rot: p.rot,
+                action: Action::Follower(spot),
+            };
+            let ok = game.check(&m).is_ok();
+            if offered.contains(&spot) {
+                assert!(ok, "offered spot {spot} refused");
+            }
+            if ok {
+                let mut g = game.clone();
+                g.play(&m).unwrap();
+                let info = g.board().feature_at(p.pos, spot).unwrap();
+                let same = offered
+                    .iter()
+                    .any(|&o| g.board().feature_at(p.pos, o).map(|i| i.id) == Some(info.id));
+                assert!(
+                    same,
+                    "accepted spot {spot} is not one of the offered segments"
+                );
+            }
+        }
+    }
+}
+
+/// Every scoring event is one the score output shows.
+#[test]
+fn scoring_events_have_score_json() {
+    let game = play_checked(5, 4, Rules::default());
+    let scored = game
+        .events()
+        .iter()
+        .filter(|e| matches!(e, Event::Scored(_)))
+        .count();
+    let json = game.events().iter().filter_map(event_json).count();
+    assert!(scored > 0 && json >= scored);
+}

@@ -1,0 +1,475 @@
+//! A slow, independent model of the rules to check the engine against:
+//! features are found by flood fill over the tiles on a hash map, every time,
+//! instead of the engine's incremental union–find. It shares only the tile
+//! definitions (`TileDef`, canonical orientation) with the engine.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use carcassonne::{Dir, FarmRule, Pos, Rules, SegmentKind, TileId};
+
+/// Which half-edge of the neighbour touches half-edge `h` (tiles.md:
+/// my En ↔ east neighbour's Wn, my Nw ↔ north neighbour's Sw, …).
+fn touching_half(h: usize) -> usize {
+    match h {
+        0 => 5,
+        1 => 4,
+        2 => 7,
+        3 => 6,
+        4 => 1,
+        5 => 0,
+        6 => 3,
+        _ => 2,
+    }
+}
+
+fn turn4(mask: u8, r: u8) -> u8 {
+    let mut m = mask;
+    for _ in 0..r {
+        m = ((m << 1) | (m >> 3)) & 0xF;
+    }
+    m
+}
+
+fn turn8(mask: u8, r: u8) -> u8 {
+    let mut m = mask;
+    for _ in 0..2 * r {
+        m = m.rotate_left(1);
+    }
+    m
+}
+
+#[derive(Copy, Clone, Debug)]
+struct Laid {
+    tile: TileId,
+    rot: u8,
+}
+
+impl Laid {
+    fn edge(&self, d: usize) -> char {
+        // The edge now facing d was canonical edge d - rot.
+        let canon = (d + 4 - self.rot as usize) % 4;
+        let def = self.tile.def();
+        match def.edges[canon] {
+            carcassonne::EdgeKind::City => 'C',
+            carcassonne::EdgeKind::Road => 'R',
+            carcassonne::EdgeKind::Field => 'F',
+            carcassonne::EdgeKind::River => '~',
+        }
+    }
+
+    fn seg_edges(&self, s: usize) -> u8 {
+        turn4(self.tile.def().segments[s].edges, self.rot)
+    }
+
+    fn seg_halves(&self, s: usize) -> u8 {
+        turn8(self.tile.def().segments[s].halves, self.rot)
+    }
+
+    fn kind(&self, s: usize) -> SegmentKind {
+        self.tile.def().segments[s].kind
+    }
+
+    fn segments(&self) -> usize {
+        self.tile.def().segments.len()
+    }
+}
+
+type Node = (Pos, usize);
+
+#[derive(Clone, Debug)]
+pub struct RefFollower {
+    pub player: usize,
+    node: Node,
+}
+
+/// The reference model of one game.
+pub struct Reference {
+    rules: Rules,
+    players: usize,
+    board: HashMap<Pos, Laid>,
+    pub followers: Vec<RefFollower>,
+    pub supply: Vec<u32>,
+    pub scores: Vec<u32>,
+    /// Points awarded by (kind word, when word), in order.
+    pub log: Vec<(String, u32, Vec<usize>)>,
+}
+
+struct Feature {
+    nodes: BTreeSet<Node>,
+    open: bool,
+}
+
+impl Reference {
+    pub fn new(rules: Rules, players: usize, start: TileId, start_rot: u8) -> Reference {
+        let mut board = HashMap::new();
+        board.insert(
+            Pos::new(0, 0),
+            Laid {
+                tile: start,
+                rot: start_rot,
+            },
+        );
+        Reference {
+            rules,
+            players,
+            board,
+            followers: Vec::new(),
+            supply: vec![7; players],
+            scores: vec![0; players],
+            log: Vec::new(),
+        }
+    }
+
+    /// Whether `tile` may lie at `pos` turned `rot`.
+    pub fn fits(&self, tile: TileId, pos: Pos, rot: u8) -> bool {
+        if self.board.contains_key(&pos) {
+            return false;
+        }
+        let laid = Laid { tile, rot };
+        let mut touches = false;
+        for d in 0..4 {
+            if let Some(n) = self.board.get(&pos.step(Dir::from_index(d))) {
+                touches = true;
+                if n.edge((d + 2) % 4) != laid.edge(d) {
+                    return false;
+                }
+            }
+        }
+        touches
+    }
+
+    /// Every (pos, rot) where `tile` fits, scanning the whole bounding box.
+    pub fn all_fits(&self, tile: TileId) -> BTreeSet<(i32, i32, u8)> {
+        let xs = self.board.keys().map(|p| p.x);
+        let ys = self.board.keys().map(|p| p.y);
+        let (x0, x1) = (xs.clone().min().unwrap() - 1, xs.max().unwrap() + 1);
+        let (y0, y1) = (ys.clone().min().unwrap() - 1, ys.max().unwrap() + 1);
+        let mut out = BTreeSet::new();
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                for r in 0..4 {
+                    if self.fits(tile, Pos::new(x, y), r) {
+                        out.insert((x, y, r));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The segment a spot names (edges N E S W, halves Nw…Wn, C).
+    fn node_of(&self, pos: Pos, spot: &str) -> Option<Node> {
+        let laid = self.board.get(&pos)?;
+        let halves = ["Nw", "Ne", "En", "Es", "Se", "Sw", "Ws", "Wn"];
+        let s = (0..laid.segments()).find(|&s| match spot {
+            "N" | "E" | "S" | "W" => {
+                let d = "NESW".find(spot).unwrap();
+                matches!(laid.kind(s), SegmentKind::City | SegmentKind::Road)
+                    && laid.seg_edges(s) & (1 << d) != 0
+            }
+            "C" => laid.kind(s) == SegmentKind::Cloister,
+            _ => halves.iter().position(|h| *h == spot).is_some_and(|h| {
+                laid.kind(s) == SegmentKind::Field && laid.seg_halves(s) & (1 << h) != 0
+            }),
+        })?;
+        Some((pos, s))
+    }
+
+    fn links(&self, (pos, s): Node) -> (Vec<Node>, bool) {
+        let laid = self.board[&pos];
+        let mut out = Vec::new();
+        let mut open = false;
+        match laid.kind(s) {
+            SegmentKind::City | SegmentKind::Road => {
+                let e = laid.seg_edges(s);
+                for d in 0..4 {
+                    if e & (1 << d) == 0 {
+                        continue;
+                    }
+                    let np = pos.step(Dir::from_index(d));
+                    match self.board.get(&np) {
+                        None => open = true,
+                        Some(n) => {
+                            let back = (d + 2) % 4;
+                            let t = (0..n.segments())
+                                .find(|&t| {
+                                    n.kind(t) == laid.kind(s) && n.seg_edges(t) & (1 << back) != 0
+                                })
+                                .expect("matching edge segment");
+                            out.push((np, t));
+                        }
+                    }
+                }
+            }
+            SegmentKind::Field => {
+                let hs = laid.seg_halves(s);
+                for h in 0..8 {
+                    if hs & (1 << h) == 0 {
+                        continue;
+                    }
+                    let np = pos.step(Dir::from_index(h / 2));
+                    if let Some(n) = self.board.get(&np) {
+                        let back = touching_half(h);
+                        let t = (0..n.segments())
+                            .find(|&t| {
+                                n.kind(t) == SegmentKind::Field
+                                    && n.seg_halves(t) & (1 << back) != 0
+                            })
+                            .expect("matching field segment");
+                        out.push((np, t));
+                    }
+                }
+            }
+            _ => {}
+        }
+        (out, open)
+    }
+
+    fn feature(&self, start: Node) -> Feature {
+        let mut nodes = BTreeSet::new();
+        let mut open = false;
+        let mut stack = vec![start];
+        while let Some(n) = stack.pop() {
+            if !nodes.insert(n) {
+                continue;
+            }
+            let (next, o) = self.links(n);
+            open |= o;
+            stack.extend(next);
+        }
+        Feature { nodes, open }
+    }
+
+    fn holders(&self, f: &Feature) -> Vec<usize> {
+        let mut count = vec![0; self.players];
+        for fl in &self.followers {
+            if f.nodes.contains(&fl.node) {
+                count[fl.player] += 1;
+            }
+        }
+        let best = *count.iter().max().unwrap();
+        if best == 0 {
+            return vec![];
+        }
+        (0..self.players).filter(|&p| count[p] == best).collect()
+    }
+
+    fn award(&mut self, what: &str, points: u32, to: Vec<usize>) {
+        for &p in &to {
+            self.scores[p] += points;
+        }
+        self.log.push((what.to_string(), points, to));
+    }
+
+    fn remove_followers(&mut self, f: &Feature) {
+        let (gone, kept): (Vec<_>, Vec<_>) = self
+            .followers
+            .drain(..)
+            .partition(|fl| f.nodes.contains(&fl.node));
+        self.followers = kept;
+        for g in gone {
+            self.supply[g.player] += 1;
+        }
+    }
+
+    fn surrounded(&self, pos: Pos) -> u32 {
+        let mut n = 0;
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                if (dx, dy) != (0, 0) && self.board.contains_key(&Pos::new(pos.x + dx, pos.y + dy))
+                {
+                    n += 1;
+                }
+            }
+        }
+        n
+    }
+
+    fn tiles_of(f: &Feature) -> u32 {
+        f.nodes.iter().map(|n| n.0).collect::<BTreeSet<_>>().len() as u32
+    }
+
+    fn shields_of(&self, f: &Feature) -> u32 {
+        f.nodes
+            .iter()
+            .filter(|n| self.board[&n.0].tile.def().shield)
+            .count() as u32
+    }
+
+    /// Plays a move; returns an error word if the move is illegal.
+    pub fn play(
+        &mut self,
+        player: usize,
+        tile: TileId,
+        pos: Pos,
+        rot: u8,
+        spot: Option<&str>,
+    ) -> Result<(), String> {
+        if !self.fits(tile, pos, rot) {
+            return Err("does not fit".into());
+        }
+        self.board.insert(pos, Laid { tile, rot });
+        if let Some(spot) = spot {
+            let node = self.node_of(pos, spot).ok_or("bad spot")?;
+            if self.board[&pos].kind(node.1) == SegmentKind::Field
+                && self.rules.farms == FarmRule::Off
+            {
+                return Err("farmers off".into());
+            }
+            if self.supply[player] == 0 {
+                return Err("no follower".into());
+            }
+            let f = self.feature(node);
+            if !self.holders(&f).is_empty() {
+                return Err("occupied".into());
+            }
+            self.supply[player] -= 1;
+            self.followers.push(RefFollower { player, node });
+        }
+        let laid = self.board[&pos];
+        let mut done: Vec<BTreeSet<Node>> = Vec::new();
+        for s in 0..laid.segments() {
+            if !matches!(laid.kind(s), SegmentKind::City | SegmentKind::Road) {
+                continue;
+            }
+            let f = self.feature((pos, s));
+            if f.open || done.contains(&f.nodes) {
+                continue;
+            }
+            done.push(f.nodes.clone());
+            let to = self.holders(&f);
+            if to.is_empty() {
+                continue;
+            }
+            let tiles = Self::tiles_of(&f);
+            let points = if laid.kind(s) == SegmentKind::Road {
+                tiles
+            } else if self.rules.small_city && tiles == 2 {
+                tiles + self.shields_of(&f)
+            } else {
+                2 * (tiles + self.shields_of(&f))
+            };
+            self.award(
+                if laid.kind(s) == SegmentKind::Road {
+                    "road"
+                } else {
+                    "city"
+                },
+                points,
+                to,
+            );
+            self.remove_followers(&f);
+        }
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let p = Pos::new(pos.x + dx, pos.y + dy);
+                let Some(l) = self.board.get(&p).copied() else {
+                    continue;
+                };
+                let Some(c) = (0..l.segments()).find(|&s| l.kind(s) == SegmentKind::Cloister)
+                else {
+                    continue;
+                };
+                if self.surrounded(p) < 8 {
+                    continue;
+                }
+                let f = self.feature((p, c));
+                let to = self.holders(&f);
+                if !to.is_empty() {
+                    self.award("cloister", 9, to);
+                    self.remove_followers(&f);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Final scoring.
+    pub fn finish(&mut self) {
+        let mut seen: Vec<BTreeSet<Node>> = Vec::new();
+        let mut farms: Vec<Feature> = Vec::new();
+        for fl in self.followers.clone() {
+            let f = self.feature(fl.node);
+            if seen.contains(&f.nodes) {
+                continue;
+            }
+            seen.push(f.nodes.clone());
+            let kind = self.board[&fl.node.0].kind(fl.node.1);
+            let to = self.holders(&f);
+            match kind {
+                SegmentKind::Road => self.award("road", Self::tiles_of(&f), to),
+                SegmentKind::City => {
+                    let pts = Self::tiles_of(&f) + self.shields_of(&f);
+                    self.award("city", pts, to)
+                }
+                SegmentKind::Cloister => {
+                    let pts = 1 + self.surrounded(fl.node.0);
+                    self.award("cloister", pts, to)
+                }
+                _ => farms.push(f),
+            }
+        }
+        // Completed cities bordering each farm, named by their smallest node.
+        let borders: Vec<BTreeSet<Node>> = farms
+            .iter()
+            .map(|farm| {
+                let mut cities = BTreeSet::new();
+                for &(pos, s) in &farm.nodes {
+                    let laid = self.board[&pos];
+                    let touched = laid.tile.def().segments[s].cities;
+                    for c in 0..16 {
+                        if touched & (1 << c) != 0 {
+                            let city = self.feature((pos, c));
+                            if !city.open {
+                                cities.insert(*city.nodes.iter().next().unwrap());
+                            }
+                        }
+                    }
+                }
+                cities
+            })
+            .collect();
+        match self.rules.farms {
+            FarmRule::Off => {}
+            FarmRule::PerFarm => {
+                for (farm, cities) in farms.iter().zip(&borders) {
+                    if !cities.is_empty() {
+                        let to = self.holders(farm);
+                        self.award("farm", 3 * cities.len() as u32, to);
+                    }
+                }
+            }
+            FarmRule::PerFarmOnce => {
+                for p in 0..self.players {
+                    let mut paid = BTreeSet::new();
+                    for (farm, cities) in farms.iter().zip(&borders) {
+                        if self.holders(farm).contains(&p) {
+                            paid.extend(cities.iter().copied());
+                        }
+                    }
+                    if !paid.is_empty() {
+                        self.award("farm", 3 * paid.len() as u32, vec![p]);
+                    }
+                }
+            }
+            FarmRule::PerCity => {
+                let mut per_city: BTreeMap<Node, Vec<u32>> = BTreeMap::new();
+                for (farm, cities) in farms.iter().zip(&borders) {
+                    for c in cities {
+                        let counts = per_city.entry(*c).or_insert_with(|| vec![0; self.players]);
+                        for fl in &self.followers {
+                            if farm.nodes.contains(&fl.node) {
+                                counts[fl.player] += 1;
+                            }
+                        }
+                    }
+                }
+                for counts in per_city.values() {
+                    let best = *counts.iter().max().unwrap();
+                    let to: Vec<usize> = (0..self.players).filter(|&p| counts[p] == best).collect();
+                    self.award("farm", 4, to);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,128 @@
+//! Hand-worked scenario records (`tests/scenarios/*.json` at the workspace
+//! root): each is a game record plus `why` (where its expectation comes
+//! from) and `expect` (scores and every scoring event, or the error).
+
+use std::path::PathBuf;
+
+use carcassonne::record::{event_json, Record};
+use serde_json::Value;
+
+fn scenario_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/scenarios")
+}
+
+fn scenario_files() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(scenario_dir())
+        .expect("tests/scenarios exists")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Every expected event must match a distinct actual event on the fields it
+/// gives, and no actual event may be left over.
+fn compare_events(expected: &[Value], actual: &[Value]) -> Result<(), String> {
+    let mut left: Vec<&Value> = actual.iter().collect();
+    for e in expected {
+        let fields = e.as_object().ok_or("an expected event is not an object")?;
+        let pos = left
+            .iter()
+            .position(|a| fields.iter().all(|(k, v)| a.get(k) == Some(v)));
+        match pos {
+            Some(i) => {
+                left.remove(i);
+            }
+            None => return Err(format!("expected event {e} not found among {actual:?}")),
+        }
+    }
+    if !left.is_empty() {
+        return Err(format!("unexpected events: {left:?}"));
+    }
+    Ok(())
+}
+
+fn check(path: &PathBuf) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let doc: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    let why = doc.get("why").and_then(Value::as_str).unwrap_or("");
+    if why.len() < 20 {
+        return Err("a scenario must say in `why` where its expectation comes from".into());
+    }
+    let expect = doc.get("expect").ok_or("no `expect`")?;
+    let result = Record::from_json(&text).and_then(|r| r.replay());
+    if let Some(err) = expect.get("error") {
+        let want_move = err.get("move").and_then(Value::as_u64).map(|m| m as usize);
+        let want_code = err
+            .get("code")
+            .and_then(Value::as_str)
+            .ok_or("error without code")?;
+        return match result {
+            Ok(_) => Err(format!(
+                "expected error {want_code} at move {want_move:?}, but the record replays"
+            )),
+            Err(e) if e.move_no == want_move && e.error.code() == want_code => Ok(()),
+            Err(e) => Err(format!(
+                "expected {want_code} at move {want_move:?}, got {} at move {:?}: {e}",
+                e.error.code(),
+                e.move_no
+            )),
+        };
+    }
+    let game = result.map_err(|e| format!("replay failed: {e}"))?;
+    if let Some(f) = expect.get("finished").and_then(Value::as_bool) {
+        if f != game.is_over() {
+            return Err(format!("finished: expected {f}, got {}", game.is_over()));
+        }
+    }
+    let actual_events: Vec<Value> = game.events().iter().filter_map(event_json).collect();
+    let scores: Vec<u64> = game.scores().iter().map(|&s| s as u64).collect();
+    let want: Vec<u64> = expect
+        .get("scores")
+        .and_then(Value::as_array)
+        .ok_or("no expected scores")?
+        .iter()
+        .map(|v| v.as_u64().unwrap_or(u64::MAX))
+        .collect();
+    if scores != want {
+        return Err(format!(
+            "scores: expected {want:?}, got {scores:?}; events {actual_events:?}"
+        ));
+    }
+    if let Some(events) = expect.get("events").and_then(Value::as_array) {
+        compare_events(events, &actual_events)?;
+    }
+    Ok(())
+}
+
+#[test]
+fn every_scenario_plays_as_worked_by_hand() {
+    let files = scenario_files();
+    let failures: Vec<String> = files
+        .iter()
+        .filter_map(|p| {
+            check(p)
+                .err()
+                .map(|e| format!("{}: {e}", p.file_name().unwrap().to_string_lossy()))
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} scenarios fail:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn there_are_enough_scenarios() {
+    let files = scenario_files();
+    let illegal = files
+        .iter()
+        .filter(|p| std::fs::read_to_string(p).unwrap().contains("\"error\""))
+        .count();
+    assert!(files.len() >= 40, "only {} scenarios", files.len());
+    assert!(illegal >= 10, "only {illegal} illegal-record scenarios");
+}
