@@ -15,10 +15,7 @@ use proptest::test_runner::{Config, RngSeed};
 use reference::Reference;
 
 fn rules_for(farm: usize, small_city: bool) -> Rules {
-    let mut r = Rules::default();
-    r.farms = FarmRule::ALL[farm % 4];
-    r.small_city = small_city;
-    r
+    Rules { farms: FarmRule::ALL[farm % 4], small_city, ..Rules::default() }
 }
 
 fn config(cases: u32) -> Config {
