@@ -46,14 +46,9 @@ fn picture(t: &PlacedTile) -> Picture {
                     });
                     inside |= !open.unwrap_or(false);
                 } else if n == 2 {
-                    let opposite =
-                        has(e, Dir::N) && has(e, Dir::S) || has(e, Dir::E) && has(e, Dir::W);
+                    let opposite = has(e, Dir::N) && has(e, Dir::S) || has(e, Dir::E) && has(e, Dir::W);
                     if opposite {
-                        inside |= if has(e, Dir::E) {
-                            v == 0 || u.abs() >= 2
-                        } else {
-                            u.abs() <= 1 || v.abs() == 2
-                        };
+                        inside |= if has(e, Dir::E) { v == 0 || u.abs() >= 2 } else { u.abs() <= 1 || v.abs() == 2 };
                     } else {
                         // Corner: a triangle between the two edges.
                         let su = if has(e, Dir::E) { u } else { -u };
@@ -79,21 +74,14 @@ fn picture(t: &PlacedTile) -> Picture {
     for seg in def.segments.iter().filter(|s| s.kind == SegmentKind::Road) {
         let e = rot_edges(seg.edges);
         for d in Dir::ALL.into_iter().filter(|&d| has(e, d)) {
-            draw_arm(
-                &mut pic,
-                d,
-                if d == Dir::N || d == Dir::S { '|' } else { '=' },
-            );
+            draw_arm(&mut pic, d, if d == Dir::N || d == Dir::S { '|' } else { '=' });
         }
         if e.count_ones() == 1 {
             ends += 1;
         }
     }
     if def.river != 0 {
-        for d in Dir::ALL
-            .into_iter()
-            .filter(|&d| has(rot_edges(def.river), d))
-        {
+        for d in Dir::ALL.into_iter().filter(|&d| has(rot_edges(def.river), d)) {
             draw_arm(&mut pic, d, '~');
         }
     }
@@ -124,11 +112,7 @@ fn draw_arm(pic: &mut Picture, d: Dir, ch: char) {
         Dir::E => &[(6, 2), (5, 2), (4, 2), (3, 2)],
     };
     for &(x, y) in cells {
-        pic[y][x] = if pic[y][x] == '.' || (x, y) == (3, 2) {
-            ch
-        } else {
-            pic[y][x]
-        };
+        pic[y][x] = if pic[y][x] == '.' || (x, y) == (3, 2) { ch } else { pic[y][x] };
     }
 }
 
@@ -161,10 +145,7 @@ pub fn board(board: &Board, followers: &[Follower]) -> String {
     let mut canvas = vec![vec![' '; cols * TW]; rows * TH];
     for t in board.tiles() {
         let pic = picture(t);
-        let (ox, oy) = (
-            (t.pos.x - min.x) as usize * TW,
-            (t.pos.y - min.y) as usize * TH,
-        );
+        let (ox, oy) = ((t.pos.x - min.x) as usize * TW, (t.pos.y - min.y) as usize * TH);
         for (y, row) in pic.iter().enumerate() {
             for (x, &c) in row.iter().enumerate() {
                 canvas[oy + y][ox + x] = c;
@@ -173,10 +154,7 @@ pub fn board(board: &Board, followers: &[Follower]) -> String {
     }
     for f in followers {
         let (x, y) = spot_xy(f.spot);
-        let (ox, oy) = (
-            (f.pos.x - min.x) as usize * TW,
-            (f.pos.y - min.y) as usize * TH,
-        );
+        let (ox, oy) = ((f.pos.x - min.x) as usize * TW, (f.pos.y - min.y) as usize * TH);
         canvas[oy + y][ox + x] = char::from_digit(f.player.0 as u32, 10).unwrap_or('?');
     }
     let mut out = String::new();
@@ -212,16 +190,8 @@ mod tests {
         let g = Game::new(Setup::with_deck(Rules::default(), 2, vec![])).unwrap();
         let text = game_board(&g);
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(
-            lines[1].trim(),
-            "#######",
-            "city along the north edge:\n{text}"
-        );
-        assert_eq!(
-            lines[3].trim_start().trim_start_matches('0').trim(),
-            "=======",
-            "road east-west:\n{text}"
-        );
+        assert_eq!(lines[1].trim(), "#######", "city along the north edge:\n{text}");
+        assert_eq!(lines[3].trim_start().trim_start_matches('0').trim(), "=======", "road east-west:\n{text}");
         let _ = (Pos::ORIGIN, Rotation::default(), TileId::START);
     }
 }

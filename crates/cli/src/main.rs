@@ -13,11 +13,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 mod draw;
 
 #[derive(Parser)]
-#[command(
-    name = "carcassonne",
-    version,
-    about = "Carcassonne: rules engine, records and benchmarks"
-)]
+#[command(name = "carcassonne", version, about = "Carcassonne: rules engine, records and benchmarks")]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -69,27 +65,13 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let result = match cli.command.unwrap_or(Command::Play {
-        seed: 1,
-        players: 2,
-        rules: "standard".into(),
-        save: None,
-    }) {
-        Command::Play {
-            seed,
-            players,
-            rules,
-            save,
-        } => play(seed, players, &rules, save),
-        Command::Score { record } => return score(&record),
-        Command::Replay { record, step } => replay(&record, step),
-        Command::Bench {
-            games,
-            players,
-            rules,
-            seed,
-        } => bench(games, players, &rules, seed),
-    };
+    let result =
+        match cli.command.unwrap_or(Command::Play { seed: 1, players: 2, rules: "standard".into(), save: None }) {
+            Command::Play { seed, players, rules, save } => play(seed, players, &rules, save),
+            Command::Score { record } => return score(&record),
+            Command::Replay { record, step } => replay(&record, step),
+            Command::Bench { games, players, rules, seed } => bench(games, players, &rules, seed),
+        };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -110,8 +92,7 @@ fn read_text(path: &PathBuf) -> std::io::Result<String> {
 }
 
 fn load(path: &PathBuf) -> std::result::Result<(Record, Game), String> {
-    let text =
-        read_text(path).map_err(|e| format!("record: cannot read {}: {e}", path.display()))?;
+    let text = read_text(path).map_err(|e| format!("record: cannot read {}: {e}", path.display()))?;
     let record = Record::from_json(&text).map_err(|e: ReplayError| e.to_string())?;
     let game = record.replay().map_err(|e| e.to_string())?;
     Ok((record, game))
@@ -132,11 +113,7 @@ fn score(path: &PathBuf) -> ExitCode {
 }
 
 fn names(n: usize) -> Vec<String> {
-    ["Ada", "Bob", "Cy", "Dee", "Eve", "Fay"]
-        .iter()
-        .take(n)
-        .map(|s| s.to_string())
-        .collect()
+    ["Ada", "Bob", "Cy", "Dee", "Eve", "Fay"].iter().take(n).map(|s| s.to_string()).collect()
 }
 
 fn play(seed: u64, players: usize, rules: &str, save: Option<PathBuf>) -> Result<()> {
@@ -167,22 +144,11 @@ fn replay(path: &PathBuf, step: bool) -> Result<()> {
             } else {
                 let m = &record.moves[n - 1];
                 let who = &names[(n - 1 + record.first.unwrap_or(0) as usize) % names.len()];
-                let action = m
-                    .meeple
-                    .as_ref()
-                    .map(|s| format!(", follower on {s}"))
-                    .unwrap_or_default();
-                println!(
-                    "== move {n}: {who} plays {} at [{},{}] rot {}{action}",
-                    m.tile, m.at[0], m.at[1], m.rot
-                );
+                let action = m.meeple.as_ref().map(|s| format!(", follower on {s}")).unwrap_or_default();
+                println!("== move {n}: {who} plays {} at [{},{}] rot {}{action}", m.tile, m.at[0], m.at[1], m.rot);
             }
             println!("{}", draw::game_board(&g));
-            for e in g
-                .events()
-                .iter()
-                .filter(|e| event_turn(e) == Some(n as u16))
-            {
+            for e in g.events().iter().filter(|e| event_turn(e) == Some(n as u16)) {
                 if let Some(line) = describe(e, &names) {
                     println!("   {line}");
                 }
@@ -206,10 +172,7 @@ fn event_turn(e: &Event) -> Option<u16> {
 }
 
 fn seats(to: carcassonne::Seats, names: &[String]) -> String {
-    to.iter()
-        .map(|p| names[p.index()].clone())
-        .collect::<Vec<_>>()
-        .join(" and ")
+    to.iter().map(|p| names[p.index()].clone()).collect::<Vec<_>>().join(" and ")
 }
 
 fn describe(e: &Event, names: &[String]) -> Option<String> {
@@ -230,22 +193,12 @@ fn describe(e: &Event, names: &[String]) -> Option<String> {
 }
 
 fn score_line(game: &Game, names: &[String]) -> String {
-    game.scores()
-        .iter()
-        .enumerate()
-        .map(|(i, s)| format!("{} {s}", names[i]))
-        .collect::<Vec<_>>()
-        .join(", ")
+    game.scores().iter().enumerate().map(|(i, s)| format!("{} {s}", names[i])).collect::<Vec<_>>().join(", ")
 }
 
 /// Scores by feature kind and the winners.
 fn print_summary(game: &Game, names: &[String]) {
-    let kinds = [
-        ScoredKind::Road,
-        ScoredKind::City,
-        ScoredKind::Cloister,
-        ScoredKind::Farm,
-    ];
+    let kinds = [ScoredKind::Road, ScoredKind::City, ScoredKind::Cloister, ScoredKind::Farm];
     let mut table = vec![[0u32; 4]; game.num_players()];
     for e in game.events() {
         if let Event::Scored(s) = e {
@@ -255,47 +208,24 @@ fn print_summary(game: &Game, names: &[String]) {
             }
         }
     }
-    println!(
-        "{:<8} {:>6} {:>6} {:>9} {:>6} {:>6}",
-        "player", "roads", "cities", "cloisters", "farms", "total"
-    );
+    println!("{:<8} {:>6} {:>6} {:>9} {:>6} {:>6}", "player", "roads", "cities", "cloisters", "farms", "total");
     for (i, row) in table.iter().enumerate() {
-        println!(
-            "{:<8} {:>6} {:>6} {:>9} {:>6} {:>6}",
-            names[i],
-            row[0],
-            row[1],
-            row[2],
-            row[3],
-            game.scores()[i]
-        );
+        println!("{:<8} {:>6} {:>6} {:>9} {:>6} {:>6}", names[i], row[0], row[1], row[2], row[3], game.scores()[i]);
     }
     if game.is_over() {
         let w = seats(game.winners(), names);
-        let shared = if game.winners().iter().count() > 1 {
-            " (shared victory)"
-        } else {
-            ""
-        };
+        let shared = if game.winners().iter().count() > 1 { " (shared victory)" } else { "" };
         println!("winner: {w}{shared}");
     } else {
-        let next = game
-            .to_move()
-            .map(|p: PlayerId| names[p.index()].clone())
-            .unwrap_or_default();
-        println!(
-            "unfinished: {} tiles left, {next} to move",
-            game.tiles_left()
-        );
+        let next = game.to_move().map(|p: PlayerId| names[p.index()].clone()).unwrap_or_default();
+        println!("unfinished: {} tiles left, {next} to move", game.tiles_left());
     }
 }
 
 fn bench(games: u64, players: usize, rules: &str, seed: u64) -> Result<()> {
     let rules = Rules::parse(rules)?;
     let bar = ProgressBar::new(games);
-    bar.set_style(ProgressStyle::with_template(
-        "{bar:40} {pos}/{len} games  {per_sec}  eta {eta}",
-    )?);
+    bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} games  {per_sec}  eta {eta}")?);
     let mut mover = RandomMover::new();
     let mut rng = seeded_rng(seed);
     let mut placed = 0u64;
@@ -316,11 +246,7 @@ fn bench(games: u64, players: usize, rules: &str, seed: u64) -> Result<()> {
     bar.finish_and_clear();
     let rate = games as f64 / secs;
     println!("{games} random {players}-player games ({rules}) in {secs:.2} s on one thread");
-    println!(
-        "{rate:.0} games/s, {:.2} µs/game, {:.0} ns/move",
-        1e6 / rate,
-        secs * 1e9 / placed as f64
-    );
+    println!("{rate:.0} games/s, {:.2} µs/game, {:.0} ns/move", 1e6 / rate, secs * 1e9 / placed as f64);
     println!(
         "mean moves/game {:.1}, mean points/game {:.1}",
         placed as f64 / games as f64,

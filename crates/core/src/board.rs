@@ -10,8 +10,7 @@
 
 use crate::geom::{Dir, Pos, Rotation, HALF_OPPOSITE};
 use crate::tile::{
-    constraint_side, tables, EdgeKind, RotatedTile, SegmentKind, TileId, MAX_SEGMENTS, NO_SEGMENT,
-    SIDE_WEIGHT,
+    constraint_side, tables, EdgeKind, RotatedTile, SegmentKind, Tables, TileId, MAX_SEGMENTS, NO_SEGMENT, SIDE_WEIGHT,
 };
 
 const GRID_BITS: u32 = 7;
@@ -48,7 +47,7 @@ impl PlacedTile {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) struct FrontierCell {
     pub pos: Pos,
-    /// Edge kinds required on each side, see `tile::constraint_code`.
+    /// Edge kinds required on each side (base 5, see `tile::SIDE_WEIGHT`).
     pub constraint: u16,
 }
 
@@ -98,7 +97,11 @@ pub struct Board {
     cells: Vec<u8>,
     /// Frontier index + 1 per cell (0: not on the frontier).
     fpos: Vec<u8>,
-    frontier: Vec<FrontierCell>,
+    /// The frontier as two parallel arrays: cells and their constraints
+    /// (kept apart so that scanning the constraints is dense).
+    fr_pos: Vec<Pos>,
+    fr_code: Vec<u16>,
+    tables: &'static Tables,
     tiles: Vec<PlacedTile>,
     pub(crate) feats: Vec<Feature>,
     min: Pos,
@@ -107,9 +110,7 @@ pub struct Board {
 
 impl std::fmt::Debug for Board {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Board")
-            .field("tiles", &self.tiles)
-            .finish_non_exhaustive()
+        f.debug_struct("Board").field("tiles", &self.tiles).finish_non_exhaustive()
     }
 }
 
@@ -118,7 +119,9 @@ impl Board {
         Board {
             cells: vec![0; CELLS],
             fpos: vec![0; CELLS],
-            frontier: Vec::with_capacity(2 * MAX_TILES + 4),
+            fr_pos: Vec::with_capacity(2 * MAX_TILES + 4),
+            fr_code: Vec::with_capacity(2 * MAX_TILES + 4),
+            tables: tables(),
             tiles: Vec::with_capacity(MAX_TILES),
             feats: Vec::with_capacity(MAX_TILES * MAX_SEGMENTS),
             min: Pos::ORIGIN,
@@ -140,10 +143,7 @@ impl Board {
     /// the grid can tell apart.
     #[inline]
     fn in_reach(&self, p: Pos) -> bool {
-        p.x >= self.min.x - 1
-            && p.x <= self.max.x + 1
-            && p.y >= self.min.y - 1
-            && p.y <= self.max.y + 1
+        p.x >= self.min.x - 1 && p.x <= self.max.x + 1 && p.y >= self.min.y - 1 && p.y <= self.max.y + 1
     }
 
     /// The index of the tile at `p`, if any.
@@ -171,35 +171,37 @@ impl Board {
         }
         match self.fpos[cell_index(p)] {
             0 => None,
-            i => Some(self.frontier[i as usize - 1]),
+            i => Some(FrontierCell { pos: self.fr_pos[i as usize - 1], constraint: self.fr_code[i as usize - 1] }),
         }
     }
 
-    pub(crate) fn frontier(&self) -> &[FrontierCell] {
-        &self.frontier
+    /// The cells of the frontier.
+    pub(crate) fn frontier_cells(&self) -> &[Pos] {
+        &self.fr_pos
     }
 
-    /// Rotations of `tile` whose edges match all neighbours of `cell`.
+    /// Per frontier cell, the rotations of `tile` that fit there (bit per rotation).
     #[inline]
-    pub(crate) fn fitting_rotations(tile: TileId, cell: &FrontierCell) -> u8 {
-        tables().fits[tile.index()][cell.constraint as usize]
+    pub(crate) fn fit_masks(&self, tile: TileId) -> impl Iterator<Item = u8> + '_ {
+        let fits = &self.tables.fits[tile.index()];
+        self.fr_code.iter().map(move |&c| fits[c as usize])
     }
 
     /// Whether `tile` fits anywhere on the board.
     pub(crate) fn fits_anywhere(&self, tile: TileId) -> bool {
-        let fits = &tables().fits[tile.index()];
-        self.frontier
-            .iter()
-            .any(|c| fits[c.constraint as usize] != 0)
+        let fits = &self.tables.fits[tile.index()];
+        // Eight cells at a time, without a branch per cell.
+        self.fr_code.chunks(8).any(|chunk| chunk.iter().fold(0, |acc, &c| acc | fits[c as usize]) != 0)
+    }
+
+    #[inline]
+    pub(crate) fn shape(&self, t: &PlacedTile) -> &'static RotatedTile {
+        &self.tables.rotated[t.tile.index()][t.rot.quarter_turns() as usize]
     }
 
     /// The first side of `cell` where `tile` turned by `rot` does not match,
     /// with the edge kinds that meet there.
-    pub(crate) fn mismatch(
-        tile: TileId,
-        rot: Rotation,
-        cell: &FrontierCell,
-    ) -> Option<(Dir, EdgeKind, EdgeKind)> {
+    pub(crate) fn mismatch(tile: TileId, rot: Rotation, cell: &FrontierCell) -> Option<(Dir, EdgeKind, EdgeKind)> {
         let rt = tile.rotated(rot);
         Dir::ALL.into_iter().find_map(|d| {
             let need = constraint_side(cell.constraint, d.index());
@@ -251,7 +253,7 @@ impl Board {
     pub(crate) fn place(&mut self, tile: TileId, rot: Rotation, pos: Pos) -> usize {
         let idx = self.tiles.len();
         debug_assert!(idx < MAX_TILES);
-        let rt = tile.rotated(rot);
+        let rt = &self.tables.rotated[tile.index()][rot.quarter_turns() as usize];
         let base = self.feats.len() as u16;
         for s in 0..rt.n_segs as usize {
             let kind = rt.seg_kind[s];
@@ -260,21 +262,9 @@ impl Board {
                 _ => 0,
             };
             let shields = (kind == SegmentKind::City && rt.shield) as u8;
-            self.feats.push(Feature {
-                tiles: 1u128 << idx,
-                meeples: 0,
-                parent: base + s as u16,
-                open,
-                kind,
-                shields,
-            });
+            self.feats.push(Feature { tiles: 1u128 << idx, meeples: 0, parent: base + s as u16, open, kind, shields });
         }
-        self.tiles.push(PlacedTile {
-            tile,
-            rot,
-            pos,
-            seg_base: base,
-        });
+        self.tiles.push(PlacedTile { tile, rot, pos, seg_base: base });
         let cell = cell_index(pos);
         self.cells[cell] = idx as u8 + 1;
         if self.tiles.len() == 1 {
@@ -290,9 +280,10 @@ impl Board {
         if fp != 0 {
             self.fpos[cell] = 0;
             let i = fp as usize - 1;
-            self.frontier.swap_remove(i);
-            if i < self.frontier.len() {
-                let moved = cell_index(self.frontier[i].pos);
+            self.fr_pos.swap_remove(i);
+            self.fr_code.swap_remove(i);
+            if i < self.fr_pos.len() {
+                let moved = cell_index(self.fr_pos[i]);
                 self.fpos[moved] = i as u8 + 1;
             }
         }
@@ -306,24 +297,19 @@ impl Board {
                     let add = rt.edges[d.index()] as u16 * SIDE_WEIGHT[opp.index()];
                     match self.fpos[ncell] {
                         0 => {
-                            self.frontier.push(FrontierCell {
-                                pos: np,
-                                constraint: add,
-                            });
-                            self.fpos[ncell] = self.frontier.len() as u8;
+                            self.fr_pos.push(np);
+                            self.fr_code.push(add);
+                            self.fpos[ncell] = self.fr_pos.len() as u8;
                         }
-                        f => self.frontier[f as usize - 1].constraint += add,
+                        f => self.fr_code[f as usize - 1] += add,
                     }
                 }
                 n => {
                     let nb = self.tiles[n as usize - 1];
-                    let nrt = nb.shape();
+                    let nrt = self.shape(&nb);
                     let es = rt.edge_seg[d.index()];
                     if es != NO_SEGMENT {
-                        let root = self.union(
-                            base + es as u16,
-                            nb.seg_base + nrt.edge_seg[opp.index()] as u16,
-                        );
+                        let root = self.union(base + es as u16, nb.seg_base + nrt.edge_seg[opp.index()] as u16);
                         self.feats[root as usize].open -= 2;
                     }
                     for h in [2 * d.index(), 2 * d.index() + 1] {
@@ -350,8 +336,7 @@ impl Board {
                     edges & (1 << d.index()) != 0
                         && self.index_at(pos.step(d)).is_some_and(|n| {
                             let nb = &self.tiles[n];
-                            let other =
-                                nb.seg_base + nb.shape().edge_seg[d.opposite().index()] as u16;
+                            let other = nb.seg_base + nb.shape().edge_seg[d.opposite().index()] as u16;
                             self.feats[self.root(other) as usize].meeples != 0
                         })
                 })
@@ -360,14 +345,11 @@ impl Board {
                 let halves = rt.seg_halves[s];
                 (0..8).any(|h| {
                     halves & (1 << h) != 0
-                        && self
-                            .index_at(pos.step(Dir::from_index(h / 2)))
-                            .is_some_and(|n| {
-                                let nb = &self.tiles[n];
-                                let other = nb.seg_base
-                                    + nb.shape().half_seg[HALF_OPPOSITE[h] as usize] as u16;
-                                self.feats[self.root(other) as usize].meeples != 0
-                            })
+                        && self.index_at(pos.step(Dir::from_index(h / 2))).is_some_and(|n| {
+                            let nb = &self.tiles[n];
+                            let other = nb.seg_base + nb.shape().half_seg[HALF_OPPOSITE[h] as usize] as u16;
+                            self.feats[self.root(other) as usize].meeples != 0
+                        })
                 })
             }
             SegmentKind::Cloister | SegmentKind::Garden => false,

@@ -17,20 +17,9 @@ pub enum IllegalMove {
     /// The cell shares no edge with a placed tile.
     NotAdjacent { pos: Pos },
     /// An edge of the tile does not match its neighbour's.
-    EdgeMismatch {
-        tile: TileId,
-        pos: Pos,
-        rot: Rotation,
-        side: Dir,
-        ours: EdgeKind,
-        theirs: EdgeKind,
-    },
+    EdgeMismatch { tile: TileId, pos: Pos, rot: Rotation, side: Dir, ours: EdgeKind, theirs: EdgeKind },
     /// The spot names no segment of the tile as it lies.
-    BadSpot {
-        tile: TileId,
-        rot: Rotation,
-        spot: Spot,
-    },
+    BadSpot { tile: TileId, rot: Rotation, spot: Spot },
     /// Farmers are not played with these rules.
     FarmersOff,
     /// The player has no follower in supply.
@@ -67,14 +56,7 @@ impl fmt::Display for IllegalMove {
             IllegalMove::NotAdjacent { pos } => {
                 write!(f, "{pos} shares no edge with a placed tile")
             }
-            IllegalMove::EdgeMismatch {
-                tile,
-                pos,
-                rot,
-                side,
-                ours,
-                theirs,
-            } => write!(
+            IllegalMove::EdgeMismatch { tile, pos, rot, side, ours, theirs } => write!(
                 f,
                 "tile {tile} does not fit at {pos} rot {}: its {} edge ({}) meets a {}",
                 rot.quarter_turns(),
@@ -83,11 +65,7 @@ impl fmt::Display for IllegalMove {
                 theirs.word()
             ),
             IllegalMove::BadSpot { tile, rot, spot } => {
-                write!(
-                    f,
-                    "spot {spot} names no segment of tile {tile} at rot {}",
-                    rot.quarter_turns()
-                )
+                write!(f, "spot {spot} names no segment of tile {tile} at rot {}", rot.quarter_turns())
             }
             IllegalMove::FarmersOff => write!(f, "farmers are not played with these rules"),
             IllegalMove::NoFollower => write!(f, "the player has no follower left in supply"),
@@ -125,11 +103,9 @@ impl fmt::Display for SetupError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SetupError::PlayerCount(n) => write!(f, "a game has 2 to 6 players, not {n}"),
-            SetupError::DeckTooLong(n) => write!(
-                f,
-                "a deck of {n} tiles is longer than the {} one game can hold",
-                crate::board::MAX_TILES - 1
-            ),
+            SetupError::DeckTooLong(n) => {
+                write!(f, "a deck of {n} tiles is longer than the {} one game can hold", crate::board::MAX_TILES - 1)
+            }
             SetupError::FirstPlayer(s) => write!(f, "seat {s} is not at the table"),
         }
     }

@@ -32,9 +32,7 @@ pub struct Seats(pub u8);
 
 impl Seats {
     pub fn iter(self) -> impl Iterator<Item = PlayerId> {
-        (0..8u8)
-            .filter(move |i| self.0 & (1 << i) != 0)
-            .map(PlayerId)
+        (0..8u8).filter(move |i| self.0 & (1 << i) != 0).map(PlayerId)
     }
 
     pub const fn contains(self, p: PlayerId) -> bool {

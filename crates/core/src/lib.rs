@@ -34,13 +34,11 @@ pub use board::{Board, FeatureInfo, PlacedTile, MAX_TILES};
 pub use error::{IllegalMove, SetupError};
 pub use event::{Event, PlayerId, Role, ScoredKind, Scoring, Seats, TurnNo, When};
 pub use game::{
-    seeded_rng, shuffle, shuffle_with, uniform_below, Action, Follower, Game, Move, Placement,
-    Setup, FOLLOWERS, MAX_PLAYERS,
+    seeded_rng, shuffle, shuffle_with, uniform_below, Action, Follower, Game, Move, PackedPlacements, Placement, Setup,
+    FOLLOWERS, MAX_PLAYERS,
 };
 pub use geom::{Dir, Pos, Rotation, Spot, HALF_NAMES};
 pub use random::RandomMover;
 pub use rules::{FarmRule, Preset, Rules, RulesError};
-pub use tile::{
-    river_tiles, standard_deck, EdgeKind, SegmentDef, SegmentKind, TileDef, TileId, TILE_KINDS,
-};
+pub use tile::{river_tiles, standard_deck, EdgeKind, SegmentDef, SegmentKind, TileDef, TileId, TILE_KINDS};
 pub use view::View;

@@ -3,23 +3,20 @@
 
 use rand_core::RngCore;
 
-use crate::game::{uniform_below, Action, Game, Move, Placement};
+use crate::game::{uniform_below, Action, Game, Move, PackedPlacements};
 use crate::geom::Spot;
 
 /// Picks random legal moves, reusing its buffers so that a playout does not
 /// allocate.
 #[derive(Clone, Debug, Default)]
 pub struct RandomMover {
-    placements: Vec<Placement>,
+    placements: PackedPlacements,
     spots: Vec<Spot>,
 }
 
 impl RandomMover {
     pub fn new() -> RandomMover {
-        RandomMover {
-            placements: Vec::with_capacity(256),
-            spots: Vec::with_capacity(16),
-        }
+        RandomMover { placements: PackedPlacements::new(), spots: Vec::with_capacity(16) }
     }
 
     /// A legal move for the player to move: a placement uniformly among all
@@ -27,22 +24,13 @@ impl RandomMover {
     /// each legal follower spot. `None` once the game is over.
     pub fn choose(&mut self, game: &Game, rng: &mut impl RngCore) -> Option<Move> {
         let tile = game.tile()?;
-        self.placements.clear();
-        game.placements_into(&mut self.placements);
-        let p = self.placements[uniform_below(rng, self.placements.len() as u32) as usize];
+        game.packed_placements(&mut self.placements);
+        let p = self.placements.get(uniform_below(rng, self.placements.len() as u32) as usize, game);
         self.spots.clear();
         game.spots_into(p, &mut self.spots);
         let k = uniform_below(rng, self.spots.len() as u32 + 1) as usize;
-        let action = self
-            .spots
-            .get(k)
-            .map_or(Action::Pass, |&s| Action::Follower(s));
-        Some(Move {
-            tile,
-            pos: p.pos,
-            rot: p.rot,
-            action,
-        })
+        let action = self.spots.get(k).map_or(Action::Pass, |&s| Action::Follower(s));
+        Some(Move { tile, pos: p.pos, rot: p.rot, action })
     }
 
     /// Plays random moves (unchecked) until the game ends.

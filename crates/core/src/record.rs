@@ -136,10 +136,7 @@ impl fmt::Display for ReplayError {
 impl std::error::Error for ReplayError {}
 
 fn at_record(error: RecordError) -> ReplayError {
-    ReplayError {
-        move_no: None,
-        error,
-    }
+    ReplayError { move_no: None, error }
 }
 
 fn tile_id(name: &str) -> Result<TileId, RecordError> {
@@ -160,23 +157,16 @@ pub fn rules_from_json(obj: &Map<String, Value>) -> Result<Rules, RulesError> {
         Some(v) => return Err(RulesError::UnknownPreset(v.to_string())),
     };
     for (key, value) in obj {
-        let bad = || RulesError::BadValue {
-            option: key.clone(),
-            value: value.to_string(),
-        };
+        let bad = || RulesError::BadValue { option: key.clone(), value: value.to_string() };
         match key.as_str() {
             "preset" => {}
             "farms" => {
-                rules.farms = value
-                    .as_str()
-                    .and_then(FarmRule::from_name)
-                    .ok_or_else(bad)?;
+                rules.farms = value.as_str().and_then(FarmRule::from_name).ok_or_else(bad)?;
             }
             "small_city" => rules.small_city = value.as_bool().ok_or_else(bad)?,
             // Options of rules.md that belong to later work: refuse rather than ignore.
-            "river" | "abbot" | "hand" | "hand_visible" | "draw_at_turn_end" | "unplaceable"
-            | "hole_bonus_turn" | "incomplete_scoring" | "board_limit" | "border_completes"
-            | "first_player" => {
+            "river" | "abbot" | "hand" | "hand_visible" | "draw_at_turn_end" | "unplaceable" | "hole_bonus_turn"
+            | "incomplete_scoring" | "board_limit" | "border_completes" | "first_player" => {
                 if !is_default_option(key, value) {
                     return Err(RulesError::Unsupported(key.clone()));
                 }
@@ -241,21 +231,13 @@ impl Record {
             None => (TileId::START, Rotation::default()),
             Some(s) => (
                 tile_id(&s.tile).map_err(at_record)?,
-                Rotation::new(s.rot).ok_or_else(|| {
-                    at_record(RecordError::BadMove(format!(
-                        "start rotation {} is not 0-3",
-                        s.rot
-                    )))
-                })?,
+                Rotation::new(s.rot)
+                    .ok_or_else(|| at_record(RecordError::BadMove(format!("start rotation {} is not 0-3", s.rot))))?,
             ),
         };
         let mut setup = match (&self.deck, self.seed) {
             (Some(deck), _) => {
-                let deck = deck
-                    .iter()
-                    .map(|t| tile_id(t))
-                    .collect::<Result<Vec<_>, _>>()
-                    .map_err(at_record)?;
+                let deck = deck.iter().map(|t| tile_id(t)).collect::<Result<Vec<_>, _>>().map_err(at_record)?;
                 Setup::with_deck(rules, players, deck)
             }
             (None, Some(seed)) => Setup::standard(rules, players, seed),
@@ -275,10 +257,7 @@ impl Record {
         let setup = self.setup()?;
         let mut game = Game::new(setup).map_err(|e| at_record(RecordError::Setup(e)))?;
         for (i, m) in self.moves.iter().enumerate() {
-            let at = |error| ReplayError {
-                move_no: Some(i + 1),
-                error,
-            };
+            let at = |error| ReplayError { move_no: Some(i + 1), error };
             let mv = m.to_move().map_err(at)?;
             game.play(&mv).map_err(|e| at(RecordError::Illegal(e)))?;
         }
@@ -292,12 +271,8 @@ impl Record {
             format: 1,
             rules: rules_to_json(game.rules()),
             players: players.to_vec(),
-            start: (start != TileId::START || start_rot != Rotation::default()).then(|| {
-                RecordStart {
-                    tile: start.name().to_string(),
-                    rot: start_rot.quarter_turns(),
-                }
-            }),
+            start: (start != TileId::START || start_rot != Rotation::default())
+                .then(|| RecordStart { tile: start.name().to_string(), rot: start_rot.quarter_turns() }),
             deck: Some(game.deck().iter().map(|t| t.name().to_string()).collect()),
             first: (game.first() != PlayerId(0)).then_some(game.first().0),
             seed: None,
@@ -313,15 +288,11 @@ impl RecordMove {
     /// An unknown tile, a rotation outside 0–3, an unknown spot, more than one action.
     pub fn to_move(&self) -> Result<Move, RecordError> {
         let tile = tile_id(&self.tile)?;
-        let rot = Rotation::new(self.rot)
-            .ok_or_else(|| RecordError::BadMove(format!("rot {} is not 0-3", self.rot)))?;
-        let actions = self.meeple.is_some() as u8
-            + self.abbot.is_some() as u8
-            + self.recall.unwrap_or(false) as u8;
+        let rot =
+            Rotation::new(self.rot).ok_or_else(|| RecordError::BadMove(format!("rot {} is not 0-3", self.rot)))?;
+        let actions = self.meeple.is_some() as u8 + self.abbot.is_some() as u8 + self.recall.unwrap_or(false) as u8;
         if actions > 1 {
-            return Err(RecordError::BadMove(
-                "a move takes at most one of meeple, abbot and recall".into(),
-            ));
+            return Err(RecordError::BadMove("a move takes at most one of meeple, abbot and recall".into()));
         }
         if self.abbot.is_some() || self.recall == Some(true) {
             return Err(RecordError::Rules(RulesError::Unsupported("abbot".into())));
@@ -329,16 +300,10 @@ impl RecordMove {
         let action = match &self.meeple {
             None => Action::Pass,
             Some(s) => Action::Follower(
-                s.parse::<Spot>()
-                    .map_err(|()| RecordError::BadMove(format!("\"{s}\" is not a spot")))?,
+                s.parse::<Spot>().map_err(|()| RecordError::BadMove(format!("\"{s}\" is not a spot")))?,
             ),
         };
-        Ok(Move {
-            tile,
-            pos: Pos::new(self.at[0], self.at[1]),
-            rot,
-            action,
-        })
+        Ok(Move { tile, pos: Pos::new(self.at[0], self.at[1]), rot, action })
     }
 
     pub fn from_move(mv: &Move) -> RecordMove {
@@ -361,16 +326,7 @@ impl RecordMove {
 pub fn event_json(e: &Event) -> Option<Value> {
     let mut m = Map::new();
     match *e {
-        Event::Scored(Scoring {
-            turn,
-            kind,
-            when,
-            points,
-            to,
-            tiles,
-            shields,
-            cities,
-        }) => {
+        Event::Scored(Scoring { turn, kind, when, points, to, tiles, shields, cities }) => {
             if let Some(t) = turn {
                 m.insert("turn".into(), t.0.into());
             }
@@ -409,22 +365,9 @@ pub fn score_json(game: &Game) -> String {
     let mut out = String::new();
     out.push_str("{\n");
     let _ = writeln!(out, "  \"finished\": {},", game.is_over());
-    let _ = writeln!(
-        out,
-        "  \"scores\": [{}],",
-        list(&mut game.scores().iter().map(|s| s.to_string()))
-    );
-    let _ = writeln!(
-        out,
-        "  \"winners\": [{}],",
-        list(&mut game.winners().iter().map(|p| p.0.to_string()))
-    );
-    let events: Vec<String> = game
-        .events()
-        .iter()
-        .filter_map(event_json)
-        .map(|v| one_line(&v))
-        .collect();
+    let _ = writeln!(out, "  \"scores\": [{}],", list(&mut game.scores().iter().map(|s| s.to_string())));
+    let _ = writeln!(out, "  \"winners\": [{}],", list(&mut game.winners().iter().map(|p| p.0.to_string())));
+    let events: Vec<String> = game.events().iter().filter_map(event_json).map(|v| one_line(&v)).collect();
     if events.is_empty() {
         out.push_str("  \"events\": []\n");
     } else {
@@ -443,16 +386,11 @@ pub fn score_json(game: &Game) -> String {
 fn one_line(v: &Value) -> String {
     match v {
         Value::Object(m) => {
-            let fields: Vec<String> = m
-                .iter()
-                .map(|(k, v)| format!("{}: {}", Value::from(k.as_str()), one_line(v)))
-                .collect();
+            let fields: Vec<String> =
+                m.iter().map(|(k, v)| format!("{}: {}", Value::from(k.as_str()), one_line(v))).collect();
             format!("{{ {} }}", fields.join(", "))
         }
-        Value::Array(a) => format!(
-            "[{}]",
-            a.iter().map(one_line).collect::<Vec<_>>().join(", ")
-        ),
+        Value::Array(a) => format!("[{}]", a.iter().map(one_line).collect::<Vec<_>>().join(", ")),
         other => other.to_string(),
     }
 }

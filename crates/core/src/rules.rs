@@ -17,12 +17,7 @@ pub enum FarmRule {
 }
 
 impl FarmRule {
-    pub const ALL: [FarmRule; 4] = [
-        FarmRule::PerFarm,
-        FarmRule::PerFarmOnce,
-        FarmRule::PerCity,
-        FarmRule::Off,
-    ];
+    pub const ALL: [FarmRule; 4] = [FarmRule::PerFarm, FarmRule::PerFarmOnce, FarmRule::PerCity, FarmRule::Off];
 
     pub const fn name(self) -> &'static str {
         match self {
@@ -82,21 +77,9 @@ impl Rules {
     /// The rule set a preset stands for (rules.md, "Presets").
     pub const fn preset(preset: Preset) -> Rules {
         match preset {
-            Preset::Standard => Rules {
-                preset,
-                farms: FarmRule::PerFarm,
-                small_city: false,
-            },
-            Preset::Beginner => Rules {
-                preset,
-                farms: FarmRule::Off,
-                small_city: false,
-            },
-            Preset::FirstEdition => Rules {
-                preset,
-                farms: FarmRule::PerCity,
-                small_city: true,
-            },
+            Preset::Standard => Rules { preset, farms: FarmRule::PerFarm, small_city: false },
+            Preset::Beginner => Rules { preset, farms: FarmRule::Off, small_city: false },
+            Preset::FirstEdition => Rules { preset, farms: FarmRule::PerCity, small_city: true },
         }
     }
 
@@ -106,10 +89,7 @@ impl Rules {
     /// # Errors
     /// An unknown option or a value it does not take.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), RulesError> {
-        let bad = || RulesError::BadValue {
-            option: key.to_string(),
-            value: value.to_string(),
-        };
+        let bad = || RulesError::BadValue { option: key.to_string(), value: value.to_string() };
         match key {
             "farms" => self.farms = FarmRule::from_name(value).ok_or_else(bad)?,
             "small_city" => self.small_city = parse_bool(value).ok_or_else(bad)?,
@@ -131,8 +111,7 @@ impl Rules {
                 Some((k, v)) => rules.set(k.trim(), v.trim())?,
                 None if first => {
                     rules = Rules::preset(
-                        Preset::from_name(part)
-                            .ok_or_else(|| RulesError::UnknownPreset(part.to_string()))?,
+                        Preset::from_name(part).ok_or_else(|| RulesError::UnknownPreset(part.to_string()))?,
                     )
                 }
                 None => return Err(RulesError::UnknownOption(part.to_string())),
@@ -215,13 +194,7 @@ mod tests {
         assert!(!r.small_city);
         assert_eq!(Rules::parse(&r.to_string()).unwrap(), r);
         assert_eq!(Rules::parse("farms=off").unwrap().farms, FarmRule::Off);
-        assert!(matches!(
-            Rules::parse("nope"),
-            Err(RulesError::UnknownPreset(_))
-        ));
-        assert!(matches!(
-            Rules::parse("standard,farms=lots"),
-            Err(RulesError::BadValue { .. })
-        ));
+        assert!(matches!(Rules::parse("nope"), Err(RulesError::UnknownPreset(_))));
+        assert!(matches!(Rules::parse("standard,farms=lots"), Err(RulesError::BadValue { .. })));
     }
 }

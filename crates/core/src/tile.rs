@@ -148,10 +148,7 @@ impl TileId {
     }
 
     pub fn from_name(name: &str) -> Option<TileId> {
-        TILE_DATA
-            .iter()
-            .position(|t| t.0 == name)
-            .map(|i| TileId(i as u8))
+        TILE_DATA.iter().position(|t| t.0 == name).map(|i| TileId(i as u8))
     }
 
     pub fn name(self) -> &'static str {
@@ -223,9 +220,7 @@ pub struct TileDef {
 
 impl TileDef {
     pub fn has_cloister(&self) -> bool {
-        self.segments
-            .iter()
-            .any(|s| s.kind == SegmentKind::Cloister)
+        self.segments.iter().any(|s| s.kind == SegmentKind::Cloister)
     }
 
     pub fn has_garden(&self) -> bool {
@@ -249,6 +244,8 @@ pub(crate) struct RotatedTile {
     pub seg_kind: [SegmentKind; MAX_SEGMENTS],
     pub seg_cities: [u16; MAX_SEGMENTS],
     pub n_segs: u8,
+    /// Field segments that touch a city on this tile (bit per segment).
+    pub fields_by_cities: u16,
     pub cloister: u8,
     pub garden: u8,
     pub shield: bool,
@@ -289,6 +286,7 @@ pub(crate) struct Tables {
     /// `fits[tile][constraint]`: bit `r` set when rotation `r` matches every
     /// neighbour's edge; see [`constraint_code`].
     pub fits: Vec<[u8; CONSTRAINTS]>,
+    pub standard_deck: Vec<TileId>,
 }
 
 /// Number of distinct edge constraints of a cell: 5 states (no neighbour,
@@ -317,11 +315,7 @@ fn parse_def(&(name, edges, segs, flags): &(&'static str, &str, &str, &str)) -> 
         let (kind, body) = seg.split_once(':').expect("segment kind");
         match kind {
             "c" | "r" => segments.push(SegmentDef {
-                kind: if kind == "c" {
-                    SegmentKind::City
-                } else {
-                    SegmentKind::Road
-                },
+                kind: if kind == "c" { SegmentKind::City } else { SegmentKind::Road },
                 edges: body.chars().fold(0, |m, c| m | 1 << dir_of(c)),
                 halves: 0,
                 cities: 0,
@@ -342,27 +336,13 @@ fn parse_def(&(name, edges, segs, flags): &(&'static str, &str, &str, &str)) -> 
             _ => unreachable!("bad segment kind in the tile table"),
         }
     }
-    for (flag, kind) in [
-        ("cloister", SegmentKind::Cloister),
-        ("garden", SegmentKind::Garden),
-    ] {
+    for (flag, kind) in [("cloister", SegmentKind::Cloister), ("garden", SegmentKind::Garden)] {
         if flags.contains(flag) {
-            segments.push(SegmentDef {
-                kind,
-                edges: 0,
-                halves: 0,
-                cities: 0,
-            });
+            segments.push(SegmentDef { kind, edges: 0, halves: 0, cities: 0 });
         }
     }
     let e: Vec<EdgeKind> = edges.chars().map(EdgeKind::parse).collect();
-    TileDef {
-        name,
-        edges: [e[0], e[1], e[2], e[3]],
-        segments,
-        river,
-        shield: flags.contains("shield"),
-    }
+    TileDef { name, edges: [e[0], e[1], e[2], e[3]], segments, river, shield: flags.contains("shield") }
 }
 
 fn rotate_mask4(m: u8, r: u8) -> u8 {
@@ -384,6 +364,7 @@ fn rotate_def(def: &TileDef, rot: Rotation) -> RotatedTile {
         seg_kind: [SegmentKind::Field; MAX_SEGMENTS],
         seg_cities: [0; MAX_SEGMENTS],
         n_segs: def.segments.len() as u8,
+        fields_by_cities: 0,
         cloister: NO_SEGMENT,
         garden: NO_SEGMENT,
         shield: def.shield,
@@ -392,16 +373,15 @@ fn rotate_def(def: &TileDef, rot: Rotation) -> RotatedTile {
         t.edges[d.rotated(rot).index()] = def.edges[d.index()];
     }
     for (i, s) in def.segments.iter().enumerate() {
-        let edges = if r == 0 {
-            s.edges
-        } else {
-            rotate_mask4(s.edges, r)
-        };
+        let edges = if r == 0 { s.edges } else { rotate_mask4(s.edges, r) };
         let halves = rotate_mask8(s.halves, r);
         t.seg_edges[i] = edges;
         t.seg_halves[i] = halves;
         t.seg_kind[i] = s.kind;
         t.seg_cities[i] = s.cities;
+        if s.kind == SegmentKind::Field && s.cities != 0 {
+            t.fields_by_cities |= 1 << i;
+        }
         for d in 0..4 {
             if edges & (1 << d) != 0 {
                 t.edge_seg[d] = i as u8;
@@ -423,10 +403,7 @@ fn rotate_def(def: &TileDef, rot: Rotation) -> RotatedTile {
 
 fn build_tables() -> Tables {
     let defs: Vec<TileDef> = TILE_DATA.iter().map(parse_def).collect();
-    let rotated: Vec<[RotatedTile; 4]> = defs
-        .iter()
-        .map(|d| Rotation::ALL.map(|r| rotate_def(d, r)))
-        .collect();
+    let rotated: Vec<[RotatedTile; 4]> = defs.iter().map(|d| Rotation::ALL.map(|r| rotate_def(d, r))).collect();
     let fits = rotated
         .iter()
         .map(|rots| {
@@ -445,23 +422,16 @@ fn build_tables() -> Tables {
             table
         })
         .collect();
-    Tables {
-        defs,
-        rotated,
-        fits,
-    }
+    let mut standard_deck = expand(STANDARD_COUNTS);
+    let start = standard_deck.iter().position(|&t| t == TileId::START).expect("a D tile");
+    standard_deck.remove(start);
+    Tables { defs, rotated, fits, standard_deck }
 }
 
 /// The standard land deck: every land tile but the start tile (71 tiles), in a
 /// fixed order (shuffle it with [`crate::shuffle`]).
 pub fn standard_deck() -> Vec<TileId> {
-    let mut deck = expand(STANDARD_COUNTS);
-    let start = deck
-        .iter()
-        .position(|&t| t == TileId::START)
-        .expect("a D tile");
-    deck.remove(start);
-    deck
+    tables().standard_deck.clone()
 }
 
 /// The 12 river tiles, spring and lake included.
@@ -502,18 +472,9 @@ mod tests {
                 for d in 0..4 {
                     let kind = rt.edges[d];
                     let on_edge = rt.edge_seg[d] != NO_SEGMENT;
-                    assert_eq!(
-                        on_edge,
-                        matches!(kind, EdgeKind::City | EdgeKind::Road),
-                        "{t} {d}"
-                    );
-                    let halves_fielded =
-                        rt.half_seg[2 * d] != NO_SEGMENT && rt.half_seg[2 * d + 1] != NO_SEGMENT;
-                    assert_eq!(
-                        halves_fielded,
-                        kind != EdgeKind::City,
-                        "{t} rot {r:?} edge {d}"
-                    );
+                    assert_eq!(on_edge, matches!(kind, EdgeKind::City | EdgeKind::Road), "{t} {d}");
+                    let halves_fielded = rt.half_seg[2 * d] != NO_SEGMENT && rt.half_seg[2 * d + 1] != NO_SEGMENT;
+                    assert_eq!(halves_fielded, kind != EdgeKind::City, "{t} rot {r:?} edge {d}");
                 }
             }
             assert!(def.segments.len() <= MAX_SEGMENTS);
@@ -525,15 +486,7 @@ mod tests {
         let d = TileId::from_name("D").unwrap();
         let rt = d.rotated(Rotation::new(1).unwrap());
         // Canonical CRFR turned once clockwise: the city faces east.
-        assert_eq!(
-            rt.edges,
-            [
-                EdgeKind::Road,
-                EdgeKind::City,
-                EdgeKind::Road,
-                EdgeKind::Field
-            ]
-        );
+        assert_eq!(rt.edges, [EdgeKind::Road, EdgeKind::City, EdgeKind::Road, EdgeKind::Field]);
         assert_eq!(rt.segment_at(Spot::E, false), Some(0));
         // The field f1 {En, Wn} lies on {Se, Nw}... after the turn: En(2)->Se(4), Wn(7)->Ne(1).
         assert_eq!(rt.segment_at(Spot::half(4), false), Some(2));

@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 
 use carcassonne::record::{event_json, Record};
 use carcassonne::{
-    seeded_rng, uniform_below, Action, Event, FarmRule, Game, Move, PlayerId, Pos, RandomMover,
-    Rotation, Rules, Setup, Spot, FOLLOWERS,
+    seeded_rng, uniform_below, Action, Event, FarmRule, Game, Move, PlayerId, Pos, RandomMover, Rotation, Rules, Setup,
+    Spot, FOLLOWERS,
 };
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
@@ -19,12 +19,7 @@ fn rules_for(farm: usize, small_city: bool) -> Rules {
 }
 
 fn config(cases: u32) -> Config {
-    Config {
-        cases,
-        rng_seed: RngSeed::Fixed(0x0c0a_ca55),
-        failure_persistence: None,
-        ..Config::default()
-    }
+    Config { cases, rng_seed: RngSeed::Fixed(0x0c0a_ca55), failure_persistence: None, ..Config::default() }
 }
 
 /// Plays a random game, checking the invariants after every move.
@@ -38,32 +33,17 @@ fn play_checked(seed: u64, players: usize, rules: Rules) -> Game {
         let player = game.to_move().unwrap();
 
         // The engine's placements are exactly the reference's.
-        let ours: BTreeSet<(i32, i32, u8)> = game
-            .placements()
-            .iter()
-            .map(|p| (p.pos.x, p.pos.y, p.rot.quarter_turns()))
-            .collect();
-        assert_eq!(
-            ours,
-            reference.all_fits(mv.tile),
-            "seed {seed}: placements of {}",
-            mv.tile
-        );
+        let ours: BTreeSet<(i32, i32, u8)> =
+            game.placements().iter().map(|p| (p.pos.x, p.pos.y, p.rot.quarter_turns())).collect();
+        assert_eq!(ours, reference.all_fits(mv.tile), "seed {seed}: placements of {}", mv.tile);
 
         let spot = match mv.action {
             Action::Follower(s) => Some(s.name()),
             Action::Pass => None,
         };
-        game.play(&mv)
-            .unwrap_or_else(|e| panic!("seed {seed}: enumerated move refused: {e}"));
+        game.play(&mv).unwrap_or_else(|e| panic!("seed {seed}: enumerated move refused: {e}"));
         reference
-            .play(
-                player.index(),
-                mv.tile,
-                mv.pos,
-                mv.rot.quarter_turns(),
-                spot,
-            )
+            .play(player.index(), mv.tile, mv.pos, mv.rot.quarter_turns(), spot)
             .unwrap_or_else(|e| panic!("seed {seed}: the reference refuses {mv:?}: {e}"));
         if game.is_over() {
             reference.finish();
@@ -84,35 +64,16 @@ fn play_checked(seed: u64, players: usize, rules: Rules) -> Game {
 
         // Followers are conserved: supply + board = 7.
         for p in 0..players {
-            let on_board = game
-                .followers()
-                .iter()
-                .filter(|f| f.player.index() == p)
-                .count();
-            assert_eq!(
-                game.supply(PlayerId(p as u8)) as usize + on_board,
-                FOLLOWERS as usize,
-                "seed {seed}"
-            );
-            assert_eq!(
-                game.supply(PlayerId(p as u8)) as u32,
-                reference.supply[p],
-                "seed {seed}"
-            );
+            let on_board = game.followers().iter().filter(|f| f.player.index() == p).count();
+            assert_eq!(game.supply(PlayerId(p as u8)) as usize + on_board, FOLLOWERS as usize, "seed {seed}");
+            assert_eq!(game.supply(PlayerId(p as u8)) as u32, reference.supply[p], "seed {seed}");
         }
 
         // No follower stands on a completed feature during play.
         if !game.is_over() {
             for f in game.followers() {
-                let info = game
-                    .board()
-                    .feature_at(f.pos, f.spot)
-                    .expect("a follower's feature");
-                assert!(
-                    !info.complete,
-                    "seed {seed}: a follower stayed on a completed {:?}",
-                    info.kind
-                );
+                let info = game.board().feature_at(f.pos, f.spot).expect("a follower's feature");
+                assert!(!info.complete, "seed {seed}: a follower stayed on a completed {:?}", info.kind);
             }
         }
     }
@@ -226,12 +187,7 @@ fn spots_naming_one_segment_are_one_choice() {
     for p in game.placements() {
         let offered = game.spots(p);
         for spot in Spot::all() {
-            let m = Move {
-                tile,
-                pos: p.pos,
-                rot: p.rot,
-                action: Action::Follower(spot),
-            };
+            let m = Move { tile, pos: p.pos, rot: p.rot, action: Action::Follower(spot) };
             let ok = game.check(&m).is_ok();
             if offered.contains(&spot) {
                 assert!(ok, "offered spot {spot} refused");
@@ -240,13 +196,8 @@ fn spots_naming_one_segment_are_one_choice() {
                 let mut g = game.clone();
                 g.play(&m).unwrap();
                 let info = g.board().feature_at(p.pos, spot).unwrap();
-                let same = offered
-                    .iter()
-                    .any(|&o| g.board().feature_at(p.pos, o).map(|i| i.id) == Some(info.id));
-                assert!(
-                    same,
-                    "accepted spot {spot} is not one of the offered segments"
-                );
+                let same = offered.iter().any(|&o| g.board().feature_at(p.pos, o).map(|i| i.id) == Some(info.id));
+                assert!(same, "accepted spot {spot} is not one of the offered segments");
             }
         }
     }
@@ -256,11 +207,7 @@ fn spots_naming_one_segment_are_one_choice() {
 #[test]
 fn scoring_events_have_score_json() {
     let game = play_checked(5, 4, Rules::default());
-    let scored = game
-        .events()
-        .iter()
-        .filter(|e| matches!(e, Event::Scored(_)))
-        .count();
+    let scored = game.events().iter().filter(|e| matches!(e, Event::Scored(_))).count();
     let json = game.events().iter().filter_map(event_json).count();
     assert!(scored > 0 && json >= scored);
 }

@@ -27,9 +27,7 @@ fn compare_events(expected: &[Value], actual: &[Value]) -> Result<(), String> {
     let mut left: Vec<&Value> = actual.iter().collect();
     for e in expected {
         let fields = e.as_object().ok_or("an expected event is not an object")?;
-        let pos = left
-            .iter()
-            .position(|a| fields.iter().all(|(k, v)| a.get(k) == Some(v)));
+        let pos = left.iter().position(|a| fields.iter().all(|(k, v)| a.get(k) == Some(v)));
         match pos {
             Some(i) => {
                 left.remove(i);
@@ -54,14 +52,9 @@ fn check(path: &PathBuf) -> Result<(), String> {
     let result = Record::from_json(&text).and_then(|r| r.replay());
     if let Some(err) = expect.get("error") {
         let want_move = err.get("move").and_then(Value::as_u64).map(|m| m as usize);
-        let want_code = err
-            .get("code")
-            .and_then(Value::as_str)
-            .ok_or("error without code")?;
+        let want_code = err.get("code").and_then(Value::as_str).ok_or("error without code")?;
         return match result {
-            Ok(_) => Err(format!(
-                "expected error {want_code} at move {want_move:?}, but the record replays"
-            )),
+            Ok(_) => Err(format!("expected error {want_code} at move {want_move:?}, but the record replays")),
             Err(e) if e.move_no == want_move && e.error.code() == want_code => Ok(()),
             Err(e) => Err(format!(
                 "expected {want_code} at move {want_move:?}, got {} at move {:?}: {e}",
@@ -86,9 +79,7 @@ fn check(path: &PathBuf) -> Result<(), String> {
         .map(|v| v.as_u64().unwrap_or(u64::MAX))
         .collect();
     if scores != want {
-        return Err(format!(
-            "scores: expected {want:?}, got {scores:?}; events {actual_events:?}"
-        ));
+        return Err(format!("scores: expected {want:?}, got {scores:?}; events {actual_events:?}"));
     }
     if let Some(events) = expect.get("events").and_then(Value::as_array) {
         compare_events(events, &actual_events)?;
@@ -101,28 +92,15 @@ fn every_scenario_plays_as_worked_by_hand() {
     let files = scenario_files();
     let failures: Vec<String> = files
         .iter()
-        .filter_map(|p| {
-            check(p)
-                .err()
-                .map(|e| format!("{}: {e}", p.file_name().unwrap().to_string_lossy()))
-        })
+        .filter_map(|p| check(p).err().map(|e| format!("{}: {e}", p.file_name().unwrap().to_string_lossy())))
         .collect();
-    assert!(
-        failures.is_empty(),
-        "{} of {} scenarios fail:\n{}",
-        failures.len(),
-        files.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} of {} scenarios fail:\n{}", failures.len(), files.len(), failures.join("\n"));
 }
 
 #[test]
 fn there_are_enough_scenarios() {
     let files = scenario_files();
-    let illegal = files
-        .iter()
-        .filter(|p| std::fs::read_to_string(p).unwrap().contains("\"error\""))
-        .count();
+    let illegal = files.iter().filter(|p| std::fs::read_to_string(p).unwrap().contains("\"error\"")).count();
     assert!(files.len() >= 40, "only {} scenarios", files.len());
     assert!(illegal >= 10, "only {illegal} illegal-record scenarios");
 }

@@ -102,13 +102,7 @@ struct Feature {
 impl Reference {
     pub fn new(rules: Rules, players: usize, start: TileId, start_rot: u8) -> Reference {
         let mut board = HashMap::new();
-        board.insert(
-            Pos::new(0, 0),
-            Laid {
-                tile: start,
-                rot: start_rot,
-            },
-        );
+        board.insert(Pos::new(0, 0), Laid { tile: start, rot: start_rot });
         Reference {
             rules,
             players,
@@ -164,13 +158,13 @@ impl Reference {
         let s = (0..laid.segments()).find(|&s| match spot {
             "N" | "E" | "S" | "W" => {
                 let d = "NESW".find(spot).unwrap();
-                matches!(laid.kind(s), SegmentKind::City | SegmentKind::Road)
-                    && laid.seg_edges(s) & (1 << d) != 0
+                matches!(laid.kind(s), SegmentKind::City | SegmentKind::Road) && laid.seg_edges(s) & (1 << d) != 0
             }
             "C" => laid.kind(s) == SegmentKind::Cloister,
-            _ => halves.iter().position(|h| *h == spot).is_some_and(|h| {
-                laid.kind(s) == SegmentKind::Field && laid.seg_halves(s) & (1 << h) != 0
-            }),
+            _ => halves
+                .iter()
+                .position(|h| *h == spot)
+                .is_some_and(|h| laid.kind(s) == SegmentKind::Field && laid.seg_halves(s) & (1 << h) != 0),
         })?;
         Some((pos, s))
     }
@@ -192,9 +186,7 @@ impl Reference {
                         Some(n) => {
                             let back = (d + 2) % 4;
                             let t = (0..n.segments())
-                                .find(|&t| {
-                                    n.kind(t) == laid.kind(s) && n.seg_edges(t) & (1 << back) != 0
-                                })
+                                .find(|&t| n.kind(t) == laid.kind(s) && n.seg_edges(t) & (1 << back) != 0)
                                 .expect("matching edge segment");
                             out.push((np, t));
                         }
@@ -211,10 +203,7 @@ impl Reference {
                     if let Some(n) = self.board.get(&np) {
                         let back = touching_half(h);
                         let t = (0..n.segments())
-                            .find(|&t| {
-                                n.kind(t) == SegmentKind::Field
-                                    && n.seg_halves(t) & (1 << back) != 0
-                            })
+                            .find(|&t| n.kind(t) == SegmentKind::Field && n.seg_halves(t) & (1 << back) != 0)
                             .expect("matching field segment");
                         out.push((np, t));
                     }
@@ -262,10 +251,7 @@ impl Reference {
     }
 
     fn remove_followers(&mut self, f: &Feature) {
-        let (gone, kept): (Vec<_>, Vec<_>) = self
-            .followers
-            .drain(..)
-            .partition(|fl| f.nodes.contains(&fl.node));
+        let (gone, kept): (Vec<_>, Vec<_>) = self.followers.drain(..).partition(|fl| f.nodes.contains(&fl.node));
         self.followers = kept;
         for g in gone {
             self.supply[g.player] += 1;
@@ -276,8 +262,7 @@ impl Reference {
         let mut n = 0;
         for dy in -1..=1 {
             for dx in -1..=1 {
-                if (dx, dy) != (0, 0) && self.board.contains_key(&Pos::new(pos.x + dx, pos.y + dy))
-                {
+                if (dx, dy) != (0, 0) && self.board.contains_key(&Pos::new(pos.x + dx, pos.y + dy)) {
                     n += 1;
                 }
             }
@@ -290,30 +275,18 @@ impl Reference {
     }
 
     fn shields_of(&self, f: &Feature) -> u32 {
-        f.nodes
-            .iter()
-            .filter(|n| self.board[&n.0].tile.def().shield)
-            .count() as u32
+        f.nodes.iter().filter(|n| self.board[&n.0].tile.def().shield).count() as u32
     }
 
     /// Plays a move; returns an error word if the move is illegal.
-    pub fn play(
-        &mut self,
-        player: usize,
-        tile: TileId,
-        pos: Pos,
-        rot: u8,
-        spot: Option<&str>,
-    ) -> Result<(), String> {
+    pub fn play(&mut self, player: usize, tile: TileId, pos: Pos, rot: u8, spot: Option<&str>) -> Result<(), String> {
         if !self.fits(tile, pos, rot) {
             return Err("does not fit".into());
         }
         self.board.insert(pos, Laid { tile, rot });
         if let Some(spot) = spot {
             let node = self.node_of(pos, spot).ok_or("bad spot")?;
-            if self.board[&pos].kind(node.1) == SegmentKind::Field
-                && self.rules.farms == FarmRule::Off
-            {
+            if self.board[&pos].kind(node.1) == SegmentKind::Field && self.rules.farms == FarmRule::Off {
                 return Err("farmers off".into());
             }
             if self.supply[player] == 0 {
@@ -349,15 +322,7 @@ impl Reference {
             } else {
                 2 * (tiles + self.shields_of(&f))
             };
-            self.award(
-                if laid.kind(s) == SegmentKind::Road {
-                    "road"
-                } else {
-                    "city"
-                },
-                points,
-                to,
-            );
+            self.award(if laid.kind(s) == SegmentKind::Road { "road" } else { "city" }, points, to);
             self.remove_followers(&f);
         }
         for dy in -1..=1 {
@@ -366,8 +331,7 @@ impl Reference {
                 let Some(l) = self.board.get(&p).copied() else {
                     continue;
                 };
-                let Some(c) = (0..l.segments()).find(|&s| l.kind(s) == SegmentKind::Cloister)
-                else {
+                let Some(c) = (0..l.segments()).find(|&s| l.kind(s) == SegmentKind::Cloister) else {
                     continue;
                 };
                 if self.surrounded(p) < 8 {
