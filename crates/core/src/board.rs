@@ -158,6 +158,17 @@ impl Board {
         }
     }
 
+    /// The index of the tile at `p`, for a `p` within two cells of the
+    /// played area (where the grid tells cells apart without a bounds check).
+    #[inline]
+    fn index_near(&self, p: Pos) -> Option<usize> {
+        debug_assert!(p.x >= self.min.x - 2 && p.x <= self.max.x + 2 && p.y >= self.min.y - 2 && p.y <= self.max.y + 2);
+        match self.cells[cell_index(p)] {
+            0 => None,
+            i => Some(i as usize - 1),
+        }
+    }
+
     /// The tile at `p`, if any.
     pub fn tile_at(&self, p: Pos) -> Option<&PlacedTile> {
         self.index_at(p).map(|i| &self.tiles[i])
@@ -180,7 +191,8 @@ impl Board {
         &self.fr_pos
     }
 
-    /// Per frontier cell, the rotations of `tile` that fit there (bit per rotation).
+    /// Per frontier cell, the rotations of `tile` that fit there (bit per
+    /// rotation) and, in the high nibble, how many they are.
     #[inline]
     pub(crate) fn fit_masks(&self, tile: TileId) -> impl Iterator<Item = u8> + '_ {
         let fits = &self.tables.fits[tile.index()];
@@ -334,7 +346,7 @@ impl Board {
                 let edges = rt.seg_edges[s];
                 Dir::ALL.into_iter().any(|d| {
                     edges & (1 << d.index()) != 0
-                        && self.index_at(pos.step(d)).is_some_and(|n| {
+                        && self.index_near(pos.step(d)).is_some_and(|n| {
                             let nb = &self.tiles[n];
                             let other = nb.seg_base + nb.shape().edge_seg[d.opposite().index()] as u16;
                             self.feats[self.root(other) as usize].meeples != 0
@@ -345,7 +357,7 @@ impl Board {
                 let halves = rt.seg_halves[s];
                 (0..8).any(|h| {
                     halves & (1 << h) != 0
-                        && self.index_at(pos.step(Dir::from_index(h / 2))).is_some_and(|n| {
+                        && self.index_near(pos.step(Dir::from_index(h / 2))).is_some_and(|n| {
                             let nb = &self.tiles[n];
                             let other = nb.seg_base + nb.shape().half_seg[HALF_OPPOSITE[h] as usize] as u16;
                             self.feats[self.root(other) as usize].meeples != 0
@@ -356,12 +368,12 @@ impl Board {
         }
     }
 
-    /// How many of the 8 cells around `p` hold a tile.
+    /// How many of the 8 cells around `p` (a placed tile) hold a tile.
     pub(crate) fn neighbours(&self, p: Pos) -> u32 {
         let mut n = 0;
         for dy in -1..=1 {
             for dx in -1..=1 {
-                if (dx, dy) != (0, 0) && self.index_at(Pos::new(p.x + dx, p.y + dy)).is_some() {
+                if (dx, dy) != (0, 0) && self.index_near(Pos::new(p.x + dx, p.y + dy)).is_some() {
                     n += 1;
                 }
             }

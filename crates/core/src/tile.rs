@@ -284,7 +284,8 @@ pub(crate) struct Tables {
     pub defs: Vec<TileDef>,
     pub rotated: Vec<[RotatedTile; 4]>,
     /// `fits[tile][constraint]`: bit `r` set when rotation `r` matches every
-    /// neighbour's edge; see [`constraint_code`].
+    /// neighbour's edge (see [`SIDE_WEIGHT`]); the high nibble holds how
+    /// many rotations fit.
     pub fits: Vec<[u8; CONSTRAINTS]>,
     pub standard_deck: Vec<TileId>,
 }
@@ -418,6 +419,7 @@ fn build_tables() -> Tables {
                         *slot |= 1 << r;
                     }
                 }
+                *slot |= (slot.count_ones() as u8) << 4;
             }
             table
         })
