@@ -10,7 +10,9 @@ use carcassonne::{seeded_rng, Event, Game, PlayerId, RandomMover, Rules, ScoredK
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
+mod arena;
 mod draw;
+mod serve;
 
 #[derive(Parser)]
 #[command(name = "carcassonne", version, about = "Carcassonne: rules engine, records and benchmarks")]
@@ -21,6 +23,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Serve the web game on http://127.0.0.1:8080.
+    Serve(serve::ServeArgs),
+    /// Play bots against each other in paired games and report their strength.
+    Arena(arena::ArenaArgs),
     /// Play a game between random players in the terminal and show the board (the default).
     Play {
         /// Seed of the tile order and of the players' choices.
@@ -67,6 +73,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result =
         match cli.command.unwrap_or(Command::Play { seed: 1, players: 2, rules: "standard".into(), save: None }) {
+            Command::Serve(args) => serve::run(args),
+            Command::Arena(args) => arena::run(args),
             Command::Play { seed, players, rules, save } => play(seed, players, &rules, save),
             Command::Score { record } => return score(&record),
             Command::Replay { record, step } => replay(&record, step),

@@ -26,6 +26,8 @@ pub enum IllegalMove {
     NoFollower,
     /// The feature already holds a follower.
     FeatureOccupied { kind: SegmentKind, spot: Spot },
+    /// The abbot is not in play with these rules.
+    NoAbbot,
 }
 
 impl IllegalMove {
@@ -41,6 +43,7 @@ impl IllegalMove {
             IllegalMove::FarmersOff => "farmers_off",
             IllegalMove::NoFollower => "no_follower",
             IllegalMove::FeatureOccupied { .. } => "feature_occupied",
+            IllegalMove::NoAbbot => "no_abbot",
         }
     }
 }
@@ -72,6 +75,7 @@ impl fmt::Display for IllegalMove {
             IllegalMove::FeatureOccupied { kind, spot } => {
                 write!(f, "the {} at {spot} is already occupied", kind.word())
             }
+            IllegalMove::NoAbbot => write!(f, "the abbot is not in play with these rules"),
         }
     }
 }

@@ -30,6 +30,12 @@ pub enum Action {
     Pass,
     /// Deploy a follower on the segment at this spot of the tile just placed.
     Follower(Spot),
+    /// Deploy the abbot on the cloister (`C`) or garden (`G`) of the tile
+    /// just placed (The Abbot).
+    Abbot(Spot),
+    /// Take the abbot back from wherever it stands, scoring its cloister or
+    /// garden now (The Abbot; each player has one abbot).
+    Recall,
 }
 
 /// One turn: the tile, where it goes, and the follower decision.
@@ -498,6 +504,7 @@ impl Game {
         }
         match mv.action {
             Action::Pass => Ok(()),
+            Action::Abbot(_) | Action::Recall => Err(IllegalMove::NoAbbot),
             Action::Follower(spot) => {
                 let rt = tile.rotated(mv.rot);
                 let seg = rt.segment_at(spot, false).ok_or(IllegalMove::BadSpot { tile, rot: mv.rot, spot })?;

@@ -312,11 +312,14 @@ impl RecordMove {
             at: [mv.pos.x, mv.pos.y],
             rot: mv.rot.quarter_turns(),
             meeple: match mv.action {
-                Action::Pass => None,
                 Action::Follower(s) => Some(s.name().to_string()),
+                _ => None,
             },
-            abbot: None,
-            recall: None,
+            abbot: match mv.action {
+                Action::Abbot(s) => Some(s.name().to_string()),
+                _ => None,
+            },
+            recall: matches!(mv.action, Action::Recall).then_some(true),
         }
     }
 }
