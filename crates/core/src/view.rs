@@ -48,6 +48,32 @@ impl<'a> View<'a> {
         self.game.tile()
     }
 
+    pub fn rules(&self) -> &'a crate::rules::Rules {
+        self.game.rules()
+    }
+
+    pub fn num_players(&self) -> usize {
+        self.game.num_players()
+    }
+
+    pub fn moves_played(&self) -> u16 {
+        self.game.moves_played()
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.game.is_over()
+    }
+
+    /// Everything that happened so far (all of it public).
+    pub fn events(&self) -> &'a [crate::event::Event] {
+        self.game.events()
+    }
+
+    /// The legal moves of the player to move.
+    pub fn legal_moves(&self) -> Vec<crate::game::Move> {
+        self.game.legal_moves()
+    }
+
     /// How many of each tile are still in the bag.
     pub fn remaining(&self) -> [u8; TILE_KINDS] {
         self.game.remaining()
