@@ -174,7 +174,11 @@ fn replay(path: &PathBuf, step: bool) -> Result<()> {
 fn event_turn(e: &Event) -> Option<u16> {
     match e {
         Event::Scored(s) => s.turn.map(|t| t.0),
-        Event::TileDiscarded { turn, .. } | Event::FollowerReturned { turn, .. } => Some(turn.0),
+        Event::TileDiscarded { turn, .. }
+        | Event::TileReshuffled { turn, .. }
+        | Event::AbbotRecalled { turn, .. }
+        | Event::BonusTurn { turn, .. }
+        | Event::FollowerReturned { turn, .. } => Some(turn.0),
         _ => None,
     }
 }
@@ -190,12 +194,18 @@ fn describe(e: &Event, names: &[String]) -> Option<String> {
                 ScoredKind::Road => format!("road of {} tiles", s.tiles),
                 ScoredKind::City => format!("city of {} tiles and {} shields", s.tiles, s.shields),
                 ScoredKind::Cloister => "cloister".to_string(),
+                ScoredKind::Garden => "garden".to_string(),
                 ScoredKind::Farm => format!("farm feeding {} cities", s.cities),
             };
             let when = if s.when == When::Final { "final: " } else { "" };
             format!("{when}{what}: {} to {}", s.points, seats(s.to, names))
         }
         Event::TileDiscarded { tile, .. } => format!("tile {tile} fits nowhere and is discarded"),
+        Event::TileReshuffled { tile, .. } => format!("tile {tile} fits nowhere and goes back into the bag"),
+        Event::AbbotRecalled { player, points, .. } => {
+            format!("{} recalls the abbot for {points}", names[player.index()])
+        }
+        Event::BonusTurn { player, .. } => format!("{} filled a hole and plays again", names[player.index()]),
         _ => return None,
     })
 }

@@ -102,6 +102,9 @@ pub struct Board {
     fr_pos: Vec<Pos>,
     fr_code: Vec<u16>,
     tables: &'static Tables,
+    /// Half the table's width and height (rules' `board_limit`).
+    limit: Option<(i32, i32)>,
+    border_completes: bool,
     tiles: Vec<PlacedTile>,
     pub(crate) feats: Vec<Feature>,
     min: Pos,
@@ -115,8 +118,13 @@ impl std::fmt::Debug for Board {
 }
 
 impl Board {
-    pub(crate) fn new() -> Board {
+    /// An empty board; with `limit` (W, H), tiles may only lie within a
+    /// W × H rectangle centred on the origin, and with `border_completes`
+    /// road and city edges facing the limit count as closed.
+    pub(crate) fn new(limit: Option<(u8, u8)>, border_completes: bool) -> Board {
         Board {
+            limit: limit.map(|(w, h)| (w as i32 / 2, h as i32 / 2)),
+            border_completes: border_completes && limit.is_some(),
             cells: vec![0; CELLS],
             fpos: vec![0; CELLS],
             fr_pos: Vec::with_capacity(2 * MAX_TILES + 4),
@@ -156,6 +164,20 @@ impl Board {
             0 => None,
             i => Some(i as usize - 1),
         }
+    }
+
+    /// Whether `p` lies within the table (always, without a board limit).
+    #[inline]
+    pub fn within_limit(&self, p: Pos) -> bool {
+        match self.limit {
+            None => true,
+            Some((hw, hh)) => p.x.abs() <= hw && p.y.abs() <= hh,
+        }
+    }
+
+    /// Whether all four edge neighbours of `p` hold a tile.
+    pub(crate) fn surrounded(&self, p: Pos) -> bool {
+        Dir::ALL.into_iter().all(|d| self.index_near(p.step(d)).is_some())
     }
 
     /// The index of the tile at `p`, for a `p` within two cells of the
@@ -305,6 +327,14 @@ impl Board {
             let ncell = cell_index(np);
             let opp = d.opposite();
             match self.cells[ncell] {
+                0 if !self.within_limit(np) => {
+                    // The table's edge: no tile goes there; it may close roads and cities.
+                    let es = rt.edge_seg[d.index()];
+                    if self.border_completes && es != NO_SEGMENT {
+                        let root = self.find(base + es as u16);
+                        self.feats[root as usize].open -= 1;
+                    }
+                }
                 0 => {
                     let add = rt.edges[d.index()] as u16 * SIDE_WEIGHT[opp.index()];
                     match self.fpos[ncell] {
@@ -337,35 +367,66 @@ impl Board {
         idx
     }
 
-    /// Whether the segment `seg` of a tile of shape `rt` about to be put at
-    /// `pos` would join a feature that already holds a follower.
-    pub(crate) fn would_be_occupied(&self, rt: &RotatedTile, pos: Pos, seg: u8) -> bool {
-        let s = seg as usize;
-        match rt.seg_kind[s] {
-            SegmentKind::City | SegmentKind::Road => {
-                let edges = rt.seg_edges[s];
-                Dir::ALL.into_iter().any(|d| {
-                    edges & (1 << d.index()) != 0
-                        && self.index_near(pos.step(d)).is_some_and(|n| {
-                            let nb = &self.tiles[n];
-                            let other = nb.seg_base + nb.shape().edge_seg[d.opposite().index()] as u16;
-                            self.feats[self.root(other) as usize].meeples != 0
-                        })
-                })
+    /// The segments of a tile of shape `rt` about to be put at `pos` that
+    /// would join a feature already holding a follower (bit per segment).
+    ///
+    /// A segment joins every feature it touches, and so does any other
+    /// segment of the same tile that touches one of those: an `A`'s field
+    /// wraps round its cloister and can join both fields of a `K` laid
+    /// beside it, so those two are one farm once the `K` is down.
+    pub(crate) fn occupied_segments(&self, rt: &RotatedTile, pos: Pos) -> u16 {
+        // (segment of the new tile, root of the touched feature) for every
+        // edge or half-edge that meets a neighbour.
+        let mut links = [(0u8, 0u16); 12];
+        let mut n = 0;
+        for d in Dir::ALL {
+            let Some(nb) = self.index_near(pos.step(d)) else { continue };
+            let nb = &self.tiles[nb];
+            let nrt = self.shape(nb);
+            let es = rt.edge_seg[d.index()];
+            if es != NO_SEGMENT {
+                links[n] = (es, self.root(nb.seg_base + nrt.edge_seg[d.opposite().index()] as u16));
+                n += 1;
             }
-            SegmentKind::Field => {
-                let halves = rt.seg_halves[s];
-                (0..8).any(|h| {
-                    halves & (1 << h) != 0
-                        && self.index_near(pos.step(Dir::from_index(h / 2))).is_some_and(|n| {
-                            let nb = &self.tiles[n];
-                            let other = nb.seg_base + nb.shape().half_seg[HALF_OPPOSITE[h] as usize] as u16;
-                            self.feats[self.root(other) as usize].meeples != 0
-                        })
-                })
+            for h in [2 * d.index(), 2 * d.index() + 1] {
+                let hs = rt.half_seg[h];
+                if hs != NO_SEGMENT {
+                    links[n] = (hs, self.root(nb.seg_base + nrt.half_seg[HALF_OPPOSITE[h] as usize] as u16));
+                    n += 1;
+                }
             }
-            SegmentKind::Cloister | SegmentKind::Garden => false,
         }
+        let links = &links[..n];
+        // Group the tile's segments that touch a common feature (a tiny
+        // union–find by repeated relabelling; at most ten segments).
+        let mut group: [u8; MAX_SEGMENTS] = std::array::from_fn(|i| i as u8);
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for (i, &(a, ra)) in links.iter().enumerate() {
+                for &(b, rb) in &links[i + 1..] {
+                    let (ga, gb) = (group[a as usize], group[b as usize]);
+                    if ra == rb && ga != gb {
+                        let (lo, hi) = (ga.min(gb), ga.max(gb));
+                        group.iter_mut().filter(|g| **g == hi).for_each(|g| *g = lo);
+                        changed = true;
+                    }
+                }
+            }
+        }
+        let mut occupied_groups = 0u16;
+        for &(s, root) in links {
+            if self.feats[root as usize].meeples != 0 {
+                occupied_groups |= 1 << group[s as usize];
+            }
+        }
+        let mut out = 0u16;
+        for s in 0..rt.n_segs as usize {
+            if occupied_groups & (1 << group[s]) != 0 {
+                out |= 1 << s;
+            }
+        }
+        out
     }
 
     /// How many of the 8 cells around `p` (a placed tile) hold a tile.

@@ -26,6 +26,24 @@ pub enum IllegalMove {
     NoFollower,
     /// The feature already holds a follower.
     FeatureOccupied { kind: SegmentKind, spot: Spot },
+    /// With a hand: the tile is not one of the hand's.
+    NotInHand { got: TileId },
+    /// The cell lies beyond the table's edge (`board_limit`).
+    OutsideTable { pos: Pos },
+    /// A river tile that does not continue the river at its open end.
+    RiverNotContinued { tile: TileId, pos: Pos },
+    /// A river curve turning the same way as the curve just before it.
+    RiverUTurn { tile: TileId, pos: Pos },
+    /// A follower on a garden: only an abbot may stand there.
+    GardenForAbbot,
+    /// The abbot goes only on a cloister or a garden.
+    AbbotSpot { spot: Spot },
+    /// The abbot already stands on the board.
+    AbbotInUse,
+    /// A recall while the abbot is in supply.
+    AbbotNotPlaced,
+    /// A recall of an abbot whose cloister or garden this tile completes.
+    RecallComplete,
     /// The abbot is not in play with these rules.
     NoAbbot,
 }
@@ -43,6 +61,15 @@ impl IllegalMove {
             IllegalMove::FarmersOff => "farmers_off",
             IllegalMove::NoFollower => "no_follower",
             IllegalMove::FeatureOccupied { .. } => "feature_occupied",
+            IllegalMove::NotInHand { .. } => "wrong_tile",
+            IllegalMove::OutsideTable { .. } => "outside_table",
+            IllegalMove::RiverNotContinued { .. } => "river_not_continued",
+            IllegalMove::RiverUTurn { .. } => "river_u_turn",
+            IllegalMove::GardenForAbbot => "garden_for_abbot",
+            IllegalMove::AbbotSpot { .. } => "abbot_spot",
+            IllegalMove::AbbotInUse => "abbot_in_use",
+            IllegalMove::AbbotNotPlaced => "abbot_not_placed",
+            IllegalMove::RecallComplete => "recall_complete",
             IllegalMove::NoAbbot => "no_abbot",
         }
     }
@@ -75,6 +102,21 @@ impl fmt::Display for IllegalMove {
             IllegalMove::FeatureOccupied { kind, spot } => {
                 write!(f, "the {} at {spot} is already occupied", kind.word())
             }
+            IllegalMove::NotInHand { got } => write!(f, "tile {got} is not in the player's hand"),
+            IllegalMove::OutsideTable { pos } => write!(f, "{pos} lies beyond the table's edge"),
+            IllegalMove::RiverNotContinued { tile, pos } => {
+                write!(f, "river tile {tile} at {pos} does not continue the river at its open end")
+            }
+            IllegalMove::RiverUTurn { tile, pos } => {
+                write!(f, "river tile {tile} at {pos} turns the same way as the curve before it (no U-turns)")
+            }
+            IllegalMove::GardenForAbbot => write!(f, "only an abbot may stand on a garden"),
+            IllegalMove::AbbotSpot { spot } => write!(f, "the abbot goes on a cloister or a garden, not on {spot}"),
+            IllegalMove::AbbotInUse => write!(f, "the player's abbot is already on the board"),
+            IllegalMove::AbbotNotPlaced => write!(f, "the player's abbot is not on the board to recall"),
+            IllegalMove::RecallComplete => {
+                write!(f, "this tile completes the abbot's cloister or garden: it scores, it cannot be recalled")
+            }
             IllegalMove::NoAbbot => write!(f, "the abbot is not in play with these rules"),
         }
     }
@@ -91,6 +133,8 @@ pub enum SetupError {
     DeckTooLong(usize),
     /// The first player is not a seat.
     FirstPlayer(u8),
+    /// Options that do not fit together.
+    Rules(crate::rules::RulesError),
 }
 
 impl SetupError {
@@ -99,6 +143,7 @@ impl SetupError {
             SetupError::PlayerCount(_) => "bad_players",
             SetupError::DeckTooLong(_) => "deck_too_long",
             SetupError::FirstPlayer(_) => "bad_first",
+            SetupError::Rules(_) => "bad_rules",
         }
     }
 }
@@ -111,6 +156,7 @@ impl fmt::Display for SetupError {
                 write!(f, "a deck of {n} tiles is longer than the {} one game can hold", crate::board::MAX_TILES - 1)
             }
             SetupError::FirstPlayer(s) => write!(f, "seat {s} is not at the table"),
+            SetupError::Rules(e) => e.fmt(f),
         }
     }
 }

@@ -59,6 +59,8 @@ pub enum Role {
     Monk,
     /// In a field.
     Farmer,
+    /// The abbot, on a cloister or garden (The Abbot).
+    Abbot,
 }
 
 impl Role {
@@ -68,6 +70,7 @@ impl Role {
             Role::Knight => "knight",
             Role::Monk => "monk",
             Role::Farmer => "farmer",
+            Role::Abbot => "abbot",
         }
     }
 }
@@ -78,6 +81,7 @@ pub enum ScoredKind {
     Road,
     City,
     Cloister,
+    Garden,
     Farm,
 }
 
@@ -87,6 +91,7 @@ impl ScoredKind {
             ScoredKind::Road => "road",
             ScoredKind::City => "city",
             ScoredKind::Cloister => "cloister",
+            ScoredKind::Garden => "garden",
             ScoredKind::Farm => "farm",
         }
     }
@@ -157,6 +162,23 @@ pub enum Event {
     TileDiscarded {
         turn: TurnNo,
         tile: TileId,
+    },
+    /// A drawn tile fit nowhere and went back into the bag (`reshuffle`).
+    TileReshuffled {
+        turn: TurnNo,
+        tile: TileId,
+    },
+    /// A player took their abbot back and scored its cloister or garden.
+    AbbotRecalled {
+        turn: TurnNo,
+        player: PlayerId,
+        pos: Pos,
+        points: u32,
+    },
+    /// The player filled a hole and plays again (`hole_bonus_turn`).
+    BonusTurn {
+        turn: TurnNo,
+        player: PlayerId,
     },
     GameOver {
         winners: Seats,

@@ -20,25 +20,27 @@
 //! [`Game::placements_into`] and [`Game::spots_into`].
 
 mod board;
+mod deck;
 mod error;
 mod event;
 mod game;
 mod geom;
+mod moves;
 mod random;
 pub mod record;
 mod rules;
+mod scoring;
 mod tile;
 mod view;
 
 pub use board::{Board, FeatureInfo, PlacedTile, MAX_TILES};
+pub use deck::{seeded_rng, shuffle, shuffle_with, uniform_below, Setup};
 pub use error::{IllegalMove, SetupError};
 pub use event::{Event, PlayerId, Role, ScoredKind, Scoring, Seats, TurnNo, When};
-pub use game::{
-    seeded_rng, shuffle, shuffle_with, uniform_below, Action, Follower, Game, Move, PackedPlacements, Placement, Setup,
-    FOLLOWERS, MAX_PLAYERS,
-};
+pub use game::{Action, Follower, Game, Move, Placement, FOLLOWERS, MAX_HAND, MAX_PLAYERS};
 pub use geom::{Dir, Pos, Rotation, Spot, HALF_NAMES};
+pub use moves::PackedPlacements;
 pub use random::RandomMover;
-pub use rules::{FarmRule, Preset, Rules, RulesError};
+pub use rules::{FarmRule, FirstPlayer, Preset, Rules, RulesError, Unplaceable, OPTION_NAMES};
 pub use tile::{river_tiles, standard_deck, EdgeKind, SegmentDef, SegmentKind, TileDef, TileId, TILE_KINDS};
 pub use view::View;

@@ -3,33 +3,36 @@
 
 use rand_core::RngCore;
 
-use crate::game::{uniform_below, Action, Game, Move, PackedPlacements};
-use crate::geom::Spot;
+use crate::deck::uniform_below;
+use crate::game::{Action, Game, Move};
+use crate::moves::PackedPlacements;
 
 /// Picks random legal moves, reusing its buffers so that a playout does not
 /// allocate.
 #[derive(Clone, Debug, Default)]
 pub struct RandomMover {
     placements: PackedPlacements,
-    spots: Vec<Spot>,
+    actions: Vec<Action>,
 }
 
 impl RandomMover {
     pub fn new() -> RandomMover {
-        RandomMover { placements: PackedPlacements::new(), spots: Vec::with_capacity(16) }
+        RandomMover { placements: PackedPlacements::new(), actions: Vec::with_capacity(16) }
     }
 
-    /// A legal move for the player to move: a placement uniformly among all
-    /// legal ones (full enumeration), then uniformly one of "no follower" and
-    /// each legal follower spot. `None` once the game is over.
+    /// A legal move for the player to move: a tile and placement uniformly
+    /// among all legal ones (full enumeration), then uniformly one of the
+    /// decisions after it (no follower, each follower spot, the abbot's).
+    /// `None` once the game is over.
     pub fn choose(&mut self, game: &Game, rng: &mut impl RngCore) -> Option<Move> {
-        let tile = game.tile()?;
         game.packed_placements(&mut self.placements);
-        let p = self.placements.get(uniform_below(rng, self.placements.len() as u32) as usize, game);
-        self.spots.clear();
-        game.spots_into(p, &mut self.spots);
-        let k = uniform_below(rng, self.spots.len() as u32 + 1) as usize;
-        let action = self.spots.get(k).map_or(Action::Pass, |&s| Action::Follower(s));
+        if self.placements.is_empty() {
+            return None;
+        }
+        let (tile, p) = self.placements.get(uniform_below(rng, self.placements.len() as u32) as usize, game);
+        self.actions.clear();
+        game.actions_into(tile, p, &mut self.actions);
+        let action = self.actions[uniform_below(rng, self.actions.len() as u32) as usize];
         Some(Move { tile, pos: p.pos, rot: p.rot, action })
     }
 

@@ -20,11 +20,12 @@ use std::fmt::{self, Write as _};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::deck::Setup;
 use crate::error::{IllegalMove, SetupError};
 use crate::event::{Event, PlayerId, Scoring};
-use crate::game::{Action, Game, Move, Setup};
+use crate::game::{Action, Game, Move};
 use crate::geom::{Pos, Rotation, Spot};
-use crate::rules::{FarmRule, Preset, Rules, RulesError};
+use crate::rules::{Preset, Rules, RulesError, OPTION_NAMES};
 use crate::tile::TileId;
 
 /// A game record as written in JSON: unchecked data.
@@ -143,11 +144,13 @@ fn tile_id(name: &str) -> Result<TileId, RecordError> {
     TileId::from_name(name).ok_or_else(|| RecordError::UnknownTile(name.to_string()))
 }
 
-/// Reads the `rules` object of a record.
+/// Reads the `rules` object of a record: a preset (default `standard`) and
+/// any option of rules.md, with JSON types (`"farms": "per-city"`,
+/// `"hand": 2`, `"board_limit": [7, 5]`, `"river": true`).
 ///
 /// # Errors
-/// An unknown preset or option, a value of the wrong type, or an option this
-/// engine does not play yet.
+/// An unknown preset or option, a value of the wrong type, or options that
+/// do not fit together.
 pub fn rules_from_json(obj: &Map<String, Value>) -> Result<Rules, RulesError> {
     let mut rules = match obj.get("preset") {
         None => Rules::default(),
@@ -158,47 +161,42 @@ pub fn rules_from_json(obj: &Map<String, Value>) -> Result<Rules, RulesError> {
     };
     for (key, value) in obj {
         let bad = || RulesError::BadValue { option: key.clone(), value: value.to_string() };
-        match key.as_str() {
-            "preset" => {}
-            "farms" => {
-                rules.farms = value.as_str().and_then(FarmRule::from_name).ok_or_else(bad)?;
+        let text = match (key.as_str(), value) {
+            ("preset", _) => continue,
+            ("farms" | "unplaceable" | "first_player", Value::String(s)) => s.clone(),
+            ("hand", Value::Number(n)) => n.to_string(),
+            ("board_limit", Value::Null) => "none".into(),
+            ("board_limit", Value::Array(a)) => match a.as_slice() {
+                [Value::Number(w), Value::Number(h)] => format!("{w}x{h}"),
+                _ => return Err(bad()),
+            },
+            (k, Value::Bool(b)) if !matches!(k, "farms" | "unplaceable" | "first_player" | "hand" | "board_limit") => {
+                b.to_string()
             }
-            "small_city" => rules.small_city = value.as_bool().ok_or_else(bad)?,
-            // Options of rules.md that belong to later work: refuse rather than ignore.
-            "river" | "abbot" | "hand" | "hand_visible" | "draw_at_turn_end" | "unplaceable" | "hole_bonus_turn"
-            | "incomplete_scoring" | "board_limit" | "border_completes" | "first_player" => {
-                if !is_default_option(key, value) {
-                    return Err(RulesError::Unsupported(key.clone()));
-                }
-            }
+            (k, _) if OPTION_NAMES.contains(&k) => return Err(bad()),
             _ => return Err(RulesError::UnknownOption(key.clone())),
-        }
+        };
+        rules.set(key, &text)?;
     }
+    rules.validate()?;
     Ok(rules)
-}
-
-/// Whether a not-yet-supported option is given at its default (harmless) value.
-fn is_default_option(key: &str, value: &Value) -> bool {
-    match key {
-        "hand" => value.as_u64() == Some(1),
-        "unplaceable" => value.as_str() == Some("discard"),
-        "first_player" => value.as_str() == Some("seat0"),
-        "incomplete_scoring" => value.as_bool() == Some(true),
-        "board_limit" => value.is_null(),
-        _ => value.as_bool() == Some(false),
-    }
 }
 
 /// The `rules` object for a rule set: the preset plus every option that differs from it.
 pub fn rules_to_json(rules: &Rules) -> Map<String, Value> {
     let mut m = Map::new();
     m.insert("preset".into(), Value::from(rules.preset.name()));
-    let base = Rules::preset(rules.preset);
-    if rules.farms != base.farms {
-        m.insert("farms".into(), Value::from(rules.farms.name()));
-    }
-    if rules.small_city != base.small_city {
-        m.insert("small_city".into(), Value::from(rules.small_city));
+    for (key, text) in rules.changes() {
+        let value = match key {
+            "farms" | "unplaceable" | "first_player" => Value::from(text),
+            "hand" => Value::from(rules.hand),
+            "board_limit" => {
+                let (w, h) = rules.board_limit.unwrap_or((0, 0));
+                Value::from(vec![w, h])
+            }
+            _ => Value::from(text == "true"),
+        };
+        m.insert(key.into(), value);
     }
     m
 }
@@ -294,14 +292,12 @@ impl RecordMove {
         if actions > 1 {
             return Err(RecordError::BadMove("a move takes at most one of meeple, abbot and recall".into()));
         }
-        if self.abbot.is_some() || self.recall == Some(true) {
-            return Err(RecordError::Rules(RulesError::Unsupported("abbot".into())));
-        }
-        let action = match &self.meeple {
-            None => Action::Pass,
-            Some(s) => Action::Follower(
-                s.parse::<Spot>().map_err(|()| RecordError::BadMove(format!("\"{s}\" is not a spot")))?,
-            ),
+        let spot = |s: &String| s.parse::<Spot>().map_err(|()| RecordError::BadMove(format!("\"{s}\" is not a spot")));
+        let action = match (&self.meeple, &self.abbot, self.recall) {
+            (Some(s), _, _) => Action::Follower(spot(s)?),
+            (_, Some(s), _) => Action::Abbot(spot(s)?),
+            (_, _, Some(true)) => Action::Recall,
+            _ => Action::Pass,
         };
         Ok(Move { tile, pos: Pos::new(self.at[0], self.at[1]), rot, action })
     }
@@ -348,13 +344,20 @@ pub fn event_json(e: &Event) -> Option<Value> {
                 crate::ScoredKind::Farm => {
                     m.insert("cities".into(), cities.into());
                 }
-                crate::ScoredKind::Cloister => {}
+                crate::ScoredKind::Cloister | crate::ScoredKind::Garden => {}
             }
         }
-        Event::TileDiscarded { turn, tile } => {
+        Event::TileDiscarded { turn, tile } | Event::TileReshuffled { turn, tile } => {
             m.insert("turn".into(), turn.0.into());
-            m.insert("kind".into(), "discard".into());
+            let kind = if matches!(e, Event::TileDiscarded { .. }) { "discard" } else { "reshuffle" };
+            m.insert("kind".into(), kind.into());
             m.insert("tile".into(), tile.name().into());
+        }
+        Event::AbbotRecalled { turn, player, points, .. } => {
+            m.insert("turn".into(), turn.0.into());
+            m.insert("kind".into(), "recall".into());
+            m.insert("points".into(), points.into());
+            m.insert("to".into(), Value::from(vec![player.0]));
         }
         _ => return None,
     }

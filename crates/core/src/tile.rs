@@ -249,6 +249,8 @@ pub(crate) struct RotatedTile {
     pub cloister: u8,
     pub garden: u8,
     pub shield: bool,
+    /// Edges the river crosses (bit per `Dir`).
+    pub river: u8,
 }
 
 impl RotatedTile {
@@ -369,6 +371,7 @@ fn rotate_def(def: &TileDef, rot: Rotation) -> RotatedTile {
         cloister: NO_SEGMENT,
         garden: NO_SEGMENT,
         shield: def.shield,
+        river: if r == 0 { def.river } else { rotate_mask4(def.river, r) },
     };
     for d in Dir::ALL {
         t.edges[d.rotated(rot).index()] = def.edges[d.index()];
@@ -477,6 +480,7 @@ mod tests {
                     assert_eq!(on_edge, matches!(kind, EdgeKind::City | EdgeKind::Road), "{t} {d}");
                     let halves_fielded = rt.half_seg[2 * d] != NO_SEGMENT && rt.half_seg[2 * d + 1] != NO_SEGMENT;
                     assert_eq!(halves_fielded, kind != EdgeKind::City, "{t} rot {r:?} edge {d}");
+                    assert_eq!(rt.river & (1 << d) != 0, kind == EdgeKind::River);
                 }
             }
             assert!(def.segments.len() <= MAX_SEGMENTS);

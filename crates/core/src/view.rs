@@ -48,6 +48,22 @@ impl<'a> View<'a> {
         self.game.tile()
     }
 
+    /// What `p` holds, if this player may see it: their own hand, every
+    /// hand with `hand_visible`, and the drawn tile without a hand rule.
+    pub fn hand(&self, p: PlayerId) -> Option<&'a [TileId]> {
+        (p == self.player || self.game.hand_visible_to_all(p)).then(|| self.game.hand(p))
+    }
+
+    /// How many tiles `p` holds (always public).
+    pub fn hand_len(&self, p: PlayerId) -> usize {
+        self.game.hand(p).len()
+    }
+
+    /// Whether `p`'s abbot is in supply.
+    pub fn abbot_in_supply(&self, p: PlayerId) -> bool {
+        self.game.abbot_in_supply(p)
+    }
+
     pub fn rules(&self) -> &'a crate::rules::Rules {
         self.game.rules()
     }
@@ -83,11 +99,12 @@ impl<'a> View<'a> {
         self.game.tiles_left()
     }
 
-    /// A game consistent with this view: the same table, with the bag's
-    /// unseen order sampled from `rng`. Search works on such samples.
+    /// A game consistent with this view: the same table, with what the
+    /// player cannot see (the bag's order, hidden hands) sampled from
+    /// `rng`. Search works on such samples.
     pub fn sample(&self, rng: &mut impl rand_core::RngCore) -> Game {
         let mut g = self.game.clone();
-        g.shuffle_bag(rng);
+        g.resample_hidden(self.player, rng);
         g
     }
 }

@@ -1,0 +1,373 @@
+//! Legal moves: placements (the packed fast path and the plain one), the
+//! follower and abbot decisions, and the checked path that says which rule a
+//! move breaks.
+
+use crate::board::{Board, MAX_TILES};
+use crate::error::IllegalMove;
+use crate::event::Role;
+use crate::game::{river_turn, Action, Game, Move, Placement};
+use crate::geom::{Pos, Rotation, Spot};
+use crate::rules::FarmRule;
+use crate::tile::{SegmentKind, TileId};
+
+/// For each mask of rotations, the rotations it holds in order (padded).
+const ROTATIONS_IN_MASK: [[Rotation; 4]; 16] = {
+    let mut table = [[Rotation::ALL[0]; 4]; 16];
+    let mut m = 0;
+    while m < 16 {
+        let mut k = 0;
+        let mut r = 0;
+        while r < 4 {
+            if m & (1 << r) != 0 {
+                table[m][k] = Rotation::ALL[r];
+                k += 1;
+            }
+            r += 1;
+        }
+        m += 1;
+    }
+    table
+};
+
+/// For each mask of rotations, its rotations as four 16-bit lanes (padded).
+const PACKED_ROTATIONS: [u64; 16] = {
+    let mut table = [0u64; 16];
+    let mut m = 0;
+    while m < 16 {
+        let mut k = 0;
+        let mut r = 0;
+        while r < 4 {
+            if m & (1 << r) != 0 {
+                table[m] |= (r as u64) << (16 * k);
+                k += 1;
+            }
+            r += 1;
+        }
+        m += 1;
+    }
+    table
+};
+
+/// The legal placements of the tiles in the hand of the player to move, in
+/// a compact form, filled by [`Game::packed_placements`] without allocating
+/// once warmed up. Entries are `hand slot << 10 | frontier cell << 2 | rotation`.
+#[derive(Clone, Debug, Default)]
+pub struct PackedPlacements {
+    bytes: Vec<u8>,
+    len: usize,
+}
+
+impl PackedPlacements {
+    pub fn new() -> PackedPlacements {
+        PackedPlacements { bytes: Vec::with_capacity(3 * 8 * (2 * MAX_TILES + 6)), len: 0 }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Entry `i` (< `len`) as a tile and placement on the game it was made from.
+    #[inline]
+    pub fn get(&self, i: usize, game: &Game) -> (TileId, Placement) {
+        debug_assert!(i < self.len);
+        let e = u16::from_le_bytes([self.bytes[2 * i], self.bytes[2 * i + 1]]) as usize;
+        let tile = game.hands[game.to_move.index()].as_slice()[e >> 10];
+        let pos = game.board.frontier_cells()[(e >> 2) & 0xFF];
+        (tile, Placement { pos, rot: Rotation::ALL[e & 3] })
+    }
+}
+
+impl Game {
+    /// For a river tile: the frontier cell at the river's open end and the
+    /// rotations that continue the river there without a U-turn (rules.md,
+    /// The River). `None` when the river has no open end on the frontier.
+    pub(crate) fn river_rotations(&self, tile: TileId) -> Option<(usize, u8)> {
+        let end = self.river?;
+        let cell = self.board.frontier_cells().iter().position(|&p| p == end.cell)?;
+        let fit = self.board.fit_masks(tile).nth(cell)? & 15;
+        let back = end.flow.opposite();
+        let mut mask = 0;
+        for r in 0..4 {
+            if fit & (1 << r) == 0 {
+                continue;
+            }
+            let rt = tile.rotated(Rotation::ALL[r]);
+            if rt.river & (1 << back.index()) == 0 {
+                continue;
+            }
+            let out = crate::geom::Dir::ALL.into_iter().find(|&d| d != back && rt.river & (1 << d.index()) != 0);
+            let turn = out.map_or(0, |o| river_turn(end.flow, o));
+            if turn != 0 && turn == end.last_turn {
+                continue;
+            }
+            mask |= 1 << r;
+        }
+        Some((cell, mask))
+    }
+
+    /// Every legal placement of the tiles in the hand of the player to
+    /// move, packed: the fast path for search and random playouts. Read
+    /// entries with [`PackedPlacements::get`] while the game is unchanged.
+    pub fn packed_placements(&self, out: &mut PackedPlacements) {
+        out.len = 0;
+        if self.finished {
+            return;
+        }
+        let hand = self.hands[self.to_move.index()];
+        let cells = self.board.frontier_cells().len();
+        out.bytes.resize(8 * cells * hand.as_slice().len() + 8, 0);
+        let mut n = 0;
+        for (slot, &tile) in hand.as_slice().iter().enumerate() {
+            if hand.as_slice()[..slot].contains(&tile) {
+                continue;
+            }
+            let lane = (slot as u64) << 10;
+            if tile.is_river() {
+                if let Some((cell, mask)) = self.river_rotations(tile) {
+                    let v = PACKED_ROTATIONS[mask as usize] | (lane | (cell as u64) << 2) * 0x0001_0001_0001_0001;
+                    out.bytes[2 * n..2 * n + 8].copy_from_slice(&v.to_le_bytes());
+                    n += mask.count_ones() as usize;
+                }
+                continue;
+            }
+            // Each cell stores four 16-bit entries with one 8-byte write and
+            // keeps as many as rotations fit (the high nibble of the mask):
+            // no branch per cell, as the masks are too random to predict.
+            for (i, mask) in self.board.fit_masks(tile).enumerate() {
+                let v = PACKED_ROTATIONS[mask as usize & 15] | (lane | (i as u64) << 2) * 0x0001_0001_0001_0001;
+                out.bytes[2 * n..2 * n + 8].copy_from_slice(&v.to_le_bytes());
+                n += (mask >> 4) as usize;
+            }
+        }
+        out.len = n;
+    }
+
+    /// Every legal placement of `tile` on the board as it is, appended to `out`.
+    pub fn placements_of(&self, tile: TileId, out: &mut Vec<Placement>) {
+        let cells = self.board.frontier_cells();
+        if tile.is_river() {
+            if let Some((cell, mask)) = self.river_rotations(tile) {
+                let rots = &ROTATIONS_IN_MASK[mask as usize];
+                out.extend(rots[..mask.count_ones() as usize].iter().map(|&rot| Placement { pos: cells[cell], rot }));
+            }
+            return;
+        }
+        for (&pos, mask) in cells.iter().zip(self.board.fit_masks(tile)) {
+            let rots = &ROTATIONS_IN_MASK[mask as usize & 15];
+            out.extend(rots[..(mask >> 4) as usize].iter().map(|&rot| Placement { pos, rot }));
+        }
+    }
+
+    /// Every legal placement of the tile the player to move must place
+    /// (the first of their hand), appended to `out`.
+    pub fn placements_into(&self, out: &mut Vec<Placement>) {
+        if let Some(tile) = self.tile() {
+            self.placements_of(tile, out);
+        }
+    }
+
+    /// Every legal placement of the tile to place ([`Game::tile`]).
+    pub fn placements(&self) -> Vec<Placement> {
+        let mut v = Vec::new();
+        self.placements_into(&mut v);
+        v
+    }
+
+    /// The spots where the player to move may deploy a follower after
+    /// placing `tile` at `placement` (which must be legal), one per segment,
+    /// appended to `out`.
+    pub fn spots_of(&self, tile: TileId, placement: Placement, out: &mut Vec<Spot>) {
+        self.each_spot(tile, placement, |s| out.push(s));
+    }
+
+    fn each_spot(&self, tile: TileId, placement: Placement, mut f: impl FnMut(Spot)) {
+        if self.supply[self.to_move.index()] == 0 {
+            return;
+        }
+        let rt = tile.rotated(placement.rot);
+        let occupied = self.board.occupied_segments(rt, placement.pos);
+        for s in 0..rt.n_segs {
+            let allowed = match rt.seg_kind[s as usize] {
+                SegmentKind::Field => self.rules.farms != FarmRule::Off,
+                SegmentKind::Garden => false,
+                _ => true,
+            };
+            if allowed && occupied & (1 << s) == 0 {
+                f(rt.spot_of(s));
+            }
+        }
+    }
+
+    /// The follower spots for the tile to place at `placement`, appended to `out`.
+    pub fn spots_into(&self, placement: Placement, out: &mut Vec<Spot>) {
+        if let Some(tile) = self.tile() {
+            self.spots_of(tile, placement, out);
+        }
+    }
+
+    /// The follower spots for the tile to place at `placement`.
+    pub fn spots(&self, placement: Placement) -> Vec<Spot> {
+        let mut v = Vec::new();
+        self.spots_into(placement, &mut v);
+        v
+    }
+
+    /// Every decision after placing `tile` at `placement`: pass, each
+    /// follower spot, the abbot's spots, recalling the abbot.
+    pub fn actions_into(&self, tile: TileId, placement: Placement, out: &mut Vec<Action>) {
+        out.push(Action::Pass);
+        self.each_spot(tile, placement, |s| out.push(Action::Follower(s)));
+        if !self.rules.abbot {
+            return;
+        }
+        let p = self.to_move.index();
+        if self.abbot_home[p] {
+            let rt = tile.rotated(placement.rot);
+            for spot in [Spot::CLOISTER, Spot::GARDEN] {
+                if rt.segment_at(spot, true).is_some() {
+                    out.push(Action::Abbot(spot));
+                }
+            }
+        } else if self.recall_allowed(placement.pos) {
+            out.push(Action::Recall);
+        }
+    }
+
+    /// Whether the abbot of the player to move stands on the board and
+    /// stays incomplete with a tile put at `pos`.
+    fn recall_allowed(&self, pos: Pos) -> bool {
+        let p = self.to_move;
+        self.followers.iter().find(|f| f.player == p && f.role == Role::Abbot).is_some_and(|f| {
+            let adjacent = (f.pos.x - pos.x).abs() <= 1 && (f.pos.y - pos.y).abs() <= 1;
+            self.board.neighbours(f.pos) + (adjacent as u32) < 8
+        })
+    }
+
+    /// Every legal move: each tile of the hand, each placement, each decision.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut moves = Vec::new();
+        if self.finished {
+            return moves;
+        }
+        let hand = self.hands[self.to_move.index()];
+        let mut placements = Vec::new();
+        let mut actions = Vec::new();
+        for (i, &tile) in hand.as_slice().iter().enumerate() {
+            if hand.as_slice()[..i].contains(&tile) {
+                continue;
+            }
+            placements.clear();
+            self.placements_of(tile, &mut placements);
+            for &p in &placements {
+                actions.clear();
+                self.actions_into(tile, p, &mut actions);
+                moves.extend(actions.iter().map(|&action| Move { tile, pos: p.pos, rot: p.rot, action }));
+            }
+        }
+        moves
+    }
+
+    /// Checks a move against the rules without playing it.
+    ///
+    /// # Errors
+    /// The first rule the move breaks.
+    pub fn check(&self, mv: &Move) -> Result<(), IllegalMove> {
+        if self.finished {
+            return Err(IllegalMove::GameOver);
+        }
+        let hand = self.hands[self.to_move.index()];
+        if hand.position(mv.tile).is_none() {
+            return Err(match hand.as_slice() {
+                [only] => IllegalMove::WrongTile { expected: *only, got: mv.tile },
+                _ => IllegalMove::NotInHand { got: mv.tile },
+            });
+        }
+        let tile = mv.tile;
+        if self.board.tile_at(mv.pos).is_some() {
+            return Err(IllegalMove::CellOccupied { pos: mv.pos });
+        }
+        if !self.board.within_limit(mv.pos) {
+            return Err(IllegalMove::OutsideTable { pos: mv.pos });
+        }
+        let Some(cell) = self.board.frontier_at(mv.pos) else {
+            return Err(IllegalMove::NotAdjacent { pos: mv.pos });
+        };
+        if let Some((side, ours, theirs)) = Board::mismatch(tile, mv.rot, &cell) {
+            return Err(IllegalMove::EdgeMismatch { tile, pos: mv.pos, rot: mv.rot, side, ours, theirs });
+        }
+        if tile.is_river() {
+            let continues = self.river.is_some_and(|end| {
+                end.cell == mv.pos && tile.rotated(mv.rot).river & (1 << end.flow.opposite().index()) != 0
+            });
+            if !continues {
+                return Err(IllegalMove::RiverNotContinued { tile, pos: mv.pos });
+            }
+            let allowed = self.river_rotations(tile).is_some_and(|(_, mask)| mask & (1 << mv.rot.quarter_turns()) != 0);
+            if !allowed {
+                return Err(IllegalMove::RiverUTurn { tile, pos: mv.pos });
+            }
+        }
+        let rt = tile.rotated(mv.rot);
+        let p = self.to_move.index();
+        match mv.action {
+            Action::Pass => Ok(()),
+            Action::Follower(spot) => {
+                let seg =
+                    rt.segment_at(spot, self.rules.abbot).ok_or(IllegalMove::BadSpot { tile, rot: mv.rot, spot })?;
+                let kind = rt.seg_kind[seg as usize];
+                if kind == SegmentKind::Garden {
+                    return Err(IllegalMove::GardenForAbbot);
+                }
+                if kind == SegmentKind::Field && self.rules.farms == FarmRule::Off {
+                    return Err(IllegalMove::FarmersOff);
+                }
+                if self.supply[p] == 0 {
+                    return Err(IllegalMove::NoFollower);
+                }
+                if self.board.occupied_segments(rt, mv.pos) & (1 << seg) != 0 {
+                    return Err(IllegalMove::FeatureOccupied { kind, spot });
+                }
+                Ok(())
+            }
+            Action::Abbot(spot) => {
+                if !self.rules.abbot {
+                    return Err(IllegalMove::NoAbbot);
+                }
+                let seg = rt.segment_at(spot, true).ok_or(IllegalMove::BadSpot { tile, rot: mv.rot, spot })?;
+                if !matches!(rt.seg_kind[seg as usize], SegmentKind::Cloister | SegmentKind::Garden) {
+                    return Err(IllegalMove::AbbotSpot { spot });
+                }
+                if !self.abbot_home[p] {
+                    return Err(IllegalMove::AbbotInUse);
+                }
+                Ok(())
+            }
+            Action::Recall => {
+                if !self.rules.abbot {
+                    return Err(IllegalMove::NoAbbot);
+                }
+                if self.abbot_home[p] {
+                    return Err(IllegalMove::AbbotNotPlaced);
+                }
+                if !self.recall_allowed(mv.pos) {
+                    return Err(IllegalMove::RecallComplete);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Plays a move after checking it; an illegal move changes nothing.
+    ///
+    /// # Errors
+    /// The first rule the move breaks.
+    pub fn play(&mut self, mv: &Move) -> Result<(), IllegalMove> {
+        self.check(mv)?;
+        self.play_unchecked(mv);
+        Ok(())
+    }
+}

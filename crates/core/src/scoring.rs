@@ -1,0 +1,258 @@
+//! Scoring: features completed during play, the abbot's recall, and the
+//! final scoring of incomplete features and farms.
+
+use crate::event::{Event, PlayerId, Role, ScoredKind, Scoring, Seats, TurnNo, When};
+use crate::game::Game;
+use crate::rules::FarmRule;
+use crate::tile::SegmentKind;
+
+impl Game {
+    /// The seats with the most followers in a packed count (none if empty).
+    pub(crate) fn majority(&self, meeples: u32) -> Seats {
+        let mut best = 0;
+        let mut seats = Seats::default();
+        for p in 0..self.players {
+            let n = (meeples >> (4 * p)) & 0xF;
+            if n > best {
+                best = n;
+                seats = Seats(1 << p);
+            } else if n == best && n > 0 {
+                seats = seats.with(PlayerId(p));
+            }
+        }
+        seats
+    }
+
+    fn award(&mut self, s: Scoring) {
+        for p in s.to.iter() {
+            self.scores[p.index()] += s.points;
+        }
+        self.log(Event::Scored(s));
+    }
+
+    /// A road or city completed by the tile of `turn`.
+    pub(crate) fn score_completed(&mut self, root: u16, turn: TurnNo) {
+        let f = *self.board.feature(root);
+        if f.meeples == 0 {
+            return;
+        }
+        let tiles = f.tile_count();
+        let shields = f.shields as u32;
+        let (kind, points) = match f.kind {
+            SegmentKind::Road => (ScoredKind::Road, tiles),
+            // rules.md, small-city rule: a completed 2-tile city scores as an incomplete one.
+            _ if self.rules.small_city && tiles == 2 => (ScoredKind::City, tiles + shields),
+            _ => (ScoredKind::City, 2 * (tiles + shields)),
+        };
+        let to = self.majority(f.meeples);
+        self.award(Scoring {
+            turn: Some(turn),
+            kind,
+            when: When::Completed,
+            points,
+            to,
+            tiles: tiles as u8,
+            shields: shields as u8,
+            cities: 0,
+        });
+        self.return_followers(root, turn);
+    }
+
+    /// A cloister or garden (segment `seg`) surrounded by the tile of `turn`.
+    pub(crate) fn score_cloister(&mut self, seg: u16, turn: TurnNo) {
+        let f = *self.board.feature(seg);
+        let kind = if f.kind == SegmentKind::Garden { ScoredKind::Garden } else { ScoredKind::Cloister };
+        let to = self.majority(f.meeples);
+        self.award(Scoring {
+            turn: Some(turn),
+            kind,
+            when: When::Completed,
+            points: 9,
+            to,
+            tiles: 0,
+            shields: 0,
+            cities: 0,
+        });
+        self.return_followers(seg, turn);
+    }
+
+    /// rules.md, The Abbot: "a player who deploys nothing may instead take
+    /// their abbot back …, scoring at once what its cloister or garden is
+    /// worth now: 1 + the number of surrounding tiles."
+    pub(crate) fn recall(&mut self, player: PlayerId, turn: TurnNo) {
+        let Some(i) = self.followers.iter().position(|f| f.player == player && f.role == Role::Abbot) else {
+            return;
+        };
+        let f = self.followers.swap_remove(i);
+        let points = 1 + self.board.neighbours(f.pos);
+        self.board.feature_mut(f.seg).meeples -= 1 << (4 * player.0);
+        self.abbot_home[player.index()] = true;
+        self.scores[player.index()] += points;
+        self.log(Event::AbbotRecalled { turn, player, pos: f.pos, points });
+    }
+
+    fn return_followers(&mut self, root: u16, turn: TurnNo) {
+        self.board.feature_mut(root).meeples = 0;
+        let mut i = 0;
+        while i < self.followers.len() {
+            let f = self.followers[i];
+            if self.board.find(f.seg) == root {
+                self.followers.swap_remove(i);
+                if f.role == Role::Abbot {
+                    self.abbot_home[f.player.index()] = true;
+                } else {
+                    self.supply[f.player.index()] += 1;
+                }
+                self.log(Event::FollowerReturned { turn, player: f.player, pos: f.pos, spot: f.spot });
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    /// Final scoring (rules.md, "End of the game"): incomplete roads,
+    /// cities, cloisters and gardens, then farms.
+    pub(crate) fn finish(&mut self) {
+        self.finished = true;
+        self.hands.iter_mut().for_each(|h| *h = crate::game::Hand::EMPTY);
+        let mut seen: Vec<u16> = Vec::with_capacity(self.followers.len());
+        let mut farms: Vec<u16> = Vec::new();
+        for i in 0..self.followers.len() {
+            let f = self.followers[i];
+            let root = self.board.find(f.seg);
+            if seen.contains(&root) {
+                continue;
+            }
+            seen.push(root);
+            let feat = *self.board.feature(root);
+            if feat.kind == SegmentKind::Field {
+                farms.push(root);
+                continue;
+            }
+            if !self.rules.incomplete_scoring {
+                continue;
+            }
+            let mut s = Scoring {
+                turn: None,
+                kind: ScoredKind::Road,
+                when: When::Final,
+                points: 0,
+                to: self.majority(feat.meeples),
+                tiles: 0,
+                shields: 0,
+                cities: 0,
+            };
+            match feat.kind {
+                SegmentKind::Road => {
+                    s.points = feat.tile_count();
+                    s.tiles = s.points as u8;
+                }
+                SegmentKind::City => {
+                    s.kind = ScoredKind::City;
+                    s.tiles = feat.tile_count() as u8;
+                    s.shields = feat.shields;
+                    s.points = s.tiles as u32 + s.shields as u32;
+                }
+                SegmentKind::Cloister | SegmentKind::Garden => {
+                    s.kind = if feat.kind == SegmentKind::Garden { ScoredKind::Garden } else { ScoredKind::Cloister };
+                    s.points = 1 + self.board.neighbours(f.pos);
+                }
+                SegmentKind::Field => unreachable!("farms are scored below"),
+            }
+            self.award(s);
+        }
+        if !farms.is_empty() {
+            self.score_farms(&farms);
+        }
+        let winners = self.winners();
+        self.log(Event::GameOver { winners });
+    }
+
+    /// Farm scoring at the end, per the farm option. `farms` are the roots of
+    /// the occupied farms, in the order their first farmer was deployed.
+    fn score_farms(&mut self, farms: &[u16]) {
+        // The completed cities bordering each occupied farm (by city root).
+        let mut borders: Vec<Vec<u16>> = vec![Vec::new(); farms.len()];
+        for ti in 0..self.board.tiles().len() {
+            let rt = self.board.shape(&self.board.tiles()[ti]);
+            let mut fields = rt.fields_by_cities;
+            while fields != 0 {
+                let s = fields.trailing_zeros() as u8;
+                fields &= fields - 1;
+                let farm = self.board.find(self.board.segment(ti, s));
+                if self.board.feature(farm).meeples == 0 {
+                    continue;
+                }
+                let Some(fi) = farms.iter().position(|&f| f == farm) else {
+                    continue;
+                };
+                let mut cities = rt.seg_cities[s as usize];
+                while cities != 0 {
+                    let c = cities.trailing_zeros() as u8;
+                    cities &= cities - 1;
+                    let city = self.board.find(self.board.segment(ti, c));
+                    if self.board.feature(city).open == 0 && !borders[fi].contains(&city) {
+                        borders[fi].push(city);
+                    }
+                }
+            }
+        }
+        let farm_scoring = |points: u32, to: Seats, cities: usize| Scoring {
+            turn: None,
+            kind: ScoredKind::Farm,
+            when: When::Final,
+            points,
+            to,
+            tiles: 0,
+            shields: 0,
+            cities: cities as u8,
+        };
+        match self.rules.farms {
+            FarmRule::Off => {}
+            FarmRule::PerFarm => {
+                for (fi, &farm) in farms.iter().enumerate() {
+                    let n = borders[fi].len();
+                    if n > 0 {
+                        let to = self.majority(self.board.feature(farm).meeples);
+                        self.award(farm_scoring(3 * n as u32, to, n));
+                    }
+                }
+            }
+            FarmRule::PerFarmOnce => {
+                for p in 0..self.players {
+                    let mut paid: Vec<u16> = Vec::new();
+                    for (fi, &farm) in farms.iter().enumerate() {
+                        if self.majority(self.board.feature(farm).meeples).contains(PlayerId(p)) {
+                            for &c in &borders[fi] {
+                                if !paid.contains(&c) {
+                                    paid.push(c);
+                                }
+                            }
+                        }
+                    }
+                    if !paid.is_empty() {
+                        let n = paid.len();
+                        self.award(farm_scoring(3 * n as u32, Seats(1 << p), n));
+                    }
+                }
+            }
+            FarmRule::PerCity => {
+                let mut cities: Vec<(u16, u32)> = Vec::new();
+                for (fi, &farm) in farms.iter().enumerate() {
+                    let m = self.board.feature(farm).meeples;
+                    for &c in &borders[fi] {
+                        match cities.iter_mut().find(|(city, _)| *city == c) {
+                            Some((_, sum)) => *sum += m,
+                            None => cities.push((c, m)),
+                        }
+                    }
+                }
+                cities.sort_unstable();
+                for (_, m) in cities {
+                    let to = self.majority(m);
+                    self.award(farm_scoring(4, to, 1));
+                }
+            }
+        }
+    }
+}
