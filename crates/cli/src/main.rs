@@ -54,6 +54,17 @@ enum Command {
         #[arg(long)]
         step: bool,
     },
+    /// Build a rule set and print its shareable code and JSON, or explain a code.
+    Rules {
+        /// A rule-set code to explain (e.g. from an invite link).
+        code: Option<String>,
+        /// Start from this preset: standard, beginner, first-edition.
+        #[arg(long, default_value = "standard")]
+        preset: String,
+        /// Set an option, e.g. `--set river=true --set farms=per-city --set board_limit=9x9`.
+        #[arg(long = "set", value_name = "OPTION=VALUE")]
+        set: Vec<String>,
+    },
     /// Time complete random games (full legal-move enumeration every turn).
     Bench {
         /// Games to play.
@@ -79,6 +90,7 @@ fn main() -> ExitCode {
             Command::Score { record } => return score(&record),
             Command::Replay { record, step } => replay(&record, step),
             Command::Bench { games, players, rules, seed } => bench(games, players, &rules, seed),
+            Command::Rules { code, preset, set } => rules_command(code, &preset, &set),
         };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -216,19 +228,22 @@ fn score_line(game: &Game, names: &[String]) -> String {
 
 /// Scores by feature kind and the winners.
 fn print_summary(game: &Game, names: &[String]) {
-    let kinds = [ScoredKind::Road, ScoredKind::City, ScoredKind::Cloister, ScoredKind::Farm];
-    let mut table = vec![[0u32; 4]; game.num_players()];
-    for e in game.events() {
-        if let Event::Scored(s) = e {
-            let k = kinds.iter().position(|&k| k == s.kind).unwrap_or(0);
-            for p in s.to.iter() {
-                table[p.index()][k] += s.points;
-            }
-        }
-    }
-    println!("{:<8} {:>6} {:>6} {:>9} {:>6} {:>6}", "player", "roads", "cities", "cloisters", "farms", "total");
+    let table = breakdown(game);
+    println!(
+        "{:<8} {:>6} {:>6} {:>9} {:>7} {:>6} {:>6}",
+        "player", "roads", "cities", "cloisters", "gardens", "farms", "total"
+    );
     for (i, row) in table.iter().enumerate() {
-        println!("{:<8} {:>6} {:>6} {:>9} {:>6} {:>6}", names[i], row[0], row[1], row[2], row[3], game.scores()[i]);
+        println!(
+            "{:<8} {:>6} {:>6} {:>9} {:>7} {:>6} {:>6}",
+            names[i],
+            row[0],
+            row[1],
+            row[2],
+            row[3],
+            row[4],
+            game.scores()[i]
+        );
     }
     if game.is_over() {
         let w = seats(game.winners(), names);
@@ -238,6 +253,50 @@ fn print_summary(game: &Game, names: &[String]) {
         let next = game.to_move().map(|p: PlayerId| names[p.index()].clone()).unwrap_or_default();
         println!("unfinished: {} tiles left, {next} to move", game.tiles_left());
     }
+}
+
+/// Points per player by kind: roads, cities, cloisters, gardens, farms.
+fn breakdown(game: &Game) -> Vec<[u32; 5]> {
+    let kinds = [ScoredKind::Road, ScoredKind::City, ScoredKind::Cloister, ScoredKind::Garden, ScoredKind::Farm];
+    let mut table = vec![[0u32; 5]; game.num_players()];
+    for e in game.events() {
+        match e {
+            Event::Scored(s) => {
+                let k = kinds.iter().position(|&k| k == s.kind).expect("every kind has a column");
+                for p in s.to.iter() {
+                    table[p.index()][k] += s.points;
+                }
+            }
+            // A recalled abbot's points count with its cloister or garden.
+            Event::AbbotRecalled { player, pos, points, .. } => {
+                let garden = game.board().tile_at(*pos).is_some_and(|t| !t.tile.def().has_cloister());
+                table[player.index()][if garden { 3 } else { 2 }] += points;
+            }
+            _ => {}
+        }
+    }
+    table
+}
+
+fn rules_command(code: Option<String>, preset: &str, set: &[String]) -> Result<()> {
+    let rules = match code {
+        Some(code) => Rules::from_code(&code)?,
+        None => {
+            let mut spec = preset.to_string();
+            for s in set {
+                spec.push(',');
+                spec.push_str(s);
+            }
+            Rules::parse(&spec)?
+        }
+    };
+    println!("code: {}", rules.to_code());
+    println!("json: {}", serde_json::Value::Object(carcassonne::record::rules_to_json(&rules)));
+    println!();
+    for line in rules.explain() {
+        println!("  {line}");
+    }
+    Ok(())
 }
 
 fn bench(games: u64, players: usize, rules: &str, seed: u64) -> Result<()> {
@@ -272,4 +331,20 @@ fn bench(games: u64, players: usize, rules: &str, seed: u64) -> Result<()> {
     );
     std::io::stdout().flush()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_breakdown_adds_up_to_the_scores() {
+        for (seed, rules) in [(1, "standard"), (2, "standard,abbot=true,river=true"), (3, "first-edition,abbot=true")] {
+            let mut game = Game::new(Setup::standard(Rules::parse(rules).unwrap(), 3, seed)).unwrap();
+            RandomMover::new().playout(&mut game, &mut seeded_rng(seed));
+            for (row, &score) in breakdown(&game).iter().zip(game.scores()) {
+                assert_eq!(row.iter().sum::<u32>(), score, "{rules}");
+            }
+        }
+    }
 }

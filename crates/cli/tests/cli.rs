@@ -1,0 +1,118 @@
+//! The binary's contract (record.md): `score` prints JSON on stdout, or on
+//! an illegal record exits 2 with one stderr line naming the move and the
+//! reason; `replay` draws the board; `rules` round-trips codes.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use serde_json::Value;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_carcassonne"))
+}
+
+fn scenarios() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/scenarios")
+}
+
+#[test]
+fn score_prints_the_json_of_record_md() {
+    let out = bin().arg("score").arg(scenarios().join("008-city-three-tiles-one-shield.json")).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let v: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["finished"], true);
+    assert_eq!(v["scores"], serde_json::json!([8, 0]));
+    assert_eq!(v["winners"], serde_json::json!([0]));
+    // Keys in record.md's order, one event per line.
+    assert!(text.starts_with("{\n  \"finished\": true,\n  \"scores\": [8, 0],\n  \"winners\": [0],\n  \"events\": [\n"));
+    assert!(text.contains(
+        "    { \"turn\": 2, \"kind\": \"city\", \"when\": \"completed\", \"points\": 8, \"to\": [0], \"tiles\": 3, \"shields\": 1 }\n"
+    ));
+}
+
+#[test]
+fn every_illegal_scenario_exits_2_with_one_line_naming_the_move() {
+    let mut checked = 0;
+    for entry in std::fs::read_dir(scenarios()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
+        let doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let Some(err) = doc["expect"].get("error") else { continue };
+        let out = bin().arg("score").arg(&path).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{}", path.display());
+        assert!(out.stdout.is_empty(), "{}: stdout must stay empty", path.display());
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{}: {stderr}", path.display());
+        let prefix = match err["move"].as_u64() {
+            Some(n) => format!("move {n}: "),
+            None => "record: ".to_string(),
+        };
+        assert!(stderr.starts_with(&prefix), "{}: {stderr}", path.display());
+        checked += 1;
+    }
+    assert!(checked >= 10);
+}
+
+#[test]
+fn score_refuses_garbage_and_missing_files() {
+    let dir = std::env::temp_dir().join(format!("carcassonne-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, "{ not json").unwrap();
+    for path in [bad, dir.join("missing.json")] {
+        let out = bin().arg("score").arg(&path).output().unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(stderr.starts_with("record: "), "{stderr}");
+    }
+}
+
+#[test]
+fn replay_draws_the_board_and_the_breakdown() {
+    let out = bin()
+        .args(["replay", "--step"])
+        .arg(scenarios().join("008-city-three-tiles-one-shield.json"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("== move 2"), "{text}");
+    assert!(text.contains("city of 3 tiles and 1 shields: 8 to"), "{text}");
+    assert!(text.contains("winner: "), "{text}");
+}
+
+#[test]
+fn rules_codes_round_trip_through_the_command() {
+    let out = bin().args(["rules", "--preset", "first-edition", "--set", "river=true"]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let code = text.lines().next().unwrap().strip_prefix("code: ").unwrap().to_string();
+    let back = bin().args(["rules", &code]).output().unwrap();
+    assert_eq!(String::from_utf8(back.stdout).unwrap(), text);
+    assert!(text.contains("\"river\":true"));
+    let bad = bin().args(["rules", "not-a-code"]).output().unwrap();
+    assert!(!bad.status.success());
+}
+
+#[test]
+fn a_played_game_saves_a_record_that_scores_the_same() {
+    let dir = std::env::temp_dir().join(format!("carcassonne-play-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("game.json");
+    let out = bin()
+        .args(["play", "--seed", "4", "--players", "3", "--rules", "standard,abbot=true"])
+        .arg("--save")
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let shown = String::from_utf8(out.stdout).unwrap();
+    let scored: Value = serde_json::from_slice(&bin().arg("score").arg(&path).output().unwrap().stdout).unwrap();
+    let totals: Vec<String> = scored["scores"].as_array().unwrap().iter().map(|v| v.to_string()).collect();
+    for (name, total) in ["Ada", "Bob", "Cy"].iter().zip(&totals) {
+        let line = shown.lines().find(|l| l.starts_with(name)).unwrap();
+        assert!(line.trim_end().ends_with(&format!(" {total}")), "{line} vs {total}");
+    }
+}
