@@ -420,13 +420,11 @@ impl Board {
                 occupied_groups |= 1 << group[s as usize];
             }
         }
-        let mut out = 0u16;
-        for s in 0..rt.n_segs as usize {
-            if occupied_groups & (1 << group[s]) != 0 {
-                out |= 1 << s;
-            }
-        }
-        out
+        group[..rt.n_segs as usize]
+            .iter()
+            .enumerate()
+            .filter(|&(_, &g)| occupied_groups & (1 << g) != 0)
+            .fold(0u16, |out, (s, _)| out | 1 << s)
     }
 
     /// How many of the 8 cells around `p` (a placed tile) hold a tile.

@@ -19,6 +19,9 @@ pub const MAX_PLAYERS: usize = 6;
 pub const FOLLOWERS: u8 = 7;
 /// Most tiles in a hand (the `hand` house rule).
 pub const MAX_HAND: usize = 3;
+/// Most draws a deck may list (with `reshuffle`, a tile is drawn again
+/// after it went back into the bag, so draws can outnumber tiles).
+pub const MAX_DECK: usize = 4096;
 
 /// Where a tile goes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -149,7 +152,7 @@ impl Game {
         if !(2..=MAX_PLAYERS).contains(&setup.players) {
             return Err(SetupError::PlayerCount(setup.players));
         }
-        if setup.deck.len() >= MAX_TILES {
+        if setup.deck.len() > MAX_DECK {
             return Err(SetupError::DeckTooLong(setup.deck.len()));
         }
         if setup.first.index() >= setup.players {
@@ -401,7 +404,10 @@ impl Game {
 
     /// Whether `tile` has a legal placement now.
     pub(crate) fn fits(&self, tile: TileId) -> bool {
-        if tile.is_river() {
+        // The board holds at most MAX_TILES tiles; past that nothing fits.
+        if self.board.tiles().len() >= MAX_TILES {
+            false
+        } else if tile.is_river() {
             self.river_rotations(tile).is_some_and(|(_, mask)| mask != 0)
         } else {
             self.board.fits_anywhere(tile)

@@ -128,7 +128,7 @@ impl Game {
             let lane = (slot as u64) << 10;
             if tile.is_river() {
                 if let Some((cell, mask)) = self.river_rotations(tile) {
-                    let v = PACKED_ROTATIONS[mask as usize] | (lane | (cell as u64) << 2) * 0x0001_0001_0001_0001;
+                    let v = PACKED_ROTATIONS[mask as usize] | ((lane | (cell as u64) << 2) * 0x0001_0001_0001_0001);
                     out.bytes[2 * n..2 * n + 8].copy_from_slice(&v.to_le_bytes());
                     n += mask.count_ones() as usize;
                 }
@@ -138,7 +138,7 @@ impl Game {
             // keeps as many as rotations fit (the high nibble of the mask):
             // no branch per cell, as the masks are too random to predict.
             for (i, mask) in self.board.fit_masks(tile).enumerate() {
-                let v = PACKED_ROTATIONS[mask as usize & 15] | (lane | (i as u64) << 2) * 0x0001_0001_0001_0001;
+                let v = PACKED_ROTATIONS[mask as usize & 15] | ((lane | (i as u64) << 2) * 0x0001_0001_0001_0001);
                 out.bytes[2 * n..2 * n + 8].copy_from_slice(&v.to_le_bytes());
                 n += (mask >> 4) as usize;
             }

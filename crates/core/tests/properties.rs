@@ -7,15 +7,50 @@ use std::collections::BTreeSet;
 
 use carcassonne::record::{event_json, Record};
 use carcassonne::{
-    seeded_rng, uniform_below, Action, Event, FarmRule, Game, Move, PlayerId, Pos, RandomMover, Rotation, Rules, Setup,
-    Spot, FOLLOWERS,
+    seeded_rng, uniform_below, Action, Event, FarmRule, FirstPlayer, Game, Move, PlayerId, Pos, RandomMover, Role,
+    Rotation, Rules, Setup, Spot, Unplaceable, FOLLOWERS,
 };
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
-use reference::Reference;
+use reference::{RefAction, Reference};
 
 fn rules_for(farm: usize, small_city: bool) -> Rules {
     Rules { farms: FarmRule::ALL[farm % 4], small_city, ..Rules::default() }
+}
+
+/// Any valid rule set: every option of rules.md in random combination.
+fn any_rules() -> impl Strategy<Value = Rules> {
+    (
+        (0usize..4, any::<bool>(), any::<bool>(), any::<bool>(), 1u8..=3, any::<bool>(), any::<bool>()),
+        (
+            any::<bool>(),
+            any::<bool>(),
+            any::<bool>(),
+            proptest::option::of((2u8..8, 2u8..8)),
+            any::<bool>(),
+            any::<bool>(),
+        ),
+    )
+        .prop_map(|((farm, small_city, river, abbot, hand, hand_visible, draw_at_turn_end), rest)| {
+            let (reshuffle, hole_bonus_turn, incomplete_scoring, limit, border, random_first) = rest;
+            let board_limit = limit.map(|(w, h)| (2 * w + 1, 2 * h + 1));
+            Rules {
+                farms: FarmRule::ALL[farm],
+                small_city,
+                river,
+                abbot,
+                hand,
+                hand_visible,
+                draw_at_turn_end,
+                unplaceable: if reshuffle { Unplaceable::Reshuffle } else { Unplaceable::Discard },
+                hole_bonus_turn,
+                incomplete_scoring,
+                board_limit,
+                border_completes: border && board_limit.is_some(),
+                first_player: if random_first { FirstPlayer::Random } else { FirstPlayer::Seat0 },
+                ..Rules::default()
+            }
+        })
 }
 
 fn config(cases: u32) -> Config {
@@ -32,20 +67,25 @@ fn play_checked(seed: u64, players: usize, rules: Rules) -> Game {
     while let Some(mv) = mover.choose(&game, &mut rng) {
         let player = game.to_move().unwrap();
 
-        // The engine's placements are exactly the reference's.
-        let ours: BTreeSet<(i32, i32, u8)> =
-            game.placements().iter().map(|p| (p.pos.x, p.pos.y, p.rot.quarter_turns())).collect();
-        assert_eq!(ours, reference.all_fits(mv.tile), "seed {seed}: placements of {}", mv.tile);
+        // The engine's placements of every tile in hand are exactly the reference's.
+        for &tile in game.hand(player) {
+            let mut placements = Vec::new();
+            game.placements_of(tile, &mut placements);
+            let ours: BTreeSet<(i32, i32, u8)> =
+                placements.iter().map(|p| (p.pos.x, p.pos.y, p.rot.quarter_turns())).collect();
+            assert_eq!(ours, reference.all_fits(tile), "seed {seed} {rules}: placements of {tile}");
+        }
 
-        let spot = match mv.action {
-            Action::Follower(s) => Some(s.name()),
-            Action::Pass => None,
-            other => panic!("the base game has no {other:?}"),
+        let action = match mv.action {
+            Action::Follower(s) => RefAction::Follower(s.name()),
+            Action::Abbot(s) => RefAction::Abbot(s.name()),
+            Action::Recall => RefAction::Recall,
+            Action::Pass => RefAction::Nothing,
         };
         game.play(&mv).unwrap_or_else(|e| panic!("seed {seed}: enumerated move refused: {e}"));
         reference
-            .play(player.index(), mv.tile, mv.pos, mv.rot.quarter_turns(), spot)
-            .unwrap_or_else(|e| panic!("seed {seed}: the reference refuses {mv:?}: {e}"));
+            .play(player.index(), mv.tile, mv.pos, mv.rot.quarter_turns(), action)
+            .unwrap_or_else(|e| panic!("seed {seed} {rules}: the reference refuses {mv:?}: {e}"));
         if game.is_over() {
             reference.finish();
         }
@@ -63,11 +103,20 @@ fn play_checked(seed: u64, players: usize, rules: Rules) -> Game {
         }
         last_scores = game.scores().to_vec();
 
-        // Followers are conserved: supply + board = 7.
+        // Followers are conserved: supply + board = 7, and one abbot.
         for p in 0..players {
-            let on_board = game.followers().iter().filter(|f| f.player.index() == p).count();
-            assert_eq!(game.supply(PlayerId(p as u8)) as usize + on_board, FOLLOWERS as usize, "seed {seed}");
-            assert_eq!(game.supply(PlayerId(p as u8)) as u32, reference.supply[p], "seed {seed}");
+            let id = PlayerId(p as u8);
+            let mine = |role_abbot: bool| {
+                game.followers().iter().filter(|f| f.player == id && (f.role == Role::Abbot) == role_abbot).count()
+            };
+            assert_eq!(game.supply(id) as usize + mine(false), FOLLOWERS as usize, "seed {seed}");
+            assert_eq!(game.supply(id) as u32, reference.supply[p], "seed {seed}");
+            let abbots = game.abbot_in_supply(id) as usize + mine(true);
+            assert_eq!(abbots, rules.abbot as usize, "seed {seed}: abbots");
+        }
+        // Only the table's tiles: every tile within the limit.
+        for t in game.board().tiles() {
+            assert!(game.board().within_limit(t.pos), "seed {seed}: a tile beyond the table");
         }
 
         // No follower stands on a completed feature during play.
@@ -93,8 +142,14 @@ proptest! {
     }
 
     #[test]
-    fn a_record_written_and_read_back_replays_identically(seed in any::<u64>(), players in 2usize..=6, farm in 0usize..4) {
-        let rules = rules_for(farm, false);
+    fn games_with_any_options_keep_the_invariants_and_match_the_reference(
+        seed in any::<u64>(), players in 2usize..=6, rules in any_rules()
+    ) {
+        play_checked(seed, players, rules);
+    }
+
+    #[test]
+    fn a_record_written_and_read_back_replays_identically(seed in any::<u64>(), players in 2usize..=6, rules in any_rules()) {
         let mut game = Game::new(Setup::standard(rules, players, seed)).unwrap();
         let mut rng = seeded_rng(seed);
         let mut mover = RandomMover::new();
@@ -212,4 +267,49 @@ fn scoring_events_have_score_json() {
     let scored = game.events().iter().filter(|e| matches!(e, Event::Scored(_))).count();
     let json = game.events().iter().filter_map(event_json).count();
     assert!(scored > 0 && json >= scored);
+}
+
+proptest! {
+    #![proptest_config(config(32))]
+
+    /// A player's sample of the unknown keeps everything they can see and
+    /// reshuffles only the bag and the hands hidden from them.
+    #[test]
+    fn a_sample_keeps_what_the_player_sees(seed in any::<u64>(), players in 2usize..=4, hand in 1u8..=3, visible in any::<bool>(), turns in 0u16..40) {
+        let rules = Rules { hand, hand_visible: visible, draw_at_turn_end: hand == 1 && seed % 2 == 0, ..Rules::default() };
+        let mut game = Game::new(Setup::standard(rules, players, seed)).unwrap();
+        let mut rng = seeded_rng(seed);
+        let mut mover = RandomMover::new();
+        while game.moves_played() < turns {
+            let Some(mv) = mover.choose(&game, &mut rng) else { break };
+            game.play_unchecked(&mv);
+        }
+        let Some(me) = game.to_move() else { return Ok(()) };
+        let view = carcassonne::View::new(&game, me);
+        let sample = view.sample(&mut rng);
+        prop_assert_eq!(sample.scores(), game.scores());
+        prop_assert_eq!(sample.board().tiles(), game.board().tiles());
+        prop_assert_eq!(sample.hand(me), game.hand(me));
+        prop_assert_eq!(sample.tiles_left(), game.tiles_left());
+        let unseen = |g: &Game| {
+            let mut all: Vec<_> = g.deck()[g.drawn().len()..].to_vec();
+            for p in 0..players {
+                let p = PlayerId(p as u8);
+                if view.hand(p).is_none() {
+                    all.extend_from_slice(g.hand(p));
+                }
+                prop_assert_eq!(g.hand(p).len(), game.hand(p).len());
+                if view.hand(p).is_some() {
+                    prop_assert_eq!(g.hand(p), game.hand(p));
+                }
+            }
+            all.sort();
+            Ok(all)
+        };
+        prop_assert_eq!(unseen(&sample)?, unseen(&game)?);
+        // The sample plays on to the end like any game.
+        let mut s = sample;
+        mover.playout(&mut s, &mut rng);
+        prop_assert!(s.is_over());
+    }
 }

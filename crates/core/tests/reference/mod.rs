@@ -90,8 +90,22 @@ pub struct Reference {
     pub followers: Vec<RefFollower>,
     pub supply: Vec<u32>,
     pub scores: Vec<u32>,
+    /// Abbots on the board: (player, node).
+    pub abbots: Vec<(usize, Node)>,
     /// Points awarded by (kind word, when word), in order.
     pub log: Vec<(String, u32, Vec<usize>)>,
+    /// The river's open end: the empty cell, the direction the river flows
+    /// into it, and how the last river tile turned (-1 left, 1 right, 0 none).
+    river: Option<(Pos, usize, i8)>,
+}
+
+/// What a player does after placing a tile.
+#[derive(Clone, Debug)]
+pub enum RefAction<'a> {
+    Nothing,
+    Follower(&'a str),
+    Abbot(&'a str),
+    Recall,
 }
 
 struct Feature {
@@ -102,7 +116,9 @@ struct Feature {
 impl Reference {
     pub fn new(rules: Rules, players: usize, start: TileId, start_rot: u8) -> Reference {
         let mut board = HashMap::new();
-        board.insert(Pos::new(0, 0), Laid { tile: start, rot: start_rot });
+        let laid = Laid { tile: start, rot: start_rot };
+        board.insert(Pos::new(0, 0), laid);
+        let river = (0..4).find(|&d| laid.edge(d) == '~').map(|d| (Pos::new(0, 0).step(Dir::from_index(d)), d, 0));
         Reference {
             rules,
             players,
@@ -110,7 +126,9 @@ impl Reference {
             followers: Vec::new(),
             supply: vec![7; players],
             scores: vec![0; players],
+            abbots: Vec::new(),
             log: Vec::new(),
+            river,
         }
     }
 
@@ -119,7 +137,15 @@ impl Reference {
         if self.board.contains_key(&pos) {
             return false;
         }
+        if let Some((w, h)) = self.rules.board_limit {
+            if pos.x.abs() > (w as i32 - 1) / 2 || pos.y.abs() > (h as i32 - 1) / 2 {
+                return false;
+            }
+        }
         let laid = Laid { tile, rot };
+        if tile.is_river() && !self.continues_river(laid, pos) {
+            return false;
+        }
         let mut touches = false;
         for d in 0..4 {
             if let Some(n) = self.board.get(&pos.step(Dir::from_index(d))) {
@@ -130,6 +156,30 @@ impl Reference {
             }
         }
         touches
+    }
+
+    /// The river rules: a river tile lies on the open end, its river facing
+    /// back upstream, and does not turn the same way as the curve before it.
+    fn continues_river(&self, laid: Laid, pos: Pos) -> bool {
+        let Some((cell, flow, last)) = self.river else { return false };
+        let upstream = (flow + 2) % 4;
+        if cell != pos || laid.edge(upstream) != '~' {
+            return false;
+        }
+        match (0..4).find(|&d| d != upstream && laid.edge(d) == '~') {
+            None => true,
+            Some(out) => {
+                // Facing downstream (flow), the next side clockwise is the right.
+                let turn = if out == (flow + 1) % 4 {
+                    1
+                } else if out == (flow + 3) % 4 {
+                    -1
+                } else {
+                    0
+                };
+                turn == 0 || turn != last
+            }
+        }
     }
 
     /// Every (pos, rot) where `tile` fits, scanning the whole bounding box.
@@ -161,6 +211,7 @@ impl Reference {
                 matches!(laid.kind(s), SegmentKind::City | SegmentKind::Road) && laid.seg_edges(s) & (1 << d) != 0
             }
             "C" => laid.kind(s) == SegmentKind::Cloister,
+            "G" => laid.kind(s) == SegmentKind::Garden,
             _ => halves
                 .iter()
                 .position(|h| *h == spot)
@@ -182,6 +233,7 @@ impl Reference {
                     }
                     let np = pos.step(Dir::from_index(d));
                     match self.board.get(&np) {
+                        None if self.beyond_table(np) && self.rules.border_completes => {}
                         None => open = true,
                         Some(n) => {
                             let back = (d + 2) % 4;
@@ -214,6 +266,10 @@ impl Reference {
         (out, open)
     }
 
+    fn beyond_table(&self, p: Pos) -> bool {
+        self.rules.board_limit.is_some_and(|(w, h)| p.x.abs() > (w as i32 - 1) / 2 || p.y.abs() > (h as i32 - 1) / 2)
+    }
+
     fn feature(&self, start: Node) -> Feature {
         let mut nodes = BTreeSet::new();
         let mut open = false;
@@ -236,6 +292,11 @@ impl Reference {
                 count[fl.player] += 1;
             }
         }
+        for &(p, node) in &self.abbots {
+            if f.nodes.contains(&node) {
+                count[p] += 1;
+            }
+        }
         let best = *count.iter().max().unwrap();
         if best == 0 {
             return vec![];
@@ -256,6 +317,7 @@ impl Reference {
         for g in gone {
             self.supply[g.player] += 1;
         }
+        self.abbots.retain(|(_, node)| !f.nodes.contains(node));
     }
 
     fn surrounded(&self, pos: Pos) -> u32 {
@@ -279,13 +341,56 @@ impl Reference {
     }
 
     /// Plays a move; returns an error word if the move is illegal.
-    pub fn play(&mut self, player: usize, tile: TileId, pos: Pos, rot: u8, spot: Option<&str>) -> Result<(), String> {
+    pub fn play(&mut self, player: usize, tile: TileId, pos: Pos, rot: u8, action: RefAction) -> Result<(), String> {
         if !self.fits(tile, pos, rot) {
             return Err("does not fit".into());
         }
-        self.board.insert(pos, Laid { tile, rot });
+        let laid = Laid { tile, rot };
+        self.board.insert(pos, laid);
+        if tile.is_river() {
+            let (_, flow, _) = self.river.expect("a river to continue");
+            let upstream = (flow + 2) % 4;
+            self.river = (0..4).find(|&d| d != upstream && laid.edge(d) == '~').map(|out| {
+                let turn = if out == (flow + 1) % 4 {
+                    1
+                } else if out == (flow + 3) % 4 {
+                    -1
+                } else {
+                    0
+                };
+                (pos.step(Dir::from_index(out)), out, turn)
+            });
+        }
+        let spot = match action {
+            RefAction::Follower(s) => Some(s),
+            _ => None,
+        };
+        if let RefAction::Abbot(spot) = action {
+            if !self.rules.abbot || self.abbots.iter().any(|a| a.0 == player) {
+                return Err("no abbot".into());
+            }
+            let node = self.node_of(pos, spot).ok_or("bad abbot spot")?;
+            if !matches!(laid.kind(node.1), SegmentKind::Cloister | SegmentKind::Garden) {
+                return Err("abbot spot".into());
+            }
+            self.abbots.push((player, node));
+        }
+        if let RefAction::Recall = action {
+            let i = self.abbots.iter().position(|a| a.0 == player).ok_or("no abbot to recall")?;
+            let (_, node) = self.abbots[i];
+            let around = self.surrounded(node.0);
+            if around == 8 {
+                return Err("recall of a completed cloister".into());
+            }
+            self.abbots.remove(i);
+            self.scores[player] += 1 + around;
+            self.log.push(("recall".into(), 1 + around, vec![player]));
+        }
         if let Some(spot) = spot {
             let node = self.node_of(pos, spot).ok_or("bad spot")?;
+            if self.board[&pos].kind(node.1) == SegmentKind::Garden {
+                return Err("garden".into());
+            }
             if self.board[&pos].kind(node.1) == SegmentKind::Field && self.rules.farms == FarmRule::Off {
                 return Err("farmers off".into());
             }
@@ -331,17 +436,17 @@ impl Reference {
                 let Some(l) = self.board.get(&p).copied() else {
                     continue;
                 };
-                let Some(c) = (0..l.segments()).find(|&s| l.kind(s) == SegmentKind::Cloister) else {
-                    continue;
-                };
                 if self.surrounded(p) < 8 {
                     continue;
                 }
-                let f = self.feature((p, c));
-                let to = self.holders(&f);
-                if !to.is_empty() {
-                    self.award("cloister", 9, to);
-                    self.remove_followers(&f);
+                for c in (0..l.segments()).filter(|&s| matches!(l.kind(s), SegmentKind::Cloister | SegmentKind::Garden))
+                {
+                    let f = self.feature((p, c));
+                    let to = self.holders(&f);
+                    if !to.is_empty() {
+                        self.award(if l.kind(c) == SegmentKind::Garden { "garden" } else { "cloister" }, 9, to);
+                        self.remove_followers(&f);
+                    }
                 }
             }
         }
@@ -352,6 +457,14 @@ impl Reference {
     pub fn finish(&mut self) {
         let mut seen: Vec<BTreeSet<Node>> = Vec::new();
         let mut farms: Vec<Feature> = Vec::new();
+        if self.rules.incomplete_scoring {
+            for (p, node) in self.abbots.clone() {
+                let kind = self.board[&node.0].kind(node.1);
+                let word = if kind == SegmentKind::Garden { "garden" } else { "cloister" };
+                let pts = 1 + self.surrounded(node.0);
+                self.award(word, pts, vec![p]);
+            }
+        }
         for fl in self.followers.clone() {
             let f = self.feature(fl.node);
             if seen.contains(&f.nodes) {
@@ -360,6 +473,9 @@ impl Reference {
             seen.push(f.nodes.clone());
             let kind = self.board[&fl.node.0].kind(fl.node.1);
             let to = self.holders(&f);
+            if kind != SegmentKind::Field && !self.rules.incomplete_scoring {
+                continue;
+            }
             match kind {
                 SegmentKind::Road => self.award("road", Self::tiles_of(&f), to),
                 SegmentKind::City => {
