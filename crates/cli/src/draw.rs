@@ -158,6 +158,7 @@ pub fn board(board: &Board, followers: &[Follower]) -> String {
         canvas[oy + y][ox + x] = char::from_digit(f.player.0 as u32, 10).unwrap_or('?');
     }
     let mut out = String::new();
+    out.push_str("  # city  * shield  = | road  ~ river  + cloister  \" garden  o village  . field  0-5 followers\n\n");
     out.push_str("      ");
     for x in min.x..=max.x {
         out.push_str(&format!("{:^7}", x));
@@ -190,8 +191,8 @@ mod tests {
         let g = Game::new(Setup::with_deck(Rules::default(), 2, vec![])).unwrap();
         let text = game_board(&g);
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines[1].trim(), "#######", "city along the north edge:\n{text}");
-        assert_eq!(lines[3].trim_start().trim_start_matches('0').trim(), "=======", "road east-west:\n{text}");
+        assert_eq!(lines[3].trim(), "#######", "city along the north edge:\n{text}");
+        assert_eq!(lines[5].trim_start().trim_start_matches('0').trim(), "=======", "road east-west:\n{text}");
         let _ = (Pos::ORIGIN, Rotation::default(), TileId::START);
     }
 }
