@@ -10,6 +10,31 @@ use carcassonne::{seeded_rng, Event, Game, PlayerId, RandomMover, Rules, ScoredK
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
+/// `println!` that ends the program quietly when the reader has gone (a
+/// closed pipe, as with `| head`), instead of panicking.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(e) = writeln!(std::io::stdout().lock(), $($arg)*) {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                std::process::exit(0);
+            }
+        }
+    }};
+}
+
+/// `print!` with the same care as [`say!`].
+macro_rules! say_raw {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(e) = write!(std::io::stdout().lock(), $($arg)*) {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                std::process::exit(0);
+            }
+        }
+    }};
+}
+
 mod arena;
 mod draw;
 mod serve;
@@ -122,7 +147,7 @@ fn load(path: &PathBuf) -> std::result::Result<(Record, Game), String> {
 fn score(path: &PathBuf) -> ExitCode {
     match load(path) {
         Ok((_, game)) => {
-            print!("{}", score_json(&game));
+            say_raw!("{}", score_json(&game));
             ExitCode::SUCCESS
         }
         Err(line) => {
@@ -142,11 +167,11 @@ fn play(seed: u64, players: usize, rules: &str, save: Option<PathBuf>) -> Result
     let mut rng = seeded_rng(seed ^ 0x9e37_79b9_7f4a_7c15);
     RandomMover::new().playout(&mut game, &mut rng);
     let names = names(players);
-    println!("{}", draw::game_board(&game));
+    say!("{}", draw::game_board(&game));
     print_summary(&game, &names);
     if let Some(path) = save {
         std::fs::write(&path, Record::from_game(&game, &names).to_json())?;
-        println!("record written to {}", path.display());
+        say!("record written to {}", path.display());
     }
     Ok(())
 }
@@ -160,24 +185,24 @@ fn replay(path: &PathBuf, step: bool) -> Result<()> {
             setup_record.moves = record.moves[..n].to_vec();
             let g = setup_record.replay()?;
             if n == 0 {
-                println!("== start");
+                say!("== start");
             } else {
                 let m = &record.moves[n - 1];
                 let who = &names[(n - 1 + record.first.unwrap_or(0) as usize) % names.len()];
                 let action = m.meeple.as_ref().map(|s| format!(", follower on {s}")).unwrap_or_default();
-                println!("== move {n}: {who} plays {} at [{},{}] rot {}{action}", m.tile, m.at[0], m.at[1], m.rot);
+                say!("== move {n}: {who} plays {} at [{},{}] rot {}{action}", m.tile, m.at[0], m.at[1], m.rot);
             }
-            println!("{}", draw::game_board(&g));
+            say!("{}", draw::game_board(&g));
             for e in g.events().iter().filter(|e| event_turn(e) == Some(n as u16)) {
                 if let Some(line) = describe(e, &names) {
-                    println!("   {line}");
+                    say!("   {line}");
                 }
             }
-            println!("   scores: {}", score_line(&g, &names));
-            println!();
+            say!("   scores: {}", score_line(&g, &names));
+            say!();
         }
     } else {
-        println!("{}", draw::game_board(&game));
+        say!("{}", draw::game_board(&game));
     }
     print_summary(&game, &names);
     Ok(())
@@ -229,12 +254,18 @@ fn score_line(game: &Game, names: &[String]) -> String {
 /// Scores by feature kind and the winners.
 fn print_summary(game: &Game, names: &[String]) {
     let table = breakdown(game);
-    println!(
+    say!(
         "{:<8} {:>6} {:>6} {:>9} {:>7} {:>6} {:>6}",
-        "player", "roads", "cities", "cloisters", "gardens", "farms", "total"
+        "player",
+        "roads",
+        "cities",
+        "cloisters",
+        "gardens",
+        "farms",
+        "total"
     );
     for (i, row) in table.iter().enumerate() {
-        println!(
+        say!(
             "{:<8} {:>6} {:>6} {:>9} {:>7} {:>6} {:>6}",
             names[i],
             row[0],
@@ -248,10 +279,10 @@ fn print_summary(game: &Game, names: &[String]) {
     if game.is_over() {
         let w = seats(game.winners(), names);
         let shared = if game.winners().iter().count() > 1 { " (shared victory)" } else { "" };
-        println!("winner: {w}{shared}");
+        say!("winner: {w}{shared}");
     } else {
         let next = game.to_move().map(|p: PlayerId| names[p.index()].clone()).unwrap_or_default();
-        println!("unfinished: {} tiles left, {next} to move", game.tiles_left());
+        say!("unfinished: {} tiles left, {next} to move", game.tiles_left());
     }
 }
 
@@ -290,11 +321,11 @@ fn rules_command(code: Option<String>, preset: &str, set: &[String]) -> Result<(
             Rules::parse(&spec)?
         }
     };
-    println!("code: {}", rules.to_code());
-    println!("json: {}", serde_json::Value::Object(carcassonne::record::rules_to_json(&rules)));
-    println!();
+    say!("code: {}", rules.to_code());
+    say!("json: {}", serde_json::Value::Object(carcassonne::record::rules_to_json(&rules)));
+    say!();
     for line in rules.explain() {
-        println!("  {line}");
+        say!("  {line}");
     }
     Ok(())
 }
@@ -322,13 +353,9 @@ fn bench(games: u64, players: usize, rules: &str, seed: u64) -> Result<()> {
     let secs = start.elapsed().as_secs_f64();
     bar.finish_and_clear();
     let rate = games as f64 / secs;
-    println!("{games} random {players}-player games ({rules}) in {secs:.2} s on one thread");
-    println!("{rate:.0} games/s, {:.2} µs/game, {:.0} ns/move", 1e6 / rate, secs * 1e9 / placed as f64);
-    println!(
-        "mean moves/game {:.1}, mean points/game {:.1}",
-        placed as f64 / games as f64,
-        points as f64 / games as f64
-    );
+    say!("{games} random {players}-player games ({rules}) in {secs:.2} s on one thread");
+    say!("{rate:.0} games/s, {:.2} µs/game, {:.0} ns/move", 1e6 / rate, secs * 1e9 / placed as f64);
+    say!("mean moves/game {:.1}, mean points/game {:.1}", placed as f64 / games as f64, points as f64 / games as f64);
     std::io::stdout().flush()?;
     Ok(())
 }
