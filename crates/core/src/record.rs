@@ -243,7 +243,9 @@ impl Record {
         };
         setup.start = start;
         setup.start_rot = start_rot;
-        setup.first = PlayerId(self.first.unwrap_or(0));
+        if let Some(first) = self.first {
+            setup.first = PlayerId(first);
+        }
         Ok(setup)
     }
 
