@@ -101,6 +101,6 @@ fn every_scenario_plays_as_worked_by_hand() {
 fn there_are_enough_scenarios() {
     let files = scenario_files();
     let illegal = files.iter().filter(|p| std::fs::read_to_string(p).unwrap().contains("\"error\"")).count();
-    assert!(files.len() >= 40, "only {} scenarios", files.len());
-    assert!(illegal >= 10, "only {illegal} illegal-record scenarios");
+    assert!(files.len() >= 110, "only {} scenarios", files.len());
+    assert!(illegal >= 30, "only {illegal} illegal-record scenarios");
 }
