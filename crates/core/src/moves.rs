@@ -29,19 +29,15 @@ const ROTATIONS_IN_MASK: [[Rotation; 4]; 16] = {
     table
 };
 
-/// For each mask of rotations, its rotations as four 16-bit lanes (padded).
+/// [`ROTATIONS_IN_MASK`] as four 16-bit lanes, for one 8-byte write.
 const PACKED_ROTATIONS: [u64; 16] = {
     let mut table = [0u64; 16];
     let mut m = 0;
     while m < 16 {
         let mut k = 0;
-        let mut r = 0;
-        while r < 4 {
-            if m & (1 << r) != 0 {
-                table[m] |= (r as u64) << (16 * k);
-                k += 1;
-            }
-            r += 1;
+        while k < 4 {
+            table[m] |= (ROTATIONS_IN_MASK[m][k].quarter_turns() as u64) << (16 * k);
+            k += 1;
         }
         m += 1;
     }
