@@ -225,13 +225,14 @@ impl Record {
         }
         let rules = rules_from_json(&self.rules).map_err(|e| at_record(RecordError::Rules(e)))?;
         let players = self.players.len();
-        let (start, start_rot) = match &self.start {
-            None => (TileId::START, Rotation::default()),
-            Some(s) => (
+        // Without `start`, the setup's own: `D`, or the spring with The River.
+        let start = match &self.start {
+            None => None,
+            Some(s) => Some((
                 tile_id(&s.tile).map_err(at_record)?,
                 Rotation::new(s.rot)
                     .ok_or_else(|| at_record(RecordError::BadMove(format!("start rotation {} is not 0-3", s.rot))))?,
-            ),
+            )),
         };
         let mut setup = match (&self.deck, self.seed) {
             (Some(deck), _) => {
@@ -241,8 +242,10 @@ impl Record {
             (None, Some(seed)) => Setup::standard(rules, players, seed),
             (None, None) => return Err(at_record(RecordError::NoDeck)),
         };
-        setup.start = start;
-        setup.start_rot = start_rot;
+        if let Some((tile, rot)) = start {
+            setup.start = tile;
+            setup.start_rot = rot;
+        }
         if let Some(first) = self.first {
             setup.first = PlayerId(first);
         }
@@ -319,6 +322,25 @@ impl RecordMove {
             },
             recall: matches!(mv.action, Action::Recall).then_some(true),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_river_record_without_start_starts_at_the_spring() {
+        for text in [
+            r#"{"format": 1, "rules": {"river": true}, "players": ["A", "B"], "seed": 3, "moves": []}"#,
+            r#"{"format": 1, "rules": {"river": true}, "players": ["A", "B"], "deck": ["RV07"], "moves": []}"#,
+        ] {
+            let game = Record::from_json(text).unwrap().replay().unwrap();
+            assert_eq!(game.start().0.name(), "RV01");
+            assert!(game.tile().is_some_and(|t| t.is_river()), "the first river tile fits");
+        }
+        let plain = r#"{"format": 1, "players": ["A", "B"], "seed": 3, "moves": []}"#;
+        assert_eq!(Record::from_json(plain).unwrap().replay().unwrap().start().0, TileId::START);
     }
 }
 
