@@ -1,2 +1,35 @@
 //! Bots for Carcassonne: random, greedy and Monte Carlo tree search, and an
 //! arena that measures them fairly.
+//!
+//! A bot sees a game only through a [`carcassonne::View`]: what its player
+//! sees, never the order of the tiles in the bag.
+//!
+//! ```
+//! use carcassonne::{Game, Rules, Setup, View};
+//! use carcassonne_ai::BotSpec;
+//!
+//! let mut game = Game::new(Setup::standard(Rules::default(), 2, 7)).unwrap();
+//! let mut bots = [BotSpec::Greedy.build(1), "mcts:200it".parse::<BotSpec>().unwrap().build(2)];
+//! for _ in 0..4 {
+//!     let seat = game.to_move().unwrap();
+//!     let mv = bots[seat.index()].choose(&View::new(&game, seat)).unwrap();
+//!     game.play(&mv).unwrap();
+//! }
+//! ```
+
+pub mod arena;
+mod bot;
+mod eval;
+mod greedy;
+mod mcts;
+mod random_bot;
+mod sample;
+mod seed;
+pub mod stats;
+
+pub use bot::{parse_specs, Bot, BotSpec, Difficulty, SpecError};
+pub use eval::{Scratch, Valuation};
+pub use greedy::GreedyBot;
+pub use mcts::{Budget, MctsBot, MctsConfig, SearchInfo};
+pub use random_bot::RandomBot;
+pub use sample::Determinizer;

@@ -48,11 +48,11 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Serve the web game on http://127.0.0.1:8080.
+    /// Serve the web game on http://127.0.0.1:8080 (the default).
     Serve(serve::ServeArgs),
     /// Play bots against each other in paired games and report their strength.
     Arena(arena::ArenaArgs),
-    /// Play a game between random players in the terminal and show the board (the default).
+    /// Play a game between random players in the terminal and show the board.
     Play {
         /// Seed of the tile order and of the players' choices.
         #[arg(long, default_value_t = 1)]
@@ -108,7 +108,8 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result =
-        match cli.command.unwrap_or(Command::Play { seed: 1, players: 2, rules: "standard".into(), save: None }) {
+        // The web game is the default: `cargo run --release` starts it.
+        match cli.command.unwrap_or(Command::Serve(serve::ServeArgs::default())) {
             Command::Serve(args) => serve::run(args),
             Command::Arena(args) => arena::run(args),
             Command::Play { seed, players, rules, save } => play(seed, players, &rules, save),

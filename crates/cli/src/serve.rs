@@ -7,11 +7,20 @@ pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: String,
-    /// The SQLite file the games are kept in.
+    /// The SQLite file the games are kept in (created if missing).
     #[arg(long, default_value = "carcassonne.db")]
     pub db: PathBuf,
 }
 
-pub fn run(_args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
-    Err("the web game is not built yet".into())
+impl Default for ServeArgs {
+    fn default() -> Self {
+        ServeArgs { addr: "127.0.0.1:8080".into(), db: "carcassonne.db".into() }
+    }
+}
+
+/// Serves the web game until Ctrl-C; prints the URL to open.
+pub fn run(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
+    carcassonne_server::init_logging();
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    runtime.block_on(carcassonne_server::serve(&args.addr, &args.db)).map_err(|e| -> Box<dyn std::error::Error> { e })
 }

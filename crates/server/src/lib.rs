@@ -1,2 +1,113 @@
 //! The web game: an axum server with the games kept in SQLite and the
 //! browser UI embedded in the binary.
+//!
+//! The server is the authority: browsers send moves, the engine checks them,
+//! each move is committed to the store before it is acknowledged, bots move
+//! here, and the order of the bag never leaves the server. A game is stored
+//! as its record (setup and moves) and rebuilt by replaying it.
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+//! // What `carcassonne serve` does.
+//! carcassonne_server::serve("127.0.0.1:8080", std::path::Path::new("carcassonne.db")).await?;
+//! # Ok(()) }
+//! ```
+//!
+//! Tests drive [`app`] directly (`tower::ServiceExt::oneshot`), with a
+//! [`SqliteStore::in_memory`] store.
+
+mod bots;
+mod error;
+mod live;
+mod routes;
+mod store;
+mod view;
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::Arc;
+
+pub use bots::{choose_move, BotLevel};
+pub use error::ApiError;
+pub use live::{rebuild, AppState, Config, MoveRequest, Viewer};
+pub use routes::{app, MAX_BODY, MAX_RECORD, MAX_WS_MESSAGE};
+pub use store::{GameSummary, NewGame, Progress, Seat, SqliteStore, Store, StoreError, StoredGame};
+pub use view::{options_json, replay_json, score_history, state_json, tiles_json, COLORS};
+
+/// An error on the way to serving.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+/// Logs to stderr (`RUST_LOG` filters; `info` by default). Safe to call twice.
+pub fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+}
+
+/// Opens (or creates) the database at `db`, listens on `addr`, prints the URL
+/// to open and serves until Ctrl-C. Settings come from the environment
+/// ([`Config::from_env`]).
+///
+/// # Errors
+/// The database cannot be opened or migrated, or the address cannot be bound.
+pub async fn serve(addr: &str, db: &Path) -> Result<(), BoxError> {
+    let store = SqliteStore::open(db)?;
+    let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let state = AppState::new(Arc::new(store), Config::from_env());
+    tracing::info!(db = %db.display(), "games are kept in {}", db.display());
+    serve_on(listener, state).await
+}
+
+/// Serves `state` on a bound listener (tests bind port 0) until Ctrl-C or SIGTERM.
+///
+/// # Errors
+/// The listener fails.
+pub async fn serve_on(listener: tokio::net::TcpListener, state: AppState) -> Result<(), BoxError> {
+    let local = listener.local_addr()?;
+    println!("Carcassonne is ready: open {}", url_for(local));
+    axum::serve(listener, app(state)).with_graceful_shutdown(shutdown_signal()).await?;
+    Ok(())
+}
+
+/// The URL to print for a listening address (a wildcard address is reached on localhost).
+fn url_for(addr: SocketAddr) -> String {
+    match addr {
+        SocketAddr::V4(a) if a.ip().is_unspecified() => format!("http://127.0.0.1:{}/", a.port()),
+        SocketAddr::V6(a) if a.ip().is_unspecified() => format!("http://[::1]:{}/", a.port()),
+        SocketAddr::V6(a) => format!("http://[{}]:{}/", a.ip(), a.port()),
+        SocketAddr::V4(a) => format!("http://{}:{}/", a.ip(), a.port()),
+    }
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = term => {},
+    }
+    tracing::info!("shutting down");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_printed_url_is_one_a_browser_opens() {
+        assert_eq!(url_for("127.0.0.1:8080".parse().unwrap()), "http://127.0.0.1:8080/");
+        assert_eq!(url_for("0.0.0.0:9000".parse().unwrap()), "http://127.0.0.1:9000/");
+    }
+}

@@ -1,0 +1,470 @@
+//! The arena: bots play each other in paired games and the results are
+//! summed up with their uncertainty.
+//!
+//! With `n` bots, each deal (a tile order drawn from the run's seed) is
+//! played `n` times, the seats rotated one step each time, so that every bot
+//! plays every seat with the same tiles: with two bots, the same tile order
+//! twice with the seats swapped. The luck of the draw then cancels within a
+//! deal, which is why the margin's interval is computed over deals (the
+//! mean over a deal's seatings is one observation).
+//!
+//! Every move goes through the engine's checked [`Game::play`]: a bot that
+//! answers an illegal move stops the run with an error.
+
+use std::fmt::{self, Write as _};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use carcassonne::{Game, IllegalMove, PlayerId, Rules, Setup, View};
+use serde_json::json;
+
+use crate::bot::BotSpec;
+use crate::seed::derive;
+use crate::stats::{mean_ci, wilson, Mean, Proportion, Z95};
+
+/// What to play.
+#[derive(Clone, Debug)]
+pub struct ArenaOptions {
+    /// One bot per seat (2–6).
+    pub bots: Vec<BotSpec>,
+    /// Games to play, rounded up to whole deals (a multiple of the bot count).
+    pub games: usize,
+    pub rules: Rules,
+    /// Seed of the deals and of the bots.
+    pub seed: u64,
+    /// Games played at once (each bot itself uses the threads its spec asks for).
+    pub threads: usize,
+}
+
+impl ArenaOptions {
+    /// Options from their text forms: bot specs (`mcts:1s,greedy`) and a
+    /// rule set (`first-edition,small_city=false`).
+    ///
+    /// # Errors
+    /// A bot spec or rule set that could not be read, or a bot count
+    /// outside 2–6.
+    pub fn parse(
+        bots: &str,
+        games: usize,
+        rules: &str,
+        seed: u64,
+        threads: usize,
+    ) -> Result<ArenaOptions, Box<dyn std::error::Error + Send + Sync>> {
+        let bots = crate::bot::parse_specs(bots)?;
+        if !(2..=carcassonne::MAX_PLAYERS).contains(&bots.len()) {
+            return Err(ArenaError::BotCount(bots.len()).into());
+        }
+        let rules = Rules::parse(rules)?;
+        Ok(ArenaOptions { bots, games, rules, seed, threads: threads.max(1) })
+    }
+
+    pub fn deals(&self) -> usize {
+        self.games.div_ceil(self.bots.len().max(1))
+    }
+
+    pub fn total_games(&self) -> usize {
+        self.deals() * self.bots.len()
+    }
+}
+
+/// One finished game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameResult {
+    /// Index in the run: `deal * bots + rotation`.
+    pub index: usize,
+    pub deal: usize,
+    /// The bot (index into the options' list) in each seat.
+    pub seats: Vec<usize>,
+    /// Final scores by seat.
+    pub scores: Vec<u32>,
+    /// Per bot: moves made, total and longest thinking time.
+    pub moves: Vec<(u32, Duration, Duration)>,
+}
+
+impl GameResult {
+    /// The seat bot `b` played.
+    pub fn seat_of(&self, b: usize) -> usize {
+        self.seats.iter().position(|&x| x == b).expect("every bot has a seat")
+    }
+
+    /// Bot `b`'s share of the win: 1 alone on top, 1/k when k seats tie, else 0.
+    pub fn win_share(&self, b: usize) -> f64 {
+        let best = self.scores.iter().copied().max().unwrap_or(0);
+        let tied = self.scores.iter().filter(|&&s| s == best).count();
+        if self.scores[self.seat_of(b)] == best {
+            1.0 / tied as f64
+        } else {
+            0.0
+        }
+    }
+
+    /// Bot `b`'s score minus the best other score.
+    pub fn margin(&self, b: usize) -> f64 {
+        let seat = self.seat_of(b);
+        let other = self.scores.iter().enumerate().filter(|&(s, _)| s != seat).map(|(_, &x)| x).max().unwrap_or(0);
+        self.scores[seat] as f64 - other as f64
+    }
+}
+
+/// Why a run stopped.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ArenaError {
+    /// Fewer than 2 or more than 6 bots.
+    BotCount(usize),
+    /// No games asked for.
+    NoGames,
+    /// A bot answered an illegal move.
+    IllegalMove { bot: String, game: usize, error: IllegalMove },
+    /// A bot gave no move in a game that was not over.
+    NoMove { bot: String, game: usize },
+}
+
+impl fmt::Display for ArenaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ArenaError::BotCount(n) => write!(f, "the arena needs 2 to 6 bots, not {n}"),
+            ArenaError::NoGames => write!(f, "no games to play"),
+            ArenaError::IllegalMove { bot, game, error } => {
+                write!(f, "bot {bot} played an illegal move in game {game}: {error}")
+            }
+            ArenaError::NoMove { bot, game } => write!(f, "bot {bot} gave no move in game {game}"),
+        }
+    }
+}
+
+impl std::error::Error for ArenaError {}
+
+/// Plays game `index` of the run.
+///
+/// # Errors
+/// A bot's illegal move or missing move.
+pub fn play_game(options: &ArenaOptions, index: usize) -> Result<GameResult, ArenaError> {
+    let n = options.bots.len();
+    let deal = index / n;
+    let rotation = index % n;
+    let seats: Vec<usize> = (0..n).map(|s| (s + rotation) % n).collect();
+    let mut game = Game::new(Setup::standard(options.rules, n, derive(options.seed, &[deal as u64])))
+        .expect("a standard setup for 2–6 players");
+    let mut bots: Vec<_> = seats
+        .iter()
+        .map(|&b| options.bots[b].build(derive(options.seed, &[deal as u64, rotation as u64, b as u64, 1])))
+        .collect();
+    let mut moves = vec![(0u32, Duration::ZERO, Duration::ZERO); n];
+    while let Some(seat) = game.to_move() {
+        let s = seat.index();
+        let b = seats[s];
+        let started = Instant::now();
+        let mv = bots[s].choose(&View::new(&game, seat));
+        let took = started.elapsed();
+        let Some(mv) = mv else {
+            return Err(ArenaError::NoMove { bot: options.bots[b].to_string(), game: index });
+        };
+        game.play(&mv).map_err(|error| ArenaError::IllegalMove {
+            bot: options.bots[b].to_string(),
+            game: index,
+            error,
+        })?;
+        let m = &mut moves[b];
+        m.0 += 1;
+        m.1 += took;
+        m.2 = m.2.max(took);
+    }
+    Ok(GameResult { index, deal, seats, scores: game.scores().to_vec(), moves })
+}
+
+/// Plays the whole run, `options.threads` games at a time, calling
+/// `on_game` (on this thread) as each game ends, and sums it up.
+///
+/// # Errors
+/// Bad options, or the first bot error (the run stops there).
+pub fn run(options: &ArenaOptions, mut on_game: impl FnMut(&GameResult)) -> Result<Report, ArenaError> {
+    let n = options.bots.len();
+    if !(2..=carcassonne::MAX_PLAYERS).contains(&n) {
+        return Err(ArenaError::BotCount(n));
+    }
+    if options.games == 0 {
+        return Err(ArenaError::NoGames);
+    }
+    let total = options.total_games();
+    let started = Instant::now();
+    let next = AtomicUsize::new(0);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel();
+    let mut results: Vec<GameResult> = Vec::with_capacity(total);
+    let mut error = None;
+    std::thread::scope(|s| {
+        for _ in 0..options.threads.clamp(1, total) {
+            let tx = tx.clone();
+            let (next, stop) = (&next, &stop);
+            s.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= total || stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let r = play_game(options, i);
+                if r.is_err() {
+                    stop.store(true, Ordering::Relaxed);
+                }
+                if tx.send(r).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        for r in rx {
+            match r {
+                Ok(g) => {
+                    on_game(&g);
+                    results.push(g);
+                }
+                Err(e) => {
+                    error.get_or_insert(e);
+                }
+            }
+        }
+    });
+    if let Some(e) = error {
+        return Err(e);
+    }
+    results.sort_by_key(|g| g.index);
+    Ok(Report::new(options, &results, started.elapsed()))
+}
+
+/// Plays the run with a progress bar on standard error (hidden when
+/// standard error is not a terminal or `show` is false).
+///
+/// # Errors
+/// As [`run`].
+pub fn run_with_progress(options: &ArenaOptions, show: bool) -> Result<Report, ArenaError> {
+    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+    let bar = ProgressBar::with_draw_target(
+        Some(options.total_games() as u64),
+        if show { ProgressDrawTarget::stderr() } else { ProgressDrawTarget::hidden() },
+    );
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} games, eta {eta}  {msg}")
+            .expect("a valid template")
+            .progress_chars("=> "),
+    );
+    let first = options.bots[0].to_string();
+    let (mut share, mut played) = (0.0, 0usize);
+    let report = run(options, |g| {
+        share += g.win_share(0);
+        played += 1;
+        bar.set_message(format!("{first} wins {:.1}%", 100.0 * share / played as f64));
+        bar.inc(1);
+    });
+    bar.finish_and_clear();
+    report
+}
+
+/// One bot's results.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BotReport {
+    pub name: String,
+    pub games: usize,
+    pub wins: usize,
+    pub ties: usize,
+    pub losses: usize,
+    /// Win rate (a tie counts as a share) with its Wilson interval.
+    pub win: Proportion,
+    /// Score minus the best other score; the interval is over deals.
+    pub margin: Mean,
+    pub mean_score: f64,
+    pub moves: u64,
+    pub mean_move: Duration,
+    pub max_move: Duration,
+}
+
+/// The summary of a run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    pub rules: String,
+    pub seed: u64,
+    pub games: usize,
+    pub deals: usize,
+    pub threads: usize,
+    pub elapsed: Duration,
+    pub bots: Vec<BotReport>,
+}
+
+impl Report {
+    /// Sums up finished games (all of them, or a part of a run).
+    pub fn new(options: &ArenaOptions, results: &[GameResult], elapsed: Duration) -> Report {
+        let n = options.bots.len();
+        let mut deals: Vec<usize> = results.iter().map(|g| g.deal).collect();
+        deals.sort_unstable();
+        deals.dedup();
+        let bots = (0..n)
+            .map(|b| {
+                let share: f64 = results.iter().map(|g| g.win_share(b)).sum();
+                let wins = results.iter().filter(|g| g.win_share(b) == 1.0).count();
+                let ties =
+                    results.iter().filter(|g| (0.0..1.0).contains(&g.win_share(b)) && g.win_share(b) > 0.0).count();
+                let per_deal: Vec<f64> = deals
+                    .iter()
+                    .map(|&d| {
+                        let games: Vec<f64> = results.iter().filter(|g| g.deal == d).map(|g| g.margin(b)).collect();
+                        games.iter().sum::<f64>() / games.len() as f64
+                    })
+                    .collect();
+                let moves: u64 = results.iter().map(|g| g.moves[b].0 as u64).sum();
+                let time: Duration = results.iter().map(|g| g.moves[b].1).sum();
+                BotReport {
+                    name: options.bots[b].to_string(),
+                    games: results.len(),
+                    wins,
+                    ties,
+                    losses: results.len() - wins - ties,
+                    win: wilson(share, results.len() as f64, Z95),
+                    margin: mean_ci(&per_deal),
+                    mean_score: results.iter().map(|g| g.scores[g.seat_of(b)] as f64).sum::<f64>()
+                        / results.len().max(1) as f64,
+                    moves,
+                    mean_move: if moves == 0 { Duration::ZERO } else { time / moves as u32 },
+                    max_move: results.iter().map(|g| g.moves[b].2).max().unwrap_or_default(),
+                }
+            })
+            .collect();
+        Report {
+            rules: options.rules.to_string(),
+            seed: options.seed,
+            games: results.len(),
+            deals: deals.len(),
+            threads: options.threads,
+            elapsed,
+            bots,
+        }
+    }
+
+    pub fn to_json(&self) -> serde_json::Value {
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        json!({
+            "rules": self.rules,
+            "seed": self.seed,
+            "games": self.games,
+            "deals": self.deals,
+            "threads": self.threads,
+            "elapsed_s": self.elapsed.as_secs_f64(),
+            "bots": self.bots.iter().map(|b| json!({
+                "bot": b.name,
+                "games": b.games,
+                "wins": b.wins,
+                "ties": b.ties,
+                "losses": b.losses,
+                "win_rate": b.win.rate,
+                "win_rate_95": [b.win.low, b.win.high],
+                "margin_mean": b.margin.mean,
+                "margin_95": [b.margin.low, b.margin.high],
+                "mean_score": b.mean_score,
+                "moves": b.moves,
+                "move_ms_mean": ms(b.mean_move),
+                "move_ms_max": ms(b.max_move),
+            })).collect::<Vec<_>>(),
+        })
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let seatings = self.games.checked_div(self.deals).unwrap_or(0);
+        writeln!(
+            f,
+            "{} games ({} deals x {} seatings), rules {}, seed {}, {:.1} s",
+            self.games,
+            self.deals,
+            seatings,
+            self.rules,
+            self.seed,
+            self.elapsed.as_secs_f64()
+        )?;
+        let width = self.bots.iter().map(|b| b.name.len()).max().unwrap_or(3).max(3);
+        writeln!(
+            f,
+            "{:width$}  {:>5}  {:>17}  {:>7}  {:>20}  {:>10}  {:>10}",
+            "bot", "games", "win % [95% CI]", "w/t/l", "margin [95% CI]", "move mean", "move max"
+        )?;
+        for b in &self.bots {
+            let mut line = String::new();
+            write!(
+                line,
+                "{:width$}  {:>5}  {:>5.1} [{:>4.1}, {:>5.1}]  {:>7}  {:>+6.1} [{:>+5.1}, {:>+5.1}]  {:>10}  {:>10}",
+                b.name,
+                b.games,
+                100.0 * b.win.rate,
+                100.0 * b.win.low,
+                100.0 * b.win.high,
+                format!("{}/{}/{}", b.wins, b.ties, b.losses),
+                b.margin.mean,
+                b.margin.low,
+                b.margin.high,
+                duration(b.mean_move),
+                duration(b.max_move),
+            )?;
+            writeln!(f, "{line}")?;
+        }
+        Ok(())
+    }
+}
+
+fn duration(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s >= 1.0 {
+        format!("{s:.2} s")
+    } else if s >= 1e-3 {
+        format!("{:.1} ms", s * 1e3)
+    } else {
+        format!("{:.0} us", s * 1e6)
+    }
+}
+
+/// A convenience for callers: the seat `p`'s bot in a result.
+pub fn bot_in_seat(result: &GameResult, p: PlayerId) -> usize {
+    result.seats[p.index()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(seats: Vec<usize>, scores: Vec<u32>) -> GameResult {
+        let n = seats.len();
+        GameResult { index: 0, deal: 0, seats, scores, moves: vec![(1, Duration::ZERO, Duration::ZERO); n] }
+    }
+
+    #[test]
+    fn wins_ties_and_margins() {
+        let g = result(vec![1, 0], vec![80, 70]);
+        assert_eq!((g.win_share(1), g.win_share(0)), (1.0, 0.0));
+        assert_eq!((g.margin(1), g.margin(0)), (10.0, -10.0));
+        let t = result(vec![0, 1, 2], vec![50, 50, 20]);
+        assert_eq!((t.win_share(0), t.win_share(1), t.win_share(2)), (0.5, 0.5, 0.0));
+        assert_eq!(t.margin(2), -30.0);
+    }
+
+    #[test]
+    fn a_paired_run_plays_every_seating_of_every_deal() {
+        let options = ArenaOptions {
+            bots: vec![BotSpec::Random, BotSpec::Greedy],
+            games: 3,
+            rules: Rules::default(),
+            seed: 11,
+            threads: 2,
+        };
+        let mut seen = Vec::new();
+        let report = run(&options, |g| seen.push((g.deal, g.seats.clone()))).unwrap();
+        seen.sort();
+        assert_eq!(seen, vec![(0, vec![0, 1]), (0, vec![1, 0]), (1, vec![0, 1]), (1, vec![1, 0])]);
+        assert_eq!((report.games, report.deals), (4, 2));
+        let shares: f64 = report.bots.iter().map(|b| b.win.rate).sum();
+        assert!((shares - 1.0).abs() < 1e-12);
+        assert_eq!(report.bots[0].margin.mean, -report.bots[1].margin.mean);
+        // The same seed gives the same games.
+        let again = run(&ArenaOptions { threads: 1, ..options }, |_| {}).unwrap();
+        assert_eq!(
+            report.bots.iter().map(|b| (b.wins, b.margin.mean)).collect::<Vec<_>>(),
+            again.bots.iter().map(|b| (b.wins, b.margin.mean)).collect::<Vec<_>>()
+        );
+    }
+}

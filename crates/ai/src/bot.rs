@@ -1,0 +1,242 @@
+//! The bot interface, bot specs (`mcts:1s`, `greedy`…) and difficulty levels.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use carcassonne::{Move, View};
+
+use crate::greedy::GreedyBot;
+use crate::mcts::{Budget, MctsBot, MctsConfig};
+use crate::random_bot::RandomBot;
+
+/// A computer player.
+///
+/// A bot is handed a [`View`]: the board, scores, supplies, the tile (or
+/// hand) of the player to move, the counts of the tiles still in the bag —
+/// never their order, never another player's hidden hand. It answers with a
+/// move taken from [`View::legal_moves`] (placement and follower, abbot or
+/// recall decision), so every rule option the engine plays is covered.
+pub trait Bot: Send {
+    /// A short name for reports, e.g. `mcts:1s`.
+    fn name(&self) -> String;
+
+    /// The move for the player to move in `view` (whose seat the view
+    /// should be), or `None` once the game is over.
+    fn choose(&mut self, view: &View<'_>) -> Option<Move>;
+}
+
+/// How strong a bot the UI asks for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Difficulty {
+    Easy,
+    Normal,
+    Hard,
+}
+
+impl Difficulty {
+    pub const ALL: [Difficulty; 3] = [Difficulty::Easy, Difficulty::Normal, Difficulty::Hard];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Difficulty::Easy => "easy",
+            Difficulty::Normal => "normal",
+            Difficulty::Hard => "hard",
+        }
+    }
+
+    /// The bot this level stands for (docs/ai.md, "Difficulty levels").
+    /// Easy and normal use iteration budgets, so their strength does not
+    /// depend on the machine; hard searches for a second per move.
+    pub fn spec(self) -> BotSpec {
+        match self {
+            Difficulty::Easy => BotSpec::mcts(Budget::Iterations(300)),
+            Difficulty::Normal => BotSpec::mcts(Budget::Iterations(3000)),
+            Difficulty::Hard => BotSpec::mcts(Budget::Time(Duration::from_secs(1))),
+        }
+    }
+}
+
+impl FromStr for Difficulty {
+    type Err = SpecError;
+
+    fn from_str(s: &str) -> Result<Difficulty, SpecError> {
+        Difficulty::ALL.into_iter().find(|d| d.name() == s).ok_or_else(|| SpecError(s.to_string()))
+    }
+}
+
+/// Which bot to build: parsed from `random`, `greedy`, `mcts` (a second
+/// per move), `mcts:1s`, `mcts:250ms`, `mcts:0.3s`, `mcts:5000it`, or a
+/// difficulty (`easy`, `normal`, `hard`). An MCTS spec may add `:<n>t` for
+/// threads and `:key=value` settings (docs/ai.md lists them), e.g.
+/// `mcts:2000it:2t:c=0.5:depth=12`.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum BotSpec {
+    Random,
+    Greedy,
+    /// The search bot; its `seed` is replaced by the one given to [`BotSpec::build`].
+    Mcts(MctsConfig),
+}
+
+impl BotSpec {
+    /// The search bot with default settings and this budget.
+    pub fn mcts(budget: Budget) -> BotSpec {
+        BotSpec::Mcts(MctsConfig { budget, ..MctsConfig::default() })
+    }
+
+    /// A new bot; `seed` fixes every random choice it makes.
+    pub fn build(&self, seed: u64) -> Box<dyn Bot> {
+        match *self {
+            BotSpec::Random => Box::new(RandomBot::new(seed)),
+            BotSpec::Greedy => Box::new(GreedyBot::new(seed)),
+            BotSpec::Mcts(config) => Box::new(MctsBot::new(MctsConfig { seed, ..config })),
+        }
+    }
+
+    /// Whether the bot's moves depend only on its seed and what it sees (a
+    /// time budget depends on the machine too).
+    pub fn is_deterministic(&self) -> bool {
+        !matches!(self, BotSpec::Mcts(MctsConfig { budget: Budget::Time(_), .. }))
+    }
+}
+
+/// The `key=value` settings of an MCTS spec: name, getter, setter.
+type Setting = (&'static str, fn(&MctsConfig) -> f64, fn(&mut MctsConfig, f64));
+
+const SETTINGS: &[Setting] = &[
+    ("c", |c| c.exploration, |c, v| c.exploration = v),
+    // `depth=end` (infinite) plays out to the end of the game.
+    (
+        "depth",
+        |c| c.playout_depth.map_or(f64::INFINITY, f64::from),
+        |c, v| c.playout_depth = v.is_finite().then_some(v as u16),
+    ),
+    ("follow", |c| c.playout_follower, |c, v| c.playout_follower = v),
+    ("win", |c| c.win_weight, |c, v| c.win_weight = v),
+    ("scale", |c| c.score_scale, |c, v| c.score_scale = v),
+    ("tree", |c| c.max_depth as f64, |c, v| c.max_depth = v as u8),
+    ("expand", |c| c.expand_after as f64, |c, v| c.expand_after = v as u32),
+    ("wbase", |c| c.widen_base, |c, v| c.widen_base = v),
+    ("wfactor", |c| c.widen_factor, |c, v| c.widen_factor = v),
+    ("prior", |c| c.prior_weight, |c, v| c.prior_weight = v),
+    ("meeple", |c| c.valuation.follower, |c, v| c.valuation.follower = v),
+    ("rank", |c| c.rank_after as f64, |c, v| c.rank_after = v as u32),
+];
+
+impl fmt::Display for BotSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BotSpec::Random => f.write_str("random"),
+            BotSpec::Greedy => f.write_str("greedy"),
+            BotSpec::Mcts(c) => {
+                write!(f, "mcts:{}", c.budget)?;
+                if c.threads > 1 {
+                    write!(f, ":{}t", c.threads)?;
+                }
+                let base = MctsConfig::default();
+                for (name, get, _) in SETTINGS {
+                    match get(c) {
+                        v if v == get(&base) => {}
+                        v if v.is_infinite() => write!(f, ":{name}=end")?,
+                        v => write!(f, ":{name}={v}")?,
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// A bot spec that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpecError(pub String);
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown bot \"{}\" (expected random, greedy, mcts, mcts:<seconds>s, mcts:<ms>ms, mcts:<n>it, easy, normal or hard)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+impl FromStr for BotSpec {
+    type Err = SpecError;
+
+    fn from_str(s: &str) -> Result<BotSpec, SpecError> {
+        let bad = || SpecError(s.to_string());
+        let s = s.trim();
+        if let Ok(d) = s.parse::<Difficulty>() {
+            return Ok(d.spec());
+        }
+        let mut parts = s.split(':').map(str::trim);
+        let kind = parts.next().unwrap_or_default();
+        let rest: Vec<&str> = parts.collect();
+        match kind {
+            "random" if rest.is_empty() => Ok(BotSpec::Random),
+            "greedy" if rest.is_empty() => Ok(BotSpec::Greedy),
+            "mcts" => {
+                let mut c = MctsConfig::default();
+                for (i, part) in rest.iter().enumerate() {
+                    if let Some((key, value)) = part.split_once('=') {
+                        let (_, _, set) = SETTINGS.iter().find(|(name, _, _)| *name == key).ok_or_else(bad)?;
+                        let v: f64 = if value == "end" { f64::INFINITY } else { value.parse().map_err(|_| bad())? };
+                        if v.is_nan() || v < 0.0 || (v.is_infinite() && key != "depth") {
+                            return Err(bad());
+                        }
+                        set(&mut c, v);
+                    } else if let Some(t) = part.strip_suffix('t').filter(|t| !t.ends_with('i')) {
+                        c.threads = t.parse().ok().filter(|&t| t > 0).ok_or_else(bad)?;
+                    } else if i == 0 {
+                        c.budget = part.parse().map_err(|_| bad())?;
+                    } else {
+                        return Err(bad());
+                    }
+                }
+                Ok(BotSpec::Mcts(c))
+            }
+            _ => Err(bad()),
+        }
+    }
+}
+
+/// Parses a comma-separated list of bot specs (`mcts:1s,greedy`).
+///
+/// # Errors
+/// The first spec that could not be read.
+pub fn parse_specs(list: &str) -> Result<Vec<BotSpec>, SpecError> {
+    list.split(',').filter(|s| !s.trim().is_empty()).map(str::parse).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse_and_print() {
+        assert_eq!("random".parse(), Ok(BotSpec::Random));
+        assert_eq!("greedy".parse(), Ok(BotSpec::Greedy));
+        assert_eq!("mcts:1s".parse(), Ok(BotSpec::mcts(Budget::Time(Duration::from_secs(1)))));
+        assert_eq!("mcts".parse(), Ok(BotSpec::mcts(Budget::Time(Duration::from_secs(1)))));
+        assert_eq!("mcts:0.3s".parse(), Ok(BotSpec::mcts(Budget::Time(Duration::from_millis(300)))));
+        assert_eq!("mcts:250ms".parse(), Ok(BotSpec::mcts(Budget::Time(Duration::from_millis(250)))));
+        assert_eq!("mcts:5000it".parse(), Ok(BotSpec::mcts(Budget::Iterations(5000))));
+        assert_eq!("hard".parse(), Ok(Difficulty::Hard.spec()));
+        let Ok(BotSpec::Mcts(c)) = "mcts:2000it:2t:c=0.5:depth=end".parse() else { panic!() };
+        assert_eq!((c.budget, c.threads, c.exploration, c.playout_depth), (Budget::Iterations(2000), 2, 0.5, None));
+        let Ok(BotSpec::Mcts(c)) = "mcts:2000it:depth=0".parse() else { panic!() };
+        assert_eq!(c.playout_depth, Some(0));
+        for text in ["random", "greedy", "mcts:1s", "mcts:300ms", "mcts:5000it", "mcts:2000it:2t:c=0.5:depth=12"] {
+            assert_eq!(text.parse::<BotSpec>().unwrap().to_string(), text);
+        }
+        for bad in
+            ["", "mcts:", "mcts:fast", "greedy:2", "alphazero", "mcts:0it", "mcts:-1s", "mcts:1s:zz=1", "mcts:0t"]
+        {
+            assert!(bad.parse::<BotSpec>().is_err(), "{bad}");
+        }
+        assert_eq!(parse_specs("mcts:1s, greedy").unwrap().len(), 2);
+    }
+}

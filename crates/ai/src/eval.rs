@@ -1,0 +1,407 @@
+//! A static valuation of a position: what each player's score is worth,
+//! counting the open features their followers hold and the followers they
+//! still have in supply. The greedy bot picks the move that maximises it;
+//! the search bot uses it to cut playouts short and to order moves.
+//!
+//! Per player (docs/ai.md, "The valuation"):
+//!
+//! - the points already scored;
+//! - every open road, city and cloister on which the player has a majority
+//!   of followers (ties count for all tied players, as in scoring):
+//!   - each is worth what it scores at the end if left open, plus a rough
+//!     chance `p` that it is completed times what completing adds; `p`
+//!     falls with its open edges (ends of a road) and with the tiles left;
+//!   - road: its tiles (completing adds nothing), plus a little for growth
+//!     while tiles remain;
+//!   - city: tiles + shields; completed, twice that (small-city rule:
+//!     a one-tile city completes as a two-tile one, `+1`);
+//!   - cloister or garden (monk or abbot): `1 + neighbours`; completed, 9;
+//!     the chance here is that the missing neighbours are filled;
+//!   - with `incomplete_scoring=false`, what an open feature scores at the
+//!     end is 0;
+//! - every farm on which the player has a majority: the farm rule's points
+//!   for the completed cities it borders, plus each open city it borders at
+//!   its completion chance;
+//! - each follower (and abbot) in supply: `follower` points while the bag
+//!   is full, falling to nothing when it is empty (a follower is an option
+//!   to score).
+//!
+//! A finished game is worth its final scores and nothing else.
+
+use std::sync::OnceLock;
+
+use carcassonne::{
+    FarmRule, FeatureInfo, Game, PlayerId, Pos, Rotation, SegmentKind, Spot, TileId, MAX_PLAYERS, TILE_KINDS,
+};
+
+/// The bag's size in a standard game (71 tiles after the start tile).
+const FULL_BAG: f64 = 71.0;
+
+/// The weights of the valuation; see the module docs.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Valuation {
+    /// Worth of a follower in supply with the bag full.
+    pub follower: f64,
+    /// Chance that a road or city with one open edge is completed, with enough tiles left.
+    pub city_close: f64,
+    /// Each further open edge multiplies the chance by this.
+    pub city_per_edge: f64,
+    /// Chance that a cloister's missing neighbours are filled, with enough tiles left.
+    pub cloister_fill: f64,
+    /// Weight of an open city bordering a farm, times its completion chance.
+    pub farm_open_city: f64,
+    /// Extra worth of an open road while tiles remain.
+    pub road_growth: f64,
+}
+
+impl Default for Valuation {
+    fn default() -> Self {
+        Valuation {
+            follower: 1.5,
+            city_close: 0.85,
+            city_per_edge: 0.8,
+            cloister_fill: 0.9,
+            farm_open_city: 0.5,
+            road_growth: 1.0,
+        }
+    }
+}
+
+/// One segment of a tile as it lies on the board: a spot naming it and
+/// (for fields) the spots of the cities on the tile it touches.
+#[derive(Clone, Debug)]
+struct SegSpot {
+    spot: Spot,
+    cities: Vec<Spot>,
+}
+
+/// Per tile id and rotation, its segments with board-oriented spots.
+fn seg_spots(tile: TileId, rot: Rotation) -> &'static [SegSpot] {
+    static TABLE: OnceLock<Vec<Vec<SegSpot>>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = Vec::with_capacity(TILE_KINDS * 4);
+        for tile in TileId::all() {
+            for rot in Rotation::ALL {
+                t.push(build_seg_spots(tile, rot));
+            }
+        }
+        t
+    });
+    &table[tile.index() * 4 + rot.quarter_turns() as usize]
+}
+
+fn build_seg_spots(tile: TileId, rot: Rotation) -> Vec<SegSpot> {
+    let r = rot.quarter_turns() as u32;
+    let def = tile.def();
+    let spot_of = |i: usize| {
+        let s = &def.segments[i];
+        match s.kind {
+            // A turn clockwise moves edge d to d + 1 and half-edge h to h + 2.
+            SegmentKind::City | SegmentKind::Road => {
+                Spot::edge(carcassonne::Dir::from_index((s.edges.trailing_zeros() + r) as usize % 4))
+            }
+            SegmentKind::Field => Spot::half(((s.halves.trailing_zeros() + 2 * r) % 8) as u8),
+            SegmentKind::Cloister => Spot::CLOISTER,
+            SegmentKind::Garden => Spot::GARDEN,
+        }
+    };
+    (0..def.segments.len())
+        .map(|i| {
+            let s = &def.segments[i];
+            let cities = if s.kind == SegmentKind::Field {
+                (0..def.segments.len()).filter(|&c| s.cities & (1 << c) != 0).map(spot_of).collect()
+            } else {
+                Vec::new()
+            };
+            SegSpot { spot: spot_of(i), cities }
+        })
+        .collect()
+}
+
+/// Scratch space for [`Valuation::values`], so that valuing many positions
+/// does not allocate.
+#[derive(Clone, Debug, Default)]
+pub struct Scratch {
+    seen: Vec<u16>,
+    farms: Vec<Farm>,
+    cities: Vec<(u16, f64)>,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Farm {
+    id: u16,
+    followers: [u8; 8],
+    /// Bordering cities: (id, weight): 1 for a completed one, less for an open one.
+    cities: Vec<(u16, f64)>,
+}
+
+impl Valuation {
+    /// Each seat's worth in points (scores included), into `out`.
+    pub fn values(&self, game: &Game, scratch: &mut Scratch, out: &mut [f64; MAX_PLAYERS]) {
+        let n = game.num_players();
+        *out = [0.0; MAX_PLAYERS];
+        for (o, &s) in out.iter_mut().zip(game.scores()) {
+            *o = s as f64;
+        }
+        if game.is_over() {
+            return;
+        }
+        let left = game.tiles_left() as f64;
+        let phase = (left / FULL_BAG).min(1.0);
+        for (p, o) in out.iter_mut().enumerate().take(n) {
+            let p = PlayerId(p as u8);
+            let home = game.supply(p) as f64 + if game.abbot_in_supply(p) { 1.0 } else { 0.0 };
+            *o += self.follower * phase * home;
+        }
+
+        let rules = game.rules();
+        // What an open feature scores at the end if it stays open.
+        let at_end = if rules.incomplete_scoring { 1.0 } else { 0.0 };
+        let board = game.board();
+        scratch.seen.clear();
+        scratch.farms.clear();
+        for f in game.followers() {
+            let Some(info) = board.feature_at(f.pos, f.spot) else { continue };
+            if scratch.seen.contains(&info.id) {
+                continue;
+            }
+            scratch.seen.push(info.id);
+            let worth = match info.kind {
+                SegmentKind::Field => {
+                    scratch.farms.push(Farm { id: info.id, followers: info.followers, cities: Vec::new() });
+                    continue;
+                }
+                SegmentKind::Road => {
+                    let tiles = info.tiles as f64;
+                    let end = at_end * tiles;
+                    end + self.chance(&info, left) * (tiles - end) + self.road_growth * phase
+                }
+                SegmentKind::City => {
+                    let points = (info.tiles + info.shields) as f64;
+                    // Completing needs at least one more tile.
+                    let done = if rules.small_city && info.tiles == 1 { points + 1.0 } else { 2.0 * points };
+                    let end = at_end * points;
+                    end + self.chance(&info, left) * (done - end)
+                }
+                SegmentKind::Cloister | SegmentKind::Garden => {
+                    let around = neighbours(game, f.pos) as f64;
+                    let missing = 8.0 - around;
+                    let fill = if missing <= 0.0 { 1.0 } else { (left / (6.0 * missing)).min(1.0) };
+                    let end = at_end * (1.0 + around);
+                    end + self.cloister_fill * fill * (9.0 - end)
+                }
+            };
+            award(out, &info.followers, n, worth);
+        }
+        if !scratch.farms.is_empty() && rules.farms != FarmRule::Off {
+            self.value_farms(game, scratch, left, out);
+        }
+    }
+
+    /// The worth of `p` minus the best of the others'.
+    pub fn margin(&self, game: &Game, p: PlayerId, scratch: &mut Scratch) -> f64 {
+        let mut v = [0.0; MAX_PLAYERS];
+        self.values(game, scratch, &mut v);
+        margin_of(&v[..game.num_players()], p)
+    }
+
+    /// Rough chance that an open road or city is completed before the bag
+    /// runs out, from its open edges and the tiles left.
+    fn chance(&self, info: &FeatureInfo, left: f64) -> f64 {
+        let edges = info.open_edges.max(1) as i32;
+        let time = (left / (3.0 * edges as f64)).min(1.0);
+        self.city_close * self.city_per_edge.powi(edges - 1) * time
+    }
+
+    fn value_farms(&self, game: &Game, scratch: &mut Scratch, left: f64, out: &mut [f64; MAX_PLAYERS]) {
+        let board = game.board();
+        for t in board.tiles() {
+            for seg in seg_spots(t.tile, t.rot) {
+                if seg.cities.is_empty() {
+                    continue;
+                }
+                let Some(field) = board.feature_at(t.pos, seg.spot) else { continue };
+                let Some(farm) = scratch.farms.iter_mut().find(|f| f.id == field.id) else { continue };
+                for &c in &seg.cities {
+                    let Some(city) = board.feature_at(t.pos, c) else { continue };
+                    if farm.cities.iter().any(|&(id, _)| id == city.id) {
+                        continue;
+                    }
+                    let w = if city.complete { 1.0 } else { self.farm_open_city * self.chance(&city, left) };
+                    farm.cities.push((city.id, w));
+                }
+            }
+        }
+        let n = game.num_players();
+        match game.rules().farms {
+            FarmRule::Off => {}
+            FarmRule::PerFarm => {
+                for farm in &scratch.farms {
+                    let w: f64 = farm.cities.iter().map(|&(_, w)| w).sum();
+                    award(out, &farm.followers, n, 3.0 * w);
+                }
+            }
+            FarmRule::PerFarmOnce => {
+                #[allow(clippy::needless_range_loop)] // p is a seat, used as a bit too
+                for p in 0..n {
+                    scratch.cities.clear();
+                    for farm in &scratch.farms {
+                        if majority(&farm.followers, n) & (1 << p) != 0 {
+                            for &(id, w) in &farm.cities {
+                                if !scratch.cities.iter().any(|&(c, _)| c == id) {
+                                    scratch.cities.push((id, w));
+                                }
+                            }
+                        }
+                    }
+                    out[p] += 3.0 * scratch.cities.iter().map(|&(_, w)| w).sum::<f64>();
+                }
+            }
+            FarmRule::PerCity => {
+                // Each city: the farmers of all occupied farms bordering it.
+                let mut per_city: Vec<(u16, f64, [u8; 8])> = Vec::new();
+                for farm in &scratch.farms {
+                    for &(id, w) in &farm.cities {
+                        match per_city.iter_mut().find(|(c, _, _)| *c == id) {
+                            Some((_, _, sum)) => {
+                                for (s, f) in sum.iter_mut().zip(farm.followers) {
+                                    *s += f;
+                                }
+                            }
+                            None => per_city.push((id, w, farm.followers)),
+                        }
+                    }
+                }
+                for (_, w, followers) in per_city {
+                    award(out, &followers, n, 4.0 * w);
+                }
+            }
+        }
+    }
+}
+
+/// `p`'s value minus the best other value.
+pub fn margin_of(values: &[f64], p: PlayerId) -> f64 {
+    let best_other =
+        values.iter().enumerate().filter(|&(i, _)| i != p.index()).map(|(_, &v)| v).fold(f64::NEG_INFINITY, f64::max);
+    values[p.index()] - best_other
+}
+
+/// The seats with the most followers (bit per seat), none if empty.
+fn majority(followers: &[u8; 8], n: usize) -> u8 {
+    let best = followers[..n].iter().copied().max().unwrap_or(0);
+    if best == 0 {
+        return 0;
+    }
+    (0..n).filter(|&p| followers[p] == best).fold(0, |m, p| m | 1 << p)
+}
+
+fn award(out: &mut [f64; MAX_PLAYERS], followers: &[u8; 8], n: usize, worth: f64) {
+    let m = majority(followers, n);
+    for (p, o) in out.iter_mut().enumerate().take(n) {
+        if m & (1 << p) != 0 {
+            *o += worth;
+        }
+    }
+}
+
+fn neighbours(game: &Game, p: Pos) -> u32 {
+    let b = game.board();
+    let mut n = 0;
+    for dy in -1..=1 {
+        for dx in -1..=1 {
+            if (dx, dy) != (0, 0) && b.tile_at(Pos::new(p.x + dx, p.y + dy)).is_some() {
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use carcassonne::{seeded_rng, RandomMover, Rules, Setup};
+
+    #[test]
+    fn segment_spots_name_every_segment_once() {
+        for tile in TileId::all() {
+            for rot in Rotation::ALL {
+                let mine: Vec<Spot> = seg_spots(tile, rot)
+                    .iter()
+                    .map(|s| tile.canonical_spot(rot, s.spot, true).expect("a spot of the tile"))
+                    .collect();
+                let mut engine: Vec<Spot> =
+                    Spot::all().filter_map(|s| tile.canonical_spot(rot, s, true)).collect::<Vec<_>>();
+                engine.sort();
+                engine.dedup();
+                let mut sorted = mine.clone();
+                sorted.sort();
+                assert_eq!(sorted, engine, "{tile} rot {}", rot.quarter_turns());
+                assert_eq!(mine.len(), tile.def().segments.len());
+            }
+        }
+    }
+
+    /// With the bag empty, the valuation of the position before the last
+    /// move's final scoring equals what the engine scores: check it on the
+    /// position just before the end, by valuing at zero tiles left.
+    #[test]
+    fn a_finished_game_is_worth_its_scores() {
+        let mut g = Game::new(Setup::standard(Rules::default(), 2, 5)).unwrap();
+        RandomMover::new().playout(&mut g, &mut seeded_rng(5));
+        let mut v = [0.0; MAX_PLAYERS];
+        Valuation::default().values(&g, &mut Scratch::default(), &mut v);
+        assert_eq!(v[0], g.scores()[0] as f64);
+        assert_eq!(v[1], g.scores()[1] as f64);
+    }
+
+    /// Without completion chances and follower worth, the valuation is the
+    /// engine's own final scoring of the position: compare it with a copy of
+    /// the game whose deck ends right there, under every farm rule.
+    #[test]
+    fn at_zero_chances_the_valuation_is_the_final_scoring() {
+        let flat = Valuation {
+            follower: 0.0,
+            city_close: 0.0,
+            city_per_edge: 0.0,
+            cloister_fill: 0.0,
+            farm_open_city: 0.0,
+            road_growth: 0.0,
+        };
+        let mut scratch = Scratch::default();
+        let mut compared = 0;
+        for farms in FarmRule::ALL {
+            let rules = Rules { farms, ..Rules::default() };
+            for seed in 0..30u64 {
+                let players = 2 + (seed % 3) as usize;
+                let mut g = Game::new(Setup::standard(rules, players, seed)).unwrap();
+                let mut rng = seeded_rng(seed);
+                let mut mover = RandomMover::new();
+                let stop = 10 + (seed as u16 * 7) % 60;
+                while g.moves_played() < stop {
+                    let Some(mv) = mover.choose(&g, &mut rng) else { break };
+                    g.play_unchecked(&mv);
+                }
+                if g.is_over() {
+                    continue;
+                }
+                // The same draws, ending after the moves played so far.
+                let drawn = g.drawn();
+                let deck = drawn[..drawn.len() - 1].to_vec();
+                let mut ended = Game::new(Setup::with_deck(rules, players, deck)).unwrap();
+                for mv in g.history() {
+                    ended.play(mv).unwrap();
+                }
+                assert!(ended.is_over());
+                let mut v = [0.0; MAX_PLAYERS];
+                flat.values(&g, &mut scratch, &mut v);
+                for (p, &value) in v.iter().enumerate().take(players) {
+                    assert_eq!(value, ended.scores()[p] as f64, "{farms:?} seed {seed} seat {p}");
+                }
+                compared += 1;
+            }
+        }
+        assert!(compared > 100);
+    }
+}

@@ -1,0 +1,519 @@
+//! The search bot: information-set Monte Carlo tree search.
+//!
+//! Hidden information is handled by determinization per iteration
+//! (single-observer ISMCTS): every iteration samples the unseen tile order
+//! afresh from what the bot's player sees ([`Determinizer`]), walks the one
+//! tree with it, and plays out. The tree's decision nodes hang below chance
+//! outcomes: after a move, the child depends on the next tile drawn (and who
+//! draws it) in that iteration's sample, so the tree never assumes one tile
+//! order and each chance branch is visited as often as the bag makes it
+//! likely. Playouts are uniformly random placements with fewer follower
+//! deployments than a uniform choice, cut after a number of moves and
+//! finished with the [`Valuation`] (docs/ai.md explains the choices and the
+//! measurements behind them).
+//!
+//! The moves at the root are ordered by the greedy valuation and widened
+//! progressively (the k-th best is searched once the root has had enough
+//! visits), so that small budgets are spent on plausible moves.
+//!
+//! With an iteration budget the result is a function of the seed, the
+//! budget, the thread count and what the player sees. Several threads run
+//! independent trees on the same root (root parallelism) and add up their
+//! root statistics.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+use carcassonne::{seeded_rng, uniform_below, Action, Game, Move, PlayerId, RandomMover, View, MAX_PLAYERS};
+use rand_chacha::ChaCha8Rng;
+
+use crate::bot::Bot;
+use crate::eval::{margin_of, Scratch, Valuation};
+use crate::greedy::score_moves;
+use crate::sample::Determinizer;
+use crate::seed::{decision_seed, derive};
+
+/// How long to search per move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// This many iterations (over all threads): reproducible.
+    Iterations(u32),
+    /// Until this much time has passed: depends on the machine and its load.
+    Time(Duration),
+}
+
+impl fmt::Display for Budget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Budget::Iterations(n) => write!(f, "{n}it"),
+            Budget::Time(d) if d.as_millis() % 1000 == 0 => write!(f, "{}s", d.as_millis() / 1000),
+            Budget::Time(d) => write!(f, "{}ms", d.as_millis()),
+        }
+    }
+}
+
+impl FromStr for Budget {
+    type Err = ();
+
+    /// `5000it`, `1s`, `0.3s`, `250ms`.
+    fn from_str(s: &str) -> Result<Budget, ()> {
+        let positive = |x: f64| (x.is_finite() && x > 0.0).then_some(x).ok_or(());
+        if let Some(n) = s.strip_suffix("it") {
+            let n: u32 = n.parse().map_err(|_| ())?;
+            return if n > 0 { Ok(Budget::Iterations(n)) } else { Err(()) };
+        }
+        if let Some(ms) = s.strip_suffix("ms") {
+            let ms = positive(ms.parse().map_err(|_| ())?)?;
+            return Ok(Budget::Time(Duration::from_secs_f64(ms / 1000.0)));
+        }
+        if let Some(secs) = s.strip_suffix('s') {
+            let secs = positive(secs.parse().map_err(|_| ())?)?;
+            return Ok(Budget::Time(Duration::from_secs_f64(secs)));
+        }
+        Err(())
+    }
+}
+
+/// Every setting of the search.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct MctsConfig {
+    pub budget: Budget,
+    pub seed: u64,
+    /// Independent trees searched at once (root parallelism).
+    pub threads: usize,
+    /// UCB1's exploration constant (rewards lie in 0..1).
+    pub exploration: f64,
+    /// Moves played at random after the tree before the valuation decides;
+    /// `None` plays to the end of the game.
+    pub playout_depth: Option<u16>,
+    /// Chance that a playout move keeps the follower a uniform choice gave it.
+    pub playout_follower: f64,
+    /// Weight of winning in the reward; the rest is the score margin.
+    pub win_weight: f64,
+    /// Margin (points) at which the margin part of the reward is ~76 % won.
+    pub score_scale: f64,
+    /// Tree depth (moves below the root) beyond which no node is added.
+    pub max_depth: u8,
+    /// Visits of a move and chance outcome (the next player's tiles) before
+    /// the position gets a node.
+    pub expand_after: u32,
+    /// Progressive widening at the root: `widen_base + widen_factor * sqrt(visits)` moves, best valued first.
+    pub widen_base: f64,
+    pub widen_factor: f64,
+    /// Weight of the greedy valuation as a bias (decays with visits).
+    pub prior_weight: f64,
+    /// Visits of a node below the root after which its moves are ranked by
+    /// the greedy valuation (then widened progressively, as at the root);
+    /// 0 never ranks them.
+    pub rank_after: u32,
+    pub valuation: Valuation,
+}
+
+impl Default for MctsConfig {
+    fn default() -> Self {
+        MctsConfig {
+            budget: Budget::Time(Duration::from_secs(1)),
+            seed: 0,
+            threads: 1,
+            exploration: 0.35,
+            playout_depth: None,
+            playout_follower: 0.5,
+            win_weight: 0.3,
+            score_scale: 15.0,
+            max_depth: 6,
+            expand_after: 2,
+            widen_base: 4.0,
+            widen_factor: 1.0,
+            prior_weight: 0.5,
+            rank_after: 0,
+            valuation: Valuation::default(),
+        }
+    }
+}
+
+/// The search bot.
+#[derive(Clone, Debug)]
+pub struct MctsBot {
+    config: MctsConfig,
+    last: Option<SearchInfo>,
+}
+
+/// What the last search did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchInfo {
+    pub iterations: u64,
+    pub nodes: usize,
+    /// Per root move: the move, its visits and its mean reward.
+    pub root: Vec<(Move, u32, f64)>,
+}
+
+impl MctsBot {
+    pub fn new(config: MctsConfig) -> MctsBot {
+        MctsBot { config, last: None }
+    }
+
+    pub fn config(&self) -> &MctsConfig {
+        &self.config
+    }
+
+    /// Statistics of the last search.
+    pub fn last_search(&self) -> Option<&SearchInfo> {
+        self.last.as_ref()
+    }
+}
+
+impl Bot for MctsBot {
+    fn name(&self) -> String {
+        format!("mcts:{}", self.config.budget)
+    }
+
+    fn choose(&mut self, view: &View<'_>) -> Option<Move> {
+        let started = Instant::now();
+        let me = view.to_move()?;
+        let moves = view.legal_moves();
+        if moves.len() <= 1 {
+            return moves.first().copied();
+        }
+        let c = self.config;
+        // The budget counts from the call: sampling and ranking the root's
+        // moves are part of the move's time.
+        let deadline = match c.budget {
+            Budget::Time(d) => Some(started + d),
+            Budget::Iterations(_) => None,
+        };
+        let det = Determinizer::new(view);
+        // Root moves, best valued first (ties keep the engine's order).
+        let margins = score_moves(det.base(), &moves, me, &c.valuation);
+        let mut order: Vec<usize> = (0..moves.len()).collect();
+        order.sort_by(|&a, &b| margins[b].total_cmp(&margins[a]));
+        let best = margins[order[0]];
+        let root: Vec<(Move, f64)> =
+            order.iter().map(|&i| (moves[i], prior(best, margins[i], c.score_scale))).collect();
+
+        let seed = decision_seed(c.seed, view);
+        let threads = c.threads.max(1);
+        let share = |t: usize| match c.budget {
+            Budget::Iterations(n) => {
+                let n = n as u64;
+                n / threads as u64 + u64::from((t as u64) < n % threads as u64)
+            }
+            Budget::Time(_) => u64::MAX,
+        };
+        let results: Vec<Tree> = if threads == 1 {
+            vec![search(&c, &det, &root, me, derive(seed, &[0]), share(0), deadline)]
+        } else {
+            std::thread::scope(|s| {
+                let handles: Vec<_> = (0..threads)
+                    .map(|t| {
+                        let (c, det, root) = (&c, &det, &root);
+                        s.spawn(move || search(c, det, root, me, derive(seed, &[t as u64]), share(t), deadline))
+                    })
+                    .collect();
+                handles.into_iter().map(|h| h.join().expect("a search thread")).collect()
+            })
+        };
+
+        let mut visits = vec![0u32; root.len()];
+        let mut reward = vec![0f64; root.len()];
+        let mut iterations = 0;
+        let mut nodes = 0;
+        for tree in &results {
+            iterations += tree.iterations;
+            nodes += tree.nodes.len();
+            for (i, e) in tree.edges[..root.len()].iter().enumerate() {
+                visits[i] += e.visits;
+                reward[i] += e.reward;
+            }
+        }
+        let mean = |i: usize| if visits[i] == 0 { f64::NEG_INFINITY } else { reward[i] / visits[i] as f64 };
+        // The most visited move; among equals, the better mean, then the better valued.
+        let pick = (0..root.len())
+            .max_by(|&a, &b| visits[a].cmp(&visits[b]).then(mean(a).total_cmp(&mean(b))).then(b.cmp(&a)))
+            .expect("moves");
+        self.last = Some(SearchInfo {
+            iterations,
+            nodes,
+            root: (0..root.len()).map(|i| (root[i].0, visits[i], mean(i))).collect(),
+        });
+        Some(root[pick].0)
+    }
+}
+
+#[derive(Copy, Clone, Debug)]
+struct Edge {
+    mv: Move,
+    visits: u32,
+    /// Sum of the rewards of the player who makes this move.
+    reward: f64,
+    /// Greedy prior in 0..1 (root moves only; 0 elsewhere).
+    prior: f32,
+    player: u8,
+}
+
+#[derive(Copy, Clone, Debug)]
+struct Node {
+    first: u32,
+    len: u32,
+    visits: u32,
+    depth: u8,
+    /// Where the node's edges ranked best first start in `Tree::order`
+    /// (`UNRANKED` until they are ranked).
+    order: u32,
+}
+
+const UNRANKED: u32 = u32::MAX;
+
+/// Marks a chance outcome that has no node yet (node ids stay below it).
+const SEEN: u32 = 1 << 31;
+
+/// A hasher for keys that are already distinct integers.
+#[derive(Default)]
+struct IntHasher(u64);
+
+impl Hasher for IntHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8 | b as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = crate::seed::mix(x);
+    }
+}
+
+struct Tree {
+    nodes: Vec<Node>,
+    edges: Vec<Edge>,
+    /// Edge indices of ranked nodes, best valued first.
+    order: Vec<u32>,
+    /// (edge index, who moves next, what they hold) → node, or `SEEN` plus
+    /// the visits of an outcome that has no node yet.
+    children: HashMap<u64, u32, BuildHasherDefault<IntHasher>>,
+    iterations: u64,
+}
+
+/// The chance outcome after a move: who is to move and what they hold
+/// (the drawn tile, or their hand in any order).
+fn outcome_key(edge: usize, g: &Game) -> u64 {
+    let Some(p) = g.to_move() else { return (edge as u64) << 32 | 0xffff_ffff };
+    let mut tiles = [0u8; carcassonne::MAX_HAND];
+    let hand = g.hand(p);
+    for (slot, t) in tiles.iter_mut().zip(hand) {
+        *slot = t.index() as u8 + 1;
+    }
+    tiles.sort_unstable();
+    let held = tiles.iter().fold(0u64, |acc, &t| acc << 8 | t as u64);
+    (edge as u64) << 32 | (p.0 as u64) << 24 | held
+}
+
+impl Tree {
+    fn add_node(&mut self, moves: impl Iterator<Item = (Move, f32)>, player: PlayerId, depth: u8) -> u32 {
+        let first = self.edges.len() as u32;
+        self.edges.extend(moves.map(|(mv, prior)| Edge { mv, visits: 0, reward: 0.0, prior, player: player.0 }));
+        let len = self.edges.len() as u32 - first;
+        self.nodes.push(Node { first, len, visits: 0, depth, order: UNRANKED });
+        self.nodes.len() as u32 - 1
+    }
+
+    /// Ranks a node's moves by their greedy margins (for the node's player)
+    /// in `game`, the position at the node; sets their priors.
+    fn rank(&mut self, node: u32, margins: &[f64], scale: f64) {
+        let nd = self.nodes[node as usize];
+        let mut idx: Vec<u32> = (nd.first..nd.first + nd.len).collect();
+        idx.sort_by(|&a, &b| margins[(b - nd.first) as usize].total_cmp(&margins[(a - nd.first) as usize]));
+        let best = margins.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        for (e, m) in self.edges[nd.first as usize..(nd.first + nd.len) as usize].iter_mut().zip(margins) {
+            e.prior = prior(best, *m, scale) as f32;
+        }
+        self.nodes[node as usize].order = self.order.len() as u32;
+        self.order.extend(idx);
+    }
+}
+
+/// A move's prior in 0..1 from how far its greedy margin is below the best.
+fn prior(best: f64, margin: f64, scale: f64) -> f64 {
+    1.0 / (1.0 + ((best - margin) / scale.max(1e-9)).max(0.0))
+}
+
+/// Rewards of every seat for a final or valued position: a mix of winning
+/// and the margin over the best other seat.
+fn rewards(values: &[f64], c: &MctsConfig, out: &mut [f64; MAX_PLAYERS]) {
+    for (p, o) in out.iter_mut().enumerate().take(values.len()) {
+        let m = margin_of(values, PlayerId(p as u8));
+        let win = if m > 0.0 {
+            1.0
+        } else if m == 0.0 {
+            0.5
+        } else {
+            0.0
+        };
+        *o = c.win_weight * win + (1.0 - c.win_weight) * (0.5 + 0.5 * (m / c.score_scale).tanh());
+    }
+}
+
+fn search(
+    c: &MctsConfig,
+    det: &Determinizer,
+    root: &[(Move, f64)],
+    me: PlayerId,
+    seed: u64,
+    iterations: u64,
+    deadline: Option<Instant>,
+) -> Tree {
+    let mut rng = seeded_rng(seed);
+    let mut tree =
+        Tree { nodes: Vec::new(), edges: Vec::new(), order: Vec::new(), children: HashMap::default(), iterations: 0 };
+    // The root's moves come ranked.
+    tree.add_node(root.iter().map(|&(mv, p)| (mv, p as f32)), me, 0);
+    tree.nodes[0].order = 0;
+    tree.order.extend(0..root.len() as u32);
+    let mut game = det.sample(&mut rng);
+    let mut mover = RandomMover::new();
+    let mut scratch = Scratch::default();
+    // (node, edge) pairs walked this iteration.
+    let mut path: Vec<(u32, u32)> = Vec::with_capacity(64);
+    let mut values = [0f64; MAX_PLAYERS];
+    let mut reward = [0f64; MAX_PLAYERS];
+    let n = det.base().num_players();
+    while tree.iterations < iterations {
+        if let Some(d) = deadline {
+            // Always at least one iteration, so that there is a move to pick.
+            if tree.iterations > 0 && Instant::now() >= d {
+                break;
+            }
+        }
+        tree.iterations += 1;
+        det.sample_into(&mut game, &mut rng);
+        path.clear();
+
+        // Selection and expansion.
+        let mut node = 0u32;
+        loop {
+            let nd = tree.nodes[node as usize];
+            if nd.order == UNRANKED && c.rank_after > 0 && nd.visits >= c.rank_after {
+                let player = game.to_move().expect("a node's game is not over");
+                let moves: Vec<Move> =
+                    tree.edges[nd.first as usize..(nd.first + nd.len) as usize].iter().map(|e| e.mv).collect();
+                let margins = score_moves(&game, &moves, player, &c.valuation);
+                tree.rank(node, &margins, c.score_scale);
+            }
+            let e = select(&tree, node, c);
+            let mv = tree.edges[e as usize].mv;
+            // A node's moves are legal in every sample that reaches it (its
+            // key fixes the board, the player and their tiles); checked in
+            // debug builds by play_unchecked.
+            path.push((node, e));
+            game.play_unchecked(&mv);
+            if game.is_over() {
+                break;
+            }
+            let depth = tree.nodes[node as usize].depth + 1;
+            if depth > c.max_depth {
+                break;
+            }
+            let key = outcome_key(e as usize, &game);
+            let slot = tree.children.entry(key).or_insert(SEEN);
+            if *slot & SEEN == 0 {
+                node = *slot;
+                continue;
+            }
+            // Not a node yet: count the visits of this outcome, and give it
+            // a node once it has been seen often enough.
+            *slot += 1;
+            if *slot - SEEN >= c.expand_after {
+                let player = game.to_move().expect("a game not over has a player to move");
+                let mut moves = game.legal_moves();
+                shuffle(&mut moves, &mut rng);
+                let child = tree.add_node(moves.into_iter().map(|m| (m, 0.0)), player, depth);
+                tree.children.insert(key, child);
+            }
+            break;
+        }
+
+        // Playout.
+        let mut steps = 0u16;
+        while !game.is_over() && c.playout_depth.is_none_or(|d| steps < d) {
+            let Some(mut mv) = mover.choose(&game, &mut rng) else { break };
+            if matches!(mv.action, Action::Follower(_) | Action::Abbot(_))
+                && c.playout_follower < 1.0
+                && (rng_unit(&mut rng)) >= c.playout_follower
+            {
+                mv.action = Action::Pass;
+            }
+            game.play_unchecked(&mv);
+            steps += 1;
+        }
+        if game.is_over() {
+            for (v, &s) in values.iter_mut().zip(game.scores()) {
+                *v = s as f64;
+            }
+        } else {
+            c.valuation.values(&game, &mut scratch, &mut values);
+        }
+        rewards(&values[..n], c, &mut reward);
+
+        // Backpropagation.
+        for &(node, e) in &path {
+            let edge = &mut tree.edges[e as usize];
+            edge.visits += 1;
+            edge.reward += reward[edge.player as usize];
+            tree.nodes[node as usize].visits += 1;
+        }
+    }
+    tree
+}
+
+fn rng_unit(rng: &mut ChaCha8Rng) -> f64 {
+    use rand_core::RngCore;
+    (rng.next_u32() >> 8) as f64 / (1u32 << 24) as f64
+}
+
+fn shuffle<T>(items: &mut [T], rng: &mut ChaCha8Rng) {
+    for i in (1..items.len()).rev() {
+        let j = uniform_below(rng, i as u32 + 1) as usize;
+        items.swap(i, j);
+    }
+}
+
+/// UCB1 over the node's moves, with progressive widening and a decaying
+/// greedy bias at the root; an unvisited move is tried first.
+fn select(tree: &Tree, node: u32, c: &MctsConfig) -> u32 {
+    let nd = tree.nodes[node as usize];
+    let n = nd.visits.max(1) as f64;
+    let log_n = n.ln();
+    let mut best = f64::NEG_INFINITY;
+    let mut pick = nd.first;
+    let mut unvisited = None;
+    let mut consider = |e: u32| {
+        let edge = &tree.edges[e as usize];
+        if edge.visits == 0 {
+            if unvisited.is_none() {
+                unvisited = Some(e);
+            }
+            return;
+        }
+        let v = edge.visits as f64;
+        let score =
+            edge.reward / v + c.exploration * (log_n / v).sqrt() + c.prior_weight * edge.prior as f64 / (v + 1.0);
+        if score > best {
+            best = score;
+            pick = e;
+        }
+    };
+    if nd.order == UNRANKED {
+        (nd.first..nd.first + nd.len).for_each(&mut consider);
+    } else {
+        let width = ((c.widen_base + c.widen_factor * n.sqrt()).ceil() as u32).clamp(1, nd.len);
+        let at = nd.order as usize;
+        tree.order[at..at + width as usize].iter().for_each(|&e| consider(e));
+    }
+    unvisited.unwrap_or(pick)
+}

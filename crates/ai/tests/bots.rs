@@ -1,0 +1,128 @@
+//! Every bot plays legal games under every rule option; the search bot is
+//! deterministic for a seed and an iteration budget; no bot's decision
+//! depends on the order of the tiles it cannot see.
+
+use carcassonne::{FarmRule, Game, Move, PlayerId, RandomMover, Rules, Setup, View};
+use carcassonne_ai::{Bot, BotSpec, Budget, Difficulty, MctsBot, MctsConfig};
+
+fn specs() -> Vec<BotSpec> {
+    vec![BotSpec::Random, BotSpec::Greedy, "mcts:40it".parse().unwrap()]
+}
+
+/// Plays a whole game between `bots` (seat i plays bots[i % len]), checking
+/// every move against the rules before playing it.
+fn play(rules: Rules, players: usize, seed: u64, bots: &mut [Box<dyn Bot>]) -> Game {
+    let mut game = Game::new(Setup::standard(rules, players, seed)).unwrap();
+    while let Some(seat) = game.to_move() {
+        let n = bots.len();
+        let mv = bots[seat.index() % n].choose(&View::new(&game, seat)).expect("a move while the game is on");
+        assert_eq!(game.check(&mv), Ok(()), "{} under {rules}", bots[seat.index() % n].name());
+        game.play(&mv).unwrap();
+    }
+    assert!(bots.iter_mut().all(|b| b.choose(&View::new(&game, PlayerId(0))).is_none()));
+    game
+}
+
+#[test]
+fn every_bot_plays_legal_games_under_every_farm_rule() {
+    for (i, farms) in FarmRule::ALL.into_iter().enumerate() {
+        let rules = Rules { farms, ..Rules::default() };
+        let mut bots: Vec<Box<dyn Bot>> = specs().iter().map(|s| s.build(i as u64)).collect();
+        let g = play(rules, 3, 100 + i as u64, &mut bots);
+        assert!(g.is_over());
+    }
+}
+
+#[test]
+fn every_bot_plays_legal_games_with_the_expansions_and_house_rules() {
+    let options = [
+        "first-edition",
+        "standard,river=true",
+        "standard,abbot=true",
+        "standard,river=true,abbot=true,farms=per-farm-once",
+        "standard,hand=3",
+        "standard,hand=2,hand_visible=true",
+        "standard,draw_at_turn_end=true",
+        "standard,unplaceable=reshuffle",
+        "standard,hole_bonus_turn=true,incomplete_scoring=false",
+        "standard,board_limit=9x7,border_completes=true",
+    ];
+    for (i, text) in options.iter().enumerate() {
+        let rules = Rules::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let mut bots: Vec<Box<dyn Bot>> = specs().iter().map(|s| s.build(i as u64)).collect();
+        // Random against each of the others, two players.
+        bots.swap(0, 2);
+        play(rules, 2, 7 + i as u64, &mut bots[..2]);
+        play(rules, 2, 8 + i as u64, &mut bots[1..]);
+    }
+}
+
+#[test]
+fn difficulty_levels_build_search_bots() {
+    for d in Difficulty::ALL {
+        let BotSpec::Mcts(c) = d.spec() else { panic!("{d:?}") };
+        assert!(matches!(c.budget, Budget::Iterations(_) | Budget::Time(_)));
+        assert!(d.spec().build(1).name().starts_with("mcts:"));
+    }
+    assert!(Difficulty::Easy.spec().is_deterministic());
+}
+
+fn history(spec: &str, seed: u64) -> Vec<Move> {
+    let s: BotSpec = spec.parse().unwrap();
+    let mut bots: Vec<Box<dyn Bot>> = vec![s.build(seed), BotSpec::Greedy.build(seed)];
+    play(Rules::default(), 2, 42, &mut bots).history().to_vec()
+}
+
+#[test]
+fn search_is_deterministic_for_a_seed_and_an_iteration_budget() {
+    assert_eq!(history("mcts:150it", 5), history("mcts:150it", 5));
+    // Root parallelism too: each thread's share and seed are fixed.
+    assert_eq!(history("mcts:150it:2t", 5), history("mcts:150it:2t", 5));
+    // And the seed matters.
+    assert_ne!(history("mcts:150it", 5), history("mcts:150it", 6));
+}
+
+/// Two games that look the same to every player but hold the unseen tiles
+/// in different orders.
+fn twins(rules: Rules, seed: u64, turns: u16) -> (Game, Game) {
+    let setup = Setup::standard(rules, 2, seed);
+    let mut a = Game::new(setup.clone()).unwrap();
+    let mut rng = carcassonne::seeded_rng(seed);
+    let mut mover = RandomMover::new();
+    while a.moves_played() < turns {
+        let mv = mover.choose(&a, &mut rng).unwrap();
+        a.play(&mv).unwrap();
+    }
+    let known = a.drawn().len();
+    let mut deck = setup.deck.clone();
+    deck[known..].reverse();
+    let mut b = Game::new(Setup { deck, ..setup }).unwrap();
+    for mv in a.history() {
+        b.play(mv).unwrap();
+    }
+    assert_ne!(a.deck(), b.deck());
+    (a, b)
+}
+
+#[test]
+fn no_bot_sees_the_order_of_the_bag() {
+    for (rules, seed, turns) in
+        [(Rules::default(), 1, 10), (Rules::default(), 2, 35), (Rules::parse("standard,hand=3").unwrap(), 3, 12)]
+    {
+        let (a, b) = twins(rules, seed, turns);
+        let me = a.to_move().unwrap();
+        for spec in ["random", "greedy", "mcts:300it", "mcts:200it:2t"] {
+            let spec: BotSpec = spec.parse().unwrap();
+            let x = spec.build(9).choose(&View::new(&a, me));
+            let y = spec.build(9).choose(&View::new(&b, me));
+            assert_eq!(x, y, "{spec} under {rules}, turn {turns}");
+        }
+        // The whole search, not just its pick, is the same.
+        let config = MctsConfig { budget: Budget::Iterations(300), seed: 4, ..MctsConfig::default() };
+        let (mut x, mut y) = (MctsBot::new(config), MctsBot::new(config));
+        x.choose(&View::new(&a, me));
+        y.choose(&View::new(&b, me));
+        assert_eq!(x.last_search(), y.last_search());
+        assert_eq!(x.last_search().unwrap().iterations, 300);
+    }
+}

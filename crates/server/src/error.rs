@@ -1,0 +1,120 @@
+//! One error type for every refusal, with a stable code a client can act on.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use carcassonne::IllegalMove;
+use serde_json::{json, Value};
+
+/// Why the server refused a request. Every variant leaves the game unchanged.
+#[derive(Debug)]
+pub enum ApiError {
+    /// No such game (or route).
+    NotFound(String),
+    /// The request is not well formed: bad JSON, a field of the wrong type,
+    /// an unknown tile id, spot or option.
+    BadRequest(String),
+    /// The token does not belong to this game.
+    Unauthorized,
+    /// The seat the request acts for is not the one to move.
+    NotYourTurn,
+    /// The client's version is behind the game's: it should resync.
+    StaleVersion { current: u64 },
+    /// The game has ended.
+    GameOver,
+    /// A well-formed move the rules refuse.
+    Illegal(IllegalMove),
+    /// The request body is larger than the server accepts.
+    TooLarge,
+    /// What was asked for would show hidden information (a record while
+    /// hands are hidden).
+    HiddenInformation,
+    /// The storage failed; the details are logged, not shown.
+    Storage(String),
+}
+
+impl ApiError {
+    /// The stable code (docs/web.md lists them).
+    pub fn code(&self) -> &'static str {
+        match self {
+            ApiError::NotFound(_) => "not_found",
+            ApiError::BadRequest(_) => "bad_request",
+            ApiError::Unauthorized => "unauthorized",
+            ApiError::NotYourTurn => "not_your_turn",
+            ApiError::StaleVersion { .. } => "stale_version",
+            ApiError::GameOver => "game_over",
+            ApiError::Illegal(_) => "illegal_move",
+            ApiError::TooLarge => "too_large",
+            ApiError::HiddenInformation => "hidden_information",
+            ApiError::Storage(_) => "storage_error",
+        }
+    }
+
+    pub fn status(&self) -> StatusCode {
+        match self {
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::Unauthorized => StatusCode::FORBIDDEN,
+            ApiError::NotYourTurn | ApiError::StaleVersion { .. } | ApiError::GameOver => StatusCode::CONFLICT,
+            ApiError::Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::HiddenInformation => StatusCode::CONFLICT,
+            ApiError::Storage(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// A sentence for people.
+    pub fn message(&self) -> String {
+        match self {
+            ApiError::NotFound(what) => format!("{what} was not found"),
+            ApiError::BadRequest(why) => why.clone(),
+            ApiError::Unauthorized => "this link does not seat you at this game".into(),
+            ApiError::NotYourTurn => "it is not your turn".into(),
+            ApiError::StaleVersion { current } => {
+                format!("the game has moved on (it is at version {current}): reload it")
+            }
+            ApiError::GameOver => "the game is over".into(),
+            ApiError::Illegal(e) => e.to_string(),
+            ApiError::TooLarge => "the request is too large".into(),
+            ApiError::HiddenInformation => {
+                "the record of a game with hidden hands can be downloaded once the game is over".into()
+            }
+            ApiError::Storage(_) => "the game could not be saved; nothing was changed".into(),
+        }
+    }
+
+    /// The error as JSON: `{"error": code, "message": …}` plus `rule` (the
+    /// engine's code) for an illegal move and `version` for a stale one.
+    pub fn to_json(&self) -> Value {
+        let mut v = json!({ "error": self.code(), "message": self.message() });
+        match self {
+            ApiError::Illegal(e) => v["rule"] = e.code().into(),
+            ApiError::StaleVersion { current } => v["version"] = (*current).into(),
+            _ => {}
+        }
+        v
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.code(), self.message())
+    }
+}
+
+impl std::error::Error for ApiError {}
+
+impl From<crate::store::StoreError> for ApiError {
+    fn from(e: crate::store::StoreError) -> Self {
+        ApiError::Storage(e.0)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        if let ApiError::Storage(detail) = &self {
+            tracing::error!(%detail, "storage failure");
+        }
+        (self.status(), Json(self.to_json())).into_response()
+    }
+}

@@ -1,0 +1,533 @@
+//! Games being played: one lock per game serialises its commands, every move
+//! is stored before it is applied, and bots move on the server.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use carcassonne::record::{rules_from_json, Record, RecordError, RecordMove, ReplayError};
+use carcassonne::{Game, Move, PlayerId, Setup};
+use serde_json::{Map, Value};
+use tokio::sync::watch;
+
+use crate::bots::{self, BotLevel};
+use crate::error::ApiError;
+use crate::store::{NewGame, Progress, Seat, Store, StoreError};
+
+/// Server settings.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The least time a bot takes over a move, so that people can follow it.
+    pub bot_delay: Duration,
+    /// Search bots think only a few iterations (tests).
+    pub quick_bots: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config { bot_delay: Duration::from_millis(700), quick_bots: false }
+    }
+}
+
+impl Config {
+    /// The defaults, with `CARCASSONNE_BOT_DELAY_MS` read from the environment.
+    pub fn from_env() -> Config {
+        let mut c = Config::default();
+        if let Some(ms) = std::env::var("CARCASSONNE_BOT_DELAY_MS").ok().and_then(|v| v.trim().parse::<u64>().ok()) {
+            c.bot_delay = Duration::from_millis(ms.min(60_000));
+        }
+        c
+    }
+}
+
+/// One game in play.
+pub struct Live {
+    pub id: String,
+    table: tokio::sync::Mutex<Table>,
+    /// Bumped on every change (a move, a bot starting to think): websockets
+    /// watch it and send each viewer a fresh state.
+    changes: watch::Sender<u64>,
+}
+
+/// The state of one game on the server.
+pub struct Table {
+    pub game: Game,
+    pub seats: Vec<Seat>,
+    pub created_at: i64,
+    pub updated_at: i64,
+    /// The bot that is choosing a move.
+    pub thinking: Option<PlayerId>,
+    bots_running: bool,
+}
+
+impl Table {
+    pub fn names(&self) -> Vec<String> {
+        self.seats.iter().map(|s| s.name().to_string()).collect()
+    }
+
+    /// The game's version: the number of moves played. A move must name it.
+    pub fn version(&self) -> u64 {
+        self.game.moves_played() as u64
+    }
+
+    /// The bot to move, if a bot is to move.
+    fn bot_to_move(&self) -> Option<(PlayerId, BotLevel)> {
+        let p = self.game.to_move()?;
+        self.seats.get(p.index())?.bot_level().map(|l| (p, l))
+    }
+}
+
+impl Live {
+    pub async fn lock(&self) -> tokio::sync::MutexGuard<'_, Table> {
+        self.table.lock().await
+    }
+
+    pub fn subscribe(&self) -> watch::Receiver<u64> {
+        self.changes.subscribe()
+    }
+
+    fn changed(&self) {
+        self.changes.send_modify(|v| *v = v.wrapping_add(1));
+    }
+}
+
+/// Who is looking: the seats their tokens hold (none for a spectator).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Viewer {
+    pub seats: Vec<PlayerId>,
+}
+
+impl Viewer {
+    /// The viewer holding `tokens` (comma-separated in URLs).
+    ///
+    /// # Errors
+    /// A token that holds no seat of this game.
+    pub fn from_tokens<'a>(seats: &[Seat], tokens: impl IntoIterator<Item = &'a str>) -> Result<Viewer, ApiError> {
+        let mut viewer = Viewer::default();
+        for token in tokens.into_iter().map(str::trim).filter(|t| !t.is_empty()) {
+            let seat = seats
+                .iter()
+                .position(|s| matches!(s, Seat::Human { token: t, .. } if t == token))
+                .ok_or(ApiError::Unauthorized)?;
+            let p = PlayerId(seat as u8);
+            if !viewer.seats.contains(&p) {
+                viewer.seats.push(p);
+            }
+        }
+        viewer.seats.sort();
+        Ok(viewer)
+    }
+
+    pub fn holds(&self, p: PlayerId) -> bool {
+        self.seats.contains(&p)
+    }
+}
+
+/// A move as a client sends it: the record's move fields plus the version
+/// the client saw.
+#[derive(Clone, Debug, serde::Deserialize)]
+pub struct MoveRequest {
+    pub version: u64,
+    #[serde(flatten)]
+    pub mv: RecordMove,
+}
+
+/// A seat as the new-game form asks for it.
+#[derive(Clone, Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatRequest {
+    pub kind: String,
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub level: Option<String>,
+}
+
+/// The new-game form.
+#[derive(Clone, Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateRequest {
+    pub seats: Vec<SeatRequest>,
+    #[serde(default)]
+    pub rules: Option<Map<String, Value>>,
+}
+
+/// A new game's id and the tokens of its human seats.
+#[derive(Clone)]
+pub struct Created {
+    pub live: Arc<Live>,
+    pub tokens: Vec<(PlayerId, String)>,
+}
+
+/// Names bots get when the form leaves them blank.
+const BOT_NAMES: [&str; 6] = ["Aldric", "Beatrix", "Cedric", "Isolde", "Godfrey", "Matilda"];
+
+/// The longest player name, in characters.
+pub const MAX_NAME: usize = 24;
+
+/// The server's shared state: the store, the games in play, the settings.
+#[derive(Clone)]
+pub struct AppState {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    store: Arc<dyn Store>,
+    games: Mutex<HashMap<String, Arc<Live>>>,
+    config: Config,
+}
+
+/// Runs a store call on a blocking thread.
+async fn blocking<T: Send + 'static>(
+    store: &Arc<dyn Store>,
+    f: impl FnOnce(&dyn Store) -> Result<T, StoreError> + Send + 'static,
+) -> Result<T, StoreError> {
+    let store = Arc::clone(store);
+    tokio::task::spawn_blocking(move || f(&*store)).await.map_err(|e| StoreError(format!("storage task: {e}")))?
+}
+
+pub fn now_ms() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
+}
+
+/// `n` random bytes from the operating system.
+fn random_bytes<const N: usize>() -> [u8; N] {
+    let mut buf = [0u8; N];
+    if getrandom::fill(&mut buf).is_err() {
+        // No OS randomness: fall back on the clock and a per-process hasher
+        // (still unpredictable enough for game ids; tokens are local anyway).
+        use std::hash::{BuildHasher, Hasher};
+        for chunk in buf.chunks_mut(8) {
+            let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+            h.write_i64(now_ms());
+            let x = h.finish().to_le_bytes();
+            chunk.copy_from_slice(&x[..chunk.len()]);
+        }
+    }
+    buf
+}
+
+/// A game id: 10 characters that are easy to read aloud.
+fn new_game_id() -> String {
+    const ALPHABET: &[u8] = b"23456789abcdefghjkmnpqrstuvwxyz";
+    random_bytes::<10>().iter().map(|b| ALPHABET[*b as usize % ALPHABET.len()] as char).collect()
+}
+
+fn new_token() -> String {
+    random_bytes::<16>().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Whether `id` could be a game id (so that junk never reaches the store).
+pub fn plausible_id(id: &str) -> bool {
+    (1..=40).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+fn clean_name(raw: Option<&str>) -> Option<String> {
+    let name: String = raw?.chars().filter(|c| !c.is_control()).collect::<String>().trim().to_string();
+    (!name.is_empty()).then(|| name.chars().take(MAX_NAME).collect())
+}
+
+/// The progress a listing shows after a move.
+pub fn progress_of(game: &Game) -> Progress {
+    Progress {
+        finished: game.is_over(),
+        scores: game.scores().to_vec(),
+        to_move: game.to_move().map(|p| p.0),
+        winners: game.winners().iter().map(|p| p.0).collect(),
+        at: now_ms(),
+    }
+}
+
+impl AppState {
+    pub fn new(store: Arc<dyn Store>, config: Config) -> AppState {
+        AppState { inner: Arc::new(Inner { store, games: Mutex::new(HashMap::new()), config }) }
+    }
+
+    pub fn store(&self) -> &Arc<dyn Store> {
+        &self.inner.store
+    }
+
+    fn games(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Live>>> {
+        self.inner.games.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Starts a game from the new-game form.
+    ///
+    /// # Errors
+    /// `bad_request` for a form the rules refuse (seats, names, levels,
+    /// options); `storage_error` if it cannot be saved.
+    pub async fn create(&self, req: CreateRequest) -> Result<Created, ApiError> {
+        if !(2..=carcassonne::MAX_PLAYERS).contains(&req.seats.len()) {
+            return Err(ApiError::BadRequest(format!(
+                "a game has 2 to {} seats, not {}",
+                carcassonne::MAX_PLAYERS,
+                req.seats.len()
+            )));
+        }
+        let mut seats = Vec::with_capacity(req.seats.len());
+        for (i, s) in req.seats.iter().enumerate() {
+            let seat = match s.kind.as_str() {
+                "human" => Seat::Human {
+                    name: clean_name(s.name.as_deref()).unwrap_or_else(|| format!("Player {}", i + 1)),
+                    token: new_token(),
+                },
+                "bot" => {
+                    let level = match s.level.as_deref() {
+                        None => BotLevel::Normal,
+                        Some(l) => BotLevel::from_name(l).ok_or_else(|| {
+                            ApiError::BadRequest(format!("seat {}: unknown bot level \"{l}\"", i + 1))
+                        })?,
+                    };
+                    Seat::Bot {
+                        name: clean_name(s.name.as_deref()).unwrap_or_else(|| BOT_NAMES[i % BOT_NAMES.len()].into()),
+                        level,
+                    }
+                }
+                other => {
+                    return Err(ApiError::BadRequest(format!(
+                        "seat {}: kind must be \"human\" or \"bot\", not \"{other}\"",
+                        i + 1
+                    )))
+                }
+            };
+            seats.push(seat);
+        }
+        let names: Vec<String> = seats.iter().map(|s| s.name().to_string()).collect();
+        let rules = req.rules.unwrap_or_default();
+        // The engine builds the game from a seeded record, so every rule
+        // option it knows (river, first player…) is set up by the engine.
+        let rules = rules_from_json(&rules).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+        // The engine deals the deck for the rules (the river first, the
+        // first player…) from a fresh seed.
+        let setup = Setup::standard(rules, names.len(), u64::from_le_bytes(random_bytes::<8>()));
+        let live_seed = setup.live_seed;
+        let game = Game::new(setup).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+        // Stored: the deck as dealt, and the live bag's seed, so that a
+        // replay of the moves rebuilds this very game.
+        let record = Record::from_game(&game, &names);
+        let id = new_game_id();
+        let created_at = now_ms();
+        let new = NewGame { id: id.clone(), record, live_seed, seats: seats.clone(), created_at };
+        blocking(self.store(), move |s| s.create_game(&new)).await?;
+        tracing::info!(game = %id, players = names.len(), "game created");
+
+        let tokens = seats
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| match s {
+                Seat::Human { token, .. } => Some((PlayerId(i as u8), token.clone())),
+                Seat::Bot { .. } => None,
+            })
+            .collect();
+        let live = Arc::new(Live {
+            id: id.clone(),
+            table: tokio::sync::Mutex::new(Table {
+                game,
+                seats,
+                created_at,
+                updated_at: created_at,
+                thinking: None,
+                bots_running: false,
+            }),
+            changes: watch::channel(0).0,
+        });
+        self.games().insert(id, Arc::clone(&live));
+        self.kick_bots(&live);
+        Ok(Created { live, tokens })
+    }
+
+    /// The game `id`, loaded from the store and replayed if it is not in play.
+    ///
+    /// # Errors
+    /// `not_found`, or `storage_error` for a store failure or a stored game
+    /// that does not replay.
+    pub async fn game(&self, id: &str) -> Result<Arc<Live>, ApiError> {
+        if let Some(live) = self.games().get(id) {
+            return Ok(Arc::clone(live));
+        }
+        if !plausible_id(id) {
+            return Err(ApiError::NotFound(format!("game {id}")));
+        }
+        let key = id.to_string();
+        let stored = blocking(self.store(), move |s| s.load(&key))
+            .await?
+            .ok_or_else(|| ApiError::NotFound(format!("game {id}")))?;
+        let game = rebuild(&stored.record, stored.live_seed)
+            .map_err(|e| ApiError::Storage(format!("game {id} does not replay: {e}")))?;
+        let live = Arc::new(Live {
+            id: id.to_string(),
+            table: tokio::sync::Mutex::new(Table {
+                game,
+                seats: stored.seats,
+                created_at: stored.created_at,
+                updated_at: stored.updated_at,
+                thinking: None,
+                bots_running: false,
+            }),
+            changes: watch::channel(0).0,
+        });
+        let (live, fresh) = {
+            let mut games = self.games();
+            match games.get(id) {
+                Some(other) => (Arc::clone(other), false),
+                None => {
+                    games.insert(id.to_string(), Arc::clone(&live));
+                    (live, true)
+                }
+            }
+        };
+        if fresh {
+            // A bot whose turn it was when the server stopped moves now.
+            self.kick_bots(&live);
+        }
+        Ok(live)
+    }
+
+    /// Plays a client's move for `viewer` after every check; the move is
+    /// stored before it is applied. A refused move changes nothing.
+    ///
+    /// # Errors
+    /// `game_over`, `stale_version`, `unauthorized`, `not_your_turn`,
+    /// `bad_request`, `illegal_move` (with the engine's rule code), `storage_error`.
+    pub async fn play(&self, live: &Arc<Live>, viewer: &Viewer, req: &MoveRequest) -> Result<(), ApiError> {
+        let mut table = live.lock().await;
+        let Some(to_move) = table.game.to_move() else {
+            return Err(ApiError::GameOver);
+        };
+        if req.version != table.version() {
+            return Err(ApiError::StaleVersion { current: table.version() });
+        }
+        if viewer.seats.is_empty() {
+            return Err(ApiError::Unauthorized);
+        }
+        if !viewer.holds(to_move) {
+            return Err(ApiError::NotYourTurn);
+        }
+        let mv = req.mv.to_move().map_err(|e| match e {
+            carcassonne::record::RecordError::Illegal(e) => ApiError::Illegal(e),
+            other => ApiError::BadRequest(other.to_string()),
+        })?;
+        self.commit(live, &mut table, mv).await?;
+        drop(table);
+        self.kick_bots(live);
+        Ok(())
+    }
+
+    /// Checks, stores, then applies `mv`.
+    async fn commit(&self, live: &Live, table: &mut Table, mv: Move) -> Result<(), ApiError> {
+        let mut next = table.game.clone();
+        next.play(&mv).map_err(ApiError::Illegal)?;
+        let progress = progress_of(&next);
+        let ply = table.game.moves_played() as usize;
+        let (id, rm, at) = (live.id.clone(), RecordMove::from_move(&mv), progress.at);
+        blocking(self.store(), move |s| s.append_move(&id, ply, &rm, &progress)).await?;
+        table.game = next;
+        table.updated_at = at;
+        live.changed();
+        Ok(())
+    }
+
+    /// Lets the bots play while it is their turn (one driver per game).
+    pub fn kick_bots(&self, live: &Arc<Live>) {
+        let app = self.clone();
+        let live = Arc::clone(live);
+        tokio::spawn(async move { app.drive_bots(live).await });
+    }
+
+    async fn drive_bots(self, live: Arc<Live>) {
+        {
+            let mut t = live.lock().await;
+            if t.bots_running || t.bot_to_move().is_none() {
+                return;
+            }
+            t.bots_running = true;
+        }
+        loop {
+            let (game, level, seat, version) = {
+                let mut t = live.lock().await;
+                let Some((seat, level)) = t.bot_to_move() else {
+                    t.bots_running = false;
+                    if t.thinking.take().is_some() {
+                        live.changed();
+                    }
+                    return;
+                };
+                t.thinking = Some(seat);
+                live.changed();
+                (t.game.clone(), level, seat, t.version())
+            };
+            let started = Instant::now();
+            let seed = bot_seed(&live.id, version);
+            let quick = self.inner.config.quick_bots;
+            let chosen = tokio::task::spawn_blocking(move || bots::choose_move(level, &game, seed, quick)).await;
+            tokio::time::sleep(self.inner.config.bot_delay.saturating_sub(started.elapsed())).await;
+
+            let mut t = live.lock().await;
+            t.thinking = None;
+            let result = match chosen {
+                Ok(Some(mv)) if t.version() == version => self.commit(&live, &mut t, mv).await,
+                Ok(Some(_)) => Ok(()), // the game moved meanwhile: think again
+                Ok(None) => Err(ApiError::GameOver),
+                Err(e) => Err(ApiError::Storage(format!("bot task failed: {e}"))),
+            };
+            if let Err(e) = result {
+                tracing::error!(game = %live.id, seat = seat.0, error = %e, "the bot could not move");
+                t.bots_running = false;
+                live.changed();
+                return;
+            }
+        }
+    }
+}
+
+/// A stored game rebuilt: its record's setup with the live bag's seed, then
+/// every move, checked.
+///
+/// # Errors
+/// The record does not replay.
+pub fn rebuild(record: &Record, live_seed: Option<u64>) -> Result<Game, ReplayError> {
+    let mut setup = record.setup()?;
+    setup.live_seed = live_seed;
+    let mut game = Game::new(setup).map_err(|e| ReplayError { move_no: None, error: RecordError::Setup(e) })?;
+    for (i, m) in record.moves.iter().enumerate() {
+        let at = |error| ReplayError { move_no: Some(i + 1), error };
+        let mv = m.to_move().map_err(at)?;
+        game.play(&mv).map_err(|e| at(RecordError::Illegal(e)))?;
+    }
+    Ok(game)
+}
+
+/// A bot's random seed for one move of one game.
+fn bot_seed(id: &str, version: u64) -> u64 {
+    // FNV-1a over the id, then the move number.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in id.bytes().chain(version.to_le_bytes()) {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_cleaned_and_cut() {
+        assert_eq!(clean_name(Some("  Ada \n")), Some("Ada".into()));
+        assert_eq!(clean_name(Some("   ")), None);
+        assert_eq!(clean_name(None), None);
+        assert_eq!(clean_name(Some(&"x".repeat(100))).unwrap().len(), MAX_NAME);
+    }
+
+    #[test]
+    fn ids_and_tokens_look_right() {
+        let id = new_game_id();
+        assert_eq!(id.len(), 10);
+        assert!(plausible_id(&id));
+        assert_ne!(new_game_id(), id);
+        assert_eq!(new_token().len(), 32);
+        assert!(!plausible_id("../etc"));
+        assert!(!plausible_id(""));
+    }
+}

@@ -1,0 +1,306 @@
+//! The HTTP API, the websocket and the embedded UI (docs/web.md).
+
+use std::sync::Arc;
+
+use axum::body::{Body, Bytes};
+use axum::extract::rejection::BytesRejection;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{DefaultBodyLimit, Path, RawQuery, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use carcassonne::record::Record;
+use serde::de::DeserializeOwned;
+use serde_json::{json, Value};
+
+use crate::error::ApiError;
+use crate::live::{AppState, CreateRequest, Live, MoveRequest, Viewer};
+use crate::view;
+
+/// The largest request body for moves and new games.
+pub const MAX_BODY: usize = 16 * 1024;
+/// The largest record the replay viewer accepts.
+pub const MAX_RECORD: usize = 256 * 1024;
+/// The largest websocket message.
+pub const MAX_WS_MESSAGE: usize = 16 * 1024;
+
+/// The whole application: API, websocket and UI.
+pub fn app(state: AppState) -> Router {
+    let api = Router::new()
+        .route("/api/health", get(|| async { Json(json!({ "ok": true })) }))
+        .route("/api/tiles", get(|| async { Json(view::tiles_json()) }))
+        .route("/api/options", get(|| async { Json(view::options_json()) }))
+        .route("/api/games", get(list_games).post(create_game))
+        .route("/api/games/{id}", get(game_state))
+        .route("/api/games/{id}/moves", post(post_move))
+        .route("/api/games/{id}/record", get(download_record))
+        .route("/api/games/{id}/replay", get(game_replay))
+        .route("/api/games/{id}/ws", get(websocket))
+        .layer(DefaultBodyLimit::max(MAX_BODY));
+    let replay = Router::new().route("/api/replay", post(replay_record)).layer(DefaultBodyLimit::max(MAX_RECORD));
+    api.merge(replay).fallback(static_file).with_state(state)
+}
+
+/// Parses a JSON body, mapping every failure to a stable code.
+fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
+    let bytes = body.map_err(|r| {
+        if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::TooLarge
+        } else {
+            ApiError::BadRequest(r.body_text())
+        }
+    })?;
+    serde_json::from_slice(&bytes).map_err(|e| ApiError::BadRequest(format!("malformed request: {e}")))
+}
+
+/// The tokens in `?token=a,b` (also `%2C`-separated).
+fn tokens(query: &Option<String>) -> Vec<String> {
+    let Some(q) = query else { return Vec::new() };
+    q.split('&')
+        .filter_map(|kv| kv.strip_prefix("token="))
+        .flat_map(|v| v.replace("%2C", ",").replace("%2c", ",").split(',').map(str::to_string).collect::<Vec<_>>())
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
+async fn viewer_of(live: &Live, tokens: &[String]) -> Result<Viewer, ApiError> {
+    let table = live.lock().await;
+    Viewer::from_tokens(&table.seats, tokens.iter().map(String::as_str))
+}
+
+async fn state_of(live: &Live, viewer: &Viewer) -> Value {
+    let table = live.lock().await;
+    view::state_json(&live.id, &table, viewer)
+}
+
+async fn list_games(State(app): State<AppState>) -> Result<Json<Value>, ApiError> {
+    let store = Arc::clone(app.store());
+    let games =
+        tokio::task::spawn_blocking(move || store.list(200)).await.map_err(|e| ApiError::Storage(e.to_string()))??;
+    Ok(Json(json!({ "games": games.iter().map(view::summary_json).collect::<Vec<_>>() })))
+}
+
+async fn create_game(
+    State(app): State<AppState>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let req: CreateRequest = parse_body(body)?;
+    let created = app.create(req).await?;
+    let viewer = Viewer { seats: created.tokens.iter().map(|(p, _)| *p).collect() };
+    let state = state_of(&created.live, &viewer).await;
+    let tokens: Vec<Value> = created.tokens.iter().map(|(p, t)| json!({ "seat": p.0, "token": t })).collect();
+    Ok((StatusCode::CREATED, Json(json!({ "id": created.live.id, "tokens": tokens, "state": state }))))
+}
+
+async fn game_state(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+) -> Result<Json<Value>, ApiError> {
+    let live = app.game(&id).await?;
+    let viewer = viewer_of(&live, &tokens(&query)).await?;
+    Ok(Json(state_of(&live, &viewer).await))
+}
+
+async fn post_move(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let live = app.game(&id).await?;
+    let body: Value = parse_body(body)?;
+    let mut toks = tokens(&query);
+    if let Some(t) = body.get("token").and_then(Value::as_str) {
+        toks.push(t.to_string());
+    }
+    let viewer = viewer_of(&live, &toks).await?;
+    let req: MoveRequest =
+        serde_json::from_value(body).map_err(|e| ApiError::BadRequest(format!("malformed move: {e}")))?;
+    app.play(&live, &viewer, &req).await?;
+    Ok(Json(state_of(&live, &viewer).await))
+}
+
+async fn download_record(State(app): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let live = app.game(&id).await?;
+    let record = view::public_record(&*live.lock().await).ok_or(ApiError::HiddenInformation)?;
+    let disposition = format!("attachment; filename=\"carcassonne-{}.json\"", live.id);
+    Ok((
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static("application/json")),
+            (
+                header::CONTENT_DISPOSITION,
+                HeaderValue::from_str(&disposition).unwrap_or(HeaderValue::from_static("attachment")),
+            ),
+        ],
+        record.to_json(),
+    )
+        .into_response())
+}
+
+async fn game_replay(State(app): State<AppState>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    let live = app.game(&id).await?;
+    // The full record stays here: the replay shows only what happened.
+    let record = {
+        let t = live.lock().await;
+        Record::from_game(&t.game, &t.names())
+    };
+    let mut replay = view::replay_json(&record).map_err(|e| ApiError::Storage(format!("game {id}: {e}")))?;
+    replay["id"] = id.into();
+    Ok(Json(replay))
+}
+
+async fn replay_record(body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
+    let bytes = body.map_err(|r| {
+        if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::TooLarge
+        } else {
+            ApiError::BadRequest(r.body_text())
+        }
+    })?;
+    let text = std::str::from_utf8(&bytes).map_err(|_| ApiError::BadRequest("a record is UTF-8 JSON".into()))?;
+    let record = Record::from_json(text).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    if record.moves.len() > carcassonne::MAX_TILES {
+        return Err(ApiError::BadRequest("the record has more moves than a game can hold".into()));
+    }
+    let replay = view::replay_json(&record).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    Ok(Json(replay))
+}
+
+async fn websocket(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+    ws: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    let live = app.game(&id).await?;
+    let viewer = viewer_of(&live, &tokens(&query)).await?;
+    Ok(ws
+        .max_message_size(MAX_WS_MESSAGE)
+        .max_frame_size(MAX_WS_MESSAGE)
+        .on_upgrade(move |socket| ws_session(app, live, viewer, socket)))
+}
+
+fn state_message(state: Value) -> Message {
+    Message::Text(json!({ "type": "state", "state": state }).to_string().into())
+}
+
+fn error_message(e: &ApiError) -> Message {
+    let mut v = e.to_json();
+    v["type"] = "error".into();
+    Message::Text(v.to_string().into())
+}
+
+/// One websocket: the viewer's state after every change; moves in, errors out.
+async fn ws_session(app: AppState, live: Arc<Live>, viewer: Viewer, mut socket: WebSocket) {
+    let mut changes = live.subscribe();
+    changes.mark_unchanged();
+    if socket.send(state_message(state_of(&live, &viewer).await)).await.is_err() {
+        return;
+    }
+    loop {
+        tokio::select! {
+            msg = socket.recv() => {
+                let reply = match msg {
+                    Some(Ok(Message::Text(text))) => ws_command(&app, &live, &viewer, text.as_str()).await,
+                    Some(Ok(Message::Binary(_))) => Reply::Error(ApiError::BadRequest("messages are JSON text".into())),
+                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                    Some(Ok(_)) => Reply::Nothing, // ping/pong: answered by the library
+                };
+                let sent = match reply {
+                    Reply::Nothing => Ok(()),
+                    Reply::State => socket.send(state_message(state_of(&live, &viewer).await)).await,
+                    // The error, then the state as it is, so that the client resyncs.
+                    Reply::Error(e) => match socket.send(error_message(&e)).await {
+                        Ok(()) => socket.send(state_message(state_of(&live, &viewer).await)).await,
+                        Err(e) => Err(e),
+                    },
+                };
+                if sent.is_err() {
+                    break;
+                }
+            }
+            changed = changes.changed() => {
+                if changed.is_err() || socket.send(state_message(state_of(&live, &viewer).await)).await.is_err() {
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/// What to answer a client's message with.
+enum Reply {
+    /// Nothing now (a move that was played shows up as the next state).
+    Nothing,
+    /// The state as it is.
+    State,
+    /// A refusal, followed by the state.
+    Error(ApiError),
+}
+
+/// Handles one client message: `{"type": "move", "version": …, "tile": …}`
+/// or `{"type": "sync"}`.
+async fn ws_command(app: &AppState, live: &Arc<Live>, viewer: &Viewer, text: &str) -> Reply {
+    let msg: Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => return Reply::Error(ApiError::BadRequest(format!("malformed message: {e}"))),
+    };
+    match msg.get("type").and_then(Value::as_str) {
+        Some("move") => {
+            let req: MoveRequest = match serde_json::from_value(msg) {
+                Ok(r) => r,
+                Err(e) => return Reply::Error(ApiError::BadRequest(format!("malformed move: {e}"))),
+            };
+            match app.play(live, viewer, &req).await {
+                Ok(()) => Reply::Nothing,
+                Err(e) => Reply::Error(e),
+            }
+        }
+        Some("sync") => Reply::State,
+        Some(other) => Reply::Error(ApiError::BadRequest(format!("unknown message type \"{other}\""))),
+        None => Reply::Error(ApiError::BadRequest("a message needs a \"type\"".into())),
+    }
+}
+
+#[derive(rust_embed::RustEmbed)]
+#[folder = "../../web/"]
+struct Web;
+
+/// The embedded UI; unknown `/api/` paths are JSON 404s.
+async fn static_file(uri: Uri, headers: HeaderMap) -> Response {
+    let path = uri.path().trim_start_matches('/');
+    if path == "api" || path.starts_with("api/") {
+        return ApiError::NotFound(format!("/{path}")).into_response();
+    }
+    let path = if path.is_empty() { "index.html" } else { path };
+    let Some(file) = Web::get(path) else {
+        return ApiError::NotFound(format!("/{path}")).into_response();
+    };
+    let etag =
+        format!("\"{}\"", file.metadata.sha256_hash().iter().take(12).map(|b| format!("{b:02x}")).collect::<String>());
+    if headers.get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok()) == Some(etag.as_str()) {
+        return StatusCode::NOT_MODIFIED.into_response();
+    }
+    let mut resp = Response::new(Body::from(file.data.into_owned()));
+    let h = resp.headers_mut();
+    if let Ok(v) = HeaderValue::from_str(file.metadata.mimetype()) {
+        h.insert(header::CONTENT_TYPE, v);
+    }
+    if let Ok(v) = HeaderValue::from_str(&etag) {
+        h.insert(header::ETAG, v);
+    }
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    if path.ends_with(".html") {
+        h.insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(
+                "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; \
+                 connect-src 'self' ws: wss:; frame-ancestors 'none'",
+            ),
+        );
+    }
+    resp
+}

@@ -1,0 +1,495 @@
+//! What the server sends: a game as one player (or a spectator) may see it,
+//! the tile data the browser draws from, the options of the new-game form,
+//! and replays.
+//!
+//! A view is built from the engine's public, per-player information only
+//! (`remaining()` counts, never `deck()`): the order of the bag never leaves
+//! the server while a game is in play.
+
+use std::collections::BTreeMap;
+
+use carcassonne::record::{event_json, rules_from_json, rules_to_json, Record, ReplayError};
+use carcassonne::{
+    standard_deck, Action, Dir, EdgeKind, Event, FarmRule, Game, PlayerId, Preset, Rules, TileId, HALF_NAMES,
+};
+use serde_json::{json, Map, Value};
+
+use crate::bots::BotLevel;
+use crate::live::{Table, Viewer};
+use crate::store::{GameSummary, Seat};
+
+/// Seat colours, in seat order (rules.md: the box's five, then pink).
+pub const COLORS: [&str; 6] = ["yellow", "red", "green", "blue", "black", "pink"];
+
+fn at(pos: carcassonne::Pos) -> Value {
+    json!([pos.x, pos.y])
+}
+
+fn seats_json(to: carcassonne::Seats) -> Value {
+    to.iter().map(|p| Value::from(p.0)).collect()
+}
+
+/// One event for the game log (all events are public).
+pub fn event_to_json(e: &Event) -> Option<Value> {
+    Some(match *e {
+        Event::TilePlaced { turn, player, tile, pos, rot } => json!({
+            "type": "tile", "turn": turn.0, "seat": player.0, "tile": tile.name(), "at": at(pos),
+            "rot": rot.quarter_turns(),
+        }),
+        Event::FollowerDeployed { turn, player, pos, spot, role } => json!({
+            "type": "deploy", "turn": turn.0, "seat": player.0, "at": at(pos), "spot": spot.name(),
+            "role": role.word(),
+        }),
+        Event::FollowerReturned { turn, player, pos, spot } => json!({
+            "type": "return", "turn": turn.0, "seat": player.0, "at": at(pos), "spot": spot.name(),
+        }),
+        Event::GameOver { winners } => json!({ "type": "end", "winners": seats_json(winners) }),
+        Event::BonusTurn { turn, player } => json!({ "type": "bonus", "turn": turn.0, "seat": player.0 }),
+        Event::Scored(_) => {
+            let mut v = event_json(e)?;
+            v["type"] = "score".into();
+            v
+        }
+        // Discards, and whatever events the engine adds later, in the
+        // record's `score` form.
+        _ => {
+            let mut v = event_json(e)?;
+            let kind = v.get("kind").cloned().unwrap_or(Value::Null);
+            v["type"] = kind;
+            v
+        }
+    })
+}
+
+/// Every award of points: the move (none in the final scoring), what for,
+/// how many points each, to whom. Scorings and abbot recalls.
+fn points_of(game: &Game) -> Vec<(Option<usize>, &'static str, u32, Vec<PlayerId>)> {
+    game.events()
+        .iter()
+        .filter_map(|e| match *e {
+            Event::Scored(s) => Some((s.turn.map(|t| t.0 as usize), s.kind.word(), s.points, s.to.iter().collect())),
+            Event::AbbotRecalled { turn, player, points, .. } => {
+                Some((Some(turn.0 as usize), "recall", points, vec![player]))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Scores after each move (row 0: before the first move), plus a last row
+/// after the final scoring once the game is over.
+pub fn score_history(game: &Game) -> Vec<Vec<u32>> {
+    let n = game.num_players();
+    let moves = game.moves_played() as usize;
+    let mut rows = vec![vec![0u32; n]; moves + 1];
+    let mut last = vec![0u32; n];
+    let mut final_row: Option<Vec<u32>> = None;
+    for (turn, _, points, to) in points_of(game) {
+        let row = match turn {
+            Some(t) if t <= moves => &mut rows[t],
+            _ => final_row.get_or_insert_with(|| vec![0; n]),
+        };
+        for p in to {
+            if let Some(x) = row.get_mut(p.index()) {
+                *x += points;
+            }
+        }
+    }
+    for row in rows.iter_mut() {
+        for (x, l) in row.iter_mut().zip(last.iter_mut()) {
+            *x += *l;
+            *l = *x;
+        }
+    }
+    if game.is_over() {
+        let mut row = final_row.unwrap_or_else(|| vec![0; n]);
+        for (x, l) in row.iter_mut().zip(&last) {
+            *x += *l;
+        }
+        rows.push(row);
+    }
+    rows
+}
+
+/// Points per seat by feature kind, split into those scored during the game
+/// and those of the final scoring.
+pub fn breakdown(game: &Game) -> Vec<Value> {
+    let n = game.num_players();
+    let mut during = vec![BTreeMap::<String, u32>::new(); n];
+    let mut fin = vec![BTreeMap::<String, u32>::new(); n];
+    for (turn, kind, points, to) in points_of(game) {
+        let side = if turn.is_some() { &mut during } else { &mut fin };
+        for p in to {
+            if let Some(m) = side.get_mut(p.index()) {
+                *m.entry(kind.to_string()).or_default() += points;
+            }
+        }
+    }
+    during.into_iter().zip(fin).map(|(d, f)| json!({ "during": d, "final": f })).collect()
+}
+
+/// Counts by tile id, only the ids present.
+fn counts_json(counts: &[u8]) -> Map<String, Value> {
+    TileId::all()
+        .zip(counts.iter())
+        .filter(|(_, &n)| n > 0)
+        .map(|(t, &n)| (t.name().to_string(), Value::from(n)))
+        .collect()
+}
+
+/// The legal moves of the player to move, one entry per placement with the
+/// actions it allows.
+fn legal_json(game: &Game) -> Vec<Value> {
+    let mut groups: Vec<(carcassonne::Move, Vec<Value>, Vec<Value>, bool)> = Vec::new();
+    for mv in game.legal_moves() {
+        let i = match groups.iter().position(|(m, ..)| m.tile == mv.tile && m.pos == mv.pos && m.rot == mv.rot) {
+            Some(i) => i,
+            None => {
+                groups.push((mv, Vec::new(), Vec::new(), false));
+                groups.len() - 1
+            }
+        };
+        let g = &mut groups[i];
+        match mv.action {
+            Action::Follower(s) => g.1.push(s.name().into()),
+            Action::Abbot(s) => g.2.push(s.name().into()),
+            Action::Recall => g.3 = true,
+            _ => {}
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(m, meeple, abbot, recall)| {
+            json!({
+                "tile": m.tile.name(), "at": at(m.pos), "rot": m.rot.quarter_turns(),
+                "meeple": meeple, "abbot": abbot, "recall": recall,
+            })
+        })
+        .collect()
+}
+
+fn seat_kind(seat: &Seat) -> (&'static str, Option<&'static str>) {
+    match seat {
+        Seat::Human { .. } => ("human", None),
+        Seat::Bot { level, .. } => ("bot", Some(level.name())),
+    }
+}
+
+/// Whether `viewer` may see what `p` holds: their own seat, or a hand on the table.
+fn sees_hand(game: &Game, viewer: &Viewer, p: PlayerId) -> bool {
+    viewer.holds(p) || game.hand_visible_to_all(p)
+}
+
+/// Whether some player's tiles are hidden from the others.
+pub fn hidden_hands(game: &Game) -> bool {
+    !game.is_over() && (0..game.num_players()).any(|p| !game.hand_visible_to_all(PlayerId(p as u8)))
+}
+
+/// The game as `viewer` may see it. The bag's order is not in it; a player's
+/// legal moves are sent only to the player to move.
+pub fn state_json(id: &str, table: &Table, viewer: &Viewer) -> Value {
+    let game = &table.game;
+    let players: Vec<Value> = table
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(i, seat)| {
+            let p = PlayerId(i as u8);
+            let (kind, level) = seat_kind(seat);
+            let hand = game.hand(p);
+            json!({
+                "seat": i, "name": seat.name(), "kind": kind, "level": level, "color": COLORS[i % COLORS.len()],
+                "score": game.scores().get(i).copied().unwrap_or(0), "supply": game.supply(p),
+                "abbot": game.rules().abbot.then(|| game.abbot_in_supply(p)),
+                "hand": sees_hand(game, viewer, p).then(|| hand.iter().map(|t| t.name()).collect::<Vec<_>>()),
+                "hand_count": hand.len(),
+                "you": viewer.holds(p),
+            })
+        })
+        .collect();
+    let board: Vec<Value> = game
+        .board()
+        .tiles()
+        .iter()
+        .map(|t| json!({ "tile": t.tile.name(), "at": at(t.pos), "rot": t.rot.quarter_turns() }))
+        .collect();
+    let followers: Vec<Value> = game
+        .followers()
+        .iter()
+        .map(|f| json!({ "seat": f.player.0, "at": at(f.pos), "spot": f.spot.name(), "role": f.role.word() }))
+        .collect();
+    let turn = game.to_move().map(|p| {
+        // Everyone sees the drawn tile in the base game; a hidden hand only
+        // its owner sees, hence a list that may be empty.
+        let tiles: Vec<&str> =
+            if sees_hand(game, viewer, p) { game.hand(p).iter().map(|t| t.name()).collect() } else { Vec::new() };
+        json!({ "seat": p.0, "number": game.moves_played() + 1, "tiles": tiles, "count": game.hand(p).len() })
+    });
+    let legal = match game.to_move() {
+        Some(p) if viewer.holds(p) && table.thinking.is_none() => Value::from(legal_json(game)),
+        _ => Value::Null,
+    };
+    let mut initial = game.remaining();
+    for t in game.drawn() {
+        initial[t.index()] += 1;
+    }
+    json!({
+        "id": id,
+        "version": table.version(),
+        "status": if game.is_over() { "finished" } else { "playing" },
+        "rules": rules_to_json(game.rules()),
+        "rules_text": game.rules().to_string(),
+        "players": players,
+        "you": viewer.seats.iter().map(|p| p.0).collect::<Vec<_>>(),
+        "board": board,
+        "followers": followers,
+        "turn": turn,
+        "thinking": table.thinking.map(|p| p.0),
+        "legal": legal,
+        "tiles_left": game.tiles_left(),
+        "remaining": counts_json(&game.remaining()),
+        "deck_counts": counts_json(&initial),
+        "log": game.events().iter().filter_map(event_to_json).collect::<Vec<_>>(),
+        "score_history": score_history(game),
+        "breakdown": breakdown(game),
+        "winners": game.winners().iter().map(|p| p.0).collect::<Vec<_>>(),
+        "created_at": table.created_at,
+        "updated_at": table.updated_at,
+    })
+}
+
+/// The record anyone may download: the whole record once the game is over;
+/// while it is in play, the deck holds only the tiles drawn so far. `None`
+/// while hands are hidden (the draws so far include them).
+pub fn public_record(table: &Table) -> Option<Record> {
+    if hidden_hands(&table.game) {
+        return None;
+    }
+    let mut record = Record::from_game(&table.game, &table.names());
+    if !table.game.is_over() {
+        record.deck = Some(table.game.drawn().iter().map(|t| t.name().to_string()).collect());
+    }
+    Some(record)
+}
+
+/// One line of the games list.
+pub fn summary_json(s: &GameSummary) -> Value {
+    let players: Vec<Value> = s
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(i, seat)| {
+            let (kind, level) = seat_kind(seat);
+            json!({
+                "seat": i, "name": seat.name(), "kind": kind, "level": level, "color": COLORS[i % COLORS.len()],
+                "score": s.progress.scores.get(i).copied().unwrap_or(0),
+            })
+        })
+        .collect();
+    json!({
+        "id": s.id,
+        "status": if s.progress.finished { "finished" } else { "playing" },
+        "players": players,
+        "rules": s.rules,
+        "moves": s.moves,
+        "to_move": s.progress.to_move,
+        "winners": s.progress.winners,
+        "created_at": s.created_at,
+        "updated_at": s.progress.at,
+    })
+}
+
+fn dirs(mask: u8) -> Vec<&'static str> {
+    Dir::ALL.into_iter().filter(|d| mask & (1 << d.index()) != 0).map(|d| d.name()).collect()
+}
+
+/// Every tile's shape in its canonical orientation, for the browser to draw.
+pub fn tiles_json() -> Value {
+    let mut standard = [0u8; carcassonne::TILE_KINDS];
+    standard[TileId::START.index()] += 1;
+    for t in standard_deck() {
+        standard[t.index()] += 1;
+    }
+    let tiles: Vec<Value> = TileId::all()
+        .map(|t| {
+            let def = t.def();
+            let segments: Vec<Value> = def
+                .segments
+                .iter()
+                .map(|s| {
+                    let halves: Vec<&str> =
+                        (0..8).filter(|h| s.halves & (1 << h) != 0).map(|h| HALF_NAMES[h]).collect();
+                    let cities: Vec<u32> = (0..16).filter(|c| s.cities & (1 << c) != 0).collect();
+                    json!({ "kind": s.kind.word(), "edges": dirs(s.edges), "halves": halves, "cities": cities })
+                })
+                .collect();
+            json!({
+                "id": t.name(),
+                "edges": def.edges.map(EdgeKind::word),
+                "segments": segments,
+                "river": dirs(def.river),
+                "shield": def.shield,
+                "cloister": def.has_cloister(),
+                "garden": def.has_garden(),
+            })
+        })
+        .collect();
+    json!({ "halves": HALF_NAMES, "tiles": tiles, "standard_counts": counts_json(&standard), "start": TileId::START.name() })
+}
+
+/// Rule options of rules.md the form may offer beyond farms and small
+/// cities: how the form shows each, and a rule set that turns it on. An
+/// option is offered only when the engine accepts that rule set, so options
+/// appear as the engine learns them.
+fn probes() -> Vec<(Value, Value)> {
+    vec![
+        (
+            json!({ "key": "river", "type": "bool", "label": "The River: the game starts with the 12 river tiles" }),
+            json!({ "river": true }),
+        ),
+        (
+            json!({ "key": "abbot", "type": "bool", "label": "The Abbot: an abbot for each player, gardens score" }),
+            json!({ "abbot": true }),
+        ),
+        (
+            json!({ "key": "hand", "type": "number", "default": 1, "min": 1, "max": 3,
+                 "label": "Tiles in hand (1 = the usual single draw)" }),
+            json!({ "hand": 2 }),
+        ),
+        (
+            json!({ "key": "hand_visible", "type": "bool", "label": "Hands are shown to everyone" }),
+            json!({ "hand": 2, "hand_visible": true }),
+        ),
+        (
+            json!({ "key": "draw_at_turn_end", "type": "bool", "label": "Draw your next tile at the end of your turn" }),
+            json!({ "draw_at_turn_end": true }),
+        ),
+        (
+            json!({ "key": "unplaceable", "type": "choice", "default": "discard", "values": ["discard", "reshuffle"],
+                 "label": "A tile that fits nowhere" }),
+            json!({ "unplaceable": "reshuffle" }),
+        ),
+        (
+            json!({ "key": "hole_bonus_turn", "type": "bool", "label": "Filling a hole (four neighbours) earns another turn" }),
+            json!({ "hole_bonus_turn": true }),
+        ),
+        (
+            json!({ "key": "incomplete_scoring", "type": "bool", "default": true,
+                 "label": "Incomplete features score at the end" }),
+            json!({ "incomplete_scoring": false }),
+        ),
+        (
+            json!({ "key": "board_limit", "type": "limit", "default": null, "values": [null, [5, 5], [7, 7], [9, 9], [11, 11], [13, 13]],
+                 "label": "Table size" }),
+            json!({ "board_limit": [7, 7] }),
+        ),
+        (
+            json!({ "key": "border_completes", "type": "bool", "label": "The table's edge closes roads and cities (with a table size)" }),
+            json!({ "board_limit": [7, 7], "border_completes": true }),
+        ),
+        (
+            json!({ "key": "first_player", "type": "choice", "default": "seat0", "values": ["seat0", "random"],
+                 "label": "First player" }),
+            json!({ "first_player": "random" }),
+        ),
+    ]
+}
+
+/// The new-game form: presets, farm rules, the options the engine supports,
+/// bot levels.
+pub fn options_json() -> Value {
+    let presets: Vec<Value> = Preset::ALL
+        .into_iter()
+        .map(|p| {
+            let r = Rules::preset(p);
+            json!({ "name": p.name(), "farms": r.farms.name(), "small_city": r.small_city })
+        })
+        .collect();
+    let mut options = vec![
+        json!({ "key": "farms", "type": "choice", "default": Rules::default().farms.name(),
+                "values": FarmRule::ALL.map(|f| f.name()), "label": "Farm scoring" }),
+        json!({ "key": "small_city", "type": "bool", "default": false,
+                "label": "Small cities: a completed 2-tile city scores 2" }),
+    ];
+    for (form, rules) in probes() {
+        if rules.as_object().is_some_and(|m| rules_from_json(m).is_ok()) {
+            options.push(form);
+        }
+    }
+    let levels: Vec<Value> =
+        BotLevel::ALL.into_iter().map(|l| json!({ "name": l.name(), "description": l.description() })).collect();
+    json!({
+        "presets": presets,
+        "options": options,
+        "bot_levels": levels,
+        "default_bot_level": BotLevel::Normal.name(),
+        "colors": COLORS,
+        "min_players": 2,
+        "max_players": carcassonne::MAX_PLAYERS,
+        "max_name": crate::live::MAX_NAME,
+    })
+}
+
+/// A record replayed step by step for the replay viewer: the tiles in the
+/// order placed, and after each move the followers, scores and events.
+///
+/// # Errors
+/// The record does not replay (the engine's message says which move and why).
+pub fn replay_json(record: &Record) -> Result<Value, ReplayError> {
+    let setup = record.setup()?;
+    let mut game = Game::new(setup)
+        .map_err(|e| ReplayError { move_no: None, error: carcassonne::record::RecordError::Setup(e) })?;
+    let mut steps = vec![step_json(&game, 0)];
+    for (i, m) in record.moves.iter().enumerate() {
+        let err = |error| ReplayError { move_no: Some(i + 1), error };
+        let mv = m.to_move().map_err(err)?;
+        let before = game.events().len();
+        game.play(&mv).map_err(|e| err(carcassonne::record::RecordError::Illegal(e)))?;
+        let mut step = step_json(&game, before);
+        step["move"] = serde_json::to_value(m).unwrap_or(Value::Null);
+        steps.push(step);
+    }
+    let board: Vec<Value> = game
+        .board()
+        .tiles()
+        .iter()
+        .map(|t| json!({ "tile": t.tile.name(), "at": at(t.pos), "rot": t.rot.quarter_turns() }))
+        .collect();
+    let players: Vec<Value> = record
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, name)| json!({ "seat": i, "name": name, "color": COLORS[i % COLORS.len()] }))
+        .collect();
+    Ok(json!({
+        "players": players,
+        "rules": rules_to_json(game.rules()),
+        "rules_text": game.rules().to_string(),
+        "board": board,
+        "steps": steps,
+        "finished": game.is_over(),
+        "winners": game.winners().iter().map(|p| p.0).collect::<Vec<_>>(),
+        "score_history": score_history(&game),
+        "breakdown": breakdown(&game),
+    }))
+}
+
+/// The table after a move: followers, scores, supply and the move's events
+/// (events from index `from`).
+fn step_json(game: &Game, from: usize) -> Value {
+    let followers: Vec<Value> = game
+        .followers()
+        .iter()
+        .map(|f| json!({ "seat": f.player.0, "at": at(f.pos), "spot": f.spot.name(), "role": f.role.word() }))
+        .collect();
+    let supply: Vec<u8> = (0..game.num_players()).map(|p| game.supply(PlayerId(p as u8))).collect();
+    json!({
+        "tiles": game.board().tiles().len(),
+        "followers": followers,
+        "scores": game.scores(),
+        "supply": supply,
+        "tiles_left": game.tiles_left(),
+        "to_move": game.to_move().map(|p| p.0),
+        "events": game.events()[from.min(game.events().len())..].iter().filter_map(event_to_json).collect::<Vec<_>>(),
+    })
+}

@@ -1,0 +1,530 @@
+//! The HTTP API through the router (`oneshot`, no socket): whole games, every
+//! refusal with its stable code and the state unchanged, hidden information.
+
+mod common;
+
+use axum::http::StatusCode;
+use carcassonne::record::Record;
+use common::*;
+use serde_json::{json, Value};
+
+/// What a refusal must leave as it was.
+fn fingerprint(s: &Value) -> Value {
+    json!([s["version"], s["board"], s["followers"], s["players"], s["turn"]])
+}
+
+#[tokio::test]
+async fn tiles_and_options_describe_the_engine() {
+    let (app, _) = test_app();
+    let (status, tiles) = call(&app, "GET", "/api/tiles", None).await;
+    assert_eq!(status, StatusCode::OK);
+    let list = tiles["tiles"].as_array().unwrap();
+    assert_eq!(list.len(), carcassonne::TILE_KINDS);
+    let d = list.iter().find(|t| t["id"] == "D").unwrap();
+    assert_eq!(d["edges"], json!(["city", "road", "field", "road"]));
+    let total: u64 = tiles["standard_counts"].as_object().unwrap().values().map(|v| v.as_u64().unwrap()).sum();
+    assert_eq!(total, 72, "the box holds 72 land tiles");
+
+    let (status, options) = call(&app, "GET", "/api/options", None).await;
+    assert_eq!(status, StatusCode::OK);
+    let presets: Vec<&str> =
+        options["presets"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+    assert_eq!(presets, ["standard", "beginner", "first-edition"]);
+    assert!(options["options"].as_array().unwrap().iter().any(|o| o["key"] == "farms"));
+    assert_eq!(options["bot_levels"].as_array().unwrap().len(), 4);
+}
+
+#[tokio::test]
+async fn a_whole_game_between_two_people_plays_through_the_api() {
+    let (app, _) = test_app();
+    let (id, tokens, first) = create(&app, two_humans()).await;
+    assert_eq!(first["version"], 0);
+    assert_eq!(first["status"], "playing");
+    assert_eq!(first["tiles_left"], 70, "71 tiles after the start tile, one of them drawn");
+    let mut k = 0;
+    loop {
+        let s =
+            state(&app, &id, Some(&format!("{},{}", tokens[0].as_ref().unwrap(), tokens[1].as_ref().unwrap()))).await;
+        if s["status"] == "finished" {
+            break;
+        }
+        let seat = s["turn"]["seat"].as_u64().unwrap() as usize;
+        let mv = pick_move(&s, k * 7, k % 3 == 0);
+        let (status, after) = post_move(&app, &id, tokens[seat].as_ref().unwrap(), &mv).await;
+        assert_eq!(status, StatusCode::OK, "{after}");
+        assert_eq!(after["version"].as_u64().unwrap(), s["version"].as_u64().unwrap() + 1);
+        k += 1;
+    }
+    let end = state(&app, &id, None).await;
+    assert_eq!(end["status"], "finished");
+    assert!(end["turn"].is_null());
+    assert!(end["log"].as_array().unwrap().iter().any(|e| e["type"] == "end"));
+    let scores: Vec<u64> = end["players"].as_array().unwrap().iter().map(|p| p["score"].as_u64().unwrap()).collect();
+    let history = end["score_history"].as_array().unwrap();
+    assert_eq!(history.last().unwrap(), &json!(scores), "the chart ends at the final scores");
+    assert_eq!(history.len(), k + 2, "a row before the first move, one per move, one after final scoring");
+    // The breakdown adds up to the scores.
+    for (i, b) in end["breakdown"].as_array().unwrap().iter().enumerate() {
+        let sum: u64 = ["during", "final"]
+            .iter()
+            .flat_map(|w| b[w].as_object().unwrap().values())
+            .map(|v| v.as_u64().unwrap())
+            .sum();
+        assert_eq!(sum, scores[i]);
+    }
+
+    // The downloaded record replays to the same scores.
+    let (status, bytes) = call_raw(&app, "GET", &format!("/api/games/{id}/record"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    let record = Record::from_json(std::str::from_utf8(&bytes).unwrap()).unwrap();
+    assert_eq!(record.players, ["Ada", "Bob"]);
+    let game = record.replay().unwrap();
+    assert!(game.is_over());
+    assert_eq!(game.scores().iter().map(|&s| s as u64).collect::<Vec<_>>(), scores);
+
+    // And the replay viewer's steps end there too.
+    let (status, replay) = call(&app, "POST", "/api/replay", Some(std::str::from_utf8(&bytes).unwrap())).await;
+    assert_eq!(status, StatusCode::OK, "{replay}");
+    let steps = replay["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), k + 1);
+    assert_eq!(steps.last().unwrap()["scores"], json!(scores));
+    let (status, stored) = call(&app, "GET", &format!("/api/games/{id}/replay"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(stored["steps"], replay["steps"]);
+
+    // The list shows it finished.
+    let (_, list) = call(&app, "GET", "/api/games", None).await;
+    let g = list["games"].as_array().unwrap().iter().find(|g| g["id"] == id.as_str()).unwrap();
+    assert_eq!(g["status"], "finished");
+    assert_eq!(g["moves"], k);
+}
+
+#[tokio::test]
+async fn every_refusal_has_a_stable_code_and_changes_nothing() {
+    let (app, _) = test_app();
+    let (id, tokens, _) = create(&app, two_humans()).await;
+    let (t0, t1) = (tokens[0].clone().unwrap(), tokens[1].clone().unwrap());
+    let s = state(&app, &id, Some(&t0)).await;
+    let before = fingerprint(&s);
+    let good = pick_move(&s, 0, false);
+    let uri = format!("/api/games/{id}/moves?token={t0}");
+
+    let mut cases: Vec<(&str, String, String, StatusCode)> = Vec::new();
+    let with = |f: &dyn Fn(&mut Value)| {
+        let mut m = good.clone();
+        f(&mut m);
+        m.to_string()
+    };
+    // Illegal by the rules: far from every tile, or onto the start tile.
+    cases.push(("not adjacent", uri.clone(), with(&|m| m["at"] = json!([9, 9])), StatusCode::UNPROCESSABLE_ENTITY));
+    cases.push(("occupied", uri.clone(), with(&|m| m["at"] = json!([0, 0])), StatusCode::UNPROCESSABLE_ENTITY));
+    let wrong_tile = if good["tile"] == "A" { "B" } else { "A" };
+    cases.push(("wrong tile", uri.clone(), with(&|m| m["tile"] = json!(wrong_tile)), StatusCode::UNPROCESSABLE_ENTITY));
+    // Not well formed.
+    cases.push(("not json", uri.clone(), "{not json".into(), StatusCode::BAD_REQUEST));
+    cases.push(("empty", uri.clone(), String::new(), StatusCode::BAD_REQUEST));
+    cases.push(("array", uri.clone(), "[1,2]".into(), StatusCode::BAD_REQUEST));
+    cases.push(("string version", uri.clone(), with(&|m| m["version"] = json!("zero")), StatusCode::BAD_REQUEST));
+    cases.push((
+        "no version",
+        uri.clone(),
+        with(&|m| m.as_object_mut().unwrap().retain(|k, _| k != "version")),
+        StatusCode::BAD_REQUEST,
+    ));
+    cases.push(("unknown tile", uri.clone(), with(&|m| m["tile"] = json!("ZZ")), StatusCode::BAD_REQUEST));
+    cases.push(("rot 7", uri.clone(), with(&|m| m["rot"] = json!(7)), StatusCode::BAD_REQUEST));
+    cases.push(("rot -1", uri.clone(), with(&|m| m["rot"] = json!(-1)), StatusCode::BAD_REQUEST));
+    cases.push(("huge at", uri.clone(), with(&|m| m["at"] = json!([1e12, 0])), StatusCode::BAD_REQUEST));
+    cases.push(("bad spot", uri.clone(), with(&|m| m["meeple"] = json!("Q")), StatusCode::BAD_REQUEST));
+    cases.push((
+        "two actions",
+        uri.clone(),
+        with(&|m| {
+            m["meeple"] = json!("N");
+            m["recall"] = json!(true);
+        }),
+        StatusCode::BAD_REQUEST,
+    ));
+    // Whose move and which version.
+    cases.push(("wrong turn", format!("/api/games/{id}/moves?token={t1}"), good.to_string(), StatusCode::CONFLICT));
+    cases.push(("stale", uri.clone(), with(&|m| m["version"] = json!(5)), StatusCode::CONFLICT));
+    cases.push(("no token", format!("/api/games/{id}/moves"), good.to_string(), StatusCode::FORBIDDEN));
+    cases.push(("bad token", format!("/api/games/{id}/moves?token=nope"), good.to_string(), StatusCode::FORBIDDEN));
+    cases.push(("no game", format!("/api/games/nosuchgame/moves?token={t0}"), good.to_string(), StatusCode::NOT_FOUND));
+    cases.push((
+        "junk id",
+        format!("/api/games/..%2F..%2Fetc/moves?token={t0}"),
+        good.to_string(),
+        StatusCode::NOT_FOUND,
+    ));
+
+    let codes = [
+        "illegal_move",
+        "illegal_move",
+        "illegal_move",
+        "bad_request",
+        "bad_request",
+        "bad_request",
+        "bad_request",
+        "bad_request",
+        "bad_request",
+        "bad_request",
+        "bad_request",
+        "bad_request",
+        "bad_request",
+        "bad_request",
+        "not_your_turn",
+        "stale_version",
+        "unauthorized",
+        "unauthorized",
+        "not_found",
+        "not_found",
+    ];
+    assert_eq!(cases.len(), codes.len());
+    for ((name, uri, body, status), code) in cases.into_iter().zip(codes) {
+        let (got, v) = call(&app, "POST", &uri, Some(&body)).await;
+        assert_eq!(got, status, "{name}: {v}");
+        assert_eq!(v["error"], code, "{name}: {v}");
+        assert!(v["message"].as_str().is_some_and(|m| !m.is_empty()), "{name}: a message for people");
+        assert_eq!(fingerprint(&state(&app, &id, Some(&t0)).await), before, "{name} changed the game");
+    }
+
+    // The engine's own rule code comes along with an illegal move.
+    let (_, v) = post_move(&app, &id, &t0, &{
+        let mut m = good.clone();
+        m["at"] = json!([0, 0]);
+        m
+    })
+    .await;
+    assert_eq!(v["rule"], "cell_occupied");
+    let (_, v) = post_move(&app, &id, &t0, &{
+        let mut m = good.clone();
+        m["version"] = json!(3);
+        m
+    })
+    .await;
+    assert_eq!(v["version"], 0, "a stale client learns the current version");
+
+    // A body over the limit is refused before it is read.
+    let big = format!("{{\"version\":0,\"pad\":\"{}\"}}", "x".repeat(carcassonne_server::MAX_BODY + 10));
+    let (got, v) = call(&app, "POST", &uri, Some(&big)).await;
+    assert_eq!((got, v["error"].as_str()), (StatusCode::PAYLOAD_TOO_LARGE, Some("too_large")));
+
+    // A state for an unknown token is refused too.
+    let (got, v) = call(&app, "GET", &format!("/api/games/{id}?token=nope"), None).await;
+    assert_eq!((got, v["error"].as_str()), (StatusCode::FORBIDDEN, Some("unauthorized")));
+    let (got, v) = call(&app, "GET", "/api/games/nosuchgame", None).await;
+    assert_eq!((got, v["error"].as_str()), (StatusCode::NOT_FOUND, Some("not_found")));
+
+    // The good move still plays.
+    let (got, v) = post_move(&app, &id, &t0, &good).await;
+    assert_eq!(got, StatusCode::OK, "{v}");
+}
+
+#[tokio::test]
+async fn a_finished_game_refuses_moves_with_game_over() {
+    let (app, _) = test_app();
+    // A two-tile deck: the game ends after two moves.
+    let (id, tokens, _) = create(&app, two_humans()).await;
+    let all = format!("{},{}", tokens[0].as_ref().unwrap(), tokens[1].as_ref().unwrap());
+    let mut last = Value::Null;
+    for _ in 0..200 {
+        let s = state(&app, &id, Some(&all)).await;
+        if s["status"] == "finished" {
+            break;
+        }
+        let seat = s["turn"]["seat"].as_u64().unwrap() as usize;
+        last = pick_move(&s, 0, false);
+        let (status, _) = post_move(&app, &id, tokens[seat].as_ref().unwrap(), &last).await;
+        assert_eq!(status, StatusCode::OK);
+    }
+    let before = fingerprint(&state(&app, &id, None).await);
+    let (status, v) = post_move(&app, &id, tokens[0].as_ref().unwrap(), &last).await;
+    assert_eq!((status, v["error"].as_str()), (StatusCode::CONFLICT, Some("game_over")));
+    assert_eq!(fingerprint(&state(&app, &id, None).await), before);
+}
+
+#[tokio::test]
+async fn new_games_check_their_form() {
+    let (app, _) = test_app();
+    let bad = [
+        ("one seat", json!({ "seats": [ { "kind": "human" } ] })),
+        ("seven seats", json!({ "seats": vec![json!({ "kind": "bot" }); 7] })),
+        ("bad kind", json!({ "seats": [ { "kind": "cat" }, { "kind": "bot" } ] })),
+        ("bad level", json!({ "seats": [ { "kind": "human" }, { "kind": "bot", "level": "godlike" } ] })),
+        ("bad preset", json!({ "seats": [ { "kind": "human" }, { "kind": "bot" } ], "rules": { "preset": "nope" } })),
+        ("bad option", json!({ "seats": [ { "kind": "human" }, { "kind": "bot" } ], "rules": { "farms": "lots" } })),
+        (
+            "unknown option",
+            json!({ "seats": [ { "kind": "human" }, { "kind": "bot" } ], "rules": { "dragons": true } }),
+        ),
+        ("unknown field", json!({ "seats": [ { "kind": "human" }, { "kind": "bot" } ], "deck": ["A"] })),
+        ("no seats", json!({})),
+    ];
+    for (name, body) in bad {
+        let (status, v) = call(&app, "POST", "/api/games", Some(&body.to_string())).await;
+        assert_eq!((status, v["error"].as_str()), (StatusCode::BAD_REQUEST, Some("bad_request")), "{name}: {v}");
+    }
+    let (status, v) = call(&app, "POST", "/api/games", Some("{")).await;
+    assert_eq!((status, v["error"].as_str()), (StatusCode::BAD_REQUEST, Some("bad_request")));
+    let (_, list) = call(&app, "GET", "/api/games", None).await;
+    assert_eq!(list["games"].as_array().unwrap().len(), 0, "no refused form made a game");
+
+    // A rule set and names come through; blank names get defaults; names are cut.
+    let (_, _, s) = create(
+        &app,
+        json!({ "seats": [ { "kind": "human", "name": "  " }, { "kind": "bot", "level": "easy" },
+                           { "kind": "human", "name": "x".repeat(80) } ],
+                "rules": { "preset": "first-edition", "small_city": false } }),
+    )
+    .await;
+    assert_eq!(s["rules"], json!({ "preset": "first-edition", "small_city": false }));
+    assert_eq!(s["players"][0]["name"], "Player 1");
+    assert_eq!(s["players"][1]["kind"], "bot");
+    assert_eq!(s["players"][1]["level"], "easy");
+    assert_eq!(s["players"][2]["name"].as_str().unwrap().chars().count(), 24);
+    assert_eq!(s["players"][2]["color"], "green");
+}
+
+/// The order of the bag must never reach a browser: not in a state (a
+/// player's or a spectator's), not in a record of a game in play.
+#[tokio::test]
+async fn the_deck_order_never_leaves_the_server() {
+    let (app, state_handle) = test_app();
+    let (id, tokens, created) = create(&app, two_humans()).await;
+    let t0 = tokens[0].clone().unwrap();
+    // Play a few moves so that there is a past and a future.
+    let mut s = created;
+    for i in 0..6 {
+        let seat = s["turn"]["seat"].as_u64().unwrap() as usize;
+        let tok = tokens[seat].clone().unwrap();
+        let st = state(&app, &id, Some(&tok)).await;
+        let (status, next) = post_move(&app, &id, &tok, &pick_move(&st, i, true)).await;
+        assert_eq!(status, StatusCode::OK);
+        s = next;
+    }
+    let stored = state_handle.store().load(&id).unwrap().unwrap();
+    let deck = stored.record.deck.clone().unwrap();
+    let played = 6;
+    let drawn = deck.len() - s["tiles_left"].as_u64().unwrap() as usize;
+    assert!(drawn > played, "the current tile is drawn");
+    let future: Vec<String> = deck[drawn..].to_vec();
+    assert!(future.len() > 50);
+    // The detector below does find the order where it is: in the stored record.
+    assert!(contains_run(&serde_json::to_value(&stored.record).unwrap(), &future, 4));
+
+    let texts = [
+        serde_json::to_string(&state(&app, &id, Some(&t0)).await).unwrap(),
+        serde_json::to_string(&state(&app, &id, Some(tokens[1].as_ref().unwrap())).await).unwrap(),
+        serde_json::to_string(&state(&app, &id, None).await).unwrap(),
+        serde_json::to_string(&call(&app, "GET", "/api/games", None).await.1).unwrap(),
+        serde_json::to_string(&call(&app, "GET", &format!("/api/games/{id}/replay"), None).await.1).unwrap(),
+    ];
+    for text in &texts {
+        assert!(!text.contains("\"deck\""), "a view names the deck");
+        assert!(!text.contains("\"seed\""), "a view names the seed");
+        // No run of four upcoming tiles appears in order, in any array.
+        let v: Value = serde_json::from_str(text).unwrap();
+        assert!(!contains_run(&v, &future, 4), "a view holds the order of the bag");
+    }
+    // The counts are there, and add up.
+    let st = state(&app, &id, Some(&t0)).await;
+    let counted: u64 = st["remaining"].as_object().unwrap().values().map(|v| v.as_u64().unwrap()).sum();
+    assert_eq!(counted as usize, future.len());
+
+    // The record of a game in play holds the draws so far, not the bag.
+    let (_, bytes) = call_raw(&app, "GET", &format!("/api/games/{id}/record"), None).await;
+    let record = Record::from_json(std::str::from_utf8(&bytes).unwrap()).unwrap();
+    assert_eq!(record.deck.as_deref(), Some(&deck[..drawn]));
+    assert_eq!(record.moves.len(), played);
+    assert_eq!(record.replay().unwrap().moves_played() as usize, played, "the save replays");
+}
+
+/// Whether any array of strings in `v` contains `run` consecutive items of `seq` in order.
+fn contains_run(v: &Value, seq: &[String], run: usize) -> bool {
+    match v {
+        Value::Array(items) => {
+            let strings: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
+            if strings.len() >= run {
+                for w in strings.windows(run) {
+                    if seq.windows(run).any(|s| s.iter().zip(w).all(|(a, b)| a == b)) {
+                        return true;
+                    }
+                }
+            }
+            items.iter().any(|i| contains_run(i, seq, run))
+        }
+        Value::Object(m) => m.values().any(|i| contains_run(i, seq, run)),
+        _ => false,
+    }
+}
+
+#[tokio::test]
+async fn a_bot_moves_on_its_own_and_a_person_only_sees_their_own_legal_moves() {
+    let (app, _) = test_app();
+    let (id, tokens, s) =
+        create(&app, json!({ "seats": [ { "kind": "bot", "level": "random" }, { "kind": "human", "name": "Ada" } ] }))
+            .await;
+    assert!(tokens[0].is_none());
+    let t1 = tokens[1].clone().unwrap();
+    assert_eq!(s["players"][0]["kind"], "bot");
+    // The bot opens; then it is Ada's turn, and only Ada gets legal moves.
+    let s = wait_for(&app, &id, Some(&t1), |s| s["version"] == 1 && s["thinking"].is_null()).await;
+    assert_eq!(s["turn"]["seat"], 1);
+    assert!(s["legal"].as_array().is_some_and(|l| !l.is_empty()));
+    assert!(state(&app, &id, None).await["legal"].is_null(), "a spectator gets no legal moves");
+    // Play on until the end; the bot answers every move.
+    let mut i = 0;
+    let mut s = s;
+    while s["status"] != "finished" {
+        let (status, v) = post_move(&app, &id, &t1, &pick_move(&s, i, i % 2 == 0)).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let v0 = v["version"].as_u64().unwrap();
+        s = wait_for(&app, &id, Some(&t1), |s| {
+            s["status"] == "finished" || (s["version"].as_u64().unwrap() > v0 && s["thinking"].is_null())
+        })
+        .await;
+        i += 1;
+    }
+    assert!(s["winners"].as_array().is_some_and(|w| !w.is_empty()));
+}
+
+#[tokio::test]
+async fn records_that_do_not_replay_are_refused_with_the_reason() {
+    let (app, _) = test_app();
+    let bad_move = r#"{ "format": 1, "players": ["A", "B"], "deck": ["E"],
+                        "moves": [ { "tile": "E", "at": [5, 5], "rot": 0 } ] }"#;
+    let (status, v) = call(&app, "POST", "/api/replay", Some(bad_move)).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(v["message"].as_str().unwrap().starts_with("move 1:"), "{v}");
+    let (status, v) = call(&app, "POST", "/api/replay", Some("not a record")).await;
+    assert_eq!((status, v["error"].as_str()), (StatusCode::BAD_REQUEST, Some("bad_request")));
+    let big = "x".repeat(carcassonne_server::MAX_RECORD + 1);
+    let (status, v) = call(&app, "POST", "/api/replay", Some(&big)).await;
+    assert_eq!((status, v["error"].as_str()), (StatusCode::PAYLOAD_TOO_LARGE, Some("too_large")));
+}
+
+#[tokio::test]
+async fn the_ui_is_served_and_unknown_api_paths_are_json() {
+    let (app, _) = test_app();
+    let (status, bytes) = call_raw(&app, "GET", "/", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(String::from_utf8_lossy(&bytes).contains("<title>Carcassonne"));
+    let (status, v) = call(&app, "GET", "/api/nothing/here", None).await;
+    assert_eq!((status, v["error"].as_str()), (StatusCode::NOT_FOUND, Some("not_found")));
+    let (status, _) = call_raw(&app, "GET", "/no-such-file.js", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, v) = call(&app, "GET", "/api/health", None).await;
+    assert_eq!((status, v["ok"].as_bool()), (StatusCode::OK, Some(true)));
+}
+
+/// Plays a whole game of two people with `rules` through the API, checking
+/// on the way that a restarted server sees the same game, and at the end that
+/// the chart, the breakdown and the record agree with the scores.
+async fn play_out(rules: Value) -> Value {
+    let (app, state_handle) = test_app();
+    let (id, tokens, _) =
+        create(&app, json!({ "seats": [ { "kind": "human" }, { "kind": "human" } ], "rules": rules })).await;
+    let all = format!("{},{}", tokens[0].as_ref().unwrap(), tokens[1].as_ref().unwrap());
+    let mut k = 0;
+    let mut recalls = 0;
+    let mut abbots = 0;
+    loop {
+        let s = state(&app, &id, Some(&all)).await;
+        if s["status"] == "finished" {
+            break;
+        }
+        let seat = s["turn"]["seat"].as_u64().unwrap() as usize;
+        let mv = varied_move(&s, k);
+        abbots += mv.get("abbot").is_some() as usize;
+        recalls += mv.get("recall").is_some() as usize;
+        let (status, after) = post_move(&app, &id, tokens[seat].as_ref().unwrap(), &mv).await;
+        assert_eq!(status, StatusCode::OK, "{rules}: move {k} {mv}: {after}");
+        k += 1;
+        if k == 20 {
+            // A second server on the same store rebuilds the same game.
+            let (app2, _) = with_store(state_handle.store().clone(), std::time::Duration::ZERO);
+            let a = state(&app, &id, Some(&all)).await;
+            let b = state(&app2, &id, Some(&all)).await;
+            for key in ["version", "board", "followers", "players", "turn", "legal", "remaining", "log"] {
+                assert_eq!(a[key], b[key], "{rules}: {key} differs in a rebuilt game");
+            }
+        }
+        assert!(k < 300, "the game ends");
+    }
+    let end = state(&app, &id, None).await;
+    let scores: Vec<u64> = end["players"].as_array().unwrap().iter().map(|p| p["score"].as_u64().unwrap()).collect();
+    assert_eq!(end["score_history"].as_array().unwrap().last().unwrap(), &json!(scores), "{rules}");
+    for (i, b) in end["breakdown"].as_array().unwrap().iter().enumerate() {
+        let sum: u64 = ["during", "final"]
+            .iter()
+            .flat_map(|w| b[w].as_object().unwrap().values())
+            .map(|v| v.as_u64().unwrap())
+            .sum();
+        assert_eq!(sum, scores[i], "{rules}: the breakdown adds up");
+    }
+    let (status, bytes) = call_raw(&app, "GET", &format!("/api/games/{id}/record"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    let game = Record::from_json(std::str::from_utf8(&bytes).unwrap()).unwrap().replay().unwrap();
+    assert_eq!(game.scores().iter().map(|&s| s as u64).collect::<Vec<_>>(), scores, "{rules}: the record replays");
+    json!({ "end": end, "abbots": abbots, "recalls": recalls, "moves": k })
+}
+
+#[tokio::test]
+async fn games_with_every_rule_option_play_through() {
+    let river = play_out(json!({ "river": true })).await;
+    let placed = |id: &str| river["end"]["board"].as_array().unwrap().iter().any(|t| t["tile"] == id);
+    let discarded =
+        |id: &str| river["end"]["log"].as_array().unwrap().iter().any(|e| e["type"] == "discard" && e["tile"] == id);
+    assert!(placed("RV02") || discarded("RV02"), "the lake was drawn");
+    let river_tiles = river["end"]["board"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["tile"].as_str().unwrap().starts_with("RV"))
+        .count();
+    assert!(river_tiles >= 6, "the river was laid ({river_tiles} tiles)");
+    assert_eq!(river["end"]["board"][0]["tile"], "RV01", "the spring starts the game");
+
+    let abbot = play_out(json!({ "abbot": true })).await;
+    assert!(abbot["abbots"].as_u64().unwrap() > 0, "abbots were deployed");
+    assert!(abbot["end"]["players"][0]["abbot"].is_boolean());
+    let none = play_out(json!({ "preset": "beginner" })).await;
+    assert!(none["end"]["players"][0]["abbot"].is_null(), "no abbot without The Abbot");
+
+    for rules in [
+        json!({ "hand": 3, "hand_visible": true }),
+        json!({ "draw_at_turn_end": true, "unplaceable": "reshuffle" }),
+        json!({ "hole_bonus_turn": true, "incomplete_scoring": false, "first_player": "random" }),
+        json!({ "board_limit": [9, 9], "border_completes": true, "farms": "per-city", "small_city": true }),
+    ] {
+        play_out(rules).await;
+    }
+}
+
+#[tokio::test]
+async fn a_hidden_hand_is_seen_only_by_its_owner() {
+    let (app, _) = test_app();
+    let (id, tokens, _) =
+        create(&app, json!({ "seats": [ { "kind": "human" }, { "kind": "human" } ], "rules": { "hand": 2 } })).await;
+    let (t0, t1) = (tokens[0].clone().unwrap(), tokens[1].clone().unwrap());
+    let mine = state(&app, &id, Some(&t0)).await;
+    let theirs = state(&app, &id, Some(&t1)).await;
+    let watcher = state(&app, &id, None).await;
+    assert_eq!(mine["players"][0]["hand"].as_array().unwrap().len(), 2);
+    assert!(mine["players"][1]["hand"].is_null(), "seat 1's hand is hidden from seat 0");
+    assert_eq!(mine["players"][1]["hand_count"], 2);
+    assert_eq!(theirs["players"][1]["hand"].as_array().unwrap().len(), 2);
+    assert!(theirs["players"][0]["hand"].is_null());
+    assert_eq!(theirs["turn"]["tiles"], json!([]), "the player to move's tiles are theirs alone");
+    assert_eq!(theirs["turn"]["count"], 2);
+    assert!(watcher["players"][0]["hand"].is_null() && watcher["players"][1]["hand"].is_null());
+    let legal_tiles: Vec<&str> =
+        mine["legal"].as_array().unwrap().iter().map(|m| m["tile"].as_str().unwrap()).collect();
+    for t in legal_tiles {
+        assert!(mine["players"][0]["hand"].as_array().unwrap().iter().any(|h| h == t), "legal moves use my own tiles");
+    }
+    // While hands are hidden, the record (whose draws include them) waits for the end.
+    let (status, v) = call(&app, "GET", &format!("/api/games/{id}/record"), None).await;
+    assert_eq!((status, v["error"].as_str()), (StatusCode::CONFLICT, Some("hidden_information")));
+}

@@ -1,0 +1,144 @@
+//! Helpers shared by the server's integration tests.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use axum::Router;
+use carcassonne_server::{app, AppState, Config, SqliteStore, Store};
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+/// A server on an in-memory database whose bots move at once.
+pub fn test_app() -> (Router, AppState) {
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+    with_store(store, Duration::ZERO)
+}
+
+pub fn with_store(store: Arc<dyn Store>, bot_delay: Duration) -> (Router, AppState) {
+    let state = AppState::new(store, Config { bot_delay, quick_bots: true });
+    (app(state.clone()), state)
+}
+
+/// A temporary database file, removed (with its WAL files) on drop.
+pub struct TempDb(pub PathBuf);
+
+impl TempDb {
+    pub fn new(name: &str) -> TempDb {
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+        TempDb(std::env::temp_dir().join(format!("carcassonne-test-{name}-{}-{nanos}.db", std::process::id())))
+    }
+}
+
+impl Drop for TempDb {
+    fn drop(&mut self) {
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", self.0.display()));
+        }
+    }
+}
+
+/// Sends a request through the router without a socket.
+pub async fn call(app: &Router, method: &str, uri: &str, body: Option<&str>) -> (StatusCode, Value) {
+    let (status, bytes) = call_raw(app, method, uri, body.map(|b| b.as_bytes().to_vec())).await;
+    let value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    (status, value)
+}
+
+pub async fn call_raw(app: &Router, method: &str, uri: &str, body: Option<Vec<u8>>) -> (StatusCode, Vec<u8>) {
+    let req = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header("content-type", "application/json")
+        .body(body.map(Body::from).unwrap_or_else(Body::empty))
+        .unwrap();
+    let resp = app.clone().oneshot(req).await.unwrap();
+    let status = resp.status();
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes().to_vec();
+    (status, bytes)
+}
+
+/// A new game; returns its id and the tokens by seat (`None` for bots).
+pub async fn create(app: &Router, body: Value) -> (String, Vec<Option<String>>, Value) {
+    let (status, v) = call(app, "POST", "/api/games", Some(&body.to_string())).await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    let n = v["state"]["players"].as_array().unwrap().len();
+    let mut tokens = vec![None; n];
+    for t in v["tokens"].as_array().unwrap() {
+        tokens[t["seat"].as_u64().unwrap() as usize] = Some(t["token"].as_str().unwrap().to_string());
+    }
+    (v["id"].as_str().unwrap().to_string(), tokens, v["state"].clone())
+}
+
+pub fn two_humans() -> Value {
+    json!({ "seats": [ { "kind": "human", "name": "Ada" }, { "kind": "human", "name": "Bob" } ] })
+}
+
+pub async fn state(app: &Router, id: &str, token: Option<&str>) -> Value {
+    let uri = match token {
+        Some(t) => format!("/api/games/{id}?token={t}"),
+        None => format!("/api/games/{id}"),
+    };
+    let (status, v) = call(app, "GET", &uri, None).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    v
+}
+
+/// A legal move from a state's `legal` list: the `k`-th placement, with a
+/// follower on its first spot when `meeple` is set and one is allowed.
+pub fn pick_move(state: &Value, k: usize, meeple: bool) -> Value {
+    let legal = state["legal"].as_array().expect("legal moves for the player to move");
+    let p = &legal[k % legal.len()];
+    let mut mv = json!({ "version": state["version"], "tile": p["tile"], "at": p["at"], "rot": p["rot"] });
+    if meeple {
+        if let Some(s) = p["meeple"].as_array().and_then(|s| s.first()) {
+            mv["meeple"] = s.clone();
+        }
+    }
+    mv
+}
+
+/// A legal move that tries every kind of action along a game: the abbot,
+/// a recall, a follower or nothing, by turn `k`.
+pub fn varied_move(state: &Value, k: usize) -> Value {
+    let legal = state["legal"].as_array().expect("legal moves for the player to move");
+    let p = &legal[(k * 7) % legal.len()];
+    let mut mv = json!({ "version": state["version"], "tile": p["tile"], "at": p["at"], "rot": p["rot"] });
+    let first = |key: &str| p[key].as_array().and_then(|s| s.first()).cloned();
+    if k % 3 == 0 {
+        if let Some(s) = first("abbot") {
+            mv["abbot"] = s;
+            return mv;
+        }
+    }
+    if k % 4 == 1 && p["recall"] == true {
+        mv["recall"] = true.into();
+        return mv;
+    }
+    if k % 2 == 0 {
+        if let Some(s) = first("meeple") {
+            mv["meeple"] = s;
+        }
+    }
+    mv
+}
+
+pub async fn post_move(app: &Router, id: &str, token: &str, mv: &Value) -> (StatusCode, Value) {
+    call(app, "POST", &format!("/api/games/{id}/moves?token={token}"), Some(&mv.to_string())).await
+}
+
+/// Polls the game until `done` holds (bots move on their own tasks).
+pub async fn wait_for(app: &Router, id: &str, token: Option<&str>, done: impl Fn(&Value) -> bool) -> Value {
+    for _ in 0..500 {
+        let s = state(app, id, token).await;
+        if done(&s) {
+            return s;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("the game did not reach the expected state");
+}

@@ -1,0 +1,194 @@
+//! A real server on a real socket: a whole game against a bot over the
+//! websocket, with refusals along the way.
+
+mod common;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use carcassonne_server::{serve_on, AppState, Config, SqliteStore};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::Message;
+
+type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn start_server() -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let state = AppState::new(
+        Arc::new(SqliteStore::in_memory().unwrap()),
+        Config { bot_delay: Duration::ZERO, quick_bots: true },
+    );
+    tokio::spawn(serve_on(listener, state));
+    addr.to_string()
+}
+
+/// A tiny HTTP/1.1 client: enough for the tests' JSON requests.
+async fn http(addr: &str, method: &str, path: &str, body: &str) -> (u16, Value) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).await.unwrap();
+    let text = String::from_utf8_lossy(&out);
+    let status: u16 = text.split_whitespace().nth(1).unwrap().parse().unwrap();
+    let body = text.split("\r\n\r\n").nth(1).unwrap_or("");
+    // Chunked bodies: take the JSON between the first '{' and the last '}'.
+    let json = match (body.find('{'), body.rfind('}')) {
+        (Some(a), Some(b)) => &body[a..=b],
+        _ => "null",
+    };
+    (status, serde_json::from_str(json).unwrap_or(Value::Null))
+}
+
+async fn next_json(ws: &mut Socket) -> Value {
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(10), ws.next()).await.expect("a message in time");
+        match msg.expect("the socket stays open").unwrap() {
+            Message::Text(t) => return serde_json::from_str(&t).unwrap(),
+            Message::Close(_) => panic!("closed"),
+            _ => {}
+        }
+    }
+}
+
+/// The next state message, skipping others; errors are returned too.
+async fn next_state(ws: &mut Socket) -> Value {
+    loop {
+        let v = next_json(ws).await;
+        if v["type"] == "state" {
+            return v["state"].clone();
+        }
+    }
+}
+
+async fn send(ws: &mut Socket, v: &Value) {
+    ws.send(Message::Text(v.to_string().into())).await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_game_against_a_bot_over_the_websocket() {
+    let addr = start_server().await;
+    let (status, created) = http(
+        &addr,
+        "POST",
+        "/api/games",
+        &json!({ "seats": [ { "kind": "human", "name": "Ada" }, { "kind": "bot", "level": "normal" } ] }).to_string(),
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap();
+    let token = created["tokens"][0]["token"].as_str().unwrap();
+
+    let (mut ws, _) =
+        tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{id}/ws?token={token}")).await.unwrap();
+    let (mut spectator, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{id}/ws")).await.unwrap();
+    let mut s = next_state(&mut ws).await;
+    assert_eq!(s["you"], json!([0]));
+    assert!(next_state(&mut spectator).await["legal"].is_null());
+
+    // Malformed messages are refused, then the state follows unchanged.
+    for (bad, code) in [
+        ("{oops".to_string(), "bad_request"),
+        (json!({ "type": "dance" }).to_string(), "bad_request"),
+        (json!({ "no": "type" }).to_string(), "bad_request"),
+        (json!({ "type": "move", "version": 0 }).to_string(), "bad_request"),
+        (json!({ "type": "move", "version": 9, "tile": "A", "at": [1, 0], "rot": 0 }).to_string(), "stale_version"),
+        (
+            json!({ "type": "move", "version": 0, "tile": s["turn"]["tiles"][0], "at": [0, 0], "rot": 0 }).to_string(),
+            "illegal_move",
+        ),
+    ] {
+        ws.send(Message::Text(bad.into())).await.unwrap();
+        let e = next_json(&mut ws).await;
+        assert_eq!(e["type"], "error");
+        assert_eq!(e["error"], code, "{e}");
+        let after = next_state(&mut ws).await;
+        assert_eq!(after["version"], s["version"]);
+        assert_eq!(after["board"], s["board"]);
+    }
+    // A binary frame is refused too.
+    ws.send(Message::Binary(vec![1, 2, 3].into())).await.unwrap();
+    assert_eq!(next_json(&mut ws).await["error"], "bad_request");
+    s = next_state(&mut ws).await;
+
+    // A spectator cannot move.
+    let mut mv = common::pick_move(&s, 0, false);
+    mv["type"] = "move".into();
+    send(&mut spectator, &mv).await;
+    let e = next_json(&mut spectator).await;
+    assert_eq!(e["error"], "unauthorized", "{e}");
+
+    // Play to the end; the bot answers each move, and while it thinks a
+    // move of ours is not our turn.
+    let mut turns = 0;
+    while s["status"] != "finished" {
+        if s["turn"]["seat"] == 0 && !s["legal"].is_null() {
+            let mut mv = common::pick_move(&s, turns * 5, turns % 2 == 1);
+            mv["type"] = "move".into();
+            send(&mut ws, &mv).await;
+            turns += 1;
+        } else if s["turn"]["seat"] == 1 {
+            // Our tile is not drawn yet: whatever we send is refused.
+            let probe = json!({ "type": "move", "version": s["version"], "tile": "A", "at": [1, 0], "rot": 0 });
+            send(&mut ws, &probe).await;
+            loop {
+                let v = next_json(&mut ws).await;
+                if v["type"] == "error" {
+                    // Either the bot was still to move, or it has moved already.
+                    let code = v["error"].as_str().unwrap();
+                    assert!(["not_your_turn", "stale_version", "game_over"].contains(&code), "{v}");
+                    break;
+                }
+            }
+        }
+        s = next_state(&mut ws).await;
+    }
+    assert!(turns > 30);
+    assert_eq!(s["players"][0]["score"], s["score_history"].as_array().unwrap().last().unwrap()[0]);
+    // The spectator saw the end as well.
+    let mut last = next_state(&mut spectator).await;
+    while last["status"] != "finished" {
+        last = next_state(&mut spectator).await;
+    }
+    assert_eq!(last["players"], {
+        let mut p = s["players"].clone();
+        p[0]["you"] = false.into();
+        p
+    });
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_websocket_for_an_unknown_game_or_token_is_refused() {
+    let addr = start_server().await;
+    let err = tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/nosuchgame/ws")).await.unwrap_err();
+    assert!(err.to_string().contains("404"), "{err}");
+    let (_, created) = http(&addr, "POST", "/api/games", &common::two_humans().to_string()).await;
+    let id = created["id"].as_str().unwrap();
+    let err = tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{id}/ws?token=bad")).await.unwrap_err();
+    assert!(err.to_string().contains("403"), "{err}");
+    // An oversized message closes the socket instead of being read.
+    let token = created["tokens"][0]["token"].as_str().unwrap();
+    let (mut ws, _) =
+        tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{id}/ws?token={token}")).await.unwrap();
+    next_state(&mut ws).await;
+    let _ = ws.send(Message::Text("x".repeat(carcassonne_server::MAX_WS_MESSAGE * 2).into())).await;
+    let end = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            match ws.next().await {
+                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return true,
+                _ => {}
+            }
+        }
+    })
+    .await;
+    assert_eq!(end.ok(), Some(true));
+    // The server is still up.
+    let (status, _) = http(&addr, "GET", "/api/health", "").await;
+    assert_eq!(status, 200);
+}

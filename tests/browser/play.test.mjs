@@ -1,0 +1,243 @@
+// A person's game, in a real Chromium: start a game against a bot with one
+// click, play it to the end by clicking cells, rotations and follower spots,
+// check the final screen against the server, reload mid-game, replay it.
+//
+// Needs a running server: BASE_URL (default http://127.0.0.1:8080).
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, shot, api, BASE } from './lib.mjs';
+
+/** Clicks the centre of an element's box (as a person would, through the board's gestures). */
+async function clickCentre(page, locator) {
+  // Wait for the board to stop moving (it pans to a new tile).
+  await page.waitForFunction(() => !document.querySelector('.board-host[data-moving]'));
+  const box = await locator.boundingBox();
+  assert.ok(box, 'the element is on screen');
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+}
+
+/** Waits for our turn or the end; returns 'mine' or 'over'. */
+async function nextTurn(page, timeout = 60_000) {
+  await page.waitForFunction(() => {
+    const root = document.querySelector('#app');
+    return root && (root.dataset.myturn === 'true' || root.dataset.status === 'finished');
+  }, null, { timeout });
+  return page.evaluate(() => (document.querySelector('#app').dataset.status === 'finished' ? 'over' : 'mine'));
+}
+
+const version = (page) => page.evaluate(() => Number(document.querySelector('#app').dataset.version));
+
+function watchErrors(page) {
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
+  return errors;
+}
+
+test('a whole game against a bot, played by clicking', async () => {
+  const { context, close } = await launch();
+  try {
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${BASE}/#/`);
+    await page.waitForSelector('.new-game .start');
+    await shot(page, '01-home');
+
+    // One click: you against a bot, standard rules.
+    await page.click('.new-game .start');
+    await page.waitForURL(/#\/game\/[a-z0-9]+$/);
+    const id = page.url().split('/').pop();
+    assert.equal(await nextTurn(page), 'mine');
+    await page.waitForSelector('.target');
+    await shot(page, '02-first-turn');
+
+    let turn = 0;
+    let deployed = 0;
+    let undone = false;
+    for (;;) {
+      const state = await nextTurn(page);
+      if (state === 'over') break;
+      const v = await version(page);
+
+      // Rotate before placing, now and then, with R or the panel's button.
+      if (turn % 3 === 1) await page.keyboard.press('r');
+      if (turn % 5 === 2) await page.click('.tile-panel button[data-act="rot-cw"].btn');
+      if (turn % 7 === 4) await page.click('.tile-panel button.big-tile');
+      // A cell where the tile fits as it is turned; if there is none, turn it until there is.
+      for (let i = 0; i < 4 && (await page.locator('.target.fits').count()) === 0; i++) await page.keyboard.press('r');
+      const fits = page.locator('.target.fits');
+      const n = await fits.count();
+      assert.ok(n > 0, 'the tile fits somewhere in some rotation');
+      await clickCentre(page, fits.nth((turn * 7) % n));
+      await page.waitForSelector('.ghost-tile.solid', { timeout: 5000 }).catch(async (e) => {
+        await shot(page, 'failure');
+        throw new Error(`turn ${turn}: clicking a legal cell placed no tile (${e.message})`);
+      });
+
+      // Undo once, then place again.
+      if (!undone && turn === 1) {
+        await page.keyboard.press('Escape');
+        await page.waitForSelector('.ghost-tile.solid', { state: 'detached' });
+        const again = page.locator('.target.fits');
+        await clickCentre(page, again.nth(0));
+        await page.waitForSelector('.ghost-tile.solid');
+        undone = true;
+      }
+      // After placing, turn it among the rotations that fit at that cell.
+      if (turn % 4 === 3) await page.keyboard.press('r');
+
+      // Deploy a follower every other turn, when a spot is offered.
+      const spots = page.locator('.layer-spots .spot');
+      if (turn % 2 === 0 && (await spots.count()) > 0) {
+        await clickCentre(page, spots.nth(turn % (await spots.count())));
+        await page.waitForSelector('.follower.pending');
+        deployed++;
+        if (deployed === 1) await shot(page, '03-follower-chosen');
+      }
+      if (turn === 12) await shot(page, '04-mid-game');
+
+      // Confirm with Enter or the button.
+      if (turn % 2 === 0) await page.keyboard.press('Enter');
+      else await page.click('.tile-panel [data-act="confirm"]');
+      await page.waitForFunction((v0) => Number(document.querySelector('#app').dataset.version) > v0, v);
+      turn++;
+      assert.ok(turn < 80, 'the game ends');
+
+      // Reload in the middle: the game carries on where it was.
+      if (turn === 10) {
+        const before = await version(page);
+        await page.reload();
+        await page.waitForFunction(() => document.querySelector('#app').dataset.version !== undefined);
+        assert.ok((await version(page)) >= before, 'the reloaded game is where it was');
+        const tiles = await page.locator('.layer-tiles .placed').count();
+        assert.ok(tiles >= before + 1, 'every placed tile is drawn again');
+      }
+    }
+    assert.ok(turn >= 30, `we played ${turn} turns`);
+    assert.ok(deployed > 0, 'followers were deployed');
+
+    // The results: a breakdown per player and a score chart, matching the server.
+    await page.waitForSelector('.overlay.results:not(.hidden) .results-dialog');
+    await page.waitForTimeout(400);
+    await shot(page, '05-results');
+    const { body: game } = await api(`/api/games/${id}`);
+    assert.equal(game.status, 'finished');
+    const totals = await page.locator('.breakdown .total-row td').allTextContents();
+    const expected = [...game.players.map((p) => p.score)].sort((a, b) => b - a).map(String);
+    assert.deepEqual(totals, expected);
+    const lines = await page.locator('.results-dialog svg.chart polyline').count();
+    assert.equal(lines, game.players.length);
+    const kinds = await page.locator('.breakdown tbody tr th').allTextContents();
+    for (const k of ['Roads', 'Cities', 'Cloisters', 'Farms', 'Total']) assert.ok(kinds.includes(k), `a ${k} row`);
+
+    // Closing the results shows the final board and the scores beside it.
+    await page.click('.results-dialog [data-close]');
+    await page.waitForTimeout(300);
+    await shot(page, '06-final-board');
+    const shown = await page.locator('.players-panel .score-num').allTextContents();
+    assert.deepEqual(shown.map(Number), game.players.map((p) => p.score));
+    const log = await page.locator('.log .final-scoring').count();
+    assert.equal(log, 1, 'the log shows the final scoring');
+
+    // Zoom with the wheel and drag the board: nothing breaks.
+    const board = page.locator('svg.board');
+    const box = await board.boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.wheel(0, -400);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 120, box.y + box.height / 2 + 60, { steps: 5 });
+    await page.mouse.up();
+    await shot(page, '07-zoomed');
+
+    // The replay viewer steps through the same game.
+    await page.goto(`${BASE}/#/replay/${id}`);
+    await page.waitForSelector('.replay-bar');
+    await page.keyboard.press('Home');
+    assert.equal(await page.locator('.layer-tiles .placed').count(), 1, 'the start tile alone');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await page.locator('.layer-tiles .placed').count(), 3);
+    await page.fill('.turn-input', '20');
+    await page.dispatchEvent('.turn-input', 'change');
+    assert.equal(await page.locator('.layer-tiles .placed').count(), 21);
+    await page.waitForTimeout(400);
+    await shot(page, '08-replay');
+    await page.click('.replay-bar [data-go="last"]');
+    const finalScores = await page.locator('.players-panel .score-num').allTextContents();
+    assert.deepEqual(finalScores.map(Number), game.players.map((p) => p.score));
+
+    // The record downloads, and opening it as a file replays it.
+    const { status: rs, body: record } = await api(`/api/games/${id}/record`);
+    assert.equal(rs, 200);
+    assert.equal(record.format, 1);
+    assert.equal(record.moves.length, game.version);
+    await page.goto(`${BASE}/#/`);
+    await page.setInputFiles('.record-file', {
+      name: 'game.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(record)),
+    });
+    await page.waitForURL(/#\/replay\/file$/);
+    await page.waitForSelector('.replay-bar');
+    assert.equal(Number(await page.locator('.scrub').getAttribute('max')), record.moves.length);
+    const fileScores = await page.locator('.players-panel .score-num').allTextContents();
+    assert.deepEqual(fileScores.map(Number), game.players.map((p) => p.score));
+
+    // The games list shows it, finished.
+    await page.goto(`${BASE}/#/games`);
+    await page.waitForSelector(`tr[data-id="${id}"]`);
+    assert.match(await page.locator(`tr[data-id="${id}"] .status`).textContent(), /finished/);
+    await shot(page, '09-games');
+
+    assert.deepEqual(errors, [], 'no error in the page');
+  } finally {
+    await close();
+  }
+});
+
+test('two people at two browsers: seat links, turns and a spectator', async () => {
+  const { status, body: created } = await api('/api/games', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ seats: [{ kind: 'human', name: 'Ada' }, { kind: 'human', name: 'Bob' }] }),
+  });
+  assert.equal(status, 201);
+  const id = created.id;
+  const [t0, t1] = created.tokens.map((t) => t.token);
+  const a = await launch({ viewport: { width: 1200, height: 800 } });
+  const b = await launch({ viewport: { width: 1200, height: 800 } });
+  try {
+    const pa = await a.context.newPage();
+    const pb = await b.context.newPage();
+    const errors = [...watchErrors(pa), ...watchErrors(pb)];
+
+    // Bob first looks without his link: he watches and cannot play.
+    await pb.goto(`${BASE}/#/game/${id}`);
+    await pb.waitForFunction(() => document.querySelector('#app').dataset.version === '0');
+    assert.equal(await pb.locator('.target').count(), 0, 'a spectator gets no legal cells');
+    assert.match(await pb.locator('.game-links .rules').textContent(), /watching/);
+
+    // With their seat links, each plays their own turns.
+    await pa.goto(`${BASE}/#/game/${id}?join=${t0}`);
+    await pb.goto(`${BASE}/#/game/${id}?join=${t1}`);
+    assert.equal(await nextTurn(pa), 'mine');
+    assert.ok(!pa.url().includes('join='), 'the token leaves the address bar');
+    await pb.waitForFunction(() => document.querySelector('#app').dataset.myturn === 'false');
+    assert.equal(await pb.locator('.target').count(), 0, 'not Bob\'s turn');
+
+    for (const [me, other] of [[pa, pb], [pb, pa], [pa, pb]]) {
+      assert.equal(await nextTurn(me), 'mine');
+      const v = await version(me);
+      for (let i = 0; i < 4 && (await me.locator('.target.fits').count()) === 0; i++) await me.keyboard.press('r');
+      await clickCentre(me, me.locator('.target.fits').first());
+      await me.waitForSelector('.ghost-tile.solid');
+      await me.keyboard.press('Enter');
+      // The other browser sees the tile at once, over its websocket.
+      await other.waitForFunction((v0) => Number(document.querySelector('#app').dataset.version) > v0, v);
+      assert.equal(await other.locator('.layer-tiles .placed').count(), v + 2);
+    }
+    await shot(pb, '10-two-browsers');
+    assert.deepEqual(errors, []);
+  } finally {
+    await a.close();
+    await b.close();
+  }
+});

@@ -1,0 +1,85 @@
+// The web game's entry point: loads the tile data, draws every tile once into
+// shared <defs>, and routes between the screens (#/, #/game/ID, #/replay/ID).
+
+import { addTokens, api } from './api.js';
+import { toast } from './dom.js';
+import { GameScreen } from './game.js';
+import { HomeScreen } from './home.js';
+import { ReplayScreen } from './replay.js';
+import { TileSet } from './tiles.js';
+
+const main = document.getElementById('app');
+let screen = null;
+let tiles = null;
+let options = null;
+let fileReplay = null; // a record opened from disk: { replay, name }
+
+async function boot() {
+  try {
+    const [tileData, opts] = await Promise.all([api.tiles(), api.options()]);
+    tiles = new TileSet(tileData);
+    options = opts;
+    document.getElementById('tile-defs').innerHTML = tiles.defs();
+    // For the browser tests and the curious: the tile geometry.
+    window.carcassonne = { tiles };
+  } catch (e) {
+    main.innerHTML = `<div class="fatal"><h2>The game server cannot be reached</h2><p>${e.message}</p></div>`;
+    return;
+  }
+  window.addEventListener('hashchange', route);
+  route();
+}
+
+function show(make) {
+  if (screen && screen.destroy) screen.destroy();
+  main.innerHTML = '';
+  screen = make();
+}
+
+async function route() {
+  const hash = location.hash.replace(/^#/, '') || '/';
+  const [path, query] = hash.split('?');
+  const params = new URLSearchParams(query || '');
+  const parts = path.split('/').filter(Boolean);
+  document.body.dataset.screen = parts[0] || 'home';
+
+  if (parts[0] === 'game' && parts[1]) {
+    const id = parts[1];
+    if (params.get('join')) {
+      // A seat link: keep the seat, then drop the token from the address bar.
+      addTokens(id, [params.get('join')]);
+      history.replaceState(null, '', `#/game/${id}`);
+    }
+    show(() => new GameScreen(main, tiles, id));
+    return;
+  }
+  if (parts[0] === 'replay' && parts[1] === 'file') {
+    if (!fileReplay) { location.hash = '#/'; return; }
+    show(() => new ReplayScreen(main, tiles, fileReplay.replay, { title: fileReplay.name }));
+    return;
+  }
+  if (parts[0] === 'replay' && parts[1]) {
+    const id = parts[1];
+    try {
+      const replay = await api.replayOf(id);
+      show(() => new ReplayScreen(main, tiles, replay, { id, title: `Replay of game ${id}` }));
+    } catch (e) {
+      toast(e.message, 'error');
+      location.hash = '#/';
+    }
+    return;
+  }
+  show(() => new HomeScreen(main, tiles, options, {
+    section: parts[0] === 'games' ? 'games' : 'new',
+    onReplayFile: async (text, name) => {
+      try {
+        fileReplay = { replay: await api.replayRecord(text), name };
+        location.hash = '#/replay/file';
+      } catch (e) {
+        toast(`This record cannot be replayed: ${e.message}`, 'error', 6000);
+      }
+    },
+  }));
+}
+
+boot();

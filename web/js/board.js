@@ -1,0 +1,331 @@
+// The board: placed tiles, followers, legal cells, the tile being placed and
+// its follower spots, with zoom and pan (wheel, drag, pinch).
+
+import { followerSvg, colorOf } from './meeple.js';
+
+const T = 100; // board units per tile
+const NS = 'http://www.w3.org/2000/svg';
+
+export class BoardView {
+  /**
+   * @param {HTMLElement} host
+   * @param {import('./tiles.js').TileSet} tiles
+   * @param {{onCell?: Function, onSpot?: Function, onGhost?: Function, onHover?: Function}} handlers
+   */
+  constructor(host, tiles, handlers = {}) {
+    this.tiles = tiles;
+    this.h = handlers;
+    this.host = host;
+    host.classList.add('board-host');
+    host.innerHTML = `
+      <svg class="board" xmlns="${NS}" tabindex="-1">
+        <g class="camera">
+          <g class="layer-tiles"></g>
+          <g class="layer-marks"></g>
+          <g class="layer-targets"></g>
+          <g class="layer-ghost"></g>
+          <g class="layer-followers"></g>
+          <g class="layer-spots"></g>
+        </g>
+      </svg>
+      <div class="board-tools">
+        <button class="tool zoom-in" title="Zoom in (+)">+</button>
+        <button class="tool zoom-out" title="Zoom out (−)">−</button>
+        <button class="tool zoom-fit" title="Show the whole board (0)">⤢</button>
+      </div>`;
+    this.svg = host.querySelector('svg.board');
+    this.camera = host.querySelector('.camera');
+    this.layers = {
+      tiles: host.querySelector('.layer-tiles'),
+      marks: host.querySelector('.layer-marks'),
+      targets: host.querySelector('.layer-targets'),
+      ghost: host.querySelector('.layer-ghost'),
+      followers: host.querySelector('.layer-followers'),
+      spots: host.querySelector('.layer-spots'),
+    };
+    this.cam = { x: 0, y: 0, k: 0.6 };
+    this.margins = { top: 56, bottom: handlers.bottomMargin || 12, left: 12, right: 56 };
+    this.follow = true; // refit as the board grows until the player moves the view
+    this.placed = new Map(); // "x,y" -> {tile, rot}
+    this.bounds = null;
+    host.querySelector('.zoom-in').onclick = () => this.zoomBy(1.25);
+    host.querySelector('.zoom-out').onclick = () => this.zoomBy(0.8);
+    host.querySelector('.zoom-fit').onclick = () => { this.follow = true; this.fit(true); };
+    this.installGestures();
+    this.resizeObserver = new ResizeObserver(() => { if (this.follow) this.fit(); else this.apply(); });
+    this.resizeObserver.observe(host);
+  }
+
+  destroy() {
+    this.resizeObserver.disconnect();
+  }
+
+  // --- camera ---------------------------------------------------------------
+
+  apply() {
+    const { x, y, k } = this.cam;
+    this.camera.setAttribute('transform', `translate(${x.toFixed(2)} ${y.toFixed(2)}) scale(${k.toFixed(4)})`);
+  }
+
+  size() {
+    const r = this.svg.getBoundingClientRect();
+    return { w: r.width || 800, h: r.height || 600, left: r.left, top: r.top };
+  }
+
+  /** Frames every tile (and the cells around them). */
+  fit(animate = false) {
+    const b = this.bounds || { minX: 0, maxX: 0, minY: 0, maxY: 0 };
+    const { w, h } = this.size();
+    // Leave room for the banner above and the zoom buttons at the side.
+    const m = this.margins;
+    const aw = Math.max(100, w - m.left - m.right), ah = Math.max(100, h - m.top - m.bottom);
+    const cols = b.maxX - b.minX + 3, rows = b.maxY - b.minY + 3;
+    const k = Math.max(0.12, Math.min(1.45, Math.min(aw / (cols * T), ah / (rows * T))));
+    const cx = ((b.minX + b.maxX + 1) / 2) * T, cy = ((b.minY + b.maxY + 1) / 2) * T;
+    const target = { k, x: m.left + aw / 2 - cx * k, y: m.top + ah / 2 - cy * k };
+    if (animate) this.animateTo(target); else { this.cam = target; this.apply(); }
+  }
+
+  animateTo(target, ms = 260) {
+    const from = { ...this.cam };
+    const t0 = performance.now();
+    cancelAnimationFrame(this.anim);
+    this.host.dataset.moving = '1';
+    const step = (now) => {
+      const t = Math.min(1, (now - t0) / ms), e = t * (2 - t);
+      this.cam = { x: from.x + (target.x - from.x) * e, y: from.y + (target.y - from.y) * e, k: from.k + (target.k - from.k) * e };
+      this.apply();
+      if (t < 1) this.anim = requestAnimationFrame(step);
+      else delete this.host.dataset.moving;
+    };
+    this.anim = requestAnimationFrame(step);
+  }
+
+  /** Whether every tile and the cells around them are in view. */
+  boundsVisible() {
+    const b = this.bounds;
+    if (!b) return true;
+    const { w, h } = this.size();
+    const { x, y, k } = this.cam;
+    const m = this.margins;
+    return x + (b.minX - 1) * T * k >= m.left - 2 && y + (b.minY - 1) * T * k >= m.top - 2
+      && x + (b.maxX + 2) * T * k <= w - m.right + 2 && y + (b.maxY + 2) * T * k <= h - m.bottom + 2;
+  }
+
+  zoomAt(factor, sx, sy) {
+    const k = Math.max(0.08, Math.min(3, this.cam.k * factor));
+    const f = k / this.cam.k;
+    this.cam = { k, x: sx - (sx - this.cam.x) * f, y: sy - (sy - this.cam.y) * f };
+    this.apply();
+  }
+
+  zoomBy(factor) {
+    const { w, h } = this.size();
+    this.follow = false;
+    this.zoomAt(factor, w / 2, h / 2);
+  }
+
+  /** Screen point (client coordinates) to board units. */
+  toBoard(clientX, clientY) {
+    const { left, top } = this.size();
+    return [(clientX - left - this.cam.x) / this.cam.k, (clientY - top - this.cam.y) / this.cam.k];
+  }
+
+  installGestures() {
+    const svg = this.svg;
+    const pointers = new Map();
+    let drag = null;
+    let pinch = null;
+    this.dragged = false;
+
+    svg.addEventListener('wheel', (e) => {
+      e.preventDefault();
+      const { left, top } = this.size();
+      this.follow = false;
+      const factor = Math.exp(-e.deltaY * (e.deltaMode === 1 ? 0.05 : 0.0018));
+      this.zoomAt(factor, e.clientX - left, e.clientY - top);
+    }, { passive: false });
+
+    svg.addEventListener('pointerdown', (e) => {
+      if (e.button !== 0 && e.pointerType === 'mouse') return;
+      pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      if (pointers.size === 1) {
+        drag = { x: e.clientX, y: e.clientY, cx: this.cam.x, cy: this.cam.y, moved: false };
+        this.dragged = false;
+      } else if (pointers.size === 2) {
+        const [a, b] = [...pointers.values()];
+        pinch = { d: Math.hypot(a.x - b.x, a.y - b.y), k: this.cam.k, cam: { ...this.cam }, mx: (a.x + b.x) / 2, my: (a.y + b.y) / 2 };
+        drag = null;
+      }
+    });
+    svg.addEventListener('pointermove', (e) => {
+      if (!pointers.has(e.pointerId)) {
+        if (this.h.onHover) this.h.onHover(this.cellAt(e.clientX, e.clientY));
+        return;
+      }
+      pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      if (pinch && pointers.size >= 2) {
+        const [a, b] = [...pointers.values()];
+        const d = Math.hypot(a.x - b.x, a.y - b.y);
+        const { left, top } = this.size();
+        this.cam = { ...pinch.cam };
+        this.follow = false;
+        this.zoomAt(d / pinch.d, pinch.mx - left, pinch.my - top);
+        const mx = (a.x + b.x) / 2, my = (a.y + b.y) / 2;
+        this.cam.x += mx - pinch.mx; this.cam.y += my - pinch.my;
+        this.apply();
+        this.dragged = true;
+      } else if (drag) {
+        const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+        if (!drag.moved && Math.hypot(dx, dy) > 5) {
+          drag.moved = true;
+          this.dragged = true;
+          svg.setPointerCapture(e.pointerId);
+          svg.classList.add('panning');
+        }
+        if (drag.moved) {
+          this.follow = false;
+          this.cam.x = drag.cx + dx; this.cam.y = drag.cy + dy;
+          this.apply();
+        }
+      }
+    });
+    const up = (e) => {
+      const wasDrag = this.dragged;
+      pointers.delete(e.pointerId);
+      if (pointers.size < 2) pinch = null;
+      if (pointers.size === 0) {
+        svg.classList.remove('panning');
+        const d = drag;
+        drag = null;
+        if (e.type === 'pointerup' && d && !wasDrag) this.click(e);
+      }
+    };
+    svg.addEventListener('pointerup', up);
+    svg.addEventListener('pointercancel', up);
+    svg.addEventListener('pointerleave', () => { if (this.h.onHover && pointers.size === 0) this.h.onHover(null); });
+  }
+
+  cellAt(clientX, clientY) {
+    const [bx, by] = this.toBoard(clientX, clientY);
+    return { x: Math.floor(bx / T), y: Math.floor(by / T), fx: bx / T - Math.floor(bx / T), fy: by / T - Math.floor(by / T) };
+  }
+
+  click(e) {
+    const el = e.target.closest ? e.target.closest('[data-spot]') : null;
+    if (el && this.h.onSpot) { this.h.onSpot(el.dataset.spot); return; }
+    const ghost = e.target.closest ? e.target.closest('.ghost-tile') : null;
+    if (ghost && this.h.onGhost) { this.h.onGhost(); return; }
+    const cell = this.cellAt(e.clientX, e.clientY);
+    if (this.h.onCell) this.h.onCell(cell.x, cell.y);
+  }
+
+  // --- drawing --------------------------------------------------------------
+
+  /** Draws the placed tiles; new ones drop in. `last` is the latest placement. */
+  setTiles(board, last = null) {
+    const seen = new Set();
+    let grew = false;
+    for (const t of board) {
+      const key = `${t.at[0]},${t.at[1]}`;
+      seen.add(key);
+      const cur = this.placed.get(key);
+      if (cur && cur.tile === t.tile && cur.rot === t.rot) continue;
+      if (cur) cur.el.remove();
+      const el = document.createElementNS(NS, 'g');
+      el.setAttribute('class', 'placed' + (this.placed.size > 0 ? ' fresh' : ''));
+      el.setAttribute('transform', `translate(${t.at[0] * T} ${t.at[1] * T})`);
+      el.innerHTML = `<g class="drop"><use href="#tile-${t.tile}" transform="rotate(${t.rot * 90} 50 50)"/></g>`;
+      el.dataset.x = t.at[0]; el.dataset.y = t.at[1];
+      this.layers.tiles.appendChild(el);
+      this.placed.set(key, { tile: t.tile, rot: t.rot, el });
+      grew = true;
+    }
+    for (const [key, v] of this.placed) if (!seen.has(key)) { v.el.remove(); this.placed.delete(key); }
+    if (grew || !this.bounds) {
+      const xs = board.map((t) => t.at[0]), ys = board.map((t) => t.at[1]);
+      this.bounds = xs.length
+        ? { minX: Math.min(...xs), maxX: Math.max(...xs), minY: Math.min(...ys), maxY: Math.max(...ys) }
+        : null;
+      // Keep the view still under the player's hand unless the board outgrows it.
+      if (this.follow && (this.placed.size <= 1 || !this.boundsVisible())) this.fit(this.placed.size > 1);
+    }
+    this.setLast(last);
+  }
+
+  /** Outlines the latest placed tile in its player's colour. */
+  setLast(last) {
+    const m = this.layers.marks;
+    m.innerHTML = '';
+    if (!last) return;
+    const c = colorOf(last.color);
+    m.innerHTML = `<rect class="last-move" x="${last.at[0] * T + 1.5}" y="${last.at[1] * T + 1.5}" width="${T - 3}" height="${T - 3}"
+      rx="3" fill="none" stroke="${c.fill}" stroke-width="4"/>`;
+  }
+
+  /** Followers on the board: [{seat, at, spot, role, color}]. `pending` ones are drawn as ghosts. */
+  setFollowers(followers) {
+    const out = [];
+    for (const f of followers) {
+      const t = this.placed.get(`${f.at[0]},${f.at[1]}`) || f.tileInfo;
+      if (!t) continue;
+      const [px, py] = this.tiles.spotPoint(t.tile, t.rot, f.spot);
+      out.push(followerSvg(f.color, f.role, f.at[0] * T + px, f.at[1] * T + py, 26, f.pending ? 'pending' : ''));
+    }
+    this.layers.followers.innerHTML = out.join('');
+  }
+
+  /**
+   * Legal cells: `cells` is [{x, y, now}] where `now` says the tile fits there
+   * in the current rotation.
+   */
+  setTargets(cells, color) {
+    const c = colorOf(color || 'yellow');
+    this.layers.targets.innerHTML = cells.map(({ x, y, now }) =>
+      `<rect class="target ${now ? 'fits' : 'fits-other'}" data-x="${x}" data-y="${y}" x="${x * T + 4}" y="${y * T + 4}"
+        width="${T - 8}" height="${T - 8}" rx="8" style="--pc:${c.fill}"/>`).join('');
+  }
+
+  /** The tile being placed (or previewed on hover). */
+  setGhost(ghost) {
+    const g = this.layers.ghost;
+    if (!ghost) { g.innerHTML = ''; return; }
+    const { tile, x, y, rot, solid, color } = ghost;
+    const c = colorOf(color || 'yellow');
+    g.innerHTML = `<g class="ghost-tile ${solid ? 'solid' : 'preview'}" transform="translate(${x * T} ${y * T})">
+      <use href="#tile-${tile}" transform="rotate(${rot * 90} 50 50)"/>
+      <rect x="1.5" y="1.5" width="${T - 3}" height="${T - 3}" rx="3" fill="none" stroke="${c.fill}" stroke-width="4" class="ghost-frame"/>
+    </g>`;
+  }
+
+  /** Clickable follower spots on the tile being placed. */
+  setSpots(spots) {
+    const out = [];
+    for (const s of spots || []) {
+      const [px, py] = this.tiles.spotPoint(s.tile, s.rot, s.spot);
+      const c = colorOf(s.color);
+      const [ox, oy] = s.offset || [0, 0];
+      const cx = s.x * T + px + ox, cy = s.y * T + py + oy;
+      out.push(`<g class="spot${s.selected ? ' selected' : ''}${s.abbot ? ' abbot' : ''}" data-spot="${s.key}" style="--pc:${c.fill}">
+        <circle cx="${cx}" cy="${cy}" r="11" class="spot-ring"/>
+        ${s.abbot ? `<text x="${cx}" y="${cy + 4.5}" class="spot-letter" text-anchor="middle">A</text>` : `<circle cx="${cx}" cy="${cy}" r="5" class="spot-dot"/>`}
+        <title>${s.title || s.spot}</title></g>`);
+    }
+    this.layers.spots.innerHTML = out.join('');
+  }
+
+  clearInteraction() {
+    this.setTargets([]);
+    this.setGhost(null);
+    this.setSpots([]);
+  }
+
+  /** Pans so that a cell is in view (for a placement off screen). */
+  reveal(x, y) {
+    const { w, h } = this.size();
+    const sx = this.cam.x + (x + 0.5) * T * this.cam.k, sy = this.cam.y + (y + 0.5) * T * this.cam.k;
+    const m = T * this.cam.k;
+    if (sx > m && sy > m && sx < w - m && sy < h - m) return;
+    this.animateTo({ k: this.cam.k, x: w / 2 - (x + 0.5) * T * this.cam.k, y: h / 2 - (y + 0.5) * T * this.cam.k });
+  }
+}

@@ -1,0 +1,39 @@
+// Small DOM helpers.
+
+/** Escapes text for HTML. */
+export function esc(s) {
+  return String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
+}
+
+export function $(sel, root = document) {
+  return root.querySelector(sel);
+}
+
+export function $$(sel, root = document) {
+  return [...root.querySelectorAll(sel)];
+}
+
+/** A short-lived message at the bottom of the screen. */
+export function toast(text, kind = 'info', ms = 3200) {
+  let box = document.querySelector('.toasts');
+  if (!box) {
+    box = document.createElement('div');
+    box.className = 'toasts';
+    document.body.appendChild(box);
+  }
+  const el = document.createElement('div');
+  el.className = `toast ${kind}`;
+  el.textContent = text;
+  box.appendChild(el);
+  setTimeout(() => el.classList.add('out'), ms);
+  setTimeout(() => el.remove(), ms + 400);
+}
+
+/** "3 min ago" for a Unix time in milliseconds. */
+export function ago(ms) {
+  const s = Math.max(0, (Date.now() - ms) / 1000);
+  if (s < 60) return 'just now';
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
+  return new Date(ms).toLocaleDateString();
+}

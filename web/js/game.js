@@ -1,0 +1,525 @@
+// The game screen: the board, the tile to place (rotate with R or a click),
+// legal cells, a ghost of the tile, follower spots, confirm (Enter) and undo
+// (Esc); scores, followers, the bag and the log around it; the results at the end.
+
+import { api, GameSocket, tokensFor } from './api.js';
+import { BoardView } from './board.js';
+import { esc, toast } from './dom.js';
+import { colorOf } from './meeple.js';
+import { breakdownHtml, chartSvg, logHtml, playersHtml, remainingHtml, scoringText, winText } from './panels.js';
+import { tileSvg } from './tiles.js';
+
+const ROLE_OF_KIND = { city: 'knight', road: 'thief', field: 'farmer', cloister: 'monk', garden: 'abbot' };
+
+export class GameScreen {
+  constructor(root, tiles, id) {
+    this.root = root;
+    this.tiles = tiles;
+    this.id = id;
+    this.tokens = tokensFor(id);
+    this.state = null;
+    this.sel = null; // { version, tile, rot, placed: {x, y, rot} | null, action: {kind, spot} | null }
+    this.pending = false;
+    this.hover = null;
+    this.shownResults = false;
+    this.showRemaining = false;
+    this.render();
+    this.board = new BoardView(root.querySelector('.board-area'), tiles, {
+      onCell: (x, y) => this.clickCell(x, y),
+      onSpot: (key) => this.clickSpot(key),
+      onGhost: () => this.rotate(1),
+      onHover: (cell) => this.hoverCell(cell),
+    });
+    this.keys = (e) => this.onKey(e);
+    document.addEventListener('keydown', this.keys);
+    this.socket = new GameSocket(id, this.tokens, {
+      onState: (s) => this.onState(s),
+      onError: (e) => this.onError(e),
+      onStatus: (s) => this.root.classList.toggle('offline', s === 'offline'),
+    });
+  }
+
+  destroy() {
+    document.title = 'Carcassonne';
+    document.removeEventListener('keydown', this.keys);
+    this.socket.close();
+    this.board.destroy();
+  }
+
+  render() {
+    this.root.innerHTML = `
+      <div class="game-layout">
+        <div class="board-wrap">
+          <div class="board-area"></div>
+          <div class="banner" aria-live="polite"></div>
+          <div class="offline-note">Reconnecting…</div>
+        </div>
+        <aside class="sidebar">
+          <section class="players-panel"></section>
+          <section class="tile-panel"></section>
+          <section class="bag-panel"></section>
+          <section class="log-panel"><h3>Game log</h3><div class="log"></div></section>
+          <section class="game-links"></section>
+        </aside>
+      </div>
+      <div class="overlay results hidden"></div>`;
+    this.$ = (s) => this.root.querySelector(s);
+    this.$('.tile-panel').addEventListener('click', (e) => {
+      const b = e.target.closest('button[data-act]');
+      if (!b || b.disabled) return;
+      const act = b.dataset.act;
+      if (act === 'rot-cw') this.rotate(1);
+      else if (act === 'rot-ccw') this.rotate(-1);
+      else if (act === 'confirm') this.confirm();
+      else if (act === 'undo') this.undo();
+      else if (act === 'hand') this.chooseHandTile(b.dataset.tile);
+      else if (act === 'recall') this.clickSpot('recall:');
+    });
+    this.$('.bag-panel').addEventListener('click', (e) => {
+      if (e.target.closest('[data-act="toggle-remaining"]')) {
+        this.showRemaining = !this.showRemaining;
+        this.renderBag();
+      }
+    });
+    this.$('.game-links').addEventListener('click', (e) => {
+      const b = e.target.closest('[data-act]');
+      if (!b) return;
+      if (b.dataset.act === 'results') this.openResults();
+      if (b.dataset.act === 'copy') {
+        navigator.clipboard?.writeText(b.dataset.link).then(() => toast('Invitation link copied'), () => toast(b.dataset.link));
+      }
+    });
+  }
+
+  // --- state -----------------------------------------------------------------
+
+  get myTurn() {
+    const s = this.state;
+    return !!(s && s.status === 'playing' && s.turn && s.you.includes(s.turn.seat) && Array.isArray(s.legal) && s.legal.length);
+  }
+
+  onState(s) {
+    const prev = this.state;
+    if (prev && s.version < prev.version) return; // an older state arriving late
+    this.state = s;
+    this.index = indexLegal(s.legal);
+    if (!this.sel || this.sel.version !== s.version) {
+      const tile = s.turn && s.turn.tiles.length ? s.turn.tiles[0] : null;
+      this.sel = { version: s.version, tile, rot: 0, placed: null, action: null };
+      this.pending = false;
+    } else if (this.pending) {
+      // The same version again (a reconnect): our move was not played; the
+      // placement stays for another try.
+      this.pending = false;
+    }
+    if (prev) this.announce(prev, s);
+    this.draw();
+    if (s.status === 'finished' && !this.shownResults) {
+      this.shownResults = true;
+      setTimeout(() => this.openResults(), prev ? 900 : 0);
+    }
+  }
+
+  onError(e) {
+    this.pending = false;
+    const text = e.error === 'illegal_move' ? `That move is not allowed: ${e.message}` : e.message || e.error;
+    if (e.error !== 'stale_version') toast(text, 'error');
+    this.draw();
+  }
+
+  /** Toasts for what others just did: scorings. */
+  announce(prev, s) {
+    const fresh = s.log.slice(prev.log.length);
+    for (const e of fresh) {
+      if (e.type === 'score' && e.when === 'completed') {
+        const who = e.to.map((i) => s.players[i].name).join(' & ');
+        toast(`${who} +${e.points} · ${scoringText(e).replace(/<[^>]+>/g, '')}`, 'score');
+      }
+    }
+    for (const p of s.players) {
+      const before = prev.players[p.seat];
+      if (before && p.score > before.score) {
+        const row = this.$(`.player[data-seat="${p.seat}"]`);
+        if (row) row.dataset.gain = `+${p.score - before.score}`;
+      }
+    }
+  }
+
+  // --- drawing -----------------------------------------------------------------
+
+  draw() {
+    const s = this.state;
+    if (!s) return;
+    // For people nothing; for tests and tools, the state at a glance.
+    Object.assign(this.root.dataset, { version: s.version, status: s.status, myturn: this.myTurn && !this.pending });
+    document.title = this.myTurn ? '● Your turn — Carcassonne' : s.status === 'finished' ? 'Game over — Carcassonne' : 'Carcassonne';
+    const lastTile = [...s.log].reverse().find((e) => e.type === 'tile');
+    this.board.setTiles(s.board, lastTile && s.board.length > 1
+      ? { at: lastTile.at, color: s.players[lastTile.seat].color } : null);
+    this.drawInteraction();
+    this.renderPlayers();
+    this.renderTilePanel();
+    this.renderBag();
+    this.$('.log').innerHTML = logHtml(s.log, s.players);
+    this.renderLinks();
+    this.renderBanner();
+  }
+
+  drawInteraction() {
+    const s = this.state, sel = this.sel;
+    const followers = s.followers.map((f) => ({ ...f, color: s.players[f.seat].color }));
+    if (!this.myTurn || this.pending || !sel.tile) {
+      this.board.clearInteraction();
+      if (this.pending && sel.placed) {
+        this.board.setGhost({ tile: sel.tile, ...sel.placed, solid: true, color: this.me().color });
+        this.pushPendingFollower(followers);
+      }
+      this.board.setFollowers(followers);
+      return;
+    }
+    const me = this.me();
+    const cells = this.cellsFor(sel.tile);
+    if (!sel.placed) {
+      this.board.setTargets(cells.map((c) => ({ x: c.x, y: c.y, now: c.rots.includes(sel.rot) })), me.color);
+      this.board.setSpots([]);
+      this.drawHoverGhost();
+    } else {
+      const { x, y, rot } = sel.placed;
+      this.board.setTargets(cells.filter((c) => c.x !== x || c.y !== y).map((c) => ({ x: c.x, y: c.y, now: false })), me.color);
+      this.board.setGhost({ tile: sel.tile, x, y, rot, solid: true, color: me.color });
+      const entry = this.entry(sel.tile, x, y, rot);
+      const spots = [];
+      const selKey = sel.action ? `${sel.action.kind}:${sel.action.spot}` : null;
+      for (const spot of entry ? entry.meeple : []) {
+        const kind = this.tiles.spotKind(sel.tile, rot, spot);
+        spots.push({ key: `meeple:${spot}`, spot, tile: sel.tile, rot, x, y, color: me.color, selected: selKey === `meeple:${spot}`,
+          title: `${ROLE_OF_KIND[kind] || 'follower'} on the ${kind}` });
+      }
+      for (const spot of entry ? entry.abbot : []) {
+        // Beside the monk's spot when both may go on the cloister.
+        const shared = entry.meeple.includes(spot);
+        spots.push({ key: `abbot:${spot}`, spot, tile: sel.tile, rot, x, y, color: me.color, abbot: true,
+          offset: shared ? [16, -12] : null, selected: selKey === `abbot:${spot}`, title: 'abbot' });
+      }
+      // The selected spot shows its follower instead of a marker.
+      this.board.setSpots(spots.filter((sp) => !sp.selected));
+      this.pushPendingFollower(followers);
+    }
+    this.board.setFollowers(followers);
+  }
+
+  pushPendingFollower(followers) {
+    const sel = this.sel;
+    if (!sel.placed || !sel.action || sel.action.kind === 'recall') return;
+    const kind = this.tiles.spotKind(sel.tile, sel.placed.rot, sel.action.spot);
+    const role = sel.action.kind === 'abbot' ? 'abbot' : ROLE_OF_KIND[kind] || 'knight';
+    followers.push({
+      seat: this.state.turn.seat, at: [sel.placed.x, sel.placed.y], spot: sel.action.spot, role,
+      color: this.me().color, pending: true, tileInfo: { tile: sel.tile, rot: sel.placed.rot },
+    });
+  }
+
+  drawHoverGhost() {
+    const sel = this.sel;
+    if (!this.myTurn || sel.placed || !this.hover) { if (!sel.placed) this.board.setGhost(null); return; }
+    const cell = this.cellsFor(sel.tile).find((c) => c.x === this.hover.x && c.y === this.hover.y);
+    if (!cell) { this.board.setGhost(null); return; }
+    const rot = cell.rots.includes(sel.rot) ? sel.rot : nextRot(cell.rots, sel.rot, 1);
+    this.board.setGhost({ tile: sel.tile, x: cell.x, y: cell.y, rot, solid: false, color: this.me().color });
+  }
+
+  me() {
+    const s = this.state;
+    return s.turn ? s.players[s.turn.seat] : s.players[s.you[0] || 0];
+  }
+
+  renderPlayers() {
+    const s = this.state;
+    this.$('.players-panel').innerHTML = playersHtml(s.players, {
+      turnSeat: s.turn ? s.turn.seat : null, thinking: s.thinking, winners: s.winners, finished: s.status === 'finished',
+    });
+    for (const row of this.root.querySelectorAll('.player[data-gain]')) delete row.dataset.gain;
+  }
+
+  renderBanner() {
+    const s = this.state, b = this.$('.banner');
+    let text = '', cls = '';
+    if (s.status === 'finished') {
+      const youWon = s.winners.length === 1 && s.you.includes(s.winners[0]) && s.you.length === 1;
+      text = `Game over — ${youWon ? 'you win' : winText(s.winners, s.players)}! <button class="link" data-open-results>See the results</button>`;
+      cls = 'over';
+    } else if (this.pending) {
+      text = 'Placing…';
+    } else if (this.myTurn) {
+      const p = s.players[s.turn.seat];
+      const who = s.you.length > 1 ? `${esc(p.name)}, your turn` : 'Your turn';
+      text = this.sel.placed
+        ? `${who}: choose a spot for a follower, or confirm with <kbd>Enter</kbd>`
+        : `${who}: place the tile — <kbd>R</kbd> rotates`;
+      cls = 'mine';
+    } else if (s.turn) {
+      const p = s.players[s.turn.seat];
+      text = s.thinking === s.turn.seat
+        ? `${esc(p.name)} is thinking<span class="dots"><i>.</i><i>.</i><i>.</i></span>`
+        : `Waiting for ${esc(p.name)}`;
+    }
+    b.className = `banner ${cls}`;
+    b.style.setProperty('--pc', s.turn ? colorOf(s.players[s.turn.seat].color).fill : '#8a5a2b');
+    b.innerHTML = text;
+    const open = b.querySelector('[data-open-results]');
+    if (open) open.onclick = () => this.openResults();
+  }
+
+  renderTilePanel() {
+    const s = this.state, sel = this.sel, panel = this.$('.tile-panel');
+    if (s.status === 'finished' || !s.turn) {
+      panel.innerHTML = `<h3>Game over</h3><p class="muted">All tiles are placed.</p>
+        <button class="btn primary show-results">Results</button>`;
+      panel.querySelector('.show-results').onclick = () => this.openResults();
+      return;
+    }
+    const p = s.players[s.turn.seat];
+    const mine = this.myTurn;
+    const tile = sel.tile;
+    const rot = sel.placed ? sel.placed.rot : sel.rot;
+    let info = '';
+    if (mine && !this.pending) {
+      const cells = this.cellsFor(tile);
+      const now = cells.filter((c) => c.rots.includes(rot)).length;
+      if (sel.placed) {
+        const entry = this.entry(tile, sel.placed.x, sel.placed.y, sel.placed.rot);
+        const n = entry ? entry.meeple.length + entry.abbot.length : 0;
+        const supply = p.supply;
+        info = supply === 0 ? 'You have no follower left.'
+          : n ? `Click a circle to deploy a follower (${n} spot${n === 1 ? '' : 's'}), or confirm without one.`
+            : 'No follower can go on this tile.';
+      } else {
+        info = now
+          ? `Fits in <b>${now}</b> place${now === 1 ? '' : 's'} this way${cells.length > now ? ` (${cells.length} cells in all)` : ''}.`
+          : `<span class="warn">Doesn't fit this way</span> — it fits in ${cells.length} cell${cells.length === 1 ? '' : 's'} turned. Press <kbd>R</kbd>.`;
+      }
+    }
+    const hand = s.turn.tiles.length > 1 && mine
+      ? `<div class="hand"><span class="muted">Choose a tile:</span>${s.turn.tiles.map((t) => `<button class="hand-tile${t === tile ? ' on' : ''}" data-act="hand" data-tile="${t}">${tileSvg(t, 0, 44)}</button>`).join('')}</div>`
+      : '';
+    const held = s.you.map((i) => s.players[i]).filter((pl) => pl.seat !== s.turn.seat && pl.hand && pl.hand.length);
+    const waiting = held.length
+      ? `<div class="hand"><span class="muted">${held.length > 1 ? 'Your hands' : 'Your tiles'}:</span>${held.flatMap((pl) => pl.hand).map((t) => tileSvg(t, 0, 36)).join('')}</div>`
+      : '';
+    const action = sel.action;
+    let confirmLabel = 'Confirm';
+    if (sel.placed) {
+      if (!action) confirmLabel = 'Confirm — no follower';
+      else if (action.kind === 'recall') confirmLabel = 'Confirm — recall abbot';
+      else if (action.kind === 'abbot') confirmLabel = 'Confirm — abbot';
+      else confirmLabel = `Confirm — ${ROLE_OF_KIND[this.tiles.spotKind(tile, sel.placed.rot, action.spot)] || 'follower'}`;
+    }
+    const entry = sel.placed ? this.entry(tile, sel.placed.x, sel.placed.y, sel.placed.rot) : null;
+    const recall = entry && entry.recall
+      ? `<button class="btn small${action && action.kind === 'recall' ? ' on' : ''}" data-act="recall">Recall abbot</button>` : '';
+    panel.innerHTML = `
+      <div class="tile-head">
+        <h3>${mine ? 'Your tile' : `${esc(p.name)}'s tile`}</h3>
+        <span class="muted">turn ${s.turn.number} · ${s.tiles_left} left in the bag</span>
+      </div>
+      <div class="tile-row">
+        ${mine ? '<button class="btn icon" data-act="rot-ccw" title="Turn left (Shift+R)">⟲</button>' : ''}
+        <${mine ? 'button' : 'div'} class="big-tile${tile ? '' : ' hidden-tile'}" style="--pc:${colorOf(p.color).fill}"
+          ${mine ? 'data-act="rot-cw" title="Click to turn (R)"' : ''}>
+          ${tile ? `<svg viewBox="0 0 100 100" class="tile-pic big"><use href="#tile-${tile}" style="transform: rotate(${rot * 90}deg); transform-origin: 50px 50px"/></svg>` : `<span>${s.turn.count || ''}</span>`}
+        </${mine ? 'button' : 'div'}>
+        ${mine ? '<button class="btn icon" data-act="rot-cw" title="Turn right (R)">⟳</button>' : ''}
+      </div>
+      ${hand}${mine ? '' : waiting}
+      <p class="tile-info">${mine ? info : s.thinking === s.turn.seat ? `${esc(p.name)} is thinking…` : `${esc(p.name)} is to play.`}</p>
+      ${mine ? `<div class="actions">
+        ${recall}
+        <button class="btn" data-act="undo" ${sel.placed && !this.pending ? '' : 'disabled'} title="Esc">Undo <kbd>Esc</kbd></button>
+        <button class="btn primary" data-act="confirm" ${sel.placed && !this.pending ? '' : 'disabled'} title="Enter">${confirmLabel} <kbd>⏎</kbd></button>
+      </div>` : ''}`;
+  }
+
+  renderBag() {
+    const s = this.state;
+    if (!s) return;
+    this.$('.bag-panel').innerHTML = `
+      <div class="bag-head"><span><b>${s.tiles_left}</b> tile${s.tiles_left === 1 ? '' : 's'} left in the bag</span>
+        <button class="link" data-act="toggle-remaining">${this.showRemaining ? 'Hide' : 'Show'} remaining tiles</button></div>
+      ${this.showRemaining ? remainingHtml(s.remaining, s.deck_counts) : ''}`;
+  }
+
+  renderLinks() {
+    const s = this.state;
+    const invites = s.players.filter((p) => p.kind === 'human' && !p.you);
+    const held = new Set(s.you);
+    let inviteHtml = '';
+    if (held.size && invites.length) {
+      inviteHtml = '<p class="muted">Other players join with their own link (ask the game\'s creator).</p>';
+    }
+    const mineLinks = this.tokens.length > 1 || s.players.filter((p) => p.kind === 'human').length > 1
+      ? this.tokens.map((t, i) => `<button class="link" data-act="copy" data-link="${location.origin}/#/game/${s.id}?join=${t}">Copy seat link ${i + 1}</button>`).join(' ')
+      : '';
+    this.$('.game-links').innerHTML = `
+      <div class="links">
+        ${s.status === 'finished' ? '<button class="link" data-act="results">Results</button> · ' : ''}
+        <a href="${api.recordUrl(s.id)}" download>Download record</a> ·
+        <a href="#/replay/${s.id}">Replay</a> ·
+        <a href="#/">All games</a>
+      </div>
+      <div class="rules muted">Rules: ${esc(s.rules_text)}${s.you.length ? '' : ' · you are watching'}</div>
+      ${mineLinks ? `<div class="seat-links">${mineLinks}</div>` : ''}${inviteHtml}`;
+  }
+
+  openResults() {
+    const s = this.state;
+    if (!s || s.status !== 'finished') return;
+    const scores = s.players.map((p) => p.score);
+    const youWon = s.winners.length === 1 && s.you.includes(s.winners[0]) && s.you.length === 1;
+    const title = youWon ? 'You win!' : s.winners.length > 1 ? `A tie: ${winText(s.winners, s.players)}!` : `${winText(s.winners, s.players)}!`;
+    const o = this.$('.overlay.results');
+    o.innerHTML = `<div class="dialog results-dialog" role="dialog" aria-label="Final scores">
+      <button class="close" title="Close">×</button>
+      <h2>${title}</h2>
+      <p class="muted">Final scores after ${s.version} turns · ${esc(s.rules_text)}</p>
+      ${breakdownHtml(s.breakdown, s.players, scores)}
+      <h3>Score over the game</h3>
+      ${chartSvg(s.score_history, s.players)}
+      <div class="legend">${s.players.map((p) => `<span style="--pc:${colorOf(p.color).fill}"><i></i>${esc(p.name)}</span>`).join('')}</div>
+      <div class="dialog-actions">
+        <button class="btn" data-close>Look at the board</button>
+        <a class="btn" href="#/replay/${s.id}">Replay</a>
+        <a class="btn" href="${api.recordUrl(s.id)}" download>Download record</a>
+        <a class="btn primary" href="#/new">New game</a>
+      </div></div>`;
+    o.classList.remove('hidden');
+    const close = () => o.classList.add('hidden');
+    o.querySelector('.close').onclick = close;
+    o.querySelector('[data-close]').onclick = close;
+    o.onclick = (e) => { if (e.target === o) close(); };
+  }
+
+  // --- legal moves -------------------------------------------------------------
+
+  /** Cells where `tile` fits, with the rotations that fit: [{x, y, rots}]. */
+  cellsFor(tile) {
+    const m = this.index.get(tile);
+    if (!m) return [];
+    return [...m.values()].map((c) => ({ x: c.x, y: c.y, rots: [...c.rots.keys()].sort() }));
+  }
+
+  entry(tile, x, y, rot) {
+    const c = this.index.get(tile)?.get(`${x},${y}`);
+    return c ? c.rots.get(rot) : null;
+  }
+
+  // --- input -------------------------------------------------------------------
+
+  hoverCell(cell) {
+    this.hover = cell;
+    if (this.state && this.myTurn && !this.sel.placed && !this.pending) this.drawHoverGhost();
+  }
+
+  clickCell(x, y) {
+    if (!this.myTurn || this.pending) return;
+    const sel = this.sel;
+    if (sel.placed && sel.placed.x === x && sel.placed.y === y) { this.rotate(1); return; }
+    const cell = this.cellsFor(sel.tile).find((c) => c.x === x && c.y === y);
+    if (!cell) return;
+    const rot = cell.rots.includes(sel.rot) ? sel.rot : nextRot(cell.rots, sel.rot, 1);
+    sel.placed = { x, y, rot };
+    sel.rot = rot;
+    sel.action = null;
+    this.board.reveal(x, y);
+    this.draw();
+  }
+
+  clickSpot(key) {
+    if (!this.myTurn || this.pending || !this.sel.placed) return;
+    const [kind, spot] = key.split(':');
+    const cur = this.sel.action;
+    this.sel.action = cur && cur.kind === kind && cur.spot === spot ? null : { kind, spot };
+    this.draw();
+  }
+
+  rotate(dir) {
+    if (!this.myTurn || this.pending) return;
+    const sel = this.sel;
+    if (sel.placed) {
+      const cell = this.cellsFor(sel.tile).find((c) => c.x === sel.placed.x && c.y === sel.placed.y);
+      if (!cell) return;
+      if (cell.rots.length === 1) { toast('Only one way fits here', 'info', 1400); return; }
+      const rot = nextRot(cell.rots, sel.placed.rot, dir);
+      sel.placed.rot = rot;
+      sel.rot = rot;
+      sel.action = null;
+    } else {
+      sel.rot = (sel.rot + (dir > 0 ? 1 : 3)) % 4;
+    }
+    this.draw();
+  }
+
+  chooseHandTile(tile) {
+    if (!this.myTurn || this.pending) return;
+    Object.assign(this.sel, { tile, placed: null, action: null, rot: 0 });
+    this.draw();
+  }
+
+  undo() {
+    if (this.pending) return;
+    const sel = this.sel;
+    if (sel.action) sel.action = null;
+    else if (sel.placed) sel.placed = null;
+    else return;
+    this.draw();
+  }
+
+  confirm() {
+    if (!this.myTurn || this.pending || !this.sel.placed) return;
+    const sel = this.sel;
+    const mv = { type: 'move', version: this.state.version, tile: sel.tile, at: [sel.placed.x, sel.placed.y], rot: sel.placed.rot };
+    if (sel.action && sel.action.kind === 'meeple') mv.meeple = sel.action.spot;
+    if (sel.action && sel.action.kind === 'abbot') mv.abbot = sel.action.spot;
+    if (sel.action && sel.action.kind === 'recall') mv.recall = true;
+    if (!this.socket.send(mv)) { toast('Not connected — the move was not sent', 'error'); return; }
+    this.pending = true;
+    this.draw();
+  }
+
+  onKey(e) {
+    if (e.target && (e.target.tagName === 'INPUT' || e.target.tagName === 'TEXTAREA' || e.target.tagName === 'SELECT')) return;
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const resultsOpen = !this.$('.overlay.results').classList.contains('hidden');
+    if (resultsOpen) {
+      if (e.key === 'Escape') this.$('.overlay.results').classList.add('hidden');
+      return;
+    }
+    if (e.key === 'r' || e.key === 'R') { e.preventDefault(); this.rotate(e.shiftKey ? -1 : 1); }
+    else if (e.key === 'Enter') { e.preventDefault(); this.confirm(); }
+    else if (e.key === 'Escape') { e.preventDefault(); this.undo(); }
+    else if (e.key === '+' || e.key === '=') this.board.zoomBy(1.25);
+    else if (e.key === '-') this.board.zoomBy(0.8);
+    else if (e.key === '0') { this.board.follow = true; this.board.fit(true); }
+  }
+}
+
+/** The next rotation in `rots` after `from`, going `dir` (+1 clockwise). */
+function nextRot(rots, from, dir) {
+  for (let i = 1; i <= 4; i++) {
+    const r = (from + dir * i + 8) % 4;
+    if (rots.includes(r)) return r;
+  }
+  return rots[0];
+}
+
+/** tile -> "x,y" -> {x, y, rots: rot -> entry}. */
+function indexLegal(legal) {
+  const m = new Map();
+  for (const e of legal || []) {
+    if (!m.has(e.tile)) m.set(e.tile, new Map());
+    const byCell = m.get(e.tile);
+    const key = `${e.at[0]},${e.at[1]}`;
+    if (!byCell.has(key)) byCell.set(key, { x: e.at[0], y: e.at[1], rots: new Map() });
+    byCell.get(key).rots.set(e.rot, { meeple: e.meeple || [], abbot: e.abbot || [], recall: !!e.recall });
+  }
+  return m;
+}

@@ -1,0 +1,231 @@
+// The front page: a new game in one click (you against a bot), every option
+// of the engine, the list of games, and opening a record to replay.
+
+import { addTokens, api, lastName, rememberName } from './api.js';
+import { ago, esc, toast } from './dom.js';
+import { colorOf, meepleIcon } from './meeple.js';
+
+const PRESET_TEXT = {
+  standard: 'Today’s rules: farmers score 3 per completed city.',
+  beginner: 'No farmers: a gentle first game.',
+  'first-edition': 'The 2000 rules: farmers score 4 per city; small cities score 2.',
+};
+
+const FARM_TEXT = {
+  'per-farm': '3 per city, per farm',
+  'per-farm-once': '3 per city, once per player',
+  'per-city': '4 per city, majority over all its farms',
+  off: 'no farmers',
+  discard: 'is discarded',
+  reshuffle: 'goes back into the bag',
+  seat0: 'the first seat',
+  random: 'chosen at random',
+};
+
+export class HomeScreen {
+  constructor(root, tiles, options, { section = 'new', onReplayFile } = {}) {
+    this.root = root;
+    this.tiles = tiles;
+    this.options = options;
+    this.onReplayFile = onReplayFile;
+    this.seats = [
+      { kind: 'human', name: lastName() || 'You' },
+      { kind: 'bot', level: options.default_bot_level, name: '' },
+    ];
+    this.rules = { preset: 'standard' };
+    this.render();
+    this.loadGames();
+    if (section === 'games') this.root.querySelector('.games-card')?.scrollIntoView();
+  }
+
+  destroy() {}
+
+  render() {
+    this.root.innerHTML = `
+      <div class="home">
+        <header class="hero">
+          <div class="hero-tiles">${heroStrip()}</div>
+          <div class="hero-text">
+            <h1>Carcassonne</h1>
+            <p>Lay tiles, build cities, roads and cloisters, and place your followers to score.</p>
+          </div>
+        </header>
+        <div class="home-grid">
+          <section class="card new-game">
+            <h2>New game</h2>
+            <div class="seats"></div>
+            <button class="link add-seat">+ Add a player</button>
+            <h3>Rules</h3>
+            <div class="rules-form"></div>
+            <button class="btn primary big start">Start game</button>
+          </section>
+          <section class="card games-card">
+            <div class="card-head"><h2>Games</h2>
+              <label class="btn small file-btn">Open a record… <input type="file" accept=".json,application/json" class="record-file" hidden></label>
+            </div>
+            <div class="games-list"><p class="muted">Loading…</p></div>
+          </section>
+        </div>
+        <section class="card how">
+          <h2>How to play</h2>
+          <ol>
+            <li><b>Place the tile.</b> Highlighted cells show where it fits; press <kbd>R</kbd> (or click the tile) to turn it. Edges must match: city to city, road to road, field to field.</li>
+            <li><b>Deploy a follower</b> — or not. Click a circle on the new tile: a knight in a city, a thief on a road, a monk in a cloister, a farmer lying in a field. The feature must be free.</li>
+            <li><b>Confirm</b> with <kbd>Enter</kbd>; <kbd>Esc</kbd> takes back what you chose. Completed roads, cities and cloisters score at once and your followers come home.</li>
+          </ol>
+          <p class="muted">At the end, unfinished features score less, and farmers score the completed cities next to their fields.</p>
+        </section>
+      </div>`;
+    const $ = (s) => this.root.querySelector(s);
+    $('.add-seat').onclick = () => {
+      if (this.seats.length >= this.options.max_players) return;
+      this.seats.push({ kind: 'bot', level: this.options.default_bot_level, name: '' });
+      this.renderSeats();
+    };
+    $('.start').onclick = () => this.start();
+    $('.record-file').onchange = (e) => {
+      const f = e.target.files && e.target.files[0];
+      if (!f) return;
+      f.text().then((text) => this.onReplayFile && this.onReplayFile(text, f.name));
+    };
+    this.renderSeats();
+    this.renderRules();
+  }
+
+  renderSeats() {
+    const o = this.options;
+    const box = this.root.querySelector('.seats');
+    box.innerHTML = this.seats.map((s, i) => {
+      const color = o.colors[i];
+      const levels = o.bot_levels.map((l) => `<option value="${l.name}" ${s.level === l.name ? 'selected' : ''} title="${esc(l.description)}">${l.name}</option>`).join('');
+      return `<div class="seat" data-i="${i}" style="--pc:${colorOf(color).fill}">
+        <span class="seat-color" title="${color}">${meepleIcon(color, { size: 24 })}</span>
+        <select class="seat-kind" aria-label="Player ${i + 1}">
+          <option value="human" ${s.kind === 'human' ? 'selected' : ''}>Person</option>
+          <option value="bot" ${s.kind === 'bot' ? 'selected' : ''}>Bot</option>
+        </select>
+        <input class="seat-name" maxlength="${o.max_name}" placeholder="${s.kind === 'bot' ? 'bot name (optional)' : `Player ${i + 1}`}" value="${esc(s.name || '')}">
+        ${s.kind === 'bot' ? `<select class="seat-level" aria-label="Bot level">${levels}</select>` : '<span class="seat-level-gap"></span>'}
+        <button class="icon remove" title="Remove" ${this.seats.length <= o.min_players ? 'disabled' : ''}>×</button>
+      </div>`;
+    }).join('');
+    box.querySelectorAll('.seat').forEach((row) => {
+      const i = +row.dataset.i;
+      row.querySelector('.seat-kind').onchange = (e) => {
+        this.seats[i].kind = e.target.value;
+        if (e.target.value === 'bot') { this.seats[i].level = this.seats[i].level || this.options.default_bot_level; this.seats[i].name = ''; }
+        else this.seats[i].name = '';
+        this.renderSeats();
+      };
+      row.querySelector('.seat-name').oninput = (e) => { this.seats[i].name = e.target.value; };
+      const lvl = row.querySelector('.seat-level');
+      if (lvl) lvl.onchange = (e) => { this.seats[i].level = e.target.value; };
+      row.querySelector('.remove').onclick = () => { this.seats.splice(i, 1); this.renderSeats(); };
+    });
+    this.root.querySelector('.add-seat').style.visibility = this.seats.length >= this.options.max_players ? 'hidden' : '';
+  }
+
+  renderRules() {
+    const o = this.options;
+    const preset = o.presets.find((p) => p.name === this.rules.preset) || o.presets[0];
+    const value = (opt) => (this.rules[opt.key] !== undefined ? this.rules[opt.key]
+      : opt.key === 'farms' ? preset.farms : opt.key === 'small_city' ? preset.small_city : opt.default);
+    const rows = o.options.map((opt) => {
+      const v = value(opt);
+      if (opt.type === 'limit') {
+        const cur = JSON.stringify(v ?? null);
+        return `<label class="opt"><span>${esc(opt.label)}</span>
+          <select data-key="${opt.key}" data-json="1">${opt.values.map((x) => `<option value='${JSON.stringify(x)}' ${JSON.stringify(x) === cur ? 'selected' : ''}>${x ? `${x[0]} × ${x[1]}` : 'no limit'}</option>`).join('')}</select></label>`;
+      }
+      if (opt.type === 'choice' && opt.values) {
+        return `<label class="opt"><span>${esc(opt.label)}</span>
+          <select data-key="${opt.key}">${opt.values.map((x) => `<option value="${x}" ${x === v ? 'selected' : ''}>${esc(FARM_TEXT[x] || x)}</option>`).join('')}</select></label>`;
+      }
+      if (opt.type === 'bool') {
+        return `<label class="opt check"><input type="checkbox" data-key="${opt.key}" ${v ? 'checked' : ''}><span>${esc(opt.label)}</span></label>`;
+      }
+      if (opt.type === 'number') {
+        return `<label class="opt"><span>${esc(opt.label)}</span><input type="number" data-key="${opt.key}" min="${opt.min}" max="${opt.max}" value="${v}"></label>`;
+      }
+      if (opt.type === 'choice') {
+        return `<label class="opt check"><input type="checkbox" data-key="${opt.key}" data-value='${JSON.stringify(opt.value)}' ${this.rules[opt.key] !== undefined ? 'checked' : ''}><span>${esc(opt.label)}</span></label>`;
+      }
+      return '';
+    }).join('');
+    const box = this.root.querySelector('.rules-form');
+    box.innerHTML = `
+      <div class="presets">${o.presets.map((p) => `<button class="preset${p.name === preset.name ? ' on' : ''}" data-preset="${p.name}">${p.name.replace('-', ' ')}</button>`).join('')}</div>
+      <p class="muted preset-text">${esc(PRESET_TEXT[preset.name] || '')}</p>
+      <details class="more-rules"><summary>Options</summary>${rows}</details>`;
+    if (this.rulesOpen) box.querySelector('details').open = true;
+    box.querySelector('details').ontoggle = (e) => { this.rulesOpen = e.target.open; };
+    box.querySelectorAll('[data-preset]').forEach((b) => {
+      b.onclick = () => { this.rules = { preset: b.dataset.preset }; this.renderRules(); };
+    });
+    box.querySelectorAll('[data-key]').forEach((el) => {
+      el.onchange = () => {
+        const key = el.dataset.key;
+        if (el.type === 'checkbox' && el.dataset.value) {
+          if (el.checked) this.rules[key] = JSON.parse(el.dataset.value); else delete this.rules[key];
+        } else if (el.type === 'checkbox') this.rules[key] = el.checked;
+        else if (el.type === 'number') this.rules[key] = Number(el.value);
+        else if (el.dataset.json) {
+          const v = JSON.parse(el.value);
+          if (v === null) delete this.rules[key]; else this.rules[key] = v;
+        } else this.rules[key] = el.value;
+      };
+    });
+  }
+
+  async start() {
+    const btn = this.root.querySelector('.start');
+    btn.disabled = true;
+    const seats = this.seats.map((s) => (s.kind === 'bot'
+      ? { kind: 'bot', level: s.level, ...(s.name.trim() ? { name: s.name.trim() } : {}) }
+      : { kind: 'human', ...(s.name.trim() ? { name: s.name.trim() } : {}) }));
+    const firstHuman = this.seats.find((s) => s.kind === 'human' && s.name.trim());
+    if (firstHuman) rememberName(firstHuman.name.trim());
+    try {
+      const created = await api.create({ seats, rules: this.rules });
+      addTokens(created.id, created.tokens.map((t) => t.token));
+      location.hash = `#/game/${created.id}`;
+    } catch (e) {
+      toast(e.message, 'error');
+      btn.disabled = false;
+    }
+  }
+
+  async loadGames() {
+    const box = this.root.querySelector('.games-list');
+    try {
+      const { games } = await api.games();
+      if (!games.length) { box.innerHTML = '<p class="muted">No games yet: start one!</p>'; return; }
+      box.innerHTML = `<table class="games"><tbody>${games.map((g) => gameRow(g)).join('')}</tbody></table>`;
+    } catch (e) {
+      box.innerHTML = `<p class="error">${esc(e.message)}</p>`;
+    }
+  }
+}
+
+function gameRow(g) {
+  const players = g.players.map((p) => `<span class="gp${g.winners.includes(p.seat) ? ' won' : ''}" style="--pc:${colorOf(p.color).fill}">
+      <i></i>${esc(p.name)}${p.kind === 'bot' ? ' <small>bot</small>' : ''} <b>${p.score}</b></span>`).join('');
+  const status = g.status === 'finished'
+    ? `<span class="status done">finished · ${g.moves} turns</span>`
+    : `<span class="status live">turn ${g.moves + 1}${g.to_move != null ? ` · ${esc(g.players[g.to_move].name)} to play` : ''}</span>`;
+  return `<tr data-id="${g.id}">
+    <td class="gplayers">${players}<div class="gmeta">${status} · ${ago(g.updated_at)}</div></td>
+    <td class="gactions">
+      <a class="btn small${g.status === 'finished' ? '' : ' primary'}" href="#/game/${g.id}">${g.status === 'finished' ? 'View' : 'Continue'}</a>
+      <a class="btn small" href="#/replay/${g.id}">Replay</a>
+      <a class="btn small" href="${api.recordUrl(g.id)}" download title="Download the record">⤓</a>
+    </td></tr>`;
+}
+
+/** A decorative strip of tiles for the header, drawn from the tile data. */
+function heroStrip() {
+  const strip = [['N', 1], ['D', 0], ['U', 1], ['B', 0], ['V', 1], ['F', 0], ['L', 0], ['M', 2], ['A', 2], ['X', 0], ['R', 0], ['J', 3], ['E', 2], ['W', 0]];
+  const row = (tiles) => tiles.map(([id, r]) => `<svg viewBox="0 0 100 100" class="hero-tile"><use href="#tile-${id}" transform="rotate(${r * 90} 50 50)"/></svg>`).join('');
+  const more = strip.map(([id, r], i) => [id, (r + i) % 4]).reverse();
+  return row([...strip, ...more.slice(0, 3)]) + row([...more, ...strip.slice(0, 3)]) + row([...strip.slice(5), ...more]);
+}

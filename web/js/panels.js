@@ -1,0 +1,183 @@
+// Pieces of the screens around the board: players and scores, the game log,
+// the tiles left, the end-of-game breakdown and the score chart.
+
+import { esc } from './dom.js';
+import { colorOf, meepleIcon } from './meeple.js';
+import { tileSvg } from './tiles.js';
+
+export const FOLLOWERS = 7;
+
+const KIND_LABEL = {
+  road: 'Roads', city: 'Cities', cloister: 'Cloisters', farm: 'Farms', garden: 'Gardens', recall: 'Abbot recalls',
+};
+
+/** The score with laps of the 50-space track shown as the boxes' point tiles do. */
+export function scoreHtml(score) {
+  const laps = Math.floor(score / 50);
+  const badge = laps > 0 ? `<span class="lap" title="${laps * 50}+ on the score track">${laps * 50}</span>` : '';
+  const pos = score % 50;
+  return `<span class="score-num">${score}</span>${badge}
+    <span class="track" title="${pos} on the track"><span style="width:${(pos / 50) * 100}%"></span></span>`;
+}
+
+/**
+ * The players' panel. `p` has seat, name, kind, level, color, score, supply, you.
+ */
+export function playersHtml(players, { turnSeat = null, thinking = null, winners = [], finished = false } = {}) {
+  return players.map((p) => {
+    const c = colorOf(p.color);
+    const active = !finished && p.seat === turnSeat;
+    const won = finished && winners.includes(p.seat);
+    const meeples = [];
+    for (let i = 0; i < FOLLOWERS; i++) meeples.push(meepleIcon(p.color, { size: 15, hollow: i >= p.supply }));
+    if (p.abbot === true || p.abbot === false) {
+      meeples.push(`<span class="abbot-slot" title="abbot ${p.abbot ? 'in supply' : 'on the board'}">${meepleIcon(p.color, { size: 17, hollow: !p.abbot, role: 'abbot' })}</span>`);
+    }
+    const hand = p.hand && p.hand.length && !(p.seat === turnSeat && !finished)
+      ? `<span class="hand-mini" title="tiles in hand">${p.hand.map((t) => tileSvg(t, 0, 16)).join('')}</span>`
+      : p.hand_count && !p.hand ? `<span class="hand-mini muted" title="tiles in hand">${p.hand_count} tile${p.hand_count === 1 ? '' : 's'} in hand</span>` : '';
+    const who = p.kind === 'bot'
+      ? `<span class="tag bot" title="computer player">bot · ${esc(p.level)}</span>`
+      : p.you ? '<span class="tag you">you</span>' : '';
+    const status = thinking === p.seat
+      ? '<span class="thinking">thinking<i>.</i><i>.</i><i>.</i></span>'
+      : active ? '<span class="to-play">to play</span>' : won ? '<span class="winner">★ winner</span>' : '';
+    return `<div class="player${active ? ' active' : ''}${won ? ' won' : ''}" data-seat="${p.seat}" style="--pc:${c.fill}">
+      <div class="player-color">${meepleIcon(p.color, { size: 26 })}</div>
+      <div class="player-main">
+        <div class="player-name"><span class="name">${esc(p.name)}</span>${who}</div>
+        <div class="player-supply" title="${p.supply} of ${FOLLOWERS} followers in supply">${meeples.join('')}</div>
+        <div class="player-status">${status}${hand}</div>
+      </div>
+      <div class="player-score">${scoreHtml(p.score)}</div>
+    </div>`;
+  }).join('');
+}
+
+function names(seats, players) {
+  return seats.map((s) => {
+    const p = players[s];
+    return p ? `<b style="color:${colorOf(p.color).fill === '#f2c318' ? '#b38a00' : colorOf(p.color).fill}">${esc(p.name)}</b>` : `seat ${s}`;
+  }).join(' & ');
+}
+
+/** "Ada wins", "Ada & Bob win", "You win". */
+export function winText(seats, players, label = null) {
+  const text = label || seats.map((s) => esc(players[s].name)).join(' & ');
+  const plural = seats.length !== 1 || (seats.length === 1 && players[seats[0]].name === 'You');
+  return `${text} ${plural ? 'win' : 'wins'}`;
+}
+
+/** One scoring, in words. */
+export function scoringText(e) {
+  const w = e.when === 'final' ? ' <span class="final">at the end</span>' : '';
+  switch (e.kind) {
+    case 'road': return `road of ${e.tiles} tile${e.tiles === 1 ? '' : 's'}${w}`;
+    case 'city': return `city of ${e.tiles} tile${e.tiles === 1 ? '' : 's'}${e.shields ? `, ${e.shields} shield${e.shields > 1 ? 's' : ''}` : ''}${w}`;
+    case 'cloister': return `cloister${w}`;
+    case 'garden': return `garden${w}`;
+    case 'farm': return `farm, ${e.cities} completed cit${e.cities === 1 ? 'y' : 'ies'}${w}`;
+    case 'recall': return 'abbot recalled';
+    default: return `${esc(e.kind)}${w}`;
+  }
+}
+
+/** The game log, newest turn first: each turn's tile, follower and scorings. */
+export function logHtml(log, players, { upTo = null } = {}) {
+  const turns = new Map();
+  const finals = [];
+  let end = null;
+  for (const e of log) {
+    if (e.type === 'end') { end = e; continue; }
+    if (e.turn == null) { finals.push(e); continue; }
+    if (upTo != null && e.turn > upTo) continue;
+    if (!turns.has(e.turn)) turns.set(e.turn, []);
+    turns.get(e.turn).push(e);
+  }
+  const rows = [];
+  if (end || finals.length) {
+    const items = finals.filter((e) => e.type === 'score').map((e) =>
+      `<li class="scored"><span class="pts">+${e.points}</span> ${names(e.to, players)} · ${scoringText(e)}</li>`);
+    const winners = end ? `<li class="winners">★ ${winText(end.winners, players, names(end.winners, players))}</li>` : '';
+    rows.push(`<div class="log-turn final-scoring"><div class="log-head">Final scoring</div><ul>${winners}${items.join('')}</ul></div>`);
+  }
+  for (const [turn, evs] of [...turns.entries()].sort((a, b) => b[0] - a[0])) {
+    const tile = evs.find((e) => e.type === 'tile');
+    const deploy = evs.find((e) => e.type === 'deploy');
+    const p = tile ? players[tile.seat] : null;
+    const items = [];
+    for (const e of evs) {
+      if (e.type === 'score') items.push(`<li class="scored"><span class="pts">+${e.points}</span> ${names(e.to, players)} · ${scoringText(e)}</li>`);
+      else if (e.type === 'discard') items.push(`<li class="discard">${tileSvg(e.tile, 0, 16)} tile ${esc(e.tile)} fit nowhere and was discarded</li>`);
+      else if (e.type === 'recall') items.push(`<li class="scored"><span class="pts">+${e.points}</span> ${names(e.to, players)} · abbot recalled</li>`);
+      else if (e.type === 'reshuffle') items.push(`<li class="discard">${tileSvg(e.tile, 0, 16)} tile ${esc(e.tile)} fit nowhere and went back into the bag</li>`);
+      else if (e.type === 'bonus') items.push(`<li class="bonus">${names([e.seat], players)} filled a hole and plays again</li>`);
+    }
+    const what = tile
+      ? `${tileSvg(tile.tile, tile.rot, 20)} ${names([tile.seat], players)}${deploy ? ` · ${esc(deploy.role)}` : ''}`
+      : '';
+    rows.push(`<div class="log-turn${items.length ? ' has-score' : ''}" style="--pc:${p ? colorOf(p.color).fill : '#999'}">
+      <div class="log-head"><span class="turn-no">${turn}</span> ${what}</div>${items.length ? `<ul>${items.join('')}</ul>` : ''}</div>`);
+  }
+  return rows.join('') || '<div class="log-empty">The game begins: the start tile lies in the middle.</div>';
+}
+
+/** The tiles still in the bag, by kind. */
+export function remainingHtml(remaining, deckCounts) {
+  const ids = Object.keys(deckCounts).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  return `<div class="remaining-grid">${ids.map((id) => {
+    const n = remaining[id] || 0;
+    return `<div class="rem${n ? '' : ' gone'}" title="${id}: ${n} of ${deckCounts[id]} left">${tileSvg(id, 0, 38)}<span>${n}</span></div>`;
+  }).join('')}</div>`;
+}
+
+/** Points by kind per player, during the game and at the end. */
+export function breakdownHtml(breakdown, players, scores) {
+  const kinds = ['road', 'city', 'cloister', 'farm'];
+  for (const b of breakdown) for (const side of ['during', 'final']) for (const k of Object.keys(b[side] || {})) {
+    if (!kinds.includes(k)) kinds.push(k);
+  }
+  if (!kinds.includes('garden') && breakdown.some((b) => (b.during || {}).garden || (b.final || {}).garden)) kinds.push('garden');
+  const order = players.map((p, i) => i).sort((a, b) => scores[b] - scores[a]);
+  const head = order.map((i) => `<th style="--pc:${colorOf(players[i].color).fill}"><span class="dot"></span>${esc(players[i].name)}</th>`).join('');
+  const rows = kinds.map((k) => {
+    const cells = order.map((i) => {
+      const d = (breakdown[i].during || {})[k] || 0, f = (breakdown[i].final || {})[k] || 0;
+      const detail = d && f ? `<small>${d} + ${f} at the end</small>` : f ? '<small>at the end</small>' : '';
+      return `<td>${d + f || '–'}${detail}</td>`;
+    }).join('');
+    return `<tr><th>${KIND_LABEL[k] || esc(k)}</th>${cells}</tr>`;
+  }).join('');
+  const total = order.map((i) => `<td class="total">${scores[i]}</td>`).join('');
+  return `<table class="breakdown"><thead><tr><th></th>${head}</tr></thead><tbody>${rows}
+    <tr class="total-row"><th>Total</th>${total}</tr></tbody></table>`;
+}
+
+/** Scores after each move, one line per player. */
+export function chartSvg(history, players, { width = 560, height = 240, mark = null } = {}) {
+  const n = history.length;
+  if (n < 2) return '';
+  const max = Math.max(10, ...history.flat());
+  const pad = { l: 34, r: 12, t: 12, b: 26 };
+  const W = width - pad.l - pad.r, H = height - pad.t - pad.b;
+  const x = (i) => pad.l + (i / (n - 1)) * W;
+  const y = (v) => pad.t + H - (v / max) * H;
+  const step = max > 150 ? 50 : max > 60 ? 20 : 10;
+  const grid = [];
+  for (let v = 0; v <= max; v += step) {
+    grid.push(`<line x1="${pad.l}" x2="${pad.l + W}" y1="${y(v)}" y2="${y(v)}" class="grid"/>
+      <text x="${pad.l - 6}" y="${y(v) + 4}" class="axis" text-anchor="end">${v}</text>`);
+  }
+  const tstep = n > 60 ? 10 : 5;
+  for (let i = 0; i < n - tstep / 2; i += tstep) grid.push(`<text x="${x(i)}" y="${height - 8}" class="axis" text-anchor="middle">${i}</text>`);
+  const lines = players.map((p, s) => {
+    const pts = history.map((row, i) => `${x(i).toFixed(1)},${y(row[s] || 0).toFixed(1)}`).join(' ');
+    const c = colorOf(p.color);
+    return `<polyline points="${pts}" fill="none" stroke="${c.fill}" stroke-width="2.6" stroke-linejoin="round"/>
+      <circle cx="${x(n - 1)}" cy="${y(history[n - 1][s] || 0)}" r="4" fill="${c.fill}" stroke="${c.edge}" stroke-width="1"/>`;
+  }).join('');
+  const marker = mark != null ? `<line x1="${x(mark)}" x2="${x(mark)}" y1="${pad.t}" y2="${pad.t + H}" class="mark"/>` : '';
+  return `<svg class="chart" viewBox="0 0 ${width} ${height}" width="100%" preserveAspectRatio="xMidYMid meet">
+    ${grid.join('')}${marker}${lines}
+    <text x="${pad.l + W}" y="${height - 8}" class="axis" text-anchor="end">turn</text></svg>`;
+}

@@ -1,0 +1,147 @@
+// The replay viewer: a stored game or a record file, step by step
+// (forward, back, jump to a turn, play).
+
+import { api } from './api.js';
+import { BoardView } from './board.js';
+import { esc } from './dom.js';
+import { colorOf } from './meeple.js';
+import { breakdownHtml, chartSvg, logHtml, playersHtml } from './panels.js';
+
+const icon = (d) => `<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path d="${d}" fill="currentColor"/></svg>`;
+const ICONS = {
+  first: icon('M3 5h2v14H3zM13 5v14l-8-7zM21 5v14l-8-7z'),
+  prev: icon('M18 5v14L7 12z'),
+  play: icon('M7 5v14l11-7z'),
+  pause: icon('M7 5h4v14H7zM13 5h4v14h-4z'),
+  next: icon('M6 5v14l11-7zM16 5h2v14h-2z'),
+  last: icon('M3 5v14l8-7zM11 5v14l8-7zM19 5h2v14h-2z'),
+};
+
+export class ReplayScreen {
+  constructor(root, tiles, replay, { id = null, title = 'Replay' } = {}) {
+    this.root = root;
+    this.tiles = tiles;
+    this.r = replay;
+    this.id = id;
+    this.title = title;
+    this.k = replay.steps.length - 1;
+    this.timer = null;
+    this.render();
+    this.board = new BoardView(root.querySelector('.board-area'), tiles, { bottomMargin: 76 });
+    this.keys = (e) => this.onKey(e);
+    document.addEventListener('keydown', this.keys);
+    this.go(this.k);
+  }
+
+  destroy() {
+    this.stop();
+    document.removeEventListener('keydown', this.keys);
+    this.board.destroy();
+  }
+
+  get last() { return this.r.steps.length - 1; }
+
+  render() {
+    const n = this.last;
+    this.root.innerHTML = `
+      <div class="game-layout replay">
+        <div class="board-wrap">
+          <div class="board-area"></div>
+          <div class="banner replay-banner"></div>
+          <div class="replay-bar">
+            <button class="btn icon" data-go="first" title="Start (Home)">${ICONS.first}</button>
+            <button class="btn icon" data-go="prev" title="Back (←)">${ICONS.prev}</button>
+            <button class="btn icon play" data-go="play" title="Play (Space)">${ICONS.play}</button>
+            <button class="btn icon" data-go="next" title="Forward (→)">${ICONS.next}</button>
+            <button class="btn icon" data-go="last" title="End (End)">${ICONS.last}</button>
+            <input type="range" class="scrub" min="0" max="${n}" value="${this.k}" aria-label="Turn">
+            <label class="jump">turn <input type="number" class="turn-input" min="0" max="${n}" value="${this.k}"> / ${n}</label>
+          </div>
+        </div>
+        <aside class="sidebar">
+          <section class="replay-head"><h3>${esc(this.title)}</h3>
+            <p class="muted">${esc(this.r.rules_text)} · ${this.r.finished ? 'finished' : 'unfinished'} game</p>
+            ${this.id ? `<p class="links"><a href="#/game/${this.id}">Back to the game</a> · <a href="${api.recordUrl(this.id)}" download>Download record</a> · <a href="#/">All games</a></p>` : '<p class="links"><a href="#/">All games</a></p>'}
+          </section>
+          <section class="players-panel"></section>
+          <section class="chart-panel"></section>
+          <section class="log-panel"><h3>Log</h3><div class="log"></div></section>
+          ${this.r.finished ? '<section class="final-panel"><h3>Final scoring</h3><div class="final"></div></section>' : ''}
+        </aside>
+      </div>`;
+    this.root.querySelector('.replay-bar').addEventListener('click', (e) => {
+      const b = e.target.closest('[data-go]');
+      if (!b) return;
+      const g = b.dataset.go;
+      if (g === 'first') this.go(0);
+      else if (g === 'prev') this.go(this.k - 1);
+      else if (g === 'next') this.go(this.k + 1);
+      else if (g === 'last') this.go(this.last);
+      else if (g === 'play') this.toggle();
+    });
+    this.root.querySelector('.scrub').oninput = (e) => { this.stop(); this.go(+e.target.value); };
+    this.root.querySelector('.turn-input').onchange = (e) => { this.stop(); this.go(+e.target.value); };
+    if (this.r.finished) {
+      const scores = this.r.steps[this.last].scores;
+      this.root.querySelector('.final').innerHTML = breakdownHtml(this.r.breakdown, this.r.players, scores);
+    }
+  }
+
+  go(k) {
+    k = Math.max(0, Math.min(this.last, Number.isFinite(k) ? Math.round(k) : 0));
+    this.k = k;
+    const step = this.r.steps[k];
+    const players = this.r.players.map((p, i) => ({ ...p, kind: 'human', score: step.scores[i], supply: step.supply[i] }));
+    const board = this.r.board.slice(0, step.tiles);
+    const lastTile = board.length > 1 && k > 0 ? board[board.length - 1] : null;
+    const mover = k > 0 ? this.r.steps[k].events.find((e) => e.type === 'tile') : null;
+    this.board.setTiles(board, lastTile && mover ? { at: lastTile.at, color: this.r.players[mover.seat].color } : null);
+    if (this.board.follow) this.board.fit(true);
+    this.board.setFollowers(step.followers.map((f) => ({ ...f, color: this.r.players[f.seat].color })));
+    const done = k === this.last && this.r.finished;
+    this.root.querySelector('.players-panel').innerHTML = playersHtml(players, {
+      turnSeat: step.to_move, finished: done, winners: done ? this.r.winners : [],
+    });
+    const events = this.r.steps.slice(1, k + 1).flatMap((s) => s.events);
+    this.root.querySelector('.log').innerHTML = logHtml(events, this.r.players);
+    this.root.querySelector('.chart-panel').innerHTML = this.r.steps.length > 2
+      ? `<h3>Scores</h3>${chartSvg(this.r.score_history, this.r.players, { width: 320, height: 150, mark: k })}` : '';
+    this.root.querySelector('.scrub').value = k;
+    this.root.querySelector('.turn-input').value = k;
+    const banner = this.root.querySelector('.replay-banner');
+    if (k === 0) banner.innerHTML = 'The start tile';
+    else if (mover) {
+      const p = this.r.players[mover.seat];
+      const deploy = this.r.steps[k].events.find((e) => e.type === 'deploy');
+      banner.innerHTML = `Turn ${k}: <b style="color:${colorOf(p.color).fill}">${esc(p.name)}</b> places ${esc(mover.tile)}${deploy ? ` with a ${esc(deploy.role)}` : ''}${done ? ' — final scoring' : ''}`;
+    }
+    banner.style.setProperty('--pc', mover ? colorOf(this.r.players[mover.seat].color).fill : '#8a5a2b');
+  }
+
+  toggle() {
+    if (this.timer) this.stop();
+    else {
+      if (this.k >= this.last) this.go(0);
+      this.root.querySelector('.play').innerHTML = ICONS.pause;
+      this.timer = setInterval(() => {
+        if (this.k >= this.last) this.stop(); else this.go(this.k + 1);
+      }, 700);
+    }
+  }
+
+  stop() {
+    clearInterval(this.timer);
+    this.timer = null;
+    const b = this.root.querySelector('.play');
+    if (b) b.innerHTML = ICONS.play;
+  }
+
+  onKey(e) {
+    if (e.target && (e.target.tagName === 'INPUT' && e.target.type === 'number')) return;
+    if (e.key === 'ArrowRight') { this.stop(); this.go(this.k + 1); }
+    else if (e.key === 'ArrowLeft') { this.stop(); this.go(this.k - 1); }
+    else if (e.key === 'Home') { this.stop(); this.go(0); }
+    else if (e.key === 'End') { this.stop(); this.go(this.last); }
+    else if (e.key === ' ') { e.preventDefault(); this.toggle(); }
+  }
+}

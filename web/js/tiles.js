@@ -1,0 +1,556 @@
+// Tiles drawn from the engine's tile data (GET /api/tiles): every tile is an
+// SVG group in its canonical orientation (north up, 100 × 100 units), built
+// from its edges and segments, and placed on the board with a rotation.
+//
+// Follower anchors (where a meeple stands on a segment) come from the same
+// geometry: cities and roads from their shapes, fields from a small raster of
+// the tile in which each field is flood-filled from its half-edges.
+
+export const DIRS = ['N', 'E', 'S', 'W'];
+export const HALVES = ['Nw', 'Ne', 'En', 'Es', 'Se', 'Sw', 'Ws', 'Wn'];
+const EDGE_MID = [[50, 0], [100, 50], [50, 100], [0, 50]];
+
+const ROAD_W = 10;
+const RIVER_W = 17;
+
+/** A point turned k quarter turns clockwise about the tile's centre. */
+export function rotPoint(p, k) {
+  let [x, y] = p;
+  for (let i = 0; i < ((k % 4) + 4) % 4; i++) [x, y] = [100 - y, x];
+  return [x, y];
+}
+
+// Paths are lists of commands: ['M', x, y], ['L', x, y], ['C', x1, y1, x2, y2, x, y], ['Z'].
+function rotPath(cmds, k) {
+  return cmds.map(([c, ...n]) => {
+    const out = [c];
+    for (let i = 0; i < n.length; i += 2) out.push(...rotPoint([n[i], n[i + 1]], k));
+    return out;
+  });
+}
+
+function pathString(cmds) {
+  return cmds.map(([c, ...n]) => c + n.map((v) => +v.toFixed(2)).join(' ')).join(' ');
+}
+
+/** Points along a path (lines and cubic curves), for hit tests and midpoints. */
+function samplePath(cmds, per = 24) {
+  const pts = [];
+  let cur = [0, 0];
+  for (const [c, ...n] of cmds) {
+    if (c === 'M') { cur = [n[0], n[1]]; pts.push(cur); }
+    else if (c === 'L') {
+      for (let i = 1; i <= per; i++) pts.push([cur[0] + (n[0] - cur[0]) * i / per, cur[1] + (n[1] - cur[1]) * i / per]);
+      cur = [n[0], n[1]];
+    } else if (c === 'C') {
+      for (let i = 1; i <= per; i++) {
+        const t = i / per, u = 1 - t;
+        pts.push([
+          u * u * u * cur[0] + 3 * u * u * t * n[0] + 3 * u * t * t * n[2] + t * t * t * n[4],
+          u * u * u * cur[1] + 3 * u * u * t * n[1] + 3 * u * t * t * n[3] + t * t * t * n[5],
+        ]);
+      }
+      cur = [n[4], n[5]];
+    }
+  }
+  return pts;
+}
+
+const dirIndex = (d) => DIRS.indexOf(d);
+
+/** The k that turns the reference edge set `ref` into `edges`, or -1. */
+function turnOf(ref, edges) {
+  const want = [...edges].map(dirIndex).sort().join();
+  for (let k = 0; k < 4; k++) {
+    if (ref.map((d) => (dirIndex(d) + k) % 4).sort().join() === want) return k;
+  }
+  return -1;
+}
+
+// City shapes by how many edges they reach and how, drawn for a reference
+// edge set and turned into place.
+const CITY_SHAPES = [
+  {
+    ref: ['N'],
+    path: [['M', 0, 0], ['L', 100, 0], ['C', 80, 34, 20, 34, 0, 0], ['Z']],
+    walls: [[['M', 100, 0], ['C', 80, 34, 20, 34, 0, 0]]],
+    anchor: [40, 11], shield: [70, 9],
+  },
+  {
+    // Bowed towards the open corner, as on the printed tiles.
+    ref: ['N', 'E'],
+    path: [['M', 0, 0], ['L', 100, 0], ['L', 100, 100], ['C', 58, 92, 8, 42, 0, 0], ['Z']],
+    walls: [[['M', 100, 100], ['C', 58, 92, 8, 42, 0, 0]]],
+    anchor: [64, 36], shield: [84, 15],
+    // With a road or river curving round the opposite corner: a straighter wall.
+    tight: {
+      path: [['M', 0, 0], ['L', 100, 0], ['L', 100, 100], ['C', 74, 70, 30, 26, 0, 0], ['Z']],
+      walls: [[['M', 100, 100], ['C', 74, 70, 30, 26, 0, 0]]],
+    },
+  },
+  {
+    ref: ['E', 'W'],
+    path: [['M', 0, 0], ['C', 30, 26, 70, 26, 100, 0], ['L', 100, 100], ['C', 70, 74, 30, 74, 0, 100], ['Z']],
+    walls: [[['M', 0, 0], ['C', 30, 26, 70, 26, 100, 0]], [['M', 100, 100], ['C', 70, 74, 30, 74, 0, 100]]],
+    anchor: [50, 50], shield: [20, 50],
+  },
+  {
+    ref: ['N', 'E', 'W'],
+    path: [['M', 0, 0], ['L', 100, 0], ['L', 100, 100], ['C', 70, 62, 30, 62, 0, 100], ['Z']],
+    walls: [[['M', 100, 100], ['C', 70, 62, 30, 62, 0, 100]]],
+    anchor: [50, 34], shield: [20, 20],
+  },
+  {
+    ref: ['N', 'E', 'S', 'W'],
+    path: [['M', 0, 0], ['L', 100, 0], ['L', 100, 100], ['L', 0, 100], ['Z']],
+    walls: [],
+    anchor: [50, 50], shield: [24, 24],
+  },
+];
+
+function cityShape(edges, curves) {
+  for (const s of CITY_SHAPES) {
+    if (s.ref.length !== edges.length) continue;
+    const k = turnOf(s.ref, edges);
+    if (k < 0) continue;
+    // A curve through the two edges opposite this corner city.
+    const opposite = edges.map((d) => DIRS[(dirIndex(d) + 2) % 4]).sort().join();
+    const shape = s.tight && curves.some((c) => [...c].sort().join() === opposite) ? { ...s, ...s.tight } : s;
+    return {
+      path: rotPath(shape.path, k),
+      walls: shape.walls.map((w) => rotPath(w, k)),
+      anchor: rotPoint(s.anchor, k),
+      shield: rotPoint(s.shield, k),
+      shieldTurn: 0,
+    };
+  }
+  return null;
+}
+
+/** A road or river through two edges: straight across, or a curve round the corner. */
+function throughPath(edges) {
+  const [a, b] = edges.map(dirIndex);
+  if ((a + 2) % 4 === b) return [['M', ...EDGE_MID[a]], ['L', ...EDGE_MID[b]]];
+  const k = turnOf(['E', 'S'], edges);
+  return rotPath([['M', 100, 50], ['C', 80, 50, 50, 80, 50, 100]], k);
+}
+
+// A tiny canvas to ask "is this point in that shape?" with the browser's own geometry.
+let hitCtx = null;
+function hitContext() {
+  if (!hitCtx) {
+    const c = document.createElement('canvas');
+    c.width = c.height = 100;
+    hitCtx = c.getContext('2d', { willReadFrequently: true });
+  }
+  return hitCtx;
+}
+
+/** Everything needed to draw one tile and to place followers on it. */
+function buildGeometry(def) {
+  const segs = def.segments;
+  const g = {
+    id: def.id, def, cities: [], roads: [], rivers: [], pond: null, cloister: null, garden: null,
+    village: null, gates: [], bridges: [], anchors: new Array(segs.length).fill(null),
+  };
+  const ctx = hitContext();
+
+  const curves = segs.filter((s) => s.kind === 'road' && s.edges.length === 2).map((s) => s.edges);
+  if (def.river.length === 2) curves.push(def.river);
+  segs.forEach((s, i) => {
+    if (s.kind !== 'city') return;
+    const shape = cityShape(s.edges, curves);
+    if (!shape) return;
+    shape.seg = i;
+    shape.d = pathString(shape.path);
+    g.cities.push(shape);
+    g.anchors[i] = shape.anchor;
+  });
+  const cityPaths = g.cities.map((c) => new Path2D(pathString(c.path)));
+  const inCity = (p) => cityPaths.some((path) => ctx.isPointInPath(path, p[0], p[1]));
+
+  // The river: through two edges, or from one edge to a spring or lake.
+  if (def.river.length === 2) g.rivers.push(throughPath(def.river));
+  else if (def.river.length === 1) {
+    const d = dirIndex(def.river[0]);
+    const lake = def.id === 'RV02' || /lake/i.test(def.id);
+    g.rivers.push([['M', ...EDGE_MID[d]], ['L', 50, 50]]);
+    g.pond = { x: 50, y: 50, r: lake ? 27 : 13, lake };
+  }
+  const riverPts = g.rivers.flatMap((r) => samplePath(r));
+  const nearRiver = (p) => riverPts.some((q) => Math.hypot(p[0] - q[0], p[1] - q[1]) < RIVER_W / 2 + 2);
+
+  const roadSegs = segs.map((s, i) => ({ s, i })).filter(({ s }) => s.kind === 'road');
+  const deadEnds = roadSegs.filter(({ s }) => s.edges.length === 1).length;
+  const junction = deadEnds >= 3 || (deadEnds === 2 && !def.cloister);
+
+  // The cloister stands in the middle, or on the bank away from its road when a river runs through.
+  if (def.cloister) {
+    let c = { x: 50, y: 50, s: 1 };
+    if (def.river.length === 2 && roadSegs.length === 1) {
+      const away = (dirIndex(roadSegs[0].s.edges[0]) + 2) % 4;
+      const m = EDGE_MID[away];
+      c = { x: (50 + m[0]) / 2, y: (50 + m[1]) / 2 + (away === 0 ? 2 : 0), s: 0.72 };
+    }
+    g.cloister = c;
+    const ci = segs.findIndex((s) => s.kind === 'cloister');
+    if (ci >= 0) g.anchors[ci] = [c.x + 1, c.y + 6 * c.s];
+  }
+  if (junction) g.village = { x: 50, y: 50 };
+
+  for (const { s, i } of roadSegs) {
+    let path;
+    if (s.edges.length === 2) path = throughPath(s.edges);
+    else {
+      const d = dirIndex(s.edges[0]);
+      const from = EDGE_MID[d];
+      let end = [50, 50];
+      if (g.cloister) {
+        // Stop at the cloister's door.
+        const c = g.cloister;
+        const dx = c.x - from[0], dy = c.y - from[1], len = Math.hypot(dx, dy);
+        const stop = 13 * c.s;
+        end = [c.x - dx / len * stop, c.y - dy / len * stop];
+      } else if (!junction && g.cities.length) {
+        // Run to the city gate: march from the edge until inside a city.
+        for (let t = 0.02; t <= 1.98; t += 0.01) {
+          const p = [from[0] + (50 - from[0]) * t, from[1] + (50 - from[1]) * t];
+          if (inCity(p)) { end = p; g.gates.push({ x: p[0], y: p[1], dir: d }); break; }
+        }
+      }
+      path = [['M', ...from], ['L', ...end]];
+    }
+    const pts = samplePath(path, 48);
+    g.roads.push({ seg: i, path, points: pts });
+    // The thief stands on the middle of the road (off the junction).
+    const mid = s.edges.length === 2 ? pts[Math.floor(pts.length / 2)] : pts[Math.floor(pts.length * 0.42)];
+    g.anchors[i] = mid;
+    // Bridges where the road crosses the river.
+    if (riverPts.length) {
+      const wet = pts.map(nearRiver);
+      const a = wet.indexOf(true), b = wet.lastIndexOf(true);
+      if (a >= 0) g.bridges.push({ from: pts[Math.max(0, a - 2)], to: pts[Math.min(pts.length - 1, b + 2)] });
+    }
+  }
+  // A road through a tile with a road anchor right on the village or cloister: nudge it.
+  for (const { s, i } of roadSegs) {
+    if (s.edges.length === 2 && g.anchors[i]) {
+      const [x, y] = g.anchors[i];
+      if (Math.hypot(x - 50, y - 50) < 4 && (g.village || g.cloister)) g.anchors[i] = [x + 6, y];
+    }
+  }
+
+  fieldAnchors(g, cityPaths);
+  return g;
+}
+
+/**
+ * Fields: rasterise the barriers (cities, roads, the river), flood each field
+ * from its half-edges, and stand its farmer where the field is widest. A
+ * garden goes to the widest spot of the largest field first.
+ */
+function fieldAnchors(g, cityPaths) {
+  const ctx = hitContext();
+  const N = 100;
+  ctx.clearRect(0, 0, N, N);
+  ctx.fillStyle = '#000';
+  ctx.strokeStyle = '#000';
+  ctx.lineCap = 'butt';
+  for (const p of cityPaths) ctx.fill(p);
+  ctx.lineWidth = ROAD_W + 2;
+  for (const r of g.roads) ctx.stroke(new Path2D(pathString(r.path)));
+  ctx.lineWidth = RIVER_W + 2;
+  for (const r of g.rivers) ctx.stroke(new Path2D(pathString(r)));
+  if (g.pond) { ctx.beginPath(); ctx.arc(g.pond.x, g.pond.y, g.pond.r + 1, 0, Math.PI * 2); ctx.fill(); }
+  const img = ctx.getImageData(0, 0, N, N).data;
+  const barrier = new Uint8Array(N * N);
+  for (let i = 0; i < N * N; i++) barrier[i] = img[i * 4 + 3] > 100 ? 1 : 0;
+
+  // Obstacles: not separators, but no place for a farmer.
+  const obstacle = new Uint8Array(N * N);
+  const block = (cx, cy, r) => {
+    for (let y = Math.max(0, Math.floor(cy - r)); y < Math.min(N, cy + r); y++)
+      for (let x = Math.max(0, Math.floor(cx - r)); x < Math.min(N, cx + r); x++)
+        if (Math.hypot(x + 0.5 - cx, y + 0.5 - cy) < r) obstacle[y * N + x] = 1;
+  };
+  if (g.cloister) block(g.cloister.x, g.cloister.y - 2, 20 * g.cloister.s);
+  if (g.village) block(50, 50, 15);
+  for (const r of g.roads) {
+    const a = g.anchors[r.seg];
+    if (a) block(a[0], a[1], 9);
+  }
+  for (const c of g.cities) block(c.shield[0], c.shield[1], 9);
+
+  // Flood fill each field from its half-edges.
+  const label = new Int16Array(N * N).fill(-1);
+  const seedsOf = (h) => {
+    const i = HALVES.indexOf(h), pts = [];
+    const lo = i % 2 === 0 ? 3 : 53, hi = i % 2 === 0 ? 47 : 97;
+    for (let t = lo; t <= hi; t++) {
+      // Half-edges run clockwise: Nw Ne (top, west to east), En Es (right, north to south),
+      // Se Sw (bottom, east to west), Ws Wn (left, south to north).
+      if (i < 2) pts.push([t, 0]);
+      else if (i < 4) pts.push([N - 1, t]);
+      else if (i < 6) pts.push([N - 1 - t, N - 1]);
+      else pts.push([0, N - 1 - t]);
+    }
+    return pts;
+  };
+  const fields = [];
+  g.def.segments.forEach((s, si) => {
+    if (s.kind !== 'field') return;
+    fields.push(si);
+    const stack = [];
+    for (const h of s.halves) for (const [x, y] of seedsOf(h)) {
+      const k = y * N + x;
+      if (!barrier[k] && label[k] < 0) { label[k] = si; stack.push(k); }
+    }
+    while (stack.length) {
+      const k = stack.pop(), x = k % N, y = (k / N) | 0;
+      for (const [dx, dy] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
+        const nx = x + dx, ny = y + dy;
+        if (nx < 0 || ny < 0 || nx >= N || ny >= N) continue;
+        const nk = ny * N + nx;
+        if (!barrier[nk] && label[nk] < 0) { label[nk] = si; stack.push(nk); }
+      }
+    }
+  });
+
+  const widest = (si) => {
+    // Chamfer distance to anything that is not this field (the tile border included).
+    const d = new Float32Array(N * N);
+    for (let k = 0; k < N * N; k++) d[k] = label[k] === si && !obstacle[k] ? 1e6 : 0;
+    const at = (x, y) => (x < 0 || y < 0 || x >= N || y >= N ? 0 : d[y * N + x]);
+    for (let y = 0; y < N; y++) for (let x = 0; x < N; x++) {
+      const k = y * N + x;
+      if (d[k]) d[k] = Math.min(d[k], at(x - 1, y) + 1, at(x, y - 1) + 1, at(x - 1, y - 1) + 1.414, at(x + 1, y - 1) + 1.414);
+    }
+    for (let y = N - 1; y >= 0; y--) for (let x = N - 1; x >= 0; x--) {
+      const k = y * N + x;
+      if (d[k]) d[k] = Math.min(d[k], at(x + 1, y) + 1, at(x, y + 1) + 1, at(x + 1, y + 1) + 1.414, at(x - 1, y + 1) + 1.414);
+    }
+    let best = 0, area = 0, sx = 0, sy = 0;
+    for (let k = 0; k < N * N; k++) {
+      if (label[k] !== si) continue;
+      area++; sx += k % N; sy += (k / N) | 0;
+      if (d[k] > best) best = d[k];
+    }
+    if (!area || best <= 0) return { point: null, width: 0, area };
+    // Among the widest spots, the one nearest the field's middle.
+    const cx = sx / area, cy = sy / area;
+    let bk = -1, bd = Infinity;
+    for (let k = 0; k < N * N; k++) {
+      if (label[k] !== si || d[k] < best * 0.8) continue;
+      const dist = Math.hypot((k % N) - cx, ((k / N) | 0) - cy);
+      if (dist < bd) { bd = dist; bk = k; }
+    }
+    return { point: [(bk % N) + 0.5, ((bk / N) | 0) + 0.5], width: best, area };
+  };
+
+  if (g.def.garden && fields.length) {
+    const largest = fields.map((si) => ({ si, w: widest(si) })).sort((a, b) => b.w.area - a.w.area)[0];
+    const p = largest.w.point || [30, 70];
+    g.garden = { x: p[0], y: p[1] };
+    block(p[0], p[1], 14);
+    const gi = g.def.segments.findIndex((s) => s.kind === 'garden');
+    if (gi >= 0) g.anchors[gi] = [p[0], p[1] + 2];
+  }
+  for (const si of fields) {
+    const w = widest(si);
+    g.anchors[si] = w.point || [50, 50];
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Drawing
+
+const COLORS = {
+  grass: '#8dbb57', grassDark: '#7aa948', grassLight: '#a2cb6a',
+  city: '#dab27a', cityDark: '#b98d55', roof: '#b4553a', wall: '#6b4526', wallLight: '#cdb084',
+  road: '#efe3c1', roadEdge: '#8f7b57',
+  water: '#4f9fdc', waterDark: '#2d6aa3', waterLight: '#a8d6f4',
+};
+
+/** The patterns and filters tile drawings refer to; put once in the page. */
+export function sharedDefs() {
+  return `
+  <pattern id="pat-grass" width="24" height="24" patternUnits="userSpaceOnUse">
+    <rect width="24" height="24" fill="${COLORS.grass}"/>
+    <path d="M3 6l1.2-3M6 7l-.6-3.4M15 17l1-3M18 18l-.5-3.2M11 11l.8-2.6M21 4l-.9-2.4M2 20l1-2.6" stroke="${COLORS.grassDark}" stroke-width="0.9" stroke-linecap="round" fill="none"/>
+    <path d="M9 3l.6-2M20 12l.8-2.4M6 15l-.7-2.2" stroke="${COLORS.grassLight}" stroke-width="0.8" stroke-linecap="round" fill="none"/>
+  </pattern>
+  <pattern id="pat-city" width="40" height="40" patternUnits="userSpaceOnUse">
+    <rect width="40" height="40" fill="${COLORS.city}"/>
+    <g opacity="0.5"><rect x="3" y="4" width="11" height="3.5" fill="#b65a3e"/><rect x="3" y="7.5" width="11" height="3.5" fill="#9c4731"/><rect x="20" y="2" width="4.0" height="11" fill="#b65a3e"/><rect x="24.0" y="2" width="4.0" height="11" fill="#9c4731"/><rect x="31" y="8" width="7" height="3.0" fill="#b65a3e"/><rect x="31" y="11.0" width="7" height="3.0" fill="#9c4731"/><rect x="6" y="17" width="3.5" height="9" fill="#b65a3e"/><rect x="9.5" y="17" width="3.5" height="9" fill="#9c4731"/><rect x="17" y="21" width="12" height="3.5" fill="#b65a3e"/><rect x="17" y="24.5" width="12" height="3.5" fill="#9c4731"/><rect x="32" y="20" width="3.0" height="10" fill="#b65a3e"/><rect x="35.0" y="20" width="3.0" height="10" fill="#9c4731"/><rect x="2" y="31" width="9" height="3.0" fill="#b65a3e"/><rect x="2" y="34.0" width="9" height="3.0" fill="#9c4731"/><rect x="15" y="33" width="8" height="3.0" fill="#b65a3e"/><rect x="15" y="36.0" width="8" height="3.0" fill="#9c4731"/><rect x="27" y="32" width="11" height="3.0" fill="#b65a3e"/><rect x="27" y="35.0" width="11" height="3.0" fill="#9c4731"/></g>
+  </pattern>
+  <pattern id="pat-water" width="20" height="10" patternUnits="userSpaceOnUse">
+    <rect width="20" height="10" fill="${COLORS.water}"/>
+    <path d="M1 4q3-2 6 0M11 8q3-2 6 0" stroke="${COLORS.waterLight}" stroke-width="0.9" fill="none" opacity="0.8"/>
+  </pattern>
+  <radialGradient id="grad-garden" cx="0.5" cy="0.45" r="0.6">
+    <stop offset="0" stop-color="#5fa246"/><stop offset="1" stop-color="#3f7d31"/>
+  </radialGradient>
+  <filter id="f-shadow" x="-30%" y="-30%" width="160%" height="160%">
+    <feDropShadow dx="0" dy="1.2" stdDeviation="1.1" flood-color="#000" flood-opacity="0.45"/>
+  </filter>`;
+}
+
+function shieldSvg(x, y, k) {
+  // A small blue and white coat of arms, upright relative to its city.
+  return `<g transform="translate(${x} ${y}) rotate(${k * 90})">
+    <path d="M-7 -8h14v6c0 5.5-3.5 9-7 10.5C-3.5 7-7 3.5-7 -2z" fill="#1f4fa3" stroke="#f3efe2" stroke-width="1.6"/>
+    <path d="M0 -7.5v15M-6.2 -1.5h12.4" stroke="#f3efe2" stroke-width="2.2"/>
+  </g>`;
+}
+
+function cloisterSvg(c) {
+  return `<g transform="translate(${c.x} ${c.y}) scale(${c.s})">
+    <rect x="-22" y="-20" width="44" height="40" rx="7" fill="#a4cf6f" opacity="0.55"/>
+    <rect x="-14" y="-5" width="28" height="19" fill="#efe6d2" stroke="#6b5a45" stroke-width="1.2"/>
+    <path d="M-17 -4L0 -16L17 -4z" fill="#b4472f" stroke="#6d2a1c" stroke-width="1.1" stroke-linejoin="round"/>
+    <rect x="-5" y="-27" width="10" height="14" fill="#efe6d2" stroke="#6b5a45" stroke-width="1.1"/>
+    <path d="M-6.5 -26L0 -32L6.5 -26z" fill="#b4472f" stroke="#6d2a1c" stroke-width="1"/>
+    <path d="M0 -38v6M-2.4 -35.6h4.8" stroke="#4a3a2a" stroke-width="1.3" stroke-linecap="round"/>
+    <path d="M-3.5 14v-6a3.5 3.5 0 0 1 7 0v6z" fill="#5a4330"/>
+    <circle cx="-8.5" cy="3" r="1.8" fill="#5a4330"/><circle cx="8.5" cy="3" r="1.8" fill="#5a4330"/>
+  </g>`;
+}
+
+function villageSvg(v) {
+  const house = (x, y, r, s = 1) => `<g transform="translate(${x} ${y}) rotate(${r}) scale(${s})">
+      <rect x="-5" y="-3" width="10" height="8" fill="#f6f1e6" stroke="#6b5a45" stroke-width="0.8"/>
+      <path d="M-6.5 -2.5L0 -8L6.5 -2.5z" fill="#c0533a" stroke="#6d2a1c" stroke-width="0.7" stroke-linejoin="round"/>
+    </g>`;
+  return `<g transform="translate(${v.x} ${v.y})">
+    <circle r="9" fill="${COLORS.road}"/>
+    ${house(-5, -3, -6, 1.05)}${house(5.5, -1, 8, 0.95)}${house(-1, 7, 0, 0.9)}
+  </g>`;
+}
+
+function gardenSvg(p) {
+  const dots = [[-5, -4, '#f4d03f'], [4, -5, '#f7f7f7'], [6, 3, '#e86a92'], [-3, 5, '#f7f7f7'], [0, 0, '#e86a92'], [-7, 2, '#f4d03f']];
+  return `<g transform="translate(${p.x} ${p.y})">
+    <rect x="-11" y="-10" width="22" height="20" rx="5" fill="url(#grad-garden)" stroke="#2f5f25" stroke-width="1.4"/>
+    <path d="M-11 0h22M0 -10v20" stroke="#d9cfa8" stroke-width="1.6" opacity="0.9"/>
+    ${dots.map(([x, y, c]) => `<circle cx="${x}" cy="${y}" r="1.5" fill="${c}"/>`).join('')}
+  </g>`;
+}
+
+/** The SVG body of a tile, canonical orientation, in a 100 × 100 box. */
+export function tileBody(g) {
+  const out = [];
+  out.push(`<rect width="100" height="100" fill="url(#pat-grass)"/>`);
+  // River.
+  for (const r of g.rivers) {
+    const d = pathString(r);
+    out.push(`<path d="${d}" stroke="${COLORS.waterDark}" stroke-width="${RIVER_W + 3}" fill="none"/>`);
+    out.push(`<path d="${d}" stroke="url(#pat-water)" stroke-width="${RIVER_W}" fill="none"/>`);
+  }
+  if (g.pond) {
+    const { x, y, r, lake } = g.pond;
+    out.push(`<ellipse cx="${x}" cy="${y}" rx="${r + 1.5}" ry="${(r + 1.5) * (lake ? 0.82 : 1)}" fill="${COLORS.waterDark}"/>`);
+    out.push(`<ellipse cx="${x}" cy="${y}" rx="${r}" ry="${r * (lake ? 0.82 : 1)}" fill="url(#pat-water)"/>`);
+    if (!lake) out.push(`<circle cx="${x}" cy="${y}" r="3.5" fill="${COLORS.waterLight}" opacity="0.85"/>`);
+    else out.push(`<path d="M${x - 14} ${y + 8}q5-4 10 0M${x + 2} ${y - 6}q5-4 10 0" stroke="#dff1fb" stroke-width="1.2" fill="none"/>`);
+  }
+  // Cities.
+  for (const c of g.cities) {
+    const d = pathString(c.path);
+    out.push(`<path d="${d}" fill="url(#pat-city)"/>`);
+    for (const w of c.walls) {
+      const wd = pathString(w);
+      out.push(`<path d="${wd}" stroke="${COLORS.wall}" stroke-width="6" fill="none" stroke-linecap="round"/>`);
+      out.push(`<path d="${wd}" stroke="${COLORS.wallLight}" stroke-width="2.2" fill="none" stroke-linecap="round"/>`);
+    }
+  }
+  // Roads.
+  for (const r of g.roads) {
+    const d = pathString(r.path);
+    out.push(`<path d="${d}" stroke="${COLORS.roadEdge}" stroke-width="${ROAD_W + 2.4}" fill="none"/>`);
+    out.push(`<path d="${d}" stroke="${COLORS.road}" stroke-width="${ROAD_W}" fill="none"/>`);
+  }
+  for (const b of g.bridges) {
+    const d = `M${b.from[0].toFixed(1)} ${b.from[1].toFixed(1)}L${b.to[0].toFixed(1)} ${b.to[1].toFixed(1)}`;
+    out.push(`<path d="${d}" stroke="#5b4330" stroke-width="${ROAD_W + 6}" fill="none"/>`);
+    out.push(`<path d="${d}" stroke="#a77c4f" stroke-width="${ROAD_W + 2}" fill="none"/>`);
+    out.push(`<path d="${d}" stroke="#c89a66" stroke-width="${ROAD_W - 3}" stroke-dasharray="1.2 2" fill="none"/>`);
+  }
+  for (const gate of g.gates) {
+    out.push(`<g transform="translate(${gate.x.toFixed(1)} ${gate.y.toFixed(1)}) rotate(${gate.dir * 90 + 180})">
+      <path d="M-7 -1h14v4h-14z" fill="${COLORS.wall}"/><path d="M-4 3v-4a4 4 0 0 1 8 0v4z" fill="#3b2a1a"/></g>`);
+  }
+  if (g.village) out.push(villageSvg(g.village));
+  if (g.cloister) out.push(cloisterSvg(g.cloister));
+  if (g.garden) out.push(gardenSvg(g.garden));
+  for (const c of g.cities) if (g.def.shield && c === g.cities[0]) out.push(shieldSvg(...c.shield, c.shieldTurn));
+  out.push(`<rect x="0.25" y="0.25" width="99.5" height="99.5" fill="none" stroke="rgba(40,30,10,0.28)" stroke-width="0.5"/>`);
+  return out.join('');
+}
+
+/** The tile set: geometry per id, symbols for the page, spot lookups. */
+export class TileSet {
+  constructor(data) {
+    this.data = data;
+    this.byId = new Map();
+    for (const def of data.tiles) this.byId.set(def.id, buildGeometry(def));
+    this.standardCounts = data.standard_counts;
+  }
+
+  ids() { return [...this.byId.keys()]; }
+  has(id) { return this.byId.has(id); }
+  geom(id) { return this.byId.get(id); }
+
+  /** `<defs>` content: shared patterns and one `<g id="tile-ID">` per tile. */
+  defs() {
+    let s = sharedDefs();
+    for (const [id, g] of this.byId) s += `<g id="tile-${id}">${tileBody(g)}</g>`;
+    return s;
+  }
+
+  /** The segment a board spot names on a tile at rotation `rot` (canonical index), or -1. */
+  segmentAt(id, rot, spot) {
+    const g = this.geom(id);
+    if (!g) return -1;
+    const segs = g.def.segments;
+    const di = DIRS.indexOf(spot);
+    if (di >= 0) {
+      const d = DIRS[(di - rot + 8) % 4];
+      return segs.findIndex((s) => (s.kind === 'city' || s.kind === 'road') && s.edges.includes(d));
+    }
+    const hi = HALVES.indexOf(spot);
+    if (hi >= 0) {
+      const h = HALVES[(hi - 2 * rot + 16) % 8];
+      return segs.findIndex((s) => s.kind === 'field' && s.halves.includes(h));
+    }
+    if (spot === 'C') return segs.findIndex((s) => s.kind === 'cloister');
+    if (spot === 'G') return segs.findIndex((s) => s.kind === 'garden');
+    return -1;
+  }
+
+  /** Where a follower on `spot` stands, in board units within the tile (0–100). */
+  spotPoint(id, rot, spot) {
+    const g = this.geom(id);
+    const si = this.segmentAt(id, rot, spot);
+    if (!g || si < 0 || !g.anchors[si]) return [50, 50];
+    return rotPoint(g.anchors[si], rot);
+  }
+
+  /** The kind of segment a spot names ('city', 'road', 'field', 'cloister', 'garden'). */
+  spotKind(id, rot, spot) {
+    const g = this.geom(id);
+    const si = this.segmentAt(id, rot, spot);
+    return si < 0 ? null : g.def.segments[si].kind;
+  }
+
+  /** Canonical edge kinds after rotation, N E S W. */
+  edgesAt(id, rot) {
+    const e = this.geom(id).def.edges;
+    return DIRS.map((_, i) => e[(i - rot + 8) % 4]);
+  }
+}
+
+/** A standalone SVG of one tile (for panels and tables). */
+export function tileSvg(id, rot = 0, size = 64, extraClass = '') {
+  return `<svg class="tile-pic ${extraClass}" viewBox="0 0 100 100" width="${size}" height="${size}" aria-label="tile ${id}">
+    <use href="#tile-${id}" transform="rotate(${rot * 90} 50 50)"/></svg>`;
+}
