@@ -325,25 +325,6 @@ impl RecordMove {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_river_record_without_start_starts_at_the_spring() {
-        for text in [
-            r#"{"format": 1, "rules": {"river": true}, "players": ["A", "B"], "seed": 3, "moves": []}"#,
-            r#"{"format": 1, "rules": {"river": true}, "players": ["A", "B"], "deck": ["RV07"], "moves": []}"#,
-        ] {
-            let game = Record::from_json(text).unwrap().replay().unwrap();
-            assert_eq!(game.start().0.name(), "RV01");
-            assert!(game.tile().is_some_and(|t| t.is_river()), "the first river tile fits");
-        }
-        let plain = r#"{"format": 1, "players": ["A", "B"], "seed": 3, "moves": []}"#;
-        assert_eq!(Record::from_json(plain).unwrap().replay().unwrap().start().0, TileId::START);
-    }
-}
-
 /// One line of the `score` output's `events` (record.md): its JSON object
 /// with the required fields, in the documented order.
 pub fn event_json(e: &Event) -> Option<Value> {
@@ -422,5 +403,24 @@ fn one_line(v: &Value) -> String {
         }
         Value::Array(a) => format!("[{}]", a.iter().map(one_line).collect::<Vec<_>>().join(", ")),
         other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_river_record_without_start_starts_at_the_spring() {
+        for text in [
+            r#"{"format": 1, "rules": {"river": true}, "players": ["A", "B"], "seed": 3, "moves": []}"#,
+            r#"{"format": 1, "rules": {"river": true}, "players": ["A", "B"], "deck": ["RV07"], "moves": []}"#,
+        ] {
+            let game = Record::from_json(text).unwrap().replay().unwrap();
+            assert_eq!(game.start().0.name(), "RV01");
+            assert!(game.tile().is_some_and(|t| t.is_river()), "the first river tile fits");
+        }
+        let plain = r#"{"format": 1, "players": ["A", "B"], "seed": 3, "moves": []}"#;
+        assert_eq!(Record::from_json(plain).unwrap().replay().unwrap().start().0, TileId::START);
     }
 }
