@@ -42,15 +42,20 @@ pub fn app(state: AppState) -> Router {
     api.merge(replay).fallback(static_file).with_state(state)
 }
 
-/// Parses a JSON body, mapping every failure to a stable code.
-fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
-    let bytes = body.map_err(|r| {
+/// The body's bytes, mapping a refused body to a stable code.
+fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
+    body.map_err(|r| {
         if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
             ApiError::TooLarge
         } else {
             ApiError::BadRequest(r.body_text())
         }
-    })?;
+    })
+}
+
+/// Parses a JSON body, mapping every failure to a stable code.
+fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
+    let bytes = body_bytes(body)?;
     serde_json::from_slice(&bytes).map_err(|e| ApiError::BadRequest(format!("malformed request: {e}")))
 }
 
@@ -152,13 +157,7 @@ async fn game_replay(State(app): State<AppState>, Path(id): Path<String>) -> Res
 }
 
 async fn replay_record(body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
-    let bytes = body.map_err(|r| {
-        if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::TooLarge
-        } else {
-            ApiError::BadRequest(r.body_text())
-        }
-    })?;
+    let bytes = body_bytes(body)?;
     let text = std::str::from_utf8(&bytes).map_err(|_| ApiError::BadRequest("a record is UTF-8 JSON".into()))?;
     let record = Record::from_json(text).map_err(|e| ApiError::BadRequest(e.to_string()))?;
     if record.moves.len() > carcassonne::MAX_TILES {

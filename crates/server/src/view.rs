@@ -207,12 +207,7 @@ pub fn state_json(id: &str, table: &Table, viewer: &Viewer) -> Value {
             })
         })
         .collect();
-    let board: Vec<Value> = game
-        .board()
-        .tiles()
-        .iter()
-        .map(|t| json!({ "tile": t.tile.name(), "at": at(t.pos), "rot": t.rot.quarter_turns() }))
-        .collect();
+    let board = board_json(game);
     let followers: Vec<Value> = game
         .followers()
         .iter()
@@ -449,12 +444,7 @@ pub fn replay_json(record: &Record) -> Result<Value, ReplayError> {
         step["move"] = serde_json::to_value(m).unwrap_or(Value::Null);
         steps.push(step);
     }
-    let board: Vec<Value> = game
-        .board()
-        .tiles()
-        .iter()
-        .map(|t| json!({ "tile": t.tile.name(), "at": at(t.pos), "rot": t.rot.quarter_turns() }))
-        .collect();
+    let board = board_json(&game);
     let players: Vec<Value> = record
         .players
         .iter()
@@ -492,4 +482,13 @@ fn step_json(game: &Game, from: usize) -> Value {
         "to_move": game.to_move().map(|p| p.0),
         "events": game.events()[from.min(game.events().len())..].iter().filter_map(event_to_json).collect::<Vec<_>>(),
     })
+}
+
+/// The placed tiles, in the order they were placed.
+fn board_json(game: &Game) -> Vec<Value> {
+    game.board()
+        .tiles()
+        .iter()
+        .map(|t| json!({ "tile": t.tile.name(), "at": at(t.pos), "rot": t.rot.quarter_turns() }))
+        .collect()
 }
