@@ -205,9 +205,23 @@ impl Record {
     /// Parses a record's text.
     ///
     /// # Errors
-    /// Invalid JSON or fields of the wrong shape.
+    /// Invalid JSON or fields of the wrong shape; a malformed move is named
+    /// by its 1-based number.
     pub fn from_json(text: &str) -> Result<Record, ReplayError> {
-        serde_json::from_str(text).map_err(|e| at_record(RecordError::Syntax(e.to_string())))
+        serde_json::from_str(text).map_err(|e| {
+            // Name the move when one entry of `moves` is what is wrong.
+            let doc: Option<Value> = serde_json::from_str(text).ok();
+            let moves = doc.as_ref().and_then(|d| d.get("moves")).and_then(Value::as_array);
+            let bad = moves.and_then(|ms| {
+                ms.iter()
+                    .enumerate()
+                    .find_map(|(i, m)| serde_json::from_value::<RecordMove>(m.clone()).err().map(|e| (i + 1, e)))
+            });
+            match bad {
+                Some((n, e)) => ReplayError { move_no: Some(n), error: RecordError::BadMove(e.to_string()) },
+                None => at_record(RecordError::Syntax(e.to_string())),
+            }
+        })
     }
 
     /// The record as pretty JSON.
@@ -409,6 +423,17 @@ fn one_line(v: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_malformed_move_is_named() {
+        let text = r#"{"format": 1, "players": ["A", "B"], "deck": ["E"],
+                       "moves": [{"tile": "E", "at": [0, -1], "rot": 2}, {"tile": "E", "at": "here", "rot": 0}]}"#;
+        let e = Record::from_json(text).unwrap_err();
+        assert_eq!(e.move_no, Some(2));
+        assert!(e.to_string().starts_with("move 2: invalid type"), "{e}");
+        let e = Record::from_json(r#"{"format": 1, "players": "A"}"#).unwrap_err();
+        assert_eq!(e.move_no, None);
+    }
 
     #[test]
     fn a_river_record_without_start_starts_at_the_spring() {
