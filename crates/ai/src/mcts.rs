@@ -4,13 +4,13 @@
 //! (single-observer ISMCTS): every iteration samples the unseen tile order
 //! afresh from what the bot's player sees ([`Determinizer`]), walks the one
 //! tree with it, and plays out. The tree's decision nodes hang below chance
-//! outcomes: after a move, the child depends on the next tile drawn (and who
-//! draws it) in that iteration's sample, so the tree never assumes one tile
-//! order and each chance branch is visited as often as the bag makes it
-//! likely. Playouts are uniformly random placements with fewer follower
-//! deployments than a uniform choice, cut after a number of moves and
-//! finished with the [`Valuation`] (docs/ai.md explains the choices and the
-//! measurements behind them).
+//! outcomes: after a move, the child depends on who is to move next and
+//! what they hold (the drawn tile, or their hand) in that iteration's
+//! sample, so the tree never assumes one tile order and each chance branch
+//! is visited as often as the bag makes it likely. Playouts are uniformly
+//! random moves to the end of the game (optionally cut short and finished
+//! with the [`Valuation`]); docs/ai.md explains the choices and the
+//! measurements behind them.
 //!
 //! The moves at the root are ordered by the greedy valuation and widened
 //! progressively (the k-th best is searched once the root has had enough
@@ -248,7 +248,7 @@ struct Edge {
     visits: u32,
     /// Sum of the rewards of the player who makes this move.
     reward: f64,
-    /// Greedy prior in 0..1 (root moves only; 0 elsewhere).
+    /// Greedy prior in 0..1 (moves of ranked nodes; 0 elsewhere).
     prior: f32,
     player: u8,
 }

@@ -39,7 +39,8 @@ pub struct Mean {
     pub n: usize,
 }
 
-/// The mean of `xs` with a 95 % t interval (degenerate with fewer than two values).
+/// The mean of `xs` with a 95 % t interval (unbounded with fewer than two
+/// values: one observation says nothing of the spread).
 pub fn mean_ci(xs: &[f64]) -> Mean {
     let n = xs.len();
     if n == 0 {
@@ -47,7 +48,7 @@ pub fn mean_ci(xs: &[f64]) -> Mean {
     }
     let mean = xs.iter().sum::<f64>() / n as f64;
     if n < 2 {
-        return Mean { mean, low: mean, high: mean, sd: 0.0, n };
+        return Mean { mean, low: f64::NEG_INFINITY, high: f64::INFINITY, sd: 0.0, n };
     }
     let var = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1) as f64;
     let sd = var.sqrt();
@@ -109,7 +110,8 @@ mod tests {
         assert!(close(m.sd, 2.13809, 1e-4));
         assert!(close(m.high - m.mean, 1.7875, 1e-3), "{m:?}");
         assert!(close(m.mean - m.low, m.high - m.mean, 1e-12));
-        assert_eq!(mean_ci(&[3.0]).low, 3.0);
+        let one = mean_ci(&[3.0]);
+        assert_eq!((one.mean, one.low, one.high), (3.0, f64::NEG_INFINITY, f64::INFINITY));
         assert_eq!(mean_ci(&[]).n, 0);
     }
 
