@@ -26,6 +26,8 @@ pub enum ApiError {
     Illegal(IllegalMove),
     /// The request body is larger than the server accepts.
     TooLarge,
+    /// Too many requests from this client (or messages on this socket).
+    RateLimited,
     /// What was asked for would show hidden information (a record while
     /// hands are hidden).
     HiddenInformation,
@@ -45,6 +47,7 @@ impl ApiError {
             ApiError::GameOver => "game_over",
             ApiError::Illegal(_) => "illegal_move",
             ApiError::TooLarge => "too_large",
+            ApiError::RateLimited => "rate_limited",
             ApiError::HiddenInformation => "hidden_information",
             ApiError::Storage(_) => "storage_error",
         }
@@ -58,6 +61,7 @@ impl ApiError {
             ApiError::NotYourTurn | ApiError::StaleVersion { .. } | ApiError::GameOver => StatusCode::CONFLICT,
             ApiError::Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             ApiError::HiddenInformation => StatusCode::CONFLICT,
             ApiError::Storage(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -76,6 +80,7 @@ impl ApiError {
             ApiError::GameOver => "the game is over".into(),
             ApiError::Illegal(e) => e.to_string(),
             ApiError::TooLarge => "the request is too large".into(),
+            ApiError::RateLimited => "too many requests: wait a moment and try again".into(),
             ApiError::HiddenInformation => {
                 "the record of a game with hidden hands can be downloaded once the game is over".into()
             }
@@ -106,7 +111,7 @@ impl std::error::Error for ApiError {}
 
 impl From<crate::store::StoreError> for ApiError {
     fn from(e: crate::store::StoreError) -> Self {
-        ApiError::Storage(e.0)
+        ApiError::Storage(e.to_string())
     }
 }
 

@@ -29,9 +29,11 @@ use std::sync::Arc;
 
 pub use bots::{choose_move, BotLevel};
 pub use error::ApiError;
-pub use live::{rebuild, AppState, Config, MoveRequest, Viewer};
-pub use routes::{app, MAX_BODY, MAX_RECORD, MAX_WS_MESSAGE};
-pub use store::{GameSummary, NewGame, Progress, Seat, SqliteStore, Store, StoreError, StoredGame};
+pub use live::{rebuild, AppState, Config, MoveRequest, Rate, SeatToken, Viewer};
+pub use routes::{app, MAX_BODY, MAX_QR_TEXT, MAX_RECORD, MAX_WS_MESSAGE};
+pub use store::{
+    hash_token, GameChanged, GameSummary, NewGame, Progress, Seat, SqliteStore, Store, StoreError, StoredGame,
+};
 pub use view::{options_json, replay_json, score_history, state_json, tiles_json, COLORS};
 
 /// An error on the way to serving.
@@ -55,6 +57,10 @@ pub async fn serve(addr: &str, db: &Path) -> Result<(), BoxError> {
     let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     let state = AppState::new(Arc::new(store), Config::from_env());
     tracing::info!(db = %db.display(), "games are kept in {}", db.display());
+    let resumed = state.resume_bots().await?;
+    if resumed > 0 {
+        tracing::info!(games = resumed, "bots resumed");
+    }
     serve_on(listener, state).await
 }
 
@@ -65,7 +71,9 @@ pub async fn serve(addr: &str, db: &Path) -> Result<(), BoxError> {
 pub async fn serve_on(listener: tokio::net::TcpListener, state: AppState) -> Result<(), BoxError> {
     let local = listener.local_addr()?;
     println!("Carcassonne is ready: open {}", url_for(local));
-    axum::serve(listener, app(state)).with_graceful_shutdown(shutdown_signal()).await?;
+    axum::serve(listener, app(state).into_make_service_with_connect_info::<SocketAddr>())
+        .with_graceful_shutdown(shutdown_signal())
+        .await?;
     Ok(())
 }
 

@@ -12,7 +12,7 @@ use tokio::sync::watch;
 
 use crate::bots::{self, BotLevel};
 use crate::error::ApiError;
-use crate::store::{NewGame, Progress, Seat, Store, StoreError};
+use crate::store::{hash_token, GameChanged, NewGame, Progress, Seat, Store, StoreError};
 
 /// Server settings.
 #[derive(Clone, Debug)]
@@ -21,22 +21,56 @@ pub struct Config {
     pub bot_delay: Duration,
     /// Search bots think only a few iterations (tests).
     pub quick_bots: bool,
+    /// HTTP requests to `/api/` per client address: a steady rate and a
+    /// burst. `None`: no limit.
+    pub http_rate: Option<Rate>,
+    /// Messages per websocket. `None`: no limit.
+    pub ws_rate: Option<Rate>,
+}
+
+/// A rate limit: `per_second` on average, `burst` at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rate {
+    pub per_second: u32,
+    pub burst: u32,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { bot_delay: Duration::from_millis(700), quick_bots: false }
+        Config {
+            bot_delay: Duration::from_millis(700),
+            quick_bots: false,
+            // A page load is about 20 requests; a person makes a few a second.
+            http_rate: Some(Rate { per_second: 50, burst: 200 }),
+            ws_rate: Some(Rate { per_second: 20, burst: 60 }),
+        }
     }
 }
 
 impl Config {
-    /// The defaults, with `CARCASSONNE_BOT_DELAY_MS` read from the environment.
+    /// The defaults, with `CARCASSONNE_BOT_DELAY_MS` and
+    /// `CARCASSONNE_RATE_LIMIT` (HTTP requests per second per address, or
+    /// `off`) read from the environment.
     pub fn from_env() -> Config {
         let mut c = Config::default();
         if let Some(ms) = std::env::var("CARCASSONNE_BOT_DELAY_MS").ok().and_then(|v| v.trim().parse::<u64>().ok()) {
             c.bot_delay = Duration::from_millis(ms.min(60_000));
         }
+        if let Ok(v) = std::env::var("CARCASSONNE_RATE_LIMIT") {
+            let v = v.trim();
+            if v == "off" || v == "0" {
+                c.http_rate = None;
+                c.ws_rate = None;
+            } else if let Ok(n) = v.parse::<u32>() {
+                c.http_rate = Some(Rate { per_second: n, burst: n.saturating_mul(4) });
+            }
+        }
         c
+    }
+
+    /// Settings for tests: bots move at once and think briefly, no limits.
+    pub fn quick() -> Config {
+        Config { bot_delay: Duration::ZERO, quick_bots: true, http_rate: None, ws_rate: None }
     }
 }
 
@@ -57,10 +91,17 @@ pub struct Table {
     pub updated_at: i64,
     /// The bot that is choosing a move.
     pub thinking: Option<PlayerId>,
+    /// Open websockets holding each seat (who is here).
+    pub online: Vec<u32>,
     bots_running: bool,
 }
 
 impl Table {
+    fn new(game: Game, seats: Vec<Seat>, created_at: i64, updated_at: i64) -> Table {
+        let online = vec![0; seats.len()];
+        Table { game, seats, created_at, updated_at, thinking: None, online, bots_running: false }
+    }
+
     pub fn names(&self) -> Vec<String> {
         self.seats.iter().map(|s| s.name().to_string()).collect()
     }
@@ -89,6 +130,21 @@ impl Live {
     fn changed(&self) {
         self.changes.send_modify(|v| *v = v.wrapping_add(1));
     }
+
+    /// Counts a websocket of `viewer` in (`+1`) or out (`-1`), and tells everyone.
+    pub async fn presence(&self, viewer: &Viewer, joined: bool) {
+        if viewer.seats.is_empty() {
+            return;
+        }
+        let mut t = self.lock().await;
+        for p in &viewer.seats {
+            if let Some(n) = t.online.get_mut(p.index()) {
+                *n = if joined { n.saturating_add(1) } else { n.saturating_sub(1) };
+            }
+        }
+        drop(t);
+        self.changed();
+    }
 }
 
 /// Who is looking: the seats their tokens hold (none for a spectator).
@@ -105,10 +161,10 @@ impl Viewer {
     pub fn from_tokens<'a>(seats: &[Seat], tokens: impl IntoIterator<Item = &'a str>) -> Result<Viewer, ApiError> {
         let mut viewer = Viewer::default();
         for token in tokens.into_iter().map(str::trim).filter(|t| !t.is_empty()) {
-            let seat = seats
-                .iter()
-                .position(|s| matches!(s, Seat::Human { token: t, .. } if t == token))
-                .ok_or(ApiError::Unauthorized)?;
+            if token.len() > 128 {
+                return Err(ApiError::Unauthorized);
+            }
+            let seat = seats.iter().position(|s| s.held_by(token)).ok_or(ApiError::Unauthorized)?;
             let p = PlayerId(seat as u8);
             if !viewer.seats.contains(&p) {
                 viewer.seats.push(p);
@@ -152,11 +208,21 @@ pub struct CreateRequest {
     pub rules: Option<Map<String, Value>>,
 }
 
+/// A seat's token as handed out when the game is created (and never again:
+/// the server keeps only its hash).
+#[derive(Clone, Debug)]
+pub struct SeatToken {
+    pub seat: PlayerId,
+    pub token: String,
+    /// An invited seat (played from another device), not one for the creator.
+    pub remote: bool,
+}
+
 /// A new game's id and the tokens of its human seats.
 #[derive(Clone)]
 pub struct Created {
     pub live: Arc<Live>,
-    pub tokens: Vec<(PlayerId, String)>,
+    pub tokens: Vec<SeatToken>,
 }
 
 /// Names bots get when the form leaves them blank.
@@ -183,7 +249,9 @@ async fn blocking<T: Send + 'static>(
     f: impl FnOnce(&dyn Store) -> Result<T, StoreError> + Send + 'static,
 ) -> Result<T, StoreError> {
     let store = Arc::clone(store);
-    tokio::task::spawn_blocking(move || f(&*store)).await.map_err(|e| StoreError(format!("storage task: {e}")))?
+    tokio::task::spawn_blocking(move || f(&*store))
+        .await
+        .map_err(|e| StoreError::failed(format!("storage task: {e}")))?
 }
 
 pub fn now_ms() -> i64 {
@@ -213,6 +281,7 @@ fn new_game_id() -> String {
     random_bytes::<10>().iter().map(|b| ALPHABET[*b as usize % ALPHABET.len()] as char).collect()
 }
 
+/// A seat token: 128 random bits from the operating system, in hex.
 fn new_token() -> String {
     random_bytes::<16>().iter().map(|b| format!("{b:02x}")).collect()
 }
@@ -239,8 +308,18 @@ pub fn progress_of(game: &Game) -> Progress {
 }
 
 impl AppState {
+    /// The server's state. Inside a tokio runtime, it also starts following
+    /// the storage's changes made by other servers (if it reports any).
     pub fn new(store: Arc<dyn Store>, config: Config) -> AppState {
-        AppState { inner: Arc::new(Inner { store, games: Mutex::new(HashMap::new()), config }) }
+        let app = AppState { inner: Arc::new(Inner { store, games: Mutex::new(HashMap::new()), config }) };
+        if tokio::runtime::Handle::try_current().is_ok() {
+            app.follow_changes();
+        }
+        app
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.inner.config
     }
 
     pub fn store(&self) -> &Arc<dyn Store> {
@@ -265,12 +344,20 @@ impl AppState {
             )));
         }
         let mut seats = Vec::with_capacity(req.seats.len());
+        let mut tokens = Vec::new();
         for (i, s) in req.seats.iter().enumerate() {
             let seat = match s.kind.as_str() {
-                "human" => Seat::Human {
-                    name: clean_name(s.name.as_deref()).unwrap_or_else(|| format!("Player {}", i + 1)),
-                    token: new_token(),
-                },
+                kind @ ("human" | "remote") => {
+                    let token = new_token();
+                    let remote = kind == "remote";
+                    let token_hash = hash_token(&token);
+                    tokens.push(SeatToken { seat: PlayerId(i as u8), token, remote });
+                    Seat::Human {
+                        name: clean_name(s.name.as_deref()).unwrap_or_else(|| format!("Player {}", i + 1)),
+                        token_hash,
+                        remote,
+                    }
+                }
                 "bot" => {
                     let level = match s.level.as_deref() {
                         None => BotLevel::Normal,
@@ -285,7 +372,7 @@ impl AppState {
                 }
                 other => {
                     return Err(ApiError::BadRequest(format!(
-                        "seat {}: kind must be \"human\" or \"bot\", not \"{other}\"",
+                        "seat {}: kind must be \"human\", \"remote\" or \"bot\", not \"{other}\"",
                         i + 1
                     )))
                 }
@@ -311,24 +398,9 @@ impl AppState {
         blocking(self.store(), move |s| s.create_game(&new)).await?;
         tracing::info!(game = %id, players = names.len(), "game created");
 
-        let tokens = seats
-            .iter()
-            .enumerate()
-            .filter_map(|(i, s)| match s {
-                Seat::Human { token, .. } => Some((PlayerId(i as u8), token.clone())),
-                Seat::Bot { .. } => None,
-            })
-            .collect();
         let live = Arc::new(Live {
             id: id.clone(),
-            table: tokio::sync::Mutex::new(Table {
-                game,
-                seats,
-                created_at,
-                updated_at: created_at,
-                thinking: None,
-                bots_running: false,
-            }),
+            table: tokio::sync::Mutex::new(Table::new(game, seats, created_at, created_at)),
             changes: watch::channel(0).0,
         });
         self.games().insert(id, Arc::clone(&live));
@@ -356,14 +428,7 @@ impl AppState {
             .map_err(|e| ApiError::Storage(format!("game {id} does not replay: {e}")))?;
         let live = Arc::new(Live {
             id: id.to_string(),
-            table: tokio::sync::Mutex::new(Table {
-                game,
-                seats: stored.seats,
-                created_at: stored.created_at,
-                updated_at: stored.updated_at,
-                thinking: None,
-                bots_running: false,
-            }),
+            table: tokio::sync::Mutex::new(Table::new(game, stored.seats, stored.created_at, stored.updated_at)),
             changes: watch::channel(0).0,
         });
         let (live, fresh) = {
@@ -420,11 +485,89 @@ impl AppState {
         let progress = progress_of(&next);
         let ply = table.game.moves_played() as usize;
         let (id, rm, at) = (live.id.clone(), RecordMove::from_move(&mv), progress.at);
-        blocking(self.store(), move |s| s.append_move(&id, ply, &rm, &progress)).await?;
+        match blocking(self.store(), move |s| s.append_move(&id, ply, &rm, &progress)).await {
+            Ok(()) => {}
+            Err(StoreError::Conflict(why)) => {
+                // Another server sharing the storage stored this move first:
+                // catch up with it; the client resyncs.
+                tracing::info!(game = %live.id, %why, "a move raced another server's");
+                self.catch_up(live, table).await?;
+                return Err(ApiError::StaleVersion { current: table.version() });
+            }
+            Err(e) => return Err(e.into()),
+        }
         table.game = next;
         table.updated_at = at;
         live.changed();
         Ok(())
+    }
+
+    /// Plays the moves the storage holds beyond the table's (stored by
+    /// another server sharing it), each checked by the engine.
+    async fn catch_up(&self, live: &Live, table: &mut Table) -> Result<(), ApiError> {
+        let key = live.id.clone();
+        let stored = blocking(self.store(), move |s| s.load(&key))
+            .await?
+            .ok_or_else(|| ApiError::Storage(format!("game {} is gone from the storage", live.id)))?;
+        let have = table.game.moves_played() as usize;
+        if stored.record.moves.len() <= have {
+            return Ok(());
+        }
+        let mut next = table.game.clone();
+        for (i, m) in stored.record.moves.iter().enumerate().skip(have) {
+            let bad =
+                |e: String| ApiError::Storage(format!("game {}: stored move {} does not play: {e}", live.id, i + 1));
+            let mv = m.to_move().map_err(|e| bad(e.to_string()))?;
+            next.play(&mv).map_err(|e| bad(e.to_string()))?;
+        }
+        table.game = next;
+        table.updated_at = stored.updated_at;
+        live.changed();
+        Ok(())
+    }
+
+    /// Follows the storage's news of games changed elsewhere (other servers
+    /// sharing a PostgreSQL database): a game in play here catches up and its
+    /// viewers see the move.
+    fn follow_changes(&self) {
+        let Some(mut rx) = self.store().changes() else { return };
+        let app = self.clone();
+        tokio::spawn(async move {
+            while let Some(GameChanged { id, moves }) = rx.recv().await {
+                let live = app.games().get(&id).cloned();
+                let Some(live) = live else { continue };
+                let mut t = live.lock().await;
+                if (t.game.moves_played() as usize) < moves {
+                    if let Err(e) = app.catch_up(&live, &mut t).await {
+                        tracing::error!(game = %id, error = %e, "cannot catch up with the storage");
+                    }
+                }
+                drop(t);
+                app.kick_bots(&live);
+            }
+        });
+    }
+
+    /// Starts the bots of every unfinished game whose turn is a bot's (a
+    /// server that stopped mid-game picks up where it left off). Returns how
+    /// many games were resumed.
+    ///
+    /// # Errors
+    /// The storage fails.
+    pub async fn resume_bots(&self) -> Result<usize, ApiError> {
+        let games = blocking(self.store(), |s| s.in_play()).await?;
+        let mut resumed = 0;
+        for g in games {
+            let bot_turn =
+                g.progress.to_move.and_then(|p| g.seats.get(p as usize)).is_some_and(|s| s.bot_level().is_some());
+            if bot_turn {
+                match self.game(&g.id).await {
+                    Ok(_) => resumed += 1,
+                    Err(e) => tracing::error!(game = %g.id, error = %e, "cannot resume the game"),
+                }
+            }
+        }
+        Ok(resumed)
     }
 
     /// Lets the bots play while it is their turn (one driver per game).
@@ -465,7 +608,11 @@ impl AppState {
             let mut t = live.lock().await;
             t.thinking = None;
             let result = match chosen {
-                Ok(Some(mv)) if t.version() == version => self.commit(&live, &mut t, mv).await,
+                Ok(Some(mv)) if t.version() == version => match self.commit(&live, &mut t, mv).await {
+                    // Another server moved for the bot first: think again.
+                    Err(ApiError::StaleVersion { .. }) => Ok(()),
+                    other => other,
+                },
                 Ok(Some(_)) => Ok(()), // the game moved meanwhile: think again
                 Ok(None) => Err(ApiError::GameOver),
                 Err(e) => Err(ApiError::Storage(format!("bot task failed: {e}"))),

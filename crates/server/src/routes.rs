@@ -1,12 +1,15 @@
 //! The HTTP API, the websocket and the embedded UI (docs/web.md).
 
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::num::NonZeroU32;
 use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
 use axum::extract::rejection::BytesRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{DefaultBodyLimit, Path, RawQuery, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, RawQuery, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
+use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -15,7 +18,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 
 use crate::error::ApiError;
-use crate::live::{AppState, CreateRequest, Live, MoveRequest, Viewer};
+use crate::live::{AppState, CreateRequest, Live, MoveRequest, Rate, Viewer};
 use crate::view;
 
 /// The largest request body for moves and new games.
@@ -24,9 +27,39 @@ pub const MAX_BODY: usize = 16 * 1024;
 pub const MAX_RECORD: usize = 256 * 1024;
 /// The largest websocket message.
 pub const MAX_WS_MESSAGE: usize = 16 * 1024;
+/// The longest text a QR code is made of.
+pub const MAX_QR_TEXT: usize = 1024;
+
+type KeyedLimiter = governor::DefaultKeyedRateLimiter<IpAddr>;
+type DirectLimiter = governor::DefaultDirectRateLimiter;
+
+fn quota(rate: Rate) -> governor::Quota {
+    let per_second = NonZeroU32::new(rate.per_second).unwrap_or(NonZeroU32::MIN);
+    governor::Quota::per_second(per_second).allow_burst(NonZeroU32::new(rate.burst).unwrap_or(per_second))
+}
+
+/// Refuses `/api/` requests over the client address's rate with `rate_limited`.
+async fn rate_limit(limiter: Arc<KeyedLimiter>, req: Request, next: Next) -> Response {
+    // Behind no proxy, the peer's address is the client's (forwarded headers
+    // are not trusted: anyone can write them). Tests have no peer.
+    let ip = req
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |ConnectInfo(a)| a.ip());
+    if req.uri().path().starts_with("/api/") {
+        if limiter.len() > 10_000 {
+            limiter.retain_recent();
+        }
+        if limiter.check_key(&ip).is_err() {
+            return ApiError::RateLimited.into_response();
+        }
+    }
+    next.run(req).await
+}
 
 /// The whole application: API, websocket and UI.
 pub fn app(state: AppState) -> Router {
+    let http_rate = state.config().http_rate;
     let api = Router::new()
         .route("/api/health", get(|| async { Json(json!({ "ok": true })) }))
         .route("/api/tiles", get(|| async { Json(view::tiles_json()) }))
@@ -37,9 +70,39 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games/{id}/record", get(download_record))
         .route("/api/games/{id}/replay", get(game_replay))
         .route("/api/games/{id}/ws", get(websocket))
+        .route("/api/qr", post(qr_code))
         .layer(DefaultBodyLimit::max(MAX_BODY));
     let replay = Router::new().route("/api/replay", post(replay_record)).layer(DefaultBodyLimit::max(MAX_RECORD));
-    api.merge(replay).fallback(static_file).with_state(state)
+    let router = api.merge(replay).fallback(static_file).with_state(state);
+    match http_rate {
+        Some(rate) => {
+            let limiter = Arc::new(governor::RateLimiter::keyed(quota(rate)));
+            router.layer(middleware::from_fn(move |req, next| rate_limit(Arc::clone(&limiter), req, next)))
+        }
+        None => router,
+    }
+}
+
+/// A QR code of `{"text": …}` (an invite link) as SVG.
+async fn qr_code(body: Result<Bytes, BytesRejection>) -> Result<Response, ApiError> {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Req {
+        text: String,
+    }
+    let req: Req = parse_body(body)?;
+    if req.text.is_empty() || req.text.len() > MAX_QR_TEXT {
+        return Err(ApiError::BadRequest(format!("a QR code holds 1 to {MAX_QR_TEXT} bytes of text")));
+    }
+    let code = qrcode::QrCode::with_error_correction_level(req.text.as_bytes(), qrcode::EcLevel::M)
+        .map_err(|e| ApiError::BadRequest(format!("no QR code for that text: {e}")))?;
+    let svg = code
+        .render::<qrcode::render::svg::Color<'_>>()
+        .min_dimensions(200, 200)
+        .dark_color(qrcode::render::svg::Color("#1d1a16"))
+        .light_color(qrcode::render::svg::Color("#ffffff"))
+        .build();
+    Ok(([(header::CONTENT_TYPE, HeaderValue::from_static("image/svg+xml"))], svg).into_response())
 }
 
 /// The body's bytes, mapping a refused body to a stable code.
@@ -92,9 +155,11 @@ async fn create_game(
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let req: CreateRequest = parse_body(body)?;
     let created = app.create(req).await?;
-    let viewer = Viewer { seats: created.tokens.iter().map(|(p, _)| *p).collect() };
+    // The creator plays the seats at their screen; invited seats are for others.
+    let viewer = Viewer { seats: created.tokens.iter().filter(|t| !t.remote).map(|t| t.seat).collect() };
     let state = state_of(&created.live, &viewer).await;
-    let tokens: Vec<Value> = created.tokens.iter().map(|(p, t)| json!({ "seat": p.0, "token": t })).collect();
+    let tokens: Vec<Value> =
+        created.tokens.iter().map(|t| json!({ "seat": t.seat.0, "token": t.token, "remote": t.remote })).collect();
     Ok((StatusCode::CREATED, Json(json!({ "id": created.live.id, "tokens": tokens, "state": state }))))
 }
 
@@ -193,26 +258,43 @@ fn error_message(e: &ApiError) -> Message {
 
 /// One websocket: the viewer's state after every change; moves in, errors out.
 async fn ws_session(app: AppState, live: Arc<Live>, viewer: Viewer, mut socket: WebSocket) {
+    live.presence(&viewer, true).await;
     let mut changes = live.subscribe();
     changes.mark_unchanged();
-    if socket.send(state_message(state_of(&live, &viewer).await)).await.is_err() {
-        return;
+    if socket.send(state_message(state_of(&live, &viewer).await)).await.is_ok() {
+        ws_loop(&app, &live, &viewer, &mut socket, &mut changes).await;
     }
+    live.presence(&viewer, false).await;
+}
+
+async fn ws_loop(
+    app: &AppState,
+    live: &Arc<Live>,
+    viewer: &Viewer,
+    socket: &mut WebSocket,
+    changes: &mut tokio::sync::watch::Receiver<u64>,
+) {
+    let limiter: Option<DirectLimiter> = app.config().ws_rate.map(|r| governor::RateLimiter::direct(quota(r)));
     loop {
         tokio::select! {
             msg = socket.recv() => {
+                let over = |m: &Option<Result<Message, axum::Error>>| {
+                    matches!(m, Some(Ok(Message::Text(_) | Message::Binary(_))))
+                        && limiter.as_ref().is_some_and(|l| l.check().is_err())
+                };
                 let reply = match msg {
-                    Some(Ok(Message::Text(text))) => ws_command(&app, &live, &viewer, text.as_str()).await,
+                    _ if over(&msg) => Reply::Error(ApiError::RateLimited),
+                    Some(Ok(Message::Text(text))) => ws_command(app, live, viewer, text.as_str()).await,
                     Some(Ok(Message::Binary(_))) => Reply::Error(ApiError::BadRequest("messages are JSON text".into())),
                     Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
                     Some(Ok(_)) => Reply::Nothing, // ping/pong: answered by the library
                 };
                 let sent = match reply {
                     Reply::Nothing => Ok(()),
-                    Reply::State => socket.send(state_message(state_of(&live, &viewer).await)).await,
+                    Reply::State => socket.send(state_message(state_of(live, viewer).await)).await,
                     // The error, then the state as it is, so that the client resyncs.
                     Reply::Error(e) => match socket.send(error_message(&e)).await {
-                        Ok(()) => socket.send(state_message(state_of(&live, &viewer).await)).await,
+                        Ok(()) => socket.send(state_message(state_of(live, viewer).await)).await,
                         Err(e) => Err(e),
                     },
                 };
@@ -221,7 +303,7 @@ async fn ws_session(app: AppState, live: Arc<Live>, viewer: Viewer, mut socket: 
                 }
             }
             changed = changes.changed() => {
-                if changed.is_err() || socket.send(state_message(state_of(&live, &viewer).await)).await.is_err() {
+                if changed.is_err() || socket.send(state_message(state_of(live, viewer).await)).await.is_err() {
                     break;
                 }
             }

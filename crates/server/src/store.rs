@@ -20,8 +20,16 @@ use crate::bots::BotLevel;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Seat {
-    /// A person; whoever holds `token` plays this seat.
-    Human { name: String, token: String },
+    /// A person; whoever holds the token whose [`hash_token`] is
+    /// `token_hash` plays this seat. The token itself is never stored.
+    Human {
+        name: String,
+        token_hash: String,
+        /// Invited by link to play from another device (rather than at the
+        /// creator's screen).
+        #[serde(default)]
+        remote: bool,
+    },
     /// A computer player that moves on the server.
     Bot { name: String, level: BotLevel },
 }
@@ -33,12 +41,32 @@ impl Seat {
         }
     }
 
+    /// Whether `token` holds this seat (compared in constant time).
+    pub fn held_by(&self, token: &str) -> bool {
+        match self {
+            Seat::Human { token_hash, .. } => constant_time_eq(hash_token(token).as_bytes(), token_hash.as_bytes()),
+            Seat::Bot { .. } => false,
+        }
+    }
+
     pub fn bot_level(&self) -> Option<BotLevel> {
         match self {
             Seat::Bot { level, .. } => Some(*level),
             Seat::Human { .. } => None,
         }
     }
+}
+
+/// What is kept of a seat token: its SHA-256, in hex. Tokens carry 128
+/// random bits, so a plain hash cannot be reversed by guessing; a stolen
+/// database does not seat anyone.
+pub fn hash_token(token: &str) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(token.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 /// A game about to be stored: its record (deck included, no moves yet) and seats.
@@ -92,11 +120,32 @@ pub struct GameSummary {
 
 /// A storage failure. Its text is for the server's log, not for players.
 #[derive(Debug)]
-pub struct StoreError(pub String);
+pub enum StoreError {
+    /// Someone else stored that move first (another server sharing the
+    /// storage): the game has moved on and should be reloaded.
+    Conflict(String),
+    /// The storage failed or holds something unreadable.
+    Failed(String),
+}
+
+impl StoreError {
+    pub fn failed(why: impl Into<String>) -> StoreError {
+        StoreError::Failed(why.into())
+    }
+
+    pub fn message(&self) -> &str {
+        match self {
+            StoreError::Conflict(m) | StoreError::Failed(m) => m,
+        }
+    }
+}
 
 impl fmt::Display for StoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "storage: {}", self.0)
+        match self {
+            StoreError::Conflict(m) => write!(f, "storage conflict: {m}"),
+            StoreError::Failed(m) => write!(f, "storage: {m}"),
+        }
     }
 }
 
@@ -104,14 +153,21 @@ impl std::error::Error for StoreError {}
 
 impl From<rusqlite::Error> for StoreError {
     fn from(e: rusqlite::Error) -> Self {
-        StoreError(e.to_string())
+        StoreError::Failed(e.to_string())
     }
 }
 
 impl From<serde_json::Error> for StoreError {
     fn from(e: serde_json::Error) -> Self {
-        StoreError(e.to_string())
+        StoreError::Failed(e.to_string())
     }
+}
+
+/// A game that changed in the storage: it now holds `moves` moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameChanged {
+    pub id: String,
+    pub moves: usize,
 }
 
 /// The storage a server needs, and no more. Every method is durable when it
@@ -129,7 +185,9 @@ pub trait Store: Send + Sync {
     /// progress after it, in one transaction.
     ///
     /// # Errors
-    /// No such game, a move `ply` already stored (two writers), or the storage fails.
+    /// [`StoreError::Conflict`] if the game does not hold exactly `ply`
+    /// moves (another writer got there first); [`StoreError::Failed`] for no
+    /// such game or a storage failure. Nothing is stored on an error.
     fn append_move(&self, id: &str, ply: usize, mv: &RecordMove, progress: &Progress) -> Result<(), StoreError>;
 
     /// The game with every move, or `None` if there is no such game.
@@ -143,6 +201,19 @@ pub trait Store: Send + Sync {
     /// # Errors
     /// The storage fails.
     fn list(&self, limit: usize) -> Result<Vec<GameSummary>, StoreError>;
+
+    /// Every game not finished yet (a restarted server resumes their bots).
+    ///
+    /// # Errors
+    /// The storage fails.
+    fn in_play(&self) -> Result<Vec<GameSummary>, StoreError>;
+
+    /// Changes made to games by other servers sharing this storage, as they
+    /// are committed (the server's own may come too). `None` for a storage
+    /// that only one server uses. Called once, when the server starts.
+    fn changes(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<GameChanged>> {
+        None
+    }
 }
 
 /// Schema migrations, applied in order; `PRAGMA user_version` counts those applied.
@@ -166,7 +237,30 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX games_by_update ON games(updated_at DESC);",
     // 2: the live bag's seed (the reshuffle house rule).
     "ALTER TABLE games ADD COLUMN live_seed INTEGER;",
+    // 3: seat tokens are kept hashed (done in Rust: `hash_stored_tokens`).
+    "",
 ];
+
+/// Migration 3: every stored `token` becomes its `token_hash`.
+fn hash_stored_tokens(tx: &rusqlite::Transaction<'_>) -> Result<(), StoreError> {
+    let rows: Vec<(String, String)> = {
+        let mut stmt = tx.prepare("SELECT id, seats FROM games")?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        rows.collect::<Result<_, _>>()?
+    };
+    for (id, seats) in rows {
+        let mut seats: Vec<serde_json::Value> = serde_json::from_str(&seats)?;
+        for seat in &mut seats {
+            if let Some(obj) = seat.as_object_mut() {
+                if let Some(serde_json::Value::String(token)) = obj.remove("token") {
+                    obj.insert("token_hash".into(), hash_token(&token).into());
+                }
+            }
+        }
+        tx.execute("UPDATE games SET seats = ?2 WHERE id = ?1", params![id, serde_json::to_string(&seats)?])?;
+    }
+    Ok(())
+}
 
 /// Games in one SQLite file.
 pub struct SqliteStore {
@@ -179,7 +273,24 @@ impl SqliteStore {
     /// # Errors
     /// The file cannot be opened, or is a database from a newer version.
     pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
-        let conn = Connection::open(path).map_err(|e| StoreError(format!("cannot open {}: {e}", path.display())))?;
+        let conn =
+            Connection::open(path).map_err(|e| StoreError::failed(format!("cannot open {}: {e}", path.display())))?;
+        // One server per file: the lock is taken now and held until the
+        // process ends (a killed server's lock goes with it). A second
+        // server is refused at once rather than fighting over the games.
+        conn.pragma_update(None, "locking_mode", "EXCLUSIVE")?;
+        conn.busy_timeout(std::time::Duration::ZERO)?;
+        match conn.execute_batch("BEGIN EXCLUSIVE; COMMIT;") {
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if matches!(e.code, rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) =>
+            {
+                return Err(StoreError::failed(format!(
+                    "{} is in use by another carcassonne server: stop it, or use another --db",
+                    path.display()
+                )));
+            }
+            other => other?,
+        }
         SqliteStore::init(conn)
     }
 
@@ -212,13 +323,16 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
     let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
     let known = MIGRATIONS.len() as i64;
     if version > known {
-        return Err(StoreError(format!(
+        return Err(StoreError::failed(format!(
             "the database has schema version {version}, newer than this program's {known}: use a newer carcassonne"
         )));
     }
     for (i, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
         let tx = conn.transaction()?;
         tx.execute_batch(sql)?;
+        if i + 1 == 3 {
+            hash_stored_tokens(&tx)?;
+        }
         tx.pragma_update(None, "user_version", i as i64 + 1)?;
         tx.commit()?;
         tracing::info!(version = i + 1, "database migrated");
@@ -259,9 +373,9 @@ impl Store for SqliteStore {
         let moves: Option<i64> =
             tx.query_row("SELECT moves FROM games WHERE id = ?1", [id], |r| r.get(0)).optional()?;
         match moves {
-            None => return Err(StoreError(format!("no game {id}"))),
+            None => return Err(StoreError::failed(format!("no game {id}"))),
             Some(n) if n != ply as i64 => {
-                return Err(StoreError(format!("game {id} has {n} moves stored, not {ply}")));
+                return Err(StoreError::Conflict(format!("game {id} has {n} moves stored, not {ply}")));
             }
             Some(_) => {}
         }
@@ -307,12 +421,23 @@ impl Store for SqliteStore {
     }
 
     fn list(&self, limit: usize) -> Result<Vec<GameSummary>, StoreError> {
+        self.summaries("1", limit)
+    }
+
+    fn in_play(&self) -> Result<Vec<GameSummary>, StoreError> {
+        self.summaries("json_extract(progress, '$.finished') = 0", usize::MAX >> 1)
+    }
+}
+
+impl SqliteStore {
+    /// Summaries of the games matching `filter` (SQL), most recent first.
+    fn summaries(&self, filter: &str, limit: usize) -> Result<Vec<GameSummary>, StoreError> {
         let conn = self.conn();
-        let mut stmt = conn.prepare(
-            "SELECT id, setup, seats, progress, moves, created_at FROM games
-             ORDER BY updated_at DESC, id LIMIT ?1",
-        )?;
-        let rows = stmt.query_map([limit as i64], |r| {
+        let mut stmt = conn.prepare(&format!(
+            "SELECT id, setup, seats, progress, moves, created_at FROM games WHERE {filter}
+             ORDER BY updated_at DESC, id LIMIT ?1"
+        ))?;
+        let rows = stmt.query_map([limit.min(i64::MAX as usize) as i64], |r| {
             Ok((
                 r.get::<_, String>(0)?,
                 r.get::<_, String>(1)?,
@@ -325,20 +450,32 @@ impl Store for SqliteStore {
         let mut out = Vec::new();
         for row in rows {
             let (id, setup, seats, progress, moves, created_at) = row?;
-            // Only the rules are read from the setup: the deck stays where it is.
-            let setup: serde_json::Value = serde_json::from_str(&setup)?;
-            let rules = setup.get("rules").and_then(|r| r.as_object()).cloned().unwrap_or_default();
-            out.push(GameSummary {
-                id,
-                seats: serde_json::from_str(&seats)?,
-                rules,
-                moves: moves.max(0) as usize,
-                progress: serde_json::from_str(&progress)?,
-                created_at,
-            });
+            out.push(summary(id, &setup, &seats, &progress, moves, created_at)?);
         }
         Ok(out)
     }
+}
+
+/// A games-list line from the stored columns. Only the rules are read from
+/// the setup: the deck stays where it is.
+pub(crate) fn summary(
+    id: String,
+    setup: &str,
+    seats: &str,
+    progress: &str,
+    moves: i64,
+    created_at: i64,
+) -> Result<GameSummary, StoreError> {
+    let setup: serde_json::Value = serde_json::from_str(setup)?;
+    let rules = setup.get("rules").and_then(|r| r.as_object()).cloned().unwrap_or_default();
+    Ok(GameSummary {
+        id,
+        seats: serde_json::from_str(seats)?,
+        rules,
+        moves: moves.max(0) as usize,
+        progress: serde_json::from_str(progress)?,
+        created_at,
+    })
 }
 
 #[cfg(test)]
@@ -355,7 +492,7 @@ mod tests {
             record,
             live_seed: Some(u64::MAX - 5),
             seats: vec![
-                Seat::Human { name: "Ada".into(), token: "t0".into() },
+                Seat::Human { name: "Ada".into(), token_hash: hash_token("t0"), remote: false },
                 Seat::Bot { name: "Bot".into(), level: BotLevel::Random },
             ],
             created_at: 1,
@@ -396,6 +533,76 @@ mod tests {
         assert!(store.append_move("g1", 0, &m, &progress(3)).is_err(), "a second writer of move 0");
         assert!(store.append_move("nope", 0, &m, &progress(3)).is_err());
         assert_eq!(store.load("g1").unwrap().unwrap().record.moves.len(), 1);
+    }
+
+    #[test]
+    fn a_second_writer_of_a_move_is_a_conflict() {
+        let store = SqliteStore::in_memory().unwrap();
+        store.create_game(&new_game("g1")).unwrap();
+        let m = RecordMove { tile: "E".into(), at: [0, -1], rot: 2, meeple: None, abbot: None, recall: None };
+        store.append_move("g1", 0, &m, &progress(2)).unwrap();
+        assert!(matches!(store.append_move("g1", 0, &m, &progress(3)), Err(StoreError::Conflict(_))));
+        assert!(matches!(store.append_move("nope", 0, &m, &progress(3)), Err(StoreError::Failed(_))));
+    }
+
+    #[test]
+    fn tokens_are_kept_hashed_and_still_seat_their_holder() {
+        let store = SqliteStore::in_memory().unwrap();
+        store.create_game(&new_game("g1")).unwrap();
+        let seats = store.load("g1").unwrap().unwrap().seats;
+        assert!(seats[0].held_by("t0"));
+        assert!(!seats[0].held_by("t1"));
+        assert!(!seats[1].held_by("t0"), "a bot's seat is held by no token");
+        let text = serde_json::to_string(&seats).unwrap();
+        assert!(!text.contains("\"t0\""), "{text}");
+        assert_eq!(hash_token("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    }
+
+    #[test]
+    fn in_play_lists_only_unfinished_games() {
+        let store = SqliteStore::in_memory().unwrap();
+        store.create_game(&new_game("g1")).unwrap();
+        store.create_game(&new_game("g2")).unwrap();
+        let m = RecordMove { tile: "E".into(), at: [0, -1], rot: 2, meeple: None, abbot: None, recall: None };
+        let done = Progress { finished: true, scores: vec![1, 0], to_move: None, winners: vec![0], at: 9 };
+        store.append_move("g2", 0, &m, &done).unwrap();
+        let ids: Vec<String> = store.in_play().unwrap().into_iter().map(|g| g.id).collect();
+        assert_eq!(ids, vec!["g1".to_string()]);
+    }
+
+    #[test]
+    fn a_file_serves_one_server_at_a_time() {
+        let dir = std::env::temp_dir().join(format!("carcassonne-lock-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("games.db");
+        let first = SqliteStore::open(&path).unwrap();
+        first.create_game(&new_game("g1")).unwrap();
+        let Err(e) = SqliteStore::open(&path) else { panic!("a second server opened the file") };
+        assert!(e.to_string().contains("in use by another carcassonne server"), "{e}");
+        drop(first);
+        let again = SqliteStore::open(&path).unwrap();
+        assert!(again.load("g1").unwrap().is_some(), "the game is still there");
+        drop(again);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn old_databases_have_their_tokens_hashed() {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(MIGRATIONS[0]).unwrap();
+        conn.execute_batch(MIGRATIONS[1]).unwrap();
+        conn.pragma_update(None, "user_version", 2).unwrap();
+        conn.execute(
+            "INSERT INTO games (id, setup, seats, progress, moves, created_at, updated_at)
+             VALUES ('g1', '{}', ?1, '{}', 0, 1, 1)",
+            [r#"[{"kind":"human","name":"Ada","token":"t0"},{"kind":"bot","name":"B","level":"easy"}]"#],
+        )
+        .unwrap();
+        let store = SqliteStore::init(conn).unwrap();
+        let seats: String = store.conn().query_row("SELECT seats FROM games", [], |r| r.get(0)).unwrap();
+        let seats: Vec<Seat> = serde_json::from_str(&seats).unwrap();
+        assert!(seats[0].held_by("t0"));
+        assert_eq!(seats[1].bot_level(), Some(BotLevel::Easy));
     }
 
     #[test]

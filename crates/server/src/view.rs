@@ -204,6 +204,9 @@ pub fn state_json(id: &str, table: &Table, viewer: &Viewer) -> Value {
                 "hand": sees_hand(game, viewer, p).then(|| hand.iter().map(|t| t.name()).collect::<Vec<_>>()),
                 "hand_count": hand.len(),
                 "you": viewer.holds(p),
+                "remote": matches!(seat, Seat::Human { remote: true, .. }),
+                // A websocket holding this seat is open (a bot is always here).
+                "online": seat.bot_level().is_some() || table.online.get(i).is_some_and(|n| *n > 0),
             })
         })
         .collect();

@@ -46,11 +46,13 @@ async fn a_game_continues_after_a_restart() {
     assert_eq!(list["games"][0]["moves"], 6);
 }
 
-#[tokio::test]
-async fn a_bot_whose_turn_it_was_moves_after_a_restart() {
+#[test]
+fn a_bot_whose_turn_it_was_moves_after_a_restart() {
     let db = TempDb::new("restart-bot");
-    let (id, token) = {
-        // Bots that take an hour: the server stops while the bot thinks.
+    // The first server runs on a runtime of its own, which stops (as a
+    // process would) while its bot is thinking: bots that take an hour.
+    let first = tokio::runtime::Runtime::new().unwrap();
+    let (id, token) = first.block_on(async {
         let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&db.0).unwrap());
         let (app, _) = with_store(store, Duration::from_secs(3600));
         let (id, tokens, s) = create(
@@ -64,12 +66,17 @@ async fn a_bot_whose_turn_it_was_moves_after_a_restart() {
         let v = wait_for(&app, &id, None, |s| s["thinking"] == 1).await;
         assert_eq!(v["version"], 1);
         (id, token)
-    };
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&db.0).unwrap());
-    let (app, _) = with_store(store, Duration::ZERO);
-    let s = wait_for(&app, &id, Some(&token), |s| s["version"] == 2 && s["thinking"].is_null()).await;
-    assert_eq!(s["turn"]["seat"], 0);
-    assert!(s["legal"].as_array().is_some_and(|l| !l.is_empty()));
+    });
+    drop(first);
+    tokio::runtime::Runtime::new().unwrap().block_on(async {
+        let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&db.0).unwrap());
+        let (app, state) = with_store(store, Duration::ZERO);
+        // Resumed when the server starts, before anyone opens the game.
+        assert_eq!(state.resume_bots().await.unwrap(), 1);
+        let s = wait_for(&app, &id, Some(&token), |s| s["version"] == 2 && s["thinking"].is_null()).await;
+        assert_eq!(s["turn"]["seat"], 0);
+        assert!(s["legal"].as_array().is_some_and(|l| !l.is_empty()));
+    });
 }
 
 #[test]

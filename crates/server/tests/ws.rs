@@ -16,10 +16,7 @@ type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStre
 async fn start_server() -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let state = AppState::new(
-        Arc::new(SqliteStore::in_memory().unwrap()),
-        Config { bot_delay: Duration::ZERO, quick_bots: true },
-    );
+    let state = AppState::new(Arc::new(SqliteStore::in_memory().unwrap()), Config::quick());
     tokio::spawn(serve_on(listener, state));
     addr.to_string()
 }

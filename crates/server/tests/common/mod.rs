@@ -20,7 +20,7 @@ pub fn test_app() -> (Router, AppState) {
 }
 
 pub fn with_store(store: Arc<dyn Store>, bot_delay: Duration) -> (Router, AppState) {
-    let state = AppState::new(store, Config { bot_delay, quick_bots: true });
+    let state = AppState::new(store, Config { bot_delay, ..Config::quick() });
     (app(state.clone()), state)
 }
 
