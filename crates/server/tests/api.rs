@@ -3,8 +3,11 @@
 
 mod common;
 
+use std::sync::Arc;
+
 use axum::http::StatusCode;
 use carcassonne::record::Record;
+use carcassonne_server::{AppState, Config, SqliteStore, Store};
 use common::*;
 use serde_json::{json, Value};
 
@@ -527,4 +530,68 @@ async fn a_hidden_hand_is_seen_only_by_its_owner() {
     // While hands are hidden, the record (whose draws include them) waits for the end.
     let (status, v) = call(&app, "GET", &format!("/api/games/{id}/record"), None).await;
     assert_eq!((status, v["error"].as_str()), (StatusCode::CONFLICT, Some("hidden_information")));
+}
+
+#[tokio::test]
+async fn invite_links_have_qr_codes() {
+    let (app, _) = test_app();
+    let (status, svg) = call_raw(
+        &app,
+        "POST",
+        "/api/qr",
+        Some(json!({ "text": "http://127.0.0.1:8080/#/game/abc?join=0123" }).to_string().into_bytes()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let svg = String::from_utf8(svg).unwrap();
+    assert!(svg.contains("<svg") && svg.contains("</svg>"), "{svg}");
+    for bad in [json!({ "text": "" }), json!({ "text": "x".repeat(carcassonne_server::MAX_QR_TEXT + 1) }), json!({})] {
+        let (status, v) = call(&app, "POST", "/api/qr", Some(&bad.to_string())).await;
+        assert_eq!((status, v["error"].as_str()), (StatusCode::BAD_REQUEST, Some("bad_request")));
+    }
+}
+
+#[tokio::test]
+async fn seat_tokens_are_not_kept_and_invited_seats_are_not_the_creators() {
+    let (app, state) = test_app();
+    let form = json!({ "seats": [ { "kind": "human", "name": "Ada" }, { "kind": "remote", "name": "Bob" } ] });
+    let (id, tokens, created) = create(&app, form).await;
+    assert_eq!(created["you"], json!([0]));
+    assert_eq!(created["players"][1]["remote"], true);
+    assert_eq!(created["players"][1]["online"], false);
+    let (ada, bob) = (tokens[0].clone().unwrap(), tokens[1].clone().unwrap());
+    assert_eq!(bob.len(), 32, "128 bits in hex");
+    assert_ne!(ada, bob);
+    // What is stored holds neither token.
+    let stored = state.store().load(&id).unwrap().unwrap();
+    let seats = serde_json::to_string(&stored.seats).unwrap();
+    assert!(!seats.contains(&ada) && !seats.contains(&bob), "{seats}");
+    // Bob's link seats him (and only him).
+    let s = state_json_for(&app, &id, &bob).await;
+    assert_eq!(s["you"], json!([1]));
+    let (status, v) = post_move(&app, &id, &bob, &pick_move(&state_json_for(&app, &id, &ada).await, 0, false)).await;
+    assert_eq!((status, v["error"].as_str()), (StatusCode::CONFLICT, Some("not_your_turn")));
+}
+
+async fn state_json_for(app: &axum::Router, id: &str, token: &str) -> Value {
+    state(app, id, Some(token)).await
+}
+
+#[tokio::test]
+async fn too_many_requests_are_refused_and_change_nothing() {
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+    let config = Config { http_rate: Some(carcassonne_server::Rate { per_second: 1, burst: 5 }), ..Config::quick() };
+    let app = carcassonne_server::app(AppState::new(store, config));
+    let mut codes = Vec::new();
+    for _ in 0..8 {
+        let (status, v) = call(&app, "POST", "/api/games", Some(&two_humans().to_string())).await;
+        codes.push((status.as_u16(), v["error"].as_str().map(str::to_string)));
+    }
+    assert_eq!(codes.iter().filter(|c| c.0 == 201).count(), 5, "{codes:?}");
+    assert!(codes[5..].iter().all(|c| c.0 == 429 && c.1.as_deref() == Some("rate_limited")), "{codes:?}");
+    let (_, list) = call(&app, "GET", "/api/games", None).await;
+    assert_eq!(list["error"], "rate_limited");
+    // Pages are not API calls: the UI still loads.
+    let (status, _) = call_raw(&app, "GET", "/", None).await;
+    assert_eq!(status, StatusCode::OK);
 }

@@ -189,3 +189,94 @@ async fn a_websocket_for_an_unknown_game_or_token_is_refused() {
     let (status, _) = http(&addr, "GET", "/api/health", "").await;
     assert_eq!(status, 200);
 }
+
+/// The seats' presence in the state of `ws`'s next message that satisfies `done`.
+async fn state_where(ws: &mut Socket, done: impl Fn(&Value) -> bool) -> Value {
+    loop {
+        let s = next_state(ws).await;
+        if done(&s) {
+            return s;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_invited_friend_joins_by_link_and_everyone_sees_who_is_here() {
+    let addr = start_server().await;
+    let form = json!({ "seats": [ { "kind": "human", "name": "Ada" }, { "kind": "remote", "name": "Bob" } ] });
+    let (status, created) = http(&addr, "POST", "/api/games", &form.to_string()).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap();
+    assert_eq!(created["tokens"][1]["remote"], true);
+    assert_eq!(created["state"]["you"], json!([0]), "the creator does not play the invited seat");
+    let ada = created["tokens"][0]["token"].as_str().unwrap();
+    let bob = created["tokens"][1]["token"].as_str().unwrap();
+
+    let online = |s: &Value| (s["players"][0]["online"].clone(), s["players"][1]["online"].clone());
+    let (mut a, _) =
+        tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{id}/ws?token={ada}")).await.unwrap();
+    let s = state_where(&mut a, |s| s["players"][0]["online"] == true).await;
+    assert_eq!(online(&s), (json!(true), json!(false)));
+    assert_eq!(s["players"][1]["remote"], true);
+
+    // Bob opens his link: Ada sees him arrive; a spectator changes nothing.
+    let (mut b, _) =
+        tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{id}/ws?token={bob}")).await.unwrap();
+    let (mut watcher, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{id}/ws")).await.unwrap();
+    let s = state_where(&mut a, |s| s["players"][1]["online"] == true).await;
+    assert_eq!(online(&s), (json!(true), json!(true)));
+    let sb = state_where(&mut b, |s| s["players"][1]["online"] == true).await;
+    assert_eq!(sb["you"], json!([1]));
+    let sw = next_state(&mut watcher).await;
+    assert_eq!(sw["you"], json!([]));
+
+    // They take turns over their own sockets (the first player is seat 0).
+    assert_eq!(s["turn"]["seat"], 0);
+    let mut mv = common::pick_move(&s, 0, false);
+    mv["type"] = "move".into();
+    send(&mut a, &mv).await;
+    let s = state_where(&mut b, |s| s["version"] == 1 && !s["legal"].is_null()).await;
+    let mut mv = common::pick_move(&s, 1, false);
+    mv["type"] = "move".into();
+    send(&mut b, &mv).await;
+    state_where(&mut watcher, |s| s["version"] == 2).await;
+
+    // Bob leaves: Ada sees him go.
+    b.close(None).await.unwrap();
+    drop(b);
+    let s = state_where(&mut a, |s| s["players"][1]["online"] == false).await;
+    assert_eq!(s["version"], 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_websocket_messages_is_slowed_down_not_served() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let config = Config { ws_rate: Some(carcassonne_server::Rate { per_second: 1, burst: 3 }), ..Config::quick() };
+    tokio::spawn(serve_on(listener, AppState::new(Arc::new(SqliteStore::in_memory().unwrap()), config)));
+    let (_, created) = http(&addr, "POST", "/api/games", &common::two_humans().to_string()).await;
+    let id = created["id"].as_str().unwrap();
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{id}/ws")).await.unwrap();
+    next_state(&mut ws).await;
+    for _ in 0..10 {
+        send(&mut ws, &json!({ "type": "sync" })).await;
+    }
+    let mut limited = 0;
+    let mut states = 0;
+    while states < 10 {
+        let v = next_json(&mut ws).await;
+        match v["type"].as_str() {
+            Some("state") => states += 1,
+            Some("error") => {
+                assert_eq!(v["error"], "rate_limited", "{v}");
+                limited += 1;
+            }
+            _ => panic!("unexpected {v}"),
+        }
+    }
+    assert!(limited >= 6, "{limited} of 10 were limited");
+    // The socket is still open and answers once the rate allows.
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    send(&mut ws, &json!({ "type": "sync" })).await;
+    assert_eq!(next_json(&mut ws).await["type"], "state");
+}
