@@ -322,3 +322,86 @@ test('turn notification: a marked title (kept while the tab is hidden) and an op
     await browser.close();
   }
 });
+
+test('reconnecting: a dropped connection comes back by itself and catches up; refusals are not alarming', async () => {
+  const browser = await launchBrowser();
+  const errors = [];
+  try {
+    const ctxA = await browser.newContext({ viewport: VIEWPORT });
+    const pa = await ctxA.newPage();
+    watchErrors(pa, errors);
+    await createInviteGame(pa, 'Ada', ['Bob']);
+    const invite = await inviteLink(pa, 1);
+
+    // Bob's websocket goes through the test, which can cut it (as a flaky network would).
+    const ctxB = await browser.newContext({ viewport: VIEWPORT });
+    let down = false;
+    const links = [];
+    await ctxB.routeWebSocket(/\/api\/games\/.*\/ws/, (ws) => {
+      if (down) { ws.close({ code: 1011, reason: 'network down' }).catch(() => {}); return; }
+      links.push({ ws, server: ws.connectToServer() });
+    });
+    const pb = await ctxB.newPage();
+    watchErrors(pb, errors);
+    await pb.goto(invite);
+    await loaded(pb);
+    await pa.waitForSelector('.player[data-seat="1"] .presence.on');
+    assert.equal(await pb.locator('.offline-note').isVisible(), false);
+
+    // The network drops: Bob's screen says it is reconnecting. (Ada's cannot
+    // tell yet: the server sees a dropped connection only when it closes, and
+    // Playwright keeps the routed one open on the server's side.)
+    down = true;
+    const link = links.at(-1);
+    await link.server.close({ code: 1001 });
+    await link.ws.close({ code: 1011, reason: 'network down' });
+    await pb.waitForSelector('.offline-note', { state: 'visible' });
+    assert.match(await pb.locator('.offline-note').textContent(), /Reconnecting/);
+    await shot(pb, '18-reconnecting');
+
+    // Ada plays meanwhile; when the network is back, Bob catches up and plays.
+    await playMove(pa, 0);
+    assert.equal(await version(pb), 0, 'Bob has not seen it yet');
+    down = false;
+    await pb.waitForSelector('.offline-note', { state: 'hidden', timeout: 20_000 });
+    await pb.waitForFunction(() => document.querySelector('#app').dataset.version === '1');
+    await pb.waitForFunction(() => document.querySelector('#app').dataset.myturn === 'true');
+    assert.equal(await pb.locator('.layer-tiles .placed').count(), 2);
+
+    // Refusals for the rate or an old version: no error, the game goes on.
+    const now = links.at(-1).ws;
+    now.send(JSON.stringify({ type: 'error', error: 'stale_version', message: 'the game has moved on' }));
+    now.send(JSON.stringify({ type: 'error', error: 'rate_limited', message: 'too many requests' }));
+    await pb.waitForSelector('.toast.info');
+    assert.equal(await pb.locator('.toast.error').count(), 0, 'no error shown');
+    await playMove(pb, 0);
+    await pa.waitForFunction(() => document.querySelector('#app').dataset.version === '2');
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+  }
+});
+
+test('a link whose token holds no seat: the device watches, and says so', async () => {
+  const browser = await launchBrowser();
+  try {
+    const ctxA = await browser.newContext({ viewport: VIEWPORT });
+    const pa = await ctxA.newPage();
+    const id = await createInviteGame(pa, 'Ada', ['Bob']);
+    const ctxB = await browser.newContext({ viewport: VIEWPORT });
+    const pb = await ctxB.newPage();
+    await pb.goto(`${BASE}/#/game/${id}?join=${'0'.repeat(32)}`);
+    await pb.waitForSelector('.toast.error');
+    assert.match(await pb.locator('.toast.error').first().textContent(), /no seat/);
+    await loaded(pb);
+    assert.ok(await pb.locator('.watch-badge').isVisible());
+    assert.equal(await pb.evaluate((gid) => (JSON.parse(localStorage.getItem('carcassonne.tokens') || '{}'))[gid], id), undefined,
+      'the useless token is forgotten');
+    // No such game: said plainly.
+    await pb.goto(`${BASE}/#/game/nosuchgame`);
+    await pb.waitForSelector('.fatal h2');
+    assert.match(await pb.locator('.fatal h2').textContent(), /No such game/);
+  } finally {
+    await browser.close();
+  }
+});

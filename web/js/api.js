@@ -177,8 +177,9 @@ export class GameSocket {
     const ws = new WebSocket(`${proto}://${location.host}/api/games/${encodeURIComponent(this.id)}/ws${q}`);
     this.ws = ws;
     let opened = false;
-    ws.onopen = () => { opened = true; this.delay = 500; this.onStatus('online'); };
+    ws.onopen = () => { opened = true; this.onStatus('online'); };
     ws.onmessage = (ev) => {
+      this.delay = 500; // a connection that works: the next drop retries soon
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
       if (msg.type === 'state') this.onState(msg.state);
