@@ -1,5 +1,6 @@
 // Shared helpers: launch Debian's Chromium through playwright-core (no
 // browser download), and talk to the server under test.
+import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,6 +34,21 @@ export async function launch({ viewport = { width: 1400, height: 860 }, ...optio
   return { context, close };
 }
 
+/**
+ * One Chromium for several devices: each `browser.newContext()` is a separate
+ * device (its own storage, cookies and websockets).
+ */
+export async function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    ],
+  });
+}
+
 export async function shot(page, name) {
   mkdirSync(SHOTS, { recursive: true });
   const path = join(SHOTS, `${name}.png`);
@@ -43,4 +59,32 @@ export async function shot(page, name) {
 export async function api(path, init) {
   const resp = await fetch(BASE + path, init);
   return { status: resp.status, body: await resp.json().catch(() => null) };
+}
+
+/** Clicks the centre of an element's box (as a person would, through the board's gestures). */
+export async function clickCentre(page, locator) {
+  // Wait for the board to stop moving (it pans to a new tile).
+  await page.waitForFunction(() => !document.querySelector('.board-host[data-moving]'));
+  const box = await locator.boundingBox();
+  assert.ok(box, 'the element is on screen');
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+}
+
+/** Waits for our turn or the end; returns 'mine' or 'over'. */
+export async function nextTurn(page, timeout = 60_000) {
+  await page.waitForFunction(() => {
+    const root = document.querySelector('#app');
+    return root && (root.dataset.myturn === 'true' || root.dataset.status === 'finished');
+  }, null, { timeout });
+  return page.evaluate(() => (document.querySelector('#app').dataset.status === 'finished' ? 'over' : 'mine'));
+}
+
+/** The game version the page shows. */
+export const version = (page) => page.evaluate(() => Number(document.querySelector('#app').dataset.version));
+
+/** Collects the page's uncaught errors and console errors. */
+export function watchErrors(page, errors = []) {
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
+  return errors;
 }

@@ -1,38 +1,12 @@
 // A person's game, in a real Chromium: start a game against a bot with one
 // click, play it to the end by clicking cells, rotations and follower spots,
 // check the final screen against the server, reload mid-game, replay it.
+// (Two people on two devices: friends.test.mjs.)
 //
 // Needs a running server: BASE_URL (default http://127.0.0.1:8080).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, shot, api, BASE } from './lib.mjs';
-
-/** Clicks the centre of an element's box (as a person would, through the board's gestures). */
-async function clickCentre(page, locator) {
-  // Wait for the board to stop moving (it pans to a new tile).
-  await page.waitForFunction(() => !document.querySelector('.board-host[data-moving]'));
-  const box = await locator.boundingBox();
-  assert.ok(box, 'the element is on screen');
-  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-}
-
-/** Waits for our turn or the end; returns 'mine' or 'over'. */
-async function nextTurn(page, timeout = 60_000) {
-  await page.waitForFunction(() => {
-    const root = document.querySelector('#app');
-    return root && (root.dataset.myturn === 'true' || root.dataset.status === 'finished');
-  }, null, { timeout });
-  return page.evaluate(() => (document.querySelector('#app').dataset.status === 'finished' ? 'over' : 'mine'));
-}
-
-const version = (page) => page.evaluate(() => Number(document.querySelector('#app').dataset.version));
-
-function watchErrors(page) {
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
-  return errors;
-}
+import { launch, shot, api, BASE, clickCentre, nextTurn, version, watchErrors } from './lib.mjs';
 
 test('a whole game against a bot, played by clicking', async () => {
   const { context, close } = await launch();
@@ -190,54 +164,5 @@ test('a whole game against a bot, played by clicking', async () => {
     assert.deepEqual(errors, [], 'no error in the page');
   } finally {
     await close();
-  }
-});
-
-test('two people at two browsers: seat links, turns and a spectator', async () => {
-  const { status, body: created } = await api('/api/games', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ seats: [{ kind: 'human', name: 'Ada' }, { kind: 'human', name: 'Bob' }] }),
-  });
-  assert.equal(status, 201);
-  const id = created.id;
-  const [t0, t1] = created.tokens.map((t) => t.token);
-  const a = await launch({ viewport: { width: 1200, height: 800 } });
-  const b = await launch({ viewport: { width: 1200, height: 800 } });
-  try {
-    const pa = await a.context.newPage();
-    const pb = await b.context.newPage();
-    const errors = [...watchErrors(pa), ...watchErrors(pb)];
-
-    // Bob first looks without his link: he watches and cannot play.
-    await pb.goto(`${BASE}/#/game/${id}`);
-    await pb.waitForFunction(() => document.querySelector('#app').dataset.version === '0');
-    assert.equal(await pb.locator('.target').count(), 0, 'a spectator gets no legal cells');
-    assert.match(await pb.locator('.game-links .rules').textContent(), /watching/);
-
-    // With their seat links, each plays their own turns.
-    await pa.goto(`${BASE}/#/game/${id}?join=${t0}`);
-    await pb.goto(`${BASE}/#/game/${id}?join=${t1}`);
-    assert.equal(await nextTurn(pa), 'mine');
-    assert.ok(!pa.url().includes('join='), 'the token leaves the address bar');
-    await pb.waitForFunction(() => document.querySelector('#app').dataset.myturn === 'false');
-    assert.equal(await pb.locator('.target').count(), 0, 'not Bob\'s turn');
-
-    for (const [me, other] of [[pa, pb], [pb, pa], [pa, pb]]) {
-      assert.equal(await nextTurn(me), 'mine');
-      const v = await version(me);
-      for (let i = 0; i < 4 && (await me.locator('.target.fits').count()) === 0; i++) await me.keyboard.press('r');
-      await clickCentre(me, me.locator('.target.fits').first());
-      await me.waitForSelector('.ghost-tile.solid');
-      await me.keyboard.press('Enter');
-      // The other browser sees the tile at once, over its websocket.
-      await other.waitForFunction((v0) => Number(document.querySelector('#app').dataset.version) > v0, v);
-      assert.equal(await other.locator('.layer-tiles .placed').count(), v + 2);
-    }
-    await shot(pb, '10-two-browsers');
-    assert.deepEqual(errors, []);
-  } finally {
-    await a.close();
-    await b.close();
   }
 });

@@ -39,6 +39,39 @@ export const api = {
   recordUrl: (id) => `/api/games/${encodeURIComponent(id)}/record`,
 };
 
+// --- QR codes ------------------------------------------------------------------
+
+const qrCache = new Map(); // text -> Promise<blob URL>
+
+/**
+ * A QR code of `text` as a blob URL of the server's SVG (the page's CSP
+ * allows blob: images). Cached per text; a refusal for the rate is retried.
+ */
+export function qrUrl(text) {
+  if (!qrCache.has(text)) {
+    const load = async (attempt) => {
+      const resp = await fetch('/api/qr', {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text }),
+      });
+      if (resp.status === 429 && attempt < 4) {
+        await new Promise((r) => setTimeout(r, 500 * 2 ** attempt));
+        return load(attempt + 1);
+      }
+      if (!resp.ok) throw new ApiError(await resp.json().catch(() => null), resp.status);
+      return URL.createObjectURL(await resp.blob());
+    };
+    const p = load(0);
+    p.catch(() => qrCache.delete(text));
+    qrCache.set(text, p);
+  }
+  return qrCache.get(text);
+}
+
+/** The address of a game (with a seat's token for an invite link). */
+export function gameLink(id, token = null) {
+  return `${location.origin}${location.pathname}#/game/${id}${token ? `?join=${token}` : ''}`;
+}
+
 // --- seats held by this browser ----------------------------------------------
 
 const TOKENS_KEY = 'carcassonne.tokens';
@@ -60,6 +93,43 @@ export function addTokens(id, tokens) {
   try { localStorage.setItem(TOKENS_KEY, JSON.stringify(all)); } catch { /* private mode: seats last this tab */ }
 }
 
+/** Forgets this browser's seats in a game (their tokens were refused). */
+export function dropTokens(id) {
+  const all = loadTokens();
+  delete all[id];
+  try { localStorage.setItem(TOKENS_KEY, JSON.stringify(all)); } catch { /* ignore */ }
+}
+
+// Invited seats: the creator keeps their tokens to show the links again, but
+// never plays with them (the server keeps only hashes, so this is the only copy).
+const INVITES_KEY = 'carcassonne.invites';
+
+function loadInvites() {
+  try { return JSON.parse(localStorage.getItem(INVITES_KEY) || '{}') || {}; } catch { return {}; }
+}
+
+/** The invites this browser made for a game: [{seat, token}]. */
+export function invitesFor(id) {
+  const all = loadInvites();
+  return Array.isArray(all[id]) ? all[id].filter((i) => Number.isInteger(i.seat) && /^[0-9a-f]{8,64}$/.test(i.token)) : [];
+}
+
+export function saveInvites(id, invites) {
+  if (!invites.length) return;
+  const all = loadInvites();
+  all[id] = invites.map(({ seat, token }) => ({ seat, token }));
+  try { localStorage.setItem(INVITES_KEY, JSON.stringify(all)); } catch { /* private mode: links last this tab */ }
+}
+
+/** The turn sound (off unless switched on). */
+export function soundOn() {
+  try { return localStorage.getItem('carcassonne.sound') === 'on'; } catch { return false; }
+}
+
+export function setSound(on) {
+  try { localStorage.setItem('carcassonne.sound', on ? 'on' : 'off'); } catch { /* ignore */ }
+}
+
 export function rememberName(name) {
   try { localStorage.setItem('carcassonne.name', name); } catch { /* ignore */ }
 }
@@ -70,39 +140,70 @@ export function lastName() {
 
 /**
  * A live connection to one game: calls `onState(state)` for every update and
- * `onError(error)` for refusals; reconnects with backoff when dropped.
+ * `onError(error)` for refusals; reconnects with backoff (and a little
+ * jitter) when dropped, at once when the tab comes back or the network
+ * returns. `onStatus` hears 'online' and 'offline'; `onRefused` hears of a
+ * socket that closed before it ever opened (a bad token, a missing game).
  */
 export class GameSocket {
-  constructor(id, tokens, { onState, onError, onStatus }) {
+  constructor(id, tokens, { onState, onError, onStatus, onRefused }) {
     this.id = id;
     this.tokens = tokens;
     this.onState = onState;
     this.onError = onError;
     this.onStatus = onStatus || (() => {});
+    this.onRefused = onRefused || (() => {});
     this.closed = false;
     this.delay = 500;
+    this.timer = null;
+    this.wake = () => {
+      if (this.closed || document.hidden) return;
+      if (!this.ws || this.ws.readyState === WebSocket.CLOSED) {
+        clearTimeout(this.timer);
+        this.delay = 500;
+        this.connect();
+      }
+    };
+    window.addEventListener('online', this.wake);
+    document.addEventListener('visibilitychange', this.wake);
     this.connect();
   }
 
   connect() {
     if (this.closed) return;
+    this.timer = null;
     const proto = location.protocol === 'https:' ? 'wss' : 'ws';
     const q = this.tokens.length ? `?token=${this.tokens.join(',')}` : '';
     const ws = new WebSocket(`${proto}://${location.host}/api/games/${encodeURIComponent(this.id)}/ws${q}`);
     this.ws = ws;
-    ws.onopen = () => { this.delay = 500; this.onStatus('online'); };
+    let opened = false;
+    ws.onopen = () => { opened = true; this.onStatus('online'); };
     ws.onmessage = (ev) => {
+      this.delay = 500; // a connection that works: the next drop retries soon
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
       if (msg.type === 'state') this.onState(msg.state);
       else if (msg.type === 'error') this.onError(msg);
     };
     ws.onclose = () => {
-      if (this.closed) return;
+      if (this.closed || this.ws !== ws) return;
       this.onStatus('offline');
-      setTimeout(() => this.connect(), this.delay);
-      this.delay = Math.min(this.delay * 2, 8000);
+      if (!opened) this.onRefused();
+      const wait = this.delay * (0.8 + Math.random() * 0.4);
+      this.delay = Math.min(this.delay * 2, 10000);
+      this.timer = setTimeout(() => this.connect(), wait);
     };
+  }
+
+  /** Connects again now, with other tokens (none: as a spectator). */
+  reconnect(tokens) {
+    this.tokens = tokens;
+    clearTimeout(this.timer);
+    const old = this.ws;
+    this.ws = null;
+    if (old) { old.onclose = null; old.close(); }
+    this.delay = 500;
+    this.connect();
   }
 
   send(msg) {
@@ -115,6 +216,9 @@ export class GameSocket {
 
   close() {
     this.closed = true;
+    clearTimeout(this.timer);
+    window.removeEventListener('online', this.wake);
+    document.removeEventListener('visibilitychange', this.wake);
     if (this.ws) this.ws.close();
   }
 }

@@ -2,7 +2,7 @@
 // legal cells, a ghost of the tile, follower spots, confirm (Enter) and undo
 // (Esc); scores, followers, the bag and the log around it; the results at the end.
 
-import { api, GameSocket, tokensFor } from './api.js';
+import { api, dropTokens, gameLink, GameSocket, invitesFor, qrUrl, setSound, soundOn, tokensFor } from './api.js';
 import { BoardView } from './board.js';
 import { esc, toast } from './dom.js';
 import { colorOf } from './meeple.js';
@@ -23,6 +23,13 @@ export class GameScreen {
     this.hover = null;
     this.shownResults = false;
     this.showRemaining = false;
+    this.invites = invitesFor(id); // the links this browser made for invited seats
+    this.seen = new Set(); // seats seen online since the page opened
+    this.invitesPending = null; // whether some invited friend has not come yet
+    this.inviteToggled = false; // the person opened or closed the panel themselves
+    this.wasMyTurn = null;
+    this.attention = false; // the turn came while the tab was hidden
+    this.beeps = 0;
     this.render();
     this.board = new BoardView(root.querySelector('.board-area'), tiles, {
       onCell: (x, y) => this.clickCell(x, y),
@@ -32,16 +39,23 @@ export class GameScreen {
     });
     this.keys = (e) => this.onKey(e);
     document.addEventListener('keydown', this.keys);
+    this.visible = () => {
+      if (!document.hidden && this.attention) { this.attention = false; this.updateTitle(); }
+    };
+    document.addEventListener('visibilitychange', this.visible);
     this.socket = new GameSocket(id, this.tokens, {
       onState: (s) => this.onState(s),
       onError: (e) => this.onError(e),
       onStatus: (s) => this.root.classList.toggle('offline', s === 'offline'),
+      onRefused: () => this.checkRefusal(),
     });
   }
 
   destroy() {
     document.title = 'Carcassonne';
+    setFavicon(false);
     document.removeEventListener('keydown', this.keys);
+    document.removeEventListener('visibilitychange', this.visible);
     this.socket.close();
     this.board.destroy();
   }
@@ -52,7 +66,10 @@ export class GameScreen {
         <div class="board-wrap">
           <div class="board-area"></div>
           <div class="banner" aria-live="polite"></div>
-          <div class="offline-note">Reconnecting…</div>
+          <div class="offline-note" role="status">Reconnecting<span class="dots"><i>.</i><i>.</i><i>.</i></span></div>
+          <div class="watch-badge hidden" title="You hold no seat in this game: you see every move as it is played">${EYE} Watching</div>
+          <button class="tool sound-toggle" data-act="sound"></button>
+          ${this.invites.length ? '<details class="invite-panel"></details>' : ''}
         </div>
         <aside class="sidebar">
           <section class="players-panel"></section>
@@ -85,10 +102,136 @@ export class GameScreen {
       const b = e.target.closest('[data-act]');
       if (!b) return;
       if (b.dataset.act === 'results') this.openResults();
-      if (b.dataset.act === 'copy') {
-        navigator.clipboard?.writeText(b.dataset.link).then(() => toast('Invitation link copied'), () => toast(b.dataset.link));
-      }
     });
+    this.$('.sound-toggle').onclick = () => {
+      setSound(!soundOn());
+      this.renderSound();
+      if (soundOn()) beep(); // a sample, and the click lets the page play sound
+    };
+    this.renderSound();
+    if (this.invites.length) this.buildInvites();
+  }
+
+  renderSound() {
+    const b = this.$('.sound-toggle'), on = soundOn();
+    b.innerHTML = bellIcon(on);
+    b.title = on ? 'A sound when it is your turn: on (click to switch off)' : 'A sound when it is your turn: off (click to switch on)';
+    b.setAttribute('aria-pressed', String(on));
+    b.classList.toggle('on', on);
+  }
+
+  // --- invites ---------------------------------------------------------------
+
+  /** The creator's panel: each invited seat's link and QR code, and the link to watch. */
+  buildInvites() {
+    const panel = this.$('.invite-panel');
+    const local = /^(localhost|127\.|\[::1\])/.test(location.hostname);
+    const row = (cls, seat, link, label) => `
+      <div class="invite ${cls}" ${seat != null ? `data-seat="${seat}"` : ''}>
+        <button class="qr-btn" title="Show the QR code larger"><img class="qr" alt="QR code: ${esc(label)}"></button>
+        <div class="invite-main">
+          <div class="invite-name">${label}</div>
+          <input class="invite-link" readonly value="${esc(link)}" aria-label="${esc(label)}" spellcheck="false">
+          <button class="btn small" data-act="copy">Copy link</button>
+        </div>
+      </div>`;
+    panel.innerHTML = `
+      <summary><span class="invite-title">Invite your friends</span> <span class="invite-sum"></span></summary>
+      <p class="muted invite-help">Send each friend their own link or let them scan it: whoever opens it plays that seat.</p>
+      ${this.invites.map((inv) => row('seat-invite', inv.seat, gameLink(this.id, inv.token),
+    `<span class="presence off"></span><b class="who">seat ${inv.seat + 1}</b> <span class="invite-status muted">not joined yet</span>`)).join('')}
+      ${row('spectate', null, gameLink(this.id), '<b>Anyone</b> <span class="muted">can watch</span>')}
+      ${local ? `<p class="invite-warn">${esc(location.hostname)} links open only on this computer: serve with <code>--addr 0.0.0.0:8080</code> and open this page at the computer’s network address.</p>` : ''}`;
+    for (const el of panel.querySelectorAll('.invite')) {
+      const link = el.querySelector('.invite-link').value;
+      const img = el.querySelector('img.qr');
+      qrUrl(link).then((url) => { img.src = url; }, () => { img.closest('.qr-btn').classList.add('failed'); });
+      el.querySelector('[data-act="copy"]').onclick = () => copyText(el.querySelector('.invite-link'));
+      el.querySelector('.invite-link').onfocus = (e) => e.target.select();
+      el.querySelector('.qr-btn').onclick = () => {
+        const seat = el.dataset.seat;
+        const name = seat != null && this.state ? this.state.players[+seat].name : null;
+        this.showQr(img.src, link, name ? `${name}: scan to play` : 'Scan to watch the game');
+      };
+    }
+    panel.addEventListener('toggle', () => {
+      if (panel.open !== this.inviteOpenWanted) this.inviteToggled = true;
+      this.insetBoard();
+    });
+  }
+
+  /** Keeps the board's framing clear of the open invite panel (on wide screens). */
+  insetBoard() {
+    const panel = this.$('.invite-panel');
+    const wide = this.$('.board-wrap').clientWidth > 640;
+    const left = panel && panel.open && wide ? panel.offsetLeft + panel.offsetWidth + 12 : 12;
+    if (this.board.margins.left === left) return;
+    this.board.margins.left = left;
+    if (this.board.follow) this.board.fit(!!this.state);
+  }
+
+  updateInvites() {
+    const panel = this.$('.invite-panel');
+    if (!panel) return;
+    const s = this.state;
+    const waiting = [];
+    for (const inv of this.invites) {
+      const p = s.players[inv.seat];
+      const el = panel.querySelector(`.invite[data-seat="${inv.seat}"]`);
+      if (!p || !el) continue;
+      el.style.setProperty('--pc', colorOf(p.color).fill);
+      el.querySelector('.who').textContent = p.name;
+      el.querySelector('.presence').className = `presence ${p.online ? 'on' : 'off'}`;
+      el.querySelector('.invite-status').textContent = p.online ? 'is here' : this.seen.has(p.seat) ? 'left (the link still works)' : 'not joined yet';
+      el.classList.toggle('joined', p.online);
+      if (!p.online && !this.seen.has(p.seat)) waiting.push(p.name);
+    }
+    const pending = waiting.length > 0 && s.status === 'playing';
+    panel.classList.toggle('pending', pending);
+    panel.querySelector('.invite-sum').textContent = pending
+      ? `· waiting for ${waiting.join(', ')}` : s.status === 'playing' ? '· everyone is here' : '';
+    panel.querySelector('.invite-title').textContent = pending ? 'Invite your friends' : 'Invite links';
+    if (pending !== this.invitesPending && !this.inviteToggled) {
+      // Open while someone has yet to come; folded away once all are here.
+      this.inviteOpenWanted = pending;
+      panel.open = pending;
+    }
+    this.invitesPending = pending;
+  }
+
+  showQr(src, link, label) {
+    if (!src) return;
+    const o = this.$('.overlay.results');
+    o.innerHTML = `<div class="dialog qr-dialog" role="dialog" aria-label="QR code">
+      <button class="close" title="Close">×</button>
+      <h3>${esc(label)}</h3>
+      <img class="qr big" src="${esc(src)}" alt="QR code">
+      <p class="muted qr-text">${esc(link)}</p></div>`;
+    o.classList.remove('hidden');
+    const close = () => o.classList.add('hidden');
+    o.querySelector('.close').onclick = close;
+    o.onclick = (e) => { if (e.target === o) close(); };
+  }
+
+  /** The socket closed before it opened: a token the game refuses, or no such game. */
+  async checkRefusal() {
+    if (this.checking) return;
+    this.checking = true;
+    try {
+      await api.state(this.id, this.tokens);
+    } catch (e) {
+      if (e.code === 'unauthorized' && this.tokens.length) {
+        dropTokens(this.id);
+        this.tokens = [];
+        toast('This link holds no seat in this game (any more): you are watching.', 'error', 6000);
+        this.socket.reconnect([]);
+      } else if (e.code === 'not_found') {
+        this.socket.close();
+        this.root.innerHTML = `<div class="fatal"><h2>No such game</h2><p>The game ${esc(this.id)} is not on this server.</p><p><a href="#/">Start a new game</a></p></div>`;
+      }
+    } finally {
+      this.checking = false;
+    }
   }
 
   // --- state -----------------------------------------------------------------
@@ -121,9 +264,12 @@ export class GameScreen {
   }
 
   onError(e) {
+    // The server sends the state after every refusal, so the screen resyncs
+    // by itself; a placement not played stays for another try.
     this.pending = false;
-    const text = e.error === 'illegal_move' ? `That move is not allowed: ${e.message}` : e.message || e.error;
-    if (e.error !== 'stale_version') toast(text, 'error');
+    if (e.error === 'stale_version') { /* the game moved on: the state follows */ }
+    else if (e.error === 'rate_limited') toast('Too fast: wait a moment and try again', 'info', 2000);
+    else toast(e.error === 'illegal_move' ? `That move is not allowed: ${e.message}` : e.message || e.error, 'error');
     this.draw();
   }
 
@@ -152,7 +298,9 @@ export class GameScreen {
     if (!s) return;
     // For people nothing; for tests and tools, the state at a glance.
     Object.assign(this.root.dataset, { version: s.version, status: s.status, myturn: this.myTurn && !this.pending });
-    document.title = this.myTurn ? '● Your turn — Carcassonne' : s.status === 'finished' ? 'Game over — Carcassonne' : 'Carcassonne';
+    for (const p of s.players) if (p.online && p.kind !== 'bot') this.seen.add(p.seat);
+    this.notifyTurn();
+    this.$('.watch-badge').classList.toggle('hidden', s.you.length > 0);
     const lastTile = [...s.log].reverse().find((e) => e.type === 'tile');
     this.board.setTiles(s.board, lastTile && s.board.length > 1
       ? { at: lastTile.at, color: s.players[lastTile.seat].color } : null);
@@ -163,6 +311,30 @@ export class GameScreen {
     this.$('.log').innerHTML = logHtml(s.log, s.players);
     this.renderLinks();
     this.renderBanner();
+    this.updateInvites();
+  }
+
+  // --- turn notification ---------------------------------------------------------
+
+  /** When the turn comes to this browser: a marked title (kept while the tab is hidden) and, if wanted, a beep. */
+  notifyTurn() {
+    const mine = this.myTurn;
+    if (mine && this.wasMyTurn === false) {
+      if (document.hidden) this.attention = true;
+      if (soundOn()) { beep(); this.beeps++; this.root.dataset.beeps = this.beeps; }
+    }
+    this.wasMyTurn = mine;
+    if (!document.hidden) this.attention = false;
+    this.updateTitle();
+  }
+
+  updateTitle() {
+    const s = this.state;
+    const mark = this.myTurn || this.attention;
+    document.title = mark ? '● Your turn — Carcassonne'
+      : s.status === 'finished' ? 'Game over — Carcassonne'
+        : s.you.length ? 'Carcassonne' : 'Watching — Carcassonne';
+    setFavicon(mark);
   }
 
   drawInteraction() {
@@ -236,7 +408,7 @@ export class GameScreen {
   renderPlayers() {
     const s = this.state;
     this.$('.players-panel').innerHTML = playersHtml(s.players, {
-      turnSeat: s.turn ? s.turn.seat : null, thinking: s.thinking, winners: s.winners, finished: s.status === 'finished',
+      turnSeat: s.turn ? s.turn.seat : null, thinking: s.thinking, winners: s.winners, finished: s.status === 'finished', seen: this.seen,
     });
     for (const row of this.root.querySelectorAll('.player[data-gain]')) delete row.dataset.gain;
   }
@@ -261,7 +433,9 @@ export class GameScreen {
       const p = s.players[s.turn.seat];
       text = s.thinking === s.turn.seat
         ? `${esc(p.name)} is thinking<span class="dots"><i>.</i><i>.</i><i>.</i></span>`
-        : `Waiting for ${esc(p.name)}`;
+        : p.online === false && p.remote && !this.seen.has(p.seat) ? `Waiting for ${esc(p.name)} to join`
+          : p.online === false ? `Waiting for ${esc(p.name)} (offline)`
+            : `Waiting for ${esc(p.name)}`;
     }
     b.className = `banner ${cls}`;
     b.style.setProperty('--pc', s.turn ? colorOf(s.players[s.turn.seat].color).fill : '#8a5a2b');
@@ -350,15 +524,6 @@ export class GameScreen {
 
   renderLinks() {
     const s = this.state;
-    const invites = s.players.filter((p) => p.kind === 'human' && !p.you);
-    const held = new Set(s.you);
-    let inviteHtml = '';
-    if (held.size && invites.length) {
-      inviteHtml = '<p class="muted">Other players join with their own link (ask the game\'s creator).</p>';
-    }
-    const mineLinks = this.tokens.length > 1 || s.players.filter((p) => p.kind === 'human').length > 1
-      ? this.tokens.map((t, i) => `<button class="link" data-act="copy" data-link="${location.origin}/#/game/${s.id}?join=${t}">Copy seat link ${i + 1}</button>`).join(' ')
-      : '';
     this.$('.game-links').innerHTML = `
       <div class="links">
         ${s.status === 'finished' ? '<button class="link" data-act="results">Results</button> · ' : ''}
@@ -366,8 +531,7 @@ export class GameScreen {
         <a href="#/replay/${s.id}">Replay</a> ·
         <a href="#/">All games</a>
       </div>
-      <div class="rules muted">Rules: ${esc(s.rules_text)}${s.you.length ? '' : ' · you are watching'}</div>
-      ${mineLinks ? `<div class="seat-links">${mineLinks}</div>` : ''}${inviteHtml}`;
+      <div class="rules muted">Rules: ${esc(s.rules_text)}${s.you.length ? '' : ' · you are watching'}</div>`;
   }
 
   openResults() {
@@ -480,7 +644,7 @@ export class GameScreen {
     if (sel.action && sel.action.kind === 'meeple') mv.meeple = sel.action.spot;
     if (sel.action && sel.action.kind === 'abbot') mv.abbot = sel.action.spot;
     if (sel.action && sel.action.kind === 'recall') mv.recall = true;
-    if (!this.socket.send(mv)) { toast('Not connected — the move was not sent', 'error'); return; }
+    if (!this.socket.send(mv)) { toast('Reconnecting: the move was not sent, try again in a moment', 'info'); return; }
     this.pending = true;
     this.draw();
   }
@@ -522,4 +686,56 @@ function indexLegal(legal) {
     byCell.get(key).rots.set(e.rot, { meeple: e.meeple || [], abbot: e.abbot || [], recall: !!e.recall });
   }
   return m;
+}
+
+const EYE = '<svg class="icon" viewBox="0 0 24 24" width="16" height="16" aria-hidden="true"><path d="M1.5 12S5.5 5 12 5s10.5 7 10.5 7-4 7-10.5 7S1.5 12 1.5 12z" fill="none" stroke="currentColor" stroke-width="2"/><circle cx="12" cy="12" r="3.2" fill="currentColor"/></svg>';
+
+/** A bell, struck through when off. */
+function bellIcon(on) {
+  return `<svg class="icon" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
+    <path d="M12 3a6 6 0 0 0-6 6v4l-2 3h16l-2-3V9a6 6 0 0 0-6-6z" fill="${on ? 'currentColor' : 'none'}" stroke="currentColor" stroke-width="1.8" stroke-linejoin="round"/>
+    <path d="M10 19a2 2 0 0 0 4 0" fill="none" stroke="currentColor" stroke-width="1.8"/>
+    ${on ? '' : '<path d="M4 4l16 16" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>'}</svg>`;
+}
+
+/** Copies a link: the clipboard API where the page may use it, else the old way. */
+function copyText(input) {
+  const done = () => toast('Link copied');
+  const old = () => {
+    input.focus();
+    input.select();
+    try { if (document.execCommand('copy')) { done(); return; } } catch { /* below */ }
+    toast('Select the link and copy it', 'info');
+  };
+  if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(input.value).then(done, old);
+  else old();
+}
+
+/** The tab's icon, with a red dot while it is your turn. */
+function setFavicon(mark) {
+  const link = document.querySelector('link[rel="icon"]');
+  const href = mark ? 'favicon-turn.svg' : 'favicon.svg';
+  if (link && link.getAttribute('href') !== href) link.setAttribute('href', href);
+}
+
+let audio = null;
+
+/** A short two-note chime, made with WebAudio (no sound file). */
+function beep() {
+  try {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    if (audio.state === 'suspended') audio.resume().catch(() => {});
+    const t = audio.currentTime + 0.02;
+    for (const [f, dt] of [[660, 0], [880, 0.13]]) {
+      const osc = audio.createOscillator(), gain = audio.createGain();
+      osc.type = 'sine';
+      osc.frequency.value = f;
+      gain.gain.setValueAtTime(0.0001, t + dt);
+      gain.gain.exponentialRampToValueAtTime(0.18, t + dt + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, t + dt + 0.22);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(t + dt);
+      osc.stop(t + dt + 0.25);
+    }
+  } catch { /* no audio here */ }
 }

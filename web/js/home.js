@@ -1,7 +1,7 @@
 // The front page: a new game in one click (you against a bot), every option
 // of the engine, the list of games, and opening a record to replay.
 
-import { addTokens, api, lastName, rememberName } from './api.js';
+import { addTokens, api, lastName, rememberName, saveInvites } from './api.js';
 import { ago, esc, toast } from './dom.js';
 import { colorOf, meepleIcon } from './meeple.js';
 
@@ -29,7 +29,7 @@ export class HomeScreen {
     this.options = options;
     this.onReplayFile = onReplayFile;
     this.seats = [
-      { kind: 'human', name: lastName() || 'You' },
+      { kind: 'human', where: 'here', name: lastName() || 'You' },
       { kind: 'bot', level: options.default_bot_level, name: '' },
     ];
     this.rules = { preset: 'standard' };
@@ -104,8 +104,12 @@ export class HomeScreen {
           <option value="human" ${s.kind === 'human' ? 'selected' : ''}>Person</option>
           <option value="bot" ${s.kind === 'bot' ? 'selected' : ''}>Bot</option>
         </select>
-        <input class="seat-name" maxlength="${o.max_name}" placeholder="${s.kind === 'bot' ? 'bot name (optional)' : `Player ${i + 1}`}" value="${esc(s.name || '')}">
-        ${s.kind === 'bot' ? `<select class="seat-level" aria-label="Bot level">${levels}</select>` : '<span class="seat-level-gap"></span>'}
+        <input class="seat-name" maxlength="${o.max_name}" placeholder="${s.kind === 'bot' ? 'bot name (optional)' : s.where === 'invite' ? 'friend’s name' : `Player ${i + 1}`}" value="${esc(s.name || '')}">
+        ${s.kind === 'bot' ? `<select class="seat-level" aria-label="Bot level">${levels}</select>`
+    : `<select class="seat-where" aria-label="Where player ${i + 1} plays" title="Here: at this screen (take turns). Invite: a friend plays on their own device with a link.">
+            <option value="here" ${s.where !== 'invite' ? 'selected' : ''}>Here (this screen)</option>
+            <option value="invite" ${s.where === 'invite' ? 'selected' : ''}>Invite a friend (link)</option>
+          </select>`}
         <button class="icon remove" title="Remove" ${this.seats.length <= o.min_players ? 'disabled' : ''}>×</button>
       </div>`;
     }).join('');
@@ -120,6 +124,8 @@ export class HomeScreen {
       row.querySelector('.seat-name').oninput = (e) => { this.seats[i].name = e.target.value; };
       const lvl = row.querySelector('.seat-level');
       if (lvl) lvl.onchange = (e) => { this.seats[i].level = e.target.value; };
+      const where = row.querySelector('.seat-where');
+      if (where) where.onchange = (e) => { this.seats[i].where = e.target.value; this.renderSeats(); };
       row.querySelector('.remove').onclick = () => { this.seats.splice(i, 1); this.renderSeats(); };
     });
     this.root.querySelector('.add-seat').style.visibility = this.seats.length >= this.options.max_players ? 'hidden' : '';
@@ -182,12 +188,14 @@ export class HomeScreen {
     btn.disabled = true;
     const seats = this.seats.map((s) => (s.kind === 'bot'
       ? { kind: 'bot', level: s.level, ...(s.name.trim() ? { name: s.name.trim() } : {}) }
-      : { kind: 'human', ...(s.name.trim() ? { name: s.name.trim() } : {}) }));
-    const firstHuman = this.seats.find((s) => s.kind === 'human' && s.name.trim());
+      : { kind: s.where === 'invite' ? 'remote' : 'human', ...(s.name.trim() ? { name: s.name.trim() } : {}) }));
+    const firstHuman = this.seats.find((s) => s.kind === 'human' && s.where !== 'invite' && s.name.trim());
     if (firstHuman) rememberName(firstHuman.name.trim());
     try {
       const created = await api.create({ seats, rules: this.rules });
-      addTokens(created.id, created.tokens.map((t) => t.token));
+      // Seats played here: their tokens. Invited seats: kept only to show their links.
+      addTokens(created.id, created.tokens.filter((t) => !t.remote).map((t) => t.token));
+      saveInvites(created.id, created.tokens.filter((t) => t.remote));
       location.hash = `#/game/${created.id}`;
     } catch (e) {
       toast(e.message, 'error');

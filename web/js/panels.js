@@ -23,7 +23,7 @@ export function scoreHtml(score) {
 /**
  * The players' panel. `p` has seat, name, kind, level, color, score, supply, you.
  */
-export function playersHtml(players, { turnSeat = null, thinking = null, winners = [], finished = false } = {}) {
+export function playersHtml(players, { turnSeat = null, thinking = null, winners = [], finished = false, seen = null } = {}) {
   return players.map((p) => {
     const c = colorOf(p.color);
     const active = !finished && p.seat === turnSeat;
@@ -39,13 +39,18 @@ export function playersHtml(players, { turnSeat = null, thinking = null, winners
     const who = p.kind === 'bot'
       ? `<span class="tag bot" title="computer player">bot · ${esc(p.level)}</span>`
       : p.you ? '<span class="tag you">you</span>' : '';
+    // Presence (live games only): whether a screen holding the seat is connected.
+    const presence = typeof p.online === 'boolean'
+      ? `<span class="presence ${p.online ? 'on' : 'off'}" title="${p.online ? 'online' : 'offline'}"></span>` : '';
+    const away = typeof p.online === 'boolean' && !p.online && !finished
+      ? `<span class="away">${p.remote && seen && !seen.has(p.seat) ? 'not joined yet' : 'offline'}</span>` : '';
     const status = thinking === p.seat
       ? '<span class="thinking">thinking<i>.</i><i>.</i><i>.</i></span>'
-      : active ? '<span class="to-play">to play</span>' : won ? '<span class="winner">★ winner</span>' : '';
+      : active ? `<span class="to-play">to play</span>${away ? ` · ${away}` : ''}` : won ? '<span class="winner">★ winner</span>' : away;
     return `<div class="player${active ? ' active' : ''}${won ? ' won' : ''}" data-seat="${p.seat}" style="--pc:${c.fill}">
       <div class="player-color">${meepleIcon(p.color, { size: 26 })}</div>
       <div class="player-main">
-        <div class="player-name"><span class="name">${esc(p.name)}</span>${who}</div>
+        <div class="player-name">${presence}<span class="name">${esc(p.name)}</span>${who}</div>
         <div class="player-supply" title="${p.supply} of ${FOLLOWERS} followers in supply">${meeples.join('')}</div>
         <div class="player-status">${status}${hand}</div>
       </div>
