@@ -26,6 +26,9 @@ pub struct Config {
     pub http_rate: Option<Rate>,
     /// Messages per websocket. `None`: no limit.
     pub ws_rate: Option<Rate>,
+    /// How often websockets are pinged; one silent for three times this is
+    /// closed (its seat goes offline).
+    pub ws_ping: Duration,
 }
 
 /// A rate limit: `per_second` on average, `burst` at once.
@@ -43,6 +46,7 @@ impl Default for Config {
             // A page load is about 20 requests; a person makes a few a second.
             http_rate: Some(Rate { per_second: 50, burst: 200 }),
             ws_rate: Some(Rate { per_second: 20, burst: 60 }),
+            ws_ping: Duration::from_secs(15),
         }
     }
 }
@@ -70,7 +74,12 @@ impl Config {
 
     /// Settings for tests: bots move at once and think briefly, no limits.
     pub fn quick() -> Config {
-        Config { bot_delay: Duration::ZERO, quick_bots: true, http_rate: None, ws_rate: None }
+        Config { bot_delay: Duration::ZERO, quick_bots: true, ..Config::unlimited() }
+    }
+
+    /// The defaults without rate limits.
+    pub fn unlimited() -> Config {
+        Config { http_rate: None, ws_rate: None, ..Config::default() }
     }
 }
 

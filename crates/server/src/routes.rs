@@ -275,9 +275,24 @@ async fn ws_loop(
     changes: &mut tokio::sync::watch::Receiver<u64>,
 ) {
     let limiter: Option<DirectLimiter> = app.config().ws_rate.map(|r| governor::RateLimiter::direct(quota(r)));
+    // A socket that died silently (a phone asleep, a lost network) would
+    // keep its seat "online": ping it, and give up on it when nothing comes
+    // back. Browsers answer pings by themselves.
+    let ping_every = app.config().ws_ping;
+    let mut heartbeat = tokio::time::interval_at(tokio::time::Instant::now() + ping_every, ping_every);
+    heartbeat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut last_heard = tokio::time::Instant::now();
     loop {
         tokio::select! {
+            _ = heartbeat.tick() => {
+                if last_heard.elapsed() > ping_every * 3
+                    || socket.send(Message::Ping(Bytes::from_static(b"carcassonne"))).await.is_err()
+                {
+                    break;
+                }
+            }
             msg = socket.recv() => {
+                last_heard = tokio::time::Instant::now();
                 let over = |m: &Option<Result<Message, axum::Error>>| {
                     matches!(m, Some(Ok(Message::Text(_) | Message::Binary(_))))
                         && limiter.as_ref().is_some_and(|l| l.check().is_err())

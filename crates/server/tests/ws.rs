@@ -280,3 +280,25 @@ async fn a_flood_of_websocket_messages_is_slowed_down_not_served() {
     send(&mut ws, &json!({ "type": "sync" })).await;
     assert_eq!(next_json(&mut ws).await["type"], "state");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_socket_that_went_silent_is_let_go() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let config = Config { ws_ping: Duration::from_millis(100), ..Config::quick() };
+    tokio::spawn(serve_on(listener, AppState::new(Arc::new(SqliteStore::in_memory().unwrap()), config)));
+    let form = json!({ "seats": [ { "kind": "human", "name": "Ada" }, { "kind": "remote", "name": "Bob" } ] });
+    let (_, created) = http(&addr, "POST", "/api/games", &form.to_string()).await;
+    let id = created["id"].as_str().unwrap();
+    let ada = created["tokens"][0]["token"].as_str().unwrap();
+    let bob = created["tokens"][1]["token"].as_str().unwrap();
+    let (mut a, _) =
+        tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{id}/ws?token={ada}")).await.unwrap();
+    // Bob's device connects and then never reads again (so never answers a ping).
+    let (_bob_asleep, _) =
+        tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{id}/ws?token={bob}")).await.unwrap();
+    state_where(&mut a, |s| s["players"][1]["online"] == true).await;
+    // Ada keeps reading (tungstenite answers her pings); Bob goes offline.
+    let s = state_where(&mut a, |s| s["players"][1]["online"] == false).await;
+    assert_eq!(s["players"][0]["online"], true);
+}
