@@ -1,0 +1,273 @@
+//! The load generator shared by `examples/load.rs` (the measurement) and
+//! `tests/load.rs` (a reduced run that checks correctness, not speed).
+//!
+//! It creates games (one seat for the load client, the others `random`
+//! bots), opens one websocket per game over real TCP, and plays every game
+//! at once: on its turn the client sends a random legal move (a seeded RNG)
+//! and times it until a state whose version includes the move comes back.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use carcassonne_server::{serve_on, AppState, Config, SqliteStore, Store};
+use futures_util::{SinkExt, StreamExt};
+use indicatif::ProgressBar;
+use rand_chacha::ChaCha8Rng;
+use rand_core::{RngCore, SeedableRng};
+use serde_json::{json, Value};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio_tungstenite::tungstenite::Message;
+
+/// How long any one answer may take before it counts as an error (and the
+/// game is given up): a bound, not a measurement.
+pub const PATIENCE: Duration = Duration::from_secs(120);
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub games: usize,
+    /// Stop each game after the client's `n`-th move (`None`: play to the end).
+    pub moves_per_game: Option<usize>,
+    /// Bot seats per game (1 to 5).
+    pub bots: usize,
+    pub seed: u64,
+}
+
+/// One game as the client saw it.
+#[derive(Clone, Debug)]
+pub struct GameRun {
+    pub id: String,
+    /// The client's moves as sent (record form), with the version each was made for.
+    pub sent: Vec<(u64, Value)>,
+    /// The last version the client saw.
+    pub last_version: u64,
+    pub finished: bool,
+}
+
+/// What a run measured.
+#[derive(Debug, Default)]
+pub struct Report {
+    pub games: Vec<GameRun>,
+    pub wall: Duration,
+    /// Client move latencies: from sending the move to the state that includes it.
+    pub latencies: Vec<Duration>,
+    pub errors: Vec<String>,
+}
+
+impl Report {
+    pub fn client_moves(&self) -> usize {
+        self.games.iter().map(|g| g.sent.len()).sum()
+    }
+
+    /// Every move played while the client watched (its own and the bots').
+    pub fn total_moves(&self) -> u64 {
+        self.games.iter().map(|g| g.last_version).sum()
+    }
+
+    pub fn percentile(&self, q: f64) -> Duration {
+        let mut l = self.latencies.clone();
+        l.sort();
+        if l.is_empty() {
+            return Duration::ZERO;
+        }
+        l[((l.len() - 1) as f64 * q).round() as usize]
+    }
+
+    pub fn summary(&self) -> String {
+        let ms = |d: Duration| format!("{:.1} ms", d.as_secs_f64() * 1000.0);
+        let wall = self.wall.as_secs_f64();
+        format!(
+            "games: {} ({} finished)\ntotal moves: {} ({} client, {} bot)\nwall time: {:.2} s\nmoves/s: {:.0}\n\
+             client move latency: p50 {}  p90 {}  p99 {}  max {}\nerrors: {}",
+            self.games.len(),
+            self.games.iter().filter(|g| g.finished).count(),
+            self.total_moves(),
+            self.client_moves(),
+            self.total_moves() - self.client_moves() as u64,
+            wall,
+            self.total_moves() as f64 / wall.max(1e-9),
+            ms(self.percentile(0.5)),
+            ms(self.percentile(0.9)),
+            ms(self.percentile(0.99)),
+            ms(self.percentile(1.0)),
+            self.errors.len(),
+        )
+    }
+}
+
+/// An in-process server on a loopback port with its games in a temporary
+/// SQLite file; bots move at once. Returns `host:port`, the state, the file.
+pub async fn start_server(name: &str) -> (String, AppState, TempFile) {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    let file = TempFile(std::env::temp_dir().join(format!("carcassonne-{name}-{}-{nanos}.db", std::process::id())));
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&file.0).expect("a database file"));
+    let config = Config { bot_delay: Duration::ZERO, quick_bots: false, http_rate: None, ws_rate: None };
+    let state = AppState::new(store, config);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    tokio::spawn(serve_on(listener, state.clone()));
+    (addr, state, file)
+}
+
+/// A database file removed (with its WAL files) on drop.
+pub struct TempFile(pub PathBuf);
+
+impl TempFile {
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", self.0.display()));
+        }
+    }
+}
+
+/// A tiny HTTP/1.1 client: one JSON request per connection.
+pub async fn http(addr: &str, method: &str, path: &str, body: &str) -> Result<(u16, Value), String> {
+    let mut s = tokio::net::TcpStream::connect(addr).await.map_err(|e| format!("connect: {e}"))?;
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.map_err(|e| format!("write: {e}"))?;
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).await.map_err(|e| format!("read: {e}"))?;
+    let text = String::from_utf8_lossy(&out);
+    let (head, body) = text.split_once("\r\n\r\n").ok_or("no end of headers")?;
+    let status: u16 = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).ok_or("no status")?;
+    // Bodies here have a length (axum's JSON); a chunked one is cut to its JSON.
+    let json = match (body.find(['{', '[']), body.rfind(['}', ']'])) {
+        (Some(a), Some(b)) => &body[a..=b],
+        _ => "null",
+    };
+    Ok((status, serde_json::from_str(json).map_err(|e| format!("not JSON: {e}"))?))
+}
+
+/// Plays `opts.games` games at once against the server at `addr`.
+pub async fn run(addr: &str, opts: &Options, progress: Option<ProgressBar>) -> Report {
+    let started = Instant::now();
+    let mut tasks = Vec::with_capacity(opts.games);
+    for i in 0..opts.games {
+        let (addr, opts, progress) = (addr.to_string(), opts.clone(), progress.clone());
+        tasks.push(tokio::spawn(async move {
+            let out = play_one(&addr, &opts, i).await;
+            if let Some(p) = progress {
+                p.inc(1);
+            }
+            out
+        }));
+    }
+    let mut report = Report::default();
+    for t in tasks {
+        match t.await {
+            Ok((game, latencies, errors)) => {
+                report.games.extend(game);
+                report.latencies.extend(latencies);
+                report.errors.extend(errors);
+            }
+            Err(e) => report.errors.push(format!("a game task failed: {e}")),
+        }
+    }
+    report.wall = started.elapsed();
+    report
+}
+
+type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// One game: create, connect, play. Returns the game (if it was created),
+/// the latencies and the errors.
+async fn play_one(addr: &str, opts: &Options, i: usize) -> (Option<GameRun>, Vec<Duration>, Vec<String>) {
+    let mut errors = Vec::new();
+    let mut seats = vec![json!({ "kind": "human", "name": "Load" })];
+    seats.extend((0..opts.bots.clamp(1, 5)).map(|_| json!({ "kind": "bot", "level": "random" })));
+    let created = match http(addr, "POST", "/api/games", &json!({ "seats": seats }).to_string()).await {
+        Ok((201, v)) => v,
+        Ok((status, v)) => return (None, vec![], vec![format!("game {i}: create: {status} {v}")]),
+        Err(e) => return (None, vec![], vec![format!("game {i}: create: {e}")]),
+    };
+    let id = created["id"].as_str().unwrap_or_default().to_string();
+    let token = created["tokens"][0]["token"].as_str().unwrap_or_default().to_string();
+    let mut game = GameRun { id: id.clone(), sent: Vec::new(), last_version: 0, finished: false };
+    let mut ws: Socket =
+        match tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{id}/ws?token={token}")).await {
+            Ok((ws, _)) => ws,
+            Err(e) => return (Some(game), vec![], vec![format!("game {id}: websocket: {e}")]),
+        };
+    let mut rng = ChaCha8Rng::seed_from_u64(opts.seed.wrapping_add(i as u64));
+    let mut latencies = Vec::new();
+    // The move in flight: the version it was made for and when it was sent.
+    let mut pending: Option<(u64, Instant)> = None;
+    loop {
+        let msg = match tokio::time::timeout(PATIENCE, ws.next()).await {
+            Err(_) => {
+                errors.push(format!("game {id}: no message for {PATIENCE:?}"));
+                break;
+            }
+            Ok(None | Some(Ok(Message::Close(_)))) => {
+                errors.push(format!("game {id}: the socket closed"));
+                break;
+            }
+            Ok(Some(Err(e))) => {
+                errors.push(format!("game {id}: {e}"));
+                break;
+            }
+            Ok(Some(Ok(Message::Text(t)))) => t,
+            Ok(Some(Ok(_))) => continue,
+        };
+        let v: Value = match serde_json::from_str(&msg) {
+            Ok(v) => v,
+            Err(e) => {
+                errors.push(format!("game {id}: not JSON: {e}"));
+                break;
+            }
+        };
+        if v["type"] == "error" {
+            errors.push(format!("game {id}: {v}"));
+            continue;
+        }
+        let s = &v["state"];
+        let version = s["version"].as_u64().unwrap_or(0);
+        game.last_version = game.last_version.max(version);
+        if let Some((at, sent)) = pending {
+            if version > at {
+                latencies.push(sent.elapsed());
+                pending = None;
+            }
+        }
+        if s["status"] == "finished" {
+            game.finished = true;
+            break;
+        }
+        if pending.is_none() && opts.moves_per_game.is_some_and(|n| game.sent.len() >= n) {
+            break;
+        }
+        let ours = s["turn"]["seat"] == 0 && s["legal"].as_array().is_some_and(|l| !l.is_empty());
+        if pending.is_none() && ours && game.sent.last().is_none_or(|(at, _)| *at < version) {
+            let legal = s["legal"].as_array().unwrap();
+            let p = &legal[(rng.next_u64() % legal.len() as u64) as usize];
+            let mut mv = json!({ "tile": p["tile"], "at": p["at"], "rot": p["rot"] });
+            if let Some(spots) = p["meeple"].as_array().filter(|s| !s.is_empty()) {
+                if rng.next_u64() % 3 == 0 {
+                    mv["meeple"] = spots[(rng.next_u64() % spots.len() as u64) as usize].clone();
+                }
+            }
+            let mut msg = mv.clone();
+            msg["type"] = "move".into();
+            msg["version"] = version.into();
+            pending = Some((version, Instant::now()));
+            if let Err(e) = ws.send(Message::Text(msg.to_string().into())).await {
+                errors.push(format!("game {id}: send: {e}"));
+                break;
+            }
+            game.sent.push((version, mv));
+        }
+    }
+    let _ = ws.close(None).await;
+    (Some(game), latencies, errors)
+}
