@@ -103,7 +103,7 @@ pub async fn start_server(name: &str) -> (String, AppState, TempFile) {
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
     let file = TempFile(std::env::temp_dir().join(format!("carcassonne-{name}-{}-{nanos}.db", std::process::id())));
     let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&file.0).expect("a database file"));
-    let config = Config { bot_delay: Duration::ZERO, quick_bots: false, http_rate: None, ws_rate: None };
+    let config = Config { bot_delay: Duration::ZERO, ..Config::unlimited() };
     let state = AppState::new(store, config);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap().to_string();
