@@ -6,6 +6,7 @@
 //! one row each. The state of a game is always rebuilt by replaying the
 //! record, so saving, reloading, restarting and replaying share one path.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
 use std::sync::Mutex;
@@ -265,6 +266,26 @@ fn hash_stored_tokens(tx: &rusqlite::Transaction<'_>) -> Result<(), StoreError> 
 /// Games in one SQLite file.
 pub struct SqliteStore {
     conn: Mutex<Connection>,
+    /// Moves waiting to be committed, and the outcome of those committed.
+    queue: Mutex<Queue>,
+}
+
+/// Group commit: every move is synced to disk before it is acknowledged,
+/// and a sync costs milliseconds, so moves that arrive while one commit is
+/// under way wait here and the next writer commits them all at once.
+#[derive(Default)]
+struct Queue {
+    next: u64,
+    pending: Vec<(u64, Append)>,
+    done: HashMap<u64, Result<(), StoreError>>,
+}
+
+struct Append {
+    id: String,
+    ply: usize,
+    body: String,
+    progress: String,
+    at: i64,
 }
 
 impl SqliteStore {
@@ -309,7 +330,11 @@ impl SqliteStore {
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         migrate(&mut conn)?;
-        Ok(SqliteStore { conn: Mutex::new(conn) })
+        Ok(SqliteStore { conn: Mutex::new(conn), queue: Mutex::new(Queue::default()) })
+    }
+
+    fn queue(&self) -> std::sync::MutexGuard<'_, Queue> {
+        self.queue.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
@@ -317,6 +342,54 @@ impl SqliteStore {
         // behind (rusqlite rolls back on drop), so a poisoned lock is usable.
         self.conn.lock().unwrap_or_else(|e| e.into_inner())
     }
+}
+
+/// Appends a batch of moves in one transaction (one sync), each under its
+/// own savepoint so that a refused one leaves the others alone. The
+/// outcomes are in the batch's order; none is `Ok` unless the commit was.
+fn commit_batch(conn: &mut Connection, batch: &[(u64, Append)]) -> Vec<Result<(), StoreError>> {
+    let all_failed = |e: &dyn fmt::Display| batch.iter().map(|_| Err(StoreError::failed(e.to_string()))).collect();
+    let mut tx = match conn.transaction() {
+        Ok(tx) => tx,
+        Err(e) => return all_failed(&e),
+    };
+    let mut outcomes = Vec::with_capacity(batch.len());
+    for (_, a) in batch {
+        let outcome = match tx.savepoint() {
+            Ok(mut sp) => {
+                let r = append_one(&sp, a);
+                if r.is_ok() {
+                    sp.commit().map_err(StoreError::from).and(r)
+                } else {
+                    let _ = sp.rollback();
+                    r
+                }
+            }
+            Err(e) => Err(e.into()),
+        };
+        outcomes.push(outcome);
+    }
+    match tx.commit() {
+        Ok(()) => outcomes,
+        Err(e) => all_failed(&e),
+    }
+}
+
+fn append_one(tx: &Connection, a: &Append) -> Result<(), StoreError> {
+    let moves: Option<i64> = tx.query_row("SELECT moves FROM games WHERE id = ?1", [&a.id], |r| r.get(0)).optional()?;
+    match moves {
+        None => return Err(StoreError::failed(format!("no game {}", a.id))),
+        Some(n) if n != a.ply as i64 => {
+            return Err(StoreError::Conflict(format!("game {} has {n} moves stored, not {}", a.id, a.ply)));
+        }
+        Some(_) => {}
+    }
+    tx.execute("INSERT INTO moves (game_id, ply, body) VALUES (?1, ?2, ?3)", params![a.id, a.ply as i64, a.body])?;
+    tx.execute(
+        "UPDATE games SET moves = ?2, progress = ?3, updated_at = ?4 WHERE id = ?1",
+        params![a.id, a.ply as i64 + 1, a.progress, a.at],
+    )?;
+    Ok(())
 }
 
 fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
@@ -368,27 +441,38 @@ impl Store for SqliteStore {
     }
 
     fn append_move(&self, id: &str, ply: usize, mv: &RecordMove, progress: &Progress) -> Result<(), StoreError> {
+        let append = Append {
+            id: id.to_string(),
+            ply,
+            body: serde_json::to_string(mv)?,
+            progress: serde_json::to_string(progress)?,
+            at: progress.at,
+        };
+        let ticket = {
+            let mut q = self.queue();
+            let ticket = q.next;
+            q.next += 1;
+            q.pending.push((ticket, append));
+            ticket
+        };
+        // Whoever holds the connection commits everything queued; by the
+        // time we get it, our move may have been committed by another.
         let mut conn = self.conn();
-        let tx = conn.transaction()?;
-        let moves: Option<i64> =
-            tx.query_row("SELECT moves FROM games WHERE id = ?1", [id], |r| r.get(0)).optional()?;
-        match moves {
-            None => return Err(StoreError::failed(format!("no game {id}"))),
-            Some(n) if n != ply as i64 => {
-                return Err(StoreError::Conflict(format!("game {id} has {n} moves stored, not {ply}")));
-            }
-            Some(_) => {}
+        if let Some(outcome) = self.queue().done.remove(&ticket) {
+            return outcome;
         }
-        tx.execute(
-            "INSERT INTO moves (game_id, ply, body) VALUES (?1, ?2, ?3)",
-            params![id, ply as i64, serde_json::to_string(mv)?],
-        )?;
-        tx.execute(
-            "UPDATE games SET moves = ?2, progress = ?3, updated_at = ?4 WHERE id = ?1",
-            params![id, ply as i64 + 1, serde_json::to_string(progress)?, progress.at],
-        )?;
-        tx.commit()?;
-        Ok(())
+        let batch = std::mem::take(&mut self.queue().pending);
+        let outcomes = commit_batch(&mut conn, &batch);
+        let mut q = self.queue();
+        let mut mine = Err(StoreError::failed("the move was not committed"));
+        for ((t, _), outcome) in batch.iter().zip(outcomes) {
+            if *t == ticket {
+                mine = outcome;
+            } else {
+                q.done.insert(*t, outcome);
+            }
+        }
+        mine
     }
 
     fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
@@ -603,6 +687,53 @@ mod tests {
         let seats: Vec<Seat> = serde_json::from_str(&seats).unwrap();
         assert!(seats[0].held_by("t0"));
         assert_eq!(seats[1].bot_level(), Some(BotLevel::Easy));
+    }
+
+    #[test]
+    fn moves_written_at_once_are_committed_together_and_each_checked() {
+        let dir = std::env::temp_dir().join(format!("carcassonne-group-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let store = std::sync::Arc::new(SqliteStore::open(&dir.join("games.db")).unwrap());
+        for g in 0..8 {
+            store.create_game(&new_game(&format!("g{g}"))).unwrap();
+        }
+        // 8 games × 10 moves from 16 threads: two writers race for every move.
+        let outcomes: Vec<(usize, usize, bool)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..16)
+                .map(|w| {
+                    let store = std::sync::Arc::clone(&store);
+                    scope.spawn(move || {
+                        let g = w % 8;
+                        let mut out = Vec::new();
+                        for ply in 0..10 {
+                            let m = RecordMove {
+                                tile: "E".into(),
+                                at: [w as i32, ply as i32],
+                                rot: 0,
+                                meeple: None,
+                                abbot: None,
+                                recall: None,
+                            };
+                            let r = store.append_move(&format!("g{g}"), ply, &m, &progress(ply as i64));
+                            assert!(!matches!(r, Err(StoreError::Failed(_))), "{r:?}");
+                            out.push((g, ply, r.is_ok()));
+                        }
+                        out
+                    })
+                })
+                .collect();
+            handles.into_iter().flat_map(|h| h.join().unwrap()).collect()
+        });
+        for g in 0..8 {
+            let stored = store.load(&format!("g{g}")).unwrap().unwrap();
+            assert_eq!(stored.record.moves.len(), 10);
+            for ply in 0..10 {
+                let wins: Vec<_> = outcomes.iter().filter(|o| o.0 == g && o.1 == ply && o.2).collect();
+                assert_eq!(wins.len(), 1, "game {g} move {ply}: exactly one writer wins");
+            }
+        }
+        drop(store);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
