@@ -70,6 +70,10 @@ pub struct PgStore {
     config: Config,
     /// The URL without its password, for logs and errors.
     shown: String,
+    /// The database's clock when the store was opened: the change feed,
+    /// once listening, announces what was stored since (games loaded before
+    /// it listened must not miss a move).
+    opened_at: SystemTime,
 }
 
 /// Whether `db` (the `--db` value) names a PostgreSQL database rather than a SQLite file.
@@ -205,6 +209,7 @@ impl PgStore {
             .connect(NoTls)
             .map_err(|e| StoreError::failed(format!("cannot connect to {shown}: {}", describe(&e))))?;
         migrate(&mut client).map_err(|e| StoreError::failed(format!("{shown}: {}", e.message())))?;
+        let opened_at = client.query_one("SELECT now()", &[])?.try_get(0)?;
         drop(client);
         let pool = r2d2::Pool::builder()
             .max_size(POOL_SIZE)
@@ -212,7 +217,7 @@ impl PgStore {
             .connection_timeout(CONNECT_TIMEOUT)
             .error_handler(Box::new(LogErrors(shown.clone())))
             .build_unchecked(PostgresConnectionManager::new(config.clone(), NoTls));
-        Ok(PgStore { pool: Some(pool), config, shown })
+        Ok(PgStore { pool: Some(pool), config, shown, opened_at })
     }
 
     /// The database's URL without its password.
@@ -247,7 +252,11 @@ impl PgStore {
 fn migrate(client: &mut Client) -> Result<(), StoreError> {
     let mut tx = client.transaction()?;
     tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])?;
-    tx.batch_execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")?;
+    // (Without the notice that the table is there already, on every start.)
+    tx.batch_execute(
+        "SET LOCAL client_min_messages = warning;
+         CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);",
+    )?;
     let version: i32 = match tx.query_opt("SELECT version FROM schema_version", &[])? {
         Some(row) => row.try_get(0)?,
         None => {
@@ -378,7 +387,7 @@ impl Store for PgStore {
 
     fn changes(&self) -> Option<UnboundedReceiver<GameChanged>> {
         let (tx, rx) = unbounded_channel();
-        let listener = Listener { config: self.config.clone(), shown: self.shown.clone(), tx };
+        let listener = Listener { config: self.config.clone(), shown: self.shown.clone(), since: self.opened_at, tx };
         match std::thread::Builder::new().name("carcassonne-listen".into()).spawn(move || listener.run()) {
             Ok(_) => Some(rx),
             Err(e) => {
@@ -427,6 +436,8 @@ const MAX_BACKOFF: Duration = Duration::from_secs(30);
 struct Listener {
     config: Config,
     shown: String,
+    /// Where the first session looks back from.
+    since: SystemTime,
     tx: UnboundedSender<GameChanged>,
 }
 
@@ -443,12 +454,14 @@ impl Listener {
         let mut config = self.config.clone();
         let name = format!("{}:listen", config.get_application_name().unwrap_or("carcassonne"));
         config.application_name(&name);
-        // The database's clock when the feed was last known to be listening.
-        let mut alive: Option<SystemTime> = None;
+        // The database's clock when the feed was last known to be listening
+        // (at first: when the store was opened).
+        let mut alive = self.since;
+        let mut first = true;
         let mut backoff = Duration::from_millis(200);
         loop {
             let started = Instant::now();
-            match self.session(&config, &mut alive) {
+            match self.session(&config, &mut alive, std::mem::take(&mut first)) {
                 Ended::Closed => return,
                 Ended::Lost(why) => {
                     if started.elapsed() > MAX_BACKOFF {
@@ -482,7 +495,7 @@ impl Listener {
     }
 
     /// One connection's worth of listening.
-    fn session(&self, config: &Config, alive: &mut Option<SystemTime>) -> Ended {
+    fn session(&self, config: &Config, alive: &mut SystemTime, first: bool) -> Ended {
         let lost = |e: postgres::Error| Ended::Lost(describe(&e));
         let mut client = match config.connect(NoTls) {
             Ok(c) => c,
@@ -495,22 +508,26 @@ impl Listener {
             Ok(t) => t,
             Err(e) => return lost(e),
         };
-        if let Some(since) = alive.replace(now) {
-            // Listening again after a loss: announce what was stored meanwhile.
-            let missed = client.query(
-                "SELECT id, moves FROM games WHERE stored_at >= $1::timestamptz - make_interval(secs => $2)",
-                &[&since, &MISSED_MARGIN_SECS],
-            );
-            let missed = match missed {
-                Ok(rows) => rows,
-                Err(e) => return lost(e),
-            };
+        // Announce what was stored while the feed was not listening (before
+        // its first session, or since its last sign of life).
+        let since = std::mem::replace(alive, now);
+        let missed = client.query(
+            "SELECT id, moves FROM games WHERE stored_at >= $1::timestamptz - make_interval(secs => $2)",
+            &[&since, &MISSED_MARGIN_SECS],
+        );
+        let missed = match missed {
+            Ok(rows) => rows,
+            Err(e) => return lost(e),
+        };
+        if first {
+            tracing::debug!(db = %self.shown, "following PostgreSQL's changes");
+        } else {
             tracing::info!(db = %self.shown, games = missed.len(), "the PostgreSQL change feed is back");
-            for row in missed {
-                if let (Ok(id), Ok(moves)) = (row.try_get::<_, String>(0), row.try_get::<_, i64>(1)) {
-                    if !self.send(id, moves.max(0) as usize) {
-                        return Ended::Closed;
-                    }
+        }
+        for row in missed {
+            if let (Ok(id), Ok(moves)) = (row.try_get::<_, String>(0), row.try_get::<_, i64>(1)) {
+                if !self.send(id, moves.max(0) as usize) {
+                    return Ended::Closed;
                 }
             }
         }
@@ -544,7 +561,7 @@ impl Listener {
             if beat.elapsed() >= HEARTBEAT {
                 // A connection that died quietly shows up here.
                 match client.query_one("SELECT now()", &[]).and_then(|r| r.try_get::<_, SystemTime>(0)) {
-                    Ok(t) => *alive = Some(t),
+                    Ok(t) => *alive = t,
                     Err(e) => return lost(e),
                 }
                 beat = Instant::now();
