@@ -180,7 +180,10 @@ impl PgStore {
     /// `?options=-c%20search_path%3Dname` picks a schema) and brings its
     /// schema up to date. Several servers may open the same database at once.
     ///
-    /// Runs on a thread of its own, so it may be called from anywhere.
+    /// Blocks while it connects, on a thread of its own: called on an async
+    /// thread it stalls that thread (the server calls it from
+    /// `spawn_blocking`) but does not panic. A store dropped inside tokio
+    /// closes its connections on a thread of its own too.
     ///
     /// # Errors
     /// A URL that does not parse, a server that cannot be reached or refuses
