@@ -1,15 +1,15 @@
 //! `carcassonne serve`: the web game.
 
-use std::path::PathBuf;
-
 #[derive(clap::Args, Debug)]
 pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: String,
-    /// The SQLite file the games are kept in (created if missing).
+    /// Where the games are kept: a SQLite file (created if missing) for one
+    /// server, or a PostgreSQL URL (postgres://user:password@host:port/db)
+    /// that several servers share.
     #[arg(long, default_value = "carcassonne.db")]
-    pub db: PathBuf,
+    pub db: String,
 }
 
 impl Default for ServeArgs {

@@ -1,5 +1,6 @@
-//! The web game: an axum server with the games kept in SQLite and the
-//! browser UI embedded in the binary.
+//! The web game: an axum server with the games kept in SQLite (one server)
+//! or PostgreSQL (several servers sharing the games), and the browser UI
+//! embedded in the binary.
 //!
 //! The server is the authority: browsers send moves, the engine checks them,
 //! each move is committed to the store before it is acknowledged, bots move
@@ -8,8 +9,10 @@
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-//! // What `carcassonne serve` does.
-//! carcassonne_server::serve("127.0.0.1:8080", std::path::Path::new("carcassonne.db")).await?;
+//! // What `carcassonne serve` does: a SQLite file…
+//! carcassonne_server::serve("127.0.0.1:8080", "carcassonne.db").await?;
+//! // …or a PostgreSQL database that other servers may share.
+//! carcassonne_server::serve("127.0.0.1:8081", "postgres://carcassonne:secret@db.internal/carcassonne").await?;
 //! # Ok(()) }
 //! ```
 //!
@@ -21,6 +24,7 @@ mod error;
 mod live;
 mod routes;
 mod store;
+mod store_pg;
 mod view;
 
 use std::net::SocketAddr;
@@ -34,6 +38,7 @@ pub use routes::{app, MAX_BODY, MAX_QR_TEXT, MAX_RECORD, MAX_WS_MESSAGE};
 pub use store::{
     hash_token, GameChanged, GameSummary, NewGame, Progress, Seat, SqliteStore, Store, StoreError, StoredGame,
 };
+pub use store_pg::{is_postgres_url, redact_url, PgStore};
 pub use view::{options_json, replay_json, score_history, state_json, tiles_json, COLORS};
 
 /// An error on the way to serving.
@@ -46,17 +51,32 @@ pub fn init_logging() {
     let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
 }
 
-/// Opens (or creates) the database at `db`, listens on `addr`, prints the URL
-/// to open and serves until Ctrl-C. Settings come from the environment
+/// Opens the games' storage named by `db` (the `--db` value), listens on
+/// `addr`, prints the URL to open and serves until Ctrl-C. `db` is a
+/// PostgreSQL URL (`postgres://…` or `postgresql://…`, see [`PgStore::open`]),
+/// shared with any other server given the same one, or else the path of a
+/// SQLite file (created if missing) that only this server uses (a `&str`, or
+/// a `&Path` as before). Settings come from the environment
 /// ([`Config::from_env`]).
 ///
 /// # Errors
 /// The database cannot be opened or migrated, or the address cannot be bound.
-pub async fn serve(addr: &str, db: &Path) -> Result<(), BoxError> {
-    let store = SqliteStore::open(db)?;
+pub async fn serve(addr: &str, db: impl AsRef<std::ffi::OsStr>) -> Result<(), BoxError> {
+    let db = db.as_ref();
+    let (store, shown): (Arc<dyn Store>, String) = if let Some(url) = db.to_str().filter(|d| is_postgres_url(d)) {
+        let url = url.to_string();
+        let store = tokio::task::spawn_blocking(move || PgStore::open(&url))
+            .await
+            .map_err(|e| format!("opening the database: {e}"))??;
+        let shown = format!("PostgreSQL at {}", store.shown());
+        (Arc::new(store), shown)
+    } else {
+        let path = Path::new(db);
+        (Arc::new(SqliteStore::open(path)?), path.display().to_string())
+    };
     let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-    let state = AppState::new(Arc::new(store), Config::from_env());
-    tracing::info!(db = %db.display(), "games are kept in {}", db.display());
+    let state = AppState::new(store, Config::from_env());
+    tracing::info!(db = %shown, "games are kept in {shown}");
     let resumed = state.resume_bots().await?;
     if resumed > 0 {
         tracing::info!(games = resumed, "bots resumed");
