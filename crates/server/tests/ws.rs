@@ -47,7 +47,14 @@ async fn next_json(ws: &mut Socket) -> Value {
     loop {
         let msg = tokio::time::timeout(Duration::from_secs(10), ws.next()).await.expect("a message in time");
         match msg.expect("the socket stays open").unwrap() {
-            Message::Text(t) => return serde_json::from_str(&t).unwrap(),
+            Message::Text(t) => {
+                // Whatever a socket carries, it never names the bag, its
+                // seed or a seat's secret.
+                for secret in ["\"deck\"", "\"seed\"", "live_seed", "token"] {
+                    assert!(!t.contains(secret), "a websocket message holds {secret}: {t}");
+                }
+                return serde_json::from_str(&t).unwrap();
+            }
             Message::Close(_) => panic!("closed"),
             _ => {}
         }
