@@ -83,6 +83,23 @@ pub struct NewGame {
     pub created_at: i64,
 }
 
+impl NewGame {
+    /// What a store writes of a game not begun: the record's setup (no
+    /// moves) and its progress.
+    pub(crate) fn setup_and_progress(&self) -> (Record, Progress) {
+        let mut setup = self.record.clone();
+        setup.moves.clear();
+        let progress = Progress {
+            finished: false,
+            scores: vec![0; self.seats.len()],
+            to_move: Some(setup.first.unwrap_or(0)),
+            winners: Vec::new(),
+            at: self.created_at,
+        };
+        (setup, progress)
+    }
+}
+
 /// A stored game: the record with every move, and its seats.
 #[derive(Clone, Debug)]
 pub struct StoredGame {
@@ -415,15 +432,7 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
 
 impl Store for SqliteStore {
     fn create_game(&self, game: &NewGame) -> Result<(), StoreError> {
-        let mut setup = game.record.clone();
-        setup.moves.clear();
-        let progress = Progress {
-            finished: false,
-            scores: vec![0; game.seats.len()],
-            to_move: Some(setup.first.unwrap_or(0)),
-            winners: Vec::new(),
-            at: game.created_at,
-        };
+        let (setup, progress) = game.setup_and_progress();
         self.conn().execute(
             "INSERT INTO games (id, setup, seats, progress, moves, created_at, updated_at, live_seed)
              VALUES (?1, ?2, ?3, ?4, 0, ?5, ?5, ?6)",

@@ -287,15 +287,7 @@ fn migrate(client: &mut Client) -> Result<(), StoreError> {
 
 impl Store for PgStore {
     fn create_game(&self, game: &NewGame) -> Result<(), StoreError> {
-        let mut setup = game.record.clone();
-        setup.moves.clear();
-        let progress = Progress {
-            finished: false,
-            scores: vec![0; game.seats.len()],
-            to_move: Some(setup.first.unwrap_or(0)),
-            winners: Vec::new(),
-            at: game.created_at,
-        };
+        let (setup, progress) = game.setup_and_progress();
         let mut conn = self.conn()?;
         let inserted = conn.execute(
             "INSERT INTO games (id, setup, seats, progress, moves, created_at, updated_at, live_seed)
