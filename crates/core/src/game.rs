@@ -340,6 +340,41 @@ impl Game {
         counts
     }
 
+    /// Tiles a viewer cannot see, by tile id: the bag and the hands hidden
+    /// from them. `sees(p)` says whether the viewer sees `p`'s hand (their
+    /// own, or every hand with `hand_visible`). Two games with the same
+    /// public history give the same counts to a viewer who cannot tell
+    /// them apart, so nothing about the hidden hands leaks through them.
+    pub fn unseen(&self, sees: impl Fn(PlayerId) -> bool) -> [u8; TILE_KINDS] {
+        let mut counts = self.remaining();
+        for p in (0..self.players).map(PlayerId) {
+            if !sees(p) {
+                for t in self.hand(p) {
+                    counts[t.index()] += 1;
+                }
+            }
+        }
+        counts
+    }
+
+    /// Every tile of the game but the start tile, by tile id: placed,
+    /// discarded (from the log), held and in the bag. A tile that went back
+    /// into the bag (`reshuffle`) counts once.
+    pub fn tile_counts(&self) -> [u8; TILE_KINDS] {
+        let mut counts = self.unseen(|_| false);
+        for t in self.board.tiles() {
+            counts[t.tile.index()] += 1;
+        }
+        let start = self.start().0;
+        counts[start.index()] = counts[start.index()].saturating_sub(1);
+        for e in &self.events {
+            if let Event::TileDiscarded { tile, .. } = e {
+                counts[tile.index()] += 1;
+            }
+        }
+        counts
+    }
+
     /// How many tiles are still in the bag.
     pub fn tiles_left(&self) -> usize {
         self.deck.len() - self.next_draw

@@ -95,6 +95,12 @@ impl<'a> View<'a> {
         self.game.remaining()
     }
 
+    /// How many of each tile this player cannot see: the bag and the
+    /// other players' hidden hands.
+    pub fn unseen(&self) -> [u8; TILE_KINDS] {
+        self.game.unseen(|p| p == self.player || self.game.hand_visible_to_all(p))
+    }
+
     pub fn tiles_left(&self) -> usize {
         self.game.tiles_left()
     }

@@ -59,7 +59,12 @@ fn config(cases: u32) -> Config {
 
 /// Plays a random game, checking the invariants after every move.
 fn play_checked(seed: u64, players: usize, rules: Rules) -> Game {
-    let mut game = Game::new(Setup::standard(rules, players, seed)).unwrap();
+    let setup = Setup::standard(rules, players, seed);
+    let mut composition = [0u8; carcassonne::TILE_KINDS];
+    for t in &setup.deck {
+        composition[t.index()] += 1;
+    }
+    let mut game = Game::new(setup).unwrap();
     let mut rng = seeded_rng(seed.wrapping_mul(31).wrapping_add(7));
     let mut mover = RandomMover::new();
     let mut reference = Reference::new(rules, players, game.board().tiles()[0].tile, 0);
@@ -96,6 +101,10 @@ fn play_checked(seed: u64, players: usize, rules: Rules) -> Game {
             game.moves_played(),
             reference.log
         );
+
+        // Tiles are conserved: placed, discarded, held and in the bag make
+        // the deck (a tile sent back into the bag counts once).
+        assert_eq!(game.tile_counts(), composition, "seed {seed} {rules}: tiles not conserved");
 
         // Scores never drop.
         for (a, b) in last_scores.iter().zip(game.scores()) {
@@ -307,6 +316,9 @@ proptest! {
             Ok(all)
         };
         prop_assert_eq!(unseen(&sample)?, unseen(&game)?);
+        // Counts tell the sample and the game apart no more than the eye does.
+        prop_assert_eq!(carcassonne::View::new(&sample, me).unseen(), view.unseen());
+        prop_assert_eq!(sample.tile_counts(), game.tile_counts());
         // The sample plays on to the end like any game.
         let mut s = sample;
         mover.playout(&mut s, &mut rng);

@@ -106,7 +106,7 @@ pub struct Table {
 }
 
 impl Table {
-    fn new(game: Game, seats: Vec<Seat>, created_at: i64, updated_at: i64) -> Table {
+    pub(crate) fn new(game: Game, seats: Vec<Seat>, created_at: i64, updated_at: i64) -> Table {
         let online = vec![0; seats.len()];
         Table { game, seats, created_at, updated_at, thinking: None, online, bots_running: false }
     }

@@ -227,10 +227,6 @@ pub fn state_json(id: &str, table: &Table, viewer: &Viewer) -> Value {
         Some(p) if viewer.holds(p) && table.thinking.is_none() => Value::from(legal_json(game)),
         _ => Value::Null,
     };
-    let mut initial = game.remaining();
-    for t in game.drawn() {
-        initial[t.index()] += 1;
-    }
     json!({
         "id": id,
         "version": table.version(),
@@ -245,8 +241,10 @@ pub fn state_json(id: &str, table: &Table, viewer: &Viewer) -> Value {
         "thinking": table.thinking.map(|p| p.0),
         "legal": legal,
         "tiles_left": game.tiles_left(),
-        "remaining": counts_json(&game.remaining()),
-        "deck_counts": counts_json(&initial),
+        // Tiles this viewer cannot see (the bag and hands hidden from them):
+        // counts of the bag alone would give away the others' hands.
+        "remaining": counts_json(&game.unseen(|p| sees_hand(game, viewer, p))),
+        "deck_counts": counts_json(&game.tile_counts()),
         "log": game.events().iter().filter_map(event_to_json).collect::<Vec<_>>(),
         "score_history": score_history(game),
         "breakdown": breakdown(game),
@@ -494,4 +492,75 @@ fn board_json(game: &Game) -> Vec<Value> {
         .iter()
         .map(|t| json!({ "tile": t.tile.name(), "at": at(t.pos), "rot": t.rot.quarter_turns() }))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use carcassonne::{seeded_rng, Game, PlayerId, RandomMover, Rules, Setup};
+
+    use super::state_json;
+    use crate::live::{Table, Viewer};
+    use crate::store::Seat;
+
+    fn table(game: Game) -> Table {
+        let seats = (0..game.num_players())
+            .map(|i| Seat::Human { name: format!("P{i}"), token_hash: String::new(), remote: false })
+            .collect();
+        Table::new(game, seats, 0, 0)
+    }
+
+    fn bytes(game: &Game, viewer: &Viewer) -> String {
+        state_json("g", &table(game.clone()), viewer).to_string()
+    }
+
+    /// Two games with the same public history and different hidden hands
+    /// send the same bytes to every viewer who cannot see those hands: the
+    /// opponent and the spectator. Over random games with every hand option.
+    #[test]
+    fn hidden_hands_never_show_in_a_view() {
+        let options = [
+            Rules { hand: 2, ..Rules::default() },
+            Rules { hand: 3, ..Rules::default() },
+            Rules { draw_at_turn_end: true, ..Rules::default() },
+            Rules { hand: 3, draw_at_turn_end: true, river: true, ..Rules::default() },
+            Rules { hand: 2, abbot: true, ..Rules::default() },
+        ];
+        let mut hands_differed = 0;
+        for seed in 0..60u64 {
+            let rules = options[seed as usize % options.len()];
+            let players = 2 + (seed as usize % 3);
+            let mut game = Game::new(Setup::standard(rules, players, seed)).unwrap();
+            let mut rng = seeded_rng(seed);
+            let mut mover = RandomMover::new();
+            let turns = (seed * 7 % 60) as u16;
+            while game.moves_played() < turns {
+                let Some(mv) = mover.choose(&game, &mut rng) else { break };
+                game.play(&mv).unwrap();
+            }
+            if game.is_over() {
+                continue;
+            }
+            for me in 0..players {
+                let me = PlayerId(me as u8);
+                // Another game the same to `me`'s eyes: the bag and the
+                // others' hands dealt again.
+                let mut other = game.clone();
+                other.resample_hidden(me, &mut rng);
+                let others = (0..players as u8).map(PlayerId).filter(|&p| p != me);
+                if others.clone().any(|p| other.hand(p) != game.hand(p)) {
+                    hands_differed += 1;
+                }
+                let seat = Viewer { seats: vec![me] };
+                assert_eq!(bytes(&game, &seat), bytes(&other, &seat), "seed {seed} {rules}: seat {}", me.0);
+                let spectator = Viewer::default();
+                assert_eq!(bytes(&game, &spectator), bytes(&other, &spectator), "seed {seed} {rules}: spectator");
+                // The player whose hand was dealt again sees the difference.
+                if let Some(p) = others.clone().find(|&p| other.hand(p) != game.hand(p)) {
+                    let them = Viewer { seats: vec![p] };
+                    assert_ne!(bytes(&game, &them), bytes(&other, &them), "seed {seed}: a hand that changed");
+                }
+            }
+        }
+        assert!(hands_differed > 50, "only {hands_differed} cases had different hidden hands");
+    }
 }
