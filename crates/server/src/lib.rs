@@ -22,6 +22,7 @@
 mod bots;
 mod error;
 mod live;
+mod names;
 mod routes;
 mod store;
 mod store_pg;

@@ -12,6 +12,7 @@ use tokio::sync::watch;
 
 use crate::bots::{self, BotLevel};
 use crate::error::ApiError;
+use crate::names::{clean_name, name_key};
 use crate::store::{hash_token, GameChanged, NewGame, Progress, Seat, Store, StoreError};
 
 /// Server settings.
@@ -237,9 +238,6 @@ pub struct Created {
 /// Names bots get when the form leaves them blank.
 const BOT_NAMES: [&str; 6] = ["Aldric", "Beatrix", "Cedric", "Isolde", "Godfrey", "Matilda"];
 
-/// The longest player name, in characters.
-pub const MAX_NAME: usize = 24;
-
 /// The server's shared state: the store, the games in play, the settings.
 #[derive(Clone)]
 pub struct AppState {
@@ -267,42 +265,29 @@ pub fn now_ms() -> i64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
 }
 
-/// `n` random bytes from the operating system.
-fn random_bytes<const N: usize>() -> [u8; N] {
+/// `n` random bytes from the operating system. Without them no token can
+/// be trusted, so the request fails rather than fall back on the clock.
+fn random_bytes<const N: usize>() -> Result<[u8; N], ApiError> {
     let mut buf = [0u8; N];
-    if getrandom::fill(&mut buf).is_err() {
-        // No OS randomness: fall back on the clock and a per-process hasher
-        // (still unpredictable enough for game ids; tokens are local anyway).
-        use std::hash::{BuildHasher, Hasher};
-        for chunk in buf.chunks_mut(8) {
-            let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-            h.write_i64(now_ms());
-            let x = h.finish().to_le_bytes();
-            chunk.copy_from_slice(&x[..chunk.len()]);
-        }
-    }
-    buf
+    getrandom::fill(&mut buf)
+        .map_err(|e| ApiError::Storage(format!("no randomness from the operating system: {e}")))?;
+    Ok(buf)
 }
 
 /// A game id: 10 characters that are easy to read aloud.
-fn new_game_id() -> String {
+fn new_game_id() -> Result<String, ApiError> {
     const ALPHABET: &[u8] = b"23456789abcdefghjkmnpqrstuvwxyz";
-    random_bytes::<10>().iter().map(|b| ALPHABET[*b as usize % ALPHABET.len()] as char).collect()
+    Ok(random_bytes::<10>()?.iter().map(|b| ALPHABET[*b as usize % ALPHABET.len()] as char).collect())
 }
 
 /// A seat token: 128 random bits from the operating system, in hex.
-fn new_token() -> String {
-    random_bytes::<16>().iter().map(|b| format!("{b:02x}")).collect()
+fn new_token() -> Result<String, ApiError> {
+    Ok(random_bytes::<16>()?.iter().map(|b| format!("{b:02x}")).collect())
 }
 
 /// Whether `id` could be a game id (so that junk never reaches the store).
 pub fn plausible_id(id: &str) -> bool {
     (1..=40).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-}
-
-fn clean_name(raw: Option<&str>) -> Option<String> {
-    let name: String = raw?.chars().filter(|c| !c.is_control()).collect::<String>().trim().to_string();
-    (!name.is_empty()).then(|| name.chars().take(MAX_NAME).collect())
 }
 
 /// The progress a listing shows after a move.
@@ -352,17 +337,39 @@ impl AppState {
                 req.seats.len()
             )));
         }
+        // Names as given, cleaned; two seats may not share one.
+        let given: Vec<Option<String>> = req.seats.iter().map(|s| s.name.as_deref().and_then(clean_name)).collect();
+        let mut taken: Vec<String> = Vec::new();
+        for (i, name) in given.iter().enumerate() {
+            let Some(name) = name else { continue };
+            let key = name_key(name);
+            if let Some(j) = given[..i].iter().position(|n| n.as_deref().map(name_key).as_ref() == Some(&key)) {
+                return Err(ApiError::BadRequest(format!(
+                    "seat {}: \"{name}\" is already the name of seat {}",
+                    i + 1,
+                    j + 1
+                )));
+            }
+            taken.push(key);
+        }
+        // A default name no seat has taken.
+        let mut default_name = |first: String| {
+            let name = (1..).map(|k| if k == 1 { first.clone() } else { format!("{first} {k}") });
+            let name = name.into_iter().find(|n| !taken.contains(&name_key(n))).unwrap_or(first);
+            taken.push(name_key(&name));
+            name
+        };
         let mut seats = Vec::with_capacity(req.seats.len());
         let mut tokens = Vec::new();
         for (i, s) in req.seats.iter().enumerate() {
             let seat = match s.kind.as_str() {
                 kind @ ("human" | "remote") => {
-                    let token = new_token();
+                    let token = new_token()?;
                     let remote = kind == "remote";
                     let token_hash = hash_token(&token);
                     tokens.push(SeatToken { seat: PlayerId(i as u8), token, remote });
                     Seat::Human {
-                        name: clean_name(s.name.as_deref()).unwrap_or_else(|| format!("Player {}", i + 1)),
+                        name: given[i].clone().unwrap_or_else(|| default_name(format!("Player {}", i + 1))),
                         token_hash,
                         remote,
                     }
@@ -375,7 +382,7 @@ impl AppState {
                         })?,
                     };
                     Seat::Bot {
-                        name: clean_name(s.name.as_deref()).unwrap_or_else(|| BOT_NAMES[i % BOT_NAMES.len()].into()),
+                        name: given[i].clone().unwrap_or_else(|| default_name(BOT_NAMES[i % BOT_NAMES.len()].into())),
                         level,
                     }
                 }
@@ -395,13 +402,13 @@ impl AppState {
         let rules = rules_from_json(&rules).map_err(|e| ApiError::BadRequest(e.to_string()))?;
         // The engine deals the deck for the rules (the river first, the
         // first player…) from a fresh seed.
-        let setup = Setup::standard(rules, names.len(), u64::from_le_bytes(random_bytes::<8>()));
+        let setup = Setup::standard(rules, names.len(), u64::from_le_bytes(random_bytes::<8>()?));
         let live_seed = setup.live_seed;
         let game = Game::new(setup).map_err(|e| ApiError::BadRequest(e.to_string()))?;
         // Stored: the deck as dealt, and the live bag's seed, so that a
         // replay of the moves rebuilds this very game.
         let record = Record::from_game(&game, &names);
-        let id = new_game_id();
+        let id = new_game_id()?;
         let created_at = now_ms();
         let new = NewGame { id: id.clone(), record, live_seed, seats: seats.clone(), created_at };
         blocking(self.store(), move |s| s.create_game(&new)).await?;
@@ -669,20 +676,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn names_are_cleaned_and_cut() {
-        assert_eq!(clean_name(Some("  Ada \n")), Some("Ada".into()));
-        assert_eq!(clean_name(Some("   ")), None);
-        assert_eq!(clean_name(None), None);
-        assert_eq!(clean_name(Some(&"x".repeat(100))).unwrap().len(), MAX_NAME);
-    }
-
-    #[test]
     fn ids_and_tokens_look_right() {
-        let id = new_game_id();
+        let id = new_game_id().unwrap();
         assert_eq!(id.len(), 10);
         assert!(plausible_id(&id));
-        assert_ne!(new_game_id(), id);
-        assert_eq!(new_token().len(), 32);
+        assert_ne!(new_game_id().unwrap(), id);
+        assert_eq!(new_token().unwrap().len(), 32);
         assert!(!plausible_id("../etc"));
         assert!(!plausible_id(""));
     }

@@ -422,7 +422,7 @@ pub fn options_json() -> Value {
         "colors": COLORS,
         "min_players": 2,
         "max_players": carcassonne::MAX_PLAYERS,
-        "max_name": crate::live::MAX_NAME,
+        "max_name": crate::names::MAX_NAME,
     })
 }
 

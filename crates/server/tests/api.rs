@@ -595,3 +595,33 @@ async fn too_many_requests_are_refused_and_change_nothing() {
     let (status, _) = call_raw(&app, "GET", "/", None).await;
     assert_eq!(status, StatusCode::OK);
 }
+
+/// Names are cleaned of what could make one player pass for another, and
+/// two seats never share one.
+#[tokio::test]
+async fn names_cannot_pose_as_another_player() {
+    let app = test_app().0;
+    let seats =
+        |a: &str, b: &str| json!({ "seats": [ { "kind": "human", "name": a }, { "kind": "human", "name": b } ] });
+
+    // A right-to-left override and zero-width characters are dropped.
+    let (_, _, state) = create(&app, seats("\u{202E}adA\u{202C}", "B\u{200B}ob")).await;
+    assert_eq!(state["players"][0]["name"], "adA");
+    assert_eq!(state["players"][1]["name"], "Bob");
+
+    // The same name, in another case, in full-width letters or with a hidden
+    // character, is refused, and no game is made.
+    let before = call(&app, "GET", "/api/games", None).await.1;
+    for twin in ["ADA", "\u{FF21}\u{FF44}\u{FF41}", "A\u{200D}da", " Ada "] {
+        let (status, v) = call(&app, "POST", "/api/games", Some(&seats("Ada", twin).to_string())).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{twin:?}: {v}");
+        assert_eq!(v["error"], "bad_request", "{v}");
+        assert!(v["message"].as_str().unwrap().contains("already the name of seat 1"), "{v}");
+    }
+    assert_eq!(call(&app, "GET", "/api/games", None).await.1, before);
+
+    // A default name steps aside for a name a seat has taken.
+    let body = json!({ "seats": [ { "kind": "human", "name": "Player 2" }, { "kind": "human" } ] });
+    let (_, _, state) = create(&app, body).await;
+    assert_eq!(state["players"][1]["name"], "Player 2 2");
+}
