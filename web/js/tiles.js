@@ -487,12 +487,24 @@ export function tileBody(g) {
   return out.join('');
 }
 
+/** Course names (CMSC 22001, e.g. CRFR50 for D) of the base tiles, from the tile data. */
+const courseNames = new Map();
+
+/** A tile's letter and, for a base tile, its course name: "D (CRFR50)". */
+export function tileLabel(id) {
+  const course = courseNames.get(id);
+  return course ? `${id} (${course})` : id;
+}
+
 /** The tile set: geometry per id, symbols for the page, spot lookups. */
 export class TileSet {
   constructor(data) {
     this.data = data;
     this.byId = new Map();
-    for (const def of data.tiles) this.byId.set(def.id, buildGeometry(def));
+    for (const def of data.tiles) {
+      this.byId.set(def.id, buildGeometry(def));
+      if (def.course) courseNames.set(def.id, def.course);
+    }
     this.standardCounts = data.standard_counts;
   }
 
@@ -551,6 +563,6 @@ export class TileSet {
 
 /** A standalone SVG of one tile (for panels and tables). */
 export function tileSvg(id, rot = 0, size = 64, extraClass = '') {
-  return `<svg class="tile-pic ${extraClass}" viewBox="0 0 100 100" width="${size}" height="${size}" aria-label="tile ${id}">
+  return `<svg class="tile-pic ${extraClass}" viewBox="0 0 100 100" width="${size}" height="${size}" aria-label="tile ${tileLabel(id)}">
     <use href="#tile-${id}" transform="rotate(${rot * 90} 50 50)"/></svg>`;
 }

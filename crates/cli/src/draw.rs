@@ -6,7 +6,7 @@
 //! Followers are the seat number (`0`–`5`) of their owner on the spot they
 //! stand on.
 
-use carcassonne::{Board, Dir, Follower, Game, PlacedTile, SegmentKind, Spot};
+use carcassonne::{Board, Dir, Follower, Game, PlacedTile, SegmentKind, Spot, TileId};
 
 const TW: usize = 7;
 const TH: usize = 5;
@@ -179,6 +179,27 @@ pub fn board(board: &Board, followers: &[Follower]) -> String {
 /// The board of a game with its followers.
 pub fn game_board(game: &Game) -> String {
     board(game.board(), game.followers())
+}
+
+/// A tile by its letter and, for a base tile, its course name: `D (CRFR50)`.
+pub fn tile_label(t: TileId) -> String {
+    match t.course_name() {
+        Some(course) => format!("{t} ({course})"),
+        None => t.to_string(),
+    }
+}
+
+/// The tiles on a board, by kind: `tiles: 2 × D (CRFR50), 1 × Eg`.
+pub fn tile_legend(board: &Board) -> String {
+    let mut counts = [0u32; carcassonne::TILE_KINDS];
+    for t in board.tiles() {
+        counts[t.tile.index()] += 1;
+    }
+    let kinds: Vec<String> = TileId::all()
+        .filter(|t| counts[t.index()] > 0)
+        .map(|t| format!("{} × {}", counts[t.index()], tile_label(t)))
+        .collect();
+    format!("  tiles: {}", kinds.join(", "))
 }
 
 #[cfg(test)]

@@ -191,7 +191,8 @@ fn replay(path: &PathBuf, step: bool) -> Result<()> {
                 let m = &record.moves[n - 1];
                 let who = &names[(n - 1 + record.first.unwrap_or(0) as usize) % names.len()];
                 let action = m.meeple.as_ref().map(|s| format!(", follower on {s}")).unwrap_or_default();
-                say!("== move {n}: {who} plays {} at [{},{}] rot {}{action}", m.tile, m.at[0], m.at[1], m.rot);
+                let tile = m.to_move().map(|mv| draw::tile_label(mv.tile)).unwrap_or_else(|_| m.tile.clone());
+                say!("== move {n}: {who} plays {tile} at [{},{}] rot {}{action}", m.at[0], m.at[1], m.rot);
             }
             say!("{}", draw::game_board(&g));
             for e in g.events().iter().filter(|e| event_turn(e) == Some(n as u16)) {
@@ -205,6 +206,8 @@ fn replay(path: &PathBuf, step: bool) -> Result<()> {
     } else {
         say!("{}", draw::game_board(&game));
     }
+    say!("{}", draw::tile_legend(game.board()));
+    say!();
     print_summary(&game, &names);
     Ok(())
 }

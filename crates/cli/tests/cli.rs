@@ -85,6 +85,37 @@ fn replay_draws_the_board_and_the_breakdown() {
 }
 
 #[test]
+fn tiles_go_by_letter_or_course_name() {
+    let path = scenarios().join("008-city-three-tiles-one-shield.json");
+    let letters = std::fs::read_to_string(&path).unwrap();
+    let mut doc: Value = serde_json::from_str(&letters).unwrap();
+    // The same record with every tile by its CMSC 22001 name.
+    let course = |v: &mut Value| {
+        let name = carcassonne::TileId::from_name(v.as_str().unwrap()).unwrap().course_name().unwrap();
+        *v = Value::from(name);
+    };
+    course(&mut doc["start"]["tile"]);
+    doc["deck"].as_array_mut().unwrap().iter_mut().for_each(course);
+    doc["moves"].as_array_mut().unwrap().iter_mut().for_each(|m| course(&mut m["tile"]));
+    let dir = std::env::temp_dir().join(format!("carcassonne-course-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let renamed = dir.join("course.json");
+    std::fs::write(&renamed, doc.to_string()).unwrap();
+    assert!(doc.to_string().contains("CCFCS50") || doc.to_string().contains("CFFF50"), "{doc}");
+
+    let score = |p: &PathBuf| bin().arg("score").arg(p).output().unwrap();
+    let (a, b) = (score(&path), score(&renamed));
+    assert!(b.status.success(), "{}", String::from_utf8_lossy(&b.stderr));
+    assert_eq!(a.stdout, b.stdout, "the same scores and events, tiles by letter");
+
+    let replay = bin().args(["replay", "--step"]).arg(&renamed).output().unwrap();
+    let text = String::from_utf8(replay.stdout).unwrap();
+    assert!(text.contains("tiles: ") && text.contains("D (CRFR50)"), "{text}");
+    assert!(text.contains("== move 1: Ada plays "), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("== move 1") && l.contains(" (") && l.contains("50)")), "{text}");
+}
+
+#[test]
 fn rules_codes_round_trip_through_the_command() {
     let out = bin().args(["rules", "--preset", "first-edition", "--set", "river=true"]).output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();

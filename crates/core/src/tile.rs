@@ -3,7 +3,10 @@
 //! The data below is the reference data of tiles.md, one line per tile id:
 //! edges N E S W (`C` city, `R` road, `F` field, `~` river), then segments —
 //! `c:` city, `r:` road, `w:` river (by edges), `f:` field (by half-edges,
-//! `>` the indices of the cities on the same tile it touches) — then flags.
+//! `>` the indices of the cities on the same tile it touches) — then flags,
+//! then the tile's name in the CMSC 22001 course (tiles.md's last column:
+//! the edges, `L` for a cloister, `S` for a shield, then `50`), which base
+//! tiles have and garden copies and river tiles do not.
 
 use std::fmt;
 use std::sync::OnceLock;
@@ -11,50 +14,50 @@ use std::sync::OnceLock;
 use crate::geom::{Dir, Rotation, Spot, HALF_NAMES};
 
 #[rustfmt::skip]
-const TILE_DATA: &[(&str, &str, &str, &str)] = &[
-    ("A", "FFRF", "r:S f:Nw,Ne,En,Es,Se,Sw,Ws,Wn", "cloister"),
-    ("B", "FFFF", "f:Nw,Ne,En,Es,Se,Sw,Ws,Wn", "cloister"),
-    ("C", "CCCC", "c:NESW", "shield"),
-    ("D", "CRFR", "c:N r:EW f:En,Wn>0 f:Es,Se,Sw,Ws", ""),
-    ("E", "CFFF", "c:N f:En,Es,Se,Sw,Ws,Wn>0", ""),
-    ("F", "FCFC", "c:EW f:Nw,Ne>0 f:Se,Sw>0", "shield"),
-    ("G", "FCFC", "c:EW f:Nw,Ne>0 f:Se,Sw>0", ""),
-    ("H", "CFCF", "c:N c:S f:En,Es,Ws,Wn>0,1", ""),
-    ("I", "CCFF", "c:N c:E f:Se,Sw,Ws,Wn>0,1", ""),
-    ("J", "CRRF", "c:N r:ES f:En,Sw,Ws,Wn>0 f:Es,Se", ""),
-    ("K", "CFRR", "c:N r:SW f:En,Es,Se,Wn>0 f:Sw,Ws", ""),
-    ("L", "CRRR", "c:N r:E r:S r:W f:En,Wn>0 f:Es,Se f:Sw,Ws", ""),
-    ("M", "CFFC", "c:NW f:En,Es,Se,Sw>0", "shield"),
-    ("N", "CFFC", "c:NW f:En,Es,Se,Sw>0", ""),
-    ("O", "CRRC", "c:NW r:ES f:En,Sw>0 f:Es,Se", "shield"),
-    ("P", "CRRC", "c:NW r:ES f:En,Sw>0 f:Es,Se", ""),
-    ("Q", "CCFC", "c:NEW f:Se,Sw>0", "shield"),
-    ("R", "CCFC", "c:NEW f:Se,Sw>0", ""),
-    ("S", "CCRC", "c:NEW r:S f:Se>0 f:Sw>0", "shield"),
-    ("T", "CCRC", "c:NEW r:S f:Se>0 f:Sw>0", ""),
-    ("U", "RFRF", "r:NS f:Ne,En,Es,Se f:Nw,Sw,Ws,Wn", ""),
-    ("V", "FFRR", "r:SW f:Nw,Ne,En,Es,Se,Wn f:Sw,Ws", ""),
-    ("W", "FRRR", "r:E r:S r:W f:Nw,Ne,En,Wn f:Es,Se f:Sw,Ws", ""),
-    ("X", "RRRR", "r:N r:E r:S r:W f:Nw,Wn f:Ne,En f:Es,Se f:Sw,Ws", ""),
-    ("Eg", "CFFF", "c:N f:En,Es,Se,Sw,Ws,Wn>0", "garden"),
-    ("Hg", "CFCF", "c:N c:S f:En,Es,Ws,Wn>0,1", "garden"),
-    ("Ig", "CCFF", "c:N c:E f:Se,Sw,Ws,Wn>0,1", "garden"),
-    ("Mg", "CFFC", "c:NW f:En,Es,Se,Sw>0", "shield garden"),
-    ("Ng", "CFFC", "c:NW f:En,Es,Se,Sw>0", "garden"),
-    ("Rg", "CCFC", "c:NEW f:Se,Sw>0", "garden"),
-    ("Ug", "RFRF", "r:NS f:Ne,En,Es,Se f:Nw,Sw,Ws,Wn", "garden"),
-    ("Vg", "FFRR", "r:SW f:Nw,Ne,En,Es,Se,Wn f:Sw,Ws", "garden"),
-    ("RV01", "FF~F", "w:S f:Nw,Ne,En,Es,Se,Sw,Ws,Wn", ""),
-    ("RV02", "~FFF", "w:N f:Nw,Ne,En,Es,Se,Sw,Ws,Wn", ""),
-    ("RV03", "C~C~", "c:N c:S w:EW f:En,Wn>0 f:Es,Ws>1", ""),
-    ("RV04", "C~R~", "c:N r:S w:EW f:Wn>0 f:En>0 f:Es,Se f:Sw,Ws", ""),
-    ("RV05", "F~R~", "r:S w:EW f:Nw,Ne,En,Wn f:Es,Se f:Sw,Ws", "cloister"),
-    ("RV06", "~R~R", "r:EW w:NS f:Nw,Wn f:Ne,En f:Es,Se f:Sw,Ws", ""),
-    ("RV07", "F~F~", "w:EW f:Nw,Ne,En,Wn f:Es,Se,Sw,Ws", ""),
-    ("RV08", "C~~C", "c:NW w:ES f:En,Sw>0 f:Es,Se", ""),
-    ("RV09", "RR~~", "r:NE w:SW f:Ne,En f:Nw,Es,Se,Wn f:Sw,Ws", ""),
-    ("RV10", "FF~~", "w:SW f:Nw,Ne,En,Es,Se,Wn f:Sw,Ws", ""),
-    ("RV10g", "FF~~", "w:SW f:Nw,Ne,En,Es,Se,Wn f:Sw,Ws", "garden"),
+const TILE_DATA: &[(&str, &str, &str, &str, &str)] = &[
+    ("A", "FFRF", "r:S f:Nw,Ne,En,Es,Se,Sw,Ws,Wn", "cloister", "FFRFL50"),
+    ("B", "FFFF", "f:Nw,Ne,En,Es,Se,Sw,Ws,Wn", "cloister", "FFFFL50"),
+    ("C", "CCCC", "c:NESW", "shield", "CCCCS50"),
+    ("D", "CRFR", "c:N r:EW f:En,Wn>0 f:Es,Se,Sw,Ws", "", "CRFR50"),
+    ("E", "CFFF", "c:N f:En,Es,Se,Sw,Ws,Wn>0", "", "CFFF50"),
+    ("F", "FCFC", "c:EW f:Nw,Ne>0 f:Se,Sw>0", "shield", "FCFCS50"),
+    ("G", "FCFC", "c:EW f:Nw,Ne>0 f:Se,Sw>0", "", "FCFC50"),
+    ("H", "CFCF", "c:N c:S f:En,Es,Ws,Wn>0,1", "", "CFCF50"),
+    ("I", "CCFF", "c:N c:E f:Se,Sw,Ws,Wn>0,1", "", "CCFF50"),
+    ("J", "CRRF", "c:N r:ES f:En,Sw,Ws,Wn>0 f:Es,Se", "", "CRRF50"),
+    ("K", "CFRR", "c:N r:SW f:En,Es,Se,Wn>0 f:Sw,Ws", "", "CFRR50"),
+    ("L", "CRRR", "c:N r:E r:S r:W f:En,Wn>0 f:Es,Se f:Sw,Ws", "", "CRRR50"),
+    ("M", "CFFC", "c:NW f:En,Es,Se,Sw>0", "shield", "CFFCS50"),
+    ("N", "CFFC", "c:NW f:En,Es,Se,Sw>0", "", "CFFC50"),
+    ("O", "CRRC", "c:NW r:ES f:En,Sw>0 f:Es,Se", "shield", "CRRCS50"),
+    ("P", "CRRC", "c:NW r:ES f:En,Sw>0 f:Es,Se", "", "CRRC50"),
+    ("Q", "CCFC", "c:NEW f:Se,Sw>0", "shield", "CCFCS50"),
+    ("R", "CCFC", "c:NEW f:Se,Sw>0", "", "CCFC50"),
+    ("S", "CCRC", "c:NEW r:S f:Se>0 f:Sw>0", "shield", "CCRCS50"),
+    ("T", "CCRC", "c:NEW r:S f:Se>0 f:Sw>0", "", "CCRC50"),
+    ("U", "RFRF", "r:NS f:Ne,En,Es,Se f:Nw,Sw,Ws,Wn", "", "RFRF50"),
+    ("V", "FFRR", "r:SW f:Nw,Ne,En,Es,Se,Wn f:Sw,Ws", "", "FFRR50"),
+    ("W", "FRRR", "r:E r:S r:W f:Nw,Ne,En,Wn f:Es,Se f:Sw,Ws", "", "FRRR50"),
+    ("X", "RRRR", "r:N r:E r:S r:W f:Nw,Wn f:Ne,En f:Es,Se f:Sw,Ws", "", "RRRR50"),
+    ("Eg", "CFFF", "c:N f:En,Es,Se,Sw,Ws,Wn>0", "garden", ""),
+    ("Hg", "CFCF", "c:N c:S f:En,Es,Ws,Wn>0,1", "garden", ""),
+    ("Ig", "CCFF", "c:N c:E f:Se,Sw,Ws,Wn>0,1", "garden", ""),
+    ("Mg", "CFFC", "c:NW f:En,Es,Se,Sw>0", "shield garden", ""),
+    ("Ng", "CFFC", "c:NW f:En,Es,Se,Sw>0", "garden", ""),
+    ("Rg", "CCFC", "c:NEW f:Se,Sw>0", "garden", ""),
+    ("Ug", "RFRF", "r:NS f:Ne,En,Es,Se f:Nw,Sw,Ws,Wn", "garden", ""),
+    ("Vg", "FFRR", "r:SW f:Nw,Ne,En,Es,Se,Wn f:Sw,Ws", "garden", ""),
+    ("RV01", "FF~F", "w:S f:Nw,Ne,En,Es,Se,Sw,Ws,Wn", "", ""),
+    ("RV02", "~FFF", "w:N f:Nw,Ne,En,Es,Se,Sw,Ws,Wn", "", ""),
+    ("RV03", "C~C~", "c:N c:S w:EW f:En,Wn>0 f:Es,Ws>1", "", ""),
+    ("RV04", "C~R~", "c:N r:S w:EW f:Wn>0 f:En>0 f:Es,Se f:Sw,Ws", "", ""),
+    ("RV05", "F~R~", "r:S w:EW f:Nw,Ne,En,Wn f:Es,Se f:Sw,Ws", "cloister", ""),
+    ("RV06", "~R~R", "r:EW w:NS f:Nw,Wn f:Ne,En f:Es,Se f:Sw,Ws", "", ""),
+    ("RV07", "F~F~", "w:EW f:Nw,Ne,En,Wn f:Es,Se,Sw,Ws", "", ""),
+    ("RV08", "C~~C", "c:NW w:ES f:En,Sw>0 f:Es,Se", "", ""),
+    ("RV09", "RR~~", "r:NE w:SW f:Ne,En f:Nw,Es,Se,Wn f:Sw,Ws", "", ""),
+    ("RV10", "FF~~", "w:SW f:Nw,Ne,En,Es,Se,Wn f:Sw,Ws", "", ""),
+    ("RV10g", "FF~~", "w:SW f:Nw,Ne,En,Es,Se,Wn f:Sw,Ws", "garden", ""),
 ];
 
 /// How many copies of each land tile the standard deck holds, start tile
@@ -147,8 +150,18 @@ impl TileId {
         (0..TILE_KINDS as u8).map(TileId)
     }
 
+    /// The tile a name stands for: its letter id (`D`, `Eg`, `RV01`) or,
+    /// for a base tile, its course name (`CRFR50`), as record.md allows.
     pub fn from_name(name: &str) -> Option<TileId> {
-        TILE_DATA.iter().position(|t| t.0 == name).map(|i| TileId(i as u8))
+        let letters = TILE_DATA.iter().position(|t| t.0 == name);
+        let course = || TILE_DATA.iter().position(|t| !t.4.is_empty() && t.4 == name);
+        letters.or_else(course).map(|i| TileId(i as u8))
+    }
+
+    /// The tile's name in the CMSC 22001 course (`CRFR50` for `D`), for the
+    /// 24 base tiles; garden copies and river tiles have none.
+    pub fn course_name(self) -> Option<&'static str> {
+        Some(TILE_DATA[self.0 as usize].4).filter(|n| !n.is_empty())
     }
 
     pub fn name(self) -> &'static str {
@@ -309,7 +322,7 @@ pub(crate) fn tables() -> &'static Tables {
     TABLES.get_or_init(build_tables)
 }
 
-fn parse_def(&(name, edges, segs, flags): &(&'static str, &str, &str, &str)) -> TileDef {
+fn parse_def(&(name, edges, segs, flags, _): &(&'static str, &str, &str, &str, &str)) -> TileDef {
     let dir_of = |c: char| "NESW".find(c).expect("edge letter");
     let half_of = |s: &str| HALF_NAMES.iter().position(|h| *h == s).expect("half name");
     let mut segments = Vec::new();
@@ -484,6 +497,30 @@ mod tests {
                 }
             }
             assert!(def.segments.len() <= MAX_SEGMENTS);
+        }
+    }
+
+    #[test]
+    fn course_names_are_edges_cloister_shield_and_50() {
+        let mut named = 0;
+        for t in TileId::all() {
+            let Some(course) = t.course_name() else {
+                assert!(t.name().len() > 1, "{t}: every base letter has a course name");
+                continue;
+            };
+            named += 1;
+            let def = t.def();
+            let edges: String = def.edges.iter().map(|e| e.word()[..1].to_uppercase()).collect();
+            let marks = format!("{}{}", if def.has_cloister() { "L" } else { "" }, if def.shield { "S" } else { "" });
+            assert_eq!(course, format!("{edges}{marks}50"), "{t}");
+            assert_eq!(TileId::from_name(course), Some(t));
+            assert_eq!(TileId::from_name(t.name()), Some(t));
+        }
+        assert_eq!(named, 24);
+        assert_eq!(TileId::from_name("CRFR50"), Some(TileId::START));
+        assert_eq!(TileId::from_name("FFRFL50").map(TileId::name), Some("A"));
+        for unknown in ["", "CRFR", "crfr50", "Dg", "RV11"] {
+            assert_eq!(TileId::from_name(unknown), None, "{unknown:?}");
         }
     }
 

@@ -104,3 +104,43 @@ fn there_are_enough_scenarios() {
     assert!(files.len() >= 110, "only {} scenarios", files.len());
     assert!(illegal >= 30, "only {illegal} illegal-record scenarios");
 }
+
+/// The record with every tile that has a course name (`CRFR50` for `D`)
+/// written by that name, and whether any was.
+fn with_course_names(record: &Record) -> (Record, bool) {
+    let mut renamed = false;
+    let mut course = |name: &mut String| {
+        if let Some(c) = carcassonne::TileId::from_name(name).and_then(carcassonne::TileId::course_name) {
+            *name = c.to_string();
+            renamed = true;
+        }
+    };
+    let mut r = record.clone();
+    if let Some(s) = r.start.as_mut() {
+        course(&mut s.tile);
+    }
+    r.deck.iter_mut().flatten().for_each(&mut course);
+    r.moves.iter_mut().for_each(|m| course(&mut m.tile));
+    (r, renamed)
+}
+
+#[test]
+fn a_record_in_course_names_scores_as_the_same_record_in_letters() {
+    let mut renamed = 0;
+    for path in scenario_files() {
+        let record = Record::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let (course, any) = with_course_names(&record);
+        renamed += any as usize;
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let score = |r: &Record| r.replay().map(|g| carcassonne::record::score_json(&g)).map_err(|e| e.to_string());
+        assert_eq!(score(&course), score(&record), "{name}");
+        if let Ok(game) = course.replay() {
+            // A record the engine writes names tiles by letter.
+            assert_eq!(
+                Record::from_game(&game, &record.players).deck,
+                record.replay().ok().map(|g| { Record::from_game(&g, &record.players).deck.unwrap() })
+            );
+        }
+    }
+    assert!(renamed >= 100, "only {renamed} scenarios have a tile with a course name");
+}

@@ -321,6 +321,7 @@ pub fn tiles_json() -> Value {
                 .collect();
             json!({
                 "id": t.name(),
+                "course": t.course_name(),
                 "edges": def.edges.map(EdgeKind::word),
                 "segments": segments,
                 "river": dirs(def.river),

@@ -25,6 +25,8 @@ async fn tiles_and_options_describe_the_engine() {
     assert_eq!(list.len(), carcassonne::TILE_KINDS);
     let d = list.iter().find(|t| t["id"] == "D").unwrap();
     assert_eq!(d["edges"], json!(["city", "road", "field", "road"]));
+    assert_eq!(d["course"], "CRFR50", "the CMSC 22001 name beside the letter");
+    assert_eq!(list.iter().find(|t| t["id"] == "Eg").unwrap()["course"], Value::Null);
     let total: u64 = tiles["standard_counts"].as_object().unwrap().values().map(|v| v.as_u64().unwrap()).sum();
     assert_eq!(total, 72, "the box holds 72 land tiles");
 
