@@ -1,0 +1,203 @@
+//! The `carcassonne` Python package's native module (`carcassonne._carcassonne`):
+//! the engine's games, moves and views, the built-in bots and the arena,
+//! record scoring, and the core of the PettingZoo environment (action
+//! encoding, masks and observations), all in Rust. The Python side
+//! (`python/carcassonne`) re-exports these and adds the environment classes.
+//!
+//! Every call that runs the engine or a search for long (playouts, bots,
+//! the arena, replays) releases the GIL.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+mod env;
+mod game;
+mod play;
+
+use carcassonne::record::RecordError as RecordProblem;
+use carcassonne::{IllegalMove, Rules, RulesError as RulesProblem, SetupError, TileId};
+
+pyo3::create_exception!(
+    carcassonne,
+    CarcassonneError,
+    PyValueError,
+    "Base of the engine's errors; `code` is a stable word naming what is wrong."
+);
+pyo3::create_exception!(
+    carcassonne,
+    IllegalMoveError,
+    CarcassonneError,
+    "A move the rules do not allow; `code` names the rule (e.g. `edge_mismatch`). The game is unchanged."
+);
+pyo3::create_exception!(
+    carcassonne,
+    RecordError,
+    CarcassonneError,
+    "A game record that cannot be read or replayed; `code` names the problem, `move_no` the 1-based move (or None)."
+);
+pyo3::create_exception!(
+    carcassonne,
+    RulesError,
+    CarcassonneError,
+    "A rule set (preset and options, or a code) that cannot be read; `code` is `bad_rules`."
+);
+
+/// An exception of class `E` with `message`, its `code` attribute set.
+fn error<E: pyo3::PyTypeInfo>(py: Python<'_>, message: String, code: &str) -> PyErr {
+    let err = PyErr::new::<E, _>(message);
+    let _ = err.value(py).setattr("code", code);
+    err
+}
+
+pub(crate) fn illegal(py: Python<'_>, e: IllegalMove) -> PyErr {
+    error::<IllegalMoveError>(py, e.to_string(), e.code())
+}
+
+pub(crate) fn rules_error(py: Python<'_>, e: RulesProblem) -> PyErr {
+    error::<RulesError>(py, e.to_string(), "bad_rules")
+}
+
+pub(crate) fn setup_error(py: Python<'_>, e: SetupError) -> PyErr {
+    error::<CarcassonneError>(py, e.to_string(), e.code())
+}
+
+pub(crate) fn bad_move(py: Python<'_>, e: RecordProblem) -> PyErr {
+    error::<CarcassonneError>(py, e.to_string(), e.code())
+}
+
+pub(crate) fn replay_error(py: Python<'_>, e: carcassonne::record::ReplayError) -> PyErr {
+    let err = error::<RecordError>(py, e.to_string(), e.error.code());
+    let _ = err.value(py).setattr("move_no", e.move_no);
+    err
+}
+
+/// A rule set from its text (`first-edition,river=true`) or its code.
+pub(crate) fn parse_rules(py: Python<'_>, text: &str) -> PyResult<Rules> {
+    Rules::parse(text).or_else(|e| Rules::from_code(text).map_err(|_| rules_error(py, e)))
+}
+
+/// A 64-bit seed from an int or from a random generator with `getrandbits`
+/// (`random.Random`, `numpy.random.Generator` through `integers`).
+pub(crate) fn seed_of(rng: &Bound<'_, PyAny>) -> PyResult<u64> {
+    if let Ok(n) = rng.extract::<u64>() {
+        return Ok(n);
+    }
+    if let Ok(n) = rng.extract::<i64>() {
+        return Ok(n as u64);
+    }
+    if rng.hasattr("getrandbits")? {
+        return rng.call_method1("getrandbits", (64,))?.extract();
+    }
+    if rng.hasattr("integers")? {
+        let n: i64 = rng.call_method1("integers", (i64::MIN, i64::MAX))?.extract()?;
+        return Ok(n as u64);
+    }
+    Err(PyValueError::new_err("rng must be an int seed or a random generator (random.Random, numpy Generator)"))
+}
+
+/// A JSON value as Python data (dicts keep their order).
+pub(crate) fn to_py<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    use serde_json::Value;
+    Ok(match v {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
+        Value::Number(n) => match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => i.into_pyobject(py)?.into_any(),
+            (None, Some(u)) => u.into_pyobject(py)?.into_any(),
+            _ => n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any(),
+        },
+        Value::String(s) => s.into_pyobject(py)?.into_any(),
+        Value::Array(a) => {
+            let list = PyList::empty(py);
+            for x in a {
+                list.append(to_py(py, x)?)?;
+            }
+            list.into_any()
+        }
+        Value::Object(m) => {
+            let dict = PyDict::new(py);
+            for (k, x) in m {
+                dict.set_item(k, to_py(py, x)?)?;
+            }
+            dict.into_any()
+        }
+    })
+}
+
+/// Text of a record given as JSON text, a dict, or a path (`pathlib.Path`).
+pub(crate) fn record_text(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    let py = obj.py();
+    if let Ok(s) = obj.extract::<String>() {
+        return Ok(s);
+    }
+    if obj.is_instance_of::<PyDict>() {
+        return py.import("json")?.call_method1("dumps", (obj,))?.extract();
+    }
+    let os = py.import("os")?;
+    if obj.is_instance(&os.getattr("PathLike")?)? {
+        let path: std::path::PathBuf = obj.extract()?;
+        return std::fs::read_to_string(&path).map_err(|e| {
+            let err = replay_error(
+                py,
+                carcassonne::record::ReplayError {
+                    move_no: None,
+                    error: RecordProblem::Syntax(format!("cannot read {}: {e}", path.display())),
+                },
+            );
+            err
+        });
+    }
+    Err(PyValueError::new_err("a record is JSON text, a dict or a path"))
+}
+
+/// A tile id by letter (`D`) or course name (`CRFR50`).
+pub(crate) fn tile_arg(py: Python<'_>, name: &str) -> PyResult<TileId> {
+    TileId::from_name(name).ok_or_else(|| bad_move(py, RecordProblem::UnknownTile(name.to_string())))
+}
+
+/// `carcassonne score`'s output for a record: pretty JSON, byte for byte
+/// what the command prints (record.md).
+///
+/// Raises `RecordError` (with `code` and `move_no`) for a record that does
+/// not replay.
+#[pyfunction]
+fn score_record(py: Python<'_>, record: &Bound<'_, PyAny>) -> PyResult<String> {
+    let text = record_text(record)?;
+    let result = py.detach(|| {
+        carcassonne::record::Record::from_json(&text)
+            .and_then(|r| r.replay())
+            .map(|g| carcassonne::record::score_json(&g))
+    });
+    result.map_err(|e| replay_error(py, e))
+}
+
+/// The rule set's canonical text and its shareable code:
+/// `rules("first-edition,river=true")` → `("first-edition,river=true", "AQ…")`.
+#[pyfunction]
+fn rules(py: Python<'_>, rules: &str) -> PyResult<(String, String)> {
+    let r = parse_rules(py, rules)?;
+    Ok((r.to_string(), r.to_code()))
+}
+
+/// The rule set in plain words, one line per rule that is in force.
+#[pyfunction]
+fn explain_rules(py: Python<'_>, rules: &str) -> PyResult<Vec<String>> {
+    Ok(parse_rules(py, rules)?.explain())
+}
+
+#[pymodule]
+fn _carcassonne(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("CarcassonneError", py.get_type::<CarcassonneError>())?;
+    m.add("IllegalMoveError", py.get_type::<IllegalMoveError>())?;
+    m.add("RecordError", py.get_type::<RecordError>())?;
+    m.add("RulesError", py.get_type::<RulesError>())?;
+    m.add_function(wrap_pyfunction!(score_record, m)?)?;
+    m.add_function(wrap_pyfunction!(rules, m)?)?;
+    m.add_function(wrap_pyfunction!(explain_rules, m)?)?;
+    game::register(m)?;
+    play::register(m)?;
+    env::register(m)?;
+    Ok(())
+}

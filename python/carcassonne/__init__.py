@@ -1,0 +1,71 @@
+"""Carcassonne for Python: the project's Rust rules engine, its bots and a
+PettingZoo environment.
+
+>>> import carcassonne
+>>> game = carcassonne.Game(rules="first-edition,river=true", players=3, seed=7)
+>>> while not game.finished:
+...     game.play(game.legal_moves()[0])
+>>> len(game.scores)
+3
+
+Every rule option of the engine is here: the three farm rules, the
+small-city rule, The River, The Abbot and the house rules (`rules()` and
+`explain_rules()` read a rule set; `carcassonne rules` on the command line
+prints the same). Tiles go by their letter id (`D`) or, for base tiles, by
+their CMSC 22001 course name (`CRFR50`).
+
+- `Game`, `Move`, `View`: play, check and inspect games; records in and out.
+- `Bot` and `bots`: the built-in bots (`random`, `greedy`, `mcts`).
+- `arena(...)`: paired games between bots, the CLI's `arena --json` report.
+- `score_record(...)`: what `carcassonne score` prints for a record.
+- `carcassonne.env`: the PettingZoo AEC environment and a Gymnasium wrapper
+  (needs the `env` extra: `pip install "./python[env]"`).
+"""
+
+from ._carcassonne import (
+    DECISIONS,
+    DEFAULT_RADIUS,
+    TILE_KINDS,
+    Bot,
+    CarcassonneError,
+    EnvCore,
+    Game,
+    IllegalMoveError,
+    Move,
+    RecordError,
+    RulesError,
+    Tile,
+    View,
+    arena,
+    explain_rules,
+    rules,
+    score_record,
+    tile,
+    tiles,
+)
+from . import bots
+
+__all__ = [
+    "DECISIONS",
+    "DEFAULT_RADIUS",
+    "TILE_KINDS",
+    "Bot",
+    "CarcassonneError",
+    "EnvCore",
+    "Game",
+    "IllegalMoveError",
+    "Move",
+    "RecordError",
+    "RulesError",
+    "Tile",
+    "View",
+    "arena",
+    "bots",
+    "explain_rules",
+    "rules",
+    "score_record",
+    "tile",
+    "tiles",
+]
+
+__version__ = "0.1.0"
