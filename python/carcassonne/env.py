@@ -230,6 +230,11 @@ class SingleAgentEnv(gymnasium.Env):
     turn and `step` plays the agent's action and then the bots' turns.
     Rewards as in `CarcassonneEnv` (for the agent's seat). `action_masks()`
     gives the mask as booleans (as sb3-contrib's MaskablePPO expects).
+
+    An action outside the mask raises `IllegalMoveError` and changes nothing
+    (`illegal="raise"`, the default); with `illegal="lose"` it ends the
+    episode instead, with reward -1 and `info["illegal"]`, for learners
+    that do not use masks.
     """
 
     metadata = {"render_modes": ["ansi"]}
@@ -243,9 +248,13 @@ class SingleAgentEnv(gymnasium.Env):
         radius: int = DEFAULT_RADIUS,
         reward: str = "win",
         render_mode: Optional[str] = None,
+        illegal: str = "raise",
     ):
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
+        if illegal not in ("raise", "lose"):
+            raise ValueError(f"illegal must be 'raise' or 'lose', not {illegal!r}")
+        self.illegal = illegal
         if not 0 <= seat < players:
             raise ValueError(f"seat {seat} is not at a table of {players}")
         self.core = EnvCore(rules, players, radius, 0)
@@ -285,6 +294,9 @@ class SingleAgentEnv(gymnasium.Env):
         return self.core.observe(self.seat), self._info()
 
     def step(self, action: int):
+        if self.illegal == "lose" and (self.core.finished or self.core.mask(self.seat)[int(action)] == 0):
+            info = {**self._info(), "illegal": True}
+            return self.core.observe(self.seat), -1.0, True, False, info
         self.core.step(int(action))
         self._play_bots()
         scores = self.core.scores

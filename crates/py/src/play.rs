@@ -64,7 +64,7 @@ impl PyBot {
     }
 
     fn __repr__(&self) -> String {
-        format!("Bot({:?})", self.spec)
+        format!("Bot('{}')", self.spec)
     }
 }
 
