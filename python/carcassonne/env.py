@@ -105,7 +105,7 @@ class CarcassonneEnv(AECEnv):
         super().__init__()
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.core = EnvCore(rules, players, radius, 0)
         self.reward_mode = reward
@@ -129,12 +129,13 @@ class CarcassonneEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: Dict[str, Dict[str, Any]] = {a: {} for a in self.agents}
         self._scores = self.core.scores
         self._select()
 
     def _select(self) -> None:
         seat = self.core.to_move
+        assert seat is not None, "a game that is not over has a player to move"
         self.agent_selection = self.possible_agents[seat]
         legal = self.core.legal_actions()
         self.infos[self.agent_selection] = {"legal_actions": legal}
@@ -153,6 +154,8 @@ class CarcassonneEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        if action is None:
+            raise ValueError(f"{agent} is to move: None is only for agents whose game has ended")
         self.core.step(int(action))
         self.infos[agent] = {}
         self._cumulative_rewards[agent] = 0.0
@@ -273,8 +276,8 @@ class SingleAgentEnv(gymnasium.Env):
         self._scores: List[int] = []
 
     def _play_bots(self) -> None:
-        while not self.core.finished and self.core.to_move != self.seat:
-            self.core.play_bot(self._bots[self.core.to_move])
+        while (seat := self.core.to_move) is not None and seat != self.seat:
+            self.core.play_bot(self._bots[seat])
 
     def _info(self) -> Dict[str, Any]:
         return {"legal_actions": self.core.legal_actions(), "scores": self.core.scores}

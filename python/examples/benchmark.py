@@ -8,7 +8,10 @@
   engine: numpy's `nonzero` over a 69,192-entry mask alone costs more
   than the rest of a step).
 
-    python python/examples/benchmark.py [--seconds 5]
+    python python/examples/benchmark.py [--seconds 5] [--cli target/release/carcassonne]
+
+With --cli, the same run also times `carcassonne bench` (the engine alone,
+no Python) for the figure beside them.
 
 Prints one line per way and, with --json, a JSON object.
 """
@@ -16,6 +19,8 @@ Prints one line per way and, with --json, a JSON object.
 import argparse
 import json
 import random
+import re
+import subprocess
 import time
 
 import carcassonne
@@ -63,15 +68,21 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seconds", type=float, default=5.0, help="time per measurement")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--cli", help="the carcassonne binary, to time `carcassonne bench` in the same run")
     args = ap.parse_args()
     from carcassonne.env import raw_env
 
-    figures = {
+    figures = {}
+    if args.cli:
+        out = subprocess.run([args.cli, "bench", "--games", "100000"], capture_output=True, text=True, check=True)
+        figures["cli_bench"] = float(re.search(r"([0-9.]+) games/s", out.stdout).group(1))
+    figures |= {
         "rust_playout": rate(rust_playout, args.seconds),
         "python_game": rate(python_game, args.seconds),
         "env_game": rate(env_game(raw_env()), args.seconds),
     }
     labels = {
+        "cli_bench": "carcassonne bench (Rust, no Python)",
         "rust_playout": "Game.playout (all in Rust)",
         "python_game": "Game from Python (legal_moves, play)",
         "env_game": "PettingZoo env (observe with mask, step)",
