@@ -25,6 +25,12 @@ test('a whole game against a bot, played by clicking', async () => {
     await page.waitForSelector('.target');
     await shot(page, '02-first-turn');
 
+    // The remaining tiles name each tile by letter and course name.
+    await page.click('[data-act="toggle-remaining"]');
+    const title = await page.getAttribute('.remaining-grid .rem[title^="D "]', 'title');
+    assert.match(title, /^D \(CRFR50\): \d+ of \d+ left$/);
+    await page.click('[data-act="toggle-remaining"]');
+
     let turn = 0;
     let deployed = 0;
     let undone = false;

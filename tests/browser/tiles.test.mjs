@@ -39,6 +39,14 @@ test('every tile is drawn and its follower spots are legible', async () => {
     });
     assert.ok(count >= 24, 'the base tiles at least');
     assert.deepEqual(problems, []);
+    // The CMSC 22001 course names come with the tile data, for the 24 base tiles.
+    const courses = await page.evaluate(() => {
+      const tiles = window.carcassonne.tiles;
+      return Object.fromEntries(tiles.ids().filter((id) => tiles.geom(id).def.course).map((id) => [id, tiles.geom(id).def.course]));
+    });
+    assert.equal(Object.keys(courses).length, 24);
+    assert.equal(courses.D, 'CRFR50');
+    assert.equal(courses.A, 'FFRFL50');
 
     // The gallery: every tile large, its spots marked by kind.
     await page.evaluate(() => {
@@ -48,7 +56,7 @@ test('every tile is drawn and its follower spots are legible', async () => {
         const g = tiles.geom(id);
         const marks = g.anchors.map((a, i) => (a ? `<circle cx="${a[0]}" cy="${a[1]}" r="3.5" fill="${colors[g.def.segments[i].kind]}" stroke="#fff" stroke-width="1.2"/>` : '')).join('');
         return `<figure style="margin:0;text-align:center;font:12px sans-serif;color:#f3e6cc">
-          <svg viewBox="0 0 100 100" width="150" height="150"><use href="#tile-${id}"/>${marks}</svg><figcaption>${id}</figcaption></figure>`;
+          <svg viewBox="0 0 100 100" width="150" height="150"><use href="#tile-${id}"/>${marks}</svg><figcaption>${id}${g.def.course ? ` · ${g.def.course}` : ''}</figcaption></figure>`;
       });
       const defs = document.getElementById('tile-defs-holder').outerHTML;
       document.body.innerHTML = `<div style="display:grid;grid-template-columns:repeat(9,160px);gap:6px;padding:10px;background:#2f4236">${cells.join('')}</div>${defs}`;

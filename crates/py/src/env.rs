@@ -43,8 +43,25 @@ pub const DEFAULT_RADIUS: usize = 15;
 
 /// The per-cell planes before the per-seat ones.
 const BASE_PLANES: [&str; 19] = [
-    "occupied", "city_n", "city_e", "city_s", "city_w", "road_n", "road_e", "road_s", "road_w", "river_n",
-    "river_e", "river_s", "river_w", "shield", "cloister", "garden", "tile", "rotation", "last_placed",
+    "occupied",
+    "city_n",
+    "city_e",
+    "city_s",
+    "city_w",
+    "road_n",
+    "road_e",
+    "road_s",
+    "road_w",
+    "river_n",
+    "river_e",
+    "river_s",
+    "river_w",
+    "shield",
+    "cloister",
+    "garden",
+    "tile",
+    "rotation",
+    "last_placed",
 ];
 const ROLE_PLANES: [&str; 5] = ["thief", "knight", "monk", "farmer", "abbot"];
 
@@ -101,7 +118,10 @@ impl EnvCore {
         let p = self.game.to_move()?;
         let slot = self.game.hand(p).iter().position(|&t| t == mv.tile)?;
         let cell = self.cell(mv.pos)?;
-        Some(((slot * self.width * self.width + cell) * 4 + mv.rot.quarter_turns() as usize) * DECISIONS + decision(mv.action))
+        Some(
+            ((slot * self.width * self.width + cell) * 4 + mv.rot.quarter_turns() as usize) * DECISIONS
+                + decision(mv.action),
+        )
     }
 
     fn decode_action(&self, action: usize) -> Option<Move> {
@@ -335,7 +355,9 @@ impl EnvCore {
             // move with a non-canonical spot is refused too (masks name
             // each choice once).
             self.game.check(&mv).map_err(|e| illegal(py, e))?;
-            Err(PyValueError::new_err(format!("action {action} is not in the mask (name each follower choice by its first spot)")))
+            Err(PyValueError::new_err(format!(
+                "action {action} is not in the mask (name each follower choice by its first spot)"
+            )))
         }
     }
 

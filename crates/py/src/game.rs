@@ -158,9 +158,8 @@ pub(crate) fn move_arg(obj: &Bound<'_, PyAny>) -> PyResult<PyMove> {
         return Err(PyValueError::new_err("\"at\" is two numbers, [x, y]"));
     };
     let rot: u8 = field("rot")?.map(|r| r.extract()).transpose()?.unwrap_or(0);
-    let opt = |k: &str| -> PyResult<Option<String>> {
-        field(k)?.filter(|v| !v.is_none()).map(|v| v.extract()).transpose()
-    };
+    let opt =
+        |k: &str| -> PyResult<Option<String>> { field(k)?.filter(|v| !v.is_none()).map(|v| v.extract()).transpose() };
     let recall: bool = field("recall")?.filter(|v| !v.is_none()).map(|v| v.extract()).transpose()?.unwrap_or(false);
     PyMove::new(py, &tile, (x, y), rot, opt("meeple")?, opt("abbot")?, recall)
 }
@@ -619,7 +618,9 @@ impl PyTile {
     #[getter]
     fn count(&self) -> usize {
         let in_deck = |deck: Vec<TileId>| deck.iter().filter(|&&t| t == self.id).count();
-        in_deck(carcassonne::standard_deck()) + in_deck(carcassonne::river_tiles()) + (self.id == TileId::START) as usize
+        in_deck(carcassonne::standard_deck())
+            + in_deck(carcassonne::river_tiles())
+            + (self.id == TileId::START) as usize
     }
 
     /// Index in observation arrays (0 … number of kinds − 1).

@@ -87,8 +87,8 @@ fn arena<'py>(
         Err(_) => bots.extract::<Vec<String>>()?.join(","),
     };
     let rules = crate::parse_rules(py, rules)?.to_string();
-    let options = ArenaOptions::parse(&specs, games, &rules, seed, threads)
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let options =
+        ArenaOptions::parse(&specs, games, &rules, seed, threads).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let report = py.detach(|| run(&options, |_| {})).map_err(|e| PyValueError::new_err(e.to_string()))?;
     to_py(py, &report.to_json())
 }
