@@ -264,9 +264,11 @@ export class GameScreen {
   }
 
   onError(e) {
-    // The server sends the state after every refusal, so the screen resyncs
-    // by itself; a placement not played stays for another try.
+    // A refusal comes alone: ask for the state as it is (but not when
+    // refused for going too fast), so the screen resyncs; a placement not
+    // played stays for another try.
     this.pending = false;
+    if (e.error !== 'rate_limited') this.socket.send({ type: 'sync' });
     if (e.error === 'stale_version') { /* the game moved on: the state follows */ }
     else if (e.error === 'rate_limited') toast('Too fast: wait a moment and try again', 'info', 2000);
     else toast(e.error === 'illegal_move' ? `That move is not allowed: ${e.message}` : e.message || e.error, 'error');

@@ -1,5 +1,9 @@
 //! `carcassonne serve`: the web game.
 
+use std::time::Duration;
+
+use carcassonne_server::{Config, LogFormat};
+
 #[derive(clap::Args, Debug)]
 pub struct ServeArgs {
     /// Address to listen on.
@@ -10,17 +14,56 @@ pub struct ServeArgs {
     /// that several servers share.
     #[arg(long, default_value = "carcassonne.db")]
     pub db: String,
+    /// Connections open at once, in all (kept below the limit of open files).
+    #[arg(long, value_name = "N")]
+    pub max_connections: Option<usize>,
+    /// Connections open at once from one client address (websockets included).
+    #[arg(long, value_name = "N")]
+    pub max_connections_per_ip: Option<usize>,
+    /// Another site whose pages may open live connections (repeatable), as
+    /// `https://example.com`; pages of this server's own address always may.
+    #[arg(long, value_name = "ORIGIN")]
+    pub allow_origin: Vec<String>,
+    /// The log's format: `text` (coloured only on a terminal) or `json` (a
+    /// JSON object per line).
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = ["text", "json"])]
+    pub log_format: String,
 }
 
 impl Default for ServeArgs {
     fn default() -> Self {
-        ServeArgs { addr: "127.0.0.1:8080".into(), db: "carcassonne.db".into() }
+        ServeArgs {
+            addr: "127.0.0.1:8080".into(),
+            db: "carcassonne.db".into(),
+            max_connections: None,
+            max_connections_per_ip: None,
+            allow_origin: Vec::new(),
+            log_format: "text".into(),
+        }
     }
 }
 
-/// Serves the web game until Ctrl-C; prints the URL to open.
+impl ServeArgs {
+    /// The server's settings: the environment's (`Config::from_env`), then these flags.
+    fn config(&self) -> Config {
+        let mut c = Config::from_env();
+        if let Some(n) = self.max_connections {
+            c.max_connections = n.max(1);
+        }
+        if let Some(n) = self.max_connections_per_ip {
+            c.max_connections_per_ip = n.max(1);
+        }
+        c.allowed_origins.extend(self.allow_origin.iter().map(|o| o.trim_end_matches('/').to_string()));
+        c
+    }
+}
+
+/// Serves the web game until Ctrl-C or SIGTERM; prints the URL to open.
 pub fn run(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
-    carcassonne_server::init_logging();
+    carcassonne_server::init_logging(if args.log_format == "json" { LogFormat::Json } else { LogFormat::Text });
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-    runtime.block_on(carcassonne_server::serve(&args.addr, &args.db)).map_err(|e| -> Box<dyn std::error::Error> { e })
+    let served = runtime.block_on(carcassonne_server::serve_with(&args.addr, &args.db, args.config()));
+    // A bot still thinking on a blocking thread does not hold up the exit.
+    runtime.shutdown_timeout(Duration::from_millis(500));
+    served.map_err(|e| -> Box<dyn std::error::Error> { e })
 }

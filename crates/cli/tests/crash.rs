@@ -369,3 +369,58 @@ fn wait_with_timeout(mut child: Child) -> std::process::Output {
     }
     child.wait_with_output().unwrap()
 }
+
+/// SIGTERM ends the server within ten seconds, however many requests are
+/// left half-sent and whatever a websocket client does, and the games are
+/// all there when it starts again.
+#[test]
+fn sigterm_stops_the_server_within_ten_seconds_whatever_clients_do() {
+    let dir = TempDir::new("sigterm");
+    let db = dir.0.join("games.db");
+    let server = Server::start(&db, 0);
+    let (id, _) = create(server.port, json!([ { "kind": "human" }, { "kind": "human" } ]));
+    // Half-sent requests (headers never finished, a body never sent) and a
+    // websocket that is never read.
+    let mut held = Vec::new();
+    for i in 0..30 {
+        let mut s = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+        let part = if i % 2 == 0 {
+            "GET /api/health HTTP/1.1\r\nHost: x\r\n".to_string()
+        } else {
+            "POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 999\r\n\r\n{"
+                .to_string()
+        };
+        s.write_all(part.as_bytes()).unwrap();
+        held.push(s);
+    }
+    let mut ws = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+    let upgrade = format!(
+        "GET /api/games/{id}/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    );
+    ws.write_all(upgrade.as_bytes()).unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+
+    let started = Instant::now();
+    let status = Command::new("kill").args(["-TERM", &server.child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let mut child = {
+        let mut server = server;
+        // Take the child out of the guard that would SIGKILL it.
+        let child = std::mem::replace(&mut server.child, Command::new("true").spawn().unwrap());
+        drop(server);
+        child
+    };
+    let exit = loop {
+        if let Some(exit) = child.try_wait().unwrap() {
+            break exit;
+        }
+        assert!(started.elapsed() < Duration::from_secs(10), "the server still runs 10 s after SIGTERM");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(exit.success(), "a clean exit: {exit}");
+    drop(held);
+    drop(ws);
+    let again = Server::start(&db, 0);
+    assert_eq!(get(again.port, &format!("/api/games/{id}"))["version"], 0, "the game is still there");
+}

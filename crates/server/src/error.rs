@@ -33,6 +33,12 @@ pub enum ApiError {
     HiddenInformation,
     /// The storage failed; the details are logged, not shown.
     Storage(String),
+    /// A POST whose body is not declared `application/json`.
+    UnsupportedMediaType,
+    /// A websocket opened from a page of another origin.
+    ForbiddenOrigin,
+    /// No room for another connection (from this address, on this game, or at all).
+    Busy(&'static str),
 }
 
 impl ApiError {
@@ -50,6 +56,9 @@ impl ApiError {
             ApiError::RateLimited => "rate_limited",
             ApiError::HiddenInformation => "hidden_information",
             ApiError::Storage(_) => "storage_error",
+            ApiError::UnsupportedMediaType => "unsupported_media_type",
+            ApiError::ForbiddenOrigin => "forbidden_origin",
+            ApiError::Busy(_) => "too_many_connections",
         }
     }
 
@@ -64,6 +73,9 @@ impl ApiError {
             ApiError::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             ApiError::HiddenInformation => StatusCode::CONFLICT,
             ApiError::Storage(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiError::ForbiddenOrigin => StatusCode::FORBIDDEN,
+            ApiError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 
@@ -85,6 +97,9 @@ impl ApiError {
                 "the record of a game with hidden hands can be downloaded once the game is over".into()
             }
             ApiError::Storage(_) => "the game could not be saved; nothing was changed".into(),
+            ApiError::UnsupportedMediaType => "send JSON with the header content-type: application/json".into(),
+            ApiError::ForbiddenOrigin => "this server does not accept connections from pages of that site".into(),
+            ApiError::Busy(why) => format!("{why}: try again later"),
         }
     }
 

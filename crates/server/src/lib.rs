@@ -21,6 +21,7 @@
 
 mod bots;
 mod error;
+mod listen;
 mod live;
 mod names;
 mod routes;
@@ -34,6 +35,7 @@ use std::sync::Arc;
 
 pub use bots::{choose_move, BotLevel};
 pub use error::ApiError;
+pub use listen::{serve_until, Connections};
 pub use live::{rebuild, AppState, Config, MoveRequest, Rate, SeatToken, Viewer};
 pub use routes::{app, MAX_BODY, MAX_QR_TEXT, MAX_RECORD, MAX_WS_MESSAGE};
 pub use store::{
@@ -45,11 +47,26 @@ pub use view::{options_json, replay_json, score_history, state_json, tiles_json,
 /// An error on the way to serving.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
+/// How the server writes its log.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum LogFormat {
+    /// Lines of text; coloured only when stderr is a terminal.
+    #[default]
+    Text,
+    /// One JSON object per line, for log collectors.
+    Json,
+}
+
 /// Logs to stderr (`RUST_LOG` filters; `info` by default). Safe to call twice.
-pub fn init_logging() {
+pub fn init_logging(format: LogFormat) {
+    use std::io::IsTerminal;
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    let _ = match format {
+        LogFormat::Text => builder.with_ansi(std::io::stderr().is_terminal()).try_init(),
+        LogFormat::Json => builder.json().try_init(),
+    };
 }
 
 /// Opens the games' storage named by `db` (the `--db` value), listens on
@@ -63,6 +80,14 @@ pub fn init_logging() {
 /// # Errors
 /// The database cannot be opened or migrated, or the address cannot be bound.
 pub async fn serve(addr: &str, db: impl AsRef<std::ffi::OsStr>) -> Result<(), BoxError> {
+    serve_with(addr, db, Config::from_env()).await
+}
+
+/// [`serve`] with these settings.
+///
+/// # Errors
+/// As [`serve`].
+pub async fn serve_with(addr: &str, db: impl AsRef<std::ffi::OsStr>, config: Config) -> Result<(), BoxError> {
     let db = db.as_ref();
     let (store, shown): (Arc<dyn Store>, String) = if let Some(url) = db.to_str().filter(|d| is_postgres_url(d)) {
         let url = url.to_string();
@@ -76,7 +101,7 @@ pub async fn serve(addr: &str, db: impl AsRef<std::ffi::OsStr>) -> Result<(), Bo
         (Arc::new(SqliteStore::open(path)?), path.display().to_string())
     };
     let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-    let state = AppState::new(store, Config::from_env());
+    let state = AppState::new(store, config);
     tracing::info!(db = %shown, "games are kept in {shown}");
     let resumed = state.resume_bots().await?;
     if resumed > 0 {
@@ -85,17 +110,15 @@ pub async fn serve(addr: &str, db: impl AsRef<std::ffi::OsStr>) -> Result<(), Bo
     serve_on(listener, state).await
 }
 
-/// Serves `state` on a bound listener (tests bind port 0) until Ctrl-C or SIGTERM.
+/// Serves `state` on a bound listener (tests bind port 0) until Ctrl-C or
+/// SIGTERM, with the caps and timeouts of its [`Config`] ([`serve_until`]).
 ///
 /// # Errors
 /// The listener fails.
 pub async fn serve_on(listener: tokio::net::TcpListener, state: AppState) -> Result<(), BoxError> {
     let local = listener.local_addr()?;
     println!("Carcassonne is ready: open {}", url_for(local));
-    axum::serve(listener, app(state).into_make_service_with_connect_info::<SocketAddr>())
-        .with_graceful_shutdown(shutdown_signal())
-        .await?;
-    Ok(())
+    serve_until(listener, state, shutdown_signal()).await
 }
 
 /// The URL to print for a listening address (a wildcard address is reached on localhost).

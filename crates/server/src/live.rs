@@ -30,6 +30,26 @@ pub struct Config {
     /// How often websockets are pinged; one silent for three times this is
     /// closed (its seat goes offline).
     pub ws_ping: Duration,
+    /// Connections open at once, in all (kept below the process's limit of
+    /// open files, which the server raises as far as it may at start).
+    pub max_connections: usize,
+    /// Connections open at once from one client address.
+    pub max_connections_per_ip: usize,
+    /// How long a client may take to send a request's headers; a
+    /// keep-alive connection idle for as long is closed too.
+    pub header_timeout: Duration,
+    /// How long a client may take to send a request's body.
+    pub body_timeout: Duration,
+    /// How long a stopping server waits for requests in flight (it exits
+    /// within this plus a second, whatever clients do).
+    pub shutdown_grace: Duration,
+    /// Websockets open at once from one client address.
+    pub max_sockets_per_ip: usize,
+    /// Websockets open at once on one game (players and spectators).
+    pub max_sockets_per_game: usize,
+    /// Origins besides the server's own (`https://example.com`) whose pages
+    /// may open websockets; a websocket from any other page is refused.
+    pub allowed_origins: Vec<String>,
 }
 
 /// A rate limit: `per_second` on average, `burst` at once.
@@ -48,18 +68,34 @@ impl Default for Config {
             http_rate: Some(Rate { per_second: 50, burst: 200 }),
             ws_rate: Some(Rate { per_second: 20, burst: 60 }),
             ws_ping: Duration::from_secs(15),
+            max_connections: 4096,
+            max_connections_per_ip: 64,
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
+            shutdown_grace: Duration::from_secs(5),
+            max_sockets_per_ip: 32,
+            max_sockets_per_game: 256,
+            allowed_origins: Vec::new(),
         }
     }
 }
 
 impl Config {
-    /// The defaults, with `CARCASSONNE_BOT_DELAY_MS` and
+    /// The defaults, with `CARCASSONNE_BOT_DELAY_MS`,
     /// `CARCASSONNE_RATE_LIMIT` (HTTP requests per second per address, or
-    /// `off`) read from the environment.
+    /// `off`), `CARCASSONNE_HEADER_TIMEOUT_MS` and
+    /// `CARCASSONNE_BODY_TIMEOUT_MS` read from the environment.
     pub fn from_env() -> Config {
         let mut c = Config::default();
-        if let Some(ms) = std::env::var("CARCASSONNE_BOT_DELAY_MS").ok().and_then(|v| v.trim().parse::<u64>().ok()) {
+        let ms = |name: &str| std::env::var(name).ok().and_then(|v| v.trim().parse::<u64>().ok());
+        if let Some(ms) = ms("CARCASSONNE_BOT_DELAY_MS") {
             c.bot_delay = Duration::from_millis(ms.min(60_000));
+        }
+        if let Some(ms) = ms("CARCASSONNE_HEADER_TIMEOUT_MS").filter(|&m| m > 0) {
+            c.header_timeout = Duration::from_millis(ms.min(600_000));
+        }
+        if let Some(ms) = ms("CARCASSONNE_BODY_TIMEOUT_MS").filter(|&m| m > 0) {
+            c.body_timeout = Duration::from_millis(ms.min(600_000));
         }
         if let Ok(v) = std::env::var("CARCASSONNE_RATE_LIMIT") {
             let v = v.trim();
@@ -78,9 +114,18 @@ impl Config {
         Config { bot_delay: Duration::ZERO, quick_bots: true, ..Config::unlimited() }
     }
 
-    /// The defaults without rate limits.
+    /// The defaults without rate limits or caps on connections and sockets
+    /// (load tests, and tests of other things).
     pub fn unlimited() -> Config {
-        Config { http_rate: None, ws_rate: None, ..Config::default() }
+        Config {
+            http_rate: None,
+            ws_rate: None,
+            max_connections: usize::MAX,
+            max_connections_per_ip: usize::MAX,
+            max_sockets_per_ip: usize::MAX,
+            max_sockets_per_game: usize::MAX,
+            ..Config::default()
+        }
     }
 }
 
@@ -91,6 +136,19 @@ pub struct Live {
     /// Bumped on every change (a move, a bot starting to think): websockets
     /// watch it and send each viewer a fresh state.
     changes: watch::Sender<u64>,
+    /// Websockets open on this game.
+    sockets: std::sync::atomic::AtomicUsize,
+}
+
+/// A websocket's place on a game; dropping it frees the place.
+pub struct SocketPlace {
+    live: Arc<Live>,
+}
+
+impl Drop for SocketPlace {
+    fn drop(&mut self) {
+        self.live.sockets.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+    }
 }
 
 /// The state of one game on the server.
@@ -135,6 +193,15 @@ impl Live {
 
     pub fn subscribe(&self) -> watch::Receiver<u64> {
         self.changes.subscribe()
+    }
+
+    /// A place for one more websocket on this game, if it holds fewer than `max`.
+    pub fn take_socket_place(self: &Arc<Self>, max: usize) -> Option<SocketPlace> {
+        use std::sync::atomic::Ordering;
+        self.sockets
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| (n < max).then_some(n + 1))
+            .ok()
+            .map(|_| SocketPlace { live: Arc::clone(self) })
     }
 
     fn changed(&self) {
@@ -248,6 +315,9 @@ struct Inner {
     store: Arc<dyn Store>,
     games: Mutex<HashMap<String, Arc<Live>>>,
     config: Config,
+    connections: Arc<crate::listen::Connections>,
+    /// Becomes true when the server begins to stop: websockets close.
+    stopping: watch::Sender<bool>,
 }
 
 /// Runs a store call on a blocking thread.
@@ -305,7 +375,10 @@ impl AppState {
     /// The server's state. Inside a tokio runtime, it also starts following
     /// the storage's changes made by other servers (if it reports any).
     pub fn new(store: Arc<dyn Store>, config: Config) -> AppState {
-        let app = AppState { inner: Arc::new(Inner { store, games: Mutex::new(HashMap::new()), config }) };
+        let connections = Arc::new(crate::listen::Connections::new(&config));
+        let inner =
+            Inner { store, games: Mutex::new(HashMap::new()), config, connections, stopping: watch::channel(false).0 };
+        let app = AppState { inner: Arc::new(inner) };
         if tokio::runtime::Handle::try_current().is_ok() {
             app.follow_changes();
         }
@@ -318,6 +391,21 @@ impl AppState {
 
     pub fn store(&self) -> &Arc<dyn Store> {
         &self.inner.store
+    }
+
+    /// The open connections and their caps.
+    pub fn connections(&self) -> &Arc<crate::listen::Connections> {
+        &self.inner.connections
+    }
+
+    /// Tells every websocket that the server is stopping.
+    pub fn begin_shutdown(&self) {
+        self.inner.stopping.send_replace(true);
+    }
+
+    /// Becomes true when the server begins to stop.
+    pub fn stopping(&self) -> watch::Receiver<bool> {
+        self.inner.stopping.subscribe()
     }
 
     fn games(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Live>>> {
@@ -418,6 +506,7 @@ impl AppState {
             id: id.clone(),
             table: tokio::sync::Mutex::new(Table::new(game, seats, created_at, created_at)),
             changes: watch::channel(0).0,
+            sockets: Default::default(),
         });
         self.games().insert(id, Arc::clone(&live));
         self.kick_bots(&live);
@@ -446,6 +535,7 @@ impl AppState {
             id: id.to_string(),
             table: tokio::sync::Mutex::new(Table::new(game, stored.seats, stored.created_at, stored.updated_at)),
             changes: watch::channel(0).0,
+            sockets: Default::default(),
         });
         let (live, fresh) = {
             let mut games = self.games();

@@ -1,13 +1,13 @@
 //! The HTTP API, the websocket and the embedded UI (docs/web.md).
 
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
 use axum::extract::rejection::BytesRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, RawQuery, Request, State};
+use axum::extract::{DefaultBodyLimit, Path, RawQuery, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -18,6 +18,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 
 use crate::error::ApiError;
+use crate::listen::client_ip;
 use crate::live::{AppState, CreateRequest, Live, MoveRequest, Rate, Viewer};
 use crate::view;
 
@@ -40,12 +41,7 @@ fn quota(rate: Rate) -> governor::Quota {
 
 /// Refuses `/api/` requests over the client address's rate with `rate_limited`.
 async fn rate_limit(limiter: Arc<KeyedLimiter>, req: Request, next: Next) -> Response {
-    // Behind no proxy, the peer's address is the client's (forwarded headers
-    // are not trusted: anyone can write them). Tests have no peer.
-    let ip = req
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |ConnectInfo(a)| a.ip());
+    let ip = client_ip(req.extensions());
     if req.uri().path().starts_with("/api/") {
         if limiter.len() > 10_000 {
             limiter.retain_recent();
@@ -57,9 +53,29 @@ async fn rate_limit(limiter: Arc<KeyedLimiter>, req: Request, next: Next) -> Res
     next.run(req).await
 }
 
+/// Whether a `content-type` header says JSON (`application/json`, any parameters).
+fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
+}
+
+/// Refuses API POSTs whose body is not declared JSON: a page on another
+/// site can send a form or plain text anywhere without asking, but JSON only
+/// after a CORS preflight that this server never grants.
+async fn json_posts_only(req: Request, next: Next) -> Response {
+    if req.method() == axum::http::Method::POST && req.uri().path().starts_with("/api/") && !is_json(req.headers()) {
+        return ApiError::UnsupportedMediaType.into_response();
+    }
+    next.run(req).await
+}
+
 /// The whole application: API, websocket and UI.
 pub fn app(state: AppState) -> Router {
     let http_rate = state.config().http_rate;
+    let body_timeout = state.config().body_timeout;
     let api = Router::new()
         .route("/api/health", get(|| async { Json(json!({ "ok": true })) }))
         .route("/api/tiles", get(|| async { Json(view::tiles_json()) }))
@@ -73,7 +89,17 @@ pub fn app(state: AppState) -> Router {
         .route("/api/qr", post(qr_code))
         .layer(DefaultBodyLimit::max(MAX_BODY));
     let replay = Router::new().route("/api/replay", post(replay_record)).layer(DefaultBodyLimit::max(MAX_RECORD));
-    let router = api.merge(replay).fallback(static_file).with_state(state);
+    let router = api
+        .merge(replay)
+        .fallback(static_file)
+        .with_state(state)
+        .layer(middleware::from_fn(json_posts_only))
+        .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(body_timeout))
+        // Every response, JSON errors included, is read as what it says it is.
+        .layer(tower_http::set_header::SetResponseHeaderLayer::if_not_present(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ));
     match http_rate {
         Some(rate) => {
             let limiter = Arc::new(governor::RateLimiter::keyed(quota(rate)));
@@ -232,23 +258,49 @@ async fn replay_record(body: Result<Bytes, BytesRejection>) -> Result<Json<Value
     Ok(Json(replay))
 }
 
+/// Whether a websocket may be opened from the page at `origin` (none: not
+/// a browser): the server's own (the origin's host is the request's
+/// `Host`), or one of `Config::allowed_origins`.
+fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN) else { return true };
+    let Ok(origin) = origin.to_str() else { return false };
+    if allowed.iter().any(|a| a.trim_end_matches('/').eq_ignore_ascii_case(origin)) {
+        return true;
+    }
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+    let origin_host = origin.split_once("://").map(|(_, rest)| rest);
+    matches!((origin_host, host), (Some(o), Some(h)) if o.eq_ignore_ascii_case(h))
+}
+
 async fn websocket(
     State(app): State<AppState>,
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
+    headers: HeaderMap,
+    request: axum::http::request::Parts,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
+    if !origin_allowed(&headers, &app.config().allowed_origins) {
+        return Err(ApiError::ForbiddenOrigin);
+    }
     let live = app.game(&id).await?;
     let viewer = viewer_of(&live, &tokens(&query)).await?;
-    Ok(ws
-        .max_message_size(MAX_WS_MESSAGE)
-        .max_frame_size(MAX_WS_MESSAGE)
-        .on_upgrade(move |socket| ws_session(app, live, viewer, socket)))
+    let slot = app.connections().admit(client_ip(&request.extensions), true).map_err(ApiError::Busy)?;
+    let place = live
+        .take_socket_place(app.config().max_sockets_per_game)
+        .ok_or(ApiError::Busy("this game has as many live connections as it can take"))?;
+    Ok(ws.max_message_size(MAX_WS_MESSAGE).max_frame_size(MAX_WS_MESSAGE).on_upgrade(move |socket| async move {
+        let _held = (slot, place);
+        ws_session(app, live, viewer, socket).await;
+    }))
 }
 
 fn state_message(state: Value) -> Message {
     Message::Text(json!({ "type": "state", "state": state }).to_string().into())
 }
+
+/// A socket sending this many messages over its rate in a row is closed.
+const STRIKES: u32 = 100;
 
 fn error_message(e: &ApiError) -> Message {
     let mut v = e.to_json();
@@ -282,8 +334,15 @@ async fn ws_loop(
     let mut heartbeat = tokio::time::interval_at(tokio::time::Instant::now() + ping_every, ping_every);
     heartbeat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut last_heard = tokio::time::Instant::now();
+    let mut strikes = 0u32;
+    let mut stopping = app.stopping();
     loop {
         tokio::select! {
+            () = crate::listen::until_set(&mut stopping) => {
+                let bye = axum::extract::ws::CloseFrame { code: 1001, reason: "the server is stopping".into() };
+                let _ = socket.send(Message::Close(Some(bye))).await;
+                break;
+            }
             _ = heartbeat.tick() => {
                 if last_heard.elapsed() > ping_every * 3
                     || socket.send(Message::Ping(Bytes::from_static(b"carcassonne"))).await.is_err()
@@ -297,8 +356,15 @@ async fn ws_loop(
                     matches!(m, Some(Ok(Message::Text(_) | Message::Binary(_))))
                         && limiter.as_ref().is_some_and(|l| l.check().is_err())
                 };
+                let limited = over(&msg);
+                strikes = if limited { strikes + 1 } else { 0 };
+                if strikes > STRIKES {
+                    let bye = axum::extract::ws::CloseFrame { code: 1008, reason: "too many messages".into() };
+                    let _ = socket.send(Message::Close(Some(bye))).await;
+                    break;
+                }
                 let reply = match msg {
-                    _ if over(&msg) => Reply::Error(ApiError::RateLimited),
+                    _ if limited => Reply::Error(ApiError::RateLimited),
                     Some(Ok(Message::Text(text))) => ws_command(app, live, viewer, text.as_str()).await,
                     Some(Ok(Message::Binary(_))) => Reply::Error(ApiError::BadRequest("messages are JSON text".into())),
                     Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
@@ -307,11 +373,9 @@ async fn ws_loop(
                 let sent = match reply {
                     Reply::Nothing => Ok(()),
                     Reply::State => socket.send(state_message(state_of(live, viewer).await)).await,
-                    // The error, then the state as it is, so that the client resyncs.
-                    Reply::Error(e) => match socket.send(error_message(&e)).await {
-                        Ok(()) => socket.send(state_message(state_of(live, viewer).await)).await,
-                        Err(e) => Err(e),
-                    },
+                    // The error alone: a refusal costs the server next to
+                    // nothing. A client that needs the state asks (`sync`).
+                    Reply::Error(e) => socket.send(error_message(&e)).await,
                 };
                 if sent.is_err() {
                     break;
@@ -332,7 +396,7 @@ enum Reply {
     Nothing,
     /// The state as it is.
     State,
-    /// A refusal, followed by the state.
+    /// A refusal (the client asks for the state if it needs it).
     Error(ApiError),
 }
 
@@ -394,7 +458,7 @@ async fn static_file(uri: Uri, headers: HeaderMap) -> Response {
             header::CONTENT_SECURITY_POLICY,
             HeaderValue::from_static(
                 "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; \
-                 connect-src 'self' ws: wss:; frame-ancestors 'none'",
+                 connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
             ),
         );
     }

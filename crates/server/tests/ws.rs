@@ -21,6 +21,12 @@ async fn start_server() -> String {
     addr.to_string()
 }
 
+/// Nothing else arrives for a while (a refusal comes alone).
+async fn nothing_more(ws: &mut Socket) {
+    let next = tokio::time::timeout(Duration::from_millis(150), ws.next()).await;
+    assert!(next.is_err(), "a message followed the refusal: {next:?}");
+}
+
 /// A tiny HTTP/1.1 client: enough for the tests' JSON requests.
 async fn http(addr: &str, method: &str, path: &str, body: &str) -> (u16, Value) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -96,7 +102,8 @@ async fn a_whole_game_against_a_bot_over_the_websocket() {
     assert_eq!(s["you"], json!([0]));
     assert!(next_state(&mut spectator).await["legal"].is_null());
 
-    // Malformed messages are refused, then the state follows unchanged.
+    // Malformed messages are refused, the refusal alone; the state asked
+    // for after it is unchanged.
     for (bad, code) in [
         ("{oops".to_string(), "bad_request"),
         (json!({ "type": "dance" }).to_string(), "bad_request"),
@@ -112,6 +119,8 @@ async fn a_whole_game_against_a_bot_over_the_websocket() {
         let e = next_json(&mut ws).await;
         assert_eq!(e["type"], "error");
         assert_eq!(e["error"], code, "{e}");
+        nothing_more(&mut ws).await;
+        send(&mut ws, &json!({ "type": "sync" })).await;
         let after = next_state(&mut ws).await;
         assert_eq!(after["version"], s["version"]);
         assert_eq!(after["board"], s["board"]);
@@ -119,6 +128,7 @@ async fn a_whole_game_against_a_bot_over_the_websocket() {
     // A binary frame is refused too.
     ws.send(Message::Binary(vec![1, 2, 3].into())).await.unwrap();
     assert_eq!(next_json(&mut ws).await["error"], "bad_request");
+    send(&mut ws, &json!({ "type": "sync" })).await;
     s = next_state(&mut ws).await;
 
     // A spectator cannot move.
@@ -147,6 +157,8 @@ async fn a_whole_game_against_a_bot_over_the_websocket() {
                     // Either the bot was still to move, or it has moved already.
                     let code = v["error"].as_str().unwrap();
                     assert!(["not_your_turn", "stale_version", "game_over"].contains(&code), "{v}");
+                    // The state as it is now (the bot's move may have come before the refusal).
+                    send(&mut ws, &json!({ "type": "sync" })).await;
                     break;
                 }
             }
@@ -268,9 +280,10 @@ async fn a_flood_of_websocket_messages_is_slowed_down_not_served() {
     for _ in 0..10 {
         send(&mut ws, &json!({ "type": "sync" })).await;
     }
+    // Each message is answered once: a state, or the refusal alone.
     let mut limited = 0;
     let mut states = 0;
-    while states < 10 {
+    while states + limited < 10 {
         let v = next_json(&mut ws).await;
         match v["type"].as_str() {
             Some("state") => states += 1,

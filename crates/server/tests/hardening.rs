@@ -1,0 +1,321 @@
+//! The server on the open internet: connection caps and timeouts
+//! (slowloris), a bounded shutdown, websocket caps, origins, content types,
+//! headers, and sockets that abuse their rate. Each test runs a real
+//! listener on loopback; attackers connect from 127.0.0.2, so that the
+//! checks from 127.0.0.1 are another client.
+
+mod common;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use carcassonne_server::{serve_until, AppState, Config, Rate, SqliteStore};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpSocket, TcpStream};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message;
+
+type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
+
+/// A server with `config` on a port of its own, and the way to stop it.
+struct Server {
+    addr: SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    done: tokio::task::JoinHandle<()>,
+}
+
+async fn start(config: Config) -> Server {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let state = AppState::new(Arc::new(SqliteStore::in_memory().unwrap()), config);
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let done = tokio::spawn(async move {
+        serve_until(listener, state, async move {
+            let _ = stopped.await;
+        })
+        .await
+        .unwrap();
+    });
+    Server { addr, stop: Some(stop), done }
+}
+
+/// A connection from another client address than the tests' own checks.
+async fn connect_from(ip: &str, to: SocketAddr) -> TcpStream {
+    let socket = TcpSocket::new_v4().unwrap();
+    socket.bind(format!("{ip}:0").parse().unwrap()).unwrap();
+    socket.connect(to).await.unwrap()
+}
+
+/// One whole HTTP/1.1 request on a fresh connection: status, headers and body.
+async fn request(addr: SocketAddr, head: &str, body: &str) -> (u16, String, String) {
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    let req = format!("{head}\r\nHost: {addr}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", body.len());
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut out = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), s.read_to_end(&mut out)).await.expect("an answer").unwrap();
+    let text = String::from_utf8_lossy(&out).to_string();
+    let status = text.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let (headers, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    (status, headers.to_ascii_lowercase(), body.to_string())
+}
+
+/// Whether the server closed `s` within `wait` (it reads end of stream or an error).
+async fn closed_within(s: &mut TcpStream, wait: Duration) -> bool {
+    let mut buf = [0u8; 1024];
+    let deadline = Instant::now() + wait;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match tokio::time::timeout(left, s.read(&mut buf)).await {
+            Err(_) => return false,
+            Ok(Ok(0)) | Ok(Err(_)) => return true,
+            Ok(Ok(_)) => continue, // an error response before the close
+        }
+    }
+}
+
+fn tight() -> Config {
+    Config {
+        max_connections_per_ip: 20,
+        header_timeout: Duration::from_millis(1500),
+        body_timeout: Duration::from_millis(1500),
+        shutdown_grace: Duration::from_secs(2),
+        ..Config::quick()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn half_sent_requests_cannot_crowd_out_other_clients() {
+    let server = start(tight()).await;
+    // 60 connections from one address, each sending a request's first
+    // line and one header, and never the rest.
+    let mut held = Vec::new();
+    for _ in 0..60 {
+        let mut s = connect_from("127.0.0.2", server.addr).await;
+        let _ = s.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n").await;
+        held.push(s);
+    }
+    // Those over the address's cap were closed at once (all looked at together).
+    let checks: Vec<_> = held
+        .into_iter()
+        .map(|mut s| {
+            tokio::spawn(async move { (!closed_within(&mut s, Duration::from_millis(300)).await).then_some(s) })
+        })
+        .collect();
+    let mut open = Vec::new();
+    for c in checks {
+        open.extend(c.await.unwrap());
+    }
+    assert!(open.len() <= 20, "{} half-sent connections stay open, the cap is 20", open.len());
+    assert!(open.len() >= 15, "only {} were admitted", open.len());
+    // Another client is served meanwhile.
+    let (status, _, body) = request(server.addr, "GET /api/health HTTP/1.1", "").await;
+    assert_eq!(status, 200, "{body}");
+    // The half-sent ones are let go once their headers are overdue.
+    let started = Instant::now();
+    for s in &mut open {
+        assert!(closed_within(s, Duration::from_secs(5)).await, "a half-sent request outlived the header timeout");
+    }
+    assert!(started.elapsed() < Duration::from_secs(4));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idle_keep_alive_connection_and_a_slow_body_are_let_go() {
+    let server = start(tight()).await;
+    // A request answered, then silence on the kept-alive connection.
+    let mut s = TcpStream::connect(server.addr).await.unwrap();
+    s.write_all(format!("GET /api/health HTTP/1.1\r\nHost: {}\r\n\r\n", server.addr).as_bytes()).await.unwrap();
+    let mut buf = [0u8; 512];
+    let n = s.read(&mut buf).await.unwrap();
+    assert!(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 200"));
+    assert!(closed_within(&mut s, Duration::from_secs(5)).await, "the idle connection stays open");
+
+    // A body announced and never sent in full.
+    let mut s = TcpStream::connect(server.addr).await.unwrap();
+    let head = format!(
+        "POST /api/games HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{{\"seats\"",
+        server.addr
+    );
+    s.write_all(head.as_bytes()).await.unwrap();
+    assert!(closed_within(&mut s, Duration::from_secs(5)).await, "the slow body is still being waited for");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stopping_closes_websockets_and_does_not_wait_for_slow_clients() {
+    let mut server = start(tight()).await;
+    let (_, _, created) = request(
+        server.addr,
+        "POST /api/games HTTP/1.1\r\nContent-Type: application/json",
+        &common::two_humans().to_string(),
+    )
+    .await;
+    let id = serde_json::from_str::<Value>(&created).unwrap()["id"].as_str().unwrap().to_string();
+    let (mut ws, _) =
+        tokio_tungstenite::connect_async(format!("ws://{}/api/games/{id}/ws", server.addr)).await.unwrap();
+    assert_eq!(next_json(&mut ws).await.unwrap()["type"], "state");
+    let mut slow = TcpStream::connect(server.addr).await.unwrap();
+    slow.write_all(
+        b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 900\r\n\r\n{",
+    )
+    .await
+    .unwrap();
+
+    let started = Instant::now();
+    server.stop.take().unwrap().send(()).unwrap();
+    // The websocket hears that the server stops.
+    let close = loop {
+        match tokio::time::timeout(Duration::from_secs(5), ws.next()).await.expect("a close frame") {
+            Some(Ok(Message::Close(frame))) => break frame,
+            Some(Ok(_)) => continue,
+            other => panic!("{other:?}"),
+        }
+    };
+    assert_eq!(close.map(|f| u16::from(f.code)), Some(1001));
+    tokio::time::timeout(Duration::from_secs(5), server.done).await.expect("stopped within the grace").unwrap();
+    assert!(started.elapsed() < Duration::from_secs(4), "took {:?}", started.elapsed());
+    // Nobody is listening any more.
+    assert!(TcpStream::connect(server.addr).await.is_err());
+}
+
+async fn next_json(ws: &mut Socket) -> Option<Value> {
+    loop {
+        match tokio::time::timeout(Duration::from_secs(10), ws.next()).await.ok()?? {
+            Ok(Message::Text(t)) => return serde_json::from_str(t.as_str()).ok(),
+            Ok(Message::Close(_)) | Err(_) => return None,
+            Ok(_) => continue,
+        }
+    }
+}
+
+/// Opens a websocket on game `id` with these extra headers; the refusal's status otherwise.
+async fn open_ws(addr: SocketAddr, id: &str, headers: &[(&str, &str)]) -> Result<Socket, u16> {
+    let mut req = format!("ws://{addr}/api/games/{id}/ws").into_client_request().unwrap();
+    for (k, v) in headers {
+        let name = axum::http::HeaderName::from_bytes(k.as_bytes()).unwrap();
+        req.headers_mut().insert(name, v.parse().unwrap());
+    }
+    match tokio_tungstenite::connect_async(req).await {
+        Ok((ws, _)) => Ok(ws),
+        Err(tokio_tungstenite::tungstenite::Error::Http(resp)) => Err(resp.status().as_u16()),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+async fn new_game(addr: SocketAddr) -> String {
+    let (status, _, body) = request(
+        addr,
+        "POST /api/games HTTP/1.1\r\nContent-Type: application/json; charset=utf-8",
+        &common::two_humans().to_string(),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    serde_json::from_str::<Value>(&body).unwrap()["id"].as_str().unwrap().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn websockets_are_capped_per_game_and_per_address() {
+    let server = start(Config { max_sockets_per_game: 3, max_sockets_per_ip: 4, ..Config::quick() }).await;
+    let (a, b) = (new_game(server.addr).await, new_game(server.addr).await);
+    let mut on_a = Vec::new();
+    for _ in 0..3 {
+        on_a.push(open_ws(server.addr, &a, &[]).await.unwrap());
+    }
+    assert_eq!(open_ws(server.addr, &a, &[]).await.err(), Some(503), "a fourth socket on one game");
+    let first_b = open_ws(server.addr, &b, &[]).await.unwrap();
+    assert_eq!(open_ws(server.addr, &b, &[]).await.err(), Some(503), "a fifth socket from one address");
+    // A closed socket frees its places.
+    let mut gone = on_a.pop().unwrap();
+    gone.close(None).await.unwrap();
+    drop(gone);
+    let mut reopened = None;
+    for _ in 0..50 {
+        if let Ok(ws) = open_ws(server.addr, &a, &[]).await {
+            reopened = Some(ws);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(reopened.is_some(), "the place was not freed");
+    drop(first_b);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn websockets_from_other_sites_are_refused() {
+    let config = Config { allowed_origins: vec!["https://friends.example".into()], ..Config::quick() };
+    let server = start(config).await;
+    let id = new_game(server.addr).await;
+    let own = format!("http://{}", server.addr);
+    assert!(open_ws(server.addr, &id, &[("origin", &own)]).await.is_ok(), "the server's own pages");
+    assert!(open_ws(server.addr, &id, &[]).await.is_ok(), "a client that is not a browser");
+    assert!(open_ws(server.addr, &id, &[("origin", "https://friends.example")]).await.is_ok(), "an allowed site");
+    for evil in ["http://evil.example", "null", "http://127.0.0.1.evil.example"] {
+        assert_eq!(open_ws(server.addr, &id, &[("origin", evil)]).await.err(), Some(403), "{evil}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn posts_must_say_json_and_every_answer_says_nosniff() {
+    let server = start(Config::quick()).await;
+    let form = common::two_humans().to_string();
+    for head in [
+        "POST /api/games HTTP/1.1",
+        "POST /api/games HTTP/1.1\r\nContent-Type: text/plain",
+        "POST /api/games HTTP/1.1\r\nContent-Type: application/x-www-form-urlencoded",
+        "POST /api/qr HTTP/1.1\r\nContent-Type: multipart/form-data; boundary=x",
+    ] {
+        let (status, headers, body) = request(server.addr, head, &form).await;
+        assert_eq!(status, 415, "{head}: {body}");
+        assert_eq!(serde_json::from_str::<Value>(&body).unwrap()["error"], "unsupported_media_type");
+        assert!(headers.contains("x-content-type-options: nosniff"), "{headers}");
+    }
+    let (_, _, list) = request(server.addr, "GET /api/games HTTP/1.1", "").await;
+    assert_eq!(serde_json::from_str::<Value>(&list).unwrap()["games"], json!([]), "nothing was created");
+    // Errors that echo what was sent are never sniffed into something else.
+    let (status, headers, _) = request(server.addr, "GET /api/games/%3Cscript%3E HTTP/1.1", "").await;
+    assert_eq!(status, 404);
+    assert!(headers.contains("x-content-type-options: nosniff"), "{headers}");
+    // The page may talk to its own origin only.
+    let (_, headers, _) = request(server.addr, "GET / HTTP/1.1", "").await;
+    let csp = headers.lines().find(|l| l.starts_with("content-security-policy:")).expect("a CSP").to_string();
+    assert!(csp.contains("connect-src 'self';"), "{csp}");
+    assert!(!csp.contains("ws:") && !csp.contains("wss:"), "{csp}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_socket_that_keeps_flooding_is_closed_and_a_refusal_costs_no_state() {
+    let server = start(Config { ws_rate: Some(Rate { per_second: 1, burst: 2 }), ..Config::quick() }).await;
+    let id = new_game(server.addr).await;
+    let mut ws = open_ws(server.addr, &id, &[]).await.unwrap();
+    assert_eq!(next_json(&mut ws).await.unwrap()["type"], "state");
+    let mut bytes = 0usize;
+    let mut close = None;
+    let sender = async {
+        for _ in 0..400 {
+            if ws.send(Message::Text("{}".into())).await.is_err() {
+                break;
+            }
+        }
+    };
+    // Send everything first (the server reads as fast as it can), then read.
+    tokio::time::timeout(Duration::from_secs(10), sender).await.expect("sent");
+    while let Ok(Some(msg)) = tokio::time::timeout(Duration::from_secs(5), ws.next()).await {
+        match msg {
+            Ok(Message::Text(t)) => {
+                bytes += t.len();
+                let v: Value = serde_json::from_str(t.as_str()).unwrap();
+                assert_eq!(v["type"], "error", "refusals only: {v}");
+            }
+            Ok(Message::Close(frame)) => {
+                close = frame;
+                break;
+            }
+            Ok(_) => {}
+            Err(_) => break,
+        }
+    }
+    assert_eq!(close.map(|f| u16::from(f.code)), Some(1008), "the flooding socket is closed");
+    // Each refusal is a short error, never a state.
+    assert!(bytes < 200 * 120, "{bytes} bytes of answers");
+}
