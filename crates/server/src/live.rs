@@ -713,20 +713,30 @@ impl AppState {
 
             let mut t = live.lock().await;
             t.thinking = None;
+            let mut moved = false;
             let result = match chosen {
                 Ok(Some(mv)) if t.version() == version => match self.commit(&live, &mut t, mv).await {
+                    Ok(()) => {
+                        moved = true;
+                        Ok(())
+                    }
                     // Another server moved for the bot first: think again.
                     Err(ApiError::StaleVersion { .. }) => Ok(()),
-                    other => other,
+                    Err(e) => Err(e),
                 },
                 Ok(Some(_)) => Ok(()), // the game moved meanwhile: think again
                 Ok(None) => Err(ApiError::GameOver),
                 Err(e) => Err(ApiError::Storage(format!("bot task failed: {e}"))),
             };
+            if !moved {
+                // No move came of this thought (the game moved meanwhile,
+                // through the change feed or a lost race): viewers were last
+                // shown the bot thinking, so they are told it stopped.
+                live.changed();
+            }
             if let Err(e) = result {
                 tracing::error!(game = %live.id, seat = seat.0, error = %e, "the bot could not move");
                 t.bots_running = false;
-                live.changed();
                 return;
             }
         }

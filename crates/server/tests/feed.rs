@@ -1,0 +1,118 @@
+//! News from the storage's change feed (another server sharing the games)
+//! reaching a game whose bot is thinking here: once the other server's move
+//! is caught up, the viewers here see the turn as it is, not the bot
+//! thinking for ever. The feed is driven by hand through a store wrapper.
+
+mod common;
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use carcassonne::record::RecordMove;
+use carcassonne_server::{
+    rebuild, serve_until, AppState, Config, GameChanged, GameSummary, NewGame, Progress, SqliteStore, Store,
+    StoreError, StoredGame,
+};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
+use tokio_tungstenite::tungstenite::Message;
+
+/// A SQLite store whose change feed the test writes.
+struct FedStore {
+    inner: SqliteStore,
+    feed: Mutex<Option<UnboundedReceiver<GameChanged>>>,
+}
+
+impl Store for FedStore {
+    fn create_game(&self, game: &NewGame) -> Result<(), StoreError> {
+        self.inner.create_game(game)
+    }
+    fn append_move(&self, id: &str, ply: usize, mv: &RecordMove, progress: &Progress) -> Result<(), StoreError> {
+        self.inner.append_move(id, ply, mv, progress)
+    }
+    fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+        self.inner.load(id)
+    }
+    fn list(&self, limit: usize) -> Result<Vec<GameSummary>, StoreError> {
+        self.inner.list(limit)
+    }
+    fn in_play(&self) -> Result<Vec<GameSummary>, StoreError> {
+        self.inner.in_play()
+    }
+    fn changes(&self) -> Option<UnboundedReceiver<GameChanged>> {
+        self.feed.lock().unwrap().take()
+    }
+}
+
+type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn state_where(ws: &mut Socket, what: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let wait = async {
+        loop {
+            match ws.next().await {
+                Some(Ok(Message::Text(t))) => {
+                    let v: Value = serde_json::from_str(t.as_str()).unwrap();
+                    if v["type"] == "state" && done(&v["state"]) {
+                        return v["state"].clone();
+                    }
+                }
+                Some(Ok(_)) => {}
+                other => panic!("the socket ended: {other:?}"),
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(5), wait).await.unwrap_or_else(|_| panic!("no state where {what}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_caught_up_while_the_bot_thinks_does_not_leave_it_thinking() {
+    let (news, feed): (UnboundedSender<GameChanged>, _) = unbounded_channel();
+    let store = Arc::new(FedStore { inner: SqliteStore::in_memory().unwrap(), feed: Mutex::new(Some(feed)) });
+    // The bot takes a second over each move: time for "another server" to move first.
+    let config = Config { bot_delay: Duration::from_millis(1000), ..Config::quick() };
+    let state = AppState::new(Arc::clone(&store) as Arc<dyn Store>, config);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(serve_until(listener, state.clone(), std::future::pending()));
+
+    let app = carcassonne_server::app(state);
+    let form = json!({ "seats": [ { "kind": "human", "name": "Ada" }, { "kind": "bot", "level": "random" } ] });
+    let (id, tokens, first) = common::create(&app, form).await;
+    let token = tokens[0].clone().unwrap();
+    let (mut ws, _) =
+        tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{id}/ws?token={token}")).await.unwrap();
+    state_where(&mut ws, "the game begins", |s| s["version"] == 0).await;
+
+    let mut mv = common::pick_move(&first, 0, false);
+    mv["type"] = "move".into();
+    ws.send(Message::Text(mv.to_string().into())).await.unwrap();
+    state_where(&mut ws, "the bot thinks", |s| s["version"] == 1 && s["thinking"] == 1).await;
+
+    // Another server stores the bot's move and announces it.
+    let stored = store.load(&id).unwrap().unwrap();
+    let game = rebuild(&stored.record, stored.live_seed).unwrap();
+    let bot_move = game.legal_moves()[0];
+    let mut after = game.clone();
+    after.play(&bot_move).unwrap();
+    let progress = Progress {
+        finished: after.is_over(),
+        scores: after.scores().to_vec(),
+        to_move: after.to_move().map(|p| p.0),
+        winners: vec![],
+        at: 1,
+    };
+    store.append_move(&id, 1, &RecordMove::from_move(&bot_move), &progress).unwrap();
+    news.send(GameChanged { id: id.clone(), moves: 2 }).unwrap();
+
+    // The page here ends up with Ada to move and her legal moves, not the
+    // bot thinking.
+    let s = state_where(&mut ws, "Ada is to move again", |s| {
+        s["version"] == 2 && s["thinking"].is_null() && !s["legal"].is_null()
+    })
+    .await;
+    assert_eq!(s["turn"]["seat"], 0);
+    // The bot's own thought was dropped: the move is stored once.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(store.load(&id).unwrap().unwrap().record.moves.len(), 2);
+}
