@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use carcassonne::record::{score_json, Record, ReplayError};
+use carcassonne::record::{score_json, Record, ReplayError, Replayer};
 use carcassonne::{seeded_rng, Event, Game, PlayerId, RandomMover, Rules, ScoredKind, Setup, When};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -181,10 +181,13 @@ fn replay(path: &PathBuf, step: bool) -> Result<()> {
     let (record, game) = load(path)?;
     let names: Vec<String> = record.players.clone();
     if step {
-        let mut setup_record = record.clone();
+        // One pass through the record: the board after each move.
+        let mut replay = Replayer::new(record.setup()?)?;
         for n in 0..=record.moves.len() {
-            setup_record.moves = record.moves[..n].to_vec();
-            let g = setup_record.replay()?;
+            if n > 0 {
+                replay.step(&record.moves[n - 1])?;
+            }
+            let g = replay.game();
             if n == 0 {
                 say!("== start");
             } else {
@@ -194,13 +197,13 @@ fn replay(path: &PathBuf, step: bool) -> Result<()> {
                 let tile = m.to_move().map(|mv| draw::tile_label(mv.tile)).unwrap_or_else(|_| m.tile.clone());
                 say!("== move {n}: {who} plays {tile} at [{},{}] rot {}{action}", m.at[0], m.at[1], m.rot);
             }
-            say!("{}", draw::game_board(&g));
+            say!("{}", draw::game_board(g));
             for e in g.events().iter().filter(|e| event_turn(e) == Some(n as u16)) {
                 if let Some(line) = describe(e, &names) {
                     say!("   {line}");
                 }
             }
-            say!("   scores: {}", score_line(&g, &names));
+            say!("   scores: {}", score_line(g, &names));
             say!();
         }
     } else {

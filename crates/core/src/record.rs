@@ -271,14 +271,9 @@ impl Record {
     /// # Errors
     /// The first problem found, with the 1-based move it is in.
     pub fn replay(&self) -> Result<Game, ReplayError> {
-        let setup = self.setup()?;
-        let mut game = Game::new(setup).map_err(|e| at_record(RecordError::Setup(e)))?;
-        for (i, m) in self.moves.iter().enumerate() {
-            let at = |error| ReplayError { move_no: Some(i + 1), error };
-            let mv = m.to_move().map_err(at)?;
-            game.play(&mv).map_err(|e| at(RecordError::Illegal(e)))?;
-        }
-        Ok(game)
+        let mut r = Replayer::new(self.setup()?)?;
+        r.run(&self.moves)?;
+        Ok(r.finish())
     }
 
     /// The record of a game (its whole deck included, so it replays alone).
@@ -295,6 +290,83 @@ impl Record {
             seed: None,
             moves: game.history().iter().map(RecordMove::from_move).collect(),
         }
+    }
+}
+
+/// The one way a game is stepped through a record's moves: each move is
+/// read ([`RecordMove::to_move`]) and checked by the engine ([`Game::play`]),
+/// and the first problem is reported with its 1-based move number. Records,
+/// the server's rebuilding and catching up, the replay viewer and
+/// `carcassonne replay --step` all go through it.
+///
+/// ```
+/// use carcassonne::record::{Record, Replayer};
+///
+/// let record = Record::from_json(r#"{ "format": 1, "players": ["Ada", "Bob"], "deck": ["E", "E"],
+///     "moves": [ { "tile": "E", "at": [0, -1], "rot": 2, "meeple": "S" },
+///                { "tile": "E", "at": [9, 9], "rot": 0 } ] }"#).unwrap();
+/// let mut replayer = Replayer::new(record.setup().unwrap()).unwrap();
+/// replayer.step(&record.moves[0]).unwrap();
+/// assert_eq!(replayer.game().scores(), &[4, 0]);
+/// let refused = replayer.step(&record.moves[1]).unwrap_err();
+/// assert_eq!(refused.move_no, Some(2));
+/// assert_eq!(replayer.moves(), 1, "a refused move changes nothing");
+/// ```
+#[derive(Clone, Debug)]
+pub struct Replayer {
+    game: Game,
+    /// Moves stepped through (the next one is number `moves + 1`).
+    moves: usize,
+}
+
+impl Replayer {
+    /// A replay from the start of `setup`.
+    ///
+    /// # Errors
+    /// A setup the engine refuses (players, deck, options).
+    pub fn new(setup: Setup) -> Result<Replayer, ReplayError> {
+        let game = Game::new(setup).map_err(|e| at_record(RecordError::Setup(e)))?;
+        Ok(Replayer { game, moves: 0 })
+    }
+
+    /// Goes on from a game `moves` moves into its record (catching up with
+    /// moves stored elsewhere).
+    pub fn resume(game: Game, moves: usize) -> Replayer {
+        Replayer { game, moves }
+    }
+
+    /// Plays the record's next move.
+    ///
+    /// # Errors
+    /// A malformed or illegal move, with its number; the game is unchanged.
+    pub fn step(&mut self, m: &RecordMove) -> Result<(), ReplayError> {
+        let at = |error| ReplayError { move_no: Some(self.moves + 1), error };
+        let mv = m.to_move().map_err(at)?;
+        self.game.play(&mv).map_err(|e| at(RecordError::Illegal(e)))?;
+        self.moves += 1;
+        Ok(())
+    }
+
+    /// Plays these moves in order.
+    ///
+    /// # Errors
+    /// The first malformed or illegal one; those before it are played.
+    pub fn run<'a>(&mut self, moves: impl IntoIterator<Item = &'a RecordMove>) -> Result<(), ReplayError> {
+        moves.into_iter().try_for_each(|m| self.step(m))
+    }
+
+    /// The game so far.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// Moves stepped through so far.
+    pub fn moves(&self) -> usize {
+        self.moves
+    }
+
+    pub fn finish(self) -> Game {
+        self.game
     }
 }
 
@@ -433,6 +505,32 @@ mod tests {
         assert!(e.to_string().starts_with("move 2: invalid type"), "{e}");
         let e = Record::from_json(r#"{"format": 1, "players": "A"}"#).unwrap_err();
         assert_eq!(e.move_no, None);
+    }
+
+    #[test]
+    fn a_replay_resumed_part_way_ends_where_the_whole_replay_does() {
+        let mut game = Game::new(Setup::standard(Rules::default(), 3, 5)).unwrap();
+        while let Some(mv) = game.legal_moves().last().copied() {
+            game.play(&mv).unwrap();
+        }
+        let record = Record::from_game(&game, &["A".into(), "B".into(), "C".into()]);
+        let whole = record.replay().unwrap();
+        for k in [0, 1, 30, record.moves.len()] {
+            let mut first = Replayer::new(record.setup().unwrap()).unwrap();
+            first.run(&record.moves[..k]).unwrap();
+            let mut rest = Replayer::resume(first.game().clone(), k);
+            rest.run(&record.moves[k..]).unwrap();
+            assert_eq!(rest.moves(), record.moves.len());
+            assert_eq!(score_json(rest.game()), score_json(&whole), "resumed after {k}");
+        }
+        // A bad move later on is numbered in the whole record.
+        let mut bad = record.moves.clone();
+        bad[40].at = [99, 99];
+        let mut r = Replayer::resume(whole.clone(), 0);
+        let mut from_start = Replayer::new(record.setup().unwrap()).unwrap();
+        assert_eq!(from_start.run(&bad).unwrap_err().move_no, Some(41));
+        assert_eq!(from_start.moves(), 40);
+        assert!(r.step(&bad[0]).is_err(), "the finished game takes no move");
     }
 
     #[test]

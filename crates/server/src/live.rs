@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use carcassonne::record::{rules_from_json, Record, RecordError, RecordMove, ReplayError};
+use carcassonne::record::{rules_from_json, Record, RecordMove, ReplayError, Replayer};
 use carcassonne::{Game, Move, PlayerId, Setup};
 use serde_json::{Map, Value};
 use tokio::sync::watch;
@@ -619,14 +619,10 @@ impl AppState {
         if stored.record.moves.len() <= have {
             return Ok(());
         }
-        let mut next = table.game.clone();
-        for (i, m) in stored.record.moves.iter().enumerate().skip(have) {
-            let bad =
-                |e: String| ApiError::Storage(format!("game {}: stored move {} does not play: {e}", live.id, i + 1));
-            let mv = m.to_move().map_err(|e| bad(e.to_string()))?;
-            next.play(&mv).map_err(|e| bad(e.to_string()))?;
-        }
-        table.game = next;
+        let mut next = Replayer::resume(table.game.clone(), have);
+        next.run(&stored.record.moves[have..])
+            .map_err(|e| ApiError::Storage(format!("game {}: a stored move does not play: {e}", live.id)))?;
+        table.game = next.finish();
         table.updated_at = stored.updated_at;
         live.changed();
         Ok(())
@@ -751,13 +747,9 @@ impl AppState {
 pub fn rebuild(record: &Record, live_seed: Option<u64>) -> Result<Game, ReplayError> {
     let mut setup = record.setup()?;
     setup.live_seed = live_seed;
-    let mut game = Game::new(setup).map_err(|e| ReplayError { move_no: None, error: RecordError::Setup(e) })?;
-    for (i, m) in record.moves.iter().enumerate() {
-        let at = |error| ReplayError { move_no: Some(i + 1), error };
-        let mv = m.to_move().map_err(at)?;
-        game.play(&mv).map_err(|e| at(RecordError::Illegal(e)))?;
-    }
-    Ok(game)
+    let mut replay = Replayer::new(setup)?;
+    replay.run(&record.moves)?;
+    Ok(replay.finish())
 }
 
 /// A bot's random seed for one move of one game.

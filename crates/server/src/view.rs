@@ -433,19 +433,16 @@ pub fn options_json() -> Value {
 /// # Errors
 /// The record does not replay (the engine's message says which move and why).
 pub fn replay_json(record: &Record) -> Result<Value, ReplayError> {
-    let setup = record.setup()?;
-    let mut game = Game::new(setup)
-        .map_err(|e| ReplayError { move_no: None, error: carcassonne::record::RecordError::Setup(e) })?;
-    let mut steps = vec![step_json(&game, 0)];
-    for (i, m) in record.moves.iter().enumerate() {
-        let err = |error| ReplayError { move_no: Some(i + 1), error };
-        let mv = m.to_move().map_err(err)?;
-        let before = game.events().len();
-        game.play(&mv).map_err(|e| err(carcassonne::record::RecordError::Illegal(e)))?;
-        let mut step = step_json(&game, before);
+    let mut replay = carcassonne::record::Replayer::new(record.setup()?)?;
+    let mut steps = vec![step_json(replay.game(), 0)];
+    for m in &record.moves {
+        let before = replay.game().events().len();
+        replay.step(m)?;
+        let mut step = step_json(replay.game(), before);
         step["move"] = serde_json::to_value(m).unwrap_or(Value::Null);
         steps.push(step);
     }
+    let game = replay.finish();
     let board = board_json(&game);
     let players: Vec<Value> = record
         .players
