@@ -299,8 +299,10 @@ fn state_message(state: Value) -> Message {
     Message::Text(json!({ "type": "state", "state": state }).to_string().into())
 }
 
-/// A socket sending this many messages over its rate in a row is closed.
+/// A socket sending this many messages over its rate, with no calm spell
+/// of [`STRIKES_FORGOTTEN`] between them, is closed.
 const STRIKES: u32 = 100;
+const STRIKES_FORGOTTEN: std::time::Duration = std::time::Duration::from_secs(5);
 
 fn error_message(e: &ApiError) -> Message {
     let mut v = e.to_json();
@@ -335,6 +337,7 @@ async fn ws_loop(
     heartbeat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut last_heard = tokio::time::Instant::now();
     let mut strikes = 0u32;
+    let mut last_strike = tokio::time::Instant::now();
     let mut stopping = app.stopping();
     loop {
         tokio::select! {
@@ -357,7 +360,14 @@ async fn ws_loop(
                         && limiter.as_ref().is_some_and(|l| l.check().is_err())
                 };
                 let limited = over(&msg);
-                strikes = if limited { strikes + 1 } else { 0 };
+                if limited {
+                    // Refusals count until the socket has been calm for a while.
+                    if last_strike.elapsed() > STRIKES_FORGOTTEN {
+                        strikes = 0;
+                    }
+                    strikes += 1;
+                    last_strike = tokio::time::Instant::now();
+                }
                 if strikes > STRIKES {
                     let bye = axum::extract::ws::CloseFrame { code: 1008, reason: "too many messages".into() };
                     let _ = socket.send(Message::Close(Some(bye))).await;
