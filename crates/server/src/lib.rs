@@ -39,7 +39,7 @@ pub use listen::{serve_until, Connections};
 pub use live::{rebuild, AppState, Config, MoveRequest, Rate, SeatToken, Viewer};
 pub use routes::{app, MAX_BODY, MAX_QR_TEXT, MAX_RECORD, MAX_WS_MESSAGE};
 pub use store::{
-    hash_token, GameChanged, GameSummary, NewGame, Progress, Seat, SqliteStore, Store, StoreError, StoredGame,
+    hash_token, Feed, GameChanged, GameSummary, NewGame, Progress, Seat, SqliteStore, Store, StoreError, StoredGame,
 };
 pub use store_pg::{is_postgres_url, redact_url, PgStore};
 pub use view::{options_json, replay_json, score_history, state_json, tiles_json, COLORS};

@@ -77,7 +77,7 @@ pub fn app(state: AppState) -> Router {
     let http_rate = state.config().http_rate;
     let body_timeout = state.config().body_timeout;
     let api = Router::new()
-        .route("/api/health", get(|| async { Json(json!({ "ok": true })) }))
+        .route("/api/health", get(health))
         .route("/api/tiles", get(|| async { Json(view::tiles_json()) }))
         .route("/api/options", get(|| async { Json(view::options_json()) }))
         .route("/api/games", get(list_games).post(create_game))
@@ -107,6 +107,28 @@ pub fn app(state: AppState) -> Router {
         }
         None => router,
     }
+}
+
+/// For load balancers: 200 when the storage answers (within two seconds)
+/// and, with several servers, the change feed listens; 503 otherwise, so
+/// that a balancer stops sending players here. `{"ok", "store", "feed"}`,
+/// each part `up`, `down` (or `none`: no feed with one server).
+async fn health(State(app): State<AppState>) -> Response {
+    let store = Arc::clone(app.store());
+    let probe = tokio::task::spawn_blocking(move || store.health());
+    let store_up = match tokio::time::timeout(std::time::Duration::from_secs(2), probe).await {
+        Ok(Ok(Ok(()))) => true,
+        Ok(Ok(Err(e))) => {
+            tracing::warn!(error = %e, "health: the storage does not answer");
+            false
+        }
+        _ => false,
+    };
+    let feed = app.store().feed();
+    let ok = store_up && feed != crate::store::Feed::Down;
+    let body = json!({ "ok": ok, "store": if store_up { "up" } else { "down" }, "feed": feed.word() });
+    let status = if ok { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
+    (status, Json(body)).into_response()
 }
 
 /// A QR code of `{"text": …}` (an invite link) as SVG.

@@ -232,6 +232,40 @@ pub trait Store: Send + Sync {
     fn changes(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<GameChanged>> {
         None
     }
+
+    /// Whether the storage answers now (a cheap query).
+    ///
+    /// # Errors
+    /// It does not.
+    fn health(&self) -> Result<(), StoreError> {
+        self.list(1).map(|_| ())
+    }
+
+    /// Whether the change feed ([`Store::changes`]) is listening.
+    fn feed(&self) -> Feed {
+        Feed::None
+    }
+}
+
+/// The state of a storage's change feed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Feed {
+    /// A storage only one server uses: there is no feed.
+    None,
+    /// Listening: moves stored by other servers arrive.
+    Up,
+    /// Not listening (connecting, or reconnecting after losing its connection).
+    Down,
+}
+
+impl Feed {
+    pub fn word(self) -> &'static str {
+        match self {
+            Feed::None => "none",
+            Feed::Up => "up",
+            Feed::Down => "down",
+        }
+    }
 }
 
 /// Schema migrations, applied in order; `PRAGMA user_version` counts those applied.
@@ -519,6 +553,11 @@ impl Store for SqliteStore {
 
     fn in_play(&self) -> Result<Vec<GameSummary>, StoreError> {
         self.summaries("json_extract(progress, '$.finished') = 0", usize::MAX >> 1)
+    }
+
+    fn health(&self) -> Result<(), StoreError> {
+        self.conn().query_row("SELECT 1", [], |_| Ok(()))?;
+        Ok(())
     }
 }
 

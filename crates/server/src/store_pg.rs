@@ -21,7 +21,7 @@ use postgres::{Client, Config, IsolationLevel, NoTls};
 use r2d2_postgres::PostgresConnectionManager;
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 
-use crate::store::{summary, GameChanged, GameSummary, NewGame, Progress, Store, StoreError, StoredGame};
+use crate::store::{summary, Feed, GameChanged, GameSummary, NewGame, Progress, Store, StoreError, StoredGame};
 
 /// The channel on which stored moves are announced: `"<game id>:<moves>"`.
 pub const CHANNEL: &str = "carcassonne_moves";
@@ -74,6 +74,9 @@ pub struct PgStore {
     /// once listening, announces what was stored since (games loaded before
     /// it listened must not miss a move).
     opened_at: SystemTime,
+    /// Whether the change feed listens now (once started).
+    listening: Arc<std::sync::atomic::AtomicBool>,
+    feed_started: std::sync::atomic::AtomicBool,
 }
 
 /// Whether `db` (the `--db` value) names a PostgreSQL database rather than a SQLite file.
@@ -220,7 +223,14 @@ impl PgStore {
             .connection_timeout(CONNECT_TIMEOUT)
             .error_handler(Box::new(LogErrors(shown.clone())))
             .build_unchecked(PostgresConnectionManager::new(config.clone(), NoTls));
-        Ok(PgStore { pool: Some(pool), config, shown, opened_at })
+        Ok(PgStore {
+            pool: Some(pool),
+            config,
+            shown,
+            opened_at,
+            listening: Arc::default(),
+            feed_started: Default::default(),
+        })
     }
 
     /// The database's URL without its password.
@@ -380,9 +390,30 @@ impl Store for PgStore {
         self.summaries("NOT COALESCE((progress::jsonb ->> 'finished')::boolean, FALSE)", usize::MAX >> 1)
     }
 
+    fn health(&self) -> Result<(), StoreError> {
+        self.conn()?.query_one("SELECT 1", &[])?;
+        Ok(())
+    }
+
+    fn feed(&self) -> Feed {
+        use std::sync::atomic::Ordering;
+        match (self.feed_started.load(Ordering::Relaxed), self.listening.load(Ordering::Relaxed)) {
+            (false, _) => Feed::None,
+            (true, true) => Feed::Up,
+            (true, false) => Feed::Down,
+        }
+    }
+
     fn changes(&self) -> Option<UnboundedReceiver<GameChanged>> {
         let (tx, rx) = unbounded_channel();
-        let listener = Listener { config: self.config.clone(), shown: self.shown.clone(), since: self.opened_at, tx };
+        let listener = Listener {
+            config: self.config.clone(),
+            shown: self.shown.clone(),
+            since: self.opened_at,
+            tx,
+            listening: Arc::clone(&self.listening),
+        };
+        self.feed_started.store(true, std::sync::atomic::Ordering::Relaxed);
         match std::thread::Builder::new().name("carcassonne-listen".into()).spawn(move || listener.run()) {
             Ok(_) => Some(rx),
             Err(e) => {
@@ -434,6 +465,8 @@ struct Listener {
     /// Where the first session looks back from.
     since: SystemTime,
     tx: UnboundedSender<GameChanged>,
+    /// Set while a session listens (the server's health says so).
+    listening: Arc<std::sync::atomic::AtomicBool>,
 }
 
 /// Why a listening session ended.
@@ -456,7 +489,9 @@ impl Listener {
         let mut backoff = Duration::from_millis(200);
         loop {
             let started = Instant::now();
-            match self.session(&config, &mut alive, std::mem::take(&mut first)) {
+            let ended = self.session(&config, &mut alive, std::mem::take(&mut first));
+            self.listening.store(false, std::sync::atomic::Ordering::Relaxed);
+            match ended {
                 Ended::Closed => return,
                 Ended::Lost(why) => {
                     if started.elapsed() > MAX_BACKOFF {
@@ -526,6 +561,7 @@ impl Listener {
                 }
             }
         }
+        self.listening.store(true, std::sync::atomic::Ordering::Relaxed);
         let mut beat = Instant::now();
         loop {
             {

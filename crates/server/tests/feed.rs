@@ -5,12 +5,13 @@
 
 mod common;
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use carcassonne::record::RecordMove;
 use carcassonne_server::{
-    rebuild, serve_until, AppState, Config, GameChanged, GameSummary, NewGame, Progress, SqliteStore, Store,
+    rebuild, serve_until, AppState, Config, Feed, GameChanged, GameSummary, NewGame, Progress, SqliteStore, Store,
     StoreError, StoredGame,
 };
 use futures_util::{SinkExt, StreamExt};
@@ -18,10 +19,23 @@ use serde_json::{json, Value};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 use tokio_tungstenite::tungstenite::Message;
 
-/// A SQLite store whose change feed the test writes.
+/// A SQLite store whose change feed the test writes, and whose health it sets.
 struct FedStore {
     inner: SqliteStore,
     feed: Mutex<Option<UnboundedReceiver<GameChanged>>>,
+    store_up: AtomicBool,
+    feed_up: AtomicBool,
+}
+
+impl FedStore {
+    fn new(feed: UnboundedReceiver<GameChanged>) -> FedStore {
+        FedStore {
+            inner: SqliteStore::in_memory().unwrap(),
+            feed: Mutex::new(Some(feed)),
+            store_up: AtomicBool::new(true),
+            feed_up: AtomicBool::new(true),
+        }
+    }
 }
 
 impl Store for FedStore {
@@ -42,6 +56,20 @@ impl Store for FedStore {
     }
     fn changes(&self) -> Option<UnboundedReceiver<GameChanged>> {
         self.feed.lock().unwrap().take()
+    }
+    fn health(&self) -> Result<(), StoreError> {
+        if self.store_up.load(Ordering::Relaxed) {
+            self.inner.health()
+        } else {
+            Err(StoreError::failed("the database is down"))
+        }
+    }
+    fn feed(&self) -> Feed {
+        if self.feed_up.load(Ordering::Relaxed) {
+            Feed::Up
+        } else {
+            Feed::Down
+        }
     }
 }
 
@@ -68,7 +96,7 @@ async fn state_where(ws: &mut Socket, what: &str, done: impl Fn(&Value) -> bool)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_move_caught_up_while_the_bot_thinks_does_not_leave_it_thinking() {
     let (news, feed): (UnboundedSender<GameChanged>, _) = unbounded_channel();
-    let store = Arc::new(FedStore { inner: SqliteStore::in_memory().unwrap(), feed: Mutex::new(Some(feed)) });
+    let store = Arc::new(FedStore::new(feed));
     // The bot takes a second over each move: time for "another server" to move first.
     let config = Config { bot_delay: Duration::from_millis(1000), ..Config::quick() };
     let state = AppState::new(Arc::clone(&store) as Arc<dyn Store>, config);
@@ -115,4 +143,23 @@ async fn a_move_caught_up_while_the_bot_thinks_does_not_leave_it_thinking() {
     // The bot's own thought was dropped: the move is stored once.
     tokio::time::sleep(Duration::from_millis(1500)).await;
     assert_eq!(store.load(&id).unwrap().unwrap().record.moves.len(), 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn health_fails_while_the_storage_or_the_change_feed_is_down() {
+    let (_news, feed) = unbounded_channel();
+    let store = Arc::new(FedStore::new(feed));
+    let app = carcassonne_server::app(AppState::new(Arc::clone(&store) as Arc<dyn Store>, Config::quick()));
+    let health = || async { common::call(&app, "GET", "/api/health", None).await };
+    let (status, v) = health().await;
+    assert_eq!((status.as_u16(), v), (200, json!({ "ok": true, "store": "up", "feed": "up" })));
+    store.feed_up.store(false, Ordering::Relaxed);
+    let (status, v) = health().await;
+    assert_eq!((status.as_u16(), v), (503, json!({ "ok": false, "store": "up", "feed": "down" })));
+    store.store_up.store(false, Ordering::Relaxed);
+    let (status, v) = health().await;
+    assert_eq!((status.as_u16(), v), (503, json!({ "ok": false, "store": "down", "feed": "down" })));
+    store.feed_up.store(true, Ordering::Relaxed);
+    store.store_up.store(true, Ordering::Relaxed);
+    assert_eq!(health().await.0.as_u16(), 200, "healthy again once both are back");
 }

@@ -16,8 +16,8 @@ use axum::http::StatusCode;
 use axum::Router;
 use carcassonne::record::{Record, RecordMove};
 use carcassonne_server::{
-    hash_token, rebuild, serve_on, AppState, BotLevel, GameChanged, GameSummary, NewGame, PgStore, Progress, Seat,
-    Store, StoreError, StoredGame,
+    hash_token, rebuild, serve_on, AppState, BotLevel, Feed, GameChanged, GameSummary, NewGame, PgStore, Progress,
+    Seat, Store, StoreError, StoredGame,
 };
 use common::{call, create, post_move, state, two_humans, with_store};
 use futures_util::StreamExt;
@@ -430,9 +430,16 @@ fn the_change_feed_comes_back_after_losing_its_connection() {
     let server = server!();
     let schema = Schema::new(&server);
     let (a, b) = (schema.open(), schema.open());
+    assert_eq!(b.feed(), Feed::None, "no feed before it is asked for");
     let mut news = b.changes().expect("PostgreSQL reports changes");
     let listening = format!("SELECT count(*) FROM pg_stat_activity WHERE application_name = '{}:listen'", schema.name);
     wait_until(&schema, &listening, "1");
+    let started = Instant::now();
+    while b.feed() != Feed::Up {
+        assert!(started.elapsed() < Duration::from_secs(10), "the feed never says it listens");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    b.health().unwrap();
     a.create_game(&new_game("g1")).unwrap();
     for ply in 0..3 {
         // Cut the feed's connection, and store a move at once: whether it
