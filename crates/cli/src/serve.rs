@@ -20,6 +20,19 @@ pub struct ServeArgs {
     /// Connections open at once from one client address (websockets included).
     #[arg(long, value_name = "N")]
     pub max_connections_per_ip: Option<usize>,
+    /// Games one client address may create in an hour.
+    #[arg(long, value_name = "N")]
+    pub max_games_per_hour_per_ip: Option<usize>,
+    /// Unfinished games in play that one client address may have created.
+    #[arg(long, value_name = "N")]
+    pub max_active_games_per_ip: Option<usize>,
+    /// Bot searches run at once (default: one core fewer than the machine has, at least one).
+    #[arg(long, value_name = "N")]
+    pub bot_workers: Option<usize>,
+    /// Minutes after which a game nobody plays, watches or asks for leaves
+    /// memory (it comes back from the storage when asked for).
+    #[arg(long, value_name = "MINUTES")]
+    pub idle_minutes: Option<u64>,
     /// Another site whose pages may open live connections (repeatable), as
     /// `https://example.com`; pages of this server's own address always may.
     #[arg(long, value_name = "ORIGIN")]
@@ -37,6 +50,10 @@ impl Default for ServeArgs {
             db: "carcassonne.db".into(),
             max_connections: None,
             max_connections_per_ip: None,
+            max_games_per_hour_per_ip: None,
+            max_active_games_per_ip: None,
+            bot_workers: None,
+            idle_minutes: None,
             allow_origin: Vec::new(),
             log_format: "text".into(),
         }
@@ -52,6 +69,18 @@ impl ServeArgs {
         }
         if let Some(n) = self.max_connections_per_ip {
             c.max_connections_per_ip = n.max(1);
+        }
+        if let Some(n) = self.max_games_per_hour_per_ip {
+            c.max_new_games_per_hour_per_ip = n;
+        }
+        if let Some(n) = self.max_active_games_per_ip {
+            c.max_active_games_per_ip = n;
+        }
+        if let Some(n) = self.bot_workers {
+            c.bot_workers = n.max(1);
+        }
+        if let Some(m) = self.idle_minutes {
+            c.idle_after = Duration::from_secs(m.max(1).saturating_mul(60));
         }
         c.allowed_origins.extend(self.allow_origin.iter().map(|o| o.trim_end_matches('/').to_string()));
         c

@@ -39,6 +39,8 @@ pub enum ApiError {
     ForbiddenOrigin,
     /// No room for another connection (from this address, on this game, or at all).
     Busy(&'static str),
+    /// This address created as many games as it may (per hour, or unfinished at once).
+    Quota(String),
 }
 
 impl ApiError {
@@ -59,6 +61,7 @@ impl ApiError {
             ApiError::UnsupportedMediaType => "unsupported_media_type",
             ApiError::ForbiddenOrigin => "forbidden_origin",
             ApiError::Busy(_) => "too_many_connections",
+            ApiError::Quota(_) => "quota_exceeded",
         }
     }
 
@@ -76,6 +79,7 @@ impl ApiError {
             ApiError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::ForbiddenOrigin => StatusCode::FORBIDDEN,
             ApiError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Quota(_) => StatusCode::TOO_MANY_REQUESTS,
         }
     }
 
@@ -100,6 +104,7 @@ impl ApiError {
             ApiError::UnsupportedMediaType => "send JSON with the header content-type: application/json".into(),
             ApiError::ForbiddenOrigin => "this server does not accept connections from pages of that site".into(),
             ApiError::Busy(why) => format!("{why}: try again later"),
+            ApiError::Quota(limit) => format!("this server allows {limit}"),
         }
     }
 

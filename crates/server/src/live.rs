@@ -50,6 +50,18 @@ pub struct Config {
     /// Origins besides the server's own (`https://example.com`) whose pages
     /// may open websockets; a websocket from any other page is refused.
     pub allowed_origins: Vec<String>,
+    /// Bot searches run at once (the others wait their turn), so that
+    /// people's moves always find a core free.
+    pub bot_workers: usize,
+    /// Games one client address may create in an hour.
+    pub max_new_games_per_hour_per_ip: usize,
+    /// Unfinished games in play that one client address created (since the
+    /// server started; a game that left memory, idle, no longer counts).
+    pub max_active_games_per_ip: usize,
+    /// A game nobody has looked at or played for this long, with no live
+    /// connection and no bot thinking, leaves memory (and comes back from
+    /// the storage when asked for).
+    pub idle_after: Duration,
 }
 
 /// A rate limit: `per_second` on average, `burst` at once.
@@ -76,6 +88,10 @@ impl Default for Config {
             max_sockets_per_ip: 32,
             max_sockets_per_game: 256,
             allowed_origins: Vec::new(),
+            bot_workers: std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1)),
+            max_new_games_per_hour_per_ip: 60,
+            max_active_games_per_ip: 20,
+            idle_after: Duration::from_secs(15 * 60),
         }
     }
 }
@@ -124,6 +140,8 @@ impl Config {
             max_connections_per_ip: usize::MAX,
             max_sockets_per_ip: usize::MAX,
             max_sockets_per_game: usize::MAX,
+            max_new_games_per_hour_per_ip: usize::MAX,
+            max_active_games_per_ip: usize::MAX,
             ..Config::default()
         }
     }
@@ -138,6 +156,8 @@ pub struct Live {
     changes: watch::Sender<u64>,
     /// Websockets open on this game.
     sockets: std::sync::atomic::AtomicUsize,
+    /// When the game was last asked for, played or watched (Unix ms).
+    touched: std::sync::atomic::AtomicI64,
 }
 
 /// A websocket's place on a game; dropping it frees the place.
@@ -205,7 +225,22 @@ impl Live {
     }
 
     fn changed(&self) {
+        self.touch();
         self.changes.send_modify(|v| *v = v.wrapping_add(1));
+    }
+
+    fn touch(&self) {
+        self.touched.store(now_ms(), std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether nothing holds this game in memory: no live connection, no
+    /// bot driving it, nobody for `idle` (and its table not in use now).
+    fn idle(&self, idle: Duration) -> bool {
+        use std::sync::atomic::Ordering;
+        let quiet = now_ms() - self.touched.load(Ordering::Relaxed) >= idle.as_millis() as i64;
+        quiet
+            && self.sockets.load(Ordering::Relaxed) == 0
+            && self.table.try_lock().is_ok_and(|t| !t.bots_running && t.thinking.is_none())
     }
 
     /// Counts a websocket of `viewer` in (`+1`) or out (`-1`), and tells everyone.
@@ -302,6 +337,8 @@ pub struct Created {
     pub tokens: Vec<SeatToken>,
 }
 
+const HOUR: Duration = Duration::from_secs(3600);
+
 /// Names bots get when the form leaves them blank.
 const BOT_NAMES: [&str; 6] = ["Aldric", "Beatrix", "Cedric", "Isolde", "Godfrey", "Matilda"];
 
@@ -318,6 +355,18 @@ struct Inner {
     connections: Arc<crate::listen::Connections>,
     /// Becomes true when the server begins to stop: websockets close.
     stopping: watch::Sender<bool>,
+    /// One permit per bot search that may run at once.
+    bot_permits: Arc<tokio::sync::Semaphore>,
+    /// Per client address: when it created games in the last hour, and the
+    /// unfinished games it created.
+    quotas: Mutex<HashMap<std::net::IpAddr, Quota>>,
+}
+
+#[derive(Default)]
+struct Quota {
+    created: std::collections::VecDeque<Instant>,
+    /// Games in play it created (one that left memory, idle, no longer counts).
+    active: Vec<std::sync::Weak<Live>>,
 }
 
 /// Runs a store call on a blocking thread.
@@ -376,11 +425,19 @@ impl AppState {
     /// the storage's changes made by other servers (if it reports any).
     pub fn new(store: Arc<dyn Store>, config: Config) -> AppState {
         let connections = Arc::new(crate::listen::Connections::new(&config));
-        let inner =
-            Inner { store, games: Mutex::new(HashMap::new()), config, connections, stopping: watch::channel(false).0 };
+        let inner = Inner {
+            store,
+            games: Mutex::new(HashMap::new()),
+            connections,
+            stopping: watch::channel(false).0,
+            bot_permits: Arc::new(tokio::sync::Semaphore::new(config.bot_workers.max(1))),
+            quotas: Mutex::default(),
+            config,
+        };
         let app = AppState { inner: Arc::new(inner) };
         if tokio::runtime::Handle::try_current().is_ok() {
             app.follow_changes();
+            app.sweep_idle_games();
         }
         app
     }
@@ -396,6 +453,75 @@ impl AppState {
     /// The open connections and their caps.
     pub fn connections(&self) -> &Arc<crate::listen::Connections> {
         &self.inner.connections
+    }
+
+    /// Games held in memory now.
+    pub fn games_in_memory(&self) -> usize {
+        self.games().len()
+    }
+
+    /// Bot searches running now (at most `Config::bot_workers`).
+    pub fn bots_searching(&self) -> usize {
+        self.inner.config.bot_workers.max(1) - self.inner.bot_permits.available_permits()
+    }
+
+    /// Lets idle games leave memory, now and then (`Config::idle_after`).
+    fn sweep_idle_games(&self) {
+        let weak = Arc::downgrade(&self.inner);
+        let idle = self.inner.config.idle_after;
+        let every = (idle / 4).clamp(Duration::from_millis(20), Duration::from_secs(60));
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(every).await;
+                let Some(inner) = weak.upgrade() else { return };
+                let mut games = inner.games.lock().unwrap_or_else(|e| e.into_inner());
+                let before = games.len();
+                games.retain(|_, live| !live.idle(idle));
+                let left = before - games.len();
+                drop(games);
+                if left > 0 {
+                    tracing::debug!(games = left, "idle games left memory");
+                }
+            }
+        });
+    }
+
+    /// Counts a new game against `ip`'s quotas, or says which is used up.
+    fn take_quota(&self, ip: Option<std::net::IpAddr>) -> Result<(), ApiError> {
+        let Some(ip) = ip else { return Ok(()) };
+        let c = &self.inner.config;
+        let mut quotas = self.inner.quotas.lock().unwrap_or_else(|e| e.into_inner());
+        if quotas.len() > 10_000 {
+            quotas.retain(|_, q| !q.active.is_empty() || q.created.back().is_some_and(|t| t.elapsed() < HOUR));
+        }
+        let q = quotas.entry(ip).or_default();
+        while q.created.front().is_some_and(|t| t.elapsed() >= HOUR) {
+            q.created.pop_front();
+        }
+        q.active.retain(|live| {
+            live.upgrade().is_some_and(|live| live.table.try_lock().map_or(true, |t| !t.game.is_over()))
+        });
+        if q.created.len() >= c.max_new_games_per_hour_per_ip {
+            return Err(ApiError::Quota(format!(
+                "{} new games an hour from one address",
+                c.max_new_games_per_hour_per_ip
+            )));
+        }
+        if q.active.len() >= c.max_active_games_per_ip {
+            return Err(ApiError::Quota(format!(
+                "{} unfinished games from one address: finish one first",
+                c.max_active_games_per_ip
+            )));
+        }
+        q.created.push_back(Instant::now());
+        Ok(())
+    }
+
+    fn count_active(&self, ip: Option<std::net::IpAddr>, live: &Arc<Live>) {
+        if let Some(ip) = ip {
+            let mut quotas = self.inner.quotas.lock().unwrap_or_else(|e| e.into_inner());
+            quotas.entry(ip).or_default().active.push(Arc::downgrade(live));
+        }
     }
 
     /// Tells every websocket that the server is stopping.
@@ -418,6 +544,15 @@ impl AppState {
     /// `bad_request` for a form the rules refuse (seats, names, levels,
     /// options); `storage_error` if it cannot be saved.
     pub async fn create(&self, req: CreateRequest) -> Result<Created, ApiError> {
+        self.create_for(req, None).await
+    }
+
+    /// [`AppState::create`] for a client at `ip`, within its quotas
+    /// (`quota_exceeded` otherwise).
+    ///
+    /// # Errors
+    /// As [`AppState::create`], and `quota_exceeded`.
+    pub async fn create_for(&self, req: CreateRequest, ip: Option<std::net::IpAddr>) -> Result<Created, ApiError> {
         if !(2..=carcassonne::MAX_PLAYERS).contains(&req.seats.len()) {
             return Err(ApiError::BadRequest(format!(
                 "a game has 2 to {} seats, not {}",
@@ -496,6 +631,7 @@ impl AppState {
         // Stored: the deck as dealt, and the live bag's seed, so that a
         // replay of the moves rebuilds this very game.
         let record = Record::from_game(&game, &names);
+        self.take_quota(ip)?;
         let id = new_game_id()?;
         let created_at = now_ms();
         let new = NewGame { id: id.clone(), record, live_seed, seats: seats.clone(), created_at };
@@ -507,8 +643,10 @@ impl AppState {
             table: tokio::sync::Mutex::new(Table::new(game, seats, created_at, created_at)),
             changes: watch::channel(0).0,
             sockets: Default::default(),
+            touched: now_ms().into(),
         });
         self.games().insert(id, Arc::clone(&live));
+        self.count_active(ip, &live);
         self.kick_bots(&live);
         Ok(Created { live, tokens })
     }
@@ -520,6 +658,7 @@ impl AppState {
     /// that does not replay.
     pub async fn game(&self, id: &str) -> Result<Arc<Live>, ApiError> {
         if let Some(live) = self.games().get(id) {
+            live.touch();
             return Ok(Arc::clone(live));
         }
         if !plausible_id(id) {
@@ -536,6 +675,7 @@ impl AppState {
             table: tokio::sync::Mutex::new(Table::new(game, stored.seats, stored.created_at, stored.updated_at)),
             changes: watch::channel(0).0,
             sockets: Default::default(),
+            touched: now_ms().into(),
         });
         let (live, fresh) = {
             let mut games = self.games();
@@ -704,7 +844,14 @@ impl AppState {
             let started = Instant::now();
             let seed = bot_seed(&live.id, version);
             let quick = self.inner.config.quick_bots;
-            let chosen = tokio::task::spawn_blocking(move || bots::choose_move(level, &game, seed, quick)).await;
+            // Bots take turns at the workers: a person's move never waits
+            // for a core behind a crowd of searches.
+            let permit = Arc::clone(&self.inner.bot_permits).acquire_owned().await;
+            let chosen = tokio::task::spawn_blocking(move || {
+                let _permit = permit;
+                bots::choose_move(level, &game, seed, quick)
+            })
+            .await;
             tokio::time::sleep(self.inner.config.bot_delay.saturating_sub(started.elapsed())).await;
 
             let mut t = live.lock().await;

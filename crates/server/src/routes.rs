@@ -199,10 +199,11 @@ async fn list_games(State(app): State<AppState>) -> Result<Json<Value>, ApiError
 
 async fn create_game(
     State(app): State<AppState>,
+    request: axum::http::request::Parts,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let req: CreateRequest = parse_body(body)?;
-    let created = app.create(req).await?;
+    let created = app.create_for(req, Some(client_ip(&request.extensions))).await?;
     // The creator plays the seats at their screen; invited seats are for others.
     let viewer = Viewer { seats: created.tokens.iter().filter(|t| !t.remote).map(|t| t.seat).collect() };
     let state = state_of(&created.live, &viewer).await;

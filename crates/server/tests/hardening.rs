@@ -23,6 +23,7 @@ type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStre
 /// A server with `config` on a port of its own, and the way to stop it.
 struct Server {
     addr: SocketAddr,
+    state: AppState,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     done: tokio::task::JoinHandle<()>,
 }
@@ -32,14 +33,15 @@ async fn start(config: Config) -> Server {
     let addr = listener.local_addr().unwrap();
     let state = AppState::new(Arc::new(SqliteStore::in_memory().unwrap()), config);
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let served = state.clone();
     let done = tokio::spawn(async move {
-        serve_until(listener, state, async move {
+        serve_until(listener, served, async move {
             let _ = stopped.await;
         })
         .await
         .unwrap();
     });
-    Server { addr, stop: Some(stop), done }
+    Server { addr, state, stop: Some(stop), done }
 }
 
 /// A connection from another client address than the tests' own checks.
@@ -51,7 +53,12 @@ async fn connect_from(ip: &str, to: SocketAddr) -> TcpStream {
 
 /// One whole HTTP/1.1 request on a fresh connection: status, headers and body.
 async fn request(addr: SocketAddr, head: &str, body: &str) -> (u16, String, String) {
-    let mut s = TcpStream::connect(addr).await.unwrap();
+    request_from("127.0.0.1", addr, head, body).await
+}
+
+/// [`request`] from the client address `ip`.
+async fn request_from(ip: &str, addr: SocketAddr, head: &str, body: &str) -> (u16, String, String) {
+    let mut s = connect_from(ip, addr).await;
     let req = format!("{head}\r\nHost: {addr}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", body.len());
     s.write_all(req.as_bytes()).await.unwrap();
     let mut out = Vec::new();
@@ -328,4 +335,90 @@ async fn a_socket_that_keeps_flooding_is_closed_and_a_refusal_costs_no_state() {
     }
     // Each refusal is a short error, never a state.
     assert!(bytes < 200 * 120, "{bytes} bytes of answers");
+}
+
+/// Creates a game from `ip` with these seats: the status and the answer.
+async fn create_from(ip: &str, addr: SocketAddr, seats: Value) -> (u16, Value) {
+    let head = "POST /api/games HTTP/1.1\r\nContent-Type: application/json";
+    let (status, _, body) = request_from(ip, addr, head, &json!({ "seats": seats }).to_string()).await;
+    (status, serde_json::from_str(&body).unwrap_or(Value::Null))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_address_may_hold_only_so_many_unfinished_games() {
+    let server = start(Config { max_active_games_per_ip: 3, ..Config::quick() }).await;
+    let people = json!([{ "kind": "human" }, { "kind": "human" }]);
+    for _ in 0..3 {
+        assert_eq!(create_from("127.0.0.2", server.addr, people.clone()).await.0, 201);
+    }
+    let (status, v) = create_from("127.0.0.2", server.addr, people.clone()).await;
+    assert_eq!((status, v["error"].as_str()), (429, Some("quota_exceeded")), "{v}");
+    assert!(v["message"].as_str().unwrap().contains("unfinished"), "{v}");
+    assert_eq!(create_from("127.0.0.3", server.addr, people).await.0, 201, "another address is not held back");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_address_may_start_only_so_many_games_an_hour() {
+    let server =
+        start(Config { max_new_games_per_hour_per_ip: 4, max_active_games_per_ip: 2, ..Config::quick() }).await;
+    // Bots only: the games end by themselves, so only the hourly count binds.
+    let bots = json!([{ "kind": "bot", "level": "random" }, { "kind": "bot", "level": "random" }]);
+    for _ in 0..4 {
+        let (status, v) = create_from("127.0.0.2", server.addr, bots.clone()).await;
+        assert_eq!(status, 201, "{v}");
+        let id = v["id"].as_str().unwrap().to_string();
+        // Wait for the game to end before the next (it no longer counts as unfinished).
+        let started = Instant::now();
+        loop {
+            let (_, _, body) = request(server.addr, &format!("GET /api/games/{id} HTTP/1.1"), "").await;
+            if serde_json::from_str::<Value>(&body).unwrap()["status"] == "finished" {
+                break;
+            }
+            assert!(started.elapsed() < Duration::from_secs(30), "the bots' game did not end");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    let (status, v) = create_from("127.0.0.2", server.addr, bots).await;
+    assert_eq!((status, v["error"].as_str()), (429, Some("quota_exceeded")), "{v}");
+    assert!(v["message"].as_str().unwrap().contains("an hour"), "{v}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bots_search_one_at_a_time_on_one_worker() {
+    let config = Config { bot_workers: 1, quick_bots: false, ..Config::quick() };
+    let server = start(config).await;
+    let bots = json!([{ "kind": "bot", "level": "easy" }, { "kind": "bot", "level": "easy" }]);
+    for _ in 0..4 {
+        assert_eq!(create_from("127.0.0.2", server.addr, bots.clone()).await.0, 201);
+    }
+    // Four games want a search at once; the pool runs one.
+    let (mut most, started) = (0, Instant::now());
+    while started.elapsed() < Duration::from_millis(1500) {
+        most = most.max(server.state.bots_searching());
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    assert_eq!(most, 1, "searches at once");
+    // A person's request is answered meanwhile.
+    assert_eq!(request(server.addr, "GET /api/health HTTP/1.1", "").await.0, 200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idle_game_leaves_memory_and_comes_back_when_asked_for() {
+    let server = start(Config { idle_after: Duration::from_millis(200), ..Config::quick() }).await;
+    let (status, v) = create_from("127.0.0.2", server.addr, json!([{ "kind": "human" }, { "kind": "human" }])).await;
+    assert_eq!(status, 201);
+    let id = v["id"].as_str().unwrap().to_string();
+    let watched = new_game(server.addr).await;
+    let _ws = open_ws(server.addr, &watched, &[]).await.unwrap();
+    let started = Instant::now();
+    while server.state.games_in_memory() > 1 {
+        assert!(started.elapsed() < Duration::from_secs(5), "the idle game stays in memory");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(server.state.games_in_memory(), 1, "the watched game stays");
+    let (status, _, body) = request(server.addr, &format!("GET /api/games/{id} HTTP/1.1"), "").await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(serde_json::from_str::<Value>(&body).unwrap()["id"], id.as_str());
+    assert_eq!(server.state.games_in_memory(), 2, "back from the storage");
 }
