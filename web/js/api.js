@@ -31,7 +31,8 @@ async function request(method, path, body) {
 export const api = {
   tiles: () => request('GET', '/api/tiles'),
   options: () => request('GET', '/api/options'),
-  games: () => request('GET', '/api/games'),
+  /** The public games and those named (the ones this browser holds a seat in or invited to). */
+  games: (ids) => request('GET', `/api/games${ids.length ? `?ids=${ids.map(encodeURIComponent).join(',')}` : ''}`),
   create: (form) => request('POST', '/api/games', form),
   state: (id, tokens) => request('GET', `/api/games/${encodeURIComponent(id)}${tokens.length ? `?token=${tokens.join(',')}` : ''}`),
   replayOf: (id) => request('GET', `/api/games/${encodeURIComponent(id)}/replay`),
@@ -91,6 +92,12 @@ export function addTokens(id, tokens) {
   for (const t of tokens) if (/^[0-9a-f]{8,64}$/.test(t)) have.add(t);
   all[id] = [...have];
   try { localStorage.setItem(TOKENS_KEY, JSON.stringify(all)); } catch { /* private mode: seats last this tab */ }
+}
+
+/** The games this browser holds a seat in or made invitations for, newest last (at most 200). */
+export function knownGames() {
+  const ids = [...Object.keys(loadTokens()), ...Object.keys(loadInvites())];
+  return [...new Set(ids)].slice(-200);
 }
 
 /** Forgets this browser's seats in a game (their tokens were refused). */

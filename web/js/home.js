@@ -1,7 +1,7 @@
 // The front page: a new game in one click (you against a bot), every option
 // of the engine, the list of games, and opening a record to replay.
 
-import { addTokens, api, lastName, rememberName, saveInvites } from './api.js';
+import { addTokens, api, knownGames, lastName, rememberName, saveInvites, tokensFor } from './api.js';
 import { ago, esc, toast } from './dom.js';
 import { colorOf, meepleIcon } from './meeple.js';
 
@@ -57,10 +57,11 @@ export class HomeScreen {
             <button class="link add-seat">+ Add a player</button>
             <h3>Rules</h3>
             <div class="rules-form"></div>
+            <label class="opt check public-game"><input type="checkbox" class="public"><span>List this game for everyone to watch</span></label>
             <button class="btn primary big start">Start game</button>
           </section>
           <section class="card games-card">
-            <div class="card-head"><h2>Games</h2>
+            <div class="card-head"><h2>Your games</h2>
               <label class="btn small file-btn">Open a record… <input type="file" accept=".json,application/json" class="record-file" hidden></label>
             </div>
             <div class="games-list"><p class="muted">Loading…</p></div>
@@ -192,7 +193,8 @@ export class HomeScreen {
     const firstHuman = this.seats.find((s) => s.kind === 'human' && s.where !== 'invite' && s.name.trim());
     if (firstHuman) rememberName(firstHuman.name.trim());
     try {
-      const created = await api.create({ seats, rules: this.rules });
+      const listed = this.root.querySelector('.new-game .public')?.checked || false;
+      const created = await api.create({ seats, rules: this.rules, ...(listed ? { public: true } : {}) });
       // Seats played here: their tokens. Invited seats: kept only to show their links.
       addTokens(created.id, created.tokens.filter((t) => !t.remote).map((t) => t.token));
       saveInvites(created.id, created.tokens.filter((t) => t.remote));
@@ -206,7 +208,8 @@ export class HomeScreen {
   async loadGames() {
     const box = this.root.querySelector('.games-list');
     try {
-      const { games } = await api.games();
+      // The server lists the games this browser holds a seat in, and public ones.
+      const { games } = await api.games(knownGames());
       if (!games.length) { box.innerHTML = '<p class="muted">No games yet: start one!</p>'; return; }
       box.innerHTML = `<table class="games"><tbody>${games.map((g) => gameRow(g)).join('')}</tbody></table>`;
     } catch (e) {
@@ -224,10 +227,16 @@ function gameRow(g) {
   return `<tr data-id="${g.id}">
     <td class="gplayers">${players}<div class="gmeta">${status} · ${ago(g.updated_at)}</div></td>
     <td class="gactions">
-      <a class="btn small${g.status === 'finished' ? '' : ' primary'}" href="#/game/${g.id}">${g.status === 'finished' ? 'View' : 'Continue'}</a>
+      ${gameLinkButton(g)}
       <a class="btn small" href="#/replay/${g.id}">Replay</a>
       <a class="btn small" href="${api.recordUrl(g.id)}" download title="Download the record">⤓</a>
     </td></tr>`;
+}
+
+/** Continue a game this browser plays in; watch one it does not; view one that ended. */
+function gameLinkButton(g) {
+  const label = g.status === 'finished' ? 'View' : tokensFor(g.id).length ? 'Continue' : 'Watch';
+  return `<a class="btn small${label === 'Continue' ? ' primary' : ''}" href="#/game/${g.id}">${label}</a>`;
 }
 
 /** A decorative strip of tiles for the header, drawn from the tile data. */

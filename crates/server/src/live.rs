@@ -318,6 +318,10 @@ pub struct CreateRequest {
     pub seats: Vec<SeatRequest>,
     #[serde(default)]
     pub rules: Option<Map<String, Value>>,
+    /// Listed for everyone to watch (otherwise only those who hold a seat
+    /// see it in their list).
+    #[serde(default)]
+    pub public: bool,
 }
 
 /// A seat's token as handed out when the game is created (and never again:
@@ -634,7 +638,7 @@ impl AppState {
         self.take_quota(ip)?;
         let id = new_game_id()?;
         let created_at = now_ms();
-        let new = NewGame { id: id.clone(), record, live_seed, seats: seats.clone(), created_at };
+        let new = NewGame { id: id.clone(), record, live_seed, seats: seats.clone(), created_at, public: req.public };
         blocking(self.store(), move |s| s.create_game(&new)).await?;
         tracing::info!(game = %id, players = names.len(), "game created");
 

@@ -170,14 +170,19 @@ fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Resul
     serde_json::from_slice(&bytes).map_err(|e| ApiError::BadRequest(format!("malformed request: {e}")))
 }
 
-/// The tokens in `?token=a,b` (also `%2C`-separated).
-fn tokens(query: &Option<String>) -> Vec<String> {
+/// The values of `?key=a,b` (also `%2C`-separated; the key may repeat).
+fn query_list(query: &Option<String>, key: &str) -> Vec<String> {
     let Some(q) = query else { return Vec::new() };
     q.split('&')
-        .filter_map(|kv| kv.strip_prefix("token="))
+        .filter_map(|kv| kv.split_once('=').filter(|(k, _)| *k == key).map(|(_, v)| v))
         .flat_map(|v| v.replace("%2C", ",").replace("%2c", ",").split(',').map(str::to_string).collect::<Vec<_>>())
         .filter(|t| !t.is_empty())
         .collect()
+}
+
+/// The tokens in `?token=a,b`.
+fn tokens(query: &Option<String>) -> Vec<String> {
+    query_list(query, "token")
 }
 
 async fn viewer_of(live: &Live, tokens: &[String]) -> Result<Viewer, ApiError> {
@@ -190,10 +195,18 @@ async fn state_of(live: &Live, viewer: &Viewer) -> Value {
     view::state_json(&live.id, &table, viewer)
 }
 
-async fn list_games(State(app): State<AppState>) -> Result<Json<Value>, ApiError> {
+/// The most ids one games list may name.
+pub const MAX_LISTED_IDS: usize = 200;
+
+/// The games list a visitor sees: the public games and those named in
+/// `?ids=a,b` (the games they hold a seat in), never every game of the server.
+async fn list_games(State(app): State<AppState>, RawQuery(query): RawQuery) -> Result<Json<Value>, ApiError> {
+    let ids: Vec<String> =
+        query_list(&query, "ids").into_iter().filter(|id| crate::live::plausible_id(id)).take(MAX_LISTED_IDS).collect();
     let store = Arc::clone(app.store());
-    let games =
-        tokio::task::spawn_blocking(move || store.list(200)).await.map_err(|e| ApiError::Storage(e.to_string()))??;
+    let games = tokio::task::spawn_blocking(move || store.listed(&ids, 200))
+        .await
+        .map_err(|e| ApiError::Storage(e.to_string()))??;
     Ok(Json(json!({ "games": games.iter().map(view::summary_json).collect::<Vec<_>>() })))
 }
 

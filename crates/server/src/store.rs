@@ -81,6 +81,9 @@ pub struct NewGame {
     pub seats: Vec<Seat>,
     /// Unix time in milliseconds.
     pub created_at: i64,
+    /// Listed for everyone (anyone may watch); otherwise listed only to
+    /// those who name it.
+    pub public: bool,
 }
 
 impl NewGame {
@@ -134,6 +137,8 @@ pub struct GameSummary {
     pub moves: usize,
     pub progress: Progress,
     pub created_at: i64,
+    /// Listed for everyone.
+    pub public: bool,
 }
 
 /// A storage failure. Its text is for the server's log, not for players.
@@ -220,6 +225,19 @@ pub trait Store: Send + Sync {
     /// The storage fails.
     fn list(&self, limit: usize) -> Result<Vec<GameSummary>, StoreError>;
 
+    /// The games list a visitor sees: the public games and those named in
+    /// `ids` (the games they hold a seat in), most recently played first,
+    /// at most `limit`.
+    ///
+    /// # Errors
+    /// The storage fails.
+    fn listed(&self, ids: &[String], limit: usize) -> Result<Vec<GameSummary>, StoreError> {
+        let mut all = self.list(usize::MAX >> 1)?;
+        all.retain(|g| g.public || ids.contains(&g.id));
+        all.truncate(limit);
+        Ok(all)
+    }
+
     /// Every game not finished yet (a restarted server resumes their bots).
     ///
     /// # Errors
@@ -291,6 +309,8 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE games ADD COLUMN live_seed INTEGER;",
     // 3: seat tokens are kept hashed (done in Rust: `hash_stored_tokens`).
     "",
+    // 4: games listed for everyone.
+    "ALTER TABLE games ADD COLUMN public INTEGER NOT NULL DEFAULT 0;",
 ];
 
 /// Migration 3: every stored `token` becomes its `token_hash`.
@@ -468,8 +488,8 @@ impl Store for SqliteStore {
     fn create_game(&self, game: &NewGame) -> Result<(), StoreError> {
         let (setup, progress) = game.setup_and_progress();
         self.conn().execute(
-            "INSERT INTO games (id, setup, seats, progress, moves, created_at, updated_at, live_seed)
-             VALUES (?1, ?2, ?3, ?4, 0, ?5, ?5, ?6)",
+            "INSERT INTO games (id, setup, seats, progress, moves, created_at, updated_at, live_seed, public)
+             VALUES (?1, ?2, ?3, ?4, 0, ?5, ?5, ?6, ?7)",
             params![
                 game.id,
                 serde_json::to_string(&setup)?,
@@ -477,7 +497,8 @@ impl Store for SqliteStore {
                 serde_json::to_string(&progress)?,
                 game.created_at,
                 // SQLite integers are signed: the seed's bits are kept as they are.
-                game.live_seed.map(|s| s as i64)
+                game.live_seed.map(|s| s as i64),
+                game.public,
             ],
         )?;
         Ok(())
@@ -548,11 +569,16 @@ impl Store for SqliteStore {
     }
 
     fn list(&self, limit: usize) -> Result<Vec<GameSummary>, StoreError> {
-        self.summaries("1", limit)
+        self.summaries("1", limit, None)
+    }
+
+    fn listed(&self, ids: &[String], limit: usize) -> Result<Vec<GameSummary>, StoreError> {
+        let ids = serde_json::to_string(ids)?;
+        self.summaries("public = 1 OR id IN (SELECT value FROM json_each(?2))", limit, Some(ids))
     }
 
     fn in_play(&self) -> Result<Vec<GameSummary>, StoreError> {
-        self.summaries("json_extract(progress, '$.finished') = 0", usize::MAX >> 1)
+        self.summaries("json_extract(progress, '$.finished') = 0", usize::MAX >> 1, None)
     }
 
     fn health(&self) -> Result<(), StoreError> {
@@ -563,13 +589,16 @@ impl Store for SqliteStore {
 
 impl SqliteStore {
     /// Summaries of the games matching `filter` (SQL), most recent first.
-    fn summaries(&self, filter: &str, limit: usize) -> Result<Vec<GameSummary>, StoreError> {
+    /// Summaries of the games matching `filter` (SQL; `?1` is the limit,
+    /// `?2` the `extra` parameter), most recent first.
+    fn summaries(&self, filter: &str, limit: usize, extra: Option<String>) -> Result<Vec<GameSummary>, StoreError> {
         let conn = self.conn();
         let mut stmt = conn.prepare(&format!(
-            "SELECT id, setup, seats, progress, moves, created_at FROM games WHERE {filter}
+            "SELECT id, setup, seats, progress, moves, created_at, public FROM games WHERE {filter}
              ORDER BY updated_at DESC, id LIMIT ?1"
         ))?;
-        let rows = stmt.query_map([limit.min(i64::MAX as usize) as i64], |r| {
+        let limit = limit.min(i64::MAX as usize) as i64;
+        let row = |r: &rusqlite::Row<'_>| {
             Ok((
                 r.get::<_, String>(0)?,
                 r.get::<_, String>(1)?,
@@ -577,12 +606,16 @@ impl SqliteStore {
                 r.get::<_, String>(3)?,
                 r.get::<_, i64>(4)?,
                 r.get::<_, i64>(5)?,
+                r.get::<_, bool>(6)?,
             ))
-        })?;
+        };
+        let rows = match &extra {
+            Some(x) => stmt.query_map(params![limit, x], row)?.collect::<Result<Vec<_>, _>>()?,
+            None => stmt.query_map(params![limit], row)?.collect::<Result<Vec<_>, _>>()?,
+        };
         let mut out = Vec::new();
-        for row in rows {
-            let (id, setup, seats, progress, moves, created_at) = row?;
-            out.push(summary(id, &setup, &seats, &progress, moves, created_at)?);
+        for (id, setup, seats, progress, moves, created_at, public) in rows {
+            out.push(summary(id, &setup, &seats, &progress, moves, created_at, public)?);
         }
         Ok(out)
     }
@@ -597,6 +630,7 @@ pub(crate) fn summary(
     progress: &str,
     moves: i64,
     created_at: i64,
+    public: bool,
 ) -> Result<GameSummary, StoreError> {
     let setup: serde_json::Value = serde_json::from_str(setup)?;
     let rules = setup.get("rules").and_then(|r| r.as_object()).cloned().unwrap_or_default();
@@ -607,6 +641,7 @@ pub(crate) fn summary(
         moves: moves.max(0) as usize,
         progress: serde_json::from_str(progress)?,
         created_at,
+        public,
     })
 }
 
@@ -628,6 +663,7 @@ mod tests {
                 Seat::Bot { name: "Bot".into(), level: BotLevel::Random },
             ],
             created_at: 1,
+            public: false,
         }
     }
 

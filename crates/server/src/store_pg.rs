@@ -52,6 +52,8 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX games_by_update ON games (updated_at DESC);
     CREATE INDEX games_by_store ON games (stored_at);",
+    // 2: games listed for everyone.
+    "ALTER TABLE games ADD COLUMN public BOOLEAN NOT NULL DEFAULT FALSE;",
 ];
 
 /// The most connections one server keeps open for requests (the change
@@ -243,18 +245,31 @@ impl PgStore {
         pool.get().map_err(|e| StoreError::failed(format!("PostgreSQL at {}: no connection: {e}", self.shown)))
     }
 
-    /// Summaries of the games matching `filter` (SQL), most recent first.
-    fn summaries(&self, filter: &str, limit: usize) -> Result<Vec<GameSummary>, StoreError> {
+    /// Summaries of the games matching `filter` (SQL; `$1` is the limit,
+    /// `$2` the ids of `ids`), most recent first.
+    fn summaries(&self, filter: &str, limit: usize, ids: Option<&[String]>) -> Result<Vec<GameSummary>, StoreError> {
         let mut conn = self.conn()?;
-        let rows = conn.query(
-            &format!(
-                "SELECT id, setup, seats, progress, moves, created_at FROM games WHERE {filter}
-                 ORDER BY updated_at DESC, id LIMIT $1"
-            ),
-            &[&i64::try_from(limit).unwrap_or(i64::MAX)],
-        )?;
+        let sql = format!(
+            "SELECT id, setup, seats, progress, moves, created_at, public FROM games WHERE {filter}
+             ORDER BY updated_at DESC, id LIMIT $1"
+        );
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let rows = match ids {
+            Some(ids) => conn.query(&sql, &[&limit, &ids])?,
+            None => conn.query(&sql, &[&limit])?,
+        };
         rows.iter()
-            .map(|r| summary(r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?, r.try_get(4)?, r.try_get(5)?))
+            .map(|r| {
+                summary(
+                    r.try_get(0)?,
+                    r.try_get(1)?,
+                    r.try_get(2)?,
+                    r.try_get(3)?,
+                    r.try_get(4)?,
+                    r.try_get(5)?,
+                    r.try_get(6)?,
+                )
+            })
             .collect()
     }
 }
@@ -300,8 +315,8 @@ impl Store for PgStore {
         let (setup, progress) = game.setup_and_progress();
         let mut conn = self.conn()?;
         let inserted = conn.execute(
-            "INSERT INTO games (id, setup, seats, progress, moves, created_at, updated_at, live_seed)
-             VALUES ($1, $2, $3, $4, 0, $5, $5, $6)",
+            "INSERT INTO games (id, setup, seats, progress, moves, created_at, updated_at, live_seed, public)
+             VALUES ($1, $2, $3, $4, 0, $5, $5, $6, $7)",
             &[
                 &game.id,
                 &serde_json::to_string(&setup)?,
@@ -310,6 +325,7 @@ impl Store for PgStore {
                 &game.created_at,
                 // BIGINT is signed: the seed's bits are kept as they are.
                 &game.live_seed.map(|s| s as i64),
+                &game.public,
             ],
         );
         match inserted {
@@ -383,11 +399,15 @@ impl Store for PgStore {
     }
 
     fn list(&self, limit: usize) -> Result<Vec<GameSummary>, StoreError> {
-        self.summaries("TRUE", limit)
+        self.summaries("TRUE", limit, None)
+    }
+
+    fn listed(&self, ids: &[String], limit: usize) -> Result<Vec<GameSummary>, StoreError> {
+        self.summaries("public OR id = ANY($2)", limit, Some(ids))
     }
 
     fn in_play(&self) -> Result<Vec<GameSummary>, StoreError> {
-        self.summaries("NOT COALESCE((progress::jsonb ->> 'finished')::boolean, FALSE)", usize::MAX >> 1)
+        self.summaries("NOT COALESCE((progress::jsonb ->> 'finished')::boolean, FALSE)", usize::MAX >> 1, None)
     }
 
     fn health(&self) -> Result<(), StoreError> {

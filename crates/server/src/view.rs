@@ -292,6 +292,7 @@ pub fn summary_json(s: &GameSummary) -> Value {
         "winners": s.progress.winners,
         "created_at": s.created_at,
         "updated_at": s.progress.at,
+        "public": s.public,
     })
 }
 

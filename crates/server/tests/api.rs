@@ -97,8 +97,8 @@ async fn a_whole_game_between_two_people_plays_through_the_api() {
     assert_eq!(status, StatusCode::OK);
     assert_eq!(stored["steps"], replay["steps"]);
 
-    // The list shows it finished.
-    let (_, list) = call(&app, "GET", "/api/games", None).await;
+    // The list shows it finished (to those who name it: it is not public).
+    let (_, list) = call(&app, "GET", &format!("/api/games?ids={id}"), None).await;
     let g = list["games"].as_array().unwrap().iter().find(|g| g["id"] == id.as_str()).unwrap();
     assert_eq!(g["status"], "finished");
     assert_eq!(g["moves"], k);
@@ -251,7 +251,7 @@ async fn a_finished_game_refuses_moves_with_game_over() {
 
 #[tokio::test]
 async fn new_games_check_their_form() {
-    let (app, _) = test_app();
+    let (app, server) = test_app();
     let bad = [
         ("one seat", json!({ "seats": [ { "kind": "human" } ] })),
         ("seven seats", json!({ "seats": vec![json!({ "kind": "bot" }); 7] })),
@@ -272,8 +272,7 @@ async fn new_games_check_their_form() {
     }
     let (status, v) = call(&app, "POST", "/api/games", Some("{")).await;
     assert_eq!((status, v["error"].as_str()), (StatusCode::BAD_REQUEST, Some("bad_request")));
-    let (_, list) = call(&app, "GET", "/api/games", None).await;
-    assert_eq!(list["games"].as_array().unwrap().len(), 0, "no refused form made a game");
+    assert_eq!(server.store().list(10).unwrap().len(), 0, "no refused form made a game");
 
     // A rule set and names come through; blank names get defaults; names are cut.
     let (_, _, s) = create(
@@ -603,7 +602,7 @@ async fn too_many_requests_are_refused_and_change_nothing() {
 /// two seats never share one.
 #[tokio::test]
 async fn names_cannot_pose_as_another_player() {
-    let app = test_app().0;
+    let (app, server) = test_app();
     let seats =
         |a: &str, b: &str| json!({ "seats": [ { "kind": "human", "name": a }, { "kind": "human", "name": b } ] });
 
@@ -614,17 +613,50 @@ async fn names_cannot_pose_as_another_player() {
 
     // The same name, in another case, in full-width letters or with a hidden
     // character, is refused, and no game is made.
-    let before = call(&app, "GET", "/api/games", None).await.1;
+    let before = server.store().list(10).unwrap().len();
     for twin in ["ADA", "\u{FF21}\u{FF44}\u{FF41}", "A\u{200D}da", " Ada "] {
         let (status, v) = call(&app, "POST", "/api/games", Some(&seats("Ada", twin).to_string())).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{twin:?}: {v}");
         assert_eq!(v["error"], "bad_request", "{v}");
         assert!(v["message"].as_str().unwrap().contains("already the name of seat 1"), "{v}");
     }
-    assert_eq!(call(&app, "GET", "/api/games", None).await.1, before);
+    assert_eq!(server.store().list(10).unwrap().len(), before);
 
     // A default name steps aside for a name a seat has taken.
     let body = json!({ "seats": [ { "kind": "human", "name": "Player 2" }, { "kind": "human" } ] });
     let (_, _, state) = create(&app, body).await;
     assert_eq!(state["players"][1]["name"], "Player 2 2");
+}
+
+/// The games list shows a visitor the public games and the games they name
+/// (those they hold a seat in), never every game on the server.
+#[tokio::test]
+async fn the_games_list_holds_the_visitors_games_and_the_public_ones() {
+    let (app, _) = test_app();
+    let (mine, _, _) = create(&app, two_humans()).await;
+    let (other, _, _) = create(&app, two_humans()).await;
+    let mut public_form = two_humans();
+    public_form["public"] = true.into();
+    let (public, _, _) = create(&app, public_form).await;
+    let ids = |list: &Value| -> Vec<String> {
+        let mut v: Vec<String> =
+            list["games"].as_array().unwrap().iter().map(|g| g["id"].as_str().unwrap().to_string()).collect();
+        v.sort();
+        v
+    };
+    let sorted = |mut v: Vec<String>| {
+        v.sort();
+        v
+    };
+    let (status, list) = call(&app, "GET", "/api/games", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(ids(&list), vec![public.clone()], "a stranger sees the public game only");
+    assert_eq!(list["games"][0]["public"], true);
+    let (_, list) = call(&app, "GET", &format!("/api/games?ids={mine}"), None).await;
+    assert_eq!(ids(&list), sorted(vec![mine.clone(), public.clone()]));
+    let (_, list) = call(&app, "GET", &format!("/api/games?ids={mine}%2C{other},nosuchgame,../etc"), None).await;
+    assert_eq!(ids(&list), sorted(vec![mine, other, public]));
+    // Junk is ignored, not an error.
+    let (status, _) = call(&app, "GET", &format!("/api/games?ids={}", "x,".repeat(5000)), None).await;
+    assert_eq!(status, StatusCode::OK);
 }

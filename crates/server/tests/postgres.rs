@@ -147,6 +147,7 @@ fn new_game(id: &str) -> NewGame {
             Seat::Bot { name: "Bot".into(), level: BotLevel::Random },
         ],
         created_at: 1,
+        public: false,
     }
 }
 

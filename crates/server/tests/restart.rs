@@ -42,7 +42,7 @@ async fn a_game_continues_after_a_restart() {
     let (status, v) = post_move(&app, &id, tokens[seat].as_ref().unwrap(), &pick_move(&after, 0, false)).await;
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_eq!(v["version"], 6);
-    let (_, list) = call(&app, "GET", "/api/games", None).await;
+    let (_, list) = call(&app, "GET", &format!("/api/games?ids={id}"), None).await;
     assert_eq!(list["games"][0]["moves"], 6);
 }
 
