@@ -167,6 +167,24 @@ test('a whole game against a bot, played by clicking', async () => {
     assert.match(await page.locator(`tr[data-id="${id}"] .status`).textContent(), /finished/);
     await shot(page, '09-games');
 
+    // Another browser, with no seat in it, does not see that game in its
+    // list; it sees a public game, to watch.
+    const { body: pub } = await api('/api/games', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ seats: [{ kind: 'bot', level: 'random' }, { kind: 'bot', level: 'random' }], public: true }),
+    });
+    const other = await launch();
+    try {
+      const p2 = await other.context.newPage();
+      await p2.goto(`${BASE}/#/games`);
+      await p2.waitForSelector(`tr[data-id="${pub.id}"]`);
+      assert.equal(await p2.locator(`tr[data-id="${id}"]`).count(), 0, 'a game it holds no seat in is not listed');
+      assert.match(await p2.locator(`tr[data-id="${pub.id}"] .gactions a`).first().textContent(), /^(Watch|View)$/);
+    } finally {
+      await other.close();
+    }
+
     assert.deepEqual(errors, [], 'no error in the page');
   } finally {
     await close();
