@@ -33,6 +33,10 @@ pub struct ServeArgs {
     /// memory (it comes back from the storage when asked for).
     #[arg(long, value_name = "MINUTES")]
     pub idle_minutes: Option<u64>,
+    /// Days after which an unfinished game without a move is deleted as
+    /// abandoned (0: never).
+    #[arg(long, value_name = "DAYS")]
+    pub expire_days: Option<u64>,
     /// Another site whose pages may open live connections (repeatable), as
     /// `https://example.com`; pages of this server's own address always may.
     #[arg(long, value_name = "ORIGIN")]
@@ -54,6 +58,7 @@ impl Default for ServeArgs {
             max_active_games_per_ip: None,
             bot_workers: None,
             idle_minutes: None,
+            expire_days: None,
             allow_origin: Vec::new(),
             log_format: "text".into(),
         }
@@ -81,6 +86,9 @@ impl ServeArgs {
         }
         if let Some(m) = self.idle_minutes {
             c.idle_after = Duration::from_secs(m.max(1).saturating_mul(60));
+        }
+        if let Some(d) = self.expire_days {
+            c.expire_after = (d > 0).then(|| Duration::from_secs(d.saturating_mul(24 * 3600)));
         }
         c.allowed_origins.extend(self.allow_origin.iter().map(|o| o.trim_end_matches('/').to_string()));
         c

@@ -62,6 +62,10 @@ pub struct Config {
     /// connection and no bot thinking, leaves memory (and comes back from
     /// the storage when asked for).
     pub idle_after: Duration,
+    /// An unfinished game without a move for this long is abandoned: it is
+    /// deleted (checked a minute after start, then every hour). `None`:
+    /// games never expire.
+    pub expire_after: Option<Duration>,
 }
 
 /// A rate limit: `per_second` on average, `burst` at once.
@@ -92,6 +96,7 @@ impl Default for Config {
             max_new_games_per_hour_per_ip: 60,
             max_active_games_per_ip: 20,
             idle_after: Duration::from_secs(15 * 60),
+            expire_after: Some(Duration::from_secs(30 * 24 * 3600)),
         }
     }
 }
@@ -130,8 +135,8 @@ impl Config {
         Config { bot_delay: Duration::ZERO, quick_bots: true, ..Config::unlimited() }
     }
 
-    /// The defaults without rate limits or caps on connections and sockets
-    /// (load tests, and tests of other things).
+    /// The defaults without rate limits, quotas, caps on connections and
+    /// sockets, or expiry (load tests, and tests of other things).
     pub fn unlimited() -> Config {
         Config {
             http_rate: None,
@@ -142,6 +147,7 @@ impl Config {
             max_sockets_per_game: usize::MAX,
             max_new_games_per_hour_per_ip: usize::MAX,
             max_active_games_per_ip: usize::MAX,
+            expire_after: None,
             ..Config::default()
         }
     }
@@ -442,6 +448,7 @@ impl AppState {
         if tokio::runtime::Handle::try_current().is_ok() {
             app.follow_changes();
             app.sweep_idle_games();
+            app.expire_now_and_then();
         }
         app
     }
@@ -488,6 +495,46 @@ impl AppState {
                 }
             }
         });
+    }
+
+    /// Deletes the abandoned games (`Config::expire_after`): a minute after
+    /// start, then every hour.
+    fn expire_now_and_then(&self) {
+        if self.inner.config.expire_after.is_none() {
+            return;
+        }
+        let weak = Arc::downgrade(&self.inner);
+        tokio::spawn(async move {
+            // A minute after start (not amid it), then every hour.
+            tokio::time::sleep(Duration::from_secs(60)).await;
+            loop {
+                let Some(inner) = weak.upgrade() else { return };
+                if let Err(e) = (AppState { inner }).expire_abandoned().await {
+                    tracing::error!(error = %e, "cannot expire abandoned games");
+                }
+                tokio::time::sleep(HOUR).await;
+            }
+        });
+    }
+
+    /// Deletes the unfinished games without a move for `Config::expire_after`
+    /// now, and lets them leave memory; returns how many.
+    ///
+    /// # Errors
+    /// The storage fails.
+    pub async fn expire_abandoned(&self) -> Result<usize, ApiError> {
+        let Some(after) = self.inner.config.expire_after else { return Ok(0) };
+        let before = now_ms() - after.as_millis().min(i64::MAX as u128) as i64;
+        let ids = blocking(self.store(), move |s| s.expire(before)).await?;
+        let mut games = self.games();
+        for id in &ids {
+            games.remove(id);
+        }
+        drop(games);
+        if !ids.is_empty() {
+            tracing::info!(games = ids.len(), "abandoned games expired");
+        }
+        Ok(ids.len())
     }
 
     /// Counts a new game against `ip`'s quotas, or says which is used up.

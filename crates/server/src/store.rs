@@ -251,6 +251,13 @@ pub trait Store: Send + Sync {
         None
     }
 
+    /// Deletes the unfinished games whose last move (or creation) is older
+    /// than `before` (Unix ms), with their moves; returns their ids.
+    ///
+    /// # Errors
+    /// The storage fails (nothing is deleted).
+    fn expire(&self, before: i64) -> Result<Vec<String>, StoreError>;
+
     /// Whether the storage answers now (a cheap query).
     ///
     /// # Errors
@@ -585,6 +592,15 @@ impl Store for SqliteStore {
         self.conn().query_row("SELECT 1", [], |_| Ok(()))?;
         Ok(())
     }
+
+    fn expire(&self, before: i64) -> Result<Vec<String>, StoreError> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare(
+            "DELETE FROM games WHERE json_extract(progress, '$.finished') = 0 AND updated_at < ?1 RETURNING id",
+        )?;
+        let ids = stmt.query_map([before], |r| r.get::<_, String>(0))?.collect::<Result<Vec<_>, _>>()?;
+        Ok(ids)
+    }
 }
 
 impl SqliteStore {
@@ -689,6 +705,25 @@ mod tests {
         assert_eq!(list[0].moves, 1);
         assert_eq!(list[0].progress.scores, vec![4, 0]);
         assert!(store.load("nope").unwrap().is_none());
+    }
+
+    #[test]
+    fn only_unfinished_games_without_a_recent_move_expire() {
+        let store = SqliteStore::in_memory().unwrap();
+        let m = RecordMove { tile: "E".into(), at: [0, -1], rot: 2, meeple: None, abbot: None, recall: None };
+        for id in ["old", "done", "recent"] {
+            store.create_game(&new_game(id)).unwrap();
+        }
+        store.append_move("old", 0, &m, &progress(10)).unwrap();
+        store.append_move("done", 0, &m, &Progress { finished: true, to_move: None, ..progress(10) }).unwrap();
+        store.append_move("recent", 0, &m, &progress(100)).unwrap();
+        assert_eq!(store.expire(50).unwrap(), vec!["old".to_string()]);
+        assert!(store.load("old").unwrap().is_none());
+        assert_eq!(store.load("done").unwrap().unwrap().record.moves.len(), 1, "a finished game stays");
+        assert!(store.load("recent").unwrap().is_some());
+        let left: i64 = store.conn().query_row("SELECT count(*) FROM moves", [], |r| r.get(0)).unwrap();
+        assert_eq!(left, 2, "the expired game's moves went with it");
+        assert!(store.expire(50).unwrap().is_empty());
     }
 
     #[test]

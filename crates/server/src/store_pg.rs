@@ -415,6 +415,15 @@ impl Store for PgStore {
         Ok(())
     }
 
+    fn expire(&self, before: i64) -> Result<Vec<String>, StoreError> {
+        let rows = self.conn()?.query(
+            "DELETE FROM games WHERE NOT COALESCE((progress::jsonb ->> 'finished')::boolean, FALSE)
+             AND updated_at < $1 RETURNING id",
+            &[&before],
+        )?;
+        rows.iter().map(|r| r.try_get(0).map_err(StoreError::from)).collect()
+    }
+
     fn feed(&self) -> Feed {
         use std::sync::atomic::Ordering;
         match (self.feed_started.load(Ordering::Relaxed), self.listening.load(Ordering::Relaxed)) {

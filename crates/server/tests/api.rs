@@ -660,3 +660,27 @@ async fn the_games_list_holds_the_visitors_games_and_the_public_ones() {
     let (status, _) = call(&app, "GET", &format!("/api/games?ids={}", "x,".repeat(5000)), None).await;
     assert_eq!(status, StatusCode::OK);
 }
+
+/// An unfinished game without a move for the configured time is deleted as
+/// abandoned; a finished one is not.
+#[tokio::test]
+async fn abandoned_games_expire() {
+    let config = Config { expire_after: Some(std::time::Duration::from_millis(1)), ..Config::quick() };
+    let server = AppState::new(Arc::new(SqliteStore::in_memory().unwrap()), config);
+    let app = carcassonne_server::app(server.clone());
+    let (id, _, _) = create(&app, two_humans()).await;
+    let bots = json!({ "seats": [ { "kind": "bot", "level": "random" }, { "kind": "bot", "level": "random" } ] });
+    let (done, _, _) = create(&app, bots).await;
+    // The bots' game plays to its end.
+    for _ in 0..3000 {
+        if state(&app, &done, None).await["status"] == "finished" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    assert_eq!(server.expire_abandoned().await.unwrap(), 1);
+    let (status, v) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!((status, v["error"].as_str()), (StatusCode::NOT_FOUND, Some("not_found")));
+    assert_eq!(call(&app, "GET", &format!("/api/games/{done}"), None).await.0, StatusCode::OK);
+}

@@ -54,6 +54,9 @@ impl Store for FedStore {
     fn in_play(&self) -> Result<Vec<GameSummary>, StoreError> {
         self.inner.in_play()
     }
+    fn expire(&self, before: i64) -> Result<Vec<String>, StoreError> {
+        self.inner.expire(before)
+    }
     fn changes(&self) -> Option<UnboundedReceiver<GameChanged>> {
         self.feed.lock().unwrap().take()
     }

@@ -166,6 +166,24 @@ fn load(store: &PgStore, id: &str) -> StoredGame {
 // ---------------------------------------------------------------- the contract
 
 #[test]
+fn only_unfinished_games_without_a_recent_move_expire() {
+    let server = server!();
+    let schema = Schema::new(&server);
+    let store = schema.open();
+    for id in ["old", "done", "recent"] {
+        store.create_game(&new_game(id)).unwrap();
+    }
+    store.append_move("old", 0, &a_move(), &progress(10, false)).unwrap();
+    store.append_move("done", 0, &a_move(), &progress(10, true)).unwrap();
+    store.append_move("recent", 0, &a_move(), &progress(100, false)).unwrap();
+    assert_eq!(store.expire(50).unwrap(), vec!["old".to_string()]);
+    assert!(store.load("old").unwrap().is_none());
+    assert!(store.load("done").unwrap().is_some(), "a finished game stays");
+    assert!(store.load("recent").unwrap().is_some());
+    assert_eq!(schema.one("SELECT count(*) FROM moves"), "2", "the expired game's moves went with it");
+}
+
+#[test]
 fn a_game_round_trips_with_its_moves_in_order() {
     let server = server!();
     let schema = Schema::new(&server);
@@ -484,6 +502,9 @@ impl Store for Deaf {
     }
     fn in_play(&self) -> Result<Vec<GameSummary>, StoreError> {
         self.0.in_play()
+    }
+    fn expire(&self, before: i64) -> Result<Vec<String>, StoreError> {
+        self.0.expire(before)
     }
 }
 
