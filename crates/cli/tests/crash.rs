@@ -282,7 +282,7 @@ fn a_killed_server_keeps_every_acknowledged_move_and_plays_on() {
     );
     // The game ended, with every move in it; the list agrees.
     assert_eq!(recorded(server.port, &id), acked);
-    let list = get(server.port, "/api/games");
+    let list = get(server.port, &format!("/api/games?ids={id}"));
     let g = list["games"].as_array().unwrap().iter().find(|g| g["id"] == id.as_str()).unwrap();
     assert_eq!((g["status"].as_str(), g["moves"].as_u64()), (Some("finished"), Some(acked.len() as u64)));
     server.kill();
@@ -290,7 +290,7 @@ fn a_killed_server_keeps_every_acknowledged_move_and_plays_on() {
 
 /// The moves the games list shows for `id`, without opening the game.
 fn listed_moves(port: u16, id: &str) -> u64 {
-    let list = get(port, "/api/games");
+    let list = get(port, &format!("/api/games?ids={id}"));
     let g = list["games"].as_array().unwrap().iter().find(|g| g["id"] == id).expect("the game is listed");
     g["moves"].as_u64().unwrap()
 }
