@@ -166,6 +166,24 @@ fn load(store: &PgStore, id: &str) -> StoredGame {
 // ---------------------------------------------------------------- the contract
 
 #[test]
+fn the_games_list_holds_the_named_games_and_the_public_ones() {
+    let server = server!();
+    let schema = Schema::new(&server);
+    let store = schema.open();
+    store.create_game(&new_game("mine")).unwrap();
+    store.create_game(&new_game("theirs")).unwrap();
+    store.create_game(&NewGame { public: true, ..new_game("open") }).unwrap();
+    let ids = |list: Vec<GameSummary>| {
+        let mut v: Vec<String> = list.into_iter().map(|g| g.id).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(ids(store.listed(&[], 10).unwrap()), vec!["open"]);
+    assert_eq!(ids(store.listed(&["mine".into(), "nope".into()], 10).unwrap()), vec!["mine", "open"]);
+    assert!(store.listed(&[], 10).unwrap()[0].public);
+}
+
+#[test]
 fn only_unfinished_games_without_a_recent_move_expire() {
     let server = server!();
     let schema = Schema::new(&server);
@@ -334,7 +352,7 @@ fn servers_starting_together_migrate_once() {
     for h in handles {
         h.join().unwrap().unwrap_or_else(|e| panic!("a server starting alongside others failed: {e}"));
     }
-    assert_eq!(schema.rows("SELECT version FROM schema_version"), vec![vec![Some("1".to_string())]]);
+    assert_eq!(schema.rows("SELECT version FROM schema_version"), vec![vec![Some("2".to_string())]]);
     // And the tables work.
     let store = schema.open();
     store.create_game(&new_game("g1")).unwrap();
@@ -348,7 +366,7 @@ fn a_database_from_a_newer_version_is_refused() {
     drop(schema.open());
     schema.rows("UPDATE schema_version SET version = 99");
     let Err(e) = PgStore::open(&schema.url()) else { panic!("opened a newer schema") };
-    assert!(e.to_string().contains("schema version 99, newer than this program's 1"), "{e}");
+    assert!(e.to_string().contains("schema version 99, newer than this program's 2"), "{e}");
 }
 
 /// The test server's URL with another password.
