@@ -4,7 +4,6 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use carcassonne::IllegalMove;
-use serde_json::{json, Value};
 
 /// Why the server refused a request. Every variant leaves the game unchanged.
 #[derive(Debug)]
@@ -108,17 +107,33 @@ impl ApiError {
         }
     }
 
-    /// The error as JSON: `{"error": code, "message": …}` plus `rule` (the
-    /// engine's code) for an illegal move and `version` for a stale one.
-    pub fn to_json(&self) -> Value {
-        let mut v = json!({ "error": self.code(), "message": self.message() });
-        match self {
-            ApiError::Illegal(e) => v["rule"] = e.code().into(),
-            ApiError::StaleVersion { current } => v["version"] = (*current).into(),
-            _ => {}
+    /// The error as it goes on the wire (HTTP bodies and websocket messages).
+    pub fn body(&self) -> ErrorBody {
+        ErrorBody {
+            error: self.code(),
+            message: self.message(),
+            rule: match self {
+                ApiError::Illegal(e) => Some(e.code()),
+                _ => None,
+            },
+            version: match self {
+                ApiError::StaleVersion { current } => Some(*current),
+                _ => None,
+            },
         }
-        v
     }
+}
+
+/// A refusal on the wire: `{"error": code, "message": …}`, with `rule` (the
+/// engine's code) for an illegal move and `version` for a stale one.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ErrorBody {
+    pub error: &'static str,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<u64>,
 }
 
 impl std::fmt::Display for ApiError {
@@ -140,6 +155,6 @@ impl IntoResponse for ApiError {
         if let ApiError::Storage(detail) = &self {
             tracing::error!(%detail, "storage failure");
         }
-        (self.status(), Json(self.to_json())).into_response()
+        (self.status(), Json(self.body())).into_response()
     }
 }

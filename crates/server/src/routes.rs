@@ -331,8 +331,34 @@ async fn websocket(
     }))
 }
 
+/// What a client sends on the websocket (docs/web.md, "Websocket").
+#[derive(Debug, serde::Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+enum ClientMessage {
+    /// A move: the version it was made for and the record's move fields.
+    Move(MoveRequest),
+    /// The state as it is, please.
+    Sync,
+}
+
+/// What the server sends on the websocket.
+#[derive(Debug, serde::Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+enum ServerMessage {
+    /// The game as this viewer may see it (on connecting, after every change, on `sync`).
+    State { state: Value },
+    /// A refusal of the client's last message; nothing changed.
+    Error(crate::error::ErrorBody),
+}
+
+impl ServerMessage {
+    fn frame(&self) -> Message {
+        Message::Text(serde_json::to_string(self).unwrap_or_default().into())
+    }
+}
+
 fn state_message(state: Value) -> Message {
-    Message::Text(json!({ "type": "state", "state": state }).to_string().into())
+    ServerMessage::State { state }.frame()
 }
 
 /// A socket sending this many messages over its rate, with no calm spell
@@ -341,9 +367,7 @@ const STRIKES: u32 = 100;
 const STRIKES_FORGOTTEN: std::time::Duration = std::time::Duration::from_secs(5);
 
 fn error_message(e: &ApiError) -> Message {
-    let mut v = e.to_json();
-    v["type"] = "error".into();
-    Message::Text(v.to_string().into())
+    ServerMessage::Error(e.body()).frame()
 }
 
 /// One websocket: the viewer's state after every change; moves in, errors out.
@@ -449,24 +473,13 @@ enum Reply {
 /// Handles one client message: `{"type": "move", "version": …, "tile": …}`
 /// or `{"type": "sync"}`.
 async fn ws_command(app: &AppState, live: &Arc<Live>, viewer: &Viewer, text: &str) -> Reply {
-    let msg: Value = match serde_json::from_str(text) {
-        Ok(v) => v,
-        Err(e) => return Reply::Error(ApiError::BadRequest(format!("malformed message: {e}"))),
-    };
-    match msg.get("type").and_then(Value::as_str) {
-        Some("move") => {
-            let req: MoveRequest = match serde_json::from_value(msg) {
-                Ok(r) => r,
-                Err(e) => return Reply::Error(ApiError::BadRequest(format!("malformed move: {e}"))),
-            };
-            match app.play(live, viewer, &req).await {
-                Ok(()) => Reply::Nothing,
-                Err(e) => Reply::Error(e),
-            }
-        }
-        Some("sync") => Reply::State,
-        Some(other) => Reply::Error(ApiError::BadRequest(format!("unknown message type \"{other}\""))),
-        None => Reply::Error(ApiError::BadRequest("a message needs a \"type\"".into())),
+    match serde_json::from_str::<ClientMessage>(text) {
+        Ok(ClientMessage::Move(req)) => match app.play(live, viewer, &req).await {
+            Ok(()) => Reply::Nothing,
+            Err(e) => Reply::Error(e),
+        },
+        Ok(ClientMessage::Sync) => Reply::State,
+        Err(e) => Reply::Error(ApiError::BadRequest(format!("malformed message: {e}"))),
     }
 }
 
