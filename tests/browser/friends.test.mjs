@@ -259,10 +259,14 @@ test('presence: the creator sees the friend come and go; waiting for a friend to
     await pa.waitForFunction(() => /Waiting for Bob$/.test(document.querySelector('.banner').textContent.trim()));
     assert.equal(await pb.locator('.player[data-seat="0"] .presence.on').count(), 1, 'Bob sees Ada online');
 
-    // Bob's device goes away: offline, and Ada is told.
+    // Bob's device goes away: offline, and Ada is told; her invite panel
+    // no longer says everyone is here.
     await ctxB.close();
     await pa.waitForSelector('.player[data-seat="1"] .presence.off');
     await pa.waitForFunction(() => /Waiting for Bob \(offline\)/.test(document.querySelector('.banner').textContent));
+    const summary = await pa.locator('.invite-panel .invite-sum').textContent();
+    assert.match(summary, /Bob left/);
+    assert.doesNotMatch(summary, /everyone is here/);
     assert.match(await pa.locator('.player[data-seat="1"] .player-status').textContent(), /offline/);
     assert.deepEqual(errors, []);
   } finally {

@@ -175,6 +175,7 @@ export class GameScreen {
     if (!panel) return;
     const s = this.state;
     const waiting = [];
+    const left = [];
     for (const inv of this.invites) {
       const p = s.players[inv.seat];
       const el = panel.querySelector(`.invite[data-seat="${inv.seat}"]`);
@@ -185,11 +186,15 @@ export class GameScreen {
       el.querySelector('.invite-status').textContent = p.online ? 'is here' : this.seen.has(p.seat) ? 'left (the link still works)' : 'not joined yet';
       el.classList.toggle('joined', p.online);
       if (!p.online && !this.seen.has(p.seat)) waiting.push(p.name);
+      else if (!p.online) left.push(p.name);
     }
     const pending = waiting.length > 0 && s.status === 'playing';
     panel.classList.toggle('pending', pending);
-    panel.querySelector('.invite-sum').textContent = pending
-      ? `· waiting for ${waiting.join(', ')}` : s.status === 'playing' ? '· everyone is here' : '';
+    // Someone who came and went is not "here": say who left.
+    const sum = pending ? `· waiting for ${waiting.join(', ')}`
+      : s.status !== 'playing' ? ''
+        : left.length ? `· ${left.join(', ')} left (the link still works)` : '· everyone is here';
+    panel.querySelector('.invite-sum').textContent = sum;
     panel.querySelector('.invite-title').textContent = pending ? 'Invite your friends' : 'Invite links';
     if (pending !== this.invitesPending && !this.inviteToggled) {
       // Open while someone has yet to come; folded away once all are here.
