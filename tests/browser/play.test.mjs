@@ -137,6 +137,10 @@ test('a whole game against a bot, played by clicking', async () => {
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
     assert.equal(await page.locator('.layer-tiles .placed').count(), 3);
+    // The turn's tile is shown, not named by its internal letter.
+    const banner = page.locator('.replay-banner');
+    assert.equal(await banner.locator('svg.tile-pic').count(), 1, 'the tile placed is drawn');
+    assert.doesNotMatch(await banner.textContent(), /places [A-Z]/);
     await page.fill('.turn-input', '20');
     await page.dispatchEvent('.turn-input', 'change');
     assert.equal(await page.locator('.layer-tiles .placed').count(), 21);

@@ -113,9 +113,9 @@ export function logHtml(log, players, { upTo = null } = {}) {
     const items = [];
     for (const e of evs) {
       if (e.type === 'score') items.push(`<li class="scored"><span class="pts">+${e.points}</span> ${names(e.to, players)} · ${scoringText(e)}</li>`);
-      else if (e.type === 'discard') items.push(`<li class="discard">${tileSvg(e.tile, 0, 16)} tile ${esc(e.tile)} fit nowhere and was discarded</li>`);
+      else if (e.type === 'discard') items.push(`<li class="discard">${tileSvg(e.tile, 0, 16)} this tile fit nowhere and was discarded</li>`);
       else if (e.type === 'recall') items.push(`<li class="scored"><span class="pts">+${e.points}</span> ${names(e.to, players)} · abbot recalled</li>`);
-      else if (e.type === 'reshuffle') items.push(`<li class="discard">${tileSvg(e.tile, 0, 16)} tile ${esc(e.tile)} fit nowhere and went back into the bag</li>`);
+      else if (e.type === 'reshuffle') items.push(`<li class="discard">${tileSvg(e.tile, 0, 16)} this tile fit nowhere and went back into the bag</li>`);
       else if (e.type === 'bonus') items.push(`<li class="bonus">${names([e.seat], players)} filled a hole and plays again</li>`);
     }
     const what = tile

@@ -6,6 +6,7 @@ import { BoardView } from './board.js';
 import { esc } from './dom.js';
 import { colorOf } from './meeple.js';
 import { breakdownHtml, chartSvg, logHtml, playersHtml } from './panels.js';
+import { tileSvg } from './tiles.js';
 
 const icon = (d) => `<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path d="${d}" fill="currentColor"/></svg>`;
 const ICONS = {
@@ -113,7 +114,7 @@ export class ReplayScreen {
     else if (mover) {
       const p = this.r.players[mover.seat];
       const deploy = this.r.steps[k].events.find((e) => e.type === 'deploy');
-      banner.innerHTML = `Turn ${k}: <b style="color:${colorOf(p.color).fill}">${esc(p.name)}</b> places ${esc(mover.tile)}${deploy ? ` with a ${esc(deploy.role)}` : ''}${done ? ' — final scoring' : ''}`;
+      banner.innerHTML = `Turn ${k}: <b style="color:${colorOf(p.color).fill}">${esc(p.name)}</b> places ${tileSvg(mover.tile, mover.rot || 0, 22)}${deploy ? ` with a ${esc(deploy.role)}` : ''}${done ? ' — final scoring' : ''}`;
     }
     banner.style.setProperty('--pc', mover ? colorOf(this.r.players[mover.seat].color).fill : '#8a5a2b');
   }
