@@ -135,10 +135,11 @@ test('a whole game against a bot, played by clicking', async () => {
     await page.keyboard.press('Home');
     assert.equal(await page.locator('.layer-tiles .placed').count(), 1, 'the start tile alone');
     await page.keyboard.press('ArrowRight');
+    const banner = page.locator('.replay-banner');
+    assert.match(await banner.textContent(), /^Turn 1: You place\b/, 'you place, not "You places"');
     await page.keyboard.press('ArrowRight');
     assert.equal(await page.locator('.layer-tiles .placed').count(), 3);
     // The turn's tile is shown, not named by its internal letter.
-    const banner = page.locator('.replay-banner');
     assert.equal(await banner.locator('svg.tile-pic').count(), 1, 'the tile placed is drawn');
     assert.doesNotMatch(await banner.textContent(), /places [A-Z]/);
     await page.fill('.turn-input', '20');

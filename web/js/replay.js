@@ -114,7 +114,8 @@ export class ReplayScreen {
     else if (mover) {
       const p = this.r.players[mover.seat];
       const deploy = this.r.steps[k].events.find((e) => e.type === 'deploy');
-      banner.innerHTML = `Turn ${k}: <b style="color:${colorOf(p.color).fill}">${esc(p.name)}</b> places ${tileSvg(mover.tile, mover.rot || 0, 22)}${deploy ? ` with a ${esc(deploy.role)}` : ''}${done ? ' — final scoring' : ''}`;
+      const verb = p.name === 'You' ? 'place' : 'places'; // "You place", not "You places"
+      banner.innerHTML = `Turn ${k}: <b style="color:${colorOf(p.color).fill}">${esc(p.name)}</b> ${verb} ${tileSvg(mover.tile, mover.rot || 0, 22)}${deploy ? ` with a ${esc(deploy.role)}` : ''}${done ? ' — final scoring' : ''}`;
     }
     banner.style.setProperty('--pc', mover ? colorOf(this.r.players[mover.seat].color).fill : '#8a5a2b');
   }
