@@ -16,8 +16,9 @@ def scenario_files():
 
 @pytest.fixture(scope="session")
 def cli():
-    """The `carcassonne` binary: $CARCASSONNE_BIN, else one built in target/.
-    Under CI a missing binary fails the run instead of skipping."""
+    """The `carcassonne` binary: $CARCASSONNE_BIN, else one built in target/,
+    else None (the checks against it are skipped; under CI a missing
+    binary fails the run instead)."""
     candidates = [os.environ.get("CARCASSONNE_BIN"), ROOT / "target" / "debug" / "carcassonne",
                   ROOT / "target" / "release" / "carcassonne", shutil.which("carcassonne")]
     for c in candidates:
@@ -25,4 +26,4 @@ def cli():
             return str(c)
     if os.environ.get("CI"):
         pytest.fail("no carcassonne binary: build it (cargo build) or set CARCASSONNE_BIN")
-    pytest.skip("no carcassonne binary built")
+    return None

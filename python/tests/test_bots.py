@@ -81,6 +81,8 @@ def test_the_arena_gives_the_cli_report(cli):
     assert 0 <= greedy["win_rate_95"][0] <= greedy["win_rate"] <= greedy["win_rate_95"][1] <= 1
     again = carcassonne.arena("greedy,random", games=6, rules="first-edition", seed=3)
     assert without_times(again) == without_times(report)
+    if cli is None:
+        pytest.skip("no carcassonne binary built: the comparison with its report is skipped")
     out = subprocess.run([cli, "arena", "--bots", "greedy,random", "--games", "6", "--rules", "first-edition",
                           "--seed", "3", "--json"], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr

@@ -99,6 +99,9 @@ fn role_index(r: Role) -> usize {
 #[pyclass(name = "EnvCore", module = "carcassonne")]
 pub struct EnvCore {
     game: Game,
+    /// The legal moves of the player to move, worked out once per state
+    /// (masks, action lists and steps all read them).
+    legal: Vec<Move>,
     rules: Rules,
     players: usize,
     radius: i32,
@@ -160,8 +163,8 @@ impl EnvCore {
     fn mask_vec(&self, seat: PlayerId) -> Vec<i8> {
         let mut mask = vec![0i8; self.actions()];
         if self.game.to_move() == Some(seat) {
-            for mv in self.game.legal_moves() {
-                if let Some(a) = self.encode_move(&mv) {
+            for mv in &self.legal {
+                if let Some(a) = self.encode_move(mv) {
                     mask[a] = 1;
                 }
             }
@@ -224,6 +227,7 @@ impl EnvCore {
         }
         let game = Game::new(Setup::standard(rules, players, seed)).map_err(|e| setup_error(py, e))?;
         Ok(EnvCore {
+            legal: game.legal_moves(),
             game,
             rules,
             players,
@@ -237,6 +241,7 @@ impl EnvCore {
     /// A new game shuffled from `seed`.
     fn reset(&mut self, py: Python<'_>, seed: u64) -> PyResult<()> {
         self.game = Game::new(Setup::standard(self.rules, self.players, seed)).map_err(|e| setup_error(py, e))?;
+        self.legal = self.game.legal_moves();
         Ok(())
     }
 
@@ -302,6 +307,7 @@ impl EnvCore {
     fn resample_hidden(&mut self, seat: usize, rng: &Bound<'_, PyAny>) -> PyResult<()> {
         let p = self.seat(seat)?;
         self.game.resample_hidden(p, &mut carcassonne::seeded_rng(crate::seed_of(rng)?));
+        self.legal = self.game.legal_moves();
         Ok(())
     }
 
@@ -317,8 +323,7 @@ impl EnvCore {
 
     /// The legal actions of the player to move, ascending.
     fn legal_actions<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
-        let mut v: Vec<i64> =
-            self.game.legal_moves().iter().filter_map(|m| self.encode_move(m)).map(|a| a as i64).collect();
+        let mut v: Vec<i64> = self.legal.iter().filter_map(|m| self.encode_move(m)).map(|a| a as i64).collect();
         v.sort_unstable();
         v.dedup();
         PyArray1::from_vec(py, v)
@@ -327,7 +332,7 @@ impl EnvCore {
     /// Legal moves of the player to move that lie outside the window (no
     /// action names them).
     fn moves_outside(&self) -> usize {
-        self.game.legal_moves().iter().filter(|m| self.cell(m.pos).is_none()).count()
+        self.legal.iter().filter(|m| self.cell(m.pos).is_none()).count()
     }
 
     /// The move an action stands for, or None if it names no tile in hand
@@ -348,8 +353,10 @@ impl EnvCore {
         let mv = self.decode_action(action).ok_or_else(|| {
             PyValueError::new_err(format!("action {action} names no move (game over, or no such tile in hand)"))
         })?;
-        if self.game.legal_moves().contains(&mv) {
-            self.game.play(&mv).map_err(|e| illegal(py, e))
+        if self.legal.contains(&mv) {
+            self.game.play(&mv).map_err(|e| illegal(py, e))?;
+            self.legal = self.game.legal_moves();
+            Ok(())
         } else {
             // The checked path says which rule the move breaks; a legal
             // move with a non-canonical spot is refused too (masks name
@@ -371,7 +378,11 @@ impl EnvCore {
         });
         match result {
             None => Err(PyValueError::new_err("the game is over")),
-            Some(r) => r.map_err(|e| illegal(py, e)),
+            Some(r) => {
+                r.map_err(|e| illegal(py, e))?;
+                self.legal = self.game.legal_moves();
+                Ok(())
+            }
         }
     }
 

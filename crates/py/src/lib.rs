@@ -138,14 +138,8 @@ pub(crate) fn record_text(obj: &Bound<'_, PyAny>) -> PyResult<String> {
     if obj.is_instance(&os.getattr("PathLike")?)? {
         let path: std::path::PathBuf = obj.extract()?;
         return std::fs::read_to_string(&path).map_err(|e| {
-            let err = replay_error(
-                py,
-                carcassonne::record::ReplayError {
-                    move_no: None,
-                    error: RecordProblem::Syntax(format!("cannot read {}: {e}", path.display())),
-                },
-            );
-            err
+            let error = RecordProblem::Syntax(format!("cannot read {}: {e}", path.display()));
+            replay_error(py, carcassonne::record::ReplayError { move_no: None, error })
         });
     }
     Err(PyValueError::new_err("a record is JSON text, a dict or a path"))

@@ -312,11 +312,10 @@ async fn websocket(
     State(app): State<AppState>,
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
-    headers: HeaderMap,
     request: axum::http::request::Parts,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    if !origin_allowed(&headers, &app.config().allowed_origins) {
+    if !origin_allowed(&request.headers, &app.config().allowed_origins) {
         return Err(ApiError::ForbiddenOrigin);
     }
     let live = app.game(&id).await?;
