@@ -124,9 +124,15 @@ async fn health(State(app): State<AppState>) -> Response {
         }
         _ => false,
     };
+    #[derive(serde::Serialize)]
+    struct Health {
+        ok: bool,
+        store: &'static str,
+        feed: &'static str,
+    }
     let feed = app.store().feed();
     let ok = store_up && feed != crate::store::Feed::Down;
-    let body = json!({ "ok": ok, "store": if store_up { "up" } else { "down" }, "feed": feed.word() });
+    let body = Health { ok, store: if store_up { "up" } else { "down" }, feed: feed.word() };
     let status = if ok { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
     (status, Json(body)).into_response()
 }
