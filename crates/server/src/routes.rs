@@ -114,11 +114,10 @@ pub fn app(state: AppState) -> Router {
 /// that a balancer stops sending players here. `{"ok", "store", "feed"}`,
 /// each part `up`, `down` (or `none`: no feed with one server).
 async fn health(State(app): State<AppState>) -> Response {
-    let store = Arc::clone(app.store());
-    let probe = tokio::task::spawn_blocking(move || store.health());
+    let probe = app.store().health();
     let store_up = match tokio::time::timeout(std::time::Duration::from_secs(2), probe).await {
-        Ok(Ok(Ok(()))) => true,
-        Ok(Ok(Err(e))) => {
+        Ok(Ok(())) => true,
+        Ok(Err(e)) => {
             tracing::warn!(error = %e, "health: the storage does not answer");
             false
         }
@@ -209,10 +208,7 @@ pub const MAX_LISTED_IDS: usize = 200;
 async fn list_games(State(app): State<AppState>, RawQuery(query): RawQuery) -> Result<Json<Value>, ApiError> {
     let ids: Vec<String> =
         query_list(&query, "ids").into_iter().filter(|id| crate::live::plausible_id(id)).take(MAX_LISTED_IDS).collect();
-    let store = Arc::clone(app.store());
-    let games = tokio::task::spawn_blocking(move || store.listed(&ids, 200))
-        .await
-        .map_err(|e| ApiError::Storage(e.to_string()))??;
+    let games = app.store().listed(&ids, 200).await?;
     Ok(Json(json!({ "games": games.iter().map(view::summary_json).collect::<Vec<_>>() })))
 }
 
@@ -377,13 +373,13 @@ fn error_message(e: &ApiError) -> Message {
 
 /// One websocket: the viewer's state after every change; moves in, errors out.
 async fn ws_session(app: AppState, live: Arc<Live>, viewer: Viewer, mut socket: WebSocket) {
-    live.presence(&viewer, true).await;
+    live.presence(app.store(), &viewer, true).await;
     let mut changes = live.subscribe();
     changes.mark_unchanged();
     if socket.send(state_message(state_of(&live, &viewer).await)).await.is_ok() {
         ws_loop(&app, &live, &viewer, &mut socket, &mut changes).await;
     }
-    live.presence(&viewer, false).await;
+    live.presence(app.store(), &viewer, false).await;
 }
 
 async fn ws_loop(

@@ -206,7 +206,7 @@ pub fn state_json(id: &str, table: &Table, viewer: &Viewer) -> Value {
                 "you": viewer.holds(p),
                 "remote": matches!(seat, Seat::Human { remote: true, .. }),
                 // A websocket holding this seat is open (a bot is always here).
-                "online": seat.bot_level().is_some() || table.online.get(i).is_some_and(|n| *n > 0),
+                "online": seat.bot_level().is_some() || table.seat_online(i),
             })
         })
         .collect();
@@ -224,7 +224,7 @@ pub fn state_json(id: &str, table: &Table, viewer: &Viewer) -> Value {
         json!({ "seat": p.0, "number": game.moves_played() + 1, "tiles": tiles, "count": game.hand(p).len() })
     });
     let legal = match game.to_move() {
-        Some(p) if viewer.holds(p) && table.thinking.is_none() => Value::from(legal_json(game)),
+        Some(p) if viewer.holds(p) && table.thinking_seat().is_none() => Value::from(legal_json(game)),
         _ => Value::Null,
     };
     json!({
@@ -238,7 +238,7 @@ pub fn state_json(id: &str, table: &Table, viewer: &Viewer) -> Value {
         "board": board,
         "followers": followers,
         "turn": turn,
-        "thinking": table.thinking.map(|p| p.0),
+        "thinking": table.thinking_seat().map(|p| p.0),
         "legal": legal,
         "tiles_left": game.tiles_left(),
         // Tiles this viewer cannot see (the bag and hands hidden from them):
