@@ -1060,34 +1060,45 @@ impl AppState {
         }
         // One server drives a game's bots: the one holding its lease (with
         // a storage that only this server uses, this one).
-        match self.store().claim_bots(&live.id).await {
-            Ok(true) => {}
-            Ok(false) => {
-                live.lock().await.bots_running = false;
-                return;
-            }
-            Err(e) => {
-                tracing::error!(game = %live.id, error = %e, "cannot take the lease on the game's bots");
-                live.lock().await.bots_running = false;
-                return;
-            }
+        if !self.take_lease(&live).await {
+            live.lock().await.bots_running = false;
+            return;
         }
         loop {
-            let (game, level, seat, version) = {
+            let next = {
                 let mut t = live.lock().await;
-                let Some((seat, level)) = t.bot_to_move() else {
-                    t.bots_running = false;
-                    let stopped = t.thinking.take().is_some();
-                    drop(t);
+                match t.bot_to_move() {
+                    Some((seat, level)) => {
+                        t.thinking = Some(seat);
+                        live.changed();
+                        Ok((t.game.clone(), level, seat, t.version()))
+                    }
+                    None => Err(t.thinking.take().is_some()),
+                }
+            };
+            let (game, level, seat, version) = match next {
+                Ok(next) => next,
+                Err(stopped) => {
                     if stopped {
                         live.changed();
                     }
+                    // The lease goes while this driver still counts as
+                    // running: no second driver starts here meanwhile.
                     self.release_bots(&live).await;
+                    let mut t = live.lock().await;
+                    if t.bot_to_move().is_none() {
+                        t.bots_running = false;
+                        return;
+                    }
+                    drop(t);
+                    // A move came as the lease went: take it again (unless
+                    // another server took it first).
+                    if self.take_lease(&live).await {
+                        continue;
+                    }
+                    live.lock().await.bots_running = false;
                     return;
-                };
-                t.thinking = Some(seat);
-                live.changed();
-                (t.game.clone(), level, seat, t.version())
+                }
             };
             self.inner.bot_thoughts.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             self.publish_thinking(&live, version, Some(seat)).await;
@@ -1123,11 +1134,11 @@ impl AppState {
             };
             if let Err(e) = result {
                 tracing::error!(game = %live.id, seat = seat.0, error = %e, "the bot could not move");
-                t.bots_running = false;
                 drop(t);
                 live.changed();
                 self.publish_thinking(&live, version, None).await;
                 self.release_bots(&live).await;
+                live.lock().await.bots_running = false;
                 return;
             }
             drop(t);
@@ -1149,6 +1160,17 @@ impl AppState {
             Change::Thinking { game: live.id.clone(), server: server.to_string(), version, seat: seat.map(|p| p.0) };
         if let Err(e) = self.store().publish(&change).await {
             tracing::warn!(game = %live.id, error = %e, "cannot tell the other servers a bot is thinking");
+        }
+    }
+
+    /// Whether this server holds the lease on `live`'s bots (taking it if free).
+    async fn take_lease(&self, live: &Live) -> bool {
+        match self.store().claim_bots(&live.id).await {
+            Ok(held) => held,
+            Err(e) => {
+                tracing::error!(game = %live.id, error = %e, "cannot take the lease on the game's bots");
+                false
+            }
         }
     }
 

@@ -48,7 +48,7 @@ pub const CHANNEL: &str = "carcassonne_moves";
 pub const EVENTS: &str = "carcassonne_events";
 
 /// A server whose heartbeat is older than this is taken for dead.
-pub const DEAD_AFTER: Duration = Duration::from_millis(6 * BEAT_EVERY.as_millis() as u64);
+pub const DEAD_AFTER: Duration = Duration::from_millis(5 * BEAT_EVERY.as_millis() as u64);
 
 /// A game whose bot is to move, with no server holding its lease, is
 /// claimed by a heartbeat once its last move is this old (before that, the
@@ -772,13 +772,13 @@ impl Listener {
         let mut first = true;
         let mut backoff = Duration::from_millis(200);
         loop {
-            let started = tokio::time::Instant::now();
             let ended = self.session(&config, &mut alive, std::mem::take(&mut first)).await;
-            self.listening.store(false, Ordering::Relaxed);
+            // A session that listened was a success: the next attempt comes soon.
+            let listened = self.listening.swap(false, Ordering::Relaxed);
             match ended {
                 Ended::Closed => return,
                 Ended::Lost(why) => {
-                    if started.elapsed() > MAX_BACKOFF {
+                    if listened {
                         backoff = Duration::from_millis(200);
                     }
                     tracing::warn!(db = %self.shown, error = %why, retry_in = ?backoff,

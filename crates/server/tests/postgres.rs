@@ -8,7 +8,6 @@
 
 mod common;
 
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::Barrier;
@@ -20,28 +19,11 @@ use carcassonne_server::{
     hash_token, rebuild, serve_on, AppState, BotLevel, Change, Feed, GameSummary, NewGame, PgStore, Progress, Seat,
     Store, StoreError, StoredGame,
 };
+use common::pg::{server_url, Schema};
 use common::{call, create, post_move, state, two_humans, with_store};
 use futures_util::StreamExt;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
-
-/// The test server's URL, or `None` (the test then passes without running).
-fn server_url() -> Option<String> {
-    match std::env::var("CARCASSONNE_TEST_POSTGRES") {
-        Ok(url) if !url.trim().is_empty() => Some(url.trim().to_string()),
-        _ if std::env::var_os("CI").is_some() => panic!(
-            "CARCASSONNE_TEST_POSTGRES is not set, and CI is: the PostgreSQL tests must run in CI \
-             (eval \"$(bash .ci/postgres start)\" starts a server)"
-        ),
-        _ => {
-            eprintln!(
-                "note: CARCASSONNE_TEST_POSTGRES is not set, so the PostgreSQL tests do not run \
-                 (eval \"$(bash .ci/postgres start)\" starts a server)"
-            );
-            None
-        }
-    }
-}
 
 /// The test server's URL, or the end of the test.
 macro_rules! server {
@@ -51,87 +33,6 @@ macro_rules! server {
             None => return,
         }
     };
-}
-
-/// Runs `f` with a connection of its own on a plain thread (a
-/// `postgres::Client` must not be used or dropped on an async thread).
-fn with_client<T: Send + 'static>(
-    url: &str,
-    f: impl FnOnce(&mut postgres::Client) -> Result<T, postgres::Error> + Send + 'static,
-) -> Result<T, postgres::Error> {
-    let url = url.to_string();
-    std::thread::spawn(move || {
-        let mut client = postgres::Client::connect(&url, postgres::NoTls)?;
-        f(&mut client)
-    })
-    .join()
-    .expect("the database thread")
-}
-
-/// Runs `sql` and returns its rows as text.
-fn rows(url: &str, sql: &str) -> Vec<Vec<Option<String>>> {
-    let owned = sql.to_string();
-    with_client(url, move |c| {
-        Ok(c.simple_query(&owned)?
-            .into_iter()
-            .filter_map(|m| match m {
-                postgres::SimpleQueryMessage::Row(r) => {
-                    Some((0..r.len()).map(|i| r.get(i).map(str::to_string)).collect())
-                }
-                _ => None,
-            })
-            .collect())
-    })
-    .unwrap_or_else(|e| panic!("{sql}: {e}"))
-}
-
-/// The first column of the first row of `sql`.
-fn one(url: &str, sql: &str) -> String {
-    rows(url, sql).first().and_then(|r| r.first().cloned().flatten()).unwrap_or_default()
-}
-
-/// A schema of its own for one test, dropped with everything in it at the end.
-struct Schema {
-    server: String,
-    name: String,
-}
-
-impl Schema {
-    fn new(server: &str) -> Schema {
-        static N: AtomicU32 = AtomicU32::new(0);
-        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().subsec_nanos();
-        let name = format!("test_{}_{}_{nanos}", std::process::id(), N.fetch_add(1, Ordering::Relaxed));
-        let sql = format!("CREATE SCHEMA {name}");
-        with_client(server, move |c| c.batch_execute(&sql)).expect("a fresh schema");
-        Schema { server: server.to_string(), name }
-    }
-
-    /// The server's URL with this schema first on the search path, and this
-    /// schema's name as the connections' application name.
-    fn url(&self) -> String {
-        let sep = if self.server.contains('?') { '&' } else { '?' };
-        format!("{}{sep}options=-c%20search_path%3D{}&application_name={}", self.server, self.name, self.name)
-    }
-
-    async fn open(&self) -> PgStore {
-        PgStore::open(&self.url()).await.unwrap_or_else(|e| panic!("{e}"))
-    }
-
-    /// Runs `sql` in this schema.
-    fn rows(&self, sql: &str) -> Vec<Vec<Option<String>>> {
-        rows(&self.url(), sql)
-    }
-
-    fn one(&self, sql: &str) -> String {
-        one(&self.url(), sql)
-    }
-}
-
-impl Drop for Schema {
-    fn drop(&mut self) {
-        let sql = format!("DROP SCHEMA IF EXISTS {} CASCADE", self.name);
-        let _ = with_client(&self.server, move |c| c.batch_execute(&sql));
-    }
 }
 
 fn new_game(id: &str) -> NewGame {
