@@ -28,6 +28,7 @@ mod routes;
 mod store;
 mod store_pg;
 mod view;
+mod wire;
 
 use std::net::SocketAddr;
 use std::path::Path;

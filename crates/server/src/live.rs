@@ -250,6 +250,12 @@ impl Live {
         self.table.lock().await
     }
 
+    /// The game's revision on this server: bumped by every change anyone
+    /// sees (a move, presence, a bot thinking).
+    pub fn rev(&self) -> u64 {
+        *self.changes.borrow()
+    }
+
     pub fn subscribe(&self) -> watch::Receiver<u64> {
         self.changes.subscribe()
     }
