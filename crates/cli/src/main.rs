@@ -105,6 +105,11 @@ enum Command {
     },
 }
 
+/// mimalloc: the server builds and drops many small JSON values per move,
+/// where glibc's allocator spent half the time (docs/performance.md).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result =

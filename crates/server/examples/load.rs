@@ -1,15 +1,18 @@
 //! A load test of the online server: many games at once over websockets.
 //!
 //! ```text
-//! cargo run --release -p carcassonne-server --example load -- --games 200 [--moves-per-game N] [--bots B] [--seed S] [--url http://HOST:PORT]
+//! cargo run --release -p carcassonne-server --example load -- --games 200 [--pace-ms 2000] [--spectators N]
+//!     [--protocol 1|2] [--moves-per-game N] [--bots B] [--seed S] [--url http://HOST:PORT]
 //! ```
 //!
 //! Without `--url` it starts a server in this process (loopback port, a
 //! temporary SQLite file, bots at level `random` with no delay, no rate
 //! limits). Each game has one seat played by this client and `--bots`
-//! random bots; the client plays a random legal move (seeded) on its turn
-//! and times it until the state that includes it comes back. The summary
-//! goes to stdout, a progress bar to stderr. Exits 1 if anything failed.
+//! random bots; on its turn the client waits `--pace-ms` (2000 by default:
+//! a person looking at the board; 0 plays flat out), plays a random legal
+//! move (seeded) and times it until the state that includes it comes back.
+//! `--spectators N` watches each game on N more sockets. The summary goes
+//! to stdout, a progress bar to stderr. Exits 1 if anything failed.
 
 #[path = "../tests/loadgen/mod.rs"]
 mod loadgen;
@@ -18,14 +21,21 @@ use std::process::ExitCode;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
+/// As the `carcassonne` binary.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn usage() -> ExitCode {
-    eprintln!("usage: load [--games N] [--moves-per-game N] [--bots B] [--seed S] [--url http://HOST:PORT]");
+    eprintln!(
+        "usage: load [--games N] [--pace-ms MS] [--spectators N] [--protocol 1|2] [--moves-per-game N] [--bots B] \
+         [--seed S] [--url http://HOST:PORT]"
+    );
     ExitCode::from(2)
 }
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    let mut opts = loadgen::Options { games: 200, moves_per_game: None, bots: 1, seed: 1 };
+    let mut opts = loadgen::Options { pace: std::time::Duration::from_secs(2), ..loadgen::Options::new(200) };
     let mut url: Option<String> = None;
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -36,10 +46,15 @@ async fn main() -> ExitCode {
             ("--moves-per-game", Some(n)) => opts.moves_per_game = Some(n as usize),
             ("--bots", Some(n)) if (1..=5).contains(&n) => opts.bots = n as usize,
             ("--seed", Some(n)) => opts.seed = n,
+            ("--pace-ms", Some(n)) => opts.pace = std::time::Duration::from_millis(n),
+            ("--spectators", Some(n)) => opts.spectators = n as usize,
+            ("--protocol", Some(n @ 1..=2)) => opts.protocol = n as u8,
             ("--url", _) => url = Some(value.trim_end_matches('/').to_string()),
             _ => return usage(),
         }
     }
+    // Every socket is two files here (both ends in one process).
+    let _ = rlimit::increase_nofile_limit(1 << 20);
     let (addr, _server) = match &url {
         Some(u) => match u.strip_prefix("http://") {
             Some(a) => (a.to_string(), None),
@@ -60,7 +75,13 @@ async fn main() -> ExitCode {
     let report = loadgen::run(&addr, &opts, Some(bar.clone())).await;
     bar.finish_and_clear();
     println!("server: {}", url.as_deref().unwrap_or("in-process"));
-    println!("bots per game: {} (random)", opts.bots);
+    println!(
+        "bots per game: {} (random); pace {} ms; {} spectators per game; protocol {}",
+        opts.bots,
+        opts.pace.as_millis(),
+        opts.spectators,
+        opts.protocol
+    );
     println!("{}", report.summary());
     for e in report.errors.iter().take(10) {
         eprintln!("error: {e}");

@@ -1,5 +1,5 @@
-//! A reduced load test: 200 games at once over real websockets, a few client
-//! moves each (the bots answer every one). It checks that nothing goes wrong
+//! A reduced load test: 200 games at once over real websockets (protocol 2),
+//! a few client moves each (the bots answer every one), a spectator on each. It checks that nothing goes wrong
 //! under concurrency — no errors, every move where it was played, every
 //! stored game replays — and measures nothing: `examples/load.rs` does that.
 
@@ -10,12 +10,13 @@ use carcassonne_server::rebuild;
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_hundred_games_at_once_lose_nothing() {
     let (addr, state, _db) = loadgen::start_server("load-test").await;
-    let opts = loadgen::Options { games: 200, moves_per_game: Some(6), bots: 1, seed: 2024 };
+    let opts = loadgen::Options { moves_per_game: Some(6), seed: 2024, spectators: 1, ..loadgen::Options::new(200) };
     let report = loadgen::run(&addr, &opts, None).await;
     assert!(report.errors.is_empty(), "{} errors, the first: {:?}", report.errors.len(), report.errors.first());
     assert_eq!(report.games.len(), 200);
     assert_eq!(report.client_moves(), 200 * 6);
     assert_eq!(report.latencies.len(), 200 * 6, "every move came back");
+    assert_eq!(report.spectators, 200);
     let store = state.store();
     let mut ids = std::collections::HashSet::new();
     for g in &report.games {

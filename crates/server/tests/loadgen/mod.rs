@@ -2,9 +2,12 @@
 //! `tests/load.rs` (a reduced run that checks correctness, not speed).
 //!
 //! It creates games (one seat for the load client, the others `random`
-//! bots), opens one websocket per game over real TCP, and plays every game
-//! at once: on its turn the client sends a random legal move (a seeded RNG)
-//! and times it until a state whose version includes the move comes back.
+//! bots), opens one websocket per game over real TCP (websocket protocol 2,
+//! or 1), and plays every game at once: on its turn the client waits
+//! `pace` (a person thinking), sends a random legal move (a seeded RNG) and
+//! times it until the state that includes the move comes back. Spectators
+//! (`spectators` per game) watch each game on sockets of their own and
+//! must end on the game's last version.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
@@ -33,6 +36,19 @@ pub struct Options {
     /// Bot seats per game (1 to 5).
     pub bots: usize,
     pub seed: u64,
+    /// How long the client thinks once its turn starts (zero: flat out).
+    pub pace: Duration,
+    /// Spectator sockets per game.
+    pub spectators: usize,
+    /// The websocket protocol spoken (1 or 2).
+    pub protocol: u8,
+}
+
+impl Options {
+    /// Flat out, protocol 2, no spectators.
+    pub fn new(games: usize) -> Options {
+        Options { games, moves_per_game: None, bots: 1, seed: 1, pace: Duration::ZERO, spectators: 0, protocol: 2 }
+    }
 }
 
 /// One game as the client saw it.
@@ -54,6 +70,12 @@ pub struct Report {
     /// Client move latencies: from sending the move to the state that includes it.
     pub latencies: Vec<Duration>,
     pub errors: Vec<String>,
+    /// Spectator sockets opened, and the messages and bytes they received.
+    pub spectators: usize,
+    pub spectator_messages: u64,
+    pub spectator_bytes: u64,
+    /// Bytes the playing client received.
+    pub client_bytes: u64,
 }
 
 impl Report {
@@ -80,7 +102,8 @@ impl Report {
         let wall = self.wall.as_secs_f64();
         format!(
             "games: {} ({} finished)\ntotal moves: {} ({} client, {} bot)\nwall time: {:.2} s\nmoves/s: {:.0}\n\
-             client move latency: p50 {}  p90 {}  p99 {}  max {}\nerrors: {}",
+             client move latency: p50 {}  p90 {}  p99 {}  max {}\n\
+             received: {:.1} MB by the players, {:.1} MB by {} spectators ({} messages)\nerrors: {}",
             self.games.len(),
             self.games.iter().filter(|g| g.finished).count(),
             self.total_moves(),
@@ -92,6 +115,10 @@ impl Report {
             ms(self.percentile(0.9)),
             ms(self.percentile(0.99)),
             ms(self.percentile(1.0)),
+            self.client_bytes as f64 / 1e6,
+            self.spectator_bytes as f64 / 1e6,
+            self.spectators,
+            self.spectator_messages,
             self.errors.len(),
         )
     }
@@ -166,10 +193,14 @@ pub async fn run(addr: &str, opts: &Options, progress: Option<ProgressBar>) -> R
     let mut report = Report::default();
     for t in tasks {
         match t.await {
-            Ok((game, latencies, errors)) => {
-                report.games.extend(game);
-                report.latencies.extend(latencies);
-                report.errors.extend(errors);
+            Ok(out) => {
+                report.games.extend(out.game);
+                report.latencies.extend(out.latencies);
+                report.errors.extend(out.errors);
+                report.client_bytes += out.bytes;
+                report.spectators += out.spectators;
+                report.spectator_messages += out.spectator_messages;
+                report.spectator_bytes += out.spectator_bytes;
             }
             Err(e) => report.errors.push(format!("a game task failed: {e}")),
         }
@@ -180,63 +211,165 @@ pub async fn run(addr: &str, opts: &Options, progress: Option<ProgressBar>) -> R
 
 type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
-/// One game: create, connect, play. Returns the game (if it was created),
-/// the latencies and the errors.
-async fn play_one(addr: &str, opts: &Options, i: usize) -> (Option<GameRun>, Vec<Duration>, Vec<String>) {
-    let mut errors = Vec::new();
+/// What one game's run brought back.
+#[derive(Default)]
+struct Outcome {
+    game: Option<GameRun>,
+    latencies: Vec<Duration>,
+    errors: Vec<String>,
+    bytes: u64,
+    spectators: usize,
+    spectator_messages: u64,
+    spectator_bytes: u64,
+}
+
+/// A websocket that keeps the game's state as the server describes it, in
+/// either protocol (protocol 2's updates applied as docs/web.md says).
+struct Follow {
+    ws: Socket,
+    state: Value,
+    rev: u64,
+    messages: u64,
+    bytes: u64,
+}
+
+impl Follow {
+    async fn open(addr: &str, id: &str, token: Option<&str>, protocol: u8) -> Result<Follow, String> {
+        let token = token.map(|t| format!("&token={t}")).unwrap_or_default();
+        let url = format!("ws://{addr}/api/games/{id}/ws?protocol={protocol}{token}");
+        let (ws, _) = tokio_tungstenite::connect_async(url).await.map_err(|e| format!("websocket: {e}"))?;
+        Ok(Follow { ws, state: Value::Null, rev: 0, messages: 0, bytes: 0 })
+    }
+
+    /// The next state (after an error message: `Err` with it).
+    async fn next(&mut self) -> Result<Result<&Value, Value>, String> {
+        loop {
+            let text = match tokio::time::timeout(PATIENCE, self.ws.next()).await {
+                Err(_) => return Err(format!("no message for {PATIENCE:?}")),
+                Ok(None | Some(Ok(Message::Close(_)))) => return Err("the socket closed".into()),
+                Ok(Some(Err(e))) => return Err(e.to_string()),
+                Ok(Some(Ok(Message::Text(t)))) => t,
+                Ok(Some(Ok(_))) => continue,
+            };
+            self.messages += 1;
+            self.bytes += text.len() as u64;
+            let mut v: Value = serde_json::from_str(&text).map_err(|e| format!("not JSON: {e}"))?;
+            match v["type"].as_str() {
+                Some("state") => {
+                    self.state = v["state"].take();
+                    self.rev = v["rev"].as_u64().unwrap_or(0);
+                    return Ok(Ok(&self.state));
+                }
+                Some("update") => {
+                    if v["base"].as_u64() != Some(self.rev) {
+                        // A gap: the whole state again.
+                        let sync = Message::Text(json!({ "type": "sync" }).to_string().into());
+                        self.ws.send(sync).await.map_err(|e| format!("send: {e}"))?;
+                        continue;
+                    }
+                    let state = self.state.as_object_mut().ok_or("an update before any state")?;
+                    for (k, value) in v["changes"].as_object_mut().into_iter().flatten() {
+                        state.insert(k.clone(), value.take());
+                    }
+                    for (k, items) in v["append"].as_object_mut().into_iter().flatten() {
+                        if let (Some(list), Value::Array(items)) =
+                            (state.entry(k.clone()).or_insert_with(|| json!([])).as_array_mut(), items.take())
+                        {
+                            list.extend(items);
+                        }
+                    }
+                    self.rev = v["rev"].as_u64().unwrap_or(0);
+                    return Ok(Ok(&self.state));
+                }
+                Some("error") => return Ok(Err(v)),
+                _ => return Err(format!("an unknown message: {v}")),
+            }
+        }
+    }
+
+    async fn send(&mut self, msg: &Value) -> Result<(), String> {
+        self.ws.send(Message::Text(msg.to_string().into())).await.map_err(|e| format!("send: {e}"))
+    }
+}
+
+/// A spectator: follows the game until it ends or `stop` is set; returns
+/// the last version seen, messages and bytes.
+async fn spectate(
+    addr: String,
+    id: String,
+    protocol: u8,
+    mut stop: tokio::sync::watch::Receiver<bool>,
+) -> Result<(u64, u64, u64), String> {
+    let mut f = Follow::open(&addr, &id, None, protocol).await?;
+    let mut version = 0;
+    loop {
+        tokio::select! {
+            next = f.next() => {
+                if let Ok(s) = next? {
+                    version = s["version"].as_u64().unwrap_or(0);
+                    if s["status"] == "finished" {
+                        break;
+                    }
+                }
+            }
+            _ = stop.wait_for(|s| *s) => break,
+        }
+    }
+    let _ = f.ws.close(None).await;
+    Ok((version, f.messages, f.bytes))
+}
+
+/// One game: create, connect (with its spectators), play.
+async fn play_one(addr: &str, opts: &Options, i: usize) -> Outcome {
+    let mut out = Outcome::default();
     let mut seats = vec![json!({ "kind": "human", "name": "Load" })];
     seats.extend((0..opts.bots.clamp(1, 5)).map(|_| json!({ "kind": "bot", "level": "random" })));
     let created = match http(addr, "POST", "/api/games", &json!({ "seats": seats }).to_string()).await {
         Ok((201, v)) => v,
-        Ok((status, v)) => return (None, vec![], vec![format!("game {i}: create: {status} {v}")]),
-        Err(e) => return (None, vec![], vec![format!("game {i}: create: {e}")]),
+        Ok((status, v)) => {
+            out.errors.push(format!("game {i}: create: {status} {v}"));
+            return out;
+        }
+        Err(e) => {
+            out.errors.push(format!("game {i}: create: {e}"));
+            return out;
+        }
     };
     let id = created["id"].as_str().unwrap_or_default().to_string();
     let token = created["tokens"][0]["token"].as_str().unwrap_or_default().to_string();
     let mut game = GameRun { id: id.clone(), sent: Vec::new(), last_version: 0, finished: false };
-    let mut ws: Socket =
-        match tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{id}/ws?token={token}")).await {
-            Ok((ws, _)) => ws,
-            Err(e) => return (Some(game), vec![], vec![format!("game {id}: websocket: {e}")]),
-        };
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let watchers: Vec<_> = (0..opts.spectators)
+        .map(|_| tokio::spawn(spectate(addr.to_string(), id.clone(), opts.protocol, stopped.clone())))
+        .collect();
+    let mut ws = match Follow::open(addr, &id, Some(&token), opts.protocol).await {
+        Ok(ws) => ws,
+        Err(e) => {
+            out.errors.push(format!("game {id}: {e}"));
+            out.game = Some(game);
+            return out;
+        }
+    };
     let mut rng = ChaCha8Rng::seed_from_u64(opts.seed.wrapping_add(i as u64));
-    let mut latencies = Vec::new();
     // The move in flight: the version it was made for and when it was sent.
     let mut pending: Option<(u64, Instant)> = None;
     loop {
-        let msg = match tokio::time::timeout(PATIENCE, ws.next()).await {
-            Err(_) => {
-                errors.push(format!("game {id}: no message for {PATIENCE:?}"));
-                break;
-            }
-            Ok(None | Some(Ok(Message::Close(_)))) => {
-                errors.push(format!("game {id}: the socket closed"));
-                break;
-            }
-            Ok(Some(Err(e))) => {
-                errors.push(format!("game {id}: {e}"));
-                break;
-            }
-            Ok(Some(Ok(Message::Text(t)))) => t,
-            Ok(Some(Ok(_))) => continue,
-        };
-        let v: Value = match serde_json::from_str(&msg) {
-            Ok(v) => v,
+        let s = match ws.next().await {
             Err(e) => {
-                errors.push(format!("game {id}: not JSON: {e}"));
+                out.errors.push(format!("game {id}: {e}"));
                 break;
             }
+            Ok(Err(refusal)) => {
+                out.errors.push(format!("game {id}: {refusal}"));
+                continue;
+            }
+            Ok(Ok(s)) => s.clone(),
         };
-        if v["type"] == "error" {
-            errors.push(format!("game {id}: {v}"));
-            continue;
-        }
-        let s = &v["state"];
         let version = s["version"].as_u64().unwrap_or(0);
         game.last_version = game.last_version.max(version);
         if let Some((at, sent)) = pending {
             if version > at {
-                latencies.push(sent.elapsed());
+                out.latencies.push(sent.elapsed());
                 pending = None;
             }
         }
@@ -249,6 +382,8 @@ async fn play_one(addr: &str, opts: &Options, i: usize) -> (Option<GameRun>, Vec
         }
         let ours = s["turn"]["seat"] == 0 && s["legal"].as_array().is_some_and(|l| !l.is_empty());
         if pending.is_none() && ours && game.sent.last().is_none_or(|(at, _)| *at < version) {
+            // A person looks at the board before moving.
+            tokio::time::sleep(opts.pace).await;
             let legal = s["legal"].as_array().unwrap();
             let p = &legal[(rng.next_u64() % legal.len() as u64) as usize];
             let mut mv = json!({ "tile": p["tile"], "at": p["at"], "rot": p["rot"] });
@@ -261,13 +396,31 @@ async fn play_one(addr: &str, opts: &Options, i: usize) -> (Option<GameRun>, Vec
             msg["type"] = "move".into();
             msg["version"] = version.into();
             pending = Some((version, Instant::now()));
-            if let Err(e) = ws.send(Message::Text(msg.to_string().into())).await {
-                errors.push(format!("game {id}: send: {e}"));
+            if let Err(e) = ws.send(&msg).await {
+                out.errors.push(format!("game {id}: {e}"));
                 break;
             }
             game.sent.push((version, mv));
         }
     }
-    let _ = ws.close(None).await;
-    (Some(game), latencies, errors)
+    let _ = ws.ws.close(None).await;
+    out.bytes = ws.bytes;
+    let _ = stop.send(true);
+    for w in watchers {
+        out.spectators += 1;
+        match w.await {
+            Ok(Ok((version, messages, bytes))) => {
+                out.spectator_messages += messages;
+                out.spectator_bytes += bytes;
+                if game.finished && version != game.last_version {
+                    out.errors
+                        .push(format!("game {id}: a spectator ended at version {version}, not {}", game.last_version));
+                }
+            }
+            Ok(Err(e)) => out.errors.push(format!("game {id}: spectator: {e}")),
+            Err(e) => out.errors.push(format!("game {id}: spectator task: {e}")),
+        }
+    }
+    out.game = Some(game);
+    out
 }
