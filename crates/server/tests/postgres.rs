@@ -580,3 +580,19 @@ async fn bots_driven_by_two_servers_play_one_game_to_one_record() {
     let listed = PgStore::open(&schema.url()).await.unwrap().in_play().await.unwrap();
     assert!(listed.iter().all(|g| g.id != id), "a finished game is not in play");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sslmode_require_speaks_tls_or_says_why_not() {
+    let server = server!();
+    let schema = Schema::new(&server);
+    // The test server speaks no TLS: asked to require it, the store says so
+    // (rather than fall back to plain TCP), and still hides the password.
+    let url = format!("{}&sslmode=require", schema.url());
+    let Err(e) = PgStore::open(&url).await else { panic!("a server without TLS was used with sslmode=require") };
+    let text = e.to_string().to_lowercase();
+    assert!(text.contains("tls") || text.contains("ssl"), "{text}");
+    assert!(!text.contains(":s3cret") && text.contains("cannot connect"), "{text}");
+    // And disable is plain TCP, as prefer (the default) is.
+    let plain = PgStore::open(&format!("{}&sslmode=disable", schema.url())).await.unwrap();
+    plain.health().await.unwrap();
+}
