@@ -83,6 +83,13 @@ async fn main() -> ExitCode {
         opts.protocol
     );
     println!("{}", report.summary());
+    let mut report = report;
+    if let Some((state, _)) = &_server {
+        // Nothing lost: what the client saw is stored, and every record replays.
+        let wrong = loadgen::verify(state.store().as_ref(), &report).await;
+        println!("stored games checked: {} ({} wrong; every record replayed)", report.games.len(), wrong.len());
+        report.errors.extend(wrong);
+    }
     for e in report.errors.iter().take(10) {
         eprintln!("error: {e}");
     }

@@ -5,8 +5,6 @@
 
 mod loadgen;
 
-use carcassonne_server::rebuild;
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_hundred_games_at_once_lose_nothing() {
     let (addr, state, _db) = loadgen::start_server("load-test").await;
@@ -17,25 +15,14 @@ async fn two_hundred_games_at_once_lose_nothing() {
     assert_eq!(report.client_moves(), 200 * 6);
     assert_eq!(report.latencies.len(), 200 * 6, "every move came back");
     assert_eq!(report.spectators, 200);
-    let store = state.store();
-    let mut ids = std::collections::HashSet::new();
+    let wrong = loadgen::verify(state.store().as_ref(), &report).await;
+    assert!(wrong.is_empty(), "{} games wrong, the first: {:?}", wrong.len(), wrong.first());
     for g in &report.games {
-        assert!(ids.insert(g.id.clone()), "game ids are unique");
-        let stored = store.load(&g.id).await.unwrap().expect("the game is stored");
-        let moves = &stored.record.moves;
-        // The client's moves are where it played them, and the game reached
-        // at least the version that includes its last one.
+        // The client saw its last move come back; the bots moved in between,
+        // so the client's moves are every other one.
         let (last, _) = g.sent.last().unwrap();
         assert!(g.last_version > *last, "{}: saw {} after its move at {last}", g.id, g.last_version);
-        assert!(moves.len() as u64 >= g.last_version, "{}: {} stored, {} seen", g.id, moves.len(), g.last_version);
-        for (version, mv) in &g.sent {
-            assert_eq!(&serde_json::to_value(&moves[*version as usize]).unwrap(), mv, "{} move {version}", g.id);
-        }
-        // The bots moved in between: the client's moves are every other one.
         assert_eq!(g.sent.iter().map(|(v, _)| v % 2).collect::<Vec<_>>(), vec![g.sent[0].0 % 2; 6], "{}", g.id);
-        // The stored record replays through the engine.
-        let game = rebuild(&stored.record, stored.live_seed).unwrap_or_else(|e| panic!("{}: {e}", g.id));
-        assert_eq!(game.moves_played() as usize, moves.len());
     }
     eprintln!("{}", report.summary());
 }

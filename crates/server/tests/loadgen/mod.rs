@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use carcassonne_server::{serve_on, AppState, Config, SqliteStore, Store};
+use carcassonne_server::{rebuild, serve_on, AppState, Config, SqliteStore, Store};
 use futures_util::{SinkExt, StreamExt};
 use indicatif::ProgressBar;
 use rand_chacha::ChaCha8Rng;
@@ -423,4 +423,45 @@ async fn play_one(addr: &str, opts: &Options, i: usize) -> Outcome {
     }
     out.game = Some(game);
     out
+}
+
+/// Checks the store against what the client saw: every game stored, the
+/// client's moves where it played them, at least as many moves stored as it
+/// saw, and every stored record replays through the engine. Returns what
+/// is wrong (nothing: all is well).
+pub async fn verify(store: &dyn Store, report: &Report) -> Vec<String> {
+    let mut wrong = Vec::new();
+    let mut ids = std::collections::HashSet::new();
+    for g in &report.games {
+        if !ids.insert(g.id.clone()) {
+            wrong.push(format!("{}: the id was given twice", g.id));
+        }
+        let stored = match store.load(&g.id).await {
+            Ok(Some(s)) => s,
+            Ok(None) => {
+                wrong.push(format!("{}: not stored", g.id));
+                continue;
+            }
+            Err(e) => {
+                wrong.push(format!("{}: {e}", g.id));
+                continue;
+            }
+        };
+        let moves = &stored.record.moves;
+        if (moves.len() as u64) < g.last_version {
+            wrong.push(format!("{}: {} moves stored, {} seen", g.id, moves.len(), g.last_version));
+        }
+        for (version, mv) in &g.sent {
+            let here = moves.get(*version as usize).and_then(|m| serde_json::to_value(m).ok());
+            if here.as_ref() != Some(mv) {
+                wrong.push(format!("{} move {version}: sent {mv}, stored {here:?}", g.id));
+            }
+        }
+        match rebuild(&stored.record, stored.live_seed) {
+            Ok(game) if game.moves_played() as usize == moves.len() => {}
+            Ok(_) => wrong.push(format!("{}: the record replays to another length", g.id)),
+            Err(e) => wrong.push(format!("{}: the record does not replay: {e}", g.id)),
+        }
+    }
+    wrong
 }
