@@ -20,8 +20,10 @@
 pub mod arena;
 mod bot;
 mod eval;
+pub mod external;
 mod greedy;
 mod mcts;
+pub mod protocol;
 mod random_bot;
 mod sample;
 mod seed;
