@@ -25,6 +25,7 @@ mod greedy;
 mod mcts;
 pub mod protocol;
 mod random_bot;
+pub mod review;
 mod sample;
 mod seed;
 pub mod stats;

@@ -35,6 +35,7 @@ macro_rules! say_raw {
     }};
 }
 
+mod analyze;
 mod arena;
 mod draw;
 mod serve;
@@ -52,6 +53,9 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Play bots against each other in paired games and report their strength.
     Arena(arena::ArenaArgs),
+    /// Review a game: every move judged by the search from the mover's view
+    /// (the search's best move, its expected margin, what the move played lost).
+    Analyze(analyze::AnalyzeArgs),
     /// Speak the bot protocol (docs/bot-protocol.md) on standard input and
     /// output as one of this program's bots, for another host's arena.
     Bot {
@@ -121,6 +125,7 @@ fn main() -> ExitCode {
             Command::Serve(args) => serve::run(args),
             Command::Arena(args) => arena::run(args),
             Command::Bot { bot } => bot_command(&bot),
+            Command::Analyze(args) => analyze::run(args),
             Command::Play { seed, players, rules, save } => play(seed, players, &rules, save),
             Command::Score { record } => return score(&record),
             Command::Replay { record, step } => replay(&record, step),
