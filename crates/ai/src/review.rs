@@ -112,15 +112,7 @@ pub fn review(
     progress: impl Fn(usize, usize) + Sync,
 ) -> Result<Review, ReplayError> {
     let started = Instant::now();
-    // Every position before a move, replayed once.
-    let mut replay = Replayer::new(record.setup()?)?;
-    let mut positions: Vec<(Game, Move)> = Vec::with_capacity(record.moves.len());
-    for m in &record.moves {
-        let before = replay.game().clone();
-        replay.step(m)?;
-        let played = *replay.game().history().last().expect("a move was played");
-        positions.push((before, played));
-    }
+    let positions = positions(record)?;
     let total = positions.len();
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
@@ -141,19 +133,41 @@ pub fn review(
     });
     let moves: Vec<MoveReview> =
         results.into_inner().expect("no reviewer panics").into_iter().map(|r| r.expect("every position")).collect();
-    let mut lost = vec![0.0; record.players.len()];
-    for m in &moves {
-        if let Some(l) = lost.get_mut(m.seat as usize) {
-            *l += m.lost;
+    Ok(Review::new(record, options, moves, started.elapsed()))
+}
+
+impl Review {
+    /// The review of `record` made of its moves' reviews (in order).
+    pub fn new(record: &Record, options: &ReviewOptions, moves: Vec<MoveReview>, elapsed: Duration) -> Review {
+        let mut lost = vec![0.0; record.players.len()];
+        for m in &moves {
+            if let Some(l) = lost.get_mut(m.seat as usize) {
+                *l += m.lost;
+            }
+        }
+        Review {
+            players: record.players.clone(),
+            budget: options.budget.to_string(),
+            moves,
+            lost,
+            elapsed_ms: elapsed.as_millis() as u64,
         }
     }
-    Ok(Review {
-        players: record.players.clone(),
-        budget: options.budget.to_string(),
-        moves,
-        lost,
-        elapsed_ms: started.elapsed().as_millis() as u64,
-    })
+}
+
+/// Every position of `record` before a move, with the move played there.
+///
+/// # Errors
+/// The record does not replay.
+pub fn positions(record: &Record) -> Result<Vec<(Game, Move)>, ReplayError> {
+    let mut replay = Replayer::new(record.setup()?)?;
+    let mut out = Vec::with_capacity(record.moves.len());
+    for m in &record.moves {
+        let before = replay.game().clone();
+        replay.step(m)?;
+        out.push((before, *replay.game().history().last().expect("a move was played")));
+    }
+    Ok(out)
 }
 
 /// One position: the search's pick, then both candidates valued.
