@@ -47,10 +47,16 @@ pub struct Reviews {
 }
 
 impl Reviews {
-    /// With `quick`, a few iterations a position (tests); else half a
-    /// second a position (a 72-tile game in about 40 s of one worker).
+    /// With `quick`, a few iterations a position (tests); else
+    /// `CARCASSONNE_REVIEW_MS` milliseconds a position, by default 500 (a
+    /// 72-tile game in about 40 s of one worker).
     pub fn new(quick: bool) -> Reviews {
-        let budget = if quick { Budget::Iterations(40) } else { Budget::Time(Duration::from_millis(500)) };
+        let ms = std::env::var("CARCASSONNE_REVIEW_MS").ok().and_then(|v| v.trim().parse::<u64>().ok());
+        let budget = if quick {
+            Budget::Iterations(40)
+        } else {
+            Budget::Time(Duration::from_millis(ms.unwrap_or(500).clamp(10, 60_000)))
+        };
         Reviews {
             entries: Mutex::default(),
             options: ReviewOptions { budget, seed: 1, threads: 1 },
