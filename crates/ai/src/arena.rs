@@ -233,7 +233,7 @@ pub fn play_game(options: &ArenaOptions, index: usize) -> Result<GameResult, Are
                 match BotProcess::spawn(cmd, options.limits)
                     .and_then(|mut p| p.new_game(&index.to_string(), &options.rules, &names, s as u8).map(|()| p))
                 {
-                    Ok(p) => Player::Program(p),
+                    Ok(p) => Player::Program(Box::new(p)),
                     Err(failure) => {
                         forfeit.get_or_insert(Forfeit { bot: b, seat: s, turn: 1, failure });
                         Player::Failed
@@ -293,7 +293,7 @@ pub fn play_game(options: &ArenaOptions, index: usize) -> Result<GameResult, Are
 /// Who plays a seat in one game.
 enum Player {
     Bot(Box<dyn Bot>),
-    Program(BotProcess),
+    Program(Box<BotProcess>),
     /// A program that could not start the game (it has forfeited).
     Failed,
 }
@@ -610,6 +610,22 @@ mod tests {
         let t = result(vec![0, 1, 2], vec![50, 50, 20]);
         assert_eq!((t.win_share(0), t.win_share(1), t.win_share(2)), (0.5, 0.5, 0.0));
         assert_eq!(t.margin(2), -30.0);
+    }
+
+    #[test]
+    fn a_forfeit_is_a_loss_and_the_others_share_the_win() {
+        let mut g = result(vec![0, 1, 2], vec![50, 10, 20]);
+        g.forfeit = Some(Forfeit { bot: 0, seat: 0, turn: 7, failure: BotFailure::Late(Duration::from_secs(1)) });
+        assert_eq!((g.win_share(0), g.win_share(1), g.win_share(2)), (0.0, 0.5, 0.5));
+        assert_eq!(g.margin(0), 30.0, "margins are those of the scores when it stopped");
+        assert_eq!(
+            "cmd:python3 'my bot.py' -x".parse::<Contestant>().unwrap().to_string(),
+            "cmd:python3 'my bot.py' -x"
+        );
+        let Ok(Contestant::Command(c)) = "cmd:python3 'my bot.py' -x".parse() else { panic!() };
+        assert_eq!((c.program.as_str(), c.args.clone()), ("python3", vec!["my bot.py".to_string(), "-x".to_string()]));
+        assert!("cmd:".parse::<Contestant>().is_err());
+        assert_eq!(parse_contestants("cmd:./bot --fast,mcts:1s").unwrap().len(), 2);
     }
 
     #[test]

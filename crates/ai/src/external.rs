@@ -240,20 +240,23 @@ impl BotProcess {
     /// The bot failed before, or does not answer a legal move in time.
     pub fn decide(&mut self, view: &View<'_>) -> Result<Move, BotFailure> {
         let started = Instant::now();
+        let legal = view.legal_moves();
         let view = BotView::new(view);
         let turn = view.turn;
-        let legal = view.legal.clone();
         self.send(&ToBot::Decide { turn, time_ms: self.limits.per_move.as_millis() as u64, view });
         let deadline = self.limits.per_move + self.limits.grace;
         let answer = self.receive(deadline.saturating_sub(started.elapsed()))?;
         let FromBot::Move { mv } = answer else {
             return Err(self.fail(BotFailure::Garbage("a hello where a move was expected".into())));
         };
-        if !legal.contains(&mv) {
-            let text = serde_json::to_string(&mv).unwrap_or_default();
-            return Err(self.fail(BotFailure::Illegal(format!("{text} is not among the legal moves"))));
+        // Read as a record's move (a tile's course name, `"recall": false`
+        // are fine), then looked for among the engine's legal moves.
+        let text = serde_json::to_string(&mv).unwrap_or_default();
+        match mv.to_move() {
+            Ok(m) if legal.contains(&m) => Ok(m),
+            Ok(_) => Err(self.fail(BotFailure::Illegal(format!("{text} is not among the legal moves")))),
+            Err(e) => Err(self.fail(BotFailure::Illegal(format!("{text}: {e}")))),
         }
-        mv.to_move().map_err(|e| self.fail(BotFailure::Illegal(e.to_string())))
     }
 
     /// Tells the bot a move was played. A bot that cannot hear it any more

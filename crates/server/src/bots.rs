@@ -253,7 +253,7 @@ mod tests {
         for (i, level) in BotLevel::ALL.into_iter().enumerate() {
             let mut game = Game::new(Setup::standard(Rules::default(), 2, i as u64)).unwrap();
             let mut n = 0;
-            while let Some(mv) = choose_move(level, &game, n, true) {
+            while let Some(mv) = choose_move(level.clone(), &game, n, true) {
                 game.play(&mv).expect("a bot plays legal moves");
                 n += 1;
             }
