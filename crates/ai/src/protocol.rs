@@ -420,6 +420,49 @@ mod tests {
         assert_eq!(serde_json::to_string(&ToBot::Quit).unwrap(), r#"{"type":"quit"}"#);
     }
 
+    /// The view's fields, in the order docs/bot-protocol.md lists them,
+    /// and the move form of record.md.
+    #[test]
+    fn a_view_has_the_documented_fields() {
+        let game = Game::new(Setup::standard(Rules::parse("standard,abbot=true").unwrap(), 2, 3)).unwrap();
+        let view = BotView::new(&View::new(&game, PlayerId(0)));
+        let json = serde_json::to_value(ToBot::Decide { turn: 1, time_ms: 500, view }).unwrap();
+        let keys: Vec<&str> = json["view"].as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(
+            keys,
+            [
+                "seat",
+                "to_move",
+                "first",
+                "turn",
+                "scores",
+                "supply",
+                "abbot",
+                "board",
+                "followers",
+                "tile",
+                "hands",
+                "hand_sizes",
+                "bag",
+                "unseen",
+                "moves",
+                "events",
+                "legal"
+            ]
+        );
+        assert_eq!(json["type"], "decide");
+        assert_eq!(json["view"]["board"][0], serde_json::json!({ "tile": "D", "at": [0, 0], "rot": 0 }));
+        assert_eq!(json["view"]["supply"], serde_json::json!([7, 7]));
+        let unseen: u64 = json["view"]["unseen"].as_object().unwrap().values().map(|v| v.as_u64().unwrap()).sum();
+        assert_eq!(unseen as usize, game.tiles_left(), "the bag, the drawn tile being on the table");
+        let legal = json["view"]["legal"].as_array().unwrap();
+        assert_eq!(legal.len(), game.legal_moves().len());
+        assert!(legal.iter().all(|m| m["tile"] == json["view"]["tile"] && m["at"].is_array()));
+        // The other seat gets no legal moves.
+        let other = BotView::new(&View::new(&game, PlayerId(1)));
+        assert!(other.legal.is_empty() && other.hands[0].is_some());
+    }
+
     #[test]
     fn supported_options_are_checked_against_the_rules_changes() {
         let rules = Rules::parse("standard,abbot=true").unwrap();

@@ -61,7 +61,7 @@ enum Command {
     Bot {
         /// The bot: random, greedy, mcts:1s, mcts:5000it, easy, normal, hard…
         /// (a time budget is cut to the host's time per move).
-        #[arg(long, default_value = "hard")]
+        #[arg(long, alias = "level", default_value = "hard")]
         bot: String,
     },
     /// Play a game between random players in the terminal and show the board.
