@@ -146,7 +146,19 @@ export function lastName() {
 }
 
 /**
- * A live connection to one game: calls `onState(state)` for every update and
+ * A protocol 2 update applied to `state` (at revision `rev`): a new state
+ * object (the old one is left as it was), or null when the update does not
+ * follow from this state (the client then asks for the whole state).
+ */
+export function applyUpdate(state, rev, msg) {
+  if (!state || msg.base !== rev) return null;
+  const next = { ...state, ...(msg.changes || {}) };
+  for (const [key, items] of Object.entries(msg.append || {})) next[key] = (state[key] || []).concat(items);
+  return next;
+}
+
+/**
+ * A live connection to one game (websocket protocol 2): calls `onState(state)` for every update and
  * `onError(error)` for refusals; reconnects with backoff (and a little
  * jitter) when dropped, at once when the tab comes back or the network
  * returns. `onStatus` hears 'online' and 'offline'; `onRefused` hears of a
@@ -180,8 +192,8 @@ export class GameSocket {
     if (this.closed) return;
     this.timer = null;
     const proto = location.protocol === 'https:' ? 'wss' : 'ws';
-    const q = this.tokens.length ? `?token=${this.tokens.join(',')}` : '';
-    const ws = new WebSocket(`${proto}://${location.host}/api/games/${encodeURIComponent(this.id)}/ws${q}`);
+    const q = this.tokens.length ? `&token=${this.tokens.join(',')}` : '';
+    const ws = new WebSocket(`${proto}://${location.host}/api/games/${encodeURIComponent(this.id)}/ws?protocol=2${q}`);
     this.ws = ws;
     let opened = false;
     ws.onopen = () => { opened = true; this.onStatus('online'); };
@@ -189,8 +201,17 @@ export class GameSocket {
       this.delay = 500; // a connection that works: the next drop retries soon
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
-      if (msg.type === 'state') this.onState(msg.state);
-      else if (msg.type === 'error') this.onError(msg);
+      if (msg.type === 'state') {
+        this.state = msg.state;
+        this.rev = msg.rev;
+        this.onState(msg.state);
+      } else if (msg.type === 'update') {
+        const next = applyUpdate(this.state, this.rev, msg);
+        if (!next) { this.send({ type: 'sync' }); return; } // a gap: the whole state again
+        this.state = next;
+        this.rev = msg.rev;
+        this.onState(next);
+      } else if (msg.type === 'error') this.onError(msg);
     };
     ws.onclose = () => {
       if (this.closed || this.ws !== ws) return;

@@ -29,6 +29,7 @@ mod routes;
 mod store;
 mod store_pg;
 mod view;
+mod wire;
 
 use std::net::SocketAddr;
 use std::path::Path;
@@ -40,9 +41,10 @@ pub use listen::{serve_until, Connections};
 pub use live::{rebuild, AppState, Config, MoveRequest, Rate, SeatToken, Viewer};
 pub use routes::{app, MAX_BODY, MAX_QR_TEXT, MAX_RECORD, MAX_WS_MESSAGE};
 pub use store::{
-    hash_token, Feed, GameChanged, GameSummary, NewGame, Progress, Seat, SqliteStore, Store, StoreError, StoredGame,
+    hash_token, Beat, Change, Feed, GameChanged, GameSummary, NewGame, Progress, Seat, SqliteStore, Store, StoreError,
+    StoredGame, BEAT_EVERY,
 };
-pub use store_pg::{is_postgres_url, redact_url, PgStore};
+pub use store_pg::{is_postgres_url, redact_url, PgStore, DEAD_AFTER, MIGRATIONS as PG_MIGRATIONS};
 pub use view::{options_json, replay_json, score_history, state_json, tiles_json, COLORS};
 
 /// An error on the way to serving.
@@ -91,10 +93,7 @@ pub async fn serve(addr: &str, db: impl AsRef<std::ffi::OsStr>) -> Result<(), Bo
 pub async fn serve_with(addr: &str, db: impl AsRef<std::ffi::OsStr>, config: Config) -> Result<(), BoxError> {
     let db = db.as_ref();
     let (store, shown): (Arc<dyn Store>, String) = if let Some(url) = db.to_str().filter(|d| is_postgres_url(d)) {
-        let url = url.to_string();
-        let store = tokio::task::spawn_blocking(move || PgStore::open(&url))
-            .await
-            .map_err(|e| format!("opening the database: {e}"))??;
+        let store = PgStore::open(url).await?;
         let shown = format!("PostgreSQL at {}", store.shown());
         (Arc::new(store), shown)
     } else {

@@ -193,6 +193,7 @@ pub async fn serve_until(
     if conns.open() > 0 {
         tracing::warn!(open = conns.open(), "stopping with connections still open");
     }
+    state.leave().await;
     Ok(())
 }
 

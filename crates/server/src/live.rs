@@ -13,7 +13,7 @@ use tokio::sync::watch;
 use crate::bots::{self, BotLevel};
 use crate::error::ApiError;
 use crate::names::{clean_name, name_key};
-use crate::store::{hash_token, GameChanged, NewGame, Progress, Seat, Store, StoreError};
+use crate::store::{hash_token, Beat, Change, GameChanged, NewGame, Progress, Seat, Store, StoreError, BEAT_EVERY};
 
 /// Server settings.
 #[derive(Clone, Debug)]
@@ -186,10 +186,14 @@ pub struct Table {
     pub seats: Vec<Seat>,
     pub created_at: i64,
     pub updated_at: i64,
-    /// The bot that is choosing a move.
+    /// The bot that is choosing a move here.
     pub thinking: Option<PlayerId>,
-    /// Open websockets holding each seat (who is here).
+    /// Open websockets holding each seat on this server (who is here).
     pub online: Vec<u32>,
+    /// The same, on the other servers sharing the storage, by server.
+    remote_online: HashMap<String, Vec<u32>>,
+    /// A bot choosing a move on another server: (server, seat, version).
+    remote_thinking: Option<(String, PlayerId, u64)>,
     bots_running: bool,
     /// The last word for the players about a bot (a program replaced by the
     /// built-in bot), with the version it was said at.
@@ -199,7 +203,37 @@ pub struct Table {
 impl Table {
     pub(crate) fn new(game: Game, seats: Vec<Seat>, created_at: i64, updated_at: i64) -> Table {
         let online = vec![0; seats.len()];
-        Table { game, seats, created_at, updated_at, thinking: None, online, bots_running: false, notice: None }
+        Table {
+            game,
+            seats,
+            created_at,
+            updated_at,
+            thinking: None,
+            online,
+            remote_online: HashMap::new(),
+            remote_thinking: None,
+            bots_running: false,
+            notice: None,
+        }
+    }
+
+    /// Whether a websocket holding seat `i` is open, on any server.
+    pub fn seat_online(&self, i: usize) -> bool {
+        self.online.get(i).is_some_and(|n| *n > 0)
+            || self.remote_online.values().any(|o| o.get(i).is_some_and(|n| *n > 0))
+    }
+
+    /// The bot choosing a move now, on this server or another.
+    pub fn thinking_seat(&self) -> Option<PlayerId> {
+        let version = self.version();
+        self.thinking.or_else(|| self.remote_thinking.as_ref().filter(|t| t.2 == version).map(|t| t.1))
+    }
+
+    /// Forgets what server `server` said (it stopped); whether anything changed.
+    fn forget_server(&mut self, server: &str) -> bool {
+        let online = self.remote_online.remove(server).is_some();
+        let thinking = self.remote_thinking.take_if(|t| t.0 == server).is_some();
+        online || thinking
     }
 
     pub fn names(&self) -> Vec<String> {
@@ -221,6 +255,12 @@ impl Table {
 impl Live {
     pub async fn lock(&self) -> tokio::sync::MutexGuard<'_, Table> {
         self.table.lock().await
+    }
+
+    /// The game's revision on this server: bumped by every change anyone
+    /// sees (a move, presence, a bot thinking).
+    pub fn rev(&self) -> u64 {
+        *self.changes.borrow()
     }
 
     pub fn subscribe(&self) -> watch::Receiver<u64> {
@@ -255,8 +295,9 @@ impl Live {
             && self.table.try_lock().is_ok_and(|t| !t.bots_running && t.thinking.is_none())
     }
 
-    /// Counts a websocket of `viewer` in (`+1`) or out (`-1`), and tells everyone.
-    pub async fn presence(&self, viewer: &Viewer, joined: bool) {
+    /// Counts a websocket of `viewer` in (`+1`) or out (`-1`), and tells
+    /// everyone, on every server sharing the storage.
+    pub async fn presence(&self, store: &Arc<dyn Store>, viewer: &Viewer, joined: bool) {
         if viewer.seats.is_empty() {
             return;
         }
@@ -266,8 +307,18 @@ impl Live {
                 *n = if joined { n.saturating_add(1) } else { n.saturating_sub(1) };
             }
         }
+        let online = t.online.clone();
         drop(t);
         self.changed();
+        self.publish_presence(store, online).await;
+    }
+
+    async fn publish_presence(&self, store: &Arc<dyn Store>, online: Vec<u32>) {
+        let Some(server) = store.server() else { return };
+        let change = Change::Presence { game: self.id.clone(), server: server.to_string(), online };
+        if let Err(e) = store.publish(&change).await {
+            tracing::warn!(game = %self.id, error = %e, "cannot tell the other servers who is here");
+        }
     }
 }
 
@@ -378,6 +429,11 @@ struct Inner {
     /// Per client address: when it created games in the last hour, and the
     /// unfinished games it created.
     quotas: Mutex<HashMap<std::net::IpAddr, Quota>>,
+    /// Bot searches started on this server (each bot move is thought about
+    /// by one server only).
+    bot_thoughts: std::sync::atomic::AtomicU64,
+    /// This server has left the storage's servers (it is stopping).
+    left: std::sync::atomic::AtomicBool,
 }
 
 #[derive(Default)]
@@ -385,17 +441,6 @@ struct Quota {
     created: std::collections::VecDeque<Instant>,
     /// Games in play it created (one that left memory, idle, no longer counts).
     active: Vec<std::sync::Weak<Live>>,
-}
-
-/// Runs a store call on a blocking thread.
-async fn blocking<T: Send + 'static>(
-    store: &Arc<dyn Store>,
-    f: impl FnOnce(&dyn Store) -> Result<T, StoreError> + Send + 'static,
-) -> Result<T, StoreError> {
-    let store = Arc::clone(store);
-    tokio::task::spawn_blocking(move || f(&*store))
-        .await
-        .map_err(|e| StoreError::failed(format!("storage task: {e}")))?
 }
 
 pub fn now_ms() -> i64 {
@@ -428,13 +473,14 @@ pub fn plausible_id(id: &str) -> bool {
 }
 
 /// The progress a listing shows after a move.
-pub fn progress_of(game: &Game) -> Progress {
+pub fn progress_of(game: &Game, seats: &[Seat]) -> Progress {
     Progress {
         finished: game.is_over(),
         scores: game.scores().to_vec(),
         to_move: game.to_move().map(|p| p.0),
         winners: game.winners().iter().map(|p| p.0).collect(),
         at: now_ms(),
+        bot_turn: game.to_move().and_then(|p| seats.get(p.index())).is_some_and(|s| s.bot_level().is_some()),
     }
 }
 
@@ -451,11 +497,14 @@ impl AppState {
             bot_permits: Arc::new(tokio::sync::Semaphore::new(config.bot_workers.max(1))),
             reviews: Arc::new(crate::review::Reviews::new(config.quick_bots)),
             quotas: Mutex::default(),
+            bot_thoughts: Default::default(),
+            left: Default::default(),
             config,
         };
         let app = AppState { inner: Arc::new(inner) };
         if tokio::runtime::Handle::try_current().is_ok() {
             app.follow_changes();
+            app.beat_now_and_then();
             app.sweep_idle_games();
             app.expire_now_and_then();
         }
@@ -483,6 +532,11 @@ impl AppState {
     /// The reviews of finished games, and the workers they run on.
     pub fn reviews(&self) -> (&Arc<crate::review::Reviews>, Arc<tokio::sync::Semaphore>) {
         (&self.inner.reviews, Arc::clone(&self.inner.bot_permits))
+    }
+
+    /// Bot searches started by this server since it started.
+    pub fn bot_thoughts(&self) -> u64 {
+        self.inner.bot_thoughts.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Bot searches running now (at most `Config::bot_workers`).
@@ -539,7 +593,7 @@ impl AppState {
     pub async fn expire_abandoned(&self) -> Result<usize, ApiError> {
         let Some(after) = self.inner.config.expire_after else { return Ok(0) };
         let before = now_ms() - after.as_millis().min(i64::MAX as u128) as i64;
-        let ids = blocking(self.store(), move |s| s.expire(before)).await?;
+        let ids = self.store().expire(before).await?;
         let mut games = self.games();
         for id in &ids {
             games.remove(id);
@@ -701,7 +755,7 @@ impl AppState {
         let id = new_game_id()?;
         let created_at = now_ms();
         let new = NewGame { id: id.clone(), record, live_seed, seats: seats.clone(), created_at, public: req.public };
-        blocking(self.store(), move |s| s.create_game(&new)).await?;
+        self.store().create_game(&new).await?;
         tracing::info!(game = %id, players = names.len(), "game created");
 
         let live = Arc::new(Live {
@@ -730,15 +784,18 @@ impl AppState {
         if !plausible_id(id) {
             return Err(ApiError::NotFound(format!("game {id}")));
         }
-        let key = id.to_string();
-        let stored = blocking(self.store(), move |s| s.load(&key))
-            .await?
-            .ok_or_else(|| ApiError::NotFound(format!("game {id}")))?;
+        let stored = self.store().load(id).await?.ok_or_else(|| ApiError::NotFound(format!("game {id}")))?;
         let game = rebuild(&stored.record, stored.live_seed)
             .map_err(|e| ApiError::Storage(format!("game {id} does not replay: {e}")))?;
+        let mut table = Table::new(game, stored.seats, stored.created_at, stored.updated_at);
+        // Who is here through the other servers.
+        match self.store().presence(id).await {
+            Ok(remote) => table.remote_online = remote.into_iter().collect(),
+            Err(e) => tracing::warn!(game = %id, error = %e, "cannot ask who is on the other servers"),
+        }
         let live = Arc::new(Live {
             id: id.to_string(),
-            table: tokio::sync::Mutex::new(Table::new(game, stored.seats, stored.created_at, stored.updated_at)),
+            table: tokio::sync::Mutex::new(table),
             changes: watch::channel(0).0,
             sockets: Default::default(),
             touched: now_ms().into(),
@@ -794,10 +851,10 @@ impl AppState {
     async fn commit(&self, live: &Live, table: &mut Table, mv: Move) -> Result<(), ApiError> {
         let mut next = table.game.clone();
         next.play(&mv).map_err(ApiError::Illegal)?;
-        let progress = progress_of(&next);
+        let progress = progress_of(&next, &table.seats);
         let ply = table.game.moves_played() as usize;
         let (id, rm, at) = (live.id.clone(), RecordMove::from_move(&mv), progress.at);
-        match blocking(self.store(), move |s| s.append_move(&id, ply, &rm, &progress)).await {
+        match self.store().append_move(&id, ply, &rm, &progress).await {
             Ok(()) => {}
             Err(StoreError::Conflict(why)) => {
                 // Another server sharing the storage stored this move first:
@@ -817,8 +874,9 @@ impl AppState {
     /// Plays the moves the storage holds beyond the table's (stored by
     /// another server sharing it), each checked by the engine.
     async fn catch_up(&self, live: &Live, table: &mut Table) -> Result<(), ApiError> {
-        let key = live.id.clone();
-        let stored = blocking(self.store(), move |s| s.load(&key))
+        let stored = self
+            .store()
+            .load(&live.id)
             .await?
             .ok_or_else(|| ApiError::Storage(format!("game {} is gone from the storage", live.id)))?;
         let have = table.game.moves_played() as usize;
@@ -834,26 +892,155 @@ impl AppState {
         Ok(())
     }
 
-    /// Follows the storage's news of games changed elsewhere (other servers
-    /// sharing a PostgreSQL database): a game in play here catches up and its
-    /// viewers see the move.
+    /// Follows the storage's news from the other servers sharing it (a
+    /// PostgreSQL database): a game in play here catches up with a move
+    /// stored elsewhere, and learns who is online and which bot is thinking
+    /// there; its viewers are told, whichever news it was.
     fn follow_changes(&self) {
         let Some(mut rx) = self.store().changes() else { return };
         let app = self.clone();
         tokio::spawn(async move {
-            while let Some(GameChanged { id, moves }) = rx.recv().await {
-                let live = app.games().get(&id).cloned();
-                let Some(live) = live else { continue };
+            while let Some(change) = rx.recv().await {
+                app.learn(change).await;
+            }
+        });
+    }
+
+    async fn learn(&self, change: Change) {
+        let me = self.store().server().unwrap_or_default();
+        match change {
+            Change::Moved(GameChanged { id, moves }) => {
+                let Some(live) = self.in_memory(&id) else { return };
                 let mut t = live.lock().await;
                 if (t.game.moves_played() as usize) < moves {
-                    if let Err(e) = app.catch_up(&live, &mut t).await {
+                    if let Err(e) = self.catch_up(&live, &mut t).await {
                         tracing::error!(game = %id, error = %e, "cannot catch up with the storage");
                     }
                 }
                 drop(t);
-                app.kick_bots(&live);
+                self.kick_bots(&live);
+            }
+            Change::Presence { game, server, online } if server != me => {
+                let Some(live) = self.in_memory(&game) else { return };
+                let mut t = live.lock().await;
+                if online.iter().all(|n| *n == 0) {
+                    t.remote_online.remove(&server);
+                } else {
+                    t.remote_online.insert(server, online);
+                }
+                drop(t);
+                live.changed();
+            }
+            Change::Thinking { game, server, version, seat } if server != me => {
+                let Some(live) = self.in_memory(&game) else { return };
+                let mut t = live.lock().await;
+                match seat {
+                    Some(seat) => t.remote_thinking = Some((server, PlayerId(seat), version)),
+                    None => {
+                        t.remote_thinking.take_if(|t| t.0 == server);
+                    }
+                }
+                drop(t);
+                live.changed();
+            }
+            Change::Gone { server } if server != me => self.forget_server(&server).await,
+            Change::Presence { .. } | Change::Thinking { .. } | Change::Gone { .. } => {}
+        }
+    }
+
+    fn in_memory(&self, id: &str) -> Option<Arc<Live>> {
+        self.games().get(id).cloned()
+    }
+
+    /// Server `server` stopped: its players are offline and its bots no
+    /// longer thinking, on every game here.
+    async fn forget_server(&self, server: &str) {
+        let games: Vec<Arc<Live>> = self.games().values().cloned().collect();
+        for live in games {
+            if live.lock().await.forget_server(server) {
+                live.changed();
+            }
+        }
+    }
+
+    /// Says this server is alive a few times a second, while it shares its
+    /// storage with others: learns which servers died (their players go
+    /// offline here) and drives the bots their deaths orphaned.
+    fn beat_now_and_then(&self) {
+        if self.store().server().is_none() {
+            return;
+        }
+        let weak = Arc::downgrade(&self.inner);
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(BEAT_EVERY);
+            every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            let mut servers: Vec<String> = Vec::new();
+            let mut failing = false;
+            loop {
+                every.tick().await;
+                let Some(inner) = weak.upgrade() else { return };
+                let app = AppState { inner };
+                if app.inner.left.load(std::sync::atomic::Ordering::Relaxed) {
+                    return;
+                }
+                match app.store().beat().await {
+                    Ok(beat) => {
+                        if std::mem::take(&mut failing) {
+                            tracing::info!("heartbeats reach the database again");
+                        }
+                        app.after_beat(beat, &mut servers).await;
+                    }
+                    Err(e) => {
+                        if !std::mem::replace(&mut failing, true) {
+                            tracing::error!(error = %e, "cannot say this server is alive");
+                        }
+                    }
+                }
             }
         });
+    }
+
+    async fn after_beat(&self, beat: Beat, servers: &mut Vec<String>) {
+        for gone in servers.iter().filter(|s| !beat.servers.contains(s)) {
+            self.forget_server(gone).await;
+        }
+        *servers = beat.servers;
+        if beat.rejoined {
+            // Taken for dead meanwhile: who is here through this server was forgotten.
+            let games: Vec<Arc<Live>> = self.games().values().cloned().collect();
+            for live in games {
+                let online = live.lock().await.online.clone();
+                if online.iter().any(|n| *n > 0) {
+                    live.publish_presence(self.store(), online).await;
+                }
+            }
+        }
+        for id in beat.claimed {
+            match self.game(&id).await {
+                Ok(live) => {
+                    tracing::info!(game = %id, "driving the bots of a game whose server stopped");
+                    self.kick_bots(&live);
+                }
+                Err(e) => {
+                    tracing::error!(game = %id, error = %e, "cannot drive the bots of a game");
+                    let _ = self.store().release_bots(&id).await;
+                }
+            }
+        }
+    }
+
+    /// This server stops: it stops beating, and the other servers sharing
+    /// the storage are told at once (its bots go to them, its players offline).
+    pub async fn leave(&self) {
+        self.inner.left.store(true, std::sync::atomic::Ordering::Relaxed);
+        if self.store().server().is_none() {
+            return;
+        }
+        match tokio::time::timeout(Duration::from_secs(2), self.store().leave()).await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => tracing::warn!(error = %e, "cannot tell the other servers this one stops"),
+            Err(_) => tracing::warn!("the database did not hear that this server stops"),
+        }
     }
 
     /// Starts the bots of every unfinished game whose turn is a bot's (a
@@ -863,7 +1050,7 @@ impl AppState {
     /// # Errors
     /// The storage fails.
     pub async fn resume_bots(&self) -> Result<usize, ApiError> {
-        let games = blocking(self.store(), |s| s.in_play()).await?;
+        let games = self.store().in_play().await?;
         let mut resumed = 0;
         for g in games {
             let bot_turn =
@@ -893,20 +1080,50 @@ impl AppState {
             }
             t.bots_running = true;
         }
+        // One server drives a game's bots: the one holding its lease (with
+        // a storage that only this server uses, this one).
+        if !self.take_lease(&live).await {
+            live.lock().await.bots_running = false;
+            return;
+        }
         loop {
-            let (game, level, seat, version, names) = {
+            let next = {
                 let mut t = live.lock().await;
-                let Some((seat, level)) = t.bot_to_move() else {
-                    t.bots_running = false;
-                    if t.thinking.take().is_some() {
+                match t.bot_to_move() {
+                    Some((seat, level)) => {
+                        t.thinking = Some(seat);
+                        live.changed();
+                        Ok((t.game.clone(), level, seat, t.version(), t.names()))
+                    }
+                    None => Err(t.thinking.take().is_some()),
+                }
+            };
+            let (game, level, seat, version, names) = match next {
+                Ok(next) => next,
+                Err(stopped) => {
+                    if stopped {
                         live.changed();
                     }
+                    // The lease goes while this driver still counts as
+                    // running: no second driver starts here meanwhile.
+                    self.release_bots(&live).await;
+                    let mut t = live.lock().await;
+                    if t.bot_to_move().is_none() {
+                        t.bots_running = false;
+                        return;
+                    }
+                    drop(t);
+                    // A move came as the lease went: take it again (unless
+                    // another server took it first).
+                    if self.take_lease(&live).await {
+                        continue;
+                    }
+                    live.lock().await.bots_running = false;
                     return;
-                };
-                t.thinking = Some(seat);
-                live.changed();
-                (t.game.clone(), level, seat, t.version(), t.names())
+                }
             };
+            self.inner.bot_thoughts.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            self.publish_thinking(&live, version, Some(seat)).await;
             let started = Instant::now();
             let seed = bot_seed(&live.id, version);
             let quick = self.inner.config.quick_bots;
@@ -944,17 +1161,51 @@ impl AppState {
                 Ok(None) => Err(ApiError::GameOver),
                 Err(e) => Err(ApiError::Storage(format!("bot task failed: {e}"))),
             };
+            if let Err(e) = result {
+                tracing::error!(game = %live.id, seat = seat.0, error = %e, "the bot could not move");
+                drop(t);
+                live.changed();
+                self.publish_thinking(&live, version, None).await;
+                self.release_bots(&live).await;
+                live.lock().await.bots_running = false;
+                return;
+            }
+            drop(t);
             if !moved {
                 // No move came of this thought (the game moved meanwhile,
                 // through the change feed or a lost race): viewers were last
                 // shown the bot thinking, so they are told it stopped.
                 live.changed();
+                self.publish_thinking(&live, version, None).await;
             }
-            if let Err(e) = result {
-                tracing::error!(game = %live.id, seat = seat.0, error = %e, "the bot could not move");
-                t.bots_running = false;
-                return;
+        }
+    }
+
+    /// Tells the other servers that a bot of this one is choosing move
+    /// `version` (or stopped without moving: `seat: None`).
+    async fn publish_thinking(&self, live: &Live, version: u64, seat: Option<PlayerId>) {
+        let Some(server) = self.store().server() else { return };
+        let change =
+            Change::Thinking { game: live.id.clone(), server: server.to_string(), version, seat: seat.map(|p| p.0) };
+        if let Err(e) = self.store().publish(&change).await {
+            tracing::warn!(game = %live.id, error = %e, "cannot tell the other servers a bot is thinking");
+        }
+    }
+
+    /// Whether this server holds the lease on `live`'s bots (taking it if free).
+    async fn take_lease(&self, live: &Live) -> bool {
+        match self.store().claim_bots(&live.id).await {
+            Ok(held) => held,
+            Err(e) => {
+                tracing::error!(game = %live.id, error = %e, "cannot take the lease on the game's bots");
+                false
             }
+        }
+    }
+
+    async fn release_bots(&self, live: &Live) {
+        if let Err(e) = self.store().release_bots(&live.id).await {
+            tracing::warn!(game = %live.id, error = %e, "cannot give up the lease on the game's bots");
         }
     }
 }

@@ -21,6 +21,7 @@ use crate::error::ApiError;
 use crate::listen::client_ip;
 use crate::live::{AppState, CreateRequest, Live, MoveRequest, Rate, Viewer};
 use crate::view;
+use crate::wire::{ClientMessage, Follower, ServerMessage};
 
 /// The largest request body for moves and new games.
 pub const MAX_BODY: usize = 16 * 1024;
@@ -118,11 +119,10 @@ pub fn app(state: AppState) -> Router {
 /// that a balancer stops sending players here. `{"ok", "store", "feed"}`,
 /// each part `up`, `down` (or `none`: no feed with one server).
 async fn health(State(app): State<AppState>) -> Response {
-    let store = Arc::clone(app.store());
-    let probe = tokio::task::spawn_blocking(move || store.health());
+    let probe = app.store().health();
     let store_up = match tokio::time::timeout(std::time::Duration::from_secs(2), probe).await {
-        Ok(Ok(Ok(()))) => true,
-        Ok(Ok(Err(e))) => {
+        Ok(Ok(())) => true,
+        Ok(Err(e)) => {
             tracing::warn!(error = %e, "health: the storage does not answer");
             false
         }
@@ -213,10 +213,7 @@ pub const MAX_LISTED_IDS: usize = 200;
 async fn list_games(State(app): State<AppState>, RawQuery(query): RawQuery) -> Result<Json<Value>, ApiError> {
     let ids: Vec<String> =
         query_list(&query, "ids").into_iter().filter(|id| crate::live::plausible_id(id)).take(MAX_LISTED_IDS).collect();
-    let store = Arc::clone(app.store());
-    let games = tokio::task::spawn_blocking(move || store.listed(&ids, 200))
-        .await
-        .map_err(|e| ApiError::Storage(e.to_string()))??;
+    let games = app.store().listed(&ids, 200).await?;
     Ok(Json(json!({ "games": games.iter().map(view::summary_json).collect::<Vec<_>>() })))
 }
 
@@ -350,6 +347,11 @@ async fn websocket(
     if !origin_allowed(&request.headers, &app.config().allowed_origins) {
         return Err(ApiError::ForbiddenOrigin);
     }
+    let protocol = match query_list(&query, "protocol").first().map(String::as_str) {
+        None | Some("1") => 1,
+        Some("2") => 2,
+        Some(other) => return Err(ApiError::BadRequest(format!("protocol {other} is not spoken here (1 or 2)"))),
+    };
     let live = app.game(&id).await?;
     let viewer = viewer_of(&live, &tokens(&query)).await?;
     let slot = app.connections().admit(client_ip(&request.extensions), true).map_err(ApiError::Busy)?;
@@ -358,38 +360,8 @@ async fn websocket(
         .ok_or(ApiError::Busy("this game has as many live connections as it can take"))?;
     Ok(ws.max_message_size(MAX_WS_MESSAGE).max_frame_size(MAX_WS_MESSAGE).on_upgrade(move |socket| async move {
         let _held = (slot, place);
-        ws_session(app, live, viewer, socket).await;
+        ws_session(app, live, viewer, protocol, socket).await;
     }))
-}
-
-/// What a client sends on the websocket (docs/web.md, "Websocket").
-#[derive(Debug, serde::Deserialize)]
-#[serde(tag = "type", rename_all = "lowercase")]
-enum ClientMessage {
-    /// A move: the version it was made for and the record's move fields.
-    Move(MoveRequest),
-    /// The state as it is, please.
-    Sync,
-}
-
-/// What the server sends on the websocket.
-#[derive(Debug, serde::Serialize)]
-#[serde(tag = "type", rename_all = "lowercase")]
-enum ServerMessage {
-    /// The game as this viewer may see it (on connecting, after every change, on `sync`).
-    State { state: Value },
-    /// A refusal of the client's last message; nothing changed.
-    Error(crate::error::ErrorBody),
-}
-
-impl ServerMessage {
-    fn frame(&self) -> Message {
-        Message::Text(serde_json::to_string(self).unwrap_or_default().into())
-    }
-}
-
-fn state_message(state: Value) -> Message {
-    ServerMessage::State { state }.frame()
 }
 
 /// A socket sending this many messages over its rate, with no calm spell
@@ -401,15 +373,17 @@ fn error_message(e: &ApiError) -> Message {
     ServerMessage::Error(e.body()).frame()
 }
 
-/// One websocket: the viewer's state after every change; moves in, errors out.
-async fn ws_session(app: AppState, live: Arc<Live>, viewer: Viewer, mut socket: WebSocket) {
-    live.presence(&viewer, true).await;
+/// One websocket: the viewer's state, then each change (in the protocol
+/// the client asked for, `crate::wire`); moves in, errors out.
+async fn ws_session(app: AppState, live: Arc<Live>, viewer: Viewer, protocol: u8, mut socket: WebSocket) {
+    live.presence(app.store(), &viewer, true).await;
     let mut changes = live.subscribe();
     changes.mark_unchanged();
-    if socket.send(state_message(state_of(&live, &viewer).await)).await.is_ok() {
-        ws_loop(&app, &live, &viewer, &mut socket, &mut changes).await;
+    let mut follower = Follower::new(protocol);
+    if socket.send(follower.full(&live, &viewer).await).await.is_ok() {
+        ws_loop(&app, &live, &viewer, &mut socket, &mut changes, &mut follower).await;
     }
-    live.presence(&viewer, false).await;
+    live.presence(app.store(), &viewer, false).await;
 }
 
 async fn ws_loop(
@@ -418,6 +392,7 @@ async fn ws_loop(
     viewer: &Viewer,
     socket: &mut WebSocket,
     changes: &mut tokio::sync::watch::Receiver<u64>,
+    follower: &mut Follower,
 ) {
     let limiter: Option<DirectLimiter> = app.config().ws_rate.map(|r| governor::RateLimiter::direct(quota(r)));
     // A socket that died silently (a phone asleep, a lost network) would
@@ -473,7 +448,7 @@ async fn ws_loop(
                 };
                 let sent = match reply {
                     Reply::Nothing => Ok(()),
-                    Reply::State => socket.send(state_message(state_of(live, viewer).await)).await,
+                    Reply::State => socket.send(follower.full(live, viewer).await).await,
                     // The error alone: a refusal costs the server next to
                     // nothing. A client that needs the state asks (`sync`).
                     Reply::Error(e) => socket.send(error_message(&e)).await,
@@ -483,8 +458,13 @@ async fn ws_loop(
                 }
             }
             changed = changes.changed() => {
-                if changed.is_err() || socket.send(state_message(state_of(live, viewer).await)).await.is_err() {
+                if changed.is_err() {
                     break;
+                }
+                if let Some(message) = follower.next(live, viewer).await {
+                    if socket.send(message).await.is_err() {
+                        break;
+                    }
                 }
             }
         }

@@ -5,11 +5,17 @@
 //! players, start tile, the whole deck) written once, and the moves appended
 //! one row each. The state of a game is always rebuilt by replaying the
 //! record, so saving, reloading, restarting and replaying share one path.
+//!
+//! The trait is async. SQLite's calls run on blocking threads; PostgreSQL
+//! (`store_pg`) speaks to the database through an async driver. A storage
+//! that several servers share also carries what makes them one game: the
+//! news of each change ([`Change`]), which server drives each game's bots
+//! (a lease), and who is online where.
 
 use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use carcassonne::record::{Record, RecordMove};
 use rusqlite::{params, Connection, OptionalExtension};
@@ -92,12 +98,14 @@ impl NewGame {
     pub(crate) fn setup_and_progress(&self) -> (Record, Progress) {
         let mut setup = self.record.clone();
         setup.moves.clear();
+        let first = setup.first.unwrap_or(0);
         let progress = Progress {
             finished: false,
             scores: vec![0; self.seats.len()],
-            to_move: Some(setup.first.unwrap_or(0)),
+            to_move: Some(first),
             winners: Vec::new(),
             at: self.created_at,
+            bot_turn: self.seats.get(first as usize).is_some_and(|s| s.bot_level().is_some()),
         };
         (setup, progress)
     }
@@ -126,6 +134,9 @@ pub struct Progress {
     pub winners: Vec<u8>,
     /// Unix time in milliseconds.
     pub at: i64,
+    /// A bot is to move (a shared storage finds games whose bots nobody drives).
+    #[serde(default)]
+    pub bot_turn: bool,
 }
 
 /// One line of the games list.
@@ -186,23 +197,54 @@ impl From<serde_json::Error> for StoreError {
     }
 }
 
+/// How often a server sharing its storage with others says it is alive
+/// ([`Store::beat`]).
+pub const BEAT_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
+
 /// A game that changed in the storage: it now holds `moves` moves.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameChanged {
     pub id: String,
     pub moves: usize,
 }
 
+/// News from a storage that several servers share, as it is committed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Change {
+    /// A move was stored (by any server, this one included).
+    Moved(GameChanged),
+    /// The websockets that `server` holds open on `game`, per seat.
+    Presence { game: String, server: String, online: Vec<u32> },
+    /// `server`'s bot for `seat` is choosing move `version` of `game`;
+    /// `seat: None` once it stopped without moving.
+    Thinking { game: String, server: String, version: u64, seat: Option<u8> },
+    /// `server` stopped, or stopped answering: its websockets and bots are gone.
+    Gone { server: String },
+}
+
+/// What a server learns at each heartbeat ([`Store::beat`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Beat {
+    /// The servers alive now (this one included).
+    pub servers: Vec<String>,
+    /// Games whose bots nobody drove (their server died) and whose lease
+    /// this server has just taken: it drives them now.
+    pub claimed: Vec<String>,
+    /// This server had been taken for dead (its heartbeat came too late)
+    /// and has just registered again: it publishes its presence anew.
+    pub rejoined: bool,
+}
+
 /// The storage a server needs, and no more. Every method is durable when it
 /// returns `Ok`: the server acknowledges a move only after `append_move`.
-///
-/// The methods block; the server calls them off its async threads.
+#[async_trait::async_trait]
 pub trait Store: Send + Sync {
     /// Stores a new game.
     ///
     /// # Errors
     /// The id is taken, or the storage fails.
-    fn create_game(&self, game: &NewGame) -> Result<(), StoreError>;
+    async fn create_game(&self, game: &NewGame) -> Result<(), StoreError>;
 
     /// Appends move number `ply` (0-based) to game `id`, with the game's
     /// progress after it, in one transaction.
@@ -211,19 +253,19 @@ pub trait Store: Send + Sync {
     /// [`StoreError::Conflict`] if the game does not hold exactly `ply`
     /// moves (another writer got there first); [`StoreError::Failed`] for no
     /// such game or a storage failure. Nothing is stored on an error.
-    fn append_move(&self, id: &str, ply: usize, mv: &RecordMove, progress: &Progress) -> Result<(), StoreError>;
+    async fn append_move(&self, id: &str, ply: usize, mv: &RecordMove, progress: &Progress) -> Result<(), StoreError>;
 
     /// The game with every move, or `None` if there is no such game.
     ///
     /// # Errors
     /// The storage fails or holds something unreadable.
-    fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError>;
+    async fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError>;
 
     /// The most recently played games first, at most `limit`.
     ///
     /// # Errors
     /// The storage fails.
-    fn list(&self, limit: usize) -> Result<Vec<GameSummary>, StoreError>;
+    async fn list(&self, limit: usize) -> Result<Vec<GameSummary>, StoreError>;
 
     /// The games list a visitor sees: the public games and those named in
     /// `ids` (the games they hold a seat in), most recently played first,
@@ -231,8 +273,8 @@ pub trait Store: Send + Sync {
     ///
     /// # Errors
     /// The storage fails.
-    fn listed(&self, ids: &[String], limit: usize) -> Result<Vec<GameSummary>, StoreError> {
-        let mut all = self.list(usize::MAX >> 1)?;
+    async fn listed(&self, ids: &[String], limit: usize) -> Result<Vec<GameSummary>, StoreError> {
+        let mut all = self.list(usize::MAX >> 1).await?;
         all.retain(|g| g.public || ids.contains(&g.id));
         all.truncate(limit);
         Ok(all)
@@ -242,33 +284,92 @@ pub trait Store: Send + Sync {
     ///
     /// # Errors
     /// The storage fails.
-    fn in_play(&self) -> Result<Vec<GameSummary>, StoreError>;
-
-    /// Changes made to games by other servers sharing this storage, as they
-    /// are committed (the server's own may come too). `None` for a storage
-    /// that only one server uses. Called once, when the server starts.
-    fn changes(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<GameChanged>> {
-        None
-    }
+    async fn in_play(&self) -> Result<Vec<GameSummary>, StoreError>;
 
     /// Deletes the unfinished games whose last move (or creation) is older
     /// than `before` (Unix ms), with their moves; returns their ids.
     ///
     /// # Errors
     /// The storage fails (nothing is deleted).
-    fn expire(&self, before: i64) -> Result<Vec<String>, StoreError>;
+    async fn expire(&self, before: i64) -> Result<Vec<String>, StoreError>;
 
     /// Whether the storage answers now (a cheap query).
     ///
     /// # Errors
     /// It does not.
-    fn health(&self) -> Result<(), StoreError> {
-        self.list(1).map(|_| ())
+    async fn health(&self) -> Result<(), StoreError> {
+        self.list(1).await.map(|_| ())
+    }
+
+    /// Changes made by the servers sharing this storage, as they are
+    /// committed (this server's own may come too). `None` for a storage
+    /// that only one server uses. Called once, when the server starts.
+    fn changes(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Change>> {
+        None
     }
 
     /// Whether the change feed ([`Store::changes`]) is listening.
     fn feed(&self) -> Feed {
         Feed::None
+    }
+
+    /// This server's name among those sharing the storage; `None` for a
+    /// storage that only one server uses (then the methods below have
+    /// nothing to do).
+    fn server(&self) -> Option<&str> {
+        None
+    }
+
+    /// Takes the lease on game `id`'s bots unless a live server holds it:
+    /// whether this server holds it now (and so thinks for its bots).
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn claim_bots(&self, _id: &str) -> Result<bool, StoreError> {
+        Ok(true)
+    }
+
+    /// Gives up this server's lease on game `id`'s bots (no bot is to move).
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn release_bots(&self, _id: &str) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    /// Tells the other servers a [`Change::Presence`] (kept, for servers
+    /// that open the game later) or a [`Change::Thinking`].
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn publish(&self, _change: &Change) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    /// The websockets other live servers hold open on game `id`: per server, per seat.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn presence(&self, _id: &str) -> Result<Vec<(String, Vec<u32>)>, StoreError> {
+        Ok(Vec::new())
+    }
+
+    /// This server is alive: called a few times a second. Servers that
+    /// missed their heartbeats are let go (their leases and presence with
+    /// them), and the games whose bots nobody drives are shared out.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn beat(&self) -> Result<Beat, StoreError> {
+        Ok(Beat::default())
+    }
+
+    /// This server stops: its leases and presence go at once.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn leave(&self) -> Result<(), StoreError> {
+        Ok(())
     }
 }
 
@@ -341,8 +442,11 @@ fn hash_stored_tokens(tx: &rusqlite::Transaction<'_>) -> Result<(), StoreError> 
     Ok(())
 }
 
-/// Games in one SQLite file.
-pub struct SqliteStore {
+/// Games in one SQLite file. Its calls run on tokio's blocking threads.
+pub struct SqliteStore(Arc<Sqlite>);
+
+/// The file and its connection; its methods block.
+struct Sqlite {
     conn: Mutex<Connection>,
     /// Moves waiting to be committed, and the outcome of those committed.
     queue: Mutex<Queue>,
@@ -408,9 +512,22 @@ impl SqliteStore {
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         migrate(&mut conn)?;
-        Ok(SqliteStore { conn: Mutex::new(conn), queue: Mutex::new(Queue::default()) })
+        Ok(SqliteStore(Arc::new(Sqlite { conn: Mutex::new(conn), queue: Mutex::new(Queue::default()) })))
     }
 
+    /// Runs `f` on a blocking thread.
+    async fn run<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Sqlite) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let db = Arc::clone(&self.0);
+        tokio::task::spawn_blocking(move || f(&db))
+            .await
+            .map_err(|e| StoreError::failed(format!("storage task: {e}")))?
+    }
+}
+
+impl Sqlite {
     fn queue(&self) -> std::sync::MutexGuard<'_, Queue> {
         self.queue.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -491,7 +608,51 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
     Ok(())
 }
 
+#[async_trait::async_trait]
 impl Store for SqliteStore {
+    async fn create_game(&self, game: &NewGame) -> Result<(), StoreError> {
+        let game = game.clone();
+        self.run(move |db| db.create_game(&game)).await
+    }
+
+    async fn append_move(&self, id: &str, ply: usize, mv: &RecordMove, progress: &Progress) -> Result<(), StoreError> {
+        let (id, mv, progress) = (id.to_string(), mv.clone(), progress.clone());
+        self.run(move |db| db.append_move(&id, ply, &mv, &progress)).await
+    }
+
+    async fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+        let id = id.to_string();
+        self.run(move |db| db.load(&id)).await
+    }
+
+    async fn list(&self, limit: usize) -> Result<Vec<GameSummary>, StoreError> {
+        self.run(move |db| db.summaries("1", limit, None)).await
+    }
+
+    async fn listed(&self, ids: &[String], limit: usize) -> Result<Vec<GameSummary>, StoreError> {
+        let ids = serde_json::to_string(ids)?;
+        self.run(move |db| db.summaries("public = 1 OR id IN (SELECT value FROM json_each(?2))", limit, Some(ids)))
+            .await
+    }
+
+    async fn in_play(&self) -> Result<Vec<GameSummary>, StoreError> {
+        self.run(|db| db.summaries("json_extract(progress, '$.finished') = 0", usize::MAX >> 1, None)).await
+    }
+
+    async fn health(&self) -> Result<(), StoreError> {
+        self.run(|db| {
+            db.conn().query_row("SELECT 1", [], |_| Ok(()))?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn expire(&self, before: i64) -> Result<Vec<String>, StoreError> {
+        self.run(move |db| db.expire(before)).await
+    }
+}
+
+impl Sqlite {
     fn create_game(&self, game: &NewGame) -> Result<(), StoreError> {
         let (setup, progress) = game.setup_and_progress();
         self.conn().execute(
@@ -575,24 +736,6 @@ impl Store for SqliteStore {
         }))
     }
 
-    fn list(&self, limit: usize) -> Result<Vec<GameSummary>, StoreError> {
-        self.summaries("1", limit, None)
-    }
-
-    fn listed(&self, ids: &[String], limit: usize) -> Result<Vec<GameSummary>, StoreError> {
-        let ids = serde_json::to_string(ids)?;
-        self.summaries("public = 1 OR id IN (SELECT value FROM json_each(?2))", limit, Some(ids))
-    }
-
-    fn in_play(&self) -> Result<Vec<GameSummary>, StoreError> {
-        self.summaries("json_extract(progress, '$.finished') = 0", usize::MAX >> 1, None)
-    }
-
-    fn health(&self) -> Result<(), StoreError> {
-        self.conn().query_row("SELECT 1", [], |_| Ok(()))?;
-        Ok(())
-    }
-
     fn expire(&self, before: i64) -> Result<Vec<String>, StoreError> {
         let conn = self.conn();
         let mut stmt = conn.prepare(
@@ -603,8 +746,7 @@ impl Store for SqliteStore {
     }
 }
 
-impl SqliteStore {
-    /// Summaries of the games matching `filter` (SQL), most recent first.
+impl Sqlite {
     /// Summaries of the games matching `filter` (SQL; `?1` is the limit,
     /// `?2` the `extra` parameter), most recent first.
     fn summaries(&self, filter: &str, limit: usize, extra: Option<String>) -> Result<Vec<GameSummary>, StoreError> {
@@ -684,75 +826,75 @@ mod tests {
     }
 
     fn progress(at: i64) -> Progress {
-        Progress { finished: false, scores: vec![4, 0], to_move: Some(1), winners: vec![], at }
+        Progress { finished: false, scores: vec![4, 0], to_move: Some(1), winners: vec![], at, bot_turn: true }
     }
 
-    #[test]
-    fn a_game_round_trips_with_its_moves_in_order() {
+    #[tokio::test]
+    async fn a_game_round_trips_with_its_moves_in_order() {
         let store = SqliteStore::in_memory().unwrap();
-        store.create_game(&new_game("g1")).unwrap();
+        store.create_game(&new_game("g1")).await.unwrap();
         let m0 =
             RecordMove { tile: "E".into(), at: [0, -1], rot: 2, meeple: Some("S".into()), abbot: None, recall: None };
-        store.append_move("g1", 0, &m0, &progress(5)).unwrap();
-        let g = store.load("g1").unwrap().unwrap();
+        store.append_move("g1", 0, &m0, &progress(5)).await.unwrap();
+        let g = store.load("g1").await.unwrap().unwrap();
         assert_eq!(g.record.moves, vec![m0]);
         assert_eq!(g.record.deck.as_deref(), Some(&["E".to_string(), "V".to_string()][..]));
         assert_eq!(g.seats.len(), 2);
         assert_eq!(g.updated_at, 5);
         assert_eq!(g.live_seed, Some(u64::MAX - 5), "a seed keeps all 64 bits");
-        let list = store.list(10).unwrap();
+        let list = store.list(10).await.unwrap();
         assert_eq!(list.len(), 1);
         assert_eq!(list[0].moves, 1);
         assert_eq!(list[0].progress.scores, vec![4, 0]);
-        assert!(store.load("nope").unwrap().is_none());
+        assert!(store.load("nope").await.unwrap().is_none());
     }
 
-    #[test]
-    fn only_unfinished_games_without_a_recent_move_expire() {
+    #[tokio::test]
+    async fn only_unfinished_games_without_a_recent_move_expire() {
         let store = SqliteStore::in_memory().unwrap();
         let m = RecordMove { tile: "E".into(), at: [0, -1], rot: 2, meeple: None, abbot: None, recall: None };
         for id in ["old", "done", "recent"] {
-            store.create_game(&new_game(id)).unwrap();
+            store.create_game(&new_game(id)).await.unwrap();
         }
-        store.append_move("old", 0, &m, &progress(10)).unwrap();
-        store.append_move("done", 0, &m, &Progress { finished: true, to_move: None, ..progress(10) }).unwrap();
-        store.append_move("recent", 0, &m, &progress(100)).unwrap();
-        assert_eq!(store.expire(50).unwrap(), vec!["old".to_string()]);
-        assert!(store.load("old").unwrap().is_none());
-        assert_eq!(store.load("done").unwrap().unwrap().record.moves.len(), 1, "a finished game stays");
-        assert!(store.load("recent").unwrap().is_some());
-        let left: i64 = store.conn().query_row("SELECT count(*) FROM moves", [], |r| r.get(0)).unwrap();
+        store.append_move("old", 0, &m, &progress(10)).await.unwrap();
+        store.append_move("done", 0, &m, &Progress { finished: true, to_move: None, ..progress(10) }).await.unwrap();
+        store.append_move("recent", 0, &m, &progress(100)).await.unwrap();
+        assert_eq!(store.expire(50).await.unwrap(), vec!["old".to_string()]);
+        assert!(store.load("old").await.unwrap().is_none());
+        assert_eq!(store.load("done").await.unwrap().unwrap().record.moves.len(), 1, "a finished game stays");
+        assert!(store.load("recent").await.unwrap().is_some());
+        let left: i64 = store.0.conn().query_row("SELECT count(*) FROM moves", [], |r| r.get(0)).unwrap();
         assert_eq!(left, 2, "the expired game's moves went with it");
-        assert!(store.expire(50).unwrap().is_empty());
+        assert!(store.expire(50).await.unwrap().is_empty());
     }
 
-    #[test]
-    fn a_move_out_of_sequence_is_refused() {
+    #[tokio::test]
+    async fn a_move_out_of_sequence_is_refused() {
         let store = SqliteStore::in_memory().unwrap();
-        store.create_game(&new_game("g1")).unwrap();
+        store.create_game(&new_game("g1")).await.unwrap();
         let m = RecordMove { tile: "E".into(), at: [0, -1], rot: 2, meeple: None, abbot: None, recall: None };
-        assert!(store.append_move("g1", 1, &m, &progress(2)).is_err());
-        store.append_move("g1", 0, &m, &progress(2)).unwrap();
-        assert!(store.append_move("g1", 0, &m, &progress(3)).is_err(), "a second writer of move 0");
-        assert!(store.append_move("nope", 0, &m, &progress(3)).is_err());
-        assert_eq!(store.load("g1").unwrap().unwrap().record.moves.len(), 1);
+        assert!(store.append_move("g1", 1, &m, &progress(2)).await.is_err());
+        store.append_move("g1", 0, &m, &progress(2)).await.unwrap();
+        assert!(store.append_move("g1", 0, &m, &progress(3)).await.is_err(), "a second writer of move 0");
+        assert!(store.append_move("nope", 0, &m, &progress(3)).await.is_err());
+        assert_eq!(store.load("g1").await.unwrap().unwrap().record.moves.len(), 1);
     }
 
-    #[test]
-    fn a_second_writer_of_a_move_is_a_conflict() {
+    #[tokio::test]
+    async fn a_second_writer_of_a_move_is_a_conflict() {
         let store = SqliteStore::in_memory().unwrap();
-        store.create_game(&new_game("g1")).unwrap();
+        store.create_game(&new_game("g1")).await.unwrap();
         let m = RecordMove { tile: "E".into(), at: [0, -1], rot: 2, meeple: None, abbot: None, recall: None };
-        store.append_move("g1", 0, &m, &progress(2)).unwrap();
-        assert!(matches!(store.append_move("g1", 0, &m, &progress(3)), Err(StoreError::Conflict(_))));
-        assert!(matches!(store.append_move("nope", 0, &m, &progress(3)), Err(StoreError::Failed(_))));
+        store.append_move("g1", 0, &m, &progress(2)).await.unwrap();
+        assert!(matches!(store.append_move("g1", 0, &m, &progress(3)).await, Err(StoreError::Conflict(_))));
+        assert!(matches!(store.append_move("nope", 0, &m, &progress(3)).await, Err(StoreError::Failed(_))));
     }
 
-    #[test]
-    fn tokens_are_kept_hashed_and_still_seat_their_holder() {
+    #[tokio::test]
+    async fn tokens_are_kept_hashed_and_still_seat_their_holder() {
         let store = SqliteStore::in_memory().unwrap();
-        store.create_game(&new_game("g1")).unwrap();
-        let seats = store.load("g1").unwrap().unwrap().seats;
+        store.create_game(&new_game("g1")).await.unwrap();
+        let seats = store.load("g1").await.unwrap().unwrap().seats;
         assert!(seats[0].held_by("t0"));
         assert!(!seats[0].held_by("t1"));
         assert!(!seats[1].held_by("t0"), "a bot's seat is held by no token");
@@ -761,36 +903,37 @@ mod tests {
         assert_eq!(hash_token("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
     }
 
-    #[test]
-    fn in_play_lists_only_unfinished_games() {
+    #[tokio::test]
+    async fn in_play_lists_only_unfinished_games() {
         let store = SqliteStore::in_memory().unwrap();
-        store.create_game(&new_game("g1")).unwrap();
-        store.create_game(&new_game("g2")).unwrap();
+        store.create_game(&new_game("g1")).await.unwrap();
+        store.create_game(&new_game("g2")).await.unwrap();
         let m = RecordMove { tile: "E".into(), at: [0, -1], rot: 2, meeple: None, abbot: None, recall: None };
-        let done = Progress { finished: true, scores: vec![1, 0], to_move: None, winners: vec![0], at: 9 };
-        store.append_move("g2", 0, &m, &done).unwrap();
-        let ids: Vec<String> = store.in_play().unwrap().into_iter().map(|g| g.id).collect();
+        let done =
+            Progress { finished: true, scores: vec![1, 0], to_move: None, winners: vec![0], at: 9, bot_turn: false };
+        store.append_move("g2", 0, &m, &done).await.unwrap();
+        let ids: Vec<String> = store.in_play().await.unwrap().into_iter().map(|g| g.id).collect();
         assert_eq!(ids, vec!["g1".to_string()]);
     }
 
-    #[test]
-    fn a_file_serves_one_server_at_a_time() {
+    #[tokio::test]
+    async fn a_file_serves_one_server_at_a_time() {
         let dir = std::env::temp_dir().join(format!("carcassonne-lock-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("games.db");
         let first = SqliteStore::open(&path).unwrap();
-        first.create_game(&new_game("g1")).unwrap();
+        first.create_game(&new_game("g1")).await.unwrap();
         let Err(e) = SqliteStore::open(&path) else { panic!("a second server opened the file") };
         assert!(e.to_string().contains("in use by another carcassonne server"), "{e}");
         drop(first);
         let again = SqliteStore::open(&path).unwrap();
-        assert!(again.load("g1").unwrap().is_some(), "the game is still there");
+        assert!(again.load("g1").await.unwrap().is_some(), "the game is still there");
         drop(again);
         let _ = std::fs::remove_dir_all(&dir);
     }
 
-    #[test]
-    fn old_databases_have_their_tokens_hashed() {
+    #[tokio::test]
+    async fn old_databases_have_their_tokens_hashed() {
         let conn = Connection::open_in_memory().unwrap();
         conn.execute_batch(MIGRATIONS[0]).unwrap();
         conn.execute_batch(MIGRATIONS[1]).unwrap();
@@ -802,19 +945,19 @@ mod tests {
         )
         .unwrap();
         let store = SqliteStore::init(conn).unwrap();
-        let seats: String = store.conn().query_row("SELECT seats FROM games", [], |r| r.get(0)).unwrap();
+        let seats: String = store.0.conn().query_row("SELECT seats FROM games", [], |r| r.get(0)).unwrap();
         let seats: Vec<Seat> = serde_json::from_str(&seats).unwrap();
         assert!(seats[0].held_by("t0"));
         assert_eq!(seats[1].bot_level(), Some(BotLevel::Easy));
     }
 
-    #[test]
-    fn moves_written_at_once_are_committed_together_and_each_checked() {
+    #[tokio::test]
+    async fn moves_written_at_once_are_committed_together_and_each_checked() {
         let dir = std::env::temp_dir().join(format!("carcassonne-group-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let store = std::sync::Arc::new(SqliteStore::open(&dir.join("games.db")).unwrap());
         for g in 0..8 {
-            store.create_game(&new_game(&format!("g{g}"))).unwrap();
+            store.create_game(&new_game(&format!("g{g}"))).await.unwrap();
         }
         // 8 games × 10 moves from 16 threads: two writers race for every move.
         let outcomes: Vec<(usize, usize, bool)> = std::thread::scope(|scope| {
@@ -833,7 +976,7 @@ mod tests {
                                 abbot: None,
                                 recall: None,
                             };
-                            let r = store.append_move(&format!("g{g}"), ply, &m, &progress(ply as i64));
+                            let r = store.0.append_move(&format!("g{g}"), ply, &m, &progress(ply as i64));
                             assert!(!matches!(r, Err(StoreError::Failed(_))), "{r:?}");
                             out.push((g, ply, r.is_ok()));
                         }
@@ -844,7 +987,7 @@ mod tests {
             handles.into_iter().flat_map(|h| h.join().unwrap()).collect()
         });
         for g in 0..8 {
-            let stored = store.load(&format!("g{g}")).unwrap().unwrap();
+            let stored = store.load(&format!("g{g}")).await.unwrap().unwrap();
             assert_eq!(stored.record.moves.len(), 10);
             for ply in 0..10 {
                 let wins: Vec<_> = outcomes.iter().filter(|o| o.0 == g && o.1 == ply && o.2).collect();
@@ -855,10 +998,10 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
-    #[test]
-    fn a_duplicate_id_is_refused() {
+    #[tokio::test]
+    async fn a_duplicate_id_is_refused() {
         let store = SqliteStore::in_memory().unwrap();
-        store.create_game(&new_game("g1")).unwrap();
-        assert!(store.create_game(&new_game("g1")).is_err());
+        store.create_game(&new_game("g1")).await.unwrap();
+        assert!(store.create_game(&new_game("g1")).await.is_err());
     }
 }

@@ -3,34 +3,66 @@
 //! The tables are those of the SQLite store (a game's setup and seats, its
 //! progress, one row per move), brought up to date by numbered migrations
 //! under an advisory lock, so that servers starting together do not trip
-//! over each other. Every stored move is announced on the
-//! `carcassonne_moves` channel (`NOTIFY`, delivered when its transaction
-//! commits); [`PgStore::changes`] listens on a connection of its own and
-//! hands the news to the server, whose games in play catch up at once.
+//! over each other. The store speaks to the database through an async
+//! driver (tokio-postgres) and a pool of connections (deadpool), with TLS
+//! when the URL asks for it (`sslmode=require`).
 //!
-//! The store's methods block: the server calls them on blocking threads
-//! (`spawn_blocking`), never on an async one.
+//! What makes several servers one game lives here too:
+//!
+//! - **The change feed.** Every stored move is announced on the
+//!   `carcassonne_moves` channel (`NOTIFY`, delivered when its transaction
+//!   commits), and presence and bot thinking on `carcassonne_events`;
+//!   [`PgStore::changes`] listens on a connection of its own, read as a
+//!   stream, and hands the news to the server.
+//! - **Heartbeats.** Each server has a row in `servers` that it touches a
+//!   few times a second ([`Store::beat`]); one silent for [`DEAD_AFTER`] is
+//!   let go, with its bot leases and presence (they reference it).
+//! - **One server drives a game's bots**: whoever holds the game's row in
+//!   `bot_leases`. A bot whose server died is claimed by another at its next
+//!   heartbeat, without anyone watching the game.
+//! - **Presence**: each server keeps, per game, how many websockets it holds
+//!   on each seat in `presence`, and announces every change.
 
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant, SystemTime};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
 
+use async_trait::async_trait;
 use carcassonne::record::{Record, RecordMove};
-use postgres::error::SqlState;
-use postgres::fallible_iterator::FallibleIterator;
-use postgres::{Client, Config, IsolationLevel, NoTls};
-use r2d2_postgres::PostgresConnectionManager;
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
+use tokio_postgres::config::SslMode;
+use tokio_postgres::error::SqlState;
+use tokio_postgres::{AsyncMessage, Client, Config, IsolationLevel, NoTls, Notification};
+use tokio_postgres_rustls::MakeRustlsConnect;
 
-use crate::store::{summary, Feed, GameChanged, GameSummary, NewGame, Progress, Store, StoreError, StoredGame};
+use crate::store::{
+    summary, Beat, Change, Feed, GameChanged, GameSummary, NewGame, Progress, Store, StoreError, StoredGame, BEAT_EVERY,
+};
 
 /// The channel on which stored moves are announced: `"<game id>:<moves>"`.
 pub const CHANNEL: &str = "carcassonne_moves";
+
+/// The channel of the other news between servers: a [`Change`] in JSON.
+pub const EVENTS: &str = "carcassonne_events";
+
+/// A server whose heartbeat is older than this is taken for dead.
+pub const DEAD_AFTER: Duration = Duration::from_millis(5 * BEAT_EVERY.as_millis() as u64);
+
+/// A game whose bot is to move, with no server holding its lease, is
+/// claimed by a heartbeat once its last move is this old (before that, the
+/// server that stored the move is about to claim it).
+const ORPHAN_AFTER: Duration = Duration::from_millis(500);
+
+/// The most orphaned games one heartbeat claims (others take the rest).
+const CLAIMS_PER_BEAT: i64 = 20;
 
 /// The advisory lock held while migrating ("carcassonne" in a few bytes).
 const MIGRATION_LOCK: i64 = 0x6361_7263_6173_736f;
 
 /// Schema migrations, applied in order; `schema_version` counts those applied.
-const MIGRATIONS: &[&str] = &[
+pub const MIGRATIONS: &[&str] = &[
     // 1: games and their moves, as in SQLite; `stored_at` is the database's
     // clock, so that a listener that lost its connection can ask what it missed.
     "CREATE TABLE games (
@@ -54,22 +86,135 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX games_by_store ON games (stored_at);",
     // 2: games listed for everyone.
     "ALTER TABLE games ADD COLUMN public BOOLEAN NOT NULL DEFAULT FALSE;",
+    // 3: several servers as one: heartbeats, bot leases, presence. What is
+    // about live servers is unlogged: after a crash of the database the
+    // servers register again and share out the bots anew.
+    "ALTER TABLE games ADD COLUMN bot_turn BOOLEAN NOT NULL DEFAULT FALSE;
+    UPDATE games SET bot_turn =
+        COALESCE((seats::jsonb -> ((progress::jsonb ->> 'to_move')::int) ->> 'kind') = 'bot', FALSE)
+        WHERE progress::jsonb ->> 'to_move' IS NOT NULL;
+    CREATE INDEX games_bot_turn ON games (stored_at) WHERE bot_turn;
+    CREATE UNLOGGED TABLE servers (
+        id          TEXT PRIMARY KEY,
+        started_at  TIMESTAMPTZ NOT NULL DEFAULT now(),
+        seen_at     TIMESTAMPTZ NOT NULL DEFAULT now()
+    );
+    CREATE UNLOGGED TABLE bot_leases (
+        game_id     TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        server      TEXT NOT NULL REFERENCES servers(id) ON DELETE CASCADE,
+        taken_at    TIMESTAMPTZ NOT NULL DEFAULT now()
+    );
+    CREATE INDEX bot_leases_by_server ON bot_leases (server);
+    CREATE UNLOGGED TABLE presence (
+        game_id     TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        server      TEXT NOT NULL REFERENCES servers(id) ON DELETE CASCADE,
+        online      TEXT NOT NULL,     -- JSON array: websockets per seat
+        PRIMARY KEY (game_id, server)
+    );
+    CREATE INDEX presence_by_server ON presence (server);",
 ];
 
 /// The most connections one server keeps open for requests (the change
 /// feed has one more of its own).
-const POOL_SIZE: u32 = 8;
+const POOL_SIZE: usize = 16;
 
 /// How long a request waits for a connection, and a connection for the server.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
-type Pool = r2d2::Pool<PostgresConnectionManager<NoTls>>;
+/// How connections are secured: as the URL's `sslmode` says.
+#[derive(Clone)]
+enum Tls {
+    /// `sslmode=disable` or `prefer` (the default): plain TCP.
+    Off,
+    /// `sslmode=require`: TLS, the server's certificate checked against the
+    /// Mozilla roots and those in the file `PGSSLROOTCERT` names.
+    On(MakeRustlsConnect),
+}
+
+impl Tls {
+    fn for_config(config: &Config) -> Result<Tls, StoreError> {
+        if config.get_ssl_mode() != SslMode::Require {
+            return Ok(Tls::Off);
+        }
+        let mut roots = rustls::RootCertStore { roots: webpki_roots::TLS_SERVER_ROOTS.to_vec() };
+        if let Some(path) = std::env::var_os("PGSSLROOTCERT") {
+            use rustls::pki_types::pem::PemObject;
+            let certs = rustls::pki_types::CertificateDer::pem_file_iter(&path)
+                .map_err(|e| StoreError::failed(format!("PGSSLROOTCERT {}: {e}", path.to_string_lossy())))?;
+            for cert in certs {
+                let cert = cert.map_err(|e| StoreError::failed(format!("PGSSLROOTCERT: {e}")))?;
+                roots.add(cert).map_err(|e| StoreError::failed(format!("PGSSLROOTCERT: {e}")))?;
+            }
+        }
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let tls = rustls::ClientConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .map_err(|e| StoreError::failed(format!("TLS: {e}")))?
+            .with_root_certificates(roots)
+            .with_no_client_auth();
+        Ok(Tls::On(MakeRustlsConnect::new(tls)))
+    }
+
+    /// One connection of our own, and the notifications it receives (the
+    /// channel closes when the connection does).
+    async fn connect(
+        &self,
+        config: &Config,
+    ) -> Result<(Client, UnboundedReceiver<Notification>), tokio_postgres::Error> {
+        match self {
+            Tls::Off => config.connect(NoTls).await.map(|(c, conn)| (c, drive(conn))),
+            Tls::On(tls) => config.connect(tls.clone()).await.map(|(c, conn)| (c, drive(conn))),
+        }
+    }
+
+    fn pool(&self, config: &Config) -> Result<Pool, StoreError> {
+        let manager = ManagerConfig { recycling_method: RecyclingMethod::Fast };
+        let manager = match self {
+            Tls::Off => Manager::from_config(config.clone(), NoTls, manager),
+            Tls::On(tls) => Manager::from_config(config.clone(), tls.clone(), manager),
+        };
+        Pool::builder(manager)
+            .max_size(POOL_SIZE)
+            .runtime(Runtime::Tokio1)
+            .wait_timeout(Some(CONNECT_TIMEOUT))
+            .create_timeout(Some(CONNECT_TIMEOUT))
+            .recycle_timeout(Some(CONNECT_TIMEOUT))
+            .build()
+            .map_err(|e| StoreError::failed(format!("PostgreSQL pool: {e}")))
+    }
+}
+
+/// Reads a connection's messages on a task of its own, handing on its
+/// notifications: the connection's stream is where `LISTEN` delivers.
+fn drive<S, T>(mut conn: tokio_postgres::Connection<S, T>) -> UnboundedReceiver<Notification>
+where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+    T: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    let (tx, rx) = unbounded_channel();
+    tokio::spawn(async move {
+        loop {
+            match std::future::poll_fn(|cx| conn.poll_message(cx)).await {
+                Some(Ok(AsyncMessage::Notification(n))) => {
+                    let _ = tx.send(n);
+                }
+                Some(Ok(_)) => {}
+                Some(Err(e)) => {
+                    tracing::debug!(error = %describe(&e), "a PostgreSQL connection ended");
+                    return;
+                }
+                None => return,
+            }
+        }
+    });
+    rx
+}
 
 /// Games in a PostgreSQL database that several servers may share.
 pub struct PgStore {
-    /// `None` only while being dropped.
-    pool: Option<Pool>,
+    pool: Pool,
     config: Config,
+    tls: Tls,
     /// The URL without its password, for logs and errors.
     shown: String,
     /// The database's clock when the store was opened: the change feed,
@@ -77,8 +222,10 @@ pub struct PgStore {
     /// it listened must not miss a move).
     opened_at: SystemTime,
     /// Whether the change feed listens now (once started).
-    listening: Arc<std::sync::atomic::AtomicBool>,
-    feed_started: std::sync::atomic::AtomicBool,
+    listening: Arc<AtomicBool>,
+    feed_started: AtomicBool,
+    /// This server's name in `servers`.
+    server: String,
 }
 
 /// Whether `db` (the `--db` value) names a PostgreSQL database rather than a SQLite file.
@@ -113,7 +260,7 @@ fn parse(url: &str) -> Result<Config, StoreError> {
 
 /// The parts of a configuration that are safe to show.
 fn show(config: &Config) -> String {
-    use postgres::config::Host;
+    use tokio_postgres::config::Host;
     let mut s = String::from("postgres://");
     if let Some(user) = config.get_user() {
         s.push_str(user);
@@ -148,7 +295,7 @@ fn show(config: &Config) -> String {
 }
 
 /// A PostgreSQL error with its causes (its own text names only the kind).
-fn describe(e: &postgres::Error) -> String {
+fn describe(e: &tokio_postgres::Error) -> String {
     let mut s = e.to_string();
     let mut cause = std::error::Error::source(e);
     while let Some(c) = cause {
@@ -159,50 +306,36 @@ fn describe(e: &postgres::Error) -> String {
     s
 }
 
-impl From<postgres::Error> for StoreError {
-    fn from(e: postgres::Error) -> Self {
+impl From<tokio_postgres::Error> for StoreError {
+    fn from(e: tokio_postgres::Error) -> Self {
         StoreError::Failed(format!("PostgreSQL: {}", describe(&e)))
     }
 }
 
 /// Whether `e` is a unique-key violation (an id taken, a move stored twice).
-fn is_unique_violation(e: &postgres::Error) -> bool {
+fn is_unique_violation(e: &tokio_postgres::Error) -> bool {
     e.code() == Some(&SqlState::UNIQUE_VIOLATION)
 }
 
-/// Logs the pool's connection failures through `tracing`.
-#[derive(Debug)]
-struct LogErrors(String);
-
-impl r2d2::HandleError<postgres::Error> for LogErrors {
-    fn handle_error(&self, e: postgres::Error) {
-        tracing::warn!(db = %self.0, error = %describe(&e), "a PostgreSQL connection failed");
-    }
+/// A name for this server: random, so that a restarted server is a new one.
+fn new_server_name() -> Result<String, StoreError> {
+    let mut bytes = [0u8; 6];
+    getrandom::fill(&mut bytes).map_err(|e| StoreError::failed(format!("no randomness: {e}")))?;
+    Ok(format!("s-{}", bytes.iter().map(|b| format!("{b:02x}")).collect::<String>()))
 }
 
 impl PgStore {
     /// Connects to the database at `url` (`postgres://user:password@host:port/db`;
-    /// `?options=-c%20search_path%3Dname` picks a schema) and brings its
-    /// schema up to date. Several servers may open the same database at once.
-    ///
-    /// Blocks while it connects, on a thread of its own: called on an async
-    /// thread it stalls that thread (the server calls it from
-    /// `spawn_blocking`) but does not panic. A store dropped inside tokio
-    /// closes its connections on a thread of its own too.
+    /// `?options=-c%20search_path%3Dname` picks a schema, `?sslmode=require`
+    /// asks for TLS) and brings its schema up to date, then registers this
+    /// server among those sharing it. Several servers may open the same
+    /// database at once.
     ///
     /// # Errors
     /// A URL that does not parse, a server that cannot be reached or refuses
     /// the login, or a schema from a newer version of the program. The
     /// message never holds the password.
-    pub fn open(url: &str) -> Result<PgStore, StoreError> {
-        std::thread::scope(|s| {
-            s.spawn(|| PgStore::open_here(url))
-                .join()
-                .unwrap_or_else(|_| Err(StoreError::failed("PostgreSQL: the connection thread failed")))
-        })
-    }
-
-    fn open_here(url: &str) -> Result<PgStore, StoreError> {
+    pub async fn open(url: &str) -> Result<PgStore, StoreError> {
         let mut config = parse(url).map_err(|e| StoreError::failed(format!("--db: {}", e.message())))?;
         let shown = show(&config);
         if config.get_connect_timeout().is_none() {
@@ -211,27 +344,29 @@ impl PgStore {
         if config.get_application_name().is_none() {
             config.application_name("carcassonne");
         }
+        let tls = Tls::for_config(&config)?;
         // A first connection of our own: a clear error now if the server
         // cannot be reached or refuses us, and the migrations.
-        let mut client = config
-            .connect(NoTls)
+        let (mut client, _) = tls
+            .connect(&config)
+            .await
             .map_err(|e| StoreError::failed(format!("cannot connect to {shown}: {}", describe(&e))))?;
-        migrate(&mut client).map_err(|e| StoreError::failed(format!("{shown}: {}", e.message())))?;
-        let opened_at = client.query_one("SELECT now()", &[])?.try_get(0)?;
+        migrate(&mut client).await.map_err(|e| StoreError::failed(format!("{shown}: {}", e.message())))?;
+        let opened_at = client.query_one("SELECT now()", &[]).await?.try_get(0)?;
+        let server = new_server_name()?;
+        client.execute("INSERT INTO servers (id) VALUES ($1)", &[&server]).await?;
         drop(client);
-        let pool = r2d2::Pool::builder()
-            .max_size(POOL_SIZE)
-            .min_idle(Some(1))
-            .connection_timeout(CONNECT_TIMEOUT)
-            .error_handler(Box::new(LogErrors(shown.clone())))
-            .build_unchecked(PostgresConnectionManager::new(config.clone(), NoTls));
+        let pool = tls.pool(&config)?;
+        tracing::debug!(db = %shown, server = %server, "joined the servers sharing the database");
         Ok(PgStore {
-            pool: Some(pool),
+            pool,
             config,
+            tls,
             shown,
             opened_at,
             listening: Arc::default(),
-            feed_started: Default::default(),
+            feed_started: AtomicBool::new(false),
+            server,
         })
     }
 
@@ -240,23 +375,30 @@ impl PgStore {
         &self.shown
     }
 
-    fn conn(&self) -> Result<r2d2::PooledConnection<PostgresConnectionManager<NoTls>>, StoreError> {
-        let pool = self.pool.as_ref().ok_or_else(|| StoreError::failed("PostgreSQL: the store is closed"))?;
-        pool.get().map_err(|e| StoreError::failed(format!("PostgreSQL at {}: no connection: {e}", self.shown)))
+    async fn conn(&self) -> Result<deadpool_postgres::Object, StoreError> {
+        self.pool
+            .get()
+            .await
+            .map_err(|e| StoreError::failed(format!("PostgreSQL at {}: no connection: {e}", self.shown)))
     }
 
     /// Summaries of the games matching `filter` (SQL; `$1` is the limit,
     /// `$2` the ids of `ids`), most recent first.
-    fn summaries(&self, filter: &str, limit: usize, ids: Option<&[String]>) -> Result<Vec<GameSummary>, StoreError> {
-        let mut conn = self.conn()?;
+    async fn summaries(
+        &self,
+        filter: &str,
+        limit: usize,
+        ids: Option<&[String]>,
+    ) -> Result<Vec<GameSummary>, StoreError> {
+        let conn = self.conn().await?;
         let sql = format!(
             "SELECT id, setup, seats, progress, moves, created_at, public FROM games WHERE {filter}
              ORDER BY updated_at DESC, id LIMIT $1"
         );
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let rows = match ids {
-            Some(ids) => conn.query(&sql, &[&limit, &ids])?,
-            None => conn.query(&sql, &[&limit])?,
+            Some(ids) => conn.query(&sql, &[&limit, &ids]).await?,
+            None => conn.query(&sql, &[&limit]).await?,
         };
         rows.iter()
             .map(|r| {
@@ -272,23 +414,30 @@ impl PgStore {
             })
             .collect()
     }
+
+    /// Runs one statement that notifies `channel` of `payload` (with whatever it does first).
+    async fn notify(&self, channel: &str, payload: &str) -> Result<(), StoreError> {
+        self.conn().await?.execute("SELECT pg_notify($1, $2)", &[&channel, &payload]).await?;
+        Ok(())
+    }
 }
 
 /// Brings the schema up to date, under an advisory lock held until the
 /// transaction ends: a second server starting at the same time waits, then
 /// finds nothing left to do.
-fn migrate(client: &mut Client) -> Result<(), StoreError> {
-    let mut tx = client.transaction()?;
-    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])?;
+async fn migrate(client: &mut Client) -> Result<(), StoreError> {
+    let tx = client.transaction().await?;
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK]).await?;
     // (Without the notice that the table is there already, on every start.)
     tx.batch_execute(
         "SET LOCAL client_min_messages = warning;
          CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);",
-    )?;
-    let version: i32 = match tx.query_opt("SELECT version FROM schema_version", &[])? {
+    )
+    .await?;
+    let version: i32 = match tx.query_opt("SELECT version FROM schema_version", &[]).await? {
         Some(row) => row.try_get(0)?,
         None => {
-            tx.execute("INSERT INTO schema_version (version) VALUES (0)", &[])?;
+            tx.execute("INSERT INTO schema_version (version) VALUES (0)", &[]).await?;
             0
         }
     };
@@ -300,34 +449,38 @@ fn migrate(client: &mut Client) -> Result<(), StoreError> {
     }
     let from = version;
     for (i, sql) in MIGRATIONS.iter().enumerate().skip(version.max(0) as usize) {
-        tx.batch_execute(sql)?;
-        tx.execute("UPDATE schema_version SET version = $1", &[&(i as i32 + 1)])?;
+        tx.batch_execute(sql).await?;
+        tx.execute("UPDATE schema_version SET version = $1", &[&(i as i32 + 1)]).await?;
     }
-    tx.commit()?;
+    tx.commit().await?;
     if from < known {
         tracing::info!(from, to = known, "PostgreSQL schema migrated");
     }
     Ok(())
 }
 
+#[async_trait]
 impl Store for PgStore {
-    fn create_game(&self, game: &NewGame) -> Result<(), StoreError> {
+    async fn create_game(&self, game: &NewGame) -> Result<(), StoreError> {
         let (setup, progress) = game.setup_and_progress();
-        let mut conn = self.conn()?;
-        let inserted = conn.execute(
-            "INSERT INTO games (id, setup, seats, progress, moves, created_at, updated_at, live_seed, public)
-             VALUES ($1, $2, $3, $4, 0, $5, $5, $6, $7)",
-            &[
-                &game.id,
-                &serde_json::to_string(&setup)?,
-                &serde_json::to_string(&game.seats)?,
-                &serde_json::to_string(&progress)?,
-                &game.created_at,
-                // BIGINT is signed: the seed's bits are kept as they are.
-                &game.live_seed.map(|s| s as i64),
-                &game.public,
-            ],
-        );
+        let conn = self.conn().await?;
+        let inserted = conn
+            .execute(
+                "INSERT INTO games (id, setup, seats, progress, moves, created_at, updated_at, live_seed, public, bot_turn)
+                 VALUES ($1, $2, $3, $4, 0, $5, $5, $6, $7, $8)",
+                &[
+                    &game.id,
+                    &serde_json::to_string(&setup)?,
+                    &serde_json::to_string(&game.seats)?,
+                    &serde_json::to_string(&progress)?,
+                    &game.created_at,
+                    // BIGINT is signed: the seed's bits are kept as they are.
+                    &game.live_seed.map(|s| s as i64),
+                    &game.public,
+                    &progress.bot_turn,
+                ],
+            )
+            .await;
         match inserted {
             Ok(_) => Ok(()),
             Err(e) if is_unique_violation(&e) => Err(StoreError::failed(format!("game id {} is taken", game.id))),
@@ -335,22 +488,24 @@ impl Store for PgStore {
         }
     }
 
-    fn append_move(&self, id: &str, ply: usize, mv: &RecordMove, progress: &Progress) -> Result<(), StoreError> {
+    async fn append_move(&self, id: &str, ply: usize, mv: &RecordMove, progress: &Progress) -> Result<(), StoreError> {
         let ply = i64::try_from(ply).map_err(|_| StoreError::failed("move number out of range"))?;
         let body = serde_json::to_string(mv)?;
         let progress_json = serde_json::to_string(progress)?;
-        let mut conn = self.conn()?;
-        let mut tx = conn.transaction()?;
+        let mut conn = self.conn().await?;
+        let tx = conn.transaction().await?;
         // The game's row stays locked until commit: a second writer of the
         // same move waits here, then sees the count has moved on.
-        let moves: i64 = match tx.query_opt("SELECT moves FROM games WHERE id = $1 FOR UPDATE", &[&id])? {
+        let lock = tx.prepare_cached("SELECT moves FROM games WHERE id = $1 FOR UPDATE").await?;
+        let moves: i64 = match tx.query_opt(&lock, &[&id]).await? {
             None => return Err(StoreError::failed(format!("no game {id}"))),
             Some(row) => row.try_get(0)?,
         };
         if moves != ply {
             return Err(StoreError::Conflict(format!("game {id} has {moves} moves stored, not {ply}")));
         }
-        match tx.execute("INSERT INTO moves (game_id, ply, body) VALUES ($1, $2, $3)", &[&id, &ply, &body]) {
+        let insert = tx.prepare_cached("INSERT INTO moves (game_id, ply, body) VALUES ($1, $2, $3)").await?;
+        match tx.execute(&insert, &[&id, &ply, &body]).await {
             Ok(_) => {}
             // The row lock makes this unreachable, unless the moves were
             // written by something else: still, never two moves at one ply.
@@ -359,24 +514,27 @@ impl Store for PgStore {
             }
             Err(e) => return Err(e.into()),
         }
-        tx.execute(
-            "UPDATE games SET moves = $2, progress = $3, updated_at = $4, stored_at = now() WHERE id = $1",
-            &[&id, &(ply + 1), &progress_json, &progress.at],
-        )?;
         // Delivered to every listener when (and only if) the move commits.
-        tx.execute("SELECT pg_notify($1, id || ':' || moves) FROM games WHERE id = $2", &[&CHANNEL, &id])?;
-        tx.commit()?;
+        let update = tx
+            .prepare_cached(
+                "UPDATE games SET moves = $2, progress = $3, updated_at = $4, stored_at = now(), bot_turn = $5
+                 WHERE id = $1 RETURNING pg_notify($6, id || ':' || moves)",
+            )
+            .await?;
+        tx.execute(&update, &[&id, &(ply + 1), &progress_json, &progress.at, &progress.bot_turn, &CHANNEL]).await?;
+        tx.commit().await?;
         Ok(())
     }
 
-    fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
-        let mut conn = self.conn()?;
+    async fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+        let mut conn = self.conn().await?;
         // One snapshot for the game and its moves.
-        let mut tx =
-            conn.build_transaction().isolation_level(IsolationLevel::RepeatableRead).read_only(true).start()?;
-        let Some(row) =
-            tx.query_opt("SELECT setup, seats, created_at, updated_at, live_seed FROM games WHERE id = $1", &[&id])?
-        else {
+        let tx =
+            conn.build_transaction().isolation_level(IsolationLevel::RepeatableRead).read_only(true).start().await?;
+        let game = tx
+            .prepare_cached("SELECT setup, seats, created_at, updated_at, live_seed FROM games WHERE id = $1")
+            .await?;
+        let Some(row) = tx.query_opt(&game, &[&id]).await? else {
             return Ok(None);
         };
         let mut record: Record = serde_json::from_str(row.try_get::<_, &str>(0)?)?;
@@ -384,10 +542,11 @@ impl Store for PgStore {
         let (created_at, updated_at): (i64, i64) = (row.try_get(2)?, row.try_get(3)?);
         let live_seed: Option<i64> = row.try_get(4)?;
         record.moves.clear();
-        for m in tx.query("SELECT body FROM moves WHERE game_id = $1 ORDER BY ply", &[&id])? {
+        let moves = tx.prepare_cached("SELECT body FROM moves WHERE game_id = $1 ORDER BY ply").await?;
+        for m in tx.query(&moves, &[&id]).await? {
             record.moves.push(serde_json::from_str(m.try_get::<_, &str>(0)?)?);
         }
-        tx.commit()?;
+        tx.commit().await?;
         Ok(Some(StoredGame {
             id: id.to_string(),
             record,
@@ -398,34 +557,37 @@ impl Store for PgStore {
         }))
     }
 
-    fn list(&self, limit: usize) -> Result<Vec<GameSummary>, StoreError> {
-        self.summaries("TRUE", limit, None)
+    async fn list(&self, limit: usize) -> Result<Vec<GameSummary>, StoreError> {
+        self.summaries("TRUE", limit, None).await
     }
 
-    fn listed(&self, ids: &[String], limit: usize) -> Result<Vec<GameSummary>, StoreError> {
-        self.summaries("public OR id = ANY($2)", limit, Some(ids))
+    async fn listed(&self, ids: &[String], limit: usize) -> Result<Vec<GameSummary>, StoreError> {
+        self.summaries("public OR id = ANY($2)", limit, Some(ids)).await
     }
 
-    fn in_play(&self) -> Result<Vec<GameSummary>, StoreError> {
-        self.summaries("NOT COALESCE((progress::jsonb ->> 'finished')::boolean, FALSE)", usize::MAX >> 1, None)
+    async fn in_play(&self) -> Result<Vec<GameSummary>, StoreError> {
+        self.summaries("NOT COALESCE((progress::jsonb ->> 'finished')::boolean, FALSE)", usize::MAX >> 1, None).await
     }
 
-    fn health(&self) -> Result<(), StoreError> {
-        self.conn()?.query_one("SELECT 1", &[])?;
+    async fn health(&self) -> Result<(), StoreError> {
+        self.conn().await?.query_one("SELECT 1", &[]).await?;
         Ok(())
     }
 
-    fn expire(&self, before: i64) -> Result<Vec<String>, StoreError> {
-        let rows = self.conn()?.query(
-            "DELETE FROM games WHERE NOT COALESCE((progress::jsonb ->> 'finished')::boolean, FALSE)
-             AND updated_at < $1 RETURNING id",
-            &[&before],
-        )?;
+    async fn expire(&self, before: i64) -> Result<Vec<String>, StoreError> {
+        let rows = self
+            .conn()
+            .await?
+            .query(
+                "DELETE FROM games WHERE NOT COALESCE((progress::jsonb ->> 'finished')::boolean, FALSE)
+                 AND updated_at < $1 RETURNING id",
+                &[&before],
+            )
+            .await?;
         rows.iter().map(|r| r.try_get(0).map_err(StoreError::from)).collect()
     }
 
     fn feed(&self) -> Feed {
-        use std::sync::atomic::Ordering;
         match (self.feed_started.load(Ordering::Relaxed), self.listening.load(Ordering::Relaxed)) {
             (false, _) => Feed::None,
             (true, true) => Feed::Up,
@@ -433,50 +595,142 @@ impl Store for PgStore {
         }
     }
 
-    fn changes(&self) -> Option<UnboundedReceiver<GameChanged>> {
+    fn changes(&self) -> Option<UnboundedReceiver<Change>> {
+        if tokio::runtime::Handle::try_current().is_err() {
+            tracing::error!("the PostgreSQL change feed needs a tokio runtime");
+            return None;
+        }
         let (tx, rx) = unbounded_channel();
         let listener = Listener {
             config: self.config.clone(),
+            tls: self.tls.clone(),
             shown: self.shown.clone(),
             since: self.opened_at,
             tx,
             listening: Arc::clone(&self.listening),
         };
-        self.feed_started.store(true, std::sync::atomic::Ordering::Relaxed);
-        match std::thread::Builder::new().name("carcassonne-listen".into()).spawn(move || listener.run()) {
-            Ok(_) => Some(rx),
-            Err(e) => {
-                tracing::error!(error = %e, "cannot start following PostgreSQL's changes");
-                None
+        self.feed_started.store(true, Ordering::Relaxed);
+        tokio::spawn(listener.run());
+        Some(rx)
+    }
+
+    fn server(&self) -> Option<&str> {
+        Some(&self.server)
+    }
+
+    async fn claim_bots(&self, id: &str) -> Result<bool, StoreError> {
+        let conn = self.conn().await?;
+        let claim = conn
+            .prepare_cached(
+                "WITH mine AS (
+                    INSERT INTO bot_leases (game_id, server) VALUES ($1, $2)
+                    ON CONFLICT (game_id) DO NOTHING RETURNING server
+                 )
+                 SELECT server FROM mine UNION ALL SELECT server FROM bot_leases WHERE game_id = $1",
+            )
+            .await?;
+        let row = conn.query_opt(&claim, &[&id, &self.server]).await?;
+        Ok(match row {
+            Some(row) => row.try_get::<_, &str>(0)? == self.server,
+            None => false,
+        })
+    }
+
+    async fn release_bots(&self, id: &str) -> Result<(), StoreError> {
+        let conn = self.conn().await?;
+        let release = conn.prepare_cached("DELETE FROM bot_leases WHERE game_id = $1 AND server = $2").await?;
+        conn.execute(&release, &[&id, &self.server]).await?;
+        Ok(())
+    }
+
+    async fn publish(&self, change: &Change) -> Result<(), StoreError> {
+        let payload = serde_json::to_string(change)?;
+        match change {
+            Change::Presence { game, online, .. } => {
+                let conn = self.conn().await?;
+                // Kept for servers that open the game later, and announced.
+                let sql = if online.iter().all(|n| *n == 0) {
+                    "WITH kept AS (DELETE FROM presence WHERE game_id = $1 AND server = $2 AND $3::text IS NOT NULL)
+                     SELECT pg_notify($4, $5)"
+                } else {
+                    "WITH kept AS (
+                        INSERT INTO presence (game_id, server, online) VALUES ($1, $2, $3)
+                        ON CONFLICT (game_id, server) DO UPDATE SET online = EXCLUDED.online
+                     )
+                     SELECT pg_notify($4, $5)"
+                };
+                let statement = conn.prepare_cached(sql).await?;
+                let online = serde_json::to_string(online)?;
+                conn.execute(&statement, &[game, &self.server, &online, &EVENTS, &payload]).await?;
+                Ok(())
             }
+            Change::Thinking { .. } => self.notify(EVENTS, &payload).await,
+            Change::Moved(_) | Change::Gone { .. } => Ok(()),
         }
     }
-}
 
-impl Drop for PgStore {
-    fn drop(&mut self) {
-        let Some(pool) = self.pool.take() else { return };
-        if tokio::runtime::Handle::try_current().is_err() {
-            return;
+    async fn presence(&self, id: &str) -> Result<Vec<(String, Vec<u32>)>, StoreError> {
+        let conn = self.conn().await?;
+        let rows = conn
+            .query("SELECT server, online FROM presence WHERE game_id = $1 AND server <> $2", &[&id, &self.server])
+            .await?;
+        rows.iter().map(|r| Ok((r.try_get::<_, String>(0)?, serde_json::from_str(r.try_get::<_, &str>(1)?)?))).collect()
+    }
+
+    async fn beat(&self) -> Result<Beat, StoreError> {
+        let mut conn = self.conn().await?;
+        let tx = conn.transaction().await?;
+        let touched = tx.execute("UPDATE servers SET seen_at = now() WHERE id = $1", &[&self.server]).await?;
+        let rejoined = touched == 0;
+        if rejoined {
+            tracing::warn!(server = %self.server, "this server was taken for dead (a late heartbeat): joining again");
+            tx.execute("INSERT INTO servers (id) VALUES ($1)", &[&self.server]).await?;
         }
-        // A `postgres::Client` closes itself by blocking on a runtime of its
-        // own, which panics on an async thread: inside tokio, the
-        // connections are closed on a thread of their own.
-        let slot = Arc::new(Mutex::new(Some(pool)));
-        let theirs = Arc::clone(&slot);
-        let spawned = std::thread::Builder::new()
-            .name("carcassonne-pg-close".into())
-            .spawn(move || drop(theirs.lock().unwrap_or_else(|e| e.into_inner()).take()));
-        if spawned.is_err() {
-            // No thread to be had: leave the connections to the end of the
-            // process rather than panic.
-            std::mem::forget(slot.lock().unwrap_or_else(|e| e.into_inner()).take());
+        // Servers that stopped beating go, with their leases and presence.
+        let dead = DEAD_AFTER.as_secs_f64();
+        let gone = tx
+            .query("DELETE FROM servers WHERE seen_at < now() - make_interval(secs => $1) RETURNING id", &[&dead])
+            .await?;
+        for row in &gone {
+            let server: String = row.try_get(0)?;
+            tracing::warn!(server = %server, "a server stopped answering: its bots and players are let go");
+            let payload = serde_json::to_string(&Change::Gone { server })?;
+            tx.execute("SELECT pg_notify($1, $2)", &[&EVENTS, &payload]).await?;
         }
+        let servers = tx.query("SELECT id FROM servers ORDER BY id", &[]).await?;
+        let servers = servers.iter().map(|r| r.try_get(0)).collect::<Result<Vec<String>, _>>()?;
+        let orphan_after = ORPHAN_AFTER.as_secs_f64();
+        let claimed = tx
+            .query(
+                "INSERT INTO bot_leases (game_id, server)
+                 SELECT g.id, $1 FROM games g
+                 WHERE g.bot_turn AND g.stored_at < now() - make_interval(secs => $2)
+                   AND NOT EXISTS (SELECT 1 FROM bot_leases l WHERE l.game_id = g.id)
+                 ORDER BY g.stored_at LIMIT $3
+                 ON CONFLICT (game_id) DO NOTHING RETURNING game_id",
+                &[&self.server, &orphan_after, &CLAIMS_PER_BEAT],
+            )
+            .await?;
+        let claimed = claimed.iter().map(|r| r.try_get(0)).collect::<Result<Vec<String>, _>>()?;
+        tx.commit().await?;
+        Ok(Beat { servers, claimed, rejoined })
+    }
+
+    async fn leave(&self) -> Result<(), StoreError> {
+        let payload = serde_json::to_string(&Change::Gone { server: self.server.clone() })?;
+        self.conn()
+            .await?
+            .execute(
+                "WITH gone AS (DELETE FROM servers WHERE id = $1) SELECT pg_notify($2, $3)",
+                &[&self.server, &EVENTS, &payload],
+            )
+            .await?;
+        Ok(())
     }
 }
 
 /// How often the change feed checks that its connection is alive.
-const HEARTBEAT: Duration = Duration::from_secs(10);
+const FEED_HEARTBEAT: Duration = Duration::from_secs(10);
 
 /// How far before the last sign of life a reconnected feed looks for moves
 /// it may have missed (a move stored by a transaction that began earlier
@@ -490,12 +744,13 @@ const MAX_BACKOFF: Duration = Duration::from_secs(30);
 /// backoff when it is lost, until the server stops reading.
 struct Listener {
     config: Config,
+    tls: Tls,
     shown: String,
     /// Where the first session looks back from.
     since: SystemTime,
-    tx: UnboundedSender<GameChanged>,
+    tx: UnboundedSender<Change>,
     /// Set while a session listens (the server's health says so).
-    listening: Arc<std::sync::atomic::AtomicBool>,
+    listening: Arc<AtomicBool>,
 }
 
 /// Why a listening session ended.
@@ -507,7 +762,7 @@ enum Ended {
 }
 
 impl Listener {
-    fn run(self) {
+    async fn run(self) {
         let mut config = self.config.clone();
         let name = format!("{}:listen", config.get_application_name().unwrap_or("carcassonne"));
         config.application_name(&name);
@@ -517,19 +772,20 @@ impl Listener {
         let mut first = true;
         let mut backoff = Duration::from_millis(200);
         loop {
-            let started = Instant::now();
-            let ended = self.session(&config, &mut alive, std::mem::take(&mut first));
-            self.listening.store(false, std::sync::atomic::Ordering::Relaxed);
+            let ended = self.session(&config, &mut alive, std::mem::take(&mut first)).await;
+            // A session that listened was a success: the next attempt comes soon.
+            let listened = self.listening.swap(false, Ordering::Relaxed);
             match ended {
                 Ended::Closed => return,
                 Ended::Lost(why) => {
-                    if started.elapsed() > MAX_BACKOFF {
+                    if listened {
                         backoff = Duration::from_millis(200);
                     }
                     tracing::warn!(db = %self.shown, error = %why, retry_in = ?backoff,
                         "lost the PostgreSQL change feed; reconnecting");
-                    if self.sleep(backoff) {
-                        return;
+                    tokio::select! {
+                        () = tokio::time::sleep(backoff) => {}
+                        () = self.tx.closed() => return,
                     }
                     backoff = (backoff * 2).min(MAX_BACKOFF);
                 }
@@ -537,43 +793,33 @@ impl Listener {
         }
     }
 
-    /// Sleeps for `d`, or less if nobody reads the news any more (then true).
-    fn sleep(&self, d: Duration) -> bool {
-        let end = Instant::now() + d;
-        while Instant::now() < end {
-            if self.tx.is_closed() {
-                return true;
-            }
-            std::thread::sleep((end - Instant::now()).min(Duration::from_millis(200)));
-        }
-        self.tx.is_closed()
-    }
-
-    fn send(&self, id: String, moves: usize) -> bool {
-        self.tx.send(GameChanged { id, moves }).is_ok()
+    fn send(&self, change: Change) -> bool {
+        self.tx.send(change).is_ok()
     }
 
     /// One connection's worth of listening.
-    fn session(&self, config: &Config, alive: &mut SystemTime, first: bool) -> Ended {
-        let lost = |e: postgres::Error| Ended::Lost(describe(&e));
-        let mut client = match config.connect(NoTls) {
+    async fn session(&self, config: &Config, alive: &mut SystemTime, first: bool) -> Ended {
+        let lost = |e: tokio_postgres::Error| Ended::Lost(describe(&e));
+        let (client, mut notes) = match self.tls.connect(config).await {
             Ok(c) => c,
             Err(e) => return lost(e),
         };
-        if let Err(e) = client.batch_execute(&format!("LISTEN {CHANNEL}")) {
+        if let Err(e) = client.batch_execute(&format!("LISTEN {CHANNEL}; LISTEN {EVENTS}")).await {
             return lost(e);
         }
-        let now = match client.query_one("SELECT now()", &[]).and_then(|r| r.try_get::<_, SystemTime>(0)) {
+        let now = match client.query_one("SELECT now()", &[]).await.and_then(|r| r.try_get::<_, SystemTime>(0)) {
             Ok(t) => t,
             Err(e) => return lost(e),
         };
         // Announce what was stored while the feed was not listening (before
         // its first session, or since its last sign of life).
         let since = std::mem::replace(alive, now);
-        let missed = client.query(
-            "SELECT id, moves FROM games WHERE stored_at >= $1::timestamptz - make_interval(secs => $2)",
-            &[&since, &MISSED_MARGIN_SECS],
-        );
+        let missed = client
+            .query(
+                "SELECT id, moves FROM games WHERE stored_at >= $1::timestamptz - make_interval(secs => $2)",
+                &[&since, &MISSED_MARGIN_SECS],
+            )
+            .await;
         let missed = match missed {
             Ok(rows) => rows,
             Err(e) => return lost(e),
@@ -585,49 +831,48 @@ impl Listener {
         }
         for row in missed {
             if let (Ok(id), Ok(moves)) = (row.try_get::<_, String>(0), row.try_get::<_, i64>(1)) {
-                if !self.send(id, moves.max(0) as usize) {
+                if !self.send(Change::Moved(GameChanged { id, moves: moves.max(0) as usize })) {
                     return Ended::Closed;
                 }
             }
         }
-        self.listening.store(true, std::sync::atomic::Ordering::Relaxed);
-        let mut beat = Instant::now();
+        self.listening.store(true, Ordering::Relaxed);
+        let mut beat = tokio::time::interval(FEED_HEARTBEAT);
+        beat.tick().await;
         loop {
-            {
-                let mut notes = client.notifications();
-                let mut iter = notes.timeout_iter(Duration::from_millis(500));
-                loop {
-                    match iter.next() {
-                        Ok(Some(n)) => match parse_note(n.payload()) {
-                            Some((id, moves)) => {
-                                if !self.send(id, moves) {
-                                    return Ended::Closed;
-                                }
+            tokio::select! {
+                note = notes.recv() => {
+                    let Some(note) = note else { return Ended::Lost("the connection closed".into()) };
+                    match read_note(&note) {
+                        Some(change) => {
+                            if !self.send(change) {
+                                return Ended::Closed;
                             }
-                            None => tracing::warn!(payload = n.payload(), "an unreadable change notice"),
-                        },
-                        // Half a second without news, or the connection closed.
-                        Ok(None) => break,
+                        }
+                        None => tracing::warn!(channel = note.channel(), payload = note.payload(), "an unreadable notice"),
+                    }
+                }
+                _ = beat.tick() => {
+                    // A connection that died quietly shows up here.
+                    match client.query_one("SELECT now()", &[]).await.and_then(|r| r.try_get::<_, SystemTime>(0)) {
+                        Ok(t) => *alive = t,
                         Err(e) => return lost(e),
                     }
                 }
-            }
-            if self.tx.is_closed() {
-                return Ended::Closed;
-            }
-            if client.is_closed() {
-                return Ended::Lost("the connection closed".into());
-            }
-            if beat.elapsed() >= HEARTBEAT {
-                // A connection that died quietly shows up here.
-                match client.query_one("SELECT now()", &[]).and_then(|r| r.try_get::<_, SystemTime>(0)) {
-                    Ok(t) => *alive = t,
-                    Err(e) => return lost(e),
-                }
-                beat = Instant::now();
+                () = self.tx.closed() => return Ended::Closed,
             }
         }
     }
+}
+
+/// A notification read: a move (`"<game id>:<moves>"` on [`CHANNEL`]) or
+/// other news (JSON on [`EVENTS`]).
+fn read_note(note: &Notification) -> Option<Change> {
+    if note.channel() == EVENTS {
+        return serde_json::from_str(note.payload()).ok();
+    }
+    let (id, moves) = parse_note(note.payload())?;
+    Some(Change::Moved(GameChanged { id, moves }))
 }
 
 /// A notification's payload: `"<game id>:<moves>"`.
@@ -668,9 +913,9 @@ mod tests {
         assert!(!bad.contains("s3cret"), "{bad}");
     }
 
-    #[test]
-    fn a_bad_url_is_a_clear_error_without_the_password() {
-        let Err(e) = PgStore::open("postgres://ada:s3cret@h:notaport/db") else { panic!("opened") };
+    #[tokio::test]
+    async fn a_bad_url_is_a_clear_error_without_the_password() {
+        let Err(e) = PgStore::open("postgres://ada:s3cret@h:notaport/db").await else { panic!("opened") };
         let text = e.to_string();
         assert!(text.contains("--db") && text.contains("PostgreSQL URL"), "{text}");
         assert!(!text.contains("s3cret"), "{text}");

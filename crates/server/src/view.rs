@@ -188,6 +188,22 @@ pub fn hidden_hands(game: &Game) -> bool {
 /// The game as `viewer` may see it. The bag's order is not in it; a player's
 /// legal moves are sent only to the player to move.
 pub fn state_json(id: &str, table: &Table, viewer: &Viewer) -> Value {
+    let mut state = state_without_log(id, table, viewer);
+    if let Some(s) = state.as_object_mut() {
+        s.insert("log".into(), log_json(&table.game, 0).into());
+    }
+    state
+}
+
+/// The log from the game's event number `from` on (events the log does not
+/// show are skipped, so `from` counts [`Game::events`], not log entries).
+pub fn log_json(game: &Game, from: usize) -> Vec<Value> {
+    game.events().get(from..).unwrap_or_default().iter().filter_map(event_to_json).collect()
+}
+
+/// [`state_json`] without its `log`, which grows with every move: protocol 2
+/// sends each event once.
+pub fn state_without_log(id: &str, table: &Table, viewer: &Viewer) -> Value {
     let game = &table.game;
     let players: Vec<Value> = table
         .seats
@@ -206,7 +222,7 @@ pub fn state_json(id: &str, table: &Table, viewer: &Viewer) -> Value {
                 "you": viewer.holds(p),
                 "remote": matches!(seat, Seat::Human { remote: true, .. }),
                 // A websocket holding this seat is open (a bot is always here).
-                "online": seat.bot_level().is_some() || table.online.get(i).is_some_and(|n| *n > 0),
+                "online": seat.bot_level().is_some() || table.seat_online(i),
             })
         })
         .collect();
@@ -224,7 +240,7 @@ pub fn state_json(id: &str, table: &Table, viewer: &Viewer) -> Value {
         json!({ "seat": p.0, "number": game.moves_played() + 1, "tiles": tiles, "count": game.hand(p).len() })
     });
     let legal = match game.to_move() {
-        Some(p) if viewer.holds(p) && table.thinking.is_none() => Value::from(legal_json(game)),
+        Some(p) if viewer.holds(p) && table.thinking_seat().is_none() => Value::from(legal_json(game)),
         _ => Value::Null,
     };
     json!({
@@ -238,7 +254,7 @@ pub fn state_json(id: &str, table: &Table, viewer: &Viewer) -> Value {
         "board": board,
         "followers": followers,
         "turn": turn,
-        "thinking": table.thinking.map(|p| p.0),
+        "thinking": table.thinking_seat().map(|p| p.0),
         // The last word about a bot: a program replaced by the built-in bot.
         "notice": table.notice.as_ref().map(|(version, text)| json!({ "version": version, "text": text })),
         "legal": legal,
@@ -247,7 +263,6 @@ pub fn state_json(id: &str, table: &Table, viewer: &Viewer) -> Value {
         // counts of the bag alone would give away the others' hands.
         "remaining": counts_json(&game.unseen(|p| sees_hand(game, viewer, p))),
         "deck_counts": counts_json(&game.tile_counts()),
-        "log": game.events().iter().filter_map(event_to_json).collect::<Vec<_>>(),
         "score_history": score_history(game),
         "breakdown": breakdown(game),
         "winners": game.winners().iter().map(|p| p.0).collect::<Vec<_>>(),

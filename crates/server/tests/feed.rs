@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use carcassonne::record::RecordMove;
 use carcassonne_server::{
-    rebuild, serve_until, AppState, Config, Feed, GameChanged, GameSummary, NewGame, Progress, SqliteStore, Store,
-    StoreError, StoredGame,
+    rebuild, serve_until, AppState, Change, Config, Feed, GameChanged, GameSummary, NewGame, Progress, SqliteStore,
+    Store, StoreError, StoredGame,
 };
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
@@ -22,13 +22,13 @@ use tokio_tungstenite::tungstenite::Message;
 /// A SQLite store whose change feed the test writes, and whose health it sets.
 struct FedStore {
     inner: SqliteStore,
-    feed: Mutex<Option<UnboundedReceiver<GameChanged>>>,
+    feed: Mutex<Option<UnboundedReceiver<Change>>>,
     store_up: AtomicBool,
     feed_up: AtomicBool,
 }
 
 impl FedStore {
-    fn new(feed: UnboundedReceiver<GameChanged>) -> FedStore {
+    fn new(feed: UnboundedReceiver<Change>) -> FedStore {
         FedStore {
             inner: SqliteStore::in_memory().unwrap(),
             feed: Mutex::new(Some(feed)),
@@ -38,31 +38,32 @@ impl FedStore {
     }
 }
 
+#[async_trait::async_trait]
 impl Store for FedStore {
-    fn create_game(&self, game: &NewGame) -> Result<(), StoreError> {
-        self.inner.create_game(game)
+    async fn create_game(&self, game: &NewGame) -> Result<(), StoreError> {
+        self.inner.create_game(game).await
     }
-    fn append_move(&self, id: &str, ply: usize, mv: &RecordMove, progress: &Progress) -> Result<(), StoreError> {
-        self.inner.append_move(id, ply, mv, progress)
+    async fn append_move(&self, id: &str, ply: usize, mv: &RecordMove, progress: &Progress) -> Result<(), StoreError> {
+        self.inner.append_move(id, ply, mv, progress).await
     }
-    fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
-        self.inner.load(id)
+    async fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+        self.inner.load(id).await
     }
-    fn list(&self, limit: usize) -> Result<Vec<GameSummary>, StoreError> {
-        self.inner.list(limit)
+    async fn list(&self, limit: usize) -> Result<Vec<GameSummary>, StoreError> {
+        self.inner.list(limit).await
     }
-    fn in_play(&self) -> Result<Vec<GameSummary>, StoreError> {
-        self.inner.in_play()
+    async fn in_play(&self) -> Result<Vec<GameSummary>, StoreError> {
+        self.inner.in_play().await
     }
-    fn expire(&self, before: i64) -> Result<Vec<String>, StoreError> {
-        self.inner.expire(before)
+    async fn expire(&self, before: i64) -> Result<Vec<String>, StoreError> {
+        self.inner.expire(before).await
     }
-    fn changes(&self) -> Option<UnboundedReceiver<GameChanged>> {
+    fn changes(&self) -> Option<UnboundedReceiver<Change>> {
         self.feed.lock().unwrap().take()
     }
-    fn health(&self) -> Result<(), StoreError> {
+    async fn health(&self) -> Result<(), StoreError> {
         if self.store_up.load(Ordering::Relaxed) {
-            self.inner.health()
+            self.inner.health().await
         } else {
             Err(StoreError::failed("the database is down"))
         }
@@ -98,7 +99,7 @@ async fn state_where(ws: &mut Socket, what: &str, done: impl Fn(&Value) -> bool)
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_move_caught_up_while_the_bot_thinks_does_not_leave_it_thinking() {
-    let (news, feed): (UnboundedSender<GameChanged>, _) = unbounded_channel();
+    let (news, feed): (UnboundedSender<Change>, _) = unbounded_channel();
     let store = Arc::new(FedStore::new(feed));
     // The bot takes a second over each move: time for "another server" to move first.
     let config = Config { bot_delay: Duration::from_millis(1000), ..Config::quick() };
@@ -121,7 +122,7 @@ async fn a_move_caught_up_while_the_bot_thinks_does_not_leave_it_thinking() {
     state_where(&mut ws, "the bot thinks", |s| s["version"] == 1 && s["thinking"] == 1).await;
 
     // Another server stores the bot's move and announces it.
-    let stored = store.load(&id).unwrap().unwrap();
+    let stored = store.load(&id).await.unwrap().unwrap();
     let game = rebuild(&stored.record, stored.live_seed).unwrap();
     let bot_move = game.legal_moves()[0];
     let mut after = game.clone();
@@ -132,9 +133,10 @@ async fn a_move_caught_up_while_the_bot_thinks_does_not_leave_it_thinking() {
         to_move: after.to_move().map(|p| p.0),
         winners: vec![],
         at: 1,
+        bot_turn: false,
     };
-    store.append_move(&id, 1, &RecordMove::from_move(&bot_move), &progress).unwrap();
-    news.send(GameChanged { id: id.clone(), moves: 2 }).unwrap();
+    store.append_move(&id, 1, &RecordMove::from_move(&bot_move), &progress).await.unwrap();
+    news.send(Change::Moved(GameChanged { id: id.clone(), moves: 2 })).unwrap();
 
     // The page here ends up with Ada to move and her legal moves, not the
     // bot thinking.
@@ -145,7 +147,7 @@ async fn a_move_caught_up_while_the_bot_thinks_does_not_leave_it_thinking() {
     assert_eq!(s["turn"]["seat"], 0);
     // The bot's own thought was dropped: the move is stored once.
     tokio::time::sleep(Duration::from_millis(1500)).await;
-    assert_eq!(store.load(&id).unwrap().unwrap().record.moves.len(), 2);
+    assert_eq!(store.load(&id).await.unwrap().unwrap().record.moves.len(), 2);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -132,7 +132,7 @@ impl Table {
 /// stored record (with its seats and the time of the last move).
 async fn snapshot(app: &Router, store: &Arc<dyn Store>, id: &str, tokens: &str) -> (Value, String) {
     let s = state(app, id, Some(tokens)).await;
-    let stored = store.load(id).unwrap().expect("the game is stored");
+    let stored = store.load(id).await.unwrap().expect("the game is stored");
     let seats = serde_json::to_string(&stored.seats).unwrap();
     (s, format!("{}\n{}\n{}", stored.record.to_json(), seats, stored.updated_at))
 }
@@ -649,7 +649,7 @@ fn hostile_requests_between_legal_moves_are_refused_and_change_nothing() {
                 if now["status"] == "finished" {
                     // Every acknowledged move is stored, in order, and the
                     // record replays to the scores shown.
-                    let record = store.load(&table.id).unwrap().unwrap().record;
+                    let record = store.load(&table.id).await.unwrap().unwrap().record;
                     let moves: Vec<Value> = record.moves.iter().map(|m| serde_json::to_value(m).unwrap()).collect();
                     assert_eq!(&moves, played);
                     let (status, bytes) = call_raw(&app, "GET", &format!("/api/games/{}/record", table.id), None).await;
@@ -686,7 +686,7 @@ async fn a_burst_of_requests_is_rate_limited_and_changes_nothing() {
     let store = Arc::clone(server.store());
     let (id, tokens, first) = create(&app, two_humans()).await;
     let t0 = tokens[0].clone().unwrap();
-    let stored_before = store.load(&id).unwrap().unwrap();
+    let stored_before = store.load(&id).await.unwrap().unwrap();
 
     let started = Instant::now();
     let mut ok = 1; // the game's creation
@@ -711,7 +711,7 @@ async fn a_burst_of_requests_is_rate_limited_and_changes_nothing() {
     assert!((ok as f64) <= allowed, "{ok} requests passed, at most {allowed} may");
     if status == StatusCode::TOO_MANY_REQUESTS {
         assert_eq!(v["error"], "rate_limited");
-        let after = store.load(&id).unwrap().unwrap();
+        let after = store.load(&id).await.unwrap().unwrap();
         assert_eq!(after.record.to_json(), stored_before.record.to_json());
         assert_eq!(after.updated_at, stored_before.updated_at);
         assert!(after.record.moves.is_empty());
@@ -727,7 +727,7 @@ async fn a_burst_of_requests_is_rate_limited_and_changes_nothing() {
         let (status, v) = post_move(&app, &id, &t0, &pick_move(&s, 0, false)).await;
         assert_eq!(status, StatusCode::OK, "{v}");
     }
-    assert_eq!(store.load(&id).unwrap().unwrap().record.moves.len(), 1);
+    assert_eq!(store.load(&id).await.unwrap().unwrap().record.moves.len(), 1);
 }
 
 /// A socket flooding messages past its rate gets `rate_limited` errors, its
@@ -768,7 +768,7 @@ async fn a_flooding_websocket_is_rate_limited_and_stays_open() {
     let passed = (flood + 1 - limited) as f64;
     let allowed = rate.burst as f64 + started.elapsed().as_secs_f64() * rate.per_second as f64 + 1.0;
     assert!(limited > 0 && passed <= allowed, "{passed} messages passed, at most {allowed} may");
-    let stored = store.load(&id).unwrap().unwrap();
+    let stored = store.load(&id).await.unwrap().unwrap();
     let played = stored.record.moves.len();
     // The move was either among the first few (allowed) or refused; over
     // this flood it is refused unless the bucket refilled.
@@ -789,5 +789,5 @@ async fn a_flooding_websocket_is_rate_limited_and_stays_open() {
             }
         }
     }
-    assert_eq!(store.load(&id).unwrap().unwrap().record.moves.len(), 1);
+    assert_eq!(store.load(&id).await.unwrap().unwrap().record.moves.len(), 1);
 }

@@ -20,7 +20,7 @@ async fn two_hundred_games_at_once_lose_nothing() {
     let mut ids = std::collections::HashSet::new();
     for g in &report.games {
         assert!(ids.insert(g.id.clone()), "game ids are unique");
-        let stored = store.load(&g.id).unwrap().expect("the game is stored");
+        let stored = store.load(&g.id).await.unwrap().expect("the game is stored");
         let moves = &stored.record.moves;
         // The client's moves are where it played them, and the game reached
         // at least the version that includes its last one.

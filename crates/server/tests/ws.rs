@@ -322,3 +322,101 @@ async fn a_socket_that_went_silent_is_let_go() {
     let s = state_where(&mut a, |s| s["players"][1]["online"] == false).await;
     assert_eq!(s["players"][0]["online"], true);
 }
+
+/// A protocol 2 update applied as a client does (docs/web.md): `None` when
+/// it does not follow from the state at `rev`.
+fn apply_update(state: &Value, rev: u64, msg: &Value) -> Option<Value> {
+    if msg["base"].as_u64() != Some(rev) {
+        return None;
+    }
+    let mut next = state.as_object().unwrap().clone();
+    for (k, v) in msg["changes"].as_object().into_iter().flatten() {
+        next.insert(k.clone(), v.clone());
+    }
+    for (k, items) in msg["append"].as_object().into_iter().flatten() {
+        let list = next.entry(k.clone()).or_insert_with(|| json!([]));
+        list.as_array_mut().unwrap().extend(items.as_array().unwrap().iter().cloned());
+    }
+    Some(Value::Object(next))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn protocol_2_sends_the_state_once_then_only_what_changed() {
+    let addr = start_server().await;
+    let body = json!({ "seats": [ { "kind": "human", "name": "Ada" }, { "kind": "bot", "level": "easy" } ] });
+    let (status, created) = http(&addr, "POST", "/api/games", &body.to_string()).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let token = created["tokens"][0]["token"].as_str().unwrap().to_string();
+
+    // Ada speaks protocol 2; a spectator on each protocol watches.
+    let url = |q: &str| format!("ws://{addr}/api/games/{id}/ws?{q}");
+    let (mut ada, _) = tokio_tungstenite::connect_async(url(&format!("protocol=2&token={token}"))).await.unwrap();
+    let (mut v1, _) = tokio_tungstenite::connect_async(url("protocol=1")).await.unwrap();
+    let (mut v2, _) = tokio_tungstenite::connect_async(url("protocol=2")).await.unwrap();
+    let (status, _) = http(&addr, "GET", &format!("/api/games/{id}/ws?protocol=3"), "").await;
+    assert_eq!(status, 400, "an unknown protocol is refused");
+
+    let first = next_json(&mut ada).await;
+    assert_eq!((first["type"].as_str(), first["protocol"].as_u64()), (Some("state"), Some(2)), "{first}");
+    let (mut state, mut rev) = (first["state"].clone(), first["rev"].as_u64().unwrap());
+    let mut k = 0;
+    // Ada plays whenever her moves come; the game runs to its end.
+    let mut played = None;
+    while state["status"] != "finished" {
+        if state["legal"].as_array().is_some_and(|l| !l.is_empty()) && played != Some(state["version"].clone()) {
+            let mut mv = common::pick_move(&state, k, k % 2 == 0);
+            mv["type"] = "move".into();
+            ada.send(Message::Text(mv.to_string().into())).await.unwrap();
+            played = Some(state["version"].clone());
+            k += 1;
+        }
+        let msg = next_json(&mut ada).await;
+        assert_eq!(msg["type"], "update", "after the first state, only updates: {msg}");
+        assert!(msg.get("state").is_none());
+        state = apply_update(&state, rev, &msg).expect("each update follows the one before");
+        rev = msg["rev"].as_u64().unwrap();
+        assert_eq!(msg["version"], state["version"]);
+    }
+    // What Ada's page rebuilt is what the server shows her.
+    let (_, shown) = http(&addr, "GET", &format!("/api/games/{id}?token={token}"), "").await;
+    assert_eq!(state, shown, "the state rebuilt from updates is the server's");
+
+    // The spectators: the same end, for a fraction of the bytes, each event once.
+    let (mut bytes1, mut bytes2) = (0usize, 0usize);
+    let mut end1 = Value::Null;
+    while end1["status"] != "finished" {
+        let msg = tokio::time::timeout(Duration::from_secs(10), v1.next()).await.unwrap().unwrap().unwrap();
+        if let Message::Text(t) = msg {
+            bytes1 += t.len();
+            end1 = serde_json::from_str::<Value>(&t).unwrap()["state"].clone();
+        }
+    }
+    let mut spectator = Value::Null;
+    let mut srev = 0;
+    let mut events_sent = 0;
+    while spectator["status"] != "finished" {
+        let msg = tokio::time::timeout(Duration::from_secs(10), v2.next()).await.unwrap().unwrap().unwrap();
+        let Message::Text(t) = msg else { continue };
+        bytes2 += t.len();
+        let msg: Value = serde_json::from_str(&t).unwrap();
+        if msg["type"] == "state" {
+            spectator = msg["state"].clone();
+            events_sent += spectator["log"].as_array().unwrap().len();
+        } else {
+            events_sent += msg["append"]["log"].as_array().map_or(0, Vec::len);
+            spectator = apply_update(&spectator, srev, &msg).expect("each update follows the one before");
+        }
+        srev = msg["rev"].as_u64().unwrap();
+    }
+    assert_eq!(spectator, end1, "protocol 2 rebuilds what protocol 1 sends");
+    assert_eq!(events_sent, end1["log"].as_array().unwrap().len(), "each event is sent once");
+    eprintln!("a whole game to a spectator: protocol 1 {bytes1} bytes, protocol 2 {bytes2} bytes");
+    assert!(bytes2 * 5 < bytes1, "protocol 2 sends far less: {bytes2} against {bytes1}");
+
+    // `sync` answers with the whole state at the current revision.
+    v2.send(Message::Text(json!({ "type": "sync" }).to_string().into())).await.unwrap();
+    let again = next_json(&mut v2).await;
+    assert_eq!(again["type"], "state");
+    assert_eq!(again["state"], end1);
+}

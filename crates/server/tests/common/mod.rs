@@ -13,6 +13,8 @@ use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
+pub mod pg;
+
 /// A server on an in-memory database whose bots move at once.
 pub fn test_app() -> (Router, AppState) {
     let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
