@@ -261,6 +261,10 @@ export class GameScreen {
       this.pending = false;
     }
     if (prev) this.announce(prev, s);
+    // A bot program replaced by the built-in bot: said once, when it happens.
+    if (s.notice && (!prev || !prev.notice || prev.notice.version !== s.notice.version) && s.notice.version >= s.version - 1) {
+      toast(s.notice.text, 'info', 6000);
+    }
     this.draw();
     if (s.status === 'finished' && !this.shownResults) {
       this.shownResults = true;

@@ -6,6 +6,7 @@ import { BoardView } from './board.js';
 import { esc } from './dom.js';
 import { colorOf } from './meeple.js';
 import { breakdownHtml, chartSvg, logHtml, playersHtml } from './panels.js';
+import { ReviewPanel } from './review.js';
 import { tileSvg } from './tiles.js';
 
 const icon = (d) => `<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path d="${d}" fill="currentColor"/></svg>`;
@@ -29,6 +30,10 @@ export class ReplayScreen {
     this.timer = null;
     this.render();
     this.board = new BoardView(root.querySelector('.board-area'), tiles, { bottomMargin: 76 });
+    // A stored finished game gets the search's review (review.js).
+    this.review = id && replay.finished
+      ? new ReviewPanel(root.querySelector('.review-panel'), id, replay.players, (k) => { this.stop(); this.go(k); })
+      : null;
     this.keys = (e) => this.onKey(e);
     document.addEventListener('keydown', this.keys);
     this.go(this.k);
@@ -38,6 +43,7 @@ export class ReplayScreen {
     this.stop();
     document.removeEventListener('keydown', this.keys);
     this.board.destroy();
+    if (this.review) this.review.destroy();
   }
 
   get last() { return this.r.steps.length - 1; }
@@ -66,6 +72,7 @@ export class ReplayScreen {
           </section>
           <section class="players-panel"></section>
           <section class="chart-panel"></section>
+          <section class="review-panel"></section>
           <section class="log-panel"><h3>Log</h3><div class="log"></div></section>
           ${this.r.finished ? '<section class="final-panel"><h3>Final scoring</h3><div class="final"></div></section>' : ''}
         </aside>
@@ -107,6 +114,7 @@ export class ReplayScreen {
     this.root.querySelector('.log').innerHTML = logHtml(events, this.r.players);
     this.root.querySelector('.chart-panel').innerHTML = this.r.steps.length > 2
       ? `<h3>Scores</h3>${chartSvg(this.r.score_history, this.r.players, { width: 320, height: 150, mark: k })}` : '';
+    if (this.review) this.review.show(k);
     this.root.querySelector('.scrub').value = k;
     this.root.querySelector('.turn-input').value = k;
     const banner = this.root.querySelector('.replay-banner');

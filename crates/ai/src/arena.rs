@@ -8,8 +8,14 @@
 //! deal, which is why the margin's interval is computed over deals (the
 //! mean over a deal's seatings is one observation).
 //!
-//! Every move goes through the engine's checked [`Game::play`]: a bot that
-//! answers an illegal move stops the run with an error.
+//! Besides the bots of this crate, a contestant may be a program that
+//! speaks the bot protocol (`cmd:python3 my_bot.py`, docs/bot-protocol.md):
+//! each game starts its own process per seat. A program that answers late,
+//! illegally, with garbage or not at all forfeits that game: it loses it,
+//! the others share the win, and the report counts and lists the forfeits.
+//!
+//! Every move goes through the engine's checked [`Game::play`]: one of this
+//! crate's bots that answers an illegal move stops the run with an error.
 
 use std::fmt::{self, Write as _};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -19,15 +25,62 @@ use std::time::{Duration, Instant};
 use carcassonne::{Game, IllegalMove, PlayerId, Rules, Setup, View};
 use serde_json::json;
 
-use crate::bot::BotSpec;
+use crate::bot::{Bot, BotSpec};
+use crate::external::{BotCommand, BotFailure, BotProcess, Limits};
+use crate::protocol::Forfeited;
 use crate::seed::derive;
 use crate::stats::{mean_ci, wilson, Mean, Proportion, Z95};
+
+/// A player in the arena: one of this crate's bots, or a program that
+/// speaks the bot protocol.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Contestant {
+    Bot(BotSpec),
+    /// `cmd:<command line>`: started once per game and seat.
+    Command(BotCommand),
+}
+
+impl fmt::Display for Contestant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Contestant::Bot(spec) => spec.fmt(f),
+            Contestant::Command(c) => write!(f, "cmd:{c}"),
+        }
+    }
+}
+
+impl std::str::FromStr for Contestant {
+    type Err = Box<dyn std::error::Error + Send + Sync>;
+
+    /// A bot spec (`mcts:1s`, `greedy`…) or `cmd:` and a command line.
+    fn from_str(s: &str) -> Result<Contestant, Self::Err> {
+        match s.trim().strip_prefix("cmd:") {
+            Some(line) => Ok(Contestant::Command(line.parse()?)),
+            None => Ok(Contestant::Bot(s.parse::<BotSpec>()?)),
+        }
+    }
+}
+
+impl From<BotSpec> for Contestant {
+    fn from(spec: BotSpec) -> Contestant {
+        Contestant::Bot(spec)
+    }
+}
+
+/// Parses a comma-separated list of contestants (`cmd:python3 bot.py,mcts:1s`);
+/// a command line may not contain a comma.
+///
+/// # Errors
+/// The first one that could not be read.
+pub fn parse_contestants(list: &str) -> Result<Vec<Contestant>, Box<dyn std::error::Error + Send + Sync>> {
+    list.split(',').filter(|s| !s.trim().is_empty()).map(str::parse).collect()
+}
 
 /// What to play.
 #[derive(Clone, Debug)]
 pub struct ArenaOptions {
-    /// One bot per seat (2–6).
-    pub bots: Vec<BotSpec>,
+    /// One contestant per seat (2–6).
+    pub bots: Vec<Contestant>,
     /// Games to play, rounded up to whole deals (a multiple of the bot count).
     pub games: usize,
     pub rules: Rules,
@@ -35,6 +88,8 @@ pub struct ArenaOptions {
     pub seed: u64,
     /// Games played at once (each bot itself uses the threads its spec asks for).
     pub threads: usize,
+    /// Time and limits for the programs (`cmd:`); the other bots keep their own budgets.
+    pub limits: Limits,
 }
 
 impl ArenaOptions {
@@ -51,12 +106,12 @@ impl ArenaOptions {
         seed: u64,
         threads: usize,
     ) -> Result<ArenaOptions, Box<dyn std::error::Error + Send + Sync>> {
-        let bots = crate::bot::parse_specs(bots)?;
+        let bots = parse_contestants(bots)?;
         if !(2..=carcassonne::MAX_PLAYERS).contains(&bots.len()) {
             return Err(ArenaError::BotCount(bots.len()).into());
         }
         let rules = Rules::parse(rules)?;
-        Ok(ArenaOptions { bots, games, rules, seed, threads: threads.max(1) })
+        Ok(ArenaOptions { bots, games, rules, seed, threads: threads.max(1), limits: Limits::default() })
     }
 
     pub fn deals(&self) -> usize {
@@ -80,6 +135,19 @@ pub struct GameResult {
     pub scores: Vec<u32>,
     /// Per bot: moves made, total and longest thinking time.
     pub moves: Vec<(u32, Duration, Duration)>,
+    /// The bot that lost this game by forfeit, and why.
+    pub forfeit: Option<Forfeit>,
+}
+
+/// A game lost by a program that did not answer a legal move in time.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Forfeit {
+    /// The bot (index into the options' list).
+    pub bot: usize,
+    pub seat: usize,
+    /// The move it was asked for (1-based).
+    pub turn: u16,
+    pub failure: BotFailure,
 }
 
 impl GameResult {
@@ -88,8 +156,12 @@ impl GameResult {
         self.seats.iter().position(|&x| x == b).expect("every bot has a seat")
     }
 
-    /// Bot `b`'s share of the win: 1 alone on top, 1/k when k seats tie, else 0.
+    /// Bot `b`'s share of the win: 1 alone on top, 1/k when k seats tie,
+    /// else 0. A forfeit is a loss, and the others share the win.
     pub fn win_share(&self, b: usize) -> f64 {
+        if let Some(f) = &self.forfeit {
+            return if f.bot == b { 0.0 } else { 1.0 / (self.seats.len() - 1) as f64 };
+        }
         let best = self.scores.iter().copied().max().unwrap_or(0);
         let tied = self.scores.iter().filter(|&&s| s == best).count();
         if self.scores[self.seat_of(b)] == best {
@@ -118,6 +190,8 @@ pub enum ArenaError {
     IllegalMove { bot: String, game: usize, error: IllegalMove },
     /// A bot gave no move in a game that was not over.
     NoMove { bot: String, game: usize },
+    /// A program (`cmd:`) could not start, shake hands or play the rules.
+    Program { bot: String, failure: BotFailure },
 }
 
 impl fmt::Display for ArenaError {
@@ -129,6 +203,7 @@ impl fmt::Display for ArenaError {
                 write!(f, "bot {bot} played an illegal move in game {game}: {error}")
             }
             ArenaError::NoMove { bot, game } => write!(f, "bot {bot} gave no move in game {game}"),
+            ArenaError::Program { bot, failure } => write!(f, "bot {bot} {failure}"),
         }
     }
 }
@@ -146,16 +221,45 @@ pub fn play_game(options: &ArenaOptions, index: usize) -> Result<GameResult, Are
     let seats: Vec<usize> = (0..n).map(|s| (s + rotation) % n).collect();
     let mut game = Game::new(Setup::standard(options.rules, n, derive(options.seed, &[deal as u64])))
         .expect("a standard setup for 2–6 players");
-    let mut bots: Vec<_> = seats
-        .iter()
-        .map(|&b| options.bots[b].build(derive(options.seed, &[deal as u64, rotation as u64, b as u64, 1])))
-        .collect();
+    let names: Vec<String> = seats.iter().map(|&b| options.bots[b].to_string()).collect();
+    let mut forfeit = None;
+    let mut bots: Vec<Player> = Vec::with_capacity(n);
+    for (s, &b) in seats.iter().enumerate() {
+        bots.push(match &options.bots[b] {
+            Contestant::Bot(spec) => {
+                Player::Bot(spec.build(derive(options.seed, &[deal as u64, rotation as u64, b as u64, 1])))
+            }
+            Contestant::Command(cmd) => {
+                match BotProcess::spawn(cmd, options.limits)
+                    .and_then(|mut p| p.new_game(&index.to_string(), &options.rules, &names, s as u8).map(|()| p))
+                {
+                    Ok(p) => Player::Program(Box::new(p)),
+                    Err(failure) => {
+                        forfeit.get_or_insert(Forfeit { bot: b, seat: s, turn: 1, failure });
+                        Player::Failed
+                    }
+                }
+            }
+        });
+    }
     let mut moves = vec![(0u32, Duration::ZERO, Duration::ZERO); n];
-    while let Some(seat) = game.to_move() {
+    while let (None, Some(seat)) = (&forfeit, game.to_move()) {
         let s = seat.index();
         let b = seats[s];
+        let turn = game.moves_played() + 1;
         let started = Instant::now();
-        let mv = bots[s].choose(&View::new(&game, seat));
+        let view = View::new(&game, seat);
+        let mv = match &mut bots[s] {
+            Player::Bot(bot) => bot.choose(&view),
+            Player::Program(p) => match p.decide(&view) {
+                Ok(mv) => Some(mv),
+                Err(failure) => {
+                    forfeit = Some(Forfeit { bot: b, seat: s, turn, failure });
+                    break;
+                }
+            },
+            Player::Failed => unreachable!("a failed program ends the game"),
+        };
         let took = started.elapsed();
         let Some(mv) = mv else {
             return Err(ArenaError::NoMove { bot: options.bots[b].to_string(), game: index });
@@ -165,12 +269,50 @@ pub fn play_game(options: &ArenaOptions, index: usize) -> Result<GameResult, Are
             game: index,
             error,
         })?;
+        for p in &mut bots {
+            if let Player::Program(p) = p {
+                p.played(turn, seat.0, &mv, game.scores());
+            }
+        }
         let m = &mut moves[b];
         m.0 += 1;
         m.1 += took;
         m.2 = m.2.max(took);
     }
-    Ok(GameResult { index, deal, seats, scores: game.scores().to_vec(), moves })
+    let result = GameResult { index, deal, seats, scores: game.scores().to_vec(), moves, forfeit };
+    let winners: Vec<u8> = (0..n).filter(|&s| result.win_share(result.seats[s]) > 0.0).map(|s| s as u8).collect();
+    let told = result.forfeit.as_ref().map(|f| Forfeited { seat: f.seat as u8, reason: f.failure.to_string() });
+    for p in &mut bots {
+        if let Player::Program(p) = p {
+            p.game_over(&result.scores, &winners, told.clone());
+        }
+    }
+    Ok(result)
+}
+
+/// Who plays a seat in one game.
+enum Player {
+    Bot(Box<dyn Bot>),
+    Program(Box<BotProcess>),
+    /// A program that could not start the game (it has forfeited).
+    Failed,
+}
+
+/// Starts each program once to check that it shakes hands and plays the rules.
+///
+/// # Errors
+/// The first program that does not.
+pub fn check_programs(options: &ArenaOptions) -> Result<(), ArenaError> {
+    for c in &options.bots {
+        if let Contestant::Command(cmd) = c {
+            let program = BotProcess::spawn(cmd, options.limits)
+                .map_err(|failure| ArenaError::Program { bot: c.to_string(), failure })?;
+            if let Err(option) = crate::protocol::FromBot::supports(&program.info().rules, &options.rules) {
+                return Err(ArenaError::Program { bot: c.to_string(), failure: BotFailure::Unsupported(option) });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Plays the whole run, `options.threads` games at a time, calling
@@ -186,6 +328,7 @@ pub fn run(options: &ArenaOptions, mut on_game: impl FnMut(&GameResult)) -> Resu
     if options.games == 0 {
         return Err(ArenaError::NoGames);
     }
+    check_programs(options)?;
     let total = options.total_games();
     let started = Instant::now();
     let next = AtomicUsize::new(0);
@@ -275,6 +418,8 @@ pub struct BotReport {
     pub moves: u64,
     pub mean_move: Duration,
     pub max_move: Duration,
+    /// Games it lost by forfeit (a program's late, illegal or missing answer).
+    pub forfeits: usize,
 }
 
 /// The summary of a run.
@@ -287,6 +432,8 @@ pub struct Report {
     pub threads: usize,
     pub elapsed: Duration,
     pub bots: Vec<BotReport>,
+    /// Every forfeit: game index, bot name, move, and why.
+    pub forfeits: Vec<(usize, String, u16, BotFailure)>,
 }
 
 impl Report {
@@ -324,6 +471,7 @@ impl Report {
                     moves,
                     mean_move: if moves == 0 { Duration::ZERO } else { time / moves as u32 },
                     max_move: results.iter().map(|g| g.moves[b].2).max().unwrap_or_default(),
+                    forfeits: results.iter().filter(|g| g.forfeit.as_ref().is_some_and(|f| f.bot == b)).count(),
                 }
             })
             .collect();
@@ -335,6 +483,12 @@ impl Report {
             threads: options.threads,
             elapsed,
             bots,
+            forfeits: results
+                .iter()
+                .filter_map(|g| {
+                    g.forfeit.as_ref().map(|f| (g.index, options.bots[f.bot].to_string(), f.turn, f.failure.clone()))
+                })
+                .collect(),
         }
     }
 
@@ -361,6 +515,10 @@ impl Report {
                 "moves": b.moves,
                 "move_ms_mean": ms(b.mean_move),
                 "move_ms_max": ms(b.max_move),
+                "forfeits": b.forfeits,
+            })).collect::<Vec<_>>(),
+            "forfeits": self.forfeits.iter().map(|(game, bot, turn, failure)| json!({
+                "game": game, "bot": bot, "turn": turn, "reason": failure.code(), "message": failure.to_string(),
             })).collect::<Vec<_>>(),
         })
     }
@@ -382,14 +540,14 @@ impl fmt::Display for Report {
         let width = self.bots.iter().map(|b| b.name.len()).max().unwrap_or(3).max(3);
         writeln!(
             f,
-            "{:width$}  {:>5}  {:>17}  {:>7}  {:>20}  {:>10}  {:>10}",
-            "bot", "games", "win % [95% CI]", "w/t/l", "margin [95% CI]", "move mean", "move max"
+            "{:width$}  {:>5}  {:>17}  {:>7}  {:>20}  {:>10}  {:>10}  {:>8}",
+            "bot", "games", "win % [95% CI]", "w/t/l", "margin [95% CI]", "move mean", "move max", "forfeits"
         )?;
         for b in &self.bots {
             let mut line = String::new();
             write!(
                 line,
-                "{:width$}  {:>5}  {:>5.1} [{:>4.1}, {:>5.1}]  {:>7}  {:>+6.1} [{:>+5.1}, {:>+5.1}]  {:>10}  {:>10}",
+                "{:width$}  {:>5}  {:>5.1} [{:>4.1}, {:>5.1}]  {:>7}  {:>+6.1} [{:>+5.1}, {:>+5.1}]  {:>10}  {:>10}  {:>8}",
                 b.name,
                 b.games,
                 100.0 * b.win.rate,
@@ -401,8 +559,12 @@ impl fmt::Display for Report {
                 b.margin.high,
                 duration(b.mean_move),
                 duration(b.max_move),
+                b.forfeits,
             )?;
             writeln!(f, "{line}")?;
+        }
+        for (game, bot, turn, failure) in &self.forfeits {
+            writeln!(f, "forfeit: game {game}, move {turn}: {bot} {failure}")?;
         }
         Ok(())
     }
@@ -430,7 +592,14 @@ mod tests {
 
     fn result(seats: Vec<usize>, scores: Vec<u32>) -> GameResult {
         let n = seats.len();
-        GameResult { index: 0, deal: 0, seats, scores, moves: vec![(1, Duration::ZERO, Duration::ZERO); n] }
+        GameResult {
+            index: 0,
+            deal: 0,
+            seats,
+            scores,
+            moves: vec![(1, Duration::ZERO, Duration::ZERO); n],
+            forfeit: None,
+        }
     }
 
     #[test]
@@ -444,13 +613,30 @@ mod tests {
     }
 
     #[test]
+    fn a_forfeit_is_a_loss_and_the_others_share_the_win() {
+        let mut g = result(vec![0, 1, 2], vec![50, 10, 20]);
+        g.forfeit = Some(Forfeit { bot: 0, seat: 0, turn: 7, failure: BotFailure::Late(Duration::from_secs(1)) });
+        assert_eq!((g.win_share(0), g.win_share(1), g.win_share(2)), (0.0, 0.5, 0.5));
+        assert_eq!(g.margin(0), 30.0, "margins are those of the scores when it stopped");
+        assert_eq!(
+            "cmd:python3 'my bot.py' -x".parse::<Contestant>().unwrap().to_string(),
+            "cmd:python3 'my bot.py' -x"
+        );
+        let Ok(Contestant::Command(c)) = "cmd:python3 'my bot.py' -x".parse() else { panic!() };
+        assert_eq!((c.program.as_str(), c.args.clone()), ("python3", vec!["my bot.py".to_string(), "-x".to_string()]));
+        assert!("cmd:".parse::<Contestant>().is_err());
+        assert_eq!(parse_contestants("cmd:./bot --fast,mcts:1s").unwrap().len(), 2);
+    }
+
+    #[test]
     fn a_paired_run_plays_every_seating_of_every_deal() {
         let options = ArenaOptions {
-            bots: vec![BotSpec::Random, BotSpec::Greedy],
+            bots: vec![BotSpec::Random.into(), BotSpec::Greedy.into()],
             games: 3,
             rules: Rules::default(),
             seed: 11,
             threads: 2,
+            limits: Limits::default(),
         };
         let mut seen = Vec::new();
         let report = run(&options, |g| seen.push((g.deal, g.seats.clone()))).unwrap();

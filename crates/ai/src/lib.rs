@@ -1,5 +1,7 @@
-//! Bots for Carcassonne: random, greedy and Monte Carlo tree search, and an
-//! arena that measures them fairly.
+//! Bots for Carcassonne: random, greedy and Monte Carlo tree search, an
+//! arena that measures them fairly, the open bot protocol that lets bots in
+//! other processes and languages play ([`protocol`], [`external`],
+//! docs/bot-protocol.md), and game reviews by the search ([`review`]).
 //!
 //! A bot sees a game only through a [`carcassonne::View`]: what its player
 //! sees, never the order of the tiles in the bag.
@@ -20,9 +22,12 @@
 pub mod arena;
 mod bot;
 mod eval;
+pub mod external;
 mod greedy;
 mod mcts;
+pub mod protocol;
 mod random_bot;
+pub mod review;
 mod sample;
 mod seed;
 pub mod stats;

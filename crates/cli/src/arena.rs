@@ -6,7 +6,9 @@ use carcassonne_ai::arena::{run_with_progress, ArenaOptions};
 #[derive(clap::Args, Debug)]
 pub struct ArenaArgs {
     /// Bots, one per seat, comma-separated: random, greedy, mcts, mcts:1s,
-    /// mcts:300ms, mcts:5000it (optionally :2t for threads), easy, normal, hard.
+    /// mcts:300ms, mcts:5000it (optionally :2t for threads), easy, normal,
+    /// hard, or `cmd:<command>`, a program speaking the bot protocol
+    /// (docs/bot-protocol.md), e.g. `"cmd:python3 examples/bot.py",mcts:1s`.
     #[arg(long, default_value = "mcts:1s,greedy")]
     pub bots: String,
     /// Games to play, rounded up to whole deals (a multiple of the bot count):
@@ -22,6 +24,13 @@ pub struct ArenaArgs {
     /// Games played at once (time budgets are then shared cores).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    /// Time per move for the programs (`cmd:`), e.g. `1s`, `300ms`; an
+    /// answer later than this (and a quarter second for the pipes) forfeits the game.
+    #[arg(long, default_value = "1s", value_parser = parse_duration)]
+    pub move_time: std::time::Duration,
+    /// Pass the programs' standard error through (by default it is discarded).
+    #[arg(long)]
+    pub bot_stderr: bool,
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
@@ -31,8 +40,10 @@ pub struct ArenaArgs {
 }
 
 pub fn run(args: ArenaArgs) -> Result<(), Box<dyn std::error::Error>> {
-    let options = ArenaOptions::parse(&args.bots, args.games, &args.rules, args.seed, args.threads)
+    let mut options = ArenaOptions::parse(&args.bots, args.games, &args.rules, args.seed, args.threads)
         .map_err(|e| -> Box<dyn std::error::Error> { e })?;
+    options.limits.per_move = args.move_time;
+    options.limits.stderr = args.bot_stderr;
     let report = run_with_progress(&options, !args.quiet)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report.to_json())?);
@@ -40,4 +51,12 @@ pub fn run(args: ArenaArgs) -> Result<(), Box<dyn std::error::Error>> {
         print!("{report}");
     }
     Ok(())
+}
+
+/// A duration as a search budget is written: `1s`, `0.5s`, `300ms`.
+pub fn parse_duration(s: &str) -> Result<std::time::Duration, String> {
+    match s.parse::<carcassonne_ai::Budget>() {
+        Ok(carcassonne_ai::Budget::Time(d)) => Ok(d),
+        _ => Err(format!("\"{s}\" is not a time (e.g. 1s, 0.5s, 300ms)")),
+    }
 }

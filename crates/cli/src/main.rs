@@ -35,6 +35,7 @@ macro_rules! say_raw {
     }};
 }
 
+mod analyze;
 mod arena;
 mod draw;
 mod serve;
@@ -52,6 +53,17 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Play bots against each other in paired games and report their strength.
     Arena(arena::ArenaArgs),
+    /// Review a game: every move judged by the search from the mover's view
+    /// (the search's best move, its expected margin, what the move played lost).
+    Analyze(analyze::AnalyzeArgs),
+    /// Speak the bot protocol (docs/bot-protocol.md) on standard input and
+    /// output as one of this program's bots, for another host's arena.
+    Bot {
+        /// The bot: random, greedy, mcts:1s, mcts:5000it, easy, normal, hard…
+        /// (a time budget is cut to the host's time per move).
+        #[arg(long, alias = "level", default_value = "hard")]
+        bot: String,
+    },
     /// Play a game between random players in the terminal and show the board.
     Play {
         /// Seed of the tile order and of the players' choices.
@@ -117,6 +129,8 @@ fn main() -> ExitCode {
         match cli.command.unwrap_or(Command::Serve(serve::ServeArgs::default())) {
             Command::Serve(args) => serve::run(args),
             Command::Arena(args) => arena::run(args),
+            Command::Bot { bot } => bot_command(&bot),
+            Command::Analyze(args) => analyze::run(args),
             Command::Play { seed, players, rules, save } => play(seed, players, &rules, save),
             Command::Score { record } => return score(&record),
             Command::Replay { record, step } => replay(&record, step),
@@ -319,6 +333,12 @@ fn breakdown(game: &Game) -> Vec<[u32; 5]> {
         }
     }
     table
+}
+
+fn bot_command(spec: &str) -> Result<()> {
+    let spec: carcassonne_ai::BotSpec = spec.parse()?;
+    carcassonne_ai::protocol::play_as_bot(&spec, std::io::stdin().lock(), std::io::stdout().lock())?;
+    Ok(())
 }
 
 fn rules_command(code: Option<String>, preset: &str, set: &[String]) -> Result<()> {

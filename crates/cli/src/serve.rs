@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use carcassonne_server::{Config, LogFormat};
+use carcassonne_server::{Config, ExternalBot, LogFormat};
 
 #[derive(clap::Args, Debug)]
 pub struct ServeArgs {
@@ -45,6 +45,16 @@ pub struct ServeArgs {
     /// JSON object per line).
     #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = ["text", "json"])]
     pub log_format: String,
+    /// Offer a program that speaks the bot protocol (docs/bot-protocol.md)
+    /// as an opponent named NAME (repeatable), e.g.
+    /// `--bot "pybot=python3 examples/bot.py"`. It is started once at
+    /// start-up to check it answers, then once per move it makes.
+    #[arg(long = "bot", value_name = "NAME=COMMAND")]
+    pub bots: Vec<String>,
+    /// Time per move for those programs; one that answers late, illegally or
+    /// not at all is replaced for that move by the built-in normal bot.
+    #[arg(long, value_name = "TIME", default_value = "2s", value_parser = crate::arena::parse_duration)]
+    pub bot_time: Duration,
 }
 
 impl Default for ServeArgs {
@@ -61,13 +71,15 @@ impl Default for ServeArgs {
             expire_days: None,
             allow_origin: Vec::new(),
             log_format: "text".into(),
+            bots: Vec::new(),
+            bot_time: Duration::from_secs(2),
         }
     }
 }
 
 impl ServeArgs {
     /// The server's settings: the environment's (`Config::from_env`), then these flags.
-    fn config(&self) -> Config {
+    fn config(&self) -> Result<Config, carcassonne_server::ExternalBotError> {
         let mut c = Config::from_env();
         if let Some(n) = self.max_connections {
             c.max_connections = n.max(1);
@@ -91,15 +103,23 @@ impl ServeArgs {
             c.expire_after = (d > 0).then(|| Duration::from_secs(d.saturating_mul(24 * 3600)));
         }
         c.allowed_origins.extend(self.allow_origin.iter().map(|o| o.trim_end_matches('/').to_string()));
-        c
+        for spec in &self.bots {
+            let bot = ExternalBot::start(spec, self.bot_time)?;
+            if c.external_bots.iter().any(|b| b.name == bot.name) {
+                return Err(carcassonne_server::ExternalBotError(format!("--bot {spec}: {} is named twice", bot.name)));
+            }
+            c.external_bots.push(bot);
+        }
+        Ok(c)
     }
 }
 
 /// Serves the web game until Ctrl-C or SIGTERM; prints the URL to open.
 pub fn run(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
     carcassonne_server::init_logging(if args.log_format == "json" { LogFormat::Json } else { LogFormat::Text });
+    let config = args.config()?;
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-    let served = runtime.block_on(carcassonne_server::serve_with(&args.addr, &args.db, args.config()));
+    let served = runtime.block_on(carcassonne_server::serve_with(&args.addr, &args.db, config));
     // A bot still thinking on a blocking thread does not hold up the exit.
     runtime.shutdown_timeout(Duration::from_millis(500));
     served.map_err(|e| -> Box<dyn std::error::Error> { e })

@@ -72,6 +72,16 @@ impl<'a> View<'a> {
         self.game.num_players()
     }
 
+    /// The seat that played first.
+    pub fn first(&self) -> PlayerId {
+        self.game.first()
+    }
+
+    /// The moves played so far (all of them public).
+    pub fn history(&self) -> &'a [crate::game::Move] {
+        self.game.history()
+    }
+
     pub fn moves_played(&self) -> u16 {
         self.game.moves_played()
     }

@@ -21,6 +21,8 @@ pub enum ApiError {
     StaleVersion { current: u64 },
     /// The game has ended.
     GameOver,
+    /// What was asked for exists only for a finished game (a review).
+    NotFinished,
     /// A well-formed move the rules refuse.
     Illegal(IllegalMove),
     /// The request body is larger than the server accepts.
@@ -52,6 +54,7 @@ impl ApiError {
             ApiError::NotYourTurn => "not_your_turn",
             ApiError::StaleVersion { .. } => "stale_version",
             ApiError::GameOver => "game_over",
+            ApiError::NotFinished => "not_finished",
             ApiError::Illegal(_) => "illegal_move",
             ApiError::TooLarge => "too_large",
             ApiError::RateLimited => "rate_limited",
@@ -69,7 +72,9 @@ impl ApiError {
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::Unauthorized => StatusCode::FORBIDDEN,
-            ApiError::NotYourTurn | ApiError::StaleVersion { .. } | ApiError::GameOver => StatusCode::CONFLICT,
+            ApiError::NotYourTurn | ApiError::StaleVersion { .. } | ApiError::GameOver | ApiError::NotFinished => {
+                StatusCode::CONFLICT
+            }
             ApiError::Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::RateLimited => StatusCode::TOO_MANY_REQUESTS,
@@ -93,6 +98,7 @@ impl ApiError {
                 format!("the game has moved on (it is at version {current}): reload it")
             }
             ApiError::GameOver => "the game is over".into(),
+            ApiError::NotFinished => "a review is made of a finished game: this one is still in play".into(),
             ApiError::Illegal(e) => e.to_string(),
             ApiError::TooLarge => "the request is too large".into(),
             ApiError::RateLimited => "too many requests: wait a moment and try again".into(),

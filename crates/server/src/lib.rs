@@ -24,6 +24,7 @@ mod error;
 mod listen;
 mod live;
 mod names;
+pub mod review;
 mod routes;
 mod store;
 mod store_pg;
@@ -34,7 +35,7 @@ use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::Arc;
 
-pub use bots::{choose_move, BotLevel};
+pub use bots::{choose_bot_move, choose_move, BotLevel, BotMove, ExternalBot, ExternalBotError};
 pub use error::ApiError;
 pub use listen::{serve_until, Connections};
 pub use live::{rebuild, AppState, Config, MoveRequest, Rate, SeatToken, Viewer};

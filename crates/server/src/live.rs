@@ -66,6 +66,8 @@ pub struct Config {
     /// deleted (checked a minute after start, then every hour). `None`:
     /// games never expire.
     pub expire_after: Option<Duration>,
+    /// Programs offered as bots (`serve --bot NAME=CMD`), besides the built-in levels.
+    pub external_bots: Vec<bots::ExternalBot>,
 }
 
 /// A rate limit: `per_second` on average, `burst` at once.
@@ -97,6 +99,7 @@ impl Default for Config {
             max_active_games_per_ip: 20,
             idle_after: Duration::from_secs(15 * 60),
             expire_after: Some(Duration::from_secs(30 * 24 * 3600)),
+            external_bots: Vec::new(),
         }
     }
 }
@@ -192,6 +195,9 @@ pub struct Table {
     /// A bot choosing a move on another server: (server, seat, version).
     remote_thinking: Option<(String, PlayerId, u64)>,
     bots_running: bool,
+    /// The last word for the players about a bot (a program replaced by the
+    /// built-in bot), with the version it was said at.
+    pub notice: Option<(u64, String)>,
 }
 
 impl Table {
@@ -207,6 +213,7 @@ impl Table {
             remote_online: HashMap::new(),
             remote_thinking: None,
             bots_running: false,
+            notice: None,
         }
     }
 
@@ -417,6 +424,8 @@ struct Inner {
     stopping: watch::Sender<bool>,
     /// One permit per bot search that may run at once.
     bot_permits: Arc<tokio::sync::Semaphore>,
+    /// Reviews of finished games, made on the bots' workers.
+    reviews: Arc<crate::review::Reviews>,
     /// Per client address: when it created games in the last hour, and the
     /// unfinished games it created.
     quotas: Mutex<HashMap<std::net::IpAddr, Quota>>,
@@ -486,6 +495,7 @@ impl AppState {
             connections,
             stopping: watch::channel(false).0,
             bot_permits: Arc::new(tokio::sync::Semaphore::new(config.bot_workers.max(1))),
+            reviews: Arc::new(crate::review::Reviews::new(config.quick_bots)),
             quotas: Mutex::default(),
             bot_thoughts: Default::default(),
             left: Default::default(),
@@ -517,6 +527,11 @@ impl AppState {
     /// Games held in memory now.
     pub fn games_in_memory(&self) -> usize {
         self.games().len()
+    }
+
+    /// The reviews of finished games, and the workers they run on.
+    pub fn reviews(&self) -> (&Arc<crate::review::Reviews>, Arc<tokio::sync::Semaphore>) {
+        (&self.inner.reviews, Arc::clone(&self.inner.bot_permits))
     }
 
     /// Bot searches started by this server since it started.
@@ -704,7 +719,7 @@ impl AppState {
                 "bot" => {
                     let level = match s.level.as_deref() {
                         None => BotLevel::Normal,
-                        Some(l) => BotLevel::from_name(l).ok_or_else(|| {
+                        Some(l) => BotLevel::named(l, &self.inner.config.external_bots).ok_or_else(|| {
                             ApiError::BadRequest(format!("seat {}: unknown bot level \"{l}\"", i + 1))
                         })?,
                     };
@@ -727,6 +742,7 @@ impl AppState {
         // The engine builds the game from a seeded record, so every rule
         // option it knows (river, first player…) is set up by the engine.
         let rules = rules_from_json(&rules).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+        bots::check_rules(&seats, &rules, &self.inner.config.external_bots).map_err(ApiError::BadRequest)?;
         // The engine deals the deck for the rules (the river first, the
         // first player…) from a fresh seed.
         let setup = Setup::standard(rules, names.len(), u64::from_le_bytes(random_bytes::<8>()?));
@@ -1083,12 +1099,12 @@ impl AppState {
                     Some((seat, level)) => {
                         t.thinking = Some(seat);
                         live.changed();
-                        Ok((t.game.clone(), level, seat, t.version()))
+                        Ok((t.game.clone(), level, seat, t.version(), t.names()))
                     }
                     None => Err(t.thinking.take().is_some()),
                 }
             };
-            let (game, level, seat, version) = match next {
+            let (game, level, seat, version, names) = match next {
                 Ok(next) => next,
                 Err(stopped) => {
                     if stopped {
@@ -1117,12 +1133,13 @@ impl AppState {
             let started = Instant::now();
             let seed = bot_seed(&live.id, version);
             let quick = self.inner.config.quick_bots;
+            let (programs, id) = (self.inner.config.external_bots.clone(), live.id.clone());
             // Bots take turns at the workers: a person's move never waits
             // for a core behind a crowd of searches.
             let permit = Arc::clone(&self.inner.bot_permits).acquire_owned().await;
             let chosen = tokio::task::spawn_blocking(move || {
                 let _permit = permit;
-                bots::choose_move(level, &game, seed, quick)
+                bots::choose_bot_move(&level, &game, seed, quick, &programs, &id, &names)
             })
             .await;
             tokio::time::sleep(self.inner.config.bot_delay.saturating_sub(started.elapsed())).await;
@@ -1130,6 +1147,12 @@ impl AppState {
             let mut t = live.lock().await;
             t.thinking = None;
             let mut moved = false;
+            let chosen = chosen.map(|c| {
+                if let Some(n) = c.notice {
+                    t.notice = Some((version, n));
+                }
+                c.mv
+            });
             let result = match chosen {
                 Ok(Some(mv)) if t.version() == version => match self.commit(&live, &mut t, mv).await {
                     Ok(()) => {

@@ -80,12 +80,16 @@ pub fn app(state: AppState) -> Router {
     let api = Router::new()
         .route("/api/health", get(health))
         .route("/api/tiles", get(|| async { Json(view::tiles_json()) }))
-        .route("/api/options", get(|| async { Json(view::options_json()) }))
+        .route(
+            "/api/options",
+            get(|State(app): State<AppState>| async move { Json(view::options_json(&app.config().external_bots)) }),
+        )
         .route("/api/games", get(list_games).post(create_game))
         .route("/api/games/{id}", get(game_state))
         .route("/api/games/{id}/moves", post(post_move))
         .route("/api/games/{id}/record", get(download_record))
         .route("/api/games/{id}/replay", get(game_replay))
+        .route("/api/games/{id}/review", get(game_review))
         .route("/api/games/{id}/ws", get(websocket))
         .route("/api/qr", post(qr_code))
         .layer(DefaultBodyLimit::max(MAX_BODY));
@@ -284,6 +288,28 @@ async fn game_replay(State(app): State<AppState>, Path(id): Path<String>) -> Res
     let mut replay = view::replay_json(&record).map_err(|e| ApiError::Storage(format!("game {id}: {e}")))?;
     replay["id"] = id.into();
     Ok(Json(replay))
+}
+
+/// The search's review of a finished game: `202` with the progress while it
+/// is worked out (ask again), `200` with the review once done
+/// (`crate::review`).
+async fn game_review(State(app): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let live = app.game(&id).await?;
+    let record = {
+        let t = live.lock().await;
+        if !t.game.is_over() {
+            return Err(ApiError::NotFinished);
+        }
+        Record::from_game(&t.game, &t.names())
+    };
+    let (reviews, permits) = app.reviews();
+    let status = reviews.get_or_start(&id, record, permits);
+    let code = match status {
+        crate::review::ReviewStatus::Computing { .. } => StatusCode::ACCEPTED,
+        crate::review::ReviewStatus::Done { .. } => StatusCode::OK,
+        crate::review::ReviewStatus::Failed { .. } => StatusCode::INTERNAL_SERVER_ERROR,
+    };
+    Ok((code, Json(status)).into_response())
 }
 
 async fn replay_record(body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {

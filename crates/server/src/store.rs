@@ -58,7 +58,7 @@ impl Seat {
 
     pub fn bot_level(&self) -> Option<BotLevel> {
         match self {
-            Seat::Bot { level, .. } => Some(*level),
+            Seat::Bot { level, .. } => Some(level.clone()),
             Seat::Human { .. } => None,
         }
     }

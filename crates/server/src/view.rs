@@ -168,7 +168,7 @@ fn legal_json(game: &Game) -> Vec<Value> {
         .collect()
 }
 
-fn seat_kind(seat: &Seat) -> (&'static str, Option<&'static str>) {
+fn seat_kind(seat: &Seat) -> (&'static str, Option<&str>) {
     match seat {
         Seat::Human { .. } => ("human", None),
         Seat::Bot { level, .. } => ("bot", Some(level.name())),
@@ -255,6 +255,8 @@ pub fn state_without_log(id: &str, table: &Table, viewer: &Viewer) -> Value {
         "followers": followers,
         "turn": turn,
         "thinking": table.thinking_seat().map(|p| p.0),
+        // The last word about a bot: a program replaced by the built-in bot.
+        "notice": table.notice.as_ref().map(|(version, text)| json!({ "version": version, "text": text })),
         "legal": legal,
         "tiles_left": game.tiles_left(),
         // Tiles this viewer cannot see (the bag and hands hidden from them):
@@ -409,8 +411,8 @@ fn probes() -> Vec<(Value, Value)> {
 }
 
 /// The new-game form: presets, farm rules, the options the engine supports,
-/// bot levels.
-pub fn options_json() -> Value {
+/// bot levels (the built-in ones, then the server's programs).
+pub fn options_json(programs: &[crate::bots::ExternalBot]) -> Value {
     let presets: Vec<Value> = Preset::ALL
         .into_iter()
         .map(|p| {
@@ -429,8 +431,11 @@ pub fn options_json() -> Value {
             options.push(form);
         }
     }
-    let levels: Vec<Value> =
-        BotLevel::ALL.into_iter().map(|l| json!({ "name": l.name(), "description": l.description() })).collect();
+    let levels: Vec<Value> = BotLevel::ALL
+        .into_iter()
+        .map(|l| json!({ "name": l.name(), "description": l.description() }))
+        .chain(programs.iter().map(|p| json!({ "name": p.name, "description": p.description, "program": true })))
+        .collect();
     json!({
         "presets": presets,
         "options": options,
