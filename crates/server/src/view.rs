@@ -243,32 +243,40 @@ pub fn state_without_log(id: &str, table: &Table, viewer: &Viewer) -> Value {
         Some(p) if viewer.holds(p) && table.thinking_seat().is_none() => Value::from(legal_json(game)),
         _ => Value::Null,
     };
-    json!({
-        "id": id,
-        "version": table.version(),
-        "status": if game.is_over() { "finished" } else { "playing" },
-        "rules": rules_to_json(game.rules()),
-        "rules_text": game.rules().to_string(),
-        "players": players,
-        "you": viewer.seats.iter().map(|p| p.0).collect::<Vec<_>>(),
-        "board": board,
-        "followers": followers,
-        "turn": turn,
-        "thinking": table.thinking_seat().map(|p| p.0),
-        // The last word about a bot: a program replaced by the built-in bot.
-        "notice": table.notice.as_ref().map(|(version, text)| json!({ "version": version, "text": text })),
-        "legal": legal,
-        "tiles_left": game.tiles_left(),
-        // Tiles this viewer cannot see (the bag and hands hidden from them):
-        // counts of the bag alone would give away the others' hands.
-        "remaining": counts_json(&game.unseen(|p| sees_hand(game, viewer, p))),
-        "deck_counts": counts_json(&game.tile_counts()),
-        "score_history": score_history(game),
-        "breakdown": breakdown(game),
-        "winners": game.winners().iter().map(|p| p.0).collect::<Vec<_>>(),
-        "created_at": table.created_at,
-        "updated_at": table.updated_at,
-    })
+    // Built by moving each part in (the `json!` macro would copy every
+    // part through the serializer: the board, the legal moves, the scores).
+    let mut state = Map::with_capacity(24);
+    let mut put = |key: &str, value: Value| {
+        state.insert(key.to_string(), value);
+    };
+    put("id", id.into());
+    put("version", table.version().into());
+    put("status", if game.is_over() { "finished" } else { "playing" }.into());
+    put("rules", rules_to_json(game.rules()).into());
+    put("rules_text", game.rules().to_string().into());
+    put("players", players.into());
+    put("you", viewer.seats.iter().map(|p| p.0).collect::<Vec<_>>().into());
+    put("board", board.into());
+    put("followers", followers.into());
+    put("turn", turn.unwrap_or(Value::Null));
+    put("thinking", table.thinking_seat().map(|p| p.0).into());
+    // The last word about a bot: a program replaced by the built-in bot.
+    put(
+        "notice",
+        table.notice.as_ref().map_or(Value::Null, |(version, text)| json!({ "version": version, "text": text })),
+    );
+    put("legal", legal);
+    put("tiles_left", game.tiles_left().into());
+    // Tiles this viewer cannot see (the bag and hands hidden from them):
+    // counts of the bag alone would give away the others' hands.
+    put("remaining", counts_json(&game.unseen(|p| sees_hand(game, viewer, p))).into());
+    put("deck_counts", counts_json(&game.tile_counts()).into());
+    put("score_history", score_history(game).into_iter().map(Value::from).collect::<Vec<_>>().into());
+    put("breakdown", breakdown(game).into());
+    put("winners", game.winners().iter().map(|p| p.0).collect::<Vec<_>>().into());
+    put("created_at", table.created_at.into());
+    put("updated_at", table.updated_at.into());
+    Value::Object(state)
 }
 
 /// The record anyone may download: the whole record once the game is over;

@@ -142,14 +142,17 @@ impl Follower {
         }
         for (key, value) in &now {
             let old = self.last.get(key);
-            if old == Some(value) {
-                continue;
-            }
             if let (true, Some(Value::Array(old)), Value::Array(new)) = (GROWING.contains(&key.as_str()), old, value) {
-                if new.len() > old.len() && new[..old.len()] == old[..] {
-                    append.insert(key.clone(), new[old.len()..].to_vec().into());
+                // What was laid or scored stays as it was: only the end is compared.
+                let kept = old.len() <= new.len() && old.last() == old.len().checked_sub(1).and_then(|i| new.get(i));
+                if kept {
+                    if new.len() > old.len() {
+                        append.insert(key.clone(), new[old.len()..].to_vec().into());
+                    }
                     continue;
                 }
+            } else if old == Some(value) {
+                continue;
             }
             changes.insert(key.clone(), value.clone());
         }
