@@ -571,7 +571,8 @@ fn commit_batch(conn: &mut Connection, batch: &[(u64, Append)]) -> Vec<Result<()
 }
 
 fn append_one(tx: &Connection, a: &Append) -> Result<(), StoreError> {
-    let moves: Option<i64> = tx.query_row("SELECT moves FROM games WHERE id = ?1", [&a.id], |r| r.get(0)).optional()?;
+    let moves: Option<i64> =
+        tx.prepare_cached("SELECT moves FROM games WHERE id = ?1")?.query_row([&a.id], |r| r.get(0)).optional()?;
     match moves {
         None => return Err(StoreError::failed(format!("no game {}", a.id))),
         Some(n) if n != a.ply as i64 => {
@@ -579,11 +580,13 @@ fn append_one(tx: &Connection, a: &Append) -> Result<(), StoreError> {
         }
         Some(_) => {}
     }
-    tx.execute("INSERT INTO moves (game_id, ply, body) VALUES (?1, ?2, ?3)", params![a.id, a.ply as i64, a.body])?;
-    tx.execute(
-        "UPDATE games SET moves = ?2, progress = ?3, updated_at = ?4 WHERE id = ?1",
-        params![a.id, a.ply as i64 + 1, a.progress, a.at],
-    )?;
+    tx.prepare_cached("INSERT INTO moves (game_id, ply, body) VALUES (?1, ?2, ?3)")?.execute(params![
+        a.id,
+        a.ply as i64,
+        a.body
+    ])?;
+    tx.prepare_cached("UPDATE games SET moves = ?2, progress = ?3, updated_at = ?4 WHERE id = ?1")?
+        .execute(params![a.id, a.ply as i64 + 1, a.progress, a.at])?;
     Ok(())
 }
 

@@ -363,9 +363,13 @@ async fn play_one(addr: &str, opts: &Options, i: usize) -> Outcome {
                 out.errors.push(format!("game {id}: {refusal}"));
                 continue;
             }
-            Ok(Ok(s)) => s.clone(),
+            Ok(Ok(s)) => s,
         };
         let version = s["version"].as_u64().unwrap_or(0);
+        let finished = s["status"] == "finished";
+        let ours = s["turn"]["seat"] == 0 && s["legal"].as_array().is_some_and(|l| !l.is_empty());
+        // Only what a move needs is kept (the state stays with the socket).
+        let legal = if ours { s["legal"].as_array().cloned().unwrap_or_default() } else { Vec::new() };
         game.last_version = game.last_version.max(version);
         if let Some((at, sent)) = pending {
             if version > at {
@@ -373,18 +377,16 @@ async fn play_one(addr: &str, opts: &Options, i: usize) -> Outcome {
                 pending = None;
             }
         }
-        if s["status"] == "finished" {
+        if finished {
             game.finished = true;
             break;
         }
         if pending.is_none() && opts.moves_per_game.is_some_and(|n| game.sent.len() >= n) {
             break;
         }
-        let ours = s["turn"]["seat"] == 0 && s["legal"].as_array().is_some_and(|l| !l.is_empty());
         if pending.is_none() && ours && game.sent.last().is_none_or(|(at, _)| *at < version) {
             // A person looks at the board before moving.
             tokio::time::sleep(opts.pace).await;
-            let legal = s["legal"].as_array().unwrap();
             let p = &legal[(rng.next_u64() % legal.len() as u64) as usize];
             let mut mv = json!({ "tile": p["tile"], "at": p["at"], "rot": p["rot"] });
             if let Some(spots) = p["meeple"].as_array().filter(|s| !s.is_empty()) {
