@@ -167,6 +167,8 @@ pub struct Live {
     sockets: std::sync::atomic::AtomicUsize,
     /// When the game was last asked for, played or watched (Unix ms).
     touched: std::sync::atomic::AtomicI64,
+    /// What its websockets were last sent, shared between them (`wire`).
+    views: Mutex<crate::wire::Views>,
 }
 
 /// A websocket's place on a game; dropping it frees the place.
@@ -261,6 +263,11 @@ impl Live {
     /// sees (a move, presence, a bot thinking).
     pub fn rev(&self) -> u64 {
         *self.changes.borrow()
+    }
+
+    /// The views of this game its websockets share.
+    pub(crate) fn views(&self) -> std::sync::MutexGuard<'_, crate::wire::Views> {
+        self.views.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     pub fn subscribe(&self) -> watch::Receiver<u64> {
@@ -764,6 +771,7 @@ impl AppState {
             changes: watch::channel(0).0,
             sockets: Default::default(),
             touched: now_ms().into(),
+            views: Mutex::default(),
         });
         self.games().insert(id, Arc::clone(&live));
         self.count_active(ip, &live);
@@ -799,6 +807,7 @@ impl AppState {
             changes: watch::channel(0).0,
             sockets: Default::default(),
             touched: now_ms().into(),
+            views: Mutex::default(),
         });
         let (live, fresh) = {
             let mut games = self.games();

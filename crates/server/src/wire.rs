@@ -11,6 +11,8 @@
 //! state is not at `base` saw a gap and asks for the state again. The log is
 //! never sent twice.
 
+use std::sync::Arc;
+
 use axum::extract::ws::Message;
 use carcassonne::record::RecordMove;
 use serde_json::{Map, Value};
@@ -70,11 +72,66 @@ impl ServerMessage {
 /// The lists that only grow: an update sends their new items.
 const GROWING: [&str; 2] = ["board", "score_history"];
 
+/// The views of one game at one revision, shared by its sockets: the state
+/// each kind of viewer sees (its seats) is built once per change, and an
+/// update from a state many sockets were sent (spectators) is written once.
+#[derive(Default)]
+pub struct Views {
+    rev: u64,
+    list: Vec<SharedView>,
+}
+
+struct SharedView {
+    seats: Vec<carcassonne::PlayerId>,
+    state: Arc<Map<String, Value>>,
+    /// The game's events when it was built.
+    events: usize,
+    /// Updates written to it, and what they were written from.
+    updates: Vec<Written>,
+}
+
+/// An update from one state (with its events and revision) to a shared view.
+struct Written {
+    from: Arc<Map<String, Value>>,
+    events: usize,
+    base: u64,
+    message: Option<Message>,
+}
+
+impl Views {
+    /// The view of `viewer` at revision `rev` (built now if nobody has).
+    fn at(
+        &mut self,
+        rev: u64,
+        viewer: &Viewer,
+        build: impl FnOnce() -> (Map<String, Value>, usize),
+    ) -> &mut SharedView {
+        if self.rev != rev {
+            self.rev = rev;
+            self.list.clear();
+        }
+        let i = match self.list.iter().position(|v| v.seats == viewer.seats) {
+            Some(i) => i,
+            None => {
+                let (state, events) = build();
+                self.list.push(SharedView {
+                    seats: viewer.seats.clone(),
+                    state: Arc::new(state),
+                    events,
+                    updates: Vec::new(),
+                });
+                self.list.len() - 1
+            }
+        };
+        &mut self.list[i]
+    }
+}
+
 /// What one socket was last told, and how to tell it the next change.
 pub struct Follower {
     protocol: u8,
     /// Protocol 2: the state last sent (without its log).
-    last: Map<String, Value>,
+    last: Arc<Map<String, Value>>,
     /// Protocol 2: the game's events already sent (in the log).
     events: usize,
     /// The game's revision last sent.
@@ -84,7 +141,7 @@ pub struct Follower {
 impl Follower {
     /// `protocol`: 1 or 2 (anything else is 1).
     pub fn new(protocol: u8) -> Follower {
-        Follower { protocol: if protocol == 2 { 2 } else { 1 }, last: Map::new(), events: 0, rev: 0 }
+        Follower { protocol: if protocol == 2 { 2 } else { 1 }, last: Arc::default(), events: 0, rev: 0 }
     }
 
     /// The whole state as it is now.
@@ -99,15 +156,16 @@ impl Follower {
             }
             .frame();
         }
-        let state = view::state_without_log(&live.id, &table, viewer);
-        self.last = state.as_object().cloned().unwrap_or_default();
-        self.events = table.game.events().len();
-        self.rev = rev;
-        let mut state = state;
-        if let Some(s) = state.as_object_mut() {
-            s.insert("log".into(), view::log_json(&table.game, 0).into());
-        }
-        ServerMessage::State { protocol: Some(2), rev: Some(rev), state }.frame()
+        let (last, events) = {
+            let mut views = live.views();
+            let shared = views.at(rev, viewer, || built(live, &table, viewer));
+            (Arc::clone(&shared.state), shared.events)
+        };
+        let mut state = (*last).clone();
+        state.insert("log".into(), view::log_json(&table.game, 0).into());
+        drop(table);
+        (self.last, self.events, self.rev) = (last, events, rev);
+        ServerMessage::State { protocol: Some(2), rev: Some(rev), state: Value::Object(state) }.frame()
     }
 
     /// What the socket must be told of the game's latest change; `None` when
@@ -118,11 +176,22 @@ impl Follower {
         }
         let rev = live.rev();
         let table = live.lock().await;
-        let now = view::state_without_log(&live.id, &table, viewer);
-        let Value::Object(now) = now else { return None };
-        let events = table.game.events();
-        let log = view::log_json(&table.game, self.events);
-        let from_version = self.last.get("version").and_then(Value::as_u64).unwrap_or(0);
+        let mut views = live.views();
+        let shared = views.at(rev, viewer, || built(live, &table, viewer));
+        let base = self.rev;
+        let from_events = std::mem::replace(&mut self.events, shared.events);
+        let last = std::mem::replace(&mut self.last, Arc::clone(&shared.state));
+        // Another socket was told this already (same view, same starting point).
+        let told =
+            shared.updates.iter().find(|w| Arc::ptr_eq(&w.from, &last) && w.events == from_events && w.base == base);
+        if let Some(w) = told {
+            if w.message.is_some() {
+                self.rev = rev;
+            }
+            return w.message.clone();
+        }
+        let log = view::log_json(&table.game, from_events);
+        let from_version = last.get("version").and_then(Value::as_u64).unwrap_or(0);
         let version = table.game.moves_played() as u64;
         let moves: Vec<RecordMove> = table
             .game
@@ -132,35 +201,59 @@ impl Follower {
             .iter()
             .map(RecordMove::from_move)
             .collect();
-        self.events = events.len();
-        drop(table);
-
-        let mut changes = Map::new();
-        let mut append = Map::new();
-        if !log.is_empty() {
-            append.insert("log".into(), log.into());
+        let message = update(&last, &shared.state, log, moves, base, rev, version);
+        if message.is_some() {
+            // (Told nothing, the socket stays at its revision: its next
+            // update follows the last one it was sent.)
+            self.rev = rev;
         }
-        for (key, value) in &now {
-            let old = self.last.get(key);
-            if let (true, Some(Value::Array(old)), Value::Array(new)) = (GROWING.contains(&key.as_str()), old, value) {
-                // What was laid or scored stays as it was: only the end is compared.
-                let kept = old.len() <= new.len() && old.last() == old.len().checked_sub(1).and_then(|i| new.get(i));
-                if kept {
-                    if new.len() > old.len() {
-                        append.insert(key.clone(), new[old.len()..].to_vec().into());
-                    }
-                    continue;
+        shared.updates.push(Written { from: last, events: from_events, base, message: message.clone() });
+        message
+    }
+}
+
+/// The state of `viewer` (without its log) and the count of events it covers.
+fn built(live: &Live, table: &crate::live::Table, viewer: &Viewer) -> (Map<String, Value>, usize) {
+    let state = match view::state_without_log(&live.id, table, viewer) {
+        Value::Object(state) => state,
+        _ => Map::new(),
+    };
+    (state, table.game.events().len())
+}
+
+/// The update from state `last` to state `now`; `None` when nothing changed.
+fn update(
+    last: &Map<String, Value>,
+    now: &Map<String, Value>,
+    log: Vec<Value>,
+    moves: Vec<RecordMove>,
+    base: u64,
+    rev: u64,
+    version: u64,
+) -> Option<Message> {
+    let mut changes = Map::new();
+    let mut append = Map::new();
+    if !log.is_empty() {
+        append.insert("log".into(), log.into());
+    }
+    for (key, value) in now {
+        let old = last.get(key);
+        if let (true, Some(Value::Array(old)), Value::Array(new)) = (GROWING.contains(&key.as_str()), old, value) {
+            // What was laid or scored stays as it was: only the end is compared.
+            let kept = old.len() <= new.len() && old.last() == old.len().checked_sub(1).and_then(|i| new.get(i));
+            if kept {
+                if new.len() > old.len() {
+                    append.insert(key.clone(), new[old.len()..].to_vec().into());
                 }
-            } else if old == Some(value) {
                 continue;
             }
-            changes.insert(key.clone(), value.clone());
+        } else if old == Some(value) {
+            continue;
         }
-        if changes.is_empty() && append.is_empty() {
-            return None;
-        }
-        let base = std::mem::replace(&mut self.rev, rev);
-        self.last = now;
-        Some(ServerMessage::Update { rev, base, version, moves, changes, append }.frame())
+        changes.insert(key.clone(), value.clone());
     }
+    if changes.is_empty() && append.is_empty() {
+        return None;
+    }
+    Some(ServerMessage::Update { rev, base, version, moves, changes, append }.frame())
 }

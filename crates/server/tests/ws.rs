@@ -374,7 +374,7 @@ async fn protocol_2_sends_the_state_once_then_only_what_changed() {
         let msg = next_json(&mut ada).await;
         assert_eq!(msg["type"], "update", "after the first state, only updates: {msg}");
         assert!(msg.get("state").is_none());
-        state = apply_update(&state, rev, &msg).expect("each update follows the one before");
+        state = apply_update(&state, rev, &msg).unwrap_or_else(|| panic!("at {rev}, an update from elsewhere: {msg}"));
         rev = msg["rev"].as_u64().unwrap();
         assert_eq!(msg["version"], state["version"]);
     }
