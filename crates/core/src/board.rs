@@ -354,12 +354,19 @@ impl Board {
                         let root = self.union(base + es as u16, nb.seg_base + nrt.edge_seg[opp.index()] as u16);
                         self.feats[root as usize].open -= 2;
                     }
-                    for h in [2 * d.index(), 2 * d.index() + 1] {
-                        let hs = rt.half_seg[h];
-                        if hs != NO_SEGMENT {
-                            let other = nrt.half_seg[HALF_OPPOSITE[h] as usize];
-                            self.union(base + hs as u16, nb.seg_base + other as u16);
+                    // The two half-edges of a side: on a plain field edge both
+                    // join the same pair of segments, and one union does.
+                    let (h0, h1) = (2 * d.index(), 2 * d.index() + 1);
+                    let (a0, a1) = (rt.half_seg[h0], rt.half_seg[h1]);
+                    if a0 != NO_SEGMENT {
+                        let (b0, b1) = (nrt.half_seg[HALF_OPPOSITE[h0] as usize], nrt.half_seg[HALF_OPPOSITE[h1] as usize]);
+                        self.union(base + a0 as u16, nb.seg_base + b0 as u16);
+                        if a1 != NO_SEGMENT && (a1 != a0 || b1 != b0) {
+                            self.union(base + a1 as u16, nb.seg_base + b1 as u16);
                         }
+                    } else if a1 != NO_SEGMENT {
+                        let b1 = nrt.half_seg[HALF_OPPOSITE[h1] as usize];
+                        self.union(base + a1 as u16, nb.seg_base + b1 as u16);
                     }
                 }
             }
@@ -397,6 +404,9 @@ impl Board {
             }
         }
         let links = &links[..n];
+        if links.iter().all(|&(_, root)| self.feats[root as usize].meeples == 0) {
+            return 0;
+        }
         // Group the tile's segments that touch a common feature (a tiny
         // union–find by repeated relabelling; at most ten segments).
         let mut group: [u8; MAX_SEGMENTS] = std::array::from_fn(|i| i as u8);

@@ -134,6 +134,9 @@ pub struct Game {
     pub(crate) supply: [u8; MAX_PLAYERS],
     pub(crate) abbot_home: [bool; MAX_PLAYERS],
     pub(crate) followers: Vec<Follower>,
+    /// How many of `followers` stand on a cloister or garden (monks and
+    /// abbots): only those can be completed by the tiles around them.
+    pub(crate) monks: u8,
     pub(crate) history: Vec<Move>,
     pub(crate) river: Option<RiverEnd>,
     pub(crate) events: Vec<Event>,
@@ -185,6 +188,7 @@ impl Game {
             supply: [FOLLOWERS; MAX_PLAYERS],
             abbot_home: [rules.abbot; MAX_PLAYERS],
             followers: Vec::with_capacity(MAX_PLAYERS * (FOLLOWERS as usize + 1)),
+            monks: 0,
             history: Vec::with_capacity(MAX_TILES),
             river,
             events: Vec::with_capacity(256),
@@ -565,6 +569,7 @@ impl Game {
                         SegmentKind::Cloister | SegmentKind::Garden => Role::Monk,
                     }
                 };
+                self.monks += matches!(role, Role::Monk | Role::Abbot) as u8;
                 self.followers.push(Follower { player, pos: mv.pos, spot, role, seg: id });
                 self.log(Event::FollowerDeployed { turn, player, pos: mv.pos, spot, role });
             }
@@ -589,7 +594,8 @@ impl Game {
         // occupied one scores, so look at the monks and abbots near the tile.
         let mut near = [u16::MAX; 9];
         let mut found = 0;
-        for f in &self.followers {
+        let monks = if self.monks == 0 { &[][..] } else { &self.followers[..] };
+        for f in monks {
             if matches!(f.role, Role::Monk | Role::Abbot)
                 && (f.pos.x - mv.pos.x).abs() <= 1
                 && (f.pos.y - mv.pos.y).abs() <= 1
