@@ -10,7 +10,7 @@
 
 use crate::geom::{Dir, Pos, Rotation, HALF_OPPOSITE};
 use crate::tile::{
-    constraint_side, tables, EdgeKind, RotatedTile, SegmentKind, Tables, TileId, MAX_SEGMENTS, NO_SEGMENT, SIDE_WEIGHT,
+    constraint_side, tables, EdgeKind, FIT_ROW, RotatedTile, SegmentKind, Tables, TileId, MAX_SEGMENTS, NO_SEGMENT, SIDE_WEIGHT,
 };
 
 const GRID_BITS: u32 = 7;
@@ -218,14 +218,14 @@ impl Board {
     #[inline]
     pub(crate) fn fit_masks(&self, tile: TileId) -> impl Iterator<Item = u8> + '_ {
         let fits = &self.tables.fits[tile.index()];
-        self.fr_code.iter().map(move |&c| fits[c as usize])
+        self.fr_code.iter().map(move |&c| fits[c as usize & (FIT_ROW - 1)])
     }
 
     /// Whether `tile` fits anywhere on the board.
     pub(crate) fn fits_anywhere(&self, tile: TileId) -> bool {
         let fits = &self.tables.fits[tile.index()];
         // Eight cells at a time, without a branch per cell.
-        self.fr_code.chunks(8).any(|chunk| chunk.iter().fold(0, |acc, &c| acc | fits[c as usize]) != 0)
+        self.fr_code.chunks(8).any(|chunk| chunk.iter().fold(0, |acc, &c| acc | fits[c as usize & (FIT_ROW - 1)]) != 0)
     }
 
     #[inline]
