@@ -418,6 +418,50 @@ impl Game {
         }
     }
 
+    /// Puts the tiles `viewer` cannot see in the given order: the hidden
+    /// hands of the other players in seat order (each hand's slots in
+    /// order), then the bag in draw order — the order in which
+    /// [`Game::resample_hidden`] pools them. For search: a sample whose
+    /// unknown tiles are arranged by the searcher alone.
+    ///
+    /// # Errors
+    /// `tiles` is not an arrangement of exactly the tiles the viewer cannot
+    /// see; the game is unchanged.
+    pub fn set_hidden(&mut self, viewer: PlayerId, tiles: &[TileId]) -> Result<(), HiddenMismatch> {
+        let visible = self.hand_visible_to_all(viewer);
+        let hidden = |p: usize| p != viewer.index() && !visible;
+        let mut counts = [0i32; TILE_KINDS];
+        let mut n = 0;
+        for p in (0..self.players as usize).filter(|&p| hidden(p)) {
+            for t in self.hands[p].as_slice() {
+                counts[t.index()] += 1;
+                n += 1;
+            }
+        }
+        for t in &self.deck[self.next_draw..] {
+            counts[t.index()] += 1;
+            n += 1;
+        }
+        for t in tiles {
+            counts[t.index()] -= 1;
+        }
+        if n != tiles.len() || counts.iter().any(|&c| c != 0) {
+            return Err(HiddenMismatch);
+        }
+        let mut it = tiles.iter().copied();
+        for p in 0..self.players as usize {
+            if hidden(p) {
+                for slot in &mut self.hands[p].tiles[..self.hands[p].len as usize] {
+                    *slot = it.next().expect("counted above");
+                }
+            }
+        }
+        for (slot, t) in self.deck[self.next_draw..].iter_mut().zip(it) {
+            *slot = t;
+        }
+        Ok(())
+    }
+
     /// Whether everyone sees what `p` holds: without a hand rule the drawn
     /// tile is on the table; with one, only if `hand_visible`.
     pub fn hand_visible_to_all(&self, _p: PlayerId) -> bool {
@@ -635,6 +679,18 @@ impl Game {
         Some(RiverEnd { cell: pos.step(out), flow: out, last_turn: river_turn(end.flow, out) })
     }
 }
+
+/// The tiles given to [`Game::set_hidden`] are not the ones hidden from the viewer.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct HiddenMismatch;
+
+impl std::fmt::Display for HiddenMismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("not an arrangement of the tiles hidden from this player")
+    }
+}
+
+impl std::error::Error for HiddenMismatch {}
 
 /// -1 for a left turn, 1 for a right turn, 0 straight: flowing `from`,
 /// then leaving towards `to`.

@@ -161,6 +161,41 @@ impl Game {
         out.len = n;
     }
 
+    /// What putting `tile` at `placement` (legal) would do at once for the
+    /// player to move, in points: `(theirs, others')`, where `theirs` sums
+    /// the roads, cities and cloisters it completes that the player holds
+    /// (alone or tied) and `others'` those it completes for another player
+    /// (the most any one other player would get). Cheap (nothing is
+    /// placed) and approximate (see below), it is meant for playout
+    /// policies, not scoring: a feature closed by two segments of the tile
+    /// counts twice, the small-city rule is ignored, and a follower put on
+    /// the tile itself is not counted.
+    pub fn placement_gain(&self, tile: TileId, placement: Placement) -> (u32, u32) {
+        if self.finished {
+            return (0, 0);
+        }
+        let me = self.to_move.0;
+        let rt = tile.rotated(placement.rot);
+        let (mut mine, mut theirs) = self.board.completion_gain(rt, placement.pos, me, self.players);
+        if self.monks > 0 {
+            let pos = placement.pos;
+            for f in &self.followers {
+                if matches!(f.role, Role::Monk | Role::Abbot)
+                    && (f.pos.x - pos.x).abs() <= 1
+                    && (f.pos.y - pos.y).abs() <= 1
+                    && self.board.neighbours(f.pos) == 7
+                {
+                    if f.player.0 == me {
+                        mine += 9;
+                    } else {
+                        theirs += 9;
+                    }
+                }
+            }
+        }
+        (mine, theirs)
+    }
+
     /// Every legal placement of `tile` on the board as it is, appended to `out`.
     pub fn placements_of(&self, tile: TileId, out: &mut Vec<Placement>) {
         let cells = self.board.frontier_cells();
