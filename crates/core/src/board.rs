@@ -91,7 +91,6 @@ pub struct FeatureInfo {
 }
 
 /// Placed tiles, frontier and features.
-#[derive(Clone)]
 pub struct Board {
     /// Placed-tile index + 1 per cell (0: empty).
     cells: Vec<u8>,
@@ -109,6 +108,60 @@ pub struct Board {
     pub(crate) feats: Vec<Feature>,
     min: Pos,
     max: Pos,
+}
+
+impl Clone for Board {
+    fn clone(&self) -> Board {
+        Board {
+            cells: self.cells.clone(),
+            fpos: self.fpos.clone(),
+            fr_pos: self.fr_pos.clone(),
+            fr_code: self.fr_code.clone(),
+            tables: self.tables,
+            limit: self.limit,
+            border_completes: self.border_completes,
+            tiles: self.tiles.clone(),
+            feats: self.feats.clone(),
+            min: self.min,
+            max: self.max,
+        }
+    }
+
+    /// Copies only the grid rows either board uses: searches copy a
+    /// position once per iteration, and a game covers a few rows of 128.
+    fn clone_from(&mut self, source: &Board) {
+        let rows = |b: &Board| (b.min.y - 1, b.max.y + 1);
+        let (lo, hi) = rows(self);
+        for grid in [&mut self.cells, &mut self.fpos] {
+            for_rows(lo, hi, |r| grid[r].fill(0));
+        }
+        let (lo, hi) = rows(source);
+        for (grid, from) in [(&mut self.cells, &source.cells), (&mut self.fpos, &source.fpos)] {
+            for_rows(lo, hi, |r| grid[r.clone()].copy_from_slice(&from[r]));
+        }
+        self.fr_pos.clone_from(&source.fr_pos);
+        self.fr_code.clone_from(&source.fr_code);
+        self.tables = source.tables;
+        self.limit = source.limit;
+        self.border_completes = source.border_completes;
+        self.tiles.clone_from(&source.tiles);
+        self.feats.clone_from(&source.feats);
+        self.min = source.min;
+        self.max = source.max;
+    }
+}
+
+/// Calls `f` with the index range of each grid row from `lo` to `hi`
+/// (inclusive, torus rows), or once with the whole grid if they span it.
+fn for_rows(lo: i32, hi: i32, mut f: impl FnMut(std::ops::Range<usize>)) {
+    if hi - lo + 1 >= GRID {
+        f(0..CELLS);
+        return;
+    }
+    for y in lo..=hi {
+        let start = ((y & (GRID - 1)) << GRID_BITS) as usize;
+        f(start..start + GRID as usize);
+    }
 }
 
 impl std::fmt::Debug for Board {

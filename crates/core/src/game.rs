@@ -114,7 +114,7 @@ pub(crate) struct RiverEnd {
 }
 
 /// A game of Carcassonne.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Game {
     pub(crate) rules: Rules,
     pub(crate) players: u8,
@@ -142,6 +142,41 @@ pub struct Game {
     pub(crate) events: Vec<Event>,
     pub(crate) log_events: bool,
     pub(crate) finished: bool,
+}
+
+impl Clone for Game {
+    fn clone(&self) -> Game {
+        let mut g = Game {
+            rules: self.rules,
+            players: self.players,
+            board: self.board.clone(),
+            deck: Vec::new(),
+            next_draw: 0,
+            live: None,
+            hands: self.hands,
+            moves: 0,
+            to_move: self.to_move,
+            first: self.first,
+            scores: self.scores,
+            supply: self.supply,
+            abbot_home: self.abbot_home,
+            followers: Vec::new(),
+            monks: 0,
+            history: Vec::new(),
+            river: None,
+            events: Vec::new(),
+            log_events: true,
+            finished: false,
+        };
+        g.copy_rest(self);
+        g
+    }
+
+    /// Reuses this game's buffers (search copies a position per iteration).
+    fn clone_from(&mut self, source: &Game) {
+        self.board.clone_from(&source.board);
+        self.copy_rest(source);
+    }
 }
 
 impl Game {
@@ -207,6 +242,51 @@ impl Game {
         }
         game.begin_turn();
         Ok(game)
+    }
+
+    /// Everything but the board from `source`, reusing this game's buffers.
+    fn copy_rest(&mut self, source: &Game) {
+        let Game {
+            rules,
+            players,
+            board: _,
+            deck,
+            next_draw,
+            live,
+            hands,
+            moves,
+            to_move,
+            first,
+            scores,
+            supply,
+            abbot_home,
+            followers,
+            monks,
+            history,
+            river,
+            events,
+            log_events,
+            finished,
+        } = source;
+        self.rules = *rules;
+        self.players = *players;
+        self.deck.clone_from(deck);
+        self.next_draw = *next_draw;
+        self.live.clone_from(live);
+        self.hands = *hands;
+        self.moves = *moves;
+        self.to_move = *to_move;
+        self.first = *first;
+        self.scores = *scores;
+        self.supply = *supply;
+        self.abbot_home = *abbot_home;
+        self.followers.clone_from(followers);
+        self.monks = *monks;
+        self.history.clone_from(history);
+        self.river = *river;
+        self.events.clone_from(events);
+        self.log_events = *log_events;
+        self.finished = *finished;
     }
 
     /// Makes the bag live from here on: a tile sent back by the

@@ -365,3 +365,37 @@ fn placement_gain_predicts_what_a_placement_scores() {
     eprintln!("{off} of {paying} paying placements mispredicted ({checked} checked)");
     assert!(off * 100 <= paying, "{off} of {paying} paying placements mispredicted ({checked} checked)");
 }
+
+/// `clone_from` (which copies only the grid rows the games use) leaves the
+/// same game as `clone`, whichever game it overwrites: larger or smaller,
+/// further on or just started.
+#[test]
+fn clone_from_is_a_clone() {
+    let mut mover = RandomMover::new();
+    let at = |seed: u64, turns: u16, mover: &mut RandomMover| {
+        let mut g = Game::new(Setup::standard(Rules::default(), 2, seed)).unwrap();
+        let mut rng = seeded_rng(seed);
+        while g.moves_played() < turns && !g.is_over() {
+            let mv = mover.choose(&g, &mut rng).unwrap();
+            g.play_unchecked(&mv);
+        }
+        g
+    };
+    for (a, b) in [(5u16, 70u16), (70, 5), (30, 31), (0, 60)] {
+        let source = at(u64::from(a), a, &mut mover);
+        let mut target = at(1000 + u64::from(b), b, &mut mover);
+        target.clone_from(&source);
+        let mut copy = source.clone();
+        let (mut r1, mut r2) = (seeded_rng(9), seeded_rng(9));
+        loop {
+            assert_eq!(target.legal_moves(), copy.legal_moves(), "from turn {a} over turn {b}");
+            let (m1, m2) = (mover.choose(&target, &mut r1), mover.choose(&copy, &mut r2));
+            assert_eq!(m1, m2);
+            let Some(mv) = m1 else { break };
+            target.play(&mv).unwrap();
+            copy.play(&mv).unwrap();
+        }
+        assert_eq!(target.scores(), copy.scores());
+        assert_eq!(target.events(), copy.events());
+    }
+}
