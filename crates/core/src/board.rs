@@ -90,12 +90,24 @@ pub struct FeatureInfo {
     pub id: u16,
 }
 
+/// One cell of the grid: what lies there and whether it is on the frontier.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+struct Cell {
+    /// Placed-tile index + 1 (0: empty).
+    tile: u8,
+    /// Frontier index + 1 (0: not on the frontier).
+    front: u8,
+}
+
+impl Cell {
+    const EMPTY: Cell = Cell { tile: 0, front: 0 };
+}
+
 /// Placed tiles, frontier and features.
 pub struct Board {
-    /// Placed-tile index + 1 per cell (0: empty).
-    cells: Vec<u8>,
-    /// Frontier index + 1 per cell (0: not on the frontier).
-    fpos: Vec<u8>,
+    /// The 128 × 128 torus of cells (a fixed-size array: indices masked to
+    /// the grid need no bounds check).
+    grid: Box<[Cell; CELLS]>,
     /// The frontier as two parallel arrays: cells and their constraints
     /// (kept apart so that scanning the constraints is dense).
     fr_pos: Vec<Pos>,
@@ -113,8 +125,7 @@ pub struct Board {
 impl Clone for Board {
     fn clone(&self) -> Board {
         Board {
-            cells: self.cells.clone(),
-            fpos: self.fpos.clone(),
+            grid: self.grid.clone(),
             fr_pos: self.fr_pos.clone(),
             fr_code: self.fr_code.clone(),
             tables: self.tables,
@@ -132,13 +143,9 @@ impl Clone for Board {
     fn clone_from(&mut self, source: &Board) {
         let rows = |b: &Board| (b.min.y - 1, b.max.y + 1);
         let (lo, hi) = rows(self);
-        for grid in [&mut self.cells, &mut self.fpos] {
-            for_rows(lo, hi, |r| grid[r].fill(0));
-        }
+        for_rows(lo, hi, |r| self.grid[r].fill(Cell::EMPTY));
         let (lo, hi) = rows(source);
-        for (grid, from) in [(&mut self.cells, &source.cells), (&mut self.fpos, &source.fpos)] {
-            for_rows(lo, hi, |r| grid[r.clone()].copy_from_slice(&from[r]));
-        }
+        for_rows(lo, hi, |r| self.grid[r.clone()].copy_from_slice(&source.grid[r]));
         self.fr_pos.clone_from(&source.fr_pos);
         self.fr_code.clone_from(&source.fr_code);
         self.tables = source.tables;
@@ -178,8 +185,7 @@ impl Board {
         Board {
             limit: limit.map(|(w, h)| (w as i32 / 2, h as i32 / 2)),
             border_completes: border_completes && limit.is_some(),
-            cells: vec![0; CELLS],
-            fpos: vec![0; CELLS],
+            grid: Box::new([Cell::EMPTY; CELLS]),
             fr_pos: Vec::with_capacity(2 * MAX_TILES + 4),
             fr_code: Vec::with_capacity(2 * MAX_TILES + 4),
             tables: tables(),
@@ -213,7 +219,7 @@ impl Board {
         if !self.in_reach(p) {
             return None;
         }
-        match self.cells[cell_index(p)] {
+        match self.grid[cell_index(p)].tile {
             0 => None,
             i => Some(i as usize - 1),
         }
@@ -238,7 +244,7 @@ impl Board {
     #[inline]
     fn index_near(&self, p: Pos) -> Option<usize> {
         debug_assert!(p.x >= self.min.x - 2 && p.x <= self.max.x + 2 && p.y >= self.min.y - 2 && p.y <= self.max.y + 2);
-        match self.cells[cell_index(p)] {
+        match self.grid[cell_index(p)].tile {
             0 => None,
             i => Some(i as usize - 1),
         }
@@ -255,7 +261,7 @@ impl Board {
         if !self.tiles.is_empty() && !self.in_reach(p) {
             return None;
         }
-        match self.fpos[cell_index(p)] {
+        match self.grid[cell_index(p)].front {
             0 => None,
             i => Some(FrontierCell { pos: self.fr_pos[i as usize - 1], constraint: self.fr_code[i as usize - 1] }),
         }
@@ -353,7 +359,7 @@ impl Board {
         }
         self.tiles.push(PlacedTile { tile, rot, pos, seg_base: base });
         let cell = cell_index(pos);
-        self.cells[cell] = idx as u8 + 1;
+        self.grid[cell].tile = idx as u8 + 1;
         if self.tiles.len() == 1 {
             self.min = pos;
             self.max = pos;
@@ -363,15 +369,15 @@ impl Board {
         }
 
         // Leave the frontier.
-        let fp = self.fpos[cell];
+        let fp = self.grid[cell].front;
         if fp != 0 {
-            self.fpos[cell] = 0;
+            self.grid[cell].front = 0;
             let i = fp as usize - 1;
             self.fr_pos.swap_remove(i);
             self.fr_code.swap_remove(i);
             if i < self.fr_pos.len() {
                 let moved = cell_index(self.fr_pos[i]);
-                self.fpos[moved] = i as u8 + 1;
+                self.grid[moved].front = i as u8 + 1;
             }
         }
 
@@ -379,7 +385,7 @@ impl Board {
             let np = pos.step(d);
             let ncell = cell_index(np);
             let opp = d.opposite();
-            match self.cells[ncell] {
+            match self.grid[ncell].tile {
                 0 if !self.within_limit(np) => {
                     // The table's edge: no tile goes there; it may close roads and cities.
                     let es = rt.edge_seg[d.index()];
@@ -390,11 +396,11 @@ impl Board {
                 }
                 0 => {
                     let add = rt.edges[d.index()] as u16 * SIDE_WEIGHT[opp.index()];
-                    match self.fpos[ncell] {
+                    match self.grid[ncell].front {
                         0 => {
                             self.fr_pos.push(np);
                             self.fr_code.push(add);
-                            self.fpos[ncell] = self.fr_pos.len() as u8;
+                            self.grid[ncell].front = self.fr_pos.len() as u8;
                         }
                         f => self.fr_code[f as usize - 1] += add,
                     }
