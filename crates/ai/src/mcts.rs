@@ -7,10 +7,13 @@
 //! outcomes: after a move, the child depends on who is to move next and
 //! what they hold (the drawn tile, or their hand) in that iteration's
 //! sample, so the tree never assumes one tile order and each chance branch
-//! is visited as often as the bag makes it likely. Playouts are uniformly
-//! random moves to the end of the game (optionally cut short and finished
-//! with the [`Valuation`]); docs/ai.md explains the choices and the
-//! measurements behind them.
+//! is visited as often as the bag makes it likely. Playouts are random
+//! moves to the end of the game — a uniform placement, then a uniform
+//! decision, except that most farmers drawn are turned into a pass —
+//! optionally cut short and finished with the [`Valuation`]; docs/ai.md
+//! explains the choices and the measurements behind them. The first
+//! version (uniform decisions) stays selectable as [`MctsConfig::v1`],
+//! spec `mcts-v1:…`.
 //!
 //! The moves at the root are ordered by the greedy valuation and widened
 //! progressively (the k-th best is searched once the root has had enough
@@ -117,7 +120,11 @@ pub struct MctsConfig {
     /// 1 is the uniform random playout of the first version.
     pub playout_sample: u32,
     /// Chance that a playout move keeps a farmer it drew (else it passes);
-    /// 1 is the first version's uniform decision.
+    /// 1 is the first version's uniform decision. Uniformly random
+    /// playouts put a farmer down on most tiles with a field, so that farms
+    /// soak up the followers and the final farm scoring dominates every
+    /// playout's result; fewer farmers make playouts closer to real games
+    /// (docs/ai.md, "A stronger search").
     pub playout_farmer: f64,
     pub valuation: Valuation,
 }
@@ -140,7 +147,7 @@ impl Default for MctsConfig {
             prior_weight: 0.5,
             rank_after: 0,
             playout_sample: 0,
-            playout_farmer: 1.0,
+            playout_farmer: 0.2,
             valuation: Valuation::default(),
         }
     }
