@@ -10,7 +10,8 @@
 
 use crate::geom::{Dir, Pos, Rotation, HALF_OPPOSITE};
 use crate::tile::{
-    constraint_side, tables, EdgeKind, FIT_ROW, RotatedTile, SegmentKind, Tables, TileId, MAX_SEGMENTS, NO_SEGMENT, SIDE_WEIGHT,
+    constraint_side, tables, EdgeKind, RotatedTile, SegmentKind, Tables, TileId, FIT_ROW, MAX_SEGMENTS, NO_SEGMENT,
+    SIDE_WEIGHT,
 };
 
 const GRID_BITS: u32 = 7;
@@ -418,7 +419,8 @@ impl Board {
                     let (h0, h1) = (2 * d.index(), 2 * d.index() + 1);
                     let (a0, a1) = (rt.half_seg[h0], rt.half_seg[h1]);
                     if a0 != NO_SEGMENT {
-                        let (b0, b1) = (nrt.half_seg[HALF_OPPOSITE[h0] as usize], nrt.half_seg[HALF_OPPOSITE[h1] as usize]);
+                        let (b0, b1) =
+                            (nrt.half_seg[HALF_OPPOSITE[h0] as usize], nrt.half_seg[HALF_OPPOSITE[h1] as usize]);
                         self.union(base + a0 as u16, nb.seg_base + b0 as u16);
                         if a1 != NO_SEGMENT && (a1 != a0 || b1 != b0) {
                             self.union(base + a1 as u16, nb.seg_base + b1 as u16);
