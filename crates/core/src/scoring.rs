@@ -2,7 +2,7 @@
 //! final scoring of incomplete features and farms.
 
 use crate::event::{Event, PlayerId, Role, ScoredKind, Scoring, Seats, TurnNo, When};
-use crate::game::Game;
+use crate::game::{Game, FOLLOWERS, MAX_PLAYERS};
 use crate::rules::FarmRule;
 use crate::tile::SegmentKind;
 
@@ -117,18 +117,23 @@ impl Game {
     pub(crate) fn finish(&mut self) {
         self.finished = true;
         self.hands.iter_mut().for_each(|h| *h = crate::game::Hand::EMPTY);
-        let mut seen: Vec<u16> = Vec::with_capacity(self.followers.len());
-        let mut farms: Vec<u16> = Vec::new();
+        // Features and farms seen, without allocating: at most one per
+        // follower on the board.
+        const MOST: usize = MAX_PLAYERS * (FOLLOWERS as usize + 1);
+        let (mut seen, mut n_seen) = ([0u16; MOST], 0);
+        let (mut farms, mut n_farms) = ([0u16; MOST], 0);
         for i in 0..self.followers.len() {
             let f = self.followers[i];
             let root = self.board.find(f.seg);
-            if seen.contains(&root) {
+            if seen[..n_seen].contains(&root) {
                 continue;
             }
-            seen.push(root);
+            seen[n_seen] = root;
+            n_seen += 1;
             let feat = *self.board.feature(root);
             if feat.kind == SegmentKind::Field {
-                farms.push(root);
+                farms[n_farms] = root;
+                n_farms += 1;
                 continue;
             }
             if !self.rules.incomplete_scoring {
@@ -163,8 +168,8 @@ impl Game {
             }
             self.award(s);
         }
-        if !farms.is_empty() {
-            self.score_farms(&farms);
+        if n_farms > 0 {
+            self.score_farms(&farms[..n_farms]);
         }
         let winners = self.winners();
         self.log(Event::GameOver { winners });
