@@ -343,8 +343,11 @@ impl Board {
     }
 
     /// Puts `tile` at `pos` (which must be a legal placement) and joins its
-    /// segments to the neighbours' features. Returns the tile's index.
-    pub(crate) fn place(&mut self, tile: TileId, rot: Rotation, pos: Pos) -> usize {
+    /// segments to the neighbours' features. Returns the tile's index and
+    /// its closed sides (bit per `Dir`: a neighbour, or the table's edge
+    /// with `border_completes`): only a segment whose edges are all closed
+    /// can have completed a feature.
+    pub(crate) fn place(&mut self, tile: TileId, rot: Rotation, pos: Pos) -> (usize, u8) {
         let idx = self.tiles.len();
         debug_assert!(idx < MAX_TILES);
         let rt = &self.tables.rotated[tile.index()][rot.quarter_turns() as usize];
@@ -382,6 +385,7 @@ impl Board {
             }
         }
 
+        let mut closed = 0u8;
         for d in Dir::ALL {
             let np = pos.step(d);
             let ncell = cell_index(np);
@@ -390,6 +394,7 @@ impl Board {
                 0 if !self.within_limit(np) => {
                     // The table's edge: no tile goes there; it may close roads and cities.
                     let es = rt.edge_seg[d.index()];
+                    closed |= (self.border_completes as u8) << d.index();
                     if self.border_completes && es != NO_SEGMENT {
                         let root = self.find(base + es as u16);
                         self.feats[root as usize].open -= 1;
@@ -407,6 +412,7 @@ impl Board {
                     }
                 }
                 n => {
+                    closed |= 1 << d.index();
                     let nb = self.tiles[n as usize - 1];
                     let nrt = self.shape(&nb);
                     let es = rt.edge_seg[d.index()];
@@ -432,7 +438,7 @@ impl Board {
                 }
             }
         }
-        idx
+        (idx, closed)
     }
 
     /// The segments of a tile of shape `rt` about to be put at `pos` that

@@ -665,7 +665,7 @@ impl Game {
         }
         self.moves += 1;
         let turn = TurnNo(self.moves);
-        let idx = self.board.place(mv.tile, mv.rot, mv.pos);
+        let (idx, closed) = self.board.place(mv.tile, mv.rot, mv.pos);
         self.history.push(*mv);
         self.log(Event::TilePlaced { turn, player, tile: mv.tile, pos: mv.pos, rot: mv.rot });
         let rt = self.board.shape(&self.board.tiles()[idx]);
@@ -705,7 +705,7 @@ impl Game {
         let mut done = [u16::MAX; 4];
         for d in 0..4 {
             let es = rt.edge_seg[d];
-            if es == NO_SEGMENT {
+            if es == NO_SEGMENT || rt.seg_edges[es as usize] & !closed != 0 {
                 continue;
             }
             let root = self.board.find(self.board.segment(idx, es));
