@@ -462,11 +462,15 @@ impl Board {
                 links[n] = (es, self.root(nb.seg_base + nrt.edge_seg[d.opposite().index()] as u16));
                 n += 1;
             }
+            let mut last = (NO_SEGMENT, NO_SEGMENT);
             for h in [2 * d.index(), 2 * d.index() + 1] {
                 let hs = rt.half_seg[h];
-                if hs != NO_SEGMENT {
-                    links[n] = (hs, self.root(nb.seg_base + nrt.half_seg[HALF_OPPOSITE[h] as usize] as u16));
+                let other = nrt.half_seg[HALF_OPPOSITE[h] as usize];
+                // Both halves of a plain field edge make the same link.
+                if hs != NO_SEGMENT && (hs, other) != last {
+                    links[n] = (hs, self.root(nb.seg_base + other as u16));
                     n += 1;
+                    last = (hs, other);
                 }
             }
         }
