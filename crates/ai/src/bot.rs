@@ -248,7 +248,10 @@ mod tests {
         assert_eq!(parse_specs("mcts:1s, greedy").unwrap().len(), 2);
         let Ok(BotSpec::Mcts(v1)) = "mcts-v1:1s".parse() else { panic!() };
         assert!(v1.is_v1());
-        for text in ["mcts-v1:1s", "mcts-v1:500it:c=0.5"] {
+        assert!(!MctsConfig::default().is_v1(), "the current search differs from the first");
+        let Ok(BotSpec::Mcts(c)) = "mcts:500it:farm=1:pk=3".parse() else { panic!() };
+        assert_eq!((c.playout_farmer, c.playout_sample), (1.0, 3));
+        for text in ["mcts-v1:1s", "mcts-v1:500it:c=0.5", "mcts:500it:farm=1:pk=3", "mcts-v1:1s:farm=0.2"] {
             let spec: BotSpec = text.parse().unwrap();
             assert_eq!(spec.to_string().parse::<BotSpec>().unwrap(), spec, "{text}");
         }
