@@ -147,7 +147,7 @@ impl Default for MctsConfig {
             prior_weight: 0.5,
             rank_after: 0,
             playout_sample: 0,
-            playout_farmer: 0.2,
+            playout_farmer: 0.1,
             valuation: Valuation::default(),
         }
     }

@@ -504,6 +504,18 @@ impl Game {
     /// [`Game::resample_hidden`] pools them. For search: a sample whose
     /// unknown tiles are arranged by the searcher alone.
     ///
+    /// ```
+    /// use carcassonne::{Game, PlayerId, Rules, Setup};
+    ///
+    /// let mut game = Game::new(Setup::standard(Rules::default(), 2, 1)).unwrap();
+    /// let mut bag = game.deck()[game.drawn().len()..].to_vec();
+    /// bag.reverse();
+    /// game.set_hidden(PlayerId(0), &bag).unwrap();
+    /// assert_eq!(&game.deck()[game.drawn().len()..], &bag[..]);
+    /// bag.pop();
+    /// assert!(game.set_hidden(PlayerId(0), &bag).is_err(), "a tile short");
+    /// ```
+    ///
     /// # Errors
     /// `tiles` is not an arrangement of exactly the tiles the viewer cannot
     /// see; the game is unchanged.

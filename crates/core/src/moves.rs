@@ -170,6 +170,17 @@ impl Game {
     /// policies, not scoring: a feature closed by two segments of the tile
     /// counts twice, the small-city rule is ignored, and a follower put on
     /// the tile itself is not counted.
+    ///
+    /// ```
+    /// use carcassonne::{Game, Rules, Setup};
+    ///
+    /// let game = Game::new(Setup::standard(Rules::default(), 2, 1)).unwrap();
+    /// let tile = game.tile().unwrap();
+    /// for p in game.placements() {
+    ///     // No follower is on the board yet: no placement pays anyone.
+    ///     assert_eq!(game.placement_gain(tile, p), (0, 0));
+    /// }
+    /// ```
     pub fn placement_gain(&self, tile: TileId, placement: Placement) -> (u32, u32) {
         if self.finished {
             return (0, 0);
