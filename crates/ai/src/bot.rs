@@ -69,7 +69,8 @@ impl FromStr for Difficulty {
 /// per move), `mcts:1s`, `mcts:250ms`, `mcts:0.3s`, `mcts:5000it`, or a
 /// difficulty (`easy`, `normal`, `hard`). An MCTS spec may add `:<n>t` for
 /// threads and `:key=value` settings (docs/ai.md lists them), e.g.
-/// `mcts:2000it:2t:c=0.5:depth=12`.
+/// `mcts:2000it:2t:c=0.5:depth=12`. `mcts-v1:…` is the first version of the
+/// search (every later lever off), kept to measure the current one against.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub enum BotSpec {
     Random,
@@ -121,6 +122,8 @@ const SETTINGS: &[Setting] = &[
     ("prior", |c| c.prior_weight, |c, v| c.prior_weight = v),
     ("meeple", |c| c.valuation.follower, |c, v| c.valuation.follower = v),
     ("rank", |c| c.rank_after as f64, |c, v| c.rank_after = v as u32),
+    ("pk", |c| c.playout_sample as f64, |c, v| c.playout_sample = v as u32),
+    ("farm", |c| c.playout_farmer, |c, v| c.playout_farmer = v),
 ];
 
 impl fmt::Display for BotSpec {
@@ -129,11 +132,16 @@ impl fmt::Display for BotSpec {
             BotSpec::Random => f.write_str("random"),
             BotSpec::Greedy => f.write_str("greedy"),
             BotSpec::Mcts(c) => {
-                write!(f, "mcts:{}", c.budget)?;
+                // The first version's levers are named by its own kind.
+                let (kind, base) = if c.is_v1() && !MctsConfig::default().is_v1() {
+                    ("mcts-v1", MctsConfig::v1())
+                } else {
+                    ("mcts", MctsConfig::default())
+                };
+                write!(f, "{kind}:{}", c.budget)?;
                 if c.threads > 1 {
                     write!(f, ":{}t", c.threads)?;
                 }
-                let base = MctsConfig::default();
                 for (name, get, _) in SETTINGS {
                     match get(c) {
                         v if v == get(&base) => {}
@@ -155,7 +163,7 @@ impl fmt::Display for SpecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown bot \"{}\" (expected random, greedy, mcts, mcts:<seconds>s, mcts:<ms>ms, mcts:<n>it, easy, normal or hard)",
+            "unknown bot \"{}\" (expected random, greedy, mcts, mcts:<seconds>s, mcts:<ms>ms, mcts:<n>it, mcts-v1:…, easy, normal or hard)",
             self.0
         )
     }
@@ -178,8 +186,8 @@ impl FromStr for BotSpec {
         match kind {
             "random" if rest.is_empty() => Ok(BotSpec::Random),
             "greedy" if rest.is_empty() => Ok(BotSpec::Greedy),
-            "mcts" => {
-                let mut c = MctsConfig::default();
+            "mcts" | "mcts-v1" => {
+                let mut c = if kind == "mcts" { MctsConfig::default() } else { MctsConfig::v1() };
                 for (i, part) in rest.iter().enumerate() {
                     if let Some((key, value)) = part.split_once('=') {
                         let (_, _, set) = SETTINGS.iter().find(|(name, _, _)| *name == key).ok_or_else(bad)?;
@@ -238,5 +246,14 @@ mod tests {
             assert!(bad.parse::<BotSpec>().is_err(), "{bad}");
         }
         assert_eq!(parse_specs("mcts:1s, greedy").unwrap().len(), 2);
+        let Ok(BotSpec::Mcts(v1)) = "mcts-v1:1s".parse() else { panic!() };
+        assert!(v1.is_v1());
+        assert!(!MctsConfig::default().is_v1(), "the current search differs from the first");
+        let Ok(BotSpec::Mcts(c)) = "mcts:500it:farm=1:pk=3".parse() else { panic!() };
+        assert_eq!((c.playout_farmer, c.playout_sample), (1.0, 3));
+        for text in ["mcts-v1:1s", "mcts-v1:500it:c=0.5", "mcts:500it:farm=1:pk=3", "mcts-v1:1s:farm=0.2"] {
+            let spec: BotSpec = text.parse().unwrap();
+            assert_eq!(spec.to_string().parse::<BotSpec>().unwrap(), spec, "{text}");
+        }
     }
 }

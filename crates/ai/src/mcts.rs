@@ -7,10 +7,13 @@
 //! outcomes: after a move, the child depends on who is to move next and
 //! what they hold (the drawn tile, or their hand) in that iteration's
 //! sample, so the tree never assumes one tile order and each chance branch
-//! is visited as often as the bag makes it likely. Playouts are uniformly
-//! random moves to the end of the game (optionally cut short and finished
-//! with the [`Valuation`]); docs/ai.md explains the choices and the
-//! measurements behind them.
+//! is visited as often as the bag makes it likely. Playouts are random
+//! moves to the end of the game — a uniform placement, then a uniform
+//! decision, except that most farmers drawn are turned into a pass —
+//! optionally cut short and finished with the [`Valuation`]; docs/ai.md
+//! explains the choices and the measurements behind them. The first
+//! version (uniform decisions) stays selectable as [`MctsConfig::v1`],
+//! spec `mcts-v1:…`.
 //!
 //! The moves at the root are ordered by the greedy valuation and widened
 //! progressively (the k-th best is searched once the root has had enough
@@ -27,7 +30,9 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
-use carcassonne::{seeded_rng, uniform_below, Action, Game, Move, PlayerId, RandomMover, View, MAX_PLAYERS};
+use carcassonne::{
+    seeded_rng, uniform_below, Action, Game, Move, PackedPlacements, PlayerId, RandomMover, View, MAX_PLAYERS,
+};
 use rand_chacha::ChaCha8Rng;
 
 use crate::bot::Bot;
@@ -109,6 +114,18 @@ pub struct MctsConfig {
     /// the greedy valuation (then widened progressively, as at the root);
     /// 0 never ranks them.
     pub rank_after: u32,
+    /// Playout policy: each playout move draws this many placements at
+    /// random and plays the one whose completed features pay its player
+    /// most net of what they pay the others (`Game::placement_gain`); 0 or
+    /// 1 is the uniform random playout of the first version.
+    pub playout_sample: u32,
+    /// Chance that a playout move keeps a farmer it drew (else it passes);
+    /// 1 is the first version's uniform decision. Uniformly random
+    /// playouts put a farmer down on most tiles with a field, so that farms
+    /// soak up the followers and the final farm scoring dominates every
+    /// playout's result; fewer farmers make playouts closer to real games
+    /// (docs/ai.md, "A stronger search").
+    pub playout_farmer: f64,
     pub valuation: Valuation,
 }
 
@@ -129,8 +146,25 @@ impl Default for MctsConfig {
             widen_factor: 1.0,
             prior_weight: 0.5,
             rank_after: 0,
+            playout_sample: 0,
+            playout_farmer: 0.1,
             valuation: Valuation::default(),
         }
+    }
+}
+
+impl MctsConfig {
+    /// The first version of the search (issue 12's baseline, `mcts-v1`):
+    /// every lever added since off, so that it can be compared with the
+    /// current one.
+    pub fn v1() -> MctsConfig {
+        MctsConfig { playout_sample: 0, playout_farmer: 1.0, ..MctsConfig::default() }
+    }
+
+    /// Whether every lever added since the first version is off.
+    pub fn is_v1(&self) -> bool {
+        let v1 = MctsConfig::v1();
+        self.playout_sample == v1.playout_sample && self.playout_farmer == v1.playout_farmer
     }
 }
 
@@ -377,6 +411,7 @@ fn search(
     tree.order.extend(0..root.len() as u32);
     let mut game = det.sample(&mut rng);
     let mut mover = RandomMover::new();
+    let mut policy = PolicyMover::new();
     let mut scratch = Scratch::default();
     // (node, edge) pairs walked this iteration.
     let mut path: Vec<(u32, u32)> = Vec::with_capacity(64);
@@ -441,10 +476,21 @@ fn search(
         // Playout.
         let mut steps = 0u16;
         while !game.is_over() && c.playout_depth.is_none_or(|d| steps < d) {
-            let Some(mut mv) = mover.choose(&game, &mut rng) else { break };
+            let chosen = if c.playout_sample > 1 {
+                policy.choose(&game, &mut rng, c.playout_sample)
+            } else {
+                mover.choose(&game, &mut rng)
+            };
+            let Some(mut mv) = chosen else { break };
             if matches!(mv.action, Action::Follower(_) | Action::Abbot(_))
                 && c.playout_follower < 1.0
                 && (rng_unit(&mut rng)) >= c.playout_follower
+            {
+                mv.action = Action::Pass;
+            }
+            if c.playout_farmer < 1.0
+                && matches!(mv.action, Action::Follower(s) if s.is_half_edge())
+                && rng_unit(&mut rng) >= c.playout_farmer
             {
                 mv.action = Action::Pass;
             }
@@ -469,6 +515,48 @@ fn search(
         }
     }
     tree
+}
+
+/// The playout policy: of `k` placements drawn at random, the one whose
+/// completed features pay the player most net of what they pay the others
+/// (the first drawn among equals), then a uniform decision.
+struct PolicyMover {
+    placements: PackedPlacements,
+    actions: Vec<Action>,
+}
+
+impl PolicyMover {
+    fn new() -> PolicyMover {
+        PolicyMover { placements: PackedPlacements::new(), actions: Vec::with_capacity(16) }
+    }
+
+    fn choose(&mut self, game: &Game, rng: &mut ChaCha8Rng, k: u32) -> Option<Move> {
+        game.packed_placements(&mut self.placements);
+        let n = self.placements.len() as u32;
+        if n == 0 {
+            return None;
+        }
+        let gain = |i: u32| {
+            let (tile, p) = self.placements.get(i as usize, game);
+            let (mine, theirs) = game.placement_gain(tile, p);
+            mine as i32 - theirs as i32
+        };
+        let mut pick = uniform_below(rng, n);
+        let mut best = gain(pick);
+        for _ in 1..k {
+            let i = uniform_below(rng, n);
+            let g = gain(i);
+            if g > best {
+                best = g;
+                pick = i;
+            }
+        }
+        let (tile, p) = self.placements.get(pick as usize, game);
+        self.actions.clear();
+        game.actions_into(tile, p, &mut self.actions);
+        let action = self.actions[uniform_below(rng, self.actions.len() as u32) as usize];
+        Some(Move { tile, pos: p.pos, rot: p.rot, action })
+    }
 }
 
 fn rng_unit(rng: &mut ChaCha8Rng) -> f64 {

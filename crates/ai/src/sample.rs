@@ -12,13 +12,9 @@
 //! River's order (river tiles first, the lake last of them, then the land
 //! tiles), which a plain shuffle of the whole bag would not.
 //!
-//! The engine has no call to put hidden tiles in a given order, so the
-//! arrangement is reached through [`Game::resample_hidden`] itself, driven
-//! by a scripted generator whose words make the engine's pinned
-//! Fisher–Yates shuffle (`uniform_below`, Lemire's method) produce exactly
-//! the wanted order. Every sample is checked; if the engine ever shuffles
-//! differently, the determinizer falls back to the engine's own shuffle and
-//! reports that it is no longer canonical.
+//! The arrangement is put in place with [`Game::set_hidden`]. (The first
+//! version had no such call and drove [`Game::resample_hidden`] with a
+//! scripted generator instead, which cost a quadratic search per sample.)
 
 use carcassonne::{seeded_rng, Game, PlayerId, TileId, View};
 use rand_chacha::ChaCha8Rng;
@@ -30,11 +26,9 @@ use rand_core::RngCore;
 pub struct Determinizer {
     base: Game,
     viewer: PlayerId,
-    /// The hidden tiles of `base` in the engine's pool order.
-    base_pool: Vec<TileId>,
     /// The same tiles sorted by id: what the view tells of them.
     sorted: Vec<TileId>,
-    /// Whether the engine's shuffle can be scripted (checked once).
+    /// Whether the engine takes arrangements (checked once).
     canonical: bool,
 }
 
@@ -45,17 +39,16 @@ impl Determinizer {
         let mut base = view.sample(&mut seeded_rng(0x005e_ed0f_ca4c));
         base.set_event_log(false);
         let viewer = view.player();
-        let base_pool = pool(&base, viewer);
-        let mut sorted = base_pool.clone();
+        let mut sorted = pool(&base, viewer);
         sorted.sort_unstable_by_key(|t| t.index());
-        let mut d = Determinizer { base, viewer, base_pool, sorted, canonical: true };
+        let mut d = Determinizer { base, viewer, sorted, canonical: true };
         let mut trial = d.base.clone();
-        d.canonical = d.scripted(&mut trial, &d.sorted);
+        d.canonical = d.scripted(&mut trial, &d.sorted) && pool(&trial, viewer) == d.sorted;
         d
     }
 
     /// Whether samples depend on the view alone (not on the hidden order):
-    /// false if the engine's shuffle could not be scripted.
+    /// false if the engine refused an arrangement.
     pub fn is_canonical(&self) -> bool {
         self.canonical
     }
@@ -87,12 +80,10 @@ impl Determinizer {
     }
 
     /// Makes `game` a copy of the base with the hidden tiles in `target`
-    /// order through the engine's own shuffle; false if that failed.
+    /// order; false if the engine refused it.
     fn scripted(&self, game: &mut Game, target: &[TileId]) -> bool {
         game.clone_from(&self.base);
-        let mut script = Script::new(&self.base_pool, target);
-        game.resample_hidden(self.viewer, &mut script);
-        script.exhausted() && pool(game, self.viewer) == target
+        game.set_hidden(self.viewer, target).is_ok()
     }
 }
 
@@ -135,81 +126,10 @@ fn arrange(tiles: &mut [TileId], rng: &mut ChaCha8Rng) {
     }
 }
 
-/// A generator that replays the words making a Fisher–Yates shuffle from
-/// the back turn `from` into `to` (then yields zeros).
-struct Script {
-    words: Vec<u32>,
-    next: usize,
-}
-
-impl Script {
-    fn new(from: &[TileId], to: &[TileId]) -> Script {
-        let mut arr = from.to_vec();
-        let mut words = Vec::with_capacity(arr.len());
-        // Step i swaps position i with some j <= i: pick a j holding the
-        // tile that `to` wants at i.
-        for i in (1..arr.len()).rev() {
-            let j = (0..=i).rev().find(|&j| arr[j] == to[i]).unwrap_or(i);
-            arr.swap(i, j);
-            words.push(word_for(j as u32, i as u32 + 1));
-        }
-        Script { words, next: 0 }
-    }
-
-    fn exhausted(&self) -> bool {
-        self.next == self.words.len()
-    }
-}
-
-/// A 32-bit word `x` for which Lemire's `uniform_below(n)` returns `j` at the
-/// first try: `(x * n) >> 32 == j`, with the low half at least `n` so that
-/// the rejection test is not even entered.
-fn word_for(j: u32, n: u32) -> u32 {
-    debug_assert!(j < n && (2..1 << 16).contains(&n));
-    let x = ((j as u64) << 32).div_ceil(n as u64) + 1;
-    debug_assert_eq!((x * n as u64) >> 32, j as u64);
-    x as u32
-}
-
-impl RngCore for Script {
-    fn next_u32(&mut self) -> u32 {
-        let w = self.words.get(self.next).copied().unwrap_or(0);
-        self.next += 1;
-        w
-    }
-
-    fn next_u64(&mut self) -> u64 {
-        (self.next_u32() as u64) | ((self.next_u32() as u64) << 32)
-    }
-
-    fn fill_bytes(&mut self, dest: &mut [u8]) {
-        for chunk in dest.chunks_mut(4) {
-            let w = self.next_u32().to_le_bytes();
-            chunk.copy_from_slice(&w[..chunk.len()]);
-        }
-    }
-
-    fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), rand_core::Error> {
-        self.fill_bytes(dest);
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use carcassonne::{uniform_below, RandomMover, Rules, Setup};
-
-    #[test]
-    fn scripted_words_give_the_wanted_draw() {
-        for n in 2..200u32 {
-            for j in 0..n {
-                let mut s = Script { words: vec![word_for(j, n)], next: 0 };
-                assert_eq!(uniform_below(&mut s, n), j, "n {n} j {j}");
-                assert!(s.exhausted());
-            }
-        }
-    }
+    use carcassonne::{RandomMover, Rules, Setup};
 
     /// Two games that differ only in the order of the unseen tiles.
     pub(crate) fn twins(rules: Rules, seed: u64, turns: u16) -> (Game, Game) {

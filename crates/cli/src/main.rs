@@ -105,7 +105,7 @@ enum Command {
     /// Time complete random games (full legal-move enumeration every turn).
     Bench {
         /// Games to play.
-        #[arg(long, default_value_t = 100_000)]
+        #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
         games: u64,
         #[arg(long, default_value_t = 2)]
         players: usize,
@@ -114,6 +114,10 @@ enum Command {
         /// First seed; game i uses seed + i.
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// Threads to play on (0: one per core). Each plays its share of
+        /// the games, one after the other, with its own generator.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
     },
 }
 
@@ -134,7 +138,7 @@ fn main() -> ExitCode {
             Command::Play { seed, players, rules, save } => play(seed, players, &rules, save),
             Command::Score { record } => return score(&record),
             Command::Replay { record, step } => replay(&record, step),
-            Command::Bench { games, players, rules, seed } => bench(games, players, &rules, seed),
+            Command::Bench { games, players, rules, seed, threads } => bench(games, players, &rules, seed, threads),
             Command::Rules { code, preset, set } => rules_command(code, &preset, &set),
         };
     match result {
@@ -362,31 +366,66 @@ fn rules_command(code: Option<String>, preset: &str, set: &[String]) -> Result<(
     Ok(())
 }
 
-fn bench(games: u64, players: usize, rules: &str, seed: u64) -> Result<()> {
+fn bench(games: u64, players: usize, rules: &str, seed: u64, threads: usize) -> Result<()> {
     let rules = Rules::parse(rules)?;
+    Game::new(Setup::standard(rules, players, seed))?;
+    let threads = match threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    }
+    .clamp(1, games as usize);
     let bar = ProgressBar::new(games);
     bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} games  {per_sec}  eta {eta}")?);
-    let mut mover = RandomMover::new();
-    let mut rng = seeded_rng(seed);
-    let mut placed = 0u64;
-    let mut points = 0u64;
     let start = Instant::now();
-    let chunk = (games / 200).max(1);
-    for i in 0..games {
-        let mut game = Game::new(Setup::standard(rules, players, seed.wrapping_add(i)))?;
-        game.set_event_log(false);
-        mover.playout(&mut game, &mut rng);
-        placed += game.moves_played() as u64;
-        points += game.scores().iter().map(|&s| s as u64).sum::<u64>();
-        if (i + 1) % chunk == 0 {
-            bar.set_position(i + 1);
-        }
-    }
+    // Thread t plays games [t·games/threads, (t+1)·games/threads) with the
+    // generator of seed + t: one thread plays exactly the games it always did.
+    let totals: Vec<(u64, u64, f64)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads as u64)
+            .map(|t| {
+                let bar = bar.clone();
+                let (from, to) = (t * games / threads as u64, (t + 1) * games / threads as u64);
+                scope.spawn(move || {
+                    let mut mover = RandomMover::new();
+                    let mut rng = seeded_rng(seed.wrapping_add(t));
+                    let (mut placed, mut points) = (0u64, 0u64);
+                    let chunk = ((to - from) / 200).max(1);
+                    for i in from..to {
+                        let mut game =
+                            Game::new(Setup::standard(rules, players, seed.wrapping_add(i))).expect("checked above");
+                        game.set_event_log(false);
+                        mover.playout(&mut game, &mut rng);
+                        placed += game.moves_played() as u64;
+                        points += game.scores().iter().map(|&s| s as u64).sum::<u64>();
+                        if (i - from + 1) % chunk == 0 {
+                            bar.inc(chunk);
+                        }
+                    }
+                    (placed, points, start.elapsed().as_secs_f64())
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().expect("a bench thread")).collect()
+    });
     let secs = start.elapsed().as_secs_f64();
     bar.finish_and_clear();
+    let placed: u64 = totals.iter().map(|t| t.0).sum();
+    let points: u64 = totals.iter().map(|t| t.1).sum();
     let rate = games as f64 / secs;
-    say!("{games} random {players}-player games ({rules}) in {secs:.2} s on one thread");
+    let on = if threads == 1 { "one thread".to_string() } else { format!("{threads} threads") };
+    say!("{games} random {players}-player games ({rules}) in {secs:.2} s on {on}");
     say!("{rate:.0} games/s, {:.2} µs/game, {:.0} ns/move", 1e6 / rate, secs * 1e9 / placed as f64);
+    if threads > 1 {
+        // Each thread's own pace: its games over its own wall time.
+        let per: Vec<String> = totals
+            .iter()
+            .enumerate()
+            .map(|(t, &(_, _, s))| {
+                let n = (t as u64 + 1) * games / threads as u64 - t as u64 * games / threads as u64;
+                format!("{:.0}", n as f64 / s)
+            })
+            .collect();
+        say!("per thread: {} games/s", per.join(", "));
+    }
     say!("mean moves/game {:.1}, mean points/game {:.1}", placed as f64 / games as f64, points as f64 / games as f64);
     std::io::stdout().flush()?;
     Ok(())

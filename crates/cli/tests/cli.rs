@@ -147,3 +147,18 @@ fn a_played_game_saves_a_record_that_scores_the_same() {
         assert!(line.trim_end().ends_with(&format!(" {total}")), "{line} vs {total}");
     }
 }
+
+#[test]
+fn bench_splits_the_games_over_threads() {
+    let text = |out: std::process::Output| String::from_utf8(out.stdout).unwrap();
+    let one = text(bin().args(["bench", "--games", "6", "--seed", "3"]).output().unwrap());
+    assert!(one.contains("6 random 2-player games (standard)") && one.contains("on one thread"), "{one}");
+    // One thread plays the same games however it is asked for.
+    let also_one = text(bin().args(["bench", "--games", "6", "--seed", "3", "--threads", "1"]).output().unwrap());
+    let points = |s: &str| s.lines().find(|l| l.starts_with("mean moves/game")).map(str::to_string);
+    assert_eq!(points(&one), points(&also_one));
+    let two = text(bin().args(["bench", "--games", "6", "--threads", "2"]).output().unwrap());
+    assert!(two.contains("on 2 threads") && two.contains("per thread:"), "{two}");
+    let none = bin().args(["bench", "--games", "0"]).output().unwrap();
+    assert!(!none.status.success());
+}

@@ -10,7 +10,8 @@
 
 use crate::geom::{Dir, Pos, Rotation, HALF_OPPOSITE};
 use crate::tile::{
-    constraint_side, tables, EdgeKind, RotatedTile, SegmentKind, Tables, TileId, MAX_SEGMENTS, NO_SEGMENT, SIDE_WEIGHT,
+    constraint_side, tables, EdgeKind, RotatedTile, SegmentKind, Tables, TileId, FIT_ROW, MAX_SEGMENTS, NO_SEGMENT,
+    SIDE_WEIGHT,
 };
 
 const GRID_BITS: u32 = 7;
@@ -90,13 +91,24 @@ pub struct FeatureInfo {
     pub id: u16,
 }
 
+/// One cell of the grid: what lies there and whether it is on the frontier.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+struct Cell {
+    /// Placed-tile index + 1 (0: empty).
+    tile: u8,
+    /// Frontier index + 1 (0: not on the frontier).
+    front: u8,
+}
+
+impl Cell {
+    const EMPTY: Cell = Cell { tile: 0, front: 0 };
+}
+
 /// Placed tiles, frontier and features.
-#[derive(Clone)]
 pub struct Board {
-    /// Placed-tile index + 1 per cell (0: empty).
-    cells: Vec<u8>,
-    /// Frontier index + 1 per cell (0: not on the frontier).
-    fpos: Vec<u8>,
+    /// The 128 × 128 torus of cells (a fixed-size array: indices masked to
+    /// the grid need no bounds check).
+    grid: Box<[Cell; CELLS]>,
     /// The frontier as two parallel arrays: cells and their constraints
     /// (kept apart so that scanning the constraints is dense).
     fr_pos: Vec<Pos>,
@@ -109,6 +121,55 @@ pub struct Board {
     pub(crate) feats: Vec<Feature>,
     min: Pos,
     max: Pos,
+}
+
+impl Clone for Board {
+    fn clone(&self) -> Board {
+        Board {
+            grid: self.grid.clone(),
+            fr_pos: self.fr_pos.clone(),
+            fr_code: self.fr_code.clone(),
+            tables: self.tables,
+            limit: self.limit,
+            border_completes: self.border_completes,
+            tiles: self.tiles.clone(),
+            feats: self.feats.clone(),
+            min: self.min,
+            max: self.max,
+        }
+    }
+
+    /// Copies only the grid rows either board uses: searches copy a
+    /// position once per iteration, and a game covers a few rows of 128.
+    fn clone_from(&mut self, source: &Board) {
+        let rows = |b: &Board| (b.min.y - 1, b.max.y + 1);
+        let (lo, hi) = rows(self);
+        for_rows(lo, hi, |r| self.grid[r].fill(Cell::EMPTY));
+        let (lo, hi) = rows(source);
+        for_rows(lo, hi, |r| self.grid[r.clone()].copy_from_slice(&source.grid[r]));
+        self.fr_pos.clone_from(&source.fr_pos);
+        self.fr_code.clone_from(&source.fr_code);
+        self.tables = source.tables;
+        self.limit = source.limit;
+        self.border_completes = source.border_completes;
+        self.tiles.clone_from(&source.tiles);
+        self.feats.clone_from(&source.feats);
+        self.min = source.min;
+        self.max = source.max;
+    }
+}
+
+/// Calls `f` with the index range of each grid row from `lo` to `hi`
+/// (inclusive, torus rows), or once with the whole grid if they span it.
+fn for_rows(lo: i32, hi: i32, mut f: impl FnMut(std::ops::Range<usize>)) {
+    if hi - lo + 1 >= GRID {
+        f(0..CELLS);
+        return;
+    }
+    for y in lo..=hi {
+        let start = ((y & (GRID - 1)) << GRID_BITS) as usize;
+        f(start..start + GRID as usize);
+    }
 }
 
 impl std::fmt::Debug for Board {
@@ -125,8 +186,7 @@ impl Board {
         Board {
             limit: limit.map(|(w, h)| (w as i32 / 2, h as i32 / 2)),
             border_completes: border_completes && limit.is_some(),
-            cells: vec![0; CELLS],
-            fpos: vec![0; CELLS],
+            grid: Box::new([Cell::EMPTY; CELLS]),
             fr_pos: Vec::with_capacity(2 * MAX_TILES + 4),
             fr_code: Vec::with_capacity(2 * MAX_TILES + 4),
             tables: tables(),
@@ -160,7 +220,7 @@ impl Board {
         if !self.in_reach(p) {
             return None;
         }
-        match self.cells[cell_index(p)] {
+        match self.grid[cell_index(p)].tile {
             0 => None,
             i => Some(i as usize - 1),
         }
@@ -185,7 +245,7 @@ impl Board {
     #[inline]
     fn index_near(&self, p: Pos) -> Option<usize> {
         debug_assert!(p.x >= self.min.x - 2 && p.x <= self.max.x + 2 && p.y >= self.min.y - 2 && p.y <= self.max.y + 2);
-        match self.cells[cell_index(p)] {
+        match self.grid[cell_index(p)].tile {
             0 => None,
             i => Some(i as usize - 1),
         }
@@ -202,7 +262,7 @@ impl Board {
         if !self.tiles.is_empty() && !self.in_reach(p) {
             return None;
         }
-        match self.fpos[cell_index(p)] {
+        match self.grid[cell_index(p)].front {
             0 => None,
             i => Some(FrontierCell { pos: self.fr_pos[i as usize - 1], constraint: self.fr_code[i as usize - 1] }),
         }
@@ -218,14 +278,14 @@ impl Board {
     #[inline]
     pub(crate) fn fit_masks(&self, tile: TileId) -> impl Iterator<Item = u8> + '_ {
         let fits = &self.tables.fits[tile.index()];
-        self.fr_code.iter().map(move |&c| fits[c as usize])
+        self.fr_code.iter().map(move |&c| fits[c as usize & (FIT_ROW - 1)])
     }
 
     /// Whether `tile` fits anywhere on the board.
     pub(crate) fn fits_anywhere(&self, tile: TileId) -> bool {
         let fits = &self.tables.fits[tile.index()];
         // Eight cells at a time, without a branch per cell.
-        self.fr_code.chunks(8).any(|chunk| chunk.iter().fold(0, |acc, &c| acc | fits[c as usize]) != 0)
+        self.fr_code.chunks(8).any(|chunk| chunk.iter().fold(0, |acc, &c| acc | fits[c as usize & (FIT_ROW - 1)]) != 0)
     }
 
     #[inline]
@@ -283,8 +343,11 @@ impl Board {
     }
 
     /// Puts `tile` at `pos` (which must be a legal placement) and joins its
-    /// segments to the neighbours' features. Returns the tile's index.
-    pub(crate) fn place(&mut self, tile: TileId, rot: Rotation, pos: Pos) -> usize {
+    /// segments to the neighbours' features. Returns the tile's index and
+    /// its closed sides (bit per `Dir`: a neighbour, or the table's edge
+    /// with `border_completes`): only a segment whose edges are all closed
+    /// can have completed a feature.
+    pub(crate) fn place(&mut self, tile: TileId, rot: Rotation, pos: Pos) -> (usize, u8) {
         let idx = self.tiles.len();
         debug_assert!(idx < MAX_TILES);
         let rt = &self.tables.rotated[tile.index()][rot.quarter_turns() as usize];
@@ -300,7 +363,7 @@ impl Board {
         }
         self.tiles.push(PlacedTile { tile, rot, pos, seg_base: base });
         let cell = cell_index(pos);
-        self.cells[cell] = idx as u8 + 1;
+        self.grid[cell].tile = idx as u8 + 1;
         if self.tiles.len() == 1 {
             self.min = pos;
             self.max = pos;
@@ -310,26 +373,28 @@ impl Board {
         }
 
         // Leave the frontier.
-        let fp = self.fpos[cell];
+        let fp = self.grid[cell].front;
         if fp != 0 {
-            self.fpos[cell] = 0;
+            self.grid[cell].front = 0;
             let i = fp as usize - 1;
             self.fr_pos.swap_remove(i);
             self.fr_code.swap_remove(i);
             if i < self.fr_pos.len() {
                 let moved = cell_index(self.fr_pos[i]);
-                self.fpos[moved] = i as u8 + 1;
+                self.grid[moved].front = i as u8 + 1;
             }
         }
 
+        let mut closed = 0u8;
         for d in Dir::ALL {
             let np = pos.step(d);
             let ncell = cell_index(np);
             let opp = d.opposite();
-            match self.cells[ncell] {
+            match self.grid[ncell].tile {
                 0 if !self.within_limit(np) => {
                     // The table's edge: no tile goes there; it may close roads and cities.
                     let es = rt.edge_seg[d.index()];
+                    closed |= (self.border_completes as u8) << d.index();
                     if self.border_completes && es != NO_SEGMENT {
                         let root = self.find(base + es as u16);
                         self.feats[root as usize].open -= 1;
@@ -337,16 +402,17 @@ impl Board {
                 }
                 0 => {
                     let add = rt.edges[d.index()] as u16 * SIDE_WEIGHT[opp.index()];
-                    match self.fpos[ncell] {
+                    match self.grid[ncell].front {
                         0 => {
                             self.fr_pos.push(np);
                             self.fr_code.push(add);
-                            self.fpos[ncell] = self.fr_pos.len() as u8;
+                            self.grid[ncell].front = self.fr_pos.len() as u8;
                         }
                         f => self.fr_code[f as usize - 1] += add,
                     }
                 }
                 n => {
+                    closed |= 1 << d.index();
                     let nb = self.tiles[n as usize - 1];
                     let nrt = self.shape(&nb);
                     let es = rt.edge_seg[d.index()];
@@ -354,17 +420,25 @@ impl Board {
                         let root = self.union(base + es as u16, nb.seg_base + nrt.edge_seg[opp.index()] as u16);
                         self.feats[root as usize].open -= 2;
                     }
-                    for h in [2 * d.index(), 2 * d.index() + 1] {
-                        let hs = rt.half_seg[h];
-                        if hs != NO_SEGMENT {
-                            let other = nrt.half_seg[HALF_OPPOSITE[h] as usize];
-                            self.union(base + hs as u16, nb.seg_base + other as u16);
+                    // The two half-edges of a side: on a plain field edge both
+                    // join the same pair of segments, and one union does.
+                    let (h0, h1) = (2 * d.index(), 2 * d.index() + 1);
+                    let (a0, a1) = (rt.half_seg[h0], rt.half_seg[h1]);
+                    if a0 != NO_SEGMENT {
+                        let (b0, b1) =
+                            (nrt.half_seg[HALF_OPPOSITE[h0] as usize], nrt.half_seg[HALF_OPPOSITE[h1] as usize]);
+                        self.union(base + a0 as u16, nb.seg_base + b0 as u16);
+                        if a1 != NO_SEGMENT && (a1 != a0 || b1 != b0) {
+                            self.union(base + a1 as u16, nb.seg_base + b1 as u16);
                         }
+                    } else if a1 != NO_SEGMENT {
+                        let b1 = nrt.half_seg[HALF_OPPOSITE[h1] as usize];
+                        self.union(base + a1 as u16, nb.seg_base + b1 as u16);
                     }
                 }
             }
         }
-        idx
+        (idx, closed)
     }
 
     /// The segments of a tile of shape `rt` about to be put at `pos` that
@@ -388,15 +462,22 @@ impl Board {
                 links[n] = (es, self.root(nb.seg_base + nrt.edge_seg[d.opposite().index()] as u16));
                 n += 1;
             }
+            let mut last = (NO_SEGMENT, NO_SEGMENT);
             for h in [2 * d.index(), 2 * d.index() + 1] {
                 let hs = rt.half_seg[h];
-                if hs != NO_SEGMENT {
-                    links[n] = (hs, self.root(nb.seg_base + nrt.half_seg[HALF_OPPOSITE[h] as usize] as u16));
+                let other = nrt.half_seg[HALF_OPPOSITE[h] as usize];
+                // Both halves of a plain field edge make the same link.
+                if hs != NO_SEGMENT && (hs, other) != last {
+                    links[n] = (hs, self.root(nb.seg_base + other as u16));
                     n += 1;
+                    last = (hs, other);
                 }
             }
         }
         let links = &links[..n];
+        if links.iter().all(|&(_, root)| self.feats[root as usize].meeples == 0) {
+            return 0;
+        }
         // Group the tile's segments that touch a common feature (a tiny
         // union–find by repeated relabelling; at most ten segments).
         let mut group: [u8; MAX_SEGMENTS] = std::array::from_fn(|i| i as u8);
@@ -425,6 +506,66 @@ impl Board {
             .enumerate()
             .filter(|&(_, &g)| occupied_groups & (1 << g) != 0)
             .fold(0u16, |out, (s, _)| out | 1 << s)
+    }
+
+    /// Points that roads and cities completed by a tile of shape `rt` put
+    /// at `pos` would pay, split into what seat `me` would get and the most
+    /// any other seat would get, without placing it. An estimate for
+    /// playout policies: a segment is taken on its own (two segments of
+    /// the tile closing one feature are counted as two) and the small-city
+    /// rule is ignored.
+    pub(crate) fn completion_gain(&self, rt: &RotatedTile, pos: Pos, me: u8, players: u8) -> (u32, u32) {
+        let idx_bit = 1u128 << self.tiles.len().min(127);
+        let (mut mine, mut theirs) = (0u32, 0u32);
+        let mut seen = 0u16;
+        for d in 0..4 {
+            let s = rt.edge_seg[d];
+            if s == NO_SEGMENT || seen & (1 << s) != 0 {
+                continue;
+            }
+            seen |= 1 << s;
+            let edges = rt.seg_edges[s as usize];
+            let mut open = edges.count_ones() as i32;
+            let mut roots = [u16::MAX; 4];
+            let mut tiles = idx_bit;
+            let mut meeples = 0u32;
+            let mut shields = (rt.seg_kind[s as usize] == SegmentKind::City && rt.shield) as u32;
+            for e in 0..4 {
+                if edges & (1 << e) == 0 {
+                    continue;
+                }
+                let dir = Dir::ALL[e];
+                let Some(nb) = self.index_near(pos.step(dir)) else { continue };
+                let nb = &self.tiles[nb];
+                let nrt = self.shape(nb);
+                open -= 2;
+                let root = self.root(nb.seg_base + nrt.edge_seg[dir.opposite().index()] as u16);
+                roots[e] = root;
+                if roots[..e].contains(&root) {
+                    continue;
+                }
+                let f = &self.feats[root as usize];
+                open += f.open as i32;
+                tiles |= f.tiles;
+                meeples += f.meeples;
+                shields += f.shields as u32;
+            }
+            if open > 0 || meeples == 0 {
+                continue;
+            }
+            let n = tiles.count_ones();
+            let points = if rt.seg_kind[s as usize] == SegmentKind::Road { n } else { 2 * (n + shields) };
+            let count = |p: u8| (meeples >> (4 * p)) & 0xF;
+            let own = count(me);
+            let best_other = (0..players).filter(|&p| p != me).map(count).max().unwrap_or(0);
+            if own > 0 && own >= best_other {
+                mine += points;
+            }
+            if best_other > 0 && best_other >= own {
+                theirs += points;
+            }
+        }
+        (mine, theirs)
     }
 
     /// How many of the 8 cells around `p` (a placed tile) hold a tile.

@@ -114,7 +114,7 @@ pub(crate) struct RiverEnd {
 }
 
 /// A game of Carcassonne.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Game {
     pub(crate) rules: Rules,
     pub(crate) players: u8,
@@ -134,11 +134,49 @@ pub struct Game {
     pub(crate) supply: [u8; MAX_PLAYERS],
     pub(crate) abbot_home: [bool; MAX_PLAYERS],
     pub(crate) followers: Vec<Follower>,
+    /// How many of `followers` stand on a cloister or garden (monks and
+    /// abbots): only those can be completed by the tiles around them.
+    pub(crate) monks: u8,
     pub(crate) history: Vec<Move>,
     pub(crate) river: Option<RiverEnd>,
     pub(crate) events: Vec<Event>,
     pub(crate) log_events: bool,
     pub(crate) finished: bool,
+}
+
+impl Clone for Game {
+    fn clone(&self) -> Game {
+        let mut g = Game {
+            rules: self.rules,
+            players: self.players,
+            board: self.board.clone(),
+            deck: Vec::new(),
+            next_draw: 0,
+            live: None,
+            hands: self.hands,
+            moves: 0,
+            to_move: self.to_move,
+            first: self.first,
+            scores: self.scores,
+            supply: self.supply,
+            abbot_home: self.abbot_home,
+            followers: Vec::new(),
+            monks: 0,
+            history: Vec::new(),
+            river: None,
+            events: Vec::new(),
+            log_events: true,
+            finished: false,
+        };
+        g.copy_rest(self);
+        g
+    }
+
+    /// Reuses this game's buffers (search copies a position per iteration).
+    fn clone_from(&mut self, source: &Game) {
+        self.board.clone_from(&source.board);
+        self.copy_rest(source);
+    }
 }
 
 impl Game {
@@ -185,6 +223,7 @@ impl Game {
             supply: [FOLLOWERS; MAX_PLAYERS],
             abbot_home: [rules.abbot; MAX_PLAYERS],
             followers: Vec::with_capacity(MAX_PLAYERS * (FOLLOWERS as usize + 1)),
+            monks: 0,
             history: Vec::with_capacity(MAX_TILES),
             river,
             events: Vec::with_capacity(256),
@@ -203,6 +242,51 @@ impl Game {
         }
         game.begin_turn();
         Ok(game)
+    }
+
+    /// Everything but the board from `source`, reusing this game's buffers.
+    fn copy_rest(&mut self, source: &Game) {
+        let Game {
+            rules,
+            players,
+            board: _,
+            deck,
+            next_draw,
+            live,
+            hands,
+            moves,
+            to_move,
+            first,
+            scores,
+            supply,
+            abbot_home,
+            followers,
+            monks,
+            history,
+            river,
+            events,
+            log_events,
+            finished,
+        } = source;
+        self.rules = *rules;
+        self.players = *players;
+        self.deck.clone_from(deck);
+        self.next_draw = *next_draw;
+        self.live.clone_from(live);
+        self.hands = *hands;
+        self.moves = *moves;
+        self.to_move = *to_move;
+        self.first = *first;
+        self.scores = *scores;
+        self.supply = *supply;
+        self.abbot_home = *abbot_home;
+        self.followers.clone_from(followers);
+        self.monks = *monks;
+        self.history.clone_from(history);
+        self.river = *river;
+        self.events.clone_from(events);
+        self.log_events = *log_events;
+        self.finished = *finished;
     }
 
     /// Makes the bag live from here on: a tile sent back by the
@@ -414,6 +498,62 @@ impl Game {
         }
     }
 
+    /// Puts the tiles `viewer` cannot see in the given order: the hidden
+    /// hands of the other players in seat order (each hand's slots in
+    /// order), then the bag in draw order — the order in which
+    /// [`Game::resample_hidden`] pools them. For search: a sample whose
+    /// unknown tiles are arranged by the searcher alone.
+    ///
+    /// ```
+    /// use carcassonne::{Game, PlayerId, Rules, Setup};
+    ///
+    /// let mut game = Game::new(Setup::standard(Rules::default(), 2, 1)).unwrap();
+    /// let mut bag = game.deck()[game.drawn().len()..].to_vec();
+    /// bag.reverse();
+    /// game.set_hidden(PlayerId(0), &bag).unwrap();
+    /// assert_eq!(&game.deck()[game.drawn().len()..], &bag[..]);
+    /// bag.pop();
+    /// assert!(game.set_hidden(PlayerId(0), &bag).is_err(), "a tile short");
+    /// ```
+    ///
+    /// # Errors
+    /// `tiles` is not an arrangement of exactly the tiles the viewer cannot
+    /// see; the game is unchanged.
+    pub fn set_hidden(&mut self, viewer: PlayerId, tiles: &[TileId]) -> Result<(), HiddenMismatch> {
+        let visible = self.hand_visible_to_all(viewer);
+        let hidden = |p: usize| p != viewer.index() && !visible;
+        let mut counts = [0i32; TILE_KINDS];
+        let mut n = 0;
+        for p in (0..self.players as usize).filter(|&p| hidden(p)) {
+            for t in self.hands[p].as_slice() {
+                counts[t.index()] += 1;
+                n += 1;
+            }
+        }
+        for t in &self.deck[self.next_draw..] {
+            counts[t.index()] += 1;
+            n += 1;
+        }
+        for t in tiles {
+            counts[t.index()] -= 1;
+        }
+        if n != tiles.len() || counts.iter().any(|&c| c != 0) {
+            return Err(HiddenMismatch);
+        }
+        let mut it = tiles.iter().copied();
+        for p in 0..self.players as usize {
+            if hidden(p) {
+                for slot in &mut self.hands[p].tiles[..self.hands[p].len as usize] {
+                    *slot = it.next().expect("counted above");
+                }
+            }
+        }
+        for (slot, t) in self.deck[self.next_draw..].iter_mut().zip(it) {
+            *slot = t;
+        }
+        Ok(())
+    }
+
     /// Whether everyone sees what `p` holds: without a hand rule the drawn
     /// tile is on the table; with one, only if `hand_visible`.
     pub fn hand_visible_to_all(&self, _p: PlayerId) -> bool {
@@ -537,7 +677,7 @@ impl Game {
         }
         self.moves += 1;
         let turn = TurnNo(self.moves);
-        let idx = self.board.place(mv.tile, mv.rot, mv.pos);
+        let (idx, closed) = self.board.place(mv.tile, mv.rot, mv.pos);
         self.history.push(*mv);
         self.log(Event::TilePlaced { turn, player, tile: mv.tile, pos: mv.pos, rot: mv.rot });
         let rt = self.board.shape(&self.board.tiles()[idx]);
@@ -565,6 +705,7 @@ impl Game {
                         SegmentKind::Cloister | SegmentKind::Garden => Role::Monk,
                     }
                 };
+                self.monks += matches!(role, Role::Monk | Role::Abbot) as u8;
                 self.followers.push(Follower { player, pos: mv.pos, spot, role, seg: id });
                 self.log(Event::FollowerDeployed { turn, player, pos: mv.pos, spot, role });
             }
@@ -576,7 +717,7 @@ impl Game {
         let mut done = [u16::MAX; 4];
         for d in 0..4 {
             let es = rt.edge_seg[d];
-            if es == NO_SEGMENT {
+            if es == NO_SEGMENT || rt.seg_edges[es as usize] & !closed != 0 {
                 continue;
             }
             let root = self.board.find(self.board.segment(idx, es));
@@ -589,7 +730,8 @@ impl Game {
         // occupied one scores, so look at the monks and abbots near the tile.
         let mut near = [u16::MAX; 9];
         let mut found = 0;
-        for f in &self.followers {
+        let monks = if self.monks == 0 { &[][..] } else { &self.followers[..] };
+        for f in monks {
             if matches!(f.role, Role::Monk | Role::Abbot)
                 && (f.pos.x - mv.pos.x).abs() <= 1
                 && (f.pos.y - mv.pos.y).abs() <= 1
@@ -629,6 +771,18 @@ impl Game {
         Some(RiverEnd { cell: pos.step(out), flow: out, last_turn: river_turn(end.flow, out) })
     }
 }
+
+/// The tiles given to [`Game::set_hidden`] are not the ones hidden from the viewer.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct HiddenMismatch;
+
+impl std::fmt::Display for HiddenMismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("not an arrangement of the tiles hidden from this player")
+    }
+}
+
+impl std::error::Error for HiddenMismatch {}
 
 /// -1 for a left turn, 1 for a right turn, 0 straight: flowing `from`,
 /// then leaving towards `to`.

@@ -133,6 +133,11 @@ impl Spot {
         (0..14).map(Spot)
     }
 
+    /// Whether the spot is a half-edge (a field's spot).
+    pub const fn is_half_edge(self) -> bool {
+        4 <= self.0 && self.0 < 12
+    }
+
     pub(crate) const fn raw(self) -> u8 {
         self.0
     }

@@ -37,7 +37,7 @@ pub use board::{Board, FeatureInfo, PlacedTile, MAX_TILES};
 pub use deck::{seeded_rng, shuffle, shuffle_with, uniform_below, Setup};
 pub use error::{IllegalMove, SetupError};
 pub use event::{Event, PlayerId, Role, ScoredKind, Scoring, Seats, TurnNo, When};
-pub use game::{Action, Follower, Game, Move, Placement, FOLLOWERS, MAX_DECK, MAX_HAND, MAX_PLAYERS};
+pub use game::{Action, Follower, Game, HiddenMismatch, Move, Placement, FOLLOWERS, MAX_DECK, MAX_HAND, MAX_PLAYERS};
 pub use geom::{Dir, Pos, Rotation, Spot, HALF_NAMES};
 pub use moves::PackedPlacements;
 pub use random::RandomMover;

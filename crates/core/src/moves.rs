@@ -44,18 +44,30 @@ const PACKED_ROTATIONS: [u64; 16] = {
     table
 };
 
+/// Bytes of [`PackedPlacements`]' buffer: a power of two at least twice
+/// the most entries a turn can have (three tiles, every frontier cell, four
+/// rotations) plus the 8-byte write past the end.
+const PACKED_BYTES: usize = 16384;
+const _: () = assert!(2 * (3 * 4 * (2 * MAX_TILES + 4)) + 8 <= PACKED_BYTES / 2);
+
 /// The legal placements of the tiles in the hand of the player to move, in
-/// a compact form, filled by [`Game::packed_placements`] without allocating
-/// once warmed up. Entries are `hand slot << 10 | frontier cell << 2 | rotation`.
-#[derive(Clone, Debug, Default)]
+/// a compact form, filled by [`Game::packed_placements`] without allocating.
+/// Entries are `hand slot << 10 | frontier cell << 2 | rotation`.
+#[derive(Clone, Debug)]
 pub struct PackedPlacements {
-    bytes: Vec<u8>,
+    bytes: Box<[u8; PACKED_BYTES]>,
     len: usize,
+}
+
+impl Default for PackedPlacements {
+    fn default() -> PackedPlacements {
+        PackedPlacements::new()
+    }
 }
 
 impl PackedPlacements {
     pub fn new() -> PackedPlacements {
-        PackedPlacements { bytes: Vec::with_capacity(3 * 8 * (2 * MAX_TILES + 6)), len: 0 }
+        PackedPlacements { bytes: Box::new([0; PACKED_BYTES]), len: 0 }
     }
 
     pub fn len(&self) -> usize {
@@ -64,6 +76,15 @@ impl PackedPlacements {
 
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+
+    /// Writes four entries at entry `n` (only those below the final length count).
+    #[inline]
+    fn put4(&mut self, n: usize, v: u64) {
+        // `n` stays below PACKED_BYTES / 4 (the assertion above); the mask
+        // only lets the compiler see that the write is in bounds.
+        let at = (2 * n) & (PACKED_BYTES / 2 - 1);
+        self.bytes[at..at + 8].copy_from_slice(&v.to_le_bytes());
     }
 
     /// Entry `i` (< `len`) as a tile and placement on the game it was made from.
@@ -114,8 +135,6 @@ impl Game {
             return;
         }
         let hand = self.hands[self.to_move.index()];
-        let cells = self.board.frontier_cells().len();
-        out.bytes.resize(8 * cells * hand.as_slice().len() + 8, 0);
         let mut n = 0;
         for (slot, &tile) in hand.as_slice().iter().enumerate() {
             if hand.as_slice()[..slot].contains(&tile) {
@@ -125,7 +144,7 @@ impl Game {
             if tile.is_river() {
                 if let Some((cell, mask)) = self.river_rotations(tile) {
                     let v = PACKED_ROTATIONS[mask as usize] | ((lane | (cell as u64) << 2) * 0x0001_0001_0001_0001);
-                    out.bytes[2 * n..2 * n + 8].copy_from_slice(&v.to_le_bytes());
+                    out.put4(n, v);
                     n += mask.count_ones() as usize;
                 }
                 continue;
@@ -135,11 +154,57 @@ impl Game {
             // no branch per cell, as the masks are too random to predict.
             for (i, mask) in self.board.fit_masks(tile).enumerate() {
                 let v = PACKED_ROTATIONS[mask as usize & 15] | ((lane | (i as u64) << 2) * 0x0001_0001_0001_0001);
-                out.bytes[2 * n..2 * n + 8].copy_from_slice(&v.to_le_bytes());
+                out.put4(n, v);
                 n += (mask >> 4) as usize;
             }
         }
         out.len = n;
+    }
+
+    /// What putting `tile` at `placement` (legal) would do at once for the
+    /// player to move, in points: `(theirs, others')`, where `theirs` sums
+    /// the roads, cities and cloisters it completes that the player holds
+    /// (alone or tied) and `others'` those it completes for another player
+    /// (the most any one other player would get). Cheap (nothing is
+    /// placed) and approximate (see below), it is meant for playout
+    /// policies, not scoring: a feature closed by two segments of the tile
+    /// counts twice, the small-city rule is ignored, and a follower put on
+    /// the tile itself is not counted.
+    ///
+    /// ```
+    /// use carcassonne::{Game, Rules, Setup};
+    ///
+    /// let game = Game::new(Setup::standard(Rules::default(), 2, 1)).unwrap();
+    /// let tile = game.tile().unwrap();
+    /// for p in game.placements() {
+    ///     // No follower is on the board yet: no placement pays anyone.
+    ///     assert_eq!(game.placement_gain(tile, p), (0, 0));
+    /// }
+    /// ```
+    pub fn placement_gain(&self, tile: TileId, placement: Placement) -> (u32, u32) {
+        if self.finished {
+            return (0, 0);
+        }
+        let me = self.to_move.0;
+        let rt = tile.rotated(placement.rot);
+        let (mut mine, mut theirs) = self.board.completion_gain(rt, placement.pos, me, self.players);
+        if self.monks > 0 {
+            let pos = placement.pos;
+            for f in &self.followers {
+                if matches!(f.role, Role::Monk | Role::Abbot)
+                    && (f.pos.x - pos.x).abs() <= 1
+                    && (f.pos.y - pos.y).abs() <= 1
+                    && self.board.neighbours(f.pos) == 7
+                {
+                    if f.player.0 == me {
+                        mine += 9;
+                    } else {
+                        theirs += 9;
+                    }
+                }
+            }
+        }
+        (mine, theirs)
     }
 
     /// Every legal placement of `tile` on the board as it is, appended to `out`.

@@ -2,7 +2,7 @@
 //! final scoring of incomplete features and farms.
 
 use crate::event::{Event, PlayerId, Role, ScoredKind, Scoring, Seats, TurnNo, When};
-use crate::game::Game;
+use crate::game::{Game, FOLLOWERS, MAX_PLAYERS};
 use crate::rules::FarmRule;
 use crate::tile::SegmentKind;
 
@@ -84,6 +84,7 @@ impl Game {
             return;
         };
         let f = self.followers.swap_remove(i);
+        self.monks -= 1;
         let points = 1 + self.board.neighbours(f.pos);
         self.board.feature_mut(f.seg).meeples -= 1 << (4 * player.0);
         self.abbot_home[player.index()] = true;
@@ -98,6 +99,7 @@ impl Game {
             let f = self.followers[i];
             if self.board.find(f.seg) == root {
                 self.followers.swap_remove(i);
+                self.monks -= matches!(f.role, Role::Monk | Role::Abbot) as u8;
                 if f.role == Role::Abbot {
                     self.abbot_home[f.player.index()] = true;
                 } else {
@@ -115,18 +117,23 @@ impl Game {
     pub(crate) fn finish(&mut self) {
         self.finished = true;
         self.hands.iter_mut().for_each(|h| *h = crate::game::Hand::EMPTY);
-        let mut seen: Vec<u16> = Vec::with_capacity(self.followers.len());
-        let mut farms: Vec<u16> = Vec::new();
+        // Features and farms seen, without allocating: at most one per
+        // follower on the board.
+        const MOST: usize = MAX_PLAYERS * (FOLLOWERS as usize + 1);
+        let (mut seen, mut n_seen) = ([0u16; MOST], 0);
+        let (mut farms, mut n_farms) = ([0u16; MOST], 0);
         for i in 0..self.followers.len() {
             let f = self.followers[i];
             let root = self.board.find(f.seg);
-            if seen.contains(&root) {
+            if seen[..n_seen].contains(&root) {
                 continue;
             }
-            seen.push(root);
+            seen[n_seen] = root;
+            n_seen += 1;
             let feat = *self.board.feature(root);
             if feat.kind == SegmentKind::Field {
-                farms.push(root);
+                farms[n_farms] = root;
+                n_farms += 1;
                 continue;
             }
             if !self.rules.incomplete_scoring {
@@ -161,8 +168,8 @@ impl Game {
             }
             self.award(s);
         }
-        if !farms.is_empty() {
-            self.score_farms(&farms);
+        if n_farms > 0 {
+            self.score_farms(&farms[..n_farms]);
         }
         let winners = self.winners();
         self.log(Event::GameOver { winners });
@@ -171,9 +178,14 @@ impl Game {
     /// Farm scoring at the end, per the farm option. `farms` are the roots of
     /// the occupied farms, in the order their first farmer was deployed.
     fn score_farms(&mut self, farms: &[u16]) {
-        // The completed cities bordering each occupied farm (by city root).
-        let mut borders: Vec<Vec<u16>> = vec![Vec::new(); farms.len()];
-        for ti in 0..self.board.tiles().len() {
+        // The completed cities bordering each occupied farm, as (farm index,
+        // city root) pairs. Only the tiles the occupied farms cover can hold
+        // such a border.
+        let mut borders: Vec<(usize, u16)> = Vec::with_capacity(64);
+        let mut covered = farms.iter().fold(0u128, |acc, &f| acc | self.board.feature(f).tiles);
+        while covered != 0 {
+            let ti = covered.trailing_zeros() as usize;
+            covered &= covered - 1;
             let rt = self.board.shape(&self.board.tiles()[ti]);
             let mut fields = rt.fields_by_cities;
             while fields != 0 {
@@ -191,12 +203,13 @@ impl Game {
                     let c = cities.trailing_zeros() as u8;
                     cities &= cities - 1;
                     let city = self.board.find(self.board.segment(ti, c));
-                    if self.board.feature(city).open == 0 && !borders[fi].contains(&city) {
-                        borders[fi].push(city);
+                    if self.board.feature(city).open == 0 && !borders.contains(&(fi, city)) {
+                        borders.push((fi, city));
                     }
                 }
             }
         }
+        let bordering = |fi: usize| borders.iter().filter(move |&&(f, _)| f == fi).map(|&(_, c)| c);
         let farm_scoring = |points: u32, to: Seats, cities: usize| Scoring {
             turn: None,
             kind: ScoredKind::Farm,
@@ -211,7 +224,7 @@ impl Game {
             FarmRule::Off => {}
             FarmRule::PerFarm => {
                 for (fi, &farm) in farms.iter().enumerate() {
-                    let n = borders[fi].len();
+                    let n = bordering(fi).count();
                     if n > 0 {
                         let to = self.majority(self.board.feature(farm).meeples);
                         self.award(farm_scoring(3 * n as u32, to, n));
@@ -223,7 +236,7 @@ impl Game {
                     let mut paid: Vec<u16> = Vec::new();
                     for (fi, &farm) in farms.iter().enumerate() {
                         if self.majority(self.board.feature(farm).meeples).contains(PlayerId(p)) {
-                            for &c in &borders[fi] {
+                            for c in bordering(fi) {
                                 if !paid.contains(&c) {
                                     paid.push(c);
                                 }
@@ -240,7 +253,7 @@ impl Game {
                 let mut cities: Vec<(u16, u32)> = Vec::new();
                 for (fi, &farm) in farms.iter().enumerate() {
                     let m = self.board.feature(farm).meeples;
-                    for &c in &borders[fi] {
+                    for c in bordering(fi) {
                         match cities.iter_mut().find(|(city, _)| *city == c) {
                             Some((_, sum)) => *sum += m,
                             None => cities.push((c, m)),

@@ -300,14 +300,18 @@ pub(crate) struct Tables {
     pub rotated: Vec<[RotatedTile; 4]>,
     /// `fits[tile][constraint]`: bit `r` set when rotation `r` matches every
     /// neighbour's edge (see [`SIDE_WEIGHT`]); the high nibble holds how
-    /// many rotations fit.
-    pub fits: Vec<[u8; CONSTRAINTS]>,
+    /// many rotations fit. Rows are padded to [`FIT_ROW`] entries so that
+    /// a code masked by `FIT_ROW - 1` indexes them without a bounds check.
+    pub fits: Vec<[u8; FIT_ROW]>,
     pub standard_deck: Vec<TileId>,
 }
 
 /// Number of distinct edge constraints of a cell: 5 states (no neighbour,
 /// or the kind of the neighbour's touching edge) on each of 4 sides.
 pub(crate) const CONSTRAINTS: usize = 625;
+
+/// The length of a row of `Tables::fits`: a power of two above [`CONSTRAINTS`].
+pub(crate) const FIT_ROW: usize = 1024;
 
 /// The weight of side `d` in a constraint code.
 pub(crate) const SIDE_WEIGHT: [u16; 4] = [1, 5, 25, 125];
@@ -424,8 +428,8 @@ fn build_tables() -> Tables {
     let fits = rotated
         .iter()
         .map(|rots| {
-            let mut table = [0u8; CONSTRAINTS];
-            for (code, slot) in table.iter_mut().enumerate() {
+            let mut table = [0u8; FIT_ROW];
+            for (code, slot) in table[..CONSTRAINTS].iter_mut().enumerate() {
                 for (r, rt) in rots.iter().enumerate() {
                     let ok = (0..4).all(|d| {
                         let need = constraint_side(code as u16, d);
