@@ -1082,6 +1082,12 @@ impl AppState {
 
     /// Lets the bots play while it is their turn (one driver per game).
     pub fn kick_bots(&self, live: &Arc<Live>) {
+        // Most moves leave a person to move: nothing to start then.
+        if let Ok(t) = live.table.try_lock() {
+            if t.bots_running || t.bot_to_move().is_none() {
+                return;
+            }
+        }
         let app = self.clone();
         let live = Arc::clone(live);
         tokio::spawn(async move { app.drive_bots(live).await });

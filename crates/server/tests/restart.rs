@@ -30,7 +30,16 @@ async fn a_game_continues_after_a_restart() {
         // The server, its store and its connection are dropped here.
     };
 
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&db.0).unwrap());
+    // (Tasks of the first server may still hold its file for a moment.)
+    let mut reopened = SqliteStore::open(&db.0);
+    for _ in 0..100 {
+        if reopened.is_ok() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        reopened = SqliteStore::open(&db.0);
+    }
+    let store: Arc<dyn Store> = Arc::new(reopened.unwrap());
     let (app, _) = with_store(store, Duration::ZERO);
     let after = state(&app, &id, Some(tokens[1].as_ref().unwrap())).await;
     for key in ["version", "board", "followers", "players", "turn", "legal", "remaining", "log", "score_history"] {
