@@ -25,6 +25,7 @@ mod listen;
 mod live;
 mod names;
 mod routes;
+mod rulesets;
 mod store;
 mod store_pg;
 mod view;
@@ -38,11 +39,13 @@ pub use error::ApiError;
 pub use listen::{serve_until, Connections};
 pub use live::{rebuild, AppState, Config, MoveRequest, Rate, SeatToken, Viewer};
 pub use routes::{app, MAX_BODY, MAX_QR_TEXT, MAX_RECORD, MAX_WS_MESSAGE};
+pub use rulesets::MAX_SAVED_RULES;
 pub use store::{
-    hash_token, Feed, GameChanged, GameSummary, NewGame, Progress, Seat, SqliteStore, Store, StoreError, StoredGame,
+    hash_token, Feed, GameChanged, GameSummary, NewGame, Progress, SavedRules, Seat, SqliteStore, Store, StoreError,
+    StoredGame,
 };
 pub use store_pg::{is_postgres_url, redact_url, PgStore};
-pub use view::{options_json, replay_json, score_history, state_json, tiles_json, COLORS};
+pub use view::{options_json, replay_json, rules_json, score_history, state_json, tiles_json, COLORS};
 
 /// An error on the way to serving.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;

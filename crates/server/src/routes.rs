@@ -87,6 +87,9 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games/{id}/replay", get(game_replay))
         .route("/api/games/{id}/ws", get(websocket))
         .route("/api/qr", post(qr_code))
+        .route("/api/rules/{code}", get(crate::rulesets::rules_page))
+        .route("/api/rulesets", get(crate::rulesets::list).post(crate::rulesets::save))
+        .route("/api/rulesets/{id}", post(crate::rulesets::change))
         .layer(DefaultBodyLimit::max(MAX_BODY));
     let replay = Router::new().route("/api/replay", post(replay_record)).layer(DefaultBodyLimit::max(MAX_RECORD));
     let router = api
@@ -171,13 +174,13 @@ fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
 }
 
 /// Parses a JSON body, mapping every failure to a stable code.
-fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
+pub(crate) fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
     let bytes = body_bytes(body)?;
     serde_json::from_slice(&bytes).map_err(|e| ApiError::BadRequest(format!("malformed request: {e}")))
 }
 
 /// The values of `?key=a,b` (also `%2C`-separated; the key may repeat).
-fn query_list(query: &Option<String>, key: &str) -> Vec<String> {
+pub(crate) fn query_list(query: &Option<String>, key: &str) -> Vec<String> {
     let Some(q) = query else { return Vec::new() };
     q.split('&')
         .filter_map(|kv| kv.split_once('=').filter(|(k, _)| *k == key).map(|(_, v)| v))

@@ -186,6 +186,17 @@ impl From<serde_json::Error> for StoreError {
     }
 }
 
+/// A named rule set a visitor keeps ("Our table's rules"), by its code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SavedRules {
+    pub id: String,
+    pub name: String,
+    /// The rule set's code ([`carcassonne::Rules::to_code`]).
+    pub code: String,
+    /// Unix ms.
+    pub created_at: i64,
+}
+
 /// A game that changed in the storage: it now holds `moves` moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameChanged {
@@ -270,6 +281,31 @@ pub trait Store: Send + Sync {
     fn feed(&self) -> Feed {
         Feed::None
     }
+
+    /// Keeps a named rule set for the visitor whose key hashes to `owner`
+    /// ([`hash_token`]), unless they keep `max` already: whether it was kept.
+    ///
+    /// # Errors
+    /// The id is taken, or the storage fails.
+    fn save_rules(&self, owner: &str, rules: &SavedRules, max: usize) -> Result<bool, StoreError>;
+
+    /// The rule sets the visitor keeps, oldest first.
+    ///
+    /// # Errors
+    /// The storage fails.
+    fn saved_rules(&self, owner: &str) -> Result<Vec<SavedRules>, StoreError>;
+
+    /// Renames one of the visitor's rule sets: whether they keep one of that id.
+    ///
+    /// # Errors
+    /// The storage fails.
+    fn rename_rules(&self, owner: &str, id: &str, name: &str) -> Result<bool, StoreError>;
+
+    /// Deletes one of the visitor's rule sets: whether they kept one of that id.
+    ///
+    /// # Errors
+    /// The storage fails.
+    fn delete_rules(&self, owner: &str, id: &str) -> Result<bool, StoreError>;
 }
 
 /// The state of a storage's change feed.
@@ -318,6 +354,15 @@ const MIGRATIONS: &[&str] = &[
     "",
     // 4: games listed for everyone.
     "ALTER TABLE games ADD COLUMN public INTEGER NOT NULL DEFAULT 0;",
+    // 5: named rule sets visitors keep, by the hash of their key.
+    "CREATE TABLE rule_sets (
+        id          TEXT PRIMARY KEY,
+        owner       TEXT NOT NULL,     -- hash of the visitor's key
+        name        TEXT NOT NULL,
+        code        TEXT NOT NULL,     -- the rule set's code
+        created_at  INTEGER NOT NULL   -- Unix ms
+    );
+    CREATE INDEX rule_sets_by_owner ON rule_sets(owner, created_at);",
 ];
 
 /// Migration 3: every stored `token` becomes its `token_hash`.
@@ -593,6 +638,37 @@ impl Store for SqliteStore {
         Ok(())
     }
 
+    fn save_rules(&self, owner: &str, rules: &SavedRules, max: usize) -> Result<bool, StoreError> {
+        let max = i64::try_from(max).unwrap_or(i64::MAX);
+        let saved = self.conn().execute(
+            "INSERT INTO rule_sets (id, owner, name, code, created_at)
+             SELECT ?1, ?2, ?3, ?4, ?5 WHERE (SELECT COUNT(*) FROM rule_sets WHERE owner = ?2) < ?6",
+            params![rules.id, owner, rules.name, rules.code, rules.created_at, max],
+        )?;
+        Ok(saved == 1)
+    }
+
+    fn saved_rules(&self, owner: &str) -> Result<Vec<SavedRules>, StoreError> {
+        let conn = self.conn();
+        let mut stmt =
+            conn.prepare("SELECT id, name, code, created_at FROM rule_sets WHERE owner = ?1 ORDER BY created_at, id")?;
+        let rows = stmt.query_map([owner], |r| {
+            Ok(SavedRules { id: r.get(0)?, name: r.get(1)?, code: r.get(2)?, created_at: r.get(3)? })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    fn rename_rules(&self, owner: &str, id: &str, name: &str) -> Result<bool, StoreError> {
+        let n =
+            self.conn().execute("UPDATE rule_sets SET name = ?3 WHERE owner = ?1 AND id = ?2", [owner, id, name])?;
+        Ok(n == 1)
+    }
+
+    fn delete_rules(&self, owner: &str, id: &str) -> Result<bool, StoreError> {
+        let n = self.conn().execute("DELETE FROM rule_sets WHERE owner = ?1 AND id = ?2", [owner, id])?;
+        Ok(n == 1)
+    }
+
     fn expire(&self, before: i64) -> Result<Vec<String>, StoreError> {
         let conn = self.conn();
         let mut stmt = conn.prepare(
@@ -853,6 +929,30 @@ mod tests {
         }
         drop(store);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn saved_rule_sets_belong_to_their_owner_and_are_bounded() {
+        let store = SqliteStore::in_memory().unwrap();
+        let set = |id: &str, at: i64| SavedRules {
+            id: id.into(),
+            name: format!("set {id}"),
+            code: "AQAAAQAA".into(),
+            created_at: at,
+        };
+        assert!(store.save_rules("ann", &set("a", 2), 2).unwrap());
+        assert!(store.save_rules("ann", &set("b", 1), 2).unwrap());
+        assert!(!store.save_rules("ann", &set("c", 3), 2).unwrap(), "a third is over the bound");
+        assert!(store.save_rules("bob", &set("d", 3), 2).unwrap());
+        let ids = |owner| store.saved_rules(owner).unwrap().into_iter().map(|s| s.id).collect::<Vec<_>>();
+        assert_eq!(ids("ann"), ["b", "a"]);
+        assert!(!store.rename_rules("bob", "a", "mine now").unwrap(), "only the owner renames");
+        assert!(store.rename_rules("ann", "a", "Our table").unwrap());
+        assert_eq!(store.saved_rules("ann").unwrap()[1].name, "Our table");
+        assert!(!store.delete_rules("bob", "a").unwrap(), "only the owner deletes");
+        assert!(store.delete_rules("ann", "a").unwrap());
+        assert_eq!(ids("ann"), ["b"]);
+        assert_eq!(ids("bob"), ["d"]);
     }
 
     #[test]

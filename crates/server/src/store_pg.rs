@@ -21,7 +21,9 @@ use postgres::{Client, Config, IsolationLevel, NoTls};
 use r2d2_postgres::PostgresConnectionManager;
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 
-use crate::store::{summary, Feed, GameChanged, GameSummary, NewGame, Progress, Store, StoreError, StoredGame};
+use crate::store::{
+    summary, Feed, GameChanged, GameSummary, NewGame, Progress, SavedRules, Store, StoreError, StoredGame,
+};
 
 /// The channel on which stored moves are announced: `"<game id>:<moves>"`.
 pub const CHANNEL: &str = "carcassonne_moves";
@@ -54,6 +56,15 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX games_by_store ON games (stored_at);",
     // 2: games listed for everyone.
     "ALTER TABLE games ADD COLUMN public BOOLEAN NOT NULL DEFAULT FALSE;",
+    // 3: named rule sets visitors keep, by the hash of their key.
+    "CREATE TABLE rule_sets (
+        id          TEXT PRIMARY KEY,
+        owner       TEXT NOT NULL,     -- hash of the visitor's key
+        name        TEXT NOT NULL,
+        code        TEXT NOT NULL,     -- the rule set's code
+        created_at  BIGINT NOT NULL    -- Unix ms
+    );
+    CREATE INDEX rule_sets_by_owner ON rule_sets (owner, created_at);",
 ];
 
 /// The most connections one server keeps open for requests (the change
@@ -413,6 +424,50 @@ impl Store for PgStore {
     fn health(&self) -> Result<(), StoreError> {
         self.conn()?.query_one("SELECT 1", &[])?;
         Ok(())
+    }
+
+    fn save_rules(&self, owner: &str, rules: &SavedRules, max: usize) -> Result<bool, StoreError> {
+        let max = i64::try_from(max).unwrap_or(i64::MAX);
+        let mut conn = self.conn()?;
+        let mut tx = conn.transaction()?;
+        // One visitor's saves one at a time, so that the bound holds.
+        tx.execute("SELECT pg_advisory_xact_lock(hashtext($1))", &[&owner])?;
+        let saved = tx.execute(
+            "INSERT INTO rule_sets (id, owner, name, code, created_at)
+             SELECT $1, $2, $3, $4, $5 WHERE (SELECT COUNT(*) FROM rule_sets WHERE owner = $2) < $6",
+            &[&rules.id, &owner, &rules.name, &rules.code, &rules.created_at, &max],
+        )?;
+        tx.commit()?;
+        Ok(saved == 1)
+    }
+
+    fn saved_rules(&self, owner: &str) -> Result<Vec<SavedRules>, StoreError> {
+        let rows = self.conn()?.query(
+            "SELECT id, name, code, created_at FROM rule_sets WHERE owner = $1 ORDER BY created_at, id",
+            &[&owner],
+        )?;
+        rows.iter()
+            .map(|r| {
+                Ok(SavedRules {
+                    id: r.try_get(0)?,
+                    name: r.try_get(1)?,
+                    code: r.try_get(2)?,
+                    created_at: r.try_get(3)?,
+                })
+            })
+            .collect()
+    }
+
+    fn rename_rules(&self, owner: &str, id: &str, name: &str) -> Result<bool, StoreError> {
+        let n = self
+            .conn()?
+            .execute("UPDATE rule_sets SET name = $3 WHERE owner = $1 AND id = $2", &[&owner, &id, &name])?;
+        Ok(n == 1)
+    }
+
+    fn delete_rules(&self, owner: &str, id: &str) -> Result<bool, StoreError> {
+        let n = self.conn()?.execute("DELETE FROM rule_sets WHERE owner = $1 AND id = $2", &[&owner, &id])?;
+        Ok(n == 1)
     }
 
     fn expire(&self, before: i64) -> Result<Vec<String>, StoreError> {

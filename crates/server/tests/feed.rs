@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use carcassonne::record::RecordMove;
 use carcassonne_server::{
-    rebuild, serve_until, AppState, Config, Feed, GameChanged, GameSummary, NewGame, Progress, SqliteStore, Store,
-    StoreError, StoredGame,
+    rebuild, serve_until, AppState, Config, Feed, GameChanged, GameSummary, NewGame, Progress, SavedRules, SqliteStore,
+    Store, StoreError, StoredGame,
 };
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
@@ -56,6 +56,18 @@ impl Store for FedStore {
     }
     fn expire(&self, before: i64) -> Result<Vec<String>, StoreError> {
         self.inner.expire(before)
+    }
+    fn save_rules(&self, owner: &str, rules: &SavedRules, max: usize) -> Result<bool, StoreError> {
+        self.inner.save_rules(owner, rules, max)
+    }
+    fn saved_rules(&self, owner: &str) -> Result<Vec<SavedRules>, StoreError> {
+        self.inner.saved_rules(owner)
+    }
+    fn rename_rules(&self, owner: &str, id: &str, name: &str) -> Result<bool, StoreError> {
+        self.inner.rename_rules(owner, id, name)
+    }
+    fn delete_rules(&self, owner: &str, id: &str) -> Result<bool, StoreError> {
+        self.inner.delete_rules(owner, id)
     }
     fn changes(&self) -> Option<UnboundedReceiver<GameChanged>> {
         self.feed.lock().unwrap().take()

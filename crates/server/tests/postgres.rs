@@ -17,7 +17,7 @@ use axum::Router;
 use carcassonne::record::{Record, RecordMove};
 use carcassonne_server::{
     hash_token, rebuild, serve_on, AppState, BotLevel, Feed, GameChanged, GameSummary, NewGame, PgStore, Progress,
-    Seat, Store, StoreError, StoredGame,
+    SavedRules, Seat, Store, StoreError, StoredGame,
 };
 use common::{call, create, post_move, state, two_humans, with_store};
 use futures_util::StreamExt;
@@ -523,6 +523,18 @@ impl Store for Deaf {
     }
     fn expire(&self, before: i64) -> Result<Vec<String>, StoreError> {
         self.0.expire(before)
+    }
+    fn save_rules(&self, owner: &str, rules: &SavedRules, max: usize) -> Result<bool, StoreError> {
+        self.0.save_rules(owner, rules, max)
+    }
+    fn saved_rules(&self, owner: &str) -> Result<Vec<SavedRules>, StoreError> {
+        self.0.saved_rules(owner)
+    }
+    fn rename_rules(&self, owner: &str, id: &str, name: &str) -> Result<bool, StoreError> {
+        self.0.rename_rules(owner, id, name)
+    }
+    fn delete_rules(&self, owner: &str, id: &str) -> Result<bool, StoreError> {
+        self.0.delete_rules(owner, id)
     }
 }
 

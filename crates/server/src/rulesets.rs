@@ -1,0 +1,141 @@
+//! Rule sets by code (the rules page) and the named rule sets a visitor
+//! keeps (docs/web.md, "Rule sets").
+//!
+//! A visitor is known by a key of their own, handed out with their first
+//! saved rule set and kept by their browser; the server keeps only its hash.
+//! A visitor keeps at most [`MAX_SAVED_RULES`] rule sets, each named in at
+//! most [`crate::names::MAX_NAME`] characters.
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::StatusCode;
+use axum::Json;
+use carcassonne::Rules;
+use serde_json::{json, Value};
+
+use crate::error::ApiError;
+use crate::live::{new_token, now_ms, AppState};
+use crate::store::{hash_token, SavedRules, Store, StoreError};
+
+/// The most rule sets one visitor keeps.
+pub const MAX_SAVED_RULES: usize = 50;
+
+/// Reads a rule-set code, or says plainly why it cannot.
+///
+/// # Errors
+/// [`ApiError::RulesCode`]: not a code, or one from a later version.
+pub fn read_code(code: &str) -> Result<Rules, ApiError> {
+    if code.len() > 64 {
+        return Err(ApiError::RulesCode(carcassonne::RulesError::BadCode("too long".into())));
+    }
+    Rules::from_code(code).map_err(ApiError::RulesCode)
+}
+
+/// `GET /api/rules/{code}`: the rules page's content.
+pub async fn rules_page(Path(code): Path<String>) -> Result<Json<Value>, ApiError> {
+    Ok(Json(crate::view::rules_json(&read_code(&code)?)))
+}
+
+fn saved_json(s: &SavedRules) -> Value {
+    json!({ "id": s.id, "name": s.name, "code": s.code, "created_at": s.created_at })
+}
+
+/// A visitor key as it may come: 32 hex digits.
+fn owner_hash(key: &str) -> Result<String, ApiError> {
+    if key.len() == 32 && key.bytes().all(|b| b.is_ascii_hexdigit()) {
+        Ok(hash_token(key))
+    } else {
+        Err(ApiError::BadRequest("that is not a visitor key".into()))
+    }
+}
+
+fn rule_set_name(raw: &str) -> Result<String, ApiError> {
+    crate::names::clean_name(raw).ok_or_else(|| {
+        ApiError::BadRequest(format!("a rule set needs a name of 1 to {} characters", crate::names::MAX_NAME))
+    })
+}
+
+/// Runs a store call off the async threads.
+async fn blocking<T: Send + 'static>(
+    app: &AppState,
+    f: impl FnOnce(&dyn Store) -> Result<T, StoreError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let store = Arc::clone(app.store());
+    Ok(tokio::task::spawn_blocking(move || f(&*store)).await.map_err(|e| ApiError::Storage(e.to_string()))??)
+}
+
+/// `GET /api/rulesets?key=K`: the rule sets the visitor keeps.
+pub async fn list(State(app): State<AppState>, RawQuery(query): RawQuery) -> Result<Json<Value>, ApiError> {
+    let key = crate::routes::query_list(&query, "key").into_iter().next();
+    let Some(key) = key else { return Ok(Json(json!({ "sets": [] }))) };
+    let owner = owner_hash(&key)?;
+    let sets = blocking(&app, move |s| s.saved_rules(&owner)).await?;
+    Ok(Json(json!({ "sets": sets.iter().map(saved_json).collect::<Vec<_>>(), "max": MAX_SAVED_RULES })))
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SaveRequest {
+    name: String,
+    code: String,
+    /// The visitor's key; none for their first rule set (one is made).
+    key: Option<String>,
+}
+
+/// `POST /api/rulesets {name, code, key?}`: keeps a named rule set; answers
+/// with it and the visitor's key.
+pub async fn save(
+    State(app): State<AppState>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let req: SaveRequest = crate::routes::parse_body(body)?;
+    let rules = read_code(&req.code)?;
+    let name = rule_set_name(&req.name)?;
+    let key = match req.key {
+        Some(k) => k,
+        None => new_token()?,
+    };
+    let owner = owner_hash(&key)?;
+    let set = SavedRules { id: new_token()?, name, code: rules.to_code(), created_at: now_ms() };
+    let kept = set.clone();
+    let saved = blocking(&app, move |s| s.save_rules(&owner, &kept, MAX_SAVED_RULES)).await?;
+    if !saved {
+        return Err(ApiError::Quota(format!("{MAX_SAVED_RULES} saved rule sets per visitor: delete one first")));
+    }
+    Ok((StatusCode::CREATED, Json(json!({ "key": key, "set": saved_json(&set) }))))
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ChangeRequest {
+    key: String,
+    /// A new name (to rename it).
+    name: Option<String>,
+    #[serde(default)]
+    delete: bool,
+}
+
+/// `POST /api/rulesets/{id} {key, name}` renames; `{key, "delete": true}` deletes.
+pub async fn change(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let req: ChangeRequest = crate::routes::parse_body(body)?;
+    let owner = owner_hash(&req.key)?;
+    let found = match (req.delete, req.name) {
+        (true, None) => blocking(&app, move |s| s.delete_rules(&owner, &id)).await?,
+        (false, Some(name)) => {
+            let name = rule_set_name(&name)?;
+            blocking(&app, move |s| s.rename_rules(&owner, &id, &name)).await?
+        }
+        _ => return Err(ApiError::BadRequest("send either a new name or \"delete\": true".into())),
+    };
+    if !found {
+        return Err(ApiError::NotFound("that saved rule set".into()));
+    }
+    Ok(Json(json!({ "ok": true })))
+}
