@@ -37,3 +37,16 @@ export function ago(ms) {
   if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
   return new Date(ms).toLocaleDateString();
 }
+
+/** Copies a link: the clipboard API where the page may use it, else the old way. */
+export function copyText(input) {
+  const done = () => toast('Link copied');
+  const old = () => {
+    input.focus();
+    input.select();
+    try { if (document.execCommand('copy')) { done(); return; } } catch { /* below */ }
+    toast('Select the link and copy it', 'info');
+  };
+  if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(input.value).then(done, old);
+  else old();
+}

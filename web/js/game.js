@@ -4,7 +4,8 @@
 
 import { api, dropTokens, gameLink, GameSocket, invitesFor, qrUrl, setSound, soundOn, tokensFor } from './api.js';
 import { BoardView } from './board.js';
-import { esc, toast } from './dom.js';
+import { copyText, esc, toast } from './dom.js';
+import { rulesTitle } from './rules.js';
 import { colorOf } from './meeple.js';
 import { breakdownHtml, chartSvg, logHtml, playersHtml, remainingHtml, scoringText, winText } from './panels.js';
 import { tileSvg } from './tiles.js';
@@ -538,7 +539,7 @@ export class GameScreen {
         <a href="#/replay/${s.id}">Replay</a> ·
         <a href="#/">All games</a>
       </div>
-      <div class="rules muted">Rules: ${esc(s.rules_text)}${s.you.length ? '' : ' · you are watching'}</div>`;
+      <div class="rules muted"><a href="#/rules/${esc(s.rules_code)}">${esc(rulesTitle(s.rules))}</a>${s.you.length ? '' : ' · you are watching'}</div>`;
   }
 
   openResults() {
@@ -551,7 +552,7 @@ export class GameScreen {
     o.innerHTML = `<div class="dialog results-dialog" role="dialog" aria-label="Final scores">
       <button class="close" title="Close">×</button>
       <h2>${title}</h2>
-      <p class="muted">Final scores after ${s.version} turns · ${esc(s.rules_text)}</p>
+      <p class="muted">Final scores after ${s.version} turns · <a href="#/rules/${esc(s.rules_code)}">${esc(rulesTitle(s.rules))}</a></p>
       ${breakdownHtml(s.breakdown, s.players, scores)}
       <h3>Score over the game</h3>
       ${chartSvg(s.score_history, s.players)}
@@ -703,19 +704,6 @@ function bellIcon(on) {
     <path d="M12 3a6 6 0 0 0-6 6v4l-2 3h16l-2-3V9a6 6 0 0 0-6-6z" fill="${on ? 'currentColor' : 'none'}" stroke="currentColor" stroke-width="1.8" stroke-linejoin="round"/>
     <path d="M10 19a2 2 0 0 0 4 0" fill="none" stroke="currentColor" stroke-width="1.8"/>
     ${on ? '' : '<path d="M4 4l16 16" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>'}</svg>`;
-}
-
-/** Copies a link: the clipboard API where the page may use it, else the old way. */
-function copyText(input) {
-  const done = () => toast('Link copied');
-  const old = () => {
-    input.focus();
-    input.select();
-    try { if (document.execCommand('copy')) { done(); return; } } catch { /* below */ }
-    toast('Select the link and copy it', 'info');
-  };
-  if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(input.value).then(done, old);
-  else old();
 }
 
 /** The tab's icon, with a red dot while it is your turn. */

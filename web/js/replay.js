@@ -4,6 +4,7 @@
 import { api } from './api.js';
 import { BoardView } from './board.js';
 import { esc } from './dom.js';
+import { rulesTitle } from './rules.js';
 import { colorOf } from './meeple.js';
 import { breakdownHtml, chartSvg, logHtml, playersHtml } from './panels.js';
 import { tileSvg } from './tiles.js';
@@ -61,7 +62,7 @@ export class ReplayScreen {
         </div>
         <aside class="sidebar">
           <section class="replay-head"><h3>${esc(this.title)}</h3>
-            <p class="muted">${esc(this.r.rules_text)} · ${this.r.finished ? 'finished' : 'unfinished'} game</p>
+            <p class="muted"><a href="#/rules/${esc(this.r.rules_code)}">${esc(rulesTitle(this.r.rules))}</a> · ${this.r.finished ? 'finished' : 'unfinished'} game</p>
             ${this.id ? `<p class="links"><a href="#/game/${this.id}">Back to the game</a> · <a href="${api.recordUrl(this.id)}" download>Download record</a> · <a href="#/">All games</a></p>` : '<p class="links"><a href="#/">All games</a></p>'}
           </section>
           <section class="players-panel"></section>

@@ -87,6 +87,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games/{id}/replay", get(game_replay))
         .route("/api/games/{id}/ws", get(websocket))
         .route("/api/qr", post(qr_code))
+        .route("/api/rules", post(crate::rulesets::rules_of))
         .route("/api/rules/{code}", get(crate::rulesets::rules_page))
         .route("/api/rulesets", get(crate::rulesets::list).post(crate::rulesets::save))
         .route("/api/rulesets/{id}", post(crate::rulesets::change))

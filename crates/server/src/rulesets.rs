@@ -39,6 +39,14 @@ pub async fn rules_page(Path(code): Path<String>) -> Result<Json<Value>, ApiErro
     Ok(Json(crate::view::rules_json(&read_code(&code)?)))
 }
 
+/// `POST /api/rules` with a record's `rules` object: the same page, for a
+/// rule set being built (its code to share).
+pub async fn rules_of(body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
+    let obj: serde_json::Map<String, Value> = crate::routes::parse_body(body)?;
+    let rules = carcassonne::record::rules_from_json(&obj).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    Ok(Json(crate::view::rules_json(&rules)))
+}
+
 fn saved_json(s: &SavedRules) -> Value {
     json!({ "id": s.id, "name": s.name, "code": s.code, "created_at": s.created_at })
 }

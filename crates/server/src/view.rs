@@ -289,6 +289,7 @@ pub fn summary_json(s: &GameSummary) -> Value {
         "status": if s.progress.finished { "finished" } else { "playing" },
         "players": players,
         "rules": s.rules,
+        "rules_code": carcassonne::record::rules_from_json(&s.rules).ok().map(|r| r.to_code()),
         "moves": s.moves,
         "to_move": s.progress.to_move,
         "winners": s.progress.winners,

@@ -698,6 +698,12 @@ async fn a_rules_page_reads_any_code_and_refuses_plainly_what_it_cannot() {
     let river = page["options"].as_array().unwrap().iter().find(|o| o["key"] == "river").unwrap();
     assert_eq!((river["value"].clone(), river["changed"].clone()), (json!(true), json!(true)));
 
+    let built = json!({ "preset": "first-edition", "river": true, "hand": 2 }).to_string();
+    let (status, same) = call(&app, "POST", "/api/rules", Some(&built)).await;
+    assert_eq!((status, &same), (StatusCode::OK, &page), "a rule set being built has the same page");
+    let (status, _) = call(&app, "POST", "/api/rules", Some(r#"{"hand": 9}"#)).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+
     let (status, err) = call(&app, "GET", "/api/rules/not-a-code", None).await;
     assert_eq!((status, err["error"].as_str()), (StatusCode::BAD_REQUEST, Some("bad_rules_code")));
     // Version 2: from a later version of the game.
