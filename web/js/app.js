@@ -11,6 +11,8 @@ import { RulesScreen } from './rules.js';
 import { TileSet } from './tiles.js';
 
 const main = document.getElementById('app');
+// Touch screens are shown no keyboard hints.
+document.body.classList.toggle('touch', window.matchMedia('(pointer: coarse)').matches);
 let screen = null;
 let tiles = null;
 let options = null;

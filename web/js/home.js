@@ -93,9 +93,10 @@ export class HomeScreen {
         <section class="card how">
           <h2>How to play</h2>
           <ol>
-            <li><b>Place the tile.</b> Highlighted cells show where it fits; press <kbd>R</kbd> (or click the tile) to turn it. Edges must match: city to city, road to road, field to field.</li>
-            <li><b>Deploy a follower</b> — or not. Click a circle on the new tile: a knight in a city, a thief on a road, a monk in a cloister, a farmer lying in a field. The feature must be free.</li>
-            <li><b>Confirm</b> with <kbd>Enter</kbd>; <kbd>Esc</kbd> takes back what you chose. Completed roads, cities and cloisters score at once and your followers come home.</li>
+            <li><b>Place the tile.</b> Highlighted cells show where it fits; <span class="kbd-only">press <kbd>R</kbd> (or click the tile) to turn it</span><span class="touch-only">tap your tile to turn it</span>. Edges must match: city to city, road to road, field to field.</li>
+            <li><b>Deploy a follower</b> — or not. <span class="kbd-only">Click a circle on the new tile</span><span class="touch-only">Tap a circle on the new tile, or pick a spot under it</span>: a knight in a city, a thief on a road, a monk in a cloister, a farmer lying in a field. The feature must be free.</li>
+            <li><b>Confirm</b><span class="kbd-only"> with <kbd>Enter</kbd>; <kbd>Esc</kbd> takes back what you chose</span><span class="touch-only">; Undo takes back what you chose</span>. Completed roads, cities and cloisters score at once and your followers come home.</li>
+            <li class="kbd-only"><b>By keyboard:</b> the arrow keys move your tile between the cells where it fits, <kbd>R</kbd> and <kbd>Shift</kbd>+<kbd>R</kbd> turn it, <kbd>F</kbd> (or <kbd>1</kbd>–<kbd>9</kbd>) picks a follower's spot.</li>
           </ol>
           <p class="muted">At the end, unfinished features score less, and farmers score the completed cities next to their fields.</p>
         </section>
