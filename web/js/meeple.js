@@ -30,8 +30,8 @@ export function markPath(color) {
 /** A small standalone mark: the colour's shape, filled with it and outlined. */
 export function markIcon(color, size = 14) {
   const c = colorOf(color);
-  return `<svg class="seat-mark" viewBox="0 0 100 100" width="${size}" height="${size}" aria-hidden="true">
-    <path d="${markPath(color)}" fill="${c.fill}" stroke="${c.edge}" stroke-width="9" stroke-linejoin="round"/></svg>`;
+  return `<svg class="seat-mark" viewBox="0 0 100 100" width="${size}" height="${size}" aria-hidden="true">`
+    + `<path d="${markPath(color)}" fill="${c.fill}" stroke="${c.edge}" stroke-width="9" stroke-linejoin="round"/></svg>`;
 }
 
 export function colorOf(name) {

@@ -3,7 +3,7 @@
 
 import { esc } from './dom.js';
 import { colorOf, markIcon, markPath, meepleIcon } from './meeple.js';
-import { tileSvg, tileWords } from './tiles.js';
+import { tileLabel, tileSvg } from './tiles.js';
 
 export const FOLLOWERS = 7;
 
@@ -133,7 +133,7 @@ export function remainingHtml(remaining, deckCounts) {
   const ids = Object.keys(deckCounts).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
   return `<div class="remaining-grid">${ids.map((id) => {
     const n = remaining[id] || 0;
-    return `<div class="rem${n ? '' : ' gone'}" title="${tileWords(id)}: ${n} of ${deckCounts[id]} left">${tileSvg(id, 0, 38)}<span>${n}</span></div>`;
+    return `<div class="rem${n ? '' : ' gone'}" title="${tileLabel(id)}: ${n} of ${deckCounts[id]} left">${tileSvg(id, 0, 38)}<span>${n}</span></div>`;
   }).join('')}</div>`;
 }
 

@@ -5,7 +5,7 @@ import { api } from './api.js';
 import { BoardView } from './board.js';
 import { esc } from './dom.js';
 import { rulesTitle } from './rules.js';
-import { colorOf } from './meeple.js';
+import { colorOf, markIcon } from './meeple.js';
 import { breakdownHtml, chartSvg, logHtml, playersHtml } from './panels.js';
 import { tileSvg } from './tiles.js';
 
@@ -26,7 +26,8 @@ export class ReplayScreen {
     this.r = replay;
     this.id = id;
     this.title = title;
-    this.k = replay.steps.length - 1;
+    // A replay starts at the beginning: the start tile alone.
+    this.k = 0;
     this.timer = null;
     this.render();
     this.board = new BoardView(root.querySelector('.board-area'), tiles, { bottomMargin: 76 });
@@ -116,7 +117,7 @@ export class ReplayScreen {
       const p = this.r.players[mover.seat];
       const deploy = this.r.steps[k].events.find((e) => e.type === 'deploy');
       const verb = p.name === 'You' ? 'place' : 'places'; // "You place", not "You places"
-      banner.innerHTML = `Turn ${k}: <b style="color:${colorOf(p.color).fill}">${esc(p.name)}</b> ${verb} ${tileSvg(mover.tile, mover.rot || 0, 22)}${deploy ? ` with a ${esc(deploy.role)}` : ''}${done ? ' — final scoring' : ''}`;
+      banner.innerHTML = `Turn ${k}: <b class="pname">${markIcon(p.color, 13)}${esc(p.name)}</b> ${verb} ${tileSvg(mover.tile, mover.rot || 0, 22)}${deploy ? ` with a ${esc(deploy.role)}` : ''}${done ? ' — final scoring' : ''}`;
     }
     banner.style.setProperty('--pc', mover ? colorOf(this.r.players[mover.seat].color).fill : '#8a5a2b');
   }
