@@ -346,6 +346,23 @@ export class BoardView {
     this.animateTo({ k, x: cx - (x + 0.5) * T * k, y: cy - (y + 0.5) * T * k });
   }
 
+  /**
+   * Frames cells (those where a tile fits), each at least `minPx` pixels
+   * wide: all of them if they fit on screen so, else their middle.
+   */
+  frameCells(cells, minPx = 0) {
+    if (!cells.length) return;
+    const xs = cells.map((c) => c.x), ys = cells.map((c) => c.y);
+    const minX = Math.min(...xs), maxX = Math.max(...xs), minY = Math.min(...ys), maxY = Math.max(...ys);
+    const { w, h } = this.size();
+    const m = this.margins;
+    const aw = Math.max(100, w - m.left - m.right), ah = Math.max(100, h - m.top - m.bottom);
+    const k = Math.max(minPx / T, Math.min(1.45, aw / ((maxX - minX + 1) * T), ah / ((maxY - minY + 1) * T)));
+    const cx = ((minX + maxX + 1) / 2) * T, cy = ((minY + maxY + 1) / 2) * T;
+    this.follow = false;
+    this.animateTo({ k, x: m.left + aw / 2 - cx * k, y: m.top + ah / 2 - cy * k });
+  }
+
   /** The on-screen radius, in pixels, of a follower spot's ring. */
   spotRadiusPx() {
     return 11 * this.cam.k;

@@ -279,6 +279,8 @@ export class GameScreen {
     }
     if (prev) this.announce(prev, s);
     this.draw();
+    // On a touch screen each turn starts with the cells where the tile fits in view, big enough to tap.
+    if (TOUCH && this.myTurn && (!prev || prev.version !== s.version)) this.board.frameCells(this.cellsFor(this.sel.tile), 48);
     if (s.status === 'finished' && !this.shownResults) {
       this.shownResults = true;
       setTimeout(() => this.openResults(), prev ? 900 : 0);
