@@ -7,6 +7,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { BASE, launch, nextTurn, shot, version, watchErrors } from './lib.mjs';
+import { checkA11y } from './a11y.mjs';
 
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
 
@@ -54,6 +55,7 @@ test('a whole game on a phone, played by tapping', async () => {
     // No keyboard hints on a touch screen.
     assert.equal(await page.locator('.tile-panel kbd:visible, .banner kbd:visible').count(), 0);
     await shot(page, 'phone-01-first-turn');
+    await checkA11y(page, 'game on a phone');
 
     let turn = 0;
     let deployed = 0;
@@ -100,6 +102,7 @@ test('a whole game on a phone, played by tapping', async () => {
         await page.tap('.drawer-toggle');
         await page.waitForSelector('.drawer .log-turn');
         await shot(page, 'phone-04-log-drawer');
+        await checkA11y(page, 'the log drawer on a phone');
         await page.tap('.drawer-close');
       }
       await page.tap('.tile-panel [data-act="confirm"]');

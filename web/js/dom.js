@@ -19,6 +19,10 @@ export function toast(text, kind = 'info', ms = 3200) {
   if (!box) {
     box = document.createElement('div');
     box.className = 'toasts';
+    // A landmark of its own, read out as messages come.
+    box.setAttribute('role', 'region');
+    box.setAttribute('aria-label', 'Messages');
+    box.setAttribute('aria-live', 'polite');
     document.body.appendChild(box);
   }
   const el = document.createElement('div');

@@ -703,7 +703,7 @@ export class GameScreen {
     const ahead = cells.filter((c) => (c.x - from.x) * dx + (c.y - from.y) * dy > 0);
     const cost = (c) => Math.abs((c.x - from.x) * dx + (c.y - from.y) * dy) + 2.5 * Math.abs((c.x - from.x) * dy + (c.y - from.y) * dx);
     const pool = ahead.length ? ahead : this.sel.placed ? [] : cells;
-    if (!pool.length) { this.say(`No cell further ${dx > 0 ? 'east' : dx < 0 ? 'west' : dy > 0 ? 'south' : 'north'}.`); return; }
+    if (!pool.length) { this.say(`No cell further ${dx > 0 ? 'east' : dx < 0 ? 'west' : dy > 0 ? 'south' : 'north'}. ${this.placementText()}`); return; }
     const best = pool.reduce((a, b) => (cost(b) < cost(a) ? b : a));
     this.clickCell(best.x, best.y);
     this.board.setCursor(best);
@@ -712,12 +712,16 @@ export class GameScreen {
 
   /** The tile being placed, in words (after a key moved or turned it). */
   sayPlacement() {
+    if (this.sel.placed) this.say(this.placementText());
+  }
+
+  placementText() {
     const sel = this.sel;
-    if (!sel.placed) return;
+    if (!sel.placed) return '';
     const cell = this.cellsFor(sel.tile).find((c) => c.x === sel.placed.x && c.y === sel.placed.y);
     const ways = cell ? cell.rots.length : 0;
     const spots = this.spotChoices();
-    this.say(`${placeWords(sel.placed.x, sel.placed.y)[0].toUpperCase()}${placeWords(sel.placed.x, sel.placed.y).slice(1)}, turned ${sel.placed.rot * 90}°${ways > 1 ? ` (fits ${ways} ways)` : ''}. ${spots.length
+    return (`${placeWords(sel.placed.x, sel.placed.y)[0].toUpperCase()}${placeWords(sel.placed.x, sel.placed.y).slice(1)}, turned ${sel.placed.rot * 90}°${ways > 1 ? ` (fits ${ways} ways)` : ''}. ${spots.length
       ? `${spots.length} spot${spots.length === 1 ? '' : 's'} for a follower: ${spots.map((c) => c.label).join(', ')}.` : 'No spot for a follower.'}`);
   }
 

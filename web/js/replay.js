@@ -68,7 +68,7 @@ export class ReplayScreen {
           </section>
           <section class="players-panel"></section>
           <section class="chart-panel"></section>
-          <section class="log-panel"><h3>Log</h3><div class="log"></div></section>
+          <section class="log-panel"><h3 id="replay-log-title">Log</h3><div class="log" tabindex="0" role="log" aria-labelledby="replay-log-title"></div></section>
           ${this.r.finished ? '<section class="final-panel"><h3>Final scoring</h3><div class="final"></div></section>' : ''}
         </aside>
       </div>`;
