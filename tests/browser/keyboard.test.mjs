@@ -55,6 +55,7 @@ test('a whole game by keyboard alone, said in words; axe-core finds nothing to f
 
     let turn = 0;
     let deployed = 0;
+    let noneLeft = 0;
     const said = [];
     const keys = ['ArrowRight', 'ArrowDown', 'ArrowLeft', 'ArrowUp'];
     for (;;) {
@@ -69,12 +70,19 @@ test('a whole game by keyboard alone, said in words; axe-core finds nothing to f
       if (turn % 4 === 2) await page.keyboard.press('r');
       await page.waitForFunction(() => /turned \d+°/.test(document.querySelector('.announcer').textContent));
       assert.equal(await page.locator('.board .cursor').count(), 1, 'the keyboard cursor shows');
-      if (turn % 2 === 0 && (await page.locator('.spot-picker [data-act="spot"]').count()) > 0) {
+      // A follower whenever one may go: the supply runs out, and then none is offered.
+      const supply = Number((await page.textContent('.player.active .player-supply .sr-only')).split(' ')[0]);
+      if (supply === 0) {
+        noneLeft++;
+        assert.doesNotMatch(await page.textContent('.banner'), /spot|follower/, 'no follower is offered when none is left');
+        assert.equal(await page.locator('.spot-picker, .layer-spots .spot').count(), 0, 'no spot is offered when no follower is left');
+        if (noneLeft === 1) await shot(page, 'keyboard-02-no-follower-left');
+      } else if ((await page.locator('.spot-picker [data-act="spot"]').count()) > 0) {
         await page.keyboard.press('f');
         await page.waitForSelector('.follower.pending');
         deployed++;
       }
-      if (turn === 3) {
+      if (turn === 3 && (await page.locator('.follower.pending').count())) {
         await page.keyboard.press('Escape');
         assert.equal(await page.locator('.follower.pending').count(), 0, 'Escape takes back the follower');
         await page.keyboard.press('Escape');
@@ -90,6 +98,7 @@ test('a whole game by keyboard alone, said in words; axe-core finds nothing to f
     }
     assert.ok(turn >= 30, `we played ${turn} turns`);
     assert.ok(deployed > 0, 'followers were deployed by keyboard');
+    assert.ok(noneLeft > 0, 'the supply ran out at least once');
     assert.ok(said.some((t) => /laid a tile with .* (of|on) the start/.test(t)), `moves are said in words: ${said.slice(0, 3).join(' | ')}`);
     assert.ok(said.some((t) => /\+\d+, /.test(t)), 'scores are said in words');
 
