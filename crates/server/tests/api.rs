@@ -772,3 +772,36 @@ async fn saved_rule_sets_are_kept_per_visitor_renamed_and_deleted() {
     let (_, list) = call(&app, "GET", &format!("/api/rulesets?key={key}"), None).await;
     assert_eq!(list["sets"].as_array().unwrap().len(), carcassonne_server::MAX_SAVED_RULES - 1);
 }
+
+#[tokio::test]
+async fn static_files_and_fixed_json_go_compressed_and_revalidate_by_etag() {
+    use axum::body::Body;
+    use axum::http::Request;
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let (app, _) = test_app();
+    let get = |uri: &str, headers: &[(&str, &str)]| {
+        let mut req = Request::builder().uri(uri);
+        for (k, v) in headers {
+            req = req.header(*k, *v);
+        }
+        app.clone().oneshot(req.body(Body::empty()).unwrap())
+    };
+    for uri in ["/js/game.js", "/css/style.css", "/api/tiles", "/api/options", "/"] {
+        let plain = get(uri, &[]).await.unwrap();
+        assert_eq!(plain.status(), StatusCode::OK, "{uri}");
+        assert!(plain.headers().get("content-encoding").is_none());
+        let etag = plain.headers()["etag"].to_str().unwrap().to_string();
+        assert_eq!(plain.headers()["cache-control"], "no-cache", "{uri}");
+        let plain_len = plain.into_body().collect().await.unwrap().to_bytes().len();
+        for encoding in ["br", "gzip"] {
+            let packed = get(uri, &[("accept-encoding", encoding)]).await.unwrap();
+            assert_eq!(packed.headers()["content-encoding"], encoding, "{uri}");
+            let len = packed.into_body().collect().await.unwrap().to_bytes().len();
+            assert!(len < plain_len, "{uri} in {encoding}: {len} of {plain_len} bytes");
+        }
+        let again = get(uri, &[("if-none-match", &etag)]).await.unwrap();
+        assert_eq!(again.status(), StatusCode::NOT_MODIFIED, "{uri}");
+        assert!(again.into_body().collect().await.unwrap().to_bytes().is_empty());
+    }
+}
