@@ -179,8 +179,7 @@ impl FixedJson {
 }
 
 static TILES_JSON: std::sync::LazyLock<FixedJson> = std::sync::LazyLock::new(|| FixedJson::new(view::tiles_json()));
-static OPTIONS_JSON: std::sync::LazyLock<FixedJson> =
-    std::sync::LazyLock::new(|| FixedJson::new(view::options_json()));
+static OPTIONS_JSON: std::sync::LazyLock<FixedJson> = std::sync::LazyLock::new(|| FixedJson::new(view::options_json()));
 
 /// A strong ETag: the first 12 bytes of the content's SHA-256, in hex.
 fn etag_of(bytes: &[u8]) -> String {

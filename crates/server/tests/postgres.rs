@@ -184,6 +184,42 @@ fn the_games_list_holds_the_named_games_and_the_public_ones() {
 }
 
 #[test]
+fn saved_rule_sets_belong_to_their_owner_and_stay_bounded_under_racing_saves() {
+    let server = server!();
+    let schema = Schema::new(&server);
+    let store = Arc::new(schema.open());
+    let set = |id: &str, at: i64| SavedRules { id: id.into(), name: format!("set {id}"), code: "AQAAAQAA".into(), created_at: at };
+    assert!(store.save_rules("ann", &set("a", 2), 3).unwrap());
+    assert!(store.save_rules("ann", &set("b", 1), 3).unwrap());
+    assert!(store.save_rules("bob", &set("d", 3), 3).unwrap());
+    let ids = |owner: &str| store.saved_rules(owner).unwrap().into_iter().map(|s| s.id).collect::<Vec<_>>();
+    assert_eq!(ids("ann"), ["b", "a"]);
+    assert!(!store.rename_rules("bob", "a", "mine now").unwrap(), "only the owner renames");
+    assert!(store.rename_rules("ann", "a", "Our table").unwrap());
+    assert_eq!(store.saved_rules("ann").unwrap()[1].name, "Our table");
+    assert!(!store.delete_rules("bob", "a").unwrap(), "only the owner deletes");
+    assert!(store.delete_rules("ann", "a").unwrap());
+    assert_eq!(ids("ann"), ["b"]);
+    // Eight saves at once for one owner with room for two more: two are kept.
+    let start = Arc::new(Barrier::new(8));
+    let saved: usize = (0..8)
+        .map(|i| {
+            let (store, start) = (Arc::clone(&store), Arc::clone(&start));
+            std::thread::spawn(move || {
+                start.wait();
+                store.save_rules("ann", &set(&format!("r{i}"), 10 + i), 3).unwrap()
+            })
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .map(|t| usize::from(t.join().unwrap()))
+        .sum();
+    assert_eq!(saved, 2);
+    assert_eq!(ids("ann").len(), 3);
+    assert_eq!(ids("bob"), ["d"]);
+}
+
+#[test]
 fn only_unfinished_games_without_a_recent_move_expire() {
     let server = server!();
     let schema = Schema::new(&server);
@@ -352,7 +388,7 @@ fn servers_starting_together_migrate_once() {
     for h in handles {
         h.join().unwrap().unwrap_or_else(|e| panic!("a server starting alongside others failed: {e}"));
     }
-    assert_eq!(schema.rows("SELECT version FROM schema_version"), vec![vec![Some("2".to_string())]]);
+    assert_eq!(schema.rows("SELECT version FROM schema_version"), vec![vec![Some("3".to_string())]]);
     // And the tables work.
     let store = schema.open();
     store.create_game(&new_game("g1")).unwrap();
@@ -366,7 +402,7 @@ fn a_database_from_a_newer_version_is_refused() {
     drop(schema.open());
     schema.rows("UPDATE schema_version SET version = 99");
     let Err(e) = PgStore::open(&schema.url()) else { panic!("opened a newer schema") };
-    assert!(e.to_string().contains("schema version 99, newer than this program's 2"), "{e}");
+    assert!(e.to_string().contains("schema version 99, newer than this program's 3"), "{e}");
 }
 
 /// The test server's URL with another password.
