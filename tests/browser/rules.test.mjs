@@ -79,7 +79,9 @@ test('a rule set goes from the form to a link, to another phone, and into a game
     await other.click('.new-game .start');
     await other.waitForURL(/#\/game\/[a-z0-9]+$/);
     const id = other.url().split('/').pop();
-    // The game links to its rules page rather than showing raw text.
+    // The game links to its rules page rather than showing raw text (on a phone, in the drawer).
+    await other.waitForSelector('.drawer-toggle');
+    await other.tap('.drawer-toggle');
     await other.waitForSelector('.game-links .rules a[href^="#/rules/"]');
     const rulesHref = await other.getAttribute('.game-links .rules a', 'href');
     assert.equal(rulesHref, `#/rules/${link.split('/').pop()}`);

@@ -6,23 +6,6 @@ import { ago, esc, toast } from './dom.js';
 import { colorOf, meepleIcon } from './meeple.js';
 import { rulesTitle } from './rules.js';
 
-const PRESET_TEXT = {
-  standard: 'Today’s rules: farmers score 3 per completed city.',
-  beginner: 'No farmers: a gentle first game.',
-  'first-edition': 'The 2000 rules: farmers score 4 per city; small cities score 2.',
-};
-
-const FARM_TEXT = {
-  'per-farm': '3 per city, per farm',
-  'per-farm-once': '3 per city, once per player',
-  'per-city': '4 per city, majority over all its farms',
-  off: 'no farmers',
-  discard: 'is discarded',
-  reshuffle: 'goes back into the bag',
-  seat0: 'the first seat',
-  random: 'chosen at random',
-};
-
 export class HomeScreen {
   constructor(root, tiles, options, { section = 'home', rulesCode = null, onReplayFile } = {}) {
     this.root = root;
@@ -177,7 +160,7 @@ export class HomeScreen {
       }
       if (opt.type === 'choice' && opt.values) {
         return `<label class="opt"><span>${esc(opt.label)}</span>
-          <select data-key="${opt.key}">${opt.values.map((x) => `<option value="${x}" ${x === v ? 'selected' : ''}>${esc(FARM_TEXT[x] || x)}</option>`).join('')}</select></label>`;
+          <select data-key="${opt.key}">${opt.values.map((x, i) => `<option value="${x}" ${x === v ? 'selected' : ''}>${esc((opt.value_labels || [])[i] || x)}</option>`).join('')}</select></label>`;
       }
       if (opt.type === 'bool') {
         return `<label class="opt check"><input type="checkbox" data-key="${opt.key}" ${v ? 'checked' : ''}><span>${esc(opt.label)}</span></label>`;
@@ -193,7 +176,7 @@ export class HomeScreen {
     const box = this.root.querySelector('.rules-form');
     box.innerHTML = `
       <div class="presets">${o.presets.map((p) => `<button class="preset${p.name === preset.name ? ' on' : ''}" data-preset="${p.name}">${p.name.replace('-', ' ')}</button>`).join('')}</div>
-      <p class="muted preset-text">${esc(PRESET_TEXT[preset.name] || '')}</p>
+      <p class="muted preset-text">${esc(preset.summary || '')}</p>
       <details class="more-rules"><summary>Options</summary>${rows}</details>`;
     if (this.rulesOpen) box.querySelector('details').open = true;
     box.querySelector('details').ontoggle = (e) => { this.rulesOpen = e.target.open; };

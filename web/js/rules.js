@@ -13,15 +13,6 @@ export function rulesTitle(rules) {
   return `Rules: ${preset}${n ? ` + ${n} option${n > 1 ? 's' : ''}` : ''}`;
 }
 
-/** An option's value in words. */
-export function valueText(v) {
-  if (v === true) return 'on';
-  if (v === false) return 'off';
-  if (v === null) return 'none';
-  if (Array.isArray(v)) return `${v[0]} × ${v[1]}`;
-  return String(v);
-}
-
 /** A message as a sentence: capital first, full stop last. */
 function sentence(m) {
   const t = String(m || 'something went wrong');
@@ -61,8 +52,8 @@ export class RulesScreen {
     const link = rulesLink(p.code);
     const changed = p.options.filter((o) => o.changed);
     const inForce = changed.length
-      ? `<ul class="in-force">${changed.map((o) => `<li><b>${esc(o.label)}</b>: ${esc(valueText(o.value))}
-          <span class="muted">(${esc(p.preset.replace('-', ' '))}: ${esc(valueText(o.preset_value))})</span><br>${esc(o.line || o.about)}</li>`).join('')}</ul>`
+      ? `<ul class="in-force">${changed.map((o) => `<li><b>${esc(o.label)}</b>: ${esc(o.value_words)}
+          <span class="muted">(${esc(p.preset.replace('-', ' '))}: ${esc(o.preset_value_words)})</span><br>${esc(o.line || o.about)}</li>`).join('')}</ul>`
       : `<p>None: the ${esc(p.preset.replace('-', ' '))} rules as they are.</p>`;
     const sections = p.summary.map((s) => `
       <section class="card rules-section${s.title === 'Farms' ? ' farms' : ''}">
@@ -73,6 +64,7 @@ export class RulesScreen {
       <div class="rules-page">
         <header class="rules-head">
           <h1>${esc(rulesTitle(p.rules).replace(/^Rules: /, 'The rules: '))}</h1>
+          <p class="preset-summary">${esc(p.preset_summary)}</p>
           <p class="rules-text"><code>${esc(p.text)}</code></p>
           <div class="rules-actions">
             <a class="btn primary" href="#/new?rules=${esc(p.code)}">Start a game with these rules</a>
@@ -105,7 +97,7 @@ export class RulesScreen {
         </section>
         <details class="card all-options">
           <summary>Every option and what it does</summary>
-          <dl>${p.options.map((o) => `<dt>${esc(o.label)} <span class="muted">— ${esc(valueText(o.value))}</span></dt><dd>${esc(o.about)}</dd>`).join('')}</dl>
+          <dl>${p.options.map((o) => `<dt>${esc(o.label)} <span class="muted">— ${esc(o.value_words)}</span></dt><dd>${esc(o.about)}</dd>`).join('')}</dl>
         </details>
       </div>`;
     const $ = (s) => this.root.querySelector(s);

@@ -90,6 +90,15 @@ impl Preset {
     pub fn from_name(s: &str) -> Option<Preset> {
         Preset::ALL.into_iter().find(|p| p.name() == s)
     }
+
+    /// The preset in a sentence, for people choosing one.
+    pub const fn summary(self) -> &'static str {
+        match self {
+            Preset::Standard => "Today's rules: farmers score 3 per completed city.",
+            Preset::Beginner => "No farmers: a gentle first game.",
+            Preset::FirstEdition => "The 2000 rules: farmers score 4 per city; small cities score 2.",
+        }
+    }
 }
 
 /// What happens to a drawn tile that fits nowhere.
@@ -220,6 +229,8 @@ pub struct RuleOption {
     pub label: &'static str,
     /// What the option changes, in one line, whatever its value.
     pub about: &'static str,
+    /// A choice's values in words, in the order of its [`OptionKind::Choice`] list.
+    labels: &'static [&'static str],
     pub code: CodeField,
     get: fn(&Rules) -> OptionValue,
     put: fn(&mut Rules, OptionValue),
@@ -252,6 +263,20 @@ impl RuleOption {
     /// What [`Rules::explain`] says about it in this rule set, if anything.
     pub fn line(&self, rules: &Rules) -> Option<String> {
         (self.line)(rules)
+    }
+
+    /// A value in words, for people: `on`, `3 per city, per farm`, `2`, `7 × 5`, `no limit`.
+    pub fn value_words(&self, value: OptionValue) -> String {
+        match (self.kind, value) {
+            (_, OptionValue::Flag(b)) => (if b { "on" } else { "off" }).into(),
+            (OptionKind::Choice(words), OptionValue::Choice(w)) => {
+                words.iter().position(|&x| x == w).and_then(|i| self.labels.get(i)).unwrap_or(&w).to_string()
+            }
+            (_, OptionValue::Choice(w)) => w.into(),
+            (_, OptionValue::Count(n)) => n.to_string(),
+            (_, OptionValue::Table(Some((w, h)))) => format!("{w} × {h}"),
+            (_, OptionValue::Table(None)) => "no limit".into(),
+        }
     }
 
     /// Reads a value in its text form (`per-city`, `true`, `on`, `2`, `7x5`,
@@ -326,6 +351,7 @@ macro_rules! flag_option {
             kind: OptionKind::Flag,
             label: $label,
             about: $about,
+            labels: &[],
             code: CodeField::Bits { byte: 2, shift: $bit, width: 1, zero: $zero },
             get: |r| OptionValue::Flag(r.$field),
             put: |r, v| r.$field = flag(v),
@@ -341,6 +367,12 @@ pub static RULE_OPTIONS: [RuleOption; 13] = [
         kind: OptionKind::Choice(&FARM_NAMES),
         label: "Farm scoring",
         about: "How farmers score at the end of the game.",
+        labels: &[
+            "3 per city, per farm",
+            "3 per city, once per player",
+            "4 per city, majority over all its farms",
+            "no farmers",
+        ],
         code: CodeField::Bits { byte: 1, shift: 2, width: 2, zero: false },
         get: |r| OptionValue::Choice(r.farms.name()),
         put: |r, v| r.farms = choice(&FarmRule::ALL, &FARM_NAMES, v),
@@ -360,6 +392,7 @@ pub static RULE_OPTIONS: [RuleOption; 13] = [
         kind: OptionKind::Count { min: 1, max: 3 },
         label: "Tiles in hand (1 = the usual single draw)",
         about: "How many tiles each player holds and chooses from.",
+        labels: &[],
         code: CodeField::Bytes { byte: 3 },
         get: |r| OptionValue::Count(r.hand),
         put: |r, v| r.hand = count(v),
@@ -379,6 +412,7 @@ pub static RULE_OPTIONS: [RuleOption; 13] = [
         kind: OptionKind::Choice(&UNPLACEABLE_NAMES),
         label: "A tile that fits nowhere",
         about: "What happens to a drawn tile that fits nowhere.",
+        labels: &["is discarded", "goes back into the bag"],
         code: CodeField::Bits { byte: 1, shift: 5, width: 1, zero: false },
         get: |r| OptionValue::Choice(r.unplaceable.name()),
         put: |r, v| r.unplaceable = choice(&[Unplaceable::Discard, Unplaceable::Reshuffle], &UNPLACEABLE_NAMES, v),
@@ -398,6 +432,7 @@ pub static RULE_OPTIONS: [RuleOption; 13] = [
         kind: OptionKind::Table { sizes: &[(5, 5), (7, 7), (9, 9), (11, 11), (13, 13)] },
         label: "Table size",
         about: "Every tile must lie within a W × H rectangle centred on the start tile.",
+        labels: &[],
         code: CodeField::Bytes { byte: 4 },
         get: |r| OptionValue::Table(r.board_limit),
         put: |r, v| {
@@ -416,6 +451,7 @@ pub static RULE_OPTIONS: [RuleOption; 13] = [
         kind: OptionKind::Choice(&FIRST_PLAYER_NAMES),
         label: "First player",
         about: "Who plays first: the first seat, or a player chosen at random.",
+        labels: &["the first seat", "chosen at random"],
         code: CodeField::Bits { byte: 1, shift: 4, width: 1, zero: false },
         get: |r| OptionValue::Choice(r.first_player.name()),
         put: |r, v| r.first_player = choice(&[FirstPlayer::Seat0, FirstPlayer::Random], &FIRST_PLAYER_NAMES, v),
@@ -605,6 +641,9 @@ mod tests {
         for (i, o) in RULE_OPTIONS.iter().enumerate() {
             assert!(RULE_OPTIONS[..i].iter().all(|p| p.name != o.name), "{} twice", o.name);
             assert!(!o.label.is_empty() && !o.about.is_empty());
+            if let OptionKind::Choice(words) = o.kind {
+                assert_eq!(o.labels.len(), words.len(), "{}: a label for every value", o.name);
+            }
             // Every value the option takes reads back from its text form and shows in `changes`.
             let values: Vec<OptionValue> = match o.kind {
                 OptionKind::Flag => vec![OptionValue::Flag(false), OptionValue::Flag(true)],

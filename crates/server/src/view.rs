@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 
 use carcassonne::record::{event_json, option_json, rules_to_json, Record, ReplayError};
 use carcassonne::{
-    standard_deck, Action, Dir, EdgeKind, Event, Game, OptionKind, PlayerId, Preset, RuleOption, Rules, TileId,
-    HALF_NAMES, RULE_OPTIONS,
+    standard_deck, Action, Dir, EdgeKind, Event, Game, OptionKind, OptionValue, PlayerId, Preset, RuleOption, Rules,
+    TileId, HALF_NAMES, RULE_OPTIONS,
 };
 use serde_json::{json, Map, Value};
 
@@ -350,6 +350,8 @@ fn option_form(o: &RuleOption) -> Value {
         OptionKind::Choice(words) => {
             form["type"] = "choice".into();
             form["values"] = json!(words);
+            let labels: Vec<String> = words.iter().map(|&w| o.value_words(OptionValue::Choice(w))).collect();
+            form["value_labels"] = json!(labels);
         }
         OptionKind::Count { min, max } => {
             form["type"] = "number".into();
@@ -375,7 +377,7 @@ pub fn options_json() -> Value {
             let r = Rules::preset(p);
             let values: Map<String, Value> =
                 RULE_OPTIONS.iter().map(|o| (o.name.to_string(), option_json(o.value(&r)))).collect();
-            json!({ "name": p.name(), "values": values, "code": r.to_code() })
+            json!({ "name": p.name(), "summary": p.summary(), "values": values, "code": r.to_code() })
         })
         .collect();
     let options: Vec<Value> = RULE_OPTIONS.iter().map(option_form).collect();
@@ -404,7 +406,9 @@ pub fn rules_json(rules: &Rules) -> Value {
             json!({
                 "key": o.name, "label": o.label, "about": o.about,
                 "value": option_json(o.value(rules)),
+                "value_words": o.value_words(o.value(rules)),
                 "preset_value": option_json(o.value(&base)),
+                "preset_value_words": o.value_words(o.value(&base)),
                 "changed": o.value(rules) != o.value(&base),
                 "line": o.line(rules),
             })
@@ -417,6 +421,7 @@ pub fn rules_json(rules: &Rules) -> Value {
         "text": rules.to_string(),
         "rules": rules_to_json(rules),
         "preset": rules.preset.name(),
+        "preset_summary": rules.preset.summary(),
         "farms": { "rule": rules.farms.name(), "summary": rules.farms.summary(), "example": rules.farms.example() },
         "summary": summary,
         "options": options,

@@ -188,7 +188,12 @@ fn saved_rule_sets_belong_to_their_owner_and_stay_bounded_under_racing_saves() {
     let server = server!();
     let schema = Schema::new(&server);
     let store = Arc::new(schema.open());
-    let set = |id: &str, at: i64| SavedRules { id: id.into(), name: format!("set {id}"), code: "AQAAAQAA".into(), created_at: at };
+    let set = |id: &str, at: i64| SavedRules {
+        id: id.into(),
+        name: format!("set {id}"),
+        code: "AQAAAQAA".into(),
+        created_at: at,
+    };
     assert!(store.save_rules("ann", &set("a", 2), 3).unwrap());
     assert!(store.save_rules("ann", &set("b", 1), 3).unwrap());
     assert!(store.save_rules("bob", &set("d", 3), 3).unwrap());
