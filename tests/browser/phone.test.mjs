@@ -60,6 +60,7 @@ test('a whole game on a phone, played by tapping', async () => {
     let turn = 0;
     let deployed = 0;
     let smallest = Infinity;
+    let tappedAgain = 0;
     for (;;) {
       if ((await nextTurn(page)) === 'over') break;
       const v = await version(page);
@@ -70,15 +71,16 @@ test('a whole game on a phone, played by tapping', async () => {
 
       // Tap once: the tile is previewed there, nothing is played yet.
       let tapped = await tapCell(page, turn * 5);
+      if (tapped) smallest = Math.min(smallest, tapped.w);
       if (!tapped) {
         await page.tap('.zoom-fit');
         await page.waitForFunction(() => !document.querySelector('.board-host[data-moving]'));
         tapped = await tapCell(page, turn * 5);
       }
       assert.ok(tapped, `turn ${turn}: a lit cell to tap`);
-      smallest = Math.min(smallest, tapped.w);
       await page.waitForSelector('.ghost-tile.solid', { timeout: 5000 });
       assert.equal(await version(page), v, 'a tap previews, it does not play');
+      assert.match(await page.textContent('.banner'), /tap the tile again|pick a spot/, 'the banner says how to lay it');
       await page.waitForFunction(() => !document.querySelector('.board-host[data-moving]'));
       // The view came to the tile: its follower spots are big enough to touch, or picked from buttons.
       const ring = await page.evaluate(() => {
@@ -105,13 +107,31 @@ test('a whole game on a phone, played by tapping', async () => {
         await checkA11y(page, 'the log drawer on a phone');
         await page.tap('.drawer-close');
       }
-      await page.tap('.tile-panel [data-act="confirm"]');
+      if (turn % 3 === 1) {
+        // Tap the previewed tile again: it is laid (with the follower chosen, if any).
+        // A point of the tile where nothing lies over it (no spot, follower, button or banner).
+        const points = await page.evaluate(() => {
+          const g = document.querySelector('.ghost-tile.solid').getBoundingClientRect();
+          return [[0.15, 0.15], [0.85, 0.15], [0.15, 0.85], [0.85, 0.85], [0.5, 0.15], [0.15, 0.5], [0.5, 0.85], [0.85, 0.5]]
+            .map(([fx, fy]) => ({ x: g.x + g.width * fx, y: g.y + g.height * fy }))
+            .filter((p) => {
+              const top = document.elementFromPoint(p.x, p.y);
+              return top && top.closest('.ghost-tile') && !top.closest('.spot');
+            });
+        });
+        if (points.length) { await page.touchscreen.tap(points[0].x, points[0].y); tappedAgain++; }
+        else await page.tap('.tile-panel [data-act="confirm"]');
+      } else {
+        await page.tap('.tile-panel [data-act="confirm"]');
+      }
       await page.waitForFunction((v0) => Number(document.querySelector('#app').dataset.version) > v0, v);
       turn++;
       assert.ok(turn < 80, 'the game ends');
     }
     assert.ok(turn >= 30, `we played ${turn} turns`);
     assert.ok(deployed > 0, 'followers were deployed');
+    assert.ok(smallest >= 44, `every cell offered at the start of a turn is at least 44 px (${smallest.toFixed(0)})`);
+    assert.ok(tappedAgain > 5, `tiles were laid by tapping them again (${tappedAgain} times)`);
     await page.waitForSelector('.overlay.results:not(.hidden) .results-dialog');
     await shot(page, 'phone-05-results');
     assert.deepEqual(errors, []);

@@ -41,7 +41,8 @@ export class GameScreen {
       interactive: true,
       onCell: (x, y) => this.clickCell(x, y),
       onSpot: (key) => this.clickSpot(key),
-      onGhost: () => this.rotate(1),
+      // On a touch screen the first tap previews the tile and a second tap on it lays it; a click turns it.
+      onGhost: () => (TOUCH ? this.confirm() : this.rotate(1)),
       onHover: (cell) => this.hoverCell(cell),
     });
     this.keys = (e) => this.onKey(e);
@@ -503,8 +504,8 @@ export class GameScreen {
       text = !this.sel.placed
         ? (TOUCH ? `${who}: tap a lit cell` : `${who}: place the tile — <kbd>R</kbd> rotates`)
         : spots
-          ? (TOUCH ? `${who}: pick a spot, or Confirm` : `${who}: choose a spot for a follower, or confirm with <kbd>Enter</kbd>`)
-          : (TOUCH ? `${who}: Confirm to lay it` : `${who}: confirm with <kbd>Enter</kbd>`);
+          ? (TOUCH ? `${who}: pick a spot, or tap the tile again to lay it` : `${who}: choose a spot for a follower, or confirm with <kbd>Enter</kbd>`)
+          : (TOUCH ? `${who}: tap the tile again or Confirm to lay it` : `${who}: confirm with <kbd>Enter</kbd>`);
       cls = 'mine';
     } else if (s.turn) {
       const p = s.players[s.turn.seat];
@@ -670,7 +671,7 @@ export class GameScreen {
   clickCell(x, y) {
     if (!this.myTurn || this.pending) return;
     const sel = this.sel;
-    if (sel.placed && sel.placed.x === x && sel.placed.y === y) { this.rotate(1); return; }
+    if (sel.placed && sel.placed.x === x && sel.placed.y === y) { if (TOUCH) this.confirm(); else this.rotate(1); return; }
     const cell = this.cellsFor(sel.tile).find((c) => c.x === x && c.y === y);
     if (!cell) return;
     const rot = cell.rots.includes(sel.rot) ? sel.rot : nextRot(cell.rots, sel.rot, 1);
