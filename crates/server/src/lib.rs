@@ -39,7 +39,7 @@ pub use error::ApiError;
 pub use listen::{serve_until, Connections};
 pub use live::{rebuild, AppState, Config, MoveRequest, Rate, SeatToken, Viewer};
 pub use routes::{app, MAX_BODY, MAX_QR_TEXT, MAX_RECORD, MAX_WS_MESSAGE};
-pub use rulesets::MAX_SAVED_RULES;
+pub use rulesets::{MAX_SAVED_RULES, SAVES_PER_HOUR};
 pub use store::{
     hash_token, Feed, GameChanged, GameSummary, NewGame, Progress, SavedRules, Seat, SqliteStore, Store, StoreError,
     StoredGame,

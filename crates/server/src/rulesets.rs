@@ -4,7 +4,9 @@
 //! A visitor is known by a key of their own, handed out with their first
 //! saved rule set and kept by their browser; the server keeps only its hash.
 //! A visitor keeps at most [`MAX_SAVED_RULES`] rule sets, each named in at
-//! most [`crate::names::MAX_NAME`] characters.
+//! most [`crate::names::MAX_NAME`] characters; since anyone may make a new
+//! key, one address saves at most [`SAVES_PER_HOUR`] rule sets an hour
+//! (after a first burst of as many), whatever the keys.
 
 use std::sync::Arc;
 
@@ -22,6 +24,16 @@ use crate::store::{hash_token, SavedRules, Store, StoreError};
 
 /// The most rule sets one visitor keeps.
 pub const MAX_SAVED_RULES: usize = 50;
+
+/// Rule sets one client address may save in an hour (and at once).
+pub const SAVES_PER_HOUR: u32 = 120;
+
+/// Saves by client address, across every key.
+static SAVES: std::sync::LazyLock<governor::DefaultKeyedRateLimiter<std::net::IpAddr>> =
+    std::sync::LazyLock::new(|| {
+        let per_hour = std::num::NonZeroU32::new(SAVES_PER_HOUR).unwrap_or(std::num::NonZeroU32::MIN);
+        governor::RateLimiter::keyed(governor::Quota::per_hour(per_hour))
+    });
 
 /// Reads a rule-set code, or says plainly why it cannot.
 ///
@@ -97,11 +109,19 @@ struct SaveRequest {
 /// with it and the visitor's key.
 pub async fn save(
     State(app): State<AppState>,
+    request: axum::http::request::Parts,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let req: SaveRequest = crate::routes::parse_body(body)?;
     let rules = read_code(&req.code)?;
     let name = rule_set_name(&req.name)?;
+    let ip = crate::listen::client_ip(&request.extensions);
+    if SAVES.len() > 10_000 {
+        SAVES.retain_recent();
+    }
+    if SAVES.check_key(&ip).is_err() {
+        return Err(ApiError::Quota(format!("{SAVES_PER_HOUR} saved rule sets an hour from one address")));
+    }
     let key = match req.key {
         Some(k) => k,
         None => new_token()?,

@@ -805,3 +805,27 @@ async fn static_files_and_fixed_json_go_compressed_and_revalidate_by_etag() {
         assert!(again.into_body().collect().await.unwrap().to_bytes().is_empty());
     }
 }
+
+#[tokio::test]
+async fn one_address_saves_a_bounded_number_of_rule_sets_whatever_the_keys() {
+    use axum::body::Body;
+    use axum::extract::ConnectInfo;
+    use axum::http::Request;
+    use tower::ServiceExt;
+    let (app, _) = test_app();
+    let code = carcassonne::Rules::default().to_code();
+    let from = |ip: &str| {
+        let addr: std::net::SocketAddr = format!("{ip}:5000").parse().unwrap();
+        let body = json!({ "name": "ours", "code": code }).to_string();
+        let mut req =
+            Request::post("/api/rulesets").header("content-type", "application/json").body(Body::from(body)).unwrap();
+        req.extensions_mut().insert(ConnectInfo(addr));
+        app.clone().oneshot(req)
+    };
+    // Each save without a key makes a new visitor: the address is what is bounded.
+    for _ in 0..carcassonne_server::SAVES_PER_HOUR {
+        assert_eq!(from("203.0.113.7").await.unwrap().status(), StatusCode::CREATED);
+    }
+    assert_eq!(from("203.0.113.7").await.unwrap().status(), StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(from("203.0.113.8").await.unwrap().status(), StatusCode::CREATED, "another address is not held back");
+}
