@@ -3,7 +3,7 @@
 
 import { addTokens, api, knownGames, lastName, rememberName, saveInvites, tokensFor } from './api.js';
 import { ago, esc, toast } from './dom.js';
-import { colorOf, meepleIcon } from './meeple.js';
+import { colorOf, markIcon, meepleIcon } from './meeple.js';
 import { rulesTitle } from './rules.js';
 
 export class HomeScreen {
@@ -62,16 +62,18 @@ export class HomeScreen {
             <label class="opt check public-game"><input type="checkbox" class="public"><span>List this game for everyone to watch</span></label>
             <button class="btn primary big start">Start game</button>
           </section>
+          <div class="side-cards">
+          <section class="card games-card">
+            <div class="card-head"><h2>Your games</h2>
+              <label class="btn small file-btn">Open a record… <input type="file" accept=".json,application/json" class="record-file sr-only"></label>
+            </div>
+            <div class="games-list"><p class="muted">Loading…</p></div>
+          </section>
           <section class="card saved-card">
             <h2>Saved rules</h2>
             <div class="saved-list"><p class="muted">Loading…</p></div>
           </section>
-          <section class="card games-card">
-            <div class="card-head"><h2>Your games</h2>
-              <label class="btn small file-btn">Open a record… <input type="file" accept=".json,application/json" class="record-file" hidden></label>
-            </div>
-            <div class="games-list"><p class="muted">Loading…</p></div>
-          </section>
+          </div>
         </div>
         <section class="card how">
           <h2>How to play</h2>
@@ -279,7 +281,7 @@ export class HomeScreen {
 
 function gameRow(g) {
   const players = g.players.map((p) => `<span class="gp${g.winners.includes(p.seat) ? ' won' : ''}" style="--pc:${colorOf(p.color).fill}">
-      <i></i>${esc(p.name)}${p.kind === 'bot' ? ' <small>bot</small>' : ''} <b>${p.score}</b></span>`).join('');
+      ${markIcon(p.color, 12)}${esc(p.name)}${p.kind === 'bot' ? ' <small>bot</small>' : ''} <b>${p.score}</b></span>`).join('');
   const status = g.status === 'finished'
     ? `<span class="status done">finished · ${g.moves} turns</span>`
     : `<span class="status live">turn ${g.moves + 1}${g.to_move != null ? ` · ${esc(g.players[g.to_move].name)} to play` : ''}</span>`;
