@@ -226,7 +226,7 @@ export class GameScreen {
     if (!src) return;
     const o = this.$('.overlay.results');
     o.innerHTML = `<div class="dialog qr-dialog" role="dialog" aria-label="QR code">
-      <button class="close" title="Close">×</button>
+      <button class="close" title="Close" aria-label="Close">×</button>
       <h3>${esc(label)}</h3>
       <img class="qr big" src="${esc(src)}" alt="QR code">
       <p class="muted qr-text">${esc(link)}</p></div>`;
@@ -627,7 +627,7 @@ export class GameScreen {
     const title = youWon ? 'You win!' : s.winners.length > 1 ? `A tie: ${winText(s.winners, s.players)}!` : `${winText(s.winners, s.players)}!`;
     const o = this.$('.overlay.results');
     o.innerHTML = `<div class="dialog results-dialog" role="dialog" aria-label="Final scores">
-      <button class="close" title="Close">×</button>
+      <button class="close" title="Close" aria-label="Close">×</button>
       <h2>${title}</h2>
       <p class="muted">Final scores after ${s.version} turns · <a href="#/rules/${esc(s.rules_code)}">${esc(rulesTitle(s.rules))}</a></p>
       ${breakdownHtml(s.breakdown, s.players, scores)}
@@ -645,6 +645,7 @@ export class GameScreen {
     o.querySelector('.close').onclick = close;
     o.querySelector('[data-close]').onclick = close;
     o.onclick = (e) => { if (e.target === o) close(); };
+    o.querySelector('.close').focus();
   }
 
   // --- legal moves -------------------------------------------------------------
