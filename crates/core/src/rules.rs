@@ -221,6 +221,18 @@ pub enum CodeField {
 /// The one description of a rule option of rules.md: read by [`Rules::set`]
 /// and [`Rules::changes`], records, codes, [`Rules::explain`], the server's
 /// new-game form and rules page.
+///
+/// ```
+/// use carcassonne::{OptionValue, Preset, RuleOption, Rules};
+/// let river = RuleOption::named("river").unwrap();
+/// let mut rules = Rules::default();
+/// river.set(&mut rules, river.parse("on").unwrap());
+/// assert_eq!(river.value(&rules), OptionValue::Flag(true));
+/// assert_eq!(river.default_for(Preset::Standard), OptionValue::Flag(false));
+/// assert_eq!(rules.to_string(), "standard,river=true");
+/// let farms = RuleOption::named("farms").unwrap();
+/// assert_eq!(farms.value_words(farms.default_for(Preset::FirstEdition)), "4 per city, majority over all its farms");
+/// ```
 pub struct RuleOption {
     /// The record's key, e.g. `small_city`.
     pub name: &'static str,
