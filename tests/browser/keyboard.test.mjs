@@ -52,6 +52,11 @@ test('a whole game by keyboard alone, said in words; axe-core finds nothing to f
     assert.ok(await focusShows(page), 'the focused board shows it');
     assert.match(await page.getAttribute('svg.board', 'aria-label'), /^The board: 1 tile laid; your tile, a tile with .* fits in \d+ cells$/);
     await checkA11y(page, 'game');
+    // With prefers-reduced-motion nothing on the page moves.
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    assert.equal(await page.evaluate(() => document.getAnimations().length), 0, 'no animation with reduced motion');
+    await page.emulateMedia({ reducedMotion: null });
+    assert.ok(await page.evaluate(() => document.getAnimations().length) > 0, 'the lit cells move otherwise');
 
     let turn = 0;
     let deployed = 0;
