@@ -95,7 +95,14 @@ test('a whole game on a phone, played by tapping', async () => {
         const box = await picks.first().boundingBox();
         assert.ok(box.height >= 44, 'the spot buttons are big enough to touch');
         await picks.nth(turn % (await picks.count())).tap();
-        await page.waitForSelector('.follower.pending');
+        await page.waitForSelector('.follower.pending', { timeout: 10_000 }).catch(async (e) => {
+          await shot(page, 'phone-failure');
+          const why = await page.evaluate(() => ({
+            picked: [...document.querySelectorAll('.spot-picker .btn')].map((b) => `${b.textContent.trim()}:${b.getAttribute('aria-pressed')}`),
+            followers: document.querySelectorAll('.layer-followers .follower').length,
+          }));
+          throw new Error(`turn ${turn}: no follower after tapping a spot (${JSON.stringify(why)}; ${e.message})`);
+        });
         deployed++;
         if (deployed === 1) await shot(page, 'phone-02-follower');
       }
@@ -118,7 +125,12 @@ test('a whole game on a phone, played by tapping', async () => {
             .map(([fx, fy]) => ({ x: g.x + g.width * fx, y: g.y + g.height * fy }))
             .filter((p) => {
               const top = document.elementFromPoint(p.x, p.y);
-              return top && top.closest('.ghost-tile') && !top.closest('.spot');
+              // Well clear of every spot (their rings pulse, so their edges move).
+              const near = [...document.querySelectorAll('.layer-spots .spot')].some((sp) => {
+                const r = sp.getBoundingClientRect();
+                return p.x > r.left - 12 && p.x < r.right + 12 && p.y > r.top - 12 && p.y < r.bottom + 12;
+              });
+              return top && top.closest('.ghost-tile') && !near;
             });
         });
         if (points.length) { await page.touchscreen.tap(points[0].x, points[0].y); tappedAgain++; }

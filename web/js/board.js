@@ -158,6 +158,8 @@ export class BoardView {
 
     svg.addEventListener('pointerdown', (e) => {
       if (e.button !== 0 && e.pointerType === 'mouse') return;
+      // A first finger (or the mouse) starts a new gesture: forget any pointer whose end was never seen.
+      if (e.isPrimary) { pointers.clear(); pinch = null; }
       pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
       if (pointers.size === 1) {
         drag = { x: e.clientX, y: e.clientY, cx: this.cam.x, cy: this.cam.y, moved: false };

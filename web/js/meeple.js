@@ -1,16 +1,17 @@
 // Followers: the meeple (standing for knights, thieves and monks, lying for
 // farmers) and the abbot, in the players' colours.
 
-// The seats' colours follow Okabe and Ito's palette, whose six stay apart
-// under protanopia, deuteranopia and tritanopia; each colour also has its
-// own mark (a shape), so that colour is never the only cue.
+// The seats' colours: Okabe and Ito's palette, with the blue darkened and
+// the pink lightened, so that every pair stays apart (ΔE*76 ≥ 22) under
+// protanopia, deuteranopia and tritanopia (tests/browser/colors.test.mjs);
+// each colour also has its own mark (a shape): colour is never the only cue.
 export const PLAYER_COLORS = {
   yellow: { fill: '#f0e442', edge: '#5c5300', text: '#2b2600', mark: 'circle' },
   red: { fill: '#d55e00', edge: '#4d2200', text: '#fff', mark: 'triangle' },
   green: { fill: '#009e73', edge: '#003d2c', text: '#fff', mark: 'square' },
-  blue: { fill: '#0072b2', edge: '#002a42', text: '#fff', mark: 'diamond' },
+  blue: { fill: '#004f8c', edge: '#001f38', text: '#fff', mark: 'diamond' },
   black: { fill: '#2a2a2a', edge: '#d9d9d9', text: '#fff', mark: 'star' },
-  pink: { fill: '#cc79a7', edge: '#4a1f38', text: '#fff', mark: 'cross' },
+  pink: { fill: '#e8a0c8', edge: '#5a2346', text: '#2b1020', mark: 'cross' },
 };
 
 const MARK_PATHS = {
