@@ -132,8 +132,14 @@ test('a whole game against a bot, played by clicking', async () => {
     // The replay viewer steps through the same game.
     await page.goto(`${BASE}/#/replay/${id}`);
     await page.waitForSelector('.replay-bar');
-    await page.keyboard.press('Home');
+    // A replay opens at turn 0: the start tile alone, not the final table.
+    assert.equal(await page.inputValue('.scrub'), '0');
     assert.equal(await page.locator('.layer-tiles .placed').count(), 1, 'the start tile alone');
+    assert.equal(await page.locator('.layer-followers .follower').count(), 0, 'no follower yet');
+    assert.equal(await page.textContent('.replay-banner'), 'The start tile');
+    await page.keyboard.press('End');
+    await page.keyboard.press('Home');
+    assert.equal(await page.locator('.layer-tiles .placed').count(), 1, 'the start tile alone again');
     await page.keyboard.press('ArrowRight');
     const banner = page.locator('.replay-banner');
     assert.match(await banner.textContent(), /^Turn 1: You place\b/, 'you place, not "You places"');
@@ -163,6 +169,8 @@ test('a whole game against a bot, played by clicking', async () => {
     await page.waitForURL(/#\/replay\/file$/);
     await page.waitForSelector('.replay-bar');
     assert.equal(Number(await page.locator('.scrub').getAttribute('max')), record.moves.length);
+    assert.equal(await page.inputValue('.scrub'), '0', 'a record opens at turn 0 too');
+    await page.click('.replay-bar [data-go="last"]');
     const fileScores = await page.locator('.players-panel .score-num').allTextContents();
     assert.deepEqual(fileScores.map(Number), game.players.map((p) => p.score));
 

@@ -38,7 +38,43 @@ export const api = {
   replayOf: (id) => request('GET', `/api/games/${encodeURIComponent(id)}/replay`),
   replayRecord: (text) => request('POST', '/api/replay', text),
   recordUrl: (id) => `/api/games/${encodeURIComponent(id)}/record`,
+  /** A rule set's page: its summary, options and code (refused plainly if the code does not read). */
+  rules: (code) => request('GET', `/api/rules/${encodeURIComponent(code)}`),
+  /** The same for a rule set being built (a record's `rules` object). */
+  rulesOf: (rules) => request('POST', '/api/rules', rules),
+  /** The rule sets this browser keeps on the server. */
+  savedRules: () => {
+    const key = rulesKey();
+    return key ? request('GET', `/api/rulesets?key=${key}`) : Promise.resolve({ sets: [] });
+  },
+  saveRules: async (name, code) => {
+    const key = rulesKey();
+    const saved = await request('POST', '/api/rulesets', { name, code, ...(key ? { key } : {}) });
+    setRulesKey(saved.key);
+    return saved.set;
+  },
+  renameRules: (id, name) => request('POST', `/api/rulesets/${encodeURIComponent(id)}`, { key: rulesKey(), name }),
+  deleteRules: (id) => request('POST', `/api/rulesets/${encodeURIComponent(id)}`, { key: rulesKey(), delete: true }),
 };
+
+/** The address of a rule set's page. */
+export function rulesLink(code) {
+  return `${location.origin}${location.pathname}#/rules/${code}`;
+}
+
+// The key this browser's saved rule sets are kept under (the server keeps its hash).
+const RULES_KEY = 'carcassonne.rules-key';
+
+function rulesKey() {
+  try {
+    const k = localStorage.getItem(RULES_KEY);
+    return k && /^[0-9a-f]{32}$/.test(k) ? k : null;
+  } catch { return null; }
+}
+
+function setRulesKey(key) {
+  try { localStorage.setItem(RULES_KEY, key); } catch { /* private mode: the sets last this tab */ }
+}
 
 // --- QR codes ------------------------------------------------------------------
 

@@ -1,14 +1,18 @@
 // The web game's entry point: loads the tile data, draws every tile once into
-// shared <defs>, and routes between the screens (#/, #/game/ID, #/replay/ID).
+// shared <defs>, and routes between the screens (#/, #/new, #/game/ID,
+// #/replay/ID, #/rules/CODE).
 
 import { addTokens, api } from './api.js';
 import { toast } from './dom.js';
 import { GameScreen } from './game.js';
 import { HomeScreen } from './home.js';
 import { ReplayScreen } from './replay.js';
+import { RulesScreen } from './rules.js';
 import { TileSet } from './tiles.js';
 
 const main = document.getElementById('app');
+// Touch screens are shown no keyboard hints.
+document.body.classList.toggle('touch', window.matchMedia('(pointer: coarse)').matches);
 let screen = null;
 let tiles = null;
 let options = null;
@@ -53,6 +57,10 @@ async function route() {
     show(() => new GameScreen(main, tiles, id));
     return;
   }
+  if (parts[0] === 'rules' && parts[1]) {
+    show(() => new RulesScreen(main, parts[1]));
+    return;
+  }
   if (parts[0] === 'replay' && parts[1] === 'file') {
     if (!fileReplay) { location.hash = '#/'; return; }
     show(() => new ReplayScreen(main, tiles, fileReplay.replay, { title: fileReplay.name }));
@@ -70,7 +78,8 @@ async function route() {
     return;
   }
   show(() => new HomeScreen(main, tiles, options, {
-    section: parts[0] === 'games' ? 'games' : 'new',
+    section: parts[0] === 'games' ? 'games' : parts[0] === 'new' ? 'new' : 'home',
+    rulesCode: params.get('rules'),
     onReplayFile: async (text, name) => {
       try {
         fileReplay = { replay: await api.replayRecord(text), name };

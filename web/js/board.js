@@ -4,13 +4,15 @@
 import { followerSvg, colorOf } from './meeple.js';
 
 const T = 100; // board units per tile
+const REDUCED_MOTION = window.matchMedia('(prefers-reduced-motion: reduce)');
 const NS = 'http://www.w3.org/2000/svg';
 
 export class BoardView {
   /**
    * @param {HTMLElement} host
    * @param {import('./tiles.js').TileSet} tiles
-   * @param {{onCell?: Function, onSpot?: Function, onGhost?: Function, onHover?: Function}} handlers
+   * @param {{onCell?: Function, onSpot?: Function, onGhost?: Function, onHover?: Function, interactive?: boolean}} handlers
+   *   `interactive`: the board takes the keyboard focus (the game handles its keys).
    */
   constructor(host, tiles, handlers = {}) {
     this.tiles = tiles;
@@ -18,7 +20,9 @@ export class BoardView {
     this.host = host;
     host.classList.add('board-host');
     host.innerHTML = `
-      <svg class="board" xmlns="${NS}" tabindex="-1">
+      <svg class="board" xmlns="${NS}" ${handlers.interactive
+    ? 'tabindex="0" role="application" aria-roledescription="board" aria-describedby="board-help"'
+    : 'role="img"'} aria-label="The board">
         <g class="camera">
           <g class="layer-tiles"></g>
           <g class="layer-marks"></g>
@@ -29,9 +33,9 @@ export class BoardView {
         </g>
       </svg>
       <div class="board-tools">
-        <button class="tool zoom-in" title="Zoom in (+)">+</button>
-        <button class="tool zoom-out" title="Zoom out (−)">−</button>
-        <button class="tool zoom-fit" title="Show the whole board (0)">⤢</button>
+        <button class="tool zoom-in" title="Zoom in (+)" aria-label="Zoom in">+</button>
+        <button class="tool zoom-out" title="Zoom out (−)" aria-label="Zoom out">−</button>
+        <button class="tool zoom-fit" title="Show the whole board (0)" aria-label="Show the whole board">⤢</button>
       </div>`;
     this.svg = host.querySelector('svg.board');
     this.camera = host.querySelector('.camera');
@@ -58,6 +62,11 @@ export class BoardView {
 
   destroy() {
     this.resizeObserver.disconnect();
+  }
+
+  /** What a screen reader says the board is. */
+  setLabel(text) {
+    if (this.svg.getAttribute('aria-label') !== text) this.svg.setAttribute('aria-label', text);
   }
 
   // --- camera ---------------------------------------------------------------
@@ -87,6 +96,7 @@ export class BoardView {
   }
 
   animateTo(target, ms = 260) {
+    if (REDUCED_MOTION.matches) { cancelAnimationFrame(this.anim); delete this.host.dataset.moving; this.cam = target; this.apply(); return; }
     const from = { ...this.cam };
     const t0 = performance.now();
     cancelAnimationFrame(this.anim);
@@ -148,6 +158,8 @@ export class BoardView {
 
     svg.addEventListener('pointerdown', (e) => {
       if (e.button !== 0 && e.pointerType === 'mouse') return;
+      // A first finger (or the mouse) starts a new gesture: forget any pointer whose end was never seen.
+      if (e.isPrimary) { pointers.clear(); pinch = null; }
       pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
       if (pointers.size === 1) {
         drag = { x: e.clientX, y: e.clientY, cx: this.cam.x, cy: this.cam.y, moved: false };
@@ -256,11 +268,11 @@ export class BoardView {
   /** Outlines the latest placed tile in its player's colour. */
   setLast(last) {
     const m = this.layers.marks;
-    m.innerHTML = '';
+    for (const el of [...m.children]) if (!el.classList.contains('cursor')) el.remove();
     if (!last) return;
     const c = colorOf(last.color);
-    m.innerHTML = `<rect class="last-move" x="${last.at[0] * T + 1.5}" y="${last.at[1] * T + 1.5}" width="${T - 3}" height="${T - 3}"
-      rx="3" fill="none" stroke="${c.fill}" stroke-width="4"/>`;
+    m.insertAdjacentHTML('afterbegin', `<rect class="last-move" x="${last.at[0] * T + 1.5}" y="${last.at[1] * T + 1.5}" width="${T - 3}" height="${T - 3}"
+      rx="3" fill="none" stroke="${c.fill}" stroke-width="4"/>`);
   }
 
   /** Followers on the board: [{seat, at, spot, role, color}]. `pending` ones are drawn as ghosts. */
@@ -320,12 +332,53 @@ export class BoardView {
     this.setSpots([]);
   }
 
-  /** Pans so that a cell is in view (for a placement off screen). */
-  reveal(x, y) {
+  /**
+   * Pans so that a cell is in view (for a placement off screen) and, given
+   * `minPx`, zooms in until a tile is at least that many pixels wide (so
+   * that its follower spots can be touched).
+   */
+  reveal(x, y, minPx = 0) {
     const { w, h } = this.size();
+    const k = Math.max(this.cam.k, Math.min(3, minPx / T));
     const sx = this.cam.x + (x + 0.5) * T * this.cam.k, sy = this.cam.y + (y + 0.5) * T * this.cam.k;
     const m = T * this.cam.k;
-    if (sx > m && sy > m && sx < w - m && sy < h - m) return;
-    this.animateTo({ k: this.cam.k, x: w / 2 - (x + 0.5) * T * this.cam.k, y: h / 2 - (y + 0.5) * T * this.cam.k });
+    if (k === this.cam.k && sx > m && sy > m && sx < w - m && sy < h - m) return;
+    if (k !== this.cam.k) this.follow = false;
+    const mx = this.margins, cx = mx.left + (w - mx.left - mx.right) / 2, cy = mx.top + (h - mx.top - mx.bottom) / 2;
+    this.animateTo({ k, x: cx - (x + 0.5) * T * k, y: cy - (y + 0.5) * T * k });
+  }
+
+  /**
+   * Frames cells (those where a tile fits), each at least `minPx` pixels
+   * wide: all of them if they fit on screen so, else their middle.
+   */
+  frameCells(cells, minPx = 0) {
+    if (!cells.length) return;
+    const xs = cells.map((c) => c.x), ys = cells.map((c) => c.y);
+    const minX = Math.min(...xs), maxX = Math.max(...xs), minY = Math.min(...ys), maxY = Math.max(...ys);
+    const { w, h } = this.size();
+    const m = this.margins;
+    const aw = Math.max(100, w - m.left - m.right), ah = Math.max(100, h - m.top - m.bottom);
+    const k = Math.max(minPx / T, Math.min(1.45, aw / ((maxX - minX + 1) * T), ah / ((maxY - minY + 1) * T)));
+    const cx = ((minX + maxX + 1) / 2) * T, cy = ((minY + maxY + 1) / 2) * T;
+    this.follow = false;
+    this.animateTo({ k, x: m.left + aw / 2 - cx * k, y: m.top + ah / 2 - cy * k });
+  }
+
+  /** The on-screen radius, in pixels, of a follower spot's ring. */
+  spotRadiusPx() {
+    return 11 * this.cam.k;
+  }
+
+  /** Marks the keyboard's cell (none: `null`). */
+  setCursor(cell) {
+    let c = this.layers.marks.querySelector('.cursor');
+    if (!cell) { if (c) c.remove(); return; }
+    if (!c) {
+      c = document.createElementNS(NS, 'rect');
+      c.setAttribute('class', 'cursor');
+      this.layers.marks.appendChild(c);
+    }
+    for (const [k, v] of Object.entries({ x: cell.x * T - 3, y: cell.y * T - 3, width: T + 6, height: T + 6, rx: 6 })) c.setAttribute(k, v);
   }
 }

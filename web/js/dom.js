@@ -19,6 +19,10 @@ export function toast(text, kind = 'info', ms = 3200) {
   if (!box) {
     box = document.createElement('div');
     box.className = 'toasts';
+    // A landmark of its own, read out as messages come.
+    box.setAttribute('role', 'region');
+    box.setAttribute('aria-label', 'Messages');
+    box.setAttribute('aria-live', 'polite');
     document.body.appendChild(box);
   }
   const el = document.createElement('div');
@@ -36,4 +40,17 @@ export function ago(ms) {
   if (s < 3600) return `${Math.floor(s / 60)} min ago`;
   if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
   return new Date(ms).toLocaleDateString();
+}
+
+/** Copies a link: the clipboard API where the page may use it, else the old way. */
+export function copyText(input) {
+  const done = () => toast('Link copied');
+  const old = () => {
+    input.focus();
+    input.select();
+    try { if (document.execCommand('copy')) { done(); return; } } catch { /* below */ }
+    toast('Select the link and copy it', 'info');
+  };
+  if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(input.value).then(done, old);
+  else old();
 }

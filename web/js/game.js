@@ -4,12 +4,18 @@
 
 import { api, dropTokens, gameLink, GameSocket, invitesFor, qrUrl, setSound, soundOn, tokensFor } from './api.js';
 import { BoardView } from './board.js';
-import { esc, toast } from './dom.js';
-import { colorOf } from './meeple.js';
+import { copyText, esc, toast } from './dom.js';
+import { rulesTitle } from './rules.js';
+import { colorOf, markIcon } from './meeple.js';
 import { breakdownHtml, chartSvg, logHtml, playersHtml, remainingHtml, scoringText, winText } from './panels.js';
-import { tileSvg } from './tiles.js';
+import { placeWords, tileSvg, tileWords } from './tiles.js';
 
 const ROLE_OF_KIND = { city: 'knight', road: 'thief', field: 'farmer', cloister: 'monk', garden: 'abbot' };
+/** A touch screen: no keyboard hints, and the board zooms in to the tile being placed. */
+const TOUCH = window.matchMedia('(pointer: coarse)').matches;
+/** The smallest a tile being placed is shown on a touch screen, in pixels (its spots then stay touchable). */
+const TOUCH_TILE_PX = 200;
+const MENU = '<svg class="icon" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path d="M4 6h16M4 12h16M4 18h16" stroke="currentColor" stroke-width="2.2" stroke-linecap="round"/></svg>';
 
 export class GameScreen {
   constructor(root, tiles, id) {
@@ -32,9 +38,11 @@ export class GameScreen {
     this.beeps = 0;
     this.render();
     this.board = new BoardView(root.querySelector('.board-area'), tiles, {
+      interactive: true,
       onCell: (x, y) => this.clickCell(x, y),
       onSpot: (key) => this.clickSpot(key),
-      onGhost: () => this.rotate(1),
+      // On a touch screen the first tap previews the tile and a second tap on it lays it; a click turns it.
+      onGhost: () => (TOUCH ? this.confirm() : this.rotate(1)),
       onHover: (cell) => this.hoverCell(cell),
     });
     this.keys = (e) => this.onKey(e);
@@ -65,18 +73,24 @@ export class GameScreen {
       <div class="game-layout">
         <div class="board-wrap">
           <div class="board-area"></div>
-          <div class="banner" aria-live="polite"></div>
+          <div class="banner"></div>
+          <div class="sr-only announcer" role="status" aria-live="polite"></div>
+          <p class="sr-only" id="board-help">On your turn: the arrow keys move your tile between the cells where it fits, R and Shift+R turn it, F and Shift+F step through the spots for a follower, Enter lays it, Escape takes back.</p>
           <div class="offline-note" role="status">Reconnecting<span class="dots"><i>.</i><i>.</i><i>.</i></span></div>
           <div class="watch-badge hidden" title="You hold no seat in this game: you see every move as it is played">${EYE} Watching</div>
           <button class="tool sound-toggle" data-act="sound"></button>
+          <button class="tool drawer-toggle" aria-expanded="false" aria-controls="game-drawer" title="Log, tiles left and links">${MENU}<span class="sr-only">Log, tiles left and links</span></button>
           ${this.invites.length ? '<details class="invite-panel"></details>' : ''}
         </div>
         <aside class="sidebar">
-          <section class="players-panel"></section>
-          <section class="tile-panel"></section>
-          <section class="bag-panel"></section>
-          <section class="log-panel"><h3>Game log</h3><div class="log"></div></section>
-          <section class="game-links"></section>
+          <section class="players-panel" aria-label="Players"></section>
+          <section class="tile-panel" aria-label="Your move"></section>
+          <div class="drawer" id="game-drawer">
+            <div class="drawer-head"><h2>Log and tiles</h2><button class="btn drawer-close">Back to the board</button></div>
+            <section class="bag-panel"></section>
+            <section class="log-panel"><h3 id="log-title">Game log</h3><div class="log" tabindex="0" role="log" aria-labelledby="log-title"></div></section>
+            <section class="game-links"></section>
+          </div>
         </aside>
       </div>
       <div class="overlay results hidden"></div>`;
@@ -91,7 +105,11 @@ export class GameScreen {
       else if (act === 'undo') this.undo();
       else if (act === 'hand') this.chooseHandTile(b.dataset.tile);
       else if (act === 'recall') this.clickSpot('recall:');
+      else if (act === 'spot') this.clickSpot(b.dataset.spot);
+      else if (act === 'no-spot') { this.sel.action = null; this.draw(); }
     });
+    this.$('.drawer-toggle').onclick = () => this.toggleDrawer();
+    this.$('.drawer-close').onclick = () => { this.toggleDrawer(false); this.$('.drawer-toggle').focus(); };
     this.$('.bag-panel').addEventListener('click', (e) => {
       if (e.target.closest('[data-act="toggle-remaining"]')) {
         this.showRemaining = !this.showRemaining;
@@ -208,7 +226,7 @@ export class GameScreen {
     if (!src) return;
     const o = this.$('.overlay.results');
     o.innerHTML = `<div class="dialog qr-dialog" role="dialog" aria-label="QR code">
-      <button class="close" title="Close">×</button>
+      <button class="close" title="Close" aria-label="Close">×</button>
       <h3>${esc(label)}</h3>
       <img class="qr big" src="${esc(src)}" alt="QR code">
       <p class="muted qr-text">${esc(link)}</p></div>`;
@@ -266,6 +284,8 @@ export class GameScreen {
       toast(s.notice.text, 'info', 6000);
     }
     this.draw();
+    // On a touch screen each turn starts with the cells where the tile fits in view, big enough to tap.
+    if (TOUCH && this.myTurn && (!prev || prev.version !== s.version)) this.board.frameCells(this.cellsFor(this.sel.tile), 48);
     if (s.status === 'finished' && !this.shownResults) {
       this.shownResults = true;
       setTimeout(() => this.openResults(), prev ? 900 : 0);
@@ -284,8 +304,41 @@ export class GameScreen {
     this.draw();
   }
 
-  /** Toasts for what others just did: scorings. */
+  /** Says something to screen readers (the live region). */
+  say(text) {
+    const el = this.$('.announcer');
+    if (!el) return;
+    // Emptied first, so that the same words twice are said twice.
+    el.textContent = '';
+    requestAnimationFrame(() => { el.textContent = text; });
+  }
+
+  /** Each move just played, in words: "Ada laid a tile with a city east of the start, with a knight; Ada +4, city of 2 tiles." */
+  movesInWords(prev, s) {
+    const fresh = s.log.slice(prev.log.length);
+    const name = (seat) => (s.you.length === 1 && s.you[0] === seat ? 'You' : s.players[seat].name);
+    const out = [];
+    for (const e of fresh) {
+      if (e.type === 'tile') out.push(`${name(e.seat)} laid ${tileWords(e.tile)} ${e.at[0] || e.at[1] ? placeWords(e.at[0], e.at[1]) : 'on the start'}`);
+      else if (e.type === 'deploy' && out.length) out[out.length - 1] += `, with a ${e.role}`;
+      else if (e.type === 'score') out.push(`${e.to.map(name).join(' and ')} +${e.points}, ${scoringText(e).replace(/<[^>]+>/g, '')}`);
+      else if (e.type === 'recall') out.push(`${e.to.map(name).join(' and ')} recalled the abbot, +${e.points}`);
+      else if (e.type === 'discard') out.push(`${tileWords(e.tile)} fit nowhere and was discarded`);
+      else if (e.type === 'reshuffle') out.push(`${tileWords(e.tile)} fit nowhere and went back into the bag`);
+      else if (e.type === 'bonus') out.push(`${name(e.seat)} filled a hole and plays again`);
+      else if (e.type === 'end') out.push(`Game over: ${winText(e.winners, s.players).replace(/<[^>]+>/g, '')}`);
+    }
+    return out.length ? `${out.join('. ')}.` : '';
+  }
+
+  /** Toasts for what others just did: scorings; and every move in words for screen readers. */
   announce(prev, s) {
+    let words = this.movesInWords(prev, s);
+    if (this.myTurn && s.version !== prev.version) {
+      const cells = this.cellsFor(this.sel.tile).length;
+      words += ` Your turn: ${tileWords(this.sel.tile)}; it fits in ${cells} cell${cells === 1 ? '' : 's'}.`;
+    }
+    if (words.trim()) this.say(words.trim());
     const fresh = s.log.slice(prev.log.length);
     for (const e of fresh) {
       if (e.type === 'score' && e.when === 'completed') {
@@ -315,7 +368,10 @@ export class GameScreen {
     const lastTile = [...s.log].reverse().find((e) => e.type === 'tile');
     this.board.setTiles(s.board, lastTile && s.board.length > 1
       ? { at: lastTile.at, color: s.players[lastTile.seat].color } : null);
+    if (!this.sel.placed || !this.myTurn) this.board.setCursor(null);
     this.drawInteraction();
+    this.board.setLabel(`The board: ${s.board.length} tile${s.board.length === 1 ? '' : 's'} laid${this.myTurn && this.sel.tile
+      ? `; your tile, ${tileWords(this.sel.tile)}, fits in ${this.cellsFor(this.sel.tile).length} cells` : ''}`);
     this.renderPlayers();
     this.renderTilePanel();
     this.renderBag();
@@ -370,25 +426,37 @@ export class GameScreen {
       const { x, y, rot } = sel.placed;
       this.board.setTargets(cells.filter((c) => c.x !== x || c.y !== y).map((c) => ({ x: c.x, y: c.y, now: false })), me.color);
       this.board.setGhost({ tile: sel.tile, x, y, rot, solid: true, color: me.color });
-      const entry = this.entry(sel.tile, x, y, rot);
-      const spots = [];
-      const selKey = sel.action ? `${sel.action.kind}:${sel.action.spot}` : null;
-      for (const spot of entry ? entry.meeple : []) {
-        const kind = this.tiles.spotKind(sel.tile, rot, spot);
-        spots.push({ key: `meeple:${spot}`, spot, tile: sel.tile, rot, x, y, color: me.color, selected: selKey === `meeple:${spot}`,
-          title: `${ROLE_OF_KIND[kind] || 'follower'} on the ${kind}` });
-      }
-      for (const spot of entry ? entry.abbot : []) {
-        // Beside the monk's spot when both may go on the cloister.
-        const shared = entry.meeple.includes(spot);
-        spots.push({ key: `abbot:${spot}`, spot, tile: sel.tile, rot, x, y, color: me.color, abbot: true,
-          offset: shared ? [16, -12] : null, selected: selKey === `abbot:${spot}`, title: 'abbot' });
-      }
+      const choices = this.spotChoices();
+      const monk = new Set(choices.filter((c) => !c.abbot).map((c) => c.spot));
+      // Beside the monk's spot when both may go on the cloister.
+      const spots = choices.map((c) => ({ ...c, tile: sel.tile, rot, x, y, color: me.color, title: c.label,
+        offset: c.abbot && monk.has(c.spot) ? [16, -12] : null }));
       // The selected spot shows its follower instead of a marker.
       this.board.setSpots(spots.filter((sp) => !sp.selected));
       this.pushPendingFollower(followers);
     }
     this.board.setFollowers(followers);
+  }
+
+  /** The follower spots the player may choose on the placed tile: [{key, label, selected}] (none without followers). */
+  spotChoices() {
+    const sel = this.sel;
+    if (!sel.placed || !this.state.turn) return [];
+    const p = this.state.players[this.state.turn.seat];
+    const entry = this.entry(sel.tile, sel.placed.x, sel.placed.y, sel.placed.rot);
+    if (!entry) return [];
+    const selKey = sel.action ? `${sel.action.kind}:${sel.action.spot}` : null;
+    const out = [];
+    if (p.supply > 0) {
+      for (const spot of entry.meeple) {
+        const kind = this.tiles.spotKind(sel.tile, sel.placed.rot, spot);
+        out.push({ key: `meeple:${spot}`, spot, label: `${ROLE_OF_KIND[kind] || 'follower'} on the ${kind}`, selected: selKey === `meeple:${spot}` });
+      }
+    }
+    if (p.abbot === true) {
+      for (const spot of entry.abbot) out.push({ key: `abbot:${spot}`, spot, label: 'abbot', abbot: true, selected: selKey === `abbot:${spot}` });
+    }
+    return out;
   }
 
   pushPendingFollower(followers) {
@@ -436,9 +504,12 @@ export class GameScreen {
     } else if (this.myTurn) {
       const p = s.players[s.turn.seat];
       const who = s.you.length > 1 ? `${esc(p.name)}, your turn` : 'Your turn';
-      text = this.sel.placed
-        ? `${who}: choose a spot for a follower, or confirm with <kbd>Enter</kbd>`
-        : `${who}: place the tile — <kbd>R</kbd> rotates`;
+      const spots = this.sel.placed ? this.spotChoices().length : 0;
+      text = !this.sel.placed
+        ? (TOUCH ? `${who}: tap a lit cell` : `${who}: place the tile — <kbd>R</kbd> rotates`)
+        : spots
+          ? (TOUCH ? `${who}: pick a spot, or tap the tile again to lay it` : `${who}: choose a spot for a follower, or confirm with <kbd>Enter</kbd>`)
+          : (TOUCH ? `${who}: tap the tile again or Confirm to lay it` : `${who}: confirm with <kbd>Enter</kbd>`);
       cls = 'mine';
     } else if (s.turn) {
       const p = s.players[s.turn.seat];
@@ -472,16 +543,16 @@ export class GameScreen {
       const cells = this.cellsFor(tile);
       const now = cells.filter((c) => c.rots.includes(rot)).length;
       if (sel.placed) {
+        const n = this.spotChoices().length;
         const entry = this.entry(tile, sel.placed.x, sel.placed.y, sel.placed.rot);
-        const n = entry ? entry.meeple.length + entry.abbot.length : 0;
-        const supply = p.supply;
-        info = supply === 0 ? 'You have no follower left.'
-          : n ? `Click a circle to deploy a follower (${n} spot${n === 1 ? '' : 's'}), or confirm without one.`
+        const any = entry ? entry.meeple.length + entry.abbot.length : 0;
+        info = n ? `${TOUCH ? 'Pick a spot below' : 'Click a circle or press F'} to deploy a follower (${n} spot${n === 1 ? '' : 's'}), or confirm without one.`
+          : any ? 'You have no follower left for this tile: confirm to lay it.'
             : 'No follower can go on this tile.';
       } else {
         info = now
           ? `Fits in <b>${now}</b> place${now === 1 ? '' : 's'} this way${cells.length > now ? ` (${cells.length} cells in all)` : ''}.`
-          : `<span class="warn">Doesn't fit this way</span> — it fits in ${cells.length} cell${cells.length === 1 ? '' : 's'} turned. Press <kbd>R</kbd>.`;
+          : `<span class="warn">Doesn't fit this way</span> — it fits in ${cells.length} cell${cells.length === 1 ? '' : 's'} turned. ${TOUCH ? 'Tap the tile to turn it.' : 'Press <kbd>R</kbd>.'}`;
       }
     }
     const hand = s.turn.tiles.length > 1 && mine
@@ -501,26 +572,33 @@ export class GameScreen {
     }
     const entry = sel.placed ? this.entry(tile, sel.placed.x, sel.placed.y, sel.placed.rot) : null;
     const recall = entry && entry.recall
-      ? `<button class="btn small${action && action.kind === 'recall' ? ' on' : ''}" data-act="recall">Recall abbot</button>` : '';
+      ? `<button class="btn small${action && action.kind === 'recall' ? ' on' : ''}" data-act="recall" aria-pressed="${!!(action && action.kind === 'recall')}">Recall abbot</button>` : '';
+    // Every follower spot as a button: big enough to touch whatever the zoom, and reachable by keyboard.
+    const choices = sel.placed && mine && !this.pending ? this.spotChoices() : [];
+    const picker = choices.length ? `<div class="spot-picker" role="group" aria-label="Follower">
+        <button class="btn small${action ? '' : ' on'}" data-act="no-spot" aria-pressed="${!action}">None</button>
+        ${choices.map((c, i) => `<button class="btn small${c.selected ? ' on' : ''}" data-act="spot" data-spot="${c.key}" aria-pressed="${c.selected}">${TOUCH ? '' : `<kbd>${i + 1}</kbd> `}${esc(c.label)}</button>`).join('')}
+      </div>` : '';
     panel.innerHTML = `
       <div class="tile-head">
         <h3>${mine ? 'Your tile' : `${esc(p.name)}'s tile`}</h3>
         <span class="muted">turn ${s.turn.number} · ${s.tiles_left} left in the bag</span>
       </div>
       <div class="tile-row">
-        ${mine ? '<button class="btn icon" data-act="rot-ccw" title="Turn left (Shift+R)">⟲</button>' : ''}
+        ${mine ? `<button class="btn icon" data-act="rot-ccw" title="Turn left${TOUCH ? '' : ' (Shift+R)'}" aria-label="Turn left">⟲</button>` : ''}
         <${mine ? 'button' : 'div'} class="big-tile${tile ? '' : ' hidden-tile'}" style="--pc:${colorOf(p.color).fill}"
-          ${mine ? 'data-act="rot-cw" title="Click to turn (R)"' : ''}>
+          ${mine ? `data-act="rot-cw" title="${TOUCH ? 'Tap to turn' : 'Click to turn (R)'}" aria-label="Your tile, ${tile ? tileWords(tile) : ''}: turn it"` : `role="img" aria-label="${tile ? tileWords(tile) : 'a hidden tile'}"`}>
           ${tile ? `<svg viewBox="0 0 100 100" class="tile-pic big"><use href="#tile-${tile}" style="transform: rotate(${rot * 90}deg); transform-origin: 50px 50px"/></svg>` : `<span>${s.turn.count || ''}</span>`}
         </${mine ? 'button' : 'div'}>
-        ${mine ? '<button class="btn icon" data-act="rot-cw" title="Turn right (R)">⟳</button>' : ''}
+        ${mine ? `<button class="btn icon" data-act="rot-cw" title="Turn right${TOUCH ? '' : ' (R)'}" aria-label="Turn right">⟳</button>` : ''}
       </div>
       ${hand}${mine ? '' : waiting}
       <p class="tile-info">${mine ? info : s.thinking === s.turn.seat ? `${esc(p.name)} is thinking…` : `${esc(p.name)} is to play.`}</p>
+      ${picker}
       ${mine ? `<div class="actions">
         ${recall}
-        <button class="btn" data-act="undo" ${sel.placed && !this.pending ? '' : 'disabled'} title="Esc">Undo <kbd>Esc</kbd></button>
-        <button class="btn primary" data-act="confirm" ${sel.placed && !this.pending ? '' : 'disabled'} title="Enter">${confirmLabel} <kbd>⏎</kbd></button>
+        <button class="btn" data-act="undo" ${sel.placed && !this.pending ? '' : 'disabled'}>Undo${TOUCH ? '' : ' <kbd>Esc</kbd>'}</button>
+        <button class="btn primary" data-act="confirm" ${sel.placed && !this.pending ? '' : 'disabled'}>${confirmLabel}${TOUCH ? '' : ' <kbd>⏎</kbd>'}</button>
       </div>` : ''}`;
   }
 
@@ -542,7 +620,7 @@ export class GameScreen {
         <a href="#/replay/${s.id}">Replay</a> ·
         <a href="#/">All games</a>
       </div>
-      <div class="rules muted">Rules: ${esc(s.rules_text)}${s.you.length ? '' : ' · you are watching'}</div>`;
+      <div class="rules muted"><a href="#/rules/${esc(s.rules_code)}">${esc(rulesTitle(s.rules))}</a>${s.you.length ? '' : ' · you are watching'}</div>`;
   }
 
   openResults() {
@@ -553,13 +631,13 @@ export class GameScreen {
     const title = youWon ? 'You win!' : s.winners.length > 1 ? `A tie: ${winText(s.winners, s.players)}!` : `${winText(s.winners, s.players)}!`;
     const o = this.$('.overlay.results');
     o.innerHTML = `<div class="dialog results-dialog" role="dialog" aria-label="Final scores">
-      <button class="close" title="Close">×</button>
+      <button class="close" title="Close" aria-label="Close">×</button>
       <h2>${title}</h2>
-      <p class="muted">Final scores after ${s.version} turns · ${esc(s.rules_text)}</p>
+      <p class="muted">Final scores after ${s.version} turns · <a href="#/rules/${esc(s.rules_code)}">${esc(rulesTitle(s.rules))}</a></p>
       ${breakdownHtml(s.breakdown, s.players, scores)}
       <h3>Score over the game</h3>
       ${chartSvg(s.score_history, s.players)}
-      <div class="legend">${s.players.map((p) => `<span style="--pc:${colorOf(p.color).fill}"><i></i>${esc(p.name)}</span>`).join('')}</div>
+      <div class="legend">${s.players.map((p) => `<span style="--pc:${colorOf(p.color).fill}"><i></i>${markIcon(p.color, 13)} ${esc(p.name)}</span>`).join('')}</div>
       <div class="dialog-actions">
         <button class="btn" data-close>Look at the board</button>
         <a class="btn" href="#/replay/${s.id}">Replay</a>
@@ -571,6 +649,7 @@ export class GameScreen {
     o.querySelector('.close').onclick = close;
     o.querySelector('[data-close]').onclick = close;
     o.onclick = (e) => { if (e.target === o) close(); };
+    o.querySelector('.close').focus();
   }
 
   // --- legal moves -------------------------------------------------------------
@@ -597,15 +676,75 @@ export class GameScreen {
   clickCell(x, y) {
     if (!this.myTurn || this.pending) return;
     const sel = this.sel;
-    if (sel.placed && sel.placed.x === x && sel.placed.y === y) { this.rotate(1); return; }
+    if (sel.placed && sel.placed.x === x && sel.placed.y === y) { if (TOUCH) this.confirm(); else this.rotate(1); return; }
     const cell = this.cellsFor(sel.tile).find((c) => c.x === x && c.y === y);
     if (!cell) return;
     const rot = cell.rots.includes(sel.rot) ? sel.rot : nextRot(cell.rots, sel.rot, 1);
     sel.placed = { x, y, rot };
     sel.rot = rot;
     sel.action = null;
-    this.board.reveal(x, y);
+    // The view follows the tile; on a touch screen it comes close enough to touch its spots.
+    this.board.reveal(x, y, TOUCH ? TOUCH_TILE_PX : 0);
     this.draw();
+  }
+
+  /** Opens or closes the drawer (the log, the tiles left and the links) on a phone. */
+  toggleDrawer(open = !this.root.classList.contains('drawer-open')) {
+    this.root.classList.toggle('drawer-open', open);
+    this.$('.drawer-toggle').setAttribute('aria-expanded', String(open));
+    if (open) this.$('.drawer-close').focus();
+  }
+
+  /**
+   * The keyboard's cursor: moves the tile to the nearest cell where it fits
+   * in the direction (dx, dy), from where it lies (or the last tile laid).
+   */
+  moveCursor(dx, dy) {
+    if (!this.myTurn || this.pending) return;
+    const cells = this.cellsFor(this.sel.tile);
+    if (!cells.length) return;
+    const s = this.state;
+    const last = [...s.log].reverse().find((e) => e.type === 'tile');
+    const from = this.sel.placed || (last ? { x: last.at[0], y: last.at[1] } : { x: 0, y: 0 });
+    const ahead = cells.filter((c) => (c.x - from.x) * dx + (c.y - from.y) * dy > 0);
+    const cost = (c) => Math.abs((c.x - from.x) * dx + (c.y - from.y) * dy) + 2.5 * Math.abs((c.x - from.x) * dy + (c.y - from.y) * dx);
+    const pool = ahead.length ? ahead : this.sel.placed ? [] : cells;
+    if (!pool.length) { this.say(`No cell further ${dx > 0 ? 'east' : dx < 0 ? 'west' : dy > 0 ? 'south' : 'north'}. ${this.placementText()}`); return; }
+    const best = pool.reduce((a, b) => (cost(b) < cost(a) ? b : a));
+    this.clickCell(best.x, best.y);
+    this.board.setCursor(best);
+    this.sayPlacement();
+  }
+
+  /** The tile being placed, in words (after a key moved or turned it). */
+  sayPlacement() {
+    if (this.sel.placed) this.say(this.placementText());
+  }
+
+  placementText() {
+    const sel = this.sel;
+    if (!sel.placed) return '';
+    const cell = this.cellsFor(sel.tile).find((c) => c.x === sel.placed.x && c.y === sel.placed.y);
+    const ways = cell ? cell.rots.length : 0;
+    const spots = this.spotChoices();
+    return (`${placeWords(sel.placed.x, sel.placed.y)[0].toUpperCase()}${placeWords(sel.placed.x, sel.placed.y).slice(1)}, turned ${sel.placed.rot * 90}°${ways > 1 ? ` (fits ${ways} ways)` : ''}. ${spots.length
+      ? `${spots.length} spot${spots.length === 1 ? '' : 's'} for a follower: ${spots.map((c) => c.label).join(', ')}.` : 'No spot for a follower.'}`);
+  }
+
+  /** Steps through the follower spots (and none), `dir` +1 or -1. */
+  stepSpot(dir) {
+    if (!this.myTurn || this.pending || !this.sel.placed) return;
+    const choices = this.spotChoices();
+    if (!choices.length) { this.say('No spot for a follower here.'); return; }
+    const at = choices.findIndex((c) => c.selected); // -1: none
+    const next = ((at + 1 + dir + choices.length + 1) % (choices.length + 1)) - 1;
+    this.pickSpot(next < 0 ? null : choices[next]);
+  }
+
+  pickSpot(choice) {
+    this.sel.action = choice ? { kind: choice.abbot ? 'abbot' : 'meeple', spot: choice.spot } : null;
+    this.draw();
+    this.say(choice ? `${choice.label[0].toUpperCase()}${choice.label.slice(1)}.` : 'No follower.');
   }
 
   clickSpot(key) {
@@ -668,9 +807,21 @@ export class GameScreen {
       if (e.key === 'Escape') this.$('.overlay.results').classList.add('hidden');
       return;
     }
-    if (e.key === 'r' || e.key === 'R') { e.preventDefault(); this.rotate(e.shiftKey ? -1 : 1); }
-    else if (e.key === 'Enter') { e.preventDefault(); this.confirm(); }
-    else if (e.key === 'Escape') { e.preventDefault(); this.undo(); }
+    if (e.key === 'Escape' && this.root.classList.contains('drawer-open')) { this.toggleDrawer(false); return; }
+    // Keys on a focused button or link are theirs (Enter presses it).
+    const onControl = e.target && e.target.closest && e.target.closest('button, a, summary, [role="log"]');
+    const dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (dirs[e.key] && this.myTurn && !(onControl && e.target.closest('[role="log"]'))) { e.preventDefault(); this.moveCursor(...dirs[e.key]); }
+    else if (e.key === 'r' || e.key === 'R') { e.preventDefault(); this.rotate(e.shiftKey ? -1 : 1); this.sayPlacement(); }
+    else if (e.key === 'f' || e.key === 'F') { e.preventDefault(); this.stepSpot(e.shiftKey ? -1 : 1); }
+    else if (/^[1-9]$/.test(e.key) && this.sel && this.sel.placed) {
+      const choice = this.spotChoices()[Number(e.key) - 1];
+      if (choice) { e.preventDefault(); this.pickSpot(choice); }
+    } else if (e.key === 'Enter' && !onControl) {
+      e.preventDefault();
+      if (this.sel && this.sel.placed) this.confirm();
+      else if (this.myTurn) this.say('Move the tile with the arrow keys first.');
+    } else if (e.key === 'Escape') { e.preventDefault(); this.undo(); this.board.setCursor(null); }
     else if (e.key === '+' || e.key === '=') this.board.zoomBy(1.25);
     else if (e.key === '-') this.board.zoomBy(0.8);
     else if (e.key === '0') { this.board.follow = true; this.board.fit(true); }
@@ -707,19 +858,6 @@ function bellIcon(on) {
     <path d="M12 3a6 6 0 0 0-6 6v4l-2 3h16l-2-3V9a6 6 0 0 0-6-6z" fill="${on ? 'currentColor' : 'none'}" stroke="currentColor" stroke-width="1.8" stroke-linejoin="round"/>
     <path d="M10 19a2 2 0 0 0 4 0" fill="none" stroke="currentColor" stroke-width="1.8"/>
     ${on ? '' : '<path d="M4 4l16 16" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>'}</svg>`;
-}
-
-/** Copies a link: the clipboard API where the page may use it, else the old way. */
-function copyText(input) {
-  const done = () => toast('Link copied');
-  const old = () => {
-    input.focus();
-    input.select();
-    try { if (document.execCommand('copy')) { done(); return; } } catch { /* below */ }
-    toast('Select the link and copy it', 'info');
-  };
-  if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(input.value).then(done, old);
-  else old();
 }
 
 /** The tab's icon, with a red dot while it is your turn. */

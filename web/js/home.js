@@ -3,27 +3,11 @@
 
 import { addTokens, api, knownGames, lastName, rememberName, saveInvites, tokensFor } from './api.js';
 import { ago, esc, toast } from './dom.js';
-import { colorOf, meepleIcon } from './meeple.js';
-
-const PRESET_TEXT = {
-  standard: 'Today’s rules: farmers score 3 per completed city.',
-  beginner: 'No farmers: a gentle first game.',
-  'first-edition': 'The 2000 rules: farmers score 4 per city; small cities score 2.',
-};
-
-const FARM_TEXT = {
-  'per-farm': '3 per city, per farm',
-  'per-farm-once': '3 per city, once per player',
-  'per-city': '4 per city, majority over all its farms',
-  off: 'no farmers',
-  discard: 'is discarded',
-  reshuffle: 'goes back into the bag',
-  seat0: 'the first seat',
-  random: 'chosen at random',
-};
+import { colorOf, markIcon, meepleIcon } from './meeple.js';
+import { rulesTitle } from './rules.js';
 
 export class HomeScreen {
-  constructor(root, tiles, options, { section = 'new', onReplayFile } = {}) {
+  constructor(root, tiles, options, { section = 'home', rulesCode = null, onReplayFile } = {}) {
     this.root = root;
     this.tiles = tiles;
     this.options = options;
@@ -35,7 +19,24 @@ export class HomeScreen {
     this.rules = { preset: 'standard' };
     this.render();
     this.loadGames();
-    if (section === 'games') this.root.querySelector('.games-card')?.scrollIntoView();
+    this.loadSaved();
+    if (rulesCode) this.prefill(rulesCode);
+    else if (section === 'games') this.root.querySelector('.games-card')?.scrollIntoView();
+    else if (section === 'new') this.root.querySelector('.new-game')?.scrollIntoView();
+  }
+
+  /** Fills the form with a rule set from its code ("Start a game with these rules"). */
+  async prefill(code) {
+    try {
+      const page = await api.rules(code);
+      this.rules = { ...page.rules };
+      this.rulesOpen = Object.keys(this.rules).length > 1;
+      this.renderRules();
+      this.root.querySelector('.new-game')?.scrollIntoView();
+      toast('The form holds those rules: pick the players and start');
+    } catch (e) {
+      toast(`Those rules cannot be read: ${e.message}`, 'error', 6000);
+    }
   }
 
   destroy() {}
@@ -57,22 +58,30 @@ export class HomeScreen {
             <button class="link add-seat">+ Add a player</button>
             <h3>Rules</h3>
             <div class="rules-form"></div>
+            <button class="link share-rules-btn">Share these rules</button>
             <label class="opt check public-game"><input type="checkbox" class="public"><span>List this game for everyone to watch</span></label>
             <button class="btn primary big start">Start game</button>
           </section>
+          <div class="side-cards">
           <section class="card games-card">
             <div class="card-head"><h2>Your games</h2>
-              <label class="btn small file-btn">Open a record… <input type="file" accept=".json,application/json" class="record-file" hidden></label>
+              <label class="btn small file-btn">Open a record… <input type="file" accept=".json,application/json" class="record-file sr-only"></label>
             </div>
             <div class="games-list"><p class="muted">Loading…</p></div>
           </section>
+          <section class="card saved-card">
+            <h2>Saved rules</h2>
+            <div class="saved-list"><p class="muted">Loading…</p></div>
+          </section>
+          </div>
         </div>
         <section class="card how">
           <h2>How to play</h2>
           <ol>
-            <li><b>Place the tile.</b> Highlighted cells show where it fits; press <kbd>R</kbd> (or click the tile) to turn it. Edges must match: city to city, road to road, field to field.</li>
-            <li><b>Deploy a follower</b> — or not. Click a circle on the new tile: a knight in a city, a thief on a road, a monk in a cloister, a farmer lying in a field. The feature must be free.</li>
-            <li><b>Confirm</b> with <kbd>Enter</kbd>; <kbd>Esc</kbd> takes back what you chose. Completed roads, cities and cloisters score at once and your followers come home.</li>
+            <li><b>Place the tile.</b> Highlighted cells show where it fits; <span class="kbd-only">press <kbd>R</kbd> (or click the tile) to turn it</span><span class="touch-only">tap your tile to turn it</span>. Edges must match: city to city, road to road, field to field.</li>
+            <li><b>Deploy a follower</b> — or not. <span class="kbd-only">Click a circle on the new tile</span><span class="touch-only">Tap a circle on the new tile, or pick a spot under it</span>: a knight in a city, a thief on a road, a monk in a cloister, a farmer lying in a field. The feature must be free.</li>
+            <li><b>Confirm</b><span class="kbd-only"> with <kbd>Enter</kbd>; <kbd>Esc</kbd> takes back what you chose</span><span class="touch-only">; Undo takes back what you chose</span>. Completed roads, cities and cloisters score at once and your followers come home.</li>
+            <li class="kbd-only"><b>By keyboard:</b> the arrow keys move your tile between the cells where it fits, <kbd>R</kbd> and <kbd>Shift</kbd>+<kbd>R</kbd> turn it, <kbd>F</kbd> (or <kbd>1</kbd>–<kbd>9</kbd>) picks a follower's spot.</li>
           </ol>
           <p class="muted">At the end, unfinished features score less, and farmers score the completed cities next to their fields.</p>
         </section>
@@ -84,6 +93,14 @@ export class HomeScreen {
       this.renderSeats();
     };
     $('.start').onclick = () => this.start();
+    $('.share-rules-btn').onclick = async () => {
+      try {
+        const page = await api.rulesOf(this.rules);
+        location.hash = `#/rules/${page.code}`;
+      } catch (e) {
+        toast(e.message, 'error');
+      }
+    };
     $('.record-file').onchange = (e) => {
       const f = e.target.files && e.target.files[0];
       if (!f) return;
@@ -135,8 +152,7 @@ export class HomeScreen {
   renderRules() {
     const o = this.options;
     const preset = o.presets.find((p) => p.name === this.rules.preset) || o.presets[0];
-    const value = (opt) => (this.rules[opt.key] !== undefined ? this.rules[opt.key]
-      : opt.key === 'farms' ? preset.farms : opt.key === 'small_city' ? preset.small_city : opt.default);
+    const value = (opt) => (this.rules[opt.key] !== undefined ? this.rules[opt.key] : preset.values[opt.key]);
     const rows = o.options.map((opt) => {
       const v = value(opt);
       if (opt.type === 'limit') {
@@ -146,7 +162,7 @@ export class HomeScreen {
       }
       if (opt.type === 'choice' && opt.values) {
         return `<label class="opt"><span>${esc(opt.label)}</span>
-          <select data-key="${opt.key}">${opt.values.map((x) => `<option value="${x}" ${x === v ? 'selected' : ''}>${esc(FARM_TEXT[x] || x)}</option>`).join('')}</select></label>`;
+          <select data-key="${opt.key}">${opt.values.map((x, i) => `<option value="${x}" ${x === v ? 'selected' : ''}>${esc((opt.value_labels || [])[i] || x)}</option>`).join('')}</select></label>`;
       }
       if (opt.type === 'bool') {
         return `<label class="opt check"><input type="checkbox" data-key="${opt.key}" ${v ? 'checked' : ''}><span>${esc(opt.label)}</span></label>`;
@@ -162,7 +178,7 @@ export class HomeScreen {
     const box = this.root.querySelector('.rules-form');
     box.innerHTML = `
       <div class="presets">${o.presets.map((p) => `<button class="preset${p.name === preset.name ? ' on' : ''}" data-preset="${p.name}">${p.name.replace('-', ' ')}</button>`).join('')}</div>
-      <p class="muted preset-text">${esc(PRESET_TEXT[preset.name] || '')}</p>
+      <p class="muted preset-text">${esc(preset.summary || '')}</p>
       <details class="more-rules"><summary>Options</summary>${rows}</details>`;
     if (this.rulesOpen) box.querySelector('details').open = true;
     box.querySelector('details').ontoggle = (e) => { this.rulesOpen = e.target.open; };
@@ -205,6 +221,51 @@ export class HomeScreen {
     }
   }
 
+  /** The rule sets this browser keeps: open, start with, rename, delete. */
+  async loadSaved() {
+    const box = this.root.querySelector('.saved-list');
+    try {
+      const { sets } = await api.savedRules();
+      if (!sets.length) {
+        box.innerHTML = '<p class="muted">Your table’s house rules, kept here: build them in the form, then “Share these rules” and save them.</p>';
+        return;
+      }
+      box.innerHTML = `<ul class="saved">${sets.map((r) => `<li data-id="${esc(r.id)}" data-code="${esc(r.code)}">
+          <a class="saved-name" href="#/rules/${esc(r.code)}">${esc(r.name)}</a>
+          <span class="saved-actions">
+            <a class="btn small primary" href="#/new?rules=${esc(r.code)}">Start a game</a>
+            <button class="btn small" data-act="rename">Rename</button>
+            <button class="btn small" data-act="delete" aria-label="Delete ${esc(r.name)}">Delete</button>
+          </span></li>`).join('')}</ul>`;
+      for (const li of box.querySelectorAll('li')) {
+        const name = sets.find((r) => r.id === li.dataset.id).name;
+        li.querySelector('[data-act="rename"]').onclick = () => this.renameSaved(li, name);
+        li.querySelector('[data-act="delete"]').onclick = async () => {
+          if (!window.confirm(`Delete the saved rules “${name}”?`)) return;
+          try { await api.deleteRules(li.dataset.id); this.loadSaved(); } catch (e) { toast(e.message, 'error'); }
+        };
+      }
+    } catch (e) {
+      box.innerHTML = `<p class="error">${esc(e.message)}</p>`;
+    }
+  }
+
+  renameSaved(li, name) {
+    const form = document.createElement('form');
+    form.className = 'rename-form';
+    form.innerHTML = `<input class="rename" maxlength="${this.options.max_name}" value="${esc(name)}" aria-label="New name for ${esc(name)}">
+      <button class="btn small primary" type="submit">Rename</button> <button class="btn small" type="button" data-act="cancel">Cancel</button>`;
+    li.replaceChildren(form);
+    const input = form.querySelector('input');
+    input.focus();
+    input.select();
+    form.querySelector('[data-act="cancel"]').onclick = () => this.loadSaved();
+    form.onsubmit = async (e) => {
+      e.preventDefault();
+      try { await api.renameRules(li.dataset.id, input.value); this.loadSaved(); } catch (err) { toast(err.message, 'error'); }
+    };
+  }
+
   async loadGames() {
     const box = this.root.querySelector('.games-list');
     try {
@@ -220,12 +281,12 @@ export class HomeScreen {
 
 function gameRow(g) {
   const players = g.players.map((p) => `<span class="gp${g.winners.includes(p.seat) ? ' won' : ''}" style="--pc:${colorOf(p.color).fill}">
-      <i></i>${esc(p.name)}${p.kind === 'bot' ? ' <small>bot</small>' : ''} <b>${p.score}</b></span>`).join('');
+      ${markIcon(p.color, 12)}${esc(p.name)}${p.kind === 'bot' ? ' <small>bot</small>' : ''} <b>${p.score}</b></span>`).join('');
   const status = g.status === 'finished'
     ? `<span class="status done">finished · ${g.moves} turns</span>`
     : `<span class="status live">turn ${g.moves + 1}${g.to_move != null ? ` · ${esc(g.players[g.to_move].name)} to play` : ''}</span>`;
   return `<tr data-id="${g.id}">
-    <td class="gplayers">${players}<div class="gmeta">${status} · ${ago(g.updated_at)}</div></td>
+    <td class="gplayers">${players}<div class="gmeta">${status} · ${ago(g.updated_at)}${g.rules_code ? ` · <a href="#/rules/${esc(g.rules_code)}">${esc(rulesTitle(g.rules))}</a>` : ''}</div></td>
     <td class="gactions">
       ${gameLinkButton(g)}
       <a class="btn small" href="#/replay/${g.id}">Replay</a>

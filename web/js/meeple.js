@@ -1,14 +1,39 @@
 // Followers: the meeple (standing for knights, thieves and monks, lying for
 // farmers) and the abbot, in the players' colours.
 
+// The seats' colours: Okabe and Ito's palette, with the blue darkened and
+// the pink lightened, so that every pair stays apart (ΔE*76 ≥ 22) under
+// protanopia, deuteranopia and tritanopia (tests/browser/colors.test.mjs);
+// each colour also has its own mark (a shape): colour is never the only cue.
 export const PLAYER_COLORS = {
-  yellow: { fill: '#f2c318', edge: '#6b5200', text: '#3b2d00' },
-  red: { fill: '#d8352b', edge: '#5e1410', text: '#fff' },
-  green: { fill: '#2f9e44', edge: '#124019', text: '#fff' },
-  blue: { fill: '#2563d4', edge: '#0e2a63', text: '#fff' },
-  black: { fill: '#2a2a2a', edge: '#d9d9d9', text: '#fff' },
-  pink: { fill: '#ef6fab', edge: '#6e1f45', text: '#fff' },
+  yellow: { fill: '#f0e442', edge: '#5c5300', text: '#2b2600', mark: 'circle' },
+  red: { fill: '#d55e00', edge: '#4d2200', text: '#fff', mark: 'triangle' },
+  green: { fill: '#009e73', edge: '#003d2c', text: '#fff', mark: 'square' },
+  blue: { fill: '#004f8c', edge: '#001f38', text: '#fff', mark: 'diamond' },
+  black: { fill: '#2a2a2a', edge: '#d9d9d9', text: '#fff', mark: 'star' },
+  pink: { fill: '#e8a0c8', edge: '#5a2346', text: '#2b1020', mark: 'cross' },
 };
+
+const MARK_PATHS = {
+  circle: 'M50 22a28 28 0 1 1 0 56a28 28 0 1 1 0-56z',
+  triangle: 'M50 18L82 76H18z',
+  square: 'M24 24H76V76H24z',
+  diamond: 'M50 14L86 50L50 86L14 50z',
+  star: 'M50 12L60 39L89 39L66 57L74 86L50 69L26 86L34 57L11 39L40 39z',
+  cross: 'M38 14H62V38H86V62H62V86H38V62H14V38H38z',
+};
+
+/** A seat's mark (its colour's shape) as SVG path data in a 100 × 100 box. */
+export function markPath(color) {
+  return MARK_PATHS[colorOf(color).mark] || MARK_PATHS.circle;
+}
+
+/** A small standalone mark: the colour's shape, filled with it and outlined. */
+export function markIcon(color, size = 14) {
+  const c = colorOf(color);
+  return `<svg class="seat-mark" viewBox="0 0 100 100" width="${size}" height="${size}" aria-hidden="true">`
+    + `<path d="${markPath(color)}" fill="${c.fill}" stroke="${c.edge}" stroke-width="9" stroke-linejoin="round"/></svg>`;
+}
 
 export function colorOf(name) {
   return PLAYER_COLORS[name] || PLAYER_COLORS.yellow;
@@ -37,20 +62,24 @@ export function followerSvg(color, role, x, y, size = 30, extra = '') {
   const shadow = lying
     ? `<ellipse cx="${x}" cy="${y + size * 0.2}" rx="${size * 0.5}" ry="${size * 0.16}" fill="rgba(0,0,0,.35)"/>`
     : `<ellipse cx="${x}" cy="${y + size * 0.36}" rx="${size * 0.36}" ry="${size * 0.11}" fill="rgba(0,0,0,.35)"/>`;
+  // The seat's mark on the body, small and light (the abbot's cross below it).
+  const seat = `<g transform="translate(35 36) scale(.3)"><path d="${markPath(color)}" fill="${c.edge}" stroke="rgba(255,255,255,.85)" stroke-width="10" stroke-linejoin="round"/></g>`;
   const mark = role === 'abbot'
-    ? `<path d="M50 40v26M40 50h20" stroke="${c.edge}" stroke-width="6" stroke-linecap="round"/>` : '';
+    ? `<path d="M50 70v20M42 78h16" stroke="${c.edge}" stroke-width="6" stroke-linecap="round"/>` : '';
   return `<g class="follower ${role} ${extra}">${shadow}<g transform="${t}">
     <path d="${shape}" fill="${c.fill}" stroke="${c.edge}" stroke-width="6" stroke-linejoin="round"/>
     <path d="M38 14C42 8 52 7 57 10" stroke="rgba(255,255,255,.45)" stroke-width="5" stroke-linecap="round" fill="none"/>
-    ${mark}</g></g>`;
+    ${seat}${mark}</g></g>`;
 }
 
 /** A small standalone meeple icon (for panels). */
-export function meepleIcon(color, { size = 18, hollow = false, role = 'knight' } = {}) {
+export function meepleIcon(color, { size = 18, hollow = false, role = 'knight', marked = size >= 22 } = {}) {
   const c = colorOf(color);
   const shape = role === 'abbot' ? ABBOT : MEEPLE;
   const fill = hollow ? 'none' : c.fill;
-  const stroke = hollow ? 'rgba(60,45,30,.35)' : c.edge;
-  return `<svg class="meeple-icon${hollow ? ' hollow' : ''}" viewBox="-4 -4 108 108" width="${size}" height="${size}">
-    <path d="${shape}" fill="${fill}" stroke="${stroke}" stroke-width="7" stroke-linejoin="round"/></svg>`;
+  const stroke = hollow ? 'rgba(60,45,30,.55)' : c.edge;
+  const mark = marked && !hollow
+    ? `<g transform="translate(33 33) scale(.34)"><path d="${markPath(color)}" fill="${c.edge}" stroke="rgba(255,255,255,.85)" stroke-width="10" stroke-linejoin="round"/></g>` : '';
+  return `<svg class="meeple-icon${hollow ? ' hollow' : ''}" viewBox="-4 -4 108 108" width="${size}" height="${size}" aria-hidden="true">
+    <path d="${shape}" fill="${fill}" stroke="${stroke}" stroke-width="7" stroke-linejoin="round"/>${mark}</svg>`;
 }

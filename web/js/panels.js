@@ -2,7 +2,7 @@
 // the tiles left, the end-of-game breakdown and the score chart.
 
 import { esc } from './dom.js';
-import { colorOf, meepleIcon } from './meeple.js';
+import { colorOf, markIcon, markPath, meepleIcon } from './meeple.js';
 import { tileLabel, tileSvg } from './tiles.js';
 
 export const FOLLOWERS = 7;
@@ -51,7 +51,8 @@ export function playersHtml(players, { turnSeat = null, thinking = null, winners
       <div class="player-color">${meepleIcon(p.color, { size: 26 })}</div>
       <div class="player-main">
         <div class="player-name">${presence}<span class="name">${esc(p.name)}</span>${who}</div>
-        <div class="player-supply" title="${p.supply} of ${FOLLOWERS} followers in supply">${meeples.join('')}</div>
+        <div class="player-supply" title="${p.supply} of ${FOLLOWERS} followers in supply">${meeples.join('')}<span class="sr-only">${p.supply} of ${FOLLOWERS} followers in supply</span></div>
+        <div class="supply-count" aria-hidden="true">${meepleIcon(p.color, { size: 13, marked: false })}×${p.supply}</div>
         <div class="player-status">${status}${hand}</div>
       </div>
       <div class="player-score">${scoreHtml(p.score)}</div>
@@ -62,7 +63,7 @@ export function playersHtml(players, { turnSeat = null, thinking = null, winners
 function names(seats, players) {
   return seats.map((s) => {
     const p = players[s];
-    return p ? `<b style="color:${colorOf(p.color).fill === '#f2c318' ? '#b38a00' : colorOf(p.color).fill}">${esc(p.name)}</b>` : `seat ${s}`;
+    return p ? `<b class="pname">${markIcon(p.color, 12)}${esc(p.name)}</b>` : `seat ${s}`;
   }).join(' & ');
 }
 
@@ -144,18 +145,18 @@ export function breakdownHtml(breakdown, players, scores) {
   }
   if (!kinds.includes('garden') && breakdown.some((b) => (b.during || {}).garden || (b.final || {}).garden)) kinds.push('garden');
   const order = players.map((p, i) => i).sort((a, b) => scores[b] - scores[a]);
-  const head = order.map((i) => `<th style="--pc:${colorOf(players[i].color).fill}"><span class="dot"></span>${esc(players[i].name)}</th>`).join('');
+  const head = order.map((i) => `<th scope="col">${markIcon(players[i].color, 13)} ${esc(players[i].name)}</th>`).join('');
   const rows = kinds.map((k) => {
     const cells = order.map((i) => {
       const d = (breakdown[i].during || {})[k] || 0, f = (breakdown[i].final || {})[k] || 0;
       const detail = d && f ? `<small>${d} + ${f} at the end</small>` : f ? '<small>at the end</small>' : '';
       return `<td>${d + f || '–'}${detail}</td>`;
     }).join('');
-    return `<tr><th>${KIND_LABEL[k] || esc(k)}</th>${cells}</tr>`;
+    return `<tr><th scope="row">${KIND_LABEL[k] || esc(k)}</th>${cells}</tr>`;
   }).join('');
   const total = order.map((i) => `<td class="total">${scores[i]}</td>`).join('');
-  return `<table class="breakdown"><thead><tr><th></th>${head}</tr></thead><tbody>${rows}
-    <tr class="total-row"><th>Total</th>${total}</tr></tbody></table>`;
+  return `<table class="breakdown"><thead><tr><td></td>${head}</tr></thead><tbody>${rows}
+    <tr class="total-row"><th scope="row">Total</th>${total}</tr></tbody></table>`;
 }
 
 /** Scores after each move, one line per player. */
@@ -178,11 +179,14 @@ export function chartSvg(history, players, { width = 560, height = 240, mark = n
   const lines = players.map((p, s) => {
     const pts = history.map((row, i) => `${x(i).toFixed(1)},${y(row[s] || 0).toFixed(1)}`).join(' ');
     const c = colorOf(p.color);
+    // Each line ends in its seat's mark: colour is not the only cue.
+    const ex = x(n - 1), ey = y(history[n - 1][s] || 0);
     return `<polyline points="${pts}" fill="none" stroke="${c.fill}" stroke-width="2.6" stroke-linejoin="round"/>
-      <circle cx="${x(n - 1)}" cy="${y(history[n - 1][s] || 0)}" r="4" fill="${c.fill}" stroke="${c.edge}" stroke-width="1"/>`;
+      <path d="${markPath(p.color)}" transform="translate(${ex - 6} ${ey - 6}) scale(.12)" fill="${c.fill}" stroke="${c.edge}" stroke-width="10"/>`;
   }).join('');
   const marker = mark != null ? `<line x1="${x(mark)}" x2="${x(mark)}" y1="${pad.t}" y2="${pad.t + H}" class="mark"/>` : '';
-  return `<svg class="chart" viewBox="0 0 ${width} ${height}" width="100%" preserveAspectRatio="xMidYMid meet">
+  const label = `Scores over the game: ${players.map((p, s) => `${p.name} ${history[n - 1][s] || 0}`).join(', ')}`;
+  return `<svg class="chart" viewBox="0 0 ${width} ${height}" width="100%" preserveAspectRatio="xMidYMid meet" role="img" aria-label="${esc(label)}">
     ${grid.join('')}${marker}${lines}
     <text x="${pad.l + W}" y="${height - 8}" class="axis" text-anchor="end">turn</text></svg>`;
 }

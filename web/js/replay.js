@@ -4,7 +4,8 @@
 import { api } from './api.js';
 import { BoardView } from './board.js';
 import { esc } from './dom.js';
-import { colorOf } from './meeple.js';
+import { rulesTitle } from './rules.js';
+import { colorOf, markIcon } from './meeple.js';
 import { breakdownHtml, chartSvg, logHtml, playersHtml } from './panels.js';
 import { ReviewPanel } from './review.js';
 import { tileSvg } from './tiles.js';
@@ -26,7 +27,8 @@ export class ReplayScreen {
     this.r = replay;
     this.id = id;
     this.title = title;
-    this.k = replay.steps.length - 1;
+    // A replay starts at the beginning: the start tile alone.
+    this.k = 0;
     this.timer = null;
     this.render();
     this.board = new BoardView(root.querySelector('.board-area'), tiles, { bottomMargin: 76 });
@@ -67,13 +69,13 @@ export class ReplayScreen {
         </div>
         <aside class="sidebar">
           <section class="replay-head"><h3>${esc(this.title)}</h3>
-            <p class="muted">${esc(this.r.rules_text)} · ${this.r.finished ? 'finished' : 'unfinished'} game</p>
+            <p class="muted"><a href="#/rules/${esc(this.r.rules_code)}">${esc(rulesTitle(this.r.rules))}</a> · ${this.r.finished ? 'finished' : 'unfinished'} game</p>
             ${this.id ? `<p class="links"><a href="#/game/${this.id}">Back to the game</a> · <a href="${api.recordUrl(this.id)}" download>Download record</a> · <a href="#/">All games</a></p>` : '<p class="links"><a href="#/">All games</a></p>'}
           </section>
           <section class="players-panel"></section>
           <section class="chart-panel"></section>
           <section class="review-panel"></section>
-          <section class="log-panel"><h3>Log</h3><div class="log"></div></section>
+          <section class="log-panel"><h3 id="replay-log-title">Log</h3><div class="log" tabindex="0" role="log" aria-labelledby="replay-log-title"></div></section>
           ${this.r.finished ? '<section class="final-panel"><h3>Final scoring</h3><div class="final"></div></section>' : ''}
         </aside>
       </div>`;
@@ -123,7 +125,7 @@ export class ReplayScreen {
       const p = this.r.players[mover.seat];
       const deploy = this.r.steps[k].events.find((e) => e.type === 'deploy');
       const verb = p.name === 'You' ? 'place' : 'places'; // "You place", not "You places"
-      banner.innerHTML = `Turn ${k}: <b style="color:${colorOf(p.color).fill}">${esc(p.name)}</b> ${verb} ${tileSvg(mover.tile, mover.rot || 0, 22)}${deploy ? ` with a ${esc(deploy.role)}` : ''}${done ? ' — final scoring' : ''}`;
+      banner.innerHTML = `Turn ${k}: <b class="pname">${markIcon(p.color, 13)}${esc(p.name)}</b> ${verb} ${tileSvg(mover.tile, mover.rot || 0, 22)}${deploy ? ` with a ${esc(deploy.role)}` : ''}${done ? ' — final scoring' : ''}`;
     }
     banner.style.setProperty('--pc', mover ? colorOf(this.r.players[mover.seat].color).fill : '#8a5a2b');
   }

@@ -491,6 +491,40 @@ export function tileBody(g) {
 const courseNames = new Map();
 
 /** A tile's letter and, for a base tile, its course name: "D (CRFR50)". */
+const tileDefs = new Map(); // id -> the server's definition
+
+/** A tile in words: "a tile with a city (with a shield) and a road". */
+export function tileWords(id) {
+  const def = tileDefs.get(id);
+  if (!def) return `tile ${id}`;
+  const kinds = new Set(def.segments.map((seg) => seg.kind));
+  const parts = [];
+  if (def.cloister) parts.push('a cloister');
+  if (def.garden) parts.push('a garden');
+  if (kinds.has('city')) {
+    const n = def.segments.filter((seg) => seg.kind === 'city').length;
+    parts.push(`${n > 1 ? `${n} cities` : 'a city'}${def.shield ? ' with a shield' : ''}`);
+  }
+  if (def.river && def.river.length) parts.push('the river');
+  if (kinds.has('road')) {
+    const n = def.segments.filter((seg) => seg.kind === 'road').length;
+    parts.push(n > 1 ? `${n} roads` : 'a road');
+  }
+  if (!parts.length) return 'a tile of fields';
+  const list = parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}` : parts[0];
+  return `a tile with ${list}`;
+}
+
+/** A cell in words, from the start tile: "the start", "east of the start", "2 north and 1 west of the start". */
+export function placeWords(x, y) {
+  if (x === 0 && y === 0) return 'the start';
+  if (Math.abs(x) + Math.abs(y) === 1) return `${x > 0 ? 'east' : x < 0 ? 'west' : y > 0 ? 'south' : 'north'} of the start`;
+  const parts = [];
+  if (y) parts.push(`${Math.abs(y)} ${y < 0 ? 'north' : 'south'}`);
+  if (x) parts.push(`${Math.abs(x)} ${x > 0 ? 'east' : 'west'}`);
+  return `${parts.join(' and ')} of the start`;
+}
+
 export function tileLabel(id) {
   const course = courseNames.get(id);
   return course ? `${id} (${course})` : id;
@@ -504,6 +538,7 @@ export class TileSet {
     for (const def of data.tiles) {
       this.byId.set(def.id, buildGeometry(def));
       if (def.course) courseNames.set(def.id, def.course);
+      tileDefs.set(def.id, def);
     }
     this.standardCounts = data.standard_counts;
   }
@@ -563,6 +598,6 @@ export class TileSet {
 
 /** A standalone SVG of one tile (for panels and tables). */
 export function tileSvg(id, rot = 0, size = 64, extraClass = '') {
-  return `<svg class="tile-pic ${extraClass}" viewBox="0 0 100 100" width="${size}" height="${size}" aria-label="tile ${tileLabel(id)}">
+  return `<svg class="tile-pic ${extraClass}" viewBox="0 0 100 100" width="${size}" height="${size}" role="img" aria-label="${tileWords(id)}">
     <use href="#tile-${id}" transform="rotate(${rot * 90} 50 50)"/></svg>`;
 }

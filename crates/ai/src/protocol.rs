@@ -30,7 +30,7 @@ use std::fmt;
 use std::time::Duration;
 
 use carcassonne::record::{event_json, rules_to_json, Record, RecordMove, RecordStart};
-use carcassonne::{Game, PlayerId, Rules, TileId, View, OPTION_NAMES};
+use carcassonne::{Game, PlayerId, Rules, TileId, View, RULE_OPTIONS};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -250,10 +250,11 @@ pub fn rules_json(rules: &Rules) -> Map<String, Value> {
 /// The rule options [`rebuild`] can play: all but the hand rules (with a
 /// hand, the order of the draws is not in a view).
 pub fn rebuildable_options() -> Vec<String> {
-    OPTION_NAMES
+    RULE_OPTIONS
         .iter()
-        .filter(|o| !matches!(**o, "hand" | "hand_visible" | "draw_at_turn_end"))
-        .map(|o| o.to_string())
+        .map(|o| o.name)
+        .filter(|o| !matches!(*o, "hand" | "hand_visible" | "draw_at_turn_end"))
+        .map(str::to_string)
         .collect()
 }
 

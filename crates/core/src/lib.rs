@@ -41,6 +41,9 @@ pub use game::{Action, Follower, Game, HiddenMismatch, Move, Placement, FOLLOWER
 pub use geom::{Dir, Pos, Rotation, Spot, HALF_NAMES};
 pub use moves::PackedPlacements;
 pub use random::RandomMover;
-pub use rules::{FarmRule, FirstPlayer, Preset, Rules, RulesError, Unplaceable, OPTION_NAMES};
+pub use rules::{
+    CodeField, FarmRule, FirstPlayer, OptionKind, OptionValue, Preset, RuleOption, Rules, RulesError, Section,
+    Unplaceable, RULE_OPTIONS,
+};
 pub use tile::{river_tiles, standard_deck, EdgeKind, SegmentDef, SegmentKind, TileDef, TileId, TILE_KINDS};
 pub use view::View;

@@ -25,7 +25,7 @@ use crate::error::{IllegalMove, SetupError};
 use crate::event::{Event, PlayerId, Scoring};
 use crate::game::{Action, Game, Move};
 use crate::geom::{Pos, Rotation, Spot};
-use crate::rules::{Preset, Rules, RulesError, OPTION_NAMES};
+use crate::rules::{OptionKind, OptionValue, Preset, RuleOption, Rules, RulesError};
 use crate::tile::TileId;
 
 /// A game record as written in JSON: unchecked data.
@@ -159,44 +159,44 @@ pub fn rules_from_json(obj: &Map<String, Value>) -> Result<Rules, RulesError> {
         }
         Some(v) => return Err(RulesError::UnknownPreset(v.to_string())),
     };
-    for (key, value) in obj {
+    for (key, value) in obj.iter().filter(|(k, _)| *k != "preset") {
+        let option = RuleOption::named(key).ok_or_else(|| RulesError::UnknownOption(key.clone()))?;
         let bad = || RulesError::BadValue { option: key.clone(), value: value.to_string() };
-        let text = match (key.as_str(), value) {
-            ("preset", _) => continue,
-            ("farms" | "unplaceable" | "first_player", Value::String(s)) => s.clone(),
-            ("hand", Value::Number(n)) => n.to_string(),
-            ("board_limit", Value::Null) => "none".into(),
-            ("board_limit", Value::Array(a)) => match a.as_slice() {
-                [Value::Number(w), Value::Number(h)] => format!("{w}x{h}"),
+        let value = match (option.kind, value) {
+            (OptionKind::Flag, Value::Bool(b)) => OptionValue::Flag(*b),
+            (OptionKind::Choice(_), Value::String(s)) => option.parse(s)?,
+            (OptionKind::Count { .. }, Value::Number(n)) => option.parse(&n.to_string())?,
+            (OptionKind::Table { .. }, Value::Null) => OptionValue::Table(None),
+            (OptionKind::Table { .. }, Value::Array(a)) => match a.as_slice() {
+                [Value::Number(w), Value::Number(h)] => option.parse(&format!("{w}x{h}"))?,
                 _ => return Err(bad()),
             },
-            (k, Value::Bool(b)) if !matches!(k, "farms" | "unplaceable" | "first_player" | "hand" | "board_limit") => {
-                b.to_string()
-            }
-            (k, _) if OPTION_NAMES.contains(&k) => return Err(bad()),
-            _ => return Err(RulesError::UnknownOption(key.clone())),
+            _ => return Err(bad()),
         };
-        rules.set(key, &text)?;
+        option.set(&mut rules, value);
     }
     rules.validate()?;
     Ok(rules)
+}
+
+/// An option's value as the record's JSON writes it: `true`, `"per-city"`,
+/// `2`, `[7, 5]` or `null`.
+pub fn option_json(value: OptionValue) -> Value {
+    match value {
+        OptionValue::Flag(b) => Value::from(b),
+        OptionValue::Choice(w) => Value::from(w),
+        OptionValue::Count(n) => Value::from(n),
+        OptionValue::Table(Some((w, h))) => Value::from(vec![w, h]),
+        OptionValue::Table(None) => Value::Null,
+    }
 }
 
 /// The `rules` object for a rule set: the preset plus every option that differs from it.
 pub fn rules_to_json(rules: &Rules) -> Map<String, Value> {
     let mut m = Map::new();
     m.insert("preset".into(), Value::from(rules.preset.name()));
-    for (key, text) in rules.changes() {
-        let value = match key {
-            "farms" | "unplaceable" | "first_player" => Value::from(text),
-            "hand" => Value::from(rules.hand),
-            "board_limit" => {
-                let (w, h) = rules.board_limit.unwrap_or((0, 0));
-                Value::from(vec![w, h])
-            }
-            _ => Value::from(text == "true"),
-        };
-        m.insert(key.into(), value);
+    for option in rules.changed_options() {
+        m.insert(option.name.into(), option_json(option.value(rules)));
     }
     m
 }

@@ -20,16 +20,50 @@ impl FarmRule {
     pub const ALL: [FarmRule; 4] = [FarmRule::PerFarm, FarmRule::PerFarmOnce, FarmRule::PerCity, FarmRule::Off];
 
     pub const fn name(self) -> &'static str {
-        match self {
-            FarmRule::PerFarm => "per-farm",
-            FarmRule::PerFarmOnce => "per-farm-once",
-            FarmRule::PerCity => "per-city",
-            FarmRule::Off => "off",
-        }
+        FARM_NAMES[self as usize]
     }
 
     pub fn from_name(s: &str) -> Option<FarmRule> {
         FarmRule::ALL.into_iter().find(|f| f.name() == s)
+    }
+
+    /// The rule in one sentence.
+    pub const fn summary(self) -> &'static str {
+        match self {
+            FarmRule::PerFarm => "each farm pays its farmers' majority 3 points per completed city it borders.",
+            FarmRule::PerFarmOnce => {
+                "3 points per completed city, each city paying each player at most once (2001 rules)."
+            }
+            FarmRule::PerCity => {
+                "each completed city pays 4 points to the most farmers over all farms bordering it (2000 rules)."
+            }
+            FarmRule::Off => "no farmers are played.",
+        }
+    }
+
+    /// A small worked example of the rule.
+    pub const fn example(self) -> &'static str {
+        match self {
+            FarmRule::PerFarm => {
+                "Example: a farm borders two completed cities and one unfinished city. Ada has two farmers on it, \
+                 Bob one. Ada scores 2 × 3 = 6, Bob nothing; the unfinished city pays no one. If Bob also holds \
+                 another farm that borders one of those cities, that city pays him 3 as well."
+            }
+            FarmRule::PerFarmOnce => {
+                "Example: Ada holds the most farmers on two farms, and both border the same completed city. That city \
+                 pays her 3 once, not 3 for each farm. A second completed city bordering one of the farms pays her \
+                 another 3."
+            }
+            FarmRule::PerCity => {
+                "Example: a completed city borders two farms. Ada has one farmer on the first; Bob has one on each. \
+                 Counted over both farms, Bob has 2 farmers to Ada's 1, so the city pays Bob 4 and Ada nothing. \
+                 With a tie, both would score 4."
+            }
+            FarmRule::Off => {
+                "Example: a field next to three completed cities is worth nothing to anyone: followers cannot be laid \
+                 in fields."
+            }
+        }
     }
 }
 
@@ -56,6 +90,15 @@ impl Preset {
     pub fn from_name(s: &str) -> Option<Preset> {
         Preset::ALL.into_iter().find(|p| p.name() == s)
     }
+
+    /// The preset in a sentence, for people choosing one.
+    pub const fn summary(self) -> &'static str {
+        match self {
+            Preset::Standard => "Today's rules: farmers score 3 per completed city.",
+            Preset::Beginner => "No farmers: a gentle first game.",
+            Preset::FirstEdition => "The 2000 rules: farmers score 4 per city; small cities score 2.",
+        }
+    }
 }
 
 /// What happens to a drawn tile that fits nowhere.
@@ -69,11 +112,10 @@ pub enum Unplaceable {
 }
 
 impl Unplaceable {
+    pub const ALL: [Unplaceable; 2] = [Unplaceable::Discard, Unplaceable::Reshuffle];
+
     pub const fn name(self) -> &'static str {
-        match self {
-            Unplaceable::Discard => "discard",
-            Unplaceable::Reshuffle => "reshuffle",
-        }
+        UNPLACEABLE_NAMES[self as usize]
     }
 }
 
@@ -86,11 +128,10 @@ pub enum FirstPlayer {
 }
 
 impl FirstPlayer {
+    pub const ALL: [FirstPlayer; 2] = [FirstPlayer::Seat0, FirstPlayer::Random];
+
     pub const fn name(self) -> &'static str {
-        match self {
-            FirstPlayer::Seat0 => "seat0",
-            FirstPlayer::Random => "random",
-        }
+        FIRST_PLAYER_NAMES[self as usize]
     }
 }
 
@@ -129,21 +170,305 @@ impl Default for Rules {
     }
 }
 
-/// Every option's record name, in the order rules.md lists them.
-pub const OPTION_NAMES: [&str; 13] = [
-    "farms",
-    "small_city",
-    "river",
-    "abbot",
-    "hand",
-    "hand_visible",
-    "draw_at_turn_end",
-    "unplaceable",
-    "hole_bonus_turn",
-    "incomplete_scoring",
-    "board_limit",
-    "border_completes",
-    "first_player",
+/// The type of values a rule option takes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    /// `true` or `false`.
+    Flag,
+    /// One of these words.
+    Choice(&'static [&'static str]),
+    /// A whole number from `min` to `max`.
+    Count { min: u8, max: u8 },
+    /// No limit, or a W × H table (odd sizes); `sizes` are those a form offers.
+    Table { sizes: &'static [(u8, u8)] },
+}
+
+/// One option's value.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum OptionValue {
+    Flag(bool),
+    /// The word, from the option's [`OptionKind::Choice`] list.
+    Choice(&'static str),
+    Count(u8),
+    Table(Option<(u8, u8)>),
+}
+
+impl OptionValue {
+    /// The command line's text form: `true`, `per-city`, `2`, `7x5`, `none`.
+    pub fn text(self) -> String {
+        match self {
+            OptionValue::Flag(b) => b.to_string(),
+            OptionValue::Choice(s) => s.to_string(),
+            OptionValue::Count(n) => n.to_string(),
+            OptionValue::Table(Some((w, h))) => format!("{w}x{h}"),
+            OptionValue::Table(None) => "none".into(),
+        }
+    }
+}
+
+/// Where an option lives in a rule-set code (see [`Rules::to_code`]): the
+/// code is six bytes, `[version, enums, flags, hand, width, height]`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum CodeField {
+    /// `width` bits from bit `shift` of byte `byte`: a choice's index in its
+    /// list, or a flag (set when the flag differs from `zero`).
+    Bits { byte: usize, shift: u8, width: u8, zero: bool },
+    /// The whole byte `byte` (a count), or bytes `byte` and `byte + 1` (a
+    /// table's width and height, both 0 for none).
+    Bytes { byte: usize },
+}
+
+/// The one description of a rule option of rules.md: read by [`Rules::set`]
+/// and [`Rules::changes`], records, codes, [`Rules::explain`], the server's
+/// new-game form and rules page.
+///
+/// ```
+/// use carcassonne::{OptionValue, Preset, RuleOption, Rules};
+/// let river = RuleOption::named("river").unwrap();
+/// let mut rules = Rules::default();
+/// river.set(&mut rules, river.parse("on").unwrap());
+/// assert_eq!(river.value(&rules), OptionValue::Flag(true));
+/// assert_eq!(river.default_for(Preset::Standard), OptionValue::Flag(false));
+/// assert_eq!(rules.to_string(), "standard,river=true");
+/// let farms = RuleOption::named("farms").unwrap();
+/// assert_eq!(farms.value_words(farms.default_for(Preset::FirstEdition)), "4 per city, majority over all its farms");
+/// ```
+pub struct RuleOption {
+    /// The record's key, e.g. `small_city`.
+    pub name: &'static str,
+    pub kind: OptionKind,
+    /// A short label for a form.
+    pub label: &'static str,
+    /// What the option changes, in one line, whatever its value.
+    pub about: &'static str,
+    /// A choice's values in words, in the order of its [`OptionKind::Choice`] list.
+    labels: &'static [&'static str],
+    pub code: CodeField,
+    get: fn(&Rules) -> OptionValue,
+    put: fn(&mut Rules, OptionValue),
+    /// The line [`Rules::explain`] says about it, when there is one.
+    line: fn(&Rules) -> Option<String>,
+}
+
+impl fmt::Debug for RuleOption {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RuleOption").field("name", &self.name).field("kind", &self.kind).finish_non_exhaustive()
+    }
+}
+
+impl RuleOption {
+    /// The option by its record name.
+    pub fn named(name: &str) -> Option<&'static RuleOption> {
+        RULE_OPTIONS.iter().find(|o| o.name == name)
+    }
+
+    /// The option's value in a rule set.
+    pub fn value(&self, rules: &Rules) -> OptionValue {
+        (self.get)(rules)
+    }
+
+    /// Its value in the preset's rule set.
+    pub fn default_for(&self, preset: Preset) -> OptionValue {
+        (self.get)(&Rules::preset(preset))
+    }
+
+    /// What [`Rules::explain`] says about it in this rule set, if anything.
+    pub fn line(&self, rules: &Rules) -> Option<String> {
+        (self.line)(rules)
+    }
+
+    /// A value in words, for people: `on`, `3 per city, per farm`, `2`, `7 × 5`, `no limit`.
+    pub fn value_words(&self, value: OptionValue) -> String {
+        match (self.kind, value) {
+            (_, OptionValue::Flag(b)) => (if b { "on" } else { "off" }).into(),
+            (OptionKind::Choice(words), OptionValue::Choice(w)) => {
+                words.iter().position(|&x| x == w).and_then(|i| self.labels.get(i)).unwrap_or(&w).to_string()
+            }
+            (_, OptionValue::Choice(w)) => w.into(),
+            (_, OptionValue::Count(n)) => n.to_string(),
+            (_, OptionValue::Table(Some((w, h)))) => format!("{w} × {h}"),
+            (_, OptionValue::Table(None)) => "no limit".into(),
+        }
+    }
+
+    /// Reads a value in its text form (`per-city`, `true`, `on`, `2`, `7x5`,
+    /// `none`), checking it against the option's kind.
+    ///
+    /// # Errors
+    /// A value the option does not take.
+    pub fn parse(&self, text: &str) -> Result<OptionValue, RulesError> {
+        let bad = || RulesError::BadValue { option: self.name.to_string(), value: text.to_string() };
+        match self.kind {
+            OptionKind::Flag => parse_bool(text).map(OptionValue::Flag).ok_or_else(bad),
+            OptionKind::Choice(words) => {
+                words.iter().find(|&&w| w == text).map(|&w| OptionValue::Choice(w)).ok_or_else(bad)
+            }
+            OptionKind::Count { min, max } => {
+                text.parse().ok().filter(|n| (min..=max).contains(n)).map(OptionValue::Count).ok_or_else(bad)
+            }
+            OptionKind::Table { .. } => match text {
+                "none" | "off" | "null" => Ok(OptionValue::Table(None)),
+                _ => {
+                    let (w, h) = text.split_once(['x', 'X', ',']).ok_or_else(bad)?;
+                    let w: u8 = w.trim().parse().map_err(|_| bad())?;
+                    let h: u8 = h.trim().parse().map_err(|_| bad())?;
+                    Ok(OptionValue::Table(Some((w, h))))
+                }
+            },
+        }
+    }
+
+    /// Sets the option (a value of another kind changes nothing).
+    pub fn set(&self, rules: &mut Rules, value: OptionValue) {
+        let fits = matches!(
+            (self.kind, value),
+            (OptionKind::Flag, OptionValue::Flag(_))
+                | (OptionKind::Count { .. }, OptionValue::Count(_))
+                | (OptionKind::Table { .. }, OptionValue::Table(_))
+        ) || matches!((self.kind, value), (OptionKind::Choice(words), OptionValue::Choice(w)) if words.contains(&w));
+        if fits {
+            (self.put)(rules, value);
+        }
+    }
+}
+
+fn flag(v: OptionValue) -> bool {
+    matches!(v, OptionValue::Flag(true))
+}
+
+fn count(v: OptionValue) -> u8 {
+    match v {
+        OptionValue::Count(n) => n,
+        _ => 1,
+    }
+}
+
+fn choice<T: Copy>(all: &[T], names: &[&str], v: OptionValue) -> T {
+    let i = match v {
+        OptionValue::Choice(w) => names.iter().position(|&n| n == w).unwrap_or(0),
+        _ => 0,
+    };
+    all[i]
+}
+
+const FARM_NAMES: [&str; 4] = ["per-farm", "per-farm-once", "per-city", "off"];
+const UNPLACEABLE_NAMES: [&str; 2] = ["discard", "reshuffle"];
+const FIRST_PLAYER_NAMES: [&str; 2] = ["seat0", "random"];
+
+/// A flag option's line: `on` said when the flag is set, `off` when not.
+macro_rules! flag_option {
+    ($name:literal, $field:ident, $label:literal, $about:literal, bit $bit:literal, zero $zero:literal, $line:expr) => {
+        RuleOption {
+            name: $name,
+            kind: OptionKind::Flag,
+            label: $label,
+            about: $about,
+            labels: &[],
+            code: CodeField::Bits { byte: 2, shift: $bit, width: 1, zero: $zero },
+            get: |r| OptionValue::Flag(r.$field),
+            put: |r, v| r.$field = flag(v),
+            line: $line,
+        }
+    };
+}
+
+/// Every rule option, in the order rules.md lists them.
+pub static RULE_OPTIONS: [RuleOption; 13] = [
+    RuleOption {
+        name: "farms",
+        kind: OptionKind::Choice(&FARM_NAMES),
+        label: "Farm scoring",
+        about: "How farmers score at the end of the game.",
+        labels: &[
+            "3 per city, per farm",
+            "3 per city, once per player",
+            "4 per city, majority over all its farms",
+            "no farmers",
+        ],
+        code: CodeField::Bits { byte: 1, shift: 2, width: 2, zero: false },
+        get: |r| OptionValue::Choice(r.farms.name()),
+        put: |r, v| r.farms = choice(&FarmRule::ALL, &FARM_NAMES, v),
+        line: |r| Some(format!("Farms: {}", r.farms.summary())),
+    },
+    flag_option!("small_city", small_city, "Small cities: a completed 2-tile city scores 2",
+        "A completed city of two tiles scores 1 per tile and shield instead of 2.", bit 0, zero false,
+        |r| r.small_city.then(|| "Small cities: a completed 2-tile city scores 2 points, not 4.".into())),
+    flag_option!("river", river, "The River: the game starts with the 12 river tiles",
+        "The 12 river tiles replace the start tile and are laid first.", bit 1, zero false,
+        |r| r.river.then(|| "The River: the game starts with the 12 river tiles instead of the start tile.".into())),
+    flag_option!("abbot", abbot, "The Abbot: an abbot for each player, gardens score",
+        "Each player gets an abbot for cloisters and gardens, which may be recalled.", bit 2, zero false,
+        |r| r.abbot.then(|| "The Abbot: each player has an abbot for cloisters and gardens, and may recall it.".into())),
+    RuleOption {
+        name: "hand",
+        kind: OptionKind::Count { min: 1, max: 3 },
+        label: "Tiles in hand (1 = the usual single draw)",
+        about: "How many tiles each player holds and chooses from.",
+        labels: &[],
+        code: CodeField::Bytes { byte: 3 },
+        get: |r| OptionValue::Count(r.hand),
+        put: |r, v| r.hand = count(v),
+        line: |r| {
+            let seen = if r.hand_visible { "shown to everyone" } else { "hidden from the others" };
+            (r.hand > 1)
+                .then(|| format!("Hands: each player holds {} tiles, {seen}, and chooses which to play.", r.hand))
+        },
+    },
+    flag_option!("hand_visible", hand_visible, "Hands are shown to everyone",
+        "Tiles held in hand are shown to every player, not only their owner.", bit 3, zero false, |_| None),
+    flag_option!("draw_at_turn_end", draw_at_turn_end, "Draw your next tile at the end of your turn",
+        "You take your next tile at the end of your turn and see it while the others play.", bit 4, zero false,
+        |r| r.draw_at_turn_end.then(|| "Players draw their next tile at the end of their turn.".into())),
+    RuleOption {
+        name: "unplaceable",
+        kind: OptionKind::Choice(&UNPLACEABLE_NAMES),
+        label: "A tile that fits nowhere",
+        about: "What happens to a drawn tile that fits nowhere.",
+        labels: &["is discarded", "goes back into the bag"],
+        code: CodeField::Bits { byte: 1, shift: 5, width: 1, zero: false },
+        get: |r| OptionValue::Choice(r.unplaceable.name()),
+        put: |r, v| r.unplaceable = choice(&[Unplaceable::Discard, Unplaceable::Reshuffle], &UNPLACEABLE_NAMES, v),
+        line: |r| {
+            (r.unplaceable == Unplaceable::Reshuffle)
+                .then(|| "A tile that fits nowhere goes back into the bag instead of leaving the game.".into())
+        },
+    },
+    flag_option!("hole_bonus_turn", hole_bonus_turn, "Filling a hole (four neighbours) earns another turn",
+        "A tile laid with neighbours on all four sides earns another turn.", bit 5, zero false,
+        |r| r.hole_bonus_turn.then(|| "Filling a hole (a tile with neighbours on all four sides) earns another turn.".into())),
+    flag_option!("incomplete_scoring", incomplete_scoring, "Incomplete features score at the end",
+        "Whether unfinished roads, cities, cloisters and gardens score at the end.", bit 6, zero true,
+        |r| (!r.incomplete_scoring).then(|| "Incomplete roads, cities, cloisters and gardens score nothing at the end.".into())),
+    RuleOption {
+        name: "board_limit",
+        kind: OptionKind::Table { sizes: &[(5, 5), (7, 7), (9, 9), (11, 11), (13, 13)] },
+        label: "Table size",
+        about: "Every tile must lie within a W × H rectangle centred on the start tile.",
+        labels: &[],
+        code: CodeField::Bytes { byte: 4 },
+        get: |r| OptionValue::Table(r.board_limit),
+        put: |r, v| {
+            if let OptionValue::Table(t) = v {
+                r.board_limit = t;
+            }
+        },
+        line: |r| r.board_limit.map(|(w, h)| format!("The table is {w} by {h} tiles, centred on the start tile.")),
+    },
+    flag_option!("border_completes", border_completes, "The table's edge closes roads and cities (with a table size)",
+        "With a table size: roads and cities reaching the table's edge count as closed there.", bit 7, zero false,
+        |r| (r.border_completes && r.board_limit.is_some())
+            .then(|| "Roads and cities that reach the table's edge count as closed there.".into())),
+    RuleOption {
+        name: "first_player",
+        kind: OptionKind::Choice(&FIRST_PLAYER_NAMES),
+        label: "First player",
+        about: "Who plays first: the first seat, or a player chosen at random.",
+        labels: &["the first seat", "chosen at random"],
+        code: CodeField::Bits { byte: 1, shift: 4, width: 1, zero: false },
+        get: |r| OptionValue::Choice(r.first_player.name()),
+        put: |r, v| r.first_player = choice(&[FirstPlayer::Seat0, FirstPlayer::Random], &FIRST_PLAYER_NAMES, v),
+        line: |r| (r.first_player == FirstPlayer::Random).then(|| "The first player is chosen at random.".into()),
+    },
 ];
 
 impl Rules {
@@ -180,52 +505,20 @@ impl Rules {
     }
 
     /// Sets one option by its record name from its text form (`per-city`,
-    /// `true`, `2`, `7x5`), as the command line does.
+    /// `true`, `2`, `7x5`), as the command line does; `preset` starts over
+    /// from a preset.
     ///
     /// # Errors
     /// An unknown option or a value it does not take.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), RulesError> {
-        let bad = || RulesError::BadValue { option: key.to_string(), value: value.to_string() };
-        let flag = || parse_bool(value).ok_or_else(bad);
-        match key {
-            "preset" => *self = Rules::preset(Preset::from_name(value).ok_or_else(bad)?),
-            "farms" => self.farms = FarmRule::from_name(value).ok_or_else(bad)?,
-            "small_city" => self.small_city = flag()?,
-            "river" => self.river = flag()?,
-            "abbot" => self.abbot = flag()?,
-            "hand" => self.hand = value.parse().ok().filter(|n| (1..=3).contains(n)).ok_or_else(bad)?,
-            "hand_visible" => self.hand_visible = flag()?,
-            "draw_at_turn_end" => self.draw_at_turn_end = flag()?,
-            "unplaceable" => {
-                self.unplaceable = match value {
-                    "discard" => Unplaceable::Discard,
-                    "reshuffle" => Unplaceable::Reshuffle,
-                    _ => return Err(bad()),
-                }
-            }
-            "hole_bonus_turn" => self.hole_bonus_turn = flag()?,
-            "incomplete_scoring" => self.incomplete_scoring = flag()?,
-            "board_limit" => {
-                self.board_limit = match value {
-                    "none" | "off" | "null" => None,
-                    _ => {
-                        let (w, h) = value.split_once(['x', 'X', ',']).ok_or_else(bad)?;
-                        let w: u8 = w.trim().parse().map_err(|_| bad())?;
-                        let h: u8 = h.trim().parse().map_err(|_| bad())?;
-                        Some((w, h))
-                    }
-                }
-            }
-            "border_completes" => self.border_completes = flag()?,
-            "first_player" => {
-                self.first_player = match value {
-                    "seat0" => FirstPlayer::Seat0,
-                    "random" => FirstPlayer::Random,
-                    _ => return Err(bad()),
-                }
-            }
-            _ => return Err(RulesError::UnknownOption(key.to_string())),
+        if key == "preset" {
+            let bad = || RulesError::BadValue { option: key.to_string(), value: value.to_string() };
+            *self = Rules::preset(Preset::from_name(value).ok_or_else(bad)?);
+            return Ok(());
         }
+        let option = RuleOption::named(key).ok_or_else(|| RulesError::UnknownOption(key.to_string()))?;
+        let value = option.parse(value)?;
+        option.set(self, value);
         Ok(())
     }
 
@@ -272,81 +565,19 @@ impl Rules {
 
     /// The options that differ from the preset, as `(name, text value)`.
     pub fn changes(&self) -> Vec<(&'static str, String)> {
+        self.changed_options().map(|o| (o.name, o.value(self).text())).collect()
+    }
+
+    /// The options that differ from the preset.
+    pub fn changed_options(&self) -> impl Iterator<Item = &'static RuleOption> + '_ {
         let base = Rules::preset(self.preset);
-        let mut out = Vec::new();
-        let mut add = |name: &'static str, differs: bool, value: String| {
-            if differs {
-                out.push((name, value));
-            }
-        };
-        add("farms", self.farms != base.farms, self.farms.name().into());
-        add("small_city", self.small_city != base.small_city, self.small_city.to_string());
-        add("river", self.river, "true".into());
-        add("abbot", self.abbot, "true".into());
-        add("hand", self.hand != 1, self.hand.to_string());
-        add("hand_visible", self.hand_visible, "true".into());
-        add("draw_at_turn_end", self.draw_at_turn_end, "true".into());
-        add("unplaceable", self.unplaceable != base.unplaceable, self.unplaceable.name().into());
-        add("hole_bonus_turn", self.hole_bonus_turn, "true".into());
-        add("incomplete_scoring", !self.incomplete_scoring, "false".into());
-        if let Some((w, h)) = self.board_limit {
-            add("board_limit", true, format!("{w}x{h}"));
-        }
-        add("border_completes", self.border_completes, "true".into());
-        add("first_player", self.first_player != base.first_player, self.first_player.name().into());
-        out
+        RULE_OPTIONS.iter().filter(move |o| o.value(self) != o.value(&base))
     }
 
     /// The rule set in plain words, one line per point.
     pub fn explain(&self) -> Vec<String> {
         let mut lines = vec![format!("Preset: {}.", self.preset.name())];
-        lines.push(match self.farms {
-            FarmRule::PerFarm => {
-                "Farms: each farm pays its farmers' majority 3 points per completed city it borders.".into()
-            }
-            FarmRule::PerFarmOnce => {
-                "Farms: 3 points per completed city, each city paying each player at most once (2001 rules).".into()
-            }
-            FarmRule::PerCity => {
-                "Farms: each completed city pays 4 points to the most farmers over all farms bordering it (2000 rules)."
-                    .into()
-            }
-            FarmRule::Off => "Farms: no farmers are played.".into(),
-        });
-        if self.small_city {
-            lines.push("Small cities: a completed 2-tile city scores 2 points, not 4.".into());
-        }
-        if self.river {
-            lines.push("The River: the game starts with the 12 river tiles instead of the start tile.".into());
-        }
-        if self.abbot {
-            lines.push("The Abbot: each player has an abbot for cloisters and gardens, and may recall it.".into());
-        }
-        if self.hand > 1 {
-            let seen = if self.hand_visible { "shown to everyone" } else { "hidden from the others" };
-            lines.push(format!("Hands: each player holds {} tiles, {seen}, and chooses which to play.", self.hand));
-        }
-        if self.draw_at_turn_end {
-            lines.push("Players draw their next tile at the end of their turn.".into());
-        }
-        if self.unplaceable == Unplaceable::Reshuffle {
-            lines.push("A tile that fits nowhere goes back into the bag instead of leaving the game.".into());
-        }
-        if self.hole_bonus_turn {
-            lines.push("Filling a hole (a tile with neighbours on all four sides) earns another turn.".into());
-        }
-        if !self.incomplete_scoring {
-            lines.push("Incomplete roads, cities, cloisters and gardens score nothing at the end.".into());
-        }
-        if let Some((w, h)) = self.board_limit {
-            lines.push(format!("The table is {w} by {h} tiles, centred on the start tile."));
-            if self.border_completes {
-                lines.push("Roads and cities that reach the table's edge count as closed there.".into());
-            }
-        }
-        if self.first_player == FirstPlayer::Random {
-            lines.push("The first player is chosen at random.".into());
-        }
+        lines.extend(RULE_OPTIONS.iter().filter_map(|o| o.line(self)));
         lines
     }
 }
@@ -381,6 +612,8 @@ pub enum RulesError {
     Conflict(String),
     /// A rule-set code that does not decode.
     BadCode(String),
+    /// A rule-set code of a later version than this engine reads.
+    LaterCode(u8),
 }
 
 impl fmt::Display for RulesError {
@@ -391,6 +624,9 @@ impl fmt::Display for RulesError {
             RulesError::BadValue { option, value } => write!(f, "rule option {option} cannot be {value}"),
             RulesError::Conflict(m) => write!(f, "{m}"),
             RulesError::BadCode(m) => write!(f, "not a rule-set code: {m}"),
+            RulesError::LaterCode(v) => {
+                write!(f, "a rule-set code of version {v}, from a later version of the game than this one")
+            }
         }
     }
 }
@@ -410,6 +646,40 @@ mod tests {
         assert_eq!((first.farms, first.small_city), (FarmRule::PerCity, true));
         assert_eq!(Rules::default().hand, 1);
         assert!(Rules::default().incomplete_scoring);
+    }
+
+    #[test]
+    fn every_option_is_described_once_and_round_trips() {
+        for (i, o) in RULE_OPTIONS.iter().enumerate() {
+            assert!(RULE_OPTIONS[..i].iter().all(|p| p.name != o.name), "{} twice", o.name);
+            assert!(!o.label.is_empty() && !o.about.is_empty());
+            if let OptionKind::Choice(words) = o.kind {
+                assert_eq!(o.labels.len(), words.len(), "{}: a label for every value", o.name);
+            }
+            // Every value the option takes reads back from its text form and shows in `changes`.
+            let values: Vec<OptionValue> = match o.kind {
+                OptionKind::Flag => vec![OptionValue::Flag(false), OptionValue::Flag(true)],
+                OptionKind::Choice(words) => words.iter().map(|&w| OptionValue::Choice(w)).collect(),
+                OptionKind::Count { min, max } => (min..=max).map(OptionValue::Count).collect(),
+                OptionKind::Table { sizes } => {
+                    std::iter::once(None).chain(sizes.iter().copied().map(Some)).map(OptionValue::Table).collect()
+                }
+            };
+            for v in values {
+                assert_eq!(o.parse(&v.text()), Ok(v), "{}", o.name);
+                let mut rules = Rules::preset(Preset::FirstEdition);
+                if o.name == "border_completes" {
+                    rules.board_limit = Some((7, 7));
+                }
+                o.set(&mut rules, v);
+                assert_eq!(o.value(&rules), v);
+                let listed = rules.changes().iter().any(|(name, text)| *name == o.name && *text == v.text());
+                assert_eq!(listed, v != o.default_for(Preset::FirstEdition), "{} = {}", o.name, v.text());
+                assert_eq!(Rules::parse(&rules.to_string()), Ok(rules));
+                assert_eq!(Rules::from_code(&rules.to_code()), Ok(rules));
+            }
+            assert!(matches!(o.parse("maybe"), Err(RulesError::BadValue { .. })));
+        }
     }
 
     #[test]
@@ -436,34 +706,59 @@ mod code {
     use base64::engine::general_purpose::URL_SAFE_NO_PAD;
     use base64::Engine as _;
 
-    use super::{FarmRule, FirstPlayer, Preset, Rules, RulesError, Unplaceable};
+    use super::{CodeField, OptionKind, OptionValue, Preset, Rules, RulesError, RULE_OPTIONS};
 
-    const VERSION: u8 = 1;
+    /// The code version this engine writes; codes of a later one are refused as such.
+    pub const VERSION: u8 = 1;
+
+    /// `width` low bits set.
+    const fn mask(width: u8) -> u8 {
+        ((1u16 << width) - 1) as u8
+    }
+
+    /// The bits of each byte that the preset and the options use.
+    fn used_bits() -> [u8; 6] {
+        let mut used = [0xff, 0b11, 0, 0, 0, 0];
+        for o in &RULE_OPTIONS {
+            match (o.code, o.kind) {
+                (CodeField::Bits { byte, shift, width, .. }, _) => used[byte] |= mask(width) << shift,
+                (CodeField::Bytes { byte }, OptionKind::Table { .. }) => {
+                    used[byte] = 0xff;
+                    used[byte + 1] = 0xff;
+                }
+                (CodeField::Bytes { byte }, _) => used[byte] = 0xff,
+            }
+        }
+        used
+    }
 
     impl Rules {
         /// The rule set's code (round-trips through [`Rules::from_code`]).
         pub fn to_code(&self) -> String {
             let preset = Preset::ALL.iter().position(|&p| p == self.preset).unwrap_or(0) as u8;
-            let farms = FarmRule::ALL.iter().position(|&f| f == self.farms).unwrap_or(0) as u8;
-            let enums = preset
-                | farms << 2
-                | ((self.first_player == FirstPlayer::Random) as u8) << 4
-                | ((self.unplaceable == Unplaceable::Reshuffle) as u8) << 5;
-            let flags = [
-                self.small_city,
-                self.river,
-                self.abbot,
-                self.hand_visible,
-                self.draw_at_turn_end,
-                self.hole_bonus_turn,
-                !self.incomplete_scoring,
-                self.border_completes,
-            ]
-            .iter()
-            .enumerate()
-            .fold(0u8, |acc, (i, &on)| acc | (on as u8) << i);
-            let (w, h) = self.board_limit.unwrap_or((0, 0));
-            URL_SAFE_NO_PAD.encode([VERSION, enums, flags, self.hand, w, h])
+            let mut bytes = [VERSION, preset, 0, 0, 0, 0];
+            for o in &RULE_OPTIONS {
+                match (o.code, o.value(self)) {
+                    (CodeField::Bits { byte, shift, zero, .. }, OptionValue::Flag(on)) => {
+                        bytes[byte] |= u8::from(on != zero) << shift;
+                    }
+                    (CodeField::Bits { byte, shift, .. }, OptionValue::Choice(word)) => {
+                        let words = match o.kind {
+                            OptionKind::Choice(words) => words,
+                            _ => &[],
+                        };
+                        bytes[byte] |= (words.iter().position(|&w| w == word).unwrap_or(0) as u8) << shift;
+                    }
+                    (CodeField::Bytes { byte }, OptionValue::Count(n)) => bytes[byte] = n,
+                    (CodeField::Bytes { byte }, OptionValue::Table(t)) => {
+                        let (w, h) = t.unwrap_or((0, 0));
+                        bytes[byte] = w;
+                        bytes[byte + 1] = h;
+                    }
+                    _ => {}
+                }
+            }
+            URL_SAFE_NO_PAD.encode(bytes)
         }
 
         /// Reads a rule-set code.
@@ -473,32 +768,36 @@ mod code {
         pub fn from_code(code: &str) -> Result<Rules, RulesError> {
             let bad = |m: &str| RulesError::BadCode(m.to_string());
             let bytes = URL_SAFE_NO_PAD.decode(code.trim()).map_err(|_| bad("not base64url"))?;
-            let [version, enums, flags, hand, w, h] = bytes[..] else {
-                return Err(bad("wrong length"));
-            };
-            if version != VERSION {
+            let bytes: [u8; 6] = bytes[..].try_into().map_err(|_| bad("wrong length"))?;
+            if bytes[0] > VERSION {
+                return Err(RulesError::LaterCode(bytes[0]));
+            }
+            if bytes[0] != VERSION {
                 return Err(bad("unknown version"));
             }
-            let preset = *Preset::ALL.get((enums & 3) as usize).ok_or_else(|| bad("unknown preset"))?;
-            let flag = |i: u8| flags & (1 << i) != 0;
-            let rules = Rules {
-                preset,
-                farms: FarmRule::ALL[((enums >> 2) & 3) as usize],
-                first_player: if enums & 16 != 0 { FirstPlayer::Random } else { FirstPlayer::Seat0 },
-                unplaceable: if enums & 32 != 0 { Unplaceable::Reshuffle } else { Unplaceable::Discard },
-                small_city: flag(0),
-                river: flag(1),
-                abbot: flag(2),
-                hand_visible: flag(3),
-                draw_at_turn_end: flag(4),
-                hole_bonus_turn: flag(5),
-                incomplete_scoring: !flag(6),
-                border_completes: flag(7),
-                hand,
-                board_limit: (w != 0 || h != 0).then_some((w, h)),
-            };
-            if enums >> 6 != 0 {
+            let preset = *Preset::ALL.get((bytes[1] & 3) as usize).ok_or_else(|| bad("unknown preset"))?;
+            if bytes.iter().zip(used_bits()).any(|(b, used)| b & !used != 0) {
                 return Err(bad("unknown options"));
+            }
+            let mut rules = Rules::preset(preset);
+            for o in &RULE_OPTIONS {
+                let value = match (o.code, o.kind) {
+                    (CodeField::Bits { byte, shift, width, zero }, kind) => {
+                        let v = (bytes[byte] >> shift) & mask(width);
+                        match kind {
+                            OptionKind::Choice(words) => {
+                                OptionValue::Choice(words.get(v as usize).ok_or_else(|| bad("unknown option value"))?)
+                            }
+                            _ => OptionValue::Flag((v != 0) != zero),
+                        }
+                    }
+                    (CodeField::Bytes { byte }, OptionKind::Table { .. }) => {
+                        let (w, h) = (bytes[byte], bytes[byte + 1]);
+                        OptionValue::Table((w != 0 || h != 0).then_some((w, h)))
+                    }
+                    (CodeField::Bytes { byte }, _) => OptionValue::Count(bytes[byte]),
+                };
+                o.set(&mut rules, value);
             }
             rules.validate()?;
             Ok(rules)
@@ -508,6 +807,27 @@ mod code {
     #[cfg(test)]
     mod tests {
         use super::*;
+
+        #[test]
+        fn every_option_has_its_own_bits() {
+            let mut seen = [0u8; 6];
+            seen[0] = 0xff;
+            seen[1] = 0b11;
+            for o in &RULE_OPTIONS {
+                let mut mine = [0u8; 6];
+                match (o.code, o.kind) {
+                    (CodeField::Bits { byte, shift, width, .. }, _) => mine[byte] = mask(width) << shift,
+                    (CodeField::Bytes { byte }, OptionKind::Table { .. }) => {
+                        (mine[byte], mine[byte + 1]) = (0xff, 0xff)
+                    }
+                    (CodeField::Bytes { byte }, _) => mine[byte] = 0xff,
+                }
+                for (s, m) in seen.iter_mut().zip(mine) {
+                    assert_eq!(*s & m, 0, "{} shares bits", o.name);
+                    *s |= m;
+                }
+            }
+        }
 
         #[test]
         fn codes_round_trip() {
@@ -525,7 +845,140 @@ mod code {
                 assert_eq!(Rules::from_code(&code).unwrap(), rules, "{spec} → {code}");
             }
             assert!(Rules::from_code("!!").is_err());
+            let later = URL_SAFE_NO_PAD.encode([VERSION + 1, 0, 0, 1, 0, 0]);
+            assert_eq!(Rules::from_code(&later), Err(RulesError::LaterCode(VERSION + 1)));
+            let unknown_bit = URL_SAFE_NO_PAD.encode([VERSION, 1 << 7, 0, 1, 0, 0]);
+            assert!(matches!(Rules::from_code(&unknown_bit), Err(RulesError::BadCode(_))));
             assert!(Rules::from_code("AQAAAAAA").is_err(), "a hand of 0 is refused");
         }
+    }
+}
+
+/// A part of a rule set's summary for players: setup, a turn, each feature,
+/// the end (what a rules page shows).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Section {
+    pub title: &'static str,
+    pub lines: Vec<String>,
+}
+
+impl Rules {
+    /// The whole game under these rules, in plain words, a few lines per
+    /// part: what a table reads to learn or check the rules it plays by.
+    ///
+    /// ```
+    /// use carcassonne::Rules;
+    /// let rules = Rules::parse("first-edition,river=true").unwrap();
+    /// let summary = rules.summary();
+    /// assert_eq!(summary[0].title, "Setup");
+    /// assert!(summary[0].lines[0].contains("river"));
+    /// ```
+    pub fn summary(&self) -> Vec<Section> {
+        let s = |t: &str| t.to_string();
+        let farmers = self.farms != FarmRule::Off;
+        let mut setup = vec![if self.river {
+            s("The spring starts the table; the other 11 river tiles are drawn first (the lake last of them), then the 71 land tiles.")
+        } else {
+            s("The start tile lies face up in the middle of the table; the other 71 tiles are shuffled face down.")
+        }];
+        setup.push(if self.abbot {
+            s("Each player has 7 followers and an abbot.")
+        } else {
+            s("Each player has 7 followers.")
+        });
+        if self.hand > 1 {
+            let seen = if self.hand_visible { "shown to everyone" } else { "seen only by their owner" };
+            setup.push(format!("Each player draws a hand of {} tiles, {seen}.", self.hand));
+        } else if self.draw_at_turn_end {
+            setup.push(s("Each player draws their first tile before play begins."));
+        }
+        if let Some((w, h)) = self.board_limit {
+            setup
+                .push(format!("The table is {w} by {h} tiles, centred on the start tile: no tile may lie outside it."));
+        }
+        setup.push(match self.first_player {
+            FirstPlayer::Seat0 => s("The first seat plays first."),
+            FirstPlayer::Random => s("The first player is chosen at random."),
+        });
+
+        let mut turn = vec![if self.hand > 1 {
+            format!("Choose one of your {} tiles and lay it touching the table, every shared edge matching: city to city, road to road, field to field.", self.hand)
+        } else if self.draw_at_turn_end {
+            s("Lay the tile you drew at the end of your last turn touching the table, every shared edge matching: city to city, road to road, field to field.")
+        } else {
+            s("Draw a tile and lay it touching the table, every shared edge matching: city to city, road to road, field to field.")
+        }];
+        turn.push(match self.unplaceable {
+            Unplaceable::Discard => s("A tile that fits nowhere leaves the game, and another is drawn."),
+            Unplaceable::Reshuffle => s("A tile that fits nowhere goes back into the bag, and another is drawn."),
+        });
+        turn.push(if farmers {
+            s("Then you may put one follower on a road, city, cloister or field of that tile, if no follower stands on that whole feature yet.")
+        } else {
+            s("Then you may put one follower on a road, city or cloister of that tile, if no follower stands on that whole feature yet. Fields take no followers.")
+        });
+        if self.abbot {
+            turn.push(s("Or put your abbot on its cloister or garden; or, instead of placing anything, take your abbot back, scoring 1 + the tiles around it."));
+        }
+        turn.push(s("Roads, cities and cloisters your tile completes score at once, and their followers come home."));
+        if self.hole_bonus_turn {
+            turn.push(s("A tile laid with neighbours on all four sides fills a hole and earns you another turn."));
+        }
+        if self.hand > 1 {
+            turn.push(format!("Draw back up to {} tiles at the end of your turn.", self.hand));
+        } else if self.draw_at_turn_end {
+            turn.push(s("Draw your next tile at the end of your turn: you see it while the others play."));
+        }
+
+        let edge = if self.border_completes { ", or reaches the table's edge" } else { "" };
+        let roads = vec![
+            format!("A road is complete when both ends stop at a crossing, a city or a cloister, or it closes a loop{edge}."),
+            s("It scores 1 point per tile to the player with the most thieves on it; tied players each score in full."),
+        ];
+        let mut cities = vec![
+            format!("A city is complete when its walls close all round{edge}."),
+            s("It scores 2 points per tile and 2 per shield to the player with the most knights in it; tied players each score in full."),
+        ];
+        if self.small_city {
+            cities.push(s("Small cities: a completed city of just 2 tiles scores 1 per tile and per shield instead."));
+        }
+        let mut cloisters =
+            vec![s("A cloister is complete when the 8 tiles around it are laid: 9 points to its monk.")];
+        if self.abbot {
+            cloisters.push(s("Gardens score just like cloisters, but only an abbot may stand on one."));
+        }
+        let farms = if farmers {
+            vec![
+                s("A farm is a stretch of field, bounded by roads, cities, the river and the table's edge. Farmers stay until the end."),
+                format!("At the end: {}", self.farms.summary()),
+                s(self.farms.example()),
+            ]
+        } else {
+            vec![s("No farmers are played: fields never score."), s(self.farms.example())]
+        };
+        let mut end = vec![if self.hand_mode() {
+            s("The game ends when the bag and every hand are empty.")
+        } else {
+            s("The game ends after the last tile is laid.")
+        }];
+        end.push(if self.incomplete_scoring {
+            let gardens = if self.abbot { " and gardens" } else { "" };
+            format!("Unfinished roads then score 1 per tile, unfinished cities 1 per tile and per shield, unfinished cloisters{gardens} 1 + the tiles around them.")
+        } else {
+            s("Unfinished roads, cities, cloisters and gardens score nothing.")
+        });
+        if farmers {
+            end.push(s("Then the farms score, as above."));
+        }
+        end.push(s("The highest total wins; tied players share the victory."));
+        vec![
+            Section { title: "Setup", lines: setup },
+            Section { title: "A turn", lines: turn },
+            Section { title: "Roads", lines: roads },
+            Section { title: "Cities", lines: cities },
+            Section { title: "Cloisters", lines: cloisters },
+            Section { title: "Farms", lines: farms },
+            Section { title: "End of the game", lines: end },
+        ]
     }
 }

@@ -399,3 +399,19 @@ fn clone_from_is_a_clone() {
         assert_eq!(target.events(), copy.events());
     }
 }
+
+proptest! {
+    /// Any six bytes as a rule-set code: refused, or read into rules whose
+    /// code is those bytes again (a code has one reading). Any text at all
+    /// is refused or read, never a panic.
+    #[test]
+    fn every_code_is_refused_or_read_back_exactly(bytes in any::<[u8; 6]>(), text in ".{0,40}") {
+        use base64::Engine as _;
+        let code = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes);
+        if let Ok(rules) = Rules::from_code(&code) {
+            prop_assert_eq!(rules.to_code(), code);
+            prop_assert_eq!(Rules::parse(&rules.to_string()), Ok(rules));
+        }
+        let _ = Rules::from_code(&text);
+    }
+}

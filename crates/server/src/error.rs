@@ -42,6 +42,8 @@ pub enum ApiError {
     Busy(&'static str),
     /// This address created as many games as it may (per hour, or unfinished at once).
     Quota(String),
+    /// A rule-set code that does not decode (or comes from a later version).
+    RulesCode(carcassonne::RulesError),
 }
 
 impl ApiError {
@@ -64,6 +66,8 @@ impl ApiError {
             ApiError::ForbiddenOrigin => "forbidden_origin",
             ApiError::Busy(_) => "too_many_connections",
             ApiError::Quota(_) => "quota_exceeded",
+            ApiError::RulesCode(carcassonne::RulesError::LaterCode(_)) => "later_rules_code",
+            ApiError::RulesCode(_) => "bad_rules_code",
         }
     }
 
@@ -84,6 +88,7 @@ impl ApiError {
             ApiError::ForbiddenOrigin => StatusCode::FORBIDDEN,
             ApiError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Quota(_) => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::RulesCode(_) => StatusCode::BAD_REQUEST,
         }
     }
 
@@ -110,6 +115,12 @@ impl ApiError {
             ApiError::ForbiddenOrigin => "this server does not accept connections from pages of that site".into(),
             ApiError::Busy(why) => format!("{why}: try again later"),
             ApiError::Quota(limit) => format!("this server allows {limit}"),
+            ApiError::RulesCode(carcassonne::RulesError::LaterCode(_)) => {
+                "these rules were made with a later version of the game than this server runs: ask whoever \
+                 shared them which version they play"
+                    .into()
+            }
+            ApiError::RulesCode(e) => format!("this link does not hold a rule set this server can read ({e})"),
         }
     }
 

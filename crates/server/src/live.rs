@@ -470,7 +470,7 @@ fn new_game_id() -> Result<String, ApiError> {
 }
 
 /// A seat token: 128 random bits from the operating system, in hex.
-fn new_token() -> Result<String, ApiError> {
+pub(crate) fn new_token() -> Result<String, ApiError> {
     Ok(random_bytes::<16>()?.iter().map(|b| format!("{b:02x}")).collect())
 }
 

@@ -79,10 +79,13 @@ pub fn app(state: AppState) -> Router {
     let body_timeout = state.config().body_timeout;
     let api = Router::new()
         .route("/api/health", get(health))
-        .route("/api/tiles", get(|| async { Json(view::tiles_json()) }))
+        .route("/api/tiles", get(|headers: HeaderMap| async move { revalidated_json(&TILES_JSON, &headers) }))
         .route(
             "/api/options",
-            get(|State(app): State<AppState>| async move { Json(view::options_json(&app.config().external_bots)) }),
+            get(|State(app): State<AppState>, headers: HeaderMap| async move {
+                // (The server's programs are among the bot levels: built per request.)
+                revalidated_json(&FixedJson::new(view::options_json(&app.config().external_bots)), &headers)
+            }),
         )
         .route("/api/games", get(list_games).post(create_game))
         .route("/api/games/{id}", get(game_state))
@@ -92,6 +95,10 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games/{id}/review", get(game_review))
         .route("/api/games/{id}/ws", get(websocket))
         .route("/api/qr", post(qr_code))
+        .route("/api/rules", post(crate::rulesets::rules_of))
+        .route("/api/rules/{code}", get(crate::rulesets::rules_page))
+        .route("/api/rulesets", get(crate::rulesets::list).post(crate::rulesets::save))
+        .route("/api/rulesets/{id}", post(crate::rulesets::change))
         .layer(DefaultBodyLimit::max(MAX_BODY));
     let replay = Router::new().route("/api/replay", post(replay_record)).layer(DefaultBodyLimit::max(MAX_RECORD));
     let router = api
@@ -100,6 +107,8 @@ pub fn app(state: AppState) -> Router {
         .with_state(state)
         .layer(middleware::from_fn(json_posts_only))
         .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(body_timeout))
+        // Text, JSON and SVG go compressed to clients that take it (brotli or gzip).
+        .layer(tower_http::compression::CompressionLayer::new().br(true).gzip(true))
         // Every response, JSON errors included, is read as what it says it is.
         .layer(tower_http::set_header::SetResponseHeaderLayer::if_not_present(
             header::X_CONTENT_TYPE_OPTIONS,
@@ -163,6 +172,52 @@ async fn qr_code(body: Result<Bytes, BytesRejection>) -> Result<Response, ApiErr
     Ok(([(header::CONTENT_TYPE, HeaderValue::from_static("image/svg+xml"))], svg).into_response())
 }
 
+/// A JSON document that changes only with the program, with its ETag.
+struct FixedJson {
+    body: Bytes,
+    etag: String,
+}
+
+impl FixedJson {
+    fn new(value: Value) -> FixedJson {
+        let body = Bytes::from(value.to_string());
+        FixedJson { etag: etag_of(&body), body }
+    }
+}
+
+static TILES_JSON: std::sync::LazyLock<FixedJson> = std::sync::LazyLock::new(|| FixedJson::new(view::tiles_json()));
+
+/// A strong ETag: the first 12 bytes of the content's SHA-256, in hex.
+fn etag_of(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    let hash = sha2::Sha256::digest(bytes);
+    format!("\"{}\"", hash.iter().take(12).map(|b| format!("{b:02x}")).collect::<String>())
+}
+
+/// Whether the client already holds this version (`If-None-Match`).
+fn fresh(headers: &HeaderMap, etag: &str) -> bool {
+    headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == etag || t.trim() == "*"))
+}
+
+/// A fixed JSON document, revalidated by its ETag on every use (`no-cache`):
+/// a client that holds it gets `304 Not Modified` and no body.
+fn revalidated_json(doc: &FixedJson, headers: &HeaderMap) -> Response {
+    let mut resp = if fresh(headers, &doc.etag) {
+        StatusCode::NOT_MODIFIED.into_response()
+    } else {
+        ([(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))], doc.body.clone()).into_response()
+    };
+    let h = resp.headers_mut();
+    if let Ok(v) = HeaderValue::from_str(&doc.etag) {
+        h.insert(header::ETAG, v);
+    }
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    resp
+}
+
 /// The body's bytes, mapping a refused body to a stable code.
 fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
     body.map_err(|r| {
@@ -175,13 +230,13 @@ fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
 }
 
 /// Parses a JSON body, mapping every failure to a stable code.
-fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
+pub(crate) fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
     let bytes = body_bytes(body)?;
     serde_json::from_slice(&bytes).map_err(|e| ApiError::BadRequest(format!("malformed request: {e}")))
 }
 
 /// The values of `?key=a,b` (also `%2C`-separated; the key may repeat).
-fn query_list(query: &Option<String>, key: &str) -> Vec<String> {
+pub(crate) fn query_list(query: &Option<String>, key: &str) -> Vec<String> {
     let Some(q) = query else { return Vec::new() };
     q.split('&')
         .filter_map(|kv| kv.split_once('=').filter(|(k, _)| *k == key).map(|(_, v)| v))
@@ -510,8 +565,13 @@ async fn static_file(uri: Uri, headers: HeaderMap) -> Response {
     };
     let etag =
         format!("\"{}\"", file.metadata.sha256_hash().iter().take(12).map(|b| format!("{b:02x}")).collect::<String>());
-    if headers.get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok()) == Some(etag.as_str()) {
-        return StatusCode::NOT_MODIFIED.into_response();
+    if fresh(&headers, &etag) {
+        let mut resp = StatusCode::NOT_MODIFIED.into_response();
+        if let Ok(v) = HeaderValue::from_str(&etag) {
+            resp.headers_mut().insert(header::ETAG, v);
+        }
+        resp.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+        return resp;
     }
     let mut resp = Response::new(Body::from(file.data.into_owned()));
     let h = resp.headers_mut();

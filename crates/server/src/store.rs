@@ -201,6 +201,17 @@ impl From<serde_json::Error> for StoreError {
 /// ([`Store::beat`]).
 pub const BEAT_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
 
+/// A named rule set a visitor keeps ("Our table's rules"), by its code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SavedRules {
+    pub id: String,
+    pub name: String,
+    /// The rule set's code ([`carcassonne::Rules::to_code`]).
+    pub code: String,
+    /// Unix ms.
+    pub created_at: i64,
+}
+
 /// A game that changed in the storage: it now holds `moves` moves.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameChanged {
@@ -371,6 +382,31 @@ pub trait Store: Send + Sync {
     async fn leave(&self) -> Result<(), StoreError> {
         Ok(())
     }
+
+    /// Keeps a named rule set for the visitor whose key hashes to `owner`
+    /// ([`hash_token`]), unless they keep `max` already: whether it was kept.
+    ///
+    /// # Errors
+    /// The id is taken, or the storage fails.
+    async fn save_rules(&self, owner: &str, rules: &SavedRules, max: usize) -> Result<bool, StoreError>;
+
+    /// The rule sets the visitor keeps, oldest first.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn saved_rules(&self, owner: &str) -> Result<Vec<SavedRules>, StoreError>;
+
+    /// Renames one of the visitor's rule sets: whether they keep one of that id.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn rename_rules(&self, owner: &str, id: &str, name: &str) -> Result<bool, StoreError>;
+
+    /// Deletes one of the visitor's rule sets: whether they kept one of that id.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn delete_rules(&self, owner: &str, id: &str) -> Result<bool, StoreError>;
 }
 
 /// The state of a storage's change feed.
@@ -419,6 +455,15 @@ const MIGRATIONS: &[&str] = &[
     "",
     // 4: games listed for everyone.
     "ALTER TABLE games ADD COLUMN public INTEGER NOT NULL DEFAULT 0;",
+    // 5: named rule sets visitors keep, by the hash of their key.
+    "CREATE TABLE rule_sets (
+        id          TEXT PRIMARY KEY,
+        owner       TEXT NOT NULL,     -- hash of the visitor's key
+        name        TEXT NOT NULL,
+        code        TEXT NOT NULL,     -- the rule set's code
+        created_at  INTEGER NOT NULL   -- Unix ms
+    );
+    CREATE INDEX rule_sets_by_owner ON rule_sets(owner, created_at);",
 ];
 
 /// Migration 3: every stored `token` becomes its `token_hash`.
@@ -653,6 +698,26 @@ impl Store for SqliteStore {
     async fn expire(&self, before: i64) -> Result<Vec<String>, StoreError> {
         self.run(move |db| db.expire(before)).await
     }
+
+    async fn save_rules(&self, owner: &str, rules: &SavedRules, max: usize) -> Result<bool, StoreError> {
+        let (owner, rules) = (owner.to_string(), rules.clone());
+        self.run(move |db| db.save_rules(&owner, &rules, max)).await
+    }
+
+    async fn saved_rules(&self, owner: &str) -> Result<Vec<SavedRules>, StoreError> {
+        let owner = owner.to_string();
+        self.run(move |db| db.saved_rules(&owner)).await
+    }
+
+    async fn rename_rules(&self, owner: &str, id: &str, name: &str) -> Result<bool, StoreError> {
+        let (owner, id, name) = (owner.to_string(), id.to_string(), name.to_string());
+        self.run(move |db| db.rename_rules(&owner, &id, &name)).await
+    }
+
+    async fn delete_rules(&self, owner: &str, id: &str) -> Result<bool, StoreError> {
+        let (owner, id) = (owner.to_string(), id.to_string());
+        self.run(move |db| db.delete_rules(&owner, &id)).await
+    }
 }
 
 impl Sqlite {
@@ -737,6 +802,37 @@ impl Sqlite {
             created_at,
             updated_at,
         }))
+    }
+
+    fn save_rules(&self, owner: &str, rules: &SavedRules, max: usize) -> Result<bool, StoreError> {
+        let max = i64::try_from(max).unwrap_or(i64::MAX);
+        let saved = self.conn().execute(
+            "INSERT INTO rule_sets (id, owner, name, code, created_at)
+             SELECT ?1, ?2, ?3, ?4, ?5 WHERE (SELECT COUNT(*) FROM rule_sets WHERE owner = ?2) < ?6",
+            params![rules.id, owner, rules.name, rules.code, rules.created_at, max],
+        )?;
+        Ok(saved == 1)
+    }
+
+    fn saved_rules(&self, owner: &str) -> Result<Vec<SavedRules>, StoreError> {
+        let conn = self.conn();
+        let mut stmt =
+            conn.prepare("SELECT id, name, code, created_at FROM rule_sets WHERE owner = ?1 ORDER BY created_at, id")?;
+        let rows = stmt.query_map([owner], |r| {
+            Ok(SavedRules { id: r.get(0)?, name: r.get(1)?, code: r.get(2)?, created_at: r.get(3)? })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    fn rename_rules(&self, owner: &str, id: &str, name: &str) -> Result<bool, StoreError> {
+        let n =
+            self.conn().execute("UPDATE rule_sets SET name = ?3 WHERE owner = ?1 AND id = ?2", [owner, id, name])?;
+        Ok(n == 1)
+    }
+
+    fn delete_rules(&self, owner: &str, id: &str) -> Result<bool, StoreError> {
+        let n = self.conn().execute("DELETE FROM rule_sets WHERE owner = ?1 AND id = ?2", [owner, id])?;
+        Ok(n == 1)
     }
 
     fn expire(&self, before: i64) -> Result<Vec<String>, StoreError> {
@@ -999,6 +1095,30 @@ mod tests {
         }
         drop(store);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[tokio::test]
+    async fn saved_rule_sets_belong_to_their_owner_and_are_bounded() {
+        let store = SqliteStore::in_memory().unwrap();
+        let set = |id: &str, at: i64| SavedRules {
+            id: id.into(),
+            name: format!("set {id}"),
+            code: "AQAAAQAA".into(),
+            created_at: at,
+        };
+        assert!(store.save_rules("ann", &set("a", 2), 2).await.unwrap());
+        assert!(store.save_rules("ann", &set("b", 1), 2).await.unwrap());
+        assert!(!store.save_rules("ann", &set("c", 3), 2).await.unwrap(), "a third is over the bound");
+        assert!(store.save_rules("bob", &set("d", 3), 2).await.unwrap());
+        let ids = |sets: Vec<SavedRules>| sets.into_iter().map(|s| s.id).collect::<Vec<_>>();
+        assert_eq!(ids(store.saved_rules("ann").await.unwrap()), ["b", "a"]);
+        assert!(!store.rename_rules("bob", "a", "mine now").await.unwrap(), "only the owner renames");
+        assert!(store.rename_rules("ann", "a", "Our table").await.unwrap());
+        assert_eq!(store.saved_rules("ann").await.unwrap()[1].name, "Our table");
+        assert!(!store.delete_rules("bob", "a").await.unwrap(), "only the owner deletes");
+        assert!(store.delete_rules("ann", "a").await.unwrap());
+        assert_eq!(ids(store.saved_rules("ann").await.unwrap()), ["b"]);
+        assert_eq!(ids(store.saved_rules("bob").await.unwrap()), ["d"]);
     }
 
     #[tokio::test]

@@ -38,7 +38,8 @@ use tokio_postgres::{AsyncMessage, Client, Config, IsolationLevel, NoTls, Notifi
 use tokio_postgres_rustls::MakeRustlsConnect;
 
 use crate::store::{
-    summary, Beat, Change, Feed, GameChanged, GameSummary, NewGame, Progress, Store, StoreError, StoredGame, BEAT_EVERY,
+    summary, Beat, Change, Feed, GameChanged, GameSummary, NewGame, Progress, SavedRules, Store, StoreError,
+    StoredGame, BEAT_EVERY,
 };
 
 /// The channel on which stored moves are announced: `"<game id>:<moves>"`.
@@ -112,6 +113,15 @@ pub const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (game_id, server)
     );
     CREATE INDEX presence_by_server ON presence (server);",
+    // 4: named rule sets visitors keep, by the hash of their key.
+    "CREATE TABLE rule_sets (
+        id          TEXT PRIMARY KEY,
+        owner       TEXT NOT NULL,     -- hash of the visitor's key
+        name        TEXT NOT NULL,
+        code        TEXT NOT NULL,     -- the rule set's code
+        created_at  BIGINT NOT NULL    -- Unix ms
+    );
+    CREATE INDEX rule_sets_by_owner ON rule_sets (owner, created_at);",
 ];
 
 /// The most connections one server keeps open for requests (the change
@@ -572,6 +582,59 @@ impl Store for PgStore {
     async fn health(&self) -> Result<(), StoreError> {
         self.conn().await?.query_one("SELECT 1", &[]).await?;
         Ok(())
+    }
+
+    async fn save_rules(&self, owner: &str, rules: &SavedRules, max: usize) -> Result<bool, StoreError> {
+        let max = i64::try_from(max).unwrap_or(i64::MAX);
+        let mut conn = self.conn().await?;
+        let tx = conn.transaction().await?;
+        // One visitor's saves one at a time, so that the bound holds.
+        tx.execute("SELECT pg_advisory_xact_lock(hashtext($1))", &[&owner]).await?;
+        let saved = tx
+            .execute(
+                "INSERT INTO rule_sets (id, owner, name, code, created_at)
+                 SELECT $1, $2, $3, $4, $5 WHERE (SELECT COUNT(*) FROM rule_sets WHERE owner = $2) < $6",
+                &[&rules.id, &owner, &rules.name, &rules.code, &rules.created_at, &max],
+            )
+            .await?;
+        tx.commit().await?;
+        Ok(saved == 1)
+    }
+
+    async fn saved_rules(&self, owner: &str) -> Result<Vec<SavedRules>, StoreError> {
+        let rows = self
+            .conn()
+            .await?
+            .query(
+                "SELECT id, name, code, created_at FROM rule_sets WHERE owner = $1 ORDER BY created_at, id",
+                &[&owner],
+            )
+            .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(SavedRules {
+                    id: r.try_get(0)?,
+                    name: r.try_get(1)?,
+                    code: r.try_get(2)?,
+                    created_at: r.try_get(3)?,
+                })
+            })
+            .collect()
+    }
+
+    async fn rename_rules(&self, owner: &str, id: &str, name: &str) -> Result<bool, StoreError> {
+        let n = self
+            .conn()
+            .await?
+            .execute("UPDATE rule_sets SET name = $3 WHERE owner = $1 AND id = $2", &[&owner, &id, &name])
+            .await?;
+        Ok(n == 1)
+    }
+
+    async fn delete_rules(&self, owner: &str, id: &str) -> Result<bool, StoreError> {
+        let n =
+            self.conn().await?.execute("DELETE FROM rule_sets WHERE owner = $1 AND id = $2", &[&owner, &id]).await?;
+        Ok(n == 1)
     }
 
     async fn expire(&self, before: i64) -> Result<Vec<String>, StoreError> {

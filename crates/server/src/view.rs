@@ -8,9 +8,10 @@
 
 use std::collections::BTreeMap;
 
-use carcassonne::record::{event_json, rules_from_json, rules_to_json, Record, ReplayError};
+use carcassonne::record::{event_json, option_json, rules_to_json, Record, ReplayError};
 use carcassonne::{
-    standard_deck, Action, Dir, EdgeKind, Event, FarmRule, Game, PlayerId, Preset, Rules, TileId, HALF_NAMES,
+    standard_deck, Action, Dir, EdgeKind, Event, Game, OptionKind, OptionValue, PlayerId, Preset, RuleOption, Rules,
+    TileId, HALF_NAMES, RULE_OPTIONS,
 };
 use serde_json::{json, Map, Value};
 
@@ -254,6 +255,7 @@ pub fn state_without_log(id: &str, table: &Table, viewer: &Viewer) -> Value {
     put("status", if game.is_over() { "finished" } else { "playing" }.into());
     put("rules", rules_to_json(game.rules()).into());
     put("rules_text", game.rules().to_string().into());
+    put("rules_code", game.rules().to_code().into());
     put("players", players.into());
     put("you", viewer.seats.iter().map(|p| p.0).collect::<Vec<_>>().into());
     put("board", board.into());
@@ -312,6 +314,7 @@ pub fn summary_json(s: &GameSummary) -> Value {
         "status": if s.progress.finished { "finished" } else { "playing" },
         "players": players,
         "rules": s.rules,
+        "rules_code": carcassonne::record::rules_from_json(&s.rules).ok().map(|r| r.to_code()),
         "moves": s.moves,
         "to_move": s.progress.to_move,
         "winners": s.progress.winners,
@@ -360,85 +363,49 @@ pub fn tiles_json() -> Value {
     json!({ "halves": HALF_NAMES, "tiles": tiles, "standard_counts": counts_json(&standard), "start": TileId::START.name() })
 }
 
-/// Rule options of rules.md the form may offer beyond farms and small
-/// cities: how the form shows each, and a rule set that turns it on. An
-/// option is offered only when the engine accepts that rule set, so options
-/// appear as the engine learns them.
-fn probes() -> Vec<(Value, Value)> {
-    vec![
-        (
-            json!({ "key": "river", "type": "bool", "label": "The River: the game starts with the 12 river tiles" }),
-            json!({ "river": true }),
-        ),
-        (
-            json!({ "key": "abbot", "type": "bool", "label": "The Abbot: an abbot for each player, gardens score" }),
-            json!({ "abbot": true }),
-        ),
-        (
-            json!({ "key": "hand", "type": "number", "default": 1, "min": 1, "max": 3,
-                 "label": "Tiles in hand (1 = the usual single draw)" }),
-            json!({ "hand": 2 }),
-        ),
-        (
-            json!({ "key": "hand_visible", "type": "bool", "label": "Hands are shown to everyone" }),
-            json!({ "hand": 2, "hand_visible": true }),
-        ),
-        (
-            json!({ "key": "draw_at_turn_end", "type": "bool", "label": "Draw your next tile at the end of your turn" }),
-            json!({ "draw_at_turn_end": true }),
-        ),
-        (
-            json!({ "key": "unplaceable", "type": "choice", "default": "discard", "values": ["discard", "reshuffle"],
-                 "label": "A tile that fits nowhere" }),
-            json!({ "unplaceable": "reshuffle" }),
-        ),
-        (
-            json!({ "key": "hole_bonus_turn", "type": "bool", "label": "Filling a hole (four neighbours) earns another turn" }),
-            json!({ "hole_bonus_turn": true }),
-        ),
-        (
-            json!({ "key": "incomplete_scoring", "type": "bool", "default": true,
-                 "label": "Incomplete features score at the end" }),
-            json!({ "incomplete_scoring": false }),
-        ),
-        (
-            json!({ "key": "board_limit", "type": "limit", "default": null, "values": [null, [5, 5], [7, 7], [9, 9], [11, 11], [13, 13]],
-                 "label": "Table size" }),
-            json!({ "board_limit": [7, 7] }),
-        ),
-        (
-            json!({ "key": "border_completes", "type": "bool", "label": "The table's edge closes roads and cities (with a table size)" }),
-            json!({ "board_limit": [7, 7], "border_completes": true }),
-        ),
-        (
-            json!({ "key": "first_player", "type": "choice", "default": "seat0", "values": ["seat0", "random"],
-                 "label": "First player" }),
-            json!({ "first_player": "random" }),
-        ),
-    ]
+/// How the new-game form shows a rule option (from the engine's one
+/// description of it, [`RULE_OPTIONS`]).
+fn option_form(o: &RuleOption) -> Value {
+    let mut form = json!({
+        "key": o.name, "label": o.label, "about": o.about,
+        "default": option_json(o.default_for(Preset::Standard)),
+    });
+    match o.kind {
+        OptionKind::Flag => form["type"] = "bool".into(),
+        OptionKind::Choice(words) => {
+            form["type"] = "choice".into();
+            form["values"] = json!(words);
+            let labels: Vec<String> = words.iter().map(|&w| o.value_words(OptionValue::Choice(w))).collect();
+            form["value_labels"] = json!(labels);
+        }
+        OptionKind::Count { min, max } => {
+            form["type"] = "number".into();
+            form["min"] = min.into();
+            form["max"] = max.into();
+        }
+        OptionKind::Table { sizes } => {
+            form["type"] = "limit".into();
+            let values: Vec<Value> =
+                std::iter::once(Value::Null).chain(sizes.iter().map(|&(w, h)| json!([w, h]))).collect();
+            form["values"] = values.into();
+        }
+    }
+    form
 }
 
-/// The new-game form: presets, farm rules, the options the engine supports,
-/// bot levels (the built-in ones, then the server's programs).
+/// The new-game form: presets (with every option's value in each), the
+/// rule options, bot levels (the built-in ones, then the server's programs).
 pub fn options_json(programs: &[crate::bots::ExternalBot]) -> Value {
     let presets: Vec<Value> = Preset::ALL
         .into_iter()
         .map(|p| {
             let r = Rules::preset(p);
-            json!({ "name": p.name(), "farms": r.farms.name(), "small_city": r.small_city })
+            let values: Map<String, Value> =
+                RULE_OPTIONS.iter().map(|o| (o.name.to_string(), option_json(o.value(&r)))).collect();
+            json!({ "name": p.name(), "summary": p.summary(), "values": values, "code": r.to_code() })
         })
         .collect();
-    let mut options = vec![
-        json!({ "key": "farms", "type": "choice", "default": Rules::default().farms.name(),
-                "values": FarmRule::ALL.map(|f| f.name()), "label": "Farm scoring" }),
-        json!({ "key": "small_city", "type": "bool", "default": false,
-                "label": "Small cities: a completed 2-tile city scores 2" }),
-    ];
-    for (form, rules) in probes() {
-        if rules.as_object().is_some_and(|m| rules_from_json(m).is_ok()) {
-            options.push(form);
-        }
-    }
+    let options: Vec<Value> = RULE_OPTIONS.iter().map(option_form).collect();
     let levels: Vec<Value> = BotLevel::ALL
         .into_iter()
         .map(|l| json!({ "name": l.name(), "description": l.description() }))
@@ -453,6 +420,40 @@ pub fn options_json(programs: &[crate::bots::ExternalBot]) -> Value {
         "min_players": 2,
         "max_players": carcassonne::MAX_PLAYERS,
         "max_name": crate::names::MAX_NAME,
+    })
+}
+
+/// A rule set for its rules page: the code, the record's `rules` object,
+/// the whole game in plain words, the farm rule with an example, and every
+/// option with its value, the preset's and what it changes.
+pub fn rules_json(rules: &Rules) -> Value {
+    let base = Rules::preset(rules.preset);
+    let options: Vec<Value> = RULE_OPTIONS
+        .iter()
+        .map(|o| {
+            json!({
+                "key": o.name, "label": o.label, "about": o.about,
+                "value": option_json(o.value(rules)),
+                "value_words": o.value_words(o.value(rules)),
+                "preset_value": option_json(o.value(&base)),
+                "preset_value_words": o.value_words(o.value(&base)),
+                "changed": o.value(rules) != o.value(&base),
+                "line": o.line(rules),
+            })
+        })
+        .collect();
+    let summary: Vec<Value> =
+        rules.summary().into_iter().map(|s| json!({ "title": s.title, "lines": s.lines })).collect();
+    json!({
+        "code": rules.to_code(),
+        "text": rules.to_string(),
+        "rules": rules_to_json(rules),
+        "preset": rules.preset.name(),
+        "preset_summary": rules.preset.summary(),
+        "farms": { "rule": rules.farms.name(), "summary": rules.farms.summary(), "example": rules.farms.example() },
+        "summary": summary,
+        "options": options,
+        "explain": rules.explain(),
     })
 }
 
@@ -483,6 +484,7 @@ pub fn replay_json(record: &Record) -> Result<Value, ReplayError> {
         "players": players,
         "rules": rules_to_json(game.rules()),
         "rules_text": game.rules().to_string(),
+        "rules_code": game.rules().to_code(),
         "board": board,
         "steps": steps,
         "finished": game.is_over(),

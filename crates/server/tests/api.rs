@@ -684,3 +684,148 @@ async fn abandoned_games_expire() {
     assert_eq!((status, v["error"].as_str()), (StatusCode::NOT_FOUND, Some("not_found")));
     assert_eq!(call(&app, "GET", &format!("/api/games/{done}"), None).await.0, StatusCode::OK);
 }
+
+#[tokio::test]
+async fn a_rules_page_reads_any_code_and_refuses_plainly_what_it_cannot() {
+    let (app, _) = test_app();
+    let rules = carcassonne::Rules::parse("first-edition,river=true,hand=2").unwrap();
+    let (status, page) = call(&app, "GET", &format!("/api/rules/{}", rules.to_code()), None).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert_eq!(page["text"], rules.to_string());
+    assert_eq!(page["rules"], json!({ "preset": "first-edition", "river": true, "hand": 2 }));
+    assert_eq!(page["farms"]["rule"], "per-city");
+    assert!(page["summary"].as_array().unwrap().iter().any(|s| s["title"] == "Farms"));
+    let river = page["options"].as_array().unwrap().iter().find(|o| o["key"] == "river").unwrap();
+    assert_eq!((river["value"].clone(), river["changed"].clone()), (json!(true), json!(true)));
+
+    let built = json!({ "preset": "first-edition", "river": true, "hand": 2 }).to_string();
+    let (status, same) = call(&app, "POST", "/api/rules", Some(&built)).await;
+    assert_eq!((status, &same), (StatusCode::OK, &page), "a rule set being built has the same page");
+    let (status, _) = call(&app, "POST", "/api/rules", Some(r#"{"hand": 9}"#)).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+
+    let (status, err) = call(&app, "GET", "/api/rules/not-a-code", None).await;
+    assert_eq!((status, err["error"].as_str()), (StatusCode::BAD_REQUEST, Some("bad_rules_code")));
+    // Version 2: from a later version of the game.
+    let (status, err) = call(&app, "GET", "/api/rules/AgAAAQAA", None).await;
+    assert_eq!((status, err["error"].as_str()), (StatusCode::BAD_REQUEST, Some("later_rules_code")), "{err}");
+    assert!(err["message"].as_str().unwrap().contains("later version"));
+}
+
+#[tokio::test]
+async fn the_game_state_carries_its_rules_code() {
+    let (app, _) = test_app();
+    let (_, _, s) =
+        create(&app, json!({ "seats": [ { "kind": "human" }, { "kind": "bot" } ], "rules": { "abbot": true } })).await;
+    let code = s["rules_code"].as_str().unwrap();
+    assert_eq!(carcassonne::Rules::from_code(code).unwrap(), carcassonne::Rules::parse("standard,abbot=true").unwrap());
+}
+
+#[tokio::test]
+async fn saved_rule_sets_are_kept_per_visitor_renamed_and_deleted() {
+    let (app, _) = test_app();
+    let code = carcassonne::Rules::parse("standard,hand=3").unwrap().to_code();
+    let body = json!({ "name": "  Our table's rules ", "code": code }).to_string();
+    let (status, saved) = call(&app, "POST", "/api/rulesets", Some(&body)).await;
+    assert_eq!(status, StatusCode::CREATED, "{saved}");
+    let key = saved["key"].as_str().unwrap().to_string();
+    assert_eq!(saved["set"]["name"], "Our table's rules");
+    let id = saved["set"]["id"].as_str().unwrap().to_string();
+
+    let (_, list) = call(&app, "GET", &format!("/api/rulesets?key={key}"), None).await;
+    assert_eq!(list["sets"].as_array().unwrap().len(), 1);
+    assert_eq!(list["sets"][0]["code"], code.as_str());
+    let (_, other) = call(&app, "GET", &format!("/api/rulesets?key={}", "0".repeat(32)), None).await;
+    assert_eq!(other["sets"], json!([]), "another visitor sees nothing");
+
+    // Bad input changes nothing.
+    for bad in [
+        json!({ "name": "x", "code": "garbage!", "key": key }),
+        json!({ "name": "\u{200b}", "code": code, "key": key }),
+        json!({ "name": "x", "code": code, "key": "not-a-key" }),
+        json!({ "name": "x", "code": code, "key": key, "extra": 1 }),
+    ] {
+        let (status, _) = call(&app, "POST", "/api/rulesets", Some(&bad.to_string())).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}");
+    }
+    let rename = json!({ "key": "0".repeat(32), "name": "Theirs" }).to_string();
+    let (status, _) = call(&app, "POST", &format!("/api/rulesets/{id}"), Some(&rename)).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "only the owner renames");
+    let rename = json!({ "key": key, "name": "Friday night" }).to_string();
+    let (status, _) = call(&app, "POST", &format!("/api/rulesets/{id}"), Some(&rename)).await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, list) = call(&app, "GET", &format!("/api/rulesets?key={key}"), None).await;
+    assert_eq!(list["sets"][0]["name"], "Friday night");
+
+    // A visitor keeps a bounded number.
+    for i in 1..carcassonne_server::MAX_SAVED_RULES {
+        let body = json!({ "name": format!("set {i}"), "code": code, "key": key }).to_string();
+        assert_eq!(call(&app, "POST", "/api/rulesets", Some(&body)).await.0, StatusCode::CREATED);
+    }
+    let body = json!({ "name": "one too many", "code": code, "key": key }).to_string();
+    let (status, err) = call(&app, "POST", "/api/rulesets", Some(&body)).await;
+    assert_eq!((status, err["error"].as_str()), (StatusCode::TOO_MANY_REQUESTS, Some("quota_exceeded")));
+
+    let delete = json!({ "key": key, "delete": true }).to_string();
+    assert_eq!(call(&app, "POST", &format!("/api/rulesets/{id}"), Some(&delete)).await.0, StatusCode::OK);
+    assert_eq!(call(&app, "POST", &format!("/api/rulesets/{id}"), Some(&delete)).await.0, StatusCode::NOT_FOUND);
+    let (_, list) = call(&app, "GET", &format!("/api/rulesets?key={key}"), None).await;
+    assert_eq!(list["sets"].as_array().unwrap().len(), carcassonne_server::MAX_SAVED_RULES - 1);
+}
+
+#[tokio::test]
+async fn static_files_and_fixed_json_go_compressed_and_revalidate_by_etag() {
+    use axum::body::Body;
+    use axum::http::Request;
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let (app, _) = test_app();
+    let get = |uri: &str, headers: &[(&str, &str)]| {
+        let mut req = Request::builder().uri(uri);
+        for (k, v) in headers {
+            req = req.header(*k, *v);
+        }
+        app.clone().oneshot(req.body(Body::empty()).unwrap())
+    };
+    for uri in ["/js/game.js", "/css/style.css", "/api/tiles", "/api/options", "/"] {
+        let plain = get(uri, &[]).await.unwrap();
+        assert_eq!(plain.status(), StatusCode::OK, "{uri}");
+        assert!(plain.headers().get("content-encoding").is_none());
+        let etag = plain.headers()["etag"].to_str().unwrap().to_string();
+        assert_eq!(plain.headers()["cache-control"], "no-cache", "{uri}");
+        let plain_len = plain.into_body().collect().await.unwrap().to_bytes().len();
+        for encoding in ["br", "gzip"] {
+            let packed = get(uri, &[("accept-encoding", encoding)]).await.unwrap();
+            assert_eq!(packed.headers()["content-encoding"], encoding, "{uri}");
+            let len = packed.into_body().collect().await.unwrap().to_bytes().len();
+            assert!(len < plain_len, "{uri} in {encoding}: {len} of {plain_len} bytes");
+        }
+        let again = get(uri, &[("if-none-match", &etag)]).await.unwrap();
+        assert_eq!(again.status(), StatusCode::NOT_MODIFIED, "{uri}");
+        assert!(again.into_body().collect().await.unwrap().to_bytes().is_empty());
+    }
+}
+
+#[tokio::test]
+async fn one_address_saves_a_bounded_number_of_rule_sets_whatever_the_keys() {
+    use axum::body::Body;
+    use axum::extract::ConnectInfo;
+    use axum::http::Request;
+    use tower::ServiceExt;
+    let (app, _) = test_app();
+    let code = carcassonne::Rules::default().to_code();
+    let from = |ip: &str| {
+        let addr: std::net::SocketAddr = format!("{ip}:5000").parse().unwrap();
+        let body = json!({ "name": "ours", "code": code }).to_string();
+        let mut req =
+            Request::post("/api/rulesets").header("content-type", "application/json").body(Body::from(body)).unwrap();
+        req.extensions_mut().insert(ConnectInfo(addr));
+        app.clone().oneshot(req)
+    };
+    // Each save without a key makes a new visitor: the address is what is bounded.
+    for _ in 0..carcassonne_server::SAVES_PER_HOUR {
+        assert_eq!(from("203.0.113.7").await.unwrap().status(), StatusCode::CREATED);
+    }
+    assert_eq!(from("203.0.113.7").await.unwrap().status(), StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(from("203.0.113.8").await.unwrap().status(), StatusCode::CREATED, "another address is not held back");
+}

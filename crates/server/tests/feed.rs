@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use carcassonne::record::RecordMove;
 use carcassonne_server::{
-    rebuild, serve_until, AppState, Change, Config, Feed, GameChanged, GameSummary, NewGame, Progress, SqliteStore,
-    Store, StoreError, StoredGame,
+    rebuild, serve_until, AppState, Change, Config, Feed, GameChanged, GameSummary, NewGame, Progress, SavedRules,
+    SqliteStore, Store, StoreError, StoredGame,
 };
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
@@ -57,6 +57,18 @@ impl Store for FedStore {
     }
     async fn expire(&self, before: i64) -> Result<Vec<String>, StoreError> {
         self.inner.expire(before).await
+    }
+    async fn save_rules(&self, owner: &str, rules: &SavedRules, max: usize) -> Result<bool, StoreError> {
+        self.inner.save_rules(owner, rules, max).await
+    }
+    async fn saved_rules(&self, owner: &str) -> Result<Vec<SavedRules>, StoreError> {
+        self.inner.saved_rules(owner).await
+    }
+    async fn rename_rules(&self, owner: &str, id: &str, name: &str) -> Result<bool, StoreError> {
+        self.inner.rename_rules(owner, id, name).await
+    }
+    async fn delete_rules(&self, owner: &str, id: &str) -> Result<bool, StoreError> {
+        self.inner.delete_rules(owner, id).await
     }
     fn changes(&self) -> Option<UnboundedReceiver<Change>> {
         self.feed.lock().unwrap().take()

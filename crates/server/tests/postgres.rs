@@ -16,8 +16,8 @@ use axum::http::StatusCode;
 use axum::Router;
 use carcassonne::record::{Record, RecordMove};
 use carcassonne_server::{
-    hash_token, rebuild, serve_on, AppState, BotLevel, Change, Feed, GameSummary, NewGame, PgStore, Progress, Seat,
-    Store, StoreError, StoredGame,
+    hash_token, rebuild, serve_on, AppState, BotLevel, Change, Feed, GameSummary, NewGame, PgStore, Progress,
+    SavedRules, Seat, Store, StoreError, StoredGame,
 };
 use common::pg::{server_url, Schema};
 use common::{call, create, post_move, state, two_humans, with_store};
@@ -83,6 +83,48 @@ async fn the_games_list_holds_the_named_games_and_the_public_ones() {
     assert_eq!(ids(store.listed(&[], 10).await.unwrap()), vec!["open"]);
     assert_eq!(ids(store.listed(&["mine".into(), "nope".into()], 10).await.unwrap()), vec!["mine", "open"]);
     assert!(store.listed(&[], 10).await.unwrap()[0].public);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn saved_rule_sets_belong_to_their_owner_and_stay_bounded_under_racing_saves() {
+    let server = server!();
+    let schema = Schema::new(&server);
+    let store = Arc::new(schema.open().await);
+    let set = |id: &str, at: i64| SavedRules {
+        id: id.into(),
+        name: format!("set {id}"),
+        code: "AQAAAQAA".into(),
+        created_at: at,
+    };
+    let ids = |sets: Vec<SavedRules>| sets.into_iter().map(|s| s.id).collect::<Vec<_>>();
+    assert!(store.save_rules("ann", &set("a", 2), 3).await.unwrap());
+    assert!(store.save_rules("ann", &set("b", 1), 3).await.unwrap());
+    assert!(store.save_rules("bob", &set("d", 3), 3).await.unwrap());
+    assert_eq!(ids(store.saved_rules("ann").await.unwrap()), ["b", "a"]);
+    assert!(!store.rename_rules("bob", "a", "mine now").await.unwrap(), "only the owner renames");
+    assert!(store.rename_rules("ann", "a", "Our table").await.unwrap());
+    assert_eq!(store.saved_rules("ann").await.unwrap()[1].name, "Our table");
+    assert!(!store.delete_rules("bob", "a").await.unwrap(), "only the owner deletes");
+    assert!(store.delete_rules("ann", "a").await.unwrap());
+    assert_eq!(ids(store.saved_rules("ann").await.unwrap()), ["b"]);
+    // Eight saves at once for one owner with room for two more: two are kept.
+    let start = Arc::new(Barrier::new(8));
+    let saves: Vec<_> = (0..8)
+        .map(|i| {
+            let (store, start) = (Arc::clone(&store), Arc::clone(&start));
+            tokio::spawn(async move {
+                start.wait().await;
+                store.save_rules("ann", &set(&format!("r{i}"), 10 + i), 3).await.unwrap()
+            })
+        })
+        .collect();
+    let mut saved = 0;
+    for s in saves {
+        saved += usize::from(s.await.unwrap());
+    }
+    assert_eq!(saved, 2);
+    assert_eq!(store.saved_rules("ann").await.unwrap().len(), 3);
+    assert_eq!(ids(store.saved_rules("bob").await.unwrap()), ["d"]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -435,6 +477,18 @@ impl Store for Deaf {
     }
     async fn expire(&self, before: i64) -> Result<Vec<String>, StoreError> {
         self.0.expire(before).await
+    }
+    async fn save_rules(&self, owner: &str, rules: &SavedRules, max: usize) -> Result<bool, StoreError> {
+        self.0.save_rules(owner, rules, max).await
+    }
+    async fn saved_rules(&self, owner: &str) -> Result<Vec<SavedRules>, StoreError> {
+        self.0.saved_rules(owner).await
+    }
+    async fn rename_rules(&self, owner: &str, id: &str, name: &str) -> Result<bool, StoreError> {
+        self.0.rename_rules(owner, id, name).await
+    }
+    async fn delete_rules(&self, owner: &str, id: &str) -> Result<bool, StoreError> {
+        self.0.delete_rules(owner, id).await
     }
 }
 

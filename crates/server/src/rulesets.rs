@@ -1,0 +1,158 @@
+//! Rule sets by code (the rules page) and the named rule sets a visitor
+//! keeps (docs/web.md, "Rule sets").
+//!
+//! A visitor is known by a key of their own, handed out with their first
+//! saved rule set and kept by their browser; the server keeps only its hash.
+//! A visitor keeps at most [`MAX_SAVED_RULES`] rule sets, each named in at
+//! most [`crate::names::MAX_NAME`] characters; since anyone may make a new
+//! key, one address saves at most [`SAVES_PER_HOUR`] rule sets an hour
+//! (after a first burst of as many), whatever the keys.
+
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::StatusCode;
+use axum::Json;
+use carcassonne::Rules;
+use serde_json::{json, Value};
+
+use crate::error::ApiError;
+use crate::live::{new_token, now_ms, AppState};
+use crate::store::{hash_token, SavedRules};
+
+/// The most rule sets one visitor keeps.
+pub const MAX_SAVED_RULES: usize = 50;
+
+/// Rule sets one client address may save in an hour (and at once).
+pub const SAVES_PER_HOUR: u32 = 120;
+
+/// Saves by client address, across every key.
+static SAVES: std::sync::LazyLock<governor::DefaultKeyedRateLimiter<std::net::IpAddr>> =
+    std::sync::LazyLock::new(|| {
+        let per_hour = std::num::NonZeroU32::new(SAVES_PER_HOUR).unwrap_or(std::num::NonZeroU32::MIN);
+        governor::RateLimiter::keyed(governor::Quota::per_hour(per_hour))
+    });
+
+/// Reads a rule-set code, or says plainly why it cannot.
+///
+/// # Errors
+/// [`ApiError::RulesCode`]: not a code, or one from a later version.
+pub fn read_code(code: &str) -> Result<Rules, ApiError> {
+    if code.len() > 64 {
+        return Err(ApiError::RulesCode(carcassonne::RulesError::BadCode("too long".into())));
+    }
+    Rules::from_code(code).map_err(ApiError::RulesCode)
+}
+
+/// `GET /api/rules/{code}`: the rules page's content.
+pub async fn rules_page(Path(code): Path<String>) -> Result<Json<Value>, ApiError> {
+    Ok(Json(crate::view::rules_json(&read_code(&code)?)))
+}
+
+/// `POST /api/rules` with a record's `rules` object: the same page, for a
+/// rule set being built (its code to share).
+pub async fn rules_of(body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
+    let obj: serde_json::Map<String, Value> = crate::routes::parse_body(body)?;
+    let rules = carcassonne::record::rules_from_json(&obj).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    Ok(Json(crate::view::rules_json(&rules)))
+}
+
+fn saved_json(s: &SavedRules) -> Value {
+    json!({ "id": s.id, "name": s.name, "code": s.code, "created_at": s.created_at })
+}
+
+/// A visitor key as it may come: 32 hex digits.
+fn owner_hash(key: &str) -> Result<String, ApiError> {
+    if key.len() == 32 && key.bytes().all(|b| b.is_ascii_hexdigit()) {
+        Ok(hash_token(key))
+    } else {
+        Err(ApiError::BadRequest("that is not a visitor key".into()))
+    }
+}
+
+fn rule_set_name(raw: &str) -> Result<String, ApiError> {
+    crate::names::clean_name(raw).ok_or_else(|| {
+        ApiError::BadRequest(format!("a rule set needs a name of 1 to {} characters", crate::names::MAX_NAME))
+    })
+}
+
+/// `GET /api/rulesets?key=K`: the rule sets the visitor keeps.
+pub async fn list(State(app): State<AppState>, RawQuery(query): RawQuery) -> Result<Json<Value>, ApiError> {
+    let key = crate::routes::query_list(&query, "key").into_iter().next();
+    let Some(key) = key else { return Ok(Json(json!({ "sets": [] }))) };
+    let owner = owner_hash(&key)?;
+    let sets = app.store().saved_rules(&owner).await?;
+    Ok(Json(json!({ "sets": sets.iter().map(saved_json).collect::<Vec<_>>(), "max": MAX_SAVED_RULES })))
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SaveRequest {
+    name: String,
+    code: String,
+    /// The visitor's key; none for their first rule set (one is made).
+    key: Option<String>,
+}
+
+/// `POST /api/rulesets {name, code, key?}`: keeps a named rule set; answers
+/// with it and the visitor's key.
+pub async fn save(
+    State(app): State<AppState>,
+    request: axum::http::request::Parts,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let req: SaveRequest = crate::routes::parse_body(body)?;
+    let rules = read_code(&req.code)?;
+    let name = rule_set_name(&req.name)?;
+    let ip = crate::listen::client_ip(&request.extensions);
+    if SAVES.len() > 10_000 {
+        SAVES.retain_recent();
+    }
+    if SAVES.check_key(&ip).is_err() {
+        return Err(ApiError::Quota(format!("{SAVES_PER_HOUR} saved rule sets an hour from one address")));
+    }
+    let key = match req.key {
+        Some(k) => k,
+        None => new_token()?,
+    };
+    let owner = owner_hash(&key)?;
+    let set = SavedRules { id: new_token()?, name, code: rules.to_code(), created_at: now_ms() };
+    let kept = set.clone();
+    let saved = app.store().save_rules(&owner, &kept, MAX_SAVED_RULES).await?;
+    if !saved {
+        return Err(ApiError::Quota(format!("{MAX_SAVED_RULES} saved rule sets per visitor: delete one first")));
+    }
+    Ok((StatusCode::CREATED, Json(json!({ "key": key, "set": saved_json(&set) }))))
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ChangeRequest {
+    key: String,
+    /// A new name (to rename it).
+    name: Option<String>,
+    #[serde(default)]
+    delete: bool,
+}
+
+/// `POST /api/rulesets/{id} {key, name}` renames; `{key, "delete": true}` deletes.
+pub async fn change(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let req: ChangeRequest = crate::routes::parse_body(body)?;
+    let owner = owner_hash(&req.key)?;
+    let found = match (req.delete, req.name) {
+        (true, None) => app.store().delete_rules(&owner, &id).await?,
+        (false, Some(name)) => {
+            let name = rule_set_name(&name)?;
+            app.store().rename_rules(&owner, &id, &name).await?
+        }
+        _ => return Err(ApiError::BadRequest("send either a new name or \"delete\": true".into())),
+    };
+    if !found {
+        return Err(ApiError::NotFound("that saved rule set".into()));
+    }
+    Ok(Json(json!({ "ok": true })))
+}
