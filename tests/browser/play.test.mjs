@@ -58,9 +58,16 @@ test('a whole game against a bot, played by clicking', async () => {
       if (!undone && turn === 1) {
         await page.keyboard.press('Escape');
         await page.waitForSelector('.ghost-tile.solid', { state: 'detached' });
-        const again = page.locator('.target.fits');
-        await clickCentre(page, again.nth(0));
-        await page.waitForSelector('.ghost-tile.solid');
+        // The cells are drawn again after the undo: click one once they are
+        // there (a click on a cell being replaced places nothing; try again).
+        for (let tries = 0; ; tries++) {
+          const again = page.locator('.target.fits');
+          await again.first().waitFor();
+          await clickCentre(page, again.nth(0));
+          const placed = await page.waitForSelector('.ghost-tile.solid', { timeout: 3000 }).then(() => true, () => false);
+          if (placed) break;
+          assert.ok(tries < 3, 'clicking a legal cell after an undo placed no tile');
+        }
         undone = true;
       }
       // After placing, turn it among the rotations that fit at that cell.
