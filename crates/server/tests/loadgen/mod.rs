@@ -237,7 +237,19 @@ impl Follow {
     async fn open(addr: &str, id: &str, token: Option<&str>, protocol: u8) -> Result<Follow, String> {
         let token = token.map(|t| format!("&token={t}")).unwrap_or_default();
         let url = format!("ws://{addr}/api/games/{id}/ws?protocol={protocol}{token}");
-        let (ws, _) = tokio_tungstenite::connect_async(url).await.map_err(|e| format!("websocket: {e}"))?;
+        // As a browser does: a connection refused or reset in a crowd of
+        // thousands opening at once is tried again, a little later.
+        let mut wait = Duration::from_millis(100);
+        let ws = loop {
+            match tokio_tungstenite::connect_async(&url).await {
+                Ok((ws, _)) => break ws,
+                Err(e) if wait > Duration::from_secs(5) => return Err(format!("websocket: {e}")),
+                Err(_) => {
+                    tokio::time::sleep(wait).await;
+                    wait *= 2;
+                }
+            }
+        };
         Ok(Follow { ws, state: Value::Null, rev: 0, messages: 0, bytes: 0 })
     }
 
