@@ -274,6 +274,15 @@ async fn replays(url: &str, id: &str, shown: &Value) {
     assert_eq!(scores, shown);
 }
 
+/// A fresh schema, its URL, and three servers on it.
+async fn cluster(server: &str) -> (Schema, String, [Node; 3]) {
+    let schema = Schema::new(server);
+    let url = schema.url();
+    let nodes =
+        [Node::start(&url, config()).await, Node::start(&url, config()).await, Node::start(&url, config()).await];
+    (schema, url, nodes)
+}
+
 fn config() -> Config {
     Config { bot_delay: Duration::from_millis(150), ..Config::quick() }
 }
@@ -282,10 +291,7 @@ fn config() -> Config {
 async fn people_play_across_servers_and_see_one_game() {
     let server = server!();
     let _alone = ONE_AT_A_TIME.lock().await;
-    let schema = Schema::new(&server);
-    let url = schema.url();
-    let nodes =
-        [Node::start(&url, config()).await, Node::start(&url, config()).await, Node::start(&url, config()).await];
+    let (schema, url, nodes) = cluster(&server).await;
     let seats = json!({ "seats": [ { "kind": "human", "name": "Ada" }, { "kind": "remote", "name": "Bob" } ] });
     let (id, tokens) = nodes[0].create(seats).await;
     let (ada, bob) = (tokens[0].clone().unwrap(), tokens[1].clone().unwrap());
@@ -355,10 +361,7 @@ async fn people_play_across_servers_and_see_one_game() {
 async fn one_server_thinks_for_each_bot_and_another_takes_over_when_it_dies() {
     let server = server!();
     let _alone = ONE_AT_A_TIME.lock().await;
-    let schema = Schema::new(&server);
-    let url = schema.url();
-    let mut nodes =
-        [Node::start(&url, config()).await, Node::start(&url, config()).await, Node::start(&url, config()).await];
+    let (schema, url, mut nodes) = cluster(&server).await;
 
     // A person against two bots, the person's page on C, watchers on A and B.
     let seats = json!({ "seats": [
@@ -458,10 +461,7 @@ async fn one_server_thinks_for_each_bot_and_another_takes_over_when_it_dies() {
 async fn races_a_dead_server_and_a_cut_feed_leave_one_game() {
     let server = server!();
     let _alone = ONE_AT_A_TIME.lock().await;
-    let schema = Schema::new(&server);
-    let url = schema.url();
-    let mut nodes =
-        [Node::start(&url, config()).await, Node::start(&url, config()).await, Node::start(&url, config()).await];
+    let (schema, url, mut nodes) = cluster(&server).await;
     let seats = json!({ "seats": [ { "kind": "remote", "name": "Ada" }, { "kind": "remote", "name": "Bob" } ] });
     let (id, tokens) = nodes[0].create(seats).await;
     let tokens: Vec<String> = tokens.into_iter().map(Option::unwrap).collect();
