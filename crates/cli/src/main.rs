@@ -121,7 +121,8 @@ enum Command {
     },
 }
 
-/// mimalloc: the server builds and drops many small JSON values per move,
+/// mimalloc (without transparent huge pages, see the workspace manifest):
+/// the server builds and drops many small values per move,
 /// where glibc's allocator spent half the time (docs/performance.md).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;

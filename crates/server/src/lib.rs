@@ -27,6 +27,7 @@ mod names;
 pub mod review;
 mod routes;
 mod rulesets;
+mod state;
 mod store;
 mod store_pg;
 mod view;
@@ -42,12 +43,13 @@ pub use listen::{serve_until, Connections};
 pub use live::{rebuild, AppState, Config, MoveRequest, Rate, SeatToken, Viewer};
 pub use routes::{app, MAX_BODY, MAX_QR_TEXT, MAX_RECORD, MAX_WS_MESSAGE};
 pub use rulesets::{MAX_SAVED_RULES, SAVES_PER_HOUR};
+pub use state::{score_history, StateView};
 pub use store::{
     hash_token, Beat, Change, Feed, GameChanged, GameSummary, NewGame, Progress, SavedRules, Seat, SqliteStore, Store,
     StoreError, StoredGame, BEAT_EVERY,
 };
 pub use store_pg::{is_postgres_url, redact_url, PgStore, DEAD_AFTER, MIGRATIONS as PG_MIGRATIONS};
-pub use view::{options_json, replay_json, rules_json, score_history, state_json, tiles_json, COLORS};
+pub use view::{options_json, replay_json, rules_json, state_json, tiles_json, COLORS};
 
 /// An error on the way to serving.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;

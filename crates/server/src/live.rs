@@ -200,6 +200,8 @@ pub struct Table {
     /// The last word for the players about a bot (a program replaced by the
     /// built-in bot), with the version it was said at.
     pub notice: Option<(u64, String)>,
+    /// The id and rules its views share, made on first use.
+    pub(crate) fixed: crate::state::FixedCell,
 }
 
 impl Table {
@@ -216,6 +218,7 @@ impl Table {
             remote_thinking: None,
             bots_running: false,
             notice: None,
+            fixed: Default::default(),
         }
     }
 

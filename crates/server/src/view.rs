@@ -6,17 +6,16 @@
 //! (`remaining()` counts, never `deck()`): the order of the bag never leaves
 //! the server while a game is in play.
 
-use std::collections::BTreeMap;
-
 use carcassonne::record::{event_json, option_json, rules_to_json, Record, ReplayError};
 use carcassonne::{
-    standard_deck, Action, Dir, EdgeKind, Event, Game, OptionKind, OptionValue, PlayerId, Preset, RuleOption, Rules,
-    TileId, HALF_NAMES, RULE_OPTIONS,
+    standard_deck, Dir, EdgeKind, Event, Game, OptionKind, OptionValue, PlayerId, Preset, RuleOption, Rules, TileId,
+    HALF_NAMES, RULE_OPTIONS,
 };
 use serde_json::{json, Map, Value};
 
 use crate::bots::BotLevel;
 use crate::live::{Table, Viewer};
+use crate::state::{self, breakdown, score_history, Counts, Laid, Standing, StateView, WithLog};
 use crate::store::{GameSummary, Seat};
 
 /// Seat colours, in seat order (rules.md: the box's five, then pink).
@@ -62,114 +61,7 @@ pub fn event_to_json(e: &Event) -> Option<Value> {
     })
 }
 
-/// Every award of points: the move (none in the final scoring), what for,
-/// how many points each, to whom. Scorings and abbot recalls.
-fn points_of(game: &Game) -> Vec<(Option<usize>, &'static str, u32, Vec<PlayerId>)> {
-    game.events()
-        .iter()
-        .filter_map(|e| match *e {
-            Event::Scored(s) => Some((s.turn.map(|t| t.0 as usize), s.kind.word(), s.points, s.to.iter().collect())),
-            Event::AbbotRecalled { turn, player, points, .. } => {
-                Some((Some(turn.0 as usize), "recall", points, vec![player]))
-            }
-            _ => None,
-        })
-        .collect()
-}
-
-/// Scores after each move (row 0: before the first move), plus a last row
-/// after the final scoring once the game is over.
-pub fn score_history(game: &Game) -> Vec<Vec<u32>> {
-    let n = game.num_players();
-    let moves = game.moves_played() as usize;
-    let mut rows = vec![vec![0u32; n]; moves + 1];
-    let mut last = vec![0u32; n];
-    let mut final_row: Option<Vec<u32>> = None;
-    for (turn, _, points, to) in points_of(game) {
-        let row = match turn {
-            Some(t) if t <= moves => &mut rows[t],
-            _ => final_row.get_or_insert_with(|| vec![0; n]),
-        };
-        for p in to {
-            if let Some(x) = row.get_mut(p.index()) {
-                *x += points;
-            }
-        }
-    }
-    for row in rows.iter_mut() {
-        for (x, l) in row.iter_mut().zip(last.iter_mut()) {
-            *x += *l;
-            *l = *x;
-        }
-    }
-    if game.is_over() {
-        let mut row = final_row.unwrap_or_else(|| vec![0; n]);
-        for (x, l) in row.iter_mut().zip(&last) {
-            *x += *l;
-        }
-        rows.push(row);
-    }
-    rows
-}
-
-/// Points per seat by feature kind, split into those scored during the game
-/// and those of the final scoring.
-pub fn breakdown(game: &Game) -> Vec<Value> {
-    let n = game.num_players();
-    let mut during = vec![BTreeMap::<String, u32>::new(); n];
-    let mut fin = vec![BTreeMap::<String, u32>::new(); n];
-    for (turn, kind, points, to) in points_of(game) {
-        let side = if turn.is_some() { &mut during } else { &mut fin };
-        for p in to {
-            if let Some(m) = side.get_mut(p.index()) {
-                *m.entry(kind.to_string()).or_default() += points;
-            }
-        }
-    }
-    during.into_iter().zip(fin).map(|(d, f)| json!({ "during": d, "final": f })).collect()
-}
-
-/// Counts by tile id, only the ids present.
-fn counts_json(counts: &[u8]) -> Map<String, Value> {
-    TileId::all()
-        .zip(counts.iter())
-        .filter(|(_, &n)| n > 0)
-        .map(|(t, &n)| (t.name().to_string(), Value::from(n)))
-        .collect()
-}
-
-/// The legal moves of the player to move, one entry per placement with the
-/// actions it allows.
-fn legal_json(game: &Game) -> Vec<Value> {
-    let mut groups: Vec<(carcassonne::Move, Vec<Value>, Vec<Value>, bool)> = Vec::new();
-    for mv in game.legal_moves() {
-        let i = match groups.iter().position(|(m, ..)| m.tile == mv.tile && m.pos == mv.pos && m.rot == mv.rot) {
-            Some(i) => i,
-            None => {
-                groups.push((mv, Vec::new(), Vec::new(), false));
-                groups.len() - 1
-            }
-        };
-        let g = &mut groups[i];
-        match mv.action {
-            Action::Follower(s) => g.1.push(s.name().into()),
-            Action::Abbot(s) => g.2.push(s.name().into()),
-            Action::Recall => g.3 = true,
-            _ => {}
-        }
-    }
-    groups
-        .into_iter()
-        .map(|(m, meeple, abbot, recall)| {
-            json!({
-                "tile": m.tile.name(), "at": at(m.pos), "rot": m.rot.quarter_turns(),
-                "meeple": meeple, "abbot": abbot, "recall": recall,
-            })
-        })
-        .collect()
-}
-
-fn seat_kind(seat: &Seat) -> (&'static str, Option<&str>) {
+pub(crate) fn seat_kind(seat: &Seat) -> (&'static str, Option<&str>) {
     match seat {
         Seat::Human { .. } => ("human", None),
         Seat::Bot { level, .. } => ("bot", Some(level.name())),
@@ -177,7 +69,7 @@ fn seat_kind(seat: &Seat) -> (&'static str, Option<&str>) {
 }
 
 /// Whether `viewer` may see what `p` holds: their own seat, or a hand on the table.
-fn sees_hand(game: &Game, viewer: &Viewer, p: PlayerId) -> bool {
+pub(crate) fn sees_hand(game: &Game, viewer: &Viewer, p: PlayerId) -> bool {
     viewer.holds(p) || game.hand_visible_to_all(p)
 }
 
@@ -186,99 +78,10 @@ pub fn hidden_hands(game: &Game) -> bool {
     !game.is_over() && (0..game.num_players()).any(|p| !game.hand_visible_to_all(PlayerId(p as u8)))
 }
 
-/// The game as `viewer` may see it. The bag's order is not in it; a player's
-/// legal moves are sent only to the player to move.
+/// The whole game as `viewer` may see it, log included ([`StateView`]).
 pub fn state_json(id: &str, table: &Table, viewer: &Viewer) -> Value {
-    let mut state = state_without_log(id, table, viewer);
-    if let Some(s) = state.as_object_mut() {
-        s.insert("log".into(), log_json(&table.game, 0).into());
-    }
-    state
-}
-
-/// The log from the game's event number `from` on (events the log does not
-/// show are skipped, so `from` counts [`Game::events`], not log entries).
-pub fn log_json(game: &Game, from: usize) -> Vec<Value> {
-    game.events().get(from..).unwrap_or_default().iter().filter_map(event_to_json).collect()
-}
-
-/// [`state_json`] without its `log`, which grows with every move: protocol 2
-/// sends each event once.
-pub fn state_without_log(id: &str, table: &Table, viewer: &Viewer) -> Value {
-    let game = &table.game;
-    let players: Vec<Value> = table
-        .seats
-        .iter()
-        .enumerate()
-        .map(|(i, seat)| {
-            let p = PlayerId(i as u8);
-            let (kind, level) = seat_kind(seat);
-            let hand = game.hand(p);
-            json!({
-                "seat": i, "name": seat.name(), "kind": kind, "level": level, "color": COLORS[i % COLORS.len()],
-                "score": game.scores().get(i).copied().unwrap_or(0), "supply": game.supply(p),
-                "abbot": game.rules().abbot.then(|| game.abbot_in_supply(p)),
-                "hand": sees_hand(game, viewer, p).then(|| hand.iter().map(|t| t.name()).collect::<Vec<_>>()),
-                "hand_count": hand.len(),
-                "you": viewer.holds(p),
-                "remote": matches!(seat, Seat::Human { remote: true, .. }),
-                // A websocket holding this seat is open (a bot is always here).
-                "online": seat.bot_level().is_some() || table.seat_online(i),
-            })
-        })
-        .collect();
-    let board = board_json(game);
-    let followers: Vec<Value> = game
-        .followers()
-        .iter()
-        .map(|f| json!({ "seat": f.player.0, "at": at(f.pos), "spot": f.spot.name(), "role": f.role.word() }))
-        .collect();
-    let turn = game.to_move().map(|p| {
-        // Everyone sees the drawn tile in the base game; a hidden hand only
-        // its owner sees, hence a list that may be empty.
-        let tiles: Vec<&str> =
-            if sees_hand(game, viewer, p) { game.hand(p).iter().map(|t| t.name()).collect() } else { Vec::new() };
-        json!({ "seat": p.0, "number": game.moves_played() + 1, "tiles": tiles, "count": game.hand(p).len() })
-    });
-    let legal = match game.to_move() {
-        Some(p) if viewer.holds(p) && table.thinking_seat().is_none() => Value::from(legal_json(game)),
-        _ => Value::Null,
-    };
-    // Built by moving each part in (the `json!` macro would copy every
-    // part through the serializer: the board, the legal moves, the scores).
-    let mut state = Map::with_capacity(24);
-    let mut put = |key: &str, value: Value| {
-        state.insert(key.to_string(), value);
-    };
-    put("id", id.into());
-    put("version", table.version().into());
-    put("status", if game.is_over() { "finished" } else { "playing" }.into());
-    put("rules", rules_to_json(game.rules()).into());
-    put("rules_text", game.rules().to_string().into());
-    put("rules_code", game.rules().to_code().into());
-    put("players", players.into());
-    put("you", viewer.seats.iter().map(|p| p.0).collect::<Vec<_>>().into());
-    put("board", board.into());
-    put("followers", followers.into());
-    put("turn", turn.unwrap_or(Value::Null));
-    put("thinking", table.thinking_seat().map(|p| p.0).into());
-    // The last word about a bot: a program replaced by the built-in bot.
-    put(
-        "notice",
-        table.notice.as_ref().map_or(Value::Null, |(version, text)| json!({ "version": version, "text": text })),
-    );
-    put("legal", legal);
-    put("tiles_left", game.tiles_left().into());
-    // Tiles this viewer cannot see (the bag and hands hidden from them):
-    // counts of the bag alone would give away the others' hands.
-    put("remaining", counts_json(&game.unseen(|p| sees_hand(game, viewer, p))).into());
-    put("deck_counts", counts_json(&game.tile_counts()).into());
-    put("score_history", score_history(game).into_iter().map(Value::from).collect::<Vec<_>>().into());
-    put("breakdown", breakdown(game).into());
-    put("winners", game.winners().iter().map(|p| p.0).collect::<Vec<_>>().into());
-    put("created_at", table.created_at.into());
-    put("updated_at", table.updated_at.into());
-    Value::Object(state)
+    let state = StateView::new(id, table, viewer);
+    serde_json::to_value(WithLog { state: &state, log: state::log(&table.game, 0) }).unwrap_or(Value::Null)
 }
 
 /// The record anyone may download: the whole record once the game is over;
@@ -360,7 +163,7 @@ pub fn tiles_json() -> Value {
             })
         })
         .collect();
-    json!({ "halves": HALF_NAMES, "tiles": tiles, "standard_counts": counts_json(&standard), "start": TileId::START.name() })
+    json!({ "halves": HALF_NAMES, "tiles": tiles, "standard_counts": Counts(standard), "start": TileId::START.name() })
 }
 
 /// How the new-game form shows a rule option (from the engine's one
@@ -473,7 +276,7 @@ pub fn replay_json(record: &Record) -> Result<Value, ReplayError> {
         steps.push(step);
     }
     let game = replay.finish();
-    let board = board_json(&game);
+    let board = Laid::all(&game);
     let players: Vec<Value> = record
         .players
         .iter()
@@ -497,11 +300,7 @@ pub fn replay_json(record: &Record) -> Result<Value, ReplayError> {
 /// The table after a move: followers, scores, supply and the move's events
 /// (events from index `from`).
 fn step_json(game: &Game, from: usize) -> Value {
-    let followers: Vec<Value> = game
-        .followers()
-        .iter()
-        .map(|f| json!({ "seat": f.player.0, "at": at(f.pos), "spot": f.spot.name(), "role": f.role.word() }))
-        .collect();
+    let followers = Standing::all(game);
     let supply: Vec<u8> = (0..game.num_players()).map(|p| game.supply(PlayerId(p as u8))).collect();
     json!({
         "tiles": game.board().tiles().len(),
@@ -512,15 +311,6 @@ fn step_json(game: &Game, from: usize) -> Value {
         "to_move": game.to_move().map(|p| p.0),
         "events": game.events()[from.min(game.events().len())..].iter().filter_map(event_to_json).collect::<Vec<_>>(),
     })
-}
-
-/// The placed tiles, in the order they were placed.
-fn board_json(game: &Game) -> Vec<Value> {
-    game.board()
-        .tiles()
-        .iter()
-        .map(|t| json!({ "tile": t.tile.name(), "at": at(t.pos), "rot": t.rot.quarter_turns() }))
-        .collect()
 }
 
 #[cfg(test)]

@@ -15,10 +15,9 @@ use std::sync::Arc;
 
 use axum::extract::ws::Message;
 use carcassonne::record::RecordMove;
-use serde_json::{Map, Value};
 
 use crate::live::{Live, MoveRequest, Viewer};
-use crate::view;
+use crate::state::{self, Appended, Changes, StateView, WithLog};
 
 /// What a client sends.
 #[derive(Debug, serde::Deserialize)]
@@ -31,9 +30,9 @@ pub enum ClientMessage {
 }
 
 /// What the server sends.
-#[derive(Debug, serde::Serialize)]
+#[derive(serde::Serialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
-pub enum ServerMessage {
+pub enum ServerMessage<'a> {
     /// The game as this viewer may see it: on connecting, on `sync`, and
     /// (protocol 1) after every change.
     State {
@@ -42,7 +41,7 @@ pub enum ServerMessage {
         protocol: Option<u8>,
         #[serde(skip_serializing_if = "Option::is_none")]
         rev: Option<u64>,
-        state: Value,
+        state: WithLog<'a>,
     },
     /// Protocol 2: what changed since revision `base`.
     Update {
@@ -52,25 +51,20 @@ pub enum ServerMessage {
         version: u64,
         #[serde(skip_serializing_if = "Vec::is_empty")]
         moves: Vec<RecordMove>,
-        /// Keys of the state whose values changed, with their new values.
-        #[serde(skip_serializing_if = "Map::is_empty")]
-        changes: Map<String, Value>,
-        /// Keys whose lists grew (`log`, `board`, `score_history`): the new items.
-        #[serde(skip_serializing_if = "Map::is_empty")]
-        append: Map<String, Value>,
+        /// Fields of the state whose values changed, with their new values.
+        changes: Changes<'a>,
+        /// Lists that grew (`log`, `board`, `score_history`): the new items.
+        append: Appended<'a>,
     },
     /// A refusal of the client's last message; nothing changed.
     Error(crate::error::ErrorBody),
 }
 
-impl ServerMessage {
+impl ServerMessage<'_> {
     pub fn frame(&self) -> Message {
         Message::Text(serde_json::to_string(self).unwrap_or_default().into())
     }
 }
-
-/// The lists that only grow: an update sends their new items.
-const GROWING: [&str; 2] = ["board", "score_history"];
 
 /// The views of one game at one revision, shared by its sockets: the state
 /// each kind of viewer sees (its seats) is built once per change, and an
@@ -83,7 +77,7 @@ pub struct Views {
 
 struct SharedView {
     seats: Vec<carcassonne::PlayerId>,
-    state: Arc<Map<String, Value>>,
+    state: Arc<StateView>,
     /// The game's events when it was built.
     events: usize,
     /// Updates written to it, and what they were written from.
@@ -92,7 +86,7 @@ struct SharedView {
 
 /// An update from one state (with its events and revision) to a shared view.
 struct Written {
-    from: Arc<Map<String, Value>>,
+    from: Arc<StateView>,
     events: usize,
     base: u64,
     message: Option<Message>,
@@ -100,12 +94,7 @@ struct Written {
 
 impl Views {
     /// The view of `viewer` at revision `rev` (built now if nobody has).
-    fn at(
-        &mut self,
-        rev: u64,
-        viewer: &Viewer,
-        build: impl FnOnce() -> (Map<String, Value>, usize),
-    ) -> &mut SharedView {
+    fn at(&mut self, rev: u64, viewer: &Viewer, build: impl FnOnce() -> (StateView, usize)) -> &mut SharedView {
         if self.rev != rev {
             self.rev = rev;
             self.list.clear();
@@ -131,7 +120,7 @@ impl Views {
 pub struct Follower {
     protocol: u8,
     /// Protocol 2: the state last sent (without its log).
-    last: Arc<Map<String, Value>>,
+    last: Option<Arc<StateView>>,
     /// Protocol 2: the game's events already sent (in the log).
     events: usize,
     /// The game's revision last sent.
@@ -141,46 +130,44 @@ pub struct Follower {
 impl Follower {
     /// `protocol`: 1 or 2 (anything else is 1).
     pub fn new(protocol: u8) -> Follower {
-        Follower { protocol: if protocol == 2 { 2 } else { 1 }, last: Arc::default(), events: 0, rev: 0 }
+        Follower { protocol: if protocol == 2 { 2 } else { 1 }, last: None, events: 0, rev: 0 }
     }
 
     /// The whole state as it is now.
     pub async fn full(&mut self, live: &Live, viewer: &Viewer) -> Message {
         let rev = live.rev();
         let table = live.lock().await;
-        if self.protocol == 1 {
-            return ServerMessage::State {
-                protocol: None,
-                rev: None,
-                state: view::state_json(&live.id, &table, viewer),
-            }
-            .frame();
-        }
-        let (last, events) = {
+        let (now, events) = {
             let mut views = live.views();
             let shared = views.at(rev, viewer, || built(live, &table, viewer));
             (Arc::clone(&shared.state), shared.events)
         };
-        let mut state = (*last).clone();
-        state.insert("log".into(), view::log_json(&table.game, 0).into());
+        let log = state::log(&table.game, 0);
         drop(table);
-        (self.last, self.events, self.rev) = (last, events, rev);
-        ServerMessage::State { protocol: Some(2), rev: Some(rev), state: Value::Object(state) }.frame()
+        let v2 = self.protocol == 2;
+        let message = ServerMessage::State {
+            protocol: v2.then_some(2),
+            rev: v2.then_some(rev),
+            state: WithLog { state: &now, log },
+        }
+        .frame();
+        (self.last, self.events, self.rev) = (Some(now), events, rev);
+        message
     }
 
     /// What the socket must be told of the game's latest change; `None` when
     /// nothing it sees changed.
     pub async fn next(&mut self, live: &Live, viewer: &Viewer) -> Option<Message> {
-        if self.protocol == 1 {
+        let Some(last) = self.last.clone().filter(|_| self.protocol == 2) else {
             return Some(self.full(live, viewer).await);
-        }
+        };
         let rev = live.rev();
         let table = live.lock().await;
         let mut views = live.views();
         let shared = views.at(rev, viewer, || built(live, &table, viewer));
         let base = self.rev;
         let from_events = std::mem::replace(&mut self.events, shared.events);
-        let last = std::mem::replace(&mut self.last, Arc::clone(&shared.state));
+        self.last = Some(Arc::clone(&shared.state));
         // Another socket was told this already (same view, same starting point).
         let told =
             shared.updates.iter().find(|w| Arc::ptr_eq(&w.from, &last) && w.events == from_events && w.base == base);
@@ -190,18 +177,20 @@ impl Follower {
             }
             return w.message.clone();
         }
-        let log = view::log_json(&table.game, from_events);
-        let from_version = last.get("version").and_then(Value::as_u64).unwrap_or(0);
-        let version = table.game.moves_played() as u64;
-        let moves: Vec<RecordMove> = table
-            .game
-            .history()
-            .get(from_version as usize..)
-            .unwrap_or_default()
-            .iter()
-            .map(RecordMove::from_move)
-            .collect();
-        let message = update(&last, &shared.state, log, moves, base, rev, version);
+        let (changes, mut append, any) = last.changes(&shared.state);
+        append.log = state::log(&table.game, from_events);
+        let message = (any || !append.log.is_empty()).then(|| {
+            let moves: Vec<RecordMove> = table
+                .game
+                .history()
+                .get(last.version as usize..)
+                .unwrap_or_default()
+                .iter()
+                .map(RecordMove::from_move)
+                .collect();
+            let version = shared.state.version;
+            ServerMessage::Update { rev, base, version, moves, changes, append }.frame()
+        });
         if message.is_some() {
             // (Told nothing, the socket stays at its revision: its next
             // update follows the last one it was sent.)
@@ -213,47 +202,6 @@ impl Follower {
 }
 
 /// The state of `viewer` (without its log) and the count of events it covers.
-fn built(live: &Live, table: &crate::live::Table, viewer: &Viewer) -> (Map<String, Value>, usize) {
-    let state = match view::state_without_log(&live.id, table, viewer) {
-        Value::Object(state) => state,
-        _ => Map::new(),
-    };
-    (state, table.game.events().len())
-}
-
-/// The update from state `last` to state `now`; `None` when nothing changed.
-fn update(
-    last: &Map<String, Value>,
-    now: &Map<String, Value>,
-    log: Vec<Value>,
-    moves: Vec<RecordMove>,
-    base: u64,
-    rev: u64,
-    version: u64,
-) -> Option<Message> {
-    let mut changes = Map::new();
-    let mut append = Map::new();
-    if !log.is_empty() {
-        append.insert("log".into(), log.into());
-    }
-    for (key, value) in now {
-        let old = last.get(key);
-        if let (true, Some(Value::Array(old)), Value::Array(new)) = (GROWING.contains(&key.as_str()), old, value) {
-            // What was laid or scored stays as it was: only the end is compared.
-            let kept = old.len() <= new.len() && old.last() == old.len().checked_sub(1).and_then(|i| new.get(i));
-            if kept {
-                if new.len() > old.len() {
-                    append.insert(key.clone(), new[old.len()..].to_vec().into());
-                }
-                continue;
-            }
-        } else if old == Some(value) {
-            continue;
-        }
-        changes.insert(key.clone(), value.clone());
-    }
-    if changes.is_empty() && append.is_empty() {
-        return None;
-    }
-    Some(ServerMessage::Update { rev, base, version, moves, changes, append }.frame())
+fn built(live: &Live, table: &crate::live::Table, viewer: &Viewer) -> (StateView, usize) {
+    (StateView::new(&live.id, table, viewer), table.game.events().len())
 }

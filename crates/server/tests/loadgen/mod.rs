@@ -223,14 +223,86 @@ struct Outcome {
     spectator_bytes: u64,
 }
 
-/// A websocket that keeps the game's state as the server describes it, in
-/// either protocol (protocol 2's updates applied as docs/web.md says).
+/// A websocket that keeps what the client needs of the game's state as the
+/// server describes it, in either protocol (protocol 2's updates applied as
+/// docs/web.md says). The rest of each message (board, log, counts…) is
+/// skipped unread, so that the load client costs the machine little.
 struct Follow {
     ws: Socket,
-    state: Value,
+    state: Seen,
     rev: u64,
     messages: u64,
     bytes: u64,
+}
+
+/// What the load client reads of the state.
+#[derive(Clone, Debug, Default)]
+struct Seen {
+    version: u64,
+    finished: bool,
+    /// The seat to move.
+    turn: Option<u8>,
+    /// The placements the client may make (sent to the player to move).
+    legal: Vec<Placement>,
+}
+
+#[derive(Clone, Debug, serde::Deserialize)]
+struct Placement {
+    tile: String,
+    at: [i32; 2],
+    rot: u8,
+    meeple: Vec<String>,
+}
+
+#[derive(serde::Deserialize)]
+struct Turn {
+    seat: u8,
+}
+
+/// A state, or the changes of an update: each field when present.
+#[derive(Default, serde::Deserialize)]
+#[serde(default)]
+struct Patch {
+    version: Option<u64>,
+    status: Option<String>,
+    #[serde(deserialize_with = "present")]
+    turn: Option<Option<Turn>>,
+    #[serde(deserialize_with = "present")]
+    legal: Option<Option<Vec<Placement>>>,
+}
+
+/// A field that is present (`null` included).
+fn present<'de, T: serde::Deserialize<'de>, D: serde::Deserializer<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}
+
+/// A server message, as far as the client reads it.
+#[derive(serde::Deserialize)]
+struct Incoming {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    rev: u64,
+    base: Option<u64>,
+    state: Option<Patch>,
+    changes: Option<Patch>,
+}
+
+impl Seen {
+    fn apply(&mut self, p: Patch) {
+        if let Some(v) = p.version {
+            self.version = v;
+        }
+        if let Some(s) = p.status {
+            self.finished = s == "finished";
+        }
+        if let Some(t) = p.turn {
+            self.turn = t.map(|t| t.seat);
+        }
+        if let Some(l) = p.legal {
+            self.legal = l.unwrap_or_default();
+        }
+    }
 }
 
 impl Follow {
@@ -250,11 +322,12 @@ impl Follow {
                 }
             }
         };
-        Ok(Follow { ws, state: Value::Null, rev: 0, messages: 0, bytes: 0 })
+        Ok(Follow { ws, state: Seen::default(), rev: 0, messages: 0, bytes: 0 })
     }
 
     /// The next state (after an error message: `Err` with it).
-    async fn next(&mut self) -> Result<Result<&Value, Value>, String> {
+    async fn next(&mut self) -> Result<Result<&Seen, String>, String> {
+        let mut synced = false;
         loop {
             let text = match tokio::time::timeout(PATIENCE, self.ws.next()).await {
                 Err(_) => return Err(format!("no message for {PATIENCE:?}")),
@@ -265,36 +338,31 @@ impl Follow {
             };
             self.messages += 1;
             self.bytes += text.len() as u64;
-            let mut v: Value = serde_json::from_str(&text).map_err(|e| format!("not JSON: {e}"))?;
-            match v["type"].as_str() {
-                Some("state") => {
-                    self.state = v["state"].take();
-                    self.rev = v["rev"].as_u64().unwrap_or(0);
+            let m: Incoming = serde_json::from_str(&text).map_err(|e| format!("not a message: {e}: {text}"))?;
+            match (m.kind.as_str(), m.state, m.changes) {
+                ("state", Some(state), _) => {
+                    // Protocol 1's states are whole; so is protocol 2's first.
+                    self.state = Seen::default();
+                    self.state.apply(state);
+                    self.rev = m.rev;
                     return Ok(Ok(&self.state));
                 }
-                Some("update") => {
-                    if v["base"].as_u64() != Some(self.rev) {
-                        // A gap: the whole state again.
-                        let sync = Message::Text(json!({ "type": "sync" }).to_string().into());
-                        self.ws.send(sync).await.map_err(|e| format!("send: {e}"))?;
+                ("update", _, changes) => {
+                    if m.base != Some(self.rev) {
+                        // A gap: the whole state again (asked once).
+                        if !synced {
+                            let sync = Message::Text(json!({ "type": "sync" }).to_string().into());
+                            self.ws.send(sync).await.map_err(|e| format!("send: {e}"))?;
+                            synced = true;
+                        }
                         continue;
                     }
-                    let state = self.state.as_object_mut().ok_or("an update before any state")?;
-                    for (k, value) in v["changes"].as_object_mut().into_iter().flatten() {
-                        state.insert(k.clone(), value.take());
-                    }
-                    for (k, items) in v["append"].as_object_mut().into_iter().flatten() {
-                        if let (Some(list), Value::Array(items)) =
-                            (state.entry(k.clone()).or_insert_with(|| json!([])).as_array_mut(), items.take())
-                        {
-                            list.extend(items);
-                        }
-                    }
-                    self.rev = v["rev"].as_u64().unwrap_or(0);
+                    self.state.apply(changes.unwrap_or_default());
+                    self.rev = m.rev;
                     return Ok(Ok(&self.state));
                 }
-                Some("error") => return Ok(Err(v)),
-                _ => return Err(format!("an unknown message: {v}")),
+                ("error", ..) => return Ok(Err(text.to_string())),
+                _ => return Err(format!("an unknown message: {text}")),
             }
         }
     }
@@ -321,8 +389,8 @@ async fn spectate(
         tokio::select! {
             next = f.next() => {
                 if let Ok(s) = next? {
-                    version = s["version"].as_u64().unwrap_or(0);
-                    if s["status"] == "finished" {
+                    version = s.version;
+                    if s.finished {
                         break;
                     }
                 }
@@ -380,11 +448,10 @@ async fn play_one(addr: &str, opts: &Options, i: usize) -> Outcome {
             }
             Ok(Ok(s)) => s,
         };
-        let version = s["version"].as_u64().unwrap_or(0);
-        let finished = s["status"] == "finished";
-        let ours = s["turn"]["seat"] == 0 && s["legal"].as_array().is_some_and(|l| !l.is_empty());
+        let (version, finished) = (s.version, s.finished);
+        let ours = s.turn == Some(0) && !s.legal.is_empty();
         // Only what a move needs is kept (the state stays with the socket).
-        let legal = if ours { s["legal"].as_array().cloned().unwrap_or_default() } else { Vec::new() };
+        let legal = if ours { s.legal.clone() } else { Vec::new() };
         game.last_version = game.last_version.max(version);
         if let Some((at, sent)) = pending {
             if version > at {
@@ -403,11 +470,9 @@ async fn play_one(addr: &str, opts: &Options, i: usize) -> Outcome {
             // A person looks at the board before moving.
             tokio::time::sleep(opts.pace).await;
             let p = &legal[(rng.next_u64() % legal.len() as u64) as usize];
-            let mut mv = json!({ "tile": p["tile"], "at": p["at"], "rot": p["rot"] });
-            if let Some(spots) = p["meeple"].as_array().filter(|s| !s.is_empty()) {
-                if rng.next_u64() % 3 == 0 {
-                    mv["meeple"] = spots[(rng.next_u64() % spots.len() as u64) as usize].clone();
-                }
+            let mut mv = json!({ "tile": p.tile, "at": p.at, "rot": p.rot });
+            if !p.meeple.is_empty() && rng.next_u64() % 3 == 0 {
+                mv["meeple"] = p.meeple[(rng.next_u64() % p.meeple.len() as u64) as usize].clone().into();
             }
             let mut msg = mv.clone();
             msg["type"] = "move".into();
