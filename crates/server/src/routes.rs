@@ -29,6 +29,10 @@ pub const MAX_BODY: usize = 16 * 1024;
 pub const MAX_RECORD: usize = 256 * 1024;
 /// The largest websocket message.
 pub const MAX_WS_MESSAGE: usize = 16 * 1024;
+/// A websocket's read buffer: clients send small messages (a move is a
+/// few hundred bytes). The library's default, 128 KiB, is zeroed before
+/// every read and held by every socket.
+const WS_READ_BUFFER: usize = 4 * 1024;
 /// The longest text a QR code is made of.
 pub const MAX_QR_TEXT: usize = 1024;
 
@@ -413,7 +417,8 @@ async fn websocket(
     let place = live
         .take_socket_place(app.config().max_sockets_per_game)
         .ok_or(ApiError::Busy("this game has as many live connections as it can take"))?;
-    Ok(ws.max_message_size(MAX_WS_MESSAGE).max_frame_size(MAX_WS_MESSAGE).on_upgrade(move |socket| async move {
+    let ws = ws.max_message_size(MAX_WS_MESSAGE).max_frame_size(MAX_WS_MESSAGE).read_buffer_size(WS_READ_BUFFER);
+    Ok(ws.on_upgrade(move |socket| async move {
         let _held = (slot, place);
         ws_session(app, live, viewer, protocol, socket).await;
     }))

@@ -313,7 +313,10 @@ impl Follow {
         // thousands opening at once is tried again, a little later.
         let mut wait = Duration::from_millis(100);
         let ws = loop {
-            match tokio_tungstenite::connect_async(&url).await {
+            // (A read buffer of 16 KiB rather than 128 KiB, zeroed before
+            // every read: the client shares the machine with the server.)
+            let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default().read_buffer_size(16 * 1024);
+            match tokio_tungstenite::connect_async_with_config(&url, Some(config), false).await {
                 Ok((ws, _)) => break ws,
                 Err(e) if wait > Duration::from_secs(5) => return Err(format!("websocket: {e}")),
                 Err(_) => {
