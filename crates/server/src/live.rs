@@ -444,7 +444,13 @@ struct Inner {
     bot_thoughts: std::sync::atomic::AtomicU64,
     /// This server has left the storage's servers (it is stopping).
     left: std::sync::atomic::AtomicBool,
+    /// Games whose buffers a move being checked may reuse (a copy of a game
+    /// allocates its board; a copy into a spare one does not).
+    spare_games: Mutex<Vec<Game>>,
 }
+
+/// The most spare games kept.
+const SPARE_GAMES: usize = 64;
 
 #[derive(Default)]
 struct Quota {
@@ -509,6 +515,7 @@ impl AppState {
             quotas: Mutex::default(),
             bot_thoughts: Default::default(),
             left: Default::default(),
+            spare_games: Mutex::default(),
             config,
         };
         let app = AppState { inner: Arc::new(inner) };
@@ -861,8 +868,9 @@ impl AppState {
 
     /// Checks, stores, then applies `mv`.
     async fn commit(&self, live: &Live, table: &mut Table, mv: Move) -> Result<(), ApiError> {
-        let mut next = table.game.clone();
-        next.play(&mv).map_err(ApiError::Illegal)?;
+        table.game.check(&mv).map_err(ApiError::Illegal)?;
+        let mut next = self.copy_of(&table.game);
+        next.play_unchecked(&mv);
         let progress = progress_of(&next, &table.seats);
         let ply = table.game.moves_played() as usize;
         let (id, rm, at) = (live.id.clone(), RecordMove::from_move(&mv), progress.at);
@@ -877,10 +885,31 @@ impl AppState {
             }
             Err(e) => return Err(e.into()),
         }
-        table.game = next;
+        let before = std::mem::replace(&mut table.game, next);
+        self.spare(before);
         table.updated_at = at;
         live.changed();
         Ok(())
+    }
+
+    /// A copy of `game`, made in a spare game's buffers if there is one.
+    fn copy_of(&self, game: &Game) -> Game {
+        let spare = self.inner.spare_games.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        match spare {
+            Some(mut copy) => {
+                copy.clone_from(game);
+                copy
+            }
+            None => game.clone(),
+        }
+    }
+
+    /// Keeps `game`'s buffers for a later [`AppState::copy_of`].
+    fn spare(&self, game: Game) {
+        let mut spares = self.inner.spare_games.lock().unwrap_or_else(|e| e.into_inner());
+        if spares.len() < SPARE_GAMES {
+            spares.push(game);
+        }
     }
 
     /// Plays the moves the storage holds beyond the table's (stored by
@@ -1114,11 +1143,7 @@ impl AppState {
             let next = {
                 let mut t = live.lock().await;
                 match t.bot_to_move() {
-                    Some((seat, level)) => {
-                        t.thinking = Some(seat);
-                        live.changed();
-                        Ok((t.game.clone(), level, seat, t.version(), t.names()))
-                    }
+                    Some((seat, level)) => Ok((t.game.clone(), level, seat, t.version(), t.names())),
                     None => Err(t.thinking.take().is_some()),
                 }
             };
@@ -1147,20 +1172,41 @@ impl AppState {
                 }
             };
             self.inner.bot_thoughts.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            self.publish_thinking(&live, version, Some(seat)).await;
             let started = Instant::now();
             let seed = bot_seed(&live.id, version);
             let quick = self.inner.config.quick_bots;
             let (programs, id) = (self.inner.config.external_bots.clone(), live.id.clone());
-            // Bots take turns at the workers: a person's move never waits
-            // for a core behind a crowd of searches.
-            let permit = Arc::clone(&self.inner.bot_permits).acquire_owned().await;
-            let chosen = tokio::task::spawn_blocking(move || {
-                let _permit = permit;
-                bots::choose_bot_move(&level, &game, seed, quick, &programs, &id, &names)
-            })
-            .await;
-            tokio::time::sleep(self.inner.config.bot_delay.saturating_sub(started.elapsed())).await;
+            let permits = Arc::clone(&self.inner.bot_permits);
+            let delay = self.inner.config.bot_delay;
+            let thought = async move {
+                // Bots take turns at the workers: a person's move never waits
+                // for a core behind a crowd of searches.
+                let permit = permits.acquire_owned().await;
+                let chosen = tokio::task::spawn_blocking(move || {
+                    let _permit = permit;
+                    bots::choose_bot_move(&level, &game, seed, quick, &programs, &id, &names)
+                })
+                .await;
+                tokio::time::sleep(delay.saturating_sub(started.elapsed())).await;
+                chosen
+            };
+            tokio::pin!(thought);
+            // A bot that answers within a frame is not shown thinking (one
+            // message less for every viewer); one that takes longer is, on
+            // every server.
+            let (chosen, shown) = tokio::select! {
+                chosen = &mut thought => (chosen, false),
+                () = tokio::time::sleep(SHOW_THINKING_AFTER) => {
+                    let mut t = live.lock().await;
+                    if t.version() == version {
+                        t.thinking = Some(seat);
+                        live.changed();
+                    }
+                    drop(t);
+                    self.publish_thinking(&live, version, Some(seat)).await;
+                    (thought.await, true)
+                }
+            };
 
             let mut t = live.lock().await;
             t.thinking = None;
@@ -1195,7 +1241,7 @@ impl AppState {
                 return;
             }
             drop(t);
-            if !moved {
+            if !moved && shown {
                 // No move came of this thought (the game moved meanwhile,
                 // through the change feed or a lost race): viewers were last
                 // shown the bot thinking, so they are told it stopped.
@@ -1233,6 +1279,9 @@ impl AppState {
         }
     }
 }
+
+/// How long a bot may take before its viewers are shown it thinking.
+const SHOW_THINKING_AFTER: Duration = Duration::from_millis(16);
 
 /// A stored game rebuilt: its record's setup with the live bag's seed, then
 /// every move, checked.
