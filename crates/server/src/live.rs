@@ -1143,7 +1143,7 @@ impl AppState {
             let next = {
                 let mut t = live.lock().await;
                 match t.bot_to_move() {
-                    Some((seat, level)) => Ok((t.game.clone(), level, seat, t.version(), t.names())),
+                    Some((seat, level)) => Ok((self.copy_of(&t.game), level, seat, t.version(), t.names())),
                     None => Err(t.thinking.take().is_some()),
                 }
             };
@@ -1178,16 +1178,27 @@ impl AppState {
             let (programs, id) = (self.inner.config.external_bots.clone(), live.id.clone());
             let permits = Arc::clone(&self.inner.bot_permits);
             let delay = self.inner.config.bot_delay;
+            let app = self.clone();
             let thought = async move {
-                // Bots take turns at the workers: a person's move never waits
-                // for a core behind a crowd of searches.
-                let permit = permits.acquire_owned().await;
-                let chosen = tokio::task::spawn_blocking(move || {
-                    let _permit = permit;
-                    bots::choose_bot_move(&level, &game, seed, quick, &programs, &id, &names)
-                })
-                .await;
-                tokio::time::sleep(delay.saturating_sub(started.elapsed())).await;
+                let chosen = if level == BotLevel::Random {
+                    // A random move takes microseconds: no worker needed.
+                    let chosen = bots::choose_bot_move(&level, &game, seed, quick, &programs, &id, &names);
+                    app.spare(game);
+                    Ok(chosen)
+                } else {
+                    // Bots take turns at the workers: a person's move never
+                    // waits for a core behind a crowd of searches.
+                    let permit = permits.acquire_owned().await;
+                    tokio::task::spawn_blocking(move || {
+                        let _permit = permit;
+                        bots::choose_bot_move(&level, &game, seed, quick, &programs, &id, &names)
+                    })
+                    .await
+                };
+                let wait = delay.saturating_sub(started.elapsed());
+                if !wait.is_zero() {
+                    tokio::time::sleep(wait).await;
+                }
                 chosen
             };
             tokio::pin!(thought);

@@ -12,7 +12,6 @@
 //! news of each change ([`Change`]), which server drives each game's bots
 //! (a lease), and who is online where.
 
-use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -493,19 +492,17 @@ pub struct SqliteStore(Arc<Sqlite>);
 /// The file and its connection; its methods block.
 struct Sqlite {
     conn: Mutex<Connection>,
-    /// Moves waiting to be committed, and the outcome of those committed.
-    queue: Mutex<Queue>,
+    /// Moves to commit, for the writer thread.
+    writer: std::sync::mpsc::Sender<Pending>,
 }
 
 /// Group commit: every move is synced to disk before it is acknowledged,
-/// and a sync costs milliseconds, so moves that arrive while one commit is
-/// under way wait here and the next writer commits them all at once.
-#[derive(Default)]
-struct Queue {
-    next: u64,
-    pending: Vec<(u64, Append)>,
-    done: HashMap<u64, Result<(), StoreError>>,
-}
+/// and a sync costs milliseconds, so one writer thread commits the moves
+/// that arrived during its last commit all at once.
+type Pending = (Append, tokio::sync::oneshot::Sender<Result<(), StoreError>>);
+
+/// The most moves committed in one transaction.
+const MAX_BATCH: usize = 512;
 
 struct Append {
     id: String,
@@ -557,7 +554,14 @@ impl SqliteStore {
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         migrate(&mut conn)?;
-        Ok(SqliteStore(Arc::new(Sqlite { conn: Mutex::new(conn), queue: Mutex::new(Queue::default()) })))
+        let (writer, moves) = std::sync::mpsc::channel();
+        let db = Arc::new(Sqlite { conn: Mutex::new(conn), writer });
+        let weak = Arc::downgrade(&db);
+        std::thread::Builder::new()
+            .name("sqlite-writer".into())
+            .spawn(move || write_moves(&weak, &moves))
+            .map_err(|e| StoreError::failed(format!("cannot start the storage's writer: {e}")))?;
+        Ok(SqliteStore(db))
     }
 
     /// Runs `f` on a blocking thread.
@@ -573,10 +577,6 @@ impl SqliteStore {
 }
 
 impl Sqlite {
-    fn queue(&self) -> std::sync::MutexGuard<'_, Queue> {
-        self.queue.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
     fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
         // A panic while holding the lock cannot leave a half-done transaction
         // behind (rusqlite rolls back on drop), so a poisoned lock is usable.
@@ -584,17 +584,34 @@ impl Sqlite {
     }
 }
 
+/// The writer thread: takes the moves queued (all of them, up to
+/// [`MAX_BATCH`]), commits them together and answers each. Ends when the
+/// storage is dropped.
+fn write_moves(db: &std::sync::Weak<Sqlite>, moves: &std::sync::mpsc::Receiver<Pending>) {
+    while let Ok(first) = moves.recv() {
+        let all: Vec<Pending> = std::iter::once(first).chain(moves.try_iter().take(MAX_BATCH - 1)).collect();
+        let (batch, replies): (Vec<Append>, Vec<_>) = all.into_iter().unzip();
+        let outcomes = match db.upgrade() {
+            Some(db) => commit_batch(&mut db.conn(), &batch),
+            None => batch.iter().map(|_| Err(StoreError::failed("the storage is closed"))).collect(),
+        };
+        for (reply, outcome) in replies.into_iter().zip(outcomes) {
+            let _ = reply.send(outcome);
+        }
+    }
+}
+
 /// Appends a batch of moves in one transaction (one sync), each under its
 /// own savepoint so that a refused one leaves the others alone. The
 /// outcomes are in the batch's order; none is `Ok` unless the commit was.
-fn commit_batch(conn: &mut Connection, batch: &[(u64, Append)]) -> Vec<Result<(), StoreError>> {
+fn commit_batch(conn: &mut Connection, batch: &[Append]) -> Vec<Result<(), StoreError>> {
     let all_failed = |e: &dyn fmt::Display| batch.iter().map(|_| Err(StoreError::failed(e.to_string()))).collect();
     let mut tx = match conn.transaction() {
         Ok(tx) => tx,
         Err(e) => return all_failed(&e),
     };
     let mut outcomes = Vec::with_capacity(batch.len());
-    for (_, a) in batch {
+    for a in batch {
         let outcome = match tx.savepoint() {
             Ok(mut sp) => {
                 let r = append_one(&sp, a);
@@ -664,8 +681,8 @@ impl Store for SqliteStore {
     }
 
     async fn append_move(&self, id: &str, ply: usize, mv: &RecordMove, progress: &Progress) -> Result<(), StoreError> {
-        let (id, mv, progress) = (id.to_string(), mv.clone(), progress.clone());
-        self.run(move |db| db.append_move(&id, ply, &mv, &progress)).await
+        let committed = self.0.append_move(id, ply, mv, progress)?;
+        committed.await.map_err(|_| StoreError::failed("the storage's writer stopped"))?
     }
 
     async fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
@@ -740,7 +757,15 @@ impl Sqlite {
         Ok(())
     }
 
-    fn append_move(&self, id: &str, ply: usize, mv: &RecordMove, progress: &Progress) -> Result<(), StoreError> {
+    /// Queues a move for the writer thread: the answer comes once it is
+    /// committed (or refused).
+    fn append_move(
+        &self,
+        id: &str,
+        ply: usize,
+        mv: &RecordMove,
+        progress: &Progress,
+    ) -> Result<tokio::sync::oneshot::Receiver<Result<(), StoreError>>, StoreError> {
         let append = Append {
             id: id.to_string(),
             ply,
@@ -748,31 +773,9 @@ impl Sqlite {
             progress: serde_json::to_string(progress)?,
             at: progress.at,
         };
-        let ticket = {
-            let mut q = self.queue();
-            let ticket = q.next;
-            q.next += 1;
-            q.pending.push((ticket, append));
-            ticket
-        };
-        // Whoever holds the connection commits everything queued; by the
-        // time we get it, our move may have been committed by another.
-        let mut conn = self.conn();
-        if let Some(outcome) = self.queue().done.remove(&ticket) {
-            return outcome;
-        }
-        let batch = std::mem::take(&mut self.queue().pending);
-        let outcomes = commit_batch(&mut conn, &batch);
-        let mut q = self.queue();
-        let mut mine = Err(StoreError::failed("the move was not committed"));
-        for ((t, _), outcome) in batch.iter().zip(outcomes) {
-            if *t == ticket {
-                mine = outcome;
-            } else {
-                q.done.insert(*t, outcome);
-            }
-        }
-        mine
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        self.writer.send((append, reply)).map_err(|_| StoreError::failed("the storage's writer stopped"))?;
+        Ok(answer)
     }
 
     fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
@@ -1075,7 +1078,12 @@ mod tests {
                                 abbot: None,
                                 recall: None,
                             };
-                            let r = store.0.append_move(&format!("g{g}"), ply, &m, &progress(ply as i64));
+                            let r = store
+                                .0
+                                .append_move(&format!("g{g}"), ply, &m, &progress(ply as i64))
+                                .unwrap()
+                                .blocking_recv()
+                                .unwrap();
                             assert!(!matches!(r, Err(StoreError::Failed(_))), "{r:?}");
                             out.push((g, ply, r.is_ok()));
                         }
