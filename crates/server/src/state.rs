@@ -21,7 +21,7 @@ use serde_json::{Map, Value};
 
 use crate::live::{Table, Viewer};
 use crate::store::Seat;
-use crate::view::{event_to_json, seat_kind, sees_hand, COLORS};
+use crate::view::{seat_kind, sees_hand, COLORS};
 
 /// A cell of the board: `[x, y]`.
 pub type At = [i32; 2];
@@ -379,7 +379,7 @@ macro_rules! state_fields {
         #[derive(Default, Serialize)]
         pub struct Appended<'a> {
             #[serde(skip_serializing_if = "Vec::is_empty")]
-            pub log: Vec<Value>,
+            pub log: Vec<LogEntry>,
             $( #[serde(skip_serializing_if = "Option::is_none")] pub $grow: Option<&'a [$gty]>, )*
         }
 
@@ -517,13 +517,91 @@ impl StateView {
 pub struct WithLog<'a> {
     #[serde(flatten)]
     pub state: &'a StateView,
-    pub log: Vec<Value>,
+    pub log: Vec<LogEntry>,
 }
 
-/// The log from the game's event number `from` on (events the log does not
-/// show are skipped, so `from` counts [`Game::events`], not log entries).
-pub fn log(game: &Game, from: usize) -> Vec<Value> {
-    game.events().get(from..).unwrap_or_default().iter().filter_map(event_to_json).collect()
+/// One entry of the game log (every event is public). Scorings, discards
+/// and abbot recalls carry the fields of the record's `score` output
+/// (record.md), `kind` included.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum LogEntry {
+    Tile { turn: u16, seat: u8, tile: &'static str, at: At, rot: u8 },
+    Deploy { turn: u16, seat: u8, at: At, spot: &'static str, role: &'static str },
+    Return { turn: u16, seat: u8, at: At, spot: &'static str },
+    Score(ScoreEntry),
+    Discard { turn: u16, kind: &'static str, tile: &'static str },
+    Reshuffle { turn: u16, kind: &'static str, tile: &'static str },
+    Recall { turn: u16, kind: &'static str, points: u32, to: [u8; 1] },
+    Bonus { turn: u16, seat: u8 },
+    End { winners: Vec<u8> },
+}
+
+/// A scoring, as the record's `score` output lists it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ScoreEntry {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub turn: Option<u16>,
+    pub kind: &'static str,
+    pub when: &'static str,
+    pub points: u32,
+    pub to: Vec<u8>,
+    /// Roads and cities.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tiles: Option<u8>,
+    /// Cities.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shields: Option<u8>,
+    /// Farms: the completed cities they supply.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cities: Option<u8>,
+}
+
+impl LogEntry {
+    pub fn of(e: &Event) -> LogEntry {
+        use carcassonne::ScoredKind;
+        match *e {
+            Event::TilePlaced { turn, player, tile, pos, rot } => LogEntry::Tile {
+                turn: turn.0,
+                seat: player.0,
+                tile: tile.name(),
+                at: at(pos),
+                rot: rot.quarter_turns(),
+            },
+            Event::FollowerDeployed { turn, player, pos, spot, role } => {
+                LogEntry::Deploy { turn: turn.0, seat: player.0, at: at(pos), spot: spot.name(), role: role.word() }
+            }
+            Event::FollowerReturned { turn, player, pos, spot } => {
+                LogEntry::Return { turn: turn.0, seat: player.0, at: at(pos), spot: spot.name() }
+            }
+            Event::Scored(s) => LogEntry::Score(ScoreEntry {
+                turn: s.turn.map(|t| t.0),
+                kind: s.kind.word(),
+                when: s.when.word(),
+                points: s.points,
+                to: s.to.iter().map(|p| p.0).collect(),
+                tiles: matches!(s.kind, ScoredKind::Road | ScoredKind::City).then_some(s.tiles),
+                shields: matches!(s.kind, ScoredKind::City).then_some(s.shields),
+                cities: matches!(s.kind, ScoredKind::Farm).then_some(s.cities),
+            }),
+            Event::TileDiscarded { turn, tile } => {
+                LogEntry::Discard { turn: turn.0, kind: "discard", tile: tile.name() }
+            }
+            Event::TileReshuffled { turn, tile } => {
+                LogEntry::Reshuffle { turn: turn.0, kind: "reshuffle", tile: tile.name() }
+            }
+            Event::AbbotRecalled { turn, player, points, .. } => {
+                LogEntry::Recall { turn: turn.0, kind: "recall", points, to: [player.0] }
+            }
+            Event::BonusTurn { turn, player } => LogEntry::Bonus { turn: turn.0, seat: player.0 },
+            Event::GameOver { winners } => LogEntry::End { winners: winners.iter().map(|p| p.0).collect() },
+        }
+    }
+}
+
+/// The log from the game's event number `from` on.
+pub fn log(game: &Game, from: usize) -> Vec<LogEntry> {
+    game.events().get(from..).unwrap_or_default().iter().map(LogEntry::of).collect()
 }
 
 #[cfg(test)]
@@ -591,5 +669,36 @@ mod tests {
             }
         }
         assert!(appended > 1000, "the board and the score history grew by appending ({appended})");
+    }
+
+    /// The log's scorings, discards and recalls carry the record's `score`
+    /// fields (record.md), over games with every kind of event.
+    #[test]
+    fn the_log_says_what_the_record_says() {
+        let options = [
+            Rules::default(),
+            Rules { abbot: true, river: true, ..Rules::default() },
+            Rules { hand: 2, ..Rules::default() },
+        ];
+        let mut kinds = std::collections::BTreeSet::new();
+        for seed in 0..30u64 {
+            let rules = options[seed as usize % options.len()];
+            let mut game = Game::new(Setup::standard(rules, 2 + seed as usize % 3, seed)).unwrap();
+            let (mut rng, mut mover) = (seeded_rng(seed), RandomMover::new());
+            while let Some(mv) = mover.choose(&game, &mut rng) {
+                game.play(&mv).unwrap();
+            }
+            for e in game.events() {
+                let mut entry = serde_json::to_value(super::LogEntry::of(e)).unwrap();
+                let kind = entry.as_object_mut().unwrap().remove("type").unwrap();
+                kinds.insert(kind.as_str().unwrap().to_string());
+                if let Some(record) = carcassonne::record::event_json(e) {
+                    assert_eq!(entry, record, "{e:?}");
+                }
+            }
+        }
+        for k in ["tile", "deploy", "return", "score", "recall", "end"] {
+            assert!(kinds.contains(k), "no {k} in {kinds:?}");
+        }
     }
 }

@@ -6,9 +6,9 @@
 //! (`remaining()` counts, never `deck()`): the order of the bag never leaves
 //! the server while a game is in play.
 
-use carcassonne::record::{event_json, option_json, rules_to_json, Record, ReplayError};
+use carcassonne::record::{option_json, rules_to_json, Record, ReplayError};
 use carcassonne::{
-    standard_deck, Dir, EdgeKind, Event, Game, OptionKind, OptionValue, PlayerId, Preset, RuleOption, Rules, TileId,
+    standard_deck, Dir, EdgeKind, Game, OptionKind, OptionValue, PlayerId, Preset, RuleOption, Rules, TileId,
     HALF_NAMES, RULE_OPTIONS,
 };
 use serde_json::{json, Map, Value};
@@ -20,46 +20,6 @@ use crate::store::{GameSummary, Seat};
 
 /// Seat colours, in seat order (rules.md: the box's five, then pink).
 pub const COLORS: [&str; 6] = ["yellow", "red", "green", "blue", "black", "pink"];
-
-fn at(pos: carcassonne::Pos) -> Value {
-    json!([pos.x, pos.y])
-}
-
-fn seats_json(to: carcassonne::Seats) -> Value {
-    to.iter().map(|p| Value::from(p.0)).collect()
-}
-
-/// One event for the game log (all events are public).
-pub fn event_to_json(e: &Event) -> Option<Value> {
-    Some(match *e {
-        Event::TilePlaced { turn, player, tile, pos, rot } => json!({
-            "type": "tile", "turn": turn.0, "seat": player.0, "tile": tile.name(), "at": at(pos),
-            "rot": rot.quarter_turns(),
-        }),
-        Event::FollowerDeployed { turn, player, pos, spot, role } => json!({
-            "type": "deploy", "turn": turn.0, "seat": player.0, "at": at(pos), "spot": spot.name(),
-            "role": role.word(),
-        }),
-        Event::FollowerReturned { turn, player, pos, spot } => json!({
-            "type": "return", "turn": turn.0, "seat": player.0, "at": at(pos), "spot": spot.name(),
-        }),
-        Event::GameOver { winners } => json!({ "type": "end", "winners": seats_json(winners) }),
-        Event::BonusTurn { turn, player } => json!({ "type": "bonus", "turn": turn.0, "seat": player.0 }),
-        Event::Scored(_) => {
-            let mut v = event_json(e)?;
-            v["type"] = "score".into();
-            v
-        }
-        // Discards, and whatever events the engine adds later, in the
-        // record's `score` form.
-        _ => {
-            let mut v = event_json(e)?;
-            let kind = v.get("kind").cloned().unwrap_or(Value::Null);
-            v["type"] = kind;
-            v
-        }
-    })
-}
 
 pub(crate) fn seat_kind(seat: &Seat) -> (&'static str, Option<&str>) {
     match seat {
@@ -309,7 +269,7 @@ fn step_json(game: &Game, from: usize) -> Value {
         "supply": supply,
         "tiles_left": game.tiles_left(),
         "to_move": game.to_move().map(|p| p.0),
-        "events": game.events()[from.min(game.events().len())..].iter().filter_map(event_to_json).collect::<Vec<_>>(),
+        "events": state::log(game, from),
     })
 }
 

@@ -315,7 +315,8 @@ impl Follow {
         let ws = loop {
             // (A read buffer of 16 KiB rather than 128 KiB, zeroed before
             // every read: the client shares the machine with the server.)
-            let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default().read_buffer_size(16 * 1024);
+            let config =
+                tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default().read_buffer_size(16 * 1024);
             match tokio_tungstenite::connect_async_with_config(&url, Some(config), false).await {
                 Ok((ws, _)) => break ws,
                 Err(e) if wait > Duration::from_secs(5) => return Err(format!("websocket: {e}")),
