@@ -238,17 +238,30 @@ fn online(s: &Value) -> Vec<bool> {
     s["players"].as_array().unwrap().iter().map(|p| p["online"] == true).collect()
 }
 
-/// Every socket shows the same game at `version`.
+/// Every socket shows the same game at `version` (presence and "thinking"
+/// come from other servers a moment later: they are waited for too).
 async fn converge(socks: &mut [&mut Sock], version: u64) -> Value {
-    let mut first: Option<Value> = None;
     for sock in socks.iter_mut() {
-        let s = sock.wait("converging", Duration::from_secs(5), |s| s["version"] == version).await;
-        match &first {
-            None => first = Some(public(&s)),
-            Some(f) => assert_eq!(&public(&s), f, "two servers show the game differently"),
-        }
+        sock.wait("converging", Duration::from_secs(5), |s| s["version"] == version).await;
     }
-    first.unwrap()
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let seen: Vec<Value> = socks.iter().map(|s| public(&s.latest.borrow())).collect();
+        if seen.iter().all(|s| s == &seen[0]) {
+            return seen[0].clone();
+        }
+        if Instant::now() > deadline {
+            let keys: Vec<String> = seen[0]
+                .as_object()
+                .unwrap()
+                .iter()
+                .filter(|(k, v)| seen.iter().any(|s| &s[k.as_str()] != *v))
+                .map(|(k, _)| format!("{k}: {:?}", seen.iter().map(|s| s[k.as_str()].to_string()).collect::<Vec<_>>()))
+                .collect();
+            panic!("two servers show the game at version {version} differently: {keys:?}");
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }
 
 /// The moves stored for `id`: as many rows as the game's count, numbered without a gap.
