@@ -127,12 +127,17 @@ impl Report {
 /// An in-process server on a loopback port with its games in a temporary
 /// SQLite file; bots move at once. Returns `host:port`, the state, the file.
 pub async fn start_server(name: &str) -> (String, AppState, TempFile) {
+    start_server_on(name, "127.0.0.1:0").await
+}
+
+/// [`start_server`] on `addr`.
+pub async fn start_server_on(name: &str, addr: &str) -> (String, AppState, TempFile) {
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
     let file = TempFile(std::env::temp_dir().join(format!("carcassonne-{name}-{}-{nanos}.db", std::process::id())));
     let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&file.0).expect("a database file"));
     let config = Config { bot_delay: Duration::ZERO, ..Config::unlimited() };
     let state = AppState::new(store, config);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let listener = tokio::net::TcpListener::bind(addr).await.expect("an address to listen on");
     let addr = listener.local_addr().unwrap().to_string();
     tokio::spawn(serve_on(listener, state.clone()));
     (addr, state, file)
@@ -523,32 +528,47 @@ pub async fn verify(store: &dyn Store, report: &Report) -> Vec<String> {
         if !ids.insert(g.id.clone()) {
             wrong.push(format!("{}: the id was given twice", g.id));
         }
-        let stored = match store.load(&g.id).await {
-            Ok(Some(s)) => s,
-            Ok(None) => {
-                wrong.push(format!("{}: not stored", g.id));
-                continue;
-            }
-            Err(e) => {
-                wrong.push(format!("{}: {e}", g.id));
-                continue;
-            }
-        };
-        let moves = &stored.record.moves;
-        if (moves.len() as u64) < g.last_version {
-            wrong.push(format!("{}: {} moves stored, {} seen", g.id, moves.len(), g.last_version));
-        }
-        for (version, mv) in &g.sent {
-            let here = moves.get(*version as usize).and_then(|m| serde_json::to_value(m).ok());
-            if here.as_ref() != Some(mv) {
-                wrong.push(format!("{} move {version}: sent {mv}, stored {here:?}", g.id));
-            }
-        }
-        match rebuild(&stored.record, stored.live_seed) {
-            Ok(game) if game.moves_played() as usize == moves.len() => {}
-            Ok(_) => wrong.push(format!("{}: the record replays to another length", g.id)),
-            Err(e) => wrong.push(format!("{}: the record does not replay: {e}", g.id)),
+        match store.load(&g.id).await {
+            Ok(Some(s)) => check(g, &s.record, s.live_seed, &mut wrong),
+            Ok(None) => wrong.push(format!("{}: not stored", g.id)),
+            Err(e) => wrong.push(format!("{}: {e}", g.id)),
         }
     }
     wrong
+}
+
+/// [`verify`] against a server in another process, through the record
+/// anyone may download of each game (its moves are the stored ones).
+pub async fn verify_remote(addr: &str, report: &Report) -> Vec<String> {
+    let mut wrong = Vec::new();
+    for g in &report.games {
+        match http(addr, "GET", &format!("/api/games/{}/record", g.id), "").await {
+            Ok((200, v)) => match serde_json::from_value::<carcassonne::record::Record>(v) {
+                Ok(record) => check(g, &record, None, &mut wrong),
+                Err(e) => wrong.push(format!("{}: the record does not read: {e}", g.id)),
+            },
+            Ok((status, v)) => wrong.push(format!("{}: record: {status} {v}", g.id)),
+            Err(e) => wrong.push(format!("{}: record: {e}", g.id)),
+        }
+    }
+    wrong
+}
+
+/// One game's record against what the client saw.
+fn check(g: &GameRun, record: &carcassonne::record::Record, live_seed: Option<u64>, wrong: &mut Vec<String>) {
+    let moves = &record.moves;
+    if (moves.len() as u64) < g.last_version {
+        wrong.push(format!("{}: {} moves stored, {} seen", g.id, moves.len(), g.last_version));
+    }
+    for (version, mv) in &g.sent {
+        let here = moves.get(*version as usize).and_then(|m| serde_json::to_value(m).ok());
+        if here.as_ref() != Some(mv) {
+            wrong.push(format!("{} move {version}: sent {mv}, stored {here:?}", g.id));
+        }
+    }
+    match rebuild(record, live_seed) {
+        Ok(game) if game.moves_played() as usize == moves.len() => {}
+        Ok(_) => wrong.push(format!("{}: the record replays to another length", g.id)),
+        Err(e) => wrong.push(format!("{}: the record does not replay: {e}", g.id)),
+    }
 }
