@@ -11,7 +11,6 @@
 use crate::geom::{Dir, Pos, Rotation, HALF_OPPOSITE};
 use crate::tile::{
     constraint_side, tables, EdgeKind, RotatedTile, SegmentKind, Tables, TileId, FIT_ROW, MAX_SEGMENTS, NO_SEGMENT,
-    SIDE_WEIGHT,
 };
 
 const GRID_BITS: u32 = 7;
@@ -21,6 +20,12 @@ const CELLS: usize = (GRID * GRID) as usize;
 /// The most tiles one game may place (start tile included). Bounded by the
 /// grid and by the 128-bit tile sets the features carry.
 pub const MAX_TILES: usize = 120;
+
+/// Room for the frontier: each tile adds at most two cells to it, and a
+/// cell's frontier index + 1 must fit in a byte. One spare slot takes the
+/// speculative write of a cell that may join the frontier (see `place`).
+const FRONTIER: usize = 256;
+const _: () = assert!(2 * MAX_TILES + 4 < FRONTIER);
 
 #[inline]
 fn cell_index(p: Pos) -> usize {
@@ -110,9 +115,12 @@ pub struct Board {
     /// the grid need no bounds check).
     grid: Box<[Cell; CELLS]>,
     /// The frontier as two parallel arrays: cells and their constraints
-    /// (kept apart so that scanning the constraints is dense).
-    fr_pos: Vec<Pos>,
-    fr_code: Vec<u16>,
+    /// (kept apart so that scanning the constraints is dense); the first
+    /// `fr_len` entries count. Fixed-size arrays, so that `place` can write
+    /// one entry past the end instead of branching on whether a cell is new.
+    fr_pos: Box<[Pos; FRONTIER]>,
+    fr_code: Box<[u16; FRONTIER]>,
+    fr_len: usize,
     tables: &'static Tables,
     /// Half the table's width and height (rules' `board_limit`).
     limit: Option<(i32, i32)>,
@@ -129,6 +137,7 @@ impl Clone for Board {
             grid: self.grid.clone(),
             fr_pos: self.fr_pos.clone(),
             fr_code: self.fr_code.clone(),
+            fr_len: self.fr_len,
             tables: self.tables,
             limit: self.limit,
             border_completes: self.border_completes,
@@ -147,8 +156,10 @@ impl Clone for Board {
         for_rows(lo, hi, |r| self.grid[r].fill(Cell::EMPTY));
         let (lo, hi) = rows(source);
         for_rows(lo, hi, |r| self.grid[r.clone()].copy_from_slice(&source.grid[r]));
-        self.fr_pos.clone_from(&source.fr_pos);
-        self.fr_code.clone_from(&source.fr_code);
+        let n = source.fr_len;
+        self.fr_pos[..n].copy_from_slice(&source.fr_pos[..n]);
+        self.fr_code[..n].copy_from_slice(&source.fr_code[..n]);
+        self.fr_len = n;
         self.tables = source.tables;
         self.limit = source.limit;
         self.border_completes = source.border_completes;
@@ -187,8 +198,9 @@ impl Board {
             limit: limit.map(|(w, h)| (w as i32 / 2, h as i32 / 2)),
             border_completes: border_completes && limit.is_some(),
             grid: Box::new([Cell::EMPTY; CELLS]),
-            fr_pos: Vec::with_capacity(2 * MAX_TILES + 4),
-            fr_code: Vec::with_capacity(2 * MAX_TILES + 4),
+            fr_pos: Box::new([Pos::ORIGIN; FRONTIER]),
+            fr_code: Box::new([0; FRONTIER]),
+            fr_len: 0,
             tables: tables(),
             tiles: Vec::with_capacity(MAX_TILES),
             feats: Vec::with_capacity(MAX_TILES * MAX_SEGMENTS),
@@ -270,7 +282,7 @@ impl Board {
 
     /// The cells of the frontier.
     pub(crate) fn frontier_cells(&self) -> &[Pos] {
-        &self.fr_pos
+        &self.fr_pos[..self.fr_len]
     }
 
     /// Per frontier cell, the rotations of `tile` that fit there (bit per
@@ -278,14 +290,14 @@ impl Board {
     #[inline]
     pub(crate) fn fit_masks(&self, tile: TileId) -> impl Iterator<Item = u8> + '_ {
         let fits = &self.tables.fits[tile.index()];
-        self.fr_code.iter().map(move |&c| fits[c as usize & (FIT_ROW - 1)])
+        self.fr_code[..self.fr_len].iter().map(move |&c| fits[c as usize & (FIT_ROW - 1)])
     }
 
     /// Whether `tile` fits anywhere on the board.
     pub(crate) fn fits_anywhere(&self, tile: TileId) -> bool {
         let fits = &self.tables.fits[tile.index()];
         // Eight cells at a time, without a branch per cell.
-        self.fr_code.chunks(8).any(|chunk| chunk.iter().fold(0, |acc, &c| acc | fits[c as usize & (FIT_ROW - 1)]) != 0)
+        self.fr_code[..self.fr_len].chunks(8).any(|chunk| chunk.iter().fold(0, |acc, &c| acc | fits[c as usize & (FIT_ROW - 1)]) != 0)
     }
 
     #[inline]
@@ -352,15 +364,19 @@ impl Board {
         debug_assert!(idx < MAX_TILES);
         let rt = &self.tables.rotated[tile.index()][rot.quarter_turns() as usize];
         let base = self.feats.len() as u16;
-        for s in 0..rt.n_segs as usize {
-            let kind = rt.seg_kind[s];
-            let open = match kind {
-                SegmentKind::City | SegmentKind::Road => rt.seg_edges[s].count_ones() as u16,
-                _ => 0,
-            };
-            let shields = (kind == SegmentKind::City && rt.shield) as u8;
-            self.feats.push(Feature { tiles: 1u128 << idx, meeples: 0, parent: base + s as u16, open, kind, shields });
-        }
+        // The tile's segments from its template: a fixed number of entries
+        // written, then the extra ones dropped, with no branch per segment.
+        let bit = 1u128 << idx;
+        let new: [Feature; MAX_SEGMENTS] = std::array::from_fn(|s| Feature {
+            tiles: bit,
+            meeples: 0,
+            parent: base + s as u16,
+            open: rt.seg_open[s],
+            kind: rt.seg_kind[s],
+            shields: rt.seg_shields[s],
+        });
+        self.feats.extend_from_slice(&new);
+        self.feats.truncate(base as usize + rt.n_segs as usize);
         self.tiles.push(PlacedTile { tile, rot, pos, seg_base: base });
         let cell = cell_index(pos);
         self.grid[cell].tile = idx as u8 + 1;
@@ -372,73 +388,115 @@ impl Board {
             self.max = Pos::new(self.max.x.max(pos.x), self.max.y.max(pos.y));
         }
 
-        // Leave the frontier.
-        let fp = self.grid[cell].front;
+        // Leave the frontier: the last cell takes this one's place.
+        let fp = self.grid[cell].front as usize;
         if fp != 0 {
+            let last = self.fr_len - 1;
+            let i = (fp - 1) & (FRONTIER - 1);
+            self.fr_pos[i] = self.fr_pos[last & (FRONTIER - 1)];
+            self.fr_code[i] = self.fr_code[last & (FRONTIER - 1)];
+            self.grid[cell_index(self.fr_pos[i])].front = fp as u8;
             self.grid[cell].front = 0;
-            let i = fp as usize - 1;
-            self.fr_pos.swap_remove(i);
-            self.fr_code.swap_remove(i);
-            if i < self.fr_pos.len() {
-                let moved = cell_index(self.fr_pos[i]);
-                self.grid[moved].front = i as u8 + 1;
-            }
+            self.fr_len = last;
         }
 
+        let closed = if self.limit.is_none() { self.border_unbounded(rt, pos) } else { self.border_bounded(rt, pos, base) };
+        // Join the segments to the neighbours' features.
+        let mut sides = closed;
+        while sides != 0 {
+            let d = Dir::from_index(sides.trailing_zeros() as usize);
+            sides &= sides - 1;
+            let n = self.grid[cell_index(pos.step(d))].tile;
+            if n == 0 {
+                // The table's edge (with `border_completes`): counted in `border_bounded`.
+                continue;
+            }
+            let opp = d.opposite();
+            let nb = self.tiles[n as usize - 1];
+            let nrt = self.shape(&nb);
+            let es = rt.edge_seg[d.index()];
+            if es != NO_SEGMENT {
+                let root = self.union(base + es as u16, nb.seg_base + nrt.edge_seg[opp.index()] as u16);
+                self.feats[root as usize].open -= 2;
+            }
+            // The two half-edges of a side: on a plain field edge both
+            // join the same pair of segments, and one union does.
+            let (h0, h1) = (2 * d.index(), 2 * d.index() + 1);
+            let (a0, a1) = (rt.half_seg[h0], rt.half_seg[h1]);
+            if a0 != NO_SEGMENT {
+                let (b0, b1) = (nrt.half_seg[HALF_OPPOSITE[h0] as usize], nrt.half_seg[HALF_OPPOSITE[h1] as usize]);
+                self.union(base + a0 as u16, nb.seg_base + b0 as u16);
+                if a1 != NO_SEGMENT && (a1 != a0 || b1 != b0) {
+                    self.union(base + a1 as u16, nb.seg_base + b1 as u16);
+                }
+            } else if a1 != NO_SEGMENT {
+                let b1 = nrt.half_seg[HALF_OPPOSITE[h1] as usize];
+                self.union(base + a1 as u16, nb.seg_base + b1 as u16);
+            }
+        }
+        (idx, closed)
+    }
+
+    /// With no table edge: the empty neighbours of a tile just put at `pos`
+    /// join the frontier or take its edges into their constraints, without
+    /// a branch on which neighbours are empty (they are too random to
+    /// predict). Returns the sides that have a neighbour.
+    #[inline]
+    fn border_unbounded(&mut self, rt: &RotatedTile, pos: Pos) -> u8 {
+        let mut occupied = 0u8;
+        for d in Dir::ALL {
+            let np = pos.step(d);
+            let ncell = cell_index(np);
+            let empty = self.grid[ncell].tile == 0;
+            occupied |= (!empty as u8) << d.index();
+            // An occupied cell is never on the frontier (front 0); an empty
+            // one not yet on it is appended at `len`.
+            let f = self.grid[ncell].front as usize;
+            let len = self.fr_len;
+            self.fr_pos[len & (FRONTIER - 1)] = np;
+            self.fr_code[len & (FRONTIER - 1)] = 0;
+            let fresh = empty & (f == 0);
+            let i = if f == 0 { len } else { f - 1 };
+            self.fr_code[i & (FRONTIER - 1)] += rt.side_code[d.index()] * empty as u16;
+            self.grid[ncell].front = if fresh { len as u8 + 1 } else { f as u8 };
+            self.fr_len = len + fresh as usize;
+        }
+        occupied
+    }
+
+    /// With a table edge: as [`Board::border_unbounded`], but no cell
+    /// beyond the edge joins the frontier, and with `border_completes` the
+    /// edge closes roads and cities. Returns the closed sides (a
+    /// neighbour, or the table's edge with `border_completes`).
+    fn border_bounded(&mut self, rt: &RotatedTile, pos: Pos, base: u16) -> u8 {
         let mut closed = 0u8;
         for d in Dir::ALL {
             let np = pos.step(d);
             let ncell = cell_index(np);
-            let opp = d.opposite();
-            match self.grid[ncell].tile {
-                0 if !self.within_limit(np) => {
-                    // The table's edge: no tile goes there; it may close roads and cities.
-                    let es = rt.edge_seg[d.index()];
-                    closed |= (self.border_completes as u8) << d.index();
-                    if self.border_completes && es != NO_SEGMENT {
-                        let root = self.find(base + es as u16);
-                        self.feats[root as usize].open -= 1;
-                    }
+            if self.grid[ncell].tile != 0 {
+                closed |= 1 << d.index();
+            } else if !self.within_limit(np) {
+                let es = rt.edge_seg[d.index()];
+                closed |= (self.border_completes as u8) << d.index();
+                if self.border_completes && es != NO_SEGMENT {
+                    let root = self.find(base + es as u16);
+                    self.feats[root as usize].open -= 1;
                 }
-                0 => {
-                    let add = rt.edges[d.index()] as u16 * SIDE_WEIGHT[opp.index()];
-                    match self.grid[ncell].front {
-                        0 => {
-                            self.fr_pos.push(np);
-                            self.fr_code.push(add);
-                            self.grid[ncell].front = self.fr_pos.len() as u8;
-                        }
-                        f => self.fr_code[f as usize - 1] += add,
+            } else {
+                let add = rt.side_code[d.index()];
+                match self.grid[ncell].front {
+                    0 => {
+                        let len = self.fr_len;
+                        self.fr_pos[len] = np;
+                        self.fr_code[len] = add;
+                        self.fr_len = len + 1;
+                        self.grid[ncell].front = self.fr_len as u8;
                     }
-                }
-                n => {
-                    closed |= 1 << d.index();
-                    let nb = self.tiles[n as usize - 1];
-                    let nrt = self.shape(&nb);
-                    let es = rt.edge_seg[d.index()];
-                    if es != NO_SEGMENT {
-                        let root = self.union(base + es as u16, nb.seg_base + nrt.edge_seg[opp.index()] as u16);
-                        self.feats[root as usize].open -= 2;
-                    }
-                    // The two half-edges of a side: on a plain field edge both
-                    // join the same pair of segments, and one union does.
-                    let (h0, h1) = (2 * d.index(), 2 * d.index() + 1);
-                    let (a0, a1) = (rt.half_seg[h0], rt.half_seg[h1]);
-                    if a0 != NO_SEGMENT {
-                        let (b0, b1) =
-                            (nrt.half_seg[HALF_OPPOSITE[h0] as usize], nrt.half_seg[HALF_OPPOSITE[h1] as usize]);
-                        self.union(base + a0 as u16, nb.seg_base + b0 as u16);
-                        if a1 != NO_SEGMENT && (a1 != a0 || b1 != b0) {
-                            self.union(base + a1 as u16, nb.seg_base + b1 as u16);
-                        }
-                    } else if a1 != NO_SEGMENT {
-                        let b1 = nrt.half_seg[HALF_OPPOSITE[h1] as usize];
-                        self.union(base + a1 as u16, nb.seg_base + b1 as u16);
-                    }
+                    f => self.fr_code[f as usize - 1] += add,
                 }
             }
         }
-        (idx, closed)
+        closed
     }
 
     /// The segments of a tile of shape `rt` about to be put at `pos` that

@@ -256,6 +256,14 @@ pub(crate) struct RotatedTile {
     pub seg_halves: [u8; MAX_SEGMENTS],
     pub seg_kind: [SegmentKind; MAX_SEGMENTS],
     pub seg_cities: [u16; MAX_SEGMENTS],
+    /// Per segment, the counters its feature starts with when the tile is
+    /// laid: open edges (cities and roads) and shields (a shielded city).
+    pub seg_open: [u16; MAX_SEGMENTS],
+    pub seg_shields: [u8; MAX_SEGMENTS],
+    /// Per side, what this tile adds to the constraint code of an empty
+    /// neighbour on that side (its edge kind, weighted for the neighbour's
+    /// opposite side).
+    pub side_code: [u16; 4],
     pub n_segs: u8,
     /// Field segments that touch a city on this tile (bit per segment).
     pub fields_by_cities: u16,
@@ -383,6 +391,9 @@ fn rotate_def(def: &TileDef, rot: Rotation) -> RotatedTile {
         seg_halves: [0; MAX_SEGMENTS],
         seg_kind: [SegmentKind::Field; MAX_SEGMENTS],
         seg_cities: [0; MAX_SEGMENTS],
+        seg_open: [0; MAX_SEGMENTS],
+        seg_shields: [0; MAX_SEGMENTS],
+        side_code: [0; 4],
         n_segs: def.segments.len() as u8,
         fields_by_cities: 0,
         cloister: NO_SEGMENT,
@@ -393,6 +404,9 @@ fn rotate_def(def: &TileDef, rot: Rotation) -> RotatedTile {
     for d in Dir::ALL {
         t.edges[d.rotated(rot).index()] = def.edges[d.index()];
     }
+    for d in Dir::ALL {
+        t.side_code[d.index()] = t.edges[d.index()] as u16 * SIDE_WEIGHT[d.opposite().index()];
+    }
     for (i, s) in def.segments.iter().enumerate() {
         let edges = if r == 0 { s.edges } else { rotate_mask4(s.edges, r) };
         let halves = rotate_mask8(s.halves, r);
@@ -400,6 +414,10 @@ fn rotate_def(def: &TileDef, rot: Rotation) -> RotatedTile {
         t.seg_halves[i] = halves;
         t.seg_kind[i] = s.kind;
         t.seg_cities[i] = s.cities;
+        if matches!(s.kind, SegmentKind::City | SegmentKind::Road) {
+            t.seg_open[i] = edges.count_ones() as u16;
+        }
+        t.seg_shields[i] = (s.kind == SegmentKind::City && def.shield) as u8;
         if s.kind == SegmentKind::Field && s.cities != 0 {
             t.fields_by_cities |= 1 << i;
         }
