@@ -317,7 +317,19 @@ impl Board {
     }
 
     #[inline]
-    pub(crate) fn find(&mut self, mut s: u16) -> u16 {
+    pub(crate) fn find(&mut self, s: u16) -> u16 {
+        // Most segments lie at most one step below their root: a fixed
+        // two-step look-up, no loop.
+        let p = self.feats[s as usize].parent;
+        let g = self.feats[p as usize].parent;
+        if g == p {
+            return p;
+        }
+        self.find_deep(s)
+    }
+
+    #[cold]
+    fn find_deep(&mut self, mut s: u16) -> u16 {
         // Path halving.
         while self.feats[s as usize].parent != s {
             let grand = self.feats[self.feats[s as usize].parent as usize].parent;
@@ -330,26 +342,33 @@ impl Board {
     /// The root of `s` without compressing paths (for `&self` queries).
     #[inline]
     pub(crate) fn root(&self, mut s: u16) -> u16 {
+        let p = self.feats[s as usize].parent;
+        if self.feats[p as usize].parent == p {
+            return p;
+        }
         while self.feats[s as usize].parent != s {
             s = self.feats[s as usize].parent;
         }
         s
     }
 
+    /// Joins the features of segments `a` and `b` (nothing changes if
+    /// they are one already) and returns the root: the lower of the two,
+    /// so that a feature's root is always its first segment. No branch on
+    /// whether they were one feature: joining a feature to itself adds
+    /// nothing to its counters.
     #[inline]
     fn union(&mut self, a: u16, b: u16) -> u16 {
         let ra = self.find(a);
         let rb = self.find(b);
-        if ra == rb {
-            return ra;
-        }
-        let (keep, gone) = if ra < rb { (ra, rb) } else { (rb, ra) };
+        let (keep, gone) = (ra.min(rb), ra.max(rb));
+        let two = (ra != rb) as u16;
         let g = self.feats[gone as usize];
         let k = &mut self.feats[keep as usize];
         k.tiles |= g.tiles;
-        k.meeples += g.meeples;
-        k.open += g.open;
-        k.shields += g.shields;
+        k.meeples += g.meeples * two as u32;
+        k.open += g.open * two;
+        k.shields += g.shields * two as u8;
         self.feats[gone as usize].parent = keep;
         keep
     }
@@ -414,24 +433,26 @@ impl Board {
             let opp = d.opposite();
             let nb = self.tiles[n as usize - 1];
             let nrt = self.shape(&nb);
-            let es = rt.edge_seg[d.index()];
-            if es != NO_SEGMENT {
-                let root = self.union(base + es as u16, nb.seg_base + nrt.edge_seg[opp.index()] as u16);
-                self.feats[root as usize].open -= 2;
-            }
-            // The two half-edges of a side: on a plain field edge both
-            // join the same pair of segments, and one union does.
+            // The side's three links: the edge (a city or road) and its two
+            // half-edges (fields). An absent link (a field edge has no edge
+            // segment, a city edge no half-edges) joins the tile's first
+            // segment to itself, and a half-edge that repeats the other's
+            // link joins a feature to itself: both change nothing, and
+            // cost less than branching on which links exist (a coin toss
+            // for the CPU).
             let (h0, h1) = (2 * d.index(), 2 * d.index() + 1);
-            let (a0, a1) = (rt.half_seg[h0], rt.half_seg[h1]);
-            if a0 != NO_SEGMENT {
-                let (b0, b1) = (nrt.half_seg[HALF_OPPOSITE[h0] as usize], nrt.half_seg[HALF_OPPOSITE[h1] as usize]);
-                self.union(base + a0 as u16, nb.seg_base + b0 as u16);
-                if a1 != NO_SEGMENT && (a1 != a0 || b1 != b0) {
-                    self.union(base + a1 as u16, nb.seg_base + b1 as u16);
-                }
-            } else if a1 != NO_SEGMENT {
-                let b1 = nrt.half_seg[HALF_OPPOSITE[h1] as usize];
-                self.union(base + a1 as u16, nb.seg_base + b1 as u16);
+            let links = [
+                (rt.edge_seg[d.index()], nrt.edge_seg[opp.index()]),
+                (rt.half_seg[h0], nrt.half_seg[HALF_OPPOSITE[h0] as usize]),
+                (rt.half_seg[h1], nrt.half_seg[HALF_OPPOSITE[h1] as usize]),
+            ];
+            for (k, (mine, theirs)) in links.into_iter().enumerate() {
+                let real = mine != NO_SEGMENT;
+                let a = base + if real { mine as u16 } else { 0 };
+                let b = if real { nb.seg_base + theirs as u16 } else { base };
+                let root = self.union(a, b);
+                // A road or city edge matched: two open edges fewer.
+                self.feats[root as usize].open -= 2 * (k == 0 && real) as u16;
             }
         }
         (idx, closed)
@@ -456,9 +477,12 @@ impl Board {
             self.fr_pos[len & (FRONTIER - 1)] = np;
             self.fr_code[len & (FRONTIER - 1)] = 0;
             let fresh = empty & (f == 0);
-            let i = if f == 0 { len } else { f - 1 };
-            self.fr_code[i & (FRONTIER - 1)] += rt.side_code[d.index()] * empty as u16;
-            self.grid[ncell].front = if fresh { len as u8 + 1 } else { f as u8 };
+            // `f - 1`, or `len` for a cell not on the frontier (arithmetic,
+            // not a branch). An occupied cell's side code goes to the spare
+            // slot, which nothing reads.
+            let i = f.wrapping_sub(1).min(len);
+            self.fr_code[i & (FRONTIER - 1)] += rt.side_code[d.index()];
+            self.grid[ncell].front = (f | (fresh as usize * (len + 1))) as u8;
             self.fr_len = len + fresh as usize;
         }
         occupied

@@ -11,7 +11,7 @@ use crate::error::SetupError;
 use crate::event::{Event, PlayerId, Role, Seats, TurnNo};
 use crate::geom::{Dir, Pos, Rotation, Spot};
 use crate::rules::{Rules, Unplaceable};
-use crate::tile::{SegmentKind, TileId, NO_SEGMENT, TILE_KINDS};
+use crate::tile::{SegmentKind, TileId, TILE_KINDS};
 
 /// Most players at one table.
 pub const MAX_PLAYERS: usize = 6;
@@ -715,12 +715,11 @@ impl Game {
         // Roads and cities this tile completes (each once, however many of
         // its segments it has on the tile).
         let mut done = [u16::MAX; 4];
-        for d in 0..4 {
-            let es = rt.edge_seg[d];
-            if es == NO_SEGMENT || rt.seg_edges[es as usize] & !closed != 0 {
-                continue;
-            }
-            let root = self.board.find(self.board.segment(idx, es));
+        let mut sides = rt.closable[closed as usize & 15];
+        while sides != 0 {
+            let d = sides.trailing_zeros() as usize;
+            sides &= sides - 1;
+            let root = self.board.find(self.board.segment(idx, rt.edge_seg[d]));
             if self.board.feature(root).open == 0 && !done.contains(&root) {
                 done[d] = root;
                 self.score_completed(root, turn);

@@ -264,6 +264,10 @@ pub(crate) struct RotatedTile {
     /// neighbour on that side (its edge kind, weighted for the neighbour's
     /// opposite side).
     pub side_code: [u16; 4],
+    /// For each set of closed sides (bit per `Dir`), the sides whose road
+    /// or city segment has all its edges closed, each segment named once
+    /// by its first side: the segments this tile may have completed.
+    pub closable: [u8; 16],
     pub n_segs: u8,
     /// Field segments that touch a city on this tile (bit per segment).
     pub fields_by_cities: u16,
@@ -394,6 +398,7 @@ fn rotate_def(def: &TileDef, rot: Rotation) -> RotatedTile {
         seg_open: [0; MAX_SEGMENTS],
         seg_shields: [0; MAX_SEGMENTS],
         side_code: [0; 4],
+        closable: [0; 16],
         n_segs: def.segments.len() as u8,
         fields_by_cities: 0,
         cloister: NO_SEGMENT,
@@ -435,6 +440,17 @@ fn rotate_def(def: &TileDef, rot: Rotation) -> RotatedTile {
             SegmentKind::Cloister => t.cloister = i as u8,
             SegmentKind::Garden => t.garden = i as u8,
             _ => {}
+        }
+    }
+    for (closed, slot) in t.closable.iter_mut().enumerate() {
+        for d in 0..4 {
+            let s = t.edge_seg[d];
+            if s != NO_SEGMENT
+                && t.seg_edges[s as usize].trailing_zeros() as usize == d
+                && t.seg_edges[s as usize] & !(closed as u8) == 0
+            {
+                *slot |= 1 << d;
+            }
         }
     }
     t
