@@ -352,23 +352,20 @@ impl Board {
         s
     }
 
-    /// Joins the features of segments `a` and `b` (nothing changes if
-    /// they are one already) and returns the root: the lower of the two,
-    /// so that a feature's root is always its first segment. No branch on
-    /// whether they were one feature: joining a feature to itself adds
-    /// nothing to its counters.
     #[inline]
     fn union(&mut self, a: u16, b: u16) -> u16 {
         let ra = self.find(a);
         let rb = self.find(b);
-        let (keep, gone) = (ra.min(rb), ra.max(rb));
-        let two = (ra != rb) as u16;
+        if ra == rb {
+            return ra;
+        }
+        let (keep, gone) = if ra < rb { (ra, rb) } else { (rb, ra) };
         let g = self.feats[gone as usize];
         let k = &mut self.feats[keep as usize];
         k.tiles |= g.tiles;
-        k.meeples += g.meeples * two as u32;
-        k.open += g.open * two;
-        k.shields += g.shields * two as u8;
+        k.meeples += g.meeples;
+        k.open += g.open;
+        k.shields += g.shields;
         self.feats[gone as usize].parent = keep;
         keep
     }
@@ -433,26 +430,25 @@ impl Board {
             let opp = d.opposite();
             let nb = self.tiles[n as usize - 1];
             let nrt = self.shape(&nb);
-            // The side's three links: the edge (a city or road) and its two
-            // half-edges (fields). An absent link (a field edge has no edge
-            // segment, a city edge no half-edges) joins the tile's first
-            // segment to itself, and a half-edge that repeats the other's
-            // link joins a feature to itself: both change nothing, and
-            // cost less than branching on which links exist (a coin toss
-            // for the CPU).
+            // The edge (a city or road) and its two half-edges (fields): on
+            // a plain field edge both halves join the same pair of
+            // segments, and one union does.
+            let es = rt.edge_seg[d.index()];
+            if es != NO_SEGMENT {
+                let root = self.union(base + es as u16, nb.seg_base + nrt.edge_seg[opp.index()] as u16);
+                self.feats[root as usize].open -= 2;
+            }
             let (h0, h1) = (2 * d.index(), 2 * d.index() + 1);
-            let links = [
-                (rt.edge_seg[d.index()], nrt.edge_seg[opp.index()]),
-                (rt.half_seg[h0], nrt.half_seg[HALF_OPPOSITE[h0] as usize]),
-                (rt.half_seg[h1], nrt.half_seg[HALF_OPPOSITE[h1] as usize]),
-            ];
-            for (k, (mine, theirs)) in links.into_iter().enumerate() {
-                let real = mine != NO_SEGMENT;
-                let a = base + if real { mine as u16 } else { 0 };
-                let b = if real { nb.seg_base + theirs as u16 } else { base };
-                let root = self.union(a, b);
-                // A road or city edge matched: two open edges fewer.
-                self.feats[root as usize].open -= 2 * (k == 0 && real) as u16;
+            let (a0, a1) = (rt.half_seg[h0], rt.half_seg[h1]);
+            if a0 != NO_SEGMENT {
+                let (b0, b1) = (nrt.half_seg[HALF_OPPOSITE[h0] as usize], nrt.half_seg[HALF_OPPOSITE[h1] as usize]);
+                self.union(base + a0 as u16, nb.seg_base + b0 as u16);
+                if a1 != NO_SEGMENT && (a1 != a0 || b1 != b0) {
+                    self.union(base + a1 as u16, nb.seg_base + b1 as u16);
+                }
+            } else if a1 != NO_SEGMENT {
+                let b1 = nrt.half_seg[HALF_OPPOSITE[h1] as usize];
+                self.union(base + a1 as u16, nb.seg_base + b1 as u16);
             }
         }
         (idx, closed)
