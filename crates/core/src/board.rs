@@ -293,6 +293,13 @@ impl Board {
         self.fr_code[..self.fr_len].iter().map(move |&c| fits[c as usize & (FIT_ROW - 1)])
     }
 
+    /// The frontier cells' constraint codes and `tile`'s row of the fit
+    /// table (index it with a code masked by `FIT_ROW - 1`).
+    #[inline]
+    pub(crate) fn fit_row(&self, tile: TileId) -> (&[u16], &[u8; FIT_ROW]) {
+        (&self.fr_code[..self.fr_len], &self.tables.fits[tile.index()])
+    }
+
     /// Whether `tile` fits anywhere on the board.
     pub(crate) fn fits_anywhere(&self, tile: TileId) -> bool {
         let fits = &self.tables.fits[tile.index()];
