@@ -387,19 +387,17 @@ impl Board {
         debug_assert!(idx < MAX_TILES);
         let rt = &self.tables.rotated[tile.index()][rot.quarter_turns() as usize];
         let base = self.feats.len() as u16;
-        // The tile's segments from its template: a fixed number of entries
-        // written, then the extra ones dropped, with no branch per segment.
+        // The tile's segments from its template (the counters each starts
+        // with), with no branch on a segment's kind.
         let bit = 1u128 << idx;
-        let new: [Feature; MAX_SEGMENTS] = std::array::from_fn(|s| Feature {
+        self.feats.extend((0..rt.n_segs as usize).map(|s| Feature {
             tiles: bit,
             meeples: 0,
             parent: base + s as u16,
             open: rt.seg_open[s],
             kind: rt.seg_kind[s],
             shields: rt.seg_shields[s],
-        });
-        self.feats.extend_from_slice(&new);
-        self.feats.truncate(base as usize + rt.n_segs as usize);
+        }));
         self.tiles.push(PlacedTile { tile, rot, pos, seg_base: base });
         let cell = cell_index(pos);
         self.grid[cell].tile = idx as u8 + 1;
