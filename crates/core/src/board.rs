@@ -533,32 +533,38 @@ impl Board {
     /// beside it, so those two are one farm once the `K` is down.
     pub(crate) fn occupied_segments(&self, rt: &RotatedTile, pos: Pos) -> u16 {
         // (segment of the new tile, root of the touched feature) for every
-        // edge or half-edge that meets a neighbour.
+        // edge or half-edge that meets a neighbour. Each link is written,
+        // and kept only if it exists: which ones exist is too random for
+        // the CPU to predict, and an absent one reads a harmless segment.
+        let mut sides = 0u8;
+        for d in Dir::ALL {
+            sides |= ((self.grid[cell_index(pos.step(d))].tile != 0) as u8) << d.index();
+        }
         let mut links = [(0u8, 0u16); 12];
         let mut n = 0;
-        for d in Dir::ALL {
-            let Some(nb) = self.index_near(pos.step(d)) else { continue };
-            let nb = &self.tiles[nb];
+        while sides != 0 {
+            let d = Dir::from_index(sides.trailing_zeros() as usize);
+            sides &= sides - 1;
+            let nb = &self.tiles[self.grid[cell_index(pos.step(d))].tile as usize - 1];
             let nrt = self.shape(nb);
+            let link = |mine: u8, theirs: u8| {
+                let seg = if mine != NO_SEGMENT { theirs } else { 0 };
+                (mine, self.root(nb.seg_base + seg as u16))
+            };
             let es = rt.edge_seg[d.index()];
-            if es != NO_SEGMENT {
-                links[n] = (es, self.root(nb.seg_base + nrt.edge_seg[d.opposite().index()] as u16));
-                n += 1;
-            }
-            let mut last = (NO_SEGMENT, NO_SEGMENT);
-            for h in [2 * d.index(), 2 * d.index() + 1] {
-                let hs = rt.half_seg[h];
-                let other = nrt.half_seg[HALF_OPPOSITE[h] as usize];
-                // Both halves of a plain field edge make the same link.
-                if hs != NO_SEGMENT && (hs, other) != last {
-                    links[n] = (hs, self.root(nb.seg_base + other as u16));
-                    n += 1;
-                    last = (hs, other);
-                }
-            }
+            links[n] = link(es, nrt.edge_seg[d.opposite().index()]);
+            n += (es != NO_SEGMENT) as usize;
+            let (h0, h1) = (2 * d.index(), 2 * d.index() + 1);
+            let (a0, a1) = (rt.half_seg[h0], rt.half_seg[h1]);
+            let (b0, b1) = (nrt.half_seg[HALF_OPPOSITE[h0] as usize], nrt.half_seg[HALF_OPPOSITE[h1] as usize]);
+            links[n] = link(a0, b0);
+            n += (a0 != NO_SEGMENT) as usize;
+            // Both halves of a plain field edge make the same link.
+            links[n] = link(a1, b1);
+            n += ((a1 != NO_SEGMENT) & ((a1, b1) != (a0, b0))) as usize;
         }
         let links = &links[..n];
-        if links.iter().all(|&(_, root)| self.feats[root as usize].meeples == 0) {
+        if links.iter().fold(0, |acc, &(_, root)| acc | self.feats[root as usize].meeples) == 0 {
             return 0;
         }
         // Group the tile's segments that touch a common feature (a tiny
