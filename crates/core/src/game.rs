@@ -134,9 +134,11 @@ pub struct Game {
     pub(crate) supply: [u8; MAX_PLAYERS],
     pub(crate) abbot_home: [bool; MAX_PLAYERS],
     pub(crate) followers: Vec<Follower>,
-    /// How many of `followers` stand on a cloister or garden (monks and
-    /// abbots): only those can be completed by the tiles around them.
-    pub(crate) monks: u8,
+    /// Where the followers on a cloister or garden (monks and abbots)
+    /// stand, in no particular order: only those can be completed by the
+    /// tiles around them, and a tile laid away from all of them needs no
+    /// look at the followers.
+    pub(crate) monks: Vec<Pos>,
     pub(crate) history: Vec<Move>,
     pub(crate) river: Option<RiverEnd>,
     pub(crate) events: Vec<Event>,
@@ -161,7 +163,7 @@ impl Clone for Game {
             supply: self.supply,
             abbot_home: self.abbot_home,
             followers: Vec::new(),
-            monks: 0,
+            monks: Vec::new(),
             history: Vec::new(),
             river: None,
             events: Vec::new(),
@@ -223,7 +225,7 @@ impl Game {
             supply: [FOLLOWERS; MAX_PLAYERS],
             abbot_home: [rules.abbot; MAX_PLAYERS],
             followers: Vec::with_capacity(MAX_PLAYERS * (FOLLOWERS as usize + 1)),
-            monks: 0,
+            monks: Vec::with_capacity(8),
             history: Vec::with_capacity(MAX_TILES),
             river,
             events: Vec::with_capacity(256),
@@ -281,7 +283,7 @@ impl Game {
         self.supply = *supply;
         self.abbot_home = *abbot_home;
         self.followers.clone_from(followers);
-        self.monks = *monks;
+        self.monks.clone_from(monks);
         self.history.clone_from(history);
         self.river = *river;
         self.events.clone_from(events);
@@ -705,7 +707,9 @@ impl Game {
                         SegmentKind::Cloister | SegmentKind::Garden => Role::Monk,
                     }
                 };
-                self.monks += matches!(role, Role::Monk | Role::Abbot) as u8;
+                if matches!(role, Role::Monk | Role::Abbot) {
+                    self.monks.push(mv.pos);
+                }
                 self.followers.push(Follower { player, pos: mv.pos, spot, role, seg: id });
                 self.log(Event::FollowerDeployed { turn, player, pos: mv.pos, spot, role });
             }
@@ -729,7 +733,8 @@ impl Game {
         // occupied one scores, so look at the monks and abbots near the tile.
         let mut near = [u16::MAX; 9];
         let mut found = 0;
-        let monks = if self.monks == 0 { &[][..] } else { &self.followers[..] };
+        let close = |p: Pos| (p.x - mv.pos.x).abs() <= 1 && (p.y - mv.pos.y).abs() <= 1;
+        let monks = if self.monks.iter().any(|&p| close(p)) { &self.followers[..] } else { &[][..] };
         for f in monks {
             if matches!(f.role, Role::Monk | Role::Abbot)
                 && (f.pos.x - mv.pos.x).abs() <= 1

@@ -204,7 +204,7 @@ impl Game {
         let me = self.to_move.0;
         let rt = tile.rotated(placement.rot);
         let (mut mine, mut theirs) = self.board.completion_gain(rt, placement.pos, me, self.players);
-        if self.monks > 0 {
+        if !self.monks.is_empty() {
             let pos = placement.pos;
             for f in &self.followers {
                 if matches!(f.role, Role::Monk | Role::Abbot)

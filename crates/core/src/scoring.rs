@@ -84,12 +84,19 @@ impl Game {
             return;
         };
         let f = self.followers.swap_remove(i);
-        self.monks -= 1;
+        self.forget_monk(f.pos);
         let points = 1 + self.board.neighbours(f.pos);
         self.board.feature_mut(f.seg).meeples -= 1 << (4 * player.0);
         self.abbot_home[player.index()] = true;
         self.scores[player.index()] += points;
         self.log(Event::AbbotRecalled { turn, player, pos: f.pos, points });
+    }
+
+    /// A monk or abbot at `pos` leaves the board.
+    fn forget_monk(&mut self, pos: crate::geom::Pos) {
+        if let Some(k) = self.monks.iter().position(|&p| p == pos) {
+            self.monks.swap_remove(k);
+        }
     }
 
     fn return_followers(&mut self, root: u16, turn: TurnNo) {
@@ -99,7 +106,9 @@ impl Game {
             let f = self.followers[i];
             if self.board.find(f.seg) == root {
                 self.followers.swap_remove(i);
-                self.monks -= matches!(f.role, Role::Monk | Role::Abbot) as u8;
+                if matches!(f.role, Role::Monk | Role::Abbot) {
+                    self.forget_monk(f.pos);
+                }
                 if f.role == Role::Abbot {
                     self.abbot_home[f.player.index()] = true;
                 } else {
