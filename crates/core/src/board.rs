@@ -209,6 +209,21 @@ impl Board {
         }
     }
 
+    /// Empties the board for a new game (see `Game::restart`): clears only
+    /// the grid rows the last game used, keeps the buffers.
+    pub(crate) fn reset(&mut self, limit: Option<(u8, u8)>, border_completes: bool) {
+        if !self.tiles.is_empty() {
+            for_rows(self.min.y - 1, self.max.y + 1, |r| self.grid[r].fill(Cell::EMPTY));
+        }
+        self.fr_len = 0;
+        self.limit = limit.map(|(w, h)| (w as i32 / 2, h as i32 / 2));
+        self.border_completes = border_completes && limit.is_some();
+        self.tiles.clear();
+        self.feats.clear();
+        self.min = Pos::ORIGIN;
+        self.max = Pos::ORIGIN;
+    }
+
     /// Every tile on the board, in the order placed.
     pub fn tiles(&self) -> &[PlacedTile] {
         &self.tiles
