@@ -83,6 +83,9 @@ pub const TILE_KINDS: usize = TILE_DATA.len();
 /// The most segments any tile has (X: four roads and four fields).
 pub(crate) const MAX_SEGMENTS: usize = 10;
 
+/// The most (field, city) pairs touching on one tile.
+pub(crate) const MAX_FARM_CITIES: usize = 4;
+
 /// What a tile edge shows.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
@@ -271,6 +274,10 @@ pub(crate) struct RotatedTile {
     pub n_segs: u8,
     /// Field segments that touch a city on this tile (bit per segment).
     pub fields_by_cities: u16,
+    /// Every (field, city) pair of segments that touch on this tile, the
+    /// first `n_farm_cities` of them: where farms border cities.
+    pub farm_cities: [(u8, u8); MAX_FARM_CITIES],
+    pub n_farm_cities: u8,
     pub cloister: u8,
     pub garden: u8,
     pub shield: bool,
@@ -401,6 +408,8 @@ fn rotate_def(def: &TileDef, rot: Rotation) -> RotatedTile {
         closable: [0; 16],
         n_segs: def.segments.len() as u8,
         fields_by_cities: 0,
+        farm_cities: [(0, 0); MAX_FARM_CITIES],
+        n_farm_cities: 0,
         cloister: NO_SEGMENT,
         garden: NO_SEGMENT,
         shield: def.shield,
@@ -425,6 +434,10 @@ fn rotate_def(def: &TileDef, rot: Rotation) -> RotatedTile {
         t.seg_shields[i] = (s.kind == SegmentKind::City && def.shield) as u8;
         if s.kind == SegmentKind::Field && s.cities != 0 {
             t.fields_by_cities |= 1 << i;
+            for c in (0..MAX_SEGMENTS).filter(|&c| s.cities & (1 << c) != 0) {
+                t.farm_cities[t.n_farm_cities as usize] = (i as u8, c as u8);
+                t.n_farm_cities += 1;
+            }
         }
         for d in 0..4 {
             if edges & (1 << d) != 0 {
