@@ -83,6 +83,21 @@ pub const TILE_KINDS: usize = TILE_DATA.len();
 /// The most segments any tile has (X: four roads and four fields).
 pub(crate) const MAX_SEGMENTS: usize = 10;
 
+/// The river tiles (bit per tile id): those whose name starts with `RV`.
+const RIVER_KINDS: u64 = {
+    let mut mask = 0u64;
+    let mut i = 0;
+    while i < TILE_DATA.len() {
+        let name = TILE_DATA[i].0.as_bytes();
+        if name.len() > 2 && name[0] == b'R' && name[1] == b'V' {
+            mask |= 1 << i;
+        }
+        i += 1;
+    }
+    mask
+};
+const _: () = assert!(TILE_DATA.len() <= 64);
+
 /// The most (field, city) pairs touching on one tile.
 pub(crate) const MAX_FARM_CITIES: usize = 4;
 
@@ -175,8 +190,9 @@ impl TileId {
         self.0 as usize
     }
 
+    #[inline]
     pub fn is_river(self) -> bool {
-        self.name().starts_with("RV")
+        RIVER_KINDS & (1 << self.0) != 0
     }
 
     /// The tile's shape, unrotated.
@@ -530,6 +546,9 @@ mod tests {
         assert_eq!(shields, 10);
         assert_eq!(deck.iter().filter(|t| t.name().ends_with('g')).count(), 8);
         assert_eq!(river_tiles().len(), 12);
+        assert!(river_tiles().iter().all(|t| t.is_river()));
+        assert!(deck.iter().all(|t| !t.is_river()));
+        assert!(TileId::all().all(|t| t.is_river() == t.name().starts_with("RV")));
     }
 
     #[test]
