@@ -267,15 +267,13 @@ impl Game {
         }
         let rt = tile.rotated(placement.rot);
         let occupied = self.board.occupied_segments(rt, placement.pos);
-        for s in 0..rt.n_segs {
-            let allowed = match rt.seg_kind[s as usize] {
-                SegmentKind::Field => self.rules.farms != FarmRule::Off,
-                SegmentKind::Garden => false,
-                _ => true,
-            };
-            if allowed && occupied & (1 << s) == 0 {
-                f(rt.spot_of(s));
-            }
+        // Followers go on any segment but a garden, and on fields only with farmers.
+        let allowed = if self.rules.farms == FarmRule::Off { rt.follower_segs & !rt.field_segs } else { rt.follower_segs };
+        let mut free = allowed & !occupied;
+        while free != 0 {
+            let s = free.trailing_zeros() as usize;
+            free &= free - 1;
+            f(rt.spots[s]);
         }
     }
 

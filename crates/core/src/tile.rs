@@ -290,6 +290,12 @@ pub(crate) struct RotatedTile {
     pub n_segs: u8,
     /// Field segments that touch a city on this tile (bit per segment).
     pub fields_by_cities: u16,
+    /// Segments a follower may stand on (all but a garden), and the fields
+    /// (bit per segment).
+    pub follower_segs: u16,
+    pub field_segs: u16,
+    /// Per segment, the spot that names it ([`RotatedTile::spot_of`]).
+    pub spots: [Spot; MAX_SEGMENTS],
     /// Every (field, city) pair of segments that touch on this tile, the
     /// first `n_farm_cities` of them: where farms border cities.
     pub farm_cities: [(u8, u8); MAX_FARM_CITIES],
@@ -424,6 +430,9 @@ fn rotate_def(def: &TileDef, rot: Rotation) -> RotatedTile {
         closable: [0; 16],
         n_segs: def.segments.len() as u8,
         fields_by_cities: 0,
+        follower_segs: 0,
+        field_segs: 0,
+        spots: [Spot::CLOISTER; MAX_SEGMENTS],
         farm_cities: [(0, 0); MAX_FARM_CITIES],
         n_farm_cities: 0,
         cloister: NO_SEGMENT,
@@ -470,6 +479,11 @@ fn rotate_def(def: &TileDef, rot: Rotation) -> RotatedTile {
             SegmentKind::Garden => t.garden = i as u8,
             _ => {}
         }
+    }
+    for s in 0..t.n_segs {
+        t.spots[s as usize] = t.spot_of(s);
+        t.follower_segs |= ((t.seg_kind[s as usize] != SegmentKind::Garden) as u16) << s;
+        t.field_segs |= ((t.seg_kind[s as usize] == SegmentKind::Field) as u16) << s;
     }
     for (closed, slot) in t.closable.iter_mut().enumerate() {
         for d in 0..4 {
