@@ -319,7 +319,9 @@ impl Board {
     pub(crate) fn fits_anywhere(&self, tile: TileId) -> bool {
         let fits = &self.tables.fits[tile.index()];
         // Eight cells at a time, without a branch per cell.
-        self.fr_code[..self.fr_len].chunks(8).any(|chunk| chunk.iter().fold(0, |acc, &c| acc | fits[c as usize & (FIT_ROW - 1)]) != 0)
+        self.fr_code[..self.fr_len]
+            .chunks(8)
+            .any(|chunk| chunk.iter().fold(0, |acc, &c| acc | fits[c as usize & (FIT_ROW - 1)]) != 0)
     }
 
     #[inline]
@@ -436,7 +438,8 @@ impl Board {
             self.fr_len = last;
         }
 
-        let closed = if self.limit.is_none() { self.border_unbounded(rt, pos) } else { self.border_bounded(rt, pos, base) };
+        let closed =
+            if self.limit.is_none() { self.border_unbounded(rt, pos) } else { self.border_bounded(rt, pos, base) };
         // Join the segments to the neighbours' features.
         let mut sides = closed;
         while sides != 0 {

@@ -268,7 +268,8 @@ impl Game {
         let rt = tile.rotated(placement.rot);
         let occupied = self.board.occupied_segments(rt, placement.pos);
         // Followers go on any segment but a garden, and on fields only with farmers.
-        let allowed = if self.rules.farms == FarmRule::Off { rt.follower_segs & !rt.field_segs } else { rt.follower_segs };
+        let allowed =
+            if self.rules.farms == FarmRule::Off { rt.follower_segs & !rt.field_segs } else { rt.follower_segs };
         let mut free = allowed & !occupied;
         while free != 0 {
             let s = free.trailing_zeros() as usize;

@@ -1,10 +1,10 @@
 //! Scoring: features completed during play, the abbot's recall, and the
 //! final scoring of incomplete features and farms.
 
+use crate::board::MAX_TILES;
 use crate::event::{Event, PlayerId, Role, ScoredKind, Scoring, Seats, TurnNo, When};
 use crate::game::{Game, FOLLOWERS, MAX_PLAYERS};
 use crate::rules::FarmRule;
-use crate::board::MAX_TILES;
 use crate::tile::{SegmentKind, MAX_SEGMENTS};
 
 impl Game {
