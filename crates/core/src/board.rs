@@ -585,34 +585,28 @@ impl Board {
         if links.iter().fold(0, |acc, &(_, root)| acc | self.feats[root as usize].meeples) == 0 {
             return 0;
         }
-        // Group the tile's segments that touch a common feature (a tiny
-        // union–find by repeated relabelling; at most ten segments).
-        let mut group: [u8; MAX_SEGMENTS] = std::array::from_fn(|i| i as u8);
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for (i, &(a, ra)) in links.iter().enumerate() {
-                for &(b, rb) in &links[i + 1..] {
-                    let (ga, gb) = (group[a as usize], group[b as usize]);
-                    if ra == rb && ga != gb {
-                        let (lo, hi) = (ga.min(gb), ga.max(gb));
-                        group.iter_mut().filter(|g| **g == hi).for_each(|g| *g = lo);
-                        changed = true;
-                    }
-                }
-            }
+        // The tile's segments joined to each touched feature (bit per
+        // segment), and those touching an occupied one. Segments that touch
+        // a common feature become one: grow the occupied set through every
+        // feature it touches until it stops growing.
+        let mut roots = [0u16; 12];
+        let mut masks = [0u16; 12];
+        let mut m = 0;
+        let mut occupied = 0u16;
+        for &(seg, root) in links {
+            let k = roots[..m].iter().position(|&r| r == root).unwrap_or(m);
+            roots[k] = root;
+            masks[k] |= 1 << seg;
+            m += (k == m) as usize;
+            occupied |= ((self.feats[root as usize].meeples != 0) as u16) << seg;
         }
-        let mut occupied_groups = 0u16;
-        for &(s, root) in links {
-            if self.feats[root as usize].meeples != 0 {
-                occupied_groups |= 1 << group[s as usize];
+        loop {
+            let grown = masks[..m].iter().fold(occupied, |acc, &mask| acc | if mask & occupied != 0 { mask } else { 0 });
+            if grown == occupied {
+                return occupied;
             }
+            occupied = grown;
         }
-        group[..rt.n_segs as usize]
-            .iter()
-            .enumerate()
-            .filter(|&(_, &g)| occupied_groups & (1 << g) != 0)
-            .fold(0u16, |out, (s, _)| out | 1 << s)
     }
 
     /// Points that roads and cities completed by a tile of shape `rt` put
