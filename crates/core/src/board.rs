@@ -601,7 +601,8 @@ impl Board {
             occupied |= ((self.feats[root as usize].meeples != 0) as u16) << seg;
         }
         loop {
-            let grown = masks[..m].iter().fold(occupied, |acc, &mask| acc | if mask & occupied != 0 { mask } else { 0 });
+            let grown =
+                masks[..m].iter().fold(occupied, |acc, &mask| acc | if mask & occupied != 0 { mask } else { 0 });
             if grown == occupied {
                 return occupied;
             }
