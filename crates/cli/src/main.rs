@@ -390,10 +390,11 @@ fn bench(games: u64, players: usize, rules: &str, seed: u64, threads: usize) -> 
                     let mut rng = seeded_rng(seed.wrapping_add(t));
                     let (mut placed, mut points) = (0u64, 0u64);
                     let chunk = ((to - from) / 200).max(1);
+                    // One game's memory, restarted for each game.
+                    let mut game = Game::new(Setup::standard(rules, players, seed)).expect("checked above");
+                    game.set_event_log(false);
                     for i in from..to {
-                        let mut game =
-                            Game::new(Setup::standard(rules, players, seed.wrapping_add(i))).expect("checked above");
-                        game.set_event_log(false);
+                        game.restart(Setup::standard(rules, players, seed.wrapping_add(i))).expect("checked above");
                         mover.playout(&mut game, &mut rng);
                         placed += game.moves_played() as u64;
                         points += game.scores().iter().map(|&s| s as u64).sum::<u64>();

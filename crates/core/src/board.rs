@@ -11,7 +11,6 @@
 use crate::geom::{Dir, Pos, Rotation, HALF_OPPOSITE};
 use crate::tile::{
     constraint_side, tables, EdgeKind, RotatedTile, SegmentKind, Tables, TileId, FIT_ROW, MAX_SEGMENTS, NO_SEGMENT,
-    SIDE_WEIGHT,
 };
 
 const GRID_BITS: u32 = 7;
@@ -21,6 +20,12 @@ const CELLS: usize = (GRID * GRID) as usize;
 /// The most tiles one game may place (start tile included). Bounded by the
 /// grid and by the 128-bit tile sets the features carry.
 pub const MAX_TILES: usize = 120;
+
+/// Room for the frontier: each tile adds at most two cells to it, and a
+/// cell's frontier index + 1 must fit in a byte. One spare slot takes the
+/// speculative write of a cell that may join the frontier (see `place`).
+const FRONTIER: usize = 256;
+const _: () = assert!(2 * MAX_TILES + 4 < FRONTIER);
 
 #[inline]
 fn cell_index(p: Pos) -> usize {
@@ -110,9 +115,12 @@ pub struct Board {
     /// the grid need no bounds check).
     grid: Box<[Cell; CELLS]>,
     /// The frontier as two parallel arrays: cells and their constraints
-    /// (kept apart so that scanning the constraints is dense).
-    fr_pos: Vec<Pos>,
-    fr_code: Vec<u16>,
+    /// (kept apart so that scanning the constraints is dense); the first
+    /// `fr_len` entries count. Fixed-size arrays, so that `place` can write
+    /// one entry past the end instead of branching on whether a cell is new.
+    fr_pos: Box<[Pos; FRONTIER]>,
+    fr_code: Box<[u16; FRONTIER]>,
+    fr_len: usize,
     tables: &'static Tables,
     /// Half the table's width and height (rules' `board_limit`).
     limit: Option<(i32, i32)>,
@@ -129,6 +137,7 @@ impl Clone for Board {
             grid: self.grid.clone(),
             fr_pos: self.fr_pos.clone(),
             fr_code: self.fr_code.clone(),
+            fr_len: self.fr_len,
             tables: self.tables,
             limit: self.limit,
             border_completes: self.border_completes,
@@ -147,8 +156,10 @@ impl Clone for Board {
         for_rows(lo, hi, |r| self.grid[r].fill(Cell::EMPTY));
         let (lo, hi) = rows(source);
         for_rows(lo, hi, |r| self.grid[r.clone()].copy_from_slice(&source.grid[r]));
-        self.fr_pos.clone_from(&source.fr_pos);
-        self.fr_code.clone_from(&source.fr_code);
+        let n = source.fr_len;
+        self.fr_pos[..n].copy_from_slice(&source.fr_pos[..n]);
+        self.fr_code[..n].copy_from_slice(&source.fr_code[..n]);
+        self.fr_len = n;
         self.tables = source.tables;
         self.limit = source.limit;
         self.border_completes = source.border_completes;
@@ -187,14 +198,30 @@ impl Board {
             limit: limit.map(|(w, h)| (w as i32 / 2, h as i32 / 2)),
             border_completes: border_completes && limit.is_some(),
             grid: Box::new([Cell::EMPTY; CELLS]),
-            fr_pos: Vec::with_capacity(2 * MAX_TILES + 4),
-            fr_code: Vec::with_capacity(2 * MAX_TILES + 4),
+            fr_pos: Box::new([Pos::ORIGIN; FRONTIER]),
+            fr_code: Box::new([0; FRONTIER]),
+            fr_len: 0,
             tables: tables(),
             tiles: Vec::with_capacity(MAX_TILES),
             feats: Vec::with_capacity(MAX_TILES * MAX_SEGMENTS),
             min: Pos::ORIGIN,
             max: Pos::ORIGIN,
         }
+    }
+
+    /// Empties the board for a new game (see `Game::restart`): clears only
+    /// the grid rows the last game used, keeps the buffers.
+    pub(crate) fn reset(&mut self, limit: Option<(u8, u8)>, border_completes: bool) {
+        if !self.tiles.is_empty() {
+            for_rows(self.min.y - 1, self.max.y + 1, |r| self.grid[r].fill(Cell::EMPTY));
+        }
+        self.fr_len = 0;
+        self.limit = limit.map(|(w, h)| (w as i32 / 2, h as i32 / 2));
+        self.border_completes = border_completes && limit.is_some();
+        self.tiles.clear();
+        self.feats.clear();
+        self.min = Pos::ORIGIN;
+        self.max = Pos::ORIGIN;
     }
 
     /// Every tile on the board, in the order placed.
@@ -270,7 +297,7 @@ impl Board {
 
     /// The cells of the frontier.
     pub(crate) fn frontier_cells(&self) -> &[Pos] {
-        &self.fr_pos
+        &self.fr_pos[..self.fr_len]
     }
 
     /// Per frontier cell, the rotations of `tile` that fit there (bit per
@@ -278,14 +305,23 @@ impl Board {
     #[inline]
     pub(crate) fn fit_masks(&self, tile: TileId) -> impl Iterator<Item = u8> + '_ {
         let fits = &self.tables.fits[tile.index()];
-        self.fr_code.iter().map(move |&c| fits[c as usize & (FIT_ROW - 1)])
+        self.fr_code[..self.fr_len].iter().map(move |&c| fits[c as usize & (FIT_ROW - 1)])
+    }
+
+    /// The frontier cells' constraint codes and `tile`'s row of the fit
+    /// table (index it with a code masked by `FIT_ROW - 1`).
+    #[inline]
+    pub(crate) fn fit_row(&self, tile: TileId) -> (&[u16], &[u8; FIT_ROW]) {
+        (&self.fr_code[..self.fr_len], &self.tables.fits[tile.index()])
     }
 
     /// Whether `tile` fits anywhere on the board.
     pub(crate) fn fits_anywhere(&self, tile: TileId) -> bool {
         let fits = &self.tables.fits[tile.index()];
         // Eight cells at a time, without a branch per cell.
-        self.fr_code.chunks(8).any(|chunk| chunk.iter().fold(0, |acc, &c| acc | fits[c as usize & (FIT_ROW - 1)]) != 0)
+        self.fr_code[..self.fr_len]
+            .chunks(8)
+            .any(|chunk| chunk.iter().fold(0, |acc, &c| acc | fits[c as usize & (FIT_ROW - 1)]) != 0)
     }
 
     #[inline]
@@ -305,7 +341,19 @@ impl Board {
     }
 
     #[inline]
-    pub(crate) fn find(&mut self, mut s: u16) -> u16 {
+    pub(crate) fn find(&mut self, s: u16) -> u16 {
+        // Most segments lie at most one step below their root: a fixed
+        // two-step look-up, no loop.
+        let p = self.feats[s as usize].parent;
+        let g = self.feats[p as usize].parent;
+        if g == p {
+            return p;
+        }
+        self.find_deep(s)
+    }
+
+    #[cold]
+    fn find_deep(&mut self, mut s: u16) -> u16 {
         // Path halving.
         while self.feats[s as usize].parent != s {
             let grand = self.feats[self.feats[s as usize].parent as usize].parent;
@@ -318,6 +366,10 @@ impl Board {
     /// The root of `s` without compressing paths (for `&self` queries).
     #[inline]
     pub(crate) fn root(&self, mut s: u16) -> u16 {
+        let p = self.feats[s as usize].parent;
+        if self.feats[p as usize].parent == p {
+            return p;
+        }
         while self.feats[s as usize].parent != s {
             s = self.feats[s as usize].parent;
         }
@@ -352,15 +404,17 @@ impl Board {
         debug_assert!(idx < MAX_TILES);
         let rt = &self.tables.rotated[tile.index()][rot.quarter_turns() as usize];
         let base = self.feats.len() as u16;
-        for s in 0..rt.n_segs as usize {
-            let kind = rt.seg_kind[s];
-            let open = match kind {
-                SegmentKind::City | SegmentKind::Road => rt.seg_edges[s].count_ones() as u16,
-                _ => 0,
-            };
-            let shields = (kind == SegmentKind::City && rt.shield) as u8;
-            self.feats.push(Feature { tiles: 1u128 << idx, meeples: 0, parent: base + s as u16, open, kind, shields });
-        }
+        // The tile's segments from its template (the counters each starts
+        // with), with no branch on a segment's kind.
+        let bit = 1u128 << idx;
+        self.feats.extend((0..rt.n_segs as usize).map(|s| Feature {
+            tiles: bit,
+            meeples: 0,
+            parent: base + s as u16,
+            open: rt.seg_open[s],
+            kind: rt.seg_kind[s],
+            shields: rt.seg_shields[s],
+        }));
         self.tiles.push(PlacedTile { tile, rot, pos, seg_base: base });
         let cell = cell_index(pos);
         self.grid[cell].tile = idx as u8 + 1;
@@ -372,73 +426,120 @@ impl Board {
             self.max = Pos::new(self.max.x.max(pos.x), self.max.y.max(pos.y));
         }
 
-        // Leave the frontier.
-        let fp = self.grid[cell].front;
+        // Leave the frontier: the last cell takes this one's place.
+        let fp = self.grid[cell].front as usize;
         if fp != 0 {
+            let last = self.fr_len - 1;
+            let i = (fp - 1) & (FRONTIER - 1);
+            self.fr_pos[i] = self.fr_pos[last & (FRONTIER - 1)];
+            self.fr_code[i] = self.fr_code[last & (FRONTIER - 1)];
+            self.grid[cell_index(self.fr_pos[i])].front = fp as u8;
             self.grid[cell].front = 0;
-            let i = fp as usize - 1;
-            self.fr_pos.swap_remove(i);
-            self.fr_code.swap_remove(i);
-            if i < self.fr_pos.len() {
-                let moved = cell_index(self.fr_pos[i]);
-                self.grid[moved].front = i as u8 + 1;
-            }
+            self.fr_len = last;
         }
 
+        let closed =
+            if self.limit.is_none() { self.border_unbounded(rt, pos) } else { self.border_bounded(rt, pos, base) };
+        // Join the segments to the neighbours' features.
+        let mut sides = closed;
+        while sides != 0 {
+            let d = Dir::from_index(sides.trailing_zeros() as usize);
+            sides &= sides - 1;
+            let n = self.grid[cell_index(pos.step(d))].tile;
+            if n == 0 {
+                // The table's edge (with `border_completes`): counted in `border_bounded`.
+                continue;
+            }
+            let opp = d.opposite();
+            let nb = self.tiles[n as usize - 1];
+            let nrt = self.shape(&nb);
+            // The edge (a city or road) and its two half-edges (fields): on
+            // a plain field edge both halves join the same pair of
+            // segments, and one union does.
+            let es = rt.edge_seg[d.index()];
+            if es != NO_SEGMENT {
+                let root = self.union(base + es as u16, nb.seg_base + nrt.edge_seg[opp.index()] as u16);
+                self.feats[root as usize].open -= 2;
+            }
+            let (h0, h1) = (2 * d.index(), 2 * d.index() + 1);
+            let (a0, a1) = (rt.half_seg[h0], rt.half_seg[h1]);
+            if a0 != NO_SEGMENT {
+                let (b0, b1) = (nrt.half_seg[HALF_OPPOSITE[h0] as usize], nrt.half_seg[HALF_OPPOSITE[h1] as usize]);
+                self.union(base + a0 as u16, nb.seg_base + b0 as u16);
+                if a1 != NO_SEGMENT && (a1 != a0 || b1 != b0) {
+                    self.union(base + a1 as u16, nb.seg_base + b1 as u16);
+                }
+            } else if a1 != NO_SEGMENT {
+                let b1 = nrt.half_seg[HALF_OPPOSITE[h1] as usize];
+                self.union(base + a1 as u16, nb.seg_base + b1 as u16);
+            }
+        }
+        (idx, closed)
+    }
+
+    /// With no table edge: the empty neighbours of a tile just put at `pos`
+    /// join the frontier or take its edges into their constraints, without
+    /// a branch on which neighbours are empty (they are too random to
+    /// predict). Returns the sides that have a neighbour.
+    #[inline]
+    fn border_unbounded(&mut self, rt: &RotatedTile, pos: Pos) -> u8 {
+        let mut occupied = 0u8;
+        for d in Dir::ALL {
+            let np = pos.step(d);
+            let ncell = cell_index(np);
+            let empty = self.grid[ncell].tile == 0;
+            occupied |= (!empty as u8) << d.index();
+            // An occupied cell is never on the frontier (front 0); an empty
+            // one not yet on it is appended at `len`.
+            let f = self.grid[ncell].front as usize;
+            let len = self.fr_len;
+            self.fr_pos[len & (FRONTIER - 1)] = np;
+            self.fr_code[len & (FRONTIER - 1)] = 0;
+            let fresh = empty & (f == 0);
+            // `f - 1`, or `len` for a cell not on the frontier (arithmetic,
+            // not a branch). An occupied cell's side code goes to the spare
+            // slot, which nothing reads.
+            let i = f.wrapping_sub(1).min(len);
+            self.fr_code[i & (FRONTIER - 1)] += rt.side_code[d.index()];
+            self.grid[ncell].front = (f | (fresh as usize * (len + 1))) as u8;
+            self.fr_len = len + fresh as usize;
+        }
+        occupied
+    }
+
+    /// With a table edge: as [`Board::border_unbounded`], but no cell
+    /// beyond the edge joins the frontier, and with `border_completes` the
+    /// edge closes roads and cities. Returns the closed sides (a
+    /// neighbour, or the table's edge with `border_completes`).
+    fn border_bounded(&mut self, rt: &RotatedTile, pos: Pos, base: u16) -> u8 {
         let mut closed = 0u8;
         for d in Dir::ALL {
             let np = pos.step(d);
             let ncell = cell_index(np);
-            let opp = d.opposite();
-            match self.grid[ncell].tile {
-                0 if !self.within_limit(np) => {
-                    // The table's edge: no tile goes there; it may close roads and cities.
-                    let es = rt.edge_seg[d.index()];
-                    closed |= (self.border_completes as u8) << d.index();
-                    if self.border_completes && es != NO_SEGMENT {
-                        let root = self.find(base + es as u16);
-                        self.feats[root as usize].open -= 1;
-                    }
+            if self.grid[ncell].tile != 0 {
+                closed |= 1 << d.index();
+            } else if !self.within_limit(np) {
+                let es = rt.edge_seg[d.index()];
+                closed |= (self.border_completes as u8) << d.index();
+                if self.border_completes && es != NO_SEGMENT {
+                    let root = self.find(base + es as u16);
+                    self.feats[root as usize].open -= 1;
                 }
-                0 => {
-                    let add = rt.edges[d.index()] as u16 * SIDE_WEIGHT[opp.index()];
-                    match self.grid[ncell].front {
-                        0 => {
-                            self.fr_pos.push(np);
-                            self.fr_code.push(add);
-                            self.grid[ncell].front = self.fr_pos.len() as u8;
-                        }
-                        f => self.fr_code[f as usize - 1] += add,
+            } else {
+                let add = rt.side_code[d.index()];
+                match self.grid[ncell].front {
+                    0 => {
+                        let len = self.fr_len;
+                        self.fr_pos[len] = np;
+                        self.fr_code[len] = add;
+                        self.fr_len = len + 1;
+                        self.grid[ncell].front = self.fr_len as u8;
                     }
-                }
-                n => {
-                    closed |= 1 << d.index();
-                    let nb = self.tiles[n as usize - 1];
-                    let nrt = self.shape(&nb);
-                    let es = rt.edge_seg[d.index()];
-                    if es != NO_SEGMENT {
-                        let root = self.union(base + es as u16, nb.seg_base + nrt.edge_seg[opp.index()] as u16);
-                        self.feats[root as usize].open -= 2;
-                    }
-                    // The two half-edges of a side: on a plain field edge both
-                    // join the same pair of segments, and one union does.
-                    let (h0, h1) = (2 * d.index(), 2 * d.index() + 1);
-                    let (a0, a1) = (rt.half_seg[h0], rt.half_seg[h1]);
-                    if a0 != NO_SEGMENT {
-                        let (b0, b1) =
-                            (nrt.half_seg[HALF_OPPOSITE[h0] as usize], nrt.half_seg[HALF_OPPOSITE[h1] as usize]);
-                        self.union(base + a0 as u16, nb.seg_base + b0 as u16);
-                        if a1 != NO_SEGMENT && (a1 != a0 || b1 != b0) {
-                            self.union(base + a1 as u16, nb.seg_base + b1 as u16);
-                        }
-                    } else if a1 != NO_SEGMENT {
-                        let b1 = nrt.half_seg[HALF_OPPOSITE[h1] as usize];
-                        self.union(base + a1 as u16, nb.seg_base + b1 as u16);
-                    }
+                    f => self.fr_code[f as usize - 1] += add,
                 }
             }
         }
-        (idx, closed)
+        closed
     }
 
     /// The segments of a tile of shape `rt` about to be put at `pos` that
@@ -450,62 +551,63 @@ impl Board {
     /// beside it, so those two are one farm once the `K` is down.
     pub(crate) fn occupied_segments(&self, rt: &RotatedTile, pos: Pos) -> u16 {
         // (segment of the new tile, root of the touched feature) for every
-        // edge or half-edge that meets a neighbour.
+        // edge or half-edge that meets a neighbour. Each link is written,
+        // and kept only if it exists: which ones exist is too random for
+        // the CPU to predict, and an absent one reads a harmless segment.
+        let mut sides = 0u8;
+        for d in Dir::ALL {
+            sides |= ((self.grid[cell_index(pos.step(d))].tile != 0) as u8) << d.index();
+        }
         let mut links = [(0u8, 0u16); 12];
         let mut n = 0;
-        for d in Dir::ALL {
-            let Some(nb) = self.index_near(pos.step(d)) else { continue };
-            let nb = &self.tiles[nb];
+        while sides != 0 {
+            let d = Dir::from_index(sides.trailing_zeros() as usize);
+            sides &= sides - 1;
+            let nb = &self.tiles[self.grid[cell_index(pos.step(d))].tile as usize - 1];
             let nrt = self.shape(nb);
+            let link = |mine: u8, theirs: u8| {
+                let seg = if mine != NO_SEGMENT { theirs } else { 0 };
+                (mine, self.root(nb.seg_base + seg as u16))
+            };
             let es = rt.edge_seg[d.index()];
-            if es != NO_SEGMENT {
-                links[n] = (es, self.root(nb.seg_base + nrt.edge_seg[d.opposite().index()] as u16));
-                n += 1;
-            }
-            let mut last = (NO_SEGMENT, NO_SEGMENT);
-            for h in [2 * d.index(), 2 * d.index() + 1] {
-                let hs = rt.half_seg[h];
-                let other = nrt.half_seg[HALF_OPPOSITE[h] as usize];
-                // Both halves of a plain field edge make the same link.
-                if hs != NO_SEGMENT && (hs, other) != last {
-                    links[n] = (hs, self.root(nb.seg_base + other as u16));
-                    n += 1;
-                    last = (hs, other);
-                }
-            }
+            links[n] = link(es, nrt.edge_seg[d.opposite().index()]);
+            n += (es != NO_SEGMENT) as usize;
+            let (h0, h1) = (2 * d.index(), 2 * d.index() + 1);
+            let (a0, a1) = (rt.half_seg[h0], rt.half_seg[h1]);
+            let (b0, b1) = (nrt.half_seg[HALF_OPPOSITE[h0] as usize], nrt.half_seg[HALF_OPPOSITE[h1] as usize]);
+            links[n] = link(a0, b0);
+            n += (a0 != NO_SEGMENT) as usize;
+            // Both halves of a plain field edge make the same link.
+            links[n] = link(a1, b1);
+            n += ((a1 != NO_SEGMENT) & ((a1, b1) != (a0, b0))) as usize;
         }
         let links = &links[..n];
-        if links.iter().all(|&(_, root)| self.feats[root as usize].meeples == 0) {
+        if links.iter().fold(0, |acc, &(_, root)| acc | self.feats[root as usize].meeples) == 0 {
             return 0;
         }
-        // Group the tile's segments that touch a common feature (a tiny
-        // union–find by repeated relabelling; at most ten segments).
-        let mut group: [u8; MAX_SEGMENTS] = std::array::from_fn(|i| i as u8);
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for (i, &(a, ra)) in links.iter().enumerate() {
-                for &(b, rb) in &links[i + 1..] {
-                    let (ga, gb) = (group[a as usize], group[b as usize]);
-                    if ra == rb && ga != gb {
-                        let (lo, hi) = (ga.min(gb), ga.max(gb));
-                        group.iter_mut().filter(|g| **g == hi).for_each(|g| *g = lo);
-                        changed = true;
-                    }
-                }
-            }
+        // The tile's segments joined to each touched feature (bit per
+        // segment), and those touching an occupied one. Segments that touch
+        // a common feature become one: grow the occupied set through every
+        // feature it touches until it stops growing.
+        let mut roots = [0u16; 12];
+        let mut masks = [0u16; 12];
+        let mut m = 0;
+        let mut occupied = 0u16;
+        for &(seg, root) in links {
+            let k = roots[..m].iter().position(|&r| r == root).unwrap_or(m);
+            roots[k] = root;
+            masks[k] |= 1 << seg;
+            m += (k == m) as usize;
+            occupied |= ((self.feats[root as usize].meeples != 0) as u16) << seg;
         }
-        let mut occupied_groups = 0u16;
-        for &(s, root) in links {
-            if self.feats[root as usize].meeples != 0 {
-                occupied_groups |= 1 << group[s as usize];
+        loop {
+            let grown =
+                masks[..m].iter().fold(occupied, |acc, &mask| acc | if mask & occupied != 0 { mask } else { 0 });
+            if grown == occupied {
+                return occupied;
             }
+            occupied = grown;
         }
-        group[..rt.n_segs as usize]
-            .iter()
-            .enumerate()
-            .filter(|&(_, &g)| occupied_groups & (1 << g) != 0)
-            .fold(0u16, |out, (s, _)| out | 1 << s)
     }
 
     /// Points that roads and cities completed by a tile of shape `rt` put

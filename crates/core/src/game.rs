@@ -11,7 +11,7 @@ use crate::error::SetupError;
 use crate::event::{Event, PlayerId, Role, Seats, TurnNo};
 use crate::geom::{Dir, Pos, Rotation, Spot};
 use crate::rules::{Rules, Unplaceable};
-use crate::tile::{SegmentKind, TileId, NO_SEGMENT, TILE_KINDS};
+use crate::tile::{SegmentKind, TileId, TILE_KINDS};
 
 /// Most players at one table.
 pub const MAX_PLAYERS: usize = 6;
@@ -134,9 +134,11 @@ pub struct Game {
     pub(crate) supply: [u8; MAX_PLAYERS],
     pub(crate) abbot_home: [bool; MAX_PLAYERS],
     pub(crate) followers: Vec<Follower>,
-    /// How many of `followers` stand on a cloister or garden (monks and
-    /// abbots): only those can be completed by the tiles around them.
-    pub(crate) monks: u8,
+    /// Where the followers on a cloister or garden (monks and abbots)
+    /// stand, in no particular order: only those can be completed by the
+    /// tiles around them, and a tile laid away from all of them needs no
+    /// look at the followers.
+    pub(crate) monks: Vec<Pos>,
     pub(crate) history: Vec<Move>,
     pub(crate) river: Option<RiverEnd>,
     pub(crate) events: Vec<Event>,
@@ -161,7 +163,7 @@ impl Clone for Game {
             supply: self.supply,
             abbot_home: self.abbot_home,
             followers: Vec::new(),
-            monks: 0,
+            monks: Vec::new(),
             history: Vec::new(),
             river: None,
             events: Vec::new(),
@@ -187,20 +189,66 @@ impl Game {
     /// Not 2–6 players, a first player who is not seated, options that do
     /// not fit together, or a deck longer than one game can hold.
     pub fn new(setup: Setup) -> Result<Game, SetupError> {
-        if !(2..=MAX_PLAYERS).contains(&setup.players) {
-            return Err(SetupError::PlayerCount(setup.players));
-        }
-        if setup.deck.len() > MAX_DECK {
-            return Err(SetupError::DeckTooLong(setup.deck.len()));
-        }
-        if setup.first.index() >= setup.players {
-            return Err(SetupError::FirstPlayer(setup.first.0));
-        }
-        setup.rules.validate().map_err(SetupError::Rules)?;
+        check_setup(&setup)?;
+        let mut game = Game {
+            rules: setup.rules,
+            players: 0,
+            board: Board::new(setup.rules.board_limit, setup.rules.border_completes),
+            deck: Vec::new(),
+            next_draw: 0,
+            live: None,
+            hands: [Hand::EMPTY; MAX_PLAYERS],
+            moves: 0,
+            to_move: setup.first,
+            first: setup.first,
+            scores: [0; MAX_PLAYERS],
+            supply: [FOLLOWERS; MAX_PLAYERS],
+            abbot_home: [false; MAX_PLAYERS],
+            followers: Vec::with_capacity(MAX_PLAYERS * (FOLLOWERS as usize + 1)),
+            monks: Vec::with_capacity(8),
+            history: Vec::with_capacity(MAX_TILES),
+            river: None,
+            events: Vec::with_capacity(256),
+            log_events: true,
+            finished: false,
+        };
+        game.begin(setup);
+        Ok(game)
+    }
+
+    /// Starts a new game in this one's place, as [`Game::new`] would, but
+    /// reusing this game's memory (the board's grid is cleared only where
+    /// the last game reached): for programs that play many games one after
+    /// the other, such as `carcassonne bench` or a learning environment's
+    /// reset. Whether the event log is kept carries over
+    /// ([`Game::set_event_log`]).
+    ///
+    /// ```
+    /// use carcassonne::{Game, RandomMover, Rules, Setup, seeded_rng};
+    ///
+    /// let mut game = Game::new(Setup::standard(Rules::default(), 2, 1)).unwrap();
+    /// RandomMover::new().playout(&mut game, &mut seeded_rng(0));
+    /// game.restart(Setup::standard(Rules::default(), 2, 2)).unwrap();
+    /// let fresh = Game::new(Setup::standard(Rules::default(), 2, 2)).unwrap();
+    /// assert_eq!(game.legal_moves(), fresh.legal_moves());
+    /// assert_eq!(game.moves_played(), 0);
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Game::new`]; the game is then unchanged.
+    pub fn restart(&mut self, setup: Setup) -> Result<(), SetupError> {
+        check_setup(&setup)?;
+        self.board.reset(setup.rules.board_limit, setup.rules.border_completes);
+        self.begin(setup);
+        Ok(())
+    }
+
+    /// Sets every part of the game but the board (which must be empty)
+    /// from `setup`, places the start tile, deals the hands and draws.
+    fn begin(&mut self, setup: Setup) {
         let rules = setup.rules;
-        let mut board = Board::new(rules.board_limit, rules.border_completes);
-        board.place(setup.start, setup.start_rot, Pos::ORIGIN);
-        let river = {
+        self.board.place(setup.start, setup.start_rot, Pos::ORIGIN);
+        let river_end = {
             let rt = setup.start.rotated(setup.start_rot);
             Dir::ALL.into_iter().find(|d| rt.river & (1 << d.index()) != 0).map(|flow| RiverEnd {
                 cell: Pos::ORIGIN.step(flow),
@@ -208,40 +256,58 @@ impl Game {
                 last_turn: 0,
             })
         };
-        let mut game = Game {
-            rules,
-            players: setup.players as u8,
-            board,
-            deck: setup.deck,
-            next_draw: 0,
-            live: setup.live_seed.map(seeded_rng),
-            hands: [Hand::EMPTY; MAX_PLAYERS],
-            moves: 0,
-            to_move: setup.first,
-            first: setup.first,
-            scores: [0; MAX_PLAYERS],
-            supply: [FOLLOWERS; MAX_PLAYERS],
-            abbot_home: [rules.abbot; MAX_PLAYERS],
-            followers: Vec::with_capacity(MAX_PLAYERS * (FOLLOWERS as usize + 1)),
-            monks: 0,
-            history: Vec::with_capacity(MAX_TILES),
+        // Every field named, so that a new one cannot be forgotten here.
+        let Game {
+            rules: game_rules,
+            players,
+            board: _,
+            deck,
+            next_draw,
+            live,
+            hands,
+            moves,
+            to_move,
+            first,
+            scores,
+            supply,
+            abbot_home,
+            followers,
+            monks,
+            history,
             river,
-            events: Vec::with_capacity(256),
-            log_events: true,
-            finished: false,
-        };
+            events,
+            log_events: _,
+            finished,
+        } = self;
+        *game_rules = rules;
+        *players = setup.players as u8;
+        *deck = setup.deck;
+        *next_draw = 0;
+        *live = setup.live_seed.map(seeded_rng);
+        *hands = [Hand::EMPTY; MAX_PLAYERS];
+        *moves = 0;
+        *to_move = setup.first;
+        *first = setup.first;
+        *scores = [0; MAX_PLAYERS];
+        *supply = [FOLLOWERS; MAX_PLAYERS];
+        *abbot_home = [rules.abbot; MAX_PLAYERS];
+        followers.clear();
+        monks.clear();
+        history.clear();
+        *river = river_end;
+        events.clear();
+        *finished = false;
         if rules.hand_mode() {
             // rules.md, "Hands, precisely": at setup each player in seat order draws their hand.
-            for p in 0..game.players as usize {
+            for p in 0..self.players as usize {
                 for _ in 0..rules.hand {
-                    if let Some(t) = game.draw() {
-                        game.hands[p].push(t);
+                    if let Some(t) = self.draw() {
+                        self.hands[p].push(t);
                     }
                 }
             }
         }
-        game.begin_turn();
-        Ok(game)
+        self.begin_turn();
     }
 
     /// Everything but the board from `source`, reusing this game's buffers.
@@ -281,7 +347,7 @@ impl Game {
         self.supply = *supply;
         self.abbot_home = *abbot_home;
         self.followers.clone_from(followers);
-        self.monks = *monks;
+        self.monks.clone_from(monks);
         self.history.clone_from(history);
         self.river = *river;
         self.events.clone_from(events);
@@ -705,7 +771,9 @@ impl Game {
                         SegmentKind::Cloister | SegmentKind::Garden => Role::Monk,
                     }
                 };
-                self.monks += matches!(role, Role::Monk | Role::Abbot) as u8;
+                if matches!(role, Role::Monk | Role::Abbot) {
+                    self.monks.push(mv.pos);
+                }
                 self.followers.push(Follower { player, pos: mv.pos, spot, role, seg: id });
                 self.log(Event::FollowerDeployed { turn, player, pos: mv.pos, spot, role });
             }
@@ -715,12 +783,11 @@ impl Game {
         // Roads and cities this tile completes (each once, however many of
         // its segments it has on the tile).
         let mut done = [u16::MAX; 4];
-        for d in 0..4 {
-            let es = rt.edge_seg[d];
-            if es == NO_SEGMENT || rt.seg_edges[es as usize] & !closed != 0 {
-                continue;
-            }
-            let root = self.board.find(self.board.segment(idx, es));
+        let mut sides = rt.closable[closed as usize & 15];
+        while sides != 0 {
+            let d = sides.trailing_zeros() as usize;
+            sides &= sides - 1;
+            let root = self.board.find(self.board.segment(idx, rt.edge_seg[d]));
             if self.board.feature(root).open == 0 && !done.contains(&root) {
                 done[d] = root;
                 self.score_completed(root, turn);
@@ -730,7 +797,8 @@ impl Game {
         // occupied one scores, so look at the monks and abbots near the tile.
         let mut near = [u16::MAX; 9];
         let mut found = 0;
-        let monks = if self.monks == 0 { &[][..] } else { &self.followers[..] };
+        let close = |p: Pos| (p.x - mv.pos.x).abs() <= 1 && (p.y - mv.pos.y).abs() <= 1;
+        let monks = if self.monks.iter().any(|&p| close(p)) { &self.followers[..] } else { &[][..] };
         for f in monks {
             if matches!(f.role, Role::Monk | Role::Abbot)
                 && (f.pos.x - mv.pos.x).abs() <= 1
@@ -770,6 +838,20 @@ impl Game {
         let out = Dir::ALL.into_iter().find(|&d| d != back && rt.river & (1 << d.index()) != 0)?;
         Some(RiverEnd { cell: pos.step(out), flow: out, last_turn: river_turn(end.flow, out) })
     }
+}
+
+/// The checks [`Game::new`] makes of a setup.
+fn check_setup(setup: &Setup) -> Result<(), SetupError> {
+    if !(2..=MAX_PLAYERS).contains(&setup.players) {
+        return Err(SetupError::PlayerCount(setup.players));
+    }
+    if setup.deck.len() > MAX_DECK {
+        return Err(SetupError::DeckTooLong(setup.deck.len()));
+    }
+    if setup.first.index() >= setup.players {
+        return Err(SetupError::FirstPlayer(setup.first.0));
+    }
+    setup.rules.validate().map_err(SetupError::Rules)
 }
 
 /// The tiles given to [`Game::set_hidden`] are not the ones hidden from the viewer.
@@ -826,6 +908,31 @@ mod tests {
         let mv = Move { tile: id("E"), pos: Pos::new(0, -1), rot: Rotation::new(0).unwrap(), action: Action::Pass };
         assert!(matches!(g.play(&mv), Err(IllegalMove::EdgeMismatch { .. })));
         assert_eq!(before, format!("{:?}", g));
+    }
+
+    #[test]
+    fn a_restarted_game_plays_as_a_new_one() {
+        use crate::random::RandomMover;
+        let table = Rules { board_limit: Some((7, 7)), border_completes: true, ..Rules::default() };
+        let river = Rules { river: true, abbot: true, ..Rules::default() };
+        let setups = [(table, 3, 5), (Rules::default(), 2, 6), (river, 4, 7), (table, 2, 8)];
+        let mut reused = Game::new(Setup::standard(Rules::default(), 2, 1)).unwrap();
+        let mut mover = RandomMover::new();
+        mover.playout(&mut reused, &mut crate::seeded_rng(0));
+        for (rules, players, seed) in setups {
+            reused.restart(Setup::standard(rules, players, seed)).unwrap();
+            let mut fresh = Game::new(Setup::standard(rules, players, seed)).unwrap();
+            mover.playout(&mut reused, &mut crate::seeded_rng(seed));
+            mover.playout(&mut fresh, &mut crate::seeded_rng(seed));
+            assert!(fresh.moves_played() > 0);
+            assert_eq!(reused.history(), fresh.history(), "{rules:?}");
+            assert_eq!(reused.scores(), fresh.scores());
+            assert_eq!(reused.events(), fresh.events());
+        }
+        // A bad setup changes nothing.
+        let before = format!("{reused:?}");
+        assert!(reused.restart(Setup::standard(Rules::default(), 9, 1)).is_err());
+        assert_eq!(before, format!("{reused:?}"));
     }
 
     #[test]

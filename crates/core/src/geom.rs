@@ -17,13 +17,13 @@ impl Pos {
     }
 
     /// The neighbouring cell across `dir`.
+    #[inline]
     pub const fn step(self, dir: Dir) -> Pos {
-        match dir {
-            Dir::N => Pos::new(self.x, self.y - 1),
-            Dir::E => Pos::new(self.x + 1, self.y),
-            Dir::S => Pos::new(self.x, self.y + 1),
-            Dir::W => Pos::new(self.x - 1, self.y),
-        }
+        // Offsets by table, not a `match`: in a loop over the directions
+        // a `match` becomes an indirect jump that the CPU mispredicts.
+        const DX: [i32; 4] = [0, 1, 0, -1];
+        const DY: [i32; 4] = [-1, 0, 1, 0];
+        Pos::new(self.x + DX[dir as usize], self.y + DY[dir as usize])
     }
 }
 

@@ -8,7 +8,7 @@ use crate::event::Role;
 use crate::game::{river_turn, Action, Game, Move, Placement};
 use crate::geom::{Pos, Rotation, Spot};
 use crate::rules::FarmRule;
-use crate::tile::{SegmentKind, TileId};
+use crate::tile::{SegmentKind, TileId, FIT_ROW};
 
 /// For each mask of rotations, the rotations it holds in order (padded).
 const ROTATIONS_IN_MASK: [[Rotation; 4]; 16] = {
@@ -152,10 +152,26 @@ impl Game {
             // Each cell stores four 16-bit entries with one 8-byte write and
             // keeps as many as rotations fit (the high nibble of the mask):
             // no branch per cell, as the masks are too random to predict.
-            for (i, mask) in self.board.fit_masks(tile).enumerate() {
-                let v = PACKED_ROTATIONS[mask as usize & 15] | ((lane | (i as u64) << 2) * 0x0001_0001_0001_0001);
-                out.put4(n, v);
-                n += (mask >> 4) as usize;
+            // Two cells per step: fewer instructions per cell in a loop
+            // bound by how many the CPU can issue.
+            const ONE: u64 = 0x0001_0001_0001_0001;
+            let (codes, fits) = self.board.fit_row(tile);
+            let mut lanes = lane * ONE;
+            let pairs = codes.chunks_exact(2);
+            let rest = pairs.remainder();
+            for pair in pairs {
+                let m0 = fits[pair[0] as usize & (FIT_ROW - 1)];
+                let m1 = fits[pair[1] as usize & (FIT_ROW - 1)];
+                out.put4(n, PACKED_ROTATIONS[m0 as usize & 15] | lanes);
+                n += (m0 >> 4) as usize;
+                out.put4(n, PACKED_ROTATIONS[m1 as usize & 15] | (lanes + 4 * ONE));
+                n += (m1 >> 4) as usize;
+                lanes += 8 * ONE;
+            }
+            for &c in rest {
+                let m = fits[c as usize & (FIT_ROW - 1)];
+                out.put4(n, PACKED_ROTATIONS[m as usize & 15] | lanes);
+                n += (m >> 4) as usize;
             }
         }
         out.len = n;
@@ -188,7 +204,7 @@ impl Game {
         let me = self.to_move.0;
         let rt = tile.rotated(placement.rot);
         let (mut mine, mut theirs) = self.board.completion_gain(rt, placement.pos, me, self.players);
-        if self.monks > 0 {
+        if !self.monks.is_empty() {
             let pos = placement.pos;
             for f in &self.followers {
                 if matches!(f.role, Role::Monk | Role::Abbot)
@@ -251,15 +267,14 @@ impl Game {
         }
         let rt = tile.rotated(placement.rot);
         let occupied = self.board.occupied_segments(rt, placement.pos);
-        for s in 0..rt.n_segs {
-            let allowed = match rt.seg_kind[s as usize] {
-                SegmentKind::Field => self.rules.farms != FarmRule::Off,
-                SegmentKind::Garden => false,
-                _ => true,
-            };
-            if allowed && occupied & (1 << s) == 0 {
-                f(rt.spot_of(s));
-            }
+        // Followers go on any segment but a garden, and on fields only with farmers.
+        let allowed =
+            if self.rules.farms == FarmRule::Off { rt.follower_segs & !rt.field_segs } else { rt.follower_segs };
+        let mut free = allowed & !occupied;
+        while free != 0 {
+            let s = free.trailing_zeros() as usize;
+            free &= free - 1;
+            f(rt.spots[s]);
         }
     }
 

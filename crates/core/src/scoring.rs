@@ -1,10 +1,11 @@
 //! Scoring: features completed during play, the abbot's recall, and the
 //! final scoring of incomplete features and farms.
 
+use crate::board::MAX_TILES;
 use crate::event::{Event, PlayerId, Role, ScoredKind, Scoring, Seats, TurnNo, When};
 use crate::game::{Game, FOLLOWERS, MAX_PLAYERS};
 use crate::rules::FarmRule;
-use crate::tile::SegmentKind;
+use crate::tile::{SegmentKind, MAX_SEGMENTS};
 
 impl Game {
     /// The seats with the most followers in a packed count (none if empty).
@@ -84,12 +85,19 @@ impl Game {
             return;
         };
         let f = self.followers.swap_remove(i);
-        self.monks -= 1;
+        self.forget_monk(f.pos);
         let points = 1 + self.board.neighbours(f.pos);
         self.board.feature_mut(f.seg).meeples -= 1 << (4 * player.0);
         self.abbot_home[player.index()] = true;
         self.scores[player.index()] += points;
         self.log(Event::AbbotRecalled { turn, player, pos: f.pos, points });
+    }
+
+    /// A monk or abbot at `pos` leaves the board.
+    fn forget_monk(&mut self, pos: crate::geom::Pos) {
+        if let Some(k) = self.monks.iter().position(|&p| p == pos) {
+            self.monks.swap_remove(k);
+        }
     }
 
     fn return_followers(&mut self, root: u16, turn: TurnNo) {
@@ -99,7 +107,9 @@ impl Game {
             let f = self.followers[i];
             if self.board.find(f.seg) == root {
                 self.followers.swap_remove(i);
-                self.monks -= matches!(f.role, Role::Monk | Role::Abbot) as u8;
+                if matches!(f.role, Role::Monk | Role::Abbot) {
+                    self.forget_monk(f.pos);
+                }
                 if f.role == Role::Abbot {
                     self.abbot_home[f.player.index()] = true;
                 } else {
@@ -178,38 +188,44 @@ impl Game {
     /// Farm scoring at the end, per the farm option. `farms` are the roots of
     /// the occupied farms, in the order their first farmer was deployed.
     fn score_farms(&mut self, farms: &[u16]) {
-        // The completed cities bordering each occupied farm, as (farm index,
-        // city root) pairs. Only the tiles the occupied farms cover can hold
-        // such a border.
-        let mut borders: Vec<(usize, u16)> = Vec::with_capacity(64);
+        // The completed cities bordering the occupied farms, each with the
+        // set of farms (bit per index in `farms`) it borders. Only the tiles
+        // the occupied farms cover can hold such a border. Features are
+        // looked up by root in two tables over all segments: a farm's index,
+        // a city's place in `cities`.
+        const SEGMENTS: usize = MAX_TILES * MAX_SEGMENTS;
+        const NONE: u8 = u8::MAX;
+        let mut farm_index = [NONE; SEGMENTS];
+        for (fi, &f) in farms.iter().enumerate() {
+            farm_index[f as usize] = fi as u8;
+        }
+        let mut city_index = [NONE; SEGMENTS];
+        let mut cities: Vec<(u16, u64)> = Vec::with_capacity(32);
         let mut covered = farms.iter().fold(0u128, |acc, &f| acc | self.board.feature(f).tiles);
         while covered != 0 {
             let ti = covered.trailing_zeros() as usize;
             covered &= covered - 1;
             let rt = self.board.shape(&self.board.tiles()[ti]);
-            let mut fields = rt.fields_by_cities;
-            while fields != 0 {
-                let s = fields.trailing_zeros() as u8;
-                fields &= fields - 1;
-                let farm = self.board.find(self.board.segment(ti, s));
-                if self.board.feature(farm).meeples == 0 {
+            for &(s, c) in &rt.farm_cities[..rt.n_farm_cities as usize] {
+                let fi = farm_index[self.board.find(self.board.segment(ti, s)) as usize];
+                if fi == NONE {
                     continue;
                 }
-                let Some(fi) = farms.iter().position(|&f| f == farm) else {
+                let city = self.board.find(self.board.segment(ti, c));
+                if self.board.feature(city).open != 0 {
                     continue;
-                };
-                let mut cities = rt.seg_cities[s as usize];
-                while cities != 0 {
-                    let c = cities.trailing_zeros() as u8;
-                    cities &= cities - 1;
-                    let city = self.board.find(self.board.segment(ti, c));
-                    if self.board.feature(city).open == 0 && !borders.contains(&(fi, city)) {
-                        borders.push((fi, city));
-                    }
                 }
+                let slot = &mut city_index[city as usize];
+                if *slot == NONE {
+                    // At most two cities per tile: fewer than 255 in all.
+                    debug_assert!(cities.len() < NONE as usize);
+                    *slot = cities.len() as u8;
+                    cities.push((city, 0));
+                }
+                cities[*slot as usize].1 |= 1 << fi;
             }
         }
-        let bordering = |fi: usize| borders.iter().filter(move |&&(f, _)| f == fi).map(|&(_, c)| c);
+        let bordering = |fi: usize| cities.iter().filter(move |&&(_, m)| m & (1 << fi) != 0).map(|&(c, _)| c);
         let farm_scoring = |points: u32, to: Seats, cities: usize| Scoring {
             turn: None,
             kind: ScoredKind::Farm,

@@ -83,6 +83,24 @@ pub const TILE_KINDS: usize = TILE_DATA.len();
 /// The most segments any tile has (X: four roads and four fields).
 pub(crate) const MAX_SEGMENTS: usize = 10;
 
+/// The river tiles (bit per tile id): those whose name starts with `RV`.
+const RIVER_KINDS: u64 = {
+    let mut mask = 0u64;
+    let mut i = 0;
+    while i < TILE_DATA.len() {
+        let name = TILE_DATA[i].0.as_bytes();
+        if name.len() > 2 && name[0] == b'R' && name[1] == b'V' {
+            mask |= 1 << i;
+        }
+        i += 1;
+    }
+    mask
+};
+const _: () = assert!(TILE_DATA.len() <= 64);
+
+/// The most (field, city) pairs touching on one tile.
+pub(crate) const MAX_FARM_CITIES: usize = 4;
+
 /// What a tile edge shows.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
@@ -172,8 +190,9 @@ impl TileId {
         self.0 as usize
     }
 
+    #[inline]
     pub fn is_river(self) -> bool {
-        self.name().starts_with("RV")
+        RIVER_KINDS & (1 << self.0) != 0
     }
 
     /// The tile's shape, unrotated.
@@ -256,9 +275,31 @@ pub(crate) struct RotatedTile {
     pub seg_halves: [u8; MAX_SEGMENTS],
     pub seg_kind: [SegmentKind; MAX_SEGMENTS],
     pub seg_cities: [u16; MAX_SEGMENTS],
+    /// Per segment, the counters its feature starts with when the tile is
+    /// laid: open edges (cities and roads) and shields (a shielded city).
+    pub seg_open: [u16; MAX_SEGMENTS],
+    pub seg_shields: [u8; MAX_SEGMENTS],
+    /// Per side, what this tile adds to the constraint code of an empty
+    /// neighbour on that side (its edge kind, weighted for the neighbour's
+    /// opposite side).
+    pub side_code: [u16; 4],
+    /// For each set of closed sides (bit per `Dir`), the sides whose road
+    /// or city segment has all its edges closed, each segment named once
+    /// by its first side: the segments this tile may have completed.
+    pub closable: [u8; 16],
     pub n_segs: u8,
     /// Field segments that touch a city on this tile (bit per segment).
     pub fields_by_cities: u16,
+    /// Segments a follower may stand on (all but a garden), and the fields
+    /// (bit per segment).
+    pub follower_segs: u16,
+    pub field_segs: u16,
+    /// Per segment, the spot that names it ([`RotatedTile::spot_of`]).
+    pub spots: [Spot; MAX_SEGMENTS],
+    /// Every (field, city) pair of segments that touch on this tile, the
+    /// first `n_farm_cities` of them: where farms border cities.
+    pub farm_cities: [(u8, u8); MAX_FARM_CITIES],
+    pub n_farm_cities: u8,
     pub cloister: u8,
     pub garden: u8,
     pub shield: bool,
@@ -383,8 +424,17 @@ fn rotate_def(def: &TileDef, rot: Rotation) -> RotatedTile {
         seg_halves: [0; MAX_SEGMENTS],
         seg_kind: [SegmentKind::Field; MAX_SEGMENTS],
         seg_cities: [0; MAX_SEGMENTS],
+        seg_open: [0; MAX_SEGMENTS],
+        seg_shields: [0; MAX_SEGMENTS],
+        side_code: [0; 4],
+        closable: [0; 16],
         n_segs: def.segments.len() as u8,
         fields_by_cities: 0,
+        follower_segs: 0,
+        field_segs: 0,
+        spots: [Spot::CLOISTER; MAX_SEGMENTS],
+        farm_cities: [(0, 0); MAX_FARM_CITIES],
+        n_farm_cities: 0,
         cloister: NO_SEGMENT,
         garden: NO_SEGMENT,
         shield: def.shield,
@@ -393,6 +443,9 @@ fn rotate_def(def: &TileDef, rot: Rotation) -> RotatedTile {
     for d in Dir::ALL {
         t.edges[d.rotated(rot).index()] = def.edges[d.index()];
     }
+    for d in Dir::ALL {
+        t.side_code[d.index()] = t.edges[d.index()] as u16 * SIDE_WEIGHT[d.opposite().index()];
+    }
     for (i, s) in def.segments.iter().enumerate() {
         let edges = if r == 0 { s.edges } else { rotate_mask4(s.edges, r) };
         let halves = rotate_mask8(s.halves, r);
@@ -400,8 +453,16 @@ fn rotate_def(def: &TileDef, rot: Rotation) -> RotatedTile {
         t.seg_halves[i] = halves;
         t.seg_kind[i] = s.kind;
         t.seg_cities[i] = s.cities;
+        if matches!(s.kind, SegmentKind::City | SegmentKind::Road) {
+            t.seg_open[i] = edges.count_ones() as u16;
+        }
+        t.seg_shields[i] = (s.kind == SegmentKind::City && def.shield) as u8;
         if s.kind == SegmentKind::Field && s.cities != 0 {
             t.fields_by_cities |= 1 << i;
+            for c in (0..MAX_SEGMENTS).filter(|&c| s.cities & (1 << c) != 0) {
+                t.farm_cities[t.n_farm_cities as usize] = (i as u8, c as u8);
+                t.n_farm_cities += 1;
+            }
         }
         for d in 0..4 {
             if edges & (1 << d) != 0 {
@@ -417,6 +478,22 @@ fn rotate_def(def: &TileDef, rot: Rotation) -> RotatedTile {
             SegmentKind::Cloister => t.cloister = i as u8,
             SegmentKind::Garden => t.garden = i as u8,
             _ => {}
+        }
+    }
+    for s in 0..t.n_segs {
+        t.spots[s as usize] = t.spot_of(s);
+        t.follower_segs |= ((t.seg_kind[s as usize] != SegmentKind::Garden) as u16) << s;
+        t.field_segs |= ((t.seg_kind[s as usize] == SegmentKind::Field) as u16) << s;
+    }
+    for (closed, slot) in t.closable.iter_mut().enumerate() {
+        for d in 0..4 {
+            let s = t.edge_seg[d];
+            if s != NO_SEGMENT
+                && t.seg_edges[s as usize].trailing_zeros() as usize == d
+                && t.seg_edges[s as usize] & !(closed as u8) == 0
+            {
+                *slot |= 1 << d;
+            }
         }
     }
     t
@@ -483,6 +560,9 @@ mod tests {
         assert_eq!(shields, 10);
         assert_eq!(deck.iter().filter(|t| t.name().ends_with('g')).count(), 8);
         assert_eq!(river_tiles().len(), 12);
+        assert!(river_tiles().iter().all(|t| t.is_river()));
+        assert!(deck.iter().all(|t| !t.is_river()));
+        assert!(TileId::all().all(|t| t.is_river() == t.name().starts_with("RV")));
     }
 
     #[test]
