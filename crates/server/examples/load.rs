@@ -1,7 +1,7 @@
 //! A load test of the online server: many games at once over websockets.
 //!
 //! ```text
-//! cargo run --release -p carcassonne-server --example load -- --games 200 [--pace-ms 2000] [--spectators N]
+//! cargo run --release -p carcassonne-server --example load -- --games 200 [--pace-ms 2000] [--ramp-ms MS] [--spectators N]
 //!     [--protocol 1|2] [--moves-per-game N] [--bots B] [--seed S] [--url http://HOST:PORT]
 //! ```
 //!
@@ -11,6 +11,8 @@
 //! random bots; on its turn the client waits `--pace-ms` (2000 by default:
 //! a person looking at the board; 0 plays flat out), plays a random legal
 //! move (seeded) and times it until the state that includes it comes back.
+//! The games start one after the other over `--ramp-ms` (by default one
+//! pace: people do not all sit down at once; 0 starts them together).
 //! `--spectators N` watches each game on N more sockets. The summary goes
 //! to stdout, a progress bar to stderr. Exits 1 if anything failed.
 //!
@@ -33,7 +35,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn usage() -> ExitCode {
     eprintln!(
-        "usage: load [--games N] [--pace-ms MS] [--spectators N] [--protocol 1|2] [--moves-per-game N] [--bots B] \
+        "usage: load [--games N] [--pace-ms MS] [--ramp-ms MS] [--spectators N] [--protocol 1|2] [--moves-per-game N] [--bots B] \
          [--seed S] [--url http://HOST:PORT]\n       load --serve ADDR"
     );
     ExitCode::from(2)
@@ -44,6 +46,7 @@ async fn main() -> ExitCode {
     let mut opts = loadgen::Options { pace: std::time::Duration::from_secs(2), ..loadgen::Options::new(200) };
     let mut url: Option<String> = None;
     let mut serve: Option<String> = None;
+    let mut ramp = None;
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let Some(value) = args.next() else { return usage() };
@@ -54,6 +57,7 @@ async fn main() -> ExitCode {
             ("--bots", Some(n)) if (1..=5).contains(&n) => opts.bots = n as usize,
             ("--seed", Some(n)) => opts.seed = n,
             ("--pace-ms", Some(n)) => opts.pace = std::time::Duration::from_millis(n),
+            ("--ramp-ms", Some(n)) => ramp = Some(std::time::Duration::from_millis(n)),
             ("--spectators", Some(n)) => opts.spectators = n as usize,
             ("--protocol", Some(n @ 1..=2)) => opts.protocol = n as u8,
             ("--url", _) => url = Some(value.trim_end_matches('/').to_string()),
@@ -61,6 +65,8 @@ async fn main() -> ExitCode {
             _ => return usage(),
         }
     }
+    // By default the games start over one pace (none at once when flat out).
+    opts.ramp = ramp.unwrap_or(opts.pace);
     // Every socket is two files here (both ends in one process).
     let _ = rlimit::increase_nofile_limit(1 << 20);
     if let Some(addr) = serve {
@@ -90,9 +96,10 @@ async fn main() -> ExitCode {
     bar.finish_and_clear();
     println!("server: {}", url.as_deref().unwrap_or("in-process"));
     println!(
-        "bots per game: {} (random); pace {} ms; {} spectators per game; protocol {}",
+        "bots per game: {} (random); pace {} ms; games started over {} ms; {} spectators per game; protocol {}",
         opts.bots,
         opts.pace.as_millis(),
+        opts.ramp.as_millis(),
         opts.spectators,
         opts.protocol
     );

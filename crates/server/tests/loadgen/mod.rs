@@ -42,12 +42,24 @@ pub struct Options {
     pub spectators: usize,
     /// The websocket protocol spoken (1 or 2).
     pub protocol: u8,
+    /// Game `i` of `n` starts `i/n` of this after the first (people do not
+    /// all sit down in the same second).
+    pub ramp: Duration,
 }
 
 impl Options {
     /// Flat out, protocol 2, no spectators.
     pub fn new(games: usize) -> Options {
-        Options { games, moves_per_game: None, bots: 1, seed: 1, pace: Duration::ZERO, spectators: 0, protocol: 2 }
+        Options {
+            games,
+            moves_per_game: None,
+            bots: 1,
+            seed: 1,
+            pace: Duration::ZERO,
+            spectators: 0,
+            protocol: 2,
+            ramp: Duration::ZERO,
+        }
     }
 }
 
@@ -187,7 +199,9 @@ pub async fn run(addr: &str, opts: &Options, progress: Option<ProgressBar>) -> R
     let mut tasks = Vec::with_capacity(opts.games);
     for i in 0..opts.games {
         let (addr, opts, progress) = (addr.to_string(), opts.clone(), progress.clone());
+        let start = started + opts.ramp.mul_f64(i as f64 / opts.games as f64);
         tasks.push(tokio::spawn(async move {
+            tokio::time::sleep_until(start.into()).await;
             let out = play_one(&addr, &opts, i).await;
             if let Some(p) = progress {
                 p.inc(1);
