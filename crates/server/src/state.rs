@@ -612,6 +612,7 @@ mod tests {
     use super::StateView;
     use crate::live::{Table, Viewer};
     use crate::store::Seat;
+    use crate::view::state_json;
 
     fn table(game: Game) -> Table {
         let seats = (0..game.num_players())
@@ -700,5 +701,60 @@ mod tests {
         for k in ["tile", "deploy", "return", "score", "recall", "end"] {
             assert!(kinds.contains(k), "no {k} in {kinds:?}");
         }
+    }
+
+    fn bytes(game: &Game, viewer: &Viewer) -> String {
+        state_json("g", &table(game.clone()), viewer).to_string()
+    }
+
+    /// Two games with the same public history and different hidden hands
+    /// send the same bytes to every viewer who cannot see those hands: the
+    /// opponent and the spectator. Over random games with every hand option.
+    #[test]
+    fn hidden_hands_never_show_in_a_view() {
+        let options = [
+            Rules { hand: 2, ..Rules::default() },
+            Rules { hand: 3, ..Rules::default() },
+            Rules { draw_at_turn_end: true, ..Rules::default() },
+            Rules { hand: 3, draw_at_turn_end: true, river: true, ..Rules::default() },
+            Rules { hand: 2, abbot: true, ..Rules::default() },
+        ];
+        let mut hands_differed = 0;
+        for seed in 0..60u64 {
+            let rules = options[seed as usize % options.len()];
+            let players = 2 + (seed as usize % 3);
+            let mut game = Game::new(Setup::standard(rules, players, seed)).unwrap();
+            let mut rng = seeded_rng(seed);
+            let mut mover = RandomMover::new();
+            let turns = (seed * 7 % 60) as u16;
+            while game.moves_played() < turns {
+                let Some(mv) = mover.choose(&game, &mut rng) else { break };
+                game.play(&mv).unwrap();
+            }
+            if game.is_over() {
+                continue;
+            }
+            for me in 0..players {
+                let me = PlayerId(me as u8);
+                // Another game the same to `me`'s eyes: the bag and the
+                // others' hands dealt again.
+                let mut other = game.clone();
+                other.resample_hidden(me, &mut rng);
+                let others = (0..players as u8).map(PlayerId).filter(|&p| p != me);
+                if others.clone().any(|p| other.hand(p) != game.hand(p)) {
+                    hands_differed += 1;
+                }
+                let seat = Viewer { seats: vec![me] };
+                assert_eq!(bytes(&game, &seat), bytes(&other, &seat), "seed {seed} {rules}: seat {}", me.0);
+                let spectator = Viewer::default();
+                assert_eq!(bytes(&game, &spectator), bytes(&other, &spectator), "seed {seed} {rules}: spectator");
+                // The player whose hand was dealt again sees the difference.
+                if let Some(p) = others.clone().find(|&p| other.hand(p) != game.hand(p)) {
+                    let them = Viewer { seats: vec![p] };
+                    assert_ne!(bytes(&game, &them), bytes(&other, &them), "seed {seed}: a hand that changed");
+                }
+            }
+        }
+        assert!(hands_differed > 50, "only {hands_differed} cases had different hidden hands");
     }
 }
