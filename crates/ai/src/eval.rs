@@ -280,6 +280,92 @@ impl Valuation {
     }
 }
 
+/// How many position features [`features`] computes per player.
+pub(crate) const FEATURES: usize = 10;
+
+/// Per player, what the learned valuation (`crate::learned`) weighs: over
+/// the open features the player holds (a majority, ties count for all, as
+/// in scoring) —
+///
+/// 0. road tiles, 1. roads,
+/// 2. city tiles + shields, 3. cities, 4. the cities' open edges,
+/// 5. cloisters' and gardens' `1 + neighbours` (what they score if left
+///    open), 6. cloisters and gardens,
+/// 7. the farm rule's points for the completed cities its farms border,
+/// 8. the same points for the open cities they border,
+/// 9. followers (and the abbot) in supply.
+///
+/// With the bag empty, features 0, 2, 5 and 7 add up to the engine's final
+/// scoring of what is open (standard rules).
+pub(crate) fn features(game: &Game, scratch: &mut Scratch, out: &mut [[f64; FEATURES]; MAX_PLAYERS]) {
+    let n = game.num_players();
+    *out = [[0.0; FEATURES]; MAX_PLAYERS];
+    for (p, o) in out.iter_mut().enumerate().take(n) {
+        let p = PlayerId(p as u8);
+        o[9] = game.supply(p) as f64 + if game.abbot_in_supply(p) { 1.0 } else { 0.0 };
+    }
+    let board = game.board();
+    scratch.seen.clear();
+    scratch.farms.clear();
+    for f in game.followers() {
+        let Some(info) = board.feature_at(f.pos, f.spot) else { continue };
+        if scratch.seen.contains(&info.id) {
+            continue;
+        }
+        scratch.seen.push(info.id);
+        let m = majority(&info.followers, n);
+        let mut add = |i: usize, x: f64| {
+            for (p, o) in out.iter_mut().enumerate().take(n) {
+                if m & (1 << p) != 0 {
+                    o[i] += x;
+                }
+            }
+        };
+        match info.kind {
+            SegmentKind::Field => {
+                scratch.farms.push(Farm { id: info.id, followers: info.followers, cities: Vec::new() })
+            }
+            SegmentKind::Road => {
+                add(0, info.tiles as f64);
+                add(1, 1.0);
+            }
+            SegmentKind::City => {
+                add(2, (info.tiles + info.shields) as f64);
+                add(3, 1.0);
+                add(4, info.open_edges as f64);
+            }
+            SegmentKind::Cloister | SegmentKind::Garden => {
+                add(5, 1.0 + neighbours(game, f.pos) as f64);
+                add(6, 1.0);
+            }
+        }
+    }
+    if scratch.farms.is_empty() || game.rules().farms == FarmRule::Off {
+        return;
+    }
+    // The farms' points for completed cities, then for all cities.
+    let flat = Valuation {
+        follower: 0.0,
+        city_close: 0.0,
+        city_per_edge: 0.0,
+        cloister_fill: 0.0,
+        farm_open_city: 0.0,
+        road_growth: 0.0,
+    };
+    let (mut done, mut both) = ([0.0; MAX_PLAYERS], [0.0; MAX_PLAYERS]);
+    flat.value_farms(game, scratch, f64::INFINITY, &mut done);
+    // The farms now list their cities (weight 1 if completed, else 0),
+    // which a second pass keeps: weigh them all 1.
+    for farm in &mut scratch.farms {
+        farm.cities.iter_mut().for_each(|c| c.1 = 1.0);
+    }
+    flat.value_farms(game, scratch, f64::INFINITY, &mut both);
+    for (p, o) in out.iter_mut().enumerate().take(n) {
+        o[7] = done[p];
+        o[8] = both[p] - done[p];
+    }
+}
+
 /// `p`'s value minus the best other value.
 pub fn margin_of(values: &[f64], p: PlayerId) -> f64 {
     let best_other =

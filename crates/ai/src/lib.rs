@@ -24,6 +24,8 @@ mod bot;
 mod eval;
 pub mod external;
 mod greedy;
+pub mod learned;
+mod learned_weights;
 mod mcts;
 pub mod protocol;
 mod random_bot;

@@ -6,7 +6,14 @@ use carcassonne::{FarmRule, Game, Move, PlayerId, RandomMover, Rules, Setup, Vie
 use carcassonne_ai::{Bot, BotSpec, Budget, Difficulty, MctsBot, MctsConfig};
 
 fn specs() -> Vec<BotSpec> {
-    vec![BotSpec::Random, BotSpec::Greedy, "mcts:40it".parse().unwrap()]
+    vec![
+        BotSpec::Random,
+        BotSpec::Greedy,
+        "mcts:40it".parse().unwrap(),
+        // Weighted playout decisions, playouts cut short and valued by the
+        // learned valuation (the engine checks each playout move in debug builds).
+        "mcts:40it:wroad=0.5:wcity=2:wmonk=4:depth=8:learned=1".parse().unwrap(),
+    ]
 }
 
 /// Plays a whole game between `bots` (seat i plays bots[i % len]), checking
@@ -28,7 +35,7 @@ fn every_bot_plays_legal_games_under_every_farm_rule() {
     for (i, farms) in FarmRule::ALL.into_iter().enumerate() {
         let rules = Rules { farms, ..Rules::default() };
         let mut bots: Vec<Box<dyn Bot>> = specs().iter().map(|s| s.build(i as u64)).collect();
-        let g = play(rules, 3, 100 + i as u64, &mut bots);
+        let g = play(rules, bots.len(), 100 + i as u64, &mut bots);
         assert!(g.is_over());
     }
 }
@@ -49,11 +56,11 @@ fn every_bot_plays_legal_games_with_the_expansions_and_house_rules() {
     ];
     for (i, text) in options.iter().enumerate() {
         let rules = Rules::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
-        let mut bots: Vec<Box<dyn Bot>> = specs().iter().map(|s| s.build(i as u64)).collect();
         // Random against each of the others, two players.
-        bots.swap(0, 2);
-        play(rules, 2, 7 + i as u64, &mut bots[..2]);
-        play(rules, 2, 8 + i as u64, &mut bots[1..]);
+        for (k, other) in (1..specs().len()).enumerate() {
+            let mut pair = [specs()[0].build(i as u64), specs()[other].build(i as u64)];
+            play(rules, 2, 7 + (3 * i + k) as u64, &mut pair);
+        }
     }
 }
 
