@@ -128,6 +128,7 @@ const SETTINGS: &[Setting] = &[
     ("wcity", |c| c.decision_weights[1], |c, v| c.decision_weights[1] = v),
     ("wmonk", |c| c.decision_weights[2], |c, v| c.decision_weights[2] = v),
     ("learned", |c| f64::from(u8::from(c.learned)), |c, v| c.learned = v != 0.0),
+    ("stop", |c| f64::from(u8::from(c.early_stop)), |c, v| c.early_stop = v != 0.0),
 ];
 
 impl fmt::Display for BotSpec {

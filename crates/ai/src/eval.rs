@@ -214,6 +214,13 @@ impl Valuation {
     }
 
     fn value_farms(&self, game: &Game, scratch: &mut Scratch, left: f64, out: &mut [f64; MAX_PLAYERS]) {
+        self.farm_cities(game, scratch, left);
+        award_farms(game, scratch, out);
+    }
+
+    /// Lists the cities each farm in `scratch` borders, weighed 1 if
+    /// completed, else by their completion chance.
+    fn farm_cities(&self, game: &Game, scratch: &mut Scratch, left: f64) {
         let board = game.board();
         for t in board.tiles() {
             for seg in seg_spots(t.tile, t.rot) {
@@ -232,49 +239,54 @@ impl Valuation {
                 }
             }
         }
-        let n = game.num_players();
-        match game.rules().farms {
-            FarmRule::Off => {}
-            FarmRule::PerFarm => {
-                for farm in &scratch.farms {
-                    let w: f64 = farm.cities.iter().map(|&(_, w)| w).sum();
-                    award(out, &farm.followers, n, 3.0 * w);
-                }
+    }
+}
+
+/// The farm rule's points for the farms in `scratch` and the cities they
+/// border (each weighed as listed), added to the farms' majorities.
+fn award_farms(game: &Game, scratch: &mut Scratch, out: &mut [f64; MAX_PLAYERS]) {
+    let n = game.num_players();
+    match game.rules().farms {
+        FarmRule::Off => {}
+        FarmRule::PerFarm => {
+            for farm in &scratch.farms {
+                let w: f64 = farm.cities.iter().map(|&(_, w)| w).sum();
+                award(out, &farm.followers, n, 3.0 * w);
             }
-            FarmRule::PerFarmOnce => {
-                #[allow(clippy::needless_range_loop)] // p is a seat, used as a bit too
-                for p in 0..n {
-                    scratch.cities.clear();
-                    for farm in &scratch.farms {
-                        if majority(&farm.followers, n) & (1 << p) != 0 {
-                            for &(id, w) in &farm.cities {
-                                if !scratch.cities.iter().any(|&(c, _)| c == id) {
-                                    scratch.cities.push((id, w));
-                                }
+        }
+        FarmRule::PerFarmOnce => {
+            #[allow(clippy::needless_range_loop)] // p is a seat, used as a bit too
+            for p in 0..n {
+                scratch.cities.clear();
+                for farm in &scratch.farms {
+                    if majority(&farm.followers, n) & (1 << p) != 0 {
+                        for &(id, w) in &farm.cities {
+                            if !scratch.cities.iter().any(|&(c, _)| c == id) {
+                                scratch.cities.push((id, w));
                             }
                         }
                     }
-                    out[p] += 3.0 * scratch.cities.iter().map(|&(_, w)| w).sum::<f64>();
                 }
+                out[p] += 3.0 * scratch.cities.iter().map(|&(_, w)| w).sum::<f64>();
             }
-            FarmRule::PerCity => {
-                // Each city: the farmers of all occupied farms bordering it.
-                let mut per_city: Vec<(u16, f64, [u8; 8])> = Vec::new();
-                for farm in &scratch.farms {
-                    for &(id, w) in &farm.cities {
-                        match per_city.iter_mut().find(|(c, _, _)| *c == id) {
-                            Some((_, _, sum)) => {
-                                for (s, f) in sum.iter_mut().zip(farm.followers) {
-                                    *s += f;
-                                }
+        }
+        FarmRule::PerCity => {
+            // Each city: the farmers of all occupied farms bordering it.
+            let mut per_city: Vec<(u16, f64, [u8; 8])> = Vec::new();
+            for farm in &scratch.farms {
+                for &(id, w) in &farm.cities {
+                    match per_city.iter_mut().find(|(c, _, _)| *c == id) {
+                        Some((_, _, sum)) => {
+                            for (s, f) in sum.iter_mut().zip(farm.followers) {
+                                *s += f;
                             }
-                            None => per_city.push((id, w, farm.followers)),
                         }
+                        None => per_city.push((id, w, farm.followers)),
                     }
                 }
-                for (_, w, followers) in per_city {
-                    award(out, &followers, n, 4.0 * w);
-                }
+            }
+            for (_, w, followers) in per_city {
+                award(out, &followers, n, 4.0 * w);
             }
         }
     }
@@ -354,12 +366,12 @@ pub(crate) fn features(game: &Game, scratch: &mut Scratch, out: &mut [[f64; FEAT
     };
     let (mut done, mut both) = ([0.0; MAX_PLAYERS], [0.0; MAX_PLAYERS]);
     flat.value_farms(game, scratch, f64::INFINITY, &mut done);
-    // The farms now list their cities (weight 1 if completed, else 0),
-    // which a second pass keeps: weigh them all 1.
+    // The farms now list their cities weighed 1 if completed, else 0:
+    // weigh them all 1.
     for farm in &mut scratch.farms {
         farm.cities.iter_mut().for_each(|c| c.1 = 1.0);
     }
-    flat.value_farms(game, scratch, f64::INFINITY, &mut both);
+    award_farms(game, scratch, &mut both);
     for (p, o) in out.iter_mut().enumerate().take(n) {
         o[7] = done[p];
         o[8] = both[p] - done[p];

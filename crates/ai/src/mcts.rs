@@ -138,6 +138,13 @@ pub struct MctsConfig {
     /// Value a playout cut short (`playout_depth`) with the learned
     /// valuation ([`crate::learned`]) instead of the hand-set one.
     pub learned: bool,
+    /// Stop as soon as the move to play cannot change: when the most
+    /// visited root move leads the next by more visits than the iterations
+    /// left (with a time budget, twice the iterations the time left would
+    /// give at the speed so far). The move is the same as with the whole
+    /// budget spent; only with one thread (the trees of several threads are
+    /// added up at the end).
+    pub early_stop: bool,
     pub valuation: Valuation,
 }
 
@@ -162,6 +169,7 @@ impl Default for MctsConfig {
             playout_farmer: 0.1,
             decision_weights: [1.0; 3],
             learned: false,
+            early_stop: true,
             valuation: Valuation::default(),
         }
     }
@@ -172,7 +180,13 @@ impl MctsConfig {
     /// every lever added since off, so that it can be compared with the
     /// current one.
     pub fn v1() -> MctsConfig {
-        MctsConfig { playout_sample: 0, playout_farmer: 1.0, decision_weights: [1.0; 3], ..MctsConfig::default() }
+        MctsConfig {
+            playout_sample: 0,
+            playout_farmer: 1.0,
+            decision_weights: [1.0; 3],
+            early_stop: false,
+            ..MctsConfig::default()
+        }
     }
 
     /// Whether every lever added since the first version is off.
@@ -181,6 +195,7 @@ impl MctsConfig {
         self.playout_sample == v1.playout_sample
             && self.playout_farmer == v1.playout_farmer
             && self.decision_weights == v1.decision_weights
+            && self.early_stop == v1.early_stop
     }
 }
 
@@ -434,10 +449,24 @@ fn search(
     let mut values = [0f64; MAX_PLAYERS];
     let mut reward = [0f64; MAX_PLAYERS];
     let n = det.base().num_players();
+    let started = Instant::now();
+    let early_stop = c.early_stop && c.threads <= 1;
     while tree.iterations < iterations {
         if let Some(d) = deadline {
             // Always at least one iteration, so that there is a move to pick.
             if tree.iterations > 0 && Instant::now() >= d {
+                break;
+            }
+        }
+        if early_stop && tree.iterations > 0 && tree.iterations % 64 == 0 {
+            let left = match deadline {
+                None => iterations - tree.iterations,
+                Some(d) => {
+                    let rate = tree.iterations as f64 / started.elapsed().as_secs_f64().max(1e-9);
+                    (2.0 * rate * d.saturating_duration_since(Instant::now()).as_secs_f64()) as u64
+                }
+            };
+            if decided(&tree.edges[..root.len()], left) {
                 break;
             }
         }
@@ -516,6 +545,22 @@ fn search(
         }
     }
     tree
+}
+
+/// Whether the most visited of the root's `edges` leads every other by more
+/// than `left` visits, so that no further iteration can change the pick.
+fn decided(edges: &[Edge], left: u64) -> bool {
+    let (mut top, mut second) = (0u64, 0u64);
+    for e in edges {
+        let v = e.visits as u64;
+        if v > top {
+            second = top;
+            top = v;
+        } else if v > second {
+            second = v;
+        }
+    }
+    top > second + left
 }
 
 /// The search's playout policy, one move at a time: a placement uniformly

@@ -89,6 +89,28 @@ fn search_is_deterministic_for_a_seed_and_an_iteration_budget() {
     assert_ne!(history("mcts:150it", 5), history("mcts:150it", 6));
 }
 
+/// Stopping once the pick cannot change plays the same moves as spending
+/// the whole budget, and does stop early on some moves.
+#[test]
+fn early_stop_plays_the_same_moves_in_fewer_iterations() {
+    let mut game = Game::new(Setup::standard(Rules::default(), 2, 11)).unwrap();
+    let config = MctsConfig { budget: Budget::Iterations(600), seed: 3, ..MctsConfig::default() };
+    assert!(config.early_stop);
+    let (mut early, mut full) = (MctsBot::new(config), MctsBot::new(MctsConfig { early_stop: false, ..config }));
+    let mut stopped = 0;
+    while let Some(seat) = game.to_move() {
+        let view = View::new(&game, seat);
+        let mv = early.choose(&view).unwrap();
+        assert_eq!(Some(mv), full.choose(&view), "move {}", game.moves_played());
+        if let (Some(e), Some(f)) = (early.last_search(), full.last_search()) {
+            assert!(e.iterations <= f.iterations);
+            stopped += usize::from(e.iterations < f.iterations);
+        }
+        game.play(&mv).unwrap();
+    }
+    assert!(stopped > 0);
+}
+
 /// Two games that look the same to every player but hold the unseen tiles
 /// in different orders.
 fn twins(rules: Rules, seed: u64, turns: u16) -> (Game, Game) {
@@ -125,7 +147,8 @@ fn no_bot_sees_the_order_of_the_bag() {
             assert_eq!(x, y, "{spec} under {rules}, turn {turns}");
         }
         // The whole search, not just its pick, is the same.
-        let config = MctsConfig { budget: Budget::Iterations(300), seed: 4, ..MctsConfig::default() };
+        let config =
+            MctsConfig { budget: Budget::Iterations(300), seed: 4, early_stop: false, ..MctsConfig::default() };
         let (mut x, mut y) = (MctsBot::new(config), MctsBot::new(config));
         x.choose(&View::new(&a, me));
         y.choose(&View::new(&b, me));
