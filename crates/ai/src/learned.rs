@@ -3,7 +3,7 @@
 //! It predicts, for each player, what the rest of a game played by the
 //! search's playout policy ([`MctsConfig`]'s) will add to their score, as a
 //! linear function of a few features of the position
-//! ([`crate::eval::features`]: the open roads, cities, cloisters and farms
+//! (`eval::features`: the open roads, cities, cloisters and farms
 //! the player holds, their followers in supply), each feature weighed by a
 //! quadratic in the share of the bag left. A search whose playouts stop
 //! after a few moves (`depth=k`) can value the position with it instead of
