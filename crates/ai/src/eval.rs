@@ -214,6 +214,13 @@ impl Valuation {
     }
 
     fn value_farms(&self, game: &Game, scratch: &mut Scratch, left: f64, out: &mut [f64; MAX_PLAYERS]) {
+        self.farm_cities(game, scratch, left);
+        award_farms(game, scratch, out);
+    }
+
+    /// Lists the cities each farm in `scratch` borders, weighed 1 if
+    /// completed, else by their completion chance.
+    fn farm_cities(&self, game: &Game, scratch: &mut Scratch, left: f64) {
         let board = game.board();
         for t in board.tiles() {
             for seg in seg_spots(t.tile, t.rot) {
@@ -232,51 +239,142 @@ impl Valuation {
                 }
             }
         }
-        let n = game.num_players();
-        match game.rules().farms {
-            FarmRule::Off => {}
-            FarmRule::PerFarm => {
-                for farm in &scratch.farms {
-                    let w: f64 = farm.cities.iter().map(|&(_, w)| w).sum();
-                    award(out, &farm.followers, n, 3.0 * w);
-                }
-            }
-            FarmRule::PerFarmOnce => {
-                #[allow(clippy::needless_range_loop)] // p is a seat, used as a bit too
-                for p in 0..n {
-                    scratch.cities.clear();
-                    for farm in &scratch.farms {
-                        if majority(&farm.followers, n) & (1 << p) != 0 {
-                            for &(id, w) in &farm.cities {
-                                if !scratch.cities.iter().any(|&(c, _)| c == id) {
-                                    scratch.cities.push((id, w));
-                                }
-                            }
-                        }
-                    }
-                    out[p] += 3.0 * scratch.cities.iter().map(|&(_, w)| w).sum::<f64>();
-                }
-            }
-            FarmRule::PerCity => {
-                // Each city: the farmers of all occupied farms bordering it.
-                let mut per_city: Vec<(u16, f64, [u8; 8])> = Vec::new();
-                for farm in &scratch.farms {
-                    for &(id, w) in &farm.cities {
-                        match per_city.iter_mut().find(|(c, _, _)| *c == id) {
-                            Some((_, _, sum)) => {
-                                for (s, f) in sum.iter_mut().zip(farm.followers) {
-                                    *s += f;
-                                }
-                            }
-                            None => per_city.push((id, w, farm.followers)),
-                        }
-                    }
-                }
-                for (_, w, followers) in per_city {
-                    award(out, &followers, n, 4.0 * w);
-                }
+    }
+}
+
+/// The farm rule's points for the farms in `scratch` and the cities they
+/// border (each weighed as listed), added to the farms' majorities.
+fn award_farms(game: &Game, scratch: &mut Scratch, out: &mut [f64; MAX_PLAYERS]) {
+    let n = game.num_players();
+    match game.rules().farms {
+        FarmRule::Off => {}
+        FarmRule::PerFarm => {
+            for farm in &scratch.farms {
+                let w: f64 = farm.cities.iter().map(|&(_, w)| w).sum();
+                award(out, &farm.followers, n, 3.0 * w);
             }
         }
+        FarmRule::PerFarmOnce => {
+            #[allow(clippy::needless_range_loop)] // p is a seat, used as a bit too
+            for p in 0..n {
+                scratch.cities.clear();
+                for farm in &scratch.farms {
+                    if majority(&farm.followers, n) & (1 << p) != 0 {
+                        for &(id, w) in &farm.cities {
+                            if !scratch.cities.iter().any(|&(c, _)| c == id) {
+                                scratch.cities.push((id, w));
+                            }
+                        }
+                    }
+                }
+                out[p] += 3.0 * scratch.cities.iter().map(|&(_, w)| w).sum::<f64>();
+            }
+        }
+        FarmRule::PerCity => {
+            // Each city: the farmers of all occupied farms bordering it.
+            let mut per_city: Vec<(u16, f64, [u8; 8])> = Vec::new();
+            for farm in &scratch.farms {
+                for &(id, w) in &farm.cities {
+                    match per_city.iter_mut().find(|(c, _, _)| *c == id) {
+                        Some((_, _, sum)) => {
+                            for (s, f) in sum.iter_mut().zip(farm.followers) {
+                                *s += f;
+                            }
+                        }
+                        None => per_city.push((id, w, farm.followers)),
+                    }
+                }
+            }
+            for (_, w, followers) in per_city {
+                award(out, &followers, n, 4.0 * w);
+            }
+        }
+    }
+}
+
+/// How many position features [`features`] computes per player.
+pub(crate) const FEATURES: usize = 10;
+
+/// Per player, what the learned valuation (`crate::learned`) weighs: over
+/// the open features the player holds (a majority, ties count for all, as
+/// in scoring) —
+///
+/// 0. road tiles, 1. roads,
+/// 2. city tiles + shields, 3. cities, 4. the cities' open edges,
+/// 5. cloisters' and gardens' `1 + neighbours` (what they score if left
+///    open), 6. cloisters and gardens,
+/// 7. the farm rule's points for the completed cities its farms border,
+/// 8. the same points for the open cities they border,
+/// 9. followers (and the abbot) in supply.
+///
+/// With the bag empty, features 0, 2, 5 and 7 add up to the engine's final
+/// scoring of what is open (standard rules).
+pub(crate) fn features(game: &Game, scratch: &mut Scratch, out: &mut [[f64; FEATURES]; MAX_PLAYERS]) {
+    let n = game.num_players();
+    *out = [[0.0; FEATURES]; MAX_PLAYERS];
+    for (p, o) in out.iter_mut().enumerate().take(n) {
+        let p = PlayerId(p as u8);
+        o[9] = game.supply(p) as f64 + if game.abbot_in_supply(p) { 1.0 } else { 0.0 };
+    }
+    let board = game.board();
+    scratch.seen.clear();
+    scratch.farms.clear();
+    for f in game.followers() {
+        let Some(info) = board.feature_at(f.pos, f.spot) else { continue };
+        if scratch.seen.contains(&info.id) {
+            continue;
+        }
+        scratch.seen.push(info.id);
+        let m = majority(&info.followers, n);
+        let mut add = |i: usize, x: f64| {
+            for (p, o) in out.iter_mut().enumerate().take(n) {
+                if m & (1 << p) != 0 {
+                    o[i] += x;
+                }
+            }
+        };
+        match info.kind {
+            SegmentKind::Field => {
+                scratch.farms.push(Farm { id: info.id, followers: info.followers, cities: Vec::new() })
+            }
+            SegmentKind::Road => {
+                add(0, info.tiles as f64);
+                add(1, 1.0);
+            }
+            SegmentKind::City => {
+                add(2, (info.tiles + info.shields) as f64);
+                add(3, 1.0);
+                add(4, info.open_edges as f64);
+            }
+            SegmentKind::Cloister | SegmentKind::Garden => {
+                add(5, 1.0 + neighbours(game, f.pos) as f64);
+                add(6, 1.0);
+            }
+        }
+    }
+    if scratch.farms.is_empty() || game.rules().farms == FarmRule::Off {
+        return;
+    }
+    // The farms' points for completed cities, then for all cities.
+    let flat = Valuation {
+        follower: 0.0,
+        city_close: 0.0,
+        city_per_edge: 0.0,
+        cloister_fill: 0.0,
+        farm_open_city: 0.0,
+        road_growth: 0.0,
+    };
+    let (mut done, mut both) = ([0.0; MAX_PLAYERS], [0.0; MAX_PLAYERS]);
+    flat.value_farms(game, scratch, f64::INFINITY, &mut done);
+    // The farms now list their cities weighed 1 if completed, else 0:
+    // weigh them all 1.
+    for farm in &mut scratch.farms {
+        farm.cities.iter_mut().for_each(|c| c.1 = 1.0);
+    }
+    award_farms(game, scratch, &mut both);
+    for (p, o) in out.iter_mut().enumerate().take(n) {
+        o[7] = done[p];
+        o[8] = both[p] - done[p];
     }
 }
 

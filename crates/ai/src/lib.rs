@@ -1,7 +1,8 @@
 //! Bots for Carcassonne: random, greedy and Monte Carlo tree search, an
 //! arena that measures them fairly, the open bot protocol that lets bots in
 //! other processes and languages play ([`protocol`], [`external`],
-//! docs/bot-protocol.md), and game reviews by the search ([`review`]).
+//! docs/bot-protocol.md), game reviews by the search ([`review`]) and a
+//! valuation learned from the search's playouts ([`learned`]).
 //!
 //! A bot sees a game only through a [`carcassonne::View`]: what its player
 //! sees, never the order of the tiles in the bag.
@@ -24,6 +25,8 @@ mod bot;
 mod eval;
 pub mod external;
 mod greedy;
+pub mod learned;
+mod learned_weights;
 mod mcts;
 pub mod protocol;
 mod random_bot;

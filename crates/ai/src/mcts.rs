@@ -31,13 +31,15 @@ use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use carcassonne::{
-    seeded_rng, uniform_below, Action, Game, Move, PackedPlacements, PlayerId, RandomMover, View, MAX_PLAYERS,
+    seeded_rng, uniform_below, Action, EdgeKind, Game, Move, PackedPlacements, PlayerId, RandomMover, Spot, View,
+    MAX_PLAYERS,
 };
 use rand_chacha::ChaCha8Rng;
 
 use crate::bot::Bot;
 use crate::eval::{margin_of, Scratch, Valuation};
 use crate::greedy::score_moves;
+use crate::learned::Learned;
 use crate::sample::Determinizer;
 use crate::seed::{decision_seed, derive};
 
@@ -126,6 +128,23 @@ pub struct MctsConfig {
     /// playout's result; fewer farmers make playouts closer to real games
     /// (docs/ai.md, "A stronger search").
     pub playout_farmer: f64,
+    /// Playout decision weights, relative to passing (1): a follower on a
+    /// road, on a city, a monk or abbot on a cloister or garden. With all
+    /// three at 1 the decision is uniform (before the `playout_farmer`
+    /// conversion); a monk weighted 3 is taken three times as often as a
+    /// pass. Real players put a monk on nearly every cloister and are
+    /// choosier with roads.
+    pub decision_weights: [f64; 3],
+    /// Value a playout cut short (`playout_depth`) with the learned
+    /// valuation ([`crate::learned`]) instead of the hand-set one.
+    pub learned: bool,
+    /// Stop as soon as the move to play cannot change: when the most
+    /// visited root move leads the next by more visits than the iterations
+    /// left (with a time budget, twice the iterations the time left would
+    /// give at the speed so far). The move is the same as with the whole
+    /// budget spent; only with one thread (the trees of several threads are
+    /// added up at the end).
+    pub early_stop: bool,
     pub valuation: Valuation,
 }
 
@@ -148,6 +167,9 @@ impl Default for MctsConfig {
             rank_after: 0,
             playout_sample: 0,
             playout_farmer: 0.1,
+            decision_weights: [1.0; 3],
+            learned: false,
+            early_stop: true,
             valuation: Valuation::default(),
         }
     }
@@ -158,13 +180,22 @@ impl MctsConfig {
     /// every lever added since off, so that it can be compared with the
     /// current one.
     pub fn v1() -> MctsConfig {
-        MctsConfig { playout_sample: 0, playout_farmer: 1.0, ..MctsConfig::default() }
+        MctsConfig {
+            playout_sample: 0,
+            playout_farmer: 1.0,
+            decision_weights: [1.0; 3],
+            early_stop: false,
+            ..MctsConfig::default()
+        }
     }
 
     /// Whether every lever added since the first version is off.
     pub fn is_v1(&self) -> bool {
         let v1 = MctsConfig::v1();
-        self.playout_sample == v1.playout_sample && self.playout_farmer == v1.playout_farmer
+        self.playout_sample == v1.playout_sample
+            && self.playout_farmer == v1.playout_farmer
+            && self.decision_weights == v1.decision_weights
+            && self.early_stop == v1.early_stop
     }
 }
 
@@ -410,18 +441,32 @@ fn search(
     tree.nodes[0].order = 0;
     tree.order.extend(0..root.len() as u32);
     let mut game = det.sample(&mut rng);
-    let mut mover = RandomMover::new();
-    let mut policy = PolicyMover::new();
+    let mut playout = Playout::new(c);
+    let learned = Learned::default();
     let mut scratch = Scratch::default();
     // (node, edge) pairs walked this iteration.
     let mut path: Vec<(u32, u32)> = Vec::with_capacity(64);
     let mut values = [0f64; MAX_PLAYERS];
     let mut reward = [0f64; MAX_PLAYERS];
     let n = det.base().num_players();
+    let started = Instant::now();
+    let early_stop = c.early_stop && c.threads <= 1;
     while tree.iterations < iterations {
         if let Some(d) = deadline {
             // Always at least one iteration, so that there is a move to pick.
             if tree.iterations > 0 && Instant::now() >= d {
+                break;
+            }
+        }
+        if early_stop && tree.iterations > 0 && tree.iterations % 64 == 0 {
+            let left = match deadline {
+                None => iterations - tree.iterations,
+                Some(d) => {
+                    let rate = tree.iterations as f64 / started.elapsed().as_secs_f64().max(1e-9);
+                    (2.0 * rate * d.saturating_duration_since(Instant::now()).as_secs_f64()) as u64
+                }
+            };
+            if decided(&tree.edges[..root.len()], left) {
                 break;
             }
         }
@@ -476,24 +521,7 @@ fn search(
         // Playout.
         let mut steps = 0u16;
         while !game.is_over() && c.playout_depth.is_none_or(|d| steps < d) {
-            let chosen = if c.playout_sample > 1 {
-                policy.choose(&game, &mut rng, c.playout_sample)
-            } else {
-                mover.choose(&game, &mut rng)
-            };
-            let Some(mut mv) = chosen else { break };
-            if matches!(mv.action, Action::Follower(_) | Action::Abbot(_))
-                && c.playout_follower < 1.0
-                && (rng_unit(&mut rng)) >= c.playout_follower
-            {
-                mv.action = Action::Pass;
-            }
-            if c.playout_farmer < 1.0
-                && matches!(mv.action, Action::Follower(s) if s.is_half_edge())
-                && rng_unit(&mut rng) >= c.playout_farmer
-            {
-                mv.action = Action::Pass;
-            }
+            let Some(mv) = playout.choose(&game, &mut rng) else { break };
             game.play_unchecked(&mv);
             steps += 1;
         }
@@ -501,6 +529,8 @@ fn search(
             for (v, &s) in values.iter_mut().zip(game.scores()) {
                 *v = s as f64;
             }
+        } else if c.learned {
+            learned.values(&game, &mut scratch, &mut values);
         } else {
             c.valuation.values(&game, &mut scratch, &mut values);
         }
@@ -517,6 +547,72 @@ fn search(
     tree
 }
 
+/// Whether the most visited of the root's `edges` leads every other by more
+/// than `left` visits, so that no further iteration can change the pick.
+fn decided(edges: &[Edge], left: u64) -> bool {
+    let (mut top, mut second) = (0u64, 0u64);
+    for e in edges {
+        let v = e.visits as u64;
+        if v > top {
+            second = top;
+            top = v;
+        } else if v > second {
+            second = v;
+        }
+    }
+    top > second + left
+}
+
+/// The search's playout policy, one move at a time: a placement uniformly
+/// at random (or the best of `playout_sample` drawn), a decision uniformly
+/// (or by `decision_weights`), then most farmers and (with
+/// `playout_follower` below 1) some followers turned into a pass. Shared by
+/// the search and the training of the learned valuation, which fits what
+/// these playouts score.
+pub(crate) struct Playout {
+    mover: RandomMover,
+    policy: PolicyMover,
+    sample: u32,
+    weights: Option<[f64; 3]>,
+    follower: f64,
+    farmer: f64,
+}
+
+impl Playout {
+    pub(crate) fn new(c: &MctsConfig) -> Playout {
+        Playout {
+            mover: RandomMover::new(),
+            policy: PolicyMover::new(),
+            sample: c.playout_sample,
+            weights: (c.decision_weights != [1.0; 3]).then_some(c.decision_weights),
+            follower: c.playout_follower,
+            farmer: c.playout_farmer,
+        }
+    }
+
+    /// The playout's move in `game`; `None` once it is over.
+    pub(crate) fn choose(&mut self, game: &Game, rng: &mut ChaCha8Rng) -> Option<Move> {
+        let mut mv = if self.sample > 1 || self.weights.is_some() {
+            self.policy.choose(game, rng, self.sample.max(1), self.weights.as_ref())
+        } else {
+            self.mover.choose(game, rng)
+        }?;
+        if matches!(mv.action, Action::Follower(_) | Action::Abbot(_))
+            && self.follower < 1.0
+            && rng_unit(rng) >= self.follower
+        {
+            mv.action = Action::Pass;
+        }
+        if self.farmer < 1.0
+            && matches!(mv.action, Action::Follower(s) if s.is_half_edge())
+            && rng_unit(rng) >= self.farmer
+        {
+            mv.action = Action::Pass;
+        }
+        Some(mv)
+    }
+}
+
 /// The playout policy: of `k` placements drawn at random, the one whose
 /// completed features pay the player most net of what they pay the others
 /// (the first drawn among equals), then a uniform decision.
@@ -530,7 +626,7 @@ impl PolicyMover {
         PolicyMover { placements: PackedPlacements::new(), actions: Vec::with_capacity(16) }
     }
 
-    fn choose(&mut self, game: &Game, rng: &mut ChaCha8Rng, k: u32) -> Option<Move> {
+    fn choose(&mut self, game: &Game, rng: &mut ChaCha8Rng, k: u32, weights: Option<&[f64; 3]>) -> Option<Move> {
         game.packed_placements(&mut self.placements);
         let n = self.placements.len() as u32;
         if n == 0 {
@@ -542,19 +638,53 @@ impl PolicyMover {
             mine as i32 - theirs as i32
         };
         let mut pick = uniform_below(rng, n);
-        let mut best = gain(pick);
-        for _ in 1..k {
-            let i = uniform_below(rng, n);
-            let g = gain(i);
-            if g > best {
-                best = g;
-                pick = i;
+        if k > 1 {
+            let mut best = gain(pick);
+            for _ in 1..k {
+                let i = uniform_below(rng, n);
+                let g = gain(i);
+                if g > best {
+                    best = g;
+                    pick = i;
+                }
             }
         }
         let (tile, p) = self.placements.get(pick as usize, game);
         self.actions.clear();
         game.actions_into(tile, p, &mut self.actions);
-        let action = self.actions[uniform_below(rng, self.actions.len() as u32) as usize];
+        let action = match weights {
+            None => self.actions[uniform_below(rng, self.actions.len() as u32) as usize],
+            Some(w) => {
+                let def = tile.def();
+                let weight = |a: &Action| match *a {
+                    Action::Follower(s) if s.is_half_edge() => 1.0,
+                    Action::Follower(s) if s == Spot::CLOISTER || s == Spot::GARDEN => w[2],
+                    Action::Follower(s) => {
+                        // A board edge d of a tile turned r quarters is its edge d − r.
+                        let edge = [Spot::N, Spot::E, Spot::S, Spot::W].iter().position(|&e| e == s).unwrap_or(0);
+                        let d = (edge + 4 - p.rot.quarter_turns() as usize) % 4;
+                        if def.edges[d] == EdgeKind::Road {
+                            w[0]
+                        } else {
+                            w[1]
+                        }
+                    }
+                    Action::Abbot(_) => w[2],
+                    _ => 1.0,
+                };
+                let total: f64 = self.actions.iter().map(weight).sum();
+                let mut x = rng_unit(rng) * total;
+                let mut chosen = self.actions[self.actions.len() - 1];
+                for a in &self.actions {
+                    x -= weight(a);
+                    if x < 0.0 {
+                        chosen = *a;
+                        break;
+                    }
+                }
+                chosen
+            }
+        };
         Some(Move { tile, pos: p.pos, rot: p.rot, action })
     }
 }

@@ -6,7 +6,14 @@ use carcassonne::{FarmRule, Game, Move, PlayerId, RandomMover, Rules, Setup, Vie
 use carcassonne_ai::{Bot, BotSpec, Budget, Difficulty, MctsBot, MctsConfig};
 
 fn specs() -> Vec<BotSpec> {
-    vec![BotSpec::Random, BotSpec::Greedy, "mcts:40it".parse().unwrap()]
+    vec![
+        BotSpec::Random,
+        BotSpec::Greedy,
+        "mcts:40it".parse().unwrap(),
+        // Weighted playout decisions, playouts cut short and valued by the
+        // learned valuation (the engine checks each playout move in debug builds).
+        "mcts:40it:wroad=0.5:wcity=2:wmonk=4:depth=8:learned=1".parse().unwrap(),
+    ]
 }
 
 /// Plays a whole game between `bots` (seat i plays bots[i % len]), checking
@@ -28,7 +35,7 @@ fn every_bot_plays_legal_games_under_every_farm_rule() {
     for (i, farms) in FarmRule::ALL.into_iter().enumerate() {
         let rules = Rules { farms, ..Rules::default() };
         let mut bots: Vec<Box<dyn Bot>> = specs().iter().map(|s| s.build(i as u64)).collect();
-        let g = play(rules, 3, 100 + i as u64, &mut bots);
+        let g = play(rules, bots.len(), 100 + i as u64, &mut bots);
         assert!(g.is_over());
     }
 }
@@ -49,11 +56,11 @@ fn every_bot_plays_legal_games_with_the_expansions_and_house_rules() {
     ];
     for (i, text) in options.iter().enumerate() {
         let rules = Rules::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
-        let mut bots: Vec<Box<dyn Bot>> = specs().iter().map(|s| s.build(i as u64)).collect();
         // Random against each of the others, two players.
-        bots.swap(0, 2);
-        play(rules, 2, 7 + i as u64, &mut bots[..2]);
-        play(rules, 2, 8 + i as u64, &mut bots[1..]);
+        for (k, other) in (1..specs().len()).enumerate() {
+            let mut pair = [specs()[0].build(i as u64), specs()[other].build(i as u64)];
+            play(rules, 2, 7 + (3 * i + k) as u64, &mut pair);
+        }
     }
 }
 
@@ -80,6 +87,28 @@ fn search_is_deterministic_for_a_seed_and_an_iteration_budget() {
     assert_eq!(history("mcts:150it:2t", 5), history("mcts:150it:2t", 5));
     // And the seed matters.
     assert_ne!(history("mcts:150it", 5), history("mcts:150it", 6));
+}
+
+/// Stopping once the pick cannot change plays the same moves as spending
+/// the whole budget, and does stop early on some moves.
+#[test]
+fn early_stop_plays_the_same_moves_in_fewer_iterations() {
+    let mut game = Game::new(Setup::standard(Rules::default(), 2, 11)).unwrap();
+    let config = MctsConfig { budget: Budget::Iterations(600), seed: 3, ..MctsConfig::default() };
+    assert!(config.early_stop);
+    let (mut early, mut full) = (MctsBot::new(config), MctsBot::new(MctsConfig { early_stop: false, ..config }));
+    let mut stopped = 0;
+    while let Some(seat) = game.to_move() {
+        let view = View::new(&game, seat);
+        let mv = early.choose(&view).unwrap();
+        assert_eq!(Some(mv), full.choose(&view), "move {}", game.moves_played());
+        if let (Some(e), Some(f)) = (early.last_search(), full.last_search()) {
+            assert!(e.iterations <= f.iterations);
+            stopped += usize::from(e.iterations < f.iterations);
+        }
+        game.play(&mv).unwrap();
+    }
+    assert!(stopped > 0);
 }
 
 /// Two games that look the same to every player but hold the unseen tiles
@@ -118,7 +147,8 @@ fn no_bot_sees_the_order_of_the_bag() {
             assert_eq!(x, y, "{spec} under {rules}, turn {turns}");
         }
         // The whole search, not just its pick, is the same.
-        let config = MctsConfig { budget: Budget::Iterations(300), seed: 4, ..MctsConfig::default() };
+        let config =
+            MctsConfig { budget: Budget::Iterations(300), seed: 4, early_stop: false, ..MctsConfig::default() };
         let (mut x, mut y) = (MctsBot::new(config), MctsBot::new(config));
         x.choose(&View::new(&a, me));
         y.choose(&View::new(&b, me));
