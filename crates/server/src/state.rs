@@ -599,9 +599,9 @@ impl LogEntry {
     }
 }
 
-/// The log from the game's event number `from` on.
-pub fn log(game: &Game, from: usize) -> Vec<LogEntry> {
-    game.events().get(from..).unwrap_or_default().iter().map(LogEntry::of).collect()
+/// The log of the game's events number `from` to `to` (not included).
+pub fn log(game: &Game, from: usize, to: usize) -> Vec<LogEntry> {
+    game.events().get(from..to.min(game.events().len())).unwrap_or_default().iter().map(LogEntry::of).collect()
 }
 
 #[cfg(test)]

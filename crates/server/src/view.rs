@@ -41,7 +41,7 @@ pub fn hidden_hands(game: &Game) -> bool {
 /// The whole game as `viewer` may see it, log included ([`StateView`]).
 pub fn state_json(id: &str, table: &Table, viewer: &Viewer) -> Value {
     let state = StateView::new(id, table, viewer);
-    serde_json::to_value(WithLog { state: &state, log: state::log(&table.game, 0) }).unwrap_or(Value::Null)
+    serde_json::to_value(WithLog { state: &state, log: state::log(&table.game, 0, usize::MAX) }).unwrap_or(Value::Null)
 }
 
 /// The record anyone may download: the whole record once the game is over;
@@ -269,6 +269,6 @@ fn step_json(game: &Game, from: usize) -> Value {
         "supply": supply,
         "tiles_left": game.tiles_left(),
         "to_move": game.to_move().map(|p| p.0),
-        "events": state::log(game, from),
+        "events": state::log(game, from, usize::MAX),
     })
 }

@@ -142,7 +142,9 @@ impl Follower {
             let shared = views.at(rev, viewer, || built(live, &table, viewer));
             (Arc::clone(&shared.state), shared.events)
         };
-        let log = state::log(&table.game, 0);
+        // The log as far as the view goes (a view shared by the sockets
+        // at this revision may be older than the table by a change).
+        let log = state::log(&table.game, 0, events);
         drop(table);
         let v2 = self.protocol == 2;
         let message = ServerMessage::State {
@@ -178,7 +180,7 @@ impl Follower {
             return w.message.clone();
         }
         let (changes, mut append, any) = last.changes(&shared.state);
-        append.log = state::log(&table.game, from_events);
+        append.log = state::log(&table.game, from_events, shared.events);
         let message = (any || !append.log.is_empty()).then(|| {
             let moves: Vec<RecordMove> = table
                 .game
