@@ -422,6 +422,8 @@ state_fields! {
     }
     grows {
         board: Laid,
+        /// Scores after each move (and after the final scoring).
+        score_history: PerSeat,
     }
     after {
         followers: Vec<Standing>,
@@ -436,7 +438,6 @@ state_fields! {
         /// them): counts of the bag alone would give away the others' hands.
         remaining: Counts,
         deck_counts: Counts,
-        score_history: Vec<PerSeat>,
         breakdown: Vec<Breakdown>,
         winners: Vec<u8>,
         created_at: i64,
@@ -632,7 +633,7 @@ mod tests {
             Rules { hand: 3, ..Rules::default() },
             Rules { river: true, abbot: true, ..Rules::default() },
         ];
-        let mut appended = 0;
+        let mut appended = std::collections::BTreeMap::<String, usize>::new();
         for seed in 0..12u64 {
             let rules = options[seed as usize % options.len()];
             let players = 2 + (seed as usize % 3);
@@ -653,7 +654,7 @@ mod tests {
                         state_map.insert(k.clone(), value.clone());
                     }
                     for (k, items) in serde_json::to_value(&append).unwrap().as_object().unwrap() {
-                        appended += 1;
+                        *appended.entry(k.clone()).or_default() += 1;
                         let list = state_map.get_mut(k).and_then(Value::as_array_mut).unwrap();
                         list.extend(items.as_array().unwrap().iter().cloned());
                     }
@@ -669,7 +670,10 @@ mod tests {
                 }
             }
         }
-        assert!(appended > 1000, "the board and the score history grew by appending ({appended})");
+        // The board and the score history grow by appending, every move.
+        for key in ["board", "score_history"] {
+            assert!(appended.get(key).is_some_and(|&n| n > 1000), "{key} appended: {appended:?}");
+        }
     }
 
     /// The log's scorings, discards and recalls carry the record's `score`
