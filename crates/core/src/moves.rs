@@ -129,6 +129,7 @@ impl Game {
     /// Every legal placement of the tiles in the hand of the player to
     /// move, packed: the fast path for search and random playouts. Read
     /// entries with [`PackedPlacements::get`] while the game is unchanged.
+    #[inline]
     pub fn packed_placements(&self, out: &mut PackedPlacements) {
         out.len = 0;
         if self.finished {

@@ -24,6 +24,7 @@ impl RandomMover {
     /// among all legal ones (full enumeration), then uniformly one of the
     /// decisions after it (no follower, each follower spot, the abbot's).
     /// `None` once the game is over.
+    #[inline(always)]
     pub fn choose(&mut self, game: &Game, rng: &mut impl RngCore) -> Option<Move> {
         game.packed_placements(&mut self.placements);
         if self.placements.is_empty() {
