@@ -70,6 +70,21 @@ export async function clickCentre(page, locator) {
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
 }
 
+/**
+ * The index of the first element of `locator` whose centre is on the board
+ * itself (not under a panel, a toast or off screen): a click there reaches
+ * the board. -1 if there is none.
+ */
+export async function firstOnBoard(locator) {
+  return locator.evaluateAll((els) => els.findIndex((el) => {
+    const r = el.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return false;
+    const hit = document.elementFromPoint(x, y);
+    return !!(hit && hit.closest('.board-host'));
+  }));
+}
+
 /** Waits for our turn or the end; returns 'mine' or 'over'. */
 export async function nextTurn(page, timeout = 60_000) {
   await page.waitForFunction(() => {

@@ -6,7 +6,7 @@
 // Needs a running server: BASE_URL (default http://127.0.0.1:8080).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, shot, api, BASE, clickCentre, nextTurn, version, watchErrors } from './lib.mjs';
+import { launch, shot, api, BASE, clickCentre, firstOnBoard, nextTurn, version, watchErrors } from './lib.mjs';
 
 test('a whole game against a bot, played by clicking', async () => {
   const { context, close } = await launch();
@@ -59,13 +59,17 @@ test('a whole game against a bot, played by clicking', async () => {
         await page.keyboard.press('Escape');
         await page.waitForSelector('.ghost-tile.solid', { state: 'detached' });
         // The cells are drawn again after the undo: click one once they are
-        // there (a click on a cell being replaced places nothing; try again).
+        // there (a click on a cell being replaced places nothing; try again),
+        // and one that a panel or a toast does not cover.
         for (let tries = 0; ; tries++) {
           const again = page.locator('.target.fits');
           await again.first().waitFor();
-          await clickCentre(page, again.nth(0));
+          const i = await firstOnBoard(again);
+          assert.ok(i >= 0, 'after the undo some cell where the tile fits is in view');
+          await clickCentre(page, again.nth(i));
           const placed = await page.waitForSelector('.ghost-tile.solid', { timeout: 3000 }).then(() => true, () => false);
           if (placed) break;
+          if (tries >= 3) await shot(page, 'failure-after-undo');
           assert.ok(tries < 3, 'clicking a legal cell after an undo placed no tile');
         }
         undone = true;
