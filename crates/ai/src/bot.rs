@@ -129,6 +129,7 @@ const SETTINGS: &[Setting] = &[
     ("wmonk", |c| c.decision_weights[2], |c, v| c.decision_weights[2] = v),
     ("learned", |c| f64::from(u8::from(c.learned)), |c, v| c.learned = v != 0.0),
     ("stop", |c| f64::from(u8::from(c.early_stop)), |c, v| c.early_stop = v != 0.0),
+    ("sh", |c| c.halving as f64, |c, v| c.halving = v as u32),
 ];
 
 impl fmt::Display for BotSpec {

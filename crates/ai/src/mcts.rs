@@ -145,6 +145,11 @@ pub struct MctsConfig {
     /// budget spent; only with one thread (the trees of several threads are
     /// added up at the end).
     pub early_stop: bool,
+    /// Root search by sequential halving with common random numbers
+    /// instead of the tree: the best `halving` moves by the greedy
+    /// valuation are played out on the same samples, and the worse half is
+    /// dropped each round; 0 searches with the tree (docs/ai.md).
+    pub halving: u32,
     pub valuation: Valuation,
 }
 
@@ -170,6 +175,7 @@ impl Default for MctsConfig {
             decision_weights: [1.0; 3],
             learned: false,
             early_stop: true,
+            halving: 0,
             valuation: Valuation::default(),
         }
     }
@@ -185,6 +191,7 @@ impl MctsConfig {
             playout_farmer: 1.0,
             decision_weights: [1.0; 3],
             early_stop: false,
+            halving: 0,
             ..MctsConfig::default()
         }
     }
@@ -196,6 +203,7 @@ impl MctsConfig {
             && self.playout_farmer == v1.playout_farmer
             && self.decision_weights == v1.decision_weights
             && self.early_stop == v1.early_stop
+            && self.halving == v1.halving
     }
 }
 
@@ -267,6 +275,19 @@ impl Bot for MctsBot {
             }
             Budget::Time(_) => u64::MAX,
         };
+        if c.halving > 0 {
+            let (visits, reward, iterations) = halving(&c, &det, &root, me, seed, deadline);
+            let mean = |i: usize| if visits[i] == 0 { f64::NEG_INFINITY } else { reward[i] / visits[i] as f64 };
+            let pick = (0..root.len())
+                .max_by(|&a, &b| visits[a].cmp(&visits[b]).then(mean(a).total_cmp(&mean(b))).then(b.cmp(&a)))
+                .expect("moves");
+            self.last = Some(SearchInfo {
+                iterations,
+                nodes: 0,
+                root: (0..root.len()).map(|i| (root[i].0, visits[i], mean(i))).collect(),
+            });
+            return Some(root[pick].0);
+        }
         let results: Vec<Tree> = if threads == 1 {
             vec![search(&c, &det, &root, me, derive(seed, &[0]), share(0), deadline)]
         } else {
@@ -545,6 +566,139 @@ fn search(
         }
     }
     tree
+}
+
+/// Sequential halving at the root with common random numbers: the best
+/// `c.halving` root moves (ranked best first) are played out round by
+/// round, every move of a round on the same samples (the same hidden tile
+/// order and the same playout random stream after the move), and after
+/// each round the worse half by mean reward is dropped, until one is left
+/// or the budget is spent. The budget is split evenly between the rounds.
+/// Returns each root move's playouts, summed rewards, and the playouts in
+/// all.
+fn halving(
+    c: &MctsConfig,
+    det: &Determinizer,
+    root: &[(Move, f64)],
+    me: PlayerId,
+    seed: u64,
+    deadline: Option<Instant>,
+) -> (Vec<u32>, Vec<f64>, u64) {
+    let threads = c.threads.max(1);
+    let mut visits = vec![0u32; root.len()];
+    let mut reward = vec![0f64; root.len()];
+    let mut alive: Vec<usize> = (0..root.len().min(c.halving.max(1) as usize)).collect();
+    let mut rounds_left = (alive.len() as f64).log2().ceil().max(1.0) as u32;
+    let mut left = match c.budget {
+        Budget::Iterations(n) => n as u64,
+        Budget::Time(_) => u64::MAX,
+    };
+    let mut total = 0u64;
+    let mut round = 0u64;
+    while alive.len() > 1 || total == 0 {
+        // This round's share of what is left.
+        let round_deadline = deadline.map(|d| {
+            let now = Instant::now();
+            now + d.saturating_duration_since(now) / rounds_left
+        });
+        let samples = match c.budget {
+            Budget::Iterations(_) => (left / rounds_left as u64 / alive.len() as u64).max(1),
+            Budget::Time(_) => u64::MAX,
+        };
+        let per_thread = |t: usize| samples / threads as u64 + u64::from((t as u64) < samples % threads as u64);
+        let stats: Vec<(Vec<f64>, u64)> = if threads == 1 {
+            vec![playouts(c, det, root, &alive, me, derive(seed, &[round, 0]), per_thread(0), round_deadline)]
+        } else {
+            std::thread::scope(|s| {
+                let handles: Vec<_> = (0..threads)
+                    .map(|t| {
+                        let alive = &alive;
+                        let n = per_thread(t);
+                        s.spawn(move || {
+                            playouts(c, det, root, alive, me, derive(seed, &[round, t as u64]), n, round_deadline)
+                        })
+                    })
+                    .collect();
+                handles.into_iter().map(|h| h.join().expect("a search thread")).collect()
+            })
+        };
+        for (sums, n) in stats {
+            for (k, &i) in alive.iter().enumerate() {
+                visits[i] += n as u32;
+                reward[i] += sums[k];
+            }
+            total += n * alive.len() as u64;
+            left = left.saturating_sub(n * alive.len() as u64);
+        }
+        round += 1;
+        rounds_left = rounds_left.saturating_sub(1).max(1);
+        // Keep the better half (by mean; among equals, the better ranked).
+        let mean = |i: usize| reward[i] / visits[i].max(1) as f64;
+        alive.sort_by(|&a, &b| mean(b).total_cmp(&mean(a)).then(a.cmp(&b)));
+        alive.truncate(alive.len().div_ceil(2));
+        if deadline.is_some_and(|d| Instant::now() >= d) || (matches!(c.budget, Budget::Iterations(_)) && left == 0) {
+            break;
+        }
+    }
+    (visits, reward, total)
+}
+
+/// One round of [`halving`] on one thread: `samples` samples (or until
+/// `deadline`, at least one), each move of `alive` played out on each.
+/// Returns the summed rewards per move of `alive` and the samples made.
+#[allow(clippy::too_many_arguments)]
+fn playouts(
+    c: &MctsConfig,
+    det: &Determinizer,
+    root: &[(Move, f64)],
+    alive: &[usize],
+    me: PlayerId,
+    seed: u64,
+    samples: u64,
+    deadline: Option<Instant>,
+) -> (Vec<f64>, u64) {
+    let mut rng = seeded_rng(seed);
+    let mut sample = det.sample(&mut rng);
+    let mut game = sample.clone();
+    let mut playout = Playout::new(c);
+    let mut scratch = Scratch::default();
+    let learned = Learned::default();
+    let mut values = [0f64; MAX_PLAYERS];
+    let mut reward = [0f64; MAX_PLAYERS];
+    let n = det.base().num_players();
+    let mut sums = vec![0f64; alive.len()];
+    let mut done = 0u64;
+    while done < samples {
+        if done > 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        det.sample_into(&mut sample, &mut rng);
+        let stream = rand_core::RngCore::next_u64(&mut rng);
+        for (k, &i) in alive.iter().enumerate() {
+            game.clone_from(&sample);
+            game.play_unchecked(&root[i].0);
+            let mut prng = seeded_rng(stream);
+            let mut steps = 0u16;
+            while !game.is_over() && c.playout_depth.is_none_or(|d| steps < d) {
+                let Some(mv) = playout.choose(&game, &mut prng) else { break };
+                game.play_unchecked(&mv);
+                steps += 1;
+            }
+            if game.is_over() {
+                for (v, &s) in values.iter_mut().zip(game.scores()) {
+                    *v = s as f64;
+                }
+            } else if c.learned {
+                learned.values(&game, &mut scratch, &mut values);
+            } else {
+                c.valuation.values(&game, &mut scratch, &mut values);
+            }
+            rewards(&values[..n], c, &mut reward);
+            sums[k] += reward[me.index()];
+        }
+        done += 1;
+    }
+    (sums, done)
 }
 
 /// Whether the most visited of the root's `edges` leads every other by more

@@ -13,6 +13,8 @@ fn specs() -> Vec<BotSpec> {
         // Weighted playout decisions, playouts cut short and valued by the
         // learned valuation (the engine checks each playout move in debug builds).
         "mcts:40it:wroad=0.5:wcity=2:wmonk=4:depth=8:learned=1".parse().unwrap(),
+        // Sequential halving at the root instead of the tree.
+        "mcts:40it:sh=8".parse().unwrap(),
     ]
 }
 
@@ -85,6 +87,9 @@ fn search_is_deterministic_for_a_seed_and_an_iteration_budget() {
     assert_eq!(history("mcts:150it", 5), history("mcts:150it", 5));
     // Root parallelism too: each thread's share and seed are fixed.
     assert_eq!(history("mcts:150it:2t", 5), history("mcts:150it:2t", 5));
+    // And sequential halving, on one thread and on two.
+    assert_eq!(history("mcts:150it:sh=8", 5), history("mcts:150it:sh=8", 5));
+    assert_eq!(history("mcts:150it:sh=8:2t", 5), history("mcts:150it:sh=8:2t", 5));
     // And the seed matters.
     assert_ne!(history("mcts:150it", 5), history("mcts:150it", 6));
 }
@@ -109,6 +114,38 @@ fn early_stop_plays_the_same_moves_in_fewer_iterations() {
         game.play(&mv).unwrap();
     }
     assert!(stopped > 0);
+}
+
+/// Sequential halving plays out the best `sh` ranked moves, halves them
+/// round by round on an even share of the budget, spends exactly its
+/// iteration budget, and plays the one move that survived every round.
+#[test]
+fn sequential_halving_spends_its_budget_on_the_survivors() {
+    let mut game = Game::new(Setup::standard(Rules::default(), 2, 21)).unwrap();
+    let mut rng = carcassonne::seeded_rng(21);
+    let mut mover = RandomMover::new();
+    while game.moves_played() < 12 {
+        let mv = mover.choose(&game, &mut rng).unwrap();
+        game.play(&mv).unwrap();
+    }
+    let seat = game.to_move().unwrap();
+    let view = View::new(&game, seat);
+    assert!(view.legal_moves().len() > 8);
+    let config = MctsConfig { budget: Budget::Iterations(400), halving: 8, seed: 4, ..MctsConfig::default() };
+    let mut bot = MctsBot::new(config);
+    let mv = bot.choose(&view).unwrap();
+    assert_eq!(game.check(&mv), Ok(()));
+    let info = bot.last_search().unwrap();
+    // 8 moves × 16 samples, 4 × 34, 2 × 68: 400 playouts in three rounds.
+    assert_eq!(info.iterations, 400);
+    let mut visits: Vec<u32> = info.root.iter().map(|r| r.1).filter(|&v| v > 0).collect();
+    visits.sort_unstable();
+    assert_eq!(visits, [16, 16, 16, 16, 50, 50, 118, 118]);
+    // The move played is one of the last two, the better by mean.
+    let last: Vec<_> = info.root.iter().filter(|r| r.1 == 118).collect();
+    let best = last.iter().max_by(|a, b| a.2.total_cmp(&b.2)).unwrap();
+    assert_eq!(best.0, mv);
+    assert!(last.iter().all(|r| r.2 <= best.2));
 }
 
 /// Two games that look the same to every player but hold the unseen tiles
