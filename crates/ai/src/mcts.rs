@@ -462,14 +462,9 @@ fn search(
     tree.nodes[0].order = 0;
     tree.order.extend(0..root.len() as u32);
     let mut game = det.sample(&mut rng);
-    let mut playout = Playout::new(c);
-    let learned = Learned::default();
-    let mut scratch = Scratch::default();
+    let mut rollout = Rollout::new(c);
     // (node, edge) pairs walked this iteration.
     let mut path: Vec<(u32, u32)> = Vec::with_capacity(64);
-    let mut values = [0f64; MAX_PLAYERS];
-    let mut reward = [0f64; MAX_PLAYERS];
-    let n = det.base().num_players();
     let started = Instant::now();
     let early_stop = c.early_stop && c.threads <= 1;
     while tree.iterations < iterations {
@@ -539,23 +534,7 @@ fn search(
             break;
         }
 
-        // Playout.
-        let mut steps = 0u16;
-        while !game.is_over() && c.playout_depth.is_none_or(|d| steps < d) {
-            let Some(mv) = playout.choose(&game, &mut rng) else { break };
-            game.play_unchecked(&mv);
-            steps += 1;
-        }
-        if game.is_over() {
-            for (v, &s) in values.iter_mut().zip(game.scores()) {
-                *v = s as f64;
-            }
-        } else if c.learned {
-            learned.values(&game, &mut scratch, &mut values);
-        } else {
-            c.valuation.values(&game, &mut scratch, &mut values);
-        }
-        rewards(&values[..n], c, &mut reward);
+        let reward = rollout.run(c, &mut game, &mut rng);
 
         // Backpropagation.
         for &(node, e) in &path {
@@ -660,12 +639,7 @@ fn playouts(
     let mut rng = seeded_rng(seed);
     let mut sample = det.sample(&mut rng);
     let mut game = sample.clone();
-    let mut playout = Playout::new(c);
-    let mut scratch = Scratch::default();
-    let learned = Learned::default();
-    let mut values = [0f64; MAX_PLAYERS];
-    let mut reward = [0f64; MAX_PLAYERS];
-    let n = det.base().num_players();
+    let mut rollout = Rollout::new(c);
     let mut sums = vec![0f64; alive.len()];
     let mut done = 0u64;
     while done < samples {
@@ -677,28 +651,55 @@ fn playouts(
         for (k, &i) in alive.iter().enumerate() {
             game.clone_from(&sample);
             game.play_unchecked(&root[i].0);
-            let mut prng = seeded_rng(stream);
-            let mut steps = 0u16;
-            while !game.is_over() && c.playout_depth.is_none_or(|d| steps < d) {
-                let Some(mv) = playout.choose(&game, &mut prng) else { break };
-                game.play_unchecked(&mv);
-                steps += 1;
-            }
-            if game.is_over() {
-                for (v, &s) in values.iter_mut().zip(game.scores()) {
-                    *v = s as f64;
-                }
-            } else if c.learned {
-                learned.values(&game, &mut scratch, &mut values);
-            } else {
-                c.valuation.values(&game, &mut scratch, &mut values);
-            }
-            rewards(&values[..n], c, &mut reward);
-            sums[k] += reward[me.index()];
+            sums[k] += rollout.run(c, &mut game, &mut seeded_rng(stream))[me.index()];
         }
         done += 1;
     }
     (sums, done)
+}
+
+/// A playout and its valuation: plays a position out by the playout
+/// policy (to the end, or `playout_depth` moves) and gives each seat's
+/// reward for where it stopped. One per search thread, reused.
+struct Rollout {
+    playout: Playout,
+    learned: Learned,
+    scratch: Scratch,
+    values: [f64; MAX_PLAYERS],
+    reward: [f64; MAX_PLAYERS],
+}
+
+impl Rollout {
+    fn new(c: &MctsConfig) -> Rollout {
+        Rollout {
+            playout: Playout::new(c),
+            learned: Learned::default(),
+            scratch: Scratch::default(),
+            values: [0.0; MAX_PLAYERS],
+            reward: [0.0; MAX_PLAYERS],
+        }
+    }
+
+    /// Plays `game` out with `rng`; each seat's reward, in 0..1.
+    fn run(&mut self, c: &MctsConfig, game: &mut Game, rng: &mut ChaCha8Rng) -> &[f64; MAX_PLAYERS] {
+        let mut steps = 0u16;
+        while !game.is_over() && c.playout_depth.is_none_or(|d| steps < d) {
+            let Some(mv) = self.playout.choose(game, rng) else { break };
+            game.play_unchecked(&mv);
+            steps += 1;
+        }
+        if game.is_over() {
+            for (v, &s) in self.values.iter_mut().zip(game.scores()) {
+                *v = s as f64;
+            }
+        } else if c.learned {
+            self.learned.values(game, &mut self.scratch, &mut self.values);
+        } else {
+            c.valuation.values(game, &mut self.scratch, &mut self.values);
+        }
+        rewards(&self.values[..game.num_players()], c, &mut self.reward);
+        &self.reward
+    }
 }
 
 /// Whether the most visited of the root's `edges` leads every other by more
