@@ -275,45 +275,26 @@ impl Bot for MctsBot {
             }
             Budget::Time(_) => u64::MAX,
         };
-        if c.halving > 0 {
+        // Each root move's visits and summed rewards.
+        let (visits, reward, iterations, nodes) = if c.halving > 0 {
             let (visits, reward, iterations) = halving(&c, &det, &root, me, seed, deadline);
-            let mean = |i: usize| if visits[i] == 0 { f64::NEG_INFINITY } else { reward[i] / visits[i] as f64 };
-            let pick = (0..root.len())
-                .max_by(|&a, &b| visits[a].cmp(&visits[b]).then(mean(a).total_cmp(&mean(b))).then(b.cmp(&a)))
-                .expect("moves");
-            self.last = Some(SearchInfo {
-                iterations,
-                nodes: 0,
-                root: (0..root.len()).map(|i| (root[i].0, visits[i], mean(i))).collect(),
-            });
-            return Some(root[pick].0);
-        }
-        let results: Vec<Tree> = if threads == 1 {
-            vec![search(&c, &det, &root, me, derive(seed, &[0]), share(0), deadline)]
+            (visits, reward, iterations, 0)
         } else {
-            std::thread::scope(|s| {
-                let handles: Vec<_> = (0..threads)
-                    .map(|t| {
-                        let (c, det, root) = (&c, &det, &root);
-                        s.spawn(move || search(c, det, root, me, derive(seed, &[t as u64]), share(t), deadline))
-                    })
-                    .collect();
-                handles.into_iter().map(|h| h.join().expect("a search thread")).collect()
-            })
-        };
-
-        let mut visits = vec![0u32; root.len()];
-        let mut reward = vec![0f64; root.len()];
-        let mut iterations = 0;
-        let mut nodes = 0;
-        for tree in &results {
-            iterations += tree.iterations;
-            nodes += tree.nodes.len();
-            for (i, e) in tree.edges[..root.len()].iter().enumerate() {
-                visits[i] += e.visits;
-                reward[i] += e.reward;
+            let results =
+                on_threads(threads, |t| search(&c, &det, &root, me, derive(seed, &[t as u64]), share(t), deadline));
+            let mut visits = vec![0u32; root.len()];
+            let mut reward = vec![0f64; root.len()];
+            let (mut iterations, mut nodes) = (0, 0);
+            for tree in &results {
+                iterations += tree.iterations;
+                nodes += tree.nodes.len();
+                for (i, e) in tree.edges[..root.len()].iter().enumerate() {
+                    visits[i] += e.visits;
+                    reward[i] += e.reward;
+                }
             }
-        }
+            (visits, reward, iterations, nodes)
+        };
         let mean = |i: usize| if visits[i] == 0 { f64::NEG_INFINITY } else { reward[i] / visits[i] as f64 };
         // The most visited move; among equals, the better mean, then the better valued.
         let pick = (0..root.len())
@@ -547,6 +528,19 @@ fn search(
     tree
 }
 
+/// `work(t)` for each of `threads` threads (on this one if there is only
+/// one), the results in thread order.
+fn on_threads<R: Send>(threads: usize, work: impl Fn(usize) -> R + Sync) -> Vec<R> {
+    if threads == 1 {
+        return vec![work(0)];
+    }
+    std::thread::scope(|s| {
+        let work = &work;
+        let handles: Vec<_> = (0..threads).map(|t| s.spawn(move || work(t))).collect();
+        handles.into_iter().map(|h| h.join().expect("a search thread")).collect()
+    })
+}
+
 /// Sequential halving at the root with common random numbers: the best
 /// `c.halving` root moves (ranked best first) are played out round by
 /// round, every move of a round on the same samples (the same hidden tile
@@ -585,22 +579,9 @@ fn halving(
             Budget::Time(_) => u64::MAX,
         };
         let per_thread = |t: usize| samples / threads as u64 + u64::from((t as u64) < samples % threads as u64);
-        let stats: Vec<(Vec<f64>, u64)> = if threads == 1 {
-            vec![playouts(c, det, root, &alive, me, derive(seed, &[round, 0]), per_thread(0), round_deadline)]
-        } else {
-            std::thread::scope(|s| {
-                let handles: Vec<_> = (0..threads)
-                    .map(|t| {
-                        let alive = &alive;
-                        let n = per_thread(t);
-                        s.spawn(move || {
-                            playouts(c, det, root, alive, me, derive(seed, &[round, t as u64]), n, round_deadline)
-                        })
-                    })
-                    .collect();
-                handles.into_iter().map(|h| h.join().expect("a search thread")).collect()
-            })
-        };
+        let stats = on_threads(threads, |t| {
+            playouts(c, det, root, &alive, me, derive(seed, &[round, t as u64]), per_thread(t), round_deadline)
+        });
         for (sums, n) in stats {
             for (k, &i) in alive.iter().enumerate() {
                 visits[i] += n as u32;
