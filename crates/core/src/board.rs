@@ -617,8 +617,47 @@ impl Board {
     /// the tile closing one feature are counted as two) and the small-city
     /// rule is ignored.
     pub(crate) fn completion_gain(&self, rt: &RotatedTile, pos: Pos, me: u8, players: u8) -> (u32, u32) {
-        let idx_bit = 1u128 << self.tiles.len().min(127);
         let (mut mine, mut theirs) = (0u32, 0u32);
+        self.each_closed(rt, pos, |s, tiles, shields, meeples| {
+            if meeples == 0 {
+                return;
+            }
+            let points = if rt.seg_kind[s] == SegmentKind::Road { tiles } else { 2 * (tiles + shields) };
+            let count = |p: u8| (meeples >> (4 * p)) & 0xF;
+            let own = count(me);
+            let best_other = (0..players).filter(|&p| p != me).map(count).max().unwrap_or(0);
+            if own > 0 && own >= best_other {
+                mine += points;
+            }
+            if best_other > 0 && best_other >= own {
+                theirs += points;
+            }
+        });
+        (mine, theirs)
+    }
+
+    /// The road and city segments of a tile of shape `rt` put at `pos`
+    /// (as a mask of segment indices) whose feature that placement would
+    /// complete while nobody holds it: a follower put there scores at once
+    /// and comes back. Like [`Board::completion_gain`], a segment is taken
+    /// on its own, so a feature closed by two segments of the tile at once
+    /// is missed (never reported wrongly).
+    pub(crate) fn closing_free_segments(&self, rt: &RotatedTile, pos: Pos) -> u16 {
+        let mut mask = 0u16;
+        self.each_closed(rt, pos, |s, _, _, meeples| {
+            if meeples == 0 {
+                mask |= 1 << s;
+            }
+        });
+        mask
+    }
+
+    /// For each road or city segment of a tile of shape `rt` put at `pos`
+    /// whose feature the placement would close (the segment taken on its
+    /// own): `f(segment, tiles, shields, meeples)` of that feature, the
+    /// followers counted four bits a seat.
+    fn each_closed(&self, rt: &RotatedTile, pos: Pos, mut f: impl FnMut(usize, u32, u32, u32)) {
+        let idx_bit = 1u128 << self.tiles.len().min(127);
         let mut seen = 0u16;
         for d in 0..4 {
             let s = rt.edge_seg[d];
@@ -652,22 +691,10 @@ impl Board {
                 meeples += f.meeples;
                 shields += f.shields as u32;
             }
-            if open > 0 || meeples == 0 {
-                continue;
-            }
-            let n = tiles.count_ones();
-            let points = if rt.seg_kind[s as usize] == SegmentKind::Road { n } else { 2 * (n + shields) };
-            let count = |p: u8| (meeples >> (4 * p)) & 0xF;
-            let own = count(me);
-            let best_other = (0..players).filter(|&p| p != me).map(count).max().unwrap_or(0);
-            if own > 0 && own >= best_other {
-                mine += points;
-            }
-            if best_other > 0 && best_other >= own {
-                theirs += points;
+            if open <= 0 {
+                f(s as usize, tiles.count_ones(), shields, meeples);
             }
         }
-        (mine, theirs)
     }
 
     /// How many of the 8 cells around `p` (a placed tile) hold a tile.
