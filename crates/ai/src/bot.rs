@@ -124,6 +124,7 @@ const SETTINGS: &[Setting] = &[
     ("rank", |c| c.rank_after as f64, |c, v| c.rank_after = v as u32),
     ("pk", |c| c.playout_sample as f64, |c, v| c.playout_sample = v as u32),
     ("farm", |c| c.playout_farmer, |c, v| c.playout_farmer = v),
+    ("instant", |c| c.playout_instant, |c, v| c.playout_instant = v),
     ("wroad", |c| c.decision_weights[0], |c, v| c.decision_weights[0] = v),
     ("wcity", |c| c.decision_weights[1], |c, v| c.decision_weights[1] = v),
     ("wmonk", |c| c.decision_weights[2], |c, v| c.decision_weights[2] = v),

@@ -31,8 +31,8 @@ use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use carcassonne::{
-    seeded_rng, uniform_below, Action, EdgeKind, Game, Move, PackedPlacements, PlayerId, RandomMover, Spot, View,
-    MAX_PLAYERS,
+    seeded_rng, uniform_below, Action, EdgeKind, Game, Move, PackedPlacements, Placement, PlayerId, RandomMover, Spot,
+    View, MAX_PLAYERS,
 };
 use rand_chacha::ChaCha8Rng;
 
@@ -128,6 +128,11 @@ pub struct MctsConfig {
     /// playout's result; fewer farmers make playouts closer to real games
     /// (docs/ai.md, "A stronger search").
     pub playout_farmer: f64,
+    /// Chance that a playout move whose placement completes a road, city or
+    /// cloister nobody holds puts a follower there (it scores at once and
+    /// comes back: `Game::instant_spots`), whatever the move drew; 0 leaves
+    /// the decision as drawn. Real players never miss these points.
+    pub playout_instant: f64,
     /// Playout decision weights, relative to passing (1): a follower on a
     /// road, on a city, a monk or abbot on a cloister or garden. With all
     /// three at 1 the decision is uniform (before the `playout_farmer`
@@ -172,6 +177,7 @@ impl Default for MctsConfig {
             rank_after: 0,
             playout_sample: 0,
             playout_farmer: 0.1,
+            playout_instant: 0.0,
             decision_weights: [1.0; 3],
             learned: false,
             early_stop: true,
@@ -189,6 +195,7 @@ impl MctsConfig {
         MctsConfig {
             playout_sample: 0,
             playout_farmer: 1.0,
+            playout_instant: 0.0,
             decision_weights: [1.0; 3],
             early_stop: false,
             halving: 0,
@@ -201,6 +208,7 @@ impl MctsConfig {
         let v1 = MctsConfig::v1();
         self.playout_sample == v1.playout_sample
             && self.playout_farmer == v1.playout_farmer
+            && self.playout_instant == v1.playout_instant
             && self.decision_weights == v1.decision_weights
             && self.early_stop == v1.early_stop
             && self.halving == v1.halving
@@ -712,6 +720,8 @@ pub(crate) struct Playout {
     weights: Option<[f64; 3]>,
     follower: f64,
     farmer: f64,
+    instant: f64,
+    spots: Vec<Spot>,
 }
 
 impl Playout {
@@ -723,6 +733,8 @@ impl Playout {
             weights: (c.decision_weights != [1.0; 3]).then_some(c.decision_weights),
             follower: c.playout_follower,
             farmer: c.playout_farmer,
+            instant: c.playout_instant,
+            spots: Vec::with_capacity(4),
         }
     }
 
@@ -744,6 +756,16 @@ impl Playout {
             && rng_unit(rng) >= self.farmer
         {
             mv.action = Action::Pass;
+        }
+        if self.instant > 0.0 {
+            self.spots.clear();
+            game.instant_spots(mv.tile, Placement { pos: mv.pos, rot: mv.rot }, &mut self.spots);
+            if !self.spots.is_empty()
+                && !matches!(mv.action, Action::Follower(s) if self.spots.contains(&s))
+                && rng_unit(rng) < self.instant
+            {
+                mv.action = Action::Follower(self.spots[uniform_below(rng, self.spots.len() as u32) as usize]);
+            }
         }
         Some(mv)
     }

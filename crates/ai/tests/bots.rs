@@ -13,8 +13,9 @@ fn specs() -> Vec<BotSpec> {
         // Weighted playout decisions, playouts cut short and valued by the
         // learned valuation (the engine checks each playout move in debug builds).
         "mcts:40it:wroad=0.5:wcity=2:wmonk=4:depth=8:learned=1".parse().unwrap(),
-        // Sequential halving at the root instead of the tree.
-        "mcts:40it:sh=8".parse().unwrap(),
+        // Sequential halving at the root instead of the tree, playouts that
+        // take every follower that scores at once.
+        "mcts:40it:sh=8:instant=1".parse().unwrap(),
     ]
 }
 
