@@ -131,7 +131,9 @@ pub struct MctsConfig {
     /// Chance that a playout move whose placement completes a road, city or
     /// cloister nobody holds puts a follower there (it scores at once and
     /// comes back: `Game::instant_spots`), whatever the move drew; 0 leaves
-    /// the decision as drawn. Real players never miss these points.
+    /// the decision as drawn (the first version). Real players rarely miss
+    /// these points (docs/ai.md, "Playouts that take the points in front of
+    /// them").
     pub playout_instant: f64,
     /// Playout decision weights, relative to passing (1): a follower on a
     /// road, on a city, a monk or abbot on a cloister or garden. With all
@@ -177,7 +179,7 @@ impl Default for MctsConfig {
             rank_after: 0,
             playout_sample: 0,
             playout_farmer: 0.1,
-            playout_instant: 0.0,
+            playout_instant: 1.0,
             decision_weights: [1.0; 3],
             learned: false,
             early_stop: true,
