@@ -584,10 +584,8 @@ fn halving(
             let now = Instant::now();
             now + d.saturating_duration_since(now) / rounds_left
         });
-        let samples = match c.budget {
-            Budget::Iterations(_) => (left / rounds_left as u64 / alive.len() as u64).max(1),
-            Budget::Time(_) => u64::MAX,
-        };
+        // (With a time budget `left` is unbounded and the deadline ends the round.)
+        let samples = (left / rounds_left as u64 / alive.len() as u64).max(1);
         let per_thread = |t: usize| samples / threads as u64 + u64::from((t as u64) < samples % threads as u64);
         let stats = on_threads(threads, |t| {
             playouts(c, det, root, &alive, me, derive(seed, &[round, t as u64]), per_thread(t), round_deadline)
@@ -606,7 +604,7 @@ fn halving(
         let mean = |i: usize| reward[i] / visits[i].max(1) as f64;
         alive.sort_by(|&a, &b| mean(b).total_cmp(&mean(a)).then(a.cmp(&b)));
         alive.truncate(alive.len().div_ceil(2));
-        if deadline.is_some_and(|d| Instant::now() >= d) || (matches!(c.budget, Budget::Iterations(_)) && left == 0) {
+        if deadline.is_some_and(|d| Instant::now() >= d) || left == 0 {
             break;
         }
     }
