@@ -1,0 +1,148 @@
+//! The tutorial's lessons (web/learn/lessons.json, the page's `#/learn`)
+//! are real positions: every lesson's record replays, leaves the learner
+//! (seat 0) to move with the solution's tile, its intended solution is
+//! legal and meets the goal the page checks, its goal text states the points
+//! the engine scores, and each wrong move it lists is refused for the rule it
+//! names (or, with no rule, is legal and misses the goal).
+
+use carcassonne::record::{event_json, Record, RecordMove};
+use carcassonne::{Event, PlayerId};
+use serde_json::{Map, Value};
+
+const LESSONS: &str = include_str!("../../../web/learn/lessons.json");
+
+fn lessons() -> (Vec<Value>, Map<String, Value>) {
+    let doc: Value = serde_json::from_str(LESSONS).expect("lessons.json is JSON");
+    let lessons = doc["lessons"].as_array().expect("a list of lessons").clone();
+    let messages = doc["messages"].as_object().expect("a map of messages").clone();
+    (lessons, messages)
+}
+
+/// The record of a lesson with `mv` appended.
+fn with_move(lesson: &Value, mv: &Value) -> Record {
+    let mut record = lesson["record"].clone();
+    record["moves"].as_array_mut().expect("moves").push(mv.clone());
+    Record::from_json(&record.to_string()).expect("a lesson's record reads")
+}
+
+/// What the page compares with the goal: the scorings (and recalls) of the
+/// move's own turn and of the final scoring, and its followers deployed.
+fn outcome(record: &Record) -> Result<(Vec<Value>, Vec<&'static str>), String> {
+    let game = record.replay().map_err(|e| e.error.code().to_string())?;
+    let turn = record.moves.len() as u64;
+    let events = game
+        .events()
+        .iter()
+        .filter_map(event_json)
+        .filter(|e| e.get("turn").and_then(Value::as_u64) == Some(turn) || e["when"] == "final")
+        .collect();
+    let deployed = game
+        .events()
+        .iter()
+        .filter_map(|e| match e {
+            Event::FollowerDeployed { turn: t, role, .. } if u64::from(t.0) == turn => Some(role.word()),
+            _ => None,
+        })
+        .collect();
+    Ok((events, deployed))
+}
+
+/// Whether the outcome meets the goal: every goal event (kind, points, to)
+/// matched by a distinct event, and the follower asked for deployed.
+fn meets(goal: &Value, (events, deployed): &(Vec<Value>, Vec<&'static str>)) -> bool {
+    let mut left: Vec<&Value> = events.iter().collect();
+    for want in goal["events"].as_array().into_iter().flatten() {
+        let Some(i) = left
+            .iter()
+            .position(|e| e["kind"] == want["kind"] && e["points"] == want["points"] && e["to"] == want["to"])
+        else {
+            return false;
+        };
+        left.remove(i);
+    }
+    goal["deploy"].as_str().is_none_or(|role| deployed.contains(&role))
+}
+
+/// Whether `text` names the number `n` as a whole number.
+fn says_number(text: &str, n: u64) -> bool {
+    text.split(|c: char| !c.is_ascii_digit()).any(|w| w == n.to_string())
+}
+
+#[test]
+fn every_lesson_is_a_legal_position_for_the_learner() {
+    let (lessons, _) = lessons();
+    assert!(lessons.len() >= 12, "the tutorial's lessons");
+    for lesson in &lessons {
+        let key = lesson["key"].as_str().expect("a key");
+        let record = Record::from_json(&lesson["record"].to_string()).expect("a lesson's record reads");
+        assert_eq!(record.players[0], "You", "{key}: the learner is seat 0");
+        let game = record.replay().unwrap_or_else(|e| panic!("{key}: the position replays: {e}"));
+        assert_eq!(game.to_move(), Some(PlayerId(0)), "{key}: the learner is to move");
+        let solution = &lesson["solution"];
+        assert_eq!(game.tile().map(|t| t.name()), solution["tile"].as_str(), "{key}: the tile to lay");
+    }
+}
+
+#[test]
+fn every_solution_meets_its_goal_and_the_text_says_its_points() {
+    let (lessons, messages) = lessons();
+    for lesson in &lessons {
+        let key = lesson["key"].as_str().expect("a key");
+        let goal = &lesson["goal"];
+        let got = outcome(&with_move(lesson, &lesson["solution"]))
+            .unwrap_or_else(|code| panic!("{key}: the solution is refused ({code})"));
+        assert!(meets(goal, &got), "{key}: the solution meets the goal {goal}: got {:?}", got);
+        let text = messages[&format!("learn-{key}-goal")].as_str().expect("a goal text");
+        for want in goal["events"].as_array().into_iter().flatten() {
+            let points = want["points"].as_u64().expect("points");
+            assert!(says_number(text, points), "{key}: the goal text says {points} points: {text}");
+        }
+    }
+}
+
+#[test]
+fn every_wrong_move_is_refused_for_its_rule_or_misses_the_goal() {
+    let (lessons, _) = lessons();
+    let mut rules = 0;
+    for lesson in &lessons {
+        let key = lesson["key"].as_str().expect("a key");
+        let wrong = lesson["wrong"].as_array().expect("wrong moves");
+        assert!(!wrong.is_empty(), "{key}: a wrong move to explain");
+        for w in wrong {
+            let got = outcome(&with_move(lesson, &w["move"]));
+            match w["code"].as_str() {
+                Some(code) => {
+                    assert_eq!(got.as_ref().err().map(String::as_str), Some(code), "{key}: {}", w["move"]);
+                    rules += 1;
+                }
+                None => {
+                    let got = got.unwrap_or_else(|code| panic!("{key}: {} is legal, refused {code}", w["move"]));
+                    assert!(!meets(&lesson["goal"], &got), "{key}: {} misses the goal", w["move"]);
+                }
+            }
+        }
+    }
+    assert!(rules >= 8, "most lessons show a rule's refusal");
+}
+
+#[test]
+fn every_lesson_has_its_texts_and_every_text_is_used() {
+    let (lessons, messages) = lessons();
+    let mut used = std::collections::BTreeSet::new();
+    for lesson in &lessons {
+        let key = lesson["key"].as_str().expect("a key");
+        for part in ["title", "intro", "goal", "done"] {
+            let id = format!("learn-{key}-{part}");
+            assert!(messages.get(&id).and_then(Value::as_str).is_some_and(|t| !t.is_empty()), "{id} is written");
+            used.insert(id);
+        }
+        // The solution's move is well formed (the page sends it as it stands).
+        serde_json::from_value::<RecordMove>(lesson["solution"].clone()).expect("a move");
+    }
+    // Every lesson text belongs to a lesson (none left over from a removed one).
+    for id in messages.keys() {
+        let lesson_text = ["-title", "-intro", "-goal", "-done"].iter().any(|p| id.ends_with(p))
+            && id != "learn-title";
+        assert!(!lesson_text || used.contains(id), "{id} belongs to no lesson");
+    }
+}
