@@ -6,6 +6,7 @@ import { addTokens, api } from './api.js';
 import { toast } from './dom.js';
 import { GameScreen } from './game.js';
 import { HomeScreen } from './home.js';
+import { LearnScreen } from './learn.js';
 import { ReplayScreen } from './replay.js';
 import { RulesScreen } from './rules.js';
 import { TileSet } from './tiles.js';
@@ -55,6 +56,10 @@ async function route() {
       history.replaceState(null, '', `#/game/${id}`);
     }
     show(() => new GameScreen(main, tiles, id));
+    return;
+  }
+  if (parts[0] === 'learn') {
+    show(() => new LearnScreen(main, tiles, parts[1] || null));
     return;
   }
   if (parts[0] === 'rules' && parts[1]) {

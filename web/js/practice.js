@@ -1,0 +1,419 @@
+// A position to play one move in, checked by the engine: the tutorial's
+// lessons (learn.js) and the puzzles (puzzles.js). The position is a record
+// (record.md) with the learner to move; their move is appended and the
+// record sent to POST /api/replay, which replays every move by the rules
+// and either refuses it (naming the rule) or returns what happened. The
+// board is the game's (board.js); the keys are the game's (arrows, R, F,
+// 1–9, Enter, Esc).
+
+import { api } from './api.js';
+import { BoardView } from './board.js';
+import { esc } from './dom.js';
+import { colorOf } from './meeple.js';
+import { DIRS, HALVES, placeWords, tileWords } from './tiles.js';
+
+export const ROLE_OF_KIND = { city: 'knight', road: 'thief', field: 'farmer', cloister: 'monk', garden: 'abbot' };
+const TOUCH = window.matchMedia('(pointer: coarse)').matches;
+const SIDE_WORDS = { N: 'north', E: 'east', S: 'south', W: 'west' };
+const HALF_WORDS = { Nw: 'north-west', Ne: 'north-east', En: 'east, north', Es: 'east, south', Se: 'south-east', Sw: 'south-west', Ws: 'west, south', Wn: 'west, north' };
+
+// --- texts ---------------------------------------------------------------------
+
+let messagesPromise = null;
+
+/** The learn views' texts and lessons (web/learn/lessons.json): one file, each text under a stable key. */
+export function learnData() {
+  if (!messagesPromise) {
+    messagesPromise = fetch('learn/lessons.json').then((r) => {
+      if (!r.ok) throw new Error(`the lessons cannot be loaded (HTTP ${r.status})`);
+      return r.json();
+    }).catch((e) => { messagesPromise = null; throw e; });
+  }
+  return messagesPromise;
+}
+
+/** A text with its `{$name}` placeholders filled in (Fluent's syntax, for the move to message files). */
+export function fill(messages, key, vars = {}) {
+  const text = messages[key] ?? key;
+  return text.replace(/\{\$(\w+)\}/g, (_, k) => (vars[k] ?? ''));
+}
+
+/**
+ * The engine's refusal (`move N: …`, the words of its rule) as the rule's
+ * stable code and the parts a sentence needs. The wire carries the code
+ * `bad_request` for every refusal of POST /api/replay; the engine's
+ * message names the rule, and is matched here in one place.
+ */
+export function refusalRule(message) {
+  const m = String(message || '').replace(/^move \d+: /, '');
+  let r;
+  if ((r = /does not fit at .*: its (\w+) edge \((\w+)\) meets a (\w+)/.exec(m))) return { code: 'edge_mismatch', side: r[1], ours: r[2], theirs: r[3] };
+  if ((r = /^the (\w+) at \w+ is already occupied/.exec(m))) return { code: 'feature_occupied', feature: r[1], role: ROLE_OF_KIND[r[1]] || 'follower' };
+  const plain = [
+    [/shares no edge/, 'not_adjacent'], [/a tile already lies/, 'cell_occupied'], [/names no segment/, 'bad_spot'],
+    [/farmers are not played/, 'farmers_off'], [/no follower left/, 'no_follower'], [/does not continue the river/, 'river_not_continued'],
+    [/no U-turns/, 'river_u_turn'], [/only an abbot may stand/, 'garden_for_abbot'], [/abbot goes on a cloister or a garden/, 'abbot_spot'],
+    [/abbot is already on the board/, 'abbot_in_use'], [/abbot is not on the board/, 'abbot_not_placed'], [/cannot be recalled/, 'recall_complete'],
+    [/abbot is not in play/, 'no_abbot'],
+  ];
+  for (const [re, code] of plain) if (re.test(m)) return { code };
+  return { code: 'other', message: m };
+}
+
+/** A refusal explained in words. */
+export function explainRefusal(messages, message) {
+  const rule = refusalRule(message);
+  return { code: rule.code, text: fill(messages, `learn-error-${rule.code}`, rule) };
+}
+
+/** A scoring in words: "3 points (road of 3 tiles)". */
+export function scoredWords(e) {
+  const what = e.kind === 'road' ? `road of ${e.tiles} tile${e.tiles === 1 ? '' : 's'}`
+    : e.kind === 'city' ? `city of ${e.tiles} tile${e.tiles === 1 ? '' : 's'}${e.shields ? `, ${e.shields} shield${e.shields === 1 ? '' : 's'}` : ''}`
+      : e.kind === 'farm' ? `farm, ${e.cities} completed cit${e.cities === 1 ? 'y' : 'ies'}`
+        : e.kind === 'recall' ? 'abbot taken back' : e.kind;
+  return `${e.points} point${e.points === 1 ? '' : 's'} (${what}${e.when === 'final' ? ', at the end' : ''})`;
+}
+
+// --- the position ----------------------------------------------------------------
+
+/** The follower choices on a tile as it lies: [{key, kind: 'meeple'|'abbot'|'recall', spot, label}]. */
+export function spotChoices(tiles, tile, rot, { followers = true, abbot = false, recall = false } = {}) {
+  const g = tiles.geom(tile);
+  if (!g) return [];
+  const out = [];
+  for (const seg of g.def.segments) {
+    let spot;
+    let where = '';
+    if (seg.kind === 'city' || seg.kind === 'road') {
+      spot = DIRS[(DIRS.indexOf(seg.edges[0]) + rot) % 4];
+      where = seg.edges.length === 1 || g.def.segments.filter((s) => s.kind === seg.kind).length > 1 ? ` (${SIDE_WORDS[spot]})` : '';
+    } else if (seg.kind === 'field') {
+      if (!seg.halves || !seg.halves.length) continue;
+      spot = HALVES[(HALVES.indexOf(seg.halves[0]) + 2 * rot) % 8];
+      where = g.def.segments.filter((s) => s.kind === 'field').length > 1 ? ` (${HALF_WORDS[spot]})` : '';
+    } else if (seg.kind === 'cloister') spot = 'C';
+    else if (seg.kind === 'garden') spot = 'G';
+    else continue;
+    if (followers && seg.kind !== 'garden') {
+      out.push({ key: `meeple:${spot}`, kind: 'meeple', spot, role: ROLE_OF_KIND[seg.kind], label: `${ROLE_OF_KIND[seg.kind]} on the ${seg.kind}${where}` });
+    }
+    if (abbot && (seg.kind === 'cloister' || seg.kind === 'garden')) {
+      out.push({ key: `abbot:${spot}`, kind: 'abbot', spot, role: 'abbot', label: `abbot on the ${seg.kind}` });
+    }
+  }
+  if (recall) out.push({ key: 'recall', kind: 'recall', spot: null, role: 'abbot', label: 'take the abbot back' });
+  return out;
+}
+
+/** A move in words, as a player says it: "a tile with a city, north of the start, turned 90°, knight in the city". */
+export function moveWords(tiles, m) {
+  const follower = m.meeple ? `${ROLE_OF_KIND[tiles.spotKind(m.tile, m.rot, m.meeple)] || 'follower'} on the ${tiles.spotKind(m.tile, m.rot, m.meeple)}`
+    : m.abbot ? `abbot on the ${m.abbot === 'G' ? 'garden' : 'cloister'}` : m.recall ? 'the abbot taken back' : 'no follower';
+  return `${tileWords(m.tile)}, ${placeWords(m.at[0], m.at[1])}, turned ${m.rot * 90}°, ${follower}`;
+}
+
+/** The events a move brought (its own turn's and the final scoring's), from a replay. */
+export function moveEvents(replay) {
+  const last = replay.steps[replay.steps.length - 1];
+  return last.events;
+}
+
+export class Practice {
+  /**
+   * @param {HTMLElement} host the element to fill (a board and a move panel)
+   * @param {import('./tiles.js').TileSet} tiles
+   * @param {{record: object, tile: string, messages: object, head: string, check: Function, onDone?: Function}} spec
+   *   `record`: the position (the learner to move); `tile`: the tile to lay;
+   *   `head`: HTML above the move; `check(replay, move)` → `{ok, text}` for a legal move.
+   */
+  constructor(host, tiles, spec) {
+    this.host = host;
+    this.tiles = tiles;
+    this.spec = spec;
+    this.msg = spec.messages;
+    this.sel = { placed: null, rot: 0, action: null };
+    this.busy = false;
+    this.outcome = null; // after a move: { ok, text, replay? }
+    host.innerHTML = `
+      <div class="game-layout practice">
+        <div class="board-wrap"><div class="board-area"></div><div class="banner practice-banner" aria-hidden="true"></div></div>
+        <aside class="sidebar">
+          <section class="practice-head">${spec.head}</section>
+          <section class="practice-move"></section>
+          <section class="practice-result" role="status" aria-live="polite"></section>
+          <p id="board-help" class="sr-only">${esc(this.msg['learn-keys'])}</p>
+        </aside>
+      </div>`;
+    this.board = new BoardView(host.querySelector('.board-area'), tiles, {
+      interactive: true,
+      onCell: (x, y) => this.place(x, y),
+      onSpot: (key) => this.pick(this.choices().find((c) => c.key === key) || null, true),
+      onGhost: () => (TOUCH ? this.play() : this.rotate(1)),
+    });
+    this.keys = (e) => this.onKey(e);
+    document.addEventListener('keydown', this.keys);
+    this.start();
+  }
+
+  destroy() {
+    document.removeEventListener('keydown', this.keys);
+    this.board.destroy();
+  }
+
+  $(sel) { return this.host.querySelector(sel); }
+
+  async start() {
+    try {
+      this.base = await api.replayRecord(JSON.stringify(this.spec.record));
+    } catch (e) {
+      this.$('.practice-result').innerHTML = `<p class="bad">${esc(e.message)}</p>`;
+      return;
+    }
+    const step = this.base.steps[this.base.steps.length - 1];
+    this.seat = step.to_move;
+    this.me = this.base.players[this.seat];
+    this.supply = step.supply[this.seat];
+    const rules = this.base.rules || {};
+    this.abbotRule = !!rules.abbot;
+    this.abbotOut = step.followers.some((f) => f.seat === this.seat && f.role === 'abbot');
+    this.reset();
+    this.board.fit();
+  }
+
+  /** Back to the position before the move. */
+  reset() {
+    this.outcome = null;
+    this.sel = { placed: null, rot: this.sel.rot, action: null };
+    this.board.setTiles(this.base.board);
+    this.draw();
+  }
+
+  /** Empty cells beside the board: where a tile may go (the engine says whether it fits). */
+  cells() {
+    const taken = new Set(this.base.board.map((t) => `${t.at[0]},${t.at[1]}`));
+    const out = new Map();
+    for (const t of this.base.board) {
+      for (const [dx, dy] of [[0, -1], [1, 0], [0, 1], [-1, 0]]) {
+        const x = t.at[0] + dx, y = t.at[1] + dy, k = `${x},${y}`;
+        if (!taken.has(k)) out.set(k, { x, y });
+      }
+    }
+    return [...out.values()];
+  }
+
+  choices() {
+    if (!this.sel.placed) return [];
+    return spotChoices(this.tiles, this.spec.tile, this.sel.placed.rot, {
+      followers: this.supply > 0, abbot: this.abbotRule && !this.abbotOut, recall: this.abbotRule && this.abbotOut,
+    });
+  }
+
+  /** The move as the record writes it. */
+  move() {
+    const { placed, action } = this.sel;
+    const mv = { tile: this.spec.tile, at: [placed.x, placed.y], rot: placed.rot };
+    if (action && action.kind === 'meeple') mv.meeple = action.spot;
+    if (action && action.kind === 'abbot') mv.abbot = action.spot;
+    if (action && action.kind === 'recall') mv.recall = true;
+    return mv;
+  }
+
+  draw() {
+    if (!this.base) return;
+    const color = this.me.color;
+    const step = this.outcome && this.outcome.replay
+      ? this.outcome.replay.steps[this.outcome.replay.steps.length - 1]
+      : this.base.steps[this.base.steps.length - 1];
+    const followers = step.followers.map((f) => ({ ...f, color: this.base.players[f.seat].color }));
+    const { placed, action } = this.sel;
+    if (this.outcome && this.outcome.replay) {
+      this.board.clearInteraction();
+    } else {
+      this.board.setTargets(this.cells().filter((c) => !placed || c.x !== placed.x || c.y !== placed.y)
+        .map((c) => ({ ...c, now: false })), color);
+      if (placed) {
+        this.board.setGhost({ tile: this.spec.tile, ...placed, solid: true, color });
+        this.board.setSpots(this.choices().filter((c) => c.spot && (!action || action.key !== c.key)).map((c) => ({
+          key: c.key, spot: c.spot, tile: this.spec.tile, rot: placed.rot, x: placed.x, y: placed.y, color,
+          abbot: c.kind === 'abbot', title: c.label, offset: c.kind === 'abbot' && c.spot === 'C' ? [16, -12] : null,
+        })));
+        if (action && action.spot) {
+          followers.push({ seat: this.seat, at: [placed.x, placed.y], spot: action.spot, role: action.role, color, pending: true,
+            tileInfo: { tile: this.spec.tile, rot: placed.rot } });
+        }
+      } else {
+        this.board.setGhost(null);
+        this.board.setSpots([]);
+      }
+    }
+    this.board.setFollowers(followers);
+    this.renderMove();
+  }
+
+  renderMove() {
+    const panel = this.$('.practice-move');
+    const { placed, action } = this.sel;
+    const rot = placed ? placed.rot : this.sel.rot;
+    const c = colorOf(this.me.color);
+    const done = this.outcome && this.outcome.replay;
+    const choices = this.choices();
+    const picker = placed && !done && choices.length ? `<div class="spot-picker" role="group" aria-label="Follower">
+        <button class="btn small${action ? '' : ' on'}" data-act="none" aria-pressed="${!action}">${esc(this.msg['learn-no-follower'])}</button>
+        ${choices.map((ch, i) => `<button class="btn small${action && action.key === ch.key ? ' on' : ''}" data-act="spot" data-key="${ch.key}" aria-pressed="${!!(action && action.key === ch.key)}">${TOUCH ? '' : `<kbd>${i + 1}</kbd> `}${esc(ch.label)}</button>`).join('')}
+      </div>` : '';
+    panel.innerHTML = `
+      <div class="tile-row">
+        <button class="btn icon" data-act="ccw" aria-label="Turn left" ${done ? 'disabled' : ''}>⟲</button>
+        <button class="big-tile" data-act="cw" style="--pc:${c.fill}" aria-label="Your tile, ${esc(tileWords(this.spec.tile))}: turn it" ${done ? 'disabled' : ''}>
+          <svg viewBox="0 0 100 100" class="tile-pic big"><use href="#tile-${this.spec.tile}" style="transform: rotate(${rot * 90}deg); transform-origin: 50px 50px"/></svg>
+        </button>
+        <button class="btn icon" data-act="cw" aria-label="Turn right" ${done ? 'disabled' : ''}>⟳</button>
+      </div>
+      <p class="tile-info">${placed ? esc(`${placeWords(placed.x, placed.y)}, turned ${placed.rot * 90}°`) : esc(this.msg['learn-place-first'])}</p>
+      ${picker}
+      <div class="actions">
+        ${done
+    ? `<button class="btn" data-act="retry">${esc(this.msg['learn-retry'])}</button>`
+    : `<button class="btn" data-act="undo" ${placed ? '' : 'disabled'}>Undo${TOUCH ? '' : ' <kbd>Esc</kbd>'}</button>
+        <button class="btn primary" data-act="play" ${placed && !this.busy ? '' : 'disabled'}>${esc(this.msg['learn-check'])}${TOUCH ? '' : ' <kbd>⏎</kbd>'}</button>`}
+      </div>`;
+    panel.onclick = (e) => {
+      const b = e.target.closest('[data-act]');
+      if (!b || b.disabled) return;
+      const act = b.dataset.act;
+      if (act === 'cw') this.rotate(1);
+      else if (act === 'ccw') this.rotate(-1);
+      else if (act === 'none') this.pick(null);
+      else if (act === 'spot') this.pick(this.choices().find((ch) => ch.key === b.dataset.key) || null);
+      else if (act === 'undo') this.undo();
+      else if (act === 'play') this.play();
+      else if (act === 'retry') { this.reset(); this.result(''); }
+    };
+  }
+
+  result(html) {
+    this.$('.practice-result').innerHTML = html;
+  }
+
+  // --- input -------------------------------------------------------------------
+
+  place(x, y) {
+    if (!this.base || this.busy || (this.outcome && this.outcome.replay)) return;
+    const { placed } = this.sel;
+    if (placed && placed.x === x && placed.y === y) { if (TOUCH) this.play(); else this.rotate(1); return; }
+    if (!this.cells().some((c) => c.x === x && c.y === y)) return;
+    this.sel.placed = { x, y, rot: this.sel.rot };
+    this.sel.action = null;
+    this.board.reveal(x, y, TOUCH ? 200 : 0);
+    this.draw();
+  }
+
+  rotate(dir) {
+    if (!this.base || this.busy || (this.outcome && this.outcome.replay)) return;
+    this.sel.rot = (this.sel.rot + (dir > 0 ? 1 : 3)) % 4;
+    if (this.sel.placed) { this.sel.placed.rot = this.sel.rot; this.sel.action = null; }
+    this.draw();
+  }
+
+  pick(choice, toggle = false) {
+    if (!this.sel.placed || this.busy || (this.outcome && this.outcome.replay)) return;
+    const cur = this.sel.action;
+    this.sel.action = choice && !(toggle && cur && cur.key === choice.key) ? choice : null;
+    this.draw();
+  }
+
+  undo() {
+    if (this.outcome && this.outcome.replay) { this.reset(); return; }
+    if (this.sel.action) this.sel.action = null;
+    else if (this.sel.placed) this.sel.placed = null;
+    this.board.setCursor(null);
+    this.draw();
+  }
+
+  /** Moves the tile to the nearest free cell in the direction (dx, dy). */
+  moveCursor(dx, dy) {
+    if (!this.base || (this.outcome && this.outcome.replay)) return;
+    const from = this.sel.placed || { x: 0, y: 0 };
+    const ahead = this.cells().filter((c) => (c.x - from.x) * dx + (c.y - from.y) * dy > 0);
+    const pool = ahead.length ? ahead : this.sel.placed ? [] : this.cells();
+    if (!pool.length) return;
+    const cost = (c) => Math.abs((c.x - from.x) * dx + (c.y - from.y) * dy) + 2.5 * Math.abs((c.x - from.x) * dy + (c.y - from.y) * dx);
+    const best = pool.reduce((a, b) => (cost(b) < cost(a) ? b : a));
+    this.place(best.x, best.y);
+    this.board.setCursor(best);
+  }
+
+  stepSpot(dir) {
+    const choices = this.choices();
+    if (!choices.length) return;
+    const at = choices.findIndex((c) => this.sel.action && c.key === this.sel.action.key);
+    const next = ((at + 1 + dir + choices.length + 1) % (choices.length + 1)) - 1;
+    this.pick(next < 0 ? null : choices[next]);
+  }
+
+  onKey(e) {
+    if (e.target && /^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName)) return;
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const onControl = e.target && e.target.closest && e.target.closest('button, a, summary');
+    const dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (dirs[e.key]) { e.preventDefault(); this.moveCursor(...dirs[e.key]); }
+    else if (e.key === 'r' || e.key === 'R') { e.preventDefault(); this.rotate(e.shiftKey ? -1 : 1); }
+    else if (e.key === 'f' || e.key === 'F') { e.preventDefault(); this.stepSpot(e.shiftKey ? -1 : 1); }
+    else if (/^[1-9]$/.test(e.key) && this.sel.placed) {
+      const choice = this.choices()[Number(e.key) - 1];
+      if (choice) { e.preventDefault(); this.pick(choice); }
+    } else if (e.key === 'Enter' && !onControl) { e.preventDefault(); this.play(); }
+    else if (e.key === 'Escape') { e.preventDefault(); this.undo(); }
+    else if (e.key === '+' || e.key === '=') this.board.zoomBy(1.25);
+    else if (e.key === '-') this.board.zoomBy(0.8);
+    else if (e.key === '0') { this.board.follow = true; this.board.fit(true); }
+  }
+
+  // --- the check -------------------------------------------------------------------
+
+  /** Sends the position with the move to the engine; says what the rules and the goal make of it. */
+  async play() {
+    if (!this.base || this.busy || !this.sel.placed || (this.outcome && this.outcome.replay)) {
+      if (this.base && !this.sel.placed) this.result(`<p>${esc(this.msg['learn-place-first'])}</p>`);
+      return;
+    }
+    const mv = this.move();
+    const record = { ...this.spec.record, moves: [...this.spec.record.moves, mv] };
+    this.busy = true;
+    this.result(`<p class="muted">${esc(this.msg['learn-checking'])}</p>`);
+    let replay = null;
+    try {
+      replay = await api.replayRecord(JSON.stringify(record));
+    } catch (e) {
+      this.busy = false;
+      if (e.code !== 'bad_request') { this.result(`<p class="bad">${esc(e.message)}</p>`); this.renderMove(); return; }
+      const why = explainRefusal(this.msg, e.message);
+      this.outcome = { ok: false, code: why.code };
+      this.result(`<div class="verdict bad" data-code="${why.code}"><p><b>${esc(this.spec.refusedTitle || 'Not allowed')}</b></p><p>${esc(why.text)}</p></div>`);
+      this.renderMove();
+      return;
+    }
+    this.busy = false;
+    const verdict = this.spec.check(replay, mv, this);
+    this.outcome = { ...verdict, replay };
+    this.board.setTiles(replay.board, { at: mv.at, color: this.me.color });
+    this.draw();
+    const scored = moveEvents(replay).filter((e) => e.type === 'score' || e.type === 'recall')
+      .map((e) => `<li>${e.to.map((s) => esc(replay.players[s].name)).join(' and ')} +${scoredWords(e)}</li>`).join('');
+    this.result(`<div class="verdict ${verdict.ok ? 'ok' : 'bad'}" data-code="${verdict.ok ? 'ok' : 'goal'}">
+      ${verdict.html}${scored ? `<ul class="scored">${scored}</ul>` : ''}</div>`);
+    if (verdict.ok && this.spec.onDone) this.spec.onDone(this);
+  }
+
+  /** Draws a move on the board as a suggestion (the lesson's solution, a puzzle's answer). */
+  show(mv) {
+    this.reset();
+    const spot = mv.meeple || mv.abbot;
+    this.sel = { placed: { x: mv.at[0], y: mv.at[1], rot: mv.rot }, rot: mv.rot, action: null };
+    const choice = this.choices().find((c) => (mv.recall ? c.kind === 'recall' : c.spot === spot && c.kind === (mv.abbot ? 'abbot' : 'meeple')));
+    this.sel.action = choice || null;
+    this.board.reveal(mv.at[0], mv.at[1]);
+    this.draw();
+  }
+}
