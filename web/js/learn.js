@@ -81,7 +81,7 @@ export class LearnScreen {
     const title = this.t(`learn-${lesson.key}-title`);
     document.title = `${title} — Carcassonne`;
     const head = `<p class="muted"><a href="#/learn">${esc(this.t('learn-back'))}</a> · lesson ${i + 1} of ${lessons.length}</p>
-      <h2>${esc(title)}</h2>
+      <h1 class="lesson-title">${esc(title)}</h1>
       <p>${esc(this.t(`learn-${lesson.key}-intro`))}</p>
       <p class="goal"><b>Goal:</b> ${esc(this.t(`learn-${lesson.key}-goal`))}</p>
       <p class="learn-tools"><button class="btn small show-me">${esc(this.t('learn-show'))}</button>

@@ -278,6 +278,9 @@ export class Practice {
     : `<button class="btn" data-act="undo" ${placed ? '' : 'disabled'}>Undo${TOUCH ? '' : ' <kbd>Esc</kbd>'}</button>
         <button class="btn primary" data-act="play" ${placed && !this.busy ? '' : 'disabled'}>${esc(this.msg['learn-check'])}${TOUCH ? '' : ' <kbd>⏎</kbd>'}</button>`}
       </div>`;
+    // What is chosen, for tests and tools: "x,y,rot" and the follower's key.
+    panel.dataset.placed = placed ? `${placed.x},${placed.y},${placed.rot}` : '';
+    panel.dataset.action = action ? action.key : '';
     panel.onclick = (e) => {
       const b = e.target.closest('[data-act]');
       if (!b || b.disabled) return;

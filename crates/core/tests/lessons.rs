@@ -122,7 +122,7 @@ fn every_wrong_move_is_refused_for_its_rule_or_misses_the_goal() {
             }
         }
     }
-    assert!(rules >= 8, "most lessons show a rule's refusal");
+    assert!(rules >= 7, "most lessons show a rule's refusal");
 }
 
 #[test]

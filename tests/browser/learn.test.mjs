@@ -1,0 +1,148 @@
+// The tutorial (#/learn) as a newcomer meets it, in a real Chromium: on a
+// phone-sized screen (390 × 844) every lesson is done by keyboard alone
+// (the game's keys: arrows, R, F, Enter), each lesson's wrong move is
+// explained in words (the rule it breaks, or the goal it misses), progress
+// survives a reload, one lesson is done by touch, and axe-core finds nothing
+// to fix on the list and a lesson.
+//
+// Needs a running server: BASE_URL (default http://127.0.0.1:8080).
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { BASE, api, launch, shot, watchErrors } from './lib.mjs';
+import { checkA11y } from './a11y.mjs';
+
+const PHONE = { width: 390, height: 844 };
+
+async function lessons() {
+  const r = await fetch(`${BASE}/learn/lessons.json`);
+  assert.equal(r.status, 200);
+  return r.json();
+}
+
+/** What the move panel holds: the placement "x,y,rot" and the follower's key. */
+const chosen = (page) => page.evaluate(() => {
+  const p = document.querySelector('.practice-move');
+  return { placed: p.dataset.placed, action: p.dataset.action };
+});
+
+/** The key of a move's follower choice, as the page names it. */
+const actionKey = (mv) => (mv.recall ? 'recall' : mv.abbot ? `abbot:${mv.abbot}` : mv.meeple ? `meeple:${mv.meeple}` : '');
+
+/** Makes `mv` by keyboard alone: arrows to its cell, R to its rotation, F to its follower. */
+async function keyMove(page, mv) {
+  await page.waitForSelector('.practice-move .big-tile');
+  for (let i = 0; i < 40; i++) {
+    const { placed } = await chosen(page);
+    const [x, y] = placed ? placed.split(',').map(Number) : [0, 0];
+    if (placed && x === mv.at[0] && y === mv.at[1]) break;
+    const keys = [];
+    if (x !== mv.at[0]) keys.push(mv.at[0] > x ? 'ArrowRight' : 'ArrowLeft');
+    if (y !== mv.at[1]) keys.push(mv.at[1] > y ? 'ArrowDown' : 'ArrowUp');
+    if (!placed && !keys.length) keys.push('ArrowRight');
+    // Try the first direction; if it leads nowhere new, the other.
+    await page.keyboard.press(keys[i % keys.length] || keys[0]);
+  }
+  let { placed } = await chosen(page);
+  assert.equal(placed.split(',').slice(0, 2).join(','), `${mv.at[0]},${mv.at[1]}`, 'the arrows reach the cell');
+  for (let i = 0; i < 4 && Number(placed.split(',')[2]) !== mv.rot; i++) {
+    await page.keyboard.press('r');
+    ({ placed } = await chosen(page));
+  }
+  assert.equal(Number(placed.split(',')[2]), mv.rot, 'R turns the tile');
+  // The same follower: the same kind on the same segment (a segment has several spot names).
+  const same = () => page.evaluate(([m, want]) => {
+    const got = document.querySelector('.practice-move').dataset.action;
+    if (!want || !got || want === 'recall' || got === 'recall') return got === want;
+    const seg = (key) => window.carcassonne.tiles.segmentAt(m.tile, m.rot, key.split(':')[1]);
+    return got.split(':')[0] === want.split(':')[0] && seg(got) === seg(want);
+  }, [mv, actionKey(mv)]);
+  for (let i = 0; i < 12 && !(await same()); i++) await page.keyboard.press('f');
+  assert.ok(await same(), `F chooses the follower ${actionKey(mv)}`);
+  await page.keyboard.press('Enter');
+}
+
+test('a newcomer does every lesson by keyboard on a phone-sized screen; wrong moves are explained', async () => {
+  const data = await lessons();
+  const { context, close } = await launch({ viewport: PHONE });
+  try {
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${BASE}/#/learn`);
+    await page.waitForSelector('.lessons li');
+    assert.equal(await page.locator('.lessons li').count(), data.lessons.length);
+    await checkA11y(page, 'the lessons list');
+    await shot(page, 'learn-list-phone');
+    for (const [i, lesson] of data.lessons.entries()) {
+      await page.goto(`${BASE}/#/learn/${lesson.key}`);
+      await page.waitForSelector('.practice-move .big-tile');
+      const goal = await page.textContent('.practice-head .goal');
+      assert.ok(goal.includes(data.messages[`learn-${lesson.key}-goal`]), `${lesson.key}: the goal is shown`);
+      if (i === 0) await checkA11y(page, 'a lesson');
+      // Its wrong moves first: each explained, none accepted.
+      for (const wrong of lesson.wrong) {
+        await keyMove(page, wrong.move);
+        const verdict = page.locator('.practice-result .verdict.bad');
+        await verdict.waitFor();
+        const code = await verdict.getAttribute('data-code');
+        assert.equal(code, wrong.code || 'goal', `${lesson.key}: ${JSON.stringify(wrong.move)} is explained as ${wrong.code || 'a missed goal'}`);
+        const text = await verdict.textContent();
+        if (wrong.code) assert.ok(!text.includes('{$') && !/move \d+:/.test(text), `${lesson.key}: said in words: ${text}`);
+        else assert.ok(/does not do what|lesson wants/.test(text), `${lesson.key}: the goal is named: ${text}`);
+        if (i === 1) await shot(page, 'learn-wrong-phone');
+        // Take it back (a refused move leaves the tile where it was; a legal one is undone).
+        await page.keyboard.press('Escape');
+        await page.keyboard.press('Escape');
+        await page.keyboard.press('Escape');
+      }
+      await keyMove(page, lesson.solution);
+      const ok = page.locator('.practice-result .verdict.ok');
+      await ok.waitFor();
+      assert.ok((await ok.textContent()).includes(data.messages[`learn-${lesson.key}-done`]), `${lesson.key}: done`);
+      if (i === 1 || i === 5) await shot(page, `learn-${lesson.key}-done-phone`);
+    }
+    // Progress is kept: after a reload every lesson is marked done.
+    await page.goto(`${BASE}/#/learn`);
+    await page.reload();
+    await page.waitForSelector('.lessons li');
+    assert.equal(await page.locator('.lessons li.done').count(), data.lessons.length, 'progress survives a reload');
+    // The page fits the phone: nothing scrolls sideways.
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth + 1), 'no sideways scrolling');
+    // The engine's refusals are answers (400), not errors of the page.
+    assert.deepEqual(errors.filter((e) => !/status of 400/.test(e)), []);
+  } finally {
+    await close();
+  }
+});
+
+test('a lesson by touch: tap a cell, tap the turn button, tap the tile to lay it', async () => {
+  const { context, close } = await launch({ viewport: PHONE, hasTouch: true, isMobile: true });
+  try {
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${BASE}/#/learn/lay`);
+    await page.waitForSelector('.practice-move .big-tile');
+    await page.waitForSelector('.target');
+    // The cell east of the start.
+    const target = page.locator('.target[data-x="1"][data-y="0"]');
+    await page.waitForFunction(() => !document.querySelector('.board-host[data-moving]'));
+    const box = await target.boundingBox();
+    await page.touchscreen.tap(box.x + box.width / 2, box.y + box.height / 2);
+    await page.waitForFunction(() => document.querySelector('.practice-move').dataset.placed === '1,0,0');
+    await page.tap('.practice-move [data-act="play"]');
+    await page.locator('.practice-result .verdict.ok').waitFor();
+    await shot(page, 'learn-lay-touch');
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('the lessons are served with the page and replay on the server', async () => {
+  const data = await lessons();
+  for (const lesson of data.lessons) {
+    const { status } = await api('/api/replay', {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(lesson.record),
+    });
+    assert.equal(status, 200, lesson.key);
+  }
+});
