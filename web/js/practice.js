@@ -296,7 +296,10 @@ export class Practice {
   }
 
   result(html) {
-    this.$('.practice-result').innerHTML = html;
+    const box = this.$('.practice-result');
+    box.innerHTML = html;
+    // On a phone the verdict lies under the board: bring it into view.
+    if (html && box.scrollIntoView && box.getBoundingClientRect().bottom > innerHeight) box.scrollIntoView({ block: 'nearest' });
   }
 
   // --- input -------------------------------------------------------------------
