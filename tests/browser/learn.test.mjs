@@ -10,6 +10,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { BASE, api, launch, shot, watchErrors } from './lib.mjs';
 import { checkA11y } from './a11y.mjs';
+import { keyMove } from './practice.mjs';
 
 const PHONE = { width: 390, height: 844 };
 
@@ -17,48 +18,6 @@ async function lessons() {
   const r = await fetch(`${BASE}/learn/lessons.json`);
   assert.equal(r.status, 200);
   return r.json();
-}
-
-/** What the move panel holds: the placement "x,y,rot" and the follower's key. */
-const chosen = (page) => page.evaluate(() => {
-  const p = document.querySelector('.practice-move');
-  return { placed: p.dataset.placed, action: p.dataset.action };
-});
-
-/** The key of a move's follower choice, as the page names it. */
-const actionKey = (mv) => (mv.recall ? 'recall' : mv.abbot ? `abbot:${mv.abbot}` : mv.meeple ? `meeple:${mv.meeple}` : '');
-
-/** Makes `mv` by keyboard alone: arrows to its cell, R to its rotation, F to its follower. */
-async function keyMove(page, mv) {
-  await page.waitForSelector('.practice-move .big-tile');
-  for (let i = 0; i < 40; i++) {
-    const { placed } = await chosen(page);
-    const [x, y] = placed ? placed.split(',').map(Number) : [0, 0];
-    if (placed && x === mv.at[0] && y === mv.at[1]) break;
-    const keys = [];
-    if (x !== mv.at[0]) keys.push(mv.at[0] > x ? 'ArrowRight' : 'ArrowLeft');
-    if (y !== mv.at[1]) keys.push(mv.at[1] > y ? 'ArrowDown' : 'ArrowUp');
-    if (!placed && !keys.length) keys.push('ArrowRight');
-    // Try the first direction; if it leads nowhere new, the other.
-    await page.keyboard.press(keys[i % keys.length] || keys[0]);
-  }
-  let { placed } = await chosen(page);
-  assert.equal(placed.split(',').slice(0, 2).join(','), `${mv.at[0]},${mv.at[1]}`, 'the arrows reach the cell');
-  for (let i = 0; i < 4 && Number(placed.split(',')[2]) !== mv.rot; i++) {
-    await page.keyboard.press('r');
-    ({ placed } = await chosen(page));
-  }
-  assert.equal(Number(placed.split(',')[2]), mv.rot, 'R turns the tile');
-  // The same follower: the same kind on the same segment (a segment has several spot names).
-  const same = () => page.evaluate(([m, want]) => {
-    const got = document.querySelector('.practice-move').dataset.action;
-    if (!want || !got || want === 'recall' || got === 'recall') return got === want;
-    const seg = (key) => window.carcassonne.tiles.segmentAt(m.tile, m.rot, key.split(':')[1]);
-    return got.split(':')[0] === want.split(':')[0] && seg(got) === seg(want);
-  }, [mv, actionKey(mv)]);
-  for (let i = 0; i < 12 && !(await same()); i++) await page.keyboard.press('f');
-  assert.ok(await same(), `F chooses the follower ${actionKey(mv)}`);
-  await page.keyboard.press('Enter');
 }
 
 test('a newcomer does every lesson by keyboard on a phone-sized screen; wrong moves are explained', async () => {

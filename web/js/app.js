@@ -7,6 +7,7 @@ import { toast } from './dom.js';
 import { GameScreen } from './game.js';
 import { HomeScreen } from './home.js';
 import { LearnScreen } from './learn.js';
+import { PuzzlesScreen } from './puzzles.js';
 import { ReplayScreen } from './replay.js';
 import { RulesScreen } from './rules.js';
 import { TileSet } from './tiles.js';
@@ -60,6 +61,10 @@ async function route() {
   }
   if (parts[0] === 'learn') {
     show(() => new LearnScreen(main, tiles, parts[1] || null));
+    return;
+  }
+  if (parts[0] === 'puzzles') {
+    show(() => new PuzzlesScreen(main, tiles, parts[1] || null));
     return;
   }
   if (parts[0] === 'rules' && parts[1]) {

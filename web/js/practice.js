@@ -113,10 +113,14 @@ export function moveWords(tiles, m) {
   return `${tileWords(m.tile)}, ${placeWords(m.at[0], m.at[1])}, turned ${m.rot * 90}°, ${follower}`;
 }
 
-/** The events a move brought (its own turn's and the final scoring's), from a replay. */
-export function moveEvents(replay) {
+/**
+ * The events a move brought, from a replay: its own turn's and, unless
+ * `final` is false (a puzzle's record stops at the tile to play: its end is
+ * not the game's), the final scoring's.
+ */
+export function moveEvents(replay, final = true) {
   const last = replay.steps[replay.steps.length - 1];
-  return last.events;
+  return final ? last.events : last.events.filter((e) => e.when !== 'final' && e.type !== 'end');
 }
 
 export class Practice {
@@ -405,7 +409,7 @@ export class Practice {
     this.outcome = { ...verdict, replay };
     this.board.setTiles(replay.board, { at: mv.at, color: this.me.color });
     this.draw();
-    const scored = moveEvents(replay).filter((e) => e.type === 'score' || e.type === 'recall')
+    const scored = moveEvents(replay, this.spec.final !== false).filter((e) => e.type === 'score' || e.type === 'recall')
       .map((e) => `<li>${e.to.map((s) => esc(replay.players[s].name)).join(' and ')} +${scoredWords(e)}</li>`).join('');
     this.result(`<div class="verdict ${verdict.ok ? 'ok' : 'bad'}" data-code="${verdict.ok ? 'ok' : 'goal'}">
       ${verdict.html}${scored ? `<ul class="scored">${scored}</ul>` : ''}</div>`);

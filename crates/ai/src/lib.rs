@@ -30,6 +30,7 @@ mod learned_weights;
 mod mcts;
 pub mod protocol;
 mod random_bot;
+pub mod puzzle;
 pub mod review;
 mod sample;
 mod seed;

@@ -206,7 +206,7 @@ pub fn review_position(game: &Game, played: Move, options: &ReviewOptions) -> Mo
 
 /// The mean final margin of the viewer after each candidate, over sampled
 /// tile orders and random play-outs shared by the candidates.
-fn expected_margins(view: &View<'_>, candidates: &[Move], budget: Budget, seed: u64) -> (Vec<f64>, u32) {
+pub(crate) fn expected_margins(view: &View<'_>, candidates: &[Move], budget: Budget, seed: u64) -> (Vec<f64>, u32) {
     let me = view.player();
     let det = Determinizer::new(view);
     let deadline = match budget {

@@ -38,6 +38,7 @@ macro_rules! say_raw {
 mod analyze;
 mod arena;
 mod draw;
+mod puzzles;
 mod serve;
 
 #[derive(Parser)]
@@ -56,6 +57,8 @@ enum Command {
     /// Review a game: every move judged by the search from the mover's view
     /// (the search's best move, its expected margin, what the move played lost).
     Analyze(analyze::AnalyzeArgs),
+    /// Find puzzles: positions of games where one move is clearly best, as JSON (docs/web.md).
+    Puzzles(puzzles::PuzzlesArgs),
     /// Speak the bot protocol (docs/bot-protocol.md) on standard input and
     /// output as one of this program's bots, for another host's arena.
     Bot {
@@ -136,6 +139,7 @@ fn main() -> ExitCode {
             Command::Arena(args) => arena::run(args),
             Command::Bot { bot } => bot_command(&bot),
             Command::Analyze(args) => analyze::run(args),
+            Command::Puzzles(args) => puzzles::run(args),
             Command::Play { seed, players, rules, save } => play(seed, players, &rules, save),
             Command::Score { record } => return score(&record),
             Command::Replay { record, step } => replay(&record, step),
