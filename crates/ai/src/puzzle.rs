@@ -257,7 +257,8 @@ mod tests {
     #[test]
     fn puzzles_are_the_movers_positions_with_a_clear_best_move() {
         let record = game_record(11, 14);
-        let options = PuzzleOptions { screen: 4, keep: 4, samples: 24, min_gap: 1.0, max_per_game: 20, ..Default::default() };
+        let options =
+            PuzzleOptions { screen: 4, keep: 4, samples: 24, min_gap: 1.0, max_per_game: 20, ..Default::default() };
         let puzzles = find_puzzles(&record, "t", &options, |_, _| {}).unwrap();
         assert!(!puzzles.is_empty(), "poor moves leave some clear best moves");
         for p in &puzzles {

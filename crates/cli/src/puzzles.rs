@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use carcassonne::record::Record;
 use carcassonne::{Game, Rules, Setup, View};
-use carcassonne_ai::puzzle::{find_puzzles, Puzzle, PuzzleOptions};
 use carcassonne_ai::parse_specs;
+use carcassonne_ai::puzzle::{find_puzzles, Puzzle, PuzzleOptions};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
@@ -80,7 +80,9 @@ pub fn run(args: PuzzlesArgs) -> Result<(), Box<dyn std::error::Error>> {
     let mut puzzles: Vec<Puzzle> = Vec::new();
     for (name, record) in &sources {
         let bar = ProgressBar::new(record.moves.len() as u64);
-        bar.set_style(ProgressStyle::with_template(&format!("{name} [{{bar:30}}] {{pos}}/{{len}} moves, eta {{eta}}"))?);
+        bar.set_style(ProgressStyle::with_template(&format!(
+            "{name} [{{bar:30}}] {{pos}}/{{len}} moves, eta {{eta}}"
+        ))?);
         puzzles.extend(find_puzzles(record, name, &options, |done, _| bar.set_position(done as u64))?);
         bar.finish_and_clear();
         eprintln!("{name}: {} puzzle(s)", puzzles.iter().filter(|p| &p.source == name).count());
@@ -104,7 +106,8 @@ pub fn run(args: PuzzlesArgs) -> Result<(), Box<dyn std::error::Error>> {
 /// A game between `bots` (one per seat) on the deal of `seed`, as a record.
 fn bot_game(bots: &[carcassonne_ai::BotSpec], rules: Rules, seed: u64) -> Result<Record, String> {
     let mut game = Game::new(Setup::standard(rules, bots.len(), seed)).map_err(|e| e.to_string())?;
-    let mut players: Vec<_> = bots.iter().enumerate().map(|(i, b)| b.build(seed.wrapping_mul(31).wrapping_add(i as u64))).collect();
+    let mut players: Vec<_> =
+        bots.iter().enumerate().map(|(i, b)| b.build(seed.wrapping_mul(31).wrapping_add(i as u64))).collect();
     while let Some(seat) = game.to_move() {
         let mv = players[seat.index()].choose(&View::new(&game, seat)).ok_or("a bot gave no move")?;
         game.play(&mv).map_err(|e| e.to_string())?;
