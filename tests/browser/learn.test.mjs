@@ -10,15 +10,11 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { BASE, api, launch, shot, watchErrors } from './lib.mjs';
 import { checkA11y } from './a11y.mjs';
-import { keyMove } from './practice.mjs';
+import { keyMove, staticJson } from './practice.mjs';
 
 const PHONE = { width: 390, height: 844 };
 
-async function lessons() {
-  const r = await fetch(`${BASE}/learn/lessons.json`);
-  assert.equal(r.status, 200);
-  return r.json();
-}
+const lessons = () => staticJson('learn/lessons.json');
 
 test('a newcomer does every lesson by keyboard on a phone-sized screen; wrong moves are explained', async () => {
   const data = await lessons();

@@ -2,6 +2,14 @@
 // puzzles: web/js/practice.js) by keyboard alone, as learn.test.mjs and
 // puzzles.test.mjs do.
 import assert from 'node:assert/strict';
+import { BASE } from './lib.mjs';
+
+/** A static JSON file the page reads (lessons, puzzles). */
+export async function staticJson(path) {
+  const r = await fetch(`${BASE}/${path}`);
+  assert.equal(r.status, 200, path);
+  return r.json();
+}
 
 /** What the move panel holds: the placement "x,y,rot" and the follower's key. */
 const chosen = (page) => page.evaluate(() => {

@@ -9,13 +9,9 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { BASE, launch, shot, watchErrors } from './lib.mjs';
 import { checkA11y } from './a11y.mjs';
-import { keyMove } from './practice.mjs';
+import { keyMove, staticJson } from './practice.mjs';
 
-async function puzzles() {
-  const r = await fetch(`${BASE}/puzzles/puzzles.json`);
-  assert.equal(r.status, 200);
-  return r.json();
-}
+const puzzles = () => staticJson('puzzles/puzzles.json');
 
 test('the shipped puzzles show no hidden information and replay on the server', async () => {
   const data = await puzzles();

@@ -19,17 +19,22 @@ const HALF_WORDS = { Nw: 'north-west', Ne: 'north-east', En: 'east, north', Es: 
 
 // --- texts ---------------------------------------------------------------------
 
-let messagesPromise = null;
+const loaded = new Map(); // path -> Promise of its JSON
+
+/** A static JSON file of the page, fetched once (again after a failure). */
+export function staticJson(path, what) {
+  if (!loaded.has(path)) {
+    loaded.set(path, fetch(path).then((r) => {
+      if (!r.ok) throw new Error(`${what} cannot be loaded (HTTP ${r.status})`);
+      return r.json();
+    }).catch((e) => { loaded.delete(path); throw e; }));
+  }
+  return loaded.get(path);
+}
 
 /** The learn views' texts and lessons (web/learn/lessons.json): one file, each text under a stable key. */
 export function learnData() {
-  if (!messagesPromise) {
-    messagesPromise = fetch('learn/lessons.json').then((r) => {
-      if (!r.ok) throw new Error(`the lessons cannot be loaded (HTTP ${r.status})`);
-      return r.json();
-    }).catch((e) => { messagesPromise = null; throw e; });
-  }
-  return messagesPromise;
+  return staticJson('learn/lessons.json', 'the lessons');
 }
 
 /** A text with its `{$name}` placeholders filled in (Fluent's syntax, for the move to message files). */

@@ -8,7 +8,7 @@
 
 import { esc } from './dom.js';
 import { markIcon } from './meeple.js';
-import { Practice, fill, learnData, moveEvents, moveWords } from './practice.js';
+import { Practice, fill, learnData, moveEvents, moveWords, staticJson } from './practice.js';
 import { tileSvg } from './tiles.js';
 
 const SOLVED_KEY = 'carcassonne.puzzles.solved';
@@ -23,17 +23,6 @@ function markSolved(id) {
   const s = solvedSet();
   s.add(id);
   localStorage.setItem(SOLVED_KEY, JSON.stringify([...s]));
-}
-
-let puzzlesPromise = null;
-function puzzleData() {
-  if (!puzzlesPromise) {
-    puzzlesPromise = fetch('puzzles/puzzles.json').then((r) => {
-      if (!r.ok) throw new Error(`the puzzles cannot be loaded (HTTP ${r.status})`);
-      return r.json();
-    }).catch((e) => { puzzlesPromise = null; throw e; });
-  }
-  return puzzlesPromise;
 }
 
 /** The puzzle of the day: one per UTC date, in turn. */
@@ -80,7 +69,7 @@ export class PuzzlesScreen {
     this.tiles = tiles;
     this.practice = null;
     root.innerHTML = '<div class="loading">Loading the puzzles…</div>';
-    Promise.all([puzzleData(), learnData()]).then(([data, learn]) => {
+    Promise.all([staticJson('puzzles/puzzles.json', 'the puzzles'), learnData()]).then(([data, learn]) => {
       this.puzzles = data.puzzles;
       this.selection = data.selection;
       this.msg = learn.messages;

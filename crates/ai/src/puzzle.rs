@@ -37,16 +37,13 @@
 //! assert!(puzzles.iter().all(|p| p.gap >= 0.0 && p.answers.contains(&p.best)));
 //! ```
 
-use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
-
 use carcassonne::record::{Record, RecordMove, ReplayError};
 use carcassonne::{Game, Move, TileId, View};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 use crate::mcts::Budget;
-use crate::review::{expected_margins, positions};
+use crate::review::{each_position, expected_margins, positions};
 use crate::seed::derive;
 
 /// How puzzles are chosen (the module's text says how these are used).
@@ -122,26 +119,12 @@ pub fn find_puzzles(
     progress: impl Fn(usize, usize) + Sync,
 ) -> Result<Vec<Puzzle>, ReplayError> {
     let positions = positions(record)?;
-    let total = positions.len();
-    let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
-    let found: Mutex<Vec<Puzzle>> = Mutex::new(Vec::new());
-    std::thread::scope(|s| {
-        for _ in 0..options.threads.clamp(1, total.max(1)) {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= total {
-                    break;
-                }
-                let (game, played) = &positions[i];
-                if let Some(p) = judge(record, source, game, *played, options) {
-                    found.lock().expect("no judge panics").push(p);
-                }
-                progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
-            });
-        }
-    });
-    let mut found = found.into_inner().expect("no judge panics");
+    let mut found: Vec<Puzzle> = each_position(&positions, options.threads, progress, |game, played| {
+        judge(record, source, game, played, options)
+    })
+    .into_iter()
+    .flatten()
+    .collect();
     found.sort_by(|a, b| b.gap.total_cmp(&a.gap).then(a.turn.cmp(&b.turn)));
     found.truncate(options.max_per_game);
     found.sort_by_key(|p| p.turn);

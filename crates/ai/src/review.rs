@@ -113,26 +113,8 @@ pub fn review(
 ) -> Result<Review, ReplayError> {
     let started = Instant::now();
     let positions = positions(record)?;
-    let total = positions.len();
-    let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<MoveReview>>> = Mutex::new(vec![None; total]);
-    std::thread::scope(|s| {
-        for _ in 0..options.threads.clamp(1, total.max(1)) {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= total {
-                    break;
-                }
-                let (game, played) = &positions[i];
-                let r = review_position(game, *played, options);
-                results.lock().expect("no reviewer panics")[i] = Some(r);
-                progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
-            });
-        }
-    });
-    let moves: Vec<MoveReview> =
-        results.into_inner().expect("no reviewer panics").into_iter().map(|r| r.expect("every position")).collect();
+    let moves =
+        each_position(&positions, options.threads, progress, |game, played| review_position(game, played, options));
     Ok(Review::new(record, options, moves, started.elapsed()))
 }
 
@@ -153,6 +135,35 @@ impl Review {
             elapsed_ms: elapsed.as_millis() as u64,
         }
     }
+}
+
+/// `judge` applied to every position (in order), on `threads` threads,
+/// calling `progress(done, total)` as each is finished.
+pub(crate) fn each_position<T: Send>(
+    positions: &[(Game, Move)],
+    threads: usize,
+    progress: impl Fn(usize, usize) + Sync,
+    judge: impl Fn(&Game, Move) -> T + Sync,
+) -> Vec<T> {
+    let total = positions.len();
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<T>>> = Mutex::new((0..total).map(|_| None).collect());
+    std::thread::scope(|s| {
+        for _ in 0..threads.clamp(1, total.max(1)) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= total {
+                    break;
+                }
+                let (game, played) = &positions[i];
+                let r = judge(game, *played);
+                results.lock().expect("no judge panics")[i] = Some(r);
+                progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+            });
+        }
+    });
+    results.into_inner().expect("no judge panics").into_iter().map(|r| r.expect("every position")).collect()
 }
 
 /// Every position of `record` before a move, with the move played there.
