@@ -1,13 +1,11 @@
 // The web game's entry point: loads the tile data, draws every tile once into
 // shared <defs>, and routes between the screens (#/, #/new, #/game/ID,
-// #/replay/ID, #/rules/CODE).
+// #/replay/ID, #/rules/CODE, #/learn, #/puzzles).
 
 import { addTokens, api } from './api.js';
 import { toast } from './dom.js';
 import { GameScreen } from './game.js';
 import { HomeScreen } from './home.js';
-import { LearnScreen } from './learn.js';
-import { PuzzlesScreen } from './puzzles.js';
 import { ReplayScreen } from './replay.js';
 import { RulesScreen } from './rules.js';
 import { TileSet } from './tiles.js';
@@ -59,11 +57,14 @@ async function route() {
     show(() => new GameScreen(main, tiles, id));
     return;
   }
+  // The tutorial and the puzzles load when first opened (not on a first visit).
   if (parts[0] === 'learn') {
+    const { LearnScreen } = await import('./learn.js');
     show(() => new LearnScreen(main, tiles, parts[1] || null));
     return;
   }
   if (parts[0] === 'puzzles') {
+    const { PuzzlesScreen } = await import('./puzzles.js');
     show(() => new PuzzlesScreen(main, tiles, parts[1] || null));
     return;
   }
