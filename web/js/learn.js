@@ -66,7 +66,7 @@ export class LearnScreen {
       <ol class="lessons">${lessons.map((l) => `<li class="${done.has(l.key) ? 'done' : ''}">
         <a href="#/learn/${esc(l.key)}">${esc(this.t(`learn-${l.key}-title`))}</a>
         ${done.has(l.key) ? `<span class="badge ok">✓ ${esc(this.t('learn-done-badge'))}</span>` : ''}</li>`).join('')}</ol>
-      <p class="learn-links"><a class="btn primary" href="#/learn/${esc((lessons.find((l) => !done.has(l.key)) || lessons[0]).key)}">${n ? 'Go on' : 'Start'}</a>
+      <p class="learn-links"><a class="btn primary" href="#/learn/${esc((lessons.find((l) => !done.has(l.key)) || lessons[0]).key)}">${esc(this.t(n ? 'learn-go-on' : 'learn-start'))}</a>
         <a class="btn" href="#/puzzles">Puzzles</a>
         ${n ? `<button class="btn small reset">${esc(this.t('learn-reset'))}</button>` : ''}</p>
     </div>`;
@@ -80,10 +80,10 @@ export class LearnScreen {
     const next = lessons[i + 1];
     const title = this.t(`learn-${lesson.key}-title`);
     document.title = `${title} — Carcassonne`;
-    const head = `<p class="muted"><a href="#/learn">${esc(this.t('learn-back'))}</a> · lesson ${i + 1} of ${lessons.length}</p>
+    const head = `<p class="muted"><a href="#/learn">${esc(this.t('learn-back'))}</a> · ${esc(this.t('learn-lesson-of', { n: i + 1, total: lessons.length }))}</p>
       <h1 class="lesson-title">${esc(title)}</h1>
       <p>${esc(this.t(`learn-${lesson.key}-intro`))}</p>
-      <p class="goal"><b>Goal:</b> ${esc(this.t(`learn-${lesson.key}-goal`))}</p>
+      <p class="goal"><b>${esc(this.t('learn-goal-label'))}</b> ${esc(this.t(`learn-${lesson.key}-goal`))}</p>
       <p class="learn-tools"><button class="btn small show-me">${esc(this.t('learn-show'))}</button>
         ${next ? `<a class="btn small next-lesson" href="#/learn/${esc(next.key)}">${esc(this.t('learn-next'))}</a>` : ''}</p>`;
     this.practice = new Practice(this.root, this.tiles, {

@@ -284,7 +284,7 @@ export class Practice {
       <div class="actions">
         ${done
     ? `<button class="btn" data-act="retry">${esc(this.msg['learn-retry'])}</button>`
-    : `<button class="btn" data-act="undo" ${placed ? '' : 'disabled'}>Undo${TOUCH ? '' : ' <kbd>Esc</kbd>'}</button>
+    : `<button class="btn" data-act="undo" ${placed ? '' : 'disabled'}>${esc(this.msg['learn-undo'])}${TOUCH ? '' : ' <kbd>Esc</kbd>'}</button>
         <button class="btn primary" data-act="play" ${placed && !this.busy ? '' : 'disabled'}>${esc(this.msg['learn-check'])}${TOUCH ? '' : ' <kbd>⏎</kbd>'}</button>`}
       </div>`;
     // What is chosen, for tests and tools: "x,y,rot" and the follower's key.
@@ -405,7 +405,7 @@ export class Practice {
       if (e.code !== 'bad_request') { this.result(`<p class="bad">${esc(e.message)}</p>`); this.renderMove(); return; }
       const why = explainRefusal(this.msg, e.message);
       this.outcome = { ok: false, code: why.code };
-      this.result(`<div class="verdict bad" data-code="${why.code}"><p><b>${esc(this.spec.refusedTitle || 'Not allowed')}</b></p><p>${esc(why.text)}</p></div>`);
+      this.result(`<div class="verdict bad" data-code="${why.code}"><p><b>${esc(this.msg['learn-refused'])}</b></p><p>${esc(why.text)}</p></div>`);
       this.renderMove();
       return;
     }

@@ -113,7 +113,7 @@ export class PuzzlesScreen {
     const head = `<p class="muted"><a href="#/puzzles">${esc(this.t('puzzle-all'))}</a>${isToday ? ` · ${esc(this.t('puzzle-today'))}` : ''}</p>
       <h1 class="lesson-title">${esc(this.t('puzzle-name', { turn: p.turn, legal: p.legal }))}</h1>
       <p class="puzzle-facts">${p.scores.map((sc, s) => `${s === p.seat ? '<b>You</b>' : esc(players[s])}: ${sc}`).join(' · ')} · ${esc(this.t('puzzle-bag', { count: bag }))}</p>
-      <p class="goal"><b>Goal:</b> ${esc(this.t('puzzle-goal', { gap: Math.floor(p.gap) }))}</p>
+      <p class="goal"><b>${esc(this.t('learn-goal-label'))}</b> ${esc(this.t('puzzle-goal', { gap: Math.floor(p.gap) }))}</p>
       <details class="puzzle-bag"><summary>${esc(this.t('puzzle-bag-list'))}</summary>
         <p>${Object.entries(p.remaining).map(([t, k]) => `<span class="bag-tile">${tileSvg(t, 0, 26)}×${k}</span>`).join(' ')}</p></details>
       <p class="learn-tools"><button class="btn small show-answer">${esc(this.t('puzzle-show'))}</button>

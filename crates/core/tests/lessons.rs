@@ -147,3 +147,41 @@ fn every_lesson_has_its_texts_and_every_text_is_used() {
         assert!(!lesson_text || used.contains(id), "{id} belongs to no lesson");
     }
 }
+
+/// Every text the pages ask for by name is written, and every rule the page
+/// reads from a refusal has its sentence.
+#[test]
+fn every_text_the_pages_name_is_written() {
+    let (_, messages) = lessons();
+    let pages = [
+        include_str!("../../../web/js/learn.js"),
+        include_str!("../../../web/js/practice.js"),
+        include_str!("../../../web/js/puzzles.js"),
+    ];
+    let mut named = 0;
+    for page in pages {
+        for quoted in page.split(['\'', '`']).skip(1).step_by(2) {
+            let is_key = (quoted.starts_with("learn-") || quoted.starts_with("puzzle-"))
+                && quoted.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+            if is_key && !quoted.ends_with('-') {
+                assert!(messages.contains_key(quoted), "{quoted} is named by a page and written");
+                named += 1;
+            }
+        }
+    }
+    assert!(named >= 25, "the pages name their texts ({named})");
+    // The rules `refusalRule` reads (`'code'` after a pattern, or `code: 'code'`).
+    let practice = pages[1];
+    let start = practice.find("export function refusalRule").expect("refusalRule");
+    let body = &practice[start..start + practice[start..].find("\n}\n").expect("its end")];
+    let parts: Vec<&str> = body.split('\'').collect();
+    let codes: Vec<&str> = (1..parts.len())
+        .step_by(2)
+        .filter(|&i| parts[i - 1].ends_with("code: ") || parts.get(i + 1).is_some_and(|after| after.starts_with(']')))
+        .map(|i| parts[i])
+        .collect();
+    assert!(codes.len() >= 15, "the rules read: {codes:?}");
+    for code in codes {
+        assert!(messages.contains_key(&format!("learn-error-{code}")), "learn-error-{code} is written");
+    }
+}
