@@ -4,6 +4,7 @@
 
 import { addTokens, api } from './api.js';
 import { toast } from './dom.js';
+import { registerServiceWorker } from './connection.js';
 import { GameScreen } from './game.js';
 import { HomeScreen } from './home.js';
 import { ReplayScreen } from './replay.js';
@@ -92,3 +93,4 @@ async function route() {
 }
 
 boot();
+registerServiceWorker();
