@@ -240,7 +240,19 @@ function buildGeometry(def) {
     }
   }
 
-  fieldAnchors(g, cityPaths);
+  // The farmers' spots cost a raster per tile: worked out when the tile's
+  // geometry is first asked for (TileSet.geom) or, with a garden (which goes
+  // where they say), drawn; so that the page opens quickly.
+  g.fieldsPending = cityPaths;
+  return g;
+}
+
+/** A tile's geometry with its fields' spots worked out. */
+function fieldsOf(g) {
+  if (g.fieldsPending) {
+    fieldAnchors(g, g.fieldsPending);
+    g.fieldsPending = null;
+  }
   return g;
 }
 
@@ -545,13 +557,35 @@ export class TileSet {
 
   ids() { return [...this.byId.keys()]; }
   has(id) { return this.byId.has(id); }
-  geom(id) { return this.byId.get(id); }
+  geom(id) {
+    const g = this.byId.get(id);
+    return g && fieldsOf(g);
+  }
 
   /** `<defs>` content: shared patterns and one `<g id="tile-ID">` per tile. */
   defs() {
     let s = sharedDefs();
-    for (const [id, g] of this.byId) s += `<g id="tile-${id}">${tileBody(g)}</g>`;
+    for (const id of this.byId.keys()) s += this.def(id);
     return s;
+  }
+
+  /** The same, worked out a few tiles at a time, the page answering in between (a task under ~10 ms). */
+  async defsInSlices() {
+    let s = sharedDefs();
+    let since = performance.now();
+    for (const id of this.byId.keys()) {
+      if (performance.now() - since > 8) {
+        await new Promise((r) => setTimeout(r));
+        since = performance.now();
+      }
+      s += this.def(id);
+    }
+    return s;
+  }
+
+  def(id) {
+    const g = this.byId.get(id);
+    return `<g id="tile-${id}">${tileBody(g.def.garden ? fieldsOf(g) : g)}</g>`;
   }
 
   /** The segment a board spot names on a tile at rotation `rot` (canonical index), or -1. */
