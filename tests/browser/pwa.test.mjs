@@ -16,7 +16,7 @@ const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile:
 async function controlled(page) {
   await page.evaluate(() => navigator.serviceWorker.ready);
   if (!(await page.evaluate(() => !!navigator.serviceWorker.controller))) {
-    await page.waitForFunction(() => !!navigator.serviceWorker.controller, null, { timeout: 15_000 });
+    await page.waitForFunction(() => !!navigator.serviceWorker.controller, null, { timeout: 30_000 });
   }
 }
 
@@ -30,7 +30,7 @@ async function shellKept(page) {
     const cache = await caches.open(names.find((n) => n.startsWith('carcassonne-')));
     for (const p of [...want, '/', '/api/tiles', '/api/options']) if (!(await cache.match(p))) return false;
     return true;
-  }, null, { timeout: 15_000, polling: 200 });
+  }, null, { timeout: 30_000, polling: 200 });
 }
 
 test('the manifest describes an app with the icons it needs', async () => {

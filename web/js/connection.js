@@ -3,10 +3,11 @@
 // what a game page says while its connection is down.
 
 /**
- * Registers the service worker (web/sw.js) and hands it the files this page
- * loaded, so that it keeps every module of the shell from the first visit
- * on, whatever their number. Does nothing where service workers are not
- * available (plain http on another host than localhost, old browsers).
+ * Registers the service worker (web/sw.js) once the page has loaded (its
+ * copies then take nothing from the first visit), and hands it the files
+ * this page loaded, so that it keeps every module of the shell from the
+ * first visit on, whatever their number. Does nothing where service workers
+ * are not available (plain http on another host than localhost, old browsers).
  */
 export function registerServiceWorker() {
   if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
@@ -19,10 +20,10 @@ export function registerServiceWorker() {
       if (reg.active) reg.active.postMessage({ type: 'keep', urls: [...new Set(urls)] });
     });
   };
-  navigator.serviceWorker.register('/sw.js', { scope: '/' }).then(
-    () => (document.readyState === 'complete' ? keep() : window.addEventListener('load', keep, { once: true })),
-    () => { /* no worker: the game still works online */ },
-  );
+  const register = () => navigator.serviceWorker.register('/sw.js', { scope: '/' })
+    .then(keep, () => { /* no worker: the game still works online */ });
+  if (document.readyState === 'complete') register();
+  else window.addEventListener('load', register, { once: true });
 }
 
 const BACK_ONLINE_MS = 3000;
