@@ -4,8 +4,11 @@
 // at least 90, accessibility 100 and best practices 100 on both.
 //
 // Performance is timed on this machine, so a busy machine scores lower: each
-// page gets up to RUNS runs and keeps its best; accessibility and best
-// practices do not depend on the machine and must be 100 in that run.
+// page gets up to RUNS runs and keeps its best; a run on a host that
+// Lighthouse itself finds too slow for its setting (a benchmark index under
+// 1000, its "slower CPU than Lighthouse expects" warning) does not count
+// among them, up to 2 × RUNS runs in all. Accessibility and best practices
+// do not depend on the machine and must be 100 in the run kept.
 //
 // Needs a running server: BASE_URL (default http://127.0.0.1:8080).
 //   BASE_URL=http://127.0.0.1:8080 node lighthouse.mjs
@@ -18,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { BASE, api } from './lib.mjs';
 
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS || 3);
+const SLOW_HOST = 1000; // Lighthouse's SLOW_CPU_BENCHMARK_INDEX_THRESHOLD
 const NEED = { performance: 90, accessibility: 100, 'best-practices': 100 };
 const OUT = process.env.LIGHTHOUSE_DIR || join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'target', 'lighthouse');
 const METRICS = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index'];
@@ -65,9 +69,11 @@ mkdirSync(OUT, { recursive: true });
 let ok = true;
 for (const [name, url] of pages) {
   let best = null;
-  for (let i = 1; i <= RUNS; i++) {
+  for (let i = 1, counted = 0; counted < RUNS && i <= 2 * RUNS; i++) {
     const r = await run(url);
-    console.log(`${name} run ${i}: ${JSON.stringify(r.scores)} ${JSON.stringify(r.metrics)} (benchmark index ${r.benchmark})`);
+    const slow = r.benchmark < SLOW_HOST;
+    if (!slow) counted++;
+    console.log(`${name} run ${i}: ${JSON.stringify(r.scores)} ${JSON.stringify(r.metrics)} (benchmark index ${r.benchmark}${slow ? ': a slow host, not counted' : ''})`);
     if (!best || r.scores.performance > best.scores.performance) best = r;
     if (Object.entries(NEED).every(([k, v]) => r.scores[k] >= v)) break;
   }

@@ -73,7 +73,7 @@ export class GameScreen {
 
   render() {
     this.root.innerHTML = `
-      <div class="game-layout">
+      <div class="game-layout loading">
         <div class="board-wrap">
           <div class="board-area"></div>
           <div class="banner"></div>
@@ -271,6 +271,7 @@ export class GameScreen {
     const prev = this.state;
     if (prev && s.version < prev.version) return; // an older state arriving late
     this.state = s;
+    if (!prev) this.root.querySelector('.game-layout').classList.remove('loading'); // shown whole, nothing shifts
     this.index = indexLegal(s.legal);
     if (!this.sel || this.sel.version !== s.version) {
       const tile = s.turn && s.turn.tiles.length ? s.turn.tiles[0] : null;
