@@ -86,6 +86,7 @@ test('the app installs and reopens offline; a game page says it is offline and r
     await page.waitForSelector('.new-game .start');
     assert.equal(await page.locator('.fatal').count(), 0, 'the boot data came from the copy');
     await shot(page, 'pwa-01-home-offline');
+    await checkA11y(page, 'the home page offline');
 
     // A game against a bot, this browser holding the human seat.
     await context.setOffline(false);
