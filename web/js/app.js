@@ -4,6 +4,7 @@
 
 import { addTokens, api } from './api.js';
 import { toast } from './dom.js';
+import { registerServiceWorker } from './connection.js';
 import { GameScreen } from './game.js';
 import { HomeScreen } from './home.js';
 import { ReplayScreen } from './replay.js';
@@ -23,15 +24,17 @@ async function boot() {
     const [tileData, opts] = await Promise.all([api.tiles(), api.options()]);
     tiles = new TileSet(tileData);
     options = opts;
-    document.getElementById('tile-defs').innerHTML = tiles.defs();
-    // For the browser tests and the curious: the tile geometry.
-    window.carcassonne = { tiles };
   } catch (e) {
     main.innerHTML = `<div class="fatal"><h2>The game server cannot be reached</h2><p>${e.message}</p></div>`;
     return;
   }
   window.addEventListener('hashchange', route);
   route();
+  // The tiles' pictures come just after the first screen (its <use>s fill in),
+  // a slice at a time, so that the page shows and answers at once.
+  document.getElementById('tile-defs').innerHTML = await tiles.defsInSlices();
+  // For the browser tests and the curious: the tile geometry (and the pictures are in).
+  window.carcassonne = { tiles };
 }
 
 function show(make) {
@@ -103,3 +106,4 @@ async function route() {
 }
 
 boot();
+registerServiceWorker();

@@ -4,6 +4,7 @@
 
 import { api, dropTokens, gameLink, GameSocket, invitesFor, qrUrl, setSound, soundOn, tokensFor } from './api.js';
 import { BoardView } from './board.js';
+import { ConnectionStatus } from './connection.js';
 import { copyText, esc, toast } from './dom.js';
 import { rulesTitle } from './rules.js';
 import { colorOf, markIcon } from './meeple.js';
@@ -51,10 +52,11 @@ export class GameScreen {
       if (!document.hidden && this.attention) { this.attention = false; this.updateTitle(); }
     };
     document.addEventListener('visibilitychange', this.visible);
+    this.connection = new ConnectionStatus(root.querySelector('.offline-note'), root, () => this.socket);
     this.socket = new GameSocket(id, this.tokens, {
       onState: (s) => this.onState(s),
       onError: (e) => this.onError(e),
-      onStatus: (s) => this.root.classList.toggle('offline', s === 'offline'),
+      onStatus: (s) => this.connection.set(s),
       onRefused: () => this.checkRefusal(),
     });
   }
@@ -65,18 +67,19 @@ export class GameScreen {
     document.removeEventListener('keydown', this.keys);
     document.removeEventListener('visibilitychange', this.visible);
     this.socket.close();
+    this.connection.destroy();
     this.board.destroy();
   }
 
   render() {
     this.root.innerHTML = `
-      <div class="game-layout">
+      <div class="game-layout loading">
         <div class="board-wrap">
           <div class="board-area"></div>
           <div class="banner"></div>
           <div class="sr-only announcer" role="status" aria-live="polite"></div>
           <p class="sr-only" id="board-help">On your turn: the arrow keys move your tile between the cells where it fits, R and Shift+R turn it, F and Shift+F step through the spots for a follower, Enter lays it, Escape takes back.</p>
-          <div class="offline-note" role="status">Reconnecting<span class="dots"><i>.</i><i>.</i><i>.</i></span></div>
+          <div class="offline-note" role="status" aria-live="polite"></div>
           <div class="watch-badge hidden" title="You hold no seat in this game: you see every move as it is played">${EYE} Watching</div>
           <button class="tool sound-toggle" data-act="sound"></button>
           <button class="tool drawer-toggle" aria-expanded="false" aria-controls="game-drawer" title="Log, tiles left and links">${MENU}<span class="sr-only">Log, tiles left and links</span></button>
@@ -268,6 +271,7 @@ export class GameScreen {
     const prev = this.state;
     if (prev && s.version < prev.version) return; // an older state arriving late
     this.state = s;
+    if (!prev) this.root.querySelector('.game-layout').classList.remove('loading'); // shown whole, nothing shifts
     this.index = indexLegal(s.legal);
     if (!this.sel || this.sel.version !== s.version) {
       const tile = s.turn && s.turn.tiles.length ? s.turn.tiles[0] : null;

@@ -240,7 +240,19 @@ function buildGeometry(def) {
     }
   }
 
-  fieldAnchors(g, cityPaths);
+  // The farmers' spots cost a raster per tile: worked out when the tile's
+  // geometry is first asked for (TileSet.geom) or, with a garden (which goes
+  // where they say), drawn; so that the page opens quickly.
+  g.fieldsPending = cityPaths;
+  return g;
+}
+
+/** A tile's geometry with its fields' spots worked out. */
+function fieldsOf(g) {
+  if (g.fieldsPending) {
+    fieldAnchors(g, g.fieldsPending);
+    g.fieldsPending = null;
+  }
   return g;
 }
 
@@ -305,14 +317,15 @@ function fieldAnchors(g, cityPaths) {
       const k = y * N + x;
       if (!barrier[k] && label[k] < 0) { label[k] = si; stack.push(k); }
     }
+    const reach = (nk) => {
+      if (!barrier[nk] && label[nk] < 0) { label[nk] = si; stack.push(nk); }
+    };
     while (stack.length) {
       const k = stack.pop(), x = k % N, y = (k / N) | 0;
-      for (const [dx, dy] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
-        const nx = x + dx, ny = y + dy;
-        if (nx < 0 || ny < 0 || nx >= N || ny >= N) continue;
-        const nk = ny * N + nx;
-        if (!barrier[nk] && label[nk] < 0) { label[nk] = si; stack.push(nk); }
-      }
+      if (x + 1 < N) reach(k + 1);
+      if (x > 0) reach(k - 1);
+      if (y + 1 < N) reach(k + N);
+      if (y > 0) reach(k - N);
     }
   });
 
@@ -320,14 +333,20 @@ function fieldAnchors(g, cityPaths) {
     // Chamfer distance to anything that is not this field (the tile border included).
     const d = new Float32Array(N * N);
     for (let k = 0; k < N * N; k++) d[k] = label[k] === si && !obstacle[k] ? 1e6 : 0;
-    const at = (x, y) => (x < 0 || y < 0 || x >= N || y >= N ? 0 : d[y * N + x]);
+    // (Neighbours off the tile count as 0; the loops are written out, as they run at boot.)
     for (let y = 0; y < N; y++) for (let x = 0; x < N; x++) {
       const k = y * N + x;
-      if (d[k]) d[k] = Math.min(d[k], at(x - 1, y) + 1, at(x, y - 1) + 1, at(x - 1, y - 1) + 1.414, at(x + 1, y - 1) + 1.414);
+      if (!d[k]) continue;
+      const up = y > 0;
+      d[k] = Math.min(d[k], (x > 0 ? d[k - 1] : 0) + 1, (up ? d[k - N] : 0) + 1,
+        (up && x > 0 ? d[k - N - 1] : 0) + 1.414, (up && x + 1 < N ? d[k - N + 1] : 0) + 1.414);
     }
     for (let y = N - 1; y >= 0; y--) for (let x = N - 1; x >= 0; x--) {
       const k = y * N + x;
-      if (d[k]) d[k] = Math.min(d[k], at(x + 1, y) + 1, at(x, y + 1) + 1, at(x + 1, y + 1) + 1.414, at(x - 1, y + 1) + 1.414);
+      if (!d[k]) continue;
+      const down = y + 1 < N;
+      d[k] = Math.min(d[k], (x + 1 < N ? d[k + 1] : 0) + 1, (down ? d[k + N] : 0) + 1,
+        (down && x + 1 < N ? d[k + N + 1] : 0) + 1.414, (down && x > 0 ? d[k + N - 1] : 0) + 1.414);
     }
     let best = 0, area = 0, sx = 0, sy = 0;
     for (let k = 0; k < N * N; k++) {
@@ -348,8 +367,10 @@ function fieldAnchors(g, cityPaths) {
   };
 
   if (g.def.garden && fields.length) {
-    const largest = fields.map((si) => ({ si, w: widest(si) })).sort((a, b) => b.w.area - a.w.area)[0];
-    const p = largest.w.point || [30, 70];
+    const area = new Map(fields.map((si) => [si, 0]));
+    for (let k = 0; k < N * N; k++) if (area.has(label[k])) area.set(label[k], area.get(label[k]) + 1);
+    const largest = fields.map((si) => ({ si, area: area.get(si) })).sort((a, b) => b.area - a.area)[0];
+    const p = widest(largest.si).point || [30, 70];
     g.garden = { x: p[0], y: p[1] };
     block(p[0], p[1], 14);
     const gi = g.def.segments.findIndex((s) => s.kind === 'garden');
@@ -534,9 +555,9 @@ export function tileLabel(id) {
 export class TileSet {
   constructor(data) {
     this.data = data;
-    this.byId = new Map();
+    this.byId = new Map(); // id -> its geometry, worked out when first needed (shape)
     for (const def of data.tiles) {
-      this.byId.set(def.id, buildGeometry(def));
+      this.byId.set(def.id, null);
       if (def.course) courseNames.set(def.id, def.course);
       tileDefs.set(def.id, def);
     }
@@ -545,18 +566,56 @@ export class TileSet {
 
   ids() { return [...this.byId.keys()]; }
   has(id) { return this.byId.has(id); }
-  geom(id) { return this.byId.get(id); }
+  geom(id) {
+    const g = this.shape(id);
+    return g && fieldsOf(g);
+  }
+
+  /** A tile's geometry, perhaps without its fields' spots yet (undefined for an unknown id). */
+  shape(id) {
+    if (!this.byId.has(id)) return undefined;
+    let g = this.byId.get(id);
+    if (!g) {
+      g = buildGeometry(tileDefs.get(id));
+      this.byId.set(id, g);
+    }
+    return g;
+  }
 
   /** `<defs>` content: shared patterns and one `<g id="tile-ID">` per tile. */
   defs() {
     let s = sharedDefs();
-    for (const [id, g] of this.byId) s += `<g id="tile-${id}">${tileBody(g)}</g>`;
+    for (const id of this.byId.keys()) s += this.def(id);
     return s;
+  }
+
+  /** The same, the geometry worked out in short tasks, the page answering in between. */
+  async defsInSlices() {
+    let since = performance.now();
+    const pause = async () => {
+      if (performance.now() - since < 5) return;
+      await new Promise((r) => setTimeout(r));
+      since = performance.now();
+    };
+    for (const id of this.byId.keys()) {
+      const g = this.shape(id);
+      await pause();
+      if (g.def.garden) {
+        fieldsOf(g);
+        await pause();
+      }
+    }
+    return this.defs();
+  }
+
+  def(id) {
+    const g = this.shape(id);
+    return `<g id="tile-${id}">${tileBody(g.def.garden ? fieldsOf(g) : g)}</g>`;
   }
 
   /** The segment a board spot names on a tile at rotation `rot` (canonical index), or -1. */
   segmentAt(id, rot, spot) {
-    const g = this.geom(id);
+    const g = this.shape(id);
     if (!g) return -1;
     const segs = g.def.segments;
     const di = DIRS.indexOf(spot);
@@ -584,14 +643,14 @@ export class TileSet {
 
   /** The kind of segment a spot names ('city', 'road', 'field', 'cloister', 'garden'). */
   spotKind(id, rot, spot) {
-    const g = this.geom(id);
+    const g = this.shape(id);
     const si = this.segmentAt(id, rot, spot);
     return si < 0 ? null : g.def.segments[si].kind;
   }
 
   /** Canonical edge kinds after rotation, N E S W. */
   edgesAt(id, rot) {
-    const e = this.geom(id).def.edges;
+    const e = this.shape(id).def.edges;
     return DIRS.map((_, i) => e[(i - rot + 8) % 4]);
   }
 }
