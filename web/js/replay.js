@@ -64,7 +64,7 @@ export class ReplayScreen {
             <button class="btn icon" data-go="next" title="Forward (→)">${ICONS.next}</button>
             <button class="btn icon" data-go="last" title="End (End)">${ICONS.last}</button>
             <input type="range" class="scrub" min="0" max="${n}" value="${this.k}" aria-label="Turn">
-            <label class="jump">turn <input type="number" class="turn-input" min="0" max="${n}" value="${this.k}"> / ${n}</label>
+            <label class="jump"><span class="jump-word">turn</span> <input type="number" class="turn-input" min="0" max="${n}" value="${this.k}"> / ${n}</label>
           </div>
         </div>
         <aside class="sidebar">
