@@ -29,7 +29,7 @@ test('a finished game shows the review in the replay viewer', async () => {
     const page = await context.newPage();
     const errors = watchErrors(page);
     await page.goto(`${BASE}/#/replay/${id}`);
-    await page.waitForSelector('.review-panel h3');
+    await page.waitForSelector('.review-panel h2');
     // Ready within the time limit: the curve and a line per move.
     await page.waitForSelector('.review-panel svg.review-curve', { timeout: 180_000 });
     await page.keyboard.press('Home');

@@ -9,7 +9,9 @@ import { HomeScreen } from './home.js';
 import { ReplayScreen } from './replay.js';
 import { RulesScreen } from './rules.js';
 import { TileSet } from './tiles.js';
+import { installTheme } from './theme.js';
 
+installTheme();
 const main = document.getElementById('app');
 // Touch screens are shown no keyboard hints.
 document.body.classList.toggle('touch', window.matchMedia('(pointer: coarse)').matches);

@@ -78,9 +78,9 @@ export class BoardView {
     if (this.followers && Math.abs(this.followerSize() - this.drawnFollowerSize) > 1) this.setFollowers(this.followers);
   }
 
-  /** A follower's height in board units: 26 (a quarter tile), but never under 14 px on screen. */
+  /** A follower's height in board units: 26 (a quarter tile), but never under 16 px on screen. */
   followerSize() {
-    return Math.min(48, Math.max(26, 14 / this.cam.k));
+    return Math.min(48, Math.max(26, 16 / this.cam.k));
   }
 
   size() {

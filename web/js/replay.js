@@ -68,15 +68,15 @@ export class ReplayScreen {
           </div>
         </div>
         <aside class="sidebar">
-          <section class="replay-head"><h3>${esc(this.title)}</h3>
+          <section class="replay-head"><h1 class="replay-title">${esc(this.title)}</h1>
             <p class="muted"><a href="#/rules/${esc(this.r.rules_code)}">${esc(rulesTitle(this.r.rules))}</a> · ${this.r.finished ? 'finished' : 'unfinished'} game</p>
             ${this.id ? `<p class="links"><a href="#/game/${this.id}">Back to the game</a> · <a href="${api.recordUrl(this.id)}" download>Download record</a> · <a href="#/">All games</a></p>` : '<p class="links"><a href="#/">All games</a></p>'}
           </section>
           <section class="players-panel"></section>
           <section class="chart-panel"></section>
           <section class="review-panel"></section>
-          <section class="log-panel"><h3 id="replay-log-title">Log</h3><div class="log" tabindex="0" role="log" aria-labelledby="replay-log-title"></div></section>
-          ${this.r.finished ? '<section class="final-panel"><h3>Final scoring</h3><div class="final"></div></section>' : ''}
+          <section class="log-panel"><h2 id="replay-log-title">Log</h2><div class="log" tabindex="0" role="log" aria-labelledby="replay-log-title"></div></section>
+          ${this.r.finished ? '<section class="final-panel"><h2>Final scoring</h2><div class="final"></div></section>' : ''}
         </aside>
       </div>`;
     this.root.querySelector('.replay-bar').addEventListener('click', (e) => {
@@ -115,7 +115,7 @@ export class ReplayScreen {
     const events = this.r.steps.slice(1, k + 1).flatMap((s) => s.events);
     this.root.querySelector('.log').innerHTML = logHtml(events, this.r.players);
     this.root.querySelector('.chart-panel').innerHTML = this.r.steps.length > 2
-      ? `<h3>Scores</h3>${chartSvg(this.r.score_history, this.r.players, { width: 320, height: 150, mark: k })}` : '';
+      ? `<h2>Scores</h2>${chartSvg(this.r.score_history, this.r.players, { width: 320, height: 150, mark: k })}` : '';
     if (this.review) this.review.show(k);
     this.root.querySelector('.scrub').value = k;
     this.root.querySelector('.turn-input').value = k;

@@ -108,8 +108,8 @@ export class ReviewPanel {
     if (this.gone) return;
     if (!this.review) {
       this.el.innerHTML = this.progress
-        ? `<h3>Review</h3><p class="muted">The search is reviewing the game: ${this.progress.done} of ${this.progress.total} moves…</p>`
-        : this.message ? `<h3>Review</h3><p class="muted">${esc(this.message)}</p>` : '';
+        ? `<h2>Review</h2><p class="muted">The search is reviewing the game: ${this.progress.done} of ${this.progress.total} moves…</p>`
+        : this.message ? `<h2>Review</h2><p class="muted">${esc(this.message)}</p>` : '';
       return;
     }
     const moves = this.review.moves;
@@ -123,7 +123,7 @@ export class ReviewPanel {
       line = `<p class="review-line">Move ${m.turn}: the search agrees <span class="muted">(expected margin ${signed(m.played_margin)})</span></p>`;
     }
     const totals = this.players.map((p, s) => `<span style="color:${colorOf(p.color).fill}">${esc(p.name)}</span> ${signed(-(this.review.lost[s] || 0))}`).join(' · ');
-    this.el.innerHTML = `<h3>Review</h3>${line}${curveSvg(moves, this.players, this.k)}
+    this.el.innerHTML = `<h2>Review</h2>${line}${curveSvg(moves, this.players, this.k)}
       <p class="muted">Expected points lost: ${totals} <span title="The search's value of its best move minus that of the move played, each the mean final margin over sampled tile orders (budget ${esc(this.review.budget)} a move)">ⓘ</span></p>`;
   }
 }
