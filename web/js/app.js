@@ -72,7 +72,7 @@ async function route() {
     const id = parts[1];
     try {
       const replay = await api.replayOf(id);
-      show(() => new ReplayScreen(main, tiles, replay, { id, title: `Replay of game ${id}` }));
+      show(() => new ReplayScreen(main, tiles, replay, { id, title: `Replay of game ${id}`, review: params.has('review') }));
     } catch (e) {
       toast(e.message, 'error');
       location.hash = '#/';

@@ -311,13 +311,13 @@ export class BoardView {
         width="${T - 8}" height="${T - 8}" rx="8" style="--pc:${c.fill}"/>`).join('');
   }
 
-  /** The tile being placed (or previewed on hover). */
+  /** The tile being placed (or previewed on hover; or, `advice`, a better move shown). */
   setGhost(ghost) {
     const g = this.layers.ghost;
     if (!ghost) { g.innerHTML = ''; return; }
-    const { tile, x, y, rot, solid, color } = ghost;
+    const { tile, x, y, rot, solid, color, advice } = ghost;
     const c = colorOf(color || 'yellow');
-    g.innerHTML = `<g class="ghost-tile ${solid ? 'solid' : 'preview'}" transform="translate(${x * T} ${y * T})">
+    g.innerHTML = `<g class="ghost-tile ${advice ? 'advice' : solid ? 'solid' : 'preview'}" transform="translate(${x * T} ${y * T})">
       <use href="#tile-${tile}" transform="rotate(${rot * 90} 50 50)"/>
       <rect x="1.5" y="1.5" width="${T - 3}" height="${T - 3}" rx="3" fill="none" stroke="${c.fill}" stroke-width="4" class="ghost-frame"/>
     </g>`;

@@ -657,6 +657,7 @@ export class GameScreen {
       <div class="legend">${s.players.map((p) => `<span style="--pc:${colorOf(p.color).fill}"><i></i>${markIcon(p.color, 13)} ${esc(p.name)}</span>`).join('')}</div>
       <div class="dialog-actions">
         <button class="btn" data-close>Look at the board</button>
+        <a class="btn" href="#/replay/${s.id}?review" title="What the search would have played instead, move by move">Review the game</a>
         <a class="btn" href="#/replay/${s.id}">Replay</a>
         <a class="btn" href="${api.recordUrl(s.id)}" download>Download record</a>
         <a class="btn primary" href="#/new">New game</a>

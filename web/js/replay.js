@@ -8,7 +8,7 @@ import { rulesTitle } from './rules.js';
 import { colorOf, markIcon } from './meeple.js';
 import { breakdownHtml, chartSvg, logHtml, playersHtml } from './panels.js';
 import { ReviewPanel } from './review.js';
-import { tileSvg } from './tiles.js';
+import { ROLE_OF_KIND, tileSvg } from './tiles.js';
 
 const icon = (d) => `<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path d="${d}" fill="currentColor"/></svg>`;
 const ICONS = {
@@ -21,7 +21,7 @@ const ICONS = {
 };
 
 export class ReplayScreen {
-  constructor(root, tiles, replay, { id = null, title = 'Replay' } = {}) {
+  constructor(root, tiles, replay, { id = null, title = 'Replay', review = false } = {}) {
     this.root = root;
     this.tiles = tiles;
     this.r = replay;
@@ -33,8 +33,16 @@ export class ReplayScreen {
     this.render();
     this.board = new BoardView(root.querySelector('.board-area'), tiles, { bottomMargin: 76 });
     // A stored finished game gets the search's review (review.js).
+    this.better = null; // a review's better move, drawn on the board
     this.review = id && replay.finished
-      ? new ReviewPanel(root.querySelector('.review-panel'), id, replay.players, (k) => { this.stop(); this.go(k); })
+      ? new ReviewPanel(root.querySelector('.review-panel'), id, replay.players, {
+        tiles,
+        boardBefore: (turn) => this.r.board.slice(0, this.r.steps[Math.max(0, turn - 1)].tiles),
+        onPick: (k) => { this.stop(); this.go(k); },
+        onBetter: (m) => { this.stop(); this.better = m; this.go(this.k); },
+        // Come from the results: the move to learn most from, its better one drawn.
+        onReady: (r) => { if (review) this.openWorst(r); },
+      })
       : null;
     this.keys = (e) => this.onKey(e);
     document.addEventListener('keydown', this.keys);
@@ -97,17 +105,42 @@ export class ReplayScreen {
     }
   }
 
+  /** Goes to the move that lost the most and draws its better one. */
+  openWorst(review) {
+    const worst = review.moves.reduce((a, m) => (m.lost > (a ? a.lost : 0.05) ? m : a), null);
+    if (!worst) return;
+    this.stop();
+    this.go(worst.turn);
+    this.review.toggleBetter(true);
+    this.root.querySelector('.review-panel').scrollIntoView({ block: 'nearest' });
+  }
+
   go(k) {
     k = Math.max(0, Math.min(this.last, Number.isFinite(k) ? Math.round(k) : 0));
     this.k = k;
+    if (this.better && this.better.turn !== k) this.better = null;
+    const better = this.better;
     const step = this.r.steps[k];
     const players = this.r.players.map((p, i) => ({ ...p, kind: 'human', score: step.scores[i], supply: step.supply[i] }));
-    const board = this.r.board.slice(0, step.tiles);
-    const lastTile = board.length > 1 && k > 0 ? board[board.length - 1] : null;
+    // A better move drawn: the board as it was before the move, the better one ghosted in place.
+    const shown = better ? this.r.steps[k - 1] : step;
+    const board = this.r.board.slice(0, shown.tiles);
+    const lastTile = board.length > 1 && k > 0 && !better ? board[board.length - 1] : null;
     const mover = k > 0 ? this.r.steps[k].events.find((e) => e.type === 'tile') : null;
     this.board.setTiles(board, lastTile && mover ? { at: lastTile.at, color: this.r.players[mover.seat].color } : null);
     if (this.board.follow) this.board.fit(true);
-    this.board.setFollowers(step.followers.map((f) => ({ ...f, color: this.r.players[f.seat].color })));
+    const followers = shown.followers.map((f) => ({ ...f, color: this.r.players[f.seat].color }));
+    if (better) {
+      const b = better.best, color = this.r.players[better.seat].color;
+      this.board.setGhost({ tile: b.tile, x: b.at[0], y: b.at[1], rot: b.rot || 0, advice: true, color });
+      const spot = b.meeple || b.abbot;
+      if (spot) {
+        followers.push({ seat: better.seat, at: b.at, spot, color, pending: true, tileInfo: { tile: b.tile, rot: b.rot || 0 },
+          role: b.abbot ? 'abbot' : ROLE_OF_KIND[this.tiles.spotKind(b.tile, b.rot || 0, spot)] || 'knight' });
+      }
+      this.board.reveal(b.at[0], b.at[1]);
+    } else this.board.setGhost(null);
+    this.board.setFollowers(followers);
     const done = k === this.last && this.r.finished;
     this.root.querySelector('.players-panel').innerHTML = playersHtml(players, {
       turnSeat: step.to_move, finished: done, winners: done ? this.r.winners : [],
@@ -121,7 +154,10 @@ export class ReplayScreen {
     this.root.querySelector('.turn-input').value = k;
     const banner = this.root.querySelector('.replay-banner');
     if (k === 0) banner.innerHTML = 'The start tile';
-    else if (mover) {
+    else if (better) {
+      const p = this.r.players[better.seat];
+      banner.innerHTML = `Move ${k}: better for <b class="pname">${markIcon(p.color, 13)}${esc(p.name)}</b> was ${tileSvg(better.best.tile, better.best.rot || 0, 22)} ${esc(this.review.words(better.best, k, better.move))}`;
+    } else if (mover) {
       const p = this.r.players[mover.seat];
       const deploy = this.r.steps[k].events.find((e) => e.type === 'deploy');
       const verb = p.name === 'You' ? 'place' : 'places'; // "You place", not "You places"
