@@ -30,6 +30,7 @@ export class BoardView {
           <g class="layer-ghost"></g>
           <g class="layer-followers"></g>
           <g class="layer-spots"></g>
+          <g class="layer-why"></g>
         </g>
       </svg>
       <div class="board-tools">
@@ -46,6 +47,7 @@ export class BoardView {
       ghost: host.querySelector('.layer-ghost'),
       followers: host.querySelector('.layer-followers'),
       spots: host.querySelector('.layer-spots'),
+      why: host.querySelector('.layer-why'),
     };
     this.cam = { x: 0, y: 0, k: 0.6 };
     this.margins = { top: 56, bottom: handlers.bottomMargin || 12, left: 12, right: 56 };
@@ -340,6 +342,28 @@ export class BoardView {
     this.layers.spots.innerHTML = out.join('');
   }
 
+  /**
+   * Lights what a scoring was for: its tiles (`cells`, [[x, y]]) outlined
+   * and the rest of the board dimmed, and its followers ([{at, spot, tile,
+   * rot, role, color, gone}], `gone`: already home) drawn over it. `null`: none.
+   */
+  setWhy(why) {
+    const g = this.layers.why;
+    if (!why) { g.innerHTML = ''; return; }
+    const lit = new Set(why.cells.map(([x, y]) => `${x},${y}`));
+    const dim = [...this.placed.keys()].filter((k) => !lit.has(k)).map((k) => {
+      const [x, y] = k.split(',').map(Number);
+      return `<rect x="${x * T}" y="${y * T}" width="${T}" height="${T}" class="why-dim"/>`;
+    });
+    const outline = why.cells.map(([x, y]) => `<rect x="${x * T + 2}" y="${y * T + 2}" width="${T - 4}" height="${T - 4}" rx="4" class="why-tile" data-x="${x}" data-y="${y}"/>`);
+    const size = this.followerSize();
+    const men = why.followers.map((f) => {
+      const [px, py] = this.tiles.spotPoint(f.tile, f.rot, f.spot);
+      return followerSvg(f.color, f.role, f.at[0] * T + px, f.at[1] * T + py, size, `why-follower${f.gone ? ' pending' : ''}`);
+    });
+    g.innerHTML = dim.join('') + outline.join('') + men.join('');
+  }
+
   clearInteraction() {
     this.setTargets([]);
     this.setGhost(null);
@@ -399,6 +423,13 @@ export class BoardView {
     this.follow = false;
     this.animateTo({ k, x: m.left + aw / 2 - mx * T * k, y: m.top + ah / 2 - my * T * k });
     return cells.filter((c) => !inside(c, mx, my)).length;
+  }
+
+  /** Frames cells ([[x, y]]) with a cell's margin round them (a scoring with its surroundings). */
+  frameAround(cells) {
+    if (!cells.length) return;
+    const xs = cells.map(([x]) => x), ys = cells.map(([, y]) => y);
+    this.frameCells([{ x: Math.min(...xs) - 1, y: Math.min(...ys) - 1 }, { x: Math.max(...xs) + 1, y: Math.max(...ys) + 1 }]);
   }
 
   /** The on-screen radius, in pixels, of a follower spot's ring. */

@@ -7,7 +7,7 @@ import { BoardView } from './board.js';
 import { copyText, esc, toast } from './dom.js';
 import { rulesTitle } from './rules.js';
 import { colorOf, markIcon } from './meeple.js';
-import { breakdownHtml, chartSvg, logHtml, playersHtml, remainingHtml, scoringText, winText } from './panels.js';
+import { breakdownHtml, chartSvg, logHtml, playersHtml, remainingHtml, scoringText, scoringWhy, winText } from './panels.js';
 import { placeWords, ROLE_OF_KIND, tileSvg, tileWords } from './tiles.js';
 
 /** A touch screen: no keyboard hints, and the board zooms in to the tile being placed. */
@@ -75,6 +75,7 @@ export class GameScreen {
           <div class="banner"></div>
           <div class="sr-only announcer" role="status" aria-live="polite"></div>
           <p class="sr-only" id="board-help">On your turn: the arrow keys move your tile between the cells where it fits, R and Shift+R turn it, F and Shift+F step through the spots for a follower, Enter lays it, Escape takes back.</p>
+          <div class="why-box hidden" role="status"><span class="why-text"></span><button class="close" aria-label="Close" title="Close">×</button></div>
           <div class="offline-note" role="status">Reconnecting<span class="dots"><i>.</i><i>.</i><i>.</i></span></div>
           <div class="watch-badge hidden" title="You hold no seat in this game: you see every move as it is played">${EYE} Watching</div>
           <button class="tool sound-toggle" data-act="sound"></button>
@@ -108,6 +109,12 @@ export class GameScreen {
       else if (act === 'no-spot') { this.sel.action = null; this.draw(); }
     });
     this.$('.drawer-toggle').onclick = () => this.toggleDrawer();
+    // A scoring in the log, chosen: why it scored, on the board and in words.
+    this.$('.log').addEventListener('click', (e) => {
+      const b = e.target.closest('button.why');
+      if (b) this.explain(Number(b.dataset.ev));
+    });
+    this.$('.why-box .close').onclick = () => this.explain(null);
     this.$('.drawer-close').onclick = () => { this.toggleDrawer(false); this.$('.drawer-toggle').focus(); };
     this.$('.bag-panel').addEventListener('click', (e) => {
       if (e.target.closest('[data-act="toggle-remaining"]')) {
@@ -278,6 +285,7 @@ export class GameScreen {
       this.pending = false;
     }
     if (prev) this.announce(prev, s);
+    if (prev && prev.version !== s.version) this.explain(null);
     // A bot program replaced by the built-in bot: said once, when it happens.
     if (s.notice && (!prev || !prev.notice || prev.notice.version !== s.notice.version) && s.notice.version >= s.version - 1) {
       toast(s.notice.text, 'info', 6000);
@@ -668,6 +676,22 @@ export class GameScreen {
     o.querySelector('[data-close]').onclick = close;
     o.onclick = (e) => { if (e.target === o) close(); };
     o.querySelector('.close').focus();
+  }
+
+  /** Shows why the scoring `log[i]` scored (null: stops showing). */
+  explain(i) {
+    const s = this.state, box = this.$('.why-box');
+    if (i == null || !s || !s.log[i] || s.log[i].type !== 'score') {
+      this.board.setWhy(null);
+      box.classList.add('hidden');
+      return;
+    }
+    const why = scoringWhy(s.log, i, s.board, s.followers, s.players, this.tiles);
+    this.board.setWhy(why);
+    box.querySelector('.why-text').textContent = why.text;
+    box.classList.remove('hidden');
+    if (this.root.classList.contains('drawer-open')) this.toggleDrawer(false);
+    this.board.frameAround(why.cells);
   }
 
   // --- legal moves -------------------------------------------------------------

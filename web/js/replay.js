@@ -6,7 +6,7 @@ import { BoardView } from './board.js';
 import { esc } from './dom.js';
 import { rulesTitle } from './rules.js';
 import { colorOf, markIcon } from './meeple.js';
-import { breakdownHtml, chartSvg, logHtml, playersHtml } from './panels.js';
+import { breakdownHtml, chartSvg, logHtml, playersHtml, scoringWhy } from './panels.js';
 import { ReviewPanel } from './review.js';
 import { ROLE_OF_KIND, tileSvg } from './tiles.js';
 
@@ -37,6 +37,7 @@ export class ReplayScreen {
     this.review = id && replay.finished
       ? new ReviewPanel(root.querySelector('.review-panel'), id, replay.players, {
         tiles,
+        gardens: !!(replay.rules && replay.rules.abbot),
         boardBefore: (turn) => this.r.board.slice(0, this.r.steps[Math.max(0, turn - 1)].tiles),
         onPick: (k) => { this.stop(); this.go(k); },
         onBetter: (m) => { this.stop(); this.better = m; this.go(this.k); },
@@ -65,6 +66,7 @@ export class ReplayScreen {
         <div class="board-wrap">
           <div class="board-area"></div>
           <div class="banner replay-banner"></div>
+          <div class="why-box hidden" role="status"><span class="why-text"></span><button class="close" aria-label="Close" title="Close">×</button></div>
           <div class="replay-bar">
             <button class="btn icon" data-go="first" title="Start (Home)">${ICONS.first}</button>
             <button class="btn icon" data-go="prev" title="Back (←)">${ICONS.prev}</button>
@@ -97,6 +99,12 @@ export class ReplayScreen {
       else if (g === 'last') this.go(this.last);
       else if (g === 'play') this.toggle();
     });
+    // A scoring in the log, chosen: why it scored, on the board and in words.
+    this.root.querySelector('.log').addEventListener('click', (e) => {
+      const b = e.target.closest('button.why');
+      if (b) this.explain(Number(b.dataset.ev));
+    });
+    this.root.querySelector('.why-box .close').onclick = () => this.explain(null);
     this.root.querySelector('.scrub').oninput = (e) => { this.stop(); this.go(+e.target.value); };
     this.root.querySelector('.turn-input').onchange = (e) => { this.stop(); this.go(+e.target.value); };
     if (this.r.finished) {
@@ -146,6 +154,8 @@ export class ReplayScreen {
       turnSeat: step.to_move, finished: done, winners: done ? this.r.winners : [],
     });
     const events = this.r.steps.slice(1, k + 1).flatMap((s) => s.events);
+    this.events = events;
+    this.explain(null);
     this.root.querySelector('.log').innerHTML = logHtml(events, this.r.players);
     this.root.querySelector('.chart-panel').innerHTML = this.r.steps.length > 2
       ? `<h2>Scores</h2>${chartSvg(this.r.score_history, this.r.players, { width: 320, height: 150, mark: k })}` : '';
@@ -164,6 +174,24 @@ export class ReplayScreen {
       banner.innerHTML = `Turn ${k}: <b class="pname">${markIcon(p.color, 13)}${esc(p.name)}</b> ${verb} ${tileSvg(mover.tile, mover.rot || 0, 22)}${deploy ? ` with a ${esc(deploy.role)}` : ''}${done ? ' — final scoring' : ''}`;
     }
     banner.style.setProperty('--pc', mover ? colorOf(this.r.players[mover.seat].color).fill : '#8a5a2b');
+  }
+
+  /** Shows why the scoring `events[i]` (the log as shown) scored; null: stops. */
+  explain(i) {
+    const box = this.root.querySelector('.why-box');
+    const e = i == null ? null : this.events[i];
+    if (!e || e.type !== 'score') {
+      this.board.setWhy(null);
+      box.classList.add('hidden');
+      return;
+    }
+    const step = this.r.steps[this.k];
+    const followers = step.followers.map((f) => ({ ...f }));
+    const why = scoringWhy(this.events, i, this.r.board, followers, this.r.players, this.tiles);
+    this.board.setWhy(why);
+    box.querySelector('.why-text').textContent = why.text;
+    box.classList.remove('hidden');
+    this.board.frameAround(why.cells);
   }
 
   toggle() {

@@ -17,10 +17,11 @@ const TURNS = ['', 'turned a quarter', 'turned half round', 'turned three quarte
 /**
  * Where a move lies, as a player would say it: by the most notable tile
  * next to it on the board as it was (a cloister or garden around it, a
- * city or road it joins, the start tile), else by the start.
+ * city or road it joins, the start tile), else by the start. Gardens
+ * count only where the Abbot is played (elsewhere they are just drawn).
  * `before`: [{tile, at, rot}] the tiles laid before the move.
  */
-export function whereWords(m, before, tiles, played = null) {
+export function whereWords(m, before, tiles, played = null, { gardens = false } = {}) {
   if (played && played.at[0] === m.at[0] && played.at[1] === m.at[1]) {
     const turn = ((m.rot || 0) - (played.rot || 0) + 4) % 4;
     return turn ? `the same place, ${TURNS[turn]}` : 'the same place';
@@ -39,7 +40,7 @@ export function whereWords(m, before, tiles, played = null) {
     const diagonal = dx && dy;
     let rank = 0, what = '';
     if (def.cloister) { rank = 5; what = 'the cloister'; }
-    else if (def.garden) { rank = 4; what = 'the garden'; }
+    else if (def.garden && gardens) { rank = 4; what = 'the garden'; }
     else if (!diagonal) {
       // The neighbour's edge that faces the move.
       const edge = tiles.edgesAt(n.tile, n.rot || 0)[EDGE[`${-dx},${-dy}`]];
@@ -103,9 +104,11 @@ export class ReviewPanel {
    * @param players the replay's players (names and colours)
    * @param opts `tiles` (the tile set), `boardBefore(turn)` (the tiles laid
    *   before a move), `onPick(turn)` (the curve was clicked), `onBetter(move | null)`
-   *   (draw a move's better one on the board, or stop), `onReady(review)`
+   *   (draw a move's better one on the board, or stop), `onReady(review)`,
+   *   `gardens` (the Abbot is played: gardens are features)
    */
-  constructor(el, id, players, { tiles, boardBefore, onPick, onBetter = () => {}, onReady = () => {} }) {
+  constructor(el, id, players, { tiles, boardBefore, onPick, onBetter = () => {}, onReady = () => {}, gardens = false }) {
+    this.gardens = gardens;
     this.el = el;
     this.id = id;
     this.players = players;
@@ -185,7 +188,7 @@ export class ReviewPanel {
   /** A move in words: "north of the cloister, knight in the north city". */
   words(m, turn, played = null) {
     const before = this.boardBefore(turn);
-    return `${whereWords(m, before, this.tiles, played)}, ${followerWords(m, this.tiles)}`;
+    return `${whereWords(m, before, this.tiles, played, { gardens: this.gardens })}, ${followerWords(m, this.tiles)}`;
   }
 
   render() {

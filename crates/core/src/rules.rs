@@ -686,10 +686,15 @@ mod tests {
             "Today's rules, with house rules: farmers score 4 per completed city, to the most farmers over all its farms."
         );
         assert!(!four.contains(" 3 "), "{four}");
-        assert_eq!(Rules::parse("beginner,farms=per-farm-once").unwrap().headline(),
-            "A gentle first game, with house rules: farmers score 3 per completed city, each city once per player.");
+        assert_eq!(
+            Rules::parse("beginner,farms=per-farm-once").unwrap().headline(),
+            "A gentle first game, with house rules: farmers score 3 per completed city, each city once per player."
+        );
         // A change that is not about farms still says the rules are changed.
-        assert!(Rules::parse("standard,river=true").unwrap().headline().starts_with("Today's rules, with house rules: farmers score 3"));
+        assert!(Rules::parse("standard,river=true")
+            .unwrap()
+            .headline()
+            .starts_with("Today's rules, with house rules: farmers score 3"));
     }
 
     #[test]
