@@ -1,4 +1,5 @@
-// Why did this score: a scoring chosen in the log lights its tiles (the
+// Why did this score: a scoring chosen in the log (or among the final
+// scorings on the results) lights its tiles (the
 // engine's `cover` of the scoring) and the followers it counted on the
 // board, dims the rest, and says the sum in words (tiles, shields,
 // completed cities for a farm, who had the majority) — in the game, in the
@@ -63,17 +64,31 @@ test('a scoring chosen in the log is explained on the board, in the game and in 
   const road = first((e) => e.kind === 'road' && e.when === 'completed');
   const farm = first((e) => e.kind === 'farm');
   const cloister = first((e) => e.kind === 'cloister');
-  assert.ok(city >= 0 && road >= 0, 'random bots completed a city and a road');
+  const completed = first((e) => e.when === 'completed');
+  assert.ok(completed >= 0, 'random bots completed a feature');
   const { context, close } = await launch({ viewport: { width: 1400, height: 900 } });
   try {
     const page = await context.newPage();
     const errors = watchErrors(page);
     await page.goto(`${BASE}/#/game/${state.id}`);
     await page.waitForSelector('.overlay.results:not(.hidden) .results-dialog');
-    await page.click('.results-dialog [data-close]');
-    await check(page, state, city, 'a completed city');
-    await shot(page, 'why-01-city');
-    await check(page, state, road, 'a completed road');
+    // A score on the results: the final scorings, one by one, each shown on the board when chosen.
+    const finals = state.log.map((e, i) => (e.type === 'score' && e.when === 'final' ? i : -1)).filter((i) => i >= 0);
+    if (finals.length) {
+      await page.click('.results-dialog .final-list summary');
+      assert.equal(await page.locator('.results-dialog .final-list button.why').count(), finals.length);
+      await page.click(`.results-dialog button.why[data-ev="${finals[0]}"]`);
+      await page.waitForSelector('.overlay.results.hidden', { state: 'attached' });
+      const got = await lit(page);
+      assert.equal(got.cells.length, state.log[finals[0]].cover.length, 'the final scoring chosen on the results is lit');
+      assert.ok(got.text.includes(`= ${state.log[finals[0]].points} point`), got.text);
+    } else {
+      await page.click('.results-dialog [data-close]');
+    }
+    await check(page, state, completed, 'a completed feature');
+    await shot(page, 'why-01-completed');
+    if (city >= 0) await check(page, state, city, 'a completed city');
+    if (road >= 0) await check(page, state, road, 'a completed road');
     if (farm >= 0) { await check(page, state, farm, 'a farm'); await shot(page, 'why-02-farm'); }
     if (cloister >= 0) await check(page, state, cloister, 'a cloister');
     await page.click('.why-box .close');
@@ -98,7 +113,7 @@ test('a scoring chosen in the log is explained on the board, in the game and in 
 
 test('on a phone the log gives way to the board that explains the scoring', async () => {
   const state = await finishedGame();
-  const i = state.log.findIndex((e) => e.type === 'score' && e.kind === 'city');
+  const i = state.log.findIndex((e) => e.type === 'score');
   const { context, close } = await launch({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
   try {
     const page = await context.newPage();

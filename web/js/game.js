@@ -7,7 +7,7 @@ import { BoardView } from './board.js';
 import { copyText, esc, toast } from './dom.js';
 import { rulesTitle } from './rules.js';
 import { colorOf, markIcon } from './meeple.js';
-import { breakdownHtml, chartSvg, logHtml, playersHtml, remainingHtml, scoringText, scoringWhy, winText } from './panels.js';
+import { breakdownHtml, chartSvg, logHtml, playersHtml, remainingHtml, scoredHtml, scoringText, scoringWhy, winText } from './panels.js';
 import { placeWords, ROLE_OF_KIND, tileSvg, tileWords } from './tiles.js';
 
 /** A touch screen: no keyboard hints, and the board zooms in to the tile being placed. */
@@ -660,6 +660,8 @@ export class GameScreen {
       <h2>${title}</h2>
       <p class="muted">Final scores after ${s.version} turns · <a href="#/rules/${esc(s.rules_code)}">${esc(rulesTitle(s.rules))}</a></p>
       ${breakdownHtml(s.breakdown, s.players, scores)}
+      <details class="final-list"><summary>The final scoring, one by one (choose one to see why on the board)</summary>
+        <ul class="log">${s.log.map((e, i) => (e.type === 'score' && e.when === 'final' ? scoredHtml(e, i, s.players) : '')).join('')}</ul></details>
       <h3>Score over the game</h3>
       ${chartSvg(s.score_history, s.players)}
       <div class="legend">${s.players.map((p) => `<span style="--pc:${colorOf(p.color).fill}"><i></i>${markIcon(p.color, 13)} ${esc(p.name)}</span>`).join('')}</div>
@@ -674,7 +676,11 @@ export class GameScreen {
     const close = () => o.classList.add('hidden');
     o.querySelector('.close').onclick = close;
     o.querySelector('[data-close]').onclick = close;
-    o.onclick = (e) => { if (e.target === o) close(); };
+    o.onclick = (e) => {
+      if (e.target === o) close();
+      const why = e.target.closest('button.why');
+      if (why) { close(); this.explain(Number(why.dataset.ev)); }
+    };
     o.querySelector('.close').focus();
   }
 

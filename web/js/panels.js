@@ -88,14 +88,18 @@ export function scoringText(e) {
   }
 }
 
+/** A scoring (`log[i]`) as a button: chosen, the board shows why it scored (scoringWhy). */
+export function scoredHtml(e, i, players) {
+  return `<li class="scored"><button class="why" data-ev="${i}" title="Show why on the board"><span class="pts">+${e.points}</span> ${names(e.to, players)} · ${scoringText(e)}</button></li>`;
+}
+
 /** The game log, newest turn first: each turn's tile, follower and scorings. */
 export function logHtml(log, players, { upTo = null } = {}) {
   const turns = new Map();
   const finals = [];
   let end = null;
   const index = new Map(log.map((e, i) => [e, i]));
-  // A scoring is a button: chosen, the board shows why it scored (scoringWhy).
-  const scored = (e) => `<li class="scored"><button class="why" data-ev="${index.get(e)}" title="Show why on the board"><span class="pts">+${e.points}</span> ${names(e.to, players)} · ${scoringText(e)}</button></li>`;
+  const scored = (e) => scoredHtml(e, index.get(e), players);
   for (const e of log) {
     if (e.type === 'end') { end = e; continue; }
     if (e.turn == null) { finals.push(e); continue; }
