@@ -701,6 +701,9 @@ mod tests {
                 let mut entry = serde_json::to_value(super::LogEntry::of(e)).unwrap();
                 let kind = entry.as_object_mut().unwrap().remove("type").unwrap();
                 kinds.insert(kind.as_str().unwrap().to_string());
+                // A scoring's tiles are the log's own (for showing why it scored), not the record's.
+                let cover = entry.as_object_mut().unwrap().remove("cover");
+                assert_eq!(cover.is_some(), kind == "score", "{e:?}");
                 if let Some(record) = carcassonne::record::event_json(e) {
                     assert_eq!(entry, record, "{e:?}");
                 }
