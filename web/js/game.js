@@ -692,7 +692,7 @@ export class GameScreen {
       box.classList.add('hidden');
       return;
     }
-    const why = scoringWhy(s.log, i, s.board, s.followers, s.players, this.tiles);
+    const why = scoringWhy(s.log, i, s.board, s.players, this.tiles);
     this.board.setWhy(why);
     box.querySelector('.why-text').textContent = why.text;
     box.classList.remove('hidden');

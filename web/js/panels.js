@@ -203,25 +203,19 @@ const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 /**
  * Why the scoring `log[i]` scored: its tiles (from the server's `cover`,
  * indices into `board`, the tiles in the order laid), the followers it
- * counted — those that came home right after it (a feature completed), or
- * at the end those of its kind standing on its tiles — and the sum in words.
- * `followers`: those on the board now ([{seat, at, spot, role}]).
+ * counted — those that came home right after it, for a feature completed
+ * (at the end the log does not say which followers counted: none are
+ * lit, and the words name only who had the most) — and the sum in words.
  */
-export function scoringWhy(log, i, board, followers, players, tiles) {
+export function scoringWhy(log, i, board, players, tiles) {
   const e = log[i];
   const cells = (e.cover || []).map((k) => board[k]).filter(Boolean).map((t) => t.at);
   const onBoard = new Map(board.map((t) => [`${t.at[0]},${t.at[1]}`, t]));
-  const lit = new Set(cells.map(([x, y]) => `${x},${y}`));
   let men = [];
-  if (e.when === 'completed') {
-    for (let j = i + 1; j < log.length && log[j].type === 'return'; j++) {
-      const t = onBoard.get(`${log[j].at[0]},${log[j].at[1]}`);
-      const role = t ? ROLE_OF_KIND[tiles.spotKind(t.tile, t.rot, log[j].spot)] : null;
-      men.push({ ...log[j], role: role || 'knight', gone: true });
-    }
-  } else {
-    const roles = ROLES_OF_SCORING[e.kind] || [];
-    men = followers.filter((f) => lit.has(`${f.at[0]},${f.at[1]}`) && roles.includes(f.role)).map((f) => ({ ...f }));
+  for (let j = i + 1; e.when === 'completed' && j < log.length && log[j].type === 'return'; j++) {
+    const t = onBoard.get(`${log[j].at[0]},${log[j].at[1]}`);
+    const role = t ? ROLE_OF_KIND[tiles.spotKind(t.tile, t.rot, log[j].spot)] : null;
+    men.push({ ...log[j], role: role || 'knight', gone: true });
   }
   men = men.filter((f) => onBoard.has(`${f.at[0]},${f.at[1]}`)).map((f) => {
     const t = onBoard.get(`${f.at[0]},${f.at[1]}`);
@@ -249,11 +243,11 @@ function whyWords(e, men, players) {
   // Who had the majority: the followers counted per seat.
   const count = new Map();
   for (const f of men) count.set(f.seat, (count.get(f.seat) || 0) + 1);
-  const role = men[0] ? men[0].role : 'follower';
+  const role = men[0] ? men[0].role : (ROLES_OF_SCORING[e.kind] || ['follower'])[0];
   const who = (seat) => players[seat] ? players[seat].name : `seat ${seat + 1}`;
   const win = e.to.map(who);
   let most;
-  if (!count.size) most = `${win.join(' and ')} scored it.`;
+  if (!count.size) most = `${win.join(' and ')} had the most ${role}s on it: ${e.to.length > 1 ? `each scores ${p}` : `${p} points`}.`;
   else if (count.size === 1) {
     const [[seat, n]] = [...count.entries()];
     most = `${who(seat)} alone had ${n === 1 ? `a ${role}` : `${n} ${role}s`} on it.`;

@@ -185,9 +185,7 @@ export class ReplayScreen {
       box.classList.add('hidden');
       return;
     }
-    const step = this.r.steps[this.k];
-    const followers = step.followers.map((f) => ({ ...f }));
-    const why = scoringWhy(this.events, i, this.r.board, followers, this.r.players, this.tiles);
+    const why = scoringWhy(this.events, i, this.r.board, this.r.players, this.tiles);
     this.board.setWhy(why);
     box.querySelector('.why-text').textContent = why.text;
     box.classList.remove('hidden');
