@@ -65,6 +65,7 @@ test('a whole game by keyboard alone, said in words; axe-core finds nothing to f
     let turn = 0;
     let deployed = 0;
     let noneLeft = 0;
+    let blockedSeen = 0;
     const said = [];
     const keys = ['ArrowRight', 'ArrowDown', 'ArrowLeft', 'ArrowUp'];
     for (;;) {
@@ -72,6 +73,20 @@ test('a whole game by keyboard alone, said in words; axe-core finds nothing to f
       const v = await version(page);
       const text = await page.textContent('.announcer');
       if (text) said.push(text);
+      // An arrow with no lit cell that way (from the last tile laid) leaves the tile where it is, and says so.
+      const blocked = await page.evaluate(() => {
+        const last = document.querySelector('.layer-marks .last-move');
+        const from = last ? [Math.floor(Number(last.getAttribute('x')) / 100), Math.floor(Number(last.getAttribute('y')) / 100)] : [0, 0];
+        const cells = [...document.querySelectorAll('.target')].map((t) => [Number(t.dataset.x), Number(t.dataset.y)]);
+        const dirs = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
+        return Object.keys(dirs).find((k) => !cells.some(([x, y]) => (x - from[0]) * dirs[k][0] + (y - from[1]) * dirs[k][1] > 0)) || null;
+      });
+      if (blocked) {
+        await page.keyboard.press(blocked);
+        await page.waitForFunction(() => /No cell further/.test(document.querySelector('.announcer').textContent));
+        assert.equal(await page.locator('.ghost-tile.solid').count(), 0, `turn ${turn}: ${blocked} with no cell that way moves no tile`);
+        blockedSeen++;
+      }
       // Move the tile with the arrows until it lies somewhere (every cell the keys reach is legal).
       for (let i = 0; i < 8 && !(await page.locator('.ghost-tile.solid').count()); i++) await page.keyboard.press(keys[(turn + i) % 4]);
       assert.equal(await page.locator('.ghost-tile.solid').count(), 1, `turn ${turn}: the arrows lay the tile somewhere`);
@@ -96,7 +111,7 @@ test('a whole game by keyboard alone, said in words; axe-core finds nothing to f
         assert.equal(await page.locator('.follower.pending').count(), 0, 'Escape takes back the follower');
         await page.keyboard.press('Escape');
         assert.equal(await page.locator('.ghost-tile.solid').count(), 0, 'and then the tile');
-        await page.keyboard.press(keys[0]);
+        for (let i = 0; i < 4 && !(await page.locator('.ghost-tile.solid').count()); i++) await page.keyboard.press(keys[i]);
         await page.waitForSelector('.ghost-tile.solid');
       }
       if (turn === 6) await shot(page, 'keyboard-01-cursor');
@@ -108,6 +123,7 @@ test('a whole game by keyboard alone, said in words; axe-core finds nothing to f
     assert.ok(turn >= 30, `we played ${turn} turns`);
     assert.ok(deployed > 0, 'followers were deployed by keyboard');
     assert.ok(noneLeft > 0, 'the supply ran out at least once');
+    assert.ok(blockedSeen > 0, 'some turn had a direction with no cell, and its arrow moved nothing');
     assert.ok(said.some((t) => /laid a tile with .* (of|on) the start/.test(t)), `moves are said in words: ${said.slice(0, 3).join(' | ')}`);
     assert.ok(said.some((t) => /\+\d+, /.test(t)), 'scores are said in words');
 

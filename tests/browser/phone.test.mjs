@@ -149,6 +149,24 @@ test('a whole game on a phone, played by tapping', async () => {
     assert.ok(tappedAgain > 5, `tiles were laid by tapping them again (${tappedAgain} times)`);
     await page.waitForSelector('.overlay.results:not(.hidden) .results-dialog');
     await shot(page, 'phone-05-results');
+    // Behind the results, the whole board (not the last tile, however close it was looked at),
+    // as large as it fits, with followers big enough to see.
+    await page.tap('.results-dialog [data-close]');
+    await page.waitForFunction(() => !document.querySelector('.board-host[data-moving]'));
+    const end = await page.evaluate(() => {
+      const wrap = document.querySelector('.board-wrap').getBoundingClientRect();
+      const tiles = [...document.querySelectorAll('.layer-tiles .placed')].map((t) => t.getBoundingClientRect());
+      const box = { l: Math.min(...tiles.map((r) => r.left)), r: Math.max(...tiles.map((r) => r.right)), t: Math.min(...tiles.map((r) => r.top)), b: Math.max(...tiles.map((r) => r.bottom)) };
+      const followers = [...document.querySelectorAll('.layer-followers .follower')].map((f) => f.getBoundingClientRect());
+      return { wrap: { l: wrap.left, r: wrap.right, t: wrap.top, b: wrap.bottom, w: wrap.width, h: wrap.height }, box, tile: tiles[0].width, smallest: Math.min(...followers.map((f) => Math.max(f.width, f.height))) };
+    });
+    assert.ok(end.box.l >= end.wrap.l - 1 && end.box.r <= end.wrap.r + 1 && end.box.t >= end.wrap.t - 1 && end.box.b <= end.wrap.b + 1,
+      `every tile is in view at the end (${JSON.stringify(end)})`);
+    // Tight: the board fills the width or the height (bar the banner and a small margin).
+    assert.ok(end.box.r - end.box.l >= end.wrap.w * 0.85 || end.box.b - end.box.t >= (end.wrap.h - 56) * 0.85,
+      `the board fills the screen (${JSON.stringify(end)})`);
+    assert.ok(end.smallest >= 13, `the smallest follower is ${end.smallest.toFixed(1)} px`);
+    await shot(page, 'phone-05b-board-at-the-end');
     assert.deepEqual(errors, []);
 
     // The start page lists the game and fits the phone (nothing cut off at the right).

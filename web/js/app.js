@@ -10,7 +10,9 @@ import { HomeScreen } from './home.js';
 import { ReplayScreen } from './replay.js';
 import { RulesScreen } from './rules.js';
 import { TileSet } from './tiles.js';
+import { installTheme } from './theme.js';
 
+installTheme();
 const main = document.getElementById('app');
 // Touch screens are shown no keyboard hints.
 document.body.classList.toggle('touch', window.matchMedia('(pointer: coarse)').matches);
@@ -84,7 +86,7 @@ async function route() {
     const id = parts[1];
     try {
       const replay = await api.replayOf(id);
-      show(() => new ReplayScreen(main, tiles, replay, { id, title: `Replay of game ${id}` }));
+      show(() => new ReplayScreen(main, tiles, replay, { id, title: `Replay of game ${id}`, review: params.has('review') }));
     } catch (e) {
       toast(e.message, 'error');
       location.hash = '#/';

@@ -30,6 +30,7 @@ export class BoardView {
           <g class="layer-ghost"></g>
           <g class="layer-followers"></g>
           <g class="layer-spots"></g>
+          <g class="layer-why"></g>
         </g>
       </svg>
       <div class="board-tools">
@@ -46,6 +47,7 @@ export class BoardView {
       ghost: host.querySelector('.layer-ghost'),
       followers: host.querySelector('.layer-followers'),
       spots: host.querySelector('.layer-spots'),
+      why: host.querySelector('.layer-why'),
     };
     this.cam = { x: 0, y: 0, k: 0.6 };
     this.margins = { top: 56, bottom: handlers.bottomMargin || 12, left: 12, right: 56 };
@@ -74,6 +76,13 @@ export class BoardView {
   apply() {
     const { x, y, k } = this.cam;
     this.camera.setAttribute('transform', `translate(${x.toFixed(2)} ${y.toFixed(2)}) scale(${k.toFixed(4)})`);
+    // Zoomed far out, followers grow so that they stay visible.
+    if (this.followers && Math.abs(this.followerSize() - this.drawnFollowerSize) > 1) this.setFollowers(this.followers);
+  }
+
+  /** A follower's height in board units: 26 (a quarter tile), but never under 16 px on screen. */
+  followerSize() {
+    return Math.min(48, Math.max(26, 16 / this.cam.k));
   }
 
   size() {
@@ -81,14 +90,18 @@ export class BoardView {
     return { w: r.width || 800, h: r.height || 600, left: r.left, top: r.top };
   }
 
-  /** Frames every tile (and the cells around them). */
+  /**
+   * Frames every tile and the cells around them (where a tile may go); once
+   * `this.tight` (the game is over) the tiles alone, as large as they fit.
+   */
   fit(animate = false) {
     const b = this.bounds || { minX: 0, maxX: 0, minY: 0, maxY: 0 };
     const { w, h } = this.size();
     // Leave room for the banner above and the zoom buttons at the side.
-    const m = this.margins;
+    const m = this.tight ? { ...this.margins, left: 8, right: 8, bottom: 8 } : this.margins;
     const aw = Math.max(100, w - m.left - m.right), ah = Math.max(100, h - m.top - m.bottom);
-    const cols = b.maxX - b.minX + 3, rows = b.maxY - b.minY + 3;
+    const around = this.tight ? 1.2 : 3;
+    const cols = b.maxX - b.minX + around, rows = b.maxY - b.minY + around;
     const k = Math.max(0.12, Math.min(1.45, Math.min(aw / (cols * T), ah / (rows * T))));
     const cx = ((b.minX + b.maxX + 1) / 2) * T, cy = ((b.minY + b.maxY + 1) / 2) * T;
     const target = { k, x: m.left + aw / 2 - cx * k, y: m.top + ah / 2 - cy * k };
@@ -278,11 +291,13 @@ export class BoardView {
   /** Followers on the board: [{seat, at, spot, role, color}]. `pending` ones are drawn as ghosts. */
   setFollowers(followers) {
     const out = [];
+    this.followers = followers;
+    const size = (this.drawnFollowerSize = this.followerSize());
     for (const f of followers) {
       const t = this.placed.get(`${f.at[0]},${f.at[1]}`) || f.tileInfo;
       if (!t) continue;
       const [px, py] = this.tiles.spotPoint(t.tile, t.rot, f.spot);
-      out.push(followerSvg(f.color, f.role, f.at[0] * T + px, f.at[1] * T + py, 26, f.pending ? 'pending' : ''));
+      out.push(followerSvg(f.color, f.role, f.at[0] * T + px, f.at[1] * T + py, size, f.pending ? 'pending' : ''));
     }
     this.layers.followers.innerHTML = out.join('');
   }
@@ -298,13 +313,13 @@ export class BoardView {
         width="${T - 8}" height="${T - 8}" rx="8" style="--pc:${c.fill}"/>`).join('');
   }
 
-  /** The tile being placed (or previewed on hover). */
+  /** The tile being placed (or previewed on hover; or, `advice`, a better move shown). */
   setGhost(ghost) {
     const g = this.layers.ghost;
     if (!ghost) { g.innerHTML = ''; return; }
-    const { tile, x, y, rot, solid, color } = ghost;
+    const { tile, x, y, rot, solid, color, advice } = ghost;
     const c = colorOf(color || 'yellow');
-    g.innerHTML = `<g class="ghost-tile ${solid ? 'solid' : 'preview'}" transform="translate(${x * T} ${y * T})">
+    g.innerHTML = `<g class="ghost-tile ${advice ? 'advice' : solid ? 'solid' : 'preview'}" transform="translate(${x * T} ${y * T})">
       <use href="#tile-${tile}" transform="rotate(${rot * 90} 50 50)"/>
       <rect x="1.5" y="1.5" width="${T - 3}" height="${T - 3}" rx="3" fill="none" stroke="${c.fill}" stroke-width="4" class="ghost-frame"/>
     </g>`;
@@ -320,10 +335,33 @@ export class BoardView {
       const cx = s.x * T + px + ox, cy = s.y * T + py + oy;
       out.push(`<g class="spot${s.selected ? ' selected' : ''}${s.abbot ? ' abbot' : ''}" data-spot="${s.key}" style="--pc:${c.fill}">
         <circle cx="${cx}" cy="${cy}" r="11" class="spot-ring"/>
-        ${s.abbot ? `<text x="${cx}" y="${cy + 4.5}" class="spot-letter" text-anchor="middle">A</text>` : `<circle cx="${cx}" cy="${cy}" r="5" class="spot-dot"/>`}
-        <title>${s.title || s.spot}</title></g>`);
+        ${s.n ? `<text x="${cx}" y="${cy + 4.5}" class="spot-letter" text-anchor="middle">${s.n}</text>`
+    : s.abbot ? `<text x="${cx}" y="${cy + 4.5}" class="spot-letter" text-anchor="middle">A</text>` : `<circle cx="${cx}" cy="${cy}" r="5" class="spot-dot"/>`}
+        <title>${s.n ? `${s.n}: ` : ''}${s.title || s.spot}</title></g>`);
     }
     this.layers.spots.innerHTML = out.join('');
+  }
+
+  /**
+   * Lights what a scoring was for: its tiles (`cells`, [[x, y]]) outlined
+   * and the rest of the board dimmed, and its followers ([{at, spot, tile,
+   * rot, role, color, gone}], `gone`: already home) drawn over it. `null`: none.
+   */
+  setWhy(why) {
+    const g = this.layers.why;
+    if (!why) { g.innerHTML = ''; return; }
+    const lit = new Set(why.cells.map(([x, y]) => `${x},${y}`));
+    const dim = [...this.placed.keys()].filter((k) => !lit.has(k)).map((k) => {
+      const [x, y] = k.split(',').map(Number);
+      return `<rect x="${x * T}" y="${y * T}" width="${T}" height="${T}" class="why-dim"/>`;
+    });
+    const outline = why.cells.map(([x, y]) => `<rect x="${x * T + 2}" y="${y * T + 2}" width="${T - 4}" height="${T - 4}" rx="4" class="why-tile" data-x="${x}" data-y="${y}"/>`);
+    const size = this.followerSize();
+    const men = why.followers.map((f) => {
+      const [px, py] = this.tiles.spotPoint(f.tile, f.rot, f.spot);
+      return followerSvg(f.color, f.role, f.at[0] * T + px, f.at[1] * T + py, size, `why-follower${f.gone ? ' pending' : ''}`);
+    });
+    g.innerHTML = dim.join('') + outline.join('') + men.join('');
   }
 
   clearInteraction() {
@@ -352,17 +390,46 @@ export class BoardView {
    * Frames cells (those where a tile fits), each at least `minPx` pixels
    * wide: all of them if they fit on screen so, else their middle.
    */
+  /**
+   * Frames cells (those where a tile fits), each at least `minPx` pixels
+   * wide, clear of the banner and the buttons: all of them if they fit on
+   * screen so, else as many as fit (the largest group). Returns how many
+   * are left out of view.
+   */
   frameCells(cells, minPx = 0) {
-    if (!cells.length) return;
+    if (!cells.length) return 0;
     const xs = cells.map((c) => c.x), ys = cells.map((c) => c.y);
     const minX = Math.min(...xs), maxX = Math.max(...xs), minY = Math.min(...ys), maxY = Math.max(...ys);
     const { w, h } = this.size();
     const m = this.margins;
     const aw = Math.max(100, w - m.left - m.right), ah = Math.max(100, h - m.top - m.bottom);
     const k = Math.max(minPx / T, Math.min(1.45, aw / ((maxX - minX + 1) * T), ah / ((maxY - minY + 1) * T)));
-    const cx = ((minX + maxX + 1) / 2) * T, cy = ((minY + maxY + 1) / 2) * T;
+    // How many cells across and down are in view at that size.
+    const across = aw / (k * T), down = ah / (k * T);
+    const inside = (c, mx, my) => Math.abs(c.x + 0.5 - mx) <= across / 2 - 0.5 + 1e-9 && Math.abs(c.y + 0.5 - my) <= down / 2 - 0.5 + 1e-9;
+    let mx = (minX + maxX + 1) / 2, my = (minY + maxY + 1) / 2;
+    if (!cells.every((c) => inside(c, mx, my))) {
+      // Too many to show at a touchable size: the window that holds the most of them.
+      let best = -1;
+      for (const a of cells) {
+        for (const b of cells) {
+          // A window with `a` at its left edge and `b` at its top edge.
+          const wx = a.x + across / 2, wy = b.y + down / 2;
+          const n = cells.filter((c) => inside(c, wx, wy)).length;
+          if (n > best) { best = n; mx = wx; my = wy; }
+        }
+      }
+    }
     this.follow = false;
-    this.animateTo({ k, x: m.left + aw / 2 - cx * k, y: m.top + ah / 2 - cy * k });
+    this.animateTo({ k, x: m.left + aw / 2 - mx * T * k, y: m.top + ah / 2 - my * T * k });
+    return cells.filter((c) => !inside(c, mx, my)).length;
+  }
+
+  /** Frames cells ([[x, y]]) with a cell's margin round them (a scoring with its surroundings). */
+  frameAround(cells) {
+    if (!cells.length) return;
+    const xs = cells.map(([x]) => x), ys = cells.map(([, y]) => y);
+    this.frameCells([{ x: Math.min(...xs) - 1, y: Math.min(...ys) - 1 }, { x: Math.max(...xs) + 1, y: Math.max(...ys) + 1 }]);
   }
 
   /** The on-screen radius, in pixels, of a follower spot's ring. */

@@ -8,10 +8,9 @@ import { ConnectionStatus } from './connection.js';
 import { copyText, esc, toast } from './dom.js';
 import { rulesTitle } from './rules.js';
 import { colorOf, markIcon } from './meeple.js';
-import { breakdownHtml, chartSvg, logHtml, playersHtml, remainingHtml, scoringText, winText } from './panels.js';
-import { placeWords, tileSvg, tileWords } from './tiles.js';
+import { breakdownHtml, chartSvg, logHtml, playersHtml, remainingHtml, scoredHtml, scoringText, scoringWhy, winText } from './panels.js';
+import { placeWords, ROLE_OF_KIND, tileSvg, tileWords } from './tiles.js';
 
-const ROLE_OF_KIND = { city: 'knight', road: 'thief', field: 'farmer', cloister: 'monk', garden: 'abbot' };
 /** A touch screen: no keyboard hints, and the board zooms in to the tile being placed. */
 const TOUCH = window.matchMedia('(pointer: coarse)').matches;
 /** The smallest a tile being placed is shown on a touch screen, in pixels (its spots then stay touchable). */
@@ -79,6 +78,7 @@ export class GameScreen {
           <div class="banner"></div>
           <div class="sr-only announcer" role="status" aria-live="polite"></div>
           <p class="sr-only" id="board-help">On your turn: the arrow keys move your tile between the cells where it fits, R and Shift+R turn it, F and Shift+F step through the spots for a follower, Enter lays it, Escape takes back.</p>
+          <div class="why-box hidden" role="status"><span class="why-text"></span><button class="close" aria-label="Close" title="Close">×</button></div>
           <div class="offline-note" role="status" aria-live="polite"></div>
           <div class="watch-badge hidden" title="You hold no seat in this game: you see every move as it is played">${EYE} Watching</div>
           <button class="tool sound-toggle" data-act="sound"></button>
@@ -112,6 +112,12 @@ export class GameScreen {
       else if (act === 'no-spot') { this.sel.action = null; this.draw(); }
     });
     this.$('.drawer-toggle').onclick = () => this.toggleDrawer();
+    // A scoring in the log, chosen: why it scored, on the board and in words.
+    this.$('.log').addEventListener('click', (e) => {
+      const b = e.target.closest('button.why');
+      if (b) this.explain(Number(b.dataset.ev));
+    });
+    this.$('.why-box .close').onclick = () => this.explain(null);
     this.$('.drawer-close').onclick = () => { this.toggleDrawer(false); this.$('.drawer-toggle').focus(); };
     this.$('.bag-panel').addEventListener('click', (e) => {
       if (e.target.closest('[data-act="toggle-remaining"]')) {
@@ -283,13 +289,27 @@ export class GameScreen {
       this.pending = false;
     }
     if (prev) this.announce(prev, s);
+    if (prev && prev.version !== s.version) this.explain(null);
     // A bot program replaced by the built-in bot: said once, when it happens.
     if (s.notice && (!prev || !prev.notice || prev.notice.version !== s.notice.version) && s.notice.version >= s.version - 1) {
       toast(s.notice.text, 'info', 6000);
     }
+    if (!this.myTurn) this.offView = 0;
+    // At the end the whole board, as large as it fits (however close the last move was looked at).
+    if (s.status === 'finished' && !this.board.tight) {
+      this.board.tight = true;
+      this.board.follow = true;
+      this.board.fit(!!prev);
+    }
     this.draw();
-    // On a touch screen each turn starts with the cells where the tile fits in view, big enough to tap.
-    if (TOUCH && this.myTurn && (!prev || prev.version !== s.version)) this.board.frameCells(this.cellsFor(this.sel.tile), 48);
+    // On a touch screen each turn starts with the cells where the tile fits in view, big enough to tap
+    // (those that cannot all be are counted, and said: framed again once the words are in, as they take room).
+    if (TOUCH && this.myTurn && (!prev || prev.version !== s.version)) {
+      for (let i = 0; i < 2; i++) {
+        this.offView = this.board.frameCells(this.cellsFor(this.sel.tile), 48);
+        this.renderTilePanel();
+      }
+    }
     if (s.status === 'finished' && !this.shownResults) {
       this.shownResults = true;
       setTimeout(() => this.openResults(), prev ? 900 : 0);
@@ -451,15 +471,19 @@ export class GameScreen {
     if (!entry) return [];
     const selKey = sel.action ? `${sel.action.kind}:${sel.action.spot}` : null;
     const out = [];
+    const label = (spot, abbot) => this.tiles.spotLabel(sel.tile, sel.placed.rot, spot, abbot);
     if (p.supply > 0) {
-      for (const spot of entry.meeple) {
-        const kind = this.tiles.spotKind(sel.tile, sel.placed.rot, spot);
-        out.push({ key: `meeple:${spot}`, spot, label: `${ROLE_OF_KIND[kind] || 'follower'} on the ${kind}`, selected: selKey === `meeple:${spot}` });
-      }
+      for (const spot of entry.meeple) out.push({ key: `meeple:${spot}`, spot, label: label(spot, false), selected: selKey === `meeple:${spot}` });
     }
     if (p.abbot === true) {
-      for (const spot of entry.abbot) out.push({ key: `abbot:${spot}`, spot, label: 'abbot', abbot: true, selected: selKey === `abbot:${spot}` });
+      for (const spot of entry.abbot) out.push({ key: `abbot:${spot}`, spot, label: label(spot, true), abbot: true, selected: selKey === `abbot:${spot}` });
     }
+    // Two spots the same in words (two fields both to the north): told apart by number.
+    for (const c of out) {
+      const same = out.filter((d) => d.label === c.label);
+      if (same.length > 1) c.dup = same.indexOf(c) + 1;
+    }
+    out.forEach((c, i) => { c.n = i + 1; if (c.dup) c.label = `${c.label} (${c.dup})`; });
     return out;
   }
 
@@ -554,9 +578,10 @@ export class GameScreen {
           : any ? 'You have no follower left for this tile: confirm to lay it.'
             : 'No follower can go on this tile.';
       } else {
-        info = now
+        const away = this.offView ? ` ${this.offView} more at the edges or off screen: drag the board, or ⤢ shows it all.` : '';
+        info = (now
           ? `Fits in <b>${now}</b> place${now === 1 ? '' : 's'} this way${cells.length > now ? ` (${cells.length} cells in all)` : ''}.`
-          : `<span class="warn">Doesn't fit this way</span> — it fits in ${cells.length} cell${cells.length === 1 ? '' : 's'} turned. ${TOUCH ? 'Tap the tile to turn it.' : 'Press <kbd>R</kbd>.'}`;
+          : `<span class="warn">Doesn't fit this way</span> — it fits in ${cells.length} cell${cells.length === 1 ? '' : 's'} turned. ${TOUCH ? 'Tap the tile to turn it.' : 'Press <kbd>R</kbd>.'}`) + away;
       }
     }
     const hand = s.turn.tiles.length > 1 && mine
@@ -581,7 +606,7 @@ export class GameScreen {
     const choices = sel.placed && mine && !this.pending ? this.spotChoices() : [];
     const picker = choices.length ? `<div class="spot-picker" role="group" aria-label="Follower">
         <button class="btn small${action ? '' : ' on'}" data-act="no-spot" aria-pressed="${!action}">None</button>
-        ${choices.map((c, i) => `<button class="btn small${c.selected ? ' on' : ''}" data-act="spot" data-spot="${c.key}" aria-pressed="${c.selected}">${TOUCH ? '' : `<kbd>${i + 1}</kbd> `}${esc(c.label)}</button>`).join('')}
+        ${choices.map((c) => `<button class="btn small${c.selected ? ' on' : ''}" data-act="spot" data-spot="${c.key}" aria-pressed="${c.selected}"><kbd class="spot-n">${c.n}</kbd> ${esc(c.label)}</button>`).join('')}
       </div>` : '';
     panel.innerHTML = `
       <div class="tile-head">
@@ -639,11 +664,14 @@ export class GameScreen {
       <h2>${title}</h2>
       <p class="muted">Final scores after ${s.version} turns · <a href="#/rules/${esc(s.rules_code)}">${esc(rulesTitle(s.rules))}</a></p>
       ${breakdownHtml(s.breakdown, s.players, scores)}
+      <details class="final-list"><summary>The final scoring, one by one (choose one to see why on the board)</summary>
+        <ul class="log">${s.log.map((e, i) => (e.type === 'score' && e.when === 'final' ? scoredHtml(e, i, s.players) : '')).join('')}</ul></details>
       <h3>Score over the game</h3>
       ${chartSvg(s.score_history, s.players)}
       <div class="legend">${s.players.map((p) => `<span style="--pc:${colorOf(p.color).fill}"><i></i>${markIcon(p.color, 13)} ${esc(p.name)}</span>`).join('')}</div>
       <div class="dialog-actions">
         <button class="btn" data-close>Look at the board</button>
+        <a class="btn" href="#/replay/${s.id}?review" title="What the search would have played instead, move by move">Review the game</a>
         <a class="btn" href="#/replay/${s.id}">Replay</a>
         <a class="btn" href="${api.recordUrl(s.id)}" download>Download record</a>
         <a class="btn primary" href="#/new">New game</a>
@@ -652,8 +680,28 @@ export class GameScreen {
     const close = () => o.classList.add('hidden');
     o.querySelector('.close').onclick = close;
     o.querySelector('[data-close]').onclick = close;
-    o.onclick = (e) => { if (e.target === o) close(); };
+    o.onclick = (e) => {
+      if (e.target === o) close();
+      const why = e.target.closest('button.why');
+      if (why) { close(); this.explain(Number(why.dataset.ev)); }
+    };
     o.querySelector('.close').focus();
+  }
+
+  /** Shows why the scoring `log[i]` scored (null: stops showing). */
+  explain(i) {
+    const s = this.state, box = this.$('.why-box');
+    if (i == null || !s || !s.log[i] || s.log[i].type !== 'score') {
+      this.board.setWhy(null);
+      box.classList.add('hidden');
+      return;
+    }
+    const why = scoringWhy(s.log, i, s.board, s.players, this.tiles);
+    this.board.setWhy(why);
+    box.querySelector('.why-text').textContent = why.text;
+    box.classList.remove('hidden');
+    if (this.root.classList.contains('drawer-open')) this.toggleDrawer(false);
+    this.board.frameAround(why.cells);
   }
 
   // --- legal moves -------------------------------------------------------------
@@ -712,8 +760,9 @@ export class GameScreen {
     const from = this.sel.placed || (last ? { x: last.at[0], y: last.at[1] } : { x: 0, y: 0 });
     const ahead = cells.filter((c) => (c.x - from.x) * dx + (c.y - from.y) * dy > 0);
     const cost = (c) => Math.abs((c.x - from.x) * dx + (c.y - from.y) * dy) + 2.5 * Math.abs((c.x - from.x) * dy + (c.y - from.y) * dx);
-    const pool = ahead.length ? ahead : this.sel.placed ? [] : cells;
-    if (!pool.length) { this.say(`No cell further ${dx > 0 ? 'east' : dx < 0 ? 'west' : dy > 0 ? 'south' : 'north'}. ${this.placementText()}`); return; }
+    // Only ever in the direction pressed: with no cell that way the tile stays (and says so).
+    const pool = ahead;
+    if (!pool.length) { this.say(`No cell further ${dx > 0 ? 'east' : dx < 0 ? 'west' : dy > 0 ? 'south' : 'north'}. ${this.sel.placed ? this.placementText() : 'Try another arrow key.'}`); return; }
     const best = pool.reduce((a, b) => (cost(b) < cost(a) ? b : a));
     this.clickCell(best.x, best.y);
     this.board.setCursor(best);

@@ -149,6 +149,15 @@ export class HomeScreen {
     this.root.querySelector('.add-seat').style.visibility = this.seats.length >= this.options.max_players ? 'hidden' : '';
   }
 
+  /** The rule set in a sentence as changed (the engine's headline: farm scoring as set, not the preset's). */
+  updateHeadline() {
+    const el = this.root.querySelector('.rules-form .preset-text');
+    const asked = (this.headlineAsked = (this.headlineAsked || 0) + 1);
+    api.rulesOf(this.rules).then((page) => {
+      if (asked === this.headlineAsked && el.isConnected) el.textContent = page.preset_summary;
+    }, () => {});
+  }
+
   renderRules() {
     const o = this.options;
     const preset = o.presets.find((p) => p.name === this.rules.preset) || o.presets[0];
@@ -185,6 +194,8 @@ export class HomeScreen {
     box.querySelectorAll('[data-preset]').forEach((b) => {
       b.onclick = () => { this.rules = { preset: b.dataset.preset }; this.renderRules(); };
     });
+    // Options changed from the preset: the sentence says the rules as they are.
+    if (Object.keys(this.rules).length > 1) this.updateHeadline();
     box.querySelectorAll('[data-key]').forEach((el) => {
       el.onchange = () => {
         const key = el.dataset.key;
@@ -196,6 +207,7 @@ export class HomeScreen {
           const v = JSON.parse(el.value);
           if (v === null) delete this.rules[key]; else this.rules[key] = v;
         } else this.rules[key] = el.value;
+        this.updateHeadline();
       };
     });
   }

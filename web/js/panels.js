@@ -3,7 +3,7 @@
 
 import { esc } from './dom.js';
 import { colorOf, markIcon, markPath, meepleIcon } from './meeple.js';
-import { tileLabel, tileSvg } from './tiles.js';
+import { ROLE_OF_KIND, tileLabel, tileSvg } from './tiles.js';
 
 export const FOLLOWERS = 7;
 
@@ -88,11 +88,18 @@ export function scoringText(e) {
   }
 }
 
+/** A scoring (`log[i]`) as a button: chosen, the board shows why it scored (scoringWhy). */
+export function scoredHtml(e, i, players) {
+  return `<li class="scored"><button class="why" data-ev="${i}" title="Show why on the board"><span class="pts">+${e.points}</span> ${names(e.to, players)} · ${scoringText(e)}</button></li>`;
+}
+
 /** The game log, newest turn first: each turn's tile, follower and scorings. */
 export function logHtml(log, players, { upTo = null } = {}) {
   const turns = new Map();
   const finals = [];
   let end = null;
+  const index = new Map(log.map((e, i) => [e, i]));
+  const scored = (e) => scoredHtml(e, index.get(e), players);
   for (const e of log) {
     if (e.type === 'end') { end = e; continue; }
     if (e.turn == null) { finals.push(e); continue; }
@@ -102,8 +109,7 @@ export function logHtml(log, players, { upTo = null } = {}) {
   }
   const rows = [];
   if (end || finals.length) {
-    const items = finals.filter((e) => e.type === 'score').map((e) =>
-      `<li class="scored"><span class="pts">+${e.points}</span> ${names(e.to, players)} · ${scoringText(e)}</li>`);
+    const items = finals.filter((e) => e.type === 'score').map(scored);
     const winners = end ? `<li class="winners">★ ${winText(end.winners, players, names(end.winners, players))}</li>` : '';
     rows.push(`<div class="log-turn final-scoring"><div class="log-head">Final scoring</div><ul>${winners}${items.join('')}</ul></div>`);
   }
@@ -113,7 +119,7 @@ export function logHtml(log, players, { upTo = null } = {}) {
     const p = tile ? players[tile.seat] : null;
     const items = [];
     for (const e of evs) {
-      if (e.type === 'score') items.push(`<li class="scored"><span class="pts">+${e.points}</span> ${names(e.to, players)} · ${scoringText(e)}</li>`);
+      if (e.type === 'score') items.push(scored(e));
       else if (e.type === 'discard') items.push(`<li class="discard">${tileSvg(e.tile, 0, 16)} this tile fit nowhere and was discarded</li>`);
       else if (e.type === 'recall') items.push(`<li class="scored"><span class="pts">+${e.points}</span> ${names(e.to, players)} · abbot recalled</li>`);
       else if (e.type === 'reshuffle') items.push(`<li class="discard">${tileSvg(e.tile, 0, 16)} this tile fit nowhere and went back into the bag</li>`);
@@ -189,4 +195,68 @@ export function chartSvg(history, players, { width = 560, height = 240, mark = n
   return `<svg class="chart" viewBox="0 0 ${width} ${height}" width="100%" preserveAspectRatio="xMidYMid meet" role="img" aria-label="${esc(label)}">
     ${grid.join('')}${marker}${lines}
     <text x="${pad.l + W}" y="${height - 8}" class="axis" text-anchor="end">turn</text></svg>`;
+}
+
+const ROLES_OF_SCORING = { road: ['thief'], city: ['knight'], cloister: ['monk', 'abbot'], garden: ['abbot'], farm: ['farmer'] };
+const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * Why the scoring `log[i]` scored: its tiles (from the server's `cover`,
+ * indices into `board`, the tiles in the order laid), the followers it
+ * counted — those that came home right after it, for a feature completed
+ * (at the end the log does not say which followers counted: none are
+ * lit, and the words name only who had the most) — and the sum in words.
+ */
+export function scoringWhy(log, i, board, players, tiles) {
+  const e = log[i];
+  const cells = (e.cover || []).map((k) => board[k]).filter(Boolean).map((t) => t.at);
+  const onBoard = new Map(board.map((t) => [`${t.at[0]},${t.at[1]}`, t]));
+  let men = [];
+  for (let j = i + 1; e.when === 'completed' && j < log.length && log[j].type === 'return'; j++) {
+    const t = onBoard.get(`${log[j].at[0]},${log[j].at[1]}`);
+    const role = t ? ROLE_OF_KIND[tiles.spotKind(t.tile, t.rot, log[j].spot)] : null;
+    men.push({ ...log[j], role: role || 'knight', gone: true });
+  }
+  men = men.filter((f) => onBoard.has(`${f.at[0]},${f.at[1]}`)).map((f) => {
+    const t = onBoard.get(`${f.at[0]},${f.at[1]}`);
+    return { ...f, tile: t.tile, rot: t.rot, color: players[f.seat].color };
+  });
+  return { cells, followers: men, text: whyWords(e, men, players) };
+}
+
+/** The sum of a scoring in words, and who had the majority. */
+function whyWords(e, men, players) {
+  const final = e.when === 'final';
+  const t = e.tiles || 0, s = e.shields || 0, p = e.points;
+  let sum;
+  if (e.kind === 'road') sum = `A${final ? 'n unfinished' : ' finished'} road of ${plural(t, 'tile')}: ${t} × 1 = ${p} point${p === 1 ? '' : 's'}.`;
+  else if (e.kind === 'city') {
+    const each = final || p !== 2 * (t + s) ? 1 : 2;
+    const what = `${final ? 'An unfinished' : each === 1 ? 'A finished small' : 'A finished'} city of ${plural(t, 'tile')}${s ? ` and ${plural(s, 'shield')}` : ''}`;
+    sum = `${what}: ${t} × ${each}${s ? ` + ${s} × ${each}` : ''} = ${p} points.`;
+  } else if (e.kind === 'cloister' || e.kind === 'garden') {
+    sum = final ? `An unfinished ${e.kind}: 1 + ${plural(p - 1, 'tile')} around it = ${p} points.` : `A ${e.kind} with all 8 tiles around it: 9 points.`;
+  } else if (e.kind === 'farm') {
+    const c = e.cities || 0;
+    sum = `A farm supplying ${plural(c, 'completed city', 'completed cities')}: ${c} × ${c ? p / c : 0} = ${p} points.`;
+  } else sum = `${p} points.`;
+  // Who had the majority: the followers counted per seat.
+  const count = new Map();
+  for (const f of men) count.set(f.seat, (count.get(f.seat) || 0) + 1);
+  const role = men[0] ? men[0].role : (ROLES_OF_SCORING[e.kind] || ['follower'])[0];
+  const who = (seat) => players[seat] ? players[seat].name : `seat ${seat + 1}`;
+  const win = e.to.map(who);
+  let most;
+  if (!count.size) most = `${win.join(' and ')} had the most ${role}s on it: ${e.to.length > 1 ? `each scores ${p}` : `${p} points`}.`;
+  else if (count.size === 1) {
+    const [[seat, n]] = [...count.entries()];
+    most = `${who(seat)} alone had ${n === 1 ? `a ${role}` : `${n} ${role}s`} on it.`;
+  }
+  else {
+    const tally = [...count.entries()].sort((a, b) => b[1] - a[1]).map(([seat, n]) => `${who(seat)} ${n}`).join(', ');
+    most = e.to.length > 1
+      ? `A tie for the most ${role}s (${tally}): ${win.join(' and ')} each score ${p}.`
+      : `${win[0]} had the most ${role}s (${tally}) and scores ${p}; the others nothing.`;
+  }
+  return `${sum} ${most}`;
 }

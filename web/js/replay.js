@@ -6,9 +6,9 @@ import { BoardView } from './board.js';
 import { esc } from './dom.js';
 import { rulesTitle } from './rules.js';
 import { colorOf, markIcon } from './meeple.js';
-import { breakdownHtml, chartSvg, logHtml, playersHtml } from './panels.js';
+import { breakdownHtml, chartSvg, logHtml, playersHtml, scoringWhy } from './panels.js';
 import { ReviewPanel } from './review.js';
-import { tileSvg } from './tiles.js';
+import { ROLE_OF_KIND, tileSvg } from './tiles.js';
 
 const icon = (d) => `<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path d="${d}" fill="currentColor"/></svg>`;
 const ICONS = {
@@ -21,7 +21,7 @@ const ICONS = {
 };
 
 export class ReplayScreen {
-  constructor(root, tiles, replay, { id = null, title = 'Replay' } = {}) {
+  constructor(root, tiles, replay, { id = null, title = 'Replay', review = false } = {}) {
     this.root = root;
     this.tiles = tiles;
     this.r = replay;
@@ -33,8 +33,17 @@ export class ReplayScreen {
     this.render();
     this.board = new BoardView(root.querySelector('.board-area'), tiles, { bottomMargin: 76 });
     // A stored finished game gets the search's review (review.js).
+    this.better = null; // a review's better move, drawn on the board
     this.review = id && replay.finished
-      ? new ReviewPanel(root.querySelector('.review-panel'), id, replay.players, (k) => { this.stop(); this.go(k); })
+      ? new ReviewPanel(root.querySelector('.review-panel'), id, replay.players, {
+        tiles,
+        gardens: !!(replay.rules && replay.rules.abbot),
+        boardBefore: (turn) => this.r.board.slice(0, this.r.steps[Math.max(0, turn - 1)].tiles),
+        onPick: (k) => { this.stop(); this.go(k); },
+        onBetter: (m) => { this.stop(); this.better = m; this.go(this.k); },
+        // Come from the results: the move to learn most from, its better one drawn.
+        onReady: (r) => { if (review) this.openWorst(r); },
+      })
       : null;
     this.keys = (e) => this.onKey(e);
     document.addEventListener('keydown', this.keys);
@@ -57,6 +66,7 @@ export class ReplayScreen {
         <div class="board-wrap">
           <div class="board-area"></div>
           <div class="banner replay-banner"></div>
+          <div class="why-box hidden" role="status"><span class="why-text"></span><button class="close" aria-label="Close" title="Close">×</button></div>
           <div class="replay-bar">
             <button class="btn icon" data-go="first" title="Start (Home)">${ICONS.first}</button>
             <button class="btn icon" data-go="prev" title="Back (←)">${ICONS.prev}</button>
@@ -64,19 +74,19 @@ export class ReplayScreen {
             <button class="btn icon" data-go="next" title="Forward (→)">${ICONS.next}</button>
             <button class="btn icon" data-go="last" title="End (End)">${ICONS.last}</button>
             <input type="range" class="scrub" min="0" max="${n}" value="${this.k}" aria-label="Turn">
-            <label class="jump">turn <input type="number" class="turn-input" min="0" max="${n}" value="${this.k}"> / ${n}</label>
+            <label class="jump"><span class="jump-word">turn</span> <input type="number" class="turn-input" min="0" max="${n}" value="${this.k}"> / ${n}</label>
           </div>
         </div>
         <aside class="sidebar">
-          <section class="replay-head"><h3>${esc(this.title)}</h3>
+          <section class="replay-head"><h1 class="replay-title">${esc(this.title)}</h1>
             <p class="muted"><a href="#/rules/${esc(this.r.rules_code)}">${esc(rulesTitle(this.r.rules))}</a> · ${this.r.finished ? 'finished' : 'unfinished'} game</p>
             ${this.id ? `<p class="links"><a href="#/game/${this.id}">Back to the game</a> · <a href="${api.recordUrl(this.id)}" download>Download record</a> · <a href="#/">All games</a></p>` : '<p class="links"><a href="#/">All games</a></p>'}
           </section>
           <section class="players-panel"></section>
           <section class="chart-panel"></section>
           <section class="review-panel"></section>
-          <section class="log-panel"><h3 id="replay-log-title">Log</h3><div class="log" tabindex="0" role="log" aria-labelledby="replay-log-title"></div></section>
-          ${this.r.finished ? '<section class="final-panel"><h3>Final scoring</h3><div class="final"></div></section>' : ''}
+          <section class="log-panel"><h2 id="replay-log-title">Log</h2><div class="log" tabindex="0" role="log" aria-labelledby="replay-log-title"></div></section>
+          ${this.r.finished ? '<section class="final-panel"><h2>Final scoring</h2><div class="final"></div></section>' : ''}
         </aside>
       </div>`;
     this.root.querySelector('.replay-bar').addEventListener('click', (e) => {
@@ -89,6 +99,12 @@ export class ReplayScreen {
       else if (g === 'last') this.go(this.last);
       else if (g === 'play') this.toggle();
     });
+    // A scoring in the log, chosen: why it scored, on the board and in words.
+    this.root.querySelector('.log').addEventListener('click', (e) => {
+      const b = e.target.closest('button.why');
+      if (b) this.explain(Number(b.dataset.ev));
+    });
+    this.root.querySelector('.why-box .close').onclick = () => this.explain(null);
     this.root.querySelector('.scrub').oninput = (e) => { this.stop(); this.go(+e.target.value); };
     this.root.querySelector('.turn-input').onchange = (e) => { this.stop(); this.go(+e.target.value); };
     if (this.r.finished) {
@@ -97,37 +113,83 @@ export class ReplayScreen {
     }
   }
 
+  /** Goes to the move that lost the most and draws its better one. */
+  openWorst(review) {
+    const worst = review.moves.reduce((a, m) => (m.lost > (a ? a.lost : 0.05) ? m : a), null);
+    if (!worst) return;
+    this.stop();
+    this.go(worst.turn);
+    this.review.toggleBetter(true);
+    this.root.querySelector('.review-panel').scrollIntoView({ block: 'nearest' });
+  }
+
   go(k) {
     k = Math.max(0, Math.min(this.last, Number.isFinite(k) ? Math.round(k) : 0));
     this.k = k;
+    if (this.better && this.better.turn !== k) this.better = null;
+    const better = this.better;
     const step = this.r.steps[k];
     const players = this.r.players.map((p, i) => ({ ...p, kind: 'human', score: step.scores[i], supply: step.supply[i] }));
-    const board = this.r.board.slice(0, step.tiles);
-    const lastTile = board.length > 1 && k > 0 ? board[board.length - 1] : null;
+    // A better move drawn: the board as it was before the move, the better one ghosted in place.
+    const shown = better ? this.r.steps[k - 1] : step;
+    const board = this.r.board.slice(0, shown.tiles);
+    const lastTile = board.length > 1 && k > 0 && !better ? board[board.length - 1] : null;
     const mover = k > 0 ? this.r.steps[k].events.find((e) => e.type === 'tile') : null;
     this.board.setTiles(board, lastTile && mover ? { at: lastTile.at, color: this.r.players[mover.seat].color } : null);
     if (this.board.follow) this.board.fit(true);
-    this.board.setFollowers(step.followers.map((f) => ({ ...f, color: this.r.players[f.seat].color })));
+    const followers = shown.followers.map((f) => ({ ...f, color: this.r.players[f.seat].color }));
+    if (better) {
+      const b = better.best, color = this.r.players[better.seat].color;
+      this.board.setGhost({ tile: b.tile, x: b.at[0], y: b.at[1], rot: b.rot || 0, advice: true, color });
+      const spot = b.meeple || b.abbot;
+      if (spot) {
+        followers.push({ seat: better.seat, at: b.at, spot, color, pending: true, tileInfo: { tile: b.tile, rot: b.rot || 0 },
+          role: b.abbot ? 'abbot' : ROLE_OF_KIND[this.tiles.spotKind(b.tile, b.rot || 0, spot)] || 'knight' });
+      }
+      this.board.reveal(b.at[0], b.at[1]);
+    } else this.board.setGhost(null);
+    this.board.setFollowers(followers);
     const done = k === this.last && this.r.finished;
     this.root.querySelector('.players-panel').innerHTML = playersHtml(players, {
       turnSeat: step.to_move, finished: done, winners: done ? this.r.winners : [],
     });
     const events = this.r.steps.slice(1, k + 1).flatMap((s) => s.events);
+    this.events = events;
+    this.explain(null);
     this.root.querySelector('.log').innerHTML = logHtml(events, this.r.players);
     this.root.querySelector('.chart-panel').innerHTML = this.r.steps.length > 2
-      ? `<h3>Scores</h3>${chartSvg(this.r.score_history, this.r.players, { width: 320, height: 150, mark: k })}` : '';
+      ? `<h2>Scores</h2>${chartSvg(this.r.score_history, this.r.players, { width: 320, height: 150, mark: k })}` : '';
     if (this.review) this.review.show(k);
     this.root.querySelector('.scrub').value = k;
     this.root.querySelector('.turn-input').value = k;
     const banner = this.root.querySelector('.replay-banner');
     if (k === 0) banner.innerHTML = 'The start tile';
-    else if (mover) {
+    else if (better) {
+      const p = this.r.players[better.seat];
+      banner.innerHTML = `Move ${k}: better for <b class="pname">${markIcon(p.color, 13)}${esc(p.name)}</b> was ${tileSvg(better.best.tile, better.best.rot || 0, 22)} ${esc(this.review.words(better.best, k, better.move))}`;
+    } else if (mover) {
       const p = this.r.players[mover.seat];
       const deploy = this.r.steps[k].events.find((e) => e.type === 'deploy');
       const verb = p.name === 'You' ? 'place' : 'places'; // "You place", not "You places"
       banner.innerHTML = `Turn ${k}: <b class="pname">${markIcon(p.color, 13)}${esc(p.name)}</b> ${verb} ${tileSvg(mover.tile, mover.rot || 0, 22)}${deploy ? ` with a ${esc(deploy.role)}` : ''}${done ? ' — final scoring' : ''}`;
     }
     banner.style.setProperty('--pc', mover ? colorOf(this.r.players[mover.seat].color).fill : '#8a5a2b');
+  }
+
+  /** Shows why the scoring `events[i]` (the log as shown) scored; null: stops. */
+  explain(i) {
+    const box = this.root.querySelector('.why-box');
+    const e = i == null ? null : this.events[i];
+    if (!e || e.type !== 'score') {
+      this.board.setWhy(null);
+      box.classList.add('hidden');
+      return;
+    }
+    const why = scoringWhy(this.events, i, this.r.board, this.r.players, this.tiles);
+    this.board.setWhy(why);
+    box.querySelector('.why-text').textContent = why.text;
+    box.classList.remove('hidden');
+    this.board.frameAround(why.cells);
   }
 
   toggle() {

@@ -1,17 +1,71 @@
 // The search's review of a finished game in the replay viewer: per move
-// "better was …, +N expected", and the curve of each player's expected
+// what the search would have played instead, in a player's words ("north
+// of the cloister, knight in the city: about 5 points more") and, when
+// chosen, drawn on the board; and the curve of each player's expected
 // margin (GET /api/games/{id}/review; docs/ai.md, "Game review").
 
 import { esc } from './dom.js';
-import { colorOf } from './meeple.js';
-import { tileSvg } from './tiles.js';
+import { colorOf, markIcon } from './meeple.js';
+import { placeWords, tileSvg } from './tiles.js';
 
 const POLL_MS = 1500;
 
-/** A move in the record's form, drawn: its tile, where, and the follower. */
-function moveHtml(m) {
-  const extra = m.meeple ? ` + follower ${esc(m.meeple)}` : m.abbot ? ` + abbot ${esc(m.abbot)}` : m.recall ? ' + abbot recalled' : '';
-  return `${tileSvg(m.tile, m.rot || 0, 20)} at ${m.at[0]},${m.at[1]}${extra}`;
+const DIR8 = { '0,-1': 'north', '1,-1': 'north-east', '1,0': 'east', '1,1': 'south-east', '0,1': 'south', '-1,1': 'south-west', '-1,0': 'west', '-1,-1': 'north-west' };
+const EDGE = { '0,-1': 0, '1,0': 1, '0,1': 2, '-1,0': 3 }; // a tile's edge (N E S W) toward a direction
+const TURNS = ['', 'turned a quarter', 'turned half round', 'turned three quarters'];
+
+/**
+ * Where a move lies, as a player would say it: by the most notable tile
+ * next to it on the board as it was (a cloister or garden around it, a
+ * city or road it joins, the start tile), else by the start. Gardens
+ * count only where the Abbot is played (elsewhere they are just drawn).
+ * `before`: [{tile, at, rot}] the tiles laid before the move.
+ */
+export function whereWords(m, before, tiles, played = null, { gardens = false } = {}) {
+  if (played && played.at[0] === m.at[0] && played.at[1] === m.at[1]) {
+    const turn = ((m.rot || 0) - (played.rot || 0) + 4) % 4;
+    return turn ? `the same place, ${TURNS[turn]}` : 'the same place';
+  }
+  const at = new Map(before.map((t) => [`${t.at[0]},${t.at[1]}`, t]));
+  const start = before[0];
+  let best = null;
+  for (const [key, dir] of Object.entries(DIR8)) {
+    const [dx, dy] = key.split(',').map(Number);
+    const n = at.get(`${m.at[0] + dx},${m.at[1] + dy}`);
+    if (!n) continue;
+    // Where the move lies from that tile: the opposite way.
+    const from = DIR8[`${-dx},${-dy}`];
+    const g = tiles.geom(n.tile);
+    const def = g ? g.def : {};
+    const diagonal = dx && dy;
+    let rank = 0, what = '';
+    if (def.cloister) { rank = 5; what = 'the cloister'; }
+    else if (def.garden && gardens) { rank = 4; what = 'the garden'; }
+    else if (!diagonal) {
+      // The neighbour's edge that faces the move.
+      const edge = tiles.edgesAt(n.tile, n.rot || 0)[EDGE[`${-dx},${-dy}`]];
+      if (edge === 'city') { rank = 3; what = 'the city'; }
+      else if (edge === 'road') { rank = 2; what = 'the road'; }
+      else if (n === start) { rank = 1; what = 'the start tile'; }
+    }
+    if (rank && (!best || rank > best.rank)) best = { rank, text: `${from} of ${what}` };
+  }
+  return best ? best.text : placeWords(m.at[0], m.at[1]);
+}
+
+/** The follower of a move in words: "knight in the north city", "no follower". */
+export function followerWords(m, tiles) {
+  if (m.meeple) return tiles.spotLabel(m.tile, m.rot || 0, m.meeple);
+  if (m.abbot) return tiles.spotLabel(m.tile, m.rot || 0, m.abbot, true);
+  if (m.recall) return 'recalling the abbot';
+  return 'no follower';
+}
+
+/** Expected points, as a player would round them: "about 5 points more", "a little more (0.3 points)". */
+export function gainWords(lost) {
+  if (lost < 0.95) return `a little more (${lost.toFixed(1)} point${lost.toFixed(1) === '1.0' ? '' : 's'})`;
+  const n = Math.round(lost);
+  return `about ${n} point${n === 1 ? '' : 's'} more`;
 }
 
 const signed = (v) => `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(1)}`;
@@ -48,20 +102,30 @@ export class ReviewPanel {
    * @param el the sidebar section to fill
    * @param id the stored game's id
    * @param players the replay's players (names and colours)
-   * @param onPick called with a move number when the curve is clicked
+   * @param opts `tiles` (the tile set), `boardBefore(turn)` (the tiles laid
+   *   before a move), `onPick(turn)` (the curve was clicked), `onBetter(move | null)`
+   *   (draw a move's better one on the board, or stop), `onReady(review)`,
+   *   `gardens` (the Abbot is played: gardens are features)
    */
-  constructor(el, id, players, onPick) {
+  constructor(el, id, players, { tiles, boardBefore, onPick, onBetter = () => {}, onReady = () => {}, gardens = false }) {
+    this.gardens = gardens;
     this.el = el;
     this.id = id;
     this.players = players;
+    this.tiles = tiles;
+    this.boardBefore = boardBefore;
     this.onPick = onPick;
+    this.onBetter = onBetter;
+    this.onReady = onReady;
     this.k = 0;
+    this.drawn = null; // the move whose better one is drawn on the board
     this.review = null;
     this.progress = null;
     this.message = null;
     this.timer = null;
     this.gone = false;
     this.el.addEventListener('click', (e) => {
+      if (e.target.closest('[data-act="show-better"]')) { this.toggleBetter(); return; }
       const svg = e.target.closest('svg.review-curve');
       if (!svg || !this.review) return;
       const r = svg.getBoundingClientRect();
@@ -97,33 +161,68 @@ export class ReviewPanel {
       this.message = body && body.message ? body.message : 'the review could not be loaded';
     }
     this.render();
+    if (this.review) this.onReady(this.review);
+  }
+
+  /** The move shown now (the replay's step), or null. */
+  get move() {
+    return this.review && this.k > 0 ? this.review.moves[this.k - 1] || null : null;
   }
 
   show(k) {
     this.k = k;
+    if (this.drawn && this.drawn.turn !== k) this.drawn = null;
     this.render();
+  }
+
+  /** Draws the shown move's better one on the board, or stops. */
+  toggleBetter(on = !this.drawn) {
+    const m = this.move;
+    this.drawn = on && m && m.lost >= 0.05 ? m : null;
+    this.onBetter(this.drawn);
+    this.render();
+    const b = this.el.querySelector('[data-act="show-better"]');
+    if (b) b.focus();
+  }
+
+  /** A move in words: "north of the cloister, knight in the north city". */
+  words(m, turn, played = null) {
+    const before = this.boardBefore(turn);
+    return `${whereWords(m, before, this.tiles, played, { gardens: this.gardens })}, ${followerWords(m, this.tiles)}`;
   }
 
   render() {
     if (this.gone) return;
     if (!this.review) {
+      this.shownKey = null;
       this.el.innerHTML = this.progress
-        ? `<h3>Review</h3><p class="muted">The search is reviewing the game: ${this.progress.done} of ${this.progress.total} moves…</p>`
-        : this.message ? `<h3>Review</h3><p class="muted">${esc(this.message)}</p>` : '';
+        ? `<h2>Review</h2><p class="muted">The search is reviewing the game: ${this.progress.done} of ${this.progress.total} moves…</p>`
+        : this.message ? `<h2>Review</h2><p class="muted">${esc(this.message)}</p>` : '';
       return;
     }
     const moves = this.review.moves;
-    const m = this.k > 0 ? moves[this.k - 1] || null : null;
+    const m = this.move;
+    const name = (seat) => {
+      const p = this.players[seat];
+      return p ? `<b class="pname">${markIcon(p.color, 12)}${esc(p.name)}</b>` : `seat ${seat + 1}`;
+    };
     let line;
     if (!m) line = '<p class="muted">Step through the game to see what the search thought of each move.</p>';
     else if (m.lost >= 0.05) {
-      line = `<p class="review-line">Move ${m.turn}: better was ${moveHtml(m.best)}, <b>${signed(m.lost)}</b> expected
-        <span class="muted">(${signed(m.best_margin)} instead of ${signed(m.played_margin)})</span></p>`;
+      const drawn = this.drawn === m;
+      line = `<p class="review-line">Move ${m.turn}, ${name(m.seat)}: better was ${tileSvg(m.best.tile, m.best.rot || 0, 20)}
+        <b class="better-words">${esc(this.words(m.best, m.turn, m.move))}</b>: ${gainWords(m.lost)}.</p>
+        <p class="muted played-words">Played: ${esc(this.words(m.move, m.turn))}.</p>
+        <button class="btn small" data-act="show-better" aria-pressed="${drawn}">${drawn ? 'Back to the move played' : 'Show it on the board'}</button>`;
     } else {
-      line = `<p class="review-line">Move ${m.turn}: the search agrees <span class="muted">(expected margin ${signed(m.played_margin)})</span></p>`;
+      line = `<p class="review-line">Move ${m.turn}, ${name(m.seat)}: the search agrees.</p>`;
     }
-    const totals = this.players.map((p, s) => `<span style="color:${colorOf(p.color).fill}">${esc(p.name)}</span> ${signed(-(this.review.lost[s] || 0))}`).join(' · ');
-    this.el.innerHTML = `<h3>Review</h3>${line}${curveSvg(moves, this.players, this.k)}
-      <p class="muted">Expected points lost: ${totals} <span title="The search's value of its best move minus that of the move played, each the mean final margin over sampled tile orders (budget ${esc(this.review.budget)} a move)">ⓘ</span></p>`;
+    const totals = this.players.map((p, s) => `${name(s)} ${signed(-(this.review.lost[s] || 0))}`).join(' · ');
+    // Drawn again only when it changed (a button under the pointer stays the same button).
+    const key = `${this.k}:${this.drawn ? this.drawn.turn : ''}`;
+    if (key === this.shownKey) return;
+    this.shownKey = key;
+    this.el.innerHTML = `<h2>Review</h2>${line}${curveSvg(moves, this.players, this.k)}
+      <p class="muted review-totals">Points lost to better moves, as the search expects them: ${totals} <span title="The search's value of its best move minus that of the move played, each the mean final margin over sampled tile orders (budget ${esc(this.review.budget)} a move)">ⓘ</span></p>`;
   }
 }

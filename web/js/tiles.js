@@ -537,6 +537,9 @@ export function tileWords(id) {
 }
 
 /** A cell in words, from the start tile: "the start", "east of the start", "2 north and 1 west of the start". */
+/** Who stands on each kind of feature. */
+export const ROLE_OF_KIND = { city: 'knight', road: 'thief', field: 'farmer', cloister: 'monk', garden: 'abbot' };
+
 export function placeWords(x, y) {
   if (x === 0 && y === 0) return 'the start';
   if (Math.abs(x) + Math.abs(y) === 1) return `${x > 0 ? 'east' : x < 0 ? 'west' : y > 0 ? 'south' : 'north'} of the start`;
@@ -646,6 +649,26 @@ export class TileSet {
     const g = this.shape(id);
     const si = this.segmentAt(id, rot, spot);
     return si < 0 ? null : g.def.segments[si].kind;
+  }
+
+  /**
+   * A follower spot in a player's words, by where it lies on the tile as
+   * turned: "knight in the north city", "farmer on the south-west field",
+   * "monk in the cloister" (`abbot`: the abbot on its cloister or garden).
+   */
+  spotLabel(id, rot, spot, abbot = false) {
+    const kind = this.spotKind(id, rot, spot);
+    const role = abbot ? 'abbot' : ROLE_OF_KIND[kind] || 'follower';
+    if (kind === 'cloister' || kind === 'garden') return `${role} in the ${kind}`;
+    const [x, y] = this.spotPoint(id, rot, spot);
+    const dx = x - 50, dy = y - 50;
+    let where = '';
+    if (Math.hypot(dx, dy) >= 12) {
+      const ns = dy < -Math.abs(dx) * 0.41 ? 'north' : dy > Math.abs(dx) * 0.41 ? 'south' : '';
+      const ew = dx > Math.abs(dy) * 0.41 ? 'east' : dx < -Math.abs(dy) * 0.41 ? 'west' : '';
+      where = `${[ns, ew].filter(Boolean).join('-')} `;
+    }
+    return `${role} ${kind === 'city' ? 'in' : 'on'} the ${where}${kind || 'tile'}`;
   }
 
   /** Canonical edge kinds after rotation, N E S W. */

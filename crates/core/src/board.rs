@@ -710,6 +710,19 @@ impl Board {
         n
     }
 
+    /// The placed tile at `p` and those around it, a bit per tile index.
+    pub(crate) fn around(&self, p: Pos) -> u128 {
+        let mut bits = 0u128;
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                if let Some(i) = self.index_near(Pos::new(p.x + dx, p.y + dy)) {
+                    bits |= 1 << i;
+                }
+            }
+        }
+        bits
+    }
+
     /// The feature that `spot` of the tile at `pos` belongs to.
     pub fn feature_at(&self, pos: Pos, spot: crate::geom::Spot) -> Option<FeatureInfo> {
         let idx = self.index_at(pos)?;

@@ -131,6 +131,12 @@ pub struct Scoring {
     pub shields: u8,
     /// Completed cities a farm scoring paid for.
     pub cities: u8,
+    /// The tiles the scoring was for, a bit per placed tile in the order
+    /// laid (bit 0: the start tile): a road's or city's tiles, a cloister
+    /// or garden and the tiles around it, a farm and the completed cities
+    /// it was paid for. For showing players why it scored; no part of the
+    /// record.
+    pub cover: u128,
 }
 
 /// Something that happened.

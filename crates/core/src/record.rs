@@ -416,7 +416,7 @@ impl RecordMove {
 pub fn event_json(e: &Event) -> Option<Value> {
     let mut m = Map::new();
     match *e {
-        Event::Scored(Scoring { turn, kind, when, points, to, tiles, shields, cities }) => {
+        Event::Scored(Scoring { turn, kind, when, points, to, tiles, shields, cities, .. }) => {
             if let Some(t) = turn {
                 m.insert("turn".into(), t.0.into());
             }

@@ -91,12 +91,18 @@ impl Preset {
         Preset::ALL.into_iter().find(|p| p.name() == s)
     }
 
-    /// The preset in a sentence, for people choosing one.
-    pub const fn summary(self) -> &'static str {
+    /// The preset in a sentence, for people choosing one: the headline of
+    /// its rule set ([`Rules::headline`]).
+    pub fn summary(self) -> String {
+        Rules::preset(self).headline()
+    }
+
+    /// What the preset stands for, in a few words.
+    const fn title(self) -> &'static str {
         match self {
-            Preset::Standard => "Today's rules: farmers score 3 per completed city.",
-            Preset::Beginner => "No farmers: a gentle first game.",
-            Preset::FirstEdition => "The 2000 rules: farmers score 4 per city; small cities score 2.",
+            Preset::Standard => "Today's rules",
+            Preset::Beginner => "A gentle first game",
+            Preset::FirstEdition => "The 2000 rules",
         }
     }
 }
@@ -472,6 +478,23 @@ pub static RULE_OPTIONS: [RuleOption; 13] = [
 ];
 
 impl Rules {
+    /// The rule set in a sentence: its preset, how farmers score and
+    /// whether small cities score less, as they are in force (options
+    /// changed from the preset included), e.g. "Today's rules, with house
+    /// rules: farmers score 4 per completed city, to the most farmers over
+    /// all its farms."
+    pub fn headline(&self) -> String {
+        let farms = match self.farms {
+            FarmRule::PerFarm => "farmers score 3 per completed city",
+            FarmRule::PerFarmOnce => "farmers score 3 per completed city, each city once per player",
+            FarmRule::PerCity => "farmers score 4 per completed city, to the most farmers over all its farms",
+            FarmRule::Off => "no farmers",
+        };
+        let small = if self.small_city { "; small cities score 2" } else { "" };
+        let changed = if *self == Rules::preset(self.preset) { "" } else { ", with house rules" };
+        format!("{}{changed}: {farms}{small}.", self.preset.title())
+    }
+
     /// The rule set a preset stands for (rules.md, "Presets"): every house
     /// rule off, no River, no Abbot.
     pub const fn preset(preset: Preset) -> Rules {
@@ -646,6 +669,32 @@ mod tests {
         assert_eq!((first.farms, first.small_city), (FarmRule::PerCity, true));
         assert_eq!(Rules::default().hand, 1);
         assert!(Rules::default().incomplete_scoring);
+    }
+
+    #[test]
+    fn the_headline_says_the_farm_rule_in_force() {
+        assert_eq!(Preset::Standard.summary(), "Today's rules: farmers score 3 per completed city.");
+        assert_eq!(Preset::Beginner.summary(), "A gentle first game: no farmers.");
+        assert_eq!(
+            Preset::FirstEdition.summary(),
+            "The 2000 rules: farmers score 4 per completed city, to the most farmers over all its farms; small cities score 2."
+        );
+        // Farm scoring set to 4 per city on today's rules: the headline says 4, not 3.
+        let four = Rules::parse("standard,farms=per-city").unwrap().headline();
+        assert_eq!(
+            four,
+            "Today's rules, with house rules: farmers score 4 per completed city, to the most farmers over all its farms."
+        );
+        assert!(!four.contains(" 3 "), "{four}");
+        assert_eq!(
+            Rules::parse("beginner,farms=per-farm-once").unwrap().headline(),
+            "A gentle first game, with house rules: farmers score 3 per completed city, each city once per player."
+        );
+        // A change that is not about farms still says the rules are changed.
+        assert!(Rules::parse("standard,river=true")
+            .unwrap()
+            .headline()
+            .starts_with("Today's rules, with house rules: farmers score 3"));
     }
 
     #[test]

@@ -55,6 +55,7 @@ impl Game {
             tiles: tiles as u8,
             shields: shields as u8,
             cities: 0,
+            cover: f.tiles,
         });
         self.return_followers(root, turn);
     }
@@ -64,6 +65,8 @@ impl Game {
         let f = *self.board.feature(seg);
         let kind = if f.kind == SegmentKind::Garden { ScoredKind::Garden } else { ScoredKind::Cloister };
         let to = self.majority(f.meeples);
+        // The cloister's tile is the feature's one tile: it and the eight around it.
+        let pos = self.board.tiles()[f.tiles.trailing_zeros() as usize].pos;
         self.award(Scoring {
             turn: Some(turn),
             kind,
@@ -73,6 +76,7 @@ impl Game {
             tiles: 0,
             shields: 0,
             cities: 0,
+            cover: self.board.around(pos),
         });
         self.return_followers(seg, turn);
     }
@@ -158,6 +162,7 @@ impl Game {
                 tiles: 0,
                 shields: 0,
                 cities: 0,
+                cover: feat.tiles,
             };
             match feat.kind {
                 SegmentKind::Road => {
@@ -173,6 +178,7 @@ impl Game {
                 SegmentKind::Cloister | SegmentKind::Garden => {
                     s.kind = if feat.kind == SegmentKind::Garden { ScoredKind::Garden } else { ScoredKind::Cloister };
                     s.points = 1 + self.board.neighbours(f.pos);
+                    s.cover = self.board.around(f.pos);
                 }
                 SegmentKind::Field => unreachable!("farms are scored below"),
             }
@@ -226,7 +232,8 @@ impl Game {
             }
         }
         let bordering = |fi: usize| cities.iter().filter(move |&&(_, m)| m & (1 << fi) != 0).map(|&(c, _)| c);
-        let farm_scoring = |points: u32, to: Seats, cities: usize| Scoring {
+        // A farm scoring covers its farms and the completed cities it pays for.
+        let farm_scoring = |points: u32, to: Seats, cities: usize, cover: u128| Scoring {
             turn: None,
             kind: ScoredKind::Farm,
             when: When::Final,
@@ -235,6 +242,7 @@ impl Game {
             tiles: 0,
             shields: 0,
             cities: cities as u8,
+            cover,
         };
         match self.rules.farms {
             FarmRule::Off => {}
@@ -243,15 +251,18 @@ impl Game {
                     let n = bordering(fi).count();
                     if n > 0 {
                         let to = self.majority(self.board.feature(farm).meeples);
-                        self.award(farm_scoring(3 * n as u32, to, n));
+                        let cover = self.board.feature(farm).tiles | tiles_of(&self.board, bordering(fi));
+                        self.award(farm_scoring(3 * n as u32, to, n, cover));
                     }
                 }
             }
             FarmRule::PerFarmOnce => {
                 for p in 0..self.players {
                     let mut paid: Vec<u16> = Vec::new();
+                    let mut cover = 0u128;
                     for (fi, &farm) in farms.iter().enumerate() {
                         if self.majority(self.board.feature(farm).meeples).contains(PlayerId(p)) {
+                            cover |= self.board.feature(farm).tiles;
                             for c in bordering(fi) {
                                 if !paid.contains(&c) {
                                     paid.push(c);
@@ -261,27 +272,38 @@ impl Game {
                     }
                     if !paid.is_empty() {
                         let n = paid.len();
-                        self.award(farm_scoring(3 * n as u32, Seats(1 << p), n));
+                        cover |= tiles_of(&self.board, paid.iter().copied());
+                        self.award(farm_scoring(3 * n as u32, Seats(1 << p), n, cover));
                     }
                 }
             }
             FarmRule::PerCity => {
-                let mut cities: Vec<(u16, u32)> = Vec::new();
+                // Each city with the farmers and the tiles of the farms bordering it.
+                let mut cities: Vec<(u16, u32, u128)> = Vec::new();
                 for (fi, &farm) in farms.iter().enumerate() {
                     let m = self.board.feature(farm).meeples;
+                    let t = self.board.feature(farm).tiles;
                     for c in bordering(fi) {
-                        match cities.iter_mut().find(|(city, _)| *city == c) {
-                            Some((_, sum)) => *sum += m,
-                            None => cities.push((c, m)),
+                        match cities.iter_mut().find(|(city, _, _)| *city == c) {
+                            Some((_, sum, tiles)) => {
+                                *sum += m;
+                                *tiles |= t;
+                            }
+                            None => cities.push((c, m, t)),
                         }
                     }
                 }
                 cities.sort_unstable();
-                for (_, m) in cities {
+                for (c, m, t) in cities {
                     let to = self.majority(m);
-                    self.award(farm_scoring(4, to, 1));
+                    self.award(farm_scoring(4, to, 1, t | self.board.feature(c).tiles));
                 }
             }
         }
     }
+}
+
+/// The tiles of some features (by root), a bit per placed tile.
+fn tiles_of(board: &crate::board::Board, roots: impl Iterator<Item = u16>) -> u128 {
+    roots.fold(0, |acc, r| acc | board.feature(r).tiles)
 }

@@ -278,6 +278,36 @@ fn scoring_events_have_score_json() {
     assert!(scored > 0 && json >= scored);
 }
 
+/// Each scoring covers the tiles it was for: a road's or city's tiles, a
+/// cloister and the tiles around it, a farm with its cities; only laid tiles.
+#[test]
+fn scorings_cover_their_tiles() {
+    use carcassonne::ScoredKind;
+    let mut seen = [0usize; 5];
+    for seed in 0..12u64 {
+        let rules = Rules { abbot: seed % 3 == 0, ..rules_for(seed as usize, seed % 2 == 1) };
+        let game = play_checked(seed, 2 + (seed % 3) as usize, rules);
+        let laid = game.board().tiles().len() as u32;
+        for e in game.events() {
+            let Event::Scored(s) = e else { continue };
+            assert!(s.cover != 0 && 128 - s.cover.leading_zeros() <= laid, "{s:?}: only laid tiles");
+            let n = s.cover.count_ones();
+            match s.kind {
+                ScoredKind::Road | ScoredKind::City => assert_eq!(n, u32::from(s.tiles), "{s:?}"),
+                ScoredKind::Cloister | ScoredKind::Garden if s.turn.is_some() => assert_eq!(n, 9, "{s:?}"),
+                ScoredKind::Cloister | ScoredKind::Garden => assert_eq!(n, s.points, "{s:?}: 1 + the tiles around"),
+                // A farm scoring pays for a completed city, and a completed city spans two tiles at least.
+                ScoredKind::Farm => assert!(s.cities > 0 && n >= 2, "{s:?}"),
+            }
+            seen[s.kind as usize] += 1;
+        }
+    }
+    assert!(
+        seen[0] > 0 && seen[1] > 0 && seen[2] > 0 && seen[4] > 0,
+        "roads, cities, cloisters and farms scored: {seen:?}"
+    );
+}
+
 proptest! {
     #![proptest_config(config(32))]
 

@@ -556,6 +556,9 @@ pub struct ScoreEntry {
     /// Farms: the completed cities they supply.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cities: Option<u8>,
+    /// The tiles it was for, as indices into the board in the order laid
+    /// (for showing why it scored; not in the record).
+    pub cover: Vec<u8>,
 }
 
 impl LogEntry {
@@ -584,6 +587,7 @@ impl LogEntry {
                 tiles: matches!(s.kind, ScoredKind::Road | ScoredKind::City).then_some(s.tiles),
                 shields: matches!(s.kind, ScoredKind::City).then_some(s.shields),
                 cities: matches!(s.kind, ScoredKind::Farm).then_some(s.cities),
+                cover: (0..128u8).filter(|&i| s.cover & (1 << i) != 0).collect(),
             }),
             Event::TileDiscarded { turn, tile } => {
                 LogEntry::Discard { turn: turn.0, kind: "discard", tile: tile.name() }
@@ -697,6 +701,9 @@ mod tests {
                 let mut entry = serde_json::to_value(super::LogEntry::of(e)).unwrap();
                 let kind = entry.as_object_mut().unwrap().remove("type").unwrap();
                 kinds.insert(kind.as_str().unwrap().to_string());
+                // A scoring's tiles are the log's own (for showing why it scored), not the record's.
+                let cover = entry.as_object_mut().unwrap().remove("cover");
+                assert_eq!(cover.is_some(), kind == "score", "{e:?}");
                 if let Some(record) = carcassonne::record::event_json(e) {
                     assert_eq!(entry, record, "{e:?}");
                 }

@@ -212,7 +212,7 @@ pub fn rules_json(rules: &Rules) -> Value {
         "text": rules.to_string(),
         "rules": rules_to_json(rules),
         "preset": rules.preset.name(),
-        "preset_summary": rules.preset.summary(),
+        "preset_summary": rules.headline(),
         "farms": { "rule": rules.farms.name(), "summary": rules.farms.summary(), "example": rules.farms.example() },
         "summary": summary,
         "options": options,

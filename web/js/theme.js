@@ -1,0 +1,60 @@
+// Light or dark: the system's choice (prefers-color-scheme) unless the
+// person picks one with the switch in the top bar; the pick is kept in
+// localStorage. Sets data-theme="light" | "dark" on <html> (style.css).
+
+const KEY = 'carcassonne.theme';
+const SYSTEM = window.matchMedia('(prefers-color-scheme: dark)');
+const WORDS = { system: 'as the system', light: 'light', dark: 'dark' };
+const NEXT = { system: 'dark', dark: 'light', light: 'system' };
+const ICONS = {
+  system: '<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><circle cx="12" cy="12" r="8" fill="none" stroke="currentColor" stroke-width="2"/><path d="M12 4a8 8 0 0 1 0 16z" fill="currentColor"/></svg>',
+  light: '<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><circle cx="12" cy="12" r="4.5" fill="currentColor"/><path d="M12 2v3M12 19v3M2 12h3M19 12h3M4.9 4.9l2.1 2.1M17 17l2.1 2.1M4.9 19.1L7 17M17 7l2.1-2.1" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>',
+  dark: '<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path d="M20 14.5A8.5 8.5 0 0 1 9.5 4a8.5 8.5 0 1 0 10.5 10.5z" fill="currentColor"/></svg>',
+};
+
+/** The person's pick: 'system', 'light' or 'dark'. */
+export function themeChoice() {
+  try {
+    const v = localStorage.getItem(KEY);
+    return v === 'light' || v === 'dark' ? v : 'system';
+  } catch {
+    return 'system';
+  }
+}
+
+/** The theme in force: 'light' or 'dark'. */
+export function theme() {
+  const c = themeChoice();
+  return c === 'system' ? (SYSTEM.matches ? 'dark' : 'light') : c;
+}
+
+function apply() {
+  document.documentElement.dataset.theme = theme();
+  const b = document.querySelector('.theme-toggle');
+  if (!b) return;
+  const c = themeChoice();
+  const word = c === 'system' ? 'auto' : c;
+  b.innerHTML = `${ICONS[c]}<span class="theme-word">${word}</span>`;
+  b.title = `Colours: ${WORDS[c]} (click for ${WORDS[NEXT[c]]})`;
+  b.setAttribute('aria-label', `${word} colours (${WORDS[c]}): switch to ${WORDS[NEXT[c]]}`);
+}
+
+/** Sets the theme now and puts its switch in the top bar. */
+export function installTheme() {
+  apply();
+  SYSTEM.addEventListener('change', apply);
+  const bar = document.querySelector('.topbar');
+  if (!bar || bar.querySelector('.theme-toggle')) return;
+  const b = document.createElement('button');
+  b.className = 'theme-toggle';
+  b.type = 'button';
+  b.onclick = () => {
+    const next = NEXT[themeChoice()];
+    try {
+      if (next === 'system') localStorage.removeItem(KEY); else localStorage.setItem(KEY, next);
+    } catch { /* private mode: this page only */ }
+    apply();
+  };
+  bar.appendChild(b);
+  apply();
+}
