@@ -170,21 +170,6 @@ impl ExternalBot {
     }
 }
 
-/// Whether every program seated plays `rules`.
-///
-/// # Errors
-/// Which seat's program does not, and the option it lacks.
-pub fn check_rules(seats: &[crate::store::Seat], rules: &Rules, programs: &[ExternalBot]) -> Result<(), String> {
-    for (i, seat) in seats.iter().enumerate() {
-        if let Some(BotLevel::External(name)) = seat.bot_level() {
-            if let Some(Err(option)) = programs.iter().find(|p| p.name == name).map(|p| p.supports(rules)) {
-                return Err(format!("seat {}: the bot {name} does not play the rule option {option}", i + 1));
-            }
-        }
-    }
-    Ok(())
-}
-
 /// A bot's move, and what the players should be told about it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BotMove {

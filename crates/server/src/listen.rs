@@ -27,8 +27,21 @@ use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tower::ServiceExt;
 
-use crate::live::{AppState, Config};
+use crate::config::Config;
 use crate::BoxError;
+
+/// What the connection layer serves: a router, over connections it counts,
+/// and whom it tells that the server stops. It knows nothing of games.
+pub trait Site: Send + 'static {
+    /// The caps and timeouts.
+    fn config(&self) -> &Config;
+    /// The router, counting websockets among `conns`.
+    fn router(&self, conns: Arc<Connections>) -> axum::Router;
+    /// The server begins to stop (websockets are told).
+    fn begin_shutdown(&self);
+    /// The server stops (after the grace).
+    fn leave(&self) -> impl Future<Output = ()> + Send;
+}
 
 /// Open connections (websockets included), in all and per client address.
 pub struct Connections {
@@ -125,12 +138,12 @@ impl Connections {
 /// None so far: accept errors (out of files) are logged and retried.
 pub async fn serve_until(
     listener: TcpListener,
-    state: AppState,
+    state: impl Site,
     stop: impl Future<Output = ()>,
 ) -> Result<(), BoxError> {
-    let conns = Arc::clone(state.connections());
     let config = state.config().clone();
-    let router = crate::routes::app(state.clone());
+    let conns = Arc::new(Connections::new(&config));
+    let router = state.router(Arc::clone(&conns));
     let mut builder = http1::Builder::new();
     builder.timer(TokioTimer::new()).header_read_timeout(config.header_timeout).keep_alive(true);
     let (closing, closed) = tokio::sync::watch::channel(false);

@@ -6,8 +6,7 @@ use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
 use axum::extract::rejection::BytesRejection;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{DefaultBodyLimit, Path, RawQuery, Request, State};
+use axum::extract::{DefaultBodyLimit, FromRef, Path, RawQuery, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -17,11 +16,18 @@ use carcassonne::record::Record;
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 
+use crate::config::Rate;
 use crate::error::ApiError;
-use crate::listen::client_ip;
-use crate::live::{AppState, CreateRequest, Live, MoveRequest, Rate, Viewer};
+use crate::listen::{client_ip, Connections};
+use crate::services::games::{plausible_id, CreateRequest, Live, MoveRequest, Viewer};
+use crate::services::review::ReviewStatus;
+use crate::services::AppState;
 use crate::view;
-use crate::wire::{ClientMessage, Follower, ServerMessage};
+
+mod rulesets;
+mod ws;
+
+pub use rulesets::{MAX_SAVED_RULES, SAVES_PER_HOUR};
 
 /// The largest request body for moves and new games.
 pub const MAX_BODY: usize = 16 * 1024;
@@ -32,14 +38,14 @@ pub const MAX_WS_MESSAGE: usize = 16 * 1024;
 /// A websocket's read buffer: clients send small messages (a move is a
 /// few hundred bytes). The library's default, 128 KiB, is zeroed before
 /// every read and held by every socket.
-const WS_READ_BUFFER: usize = 4 * 1024;
+pub(crate) const WS_READ_BUFFER: usize = 4 * 1024;
 /// The longest text a QR code is made of.
 pub const MAX_QR_TEXT: usize = 1024;
 
 type KeyedLimiter = governor::DefaultKeyedRateLimiter<IpAddr>;
-type DirectLimiter = governor::DefaultDirectRateLimiter;
+pub(crate) type DirectLimiter = governor::DefaultDirectRateLimiter;
 
-fn quota(rate: Rate) -> governor::Quota {
+pub(crate) fn quota(rate: Rate) -> governor::Quota {
     let per_second = NonZeroU32::new(rate.per_second).unwrap_or(NonZeroU32::MIN);
     governor::Quota::per_second(per_second).allow_burst(NonZeroU32::new(rate.burst).unwrap_or(per_second))
 }
@@ -77,8 +83,35 @@ async fn json_posts_only(req: Request, next: Next) -> Response {
     next.run(req).await
 }
 
-/// The whole application: API, websocket and UI.
+/// What the handlers share: the services, and the connection counts (a
+/// websocket takes a place among them).
+#[derive(Clone)]
+pub struct Shared {
+    pub app: AppState,
+    pub conns: Arc<Connections>,
+}
+
+impl FromRef<Shared> for AppState {
+    fn from_ref(s: &Shared) -> AppState {
+        s.app.clone()
+    }
+}
+
+impl FromRef<Shared> for Arc<Connections> {
+    fn from_ref(s: &Shared) -> Arc<Connections> {
+        Arc::clone(&s.conns)
+    }
+}
+
+/// The whole application: API, websocket and UI (with connection counts of
+/// its own: tests call it directly).
 pub fn app(state: AppState) -> Router {
+    let conns = Arc::new(Connections::new(state.config()));
+    app_with(state, conns)
+}
+
+/// [`app`], counting websockets among the listener's connections `conns`.
+pub fn app_with(state: AppState, conns: Arc<Connections>) -> Router {
     let http_rate = state.config().http_rate;
     let body_timeout = state.config().body_timeout;
     let api = Router::new()
@@ -97,18 +130,18 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games/{id}/record", get(download_record))
         .route("/api/games/{id}/replay", get(game_replay))
         .route("/api/games/{id}/review", get(game_review))
-        .route("/api/games/{id}/ws", get(websocket))
+        .route("/api/games/{id}/ws", get(ws::websocket))
         .route("/api/qr", post(qr_code))
-        .route("/api/rules", post(crate::rulesets::rules_of))
-        .route("/api/rules/{code}", get(crate::rulesets::rules_page))
-        .route("/api/rulesets", get(crate::rulesets::list).post(crate::rulesets::save))
-        .route("/api/rulesets/{id}", post(crate::rulesets::change))
+        .route("/api/rules", post(rulesets::rules_of))
+        .route("/api/rules/{code}", get(rulesets::rules_page))
+        .route("/api/rulesets", get(rulesets::list).post(rulesets::save))
+        .route("/api/rulesets/{id}", post(rulesets::change))
         .layer(DefaultBodyLimit::max(MAX_BODY));
     let replay = Router::new().route("/api/replay", post(replay_record)).layer(DefaultBodyLimit::max(MAX_RECORD));
     let router = api
         .merge(replay)
         .fallback(static_file)
-        .with_state(state)
+        .with_state(Shared { app: state, conns })
         .layer(middleware::from_fn(json_posts_only))
         .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(body_timeout))
         // Text, JSON and SVG go compressed to clients that take it (brotli or gzip).
@@ -250,11 +283,11 @@ pub(crate) fn query_list(query: &Option<String>, key: &str) -> Vec<String> {
 }
 
 /// The tokens in `?token=a,b`.
-fn tokens(query: &Option<String>) -> Vec<String> {
+pub(crate) fn tokens(query: &Option<String>) -> Vec<String> {
     query_list(query, "token")
 }
 
-async fn viewer_of(live: &Live, tokens: &[String]) -> Result<Viewer, ApiError> {
+pub(crate) async fn viewer_of(live: &Live, tokens: &[String]) -> Result<Viewer, ApiError> {
     let table = live.lock().await;
     Viewer::from_tokens(&table.seats, tokens.iter().map(String::as_str))
 }
@@ -271,7 +304,7 @@ pub const MAX_LISTED_IDS: usize = 200;
 /// `?ids=a,b` (the games they hold a seat in), never every game of the server.
 async fn list_games(State(app): State<AppState>, RawQuery(query): RawQuery) -> Result<Json<Value>, ApiError> {
     let ids: Vec<String> =
-        query_list(&query, "ids").into_iter().filter(|id| crate::live::plausible_id(id)).take(MAX_LISTED_IDS).collect();
+        query_list(&query, "ids").into_iter().filter(|id| plausible_id(id)).take(MAX_LISTED_IDS).collect();
     let games = app.store().listed(&ids, 200).await?;
     Ok(Json(json!({ "games": games.iter().map(view::summary_json).collect::<Vec<_>>() })))
 }
@@ -364,9 +397,9 @@ async fn game_review(State(app): State<AppState>, Path(id): Path<String>) -> Res
     let (reviews, permits) = app.reviews();
     let status = reviews.get_or_start(&id, record, permits);
     let code = match status {
-        crate::review::ReviewStatus::Computing { .. } => StatusCode::ACCEPTED,
-        crate::review::ReviewStatus::Done { .. } => StatusCode::OK,
-        crate::review::ReviewStatus::Failed { .. } => StatusCode::INTERNAL_SERVER_ERROR,
+        ReviewStatus::Computing { .. } => StatusCode::ACCEPTED,
+        ReviewStatus::Done { .. } => StatusCode::OK,
+        ReviewStatus::Failed { .. } => StatusCode::INTERNAL_SERVER_ERROR,
     };
     Ok((code, Json(status)).into_response())
 }
@@ -380,178 +413,6 @@ async fn replay_record(body: Result<Bytes, BytesRejection>) -> Result<Json<Value
     }
     let replay = view::replay_json(&record).map_err(|e| ApiError::BadRequest(e.to_string()))?;
     Ok(Json(replay))
-}
-
-/// Whether a websocket may be opened from the page at `origin` (none: not
-/// a browser): the server's own (the origin's host is the request's
-/// `Host`), or one of `Config::allowed_origins`.
-fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
-    let Some(origin) = headers.get(header::ORIGIN) else { return true };
-    let Ok(origin) = origin.to_str() else { return false };
-    if allowed.iter().any(|a| a.trim_end_matches('/').eq_ignore_ascii_case(origin)) {
-        return true;
-    }
-    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
-    let origin_host = origin.split_once("://").map(|(_, rest)| rest);
-    matches!((origin_host, host), (Some(o), Some(h)) if o.eq_ignore_ascii_case(h))
-}
-
-async fn websocket(
-    State(app): State<AppState>,
-    Path(id): Path<String>,
-    RawQuery(query): RawQuery,
-    request: axum::http::request::Parts,
-    ws: WebSocketUpgrade,
-) -> Result<Response, ApiError> {
-    if !origin_allowed(&request.headers, &app.config().allowed_origins) {
-        return Err(ApiError::ForbiddenOrigin);
-    }
-    let protocol = match query_list(&query, "protocol").first().map(String::as_str) {
-        None | Some("1") => 1,
-        Some("2") => 2,
-        Some(other) => return Err(ApiError::BadRequest(format!("protocol {other} is not spoken here (1 or 2)"))),
-    };
-    let live = app.game(&id).await?;
-    let viewer = viewer_of(&live, &tokens(&query)).await?;
-    let slot = app.connections().admit(client_ip(&request.extensions), true).map_err(ApiError::Busy)?;
-    let place = live
-        .take_socket_place(app.config().max_sockets_per_game)
-        .ok_or(ApiError::Busy("this game has as many live connections as it can take"))?;
-    let ws = ws.max_message_size(MAX_WS_MESSAGE).max_frame_size(MAX_WS_MESSAGE).read_buffer_size(WS_READ_BUFFER);
-    Ok(ws.on_upgrade(move |socket| async move {
-        let _held = (slot, place);
-        ws_session(app, live, viewer, protocol, socket).await;
-    }))
-}
-
-/// A socket sending this many messages over its rate, with no calm spell
-/// of [`STRIKES_FORGOTTEN`] between them, is closed.
-const STRIKES: u32 = 100;
-const STRIKES_FORGOTTEN: std::time::Duration = std::time::Duration::from_secs(5);
-
-fn error_message(e: &ApiError) -> Message {
-    ServerMessage::Error(e.body()).frame()
-}
-
-/// One websocket: the viewer's state, then each change (in the protocol
-/// the client asked for, `crate::wire`); moves in, errors out.
-async fn ws_session(app: AppState, live: Arc<Live>, viewer: Viewer, protocol: u8, mut socket: WebSocket) {
-    live.presence(app.store(), &viewer, true).await;
-    let mut changes = live.subscribe();
-    changes.mark_unchanged();
-    let mut follower = Follower::new(protocol);
-    if socket.send(follower.full(&live, &viewer).await).await.is_ok() {
-        ws_loop(&app, &live, &viewer, &mut socket, &mut changes, &mut follower).await;
-    }
-    live.presence(app.store(), &viewer, false).await;
-}
-
-async fn ws_loop(
-    app: &AppState,
-    live: &Arc<Live>,
-    viewer: &Viewer,
-    socket: &mut WebSocket,
-    changes: &mut tokio::sync::watch::Receiver<u64>,
-    follower: &mut Follower,
-) {
-    let limiter: Option<DirectLimiter> = app.config().ws_rate.map(|r| governor::RateLimiter::direct(quota(r)));
-    // A socket that died silently (a phone asleep, a lost network) would
-    // keep its seat "online": ping it, and give up on it when nothing comes
-    // back. Browsers answer pings by themselves.
-    let ping_every = app.config().ws_ping;
-    let mut heartbeat = tokio::time::interval_at(tokio::time::Instant::now() + ping_every, ping_every);
-    heartbeat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let mut last_heard = tokio::time::Instant::now();
-    let mut strikes = 0u32;
-    let mut last_strike = tokio::time::Instant::now();
-    let mut stopping = app.stopping();
-    loop {
-        tokio::select! {
-            () = crate::listen::until_set(&mut stopping) => {
-                let bye = axum::extract::ws::CloseFrame { code: 1001, reason: "the server is stopping".into() };
-                let _ = socket.send(Message::Close(Some(bye))).await;
-                break;
-            }
-            _ = heartbeat.tick() => {
-                if last_heard.elapsed() > ping_every * 3
-                    || socket.send(Message::Ping(Bytes::from_static(b"carcassonne"))).await.is_err()
-                {
-                    break;
-                }
-            }
-            msg = socket.recv() => {
-                last_heard = tokio::time::Instant::now();
-                let over = |m: &Option<Result<Message, axum::Error>>| {
-                    matches!(m, Some(Ok(Message::Text(_) | Message::Binary(_))))
-                        && limiter.as_ref().is_some_and(|l| l.check().is_err())
-                };
-                let limited = over(&msg);
-                if limited {
-                    // Refusals count until the socket has been calm for a while.
-                    if last_strike.elapsed() > STRIKES_FORGOTTEN {
-                        strikes = 0;
-                    }
-                    strikes += 1;
-                    last_strike = tokio::time::Instant::now();
-                }
-                if strikes > STRIKES {
-                    let bye = axum::extract::ws::CloseFrame { code: 1008, reason: "too many messages".into() };
-                    let _ = socket.send(Message::Close(Some(bye))).await;
-                    break;
-                }
-                let reply = match msg {
-                    _ if limited => Reply::Error(ApiError::RateLimited),
-                    Some(Ok(Message::Text(text))) => ws_command(app, live, viewer, text.as_str()).await,
-                    Some(Ok(Message::Binary(_))) => Reply::Error(ApiError::BadRequest("messages are JSON text".into())),
-                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
-                    Some(Ok(_)) => Reply::Nothing, // ping/pong: answered by the library
-                };
-                let sent = match reply {
-                    Reply::Nothing => Ok(()),
-                    Reply::State => socket.send(follower.full(live, viewer).await).await,
-                    // The error alone: a refusal costs the server next to
-                    // nothing. A client that needs the state asks (`sync`).
-                    Reply::Error(e) => socket.send(error_message(&e)).await,
-                };
-                if sent.is_err() {
-                    break;
-                }
-            }
-            changed = changes.changed() => {
-                if changed.is_err() {
-                    break;
-                }
-                if let Some(message) = follower.next(live, viewer).await {
-                    if socket.send(message).await.is_err() {
-                        break;
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// What to answer a client's message with.
-enum Reply {
-    /// Nothing now (a move that was played shows up as the next state).
-    Nothing,
-    /// The state as it is.
-    State,
-    /// A refusal (the client asks for the state if it needs it).
-    Error(ApiError),
-}
-
-/// Handles one client message: `{"type": "move", "version": …, "tile": …}`
-/// or `{"type": "sync"}`.
-async fn ws_command(app: &AppState, live: &Arc<Live>, viewer: &Viewer, text: &str) -> Reply {
-    match serde_json::from_str::<ClientMessage>(text) {
-        Ok(ClientMessage::Move(req)) => match app.play(live, viewer, &req).await {
-            Ok(()) => Reply::Nothing,
-            Err(e) => Reply::Error(e),
-        },
-        Ok(ClientMessage::Sync) => Reply::State,
-        Err(e) => Reply::Error(ApiError::BadRequest(format!("malformed message: {e}"))),
-    }
 }
 
 #[derive(rust_embed::RustEmbed)]
