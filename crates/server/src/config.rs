@@ -34,7 +34,10 @@ pub struct Config {
     pub shutdown_grace: Duration,
     /// Websockets open at once from one client address.
     pub max_sockets_per_ip: usize,
-    /// Websockets open at once on one game (players and spectators).
+    /// Spectators' websockets open at once on one game. A seat holder's
+    /// websocket never counts here: each seat has places of its own
+    /// (`SEAT_SOCKETS`), so that a crowd of spectators cannot lock the
+    /// players out.
     pub max_sockets_per_game: usize,
     /// Origins besides the server's own (`https://example.com`) whose pages
     /// may open websockets; a websocket from any other page is refused.
@@ -57,6 +60,20 @@ pub struct Config {
     pub expire_after: Option<Duration>,
     /// Programs offered as bots (`serve --bot NAME=CMD`), besides the built-in levels.
     pub external_bots: Vec<bots::ExternalBot>,
+    /// Threads working out reviews of finished games, at the lowest
+    /// priority, and only while no bot search waits or runs.
+    pub review_workers: usize,
+    /// Reviews being worked out or waiting their turn, in all: one more is
+    /// answered `busy` (503, `Retry-After`).
+    pub max_reviews: usize,
+    /// The same, started by one client address.
+    pub max_reviews_per_ip: usize,
+    /// The prefix length that makes one client address of an IPv6 host
+    /// (its /64 by default: a host is given a /64, so every address in
+    /// it counts as one). IPv4 addresses count one by one.
+    pub ipv6_prefix: u8,
+    /// Spectators' websockets on one game from one client address.
+    pub max_spectators_per_ip_per_game: usize,
 }
 
 /// A rate limit: `per_second` on average, `burst` at once.
@@ -89,6 +106,11 @@ impl Default for Config {
             idle_after: Duration::from_secs(15 * 60),
             expire_after: Some(Duration::from_secs(30 * 24 * 3600)),
             external_bots: Vec::new(),
+            review_workers: 1,
+            max_reviews: 8,
+            max_reviews_per_ip: 2,
+            ipv6_prefix: 64,
+            max_spectators_per_ip_per_game: 8,
         }
     }
 }
@@ -137,6 +159,9 @@ impl Config {
             max_connections_per_ip: usize::MAX,
             max_sockets_per_ip: usize::MAX,
             max_sockets_per_game: usize::MAX,
+            max_reviews: usize::MAX,
+            max_reviews_per_ip: usize::MAX,
+            max_spectators_per_ip_per_game: usize::MAX,
             max_new_games_per_hour_per_ip: usize::MAX,
             max_active_games_per_ip: usize::MAX,
             expire_after: None,

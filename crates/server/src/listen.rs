@@ -48,6 +48,7 @@ pub struct Connections {
     max_total: usize,
     max_per_ip: usize,
     max_sockets_per_ip: usize,
+    ipv6_prefix: u8,
     counts: Mutex<Counts>,
 }
 
@@ -95,6 +96,7 @@ impl Connections {
             max_total: config.max_connections.min(usize::try_from(room).unwrap_or(usize::MAX)),
             max_per_ip: config.max_connections_per_ip,
             max_sockets_per_ip: config.max_sockets_per_ip,
+            ipv6_prefix: config.ipv6_prefix,
             counts: Mutex::new(Counts::default()),
         }
     }
@@ -104,8 +106,9 @@ impl Connections {
     }
 
     /// A place for a connection (or, with `websocket`, a websocket) from
-    /// `ip`, or why there is none.
+    /// `ip` (counted under [`addr_key`]), or why there is none.
     pub fn admit(self: &Arc<Self>, ip: IpAddr, websocket: bool) -> Result<Slot, &'static str> {
+        let ip = addr_key(ip, self.ipv6_prefix);
         let mut c = self.counts();
         if c.total >= self.max_total {
             return Err("the server holds as many connections as it can");
@@ -216,6 +219,24 @@ pub async fn until_set(flag: &mut tokio::sync::watch::Receiver<bool>) {
         if flag.changed().await.is_err() {
             std::future::pending::<()>().await;
         }
+    }
+}
+
+/// The address limits count `ip` under: an IPv4 address as it is, an IPv6
+/// address cut to its first `ipv6_prefix` bits (a host is given a /64 and
+/// may use every address in it; `Config::ipv6_prefix`). An IPv4 address
+/// mapped into IPv6 counts as the IPv4 one.
+pub fn addr_key(ip: IpAddr, ipv6_prefix: u8) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let bits = u32::from(ipv6_prefix.min(128));
+                let mask = u128::MAX.checked_shl(128 - bits).unwrap_or(0);
+                IpAddr::V6((u128::from(v6) & mask).into())
+            }
+        },
     }
 }
 

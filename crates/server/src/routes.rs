@@ -16,9 +16,10 @@ use carcassonne::record::Record;
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 
+use crate::config::Config;
 use crate::config::Rate;
 use crate::error::ApiError;
-use crate::listen::{client_ip, Connections};
+use crate::listen::{addr_key, client_ip, Connections};
 use crate::services::games::{plausible_id, CreateRequest, Live, MoveRequest, Viewer};
 use crate::services::review::ReviewStatus;
 use crate::services::AppState;
@@ -50,9 +51,15 @@ pub(crate) fn quota(rate: Rate) -> governor::Quota {
     governor::Quota::per_second(per_second).allow_burst(NonZeroU32::new(rate.burst).unwrap_or(per_second))
 }
 
+/// The address a client's limits are counted under (an IPv6 address by its
+/// prefix, `Config::ipv6_prefix`).
+pub(crate) fn client_key(extensions: &axum::http::Extensions, config: &Config) -> IpAddr {
+    addr_key(client_ip(extensions), config.ipv6_prefix)
+}
+
 /// Refuses `/api/` requests over the client address's rate with `rate_limited`.
-async fn rate_limit(limiter: Arc<KeyedLimiter>, req: Request, next: Next) -> Response {
-    let ip = client_ip(req.extensions());
+async fn rate_limit(limiter: Arc<KeyedLimiter>, prefix: u8, req: Request, next: Next) -> Response {
+    let ip = addr_key(client_ip(req.extensions()), prefix);
     if req.uri().path().starts_with("/api/") {
         if limiter.len() > 10_000 {
             limiter.retain_recent();
@@ -113,6 +120,7 @@ pub fn app(state: AppState) -> Router {
 /// [`app`], counting websockets among the listener's connections `conns`.
 pub fn app_with(state: AppState, conns: Arc<Connections>) -> Router {
     let http_rate = state.config().http_rate;
+    let prefix = state.config().ipv6_prefix;
     let body_timeout = state.config().body_timeout;
     let api = Router::new()
         .route("/api/health", get(health))
@@ -145,19 +153,20 @@ pub fn app_with(state: AppState, conns: Arc<Connections>) -> Router {
         .layer(middleware::from_fn(json_posts_only))
         .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(body_timeout))
         // Text, JSON and SVG go compressed to clients that take it (brotli or gzip).
-        .layer(tower_http::compression::CompressionLayer::new().br(true).gzip(true))
-        // Every response, JSON errors included, is read as what it says it is.
-        .layer(tower_http::set_header::SetResponseHeaderLayer::if_not_present(
-            header::X_CONTENT_TYPE_OPTIONS,
-            HeaderValue::from_static("nosniff"),
-        ));
-    match http_rate {
+        .layer(tower_http::compression::CompressionLayer::new().br(true).gzip(true));
+    let router = match http_rate {
         Some(rate) => {
             let limiter = Arc::new(governor::RateLimiter::keyed(quota(rate)));
-            router.layer(middleware::from_fn(move |req, next| rate_limit(Arc::clone(&limiter), req, next)))
+            router.layer(middleware::from_fn(move |req, next| rate_limit(Arc::clone(&limiter), prefix, req, next)))
         }
         None => router,
-    }
+    };
+    // Every response, JSON errors and the rate limit's refusals included, is
+    // read as what it says it is (the outermost layer).
+    router.layer(tower_http::set_header::SetResponseHeaderLayer::if_not_present(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    ))
 }
 
 /// For load balancers: 200 when the storage answers (within two seconds)
@@ -315,7 +324,7 @@ async fn create_game(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let req: CreateRequest = parse_body(body)?;
-    let created = app.create_for(req, Some(client_ip(&request.extensions))).await?;
+    let created = app.create_for(req, Some(client_key(&request.extensions, app.config()))).await?;
     // The creator plays the seats at their screen; invited seats are for others.
     let viewer = Viewer { seats: created.tokens.iter().filter(|t| !t.remote).map(|t| t.seat).collect() };
     let state = state_of(&created.live, &viewer).await;
@@ -385,17 +394,12 @@ async fn game_replay(State(app): State<AppState>, Path(id): Path<String>) -> Res
 /// The search's review of a finished game: `202` with the progress while it
 /// is worked out (ask again), `200` with the review once done
 /// (`crate::review`).
-async fn game_review(State(app): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let live = app.game(&id).await?;
-    let record = {
-        let t = live.lock().await;
-        if !t.game.is_over() {
-            return Err(ApiError::NotFinished);
-        }
-        Record::from_game(&t.game, &t.names())
-    };
-    let (reviews, permits) = app.reviews();
-    let status = reviews.get_or_start(&id, record, permits);
+async fn game_review(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    request: axum::http::request::Parts,
+) -> Result<Response, ApiError> {
+    let status = app.review(&id, Some(client_key(&request.extensions, app.config()))).await?;
     let code = match status {
         ReviewStatus::Computing { .. } => StatusCode::ACCEPTED,
         ReviewStatus::Done { .. } => StatusCode::OK,

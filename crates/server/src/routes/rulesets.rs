@@ -105,18 +105,19 @@ pub async fn save(
     let req: SaveRequest = super::parse_body(body)?;
     let rules = read_code(&req.code)?;
     let name = rule_set_name(&req.name)?;
-    let ip = crate::listen::client_ip(&request.extensions);
+    let key = match req.key {
+        Some(k) => k,
+        None => new_token()?,
+    };
+    let owner = owner_hash(&key)?;
+    // Only a request that could be kept spends one of the address's saves.
+    let ip = super::client_key(&request.extensions, app.config());
     if SAVES.len() > 10_000 {
         SAVES.retain_recent();
     }
     if SAVES.check_key(&ip).is_err() {
         return Err(ApiError::Quota(format!("{SAVES_PER_HOUR} saved rule sets an hour from one address")));
     }
-    let key = match req.key {
-        Some(k) => k,
-        None => new_token()?,
-    };
-    let owner = owner_hash(&key)?;
     let set = SavedRules { id: new_token()?, name, code: rules.to_code(), created_at: now_ms() };
     let kept = set.clone();
     let saved = app.store().save_rules(&owner, &kept, MAX_SAVED_RULES).await?;

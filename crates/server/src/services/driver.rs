@@ -106,6 +106,7 @@ impl AppState {
             let quick = self.inner.config.quick_bots;
             let (programs, id) = (self.inner.config.external_bots.clone(), live.id.clone());
             let permits = Arc::clone(&self.inner.bot_permits);
+            let gate = Arc::clone(&self.inner.bot_gate);
             let delay = self.inner.config.bot_delay;
             let app = self.clone();
             let thought = async move {
@@ -117,6 +118,9 @@ impl AppState {
                 } else {
                     // Bots take turns at the workers: a person's move never
                     // waits for a core behind a crowd of searches.
+                    // Counted at the gate from now until it has moved:
+                    // reviews wait meanwhile (bots first, always).
+                    let _turn = gate.bot_turn();
                     let permit = permits.acquire_owned().await;
                     tokio::task::spawn_blocking(move || {
                         let _permit = permit;

@@ -46,7 +46,9 @@ struct Inner {
     stopping: watch::Sender<bool>,
     /// One permit per bot search that may run at once.
     bot_permits: Arc<tokio::sync::Semaphore>,
-    /// Reviews of finished games, made on the bots' workers.
+    /// Bot searches waiting or running: reviews wait while there are any.
+    bot_gate: Arc<review::BotGate>,
+    /// Reviews of finished games, on their own threads.
     reviews: Arc<review::Reviews>,
     /// New games per client address.
     quotas: quotas::Quotas,
@@ -64,12 +66,14 @@ impl AppState {
     /// The server's state. Inside a tokio runtime, it also starts following
     /// the storage's changes made by other servers (if it reports any).
     pub fn new(store: Arc<dyn Store>, config: Config) -> AppState {
+        let bot_gate = Arc::new(review::BotGate::default());
         let inner = Inner {
             store,
             games: Mutex::new(HashMap::new()),
             stopping: watch::channel(false).0,
             bot_permits: Arc::new(tokio::sync::Semaphore::new(config.bot_workers.max(1))),
-            reviews: Arc::new(review::Reviews::new(config.quick_bots)),
+            reviews: Arc::new(review::Reviews::new(config.quick_bots, &config, Arc::clone(&bot_gate))),
+            bot_gate,
             quotas: quotas::Quotas::default(),
             bot_thoughts: Default::default(),
             left: Default::default(),
@@ -97,11 +101,6 @@ impl AppState {
     /// Games held in memory now.
     pub fn games_in_memory(&self) -> usize {
         self.games().len()
-    }
-
-    /// The reviews of finished games, and the workers they run on.
-    pub fn reviews(&self) -> (&Arc<review::Reviews>, Arc<tokio::sync::Semaphore>) {
-        (&self.inner.reviews, Arc::clone(&self.inner.bot_permits))
     }
 
     /// Bot searches started by this server since it started.
