@@ -39,8 +39,10 @@ use std::sync::Arc;
 pub use bots::{choose_bot_move, choose_move, BotLevel, BotMove, ExternalBot, ExternalBotError};
 pub use config::{Config, Rate};
 pub use error::ApiError;
-pub use listen::{serve_until, Connections, Site};
-pub use routes::{app, app_with, MAX_BODY, MAX_QR_TEXT, MAX_RECORD, MAX_SAVED_RULES, MAX_WS_MESSAGE, SAVES_PER_HOUR};
+pub use listen::{addr_key, serve_until, Connections, Site};
+pub use routes::{
+    app, app_with, MAX_BODY, MAX_QR_TEXT, MAX_RECORD, MAX_SAVED_RULES, MAX_TOKENS, MAX_WS_MESSAGE, SAVES_PER_HOUR,
+};
 pub use services::games::{rebuild, MoveRequest, SeatToken, Viewer};
 pub use services::{review, AppState};
 pub use state::{score_history, StateView};

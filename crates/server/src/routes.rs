@@ -291,9 +291,23 @@ pub(crate) fn query_list(query: &Option<String>, key: &str) -> Vec<String> {
         .collect()
 }
 
-/// The tokens in `?token=a,b`.
-pub(crate) fn tokens(query: &Option<String>) -> Vec<String> {
-    query_list(query, "token")
+/// The most seat tokens one request may name: one per seat of the largest
+/// game. Checked before the game's lock is taken, so that a long URL of
+/// tokens costs next to nothing.
+pub const MAX_TOKENS: usize = carcassonne::MAX_PLAYERS;
+
+/// The tokens in `?token=a,b` (each once), at most [`MAX_TOKENS`].
+///
+/// # Errors
+/// `too_many_tokens`.
+pub(crate) fn tokens(query: &Option<String>) -> Result<Vec<String>, ApiError> {
+    let mut tokens = query_list(query, "token");
+    tokens.sort_unstable();
+    tokens.dedup();
+    if tokens.len() > MAX_TOKENS {
+        return Err(ApiError::TooManyTokens);
+    }
+    Ok(tokens)
 }
 
 pub(crate) async fn viewer_of(live: &Live, tokens: &[String]) -> Result<Viewer, ApiError> {
@@ -338,8 +352,9 @@ async fn game_state(
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
 ) -> Result<Json<Value>, ApiError> {
+    let tokens = tokens(&query)?;
     let live = app.game(&id).await?;
-    let viewer = viewer_of(&live, &tokens(&query)).await?;
+    let viewer = viewer_of(&live, &tokens).await?;
     Ok(Json(state_of(&live, &viewer).await))
 }
 
@@ -349,12 +364,17 @@ async fn post_move(
     RawQuery(query): RawQuery,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let live = app.game(&id).await?;
     let body: Value = parse_body(body)?;
-    let mut toks = tokens(&query);
+    let mut toks = tokens(&query)?;
     if let Some(t) = body.get("token").and_then(Value::as_str) {
-        toks.push(t.to_string());
+        if !toks.iter().any(|k| k == t) {
+            toks.push(t.to_string());
+        }
     }
+    if toks.len() > MAX_TOKENS {
+        return Err(ApiError::TooManyTokens);
+    }
+    let live = app.game(&id).await?;
     let viewer = viewer_of(&live, &toks).await?;
     let req: MoveRequest =
         serde_json::from_value(body).map_err(|e| ApiError::BadRequest(format!("malformed move: {e}")))?;

@@ -46,12 +46,15 @@ pub(super) async fn websocket(
         Some("2") => 2,
         Some(other) => return Err(ApiError::BadRequest(format!("protocol {other} is not spoken here (1 or 2)"))),
     };
+    let tokens = tokens(&query)?;
     let live = app.game(&id).await?;
-    let viewer = viewer_of(&live, &tokens(&query)).await?;
+    let viewer = viewer_of(&live, &tokens).await?;
     let slot = conns.admit(client_ip(&request.extensions), true).map_err(ApiError::Busy)?;
+    let c = app.config();
+    let key = super::client_key(&request.extensions, c);
     let place = live
-        .take_socket_place(app.config().max_sockets_per_game)
-        .ok_or(ApiError::Busy("this game has as many live connections as it can take"))?;
+        .take_socket_place(&viewer, key, c.max_sockets_per_game, c.max_spectators_per_ip_per_game)
+        .map_err(ApiError::Busy)?;
     let ws = ws.max_message_size(MAX_WS_MESSAGE).max_frame_size(MAX_WS_MESSAGE).read_buffer_size(WS_READ_BUFFER);
     Ok(ws.on_upgrade(move |socket| async move {
         let _held = (slot, place);

@@ -25,21 +25,61 @@ pub struct Live {
     /// watch it and send each viewer a fresh state.
     pub(super) changes: watch::Sender<u64>,
     /// Websockets open on this game.
-    pub(super) sockets: std::sync::atomic::AtomicUsize,
+    pub(super) sockets: Mutex<Places>,
     /// When the game was last asked for, played or watched (Unix ms).
     pub(super) touched: std::sync::atomic::AtomicI64,
     /// What its websockets were last sent, shared between them (`wire`).
     pub(super) views: Mutex<Option<Box<dyn Any + Send>>>,
 }
 
+/// Websockets a seat may hold open on its game (a player's tabs and
+/// devices), besides every spectator's: a crowd of spectators never takes a
+/// player's place.
+pub const SEAT_SOCKETS: u32 = 8;
+
+/// The websockets open on one game: by seat (a socket holding several seats
+/// counts on its first), and the spectators', in all and by client address.
+#[derive(Default)]
+pub struct Places {
+    seats: [u32; carcassonne::MAX_PLAYERS],
+    spectators: usize,
+    by_ip: HashMap<std::net::IpAddr, usize>,
+}
+
+impl Places {
+    fn open(&self) -> usize {
+        self.spectators + self.seats.iter().map(|&n| n as usize).sum::<usize>()
+    }
+}
+
+/// Who a place was given to.
+#[derive(Clone, Copy)]
+enum Holder {
+    Seat(usize),
+    Spectator(std::net::IpAddr),
+}
+
 /// A websocket's place on a game; dropping it frees the place.
 pub struct SocketPlace {
     live: Arc<Live>,
+    holder: Holder,
 }
 
 impl Drop for SocketPlace {
     fn drop(&mut self) {
-        self.live.sockets.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+        let mut places = self.live.places();
+        match self.holder {
+            Holder::Seat(i) => places.seats[i] = places.seats[i].saturating_sub(1),
+            Holder::Spectator(ip) => {
+                places.spectators = places.spectators.saturating_sub(1);
+                if let Some(n) = places.by_ip.get_mut(&ip) {
+                    *n = n.saturating_sub(1);
+                    if *n == 0 {
+                        places.by_ip.remove(&ip);
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -151,13 +191,50 @@ impl Live {
         self.changes.subscribe()
     }
 
-    /// A place for one more websocket on this game, if it holds fewer than `max`.
-    pub fn take_socket_place(self: &Arc<Self>, max: usize) -> Option<SocketPlace> {
-        use std::sync::atomic::Ordering;
-        self.sockets
-            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| (n < max).then_some(n + 1))
-            .ok()
-            .map(|_| SocketPlace { live: Arc::clone(self) })
+    fn places(&self) -> std::sync::MutexGuard<'_, Places> {
+        self.sockets.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A place for one more websocket on this game, or why there is none:
+    /// a seat holder's among their seat's [`SEAT_SOCKETS`], whatever the
+    /// spectators; a spectator's (from client address `ip`, its key) if the
+    /// game holds fewer than `max_spectators` of them and fewer than
+    /// `max_per_ip` from that address.
+    ///
+    /// # Errors
+    /// Which cap is reached.
+    pub fn take_socket_place(
+        self: &Arc<Self>,
+        viewer: &Viewer,
+        ip: std::net::IpAddr,
+        max_spectators: usize,
+        max_per_ip: usize,
+    ) -> Result<SocketPlace, &'static str> {
+        let mut places = self.places();
+        let holder = match viewer.seats.first() {
+            Some(p) => {
+                let i = p.index().min(carcassonne::MAX_PLAYERS - 1);
+                if places.seats[i] >= SEAT_SOCKETS {
+                    return Err("this seat has as many live connections open as it can");
+                }
+                places.seats[i] += 1;
+                Holder::Seat(i)
+            }
+            None => {
+                if places.spectators >= max_spectators {
+                    return Err("this game has as many spectators as it can take");
+                }
+                let mine = places.by_ip.get(&ip).copied().unwrap_or(0);
+                if mine >= max_per_ip {
+                    return Err("too many spectators of this game from your address");
+                }
+                places.spectators += 1;
+                places.by_ip.insert(ip, mine + 1);
+                Holder::Spectator(ip)
+            }
+        };
+        drop(places);
+        Ok(SocketPlace { live: Arc::clone(self), holder })
     }
 
     pub(super) fn changed(&self) {
@@ -175,7 +252,7 @@ impl Live {
         use std::sync::atomic::Ordering;
         let quiet = now_ms() - self.touched.load(Ordering::Relaxed) >= idle.as_millis() as i64;
         quiet
-            && self.sockets.load(Ordering::Relaxed) == 0
+            && self.places().open() == 0
             && self.table.try_lock().is_ok_and(|t| !t.bots_running && t.thinking.is_none())
     }
 
