@@ -118,8 +118,8 @@ impl AppState {
                 } else {
                     // Bots take turns at the workers: a person's move never
                     // waits for a core behind a crowd of searches.
-                    // Counted at the gate from now until it has moved:
-                    // reviews wait meanwhile (bots first, always).
+                    // Counted at the gate from now until its search is
+                    // done: reviews wait meanwhile (bots first, always).
                     let _turn = gate.bot_turn();
                     let permit = permits.acquire_owned().await;
                     tokio::task::spawn_blocking(move || {
