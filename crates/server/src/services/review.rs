@@ -181,7 +181,7 @@ impl Reviews {
             clock: Default::default(),
             gate,
             pool: Pool::new(config.review_workers),
-            max_running: config.max_reviews.min(KEPT),
+            max_running: config.max_reviews.min(KEPT - 1),
             max_per_ip: config.max_reviews_per_ip,
             worked_out: Default::default(),
         }
@@ -237,9 +237,17 @@ impl Reviews {
         entries.insert(id.to_string(), Entry { asked: now, status, by });
     }
 
-    /// A place for one more review started by `ip`, or why there is none.
-    fn room_for(&self, ip: Option<IpAddr>) -> Result<(), ApiError> {
+    /// Takes a place for the review of `id` (of `total` moves) started by
+    /// `ip`, within the caps: `None` when taken, or the status of one
+    /// already there (two requests at once start one review).
+    ///
+    /// # Errors
+    /// `busy`: as many reviews are in progress, in all or for `ip`.
+    fn reserve(&self, id: &str, total: usize, ip: Option<IpAddr>) -> Result<Option<ReviewStatus>, ApiError> {
         let entries = self.entries();
+        if let Some(e) = entries.get(id) {
+            return Ok(Some(e.status.clone()));
+        }
         let running = entries.values().filter(|e| matches!(e.status, ReviewStatus::Computing { .. }));
         let (mut all, mut mine) = (0, 0);
         for e in running {
@@ -254,7 +262,14 @@ impl Reviews {
         if ip.is_some() && mine >= self.max_per_ip {
             return Err(ApiError::TryLater(format!("{} reviews being worked out for one address", self.max_per_ip)));
         }
-        Ok(())
+        drop(entries);
+        self.keep(id, ReviewStatus::Computing { done: 0, total }, ip);
+        Ok(None)
+    }
+
+    /// Forgets `id` (a place taken for a review this server does not make).
+    fn forget(&self, id: &str) {
+        self.entries().remove(id);
     }
 
     fn set(&self, id: &str, status: ReviewStatus) {
@@ -328,20 +343,25 @@ impl AppState {
             reviews.keep(id, status.clone(), None);
             return Ok(status);
         }
-        reviews.room_for(ip)?;
         let total = record.moves.len();
-        let now = now_ms();
-        let stale = now - CLAIM_STALE.as_millis() as i64;
-        if !self.store().claim_review(id, now, stale).await? {
-            // Another server is working it out: it will be in the store.
-            return Ok(ReviewStatus::Computing { done: 0, total });
-        }
-        // (Two requests at once: the second finds the first's entry.)
-        if let Some(status) = reviews.held(id) {
+        if let Some(status) = reviews.reserve(id, total, ip)? {
             return Ok(status);
         }
+        let now = now_ms();
+        let stale = now - CLAIM_STALE.as_millis() as i64;
+        match self.store().claim_review(id, now, stale).await {
+            Ok(true) => {}
+            Ok(false) => {
+                // Another server is working it out: it will be in the store.
+                reviews.forget(id);
+                return Ok(ReviewStatus::Computing { done: 0, total });
+            }
+            Err(e) => {
+                reviews.forget(id);
+                return Err(e.into());
+            }
+        }
         let status = ReviewStatus::Computing { done: 0, total };
-        reviews.keep(id, status.clone(), ip);
         let done = reviews.work_out(id, record);
         let (reviews, store, id) = (Arc::clone(reviews), Arc::clone(self.store()), id.to_string());
         tokio::spawn(async move {
@@ -414,17 +434,18 @@ mod tests {
         let config = crate::config::Config { max_reviews: 3, max_reviews_per_ip: 2, ..crate::config::Config::quick() };
         let reviews = Reviews::new(true, &config, Arc::default());
         let (a, b): (IpAddr, IpAddr) = ("10.0.0.1".parse().unwrap(), "10.0.0.2".parse().unwrap());
-        let computing = ReviewStatus::Computing { done: 0, total: 1 };
-        reviews.keep("1", computing.clone(), Some(a));
-        reviews.keep("2", computing.clone(), Some(a));
-        let refused = reviews.room_for(Some(a)).unwrap_err();
+        assert_eq!(reviews.reserve("1", 1, Some(a)).unwrap(), None);
+        assert_eq!(reviews.reserve("2", 1, Some(a)).unwrap(), None);
+        let refused = reviews.reserve("x", 1, Some(a)).unwrap_err();
         assert_eq!(refused.code(), "busy");
-        assert!(reviews.room_for(Some(b)).is_ok());
-        reviews.keep("3", computing.clone(), Some(b));
-        assert_eq!(reviews.room_for(Some(b)).unwrap_err().code(), "busy", "three in all");
+        // One in progress is followed, whoever asks.
+        let computing = ReviewStatus::Computing { done: 0, total: 1 };
+        assert_eq!(reviews.reserve("1", 1, Some(b)).unwrap(), Some(computing));
+        assert_eq!(reviews.reserve("3", 1, Some(b)).unwrap(), None);
+        assert_eq!(reviews.reserve("y", 1, Some(b)).unwrap_err().code(), "busy", "three in all");
         // A finished one makes room.
         reviews.set("1", ReviewStatus::Failed { message: "x".into() });
-        assert!(reviews.room_for(Some(a)).is_ok());
+        assert_eq!(reviews.reserve("x", 1, Some(a)).unwrap(), None);
     }
 
     #[test]
