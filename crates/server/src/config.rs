@@ -32,7 +32,8 @@ pub struct Config {
     /// How long a stopping server waits for requests in flight (it exits
     /// within this plus a second, whatever clients do).
     pub shutdown_grace: Duration,
-    /// Websockets open at once from one client address.
+    /// Spectators' websockets open at once from one client address (a seat
+    /// holder's websocket counts only among the address's connections).
     pub max_sockets_per_ip: usize,
     /// Spectators' websockets open at once on one game. A seat holder's
     /// websocket never counts here: each seat has places of its own

@@ -49,7 +49,11 @@ pub(super) async fn websocket(
     let tokens = tokens(&query)?;
     let live = app.game(&id).await?;
     let viewer = viewer_of(&live, &tokens).await?;
-    let slot = conns.admit(client_ip(&request.extensions), true).map_err(ApiError::Busy)?;
+    // A seat holder's websocket counts among the address's connections but
+    // not its spectators' websockets: players behind one address with a
+    // crowd still connect (their seats' places bound them, `SEAT_SOCKETS`).
+    let spectator = viewer.seats.is_empty();
+    let slot = conns.admit(client_ip(&request.extensions), spectator).map_err(ApiError::Busy)?;
     let c = app.config();
     let key = super::client_key(&request.extensions, c);
     let place = live
