@@ -5,11 +5,18 @@
 //! thread of their own and handed over through a channel that the host waits
 //! on with a timeout, lines are written by another thread (a bot that does
 //! not read its input cannot block the host), a line longer than
-//! [`Limits::max_line`] is refused without being kept, and the process is
-//! killed when its [`BotProcess`] is dropped.
+//! [`Limits::max_line`] is refused without being kept.
+//!
+//! The program runs in a process group of its own (a launcher script and
+//! whatever it forks with it): the whole group is killed as soon as the bot
+//! fails (a late or bad answer) and when its [`BotProcess`] is dropped, so
+//! that nothing of it outlives its game and no pipe stays open — the
+//! reading and writing threads end when the pipes close. (A program that
+//! leaves its group on purpose, with `setsid`, is beyond the host's reach.)
 
 use std::fmt;
 use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::str::FromStr;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -179,6 +186,7 @@ impl BotProcess {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(if limits.stderr { Stdio::inherit() } else { Stdio::null() })
+            .process_group(0)
             .spawn()
             .map_err(|e| BotFailure::Spawn(format!("{}: {e}", command.program)))?;
         let stdin = child.stdin.take().expect("piped");
@@ -275,9 +283,30 @@ impl BotProcess {
         self.send(&ToBot::GameOver { scores: scores.to_vec(), winners: winners.to_vec(), forfeit });
     }
 
+    /// Marks the bot failed and kills its whole process group: it is not
+    /// spoken to again.
     fn fail(&mut self, failure: BotFailure) -> BotFailure {
         self.failed = Some(failure.clone());
+        self.kill_group();
         failure
+    }
+
+    /// Kills every process of the bot's group (the program, and whatever it
+    /// started), then reaps the program.
+    fn kill_group(&mut self) {
+        // The writer ends when its channel closes.
+        self.writer = None;
+        // The group's id is the program's pid (`process_group(0)`); while
+        // any process of the group lives, the id is not given to another.
+        if let Ok(pgid) = libc::pid_t::try_from(self.child.id()) {
+            // SAFETY: kill(2) with a negative pid signals a process group; it
+            // touches no memory of ours.
+            unsafe {
+                libc::kill(-pgid, libc::SIGKILL);
+            }
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 
     fn send(&mut self, msg: &ToBot) {
@@ -342,18 +371,12 @@ impl Drop for BotProcess {
         // The writer ends when its channel closes, which closes the bot's input.
         self.writer = None;
         // A well-behaved bot exits on quit; give it a moment, then make sure.
+        // (Whatever else it started goes with its group in any case.)
         let until = Instant::now() + Duration::from_millis(if self.failed.is_none() { 200 } else { 0 });
-        loop {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            if Instant::now() >= until {
-                break;
-            }
+        while Instant::now() < until && !matches!(self.child.try_wait(), Ok(Some(_))) {
             std::thread::sleep(Duration::from_millis(2));
         }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.kill_group();
     }
 }
 

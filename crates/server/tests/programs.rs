@@ -120,6 +120,28 @@ fn bad_program_specs_are_refused() {
     }
 }
 
+/// The hello's long limit is for the first start only: a program whose
+/// hello comes late (6 s, within the 10 s the first start allows) gets the
+/// move's limit (1 s) for each move's session, hello included, and fails
+/// its move in about that, not after its slow start.
+#[test]
+fn a_slow_hello_does_not_stretch_the_moves() {
+    let dir = std::env::temp_dir().join(format!("carcassonne-slow-hello-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("slow.sh");
+    let bot = repo().join("examples/bot.py");
+    std::fs::write(&script, format!("#!/bin/sh\nsleep 6\nexec python3 '{}'\n", bot.display())).unwrap();
+    let slow = ExternalBot::start(&format!("slow=sh '{}'", script.display()), Duration::from_secs(1)).unwrap();
+    let game = carcassonne::Game::new(carcassonne::Setup::standard(carcassonne::Rules::default(), 2, 3)).unwrap();
+    let started = std::time::Instant::now();
+    let answer = slow.choose(&game, "g", &["slow".into(), "Ada".into()]);
+    let took = started.elapsed();
+    // The hello (6 s away, by the script's own sleep) cannot have come.
+    assert!(answer.as_ref().is_err_and(|e| e.contains("no answer within 1000 ms")), "{answer:?}");
+    assert!(took < Duration::from_secs(6), "{took:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_finished_game_is_reviewed_in_the_background_and_kept() {
     let app = server(Config::quick());
