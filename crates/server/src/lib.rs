@@ -39,7 +39,7 @@ use std::sync::Arc;
 
 pub use bots::{choose_bot_move, choose_move, BotLevel, BotMove, ExternalBot, ExternalBotError};
 pub use error::ApiError;
-pub use listen::{serve_until, Connections};
+pub use listen::{serve_until, Class, ConnHandle, Connections, Slot};
 pub use live::{rebuild, AppState, Config, MoveRequest, Rate, SeatToken, Viewer};
 pub use routes::{app, MAX_BODY, MAX_QR_TEXT, MAX_RECORD, MAX_WS_MESSAGE};
 pub use rulesets::{MAX_SAVED_RULES, SAVES_PER_HOUR};

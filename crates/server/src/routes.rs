@@ -18,7 +18,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 
 use crate::error::ApiError;
-use crate::listen::client_ip;
+use crate::listen::{client_ip, Class};
 use crate::live::{AppState, CreateRequest, Live, MoveRequest, Rate, Viewer};
 use crate::view;
 use crate::wire::{ClientMessage, Follower, ServerMessage};
@@ -414,13 +414,18 @@ async fn websocket(
     let live = app.game(&id).await?;
     let viewer = viewer_of(&live, &tokens(&query)).await?;
     let slot = app.connections().admit(client_ip(&request.extensions), true).map_err(ApiError::Busy)?;
+    // A spectator's socket may be displaced by a newcomer when the server is full; a seat holder's never.
+    slot.set_class(if viewer.seats.is_empty() { Class::Idle } else { Class::Held });
     let place = live
         .take_socket_place(app.config().max_sockets_per_game)
         .ok_or(ApiError::Busy("this game has as many live connections as it can take"))?;
     let ws = ws.max_message_size(MAX_WS_MESSAGE).max_frame_size(MAX_WS_MESSAGE).read_buffer_size(WS_READ_BUFFER);
     Ok(ws.on_upgrade(move |socket| async move {
-        let _held = (slot, place);
-        ws_session(app, live, viewer, protocol, socket).await;
+        let _held = place;
+        tokio::select! {
+            () = ws_session(app, live, viewer, protocol, socket) => {}
+            () = slot.displaced() => {}
+        }
     }))
 }
 
