@@ -19,11 +19,13 @@
 //! Tests drive [`app`] directly (`tower::ServiceExt::oneshot`), with a
 //! [`SqliteStore::in_memory`] store.
 
+mod assets;
 mod bots;
 mod error;
 mod listen;
 mod live;
 mod names;
+mod qr;
 pub mod review;
 mod routes;
 mod rulesets;
@@ -41,7 +43,8 @@ pub use bots::{choose_bot_move, choose_move, BotLevel, BotMove, ExternalBot, Ext
 pub use error::ApiError;
 pub use listen::{serve_until, Class, ConnHandle, Connections, Slot};
 pub use live::{rebuild, AppState, Config, MoveRequest, Rate, SeatToken, Viewer};
-pub use routes::{app, MAX_BODY, MAX_QR_TEXT, MAX_RECORD, MAX_WS_MESSAGE};
+pub use qr::MAX_QR_TEXT;
+pub use routes::{app, MAX_BODY, MAX_RECORD, MAX_WS_MESSAGE};
 pub use rulesets::{MAX_SAVED_RULES, SAVES_PER_HOUR};
 pub use state::{score_history, StateView};
 pub use store::{

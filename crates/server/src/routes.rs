@@ -4,11 +4,11 @@ use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::sync::Arc;
 
-use axum::body::{Body, Bytes};
+use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{DefaultBodyLimit, Path, RawQuery, Request, State};
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -33,8 +33,6 @@ pub const MAX_WS_MESSAGE: usize = 16 * 1024;
 /// few hundred bytes). The library's default, 128 KiB, is zeroed before
 /// every read and held by every socket.
 const WS_READ_BUFFER: usize = 4 * 1024;
-/// The longest text a QR code is made of.
-pub const MAX_QR_TEXT: usize = 1024;
 
 type KeyedLimiter = governor::DefaultKeyedRateLimiter<IpAddr>;
 type DirectLimiter = governor::DefaultDirectRateLimiter;
@@ -98,7 +96,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games/{id}/replay", get(game_replay))
         .route("/api/games/{id}/review", get(game_review))
         .route("/api/games/{id}/ws", get(websocket))
-        .route("/api/qr", post(qr_code))
+        .route("/api/qr", crate::qr::route(http_rate.is_some()))
         .route("/api/rules", post(crate::rulesets::rules_of))
         .route("/api/rules/{code}", get(crate::rulesets::rules_page))
         .route("/api/rulesets", get(crate::rulesets::list).post(crate::rulesets::save))
@@ -107,7 +105,7 @@ pub fn app(state: AppState) -> Router {
     let replay = Router::new().route("/api/replay", post(replay_record)).layer(DefaultBodyLimit::max(MAX_RECORD));
     let router = api
         .merge(replay)
-        .fallback(static_file)
+        .fallback(crate::assets::static_file)
         .with_state(state)
         .layer(middleware::from_fn(json_posts_only))
         .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(body_timeout))
@@ -118,6 +116,7 @@ pub fn app(state: AppState) -> Router {
             header::X_CONTENT_TYPE_OPTIONS,
             HeaderValue::from_static("nosniff"),
         ));
+    let router = crate::assets::limited(router, http_rate);
     match http_rate {
         Some(rate) => {
             let limiter = Arc::new(governor::RateLimiter::keyed(quota(rate)));
@@ -152,28 +151,6 @@ async fn health(State(app): State<AppState>) -> Response {
     let body = Health { ok, store: if store_up { "up" } else { "down" }, feed: feed.word() };
     let status = if ok { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
     (status, Json(body)).into_response()
-}
-
-/// A QR code of `{"text": …}` (an invite link) as SVG.
-async fn qr_code(body: Result<Bytes, BytesRejection>) -> Result<Response, ApiError> {
-    #[derive(serde::Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct Req {
-        text: String,
-    }
-    let req: Req = parse_body(body)?;
-    if req.text.is_empty() || req.text.len() > MAX_QR_TEXT {
-        return Err(ApiError::BadRequest(format!("a QR code holds 1 to {MAX_QR_TEXT} bytes of text")));
-    }
-    let code = qrcode::QrCode::with_error_correction_level(req.text.as_bytes(), qrcode::EcLevel::M)
-        .map_err(|e| ApiError::BadRequest(format!("no QR code for that text: {e}")))?;
-    let svg = code
-        .render::<qrcode::render::svg::Color<'_>>()
-        .min_dimensions(200, 200)
-        .dark_color(qrcode::render::svg::Color("#1d1a16"))
-        .light_color(qrcode::render::svg::Color("#ffffff"))
-        .build();
-    Ok(([(header::CONTENT_TYPE, HeaderValue::from_static("image/svg+xml"))], svg).into_response())
 }
 
 /// A JSON document that changes only with the program, with its ETag.
@@ -557,50 +534,4 @@ async fn ws_command(app: &AppState, live: &Arc<Live>, viewer: &Viewer, text: &st
         Ok(ClientMessage::Sync) => Reply::State,
         Err(e) => Reply::Error(ApiError::BadRequest(format!("malformed message: {e}"))),
     }
-}
-
-#[derive(rust_embed::RustEmbed)]
-#[folder = "../../web/"]
-struct Web;
-
-/// The embedded UI; unknown `/api/` paths are JSON 404s.
-async fn static_file(uri: Uri, headers: HeaderMap) -> Response {
-    let path = uri.path().trim_start_matches('/');
-    if path == "api" || path.starts_with("api/") {
-        return ApiError::NotFound(format!("/{path}")).into_response();
-    }
-    let path = if path.is_empty() { "index.html" } else { path };
-    let Some(file) = Web::get(path) else {
-        return ApiError::NotFound(format!("/{path}")).into_response();
-    };
-    let etag =
-        format!("\"{}\"", file.metadata.sha256_hash().iter().take(12).map(|b| format!("{b:02x}")).collect::<String>());
-    if fresh(&headers, &etag) {
-        let mut resp = StatusCode::NOT_MODIFIED.into_response();
-        if let Ok(v) = HeaderValue::from_str(&etag) {
-            resp.headers_mut().insert(header::ETAG, v);
-        }
-        resp.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-        return resp;
-    }
-    let mut resp = Response::new(Body::from(file.data.into_owned()));
-    let h = resp.headers_mut();
-    if let Ok(v) = HeaderValue::from_str(file.metadata.mimetype()) {
-        h.insert(header::CONTENT_TYPE, v);
-    }
-    if let Ok(v) = HeaderValue::from_str(&etag) {
-        h.insert(header::ETAG, v);
-    }
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    if path.ends_with(".html") {
-        h.insert(
-            header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(
-                "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; \
-                 connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-            ),
-        );
-    }
-    resp
 }
