@@ -44,7 +44,9 @@ static COMPRESSED: AtomicU64 = AtomicU64::new(0);
 /// The files served, by content hash (in debug builds `web/` is read from
 /// disk, and a changed file is another entry). Bounded: cleared past
 /// [`MAX_CACHED`] (only edits during development get there).
-static CACHE: LazyLock<Mutex<HashMap<[u8; 32], Arc<OnceLock<Asset>>>>> = LazyLock::new(Default::default);
+static CACHE: LazyLock<Mutex<HashMap<[u8; 32], Cell>>> = LazyLock::new(Default::default);
+/// A file, once compressed (whoever asks first compresses; the others wait).
+type Cell = Arc<OnceLock<Asset>>;
 const MAX_CACHED: usize = 512;
 
 /// Whether a type is worth compressing (text, scripts, JSON, SVG), as
@@ -117,7 +119,7 @@ fn accepts(accept: &str, coding: &str) -> bool {
 }
 
 /// The file at `path`, compressed at its first use.
-fn asset(path: &str) -> Option<Arc<OnceLock<Asset>>> {
+fn asset(path: &str) -> Option<Cell> {
     let file = Web::get(path)?;
     let hash = file.metadata.sha256_hash();
     let cell = {
