@@ -168,3 +168,33 @@ async fn idle_spectators_give_way_to_a_player_and_a_visitor() {
     player.send(Message::Text(json!({ "type": "sync" }).to_string().into())).await.unwrap();
     assert!(next_json(&mut player).await.is_some(), "the player's socket was closed");
 }
+
+/// A request on a new connection from `ip` that is kept alive after its
+/// answer: the connection, once answered.
+async fn answered_from(ip: &str, addr: SocketAddr) -> TcpStream {
+    let mut s = connect_from(ip, addr).await.unwrap();
+    s.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n").await.unwrap();
+    let mut buf = [0u8; 1024];
+    let n = tokio::time::timeout(PATIENCE, s.read(&mut buf)).await.unwrap().unwrap();
+    assert!(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 200"), "{}", String::from_utf8_lossy(&buf[..n]));
+    s
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kept_alive_connections_between_requests_give_way_too() {
+    let addr = start(40).await;
+    // 40 connections, each from its own address, that were answered once
+    // and stay open for more (HTTP/1.1 keeps them alive).
+    let mut crowd = Vec::new();
+    for i in 0..40 {
+        crowd.push(answered_from(&crowd_ip(i), addr).await);
+    }
+    // Five newcomers are answered, and stay too: the oldest of the crowd made room.
+    let mut newcomers = Vec::new();
+    for i in 40..45 {
+        newcomers.push(answered_from(&crowd_ip(i), addr).await);
+    }
+    let gone = closed(&mut crowd).await;
+    assert_eq!(gone, 5, "idle kept-alive connections that gave way");
+    assert_eq!(closed(&mut newcomers).await, 0);
+}
