@@ -19,6 +19,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::str::FromStr;
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
@@ -154,6 +155,52 @@ pub struct BotInfo {
     pub rules: Vec<String>,
 }
 
+/// The process groups of the bots running (0: a free place), for
+/// [`kill_all`]: atomics, which a signal handler may read. A bot beyond
+/// the places is not listed (it is still killed when let go).
+static GROUPS: [AtomicI32; 1024] = [const { AtomicI32::new(0) }; 1024];
+
+fn listed(pgid: i32, listed: bool) {
+    let (from, to) = if listed { (0, pgid) } else { (pgid, 0) };
+    let _ = GROUPS.iter().any(|g| g.compare_exchange(from, to, Ordering::SeqCst, Ordering::SeqCst).is_ok());
+}
+
+/// Kills the process group of every bot this process still runs (a host
+/// that stops). Safe in a signal handler: atomics and `kill(2)` only.
+pub fn kill_all() {
+    for g in &GROUPS {
+        let pgid = g.swap(0, Ordering::SeqCst);
+        if pgid > 0 {
+            // SAFETY: kill(2) touches no memory of ours.
+            unsafe {
+                libc::kill(-pgid, libc::SIGKILL);
+            }
+        }
+    }
+}
+
+/// Makes an interrupt (`SIGINT`, `SIGTERM`, `SIGHUP`) kill every bot's
+/// process group before the process ends as it would have: bots run in
+/// groups of their own, which the terminal's Ctrl-C does not reach. For
+/// hosts that do not handle these signals themselves (the arena).
+pub fn kill_all_on_interrupt() {
+    extern "C" fn on_signal(signal: libc::c_int) {
+        kill_all();
+        // SAFETY: signal(2) and raise(3) are async-signal-safe; the default
+        // action ends the process as the signal would have.
+        unsafe {
+            libc::signal(signal, libc::SIG_DFL);
+            libc::raise(signal);
+        }
+    }
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        // SAFETY: the handler only calls async-signal-safe functions.
+        unsafe {
+            libc::signal(signal, on_signal as *const () as libc::sighandler_t);
+        }
+    }
+}
+
 /// A line read from the bot, or why there are no more.
 type Line = Result<String, BotFailure>;
 
@@ -166,6 +213,8 @@ pub struct BotProcess {
     info: BotInfo,
     /// Set once the bot has failed: it is not spoken to again.
     failed: Option<BotFailure>,
+    /// Set once its group is killed and it is reaped.
+    gone: bool,
 }
 
 impl fmt::Debug for BotProcess {
@@ -189,6 +238,9 @@ impl BotProcess {
             .process_group(0)
             .spawn()
             .map_err(|e| BotFailure::Spawn(format!("{}: {e}", command.program)))?;
+        if let Ok(pgid) = i32::try_from(child.id()) {
+            listed(pgid, true);
+        }
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
         let mut bot = BotProcess {
@@ -198,6 +250,7 @@ impl BotProcess {
             limits,
             info: BotInfo { name: String::new(), author: String::new(), rules: Vec::new() },
             failed: None,
+            gone: false,
         };
         bot.send(&ToBot::Hello {
             protocol: PROTOCOL_VERSION,
@@ -296,6 +349,10 @@ impl BotProcess {
     fn kill_group(&mut self) {
         // The writer ends when its channel closes.
         self.writer = None;
+        if std::mem::replace(&mut self.gone, true) {
+            // Reaped: its id may be another's by now.
+            return;
+        }
         // The group's id is the program's pid (`process_group(0)`); while
         // any process of the group lives, the id is not given to another.
         if let Ok(pgid) = libc::pid_t::try_from(self.child.id()) {
@@ -307,6 +364,9 @@ impl BotProcess {
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+        if let Ok(pgid) = i32::try_from(self.child.id()) {
+            listed(pgid, false);
+        }
     }
 
     fn send(&mut self, msg: &ToBot) {

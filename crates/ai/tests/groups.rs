@@ -157,4 +157,18 @@ fn a_bots_whole_process_group_goes_with_it() {
     assert!(started.iter().all(|&p| alive(p)));
     drop(bot);
     all_gone(&started, "dropped");
+
+    // A host that stops with a bot still running (an interrupted arena, a
+    // server stopping) kills its group before it goes.
+    let dir = TempDir::new("all");
+    let bot = BotProcess::spawn(&launcher(&dir.0, "sleep"), limits()).unwrap();
+    let started = pids(&dir.0);
+    carcassonne_ai::external::kill_all();
+    let stopped = Instant::now();
+    while started.iter().any(|&p| alive(p)) {
+        assert!(stopped.elapsed() < PATIENCE, "kill_all left {started:?}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    drop(bot);
+    all_gone(&started, "killed all");
 }

@@ -389,6 +389,8 @@ pub async fn serve_until(
         tracing::warn!(open = conns.open(), "stopping with connections still open");
     }
     state.leave().await;
+    // No bot program outlives the server (a move in progress included).
+    carcassonne_ai::external::kill_all();
     Ok(())
 }
 
