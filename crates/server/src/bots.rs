@@ -158,13 +158,17 @@ impl ExternalBot {
     /// Its move in `game`, through a session of its own: started, told of
     /// the game (the view carries the whole game so far), asked, and
     /// stopped. One process per move keeps no program running between
-    /// moves, whatever happens to the game or the server.
+    /// moves, whatever happens to the game or the server. The long hello
+    /// limit is for the first start only (`start`): here the hello gets the
+    /// move's limit, so a program slow to start fails its move in at most
+    /// twice the move's limit (and the grace), not the hello's.
     ///
     /// # Errors
     /// Why it gave no legal move in time.
     pub fn choose(&self, game: &Game, id: &str, names: &[String]) -> Result<Move, String> {
         let me = game.to_move().ok_or("the game is over")?;
-        let mut bot = BotProcess::spawn(&self.command, self.limits).map_err(|e| e.to_string())?;
+        let limits = Limits { handshake: self.limits.handshake.min(self.limits.per_move), ..self.limits };
+        let mut bot = BotProcess::spawn(&self.command, limits).map_err(|e| e.to_string())?;
         bot.new_game(id, game.rules(), names, me.0).map_err(|e| e.to_string())?;
         bot.decide(&View::new(game, me)).map_err(|e| e.to_string())
     }

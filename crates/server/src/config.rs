@@ -84,6 +84,15 @@ pub struct Rate {
     pub burst: u32,
 }
 
+impl Rate {
+    /// The limiter's quota (a zero rate counts as one per second, a zero
+    /// burst as one second's worth).
+    pub(crate) fn quota(self) -> governor::Quota {
+        let per_second = std::num::NonZeroU32::new(self.per_second).unwrap_or(std::num::NonZeroU32::MIN);
+        governor::Quota::per_second(per_second).allow_burst(std::num::NonZeroU32::new(self.burst).unwrap_or(per_second))
+    }
+}
+
 impl Default for Config {
     fn default() -> Self {
         Config {

@@ -1,9 +1,12 @@
 //! One error type for every refusal, with a stable code a client can act on.
 
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use carcassonne::IllegalMove;
+use serde::de::DeserializeOwned;
 
 /// Why the server refused a request. Every variant leaves the game unchanged.
 #[derive(Debug)]
@@ -194,4 +197,21 @@ impl IntoResponse for ApiError {
         }
         resp
     }
+}
+
+/// The body's bytes, mapping a refused body to a stable code.
+pub(crate) fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
+    body.map_err(|r| {
+        if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::TooLarge
+        } else {
+            ApiError::BadRequest(r.body_text())
+        }
+    })
+}
+
+/// Parses a JSON body, mapping every failure to a stable code.
+pub(crate) fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
+    let bytes = body_bytes(body)?;
+    serde_json::from_slice(&bytes).map_err(|e| ApiError::BadRequest(format!("malformed request: {e}")))
 }

@@ -19,11 +19,13 @@
 //! Tests drive [`app`] directly (`tower::ServiceExt::oneshot`), with a
 //! [`SqliteStore::in_memory`] store.
 
+mod assets;
 mod bots;
 mod config;
 mod error;
 mod listen;
 mod names;
+mod qr;
 mod routes;
 mod services;
 mod state;
@@ -39,10 +41,9 @@ use std::sync::Arc;
 pub use bots::{choose_bot_move, choose_move, BotLevel, BotMove, ExternalBot, ExternalBotError};
 pub use config::{Config, Rate};
 pub use error::ApiError;
-pub use listen::{addr_key, serve_until, Connections, Site};
-pub use routes::{
-    app, app_with, MAX_BODY, MAX_QR_TEXT, MAX_RECORD, MAX_SAVED_RULES, MAX_TOKENS, MAX_WS_MESSAGE, SAVES_PER_HOUR,
-};
+pub use listen::{addr_key, serve_until, Class, ConnHandle, Connections, Site, Slot};
+pub use qr::MAX_QR_TEXT;
+pub use routes::{app, app_with, MAX_BODY, MAX_RECORD, MAX_SAVED_RULES, MAX_TOKENS, MAX_WS_MESSAGE, SAVES_PER_HOUR};
 pub use services::games::{rebuild, MoveRequest, SeatToken, Viewer};
 pub use services::{review, AppState};
 pub use state::{score_history, StateView};

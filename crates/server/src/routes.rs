@@ -1,24 +1,21 @@
 //! The HTTP API, the websocket and the embedded UI (docs/web.md).
 
 use std::net::IpAddr;
-use std::num::NonZeroU32;
 use std::sync::Arc;
 
-use axum::body::{Body, Bytes};
+use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, FromRef, Path, RawQuery, Request, State};
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use carcassonne::record::Record;
-use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 
 use crate::config::Config;
-use crate::config::Rate;
-use crate::error::ApiError;
+use crate::error::{body_bytes, parse_body, ApiError};
 use crate::listen::{addr_key, client_ip, Connections};
 use crate::services::games::{plausible_id, CreateRequest, Live, MoveRequest, Viewer};
 use crate::services::review::ReviewStatus;
@@ -40,16 +37,9 @@ pub const MAX_WS_MESSAGE: usize = 16 * 1024;
 /// few hundred bytes). The library's default, 128 KiB, is zeroed before
 /// every read and held by every socket.
 pub(crate) const WS_READ_BUFFER: usize = 4 * 1024;
-/// The longest text a QR code is made of.
-pub const MAX_QR_TEXT: usize = 1024;
 
 type KeyedLimiter = governor::DefaultKeyedRateLimiter<IpAddr>;
 pub(crate) type DirectLimiter = governor::DefaultDirectRateLimiter;
-
-pub(crate) fn quota(rate: Rate) -> governor::Quota {
-    let per_second = NonZeroU32::new(rate.per_second).unwrap_or(NonZeroU32::MIN);
-    governor::Quota::per_second(per_second).allow_burst(NonZeroU32::new(rate.burst).unwrap_or(per_second))
-}
 
 /// The address a client's limits are counted under (an IPv6 address by its
 /// prefix, `Config::ipv6_prefix`).
@@ -139,7 +129,7 @@ pub fn app_with(state: AppState, conns: Arc<Connections>) -> Router {
         .route("/api/games/{id}/replay", get(game_replay))
         .route("/api/games/{id}/review", get(game_review))
         .route("/api/games/{id}/ws", get(ws::websocket))
-        .route("/api/qr", post(qr_code))
+        .route("/api/qr", crate::qr::route(http_rate.is_some(), prefix))
         .route("/api/rules", post(rulesets::rules_of))
         .route("/api/rules/{code}", get(rulesets::rules_page))
         .route("/api/rulesets", get(rulesets::list).post(rulesets::save))
@@ -148,15 +138,16 @@ pub fn app_with(state: AppState, conns: Arc<Connections>) -> Router {
     let replay = Router::new().route("/api/replay", post(replay_record)).layer(DefaultBodyLimit::max(MAX_RECORD));
     let router = api
         .merge(replay)
-        .fallback(static_file)
+        .fallback(crate::assets::static_file)
         .with_state(Shared { app: state, conns })
         .layer(middleware::from_fn(json_posts_only))
         .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(body_timeout))
         // Text, JSON and SVG go compressed to clients that take it (brotli or gzip).
         .layer(tower_http::compression::CompressionLayer::new().br(true).gzip(true));
+    let router = crate::assets::limited(router, http_rate, prefix);
     let router = match http_rate {
         Some(rate) => {
-            let limiter = Arc::new(governor::RateLimiter::keyed(quota(rate)));
+            let limiter = Arc::new(governor::RateLimiter::keyed(rate.quota()));
             router.layer(middleware::from_fn(move |req, next| rate_limit(Arc::clone(&limiter), prefix, req, next)))
         }
         None => router,
@@ -194,28 +185,6 @@ async fn health(State(app): State<AppState>) -> Response {
     let body = Health { ok, store: if store_up { "up" } else { "down" }, feed: feed.word() };
     let status = if ok { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
     (status, Json(body)).into_response()
-}
-
-/// A QR code of `{"text": …}` (an invite link) as SVG.
-async fn qr_code(body: Result<Bytes, BytesRejection>) -> Result<Response, ApiError> {
-    #[derive(serde::Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct Req {
-        text: String,
-    }
-    let req: Req = parse_body(body)?;
-    if req.text.is_empty() || req.text.len() > MAX_QR_TEXT {
-        return Err(ApiError::BadRequest(format!("a QR code holds 1 to {MAX_QR_TEXT} bytes of text")));
-    }
-    let code = qrcode::QrCode::with_error_correction_level(req.text.as_bytes(), qrcode::EcLevel::M)
-        .map_err(|e| ApiError::BadRequest(format!("no QR code for that text: {e}")))?;
-    let svg = code
-        .render::<qrcode::render::svg::Color<'_>>()
-        .min_dimensions(200, 200)
-        .dark_color(qrcode::render::svg::Color("#1d1a16"))
-        .light_color(qrcode::render::svg::Color("#ffffff"))
-        .build();
-    Ok(([(header::CONTENT_TYPE, HeaderValue::from_static("image/svg+xml"))], svg).into_response())
 }
 
 /// A JSON document that changes only with the program, with its ETag.
@@ -262,23 +231,6 @@ fn revalidated_json(doc: &FixedJson, headers: &HeaderMap) -> Response {
     }
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     resp
-}
-
-/// The body's bytes, mapping a refused body to a stable code.
-fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
-    body.map_err(|r| {
-        if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::TooLarge
-        } else {
-            ApiError::BadRequest(r.body_text())
-        }
-    })
-}
-
-/// Parses a JSON body, mapping every failure to a stable code.
-pub(crate) fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
-    let bytes = body_bytes(body)?;
-    serde_json::from_slice(&bytes).map_err(|e| ApiError::BadRequest(format!("malformed request: {e}")))
 }
 
 /// The values of `?key=a,b` (also `%2C`-separated; the key may repeat).
@@ -437,50 +389,4 @@ async fn replay_record(body: Result<Bytes, BytesRejection>) -> Result<Json<Value
     }
     let replay = view::replay_json(&record).map_err(|e| ApiError::BadRequest(e.to_string()))?;
     Ok(Json(replay))
-}
-
-#[derive(rust_embed::RustEmbed)]
-#[folder = "../../web/"]
-struct Web;
-
-/// The embedded UI; unknown `/api/` paths are JSON 404s.
-async fn static_file(uri: Uri, headers: HeaderMap) -> Response {
-    let path = uri.path().trim_start_matches('/');
-    if path == "api" || path.starts_with("api/") {
-        return ApiError::NotFound(format!("/{path}")).into_response();
-    }
-    let path = if path.is_empty() { "index.html" } else { path };
-    let Some(file) = Web::get(path) else {
-        return ApiError::NotFound(format!("/{path}")).into_response();
-    };
-    let etag =
-        format!("\"{}\"", file.metadata.sha256_hash().iter().take(12).map(|b| format!("{b:02x}")).collect::<String>());
-    if fresh(&headers, &etag) {
-        let mut resp = StatusCode::NOT_MODIFIED.into_response();
-        if let Ok(v) = HeaderValue::from_str(&etag) {
-            resp.headers_mut().insert(header::ETAG, v);
-        }
-        resp.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-        return resp;
-    }
-    let mut resp = Response::new(Body::from(file.data.into_owned()));
-    let h = resp.headers_mut();
-    if let Ok(v) = HeaderValue::from_str(file.metadata.mimetype()) {
-        h.insert(header::CONTENT_TYPE, v);
-    }
-    if let Ok(v) = HeaderValue::from_str(&etag) {
-        h.insert(header::ETAG, v);
-    }
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    if path.ends_with(".html") {
-        h.insert(
-            header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(
-                "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; \
-                 connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-            ),
-        );
-    }
-    resp
 }

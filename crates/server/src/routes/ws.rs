@@ -9,9 +9,9 @@ use axum::extract::{Path, RawQuery, State};
 use axum::http::{header, HeaderMap};
 use axum::response::Response;
 
-use super::{query_list, quota, tokens, viewer_of, DirectLimiter, MAX_WS_MESSAGE, WS_READ_BUFFER};
+use super::{query_list, tokens, viewer_of, DirectLimiter, MAX_WS_MESSAGE, WS_READ_BUFFER};
 use crate::error::ApiError;
-use crate::listen::{client_ip, until_set, Connections};
+use crate::listen::{client_ip, until_set, Class, Connections, Slot};
 use crate::services::games::{Live, Viewer};
 use crate::services::AppState;
 use crate::wire::{ClientMessage, Follower, ServerMessage};
@@ -54,6 +54,9 @@ pub(super) async fn websocket(
     // crowd still connect (their seats' places bound them, `SEAT_SOCKETS`).
     let spectator = viewer.seats.is_empty();
     let slot = conns.admit(client_ip(&request.extensions), spectator).map_err(ApiError::Busy)?;
+    // When the server is full, a newcomer may displace the spectator idle
+    // longest; a seat holder's socket never.
+    slot.set_class(if spectator { Class::Idle } else { Class::Held });
     let c = app.config();
     let key = super::client_key(&request.extensions, c);
     let place = live
@@ -61,9 +64,16 @@ pub(super) async fn websocket(
         .map_err(ApiError::Busy)?;
     let ws = ws.max_message_size(MAX_WS_MESSAGE).max_frame_size(MAX_WS_MESSAGE).read_buffer_size(WS_READ_BUFFER);
     Ok(ws.on_upgrade(move |socket| async move {
-        let _held = (slot, place);
-        ws_session(app, live, viewer, protocol, socket).await;
+        let _held = place;
+        ws_session(app, live, viewer, protocol, &slot, socket).await;
     }))
+}
+
+/// What ends a socket besides its client: the server stopping, or a
+/// newcomer displacing it (`crate::listen`).
+struct Ends<'a> {
+    stopping: tokio::sync::watch::Receiver<bool>,
+    slot: &'a Slot,
 }
 
 /// A socket sending this many messages over its rate, with no calm spell
@@ -77,13 +87,14 @@ fn error_message(e: &ApiError) -> Message {
 
 /// One websocket: the viewer's state, then each change (in the protocol
 /// the client asked for, `crate::wire`); moves in, errors out.
-async fn ws_session(app: AppState, live: Arc<Live>, viewer: Viewer, protocol: u8, mut socket: WebSocket) {
+async fn ws_session(app: AppState, live: Arc<Live>, viewer: Viewer, protocol: u8, slot: &Slot, mut socket: WebSocket) {
     live.presence(app.store(), &viewer, true).await;
     let mut changes = live.subscribe();
     changes.mark_unchanged();
     let mut follower = Follower::new(protocol);
     if socket.send(follower.full(&live, &viewer).await).await.is_ok() {
-        ws_loop(&app, &live, &viewer, &mut socket, &mut changes, &mut follower).await;
+        let mut ends = Ends { stopping: app.stopping(), slot };
+        ws_loop(&app, &live, &viewer, &mut socket, &mut changes, &mut follower, &mut ends).await;
     }
     live.presence(app.store(), &viewer, false).await;
 }
@@ -95,8 +106,9 @@ async fn ws_loop(
     socket: &mut WebSocket,
     changes: &mut tokio::sync::watch::Receiver<u64>,
     follower: &mut Follower,
+    ends: &mut Ends<'_>,
 ) {
-    let limiter: Option<DirectLimiter> = app.config().ws_rate.map(|r| governor::RateLimiter::direct(quota(r)));
+    let limiter: Option<DirectLimiter> = app.config().ws_rate.map(|r| governor::RateLimiter::direct(r.quota()));
     // A socket that died silently (a phone asleep, a lost network) would
     // keep its seat "online": ping it, and give up on it when nothing comes
     // back. Browsers answer pings by themselves.
@@ -106,11 +118,16 @@ async fn ws_loop(
     let mut last_heard = tokio::time::Instant::now();
     let mut strikes = 0u32;
     let mut last_strike = tokio::time::Instant::now();
-    let mut stopping = app.stopping();
     loop {
         tokio::select! {
-            () = until_set(&mut stopping) => {
+            () = until_set(&mut ends.stopping) => {
                 let bye = axum::extract::ws::CloseFrame { code: 1001, reason: "the server is stopping".into() };
+                let _ = socket.send(Message::Close(Some(bye))).await;
+                break;
+            }
+            () = ends.slot.displaced() => {
+                // The server is full and this spectator was idle longest.
+                let bye = axum::extract::ws::CloseFrame { code: 1013, reason: "the server is full; try again later".into() };
                 let _ = socket.send(Message::Close(Some(bye))).await;
                 break;
             }
@@ -123,6 +140,10 @@ async fn ws_loop(
             }
             msg = socket.recv() => {
                 last_heard = tokio::time::Instant::now();
+                if matches!(msg, Some(Ok(Message::Text(_) | Message::Binary(_)))) {
+                    // A message of its own: not idle (pongs are the browser's).
+                    ends.slot.touch();
+                }
                 let over = |m: &Option<Result<Message, axum::Error>>| {
                     matches!(m, Some(Ok(Message::Text(_) | Message::Binary(_))))
                         && limiter.as_ref().is_some_and(|l| l.check().is_err())
