@@ -454,3 +454,29 @@ pub fn client_ip(extensions: &axum::http::Extensions) -> IpAddr {
         .get::<ConnectInfo<SocketAddr>>()
         .map_or(IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED), |ConnectInfo(a)| a.ip())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_spectator_that_spoke_gives_way_after_the_one_idle_longer() {
+        let config = Config { max_connections: 2, ..Config::quick() };
+        let conns = Arc::new(Connections::new(&config));
+        let ip = |n| IpAddr::from([10, 0, 0, n]);
+        let first = conns.admit(ip(1), true).unwrap();
+        first.set_class(Class::Idle);
+        let second = conns.admit(ip(2), true).unwrap();
+        second.set_class(Class::Idle);
+        first.touch();
+        let newcomer = conns.admit(ip(3), false).expect("a newcomer displaces an idle spectator");
+        newcomer.set_class(Class::Busy);
+        tokio::time::timeout(Duration::from_secs(1), second.displaced()).await.expect("the one idle longer goes");
+        let stays = tokio::time::timeout(Duration::from_millis(50), first.displaced()).await.is_err();
+        assert!(stays, "the spectator that spoke last was displaced");
+        // A seat holder's socket is never displaced, nor a request being served.
+        drop(second);
+        first.set_class(Class::Held);
+        assert!(conns.admit(ip(4), false).is_err(), "a held socket or a busy request gave way");
+    }
+}

@@ -167,6 +167,15 @@ async fn idle_spectators_give_way_to_a_player_and_a_visitor() {
     }
     player.send(Message::Text(json!({ "type": "sync" }).to_string().into())).await.unwrap();
     assert!(next_json(&mut player).await.is_some(), "the player's socket was closed");
+    // The first spectator gave way first, and was told why: 1013, try again later.
+    let code = loop {
+        match tokio::time::timeout(PATIENCE, spectators[0].next()).await {
+            Ok(Some(Ok(Message::Close(frame)))) => break frame.map(|f| u16::from(f.code)),
+            Ok(Some(Ok(_))) => continue,
+            _ => break None,
+        }
+    };
+    assert_eq!(code, Some(1013), "a displaced spectator's socket is closed with 1013");
 }
 
 /// A request on a new connection from `ip` that is kept alive after its
