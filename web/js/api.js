@@ -278,6 +278,25 @@ export class GameSocket {
     return false;
   }
 
+  /**
+   * A move: over the socket, or over HTTP when the socket is not open (refused
+   * in a crowd, or reconnecting). The state that comes back, or the refusal,
+   * goes where the socket's would.
+   */
+  sendMove(mv) {
+    if (this.send(mv)) return;
+    const body = { ...mv };
+    delete body.type;
+    const q = this.tokens.length ? `?token=${this.tokens.join(',')}` : '';
+    fetch(`/api/games/${encodeURIComponent(this.id)}/moves${q}`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+    }).then(async (r) => {
+      const v = await r.json().catch(() => null);
+      if (r.ok && v) { this.state = v; this.rev = undefined; this.onState(v); }
+      else this.onError(v || { error: 'network', message: 'The move was not sent: try again in a moment' });
+    }).catch(() => this.onError({ error: 'network', message: 'The move was not sent: try again in a moment' }));
+  }
+
   close() {
     this.closed = true;
     clearTimeout(this.timer);

@@ -847,7 +847,7 @@ export class GameScreen {
     if (sel.action && sel.action.kind === 'meeple') mv.meeple = sel.action.spot;
     if (sel.action && sel.action.kind === 'abbot') mv.abbot = sel.action.spot;
     if (sel.action && sel.action.kind === 'recall') mv.recall = true;
-    if (!this.socket.send(mv)) { toast('Reconnecting: the move was not sent, try again in a moment', 'info'); return; }
+    this.socket.sendMove(mv);
     this.pending = true;
     this.draw();
   }

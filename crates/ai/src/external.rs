@@ -5,13 +5,21 @@
 //! thread of their own and handed over through a channel that the host waits
 //! on with a timeout, lines are written by another thread (a bot that does
 //! not read its input cannot block the host), a line longer than
-//! [`Limits::max_line`] is refused without being kept, and the process is
-//! killed when its [`BotProcess`] is dropped.
+//! [`Limits::max_line`] is refused without being kept.
+//!
+//! The program runs in a process group of its own (a launcher script and
+//! whatever it forks with it): the whole group is killed as soon as the bot
+//! fails (a late or bad answer) and when its [`BotProcess`] is dropped, so
+//! that nothing of it outlives its game and no pipe stays open — the
+//! reading and writing threads end when the pipes close. (A program that
+//! leaves its group on purpose, with `setsid`, is beyond the host's reach.)
 
 use std::fmt;
 use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::str::FromStr;
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
@@ -147,6 +155,52 @@ pub struct BotInfo {
     pub rules: Vec<String>,
 }
 
+/// The process groups of the bots running (0: a free place), for
+/// [`kill_all`]: atomics, which a signal handler may read. A bot beyond
+/// the places is not listed (it is still killed when let go).
+static GROUPS: [AtomicI32; 1024] = [const { AtomicI32::new(0) }; 1024];
+
+fn listed(pgid: i32, listed: bool) {
+    let (from, to) = if listed { (0, pgid) } else { (pgid, 0) };
+    let _ = GROUPS.iter().any(|g| g.compare_exchange(from, to, Ordering::SeqCst, Ordering::SeqCst).is_ok());
+}
+
+/// Kills the process group of every bot this process still runs (a host
+/// that stops). Safe in a signal handler: atomics and `kill(2)` only.
+pub fn kill_all() {
+    for g in &GROUPS {
+        let pgid = g.swap(0, Ordering::SeqCst);
+        if pgid > 0 {
+            // SAFETY: kill(2) touches no memory of ours.
+            unsafe {
+                libc::kill(-pgid, libc::SIGKILL);
+            }
+        }
+    }
+}
+
+/// Makes an interrupt (`SIGINT`, `SIGTERM`, `SIGHUP`) kill every bot's
+/// process group before the process ends as it would have: bots run in
+/// groups of their own, which the terminal's Ctrl-C does not reach. For
+/// hosts that do not handle these signals themselves (the arena).
+pub fn kill_all_on_interrupt() {
+    extern "C" fn on_signal(signal: libc::c_int) {
+        kill_all();
+        // SAFETY: signal(2) and raise(3) are async-signal-safe; the default
+        // action ends the process as the signal would have.
+        unsafe {
+            libc::signal(signal, libc::SIG_DFL);
+            libc::raise(signal);
+        }
+    }
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        // SAFETY: the handler only calls async-signal-safe functions.
+        unsafe {
+            libc::signal(signal, on_signal as *const () as libc::sighandler_t);
+        }
+    }
+}
+
 /// A line read from the bot, or why there are no more.
 type Line = Result<String, BotFailure>;
 
@@ -159,6 +213,8 @@ pub struct BotProcess {
     info: BotInfo,
     /// Set once the bot has failed: it is not spoken to again.
     failed: Option<BotFailure>,
+    /// Set once its group is killed and it is reaped.
+    gone: bool,
 }
 
 impl fmt::Debug for BotProcess {
@@ -179,8 +235,12 @@ impl BotProcess {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(if limits.stderr { Stdio::inherit() } else { Stdio::null() })
+            .process_group(0)
             .spawn()
             .map_err(|e| BotFailure::Spawn(format!("{}: {e}", command.program)))?;
+        if let Ok(pgid) = i32::try_from(child.id()) {
+            listed(pgid, true);
+        }
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
         let mut bot = BotProcess {
@@ -190,6 +250,7 @@ impl BotProcess {
             limits,
             info: BotInfo { name: String::new(), author: String::new(), rules: Vec::new() },
             failed: None,
+            gone: false,
         };
         bot.send(&ToBot::Hello {
             protocol: PROTOCOL_VERSION,
@@ -275,9 +336,37 @@ impl BotProcess {
         self.send(&ToBot::GameOver { scores: scores.to_vec(), winners: winners.to_vec(), forfeit });
     }
 
+    /// Marks the bot failed and kills its whole process group: it is not
+    /// spoken to again.
     fn fail(&mut self, failure: BotFailure) -> BotFailure {
         self.failed = Some(failure.clone());
+        self.kill_group();
         failure
+    }
+
+    /// Kills every process of the bot's group (the program, and whatever it
+    /// started), then reaps the program.
+    fn kill_group(&mut self) {
+        // The writer ends when its channel closes.
+        self.writer = None;
+        if std::mem::replace(&mut self.gone, true) {
+            // Reaped: its id may be another's by now.
+            return;
+        }
+        // The group's id is the program's pid (`process_group(0)`); while
+        // any process of the group lives, the id is not given to another.
+        if let Ok(pgid) = libc::pid_t::try_from(self.child.id()) {
+            // SAFETY: kill(2) with a negative pid signals a process group; it
+            // touches no memory of ours.
+            unsafe {
+                libc::kill(-pgid, libc::SIGKILL);
+            }
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        if let Ok(pgid) = i32::try_from(self.child.id()) {
+            listed(pgid, false);
+        }
     }
 
     fn send(&mut self, msg: &ToBot) {
@@ -342,18 +431,12 @@ impl Drop for BotProcess {
         // The writer ends when its channel closes, which closes the bot's input.
         self.writer = None;
         // A well-behaved bot exits on quit; give it a moment, then make sure.
+        // (Whatever else it started goes with its group in any case.)
         let until = Instant::now() + Duration::from_millis(if self.failed.is_none() { 200 } else { 0 });
-        loop {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            if Instant::now() >= until {
-                break;
-            }
+        while Instant::now() < until && !matches!(self.child.try_wait(), Ok(Some(_))) {
             std::thread::sleep(Duration::from_millis(2));
         }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.kill_group();
     }
 }
 

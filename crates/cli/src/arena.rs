@@ -44,6 +44,8 @@ pub fn run(args: ArenaArgs) -> Result<(), Box<dyn std::error::Error>> {
         .map_err(|e| -> Box<dyn std::error::Error> { e })?;
     options.limits.per_move = args.move_time;
     options.limits.stderr = args.bot_stderr;
+    // Programs run in process groups of their own: Ctrl-C reaches them through us.
+    carcassonne_ai::external::kill_all_on_interrupt();
     let report = run_with_progress(&options, !args.quiet)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report.to_json())?);

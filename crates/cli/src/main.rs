@@ -51,7 +51,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Serve the web game on http://127.0.0.1:8080 (the default).
-    Serve(serve::ServeArgs),
+    Serve(Box<serve::ServeArgs>),
     /// Play bots against each other in paired games and report their strength.
     Arena(arena::ArenaArgs),
     /// Review a game: every move judged by the search from the mover's view
@@ -134,8 +134,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result =
         // The web game is the default: `cargo run --release` starts it.
-        match cli.command.unwrap_or(Command::Serve(serve::ServeArgs::default())) {
-            Command::Serve(args) => serve::run(args),
+        match cli.command.unwrap_or_else(|| Command::Serve(Box::default())) {
+            Command::Serve(args) => serve::run(*args),
             Command::Arena(args) => arena::run(args),
             Command::Bot { bot } => bot_command(&bot),
             Command::Analyze(args) => analyze::run(args),

@@ -29,6 +29,28 @@ pub struct ServeArgs {
     /// Bot searches run at once (default: one core fewer than the machine has, at least one).
     #[arg(long, value_name = "N")]
     pub bot_workers: Option<usize>,
+    /// Threads working out reviews of finished games, at the lowest priority
+    /// and only while no bot search waits or runs (default 1).
+    #[arg(long, value_name = "N")]
+    pub review_workers: Option<usize>,
+    /// Reviews being worked out or waiting, in all (default 8); one more is
+    /// answered `busy` (503 with Retry-After).
+    #[arg(long, value_name = "N")]
+    pub max_reviews: Option<usize>,
+    /// Reviews being worked out or waiting that one client address started (default 2).
+    #[arg(long, value_name = "N")]
+    pub max_reviews_per_ip: Option<usize>,
+    /// Spectators' live connections on one game (default 256); its players
+    /// always have places of their own.
+    #[arg(long, value_name = "N")]
+    pub max_spectators_per_game: Option<usize>,
+    /// Spectators' live connections on one game from one client address (default 8).
+    #[arg(long, value_name = "N")]
+    pub max_spectators_per_ip: Option<usize>,
+    /// The prefix length under which IPv6 addresses count as one client for
+    /// every per-address limit (default 64: a host's /64).
+    #[arg(long, value_name = "BITS", value_parser = clap::value_parser!(u8).range(0..=128))]
+    pub ipv6_prefix: Option<u8>,
     /// Minutes after which a game nobody plays, watches or asks for leaves
     /// memory (it comes back from the storage when asked for).
     #[arg(long, value_name = "MINUTES")]
@@ -67,6 +89,12 @@ impl Default for ServeArgs {
             max_games_per_hour_per_ip: None,
             max_active_games_per_ip: None,
             bot_workers: None,
+            review_workers: None,
+            max_reviews: None,
+            max_reviews_per_ip: None,
+            max_spectators_per_game: None,
+            max_spectators_per_ip: None,
+            ipv6_prefix: None,
             idle_minutes: None,
             expire_days: None,
             allow_origin: Vec::new(),
@@ -95,6 +123,24 @@ impl ServeArgs {
         }
         if let Some(n) = self.bot_workers {
             c.bot_workers = n.max(1);
+        }
+        if let Some(n) = self.review_workers {
+            c.review_workers = n.max(1);
+        }
+        if let Some(n) = self.max_reviews {
+            c.max_reviews = n;
+        }
+        if let Some(n) = self.max_reviews_per_ip {
+            c.max_reviews_per_ip = n;
+        }
+        if let Some(n) = self.max_spectators_per_game {
+            c.max_sockets_per_game = n;
+        }
+        if let Some(n) = self.max_spectators_per_ip {
+            c.max_spectators_per_ip_per_game = n;
+        }
+        if let Some(bits) = self.ipv6_prefix {
+            c.ipv6_prefix = bits;
         }
         if let Some(m) = self.idle_minutes {
             c.idle_after = Duration::from_secs(m.max(1).saturating_mul(60));

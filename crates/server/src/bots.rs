@@ -158,31 +158,20 @@ impl ExternalBot {
     /// Its move in `game`, through a session of its own: started, told of
     /// the game (the view carries the whole game so far), asked, and
     /// stopped. One process per move keeps no program running between
-    /// moves, whatever happens to the game or the server.
+    /// moves, whatever happens to the game or the server. The long hello
+    /// limit is for the first start only (`start`): here the hello gets the
+    /// move's limit, so a program slow to start fails its move in at most
+    /// twice the move's limit (and the grace), not the hello's.
     ///
     /// # Errors
     /// Why it gave no legal move in time.
     pub fn choose(&self, game: &Game, id: &str, names: &[String]) -> Result<Move, String> {
         let me = game.to_move().ok_or("the game is over")?;
-        let mut bot = BotProcess::spawn(&self.command, self.limits).map_err(|e| e.to_string())?;
+        let limits = Limits { handshake: self.limits.handshake.min(self.limits.per_move), ..self.limits };
+        let mut bot = BotProcess::spawn(&self.command, limits).map_err(|e| e.to_string())?;
         bot.new_game(id, game.rules(), names, me.0).map_err(|e| e.to_string())?;
         bot.decide(&View::new(game, me)).map_err(|e| e.to_string())
     }
-}
-
-/// Whether every program seated plays `rules`.
-///
-/// # Errors
-/// Which seat's program does not, and the option it lacks.
-pub fn check_rules(seats: &[crate::store::Seat], rules: &Rules, programs: &[ExternalBot]) -> Result<(), String> {
-    for (i, seat) in seats.iter().enumerate() {
-        if let Some(BotLevel::External(name)) = seat.bot_level() {
-            if let Some(Err(option)) = programs.iter().find(|p| p.name == name).map(|p| p.supports(rules)) {
-                return Err(format!("seat {}: the bot {name} does not play the rule option {option}", i + 1));
-            }
-        }
-    }
-    Ok(())
 }
 
 /// A bot's move, and what the players should be told about it.

@@ -1,9 +1,12 @@
 //! One error type for every refusal, with a stable code a client can act on.
 
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use carcassonne::IllegalMove;
+use serde::de::DeserializeOwned;
 
 /// Why the server refused a request. Every variant leaves the game unchanged.
 #[derive(Debug)]
@@ -44,7 +47,16 @@ pub enum ApiError {
     Quota(String),
     /// A rule-set code that does not decode (or comes from a later version).
     RulesCode(carcassonne::RulesError),
+    /// The server has no room for this work now (reviews running and
+    /// queued, in all or from this address): `503` with `Retry-After`.
+    TryLater(String),
+    /// More seat tokens in one request than a game has seats (checked before
+    /// the game's lock is taken).
+    TooManyTokens,
 }
+
+/// Seconds a client told to try later ([`ApiError::TryLater`]) waits.
+pub const RETRY_AFTER_SECS: u64 = 30;
 
 impl ApiError {
     /// The stable code (docs/web.md lists them).
@@ -68,6 +80,8 @@ impl ApiError {
             ApiError::Quota(_) => "quota_exceeded",
             ApiError::RulesCode(carcassonne::RulesError::LaterCode(_)) => "later_rules_code",
             ApiError::RulesCode(_) => "bad_rules_code",
+            ApiError::TryLater(_) => "busy",
+            ApiError::TooManyTokens => "too_many_tokens",
         }
     }
 
@@ -88,7 +102,8 @@ impl ApiError {
             ApiError::ForbiddenOrigin => StatusCode::FORBIDDEN,
             ApiError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Quota(_) => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::RulesCode(_) => StatusCode::BAD_REQUEST,
+            ApiError::RulesCode(_) | ApiError::TooManyTokens => StatusCode::BAD_REQUEST,
+            ApiError::TryLater(_) => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 
@@ -121,6 +136,10 @@ impl ApiError {
                     .into()
             }
             ApiError::RulesCode(e) => format!("this link does not hold a rule set this server can read ({e})"),
+            ApiError::TryLater(why) => format!("the server is busy ({why}): try again in {RETRY_AFTER_SECS} seconds"),
+            ApiError::TooManyTokens => {
+                format!("a request names at most {} seat tokens", carcassonne::MAX_PLAYERS)
+            }
         }
     }
 
@@ -172,6 +191,27 @@ impl IntoResponse for ApiError {
         if let ApiError::Storage(detail) = &self {
             tracing::error!(%detail, "storage failure");
         }
-        (self.status(), Json(self.body())).into_response()
+        let mut resp = (self.status(), Json(self.body())).into_response();
+        if matches!(self, ApiError::TryLater(_)) {
+            resp.headers_mut().insert(axum::http::header::RETRY_AFTER, axum::http::HeaderValue::from(RETRY_AFTER_SECS));
+        }
+        resp
     }
+}
+
+/// The body's bytes, mapping a refused body to a stable code.
+pub(crate) fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
+    body.map_err(|r| {
+        if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::TooLarge
+        } else {
+            ApiError::BadRequest(r.body_text())
+        }
+    })
+}
+
+/// Parses a JSON body, mapping every failure to a stable code.
+pub(crate) fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
+    let bytes = body_bytes(body)?;
+    serde_json::from_slice(&bytes).map_err(|e| ApiError::BadRequest(format!("malformed request: {e}")))
 }

@@ -19,14 +19,15 @@
 //! Tests drive [`app`] directly (`tower::ServiceExt::oneshot`), with a
 //! [`SqliteStore::in_memory`] store.
 
+mod assets;
 mod bots;
+mod config;
 mod error;
 mod listen;
-mod live;
 mod names;
-pub mod review;
+mod qr;
 mod routes;
-mod rulesets;
+mod services;
 mod state;
 mod store;
 mod store_pg;
@@ -38,11 +39,13 @@ use std::path::Path;
 use std::sync::Arc;
 
 pub use bots::{choose_bot_move, choose_move, BotLevel, BotMove, ExternalBot, ExternalBotError};
+pub use config::{Config, Rate};
 pub use error::ApiError;
-pub use listen::{serve_until, Connections};
-pub use live::{rebuild, AppState, Config, MoveRequest, Rate, SeatToken, Viewer};
-pub use routes::{app, MAX_BODY, MAX_QR_TEXT, MAX_RECORD, MAX_WS_MESSAGE};
-pub use rulesets::{MAX_SAVED_RULES, SAVES_PER_HOUR};
+pub use listen::{addr_key, serve_until, Class, ConnHandle, Connections, Site, Slot};
+pub use qr::MAX_QR_TEXT;
+pub use routes::{app, app_with, MAX_BODY, MAX_RECORD, MAX_SAVED_RULES, MAX_TOKENS, MAX_WS_MESSAGE, SAVES_PER_HOUR};
+pub use services::games::{rebuild, MoveRequest, SeatToken, Viewer};
+pub use services::{review, AppState};
 pub use state::{score_history, StateView};
 pub use store::{
     hash_token, Beat, Change, Feed, GameChanged, GameSummary, NewGame, Progress, SavedRules, Seat, SqliteStore, Store,
@@ -132,6 +135,25 @@ fn url_for(addr: SocketAddr) -> String {
         SocketAddr::V6(a) if a.ip().is_unspecified() => format!("http://[::1]:{}/", a.port()),
         SocketAddr::V6(a) => format!("http://[{}]:{}/", a.ip(), a.port()),
         SocketAddr::V4(a) => format!("http://{}:{}/", a.ip(), a.port()),
+    }
+}
+
+/// The connection layer serves the HTTP layer over the services.
+impl Site for AppState {
+    fn config(&self) -> &Config {
+        AppState::config(self)
+    }
+
+    fn router(&self, conns: Arc<Connections>) -> axum::Router {
+        app_with(self.clone(), conns)
+    }
+
+    fn begin_shutdown(&self) {
+        AppState::begin_shutdown(self);
+    }
+
+    async fn leave(&self) {
+        AppState::leave(self).await;
     }
 }
 

@@ -1,27 +1,31 @@
 //! The HTTP API, the websocket and the embedded UI (docs/web.md).
 
 use std::net::IpAddr;
-use std::num::NonZeroU32;
 use std::sync::Arc;
 
-use axum::body::{Body, Bytes};
+use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{DefaultBodyLimit, Path, RawQuery, Request, State};
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
+use axum::extract::{DefaultBodyLimit, FromRef, Path, RawQuery, Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use carcassonne::record::Record;
-use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 
-use crate::error::ApiError;
-use crate::listen::client_ip;
-use crate::live::{AppState, CreateRequest, Live, MoveRequest, Rate, Viewer};
+use crate::config::Config;
+use crate::error::{body_bytes, parse_body, ApiError};
+use crate::listen::{addr_key, client_ip, Connections};
+use crate::services::games::{plausible_id, CreateRequest, Live, MoveRequest, Viewer};
+use crate::services::review::ReviewStatus;
+use crate::services::AppState;
 use crate::view;
-use crate::wire::{ClientMessage, Follower, ServerMessage};
+
+mod rulesets;
+mod ws;
+
+pub use rulesets::{MAX_SAVED_RULES, SAVES_PER_HOUR};
 
 /// The largest request body for moves and new games.
 pub const MAX_BODY: usize = 16 * 1024;
@@ -32,21 +36,20 @@ pub const MAX_WS_MESSAGE: usize = 16 * 1024;
 /// A websocket's read buffer: clients send small messages (a move is a
 /// few hundred bytes). The library's default, 128 KiB, is zeroed before
 /// every read and held by every socket.
-const WS_READ_BUFFER: usize = 4 * 1024;
-/// The longest text a QR code is made of.
-pub const MAX_QR_TEXT: usize = 1024;
+pub(crate) const WS_READ_BUFFER: usize = 4 * 1024;
 
 type KeyedLimiter = governor::DefaultKeyedRateLimiter<IpAddr>;
-type DirectLimiter = governor::DefaultDirectRateLimiter;
+pub(crate) type DirectLimiter = governor::DefaultDirectRateLimiter;
 
-fn quota(rate: Rate) -> governor::Quota {
-    let per_second = NonZeroU32::new(rate.per_second).unwrap_or(NonZeroU32::MIN);
-    governor::Quota::per_second(per_second).allow_burst(NonZeroU32::new(rate.burst).unwrap_or(per_second))
+/// The address a client's limits are counted under (an IPv6 address by its
+/// prefix, `Config::ipv6_prefix`).
+pub(crate) fn client_key(extensions: &axum::http::Extensions, config: &Config) -> IpAddr {
+    addr_key(client_ip(extensions), config.ipv6_prefix)
 }
 
 /// Refuses `/api/` requests over the client address's rate with `rate_limited`.
-async fn rate_limit(limiter: Arc<KeyedLimiter>, req: Request, next: Next) -> Response {
-    let ip = client_ip(req.extensions());
+async fn rate_limit(limiter: Arc<KeyedLimiter>, prefix: u8, req: Request, next: Next) -> Response {
+    let ip = addr_key(client_ip(req.extensions()), prefix);
     if req.uri().path().starts_with("/api/") {
         if limiter.len() > 10_000 {
             limiter.retain_recent();
@@ -77,9 +80,37 @@ async fn json_posts_only(req: Request, next: Next) -> Response {
     next.run(req).await
 }
 
-/// The whole application: API, websocket and UI.
+/// What the handlers share: the services, and the connection counts (a
+/// websocket takes a place among them).
+#[derive(Clone)]
+pub struct Shared {
+    pub app: AppState,
+    pub conns: Arc<Connections>,
+}
+
+impl FromRef<Shared> for AppState {
+    fn from_ref(s: &Shared) -> AppState {
+        s.app.clone()
+    }
+}
+
+impl FromRef<Shared> for Arc<Connections> {
+    fn from_ref(s: &Shared) -> Arc<Connections> {
+        Arc::clone(&s.conns)
+    }
+}
+
+/// The whole application: API, websocket and UI (with connection counts of
+/// its own: tests call it directly).
 pub fn app(state: AppState) -> Router {
+    let conns = Arc::new(Connections::new(state.config()));
+    app_with(state, conns)
+}
+
+/// [`app`], counting websockets among the listener's connections `conns`.
+pub fn app_with(state: AppState, conns: Arc<Connections>) -> Router {
     let http_rate = state.config().http_rate;
+    let prefix = state.config().ipv6_prefix;
     let body_timeout = state.config().body_timeout;
     let api = Router::new()
         .route("/api/health", get(health))
@@ -97,34 +128,36 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games/{id}/record", get(download_record))
         .route("/api/games/{id}/replay", get(game_replay))
         .route("/api/games/{id}/review", get(game_review))
-        .route("/api/games/{id}/ws", get(websocket))
-        .route("/api/qr", post(qr_code))
-        .route("/api/rules", post(crate::rulesets::rules_of))
-        .route("/api/rules/{code}", get(crate::rulesets::rules_page))
-        .route("/api/rulesets", get(crate::rulesets::list).post(crate::rulesets::save))
-        .route("/api/rulesets/{id}", post(crate::rulesets::change))
+        .route("/api/games/{id}/ws", get(ws::websocket))
+        .route("/api/qr", crate::qr::route(http_rate.is_some(), prefix))
+        .route("/api/rules", post(rulesets::rules_of))
+        .route("/api/rules/{code}", get(rulesets::rules_page))
+        .route("/api/rulesets", get(rulesets::list).post(rulesets::save))
+        .route("/api/rulesets/{id}", post(rulesets::change))
         .layer(DefaultBodyLimit::max(MAX_BODY));
     let replay = Router::new().route("/api/replay", post(replay_record)).layer(DefaultBodyLimit::max(MAX_RECORD));
     let router = api
         .merge(replay)
-        .fallback(static_file)
-        .with_state(state)
+        .fallback(crate::assets::static_file)
+        .with_state(Shared { app: state, conns })
         .layer(middleware::from_fn(json_posts_only))
         .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(body_timeout))
         // Text, JSON and SVG go compressed to clients that take it (brotli or gzip).
-        .layer(tower_http::compression::CompressionLayer::new().br(true).gzip(true))
-        // Every response, JSON errors included, is read as what it says it is.
-        .layer(tower_http::set_header::SetResponseHeaderLayer::if_not_present(
-            header::X_CONTENT_TYPE_OPTIONS,
-            HeaderValue::from_static("nosniff"),
-        ));
-    match http_rate {
+        .layer(tower_http::compression::CompressionLayer::new().br(true).gzip(true));
+    let router = crate::assets::limited(router, http_rate, prefix);
+    let router = match http_rate {
         Some(rate) => {
-            let limiter = Arc::new(governor::RateLimiter::keyed(quota(rate)));
-            router.layer(middleware::from_fn(move |req, next| rate_limit(Arc::clone(&limiter), req, next)))
+            let limiter = Arc::new(governor::RateLimiter::keyed(rate.quota()));
+            router.layer(middleware::from_fn(move |req, next| rate_limit(Arc::clone(&limiter), prefix, req, next)))
         }
         None => router,
-    }
+    };
+    // Every response, JSON errors and the rate limit's refusals included, is
+    // read as what it says it is (the outermost layer).
+    router.layer(tower_http::set_header::SetResponseHeaderLayer::if_not_present(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    ))
 }
 
 /// For load balancers: 200 when the storage answers (within two seconds)
@@ -152,28 +185,6 @@ async fn health(State(app): State<AppState>) -> Response {
     let body = Health { ok, store: if store_up { "up" } else { "down" }, feed: feed.word() };
     let status = if ok { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
     (status, Json(body)).into_response()
-}
-
-/// A QR code of `{"text": …}` (an invite link) as SVG.
-async fn qr_code(body: Result<Bytes, BytesRejection>) -> Result<Response, ApiError> {
-    #[derive(serde::Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct Req {
-        text: String,
-    }
-    let req: Req = parse_body(body)?;
-    if req.text.is_empty() || req.text.len() > MAX_QR_TEXT {
-        return Err(ApiError::BadRequest(format!("a QR code holds 1 to {MAX_QR_TEXT} bytes of text")));
-    }
-    let code = qrcode::QrCode::with_error_correction_level(req.text.as_bytes(), qrcode::EcLevel::M)
-        .map_err(|e| ApiError::BadRequest(format!("no QR code for that text: {e}")))?;
-    let svg = code
-        .render::<qrcode::render::svg::Color<'_>>()
-        .min_dimensions(200, 200)
-        .dark_color(qrcode::render::svg::Color("#1d1a16"))
-        .light_color(qrcode::render::svg::Color("#ffffff"))
-        .build();
-    Ok(([(header::CONTENT_TYPE, HeaderValue::from_static("image/svg+xml"))], svg).into_response())
 }
 
 /// A JSON document that changes only with the program, with its ETag.
@@ -222,23 +233,6 @@ fn revalidated_json(doc: &FixedJson, headers: &HeaderMap) -> Response {
     resp
 }
 
-/// The body's bytes, mapping a refused body to a stable code.
-fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
-    body.map_err(|r| {
-        if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::TooLarge
-        } else {
-            ApiError::BadRequest(r.body_text())
-        }
-    })
-}
-
-/// Parses a JSON body, mapping every failure to a stable code.
-pub(crate) fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
-    let bytes = body_bytes(body)?;
-    serde_json::from_slice(&bytes).map_err(|e| ApiError::BadRequest(format!("malformed request: {e}")))
-}
-
 /// The values of `?key=a,b` (also `%2C`-separated; the key may repeat).
 pub(crate) fn query_list(query: &Option<String>, key: &str) -> Vec<String> {
     let Some(q) = query else { return Vec::new() };
@@ -249,12 +243,26 @@ pub(crate) fn query_list(query: &Option<String>, key: &str) -> Vec<String> {
         .collect()
 }
 
-/// The tokens in `?token=a,b`.
-fn tokens(query: &Option<String>) -> Vec<String> {
-    query_list(query, "token")
+/// The most seat tokens one request may name: one per seat of the largest
+/// game. Checked before the game's lock is taken, so that a long URL of
+/// tokens costs next to nothing.
+pub const MAX_TOKENS: usize = carcassonne::MAX_PLAYERS;
+
+/// The tokens in `?token=a,b` (each once), at most [`MAX_TOKENS`].
+///
+/// # Errors
+/// `too_many_tokens`.
+pub(crate) fn tokens(query: &Option<String>) -> Result<Vec<String>, ApiError> {
+    let mut tokens = query_list(query, "token");
+    tokens.sort_unstable();
+    tokens.dedup();
+    if tokens.len() > MAX_TOKENS {
+        return Err(ApiError::TooManyTokens);
+    }
+    Ok(tokens)
 }
 
-async fn viewer_of(live: &Live, tokens: &[String]) -> Result<Viewer, ApiError> {
+pub(crate) async fn viewer_of(live: &Live, tokens: &[String]) -> Result<Viewer, ApiError> {
     let table = live.lock().await;
     Viewer::from_tokens(&table.seats, tokens.iter().map(String::as_str))
 }
@@ -271,7 +279,7 @@ pub const MAX_LISTED_IDS: usize = 200;
 /// `?ids=a,b` (the games they hold a seat in), never every game of the server.
 async fn list_games(State(app): State<AppState>, RawQuery(query): RawQuery) -> Result<Json<Value>, ApiError> {
     let ids: Vec<String> =
-        query_list(&query, "ids").into_iter().filter(|id| crate::live::plausible_id(id)).take(MAX_LISTED_IDS).collect();
+        query_list(&query, "ids").into_iter().filter(|id| plausible_id(id)).take(MAX_LISTED_IDS).collect();
     let games = app.store().listed(&ids, 200).await?;
     Ok(Json(json!({ "games": games.iter().map(view::summary_json).collect::<Vec<_>>() })))
 }
@@ -282,7 +290,7 @@ async fn create_game(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let req: CreateRequest = parse_body(body)?;
-    let created = app.create_for(req, Some(client_ip(&request.extensions))).await?;
+    let created = app.create_for(req, Some(client_key(&request.extensions, app.config()))).await?;
     // The creator plays the seats at their screen; invited seats are for others.
     let viewer = Viewer { seats: created.tokens.iter().filter(|t| !t.remote).map(|t| t.seat).collect() };
     let state = state_of(&created.live, &viewer).await;
@@ -296,8 +304,9 @@ async fn game_state(
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
 ) -> Result<Json<Value>, ApiError> {
+    let tokens = tokens(&query)?;
     let live = app.game(&id).await?;
-    let viewer = viewer_of(&live, &tokens(&query)).await?;
+    let viewer = viewer_of(&live, &tokens).await?;
     Ok(Json(state_of(&live, &viewer).await))
 }
 
@@ -307,12 +316,17 @@ async fn post_move(
     RawQuery(query): RawQuery,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let live = app.game(&id).await?;
     let body: Value = parse_body(body)?;
-    let mut toks = tokens(&query);
+    let mut toks = tokens(&query)?;
     if let Some(t) = body.get("token").and_then(Value::as_str) {
-        toks.push(t.to_string());
+        if !toks.iter().any(|k| k == t) {
+            toks.push(t.to_string());
+        }
     }
+    if toks.len() > MAX_TOKENS {
+        return Err(ApiError::TooManyTokens);
+    }
+    let live = app.game(&id).await?;
     let viewer = viewer_of(&live, &toks).await?;
     let req: MoveRequest =
         serde_json::from_value(body).map_err(|e| ApiError::BadRequest(format!("malformed move: {e}")))?;
@@ -352,21 +366,16 @@ async fn game_replay(State(app): State<AppState>, Path(id): Path<String>) -> Res
 /// The search's review of a finished game: `202` with the progress while it
 /// is worked out (ask again), `200` with the review once done
 /// (`crate::review`).
-async fn game_review(State(app): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let live = app.game(&id).await?;
-    let record = {
-        let t = live.lock().await;
-        if !t.game.is_over() {
-            return Err(ApiError::NotFinished);
-        }
-        Record::from_game(&t.game, &t.names())
-    };
-    let (reviews, permits) = app.reviews();
-    let status = reviews.get_or_start(&id, record, permits);
+async fn game_review(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    request: axum::http::request::Parts,
+) -> Result<Response, ApiError> {
+    let status = app.review(&id, Some(client_key(&request.extensions, app.config()))).await?;
     let code = match status {
-        crate::review::ReviewStatus::Computing { .. } => StatusCode::ACCEPTED,
-        crate::review::ReviewStatus::Done { .. } => StatusCode::OK,
-        crate::review::ReviewStatus::Failed { .. } => StatusCode::INTERNAL_SERVER_ERROR,
+        ReviewStatus::Computing { .. } => StatusCode::ACCEPTED,
+        ReviewStatus::Done { .. } => StatusCode::OK,
+        ReviewStatus::Failed { .. } => StatusCode::INTERNAL_SERVER_ERROR,
     };
     Ok((code, Json(status)).into_response())
 }
@@ -380,222 +389,4 @@ async fn replay_record(body: Result<Bytes, BytesRejection>) -> Result<Json<Value
     }
     let replay = view::replay_json(&record).map_err(|e| ApiError::BadRequest(e.to_string()))?;
     Ok(Json(replay))
-}
-
-/// Whether a websocket may be opened from the page at `origin` (none: not
-/// a browser): the server's own (the origin's host is the request's
-/// `Host`), or one of `Config::allowed_origins`.
-fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
-    let Some(origin) = headers.get(header::ORIGIN) else { return true };
-    let Ok(origin) = origin.to_str() else { return false };
-    if allowed.iter().any(|a| a.trim_end_matches('/').eq_ignore_ascii_case(origin)) {
-        return true;
-    }
-    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
-    let origin_host = origin.split_once("://").map(|(_, rest)| rest);
-    matches!((origin_host, host), (Some(o), Some(h)) if o.eq_ignore_ascii_case(h))
-}
-
-async fn websocket(
-    State(app): State<AppState>,
-    Path(id): Path<String>,
-    RawQuery(query): RawQuery,
-    request: axum::http::request::Parts,
-    ws: WebSocketUpgrade,
-) -> Result<Response, ApiError> {
-    if !origin_allowed(&request.headers, &app.config().allowed_origins) {
-        return Err(ApiError::ForbiddenOrigin);
-    }
-    let protocol = match query_list(&query, "protocol").first().map(String::as_str) {
-        None | Some("1") => 1,
-        Some("2") => 2,
-        Some(other) => return Err(ApiError::BadRequest(format!("protocol {other} is not spoken here (1 or 2)"))),
-    };
-    let live = app.game(&id).await?;
-    let viewer = viewer_of(&live, &tokens(&query)).await?;
-    let slot = app.connections().admit(client_ip(&request.extensions), true).map_err(ApiError::Busy)?;
-    let place = live
-        .take_socket_place(app.config().max_sockets_per_game)
-        .ok_or(ApiError::Busy("this game has as many live connections as it can take"))?;
-    let ws = ws.max_message_size(MAX_WS_MESSAGE).max_frame_size(MAX_WS_MESSAGE).read_buffer_size(WS_READ_BUFFER);
-    Ok(ws.on_upgrade(move |socket| async move {
-        let _held = (slot, place);
-        ws_session(app, live, viewer, protocol, socket).await;
-    }))
-}
-
-/// A socket sending this many messages over its rate, with no calm spell
-/// of [`STRIKES_FORGOTTEN`] between them, is closed.
-const STRIKES: u32 = 100;
-const STRIKES_FORGOTTEN: std::time::Duration = std::time::Duration::from_secs(5);
-
-fn error_message(e: &ApiError) -> Message {
-    ServerMessage::Error(e.body()).frame()
-}
-
-/// One websocket: the viewer's state, then each change (in the protocol
-/// the client asked for, `crate::wire`); moves in, errors out.
-async fn ws_session(app: AppState, live: Arc<Live>, viewer: Viewer, protocol: u8, mut socket: WebSocket) {
-    live.presence(app.store(), &viewer, true).await;
-    let mut changes = live.subscribe();
-    changes.mark_unchanged();
-    let mut follower = Follower::new(protocol);
-    if socket.send(follower.full(&live, &viewer).await).await.is_ok() {
-        ws_loop(&app, &live, &viewer, &mut socket, &mut changes, &mut follower).await;
-    }
-    live.presence(app.store(), &viewer, false).await;
-}
-
-async fn ws_loop(
-    app: &AppState,
-    live: &Arc<Live>,
-    viewer: &Viewer,
-    socket: &mut WebSocket,
-    changes: &mut tokio::sync::watch::Receiver<u64>,
-    follower: &mut Follower,
-) {
-    let limiter: Option<DirectLimiter> = app.config().ws_rate.map(|r| governor::RateLimiter::direct(quota(r)));
-    // A socket that died silently (a phone asleep, a lost network) would
-    // keep its seat "online": ping it, and give up on it when nothing comes
-    // back. Browsers answer pings by themselves.
-    let ping_every = app.config().ws_ping;
-    let mut heartbeat = tokio::time::interval_at(tokio::time::Instant::now() + ping_every, ping_every);
-    heartbeat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let mut last_heard = tokio::time::Instant::now();
-    let mut strikes = 0u32;
-    let mut last_strike = tokio::time::Instant::now();
-    let mut stopping = app.stopping();
-    loop {
-        tokio::select! {
-            () = crate::listen::until_set(&mut stopping) => {
-                let bye = axum::extract::ws::CloseFrame { code: 1001, reason: "the server is stopping".into() };
-                let _ = socket.send(Message::Close(Some(bye))).await;
-                break;
-            }
-            _ = heartbeat.tick() => {
-                if last_heard.elapsed() > ping_every * 3
-                    || socket.send(Message::Ping(Bytes::from_static(b"carcassonne"))).await.is_err()
-                {
-                    break;
-                }
-            }
-            msg = socket.recv() => {
-                last_heard = tokio::time::Instant::now();
-                let over = |m: &Option<Result<Message, axum::Error>>| {
-                    matches!(m, Some(Ok(Message::Text(_) | Message::Binary(_))))
-                        && limiter.as_ref().is_some_and(|l| l.check().is_err())
-                };
-                let limited = over(&msg);
-                if limited {
-                    // Refusals count until the socket has been calm for a while.
-                    if last_strike.elapsed() > STRIKES_FORGOTTEN {
-                        strikes = 0;
-                    }
-                    strikes += 1;
-                    last_strike = tokio::time::Instant::now();
-                }
-                if strikes > STRIKES {
-                    let bye = axum::extract::ws::CloseFrame { code: 1008, reason: "too many messages".into() };
-                    let _ = socket.send(Message::Close(Some(bye))).await;
-                    break;
-                }
-                let reply = match msg {
-                    _ if limited => Reply::Error(ApiError::RateLimited),
-                    Some(Ok(Message::Text(text))) => ws_command(app, live, viewer, text.as_str()).await,
-                    Some(Ok(Message::Binary(_))) => Reply::Error(ApiError::BadRequest("messages are JSON text".into())),
-                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
-                    Some(Ok(_)) => Reply::Nothing, // ping/pong: answered by the library
-                };
-                let sent = match reply {
-                    Reply::Nothing => Ok(()),
-                    Reply::State => socket.send(follower.full(live, viewer).await).await,
-                    // The error alone: a refusal costs the server next to
-                    // nothing. A client that needs the state asks (`sync`).
-                    Reply::Error(e) => socket.send(error_message(&e)).await,
-                };
-                if sent.is_err() {
-                    break;
-                }
-            }
-            changed = changes.changed() => {
-                if changed.is_err() {
-                    break;
-                }
-                if let Some(message) = follower.next(live, viewer).await {
-                    if socket.send(message).await.is_err() {
-                        break;
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// What to answer a client's message with.
-enum Reply {
-    /// Nothing now (a move that was played shows up as the next state).
-    Nothing,
-    /// The state as it is.
-    State,
-    /// A refusal (the client asks for the state if it needs it).
-    Error(ApiError),
-}
-
-/// Handles one client message: `{"type": "move", "version": …, "tile": …}`
-/// or `{"type": "sync"}`.
-async fn ws_command(app: &AppState, live: &Arc<Live>, viewer: &Viewer, text: &str) -> Reply {
-    match serde_json::from_str::<ClientMessage>(text) {
-        Ok(ClientMessage::Move(req)) => match app.play(live, viewer, &req).await {
-            Ok(()) => Reply::Nothing,
-            Err(e) => Reply::Error(e),
-        },
-        Ok(ClientMessage::Sync) => Reply::State,
-        Err(e) => Reply::Error(ApiError::BadRequest(format!("malformed message: {e}"))),
-    }
-}
-
-#[derive(rust_embed::RustEmbed)]
-#[folder = "../../web/"]
-struct Web;
-
-/// The embedded UI; unknown `/api/` paths are JSON 404s.
-async fn static_file(uri: Uri, headers: HeaderMap) -> Response {
-    let path = uri.path().trim_start_matches('/');
-    if path == "api" || path.starts_with("api/") {
-        return ApiError::NotFound(format!("/{path}")).into_response();
-    }
-    let path = if path.is_empty() { "index.html" } else { path };
-    let Some(file) = Web::get(path) else {
-        return ApiError::NotFound(format!("/{path}")).into_response();
-    };
-    let etag =
-        format!("\"{}\"", file.metadata.sha256_hash().iter().take(12).map(|b| format!("{b:02x}")).collect::<String>());
-    if fresh(&headers, &etag) {
-        let mut resp = StatusCode::NOT_MODIFIED.into_response();
-        if let Ok(v) = HeaderValue::from_str(&etag) {
-            resp.headers_mut().insert(header::ETAG, v);
-        }
-        resp.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-        return resp;
-    }
-    let mut resp = Response::new(Body::from(file.data.into_owned()));
-    let h = resp.headers_mut();
-    if let Ok(v) = HeaderValue::from_str(file.metadata.mimetype()) {
-        h.insert(header::CONTENT_TYPE, v);
-    }
-    if let Ok(v) = HeaderValue::from_str(&etag) {
-        h.insert(header::ETAG, v);
-    }
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    if path.ends_with(".html") {
-        h.insert(
-            header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(
-                "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; \
-                 connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-            ),
-        );
-    }
-    resp
 }

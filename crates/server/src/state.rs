@@ -11,6 +11,7 @@
 //! changes an update carries and the comparison that finds them are all
 //! written from that one list.
 
+use std::any::Any;
 use std::sync::{Arc, OnceLock};
 
 use carcassonne::record::rules_to_json;
@@ -19,9 +20,8 @@ use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
-use crate::live::{Table, Viewer};
+use crate::services::games::{Table, Viewer};
 use crate::store::Seat;
-use crate::view::{seat_kind, sees_hand, COLORS};
 
 /// A cell of the board: `[x, y]`.
 pub type At = [i32; 2];
@@ -318,6 +318,21 @@ pub fn breakdown(game: &Game) -> Vec<Breakdown> {
     seats
 }
 
+/// Seat colours, in seat order (rules.md: the box's five, then pink).
+pub const COLORS: [&str; 6] = ["yellow", "red", "green", "blue", "black", "pink"];
+
+pub(crate) fn seat_kind(seat: &Seat) -> (&'static str, Option<&str>) {
+    match seat {
+        Seat::Human { .. } => ("human", None),
+        Seat::Bot { level, .. } => ("bot", Some(level.name())),
+    }
+}
+
+/// Whether `viewer` may see what `p` holds: their own seat, or a hand on the table.
+pub(crate) fn sees_hand(game: &Game, viewer: &Viewer, p: PlayerId) -> bool {
+    viewer.holds(p) || game.hand_visible_to_all(p)
+}
+
 /// What a table's views share and never changes: the game's id and rules.
 #[derive(Debug, PartialEq, Serialize)]
 pub struct Fixed {
@@ -327,22 +342,19 @@ pub struct Fixed {
     pub rules_code: String,
 }
 
-/// [`Fixed`], made once per table.
-#[derive(Default)]
-pub struct FixedCell(OnceLock<Arc<Fixed>>);
-
-impl FixedCell {
-    fn get(&self, id: &str, game: &Game) -> Arc<Fixed> {
-        Arc::clone(self.0.get_or_init(|| {
-            let rules = game.rules();
-            Arc::new(Fixed {
-                id: id.to_string(),
-                rules: rules_to_json(rules),
-                rules_text: rules.to_string(),
-                rules_code: rules.to_code(),
-            })
-        }))
-    }
+/// [`Fixed`], made once per table (kept in `Table::fixed`).
+fn fixed(cell: &OnceLock<Arc<dyn Any + Send + Sync>>, id: &str, game: &Game) -> Arc<Fixed> {
+    let make = || {
+        let rules = game.rules();
+        Fixed {
+            id: id.to_string(),
+            rules: rules_to_json(rules),
+            rules_text: rules.to_string(),
+            rules_code: rules.to_code(),
+        }
+    };
+    let kept = Arc::clone(cell.get_or_init(|| Arc::new(make())));
+    kept.downcast::<Fixed>().unwrap_or_else(|_| Arc::new(make()))
 }
 
 /// Writes [`StateView`] (every field in order), [`Changes`] (each field that
@@ -490,7 +502,7 @@ impl StateView {
             _ => None,
         };
         StateView {
-            fixed: table.fixed.get(id, game),
+            fixed: fixed(&table.fixed, id, game),
             version: table.version(),
             status: if game.is_over() { "finished" } else { "playing" },
             players,
@@ -615,7 +627,7 @@ mod tests {
     use serde_json::Value;
 
     use super::StateView;
-    use crate::live::{Table, Viewer};
+    use crate::services::games::{Table, Viewer};
     use crate::store::Seat;
     use crate::view::state_json;
 

@@ -406,6 +406,28 @@ pub trait Store: Send + Sync {
     /// # Errors
     /// The storage fails.
     async fn delete_rules(&self, owner: &str, id: &str) -> Result<bool, StoreError>;
+
+    /// The review kept for finished game `id` (JSON), if one was made.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn review(&self, id: &str) -> Result<Option<String>, StoreError>;
+
+    /// Takes the work of reviewing game `id` for this server, at `now` (Unix
+    /// ms): whether it is this server's to do — not when the review is kept
+    /// already, nor while another server has it (one that took it before
+    /// `stale_before` is taken for gone), so that a game is reviewed once
+    /// whichever server is asked.
+    ///
+    /// # Errors
+    /// The storage fails (or the game is gone).
+    async fn claim_review(&self, id: &str, now: i64, stale_before: i64) -> Result<bool, StoreError>;
+
+    /// Keeps the review of game `id` (JSON).
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn save_review(&self, id: &str, review: &str) -> Result<(), StoreError>;
 }
 
 /// The state of a storage's change feed.
@@ -463,7 +485,26 @@ const MIGRATIONS: &[&str] = &[
         created_at  INTEGER NOT NULL   -- Unix ms
     );
     CREATE INDEX rule_sets_by_owner ON rule_sets(owner, created_at);",
+    // 6: reviews of finished games, worked out once.
+    "CREATE TABLE reviews (
+        game_id     TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        review      TEXT,              -- JSON; NULL while a server works it out
+        claimed_by  TEXT NOT NULL,     -- the server working it out ('' for SQLite's one)
+        claimed_at  INTEGER NOT NULL   -- Unix ms
+    );",
 ];
+
+/// Takes the work of a review (`Store::claim_review`): `?1` game, `?2`
+/// server, `?3` now, `?4` stale before. One row changed: taken.
+pub(crate) const CLAIM_REVIEW: &str = "INSERT INTO reviews (game_id, review, claimed_by, claimed_at)
+     VALUES ($1, NULL, $2, $3)
+     ON CONFLICT (game_id) DO UPDATE SET claimed_by = excluded.claimed_by, claimed_at = excluded.claimed_at
+     WHERE reviews.review IS NULL AND (reviews.claimed_at < $4 OR reviews.claimed_by = excluded.claimed_by)";
+
+/// Keeps a review (`Store::save_review`): `?1` game, `?2` review.
+pub(crate) const SAVE_REVIEW: &str = "INSERT INTO reviews (game_id, review, claimed_by, claimed_at)
+     VALUES ($1, $2, '', 0)
+     ON CONFLICT (game_id) DO UPDATE SET review = excluded.review";
 
 /// Migration 3: every stored `token` becomes its `token_hash`.
 fn hash_stored_tokens(tx: &rusqlite::Transaction<'_>) -> Result<(), StoreError> {
@@ -734,6 +775,32 @@ impl Store for SqliteStore {
     async fn delete_rules(&self, owner: &str, id: &str) -> Result<bool, StoreError> {
         let (owner, id) = (owner.to_string(), id.to_string());
         self.run(move |db| db.delete_rules(&owner, &id)).await
+    }
+
+    async fn review(&self, id: &str) -> Result<Option<String>, StoreError> {
+        let id = id.to_string();
+        self.run(move |db| {
+            let conn = db.conn();
+            let found = conn
+                .query_row("SELECT review FROM reviews WHERE game_id = ?1", [&id], |r| r.get::<_, Option<String>>(0))
+                .optional()?;
+            Ok(found.flatten())
+        })
+        .await
+    }
+
+    async fn claim_review(&self, id: &str, now: i64, stale_before: i64) -> Result<bool, StoreError> {
+        let id = id.to_string();
+        self.run(move |db| Ok(db.conn().execute(CLAIM_REVIEW, params![id, "", now, stale_before])? == 1)).await
+    }
+
+    async fn save_review(&self, id: &str, review: &str) -> Result<(), StoreError> {
+        let (id, review) = (id.to_string(), review.to_string());
+        self.run(move |db| {
+            db.conn().execute(SAVE_REVIEW, params![id, review])?;
+            Ok(())
+        })
+        .await
     }
 }
 
@@ -1127,6 +1194,19 @@ mod tests {
         assert!(store.delete_rules("ann", "a").await.unwrap());
         assert_eq!(ids(store.saved_rules("ann").await.unwrap()), ["b"]);
         assert_eq!(ids(store.saved_rules("bob").await.unwrap()), ["d"]);
+    }
+
+    #[tokio::test]
+    async fn a_review_is_worked_out_once_and_kept() {
+        let store = SqliteStore::in_memory().unwrap();
+        store.create_game(&new_game("g")).await.unwrap();
+        assert_eq!(store.review("g").await.unwrap(), None);
+        assert!(store.claim_review("g", 10, 0).await.unwrap());
+        assert!(store.claim_review("g", 20, 0).await.unwrap(), "this server again (restarted mid-review)");
+        store.save_review("g", "{}").await.unwrap();
+        assert_eq!(store.review("g").await.unwrap().as_deref(), Some("{}"));
+        assert!(!store.claim_review("g", 30, 30).await.unwrap(), "kept: never worked out again");
+        assert!(store.claim_review("nosuchgame", 10, 0).await.is_err(), "only a stored game");
     }
 
     #[tokio::test]

@@ -39,7 +39,7 @@ use tokio_postgres_rustls::MakeRustlsConnect;
 
 use crate::store::{
     summary, Beat, Change, Feed, GameChanged, GameSummary, NewGame, Progress, SavedRules, Store, StoreError,
-    StoredGame, BEAT_EVERY,
+    StoredGame, BEAT_EVERY, CLAIM_REVIEW, SAVE_REVIEW,
 };
 
 /// The channel on which stored moves are announced: `"<game id>:<moves>"`.
@@ -122,6 +122,13 @@ pub const MIGRATIONS: &[&str] = &[
         created_at  BIGINT NOT NULL    -- Unix ms
     );
     CREATE INDEX rule_sets_by_owner ON rule_sets (owner, created_at);",
+    // 5: reviews of finished games, worked out once whichever server is asked.
+    "CREATE TABLE reviews (
+        game_id     TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        review      TEXT,              -- JSON; NULL while a server works it out
+        claimed_by  TEXT NOT NULL,     -- the server working it out
+        claimed_at  BIGINT NOT NULL    -- Unix ms
+    );",
 ];
 
 /// The most connections one server keeps open for requests (the change
@@ -679,6 +686,21 @@ impl Store for PgStore {
 
     fn server(&self) -> Option<&str> {
         Some(&self.server)
+    }
+
+    async fn review(&self, id: &str) -> Result<Option<String>, StoreError> {
+        let row = self.conn().await?.query_opt("SELECT review FROM reviews WHERE game_id = $1", &[&id]).await?;
+        Ok(row.map(|r| r.try_get::<_, Option<String>>(0)).transpose()?.flatten())
+    }
+
+    async fn claim_review(&self, id: &str, now: i64, stale_before: i64) -> Result<bool, StoreError> {
+        let n = self.conn().await?.execute(CLAIM_REVIEW, &[&id, &self.server, &now, &stale_before]).await?;
+        Ok(n == 1)
+    }
+
+    async fn save_review(&self, id: &str, review: &str) -> Result<(), StoreError> {
+        self.conn().await?.execute(SAVE_REVIEW, &[&id, &review]).await?;
+        Ok(())
     }
 
     async fn claim_bots(&self, id: &str) -> Result<bool, StoreError> {

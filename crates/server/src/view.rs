@@ -14,24 +14,11 @@ use carcassonne::{
 use serde_json::{json, Map, Value};
 
 use crate::bots::BotLevel;
-use crate::live::{Table, Viewer};
-use crate::state::{self, breakdown, score_history, Counts, Laid, Standing, StateView, WithLog};
-use crate::store::{GameSummary, Seat};
+use crate::services::games::{Table, Viewer};
+use crate::state::{self, breakdown, score_history, seat_kind, Counts, Laid, Standing, StateView, WithLog};
+use crate::store::GameSummary;
 
-/// Seat colours, in seat order (rules.md: the box's five, then pink).
-pub const COLORS: [&str; 6] = ["yellow", "red", "green", "blue", "black", "pink"];
-
-pub(crate) fn seat_kind(seat: &Seat) -> (&'static str, Option<&str>) {
-    match seat {
-        Seat::Human { .. } => ("human", None),
-        Seat::Bot { level, .. } => ("bot", Some(level.name())),
-    }
-}
-
-/// Whether `viewer` may see what `p` holds: their own seat, or a hand on the table.
-pub(crate) fn sees_hand(game: &Game, viewer: &Viewer, p: PlayerId) -> bool {
-    viewer.holds(p) || game.hand_visible_to_all(p)
-}
+pub use crate::state::COLORS;
 
 /// Whether some player's tiles are hidden from the others.
 pub fn hidden_hands(game: &Game) -> bool {

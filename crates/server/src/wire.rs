@@ -16,7 +16,7 @@ use std::sync::Arc;
 use axum::extract::ws::Message;
 use carcassonne::record::RecordMove;
 
-use crate::live::{Live, MoveRequest, Viewer};
+use crate::services::games::{Live, MoveRequest, Table, Viewer};
 use crate::state::{self, Appended, Changes, StateView, WithLog};
 
 /// What a client sends.
@@ -137,11 +137,10 @@ impl Follower {
     pub async fn full(&mut self, live: &Live, viewer: &Viewer) -> Message {
         let rev = live.rev();
         let table = live.lock().await;
-        let (now, events) = {
-            let mut views = live.views();
+        let (now, events) = live.with_views(|views: &mut Views| {
             let shared = views.at(rev, viewer, || built(live, &table, viewer));
             (Arc::clone(&shared.state), shared.events)
-        };
+        });
         // The log as far as the view goes (a view shared by the sockets
         // at this revision may be older than the table by a change).
         let log = state::log(&table.game, 0, events);
@@ -165,45 +164,48 @@ impl Follower {
         };
         let rev = live.rev();
         let table = live.lock().await;
-        let mut views = live.views();
-        let shared = views.at(rev, viewer, || built(live, &table, viewer));
-        let base = self.rev;
-        let from_events = std::mem::replace(&mut self.events, shared.events);
-        self.last = Some(Arc::clone(&shared.state));
-        // Another socket was told this already (same view, same starting point).
-        let told =
-            shared.updates.iter().find(|w| Arc::ptr_eq(&w.from, &last) && w.events == from_events && w.base == base);
-        if let Some(w) = told {
-            if w.message.is_some() {
+        live.with_views(|views: &mut Views| {
+            let shared = views.at(rev, viewer, || built(live, &table, viewer));
+            let base = self.rev;
+            let from_events = std::mem::replace(&mut self.events, shared.events);
+            self.last = Some(Arc::clone(&shared.state));
+            // Another socket was told this already (same view, same starting point).
+            let told = shared
+                .updates
+                .iter()
+                .find(|w| Arc::ptr_eq(&w.from, &last) && w.events == from_events && w.base == base);
+            if let Some(w) = told {
+                if w.message.is_some() {
+                    self.rev = rev;
+                }
+                return w.message.clone();
+            }
+            let (changes, mut append, any) = last.changes(&shared.state);
+            append.log = state::log(&table.game, from_events, shared.events);
+            let message = (any || !append.log.is_empty()).then(|| {
+                let moves: Vec<RecordMove> = table
+                    .game
+                    .history()
+                    .get(last.version as usize..)
+                    .unwrap_or_default()
+                    .iter()
+                    .map(RecordMove::from_move)
+                    .collect();
+                let version = shared.state.version;
+                ServerMessage::Update { rev, base, version, moves, changes, append }.frame()
+            });
+            if message.is_some() {
+                // (Told nothing, the socket stays at its revision: its next
+                // update follows the last one it was sent.)
                 self.rev = rev;
             }
-            return w.message.clone();
-        }
-        let (changes, mut append, any) = last.changes(&shared.state);
-        append.log = state::log(&table.game, from_events, shared.events);
-        let message = (any || !append.log.is_empty()).then(|| {
-            let moves: Vec<RecordMove> = table
-                .game
-                .history()
-                .get(last.version as usize..)
-                .unwrap_or_default()
-                .iter()
-                .map(RecordMove::from_move)
-                .collect();
-            let version = shared.state.version;
-            ServerMessage::Update { rev, base, version, moves, changes, append }.frame()
-        });
-        if message.is_some() {
-            // (Told nothing, the socket stays at its revision: its next
-            // update follows the last one it was sent.)
-            self.rev = rev;
-        }
-        shared.updates.push(Written { from: last, events: from_events, base, message: message.clone() });
-        message
+            shared.updates.push(Written { from: last, events: from_events, base, message: message.clone() });
+            message
+        })
     }
 }
 
 /// The state of `viewer` (without its log) and the count of events it covers.
-fn built(live: &Live, table: &crate::live::Table, viewer: &Viewer) -> (StateView, usize) {
+fn built(live: &Live, table: &Table, viewer: &Viewer) -> (StateView, usize) {
     (StateView::new(&live.id, table, viewer), table.game.events().len())
 }

@@ -70,6 +70,15 @@ impl Store for FedStore {
     async fn delete_rules(&self, owner: &str, id: &str) -> Result<bool, StoreError> {
         self.inner.delete_rules(owner, id).await
     }
+    async fn review(&self, id: &str) -> Result<Option<String>, StoreError> {
+        self.inner.review(id).await
+    }
+    async fn claim_review(&self, id: &str, now: i64, stale_before: i64) -> Result<bool, StoreError> {
+        self.inner.claim_review(id, now, stale_before).await
+    }
+    async fn save_review(&self, id: &str, review: &str) -> Result<(), StoreError> {
+        self.inner.save_review(id, review).await
+    }
     fn changes(&self) -> Option<UnboundedReceiver<Change>> {
         self.feed.lock().unwrap().take()
     }

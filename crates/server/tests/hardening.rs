@@ -422,3 +422,144 @@ async fn an_idle_game_leaves_memory_and_comes_back_when_asked_for() {
     assert_eq!(serde_json::from_str::<Value>(&body).unwrap()["id"], id.as_str());
     assert_eq!(server.state.games_in_memory(), 2, "back from the storage");
 }
+
+/// A new game of two people from `addr`: its id and the seats' tokens.
+async fn new_game_with_tokens(addr: SocketAddr) -> (String, Vec<String>) {
+    let (status, _, body) =
+        request(addr, "POST /api/games HTTP/1.1\r\nContent-Type: application/json", &common::two_humans().to_string())
+            .await;
+    assert_eq!(status, 201, "{body}");
+    let v: Value = serde_json::from_str(&body).unwrap();
+    let tokens = v["tokens"].as_array().unwrap().iter().map(|t| t["token"].as_str().unwrap().to_string()).collect();
+    (v["id"].as_str().unwrap().to_string(), tokens)
+}
+
+/// A websocket on game `id` from client address `ip`, holding `tokens`.
+async fn open_ws_from(
+    ip: &str,
+    addr: SocketAddr,
+    id: &str,
+    tokens: &[&str],
+) -> Result<tokio_tungstenite::WebSocketStream<TcpStream>, u16> {
+    let stream = connect_from(ip, addr).await;
+    let req = format!("ws://{addr}/api/games/{id}/ws?token={}", tokens.join(",")).into_client_request().unwrap();
+    match tokio_tungstenite::client_async(req, stream).await {
+        Ok((ws, _)) => Ok(ws),
+        Err(tokio_tungstenite::tungstenite::Error::Http(resp)) => Err(resp.status().as_u16()),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// Issue 26: 256 spectators from 8 addresses took every place on a public
+/// game, and both players' websockets were refused. Reduced: 4 places for
+/// spectators, 2 per address.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spectators_never_lock_the_players_out() {
+    let config =
+        Config { max_sockets_per_game: 4, max_spectators_per_ip_per_game: 2, max_sockets_per_ip: 2, ..Config::quick() };
+    let server = start(config).await;
+    let (id, tokens) = new_game_with_tokens(server.addr).await;
+    let mut crowd = Vec::new();
+    for ip in ["127.0.0.2", "127.0.0.2", "127.0.0.3", "127.0.0.3"] {
+        crowd.push(open_ws_from(ip, server.addr, &id, &[]).await.unwrap());
+    }
+    assert_eq!(open_ws_from("127.0.0.2", server.addr, &id, &[]).await.err(), Some(503), "a third from one address");
+    assert_eq!(open_ws_from("127.0.0.4", server.addr, &id, &[]).await.err(), Some(503), "a fifth spectator");
+    // Both players still connect, one even from a crowded address, and play.
+    let mut first = open_ws_from("127.0.0.2", server.addr, &id, &[&tokens[0]]).await.expect("the first player");
+    let _second = open_ws_from("127.0.0.6", server.addr, &id, &[&tokens[1]]).await.expect("the second player");
+    let hello: Value = match first.next().await.unwrap().unwrap() {
+        Message::Text(t) => serde_json::from_str(&t).unwrap(),
+        other => panic!("{other:?}"),
+    };
+    let mut mv = common::pick_move(&hello["state"], 0, false);
+    mv["type"] = json!("move");
+    first.send(Message::Text(mv.to_string().into())).await.unwrap();
+    let after = server.state.game(&id).await.unwrap();
+    let mut moved = false;
+    for _ in 0..100 {
+        if after.lock().await.version() == 1 {
+            moved = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(moved, "the player's move was played");
+    drop(crowd);
+}
+
+/// Issue 26: one valid token repeated 1,900 times in a URL cost 12.6 ms
+/// under the game's lock. At most one token per seat of the largest game,
+/// refused before the lock.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_names_a_few_tokens_at_most() {
+    let server = start(Config::quick()).await;
+    let (id, tokens) = new_game_with_tokens(server.addr).await;
+    let many = vec![tokens[0].as_str(); 1900].join(",");
+    let (status, _, body) = request(server.addr, &format!("GET /api/games/{id}?token={many} HTTP/1.1"), "").await;
+    assert_eq!(status, 200, "the same token many times is one token: {body}");
+    let distinct: Vec<String> = (0..=carcassonne_server::MAX_TOKENS).map(|i| format!("{i:032x}")).collect();
+    let (status, headers, body) =
+        request(server.addr, &format!("GET /api/games/{id}?token={} HTTP/1.1", distinct.join(",")), "").await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(serde_json::from_str::<Value>(&body).unwrap()["error"], "too_many_tokens");
+    assert!(headers.contains("x-content-type-options: nosniff"), "{headers}");
+    let post =
+        format!("POST /api/games/{id}/moves?token={} HTTP/1.1\r\nContent-Type: application/json", distinct.join(","));
+    let (status, _, body) = request(server.addr, &post, "{\"version\": 0}").await;
+    assert_eq!(
+        (status, serde_json::from_str::<Value>(&body).unwrap()["error"].as_str()),
+        (400, Some("too_many_tokens"))
+    );
+}
+
+/// Issue 26: the rate limit's refusals lacked `nosniff`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_rate_limits_refusals_say_nosniff() {
+    let server = start(Config { http_rate: Some(Rate { per_second: 1, burst: 1 }), ..Config::quick() }).await;
+    let mut refused = None;
+    for _ in 0..5 {
+        let (status, headers, body) = request(server.addr, "GET /api/health HTTP/1.1", "").await;
+        if status == 429 {
+            refused = Some((headers, body));
+            break;
+        }
+    }
+    let (headers, body) = refused.expect("a refusal");
+    assert_eq!(serde_json::from_str::<Value>(&body).unwrap()["error"], "rate_limited");
+    assert!(headers.contains("x-content-type-options: nosniff"), "{headers}");
+}
+
+/// Issue 26: every per-address limit counted each IPv6 address apart, so one
+/// host with a /64 had unlimited addresses.
+#[test]
+fn an_ipv6_host_is_one_client_by_its_prefix() {
+    use carcassonne_server::addr_key;
+    use std::net::IpAddr;
+    let ip = |s: &str| s.parse::<IpAddr>().unwrap();
+    assert_eq!(addr_key(ip("2001:db8:1:2:aaaa::1"), 64), addr_key(ip("2001:db8:1:2:ffff::9"), 64));
+    assert_ne!(addr_key(ip("2001:db8:1:2::1"), 64), addr_key(ip("2001:db8:1:3::1"), 64));
+    assert_eq!(addr_key(ip("2001:db8:1:2::1"), 64), ip("2001:db8:1:2::"));
+    assert_eq!(addr_key(ip("2001:db8::1"), 128), ip("2001:db8::1"), "a prefix of 128: each address");
+    assert_eq!(addr_key(ip("2001:db8::1"), 0), ip("::"));
+    assert_eq!(addr_key(ip("10.1.2.3"), 64), ip("10.1.2.3"), "IPv4 one by one");
+    assert_eq!(addr_key(ip("::ffff:10.1.2.3"), 64), ip("10.1.2.3"), "IPv4 mapped into IPv6");
+}
+
+/// Issue 26: a save with an invalid visitor key spent one of the address's
+/// saves. Refused requests spend nothing: after more invalid saves than the
+/// hour allows, a valid one is kept.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_invalid_save_spends_none_of_the_addresss_saves() {
+    let server = start(Config::quick()).await;
+    let code = carcassonne::Rules::default().to_code();
+    let head = "POST /api/rulesets HTTP/1.1\r\nContent-Type: application/json";
+    for _ in 0..=carcassonne_server::SAVES_PER_HOUR {
+        let bad = json!({ "name": "Mine", "code": code, "key": "not a key" }).to_string();
+        let (status, _, body) = request_from("127.0.0.7", server.addr, head, &bad).await;
+        assert_eq!(status, 400, "{body}");
+    }
+    let good = json!({ "name": "Mine", "code": code }).to_string();
+    let (status, _, body) = request_from("127.0.0.7", server.addr, head, &good).await;
+    assert_eq!(status, 201, "{body}");
+}

@@ -128,6 +128,23 @@ async fn saved_rule_sets_belong_to_their_owner_and_stay_bounded_under_racing_sav
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_review_is_worked_out_by_one_server_and_kept_for_all() {
+    let server = server!();
+    let schema = Schema::new(&server);
+    let (one, two) = (schema.open().await, schema.open().await);
+    one.create_game(&new_game("g")).await.unwrap();
+    assert_eq!(one.review("g").await.unwrap(), None);
+    assert!(one.claim_review("g", 1_000, 0).await.unwrap(), "the first server takes it");
+    assert!(!two.claim_review("g", 1_001, 0).await.unwrap(), "not a second while the first works it out");
+    assert!(one.claim_review("g", 1_002, 0).await.unwrap(), "the first server may take it again (a restart)");
+    // A server silent since before `stale_before` is taken for gone.
+    assert!(two.claim_review("g", 5_000, 2_000).await.unwrap());
+    two.save_review("g", "{\"moves\":[]}").await.unwrap();
+    assert_eq!(one.review("g").await.unwrap().as_deref(), Some("{\"moves\":[]}"));
+    assert!(!one.claim_review("g", 9_000, 9_000).await.unwrap(), "a kept review is never worked out again");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn only_unfinished_games_without_a_recent_move_expire() {
     let server = server!();
     let schema = Schema::new(&server);
@@ -489,6 +506,15 @@ impl Store for Deaf {
     }
     async fn delete_rules(&self, owner: &str, id: &str) -> Result<bool, StoreError> {
         self.0.delete_rules(owner, id).await
+    }
+    async fn review(&self, id: &str) -> Result<Option<String>, StoreError> {
+        self.0.review(id).await
+    }
+    async fn claim_review(&self, id: &str, now: i64, stale_before: i64) -> Result<bool, StoreError> {
+        self.0.claim_review(id, now, stale_before).await
+    }
+    async fn save_review(&self, id: &str, review: &str) -> Result<(), StoreError> {
+        self.0.save_review(id, review).await
     }
 }
 

@@ -120,6 +120,78 @@ fn bad_program_specs_are_refused() {
     }
 }
 
+/// The hello's long limit is for the first start only: a program whose
+/// hello comes late (6 s, within the 10 s the first start allows) gets the
+/// move's limit (1 s) for each move's session, hello included, and fails
+/// its move in about that, not after its slow start.
+#[test]
+fn a_slow_hello_does_not_stretch_the_moves() {
+    let dir = std::env::temp_dir().join(format!("carcassonne-slow-hello-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("slow.sh");
+    let bot = repo().join("examples/bot.py");
+    std::fs::write(&script, format!("#!/bin/sh\nsleep 6\nexec python3 '{}'\n", bot.display())).unwrap();
+    let slow = ExternalBot::start(&format!("slow=sh '{}'", script.display()), Duration::from_secs(1)).unwrap();
+    let game = carcassonne::Game::new(carcassonne::Setup::standard(carcassonne::Rules::default(), 2, 3)).unwrap();
+    let started = std::time::Instant::now();
+    let answer = slow.choose(&game, "g", &["slow".into(), "Ada".into()]);
+    let took = started.elapsed();
+    // The hello (6 s away, by the script's own sleep) cannot have come.
+    assert!(answer.as_ref().is_err_and(|e| e.contains("no answer within 1000 ms")), "{answer:?}");
+    assert!(took < Duration::from_secs(6), "{took:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A program started through a launcher script that forks a sleeping
+/// child, and that sleeps when asked for a move: after its late move, no
+/// process the launcher started is left (crates/ai/tests/groups.rs tests
+/// the same on the host's side, with its threads).
+#[test]
+fn a_late_programs_whole_process_group_goes() {
+    let dir = std::env::temp_dir().join(format!("carcassonne-late-group-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bot = dir.join("late.py");
+    std::fs::write(
+        &bot,
+        "import sys, json, time\nfor line in sys.stdin:\n    m = json.loads(line)\n    if m['type'] == 'hello':\n        print(json.dumps({'type': 'hello', 'name': 'late', 'protocol': 1, 'rules': []}), flush=True)\n    elif m['type'] == 'decide':\n        time.sleep(600)\n",
+    )
+    .unwrap();
+    let script = dir.join("launch.sh");
+    let pids = dir.join("pids");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\necho $$ >> '{p}'\nsleep 600 &\necho $! >> '{p}'\npython3 '{b}'\n",
+            p = pids.display(),
+            b = bot.display()
+        ),
+    )
+    .unwrap();
+    let late = ExternalBot::start(&format!("late=sh '{}'", script.display()), Duration::from_millis(300)).unwrap();
+    let game = carcassonne::Game::new(carcassonne::Setup::standard(carcassonne::Rules::default(), 2, 3)).unwrap();
+    let answer = late.choose(&game, "g", &["late".into(), "Ada".into()]);
+    assert!(answer.as_ref().is_err_and(|e| e.contains("no answer within")), "{answer:?}");
+    // The pids of both sessions' launchers and sleepers (the first start's and the move's).
+    let started: Vec<u32> =
+        std::fs::read_to_string(&pids).unwrap().lines().map(|l| l.trim().parse().unwrap()).collect();
+    assert_eq!(started.len(), 4, "{started:?}");
+    let alive = |pid: &u32| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .is_ok_and(|s| !s.rsplit_once(')').is_some_and(|(_, rest)| rest.trim_start().starts_with(['Z', 'X'])))
+    };
+    let since = std::time::Instant::now();
+    while started.iter().any(alive) {
+        if since.elapsed() > PATIENCE {
+            for p in started.iter().filter(|p| alive(p)) {
+                let _ = std::process::Command::new("kill").arg("-9").arg(p.to_string()).status();
+            }
+            panic!("processes of the program's group outlived its late move: {started:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_finished_game_is_reviewed_in_the_background_and_kept() {
     let app = server(Config::quick());

@@ -17,7 +17,8 @@ use carcassonne::Rules;
 use serde_json::{json, Value};
 
 use crate::error::ApiError;
-use crate::live::{new_token, now_ms, AppState};
+use crate::services::games::{new_token, now_ms};
+use crate::services::AppState;
 use crate::store::{hash_token, SavedRules};
 
 /// The most rule sets one visitor keeps.
@@ -52,7 +53,7 @@ pub async fn rules_page(Path(code): Path<String>) -> Result<Json<Value>, ApiErro
 /// `POST /api/rules` with a record's `rules` object: the same page, for a
 /// rule set being built (its code to share).
 pub async fn rules_of(body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
-    let obj: serde_json::Map<String, Value> = crate::routes::parse_body(body)?;
+    let obj: serde_json::Map<String, Value> = super::parse_body(body)?;
     let rules = carcassonne::record::rules_from_json(&obj).map_err(|e| ApiError::BadRequest(e.to_string()))?;
     Ok(Json(crate::view::rules_json(&rules)))
 }
@@ -78,7 +79,7 @@ fn rule_set_name(raw: &str) -> Result<String, ApiError> {
 
 /// `GET /api/rulesets?key=K`: the rule sets the visitor keeps.
 pub async fn list(State(app): State<AppState>, RawQuery(query): RawQuery) -> Result<Json<Value>, ApiError> {
-    let key = crate::routes::query_list(&query, "key").into_iter().next();
+    let key = super::query_list(&query, "key").into_iter().next();
     let Some(key) = key else { return Ok(Json(json!({ "sets": [] }))) };
     let owner = owner_hash(&key)?;
     let sets = app.store().saved_rules(&owner).await?;
@@ -101,21 +102,22 @@ pub async fn save(
     request: axum::http::request::Parts,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
-    let req: SaveRequest = crate::routes::parse_body(body)?;
+    let req: SaveRequest = super::parse_body(body)?;
     let rules = read_code(&req.code)?;
     let name = rule_set_name(&req.name)?;
-    let ip = crate::listen::client_ip(&request.extensions);
+    let key = match req.key {
+        Some(k) => k,
+        None => new_token()?,
+    };
+    let owner = owner_hash(&key)?;
+    // Only a request that could be kept spends one of the address's saves.
+    let ip = super::client_key(&request.extensions, app.config());
     if SAVES.len() > 10_000 {
         SAVES.retain_recent();
     }
     if SAVES.check_key(&ip).is_err() {
         return Err(ApiError::Quota(format!("{SAVES_PER_HOUR} saved rule sets an hour from one address")));
     }
-    let key = match req.key {
-        Some(k) => k,
-        None => new_token()?,
-    };
-    let owner = owner_hash(&key)?;
     let set = SavedRules { id: new_token()?, name, code: rules.to_code(), created_at: now_ms() };
     let kept = set.clone();
     let saved = app.store().save_rules(&owner, &kept, MAX_SAVED_RULES).await?;
@@ -141,7 +143,7 @@ pub async fn change(
     Path(id): Path<String>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let req: ChangeRequest = crate::routes::parse_body(body)?;
+    let req: ChangeRequest = super::parse_body(body)?;
     let owner = owner_hash(&req.key)?;
     let found = match (req.delete, req.name) {
         (true, None) => app.store().delete_rules(&owner, &id).await?,

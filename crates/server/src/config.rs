@@ -1,0 +1,181 @@
+//! The server's settings: limits, timeouts, bots and quotas.
+
+use std::time::Duration;
+
+use crate::bots;
+
+/// Server settings.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The least time a bot takes over a move, so that people can follow it.
+    pub bot_delay: Duration,
+    /// Search bots think only a few iterations (tests).
+    pub quick_bots: bool,
+    /// HTTP requests to `/api/` per client address: a steady rate and a
+    /// burst. `None`: no limit.
+    pub http_rate: Option<Rate>,
+    /// Messages per websocket. `None`: no limit.
+    pub ws_rate: Option<Rate>,
+    /// How often websockets are pinged; one silent for three times this is
+    /// closed (its seat goes offline).
+    pub ws_ping: Duration,
+    /// Connections open at once, in all (kept below the process's limit of
+    /// open files, which the server raises as far as it may at start).
+    pub max_connections: usize,
+    /// Connections open at once from one client address.
+    pub max_connections_per_ip: usize,
+    /// How long a client may take to send a request's headers; a
+    /// keep-alive connection idle for as long is closed too.
+    pub header_timeout: Duration,
+    /// How long a client may take to send a request's body.
+    pub body_timeout: Duration,
+    /// How long a stopping server waits for requests in flight (it exits
+    /// within this plus a second, whatever clients do).
+    pub shutdown_grace: Duration,
+    /// Spectators' websockets open at once from one client address (a seat
+    /// holder's websocket counts only among the address's connections).
+    pub max_sockets_per_ip: usize,
+    /// Spectators' websockets open at once on one game. A seat holder's
+    /// websocket never counts here: each seat has places of its own
+    /// (`SEAT_SOCKETS`), so that a crowd of spectators cannot lock the
+    /// players out.
+    pub max_sockets_per_game: usize,
+    /// Origins besides the server's own (`https://example.com`) whose pages
+    /// may open websockets; a websocket from any other page is refused.
+    pub allowed_origins: Vec<String>,
+    /// Bot searches run at once (the others wait their turn), so that
+    /// people's moves always find a core free.
+    pub bot_workers: usize,
+    /// Games one client address may create in an hour.
+    pub max_new_games_per_hour_per_ip: usize,
+    /// Unfinished games in play that one client address created (since the
+    /// server started; a game that left memory, idle, no longer counts).
+    pub max_active_games_per_ip: usize,
+    /// A game nobody has looked at or played for this long, with no live
+    /// connection and no bot thinking, leaves memory (and comes back from
+    /// the storage when asked for).
+    pub idle_after: Duration,
+    /// An unfinished game without a move for this long is abandoned: it is
+    /// deleted (checked a minute after start, then every hour). `None`:
+    /// games never expire.
+    pub expire_after: Option<Duration>,
+    /// Programs offered as bots (`serve --bot NAME=CMD`), besides the built-in levels.
+    pub external_bots: Vec<bots::ExternalBot>,
+    /// Threads working out reviews of finished games, at the lowest
+    /// priority, and only while no bot search waits or runs.
+    pub review_workers: usize,
+    /// Reviews being worked out or waiting their turn, in all: one more is
+    /// answered `busy` (503, `Retry-After`).
+    pub max_reviews: usize,
+    /// The same, started by one client address.
+    pub max_reviews_per_ip: usize,
+    /// The prefix length that makes one client address of an IPv6 host
+    /// (its /64 by default: a host is given a /64, so every address in
+    /// it counts as one). IPv4 addresses count one by one.
+    pub ipv6_prefix: u8,
+    /// Spectators' websockets on one game from one client address.
+    pub max_spectators_per_ip_per_game: usize,
+}
+
+/// A rate limit: `per_second` on average, `burst` at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rate {
+    pub per_second: u32,
+    pub burst: u32,
+}
+
+impl Rate {
+    /// The limiter's quota (a zero rate counts as one per second, a zero
+    /// burst as one second's worth).
+    pub(crate) fn quota(self) -> governor::Quota {
+        let per_second = std::num::NonZeroU32::new(self.per_second).unwrap_or(std::num::NonZeroU32::MIN);
+        governor::Quota::per_second(per_second).allow_burst(std::num::NonZeroU32::new(self.burst).unwrap_or(per_second))
+    }
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            bot_delay: Duration::from_millis(700),
+            quick_bots: false,
+            // A page load is about 20 requests; a person makes a few a second.
+            http_rate: Some(Rate { per_second: 50, burst: 200 }),
+            ws_rate: Some(Rate { per_second: 20, burst: 60 }),
+            ws_ping: Duration::from_secs(15),
+            max_connections: 4096,
+            max_connections_per_ip: 64,
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
+            shutdown_grace: Duration::from_secs(5),
+            max_sockets_per_ip: 32,
+            max_sockets_per_game: 256,
+            allowed_origins: Vec::new(),
+            bot_workers: std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1)),
+            max_new_games_per_hour_per_ip: 60,
+            max_active_games_per_ip: 20,
+            idle_after: Duration::from_secs(15 * 60),
+            expire_after: Some(Duration::from_secs(30 * 24 * 3600)),
+            external_bots: Vec::new(),
+            review_workers: 1,
+            max_reviews: 8,
+            max_reviews_per_ip: 2,
+            ipv6_prefix: 64,
+            max_spectators_per_ip_per_game: 8,
+        }
+    }
+}
+
+impl Config {
+    /// The defaults, with `CARCASSONNE_BOT_DELAY_MS`,
+    /// `CARCASSONNE_RATE_LIMIT` (HTTP requests per second per address, or
+    /// `off`), `CARCASSONNE_HEADER_TIMEOUT_MS` and
+    /// `CARCASSONNE_BODY_TIMEOUT_MS` read from the environment.
+    pub fn from_env() -> Config {
+        let mut c = Config::default();
+        let ms = |name: &str| std::env::var(name).ok().and_then(|v| v.trim().parse::<u64>().ok());
+        if let Some(ms) = ms("CARCASSONNE_BOT_DELAY_MS") {
+            c.bot_delay = Duration::from_millis(ms.min(60_000));
+        }
+        if let Some(ms) = ms("CARCASSONNE_HEADER_TIMEOUT_MS").filter(|&m| m > 0) {
+            c.header_timeout = Duration::from_millis(ms.min(600_000));
+        }
+        if let Some(ms) = ms("CARCASSONNE_BODY_TIMEOUT_MS").filter(|&m| m > 0) {
+            c.body_timeout = Duration::from_millis(ms.min(600_000));
+        }
+        if let Ok(v) = std::env::var("CARCASSONNE_RATE_LIMIT") {
+            let v = v.trim();
+            if v == "off" || v == "0" {
+                c.http_rate = None;
+                c.ws_rate = None;
+            } else if let Ok(n) = v.parse::<u32>() {
+                c.http_rate = Some(Rate { per_second: n, burst: n.saturating_mul(4) });
+            }
+        }
+        c
+    }
+
+    /// Settings for tests: bots move at once and think briefly, no limits.
+    pub fn quick() -> Config {
+        Config { bot_delay: Duration::ZERO, quick_bots: true, ..Config::unlimited() }
+    }
+
+    /// The defaults without rate limits, quotas, caps on connections and
+    /// sockets, or expiry (load tests, and tests of other things).
+    pub fn unlimited() -> Config {
+        Config {
+            http_rate: None,
+            ws_rate: None,
+            max_connections: usize::MAX,
+            max_connections_per_ip: usize::MAX,
+            max_sockets_per_ip: usize::MAX,
+            max_sockets_per_game: usize::MAX,
+            max_reviews: usize::MAX,
+            max_reviews_per_ip: usize::MAX,
+            max_spectators_per_ip_per_game: usize::MAX,
+            max_new_games_per_hour_per_ip: usize::MAX,
+            max_active_games_per_ip: usize::MAX,
+            expire_after: None,
+            ..Config::default()
+        }
+    }
+}

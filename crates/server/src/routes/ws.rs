@@ -1,0 +1,218 @@
+//! A game's websocket: the viewer's state, then each change (`crate::wire`);
+//! moves in, errors out.
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{header, HeaderMap};
+use axum::response::Response;
+
+use super::{query_list, tokens, viewer_of, DirectLimiter, MAX_WS_MESSAGE, WS_READ_BUFFER};
+use crate::error::ApiError;
+use crate::listen::{client_ip, until_set, Class, Connections, Slot};
+use crate::services::games::{Live, Viewer};
+use crate::services::AppState;
+use crate::wire::{ClientMessage, Follower, ServerMessage};
+
+/// Whether a websocket may be opened from the page at `origin` (none: not
+/// a browser): the server's own (the origin's host is the request's
+/// `Host`), or one of `Config::allowed_origins`.
+fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN) else { return true };
+    let Ok(origin) = origin.to_str() else { return false };
+    if allowed.iter().any(|a| a.trim_end_matches('/').eq_ignore_ascii_case(origin)) {
+        return true;
+    }
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+    let origin_host = origin.split_once("://").map(|(_, rest)| rest);
+    matches!((origin_host, host), (Some(o), Some(h)) if o.eq_ignore_ascii_case(h))
+}
+
+pub(super) async fn websocket(
+    State(app): State<AppState>,
+    State(conns): State<Arc<Connections>>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+    request: axum::http::request::Parts,
+    ws: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    if !origin_allowed(&request.headers, &app.config().allowed_origins) {
+        return Err(ApiError::ForbiddenOrigin);
+    }
+    let protocol = match query_list(&query, "protocol").first().map(String::as_str) {
+        None | Some("1") => 1,
+        Some("2") => 2,
+        Some(other) => return Err(ApiError::BadRequest(format!("protocol {other} is not spoken here (1 or 2)"))),
+    };
+    let tokens = tokens(&query)?;
+    let live = app.game(&id).await?;
+    let viewer = viewer_of(&live, &tokens).await?;
+    // A seat holder's websocket counts among the address's connections but
+    // not its spectators' websockets: players behind one address with a
+    // crowd still connect (their seats' places bound them, `SEAT_SOCKETS`).
+    let spectator = viewer.seats.is_empty();
+    let slot = conns.admit(client_ip(&request.extensions), spectator).map_err(ApiError::Busy)?;
+    // When the server is full, a newcomer may displace the spectator idle
+    // longest; a seat holder's socket never.
+    slot.set_class(if spectator { Class::Idle } else { Class::Held });
+    let c = app.config();
+    let key = super::client_key(&request.extensions, c);
+    let place = live
+        .take_socket_place(&viewer, key, c.max_sockets_per_game, c.max_spectators_per_ip_per_game)
+        .map_err(ApiError::Busy)?;
+    let ws = ws.max_message_size(MAX_WS_MESSAGE).max_frame_size(MAX_WS_MESSAGE).read_buffer_size(WS_READ_BUFFER);
+    Ok(ws.on_upgrade(move |socket| async move {
+        let _held = place;
+        ws_session(app, live, viewer, protocol, &slot, socket).await;
+    }))
+}
+
+/// What ends a socket besides its client: the server stopping, or a
+/// newcomer displacing it (`crate::listen`).
+struct Ends<'a> {
+    stopping: tokio::sync::watch::Receiver<bool>,
+    slot: &'a Slot,
+}
+
+/// A socket sending this many messages over its rate, with no calm spell
+/// of [`STRIKES_FORGOTTEN`] between them, is closed.
+const STRIKES: u32 = 100;
+const STRIKES_FORGOTTEN: std::time::Duration = std::time::Duration::from_secs(5);
+
+fn error_message(e: &ApiError) -> Message {
+    ServerMessage::Error(e.body()).frame()
+}
+
+/// One websocket: the viewer's state, then each change (in the protocol
+/// the client asked for, `crate::wire`); moves in, errors out.
+async fn ws_session(app: AppState, live: Arc<Live>, viewer: Viewer, protocol: u8, slot: &Slot, mut socket: WebSocket) {
+    live.presence(app.store(), &viewer, true).await;
+    let mut changes = live.subscribe();
+    changes.mark_unchanged();
+    let mut follower = Follower::new(protocol);
+    if socket.send(follower.full(&live, &viewer).await).await.is_ok() {
+        let mut ends = Ends { stopping: app.stopping(), slot };
+        ws_loop(&app, &live, &viewer, &mut socket, &mut changes, &mut follower, &mut ends).await;
+    }
+    live.presence(app.store(), &viewer, false).await;
+}
+
+async fn ws_loop(
+    app: &AppState,
+    live: &Arc<Live>,
+    viewer: &Viewer,
+    socket: &mut WebSocket,
+    changes: &mut tokio::sync::watch::Receiver<u64>,
+    follower: &mut Follower,
+    ends: &mut Ends<'_>,
+) {
+    let limiter: Option<DirectLimiter> = app.config().ws_rate.map(|r| governor::RateLimiter::direct(r.quota()));
+    // A socket that died silently (a phone asleep, a lost network) would
+    // keep its seat "online": ping it, and give up on it when nothing comes
+    // back. Browsers answer pings by themselves.
+    let ping_every = app.config().ws_ping;
+    let mut heartbeat = tokio::time::interval_at(tokio::time::Instant::now() + ping_every, ping_every);
+    heartbeat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut last_heard = tokio::time::Instant::now();
+    let mut strikes = 0u32;
+    let mut last_strike = tokio::time::Instant::now();
+    loop {
+        tokio::select! {
+            () = until_set(&mut ends.stopping) => {
+                let bye = axum::extract::ws::CloseFrame { code: 1001, reason: "the server is stopping".into() };
+                let _ = socket.send(Message::Close(Some(bye))).await;
+                break;
+            }
+            () = ends.slot.displaced() => {
+                // The server is full and this spectator was idle longest.
+                let bye = axum::extract::ws::CloseFrame { code: 1013, reason: "the server is full; try again later".into() };
+                let _ = socket.send(Message::Close(Some(bye))).await;
+                break;
+            }
+            _ = heartbeat.tick() => {
+                if last_heard.elapsed() > ping_every * 3
+                    || socket.send(Message::Ping(Bytes::from_static(b"carcassonne"))).await.is_err()
+                {
+                    break;
+                }
+            }
+            msg = socket.recv() => {
+                last_heard = tokio::time::Instant::now();
+                if matches!(msg, Some(Ok(Message::Text(_) | Message::Binary(_)))) {
+                    // A message of its own: not idle (pongs are the browser's).
+                    ends.slot.touch();
+                }
+                let over = |m: &Option<Result<Message, axum::Error>>| {
+                    matches!(m, Some(Ok(Message::Text(_) | Message::Binary(_))))
+                        && limiter.as_ref().is_some_and(|l| l.check().is_err())
+                };
+                let limited = over(&msg);
+                if limited {
+                    // Refusals count until the socket has been calm for a while.
+                    if last_strike.elapsed() > STRIKES_FORGOTTEN {
+                        strikes = 0;
+                    }
+                    strikes += 1;
+                    last_strike = tokio::time::Instant::now();
+                }
+                if strikes > STRIKES {
+                    let bye = axum::extract::ws::CloseFrame { code: 1008, reason: "too many messages".into() };
+                    let _ = socket.send(Message::Close(Some(bye))).await;
+                    break;
+                }
+                let reply = match msg {
+                    _ if limited => Reply::Error(ApiError::RateLimited),
+                    Some(Ok(Message::Text(text))) => ws_command(app, live, viewer, text.as_str()).await,
+                    Some(Ok(Message::Binary(_))) => Reply::Error(ApiError::BadRequest("messages are JSON text".into())),
+                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                    Some(Ok(_)) => Reply::Nothing, // ping/pong: answered by the library
+                };
+                let sent = match reply {
+                    Reply::Nothing => Ok(()),
+                    Reply::State => socket.send(follower.full(live, viewer).await).await,
+                    // The error alone: a refusal costs the server next to
+                    // nothing. A client that needs the state asks (`sync`).
+                    Reply::Error(e) => socket.send(error_message(&e)).await,
+                };
+                if sent.is_err() {
+                    break;
+                }
+            }
+            changed = changes.changed() => {
+                if changed.is_err() {
+                    break;
+                }
+                if let Some(message) = follower.next(live, viewer).await {
+                    if socket.send(message).await.is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// What to answer a client's message with.
+enum Reply {
+    /// Nothing now (a move that was played shows up as the next state).
+    Nothing,
+    /// The state as it is.
+    State,
+    /// A refusal (the client asks for the state if it needs it).
+    Error(ApiError),
+}
+
+/// Handles one client message: `{"type": "move", "version": …, "tile": …}`
+/// or `{"type": "sync"}`.
+async fn ws_command(app: &AppState, live: &Arc<Live>, viewer: &Viewer, text: &str) -> Reply {
+    match serde_json::from_str::<ClientMessage>(text) {
+        Ok(ClientMessage::Move(req)) => match app.play(live, viewer, &req).await {
+            Ok(()) => Reply::Nothing,
+            Err(e) => Reply::Error(e),
+        },
+        Ok(ClientMessage::Sync) => Reply::State,
+        Err(e) => Reply::Error(ApiError::BadRequest(format!("malformed message: {e}"))),
+    }
+}

@@ -1,0 +1,161 @@
+//! Servers sharing a PostgreSQL database: the changes the others made, the
+//! heartbeats (who is alive, whose bots to drive), who is here and which
+//! bot thinks, on every server.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use carcassonne::PlayerId;
+
+use super::games::Live;
+use super::AppState;
+use crate::store::{Beat, Change, GameChanged, BEAT_EVERY};
+
+impl AppState {
+    /// Follows the storage's news from the other servers sharing it (a
+    /// PostgreSQL database): a game in play here catches up with a move
+    /// stored elsewhere, and learns who is online and which bot is thinking
+    /// there; its viewers are told, whichever news it was.
+    pub(super) fn follow_changes(&self) {
+        let Some(mut rx) = self.store().changes() else { return };
+        let app = self.clone();
+        tokio::spawn(async move {
+            while let Some(change) = rx.recv().await {
+                app.learn(change).await;
+            }
+        });
+    }
+
+    pub(super) async fn learn(&self, change: Change) {
+        let me = self.store().server().unwrap_or_default();
+        match change {
+            Change::Moved(GameChanged { id, moves }) => {
+                let Some(live) = self.in_memory(&id) else { return };
+                let mut t = live.lock().await;
+                if (t.game.moves_played() as usize) < moves {
+                    if let Err(e) = self.catch_up(&live, &mut t).await {
+                        tracing::error!(game = %id, error = %e, "cannot catch up with the storage");
+                    }
+                }
+                drop(t);
+                self.kick_bots(&live);
+            }
+            Change::Presence { game, server, online } if server != me => {
+                let Some(live) = self.in_memory(&game) else { return };
+                let mut t = live.lock().await;
+                if online.iter().all(|n| *n == 0) {
+                    t.remote_online.remove(&server);
+                } else {
+                    t.remote_online.insert(server, online);
+                }
+                drop(t);
+                live.changed();
+            }
+            Change::Thinking { game, server, version, seat } if server != me => {
+                let Some(live) = self.in_memory(&game) else { return };
+                let mut t = live.lock().await;
+                match seat {
+                    Some(seat) => t.remote_thinking = Some((server, PlayerId(seat), version)),
+                    None => {
+                        t.remote_thinking.take_if(|t| t.0 == server);
+                    }
+                }
+                drop(t);
+                live.changed();
+            }
+            Change::Gone { server } if server != me => self.forget_server(&server).await,
+            Change::Presence { .. } | Change::Thinking { .. } | Change::Gone { .. } => {}
+        }
+    }
+
+    /// Server `server` stopped: its players are offline and its bots no
+    /// longer thinking, on every game here.
+    pub(super) async fn forget_server(&self, server: &str) {
+        let games: Vec<Arc<Live>> = self.games().values().cloned().collect();
+        for live in games {
+            if live.lock().await.forget_server(server) {
+                live.changed();
+            }
+        }
+    }
+
+    /// Says this server is alive a few times a second, while it shares its
+    /// storage with others: learns which servers died (their players go
+    /// offline here) and drives the bots their deaths orphaned.
+    pub(super) fn beat_now_and_then(&self) {
+        if self.store().server().is_none() {
+            return;
+        }
+        let weak = Arc::downgrade(&self.inner);
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(BEAT_EVERY);
+            every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            let mut servers: Vec<String> = Vec::new();
+            let mut failing = false;
+            loop {
+                every.tick().await;
+                let Some(inner) = weak.upgrade() else { return };
+                let app = AppState { inner };
+                if app.inner.left.load(std::sync::atomic::Ordering::Relaxed) {
+                    return;
+                }
+                match app.store().beat().await {
+                    Ok(beat) => {
+                        if std::mem::take(&mut failing) {
+                            tracing::info!("heartbeats reach the database again");
+                        }
+                        app.after_beat(beat, &mut servers).await;
+                    }
+                    Err(e) => {
+                        if !std::mem::replace(&mut failing, true) {
+                            tracing::error!(error = %e, "cannot say this server is alive");
+                        }
+                    }
+                }
+            }
+        });
+    }
+
+    pub(super) async fn after_beat(&self, beat: Beat, servers: &mut Vec<String>) {
+        for gone in servers.iter().filter(|s| !beat.servers.contains(s)) {
+            self.forget_server(gone).await;
+        }
+        *servers = beat.servers;
+        if beat.rejoined {
+            // Taken for dead meanwhile: who is here through this server was forgotten.
+            let games: Vec<Arc<Live>> = self.games().values().cloned().collect();
+            for live in games {
+                let online = live.lock().await.online.clone();
+                if online.iter().any(|n| *n > 0) {
+                    live.publish_presence(self.store(), online).await;
+                }
+            }
+        }
+        for id in beat.claimed {
+            match self.game(&id).await {
+                Ok(live) => {
+                    tracing::info!(game = %id, "driving the bots of a game whose server stopped");
+                    self.kick_bots(&live);
+                }
+                Err(e) => {
+                    tracing::error!(game = %id, error = %e, "cannot drive the bots of a game");
+                    let _ = self.store().release_bots(&id).await;
+                }
+            }
+        }
+    }
+
+    /// This server stops: it stops beating, and the other servers sharing
+    /// the storage are told at once (its bots go to them, its players offline).
+    pub async fn leave(&self) {
+        self.inner.left.store(true, std::sync::atomic::Ordering::Relaxed);
+        if self.store().server().is_none() {
+            return;
+        }
+        match tokio::time::timeout(Duration::from_secs(2), self.store().leave()).await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => tracing::warn!(error = %e, "cannot tell the other servers this one stops"),
+            Err(_) => tracing::warn!("the database did not hear that this server stops"),
+        }
+    }
+}

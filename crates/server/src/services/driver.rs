@@ -1,0 +1,239 @@
+//! The bots of games in play: one driver per game, searches on the bots'
+//! worker pool, one server per game (the lease).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use carcassonne::PlayerId;
+
+use super::games::Live;
+use super::AppState;
+use crate::bots::{self, BotLevel};
+use crate::error::ApiError;
+use crate::store::Change;
+
+impl AppState {
+    /// Starts the bots of every unfinished game whose turn is a bot's (a
+    /// server that stopped mid-game picks up where it left off), with a
+    /// storage that only this server uses. Returns how many games were
+    /// resumed.
+    ///
+    /// # Errors
+    /// The storage fails.
+    pub async fn resume_bots(&self) -> Result<usize, ApiError> {
+        if self.store().server().is_some() {
+            // Servers sharing the storage claim the bots nobody drives at
+            // their heartbeats, a few at a time (`Store::beat`).
+            return Ok(0);
+        }
+        let games = self.store().in_play().await?;
+        let mut resumed = 0;
+        for g in games {
+            let bot_turn =
+                g.progress.to_move.and_then(|p| g.seats.get(p as usize)).is_some_and(|s| s.bot_level().is_some());
+            if bot_turn {
+                match self.game(&g.id).await {
+                    Ok(_) => resumed += 1,
+                    Err(e) => tracing::error!(game = %g.id, error = %e, "cannot resume the game"),
+                }
+            }
+        }
+        Ok(resumed)
+    }
+
+    /// Lets the bots play while it is their turn (one driver per game).
+    pub fn kick_bots(&self, live: &Arc<Live>) {
+        // Most moves leave a person to move: nothing to start then.
+        if let Ok(t) = live.table.try_lock() {
+            if t.bots_running || t.bot_to_move().is_none() {
+                return;
+            }
+        }
+        let app = self.clone();
+        let live = Arc::clone(live);
+        tokio::spawn(async move { app.drive_bots(live).await });
+    }
+
+    pub(super) async fn drive_bots(self, live: Arc<Live>) {
+        {
+            let mut t = live.lock().await;
+            if t.bots_running || t.bot_to_move().is_none() {
+                return;
+            }
+            t.bots_running = true;
+        }
+        // One server drives a game's bots: the one holding its lease (with
+        // a storage that only this server uses, this one).
+        if !self.take_lease(&live).await {
+            live.lock().await.bots_running = false;
+            return;
+        }
+        loop {
+            let next = {
+                let mut t = live.lock().await;
+                match t.bot_to_move() {
+                    Some((seat, level)) => Ok((self.copy_of(&t.game), level, seat, t.version(), t.names())),
+                    None => Err(t.thinking.take().is_some()),
+                }
+            };
+            let (game, level, seat, version, names) = match next {
+                Ok(next) => next,
+                Err(stopped) => {
+                    if stopped {
+                        live.changed();
+                    }
+                    // The lease goes while this driver still counts as
+                    // running: no second driver starts here meanwhile.
+                    self.release_bots(&live).await;
+                    let mut t = live.lock().await;
+                    if t.bot_to_move().is_none() {
+                        t.bots_running = false;
+                        return;
+                    }
+                    drop(t);
+                    // A move came as the lease went: take it again (unless
+                    // another server took it first).
+                    if self.take_lease(&live).await {
+                        continue;
+                    }
+                    live.lock().await.bots_running = false;
+                    return;
+                }
+            };
+            self.inner.bot_thoughts.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let started = Instant::now();
+            let seed = bot_seed(&live.id, version);
+            let quick = self.inner.config.quick_bots;
+            let (programs, id) = (self.inner.config.external_bots.clone(), live.id.clone());
+            let permits = Arc::clone(&self.inner.bot_permits);
+            let gate = Arc::clone(&self.inner.bot_gate);
+            let delay = self.inner.config.bot_delay;
+            let app = self.clone();
+            let thought = async move {
+                let chosen = if level == BotLevel::Random {
+                    // A random move takes microseconds: no worker needed.
+                    let chosen = bots::choose_bot_move(&level, &game, seed, quick, &programs, &id, &names);
+                    app.spare(game);
+                    Ok(chosen)
+                } else {
+                    // Bots take turns at the workers: a person's move never
+                    // waits for a core behind a crowd of searches.
+                    // Counted at the gate from now until its search is
+                    // done: reviews wait meanwhile (bots first, always).
+                    let _turn = gate.bot_turn();
+                    let permit = permits.acquire_owned().await;
+                    tokio::task::spawn_blocking(move || {
+                        let _permit = permit;
+                        bots::choose_bot_move(&level, &game, seed, quick, &programs, &id, &names)
+                    })
+                    .await
+                };
+                let wait = delay.saturating_sub(started.elapsed());
+                if !wait.is_zero() {
+                    tokio::time::sleep(wait).await;
+                }
+                chosen
+            };
+            tokio::pin!(thought);
+            // A bot that answers within a frame is not shown thinking (one
+            // message less for every viewer); one that takes longer is, on
+            // every server.
+            let (chosen, shown) = tokio::select! {
+                chosen = &mut thought => (chosen, false),
+                () = tokio::time::sleep(SHOW_THINKING_AFTER) => {
+                    let mut t = live.lock().await;
+                    if t.version() == version {
+                        t.thinking = Some(seat);
+                        live.changed();
+                    }
+                    drop(t);
+                    self.publish_thinking(&live, version, Some(seat)).await;
+                    (thought.await, true)
+                }
+            };
+
+            let mut t = live.lock().await;
+            t.thinking = None;
+            let mut moved = false;
+            let chosen = chosen.map(|c| {
+                if let Some(n) = c.notice {
+                    t.notice = Some((version, n));
+                }
+                c.mv
+            });
+            let result = match chosen {
+                Ok(Some(mv)) if t.version() == version => match self.commit(&live, &mut t, mv).await {
+                    Ok(()) => {
+                        moved = true;
+                        Ok(())
+                    }
+                    // Another server moved for the bot first: think again.
+                    Err(ApiError::StaleVersion { .. }) => Ok(()),
+                    Err(e) => Err(e),
+                },
+                Ok(Some(_)) => Ok(()), // the game moved meanwhile: think again
+                Ok(None) => Err(ApiError::GameOver),
+                Err(e) => Err(ApiError::Storage(format!("bot task failed: {e}"))),
+            };
+            if let Err(e) = result {
+                tracing::error!(game = %live.id, seat = seat.0, error = %e, "the bot could not move");
+                drop(t);
+                live.changed();
+                self.publish_thinking(&live, version, None).await;
+                self.release_bots(&live).await;
+                live.lock().await.bots_running = false;
+                return;
+            }
+            drop(t);
+            if !moved && shown {
+                // No move came of this thought (the game moved meanwhile,
+                // through the change feed or a lost race): viewers were last
+                // shown the bot thinking, so they are told it stopped.
+                live.changed();
+                self.publish_thinking(&live, version, None).await;
+            }
+        }
+    }
+
+    /// Tells the other servers that a bot of this one is choosing move
+    /// `version` (or stopped without moving: `seat: None`).
+    pub(super) async fn publish_thinking(&self, live: &Live, version: u64, seat: Option<PlayerId>) {
+        let Some(server) = self.store().server() else { return };
+        let change =
+            Change::Thinking { game: live.id.clone(), server: server.to_string(), version, seat: seat.map(|p| p.0) };
+        if let Err(e) = self.store().publish(&change).await {
+            tracing::warn!(game = %live.id, error = %e, "cannot tell the other servers a bot is thinking");
+        }
+    }
+
+    /// Whether this server holds the lease on `live`'s bots (taking it if free).
+    pub(super) async fn take_lease(&self, live: &Live) -> bool {
+        match self.store().claim_bots(&live.id).await {
+            Ok(held) => held,
+            Err(e) => {
+                tracing::error!(game = %live.id, error = %e, "cannot take the lease on the game's bots");
+                false
+            }
+        }
+    }
+
+    pub(super) async fn release_bots(&self, live: &Live) {
+        if let Err(e) = self.store().release_bots(&live.id).await {
+            tracing::warn!(game = %live.id, error = %e, "cannot give up the lease on the game's bots");
+        }
+    }
+}
+
+/// How long a bot may take before its viewers are shown it thinking.
+const SHOW_THINKING_AFTER: Duration = Duration::from_millis(16);
+
+/// A bot's random seed for one move of one game.
+fn bot_seed(id: &str, version: u64) -> u64 {
+    // FNV-1a over the id, then the move number.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in id.bytes().chain(version.to_le_bytes()) {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}

@@ -1,0 +1,129 @@
+//! The services: what the server does, whoever asks (the HTTP handlers in
+//! `routes`, the websocket sessions). Each part does one job:
+//!
+//! * `games`: the games in memory, one lock per game; creating, loading,
+//!   playing (checked, stored, then applied);
+//! * `driver`: the bots of games in play, on the bots' worker pool;
+//! * `cluster`: servers sharing a PostgreSQL database (changes, heartbeats,
+//!   the bot leases, who is here);
+//! * `quotas`: new games per client address;
+//! * `sweeps`: idle games leaving memory, abandoned games expiring;
+//! * `review`: reviews of finished games, on their own low-priority pool.
+//!
+//! Services use the store and the engine, never a handler or the connection
+//! layer (docs/architecture.md; `tests::services_import_no_handler`).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use tokio::sync::watch;
+
+use crate::config::Config;
+use crate::store::Store;
+
+pub mod cluster;
+pub mod driver;
+pub mod games;
+pub mod quotas;
+pub mod review;
+pub mod sweeps;
+
+use carcassonne::Game;
+
+use games::Live;
+
+/// The server's shared state: the store, the games in play, the settings.
+#[derive(Clone)]
+pub struct AppState {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    store: Arc<dyn Store>,
+    games: Mutex<HashMap<String, Arc<Live>>>,
+    config: Config,
+    /// Becomes true when the server begins to stop: websockets close.
+    stopping: watch::Sender<bool>,
+    /// One permit per bot search that may run at once.
+    bot_permits: Arc<tokio::sync::Semaphore>,
+    /// Bot searches waiting or running: reviews wait while there are any.
+    bot_gate: Arc<review::BotGate>,
+    /// Reviews of finished games, on their own threads.
+    reviews: Arc<review::Reviews>,
+    /// New games per client address.
+    quotas: quotas::Quotas,
+    /// Bot searches started on this server (each bot move is thought about
+    /// by one server only).
+    bot_thoughts: std::sync::atomic::AtomicU64,
+    /// This server has left the storage's servers (it is stopping).
+    left: std::sync::atomic::AtomicBool,
+    /// Games whose buffers a move being checked may reuse (a copy of a game
+    /// allocates its board; a copy into a spare one does not).
+    spare_games: Mutex<Vec<Game>>,
+}
+
+impl AppState {
+    /// The server's state. Inside a tokio runtime, it also starts following
+    /// the storage's changes made by other servers (if it reports any).
+    pub fn new(store: Arc<dyn Store>, config: Config) -> AppState {
+        let bot_gate = Arc::new(review::BotGate::default());
+        let inner = Inner {
+            store,
+            games: Mutex::new(HashMap::new()),
+            stopping: watch::channel(false).0,
+            bot_permits: Arc::new(tokio::sync::Semaphore::new(config.bot_workers.max(1))),
+            reviews: Arc::new(review::Reviews::new(config.quick_bots, &config, Arc::clone(&bot_gate))),
+            bot_gate,
+            quotas: quotas::Quotas::default(),
+            bot_thoughts: Default::default(),
+            left: Default::default(),
+            spare_games: Mutex::default(),
+            config,
+        };
+        let app = AppState { inner: Arc::new(inner) };
+        if tokio::runtime::Handle::try_current().is_ok() {
+            app.follow_changes();
+            app.beat_now_and_then();
+            app.sweep_idle_games();
+            app.expire_now_and_then();
+        }
+        app
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.inner.config
+    }
+
+    pub fn store(&self) -> &Arc<dyn Store> {
+        &self.inner.store
+    }
+
+    /// Games held in memory now.
+    pub fn games_in_memory(&self) -> usize {
+        self.games().len()
+    }
+
+    /// Bot searches started by this server since it started.
+    pub fn bot_thoughts(&self) -> u64 {
+        self.inner.bot_thoughts.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Bot searches running now (at most `Config::bot_workers`).
+    pub fn bots_searching(&self) -> usize {
+        self.inner.config.bot_workers.max(1) - self.inner.bot_permits.available_permits()
+    }
+
+    /// Tells every websocket that the server is stopping.
+    pub fn begin_shutdown(&self) {
+        self.inner.stopping.send_replace(true);
+    }
+
+    /// Becomes true when the server begins to stop.
+    pub fn stopping(&self) -> watch::Receiver<bool> {
+        self.inner.stopping.subscribe()
+    }
+
+    fn games(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Live>>> {
+        self.inner.games.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}

@@ -1,0 +1,70 @@
+//! New games per client address: in an hour, and unfinished at once.
+//!
+//! Counted per server: a client keeps to one server for its connection's
+//! life, and a balancer that spreads one address over several servers
+//! multiplies its quota by their number at most (docs/web.md, *Several
+//! servers*).
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex, Weak};
+use std::time::{Duration, Instant};
+
+use super::games::Live;
+use crate::config::Config;
+use crate::error::ApiError;
+
+const HOUR: Duration = Duration::from_secs(3600);
+
+#[derive(Default)]
+struct Quota {
+    created: std::collections::VecDeque<Instant>,
+    /// Games in play it created (one that left memory, idle, no longer counts).
+    active: Vec<Weak<Live>>,
+}
+
+/// Per client address (its key: `listen::addr_key`): when it created games
+/// in the last hour, and the unfinished games it created.
+#[derive(Default)]
+pub struct Quotas(Mutex<HashMap<IpAddr, Quota>>);
+
+impl Quotas {
+    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<IpAddr, Quota>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Counts a new game against `ip`'s quotas, or says which is used up.
+    pub fn take(&self, ip: Option<IpAddr>, c: &Config) -> Result<(), ApiError> {
+        let Some(ip) = ip else { return Ok(()) };
+        let mut quotas = self.map();
+        if quotas.len() > 10_000 {
+            quotas.retain(|_, q| !q.active.is_empty() || q.created.back().is_some_and(|t| t.elapsed() < HOUR));
+        }
+        let q = quotas.entry(ip).or_default();
+        while q.created.front().is_some_and(|t| t.elapsed() >= HOUR) {
+            q.created.pop_front();
+        }
+        q.active.retain(|live| live.upgrade().is_some_and(|live| !live.finished()));
+        if q.created.len() >= c.max_new_games_per_hour_per_ip {
+            return Err(ApiError::Quota(format!(
+                "{} new games an hour from one address",
+                c.max_new_games_per_hour_per_ip
+            )));
+        }
+        if q.active.len() >= c.max_active_games_per_ip {
+            return Err(ApiError::Quota(format!(
+                "{} unfinished games from one address: finish one first",
+                c.max_active_games_per_ip
+            )));
+        }
+        q.created.push_back(Instant::now());
+        Ok(())
+    }
+
+    /// Counts `live` among `ip`'s unfinished games.
+    pub fn count_active(&self, ip: Option<IpAddr>, live: &Arc<Live>) {
+        if let Some(ip) = ip {
+            self.map().entry(ip).or_default().active.push(Arc::downgrade(live));
+        }
+    }
+}
