@@ -1,0 +1,224 @@
+//! Accounts over HTTP: sign up, sign in and out, the password, deletion,
+//! `GET /api/me` (docs/web.md, *Accounts*). The session travels in a
+//! cookie ([`COOKIE`]); every request that changes something must come
+//! from the server's own pages (`ws::origin_allowed`, and `Sec-Fetch-Site`).
+
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::request::Parts;
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::json;
+
+use super::{client_key, parse_body, Shared};
+use crate::error::ApiError;
+use crate::services::accounts::Session;
+use crate::services::AppState;
+use crate::store::Account;
+
+/// The session cookie's name.
+pub const COOKIE: &str = "carcassonne_session";
+/// The largest body of an account request.
+pub const MAX_ACCOUNT_BODY: usize = 2 * 1024;
+
+/// The accounts' routes (registered by `app_with`).
+pub(super) fn routes() -> Router<Shared> {
+    Router::new()
+        .route("/api/me", get(me))
+        .route("/api/account/signup", post(sign_up))
+        .route("/api/account/signin", post(sign_in))
+        .route("/api/account/signout", post(sign_out))
+        .route("/api/account/signout-everywhere", post(sign_out_everywhere))
+        .route("/api/account/password", post(change_password))
+        .route("/api/account/recover", post(recover))
+        .route("/api/account/delete", post(delete))
+        .layer(DefaultBodyLimit::max(MAX_ACCOUNT_BODY))
+}
+
+/// Refuses a request from a page of another site: its `Origin` must be the
+/// server's own (as for websockets), and `Sec-Fetch-Site`, when a browser
+/// sends it, `same-origin` or `none`.
+fn same_site(parts: &Parts, app: &AppState) -> Result<(), ApiError> {
+    let fetch_site = parts.headers.get("sec-fetch-site").map(|v| v.to_str().unwrap_or("?"));
+    let fetch_ok = fetch_site.is_none_or(|s| s.eq_ignore_ascii_case("same-origin") || s.eq_ignore_ascii_case("none"));
+    if fetch_ok && super::ws::origin_allowed(&parts.headers, &app.config().allowed_origins) {
+        Ok(())
+    } else {
+        Err(ApiError::ForbiddenOrigin)
+    }
+}
+
+/// The session token the request's cookie holds, if it looks like one.
+fn cookie_token(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(name, _)| *name == COOKIE)
+        .map(|(_, value)| value.trim().to_string())
+        .filter(|t| t.len() == 32 && t.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+/// Whether the session cookie is `Secure`: when the page is https (its
+/// `Origin`, already checked to be this server's, says so; a browser cannot
+/// forge it), or always with `Config::secure_cookies`.
+fn secure(parts: &Parts, app: &AppState) -> bool {
+    let https_page = parts
+        .headers
+        .get(header::ORIGIN)
+        .and_then(|o| o.to_str().ok())
+        .is_some_and(|o| o.len() >= 8 && o[..8].eq_ignore_ascii_case("https://"));
+    app.config().secure_cookies || https_page
+}
+
+/// The `Set-Cookie` header for `token` (or one that removes the cookie).
+fn cookie(token: Option<&str>, parts: &Parts, app: &AppState) -> (header::HeaderName, HeaderValue) {
+    let max_age = match token {
+        Some(_) => app.config().session_idle.as_secs(),
+        None => 0,
+    };
+    let secure = if secure(parts, app) { "; Secure" } else { "" };
+    let value =
+        format!("{COOKIE}={}; Path=/; Max-Age={max_age}; HttpOnly; SameSite=Lax{secure}", token.unwrap_or_default());
+    (header::SET_COOKIE, HeaderValue::from_str(&value).unwrap_or(HeaderValue::from_static("")))
+}
+
+/// The signed-in account of the request, or `not_signed_in`.
+async fn signed_in(parts: &Parts, app: &AppState) -> Result<(Account, String), ApiError> {
+    let token = cookie_token(&parts.headers).ok_or(ApiError::NotSignedIn)?;
+    let account = app.session_account(&token).await?.ok_or(ApiError::NotSignedIn)?;
+    Ok((account, token))
+}
+
+fn started(status: StatusCode, session: &Session, recovery: Option<String>, parts: &Parts, app: &AppState) -> Response {
+    let mut body = json!({ "name": session.account.name });
+    if let Some(code) = recovery {
+        body["recovery_code"] = code.into();
+    }
+    (status, [cookie(Some(&session.token), parts, app)], Json(body)).into_response()
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Credentials {
+    name: String,
+    password: String,
+}
+
+/// `GET /api/me`: `{"name": …}`, `null` when not signed in; the session
+/// (and its cookie) renewed.
+async fn me(State(app): State<AppState>, parts: Parts) -> Result<Response, ApiError> {
+    match signed_in(&parts, &app).await {
+        Ok((account, token)) => {
+            Ok(([cookie(Some(&token), &parts, &app)], Json(json!({ "name": account.name }))).into_response())
+        }
+        Err(ApiError::NotSignedIn) => Ok(Json(json!({ "name": null })).into_response()),
+        Err(e) => Err(e),
+    }
+}
+
+async fn sign_up(
+    State(app): State<AppState>,
+    parts: Parts,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    same_site(&parts, &app)?;
+    let req: Credentials = parse_body(body)?;
+    let address = client_key(&parts.extensions, app.config());
+    let (session, recovery) = app.sign_up(&req.name, &req.password, address).await?;
+    Ok(started(StatusCode::CREATED, &session, Some(recovery), &parts, &app))
+}
+
+async fn sign_in(
+    State(app): State<AppState>,
+    parts: Parts,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    same_site(&parts, &app)?;
+    let req: Credentials = parse_body(body)?;
+    let address = client_key(&parts.extensions, app.config());
+    let session = app.sign_in(&req.name, &req.password, address).await?;
+    Ok(started(StatusCode::OK, &session, None, &parts, &app))
+}
+
+/// Signed out: `{"name": null}` and the cookie removed.
+fn signed_out(parts: &Parts, app: &AppState) -> Response {
+    ([cookie(None, parts, app)], Json(json!({ "name": null }))).into_response()
+}
+
+async fn sign_out(State(app): State<AppState>, parts: Parts) -> Result<Response, ApiError> {
+    same_site(&parts, &app)?;
+    if let Some(token) = cookie_token(&parts.headers) {
+        app.sign_out(&token).await?;
+    }
+    Ok(signed_out(&parts, &app))
+}
+
+async fn sign_out_everywhere(State(app): State<AppState>, parts: Parts) -> Result<Response, ApiError> {
+    same_site(&parts, &app)?;
+    let (account, _) = signed_in(&parts, &app).await?;
+    app.sign_out_everywhere(&account).await?;
+    Ok(signed_out(&parts, &app))
+}
+
+async fn change_password(
+    State(app): State<AppState>,
+    parts: Parts,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Req {
+        current: String,
+        new: String,
+    }
+    same_site(&parts, &app)?;
+    let (account, token) = signed_in(&parts, &app).await?;
+    let req: Req = parse_body(body)?;
+    let address = client_key(&parts.extensions, app.config());
+    app.change_password(&account, &token, &req.current, &req.new, address).await?;
+    Ok(Json(json!({ "name": account.name })).into_response())
+}
+
+async fn recover(
+    State(app): State<AppState>,
+    parts: Parts,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Req {
+        name: String,
+        recovery_code: String,
+        password: String,
+    }
+    same_site(&parts, &app)?;
+    let req: Req = parse_body(body)?;
+    let address = client_key(&parts.extensions, app.config());
+    let (session, recovery) = app.recover(&req.name, &req.recovery_code, &req.password, address).await?;
+    Ok(started(StatusCode::OK, &session, Some(recovery), &parts, &app))
+}
+
+async fn delete(
+    State(app): State<AppState>,
+    parts: Parts,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Req {
+        password: String,
+    }
+    same_site(&parts, &app)?;
+    let (account, _) = signed_in(&parts, &app).await?;
+    let req: Req = parse_body(body)?;
+    let address = client_key(&parts.extensions, app.config());
+    app.delete_account(&account, &req.password, address).await?;
+    Ok(signed_out(&parts, &app))
+}
