@@ -1,7 +1,8 @@
 // The web game's entry point: loads the tile data, draws every tile once into
 // shared <defs>, and routes between the screens (#/, #/new, #/game/ID,
-// #/replay/ID, #/rules/CODE).
+// #/replay/ID, #/rules/CODE, #/signup, #/signin).
 
+import { AccountScreen, showAccount } from './account.js';
 import { addTokens, api } from './api.js';
 import { toast } from './dom.js';
 import { GameScreen } from './game.js';
@@ -32,6 +33,7 @@ async function boot() {
   }
   window.addEventListener('hashchange', route);
   route();
+  showAccount();
 }
 
 function show(make) {
@@ -55,6 +57,10 @@ async function route() {
       history.replaceState(null, '', `#/game/${id}`);
     }
     show(() => new GameScreen(main, tiles, id));
+    return;
+  }
+  if (parts[0] === 'signup' || parts[0] === 'signin') {
+    show(() => new AccountScreen(main, parts[0]));
     return;
   }
   if (parts[0] === 'rules' && parts[1]) {
