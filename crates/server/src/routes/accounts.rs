@@ -3,6 +3,8 @@
 //! cookie ([`COOKIE`]); every request that changes something must come
 //! from the server's own pages (`ws::origin_allowed`, and `Sec-Fetch-Site`).
 
+use std::net::IpAddr;
+
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, State};
@@ -11,6 +13,7 @@ use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::json;
 
@@ -104,11 +107,48 @@ fn started(status: StatusCode, session: &Session, recovery: Option<String>, part
     (status, [cookie(Some(&session.token), parts, app)], Json(body)).into_response()
 }
 
+/// The body of a sign-up or sign-in.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Credentials {
     name: String,
     password: String,
+}
+
+/// The body of a change of password.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewPassword {
+    current: String,
+    new: String,
+}
+
+/// The body of a recovery.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Recovery {
+    name: String,
+    recovery_code: String,
+    password: String,
+}
+
+/// The body of a deletion: the password asked again.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Password {
+    password: String,
+}
+
+/// A request that changes something: refused unless it comes from the
+/// server's own pages; its body read; the address its attempts count under.
+fn read<T: DeserializeOwned>(
+    parts: &Parts,
+    app: &AppState,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<(T, IpAddr), ApiError> {
+    same_site(parts, app)?;
+    let req = parse_body(body)?;
+    Ok((req, client_key(&parts.extensions, app.config())))
 }
 
 /// `GET /api/me`: `{"name": …}`, `null` when not signed in; the session
@@ -128,9 +168,7 @@ async fn sign_up(
     parts: Parts,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
-    same_site(&parts, &app)?;
-    let req: Credentials = parse_body(body)?;
-    let address = client_key(&parts.extensions, app.config());
+    let (req, address): (Credentials, _) = read(&parts, &app, body)?;
     let (session, recovery) = app.sign_up(&req.name, &req.password, address).await?;
     Ok(started(StatusCode::CREATED, &session, Some(recovery), &parts, &app))
 }
@@ -140,9 +178,7 @@ async fn sign_in(
     parts: Parts,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
-    same_site(&parts, &app)?;
-    let req: Credentials = parse_body(body)?;
-    let address = client_key(&parts.extensions, app.config());
+    let (req, address): (Credentials, _) = read(&parts, &app, body)?;
     let session = app.sign_in(&req.name, &req.password, address).await?;
     Ok(started(StatusCode::OK, &session, None, &parts, &app))
 }
@@ -172,16 +208,8 @@ async fn change_password(
     parts: Parts,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
-    #[derive(Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct Req {
-        current: String,
-        new: String,
-    }
-    same_site(&parts, &app)?;
+    let (req, address): (NewPassword, _) = read(&parts, &app, body)?;
     let (account, token) = signed_in(&parts, &app).await?;
-    let req: Req = parse_body(body)?;
-    let address = client_key(&parts.extensions, app.config());
     app.change_password(&account, &token, &req.current, &req.new, address).await?;
     Ok(Json(json!({ "name": account.name })).into_response())
 }
@@ -191,16 +219,7 @@ async fn recover(
     parts: Parts,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
-    #[derive(Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct Req {
-        name: String,
-        recovery_code: String,
-        password: String,
-    }
-    same_site(&parts, &app)?;
-    let req: Req = parse_body(body)?;
-    let address = client_key(&parts.extensions, app.config());
+    let (req, address): (Recovery, _) = read(&parts, &app, body)?;
     let (session, recovery) = app.recover(&req.name, &req.recovery_code, &req.password, address).await?;
     Ok(started(StatusCode::OK, &session, Some(recovery), &parts, &app))
 }
@@ -210,15 +229,8 @@ async fn delete(
     parts: Parts,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
-    #[derive(Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct Req {
-        password: String,
-    }
-    same_site(&parts, &app)?;
+    let (req, address): (Password, _) = read(&parts, &app, body)?;
     let (account, _) = signed_in(&parts, &app).await?;
-    let req: Req = parse_body(body)?;
-    let address = client_key(&parts.extensions, app.config());
     app.delete_account(&account, &req.password, address).await?;
     Ok(signed_out(&parts, &app))
 }
