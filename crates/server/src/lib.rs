@@ -41,8 +41,8 @@ pub use config::{Config, PasswordCost, Rate};
 pub use error::ApiError;
 pub use listen::{addr_key, serve_until, Connections, Site};
 pub use routes::{
-    app, app_with, COOKIE, MAX_ACCOUNT_BODY, MAX_BODY, MAX_QR_TEXT, MAX_RECORD, MAX_SAVED_RULES, MAX_TOKENS,
-    MAX_WS_MESSAGE, SAVES_PER_HOUR,
+    app, app_with, COOKIE, COOKIE_MAX_AGE, MAX_ACCOUNT_BODY, MAX_BODY, MAX_QR_TEXT, MAX_RECORD, MAX_SAVED_RULES,
+    MAX_TOKENS, MAX_WS_MESSAGE, SAVES_PER_HOUR,
 };
 pub use services::games::{rebuild, MoveRequest, SeatToken, Viewer};
 pub use services::{review, AppState};

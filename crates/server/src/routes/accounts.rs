@@ -25,6 +25,12 @@ use crate::store::Account;
 
 /// The session cookie's name.
 pub const COOKIE: &str = "carcassonne_session";
+/// How long the browser keeps the session cookie: the most browsers allow
+/// (400 days). The session itself ends on the server once unused for
+/// `Config::session_idle`, so the cookie is never renewed: a renewal sent
+/// to a `GET` (which carries no `Origin`) could not tell whether the page is
+/// https, and would drop `Secure`.
+pub const COOKIE_MAX_AGE: u64 = 400 * 24 * 3600;
 /// The largest body of an account request.
 pub const MAX_ACCOUNT_BODY: usize = 2 * 1024;
 
@@ -82,10 +88,7 @@ fn secure(parts: &Parts, app: &AppState) -> bool {
 
 /// The `Set-Cookie` header for `token` (or one that removes the cookie).
 fn cookie(token: Option<&str>, parts: &Parts, app: &AppState) -> (header::HeaderName, HeaderValue) {
-    let max_age = match token {
-        Some(_) => app.config().session_idle.as_secs(),
-        None => 0,
-    };
+    let max_age = if token.is_some() { COOKIE_MAX_AGE } else { 0 };
     let secure = if secure(parts, app) { "; Secure" } else { "" };
     let value =
         format!("{COOKIE}={}; Path=/; Max-Age={max_age}; HttpOnly; SameSite=Lax{secure}", token.unwrap_or_default());
@@ -151,13 +154,12 @@ fn read<T: DeserializeOwned>(
     Ok((req, client_key(&parts.extensions, app.config())))
 }
 
-/// `GET /api/me`: `{"name": …}`, `null` when not signed in; the session
-/// (and its cookie) renewed.
+/// `GET /api/me`: `{"name": …}` (the session renewed), `null` when not
+/// signed in (and a cookie of a session no longer in use removed).
 async fn me(State(app): State<AppState>, parts: Parts) -> Result<Response, ApiError> {
     match signed_in(&parts, &app).await {
-        Ok((account, token)) => {
-            Ok(([cookie(Some(&token), &parts, &app)], Json(json!({ "name": account.name }))).into_response())
-        }
+        Ok((account, _)) => Ok(Json(json!({ "name": account.name })).into_response()),
+        Err(ApiError::NotSignedIn) if cookie_token(&parts.headers).is_some() => Ok(signed_out(&parts, &app)),
         Err(ApiError::NotSignedIn) => Ok(Json(json!({ "name": null })).into_response()),
         Err(e) => Err(e),
     }
