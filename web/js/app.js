@@ -1,7 +1,8 @@
 // The web game's entry point: loads the tile data, draws every tile once into
 // shared <defs>, and routes between the screens (#/, #/new, #/game/ID,
-// #/replay/ID, #/rules/CODE, #/learn, #/puzzles).
+// #/replay/ID, #/rules/CODE, #/learn, #/puzzles, #/signup, #/signin).
 
+import { AccountScreen, showAccount } from './account.js';
 import { addTokens, api } from './api.js';
 import { toast } from './dom.js';
 import { registerServiceWorker } from './connection.js';
@@ -32,6 +33,7 @@ async function boot() {
   }
   window.addEventListener('hashchange', route);
   route();
+  showAccount();
   // The tiles' pictures come just after the first screen (its <use>s fill in),
   // a slice at a time, so that the page shows and answers at once.
   document.getElementById('tile-defs').innerHTML = await tiles.defsInSlices();
@@ -71,6 +73,10 @@ async function route() {
   if (parts[0] === 'puzzles') {
     const { PuzzlesScreen } = await import('./puzzles.js');
     show(() => new PuzzlesScreen(main, tiles, parts[1] || null));
+    return;
+  }
+  if (parts[0] === 'signup' || parts[0] === 'signin') {
+    show(() => new AccountScreen(main, parts[0]));
     return;
   }
   if (parts[0] === 'rules' && parts[1]) {

@@ -75,6 +75,28 @@ pub struct Config {
     pub ipv6_prefix: u8,
     /// Spectators' websockets on one game from one client address.
     pub max_spectators_per_ip_per_game: usize,
+    /// What hashing an account's password costs (docs/web.md, *Accounts*).
+    pub password_cost: PasswordCost,
+    /// A session unused this long ends (each use renews it).
+    pub session_idle: Duration,
+    /// Session cookies are `Secure` whatever the page's origin says (a
+    /// server behind a TLS proxy whose pages are all https).
+    pub secure_cookies: bool,
+}
+
+/// Argon2id's cost: memory in KiB, passes, lanes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PasswordCost {
+    pub memory_kib: u32,
+    pub passes: u32,
+    pub lanes: u32,
+}
+
+impl PasswordCost {
+    /// OWASP's first recommendation for argon2id: 19 MiB, 2 passes, 1 lane.
+    pub const STANDARD: PasswordCost = PasswordCost { memory_kib: 19 * 1024, passes: 2, lanes: 1 };
+    /// The least argon2 allows: for tests only (`Config::quick`).
+    pub const TESTS: PasswordCost = PasswordCost { memory_kib: 8, passes: 1, lanes: 1 };
 }
 
 /// A rate limit: `per_second` on average, `burst` at once.
@@ -121,6 +143,9 @@ impl Default for Config {
             max_reviews_per_ip: 2,
             ipv6_prefix: 64,
             max_spectators_per_ip_per_game: 8,
+            password_cost: PasswordCost::STANDARD,
+            session_idle: Duration::from_secs(30 * 24 * 3600),
+            secure_cookies: false,
         }
     }
 }
@@ -142,6 +167,9 @@ impl Config {
         if let Some(ms) = ms("CARCASSONNE_BODY_TIMEOUT_MS").filter(|&m| m > 0) {
             c.body_timeout = Duration::from_millis(ms.min(600_000));
         }
+        if std::env::var("CARCASSONNE_SECURE_COOKIES").is_ok_and(|v| v.trim() == "1") {
+            c.secure_cookies = true;
+        }
         if let Ok(v) = std::env::var("CARCASSONNE_RATE_LIMIT") {
             let v = v.trim();
             if v == "off" || v == "0" {
@@ -156,7 +184,12 @@ impl Config {
 
     /// Settings for tests: bots move at once and think briefly, no limits.
     pub fn quick() -> Config {
-        Config { bot_delay: Duration::ZERO, quick_bots: true, ..Config::unlimited() }
+        Config {
+            bot_delay: Duration::ZERO,
+            quick_bots: true,
+            password_cost: PasswordCost::TESTS,
+            ..Config::unlimited()
+        }
     }
 
     /// The defaults without rate limits, quotas, caps on connections and

@@ -53,6 +53,15 @@ pub enum ApiError {
     /// More seat tokens in one request than a game has seats (checked before
     /// the game's lock is taken).
     TooManyTokens,
+    /// An account of that name (or one that looks the same) exists.
+    NameTaken,
+    /// Sign-in refused: the same answer for an unknown name and a wrong password.
+    BadCredentials,
+    /// The request needs a signed-in account (no session, or it ended).
+    NotSignedIn,
+    /// Too many password attempts for that name or from this address: try
+    /// again after so many seconds (`Retry-After`).
+    Throttled(u64),
 }
 
 /// Seconds a client told to try later ([`ApiError::TryLater`]) waits.
@@ -82,6 +91,10 @@ impl ApiError {
             ApiError::RulesCode(_) => "bad_rules_code",
             ApiError::TryLater(_) => "busy",
             ApiError::TooManyTokens => "too_many_tokens",
+            ApiError::NameTaken => "name_taken",
+            ApiError::BadCredentials => "bad_credentials",
+            ApiError::NotSignedIn => "not_signed_in",
+            ApiError::Throttled(_) => "too_many_attempts",
         }
     }
 
@@ -104,6 +117,9 @@ impl ApiError {
             ApiError::Quota(_) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::RulesCode(_) | ApiError::TooManyTokens => StatusCode::BAD_REQUEST,
             ApiError::TryLater(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::NameTaken => StatusCode::CONFLICT,
+            ApiError::BadCredentials | ApiError::NotSignedIn => StatusCode::UNAUTHORIZED,
+            ApiError::Throttled(_) => StatusCode::TOO_MANY_REQUESTS,
         }
     }
 
@@ -140,6 +156,10 @@ impl ApiError {
             ApiError::TooManyTokens => {
                 format!("a request names at most {} seat tokens", carcassonne::MAX_PLAYERS)
             }
+            ApiError::NameTaken => "that name is taken (or one that looks the same): choose another".into(),
+            ApiError::BadCredentials => "wrong name or password".into(),
+            ApiError::NotSignedIn => "sign in first".into(),
+            ApiError::Throttled(secs) => format!("too many attempts: try again in {secs} seconds"),
         }
     }
 
@@ -192,8 +212,13 @@ impl IntoResponse for ApiError {
             tracing::error!(%detail, "storage failure");
         }
         let mut resp = (self.status(), Json(self.body())).into_response();
-        if matches!(self, ApiError::TryLater(_)) {
-            resp.headers_mut().insert(axum::http::header::RETRY_AFTER, axum::http::HeaderValue::from(RETRY_AFTER_SECS));
+        let retry = match self {
+            ApiError::TryLater(_) => Some(RETRY_AFTER_SECS),
+            ApiError::Throttled(secs) => Some(secs),
+            _ => None,
+        };
+        if let Some(secs) = retry {
+            resp.headers_mut().insert(axum::http::header::RETRY_AFTER, axum::http::HeaderValue::from(secs));
         }
         resp
     }

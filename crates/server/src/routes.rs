@@ -22,9 +22,11 @@ use crate::services::review::ReviewStatus;
 use crate::services::AppState;
 use crate::view;
 
+mod accounts;
 mod rulesets;
 mod ws;
 
+pub use accounts::{COOKIE, COOKIE_MAX_AGE, MAX_ACCOUNT_BODY};
 pub use rulesets::{MAX_SAVED_RULES, SAVES_PER_HOUR};
 
 /// The largest request body for moves and new games.
@@ -138,6 +140,7 @@ pub fn app_with(state: AppState, conns: Arc<Connections>) -> Router {
     let replay = Router::new().route("/api/replay", post(replay_record)).layer(DefaultBodyLimit::max(MAX_RECORD));
     let router = api
         .merge(replay)
+        .merge(accounts::routes())
         .fallback(crate::assets::static_file)
         .with_state(Shared { app: state, conns })
         .layer(middleware::from_fn(json_posts_only))

@@ -71,8 +71,26 @@ pub fn hash_token(token: &str) -> String {
     sha2::Sha256::digest(token.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// Whether two hashes are the same, in a time that does not say where they differ.
+pub(crate) fn same_hash(a: &str, b: &str) -> bool {
+    constant_time_eq(a.as_bytes(), b.as_bytes())
+}
+
 fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// An account as stored: its name as shown, the key names are compared
+/// by (`names::name_key`), the argon2id hash of its password (a PHC string)
+/// and the SHA-256 of its recovery code ([`hash_token`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Account {
+    pub id: String,
+    pub name: String,
+    pub name_key: String,
+    pub password: String,
+    pub recovery: String,
+    pub created_at: i64,
 }
 
 /// A game about to be stored: its record (deck included, no moves yet) and seats.
@@ -428,7 +446,97 @@ pub trait Store: Send + Sync {
     /// # Errors
     /// The storage fails.
     async fn save_review(&self, id: &str, review: &str) -> Result<(), StoreError>;
+
+    /// Stores a new account: false if its `name_key` is taken.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn create_account(&self, _account: &Account) -> Result<bool, StoreError> {
+        Err(no_accounts())
+    }
+
+    /// The account whose name has this key.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn account_by_key(&self, _name_key: &str) -> Result<Option<Account>, StoreError> {
+        Err(no_accounts())
+    }
+
+    /// Replaces an account's password hash (and its recovery code's hash,
+    /// if given): whether the account exists.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn set_password(&self, _id: &str, _password: &str, _recovery: Option<&str>) -> Result<bool, StoreError> {
+        Err(no_accounts())
+    }
+
+    /// Deletes an account and its sessions: whether it existed.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn delete_account(&self, _id: &str) -> Result<bool, StoreError> {
+        Err(no_accounts())
+    }
+
+    /// Starts a session for `account` (its token's hash), at `now` (Unix
+    /// ms); sessions unused since `idle_before` are removed on the way.
+    ///
+    /// # Errors
+    /// The storage fails (or the account is gone).
+    async fn create_session(
+        &self,
+        _token_hash: &str,
+        _account: &str,
+        _now: i64,
+        _idle_before: i64,
+    ) -> Result<(), StoreError> {
+        Err(no_accounts())
+    }
+
+    /// The account of a session used since `idle_before`, renewed (its use
+    /// set to `now`) when last used before `renew_before`. An older session
+    /// is removed and gives `None`.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn session(
+        &self,
+        _token_hash: &str,
+        _now: i64,
+        _idle_before: i64,
+        _renew_before: i64,
+    ) -> Result<Option<Account>, StoreError> {
+        Err(no_accounts())
+    }
+
+    /// Ends one session: whether there was one.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn end_session(&self, _token_hash: &str) -> Result<bool, StoreError> {
+        Err(no_accounts())
+    }
+
+    /// Ends every session of `account` but the one whose hash is `keep`:
+    /// how many ended.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn end_sessions(&self, _account: &str, _keep: Option<&str>) -> Result<u64, StoreError> {
+        Err(no_accounts())
+    }
 }
+
+/// What a storage without accounts answers (the real ones keep them;
+/// wrappers in tests need not).
+fn no_accounts() -> StoreError {
+    StoreError::failed("this storage keeps no accounts")
+}
+
+/// The columns an [`Account`] is read from, in its fields' order.
+pub(crate) const ACCOUNT_COLUMNS: &str = "a.id, a.name, a.name_key, a.password, a.recovery, a.created_at";
 
 /// The state of a storage's change feed.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -492,6 +600,23 @@ const MIGRATIONS: &[&str] = &[
         claimed_by  TEXT NOT NULL,     -- the server working it out ('' for SQLite's one)
         claimed_at  INTEGER NOT NULL   -- Unix ms
     );",
+    // 7: accounts and their sessions (tokens and recovery codes hashed).
+    "CREATE TABLE accounts (
+        id          TEXT PRIMARY KEY,
+        name        TEXT NOT NULL,     -- as shown
+        name_key    TEXT NOT NULL UNIQUE, -- as compared (NFKC, case folded)
+        password    TEXT NOT NULL,     -- argon2id, PHC string
+        recovery    TEXT NOT NULL,     -- SHA-256 of the recovery code
+        created_at  INTEGER NOT NULL   -- Unix ms
+    );
+    CREATE TABLE sessions (
+        token_hash  TEXT PRIMARY KEY,  -- SHA-256 of the cookie's token
+        account     TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        created_at  INTEGER NOT NULL,  -- Unix ms
+        seen_at     INTEGER NOT NULL   -- Unix ms, last use
+    );
+    CREATE INDEX sessions_by_account ON sessions(account);
+    CREATE INDEX sessions_by_use ON sessions(seen_at);",
 ];
 
 /// Takes the work of a review (`Store::claim_review`): `?1` game, `?2`
@@ -802,6 +927,117 @@ impl Store for SqliteStore {
         })
         .await
     }
+
+    async fn create_account(&self, account: &Account) -> Result<bool, StoreError> {
+        let a = account.clone();
+        self.run(move |db| {
+            let n = db.conn().execute(
+                "INSERT INTO accounts (id, name, name_key, password, recovery, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (name_key) DO NOTHING",
+                params![a.id, a.name, a.name_key, a.password, a.recovery, a.created_at],
+            )?;
+            Ok(n == 1)
+        })
+        .await
+    }
+
+    async fn account_by_key(&self, name_key: &str) -> Result<Option<Account>, StoreError> {
+        let key = name_key.to_string();
+        self.run(move |db| {
+            let sql = format!("SELECT {ACCOUNT_COLUMNS} FROM accounts a WHERE a.name_key = ?1");
+            Ok(db.conn().query_row(&sql, [key], account_row).optional()?)
+        })
+        .await
+    }
+
+    async fn set_password(&self, id: &str, password: &str, recovery: Option<&str>) -> Result<bool, StoreError> {
+        let (id, password, recovery) = (id.to_string(), password.to_string(), recovery.map(str::to_string));
+        self.run(move |db| {
+            let n = db.conn().execute(
+                "UPDATE accounts SET password = ?2, recovery = COALESCE(?3, recovery) WHERE id = ?1",
+                params![id, password, recovery],
+            )?;
+            Ok(n == 1)
+        })
+        .await
+    }
+
+    async fn delete_account(&self, id: &str) -> Result<bool, StoreError> {
+        let id = id.to_string();
+        self.run(move |db| Ok(db.conn().execute("DELETE FROM accounts WHERE id = ?1", [id])? == 1)).await
+    }
+
+    async fn create_session(
+        &self,
+        token_hash: &str,
+        account: &str,
+        now: i64,
+        idle_before: i64,
+    ) -> Result<(), StoreError> {
+        let (hash, account) = (token_hash.to_string(), account.to_string());
+        self.run(move |db| {
+            let mut conn = db.conn();
+            let tx = conn.transaction()?;
+            tx.execute("DELETE FROM sessions WHERE seen_at < ?1", [idle_before])?;
+            tx.execute(
+                "INSERT INTO sessions (token_hash, account, created_at, seen_at) VALUES (?1, ?2, ?3, ?3)",
+                params![hash, account, now],
+            )?;
+            tx.commit()?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn session(
+        &self,
+        token_hash: &str,
+        now: i64,
+        idle_before: i64,
+        renew_before: i64,
+    ) -> Result<Option<Account>, StoreError> {
+        let hash = token_hash.to_string();
+        self.run(move |db| {
+            let conn = db.conn();
+            conn.execute("DELETE FROM sessions WHERE token_hash = ?1 AND seen_at < ?2", params![hash, idle_before])?;
+            conn.execute(
+                "UPDATE sessions SET seen_at = ?2 WHERE token_hash = ?1 AND seen_at < ?3",
+                params![hash, now, renew_before],
+            )?;
+            let sql = format!(
+                "SELECT {ACCOUNT_COLUMNS} FROM sessions s JOIN accounts a ON a.id = s.account WHERE s.token_hash = ?1"
+            );
+            Ok(conn.query_row(&sql, [hash], account_row).optional()?)
+        })
+        .await
+    }
+
+    async fn end_session(&self, token_hash: &str) -> Result<bool, StoreError> {
+        let hash = token_hash.to_string();
+        self.run(move |db| Ok(db.conn().execute("DELETE FROM sessions WHERE token_hash = ?1", [hash])? == 1)).await
+    }
+
+    async fn end_sessions(&self, account: &str, keep: Option<&str>) -> Result<u64, StoreError> {
+        let (account, keep) = (account.to_string(), keep.unwrap_or_default().to_string());
+        self.run(move |db| {
+            let n = db
+                .conn()
+                .execute("DELETE FROM sessions WHERE account = ?1 AND token_hash <> ?2", params![account, keep])?;
+            Ok(n as u64)
+        })
+        .await
+    }
+}
+
+fn account_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Account> {
+    Ok(Account {
+        id: r.get(0)?,
+        name: r.get(1)?,
+        name_key: r.get(2)?,
+        password: r.get(3)?,
+        recovery: r.get(4)?,
+        created_at: r.get(5)?,
+    })
 }
 
 impl Sqlite {

@@ -38,8 +38,8 @@ use tokio_postgres::{AsyncMessage, Client, Config, IsolationLevel, NoTls, Notifi
 use tokio_postgres_rustls::MakeRustlsConnect;
 
 use crate::store::{
-    summary, Beat, Change, Feed, GameChanged, GameSummary, NewGame, Progress, SavedRules, Store, StoreError,
-    StoredGame, BEAT_EVERY, CLAIM_REVIEW, SAVE_REVIEW,
+    summary, Account, Beat, Change, Feed, GameChanged, GameSummary, NewGame, Progress, SavedRules, Store, StoreError,
+    StoredGame, ACCOUNT_COLUMNS, BEAT_EVERY, CLAIM_REVIEW, SAVE_REVIEW,
 };
 
 /// The channel on which stored moves are announced: `"<game id>:<moves>"`.
@@ -129,6 +129,23 @@ pub const MIGRATIONS: &[&str] = &[
         claimed_by  TEXT NOT NULL,     -- the server working it out
         claimed_at  BIGINT NOT NULL    -- Unix ms
     );",
+    // 6: accounts and their sessions (tokens and recovery codes hashed).
+    "CREATE TABLE accounts (
+        id          TEXT PRIMARY KEY,
+        name        TEXT NOT NULL,     -- as shown
+        name_key    TEXT NOT NULL UNIQUE, -- as compared (NFKC, case folded)
+        password    TEXT NOT NULL,     -- argon2id, PHC string
+        recovery    TEXT NOT NULL,     -- SHA-256 of the recovery code
+        created_at  BIGINT NOT NULL    -- Unix ms
+    );
+    CREATE TABLE sessions (
+        token_hash  TEXT PRIMARY KEY,  -- SHA-256 of the cookie's token
+        account     TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        created_at  BIGINT NOT NULL,   -- Unix ms
+        seen_at     BIGINT NOT NULL    -- Unix ms, last use
+    );
+    CREATE INDEX sessions_by_account ON sessions (account);
+    CREATE INDEX sessions_by_use ON sessions (seen_at);",
 ];
 
 /// The most connections one server keeps open for requests (the change
@@ -703,6 +720,93 @@ impl Store for PgStore {
         Ok(())
     }
 
+    async fn create_account(&self, a: &Account) -> Result<bool, StoreError> {
+        let n = self
+            .conn()
+            .await?
+            .execute(
+                "INSERT INTO accounts (id, name, name_key, password, recovery, created_at)
+                 VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (name_key) DO NOTHING",
+                &[&a.id, &a.name, &a.name_key, &a.password, &a.recovery, &a.created_at],
+            )
+            .await?;
+        Ok(n == 1)
+    }
+
+    async fn account_by_key(&self, name_key: &str) -> Result<Option<Account>, StoreError> {
+        let sql = format!("SELECT {ACCOUNT_COLUMNS} FROM accounts a WHERE a.name_key = $1");
+        let row = self.conn().await?.query_opt(&sql, &[&name_key]).await?;
+        row.map(|r| account_row(&r)).transpose()
+    }
+
+    async fn set_password(&self, id: &str, password: &str, recovery: Option<&str>) -> Result<bool, StoreError> {
+        let n = self
+            .conn()
+            .await?
+            .execute(
+                "UPDATE accounts SET password = $2, recovery = COALESCE($3, recovery) WHERE id = $1",
+                &[&id, &password, &recovery],
+            )
+            .await?;
+        Ok(n == 1)
+    }
+
+    async fn delete_account(&self, id: &str) -> Result<bool, StoreError> {
+        Ok(self.conn().await?.execute("DELETE FROM accounts WHERE id = $1", &[&id]).await? == 1)
+    }
+
+    async fn create_session(
+        &self,
+        token_hash: &str,
+        account: &str,
+        now: i64,
+        idle_before: i64,
+    ) -> Result<(), StoreError> {
+        let conn = self.conn().await?;
+        conn.execute("DELETE FROM sessions WHERE seen_at < $1", &[&idle_before]).await?;
+        conn.execute(
+            "INSERT INTO sessions (token_hash, account, created_at, seen_at) VALUES ($1, $2, $3, $3)",
+            &[&token_hash, &account, &now],
+        )
+        .await?;
+        Ok(())
+    }
+
+    async fn session(
+        &self,
+        token_hash: &str,
+        now: i64,
+        idle_before: i64,
+        renew_before: i64,
+    ) -> Result<Option<Account>, StoreError> {
+        let conn = self.conn().await?;
+        conn.execute("DELETE FROM sessions WHERE token_hash = $1 AND seen_at < $2", &[&token_hash, &idle_before])
+            .await?;
+        conn.execute(
+            "UPDATE sessions SET seen_at = $2 WHERE token_hash = $1 AND seen_at < $3",
+            &[&token_hash, &now, &renew_before],
+        )
+        .await?;
+        let sql = format!(
+            "SELECT {ACCOUNT_COLUMNS} FROM sessions s JOIN accounts a ON a.id = s.account WHERE s.token_hash = $1"
+        );
+        let row = conn.query_opt(&sql, &[&token_hash]).await?;
+        row.map(|r| account_row(&r)).transpose()
+    }
+
+    async fn end_session(&self, token_hash: &str) -> Result<bool, StoreError> {
+        Ok(self.conn().await?.execute("DELETE FROM sessions WHERE token_hash = $1", &[&token_hash]).await? == 1)
+    }
+
+    async fn end_sessions(&self, account: &str, keep: Option<&str>) -> Result<u64, StoreError> {
+        let keep = keep.unwrap_or_default();
+        Ok(self
+            .conn()
+            .await?
+            .execute("DELETE FROM sessions WHERE account = $1 AND token_hash <> $2", &[&account, &keep])
+            .await?)
+    }
+
     async fn claim_bots(&self, id: &str) -> Result<bool, StoreError> {
         let conn = self.conn().await?;
         let claim = conn
@@ -964,6 +1068,17 @@ fn read_note(note: &Notification) -> Option<Change> {
 fn parse_note(payload: &str) -> Option<(String, usize)> {
     let (id, moves) = payload.rsplit_once(':')?;
     Some((id.to_string(), moves.parse().ok()?))
+}
+
+fn account_row(r: &tokio_postgres::Row) -> Result<Account, StoreError> {
+    Ok(Account {
+        id: r.try_get(0)?,
+        name: r.try_get(1)?,
+        name_key: r.try_get(2)?,
+        password: r.try_get(3)?,
+        recovery: r.try_get(4)?,
+        created_at: r.try_get(5)?,
+    })
 }
 
 #[cfg(test)]

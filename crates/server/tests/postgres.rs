@@ -127,6 +127,13 @@ async fn saved_rule_sets_belong_to_their_owner_and_stay_bounded_under_racing_sav
     assert_eq!(ids(store.saved_rules("bob").await.unwrap()), ["d"]);
 }
 
+#[tokio::test]
+async fn accounts_and_sessions_are_kept() {
+    let server = server!();
+    let schema = Schema::new(&server);
+    common::accounts::accounts_contract(&schema.open().await).await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_review_is_worked_out_by_one_server_and_kept_for_all() {
     let server = server!();

@@ -19,7 +19,7 @@ use crate::wire::{ClientMessage, Follower, ServerMessage};
 /// Whether a websocket may be opened from the page at `origin` (none: not
 /// a browser): the server's own (the origin's host is the request's
 /// `Host`), or one of `Config::allowed_origins`.
-fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
+pub(super) fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
     let Some(origin) = headers.get(header::ORIGIN) else { return true };
     let Ok(origin) = origin.to_str() else { return false };
     if allowed.iter().any(|a| a.trim_end_matches('/').eq_ignore_ascii_case(origin)) {

@@ -8,7 +8,8 @@
 //!   the bot leases, who is here);
 //! * `quotas`: new games per client address;
 //! * `sweeps`: idle games leaving memory, abandoned games expiring;
-//! * `review`: reviews of finished games, on their own low-priority pool.
+//! * `review`: reviews of finished games, on their own low-priority pool;
+//! * `accounts`: accounts, passwords and sessions, sign-in throttles.
 //!
 //! Services use the store and the engine, never a handler or the connection
 //! layer (docs/architecture.md; `tests::services_import_no_handler`).
@@ -21,6 +22,7 @@ use tokio::sync::watch;
 use crate::config::Config;
 use crate::store::Store;
 
+pub mod accounts;
 pub mod cluster;
 pub mod driver;
 pub mod games;
@@ -60,6 +62,8 @@ struct Inner {
     /// Games whose buffers a move being checked may reuse (a copy of a game
     /// allocates its board; a copy into a spare one does not).
     spare_games: Mutex<Vec<Game>>,
+    /// Sign-in throttles and password hashing.
+    accounts: accounts::Accounts,
 }
 
 impl AppState {
@@ -78,6 +82,7 @@ impl AppState {
             bot_thoughts: Default::default(),
             left: Default::default(),
             spare_games: Mutex::default(),
+            accounts: accounts::Accounts::default(),
             config,
         };
         let app = AppState { inner: Arc::new(inner) };

@@ -13,6 +13,7 @@ use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
+pub mod accounts;
 pub mod pg;
 
 /// A server on an in-memory database whose bots move at once.

@@ -1,0 +1,340 @@
+//! Accounts: a unique name and a password (argon2id), a recovery code
+//! shown once, and server-side sessions (docs/web.md, *Accounts*).
+//!
+//! Passwords are hashed on blocking threads, at most [`HASHES_AT_ONCE`] at
+//! once (each takes `Config::password_cost` of memory). Every password
+//! attempt counts against its name and its address ([`Throttles`]) before
+//! anything is hashed; an unknown name costs a hash of a dummy password, so
+//! that it answers as a wrong password does, in the same time.
+
+use std::net::IpAddr;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::{Algorithm, Argon2, Params, Version};
+use governor::clock::{Clock, DefaultClock};
+
+use super::games::{new_token, now_ms};
+use super::AppState;
+use crate::config::PasswordCost;
+use crate::error::ApiError;
+use crate::names::{clean_name, name_key};
+use crate::store::{hash_token, Account};
+
+/// Password hashes computed at once.
+pub const HASHES_AT_ONCE: usize = 2;
+/// The shortest and longest password, in characters.
+pub const PASSWORD_CHARS: std::ops::RangeInclusive<usize> = 8..=256;
+/// Password attempts for one name: this many at once, then one a minute.
+pub const ATTEMPTS_PER_NAME: u32 = 5;
+/// Password attempts (and sign-ups) from one address (an IPv6 /64): this
+/// many at once, then one every six seconds.
+pub const ATTEMPTS_PER_ADDRESS: u32 = 20;
+
+type Limiter<K> = governor::DefaultKeyedRateLimiter<K>;
+
+/// Sign-in attempts per name and per address.
+struct Throttles {
+    per_name: Limiter<String>,
+    per_address: Limiter<IpAddr>,
+}
+
+impl Throttles {
+    fn new() -> Throttles {
+        let one = std::num::NonZeroU32::MIN;
+        let per_name = governor::Quota::with_period(Duration::from_secs(60))
+            .unwrap_or_else(|| governor::Quota::per_minute(one))
+            .allow_burst(std::num::NonZeroU32::new(ATTEMPTS_PER_NAME).unwrap_or(one));
+        let per_address = governor::Quota::with_period(Duration::from_secs(6))
+            .unwrap_or_else(|| governor::Quota::per_minute(one))
+            .allow_burst(std::num::NonZeroU32::new(ATTEMPTS_PER_ADDRESS).unwrap_or(one));
+        Throttles {
+            per_name: governor::RateLimiter::keyed(per_name),
+            per_address: governor::RateLimiter::keyed(per_address),
+        }
+    }
+
+    /// Counts an attempt from `address` (and for `name`, if given), or says
+    /// how long to wait.
+    fn attempt(&self, name: Option<&str>, address: IpAddr) -> Result<(), ApiError> {
+        let wait = |n: governor::NotUntil<_>| {
+            let secs = n.wait_time_from(DefaultClock::default().now()).as_secs_f64().ceil();
+            ApiError::Throttled((secs as u64).max(1))
+        };
+        if self.per_address.len() > 10_000 {
+            self.per_address.retain_recent();
+        }
+        if self.per_name.len() > 10_000 {
+            self.per_name.retain_recent();
+        }
+        self.per_address.check_key(&address).map_err(wait)?;
+        if let Some(name) = name {
+            self.per_name.check_key(&name.to_string()).map_err(wait)?;
+        }
+        Ok(())
+    }
+}
+
+/// What the accounts service keeps in memory.
+pub struct Accounts {
+    throttles: Throttles,
+    hashing: Arc<tokio::sync::Semaphore>,
+    /// The hash an unknown name's password is checked against.
+    dummy: Arc<OnceLock<String>>,
+}
+
+impl Default for Accounts {
+    fn default() -> Self {
+        Accounts {
+            throttles: Throttles::new(),
+            hashing: Arc::new(tokio::sync::Semaphore::new(HASHES_AT_ONCE)),
+            dummy: Arc::default(),
+        }
+    }
+}
+
+/// A new session: the account and the token for its cookie (kept only hashed).
+pub struct Session {
+    pub account: Account,
+    pub token: String,
+}
+
+fn hasher(cost: PasswordCost) -> Result<Argon2<'static>, ApiError> {
+    let params = Params::new(cost.memory_kib, cost.passes, cost.lanes, None)
+        .map_err(|e| ApiError::Storage(format!("argon2 parameters: {e}")))?;
+    Ok(Argon2::new(Algorithm::Argon2id, Version::V0x13, params))
+}
+
+fn hash_with(cost: PasswordCost, password: &str) -> Result<String, ApiError> {
+    let mut salt = [0u8; 16];
+    getrandom::fill(&mut salt).map_err(|e| ApiError::Storage(format!("no randomness: {e}")))?;
+    let salt = SaltString::encode_b64(&salt).map_err(|e| ApiError::Storage(format!("salt: {e}")))?;
+    let hash = hasher(cost)?
+        .hash_password(password.as_bytes(), &salt)
+        .map_err(|e| ApiError::Storage(format!("argon2: {e}")))?;
+    Ok(hash.to_string())
+}
+
+fn verify_with(cost: PasswordCost, password: &str, phc: &str) -> Result<bool, ApiError> {
+    let parsed = PasswordHash::new(phc).map_err(|e| ApiError::Storage(format!("a stored hash: {e}")))?;
+    Ok(hasher(cost)?.verify_password(password.as_bytes(), &parsed).is_ok())
+}
+
+/// A name as an account holds it: cleaned as seat names are.
+fn account_name(raw: &str) -> Result<String, ApiError> {
+    clean_name(raw).ok_or_else(|| ApiError::BadRequest("a name needs at least one visible character".into()))
+}
+
+/// The key a name given at sign-in is looked up by (empty when nothing is left of it).
+fn key_of(raw: &str) -> String {
+    clean_name(raw).map(|n| name_key(&n)).unwrap_or_default()
+}
+
+fn check_password(password: &str) -> Result<(), ApiError> {
+    let n = password.chars().count();
+    if PASSWORD_CHARS.contains(&n) {
+        Ok(())
+    } else {
+        Err(ApiError::BadRequest(format!(
+            "a password has {} to {} characters",
+            PASSWORD_CHARS.start(),
+            PASSWORD_CHARS.end()
+        )))
+    }
+}
+
+impl AppState {
+    fn accounts(&self) -> &Accounts {
+        &self.inner.accounts
+    }
+
+    /// Hashes a password on a blocking thread (one of [`HASHES_AT_ONCE`]).
+    async fn hash_password(&self, password: &str) -> Result<String, ApiError> {
+        let cost = self.config().password_cost;
+        let password = password.to_string();
+        let _permit = self.accounts().hashing.acquire().await.map_err(|e| ApiError::Storage(e.to_string()))?;
+        tokio::task::spawn_blocking(move || hash_with(cost, &password))
+            .await
+            .map_err(|e| ApiError::Storage(format!("hashing: {e}")))?
+    }
+
+    /// Whether `password` is the one `phc` hashes; with no hash (an unknown
+    /// name), checks it against the dummy hash, in the same time, and says no.
+    async fn verify_password(&self, password: &str, phc: Option<&str>) -> Result<bool, ApiError> {
+        let cost = self.config().password_cost;
+        let (password, phc) = (password.to_string(), phc.map(str::to_string));
+        let dummy = Arc::clone(&self.accounts().dummy);
+        let _permit = self.accounts().hashing.acquire().await.map_err(|e| ApiError::Storage(e.to_string()))?;
+        tokio::task::spawn_blocking(move || {
+            // Made at the first check, known name or not.
+            let dummy = match dummy.get() {
+                Some(d) => d.clone(),
+                None => {
+                    let d = hash_with(cost, "not anyone's password")?;
+                    dummy.get_or_init(|| d).clone()
+                }
+            };
+            let ok = verify_with(cost, &password, phc.as_deref().unwrap_or(&dummy))?;
+            Ok(ok && phc.is_some())
+        })
+        .await
+        .map_err(|e| ApiError::Storage(format!("hashing: {e}")))?
+    }
+
+    /// A new session for `account`.
+    async fn start_session(&self, account: Account) -> Result<Session, ApiError> {
+        let token = new_token()?;
+        let now = now_ms();
+        self.store().create_session(&hash_token(&token), &account.id, now, now - self.idle_ms()).await?;
+        Ok(Session { account, token })
+    }
+
+    fn idle_ms(&self) -> i64 {
+        i64::try_from(self.config().session_idle.as_millis()).unwrap_or(i64::MAX / 4)
+    }
+
+    /// Opens an account (and a session): the session and the recovery
+    /// code, which is shown this once.
+    ///
+    /// # Errors
+    /// `bad_request` (name or password), `name_taken`, `too_many_attempts`.
+    pub async fn sign_up(&self, name: &str, password: &str, address: IpAddr) -> Result<(Session, String), ApiError> {
+        let name = account_name(name)?;
+        check_password(password)?;
+        let key = name_key(&name);
+        self.accounts().throttles.attempt(None, address)?;
+        if self.store().account_by_key(&key).await?.is_some() {
+            return Err(ApiError::NameTaken);
+        }
+        let recovery = new_token()?;
+        let account = Account {
+            id: new_token()?,
+            name,
+            name_key: key,
+            password: self.hash_password(password).await?,
+            recovery: hash_token(&recovery),
+            created_at: now_ms(),
+        };
+        if !self.store().create_account(&account).await? {
+            return Err(ApiError::NameTaken);
+        }
+        Ok((self.start_session(account).await?, recovery))
+    }
+
+    /// Checks a name's password (counted against the name and the
+    /// address): the account, or `bad_credentials` whether the name is
+    /// unknown or the password wrong.
+    async fn check_credentials(&self, key: &str, password: &str, address: IpAddr) -> Result<Account, ApiError> {
+        self.accounts().throttles.attempt(Some(key), address)?;
+        let account = self.store().account_by_key(key).await?;
+        let ok = self.verify_password(password, account.as_ref().map(|a| a.password.as_str())).await?;
+        match account {
+            Some(a) if ok => Ok(a),
+            _ => Err(ApiError::BadCredentials),
+        }
+    }
+
+    /// Signs in: a new session.
+    ///
+    /// # Errors
+    /// `bad_credentials`, `too_many_attempts`.
+    pub async fn sign_in(&self, name: &str, password: &str, address: IpAddr) -> Result<Session, ApiError> {
+        let account = self.check_credentials(&key_of(name), password, address).await?;
+        self.start_session(account).await
+    }
+
+    /// The account a session token belongs to (renewing the session), if
+    /// it is one in use.
+    ///
+    /// # Errors
+    /// The storage fails.
+    pub async fn session_account(&self, token: &str) -> Result<Option<Account>, ApiError> {
+        let now = now_ms();
+        let idle = self.idle_ms();
+        let renew_every = (idle / 10).min(60_000);
+        Ok(self.store().session(&hash_token(token), now, now - idle, now - renew_every).await?)
+    }
+
+    /// Ends the session of this token.
+    ///
+    /// # Errors
+    /// The storage fails.
+    pub async fn sign_out(&self, token: &str) -> Result<(), ApiError> {
+        self.store().end_session(&hash_token(token)).await?;
+        Ok(())
+    }
+
+    /// Ends every session of the account, this one too.
+    ///
+    /// # Errors
+    /// The storage fails.
+    pub async fn sign_out_everywhere(&self, account: &Account) -> Result<(), ApiError> {
+        self.store().end_sessions(&account.id, None).await?;
+        Ok(())
+    }
+
+    /// Changes the password (the current one is asked again); the
+    /// account's other sessions end, the one of `token` stays.
+    ///
+    /// # Errors
+    /// `bad_request` (the new password), `bad_credentials`, `too_many_attempts`.
+    pub async fn change_password(
+        &self,
+        account: &Account,
+        token: &str,
+        current: &str,
+        new: &str,
+        address: IpAddr,
+    ) -> Result<(), ApiError> {
+        check_password(new)?;
+        let account = self.check_credentials(&account.name_key, current, address).await?;
+        let hash = self.hash_password(new).await?;
+        if !self.store().set_password(&account.id, &hash, None).await? {
+            return Err(ApiError::NotSignedIn);
+        }
+        self.store().end_sessions(&account.id, Some(&hash_token(token))).await?;
+        Ok(())
+    }
+
+    /// Sets a new password with the recovery code: every session ends, a
+    /// new recovery code replaces the one used, and a new session starts.
+    ///
+    /// # Errors
+    /// `bad_request`, `bad_credentials` (unknown name or wrong code), `too_many_attempts`.
+    pub async fn recover(
+        &self,
+        name: &str,
+        code: &str,
+        new: &str,
+        address: IpAddr,
+    ) -> Result<(Session, String), ApiError> {
+        check_password(new)?;
+        let key = key_of(name);
+        self.accounts().throttles.attempt(Some(&key), address)?;
+        let account = self.store().account_by_key(&key).await?;
+        let given = hash_token(code.trim());
+        let account = match account {
+            Some(a) if crate::store::same_hash(&a.recovery, &given) => a,
+            _ => return Err(ApiError::BadCredentials),
+        };
+        let hash = self.hash_password(new).await?;
+        let recovery = new_token()?;
+        if !self.store().set_password(&account.id, &hash, Some(&hash_token(&recovery))).await? {
+            return Err(ApiError::BadCredentials);
+        }
+        self.store().end_sessions(&account.id, None).await?;
+        Ok((self.start_session(account).await?, recovery))
+    }
+
+    /// Deletes the account (its password asked again) and its sessions.
+    /// Games do not name accounts yet, so nothing else changes.
+    ///
+    /// # Errors
+    /// `bad_credentials`, `too_many_attempts`.
+    pub async fn delete_account(&self, account: &Account, password: &str, address: IpAddr) -> Result<(), ApiError> {
+        let account = self.check_credentials(&account.name_key, password, address).await?;
+        self.store().delete_account(&account.id).await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,101 @@
+// Accounts (optional: guests play as before): the sign-up and sign-in
+// pages (#/signup, #/signin), the recovery code shown once after sign-up,
+// and the signed-in name with "Sign out" in the top bar. The session is an
+// HttpOnly cookie the page never reads: GET /api/me says who is signed in.
+
+import { request } from './api.js';
+import { esc } from './dom.js';
+
+/** A message as a sentence: capital first, full stop last. */
+function sentence(m) {
+  const t = String(m || 'something went wrong');
+  return `${t[0].toUpperCase()}${t.slice(1)}${/[.!?]$/.test(t) ? '' : '.'}`;
+}
+
+/** Shows who is signed in (or the way to sign in) in the top bar. */
+export async function showAccount() {
+  const box = document.getElementById('account-nav');
+  if (!box) return;
+  let name = null;
+  try {
+    name = (await request('GET', '/api/me')).name;
+  } catch { /* shown as signed out */ }
+  if (name === null || name === undefined) {
+    box.innerHTML = '<a href="#/signin">Sign in</a>';
+    return;
+  }
+  box.innerHTML = `<span class="account-name">${esc(name)}</span>
+    <button type="button" class="link account-signout">Sign out</button>`;
+  box.querySelector('.account-signout').addEventListener('click', async () => {
+    try { await request('POST', '/api/account/signout', {}); } catch { /* the cookie is gone either way */ }
+    await showAccount();
+    location.hash = '#/';
+  });
+}
+
+/** #/signup and #/signin: forms password managers understand. */
+export class AccountScreen {
+  constructor(root, mode) {
+    this.root = root;
+    const up = mode === 'signup';
+    root.innerHTML = `
+      <div class="account-page">
+        <section class="card">
+          <h1>${up ? 'Create an account' : 'Sign in'}</h1>
+          <p class="muted">${up
+            ? 'An account keeps your name yours. You can play without one, as a guest.'
+            : 'No account? <a href="#/signup">Create one</a>, or play as a guest.'}</p>
+          <form class="account-form" method="post" action="#" novalidate>
+            <label for="account-name">Name</label>
+            <input id="account-name" name="username" autocomplete="username" required maxlength="64"
+              autocapitalize="none" spellcheck="false">
+            <label for="account-password">Password</label>
+            <input id="account-password" name="password" type="password" required minlength="8" maxlength="256"
+              autocomplete="${up ? 'new-password' : 'current-password'}">
+            ${up ? '<p class="muted">At least 8 characters.</p>' : ''}
+            <p class="account-error" role="alert"></p>
+            <button class="btn primary" type="submit">${up ? 'Create account' : 'Sign in'}</button>
+          </form>
+          ${up ? '<p>Have an account? <a href="#/signin">Sign in</a>.</p>' : ''}
+        </section>
+      </div>`;
+    const form = root.querySelector('form');
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      this.submit(form, up);
+    });
+  }
+
+  destroy() {}
+
+  async submit(form, up) {
+    const error = form.querySelector('.account-error');
+    const button = form.querySelector('button[type=submit]');
+    error.textContent = '';
+    button.disabled = true;
+    const body = { name: form.username.value, password: form.password.value };
+    try {
+      const answer = await request('POST', up ? '/api/account/signup' : '/api/account/signin', body);
+      await showAccount();
+      if (up) this.showRecovery(answer);
+      else location.hash = '#/';
+    } catch (e) {
+      error.textContent = sentence(e.message);
+      button.disabled = false;
+    }
+  }
+
+  /** The recovery code, this once. */
+  showRecovery(answer) {
+    this.root.innerHTML = `
+      <div class="account-page">
+        <section class="card">
+          <h1>Welcome, ${esc(answer.name)}</h1>
+          <p>Your recovery code sets a new password if you forget yours. It is shown only now:
+            write it down or keep it in your password manager.</p>
+          <p><code class="recovery-code">${esc(answer.recovery_code)}</code></p>
+          <a class="btn primary" href="#/">Done</a>
+        </section>
+      </div>`;
+  }
+}
