@@ -42,7 +42,7 @@ const SPOTS: usize = 14;
 pub const DEFAULT_RADIUS: usize = 15;
 
 /// The per-cell planes before the per-seat ones.
-const BASE_PLANES: [&str; 19] = [
+pub(crate) const BASE_PLANES: [&str; 19] = [
     "occupied",
     "city_n",
     "city_e",
@@ -63,9 +63,9 @@ const BASE_PLANES: [&str; 19] = [
     "rotation",
     "last_placed",
 ];
-const ROLE_PLANES: [&str; 5] = ["thief", "knight", "monk", "farmer", "abbot"];
+pub(crate) const ROLE_PLANES: [&str; 5] = ["thief", "knight", "monk", "farmer", "abbot"];
 
-fn decision(action: Action) -> usize {
+pub(crate) fn decision(action: Action) -> usize {
     match action {
         Action::Pass => 0,
         Action::Follower(s) => 1 + Spot::all().position(|x| x == s).unwrap_or(0),
@@ -85,7 +85,7 @@ fn action_of(d: usize) -> Action {
     }
 }
 
-fn role_index(r: Role) -> usize {
+pub(crate) fn role_index(r: Role) -> usize {
     match r {
         Role::Thief => 0,
         Role::Knight => 1,

@@ -14,6 +14,7 @@ use pyo3::types::{PyDict, PyList};
 mod env;
 mod game;
 mod play;
+mod vector;
 
 use carcassonne::record::RecordError as RecordProblem;
 use carcassonne::{IllegalMove, Rules, RulesError as RulesProblem, SetupError, TileId};
@@ -193,5 +194,6 @@ fn _carcassonne(m: &Bound<'_, PyModule>) -> PyResult<()> {
     game::register(m)?;
     play::register(m)?;
     env::register(m)?;
+    vector::register(m)?;
     Ok(())
 }

@@ -1,0 +1,798 @@
+//! The core of the batched environment (`carcassonne.vector`): N games
+//! stepped by one call that releases the GIL and runs on several threads, in
+//! the manner of EnvPool. Each game is one seat (the learner) against
+//! built-in bots, as in `SingleAgentEnv`; the bots play inside the call.
+//!
+//! The observations are written in place into numpy arrays the batch
+//! allocates once (`buffers()`), with the single environment's layout
+//! (python/README.md, "Observations") plus a leading batch axis. A step
+//! writes only what the moves changed: the board planes at the cells of the
+//! tiles just placed, the `last_placed` cell, the figure planes at the
+//! cells that held or hold a figure, the per-seat vectors, and the legal
+//! actions (cleared at the old ones, set at the new ones in the flat mask).
+//! A game is cleared in full only when it starts.
+//!
+//! Games that ended (terminated or truncated) are reset by the next step,
+//! whose action for them is ignored (Gymnasium's next-step autoreset).
+
+use carcassonne::TILE_KINDS;
+use carcassonne::{
+    Action, EdgeKind, Game, Move, PlacedTile, Placement, PlayerId, Pos, Rules, Setup, Spot, TileId, View,
+};
+use carcassonne_ai::{Bot, BotSpec};
+use numpy::{Element, PyArrayDyn, PyArrayMethods, PyReadonlyArray1};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use rand_core::RngCore;
+use std::sync::Mutex;
+
+use crate::env::{decision, role_index, BASE_PLANES, DECISIONS, ROLE_PLANES};
+use crate::{parse_rules, setup_error, CarcassonneError, IllegalMoveError};
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<VecCore>()
+}
+
+/// The planes of `BASE_PLANES` this module writes by index.
+const LAST_PLACED: usize = 18;
+
+/// What every game of a batch shares: rules, seats, window and sizes.
+struct Layout {
+    rules: Rules,
+    players: usize,
+    seat: PlayerId,
+    radius: i32,
+    width: usize,
+    slots: usize,
+    planes: usize,
+    actions: usize,
+    max_legal: usize,
+    flat_mask: bool,
+    score_reward: bool,
+    illegal_lose: bool,
+    /// One bot per other seat, in seat order.
+    opponents: Vec<BotSpec>,
+}
+
+impl Layout {
+    fn cells(&self) -> usize {
+        self.width * self.width
+    }
+
+    fn cell(&self, pos: Pos) -> Option<usize> {
+        let (x, y) = (pos.x + self.radius, pos.y + self.radius);
+        let w = self.width as i32;
+        ((0..w).contains(&x) && (0..w).contains(&y)).then(|| (y * w + x) as usize)
+    }
+
+    fn mask_len(&self) -> usize {
+        if self.flat_mask {
+            self.actions
+        } else {
+            0
+        }
+    }
+
+    /// Each game's length in every output array, in `Out`'s field order.
+    fn lengths(&self) -> [usize; 15] {
+        let n = self.players;
+        [
+            self.planes * self.cells(),
+            n * self.slots * TILE_KINDS,
+            n,
+            TILE_KINDS,
+            n,
+            n,
+            n,
+            n,
+            self.mask_len(),
+            self.max_legal,
+            1,
+            1,
+            1,
+            1,
+            1,
+        ]
+    }
+
+    /// The most legal actions a turn can have: per tile of the hand, per
+    /// frontier cell (at most 4 + 2 per tile of the deck, and inside the
+    /// window), 4 rotations, and per placement a pass, a follower per
+    /// segment, and two abbot spots or a recall.
+    fn legal_bound(rules: &Rules, deck: usize, slots: usize, width: usize) -> usize {
+        let segments = TileId::all().map(|t| t.def().segments.len()).max().unwrap_or(0);
+        let decisions = (1 + segments + if rules.abbot { 2 } else { 0 }).min(DECISIONS);
+        slots * (width * width).min(4 + 2 * deck) * 4 * decisions
+    }
+}
+
+/// The output arrays of a run of consecutive games; each game's part of an
+/// array is contiguous (the batch axis comes first).
+struct Out<'a> {
+    board: &'a mut [u8],
+    hands: &'a mut [u8],
+    hand_sizes: &'a mut [u8],
+    unseen: &'a mut [u8],
+    scores: &'a mut [i32],
+    supply: &'a mut [u8],
+    abbot: &'a mut [u8],
+    to_move: &'a mut [u8],
+    mask: &'a mut [i8],
+    legal: &'a mut [i32],
+    legal_count: &'a mut [i32],
+    reward: &'a mut [f64],
+    terminated: &'a mut [bool],
+    truncated: &'a mut [bool],
+    illegal: &'a mut [bool],
+}
+
+impl<'a> Out<'a> {
+    /// The first `games` games, and the rest.
+    fn split(self, games: usize, layout: &Layout) -> (Out<'a>, Out<'a>) {
+        let [l0, l1, l2, l3, l4, l5, l6, l7, l8, l9, l10, l11, l12, l13, l14] = layout.lengths().map(|l| l * games);
+        let (board, board2) = self.board.split_at_mut(l0);
+        let (hands, hands2) = self.hands.split_at_mut(l1);
+        let (hand_sizes, hand_sizes2) = self.hand_sizes.split_at_mut(l2);
+        let (unseen, unseen2) = self.unseen.split_at_mut(l3);
+        let (scores, scores2) = self.scores.split_at_mut(l4);
+        let (supply, supply2) = self.supply.split_at_mut(l5);
+        let (abbot, abbot2) = self.abbot.split_at_mut(l6);
+        let (to_move, to_move2) = self.to_move.split_at_mut(l7);
+        let (mask, mask2) = self.mask.split_at_mut(l8);
+        let (legal, legal2) = self.legal.split_at_mut(l9);
+        let (legal_count, legal_count2) = self.legal_count.split_at_mut(l10);
+        let (reward, reward2) = self.reward.split_at_mut(l11);
+        let (terminated, terminated2) = self.terminated.split_at_mut(l12);
+        let (truncated, truncated2) = self.truncated.split_at_mut(l13);
+        let (illegal, illegal2) = self.illegal.split_at_mut(l14);
+        (
+            Out {
+                board,
+                hands,
+                hand_sizes,
+                unseen,
+                scores,
+                supply,
+                abbot,
+                to_move,
+                mask,
+                legal,
+                legal_count,
+                reward,
+                terminated,
+                truncated,
+                illegal,
+            },
+            Out {
+                board: board2,
+                hands: hands2,
+                hand_sizes: hand_sizes2,
+                unseen: unseen2,
+                scores: scores2,
+                supply: supply2,
+                abbot: abbot2,
+                to_move: to_move2,
+                mask: mask2,
+                legal: legal2,
+                legal_count: legal_count2,
+                reward: reward2,
+                terminated: terminated2,
+                truncated: truncated2,
+                illegal: illegal2,
+            },
+        )
+    }
+}
+
+/// What a call does to one game.
+#[derive(Copy, Clone, Debug)]
+enum Choice {
+    /// Leave it as it is (a partial reset).
+    Keep,
+    /// Start a new game from this seed.
+    Start(u64),
+    /// Play the learner's legal move of this index (in action order).
+    Play(usize),
+    /// An illegal action under `illegal="lose"`: the episode ends, reward -1.
+    Lose,
+}
+
+/// One game of the batch and what its observation last held.
+struct Table {
+    game: Game,
+    /// The other seats' bots, in seat order.
+    bots: Vec<Box<dyn Bot>>,
+    /// The learner's legal moves inside the window, by action, ascending.
+    legal: Vec<(i32, Move)>,
+    /// How many entries of the `legal_actions` row hold an action.
+    listed: usize,
+    /// Cells whose figure planes hold a figure.
+    figures: Vec<usize>,
+    /// The cell whose `last_placed` plane is set.
+    last: Option<usize>,
+    /// The learner's score at the last observation.
+    score: u32,
+    seed: u64,
+    /// Whether the episode ended: the next step starts a new one.
+    done: bool,
+    placements: Vec<Placement>,
+    actions: Vec<Action>,
+}
+
+impl Table {
+    fn new(layout: &Layout, game: Game) -> Table {
+        Table {
+            game,
+            bots: Vec::new(),
+            legal: Vec::new(),
+            listed: layout.max_legal,
+            figures: Vec::new(),
+            last: None,
+            score: 0,
+            seed: 0,
+            done: false,
+            placements: Vec::new(),
+            actions: Vec::new(),
+        }
+    }
+
+    fn run(&mut self, layout: &Layout, choice: Choice, out: &mut Out<'_>) {
+        match choice {
+            Choice::Keep => {}
+            Choice::Start(seed) => self.start(layout, seed, out),
+            Choice::Lose => {
+                out.reward[0] = -1.0;
+                out.terminated[0] = true;
+                out.truncated[0] = false;
+                out.illegal[0] = true;
+                self.done = true;
+            }
+            Choice::Play(i) => self.play(layout, i, out),
+        }
+    }
+
+    /// A new game from `seed`, as `SingleAgentEnv.reset` makes it: the
+    /// bots seeded `seed + 1`, `seed + 2`… in seat order, and played up to
+    /// the learner's first turn.
+    fn start(&mut self, layout: &Layout, seed: u64, out: &mut Out<'_>) {
+        let setup = Setup::standard(layout.rules, layout.players, seed);
+        // The rules and seat count were checked when the batch was made,
+        // and a setup's validity depends on nothing else.
+        self.game.restart(setup).expect("a checked setup");
+        self.seed = seed;
+        self.done = false;
+        self.bots =
+            layout.opponents.iter().enumerate().map(|(i, s)| s.build(seed.wrapping_add(1 + i as u64))).collect();
+        self.play_bots(layout);
+        out.board.fill(0);
+        out.mask.fill(0);
+        self.figures.clear();
+        self.last = None;
+        for t in self.game.board().tiles() {
+            if let Some(c) = layout.cell(t.pos) {
+                write_tile(layout, out.board, c, t);
+            }
+        }
+        self.score = self.game.scores()[layout.seat.index()];
+        self.observe(layout, self.game.history().len(), out);
+        out.reward[0] = 0.0;
+        out.terminated[0] = false;
+        out.truncated[0] = false;
+        out.illegal[0] = false;
+    }
+
+    fn play_bots(&mut self, layout: &Layout) {
+        while let Some(p) = self.game.to_move().filter(|&p| p != layout.seat) {
+            let k = if p.index() < layout.seat.index() { p.index() } else { p.index() - 1 };
+            match self.bots[k].choose(&View::new(&self.game, p)) {
+                Some(mv) => self.game.play_unchecked(&mv),
+                None => break,
+            }
+        }
+    }
+
+    /// The learner plays its legal move `i`, the bots answer.
+    fn play(&mut self, layout: &Layout, i: usize, out: &mut Out<'_>) {
+        let from = self.game.history().len();
+        self.game.play_unchecked(&self.legal[i].1);
+        self.play_bots(layout);
+        self.observe(layout, from, out);
+        let score = self.game.scores()[layout.seat.index()];
+        let mut reward = if layout.score_reward { f64::from(score) - f64::from(self.score) } else { 0.0 };
+        self.score = score;
+        let over = self.game.is_over();
+        if over && !layout.score_reward {
+            reward += end_reward(&self.game, layout.seat);
+        }
+        out.reward[0] = reward;
+        out.terminated[0] = over;
+        out.truncated[0] = !over && self.legal.is_empty();
+        out.illegal[0] = false;
+        self.done = out.terminated[0] || out.truncated[0];
+    }
+
+    /// Writes what changed since move `from` of the history.
+    fn observe(&mut self, layout: &Layout, from: usize, out: &mut Out<'_>) {
+        let cells = layout.cells();
+        let board = &mut *out.board;
+        for mv in &self.game.history()[from..] {
+            if let (Some(c), Some(t)) = (layout.cell(mv.pos), self.game.board().tile_at(mv.pos)) {
+                write_tile(layout, board, c, t);
+            }
+        }
+        if let Some(c) = self.last.take() {
+            board[LAST_PLACED * cells + c] = 0;
+        }
+        self.last = self.game.history().last().and_then(|m| layout.cell(m.pos));
+        if let Some(c) = self.last {
+            board[LAST_PLACED * cells + c] = 1;
+        }
+
+        let n = layout.players;
+        let seats_at = BASE_PLANES.len();
+        let roles_at = seats_at + n;
+        let spot_at = roles_at + ROLE_PLANES.len();
+        for &c in &self.figures {
+            for plane in seats_at..=spot_at {
+                board[plane * cells + c] = 0;
+            }
+        }
+        self.figures.clear();
+        let me = layout.seat.index();
+        for f in self.game.followers() {
+            let Some(c) = layout.cell(f.pos) else { continue };
+            let rel = (f.player.index() + n - me) % n;
+            board[(seats_at + rel) * cells + c] = 1;
+            board[(roles_at + role_index(f.role)) * cells + c] = 1;
+            board[spot_at * cells + c] = 1 + Spot::all().position(|s| s == f.spot).unwrap_or(0) as u8;
+            self.figures.push(c);
+        }
+
+        let view = View::new(&self.game, layout.seat);
+        out.hands.fill(0);
+        for p in (0..n).map(|p| PlayerId(p as u8)) {
+            let r = (p.index() + n - me) % n;
+            if let Some(hand) = view.hand(p) {
+                for (i, t) in hand.iter().enumerate().take(layout.slots) {
+                    out.hands[(r * layout.slots + i) * TILE_KINDS + t.index()] = 1;
+                }
+            }
+            out.hand_sizes[r] = view.hand_len(p) as u8;
+            out.scores[r] = view.scores()[p.index()] as i32;
+            out.supply[r] = view.supply(p);
+            out.abbot[r] = view.abbot_in_supply(p) as u8;
+            out.to_move[r] = (view.to_move() == Some(p)) as u8;
+        }
+        out.unseen.copy_from_slice(&view.unseen());
+
+        for &(a, _) in &self.legal {
+            if let Some(m) = out.mask.get_mut(a as usize) {
+                *m = 0;
+            }
+        }
+        self.collect_legal(layout);
+        for &(a, _) in &self.legal {
+            if let Some(m) = out.mask.get_mut(a as usize) {
+                *m = 1;
+            }
+        }
+        let listed = self.legal.len().min(layout.max_legal);
+        for (slot, &(a, _)) in out.legal.iter_mut().zip(&self.legal) {
+            *slot = a;
+        }
+        if self.listed > listed {
+            out.legal[listed..self.listed].fill(-1);
+        }
+        self.listed = listed;
+        out.legal_count[0] = self.legal.len() as i32;
+    }
+
+    /// The learner's legal moves inside the window (none unless it is to
+    /// move), as `Game::legal_moves` lists them, with their actions.
+    fn collect_legal(&mut self, layout: &Layout) {
+        let Table { game, legal, placements, actions, .. } = self;
+        legal.clear();
+        if game.to_move() != Some(layout.seat) {
+            return;
+        }
+        let hand = game.hand(layout.seat);
+        for (slot, &tile) in hand.iter().enumerate().take(layout.slots) {
+            if hand[..slot].contains(&tile) {
+                continue;
+            }
+            placements.clear();
+            game.placements_of(tile, placements);
+            for &p in placements.iter() {
+                let Some(cell) = layout.cell(p.pos) else { continue };
+                actions.clear();
+                game.actions_into(tile, p, actions);
+                let base = ((slot * layout.cells() + cell) * 4 + p.rot.quarter_turns() as usize) * DECISIONS;
+                legal.extend(
+                    actions.iter().map(|&action| {
+                        ((base + decision(action)) as i32, Move { tile, pos: p.pos, rot: p.rot, action })
+                    }),
+                );
+            }
+        }
+        legal.sort_unstable_by_key(|e| e.0);
+        legal.dedup_by_key(|e| e.0);
+    }
+}
+
+/// +1 for a winner and -1 for the others, 0 when everyone ties (as `SingleAgentEnv`).
+fn end_reward(game: &Game, seat: PlayerId) -> f64 {
+    let winners = game.winners();
+    if winners.iter().count() == game.num_players() {
+        0.0
+    } else if winners.iter().any(|p| p == seat) {
+        1.0
+    } else {
+        -1.0
+    }
+}
+
+/// The planes of a placed tile at cell `c` (as `EnvCore.observe` draws it).
+fn write_tile(layout: &Layout, board: &mut [u8], c: usize, t: &PlacedTile) {
+    let cells = layout.cells();
+    let mut set = |plane: usize, v: u8| board[plane * cells + c] = v;
+    let def = t.tile.def();
+    let rot = t.rot.quarter_turns() as usize;
+    set(0, 1);
+    for d in 0..4 {
+        // The edge facing direction d came from canonical edge d - rot.
+        let kind = def.edges[(d + 4 - rot) % 4];
+        set(1 + d, (kind == EdgeKind::City) as u8);
+        set(5 + d, (kind == EdgeKind::Road) as u8);
+        set(9 + d, (kind == EdgeKind::River) as u8);
+    }
+    set(13, def.shield as u8);
+    set(14, def.has_cloister() as u8);
+    set(15, (def.has_garden() && layout.rules.abbot) as u8);
+    set(16, t.tile.index() as u8 + 1);
+    set(17, rot as u8);
+}
+
+/// The next game's seed of a table, drawn from its last one.
+fn next_seed(seed: u64) -> u64 {
+    carcassonne::seeded_rng(seed).next_u64() >> 1
+}
+
+/// Runs each table's choice, the tables split evenly over `threads` threads.
+fn run_all(layout: &Layout, tables: &mut [Table], choices: &[Choice], out: Out<'_>, threads: usize) {
+    fn serial(layout: &Layout, tables: &mut [Table], choices: &[Choice], mut out: Out<'_>) {
+        for (t, &c) in tables.iter_mut().zip(choices) {
+            let (mut one, rest) = out.split(1, layout);
+            t.run(layout, c, &mut one);
+            out = rest;
+        }
+    }
+    let per = tables.len().div_ceil(threads.max(1)).max(1);
+    if per >= tables.len() {
+        return serial(layout, tables, choices, out);
+    }
+    std::thread::scope(|s| {
+        let (mut tables, mut choices, mut out) = (tables, choices, out);
+        while tables.len() > per {
+            let (t, t2) = tables.split_at_mut(per);
+            let (c, c2) = choices.split_at(per);
+            let (o, o2) = out.split(per, layout);
+            s.spawn(move || serial(layout, t, c, o));
+            (tables, choices, out) = (t2, c2, o2);
+        }
+        serial(layout, tables, choices, out);
+    });
+}
+
+/// The numpy arrays a batch writes into.
+struct Arrays {
+    board: Py<PyArrayDyn<u8>>,
+    hands: Py<PyArrayDyn<u8>>,
+    hand_sizes: Py<PyArrayDyn<u8>>,
+    unseen: Py<PyArrayDyn<u8>>,
+    scores: Py<PyArrayDyn<i32>>,
+    supply: Py<PyArrayDyn<u8>>,
+    abbot: Py<PyArrayDyn<u8>>,
+    to_move: Py<PyArrayDyn<u8>>,
+    mask: Py<PyArrayDyn<i8>>,
+    legal: Py<PyArrayDyn<i32>>,
+    legal_count: Py<PyArrayDyn<i32>>,
+    reward: Py<PyArrayDyn<f64>>,
+    terminated: Py<PyArrayDyn<bool>>,
+    truncated: Py<PyArrayDyn<bool>>,
+    illegal: Py<PyArrayDyn<bool>>,
+}
+
+fn zeros<T: Element>(py: Python<'_>, shape: &[usize]) -> Py<PyArrayDyn<T>> {
+    PyArrayDyn::<T>::zeros(py, shape.to_vec(), false).unbind()
+}
+
+/// Borrows `$a`'s arrays mutably as an `Out` named `$out` for `$body`.
+macro_rules! with_out {
+    ($py:expr, $a:expr, |$out:ident| $body:expr) => {{
+        fn rw<'py, T: Element>(py: Python<'py>, a: &Py<PyArrayDyn<T>>) -> PyResult<numpy::PyReadwriteArrayDyn<'py, T>> {
+            a.bind(py).try_readwrite().map_err(|e| PyValueError::new_err(format!("the batch's arrays are in use: {e}")))
+        }
+        let a = $a;
+        let (mut b0, mut b1, mut b2, mut b3) =
+            (rw($py, &a.board)?, rw($py, &a.hands)?, rw($py, &a.hand_sizes)?, rw($py, &a.unseen)?);
+        let (mut b4, mut b5, mut b6, mut b7) =
+            (rw($py, &a.scores)?, rw($py, &a.supply)?, rw($py, &a.abbot)?, rw($py, &a.to_move)?);
+        let (mut b8, mut b9, mut b10, mut b11) =
+            (rw($py, &a.mask)?, rw($py, &a.legal)?, rw($py, &a.legal_count)?, rw($py, &a.reward)?);
+        let (mut b12, mut b13, mut b14) = (rw($py, &a.terminated)?, rw($py, &a.truncated)?, rw($py, &a.illegal)?);
+        let $out = Out {
+            board: b0.as_slice_mut()?,
+            hands: b1.as_slice_mut()?,
+            hand_sizes: b2.as_slice_mut()?,
+            unseen: b3.as_slice_mut()?,
+            scores: b4.as_slice_mut()?,
+            supply: b5.as_slice_mut()?,
+            abbot: b6.as_slice_mut()?,
+            to_move: b7.as_slice_mut()?,
+            mask: b8.as_slice_mut()?,
+            legal: b9.as_slice_mut()?,
+            legal_count: b10.as_slice_mut()?,
+            reward: b11.as_slice_mut()?,
+            terminated: b12.as_slice_mut()?,
+            truncated: b13.as_slice_mut()?,
+            illegal: b14.as_slice_mut()?,
+        };
+        $body
+    }};
+}
+
+/// An error of class `E` with `code` and the game's index `env`.
+fn game_error<E: pyo3::PyTypeInfo>(py: Python<'_>, env: usize, code: &str, message: String) -> PyErr {
+    let err = PyErr::new::<E, _>(format!("game {env}: {message}"));
+    let _ = err.value(py).setattr("code", code);
+    let _ = err.value(py).setattr("env", env);
+    err
+}
+
+/// N games of one seat against built-in bots, stepped together without
+/// the GIL; the observations are written into `buffers()`.
+#[pyclass(name = "VecCore", module = "carcassonne")]
+pub struct VecCore {
+    layout: Layout,
+    /// Only ever reached through `&mut self` (`get_mut`, no locking): the
+    /// mutex makes the bots, which are `Send` only, shareable as pyo3 asks.
+    tables: Mutex<Vec<Table>>,
+    threads: usize,
+    arrays: Arrays,
+}
+
+impl VecCore {
+    fn tables(&mut self) -> &mut Vec<Table> {
+        self.tables.get_mut().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+#[pymethods]
+impl VecCore {
+    #[new]
+    #[pyo3(signature = (num_envs, rules = "standard", players = 2, seat = 0, opponents = vec!["greedy".to_string()],
+        radius = crate::env::DEFAULT_RADIUS, reward = "win", illegal = "raise", flat_mask = false,
+        max_legal = None, threads = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        num_envs: usize,
+        rules: &str,
+        players: usize,
+        seat: usize,
+        opponents: Vec<String>,
+        radius: usize,
+        reward: &str,
+        illegal: &str,
+        flat_mask: bool,
+        max_legal: Option<usize>,
+        threads: Option<usize>,
+    ) -> PyResult<VecCore> {
+        let rules = parse_rules(py, rules)?;
+        if num_envs == 0 {
+            return Err(PyValueError::new_err("num_envs must be at least 1"));
+        }
+        if !(1..=64).contains(&radius) {
+            return Err(PyValueError::new_err("radius must be 1 to 64"));
+        }
+        let first = Game::new(Setup::standard(rules, players, 0)).map_err(|e| setup_error(py, e))?;
+        if seat >= players {
+            return Err(PyValueError::new_err(format!("seat {seat} is not at a table of {players}")));
+        }
+        let opponents = match opponents.len() {
+            1 => vec![opponents[0].clone(); players - 1],
+            n if n == players - 1 => opponents,
+            n => return Err(PyValueError::new_err(format!("{} opponents are needed, {n} given", players - 1))),
+        };
+        let opponents = opponents.iter().map(|s| crate::play::parse_spec(s)).collect::<PyResult<Vec<_>>>()?;
+        if !["win", "score"].contains(&reward) {
+            return Err(PyValueError::new_err(format!("reward must be 'win' or 'score', not {reward:?}")));
+        }
+        if !["raise", "lose"].contains(&illegal) {
+            return Err(PyValueError::new_err(format!("illegal must be 'raise' or 'lose', not {illegal:?}")));
+        }
+        let width = 2 * radius + 1;
+        let slots = rules.hand.max(1) as usize;
+        let bound = Layout::legal_bound(&rules, first.deck().len(), slots, width);
+        let max_legal = max_legal.unwrap_or(bound);
+        if max_legal == 0 {
+            return Err(PyValueError::new_err("max_legal must be at least 1"));
+        }
+        let layout = Layout {
+            rules,
+            players,
+            seat: PlayerId(seat as u8),
+            radius: radius as i32,
+            width,
+            slots,
+            planes: BASE_PLANES.len() + players + ROLE_PLANES.len() + 1,
+            actions: slots * width * width * 4 * DECISIONS,
+            max_legal,
+            flat_mask,
+            score_reward: reward == "score",
+            illegal_lose: illegal == "lose",
+            opponents,
+        };
+        let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+        let (b, n) = (num_envs, players);
+        let arrays = Arrays {
+            board: zeros(py, &[b, layout.planes, width, width]),
+            hands: zeros(py, &[b, n, slots, TILE_KINDS]),
+            hand_sizes: zeros(py, &[b, n]),
+            unseen: zeros(py, &[b, TILE_KINDS]),
+            scores: zeros(py, &[b, n]),
+            supply: zeros(py, &[b, n]),
+            abbot: zeros(py, &[b, n]),
+            to_move: zeros(py, &[b, n]),
+            mask: zeros(py, &[b, layout.mask_len()]),
+            legal: zeros(py, &[b, max_legal]),
+            legal_count: zeros(py, &[b]),
+            reward: zeros(py, &[b]),
+            terminated: zeros(py, &[b]),
+            truncated: zeros(py, &[b]),
+            illegal: zeros(py, &[b]),
+        };
+        let tables = Mutex::new((0..num_envs).map(|_| Table::new(&layout, first.clone())).collect());
+        let mut core = VecCore { layout, tables, threads, arrays };
+        core.reset(py, (0..num_envs as u64).collect(), None)?;
+        Ok(core)
+    }
+
+    #[getter]
+    fn num_envs(&mut self) -> usize {
+        self.tables().len()
+    }
+
+    /// The most legal actions a turn lists (the width of `legal_actions`).
+    #[getter]
+    fn max_legal(&self) -> usize {
+        self.layout.max_legal
+    }
+
+    #[getter]
+    fn action_size(&self) -> usize {
+        self.layout.actions
+    }
+
+    #[getter]
+    fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// The seed of each game in play.
+    #[getter]
+    fn seeds(&mut self) -> Vec<u64> {
+        self.tables().iter().map(|t| t.seed).collect()
+    }
+
+    /// The arrays the batch writes into, by name (the same objects every
+    /// time): the observation's `board`, `hands`, `hand_sizes`, `unseen`,
+    /// `scores`, `supply`, `abbot`, `to_move` and `action_mask`, and
+    /// `legal_actions`, `legal_count`, `reward`, `terminated`,
+    /// `truncated`, `illegal`.
+    fn buffers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        let a = &self.arrays;
+        d.set_item("board", a.board.bind(py))?;
+        d.set_item("hands", a.hands.bind(py))?;
+        d.set_item("hand_sizes", a.hand_sizes.bind(py))?;
+        d.set_item("unseen", a.unseen.bind(py))?;
+        d.set_item("scores", a.scores.bind(py))?;
+        d.set_item("supply", a.supply.bind(py))?;
+        d.set_item("abbot", a.abbot.bind(py))?;
+        d.set_item("to_move", a.to_move.bind(py))?;
+        d.set_item("action_mask", a.mask.bind(py))?;
+        d.set_item("legal_actions", a.legal.bind(py))?;
+        d.set_item("legal_count", a.legal_count.bind(py))?;
+        d.set_item("reward", a.reward.bind(py))?;
+        d.set_item("terminated", a.terminated.bind(py))?;
+        d.set_item("truncated", a.truncated.bind(py))?;
+        d.set_item("illegal", a.illegal.bind(py))?;
+        Ok(d)
+    }
+
+    /// Starts a new game in each table from its seed (`seeds` has one per
+    /// game); with `mask`, only where it is true.
+    #[pyo3(signature = (seeds, mask = None))]
+    fn reset(&mut self, py: Python<'_>, seeds: Vec<u64>, mask: Option<Vec<bool>>) -> PyResult<()> {
+        let n = self.tables().len();
+        if seeds.len() != n || mask.as_ref().is_some_and(|m| m.len() != n) {
+            return Err(game_error::<CarcassonneError>(
+                py,
+                0,
+                "bad_reset",
+                format!("{n} seeds (and mask entries) are needed"),
+            ));
+        }
+        let choices: Vec<Choice> = seeds
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| if mask.as_ref().is_none_or(|m| m[i]) { Choice::Start(s) } else { Choice::Keep })
+            .collect();
+        let tables = self.tables.get_mut().unwrap_or_else(|e| e.into_inner());
+        let (layout, threads) = (&self.layout, self.threads);
+        with_out!(py, &self.arrays, |out| py.detach(|| run_all(layout, tables, &choices, out, threads)));
+        Ok(())
+    }
+
+    /// One step of every game: `actions[i]` is game i's action, an index
+    /// into its `legal_actions` row when `short`, else a flat action. A
+    /// game that ended at the last step starts anew and ignores its action.
+    ///
+    /// Raises (and changes nothing) for an action outside the action space
+    /// (`CarcassonneError`, code `bad_action`) and, unless the batch was
+    /// made with `illegal="lose"`, for an action that is not legal
+    /// (`IllegalMoveError`, code `not_legal`); `env` names the game.
+    fn step(&mut self, py: Python<'_>, actions: PyReadonlyArray1<'_, i64>, short: bool) -> PyResult<()> {
+        let actions = actions.as_slice()?;
+        let tables = self.tables.get_mut().unwrap_or_else(|e| e.into_inner());
+        let n = tables.len();
+        if actions.len() != n {
+            return Err(game_error::<CarcassonneError>(
+                py,
+                0,
+                "bad_action",
+                format!("{n} actions are needed, {} given", actions.len()),
+            ));
+        }
+        let layout = &self.layout;
+        let limit = if short { layout.max_legal } else { layout.actions };
+        let mut choices = Vec::with_capacity(n);
+        for (i, (t, &a)) in tables.iter().zip(actions).enumerate() {
+            if t.done {
+                choices.push(Choice::Start(next_seed(t.seed)));
+                continue;
+            }
+            if a < 0 || a as u64 >= limit as u64 {
+                return Err(game_error::<CarcassonneError>(
+                    py,
+                    i,
+                    "bad_action",
+                    format!("action {a} is outside 0..{limit}"),
+                ));
+            }
+            let found = if short {
+                ((a as usize) < t.legal.len()).then_some(a as usize)
+            } else {
+                t.legal.binary_search_by_key(&(a as i32), |e| e.0).ok()
+            };
+            match found {
+                Some(k) => choices.push(Choice::Play(k)),
+                None if layout.illegal_lose => choices.push(Choice::Lose),
+                None => {
+                    let what = if short { "index" } else { "action" };
+                    return Err(game_error::<IllegalMoveError>(
+                        py,
+                        i,
+                        "not_legal",
+                        format!("{what} {a} is not one of its {} legal actions", t.legal.len()),
+                    ));
+                }
+            }
+        }
+        let threads = self.threads;
+        with_out!(py, &self.arrays, |out| py.detach(|| run_all(layout, tables, &choices, out, threads)));
+        Ok(())
+    }
+}
