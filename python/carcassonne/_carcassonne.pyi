@@ -25,6 +25,7 @@ __all__ = [
     "Bot",
     "arena",
     "EnvCore",
+    "VecCore",
     "DECISIONS",
     "TILE_KINDS",
     "DEFAULT_RADIUS",
@@ -264,3 +265,35 @@ class EnvCore:
     def step(self, action: int) -> None: ...
     def play_bot(self, bot: Bot) -> None: ...
     def observe(self, seat: int) -> Dict[str, np.ndarray]: ...
+
+class VecCore:
+    """N games of one seat against built-in bots, stepped together without
+    the GIL; the observations are written into `buffers()`."""
+
+    def __new__(
+        cls,
+        num_envs: int,
+        rules: str = "standard",
+        players: int = 2,
+        seat: int = 0,
+        opponents: Sequence[str] = ...,
+        radius: int = ...,
+        reward: str = "win",
+        illegal: str = "raise",
+        flat_mask: bool = False,
+        max_legal: Optional[int] = None,
+        threads: Optional[int] = None,
+    ) -> "VecCore": ...
+    @property
+    def num_envs(self) -> int: ...
+    @property
+    def max_legal(self) -> int: ...
+    @property
+    def action_size(self) -> int: ...
+    @property
+    def threads(self) -> int: ...
+    @property
+    def seeds(self) -> List[int]: ...
+    def buffers(self) -> Dict[str, np.ndarray]: ...
+    def reset(self, seeds: Sequence[int], mask: Optional[Sequence[bool]] = None) -> None: ...
+    def step(self, actions: npt.NDArray[np.int64], short: bool) -> None: ...
