@@ -198,17 +198,30 @@ enum Choice {
     Lose,
 }
 
+/// A figure as the board planes show it: its cell, relative seat, role
+/// and spot (index + 1).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Figure {
+    cell: usize,
+    seat: usize,
+    role: usize,
+    spot: u8,
+}
+
 /// One game of the batch and what its observation last held.
 struct Table {
     game: Game,
     /// The other seats' bots, in seat order.
     bots: Vec<Box<dyn Bot>>,
     /// The learner's legal moves inside the window, by action, ascending.
-    legal: Vec<(i32, Move)>,
+    /// Each as `action << 24 | index` of the move in `moves`.
+    legal: Vec<u64>,
+    moves: Vec<Move>,
     /// How many entries of the `legal_actions` row hold an action.
     listed: usize,
-    /// Cells whose figure planes hold a figure.
-    figures: Vec<usize>,
+    /// The figures the board planes show.
+    figures: Vec<Figure>,
+    scratch: Vec<Figure>,
     /// The cell whose `last_placed` plane is set.
     last: Option<usize>,
     /// The learner's score at the last observation.
@@ -226,8 +239,10 @@ impl Table {
             game,
             bots: Vec::new(),
             legal: Vec::new(),
+            moves: Vec::new(),
             listed: layout.max_legal,
             figures: Vec::new(),
+            scratch: Vec::new(),
             last: None,
             score: 0,
             seed: 0,
@@ -295,7 +310,8 @@ impl Table {
     /// The learner plays its legal move `i`, the bots answer.
     fn play(&mut self, layout: &Layout, i: usize, out: &mut Out<'_>) {
         let from = self.game.history().len();
-        self.game.play_unchecked(&self.legal[i].1);
+        let mv = self.moves[(self.legal[i] & 0xFF_FFFF) as usize];
+        self.game.play_unchecked(&mv);
         self.play_bots(layout);
         self.observe(layout, from, out);
         let score = self.game.scores()[layout.seat.index()];
@@ -333,26 +349,33 @@ impl Table {
         let seats_at = BASE_PLANES.len();
         let roles_at = seats_at + n;
         let spot_at = roles_at + ROLE_PLANES.len();
-        for &c in &self.figures {
-            for plane in seats_at..=spot_at {
-                board[plane * cells + c] = 0;
-            }
-        }
-        self.figures.clear();
+        // Each cell holds at most one figure (one goes only on the tile just
+        // placed): clear the figures that left, draw the ones that came.
+        let mut figures = std::mem::take(&mut self.scratch);
+        figures.clear();
         let me = layout.seat.index();
         for f in self.game.followers() {
             let Some(c) = layout.cell(f.pos) else { continue };
             let rel = (f.player.index() + n - me) % n;
-            board[(seats_at + rel) * cells + c] = 1;
-            board[(roles_at + role_index(f.role)) * cells + c] = 1;
-            board[spot_at * cells + c] = 1 + Spot::all().position(|s| s == f.spot).unwrap_or(0) as u8;
-            self.figures.push(c);
+            let spot = 1 + Spot::all().position(|s| s == f.spot).unwrap_or(0) as u8;
+            figures.push(Figure { cell: c, seat: rel, role: role_index(f.role), spot });
         }
+        for f in self.figures.iter().filter(|f| !figures.contains(f)) {
+            board[(seats_at + f.seat) * cells + f.cell] = 0;
+            board[(roles_at + f.role) * cells + f.cell] = 0;
+            board[spot_at * cells + f.cell] = 0;
+        }
+        for f in figures.iter().filter(|f| !self.figures.contains(f)) {
+            board[(seats_at + f.seat) * cells + f.cell] = 1;
+            board[(roles_at + f.role) * cells + f.cell] = 1;
+            board[spot_at * cells + f.cell] = f.spot;
+        }
+        self.scratch = std::mem::replace(&mut self.figures, figures);
 
         let view = View::new(&self.game, layout.seat);
         out.hands.fill(0);
         for p in (0..n).map(|p| PlayerId(p as u8)) {
-            let r = (p.index() + n - me) % n;
+            let r = (p.index() + n - layout.seat.index()) % n;
             if let Some(hand) = view.hand(p) {
                 for (i, t) in hand.iter().enumerate().take(layout.slots) {
                     out.hands[(r * layout.slots + i) * TILE_KINDS + t.index()] = 1;
@@ -366,20 +389,20 @@ impl Table {
         }
         out.unseen.copy_from_slice(&view.unseen());
 
-        for &(a, _) in &self.legal {
-            if let Some(m) = out.mask.get_mut(a as usize) {
+        for &k in &self.legal {
+            if let Some(m) = out.mask.get_mut((k >> 24) as usize) {
                 *m = 0;
             }
         }
         self.collect_legal(layout);
-        for &(a, _) in &self.legal {
-            if let Some(m) = out.mask.get_mut(a as usize) {
+        for &k in &self.legal {
+            if let Some(m) = out.mask.get_mut((k >> 24) as usize) {
                 *m = 1;
             }
         }
         let listed = self.legal.len().min(layout.max_legal);
-        for (slot, &(a, _)) in out.legal.iter_mut().zip(&self.legal) {
-            *slot = a;
+        for (slot, &k) in out.legal.iter_mut().zip(&self.legal) {
+            *slot = (k >> 24) as i32;
         }
         if self.listed > listed {
             out.legal[listed..self.listed].fill(-1);
@@ -391,8 +414,9 @@ impl Table {
     /// The learner's legal moves inside the window (none unless it is to
     /// move), as `Game::legal_moves` lists them, with their actions.
     fn collect_legal(&mut self, layout: &Layout) {
-        let Table { game, legal, placements, actions, .. } = self;
+        let Table { game, legal, moves, placements, actions, .. } = self;
         legal.clear();
+        moves.clear();
         if game.to_move() != Some(layout.seat) {
             return;
         }
@@ -408,15 +432,14 @@ impl Table {
                 actions.clear();
                 game.actions_into(tile, p, actions);
                 let base = ((slot * layout.cells() + cell) * 4 + p.rot.quarter_turns() as usize) * DECISIONS;
-                legal.extend(
-                    actions.iter().map(|&action| {
-                        ((base + decision(action)) as i32, Move { tile, pos: p.pos, rot: p.rot, action })
-                    }),
-                );
+                for &action in actions.iter() {
+                    legal.push(((base + decision(action)) as u64) << 24 | moves.len() as u64);
+                    moves.push(Move { tile, pos: p.pos, rot: p.rot, action });
+                }
             }
         }
-        legal.sort_unstable_by_key(|e| e.0);
-        legal.dedup_by_key(|e| e.0);
+        legal.sort_unstable();
+        legal.dedup_by_key(|k| *k >> 24);
     }
 }
 
@@ -432,19 +455,27 @@ fn end_reward(game: &Game, seat: PlayerId) -> f64 {
     }
 }
 
-/// The planes of a placed tile at cell `c` (as `EnvCore.observe` draws it).
+/// The planes of a placed tile at cell `c` (as `EnvCore.observe` draws
+/// them). The cell was empty, so only the planes that are not zero are
+/// written.
 fn write_tile(layout: &Layout, board: &mut [u8], c: usize, t: &PlacedTile) {
     let cells = layout.cells();
-    let mut set = |plane: usize, v: u8| board[plane * cells + c] = v;
+    let mut set = |plane: usize, v: u8| {
+        if v != 0 {
+            board[plane * cells + c] = v;
+        }
+    };
     let def = t.tile.def();
     let rot = t.rot.quarter_turns() as usize;
     set(0, 1);
     for d in 0..4 {
         // The edge facing direction d came from canonical edge d - rot.
-        let kind = def.edges[(d + 4 - rot) % 4];
-        set(1 + d, (kind == EdgeKind::City) as u8);
-        set(5 + d, (kind == EdgeKind::Road) as u8);
-        set(9 + d, (kind == EdgeKind::River) as u8);
+        match def.edges[(d + 4 - rot) % 4] {
+            EdgeKind::City => set(1 + d, 1),
+            EdgeKind::Road => set(5 + d, 1),
+            EdgeKind::River => set(9 + d, 1),
+            EdgeKind::Field => {}
+        }
     }
     set(13, def.shield as u8);
     set(14, def.has_cloister() as u8);
@@ -775,7 +806,7 @@ impl VecCore {
             let found = if short {
                 ((a as usize) < t.legal.len()).then_some(a as usize)
             } else {
-                t.legal.binary_search_by_key(&(a as i32), |e| e.0).ok()
+                t.legal.binary_search_by_key(&(a as u64), |k| k >> 24).ok()
             };
             match found {
                 Some(k) => choices.push(Choice::Play(k)),
