@@ -266,6 +266,7 @@ class EnvCore:
     def play_bot(self, bot: Bot) -> None: ...
     def observe(self, seat: int) -> Dict[str, np.ndarray]: ...
 
+@final
 class VecCore:
     """N games of one seat against built-in bots, stepped together without
     the GIL; the observations are written into `buffers()`."""

@@ -112,7 +112,7 @@ class CarcassonneVectorEnv(VectorEnv):
         self.single_observation_space = single
         self.observation_space = batch_space(single, num_envs)
         self.short = actions == "legal"
-        self.single_action_space = spaces.Discrete(self.core.max_legal if self.short else self.core.action_size)
+        self.single_action_space: spaces.Discrete = spaces.Discrete(self.core.max_legal if self.short else self.core.action_size)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.illegal = illegal
         self.copy = copy
@@ -177,7 +177,7 @@ class CarcassonneVectorEnv(VectorEnv):
         if a.dtype.kind not in "iu":
             raise _bad(f"actions must be integers, not {a.dtype}")
         if a.dtype == np.uint64 and a.max() > np.iinfo(np.int64).max:
-            raise _bad(f"action {a.max()} is outside 0..{self.single_action_space.n}")
+            raise _bad(f"action {a.max()} is outside the action space")
         self.core.step(np.ascontiguousarray(a, dtype=np.int64), self.short)
         b = self._buffers
         return (
