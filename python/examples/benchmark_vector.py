@@ -7,7 +7,9 @@ actions, the observations written every step:
 - on every core with the flat 69,192-entry int8 mask in the observation;
 - the same, with the batch's masks also copied out each step (what a
   learner that stores them pays), beside the bound that memory bandwidth
-  sets on a full mask per step (measured here with a numpy copy).
+  sets on a full mask per step (measured here with a numpy copy);
+- for reference, in the same run, the engine alone: random playouts in
+  Rust (`Game.playout`), in moves a second on one thread.
 
 A step is one learner move and the bot's answer (two moves of the game).
 
@@ -26,6 +28,7 @@ import time
 
 import numpy as np
 
+import carcassonne
 from carcassonne.vector import CarcassonneVectorEnv
 
 MASK_BYTES = 69_192
@@ -49,6 +52,18 @@ def steps_per_second(envs, seconds, copy_mask=False):
             np.copyto(store, obs["action_mask"])
         calls += 1
     return calls * n / (time.perf_counter() - start), calls * n / (time.process_time() - cpu)
+
+
+def playout_moves_per_second(seconds):
+    """Moves a second of random playouts in Rust, one thread, and per CPU-second."""
+    moves, seed = 0, 0
+    start, cpu = time.perf_counter(), time.process_time()
+    while time.perf_counter() - start < seconds:
+        game = carcassonne.Game(seed=seed)
+        game.playout(seed)
+        moves += len(game.history)
+        seed += 1
+    return moves / (time.perf_counter() - start), moves / (time.process_time() - cpu)
 
 
 def copy_bandwidth(megabytes=256, repeat=5):
@@ -85,6 +100,9 @@ def main():
         return {"steps_per_s": wall, "steps_per_cpu_s": cpu, "runs": [r[0] for r in runs]}
 
     figures = {"envs": args.envs, "cores": cores}
+    wall, cpu = max(playout_moves_per_second(args.seconds) for _ in range(args.repeat))
+    figures["engine_moves_per_s"] = {"moves_per_s": wall, "moves_per_cpu_s": cpu}
+    print(f"{'the engine alone: random playouts (moves)':<48} {wall:>10,.0f} moves/s  {cpu:>10,.0f} per CPU-second")
     figures["one_thread"] = measure("1 thread, no flat mask", 1, False)
     figures["every_core"] = measure(f"{cores} threads, no flat mask", cores, False)
     figures["every_core_mask"] = measure(f"{cores} threads, flat mask in the observation", cores, True)

@@ -198,14 +198,28 @@ enum Choice {
     Lose,
 }
 
-/// A figure as the board planes show it: its cell, relative seat, role
-/// and spot (index + 1).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-struct Figure {
-    cell: usize,
-    seat: usize,
-    role: usize,
-    spot: u8,
+/// A figure as the board planes show it, packed (so that lists of them
+/// sort and compare fast): its cell, relative seat, role and spot (index + 1).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Figure(u64);
+
+impl Figure {
+    fn new(cell: usize, seat: usize, role: usize, spot: u8) -> Figure {
+        Figure((cell as u64) << 24 | (seat as u64) << 16 | (role as u64) << 8 | u64::from(spot))
+    }
+
+    /// Sets its planes to `on` (or back to zero): the seat, the role and the spot.
+    fn draw(self, board: &mut [u8], layout: &Layout, on: bool) {
+        let (cells, n) = (layout.cells(), layout.players);
+        let cell = (self.0 >> 24) as usize;
+        let (seat, role, spot) = ((self.0 >> 16) as u8 as usize, (self.0 >> 8) as u8 as usize, self.0 as u8);
+        let seats_at = BASE_PLANES.len();
+        let roles_at = seats_at + n;
+        let spot_at = roles_at + ROLE_PLANES.len();
+        board[(seats_at + seat) * cells + cell] = on as u8;
+        board[(roles_at + role) * cells + cell] = on as u8;
+        board[spot_at * cells + cell] = if on { spot } else { 0 };
+    }
 }
 
 /// One game of the batch and what its observation last held.
@@ -345,12 +359,9 @@ impl Table {
             board[LAST_PLACED * cells + c] = 1;
         }
 
-        let n = layout.players;
-        let seats_at = BASE_PLANES.len();
-        let roles_at = seats_at + n;
-        let spot_at = roles_at + ROLE_PLANES.len();
         // Each cell holds at most one figure (one goes only on the tile just
         // placed): clear the figures that left, draw the ones that came.
+        let n = layout.players;
         let mut figures = std::mem::take(&mut self.scratch);
         figures.clear();
         let me = layout.seat.index();
@@ -358,17 +369,16 @@ impl Table {
             let Some(c) = layout.cell(f.pos) else { continue };
             let rel = (f.player.index() + n - me) % n;
             let spot = 1 + Spot::all().position(|s| s == f.spot).unwrap_or(0) as u8;
-            figures.push(Figure { cell: c, seat: rel, role: role_index(f.role), spot });
+            figures.push(Figure::new(c, rel, role_index(f.role), spot));
         }
-        for f in self.figures.iter().filter(|f| !figures.contains(f)) {
-            board[(seats_at + f.seat) * cells + f.cell] = 0;
-            board[(roles_at + f.role) * cells + f.cell] = 0;
-            board[spot_at * cells + f.cell] = 0;
-        }
-        for f in figures.iter().filter(|f| !self.figures.contains(f)) {
-            board[(seats_at + f.seat) * cells + f.cell] = 1;
-            board[(roles_at + f.role) * cells + f.cell] = 1;
-            board[spot_at * cells + f.cell] = f.spot;
+        figures.sort_unstable();
+        if figures != self.figures {
+            for f in self.figures.iter().filter(|f| figures.binary_search(f).is_err()) {
+                f.draw(board, layout, false);
+            }
+            for f in figures.iter().filter(|f| self.figures.binary_search(f).is_err()) {
+                f.draw(board, layout, true);
+            }
         }
         self.scratch = std::mem::replace(&mut self.figures, figures);
 
