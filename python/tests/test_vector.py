@@ -6,11 +6,14 @@ contract is tested here: spaces hold every observation, dtypes and shapes,
 next-step autoreset, seeding, bad input, and Gymnasium's own vector
 wrappers running on it."""
 
+import doctest
+
 import numpy as np
 import pytest
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.wrappers.vector import RecordEpisodeStatistics
 
+import carcassonne.vector
 from carcassonne import CarcassonneError, IllegalMoveError
 from carcassonne.env import SingleAgentEnv
 from carcassonne.vector import CarcassonneVectorEnv
@@ -262,3 +265,8 @@ def test_bad_construction():
         CarcassonneVectorEnv(num_envs=2, seat=2)
     with pytest.raises(ValueError):
         CarcassonneVectorEnv(num_envs=2, reward="points")
+
+
+def test_docstring_example_runs():
+    result = doctest.testmod(carcassonne.vector, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
