@@ -71,8 +71,8 @@ class CarcassonneVectorEnv(VectorEnv):
     - `threads`: how many threads step the games (default: every core);
     - `max_legal`: the width of `info["legal_actions"]`; by default a bound
       no turn can exceed. A smaller width lists only the first `max_legal`
-      actions of a longer list, while `legal_count` and `"legal"` indices
-      still cover all of them.
+      actions of a longer list (and `"legal"` indices reach only those),
+      while `legal_count` counts all of them and flat actions reach all.
     - `copy`: return copies of the observation arrays instead of the
       arrays the batch writes into.
 

@@ -252,6 +252,26 @@ def test_gymnasium_vector_wrapper_counts_episodes():
     assert all(r in (-1.0, 0.0, 1.0) and 30 <= length <= 40 for r, length in episodes)
 
 
+def test_a_narrow_legal_list_lists_the_first_actions():
+    """With max_legal below a turn's count, the row holds its first actions,
+    the count all of them; flat actions beyond the row stay playable."""
+    wide = CarcassonneVectorEnv(num_envs=4, opponents="random", action_mask=True)
+    narrow = CarcassonneVectorEnv(num_envs=4, opponents="random", max_legal=5)
+    assert narrow.single_action_space.n == 69_192
+    (obs, info), (_, narrow_info) = wide.reset(seed=2), narrow.reset(seed=2)
+    assert np.array_equal(info["legal_count"], narrow_info["legal_count"]) and info["legal_count"].min() > 5
+    assert np.array_equal(info["legal_actions"][:, :5], narrow_info["legal_actions"])
+    last = np.array([row[-1] for row in legal_rows(info)])
+    _, _, _, _, after = narrow.step(last)
+    _, _, _, _, wide_after = wide.step(last)
+    assert np.array_equal(after["legal_actions"], wide_after["legal_actions"][:, :5])
+    short = CarcassonneVectorEnv(num_envs=4, opponents="random", actions="legal", max_legal=5)
+    short.reset(seed=2)
+    with pytest.raises(CarcassonneError) as e:
+        short.step(np.full(4, 5))
+    assert e.value.code == "bad_action"
+
+
 def test_bad_construction():
     with pytest.raises(ValueError):
         CarcassonneVectorEnv(num_envs=0)
@@ -265,6 +285,10 @@ def test_bad_construction():
         CarcassonneVectorEnv(num_envs=2, seat=2)
     with pytest.raises(ValueError):
         CarcassonneVectorEnv(num_envs=2, reward="points")
+    with pytest.raises(ValueError):
+        CarcassonneVectorEnv(num_envs=2, max_legal=0)
+    with pytest.raises(ValueError):
+        CarcassonneVectorEnv(num_envs=2, illegal="ignore")
 
 
 def test_docstring_example_runs():
