@@ -163,12 +163,12 @@ def test_aec_rewards(reward):
 
 
 def test_single_agent_env_passes_gymnasiums_checker_and_plays():
-    check_env(SingleAgentEnv(opponents="random", illegal="lose"), skip_render_check=True)
-    strict = SingleAgentEnv(opponents="random")
+    check_env(SingleAgentEnv(opponents="random"))
+    strict = SingleAgentEnv(opponents="random", illegal="raise")
     obs, info = strict.reset(seed=1)
     with pytest.raises(carcassonne.IllegalMoveError):
         strict.step(int(np.flatnonzero(obs["action_mask"] == 0)[5]))
-    lenient = SingleAgentEnv(opponents="random", illegal="lose")
+    lenient = SingleAgentEnv(opponents="random")
     obs, info = lenient.reset(seed=1)
     _, r, terminated, _, info = lenient.step(int(np.flatnonzero(obs["action_mask"] == 0)[5]))
     assert (r, terminated, info["illegal"]) == (-1.0, True, True)
