@@ -634,24 +634,21 @@ impl PyView {
         Ok(PyGame { game, names: self.names.clone() })
     }
 
-    /// Pickling: a view pickles as a game whose hidden part (the bag's
-    /// order, hands hidden from this seat, the live bag's generator) is
-    /// redrawn, so a pickle holds no more than the seat may see. Every
-    /// method answers as on the original; only `sample(rng)` draws other
-    /// (equally likely) games.
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, usize))> {
+    /// Pickling: the game behind the view (as `Game` pickles) and the
+    /// seat, so the copy answers every call as the original, `sample` too.
+    /// The pickle holds the whole game, what the seat cannot see included:
+    /// it is for moving views between processes, not for showing a player.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, Option<LiveState>, usize))> {
         let this = slf.get();
-        let mut game = (*this.game).clone();
-        game.resample_hidden(this.player, &mut seeded_rng(0));
-        game.set_live_state(None);
-        let record = Record::from_game(&game, &this.names).to_json();
-        Ok((slf.get_type().getattr("_restore")?, (record, this.player.index())))
+        let record = Record::from_game(&this.game, &this.names).to_json();
+        Ok((slf.get_type().getattr("_restore")?, (record, live_state(&this.game), this.player.index())))
     }
 
     /// The inverse of `__reduce__` (not for use otherwise).
     #[staticmethod]
-    fn _restore(py: Python<'_>, record: &str, seat: usize) -> PyResult<PyView> {
-        let PyGame { game, names } = restore_game(py, record, None)?;
+    fn _restore(py: Python<'_>, record: &str, live: Option<LiveState>, seat: usize) -> PyResult<PyView> {
+        let PyGame { game, names } = restore_game(py, record, live)?;
         let player = seat_arg(game.num_players(), seat)?;
         Ok(PyView { game: Arc::new(game), player, names })
     }
