@@ -216,11 +216,11 @@ class CarcassonneEnv(AECEnv):
             return
         if action is None:
             raise ValueError(f"{agent} is to move: None is only for agents whose game has ended")
-        a = action_index(action, self.core)
-        if self.illegal == "lose" and self.core.mask(self._index[agent])[a] == 0:
+        act = action_index(action, self.core)
+        if self.illegal == "lose" and self.core.mask(self._index[agent])[act] == 0:
             self._lose(agent)
             return
-        self.core.step(a)
+        self.core.step(act)
         self.infos[agent] = {}
         self._cumulative_rewards[agent] = 0.0
         scores = self.core.scores
