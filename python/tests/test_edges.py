@@ -120,6 +120,8 @@ def test_the_build_backend_never_asks_for_a_toolchain(monkeypatch, tmp_path):
     monkeypatch.delenv("MATURIN_NO_INSTALL_RUST", raising=False)
     monkeypatch.setenv("PATH", str(tmp_path))  # no cargo here
     monkeypatch.chdir(ROOT / "python")  # as pip runs it
+    maturin = pytest.importorskip("maturin")
+    assert "puccinialin" in maturin.get_requires_for_build_wheel(), "maturin's own backend would fetch Rust"
     backend = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(backend)
     assert os.environ["MATURIN_NO_INSTALL_RUST"] == "1"

@@ -97,6 +97,7 @@ fn role_index(r: Role) -> usize {
 
 /// A game with a flat action space, masks and array observations.
 #[pyclass(name = "EnvCore", module = "carcassonne")]
+#[derive(Clone)]
 pub struct EnvCore {
     game: Game,
     /// The legal moves of the player to move, worked out once per state
@@ -362,6 +363,20 @@ impl EnvCore {
     #[getter]
     fn moves_played(&self) -> u16 {
         self.game.moves_played()
+    }
+
+    /// Tiles still to be drawn.
+    #[getter]
+    fn tiles_left(&self) -> usize {
+        self.game.tiles_left()
+    }
+
+    fn __copy__(&self) -> EnvCore {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> EnvCore {
+        self.clone()
     }
 
     #[getter]
