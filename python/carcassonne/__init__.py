@@ -20,6 +20,8 @@ their CMSC 22001 course name (`CRFR50`).
 - `score_record(...)`: what `carcassonne score` prints for a record.
 - `carcassonne.env`: the PettingZoo AEC environment and a Gymnasium wrapper
   (needs the `env` extra: `pip install "./python[env]"`).
+- `carcassonne.openspiel`: registers the OpenSpiel game `python_carcassonne`
+  (needs the `open_spiel` extra).
 """
 
 from ._carcassonne import (

@@ -30,7 +30,6 @@ try:
     import gymnasium
     from gymnasium import spaces
     from pettingzoo import AECEnv
-    from pettingzoo.utils import wrappers
 except ImportError as e:  # pragma: no cover - exercised only without the extra
     raise ImportError(
         "carcassonne.env needs pettingzoo and gymnasium: pip install 'carcassonne[env]' "
@@ -169,6 +168,13 @@ class CarcassonneEnv(AECEnv):
         self._action_space = spaces.Discrete(self.core.action_size)
         self.state_space = state_space(self.core)
         self.agents: List[str] = []
+        self._has_reset = False
+
+    def _check_reset(self, call: str) -> None:
+        """The order PettingZoo's OrderEnforcingWrapper checks, checked here
+        at the cost of one attribute instead of a wrapper's lookups."""
+        if not self._has_reset:
+            raise RuntimeError(f"{call}() before reset(): call reset() first")
 
     def observation_space(self, agent: str) -> spaces.Dict:
         return self._observation_space
@@ -177,6 +183,7 @@ class CarcassonneEnv(AECEnv):
         return self._action_space
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
+        self._has_reset = True
         self.core.reset(_seed(seed))
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -191,6 +198,7 @@ class CarcassonneEnv(AECEnv):
 
     def state(self) -> np.ndarray:
         """The whole table (every hand, the bag's counts; never the bag's order)."""
+        self._check_reset("state")
         return self.core.state()
 
     def _select(self) -> None:
@@ -207,9 +215,15 @@ class CarcassonneEnv(AECEnv):
                 self.truncations[a] = True
 
     def observe(self, agent: str) -> Dict[str, np.ndarray]:
+        self._check_reset("observe")
         return self.core.observe(self._index[agent])
 
+    def last(self, observe: bool = True):
+        self._check_reset("last")
+        return super().last(observe)
+
     def step(self, action: Optional[int]) -> None:
+        self._check_reset("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -217,7 +231,7 @@ class CarcassonneEnv(AECEnv):
         if action is None:
             raise ValueError(f"{agent} is to move: None is only for agents whose game has ended")
         act = action_index(action, self.core)
-        if self.illegal == "lose" and self.core.mask(self._index[agent])[act] == 0:
+        if self.illegal == "lose" and not self.core.is_legal(act):
             self._lose(agent)
             return
         self.core.step(act)
@@ -255,6 +269,7 @@ class CarcassonneEnv(AECEnv):
         self._accumulate_rewards()
 
     def render(self) -> Union[None, str, np.ndarray]:
+        self._check_reset("render")
         return _render(self.core, self.render_mode)
 
     def close(self) -> None:
@@ -282,14 +297,16 @@ def render_text(core: EnvCore) -> str:
 
 
 def raw_env(**kwargs: Any) -> CarcassonneEnv:
-    """The environment without wrappers (fastest)."""
+    """The environment (the same as `env()`: it needs no wrappers)."""
     return CarcassonneEnv(**kwargs)
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """The environment with PettingZoo's order check (no call before
-    `reset`); the environment itself refuses actions out of range."""
-    return wrappers.OrderEnforcingWrapper(CarcassonneEnv(**kwargs))
+    """The environment as PettingZoo's `env()` gives one: checked. The checks
+    PettingZoo's wrappers make (no call before `reset`, actions in range)
+    the environment makes itself, so this is `raw_env`: a wrapper around it
+    cost 2.8× its speed in attribute lookups (python/README.md, "Speed")."""
+    return CarcassonneEnv(**kwargs)
 
 
 class SingleAgentEnv(gymnasium.Env):
@@ -378,7 +395,7 @@ class SingleAgentEnv(gymnasium.Env):
         a = action_index(action, self.core)
         if self.core.finished:
             raise ValueError("the episode has ended: call reset()")
-        if self.illegal == "lose" and self.core.mask(self.seat)[a] == 0:
+        if self.illegal == "lose" and not self.core.is_legal(a):
             info = {**self._info(), "illegal": True}
             return self.core.observe(self.seat), -1.0, True, False, info
         self.core.step(a)

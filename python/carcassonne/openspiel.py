@@ -359,6 +359,23 @@ class EngineBot(pyspiel.Bot):
         pass
 
 
+def play(game: CarcassonneGame, bots: List[pyspiel.Bot], rng: np.random.RandomState) -> CarcassonneState:
+    """One game: `bots[p].step(state)` for player p's moves, the draws from
+    `rng` by their probabilities; returns the final state."""
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            action = bots[state.current_player()].step(state)
+            if action not in state.legal_actions():
+                raise ValueError(f"bot {state.current_player()} chose action {action}, which is not legal")
+            state.apply_action(action)
+    return state
+
+
 pyspiel.register_game(_GAME_TYPE, CarcassonneGame)
 
-__all__ = ["NAME", "CarcassonneGame", "CarcassonneObserver", "CarcassonneState", "EngineBot", "PlayoutEvaluator"]
+__all__ = ["NAME", "CarcassonneGame", "CarcassonneObserver", "CarcassonneState", "EngineBot", "PlayoutEvaluator",
+           "play"]

@@ -17,18 +17,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import mcts
 
-from carcassonne.openspiel import EngineBot, PlayoutEvaluator
-
-
-def play(game, bots, rng):
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
-            state.apply_action(int(rng.choice(outcomes, p=probs)))
-        else:
-            state.apply_action(bots[state.current_player()].step(state))
-    return state
+from carcassonne.openspiel import EngineBot, PlayoutEvaluator, play
 
 
 def main():

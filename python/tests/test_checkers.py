@@ -151,3 +151,13 @@ def test_no_gymnasium_warning_for_the_batched_infos():
     _, infos = envs.reset(seed=0)
     assert infos["scores"].shape == (3, 2)
     envs.close()
+
+
+def test_calls_before_reset_are_refused_as_pettingzoos_order_wrapper_would():
+    e = env()
+    for call in (lambda: e.step(0), lambda: e.observe("player_0"), lambda: e.last(), lambda: e.state(),
+                 lambda: e.render()):
+        with pytest.raises(RuntimeError, match="reset"):
+            call()
+    e.reset(seed=1)
+    e.last()

@@ -15,7 +15,7 @@ if os.environ.get("CI"):
 pyspiel = pytest.importorskip("pyspiel")
 
 import carcassonne  # noqa: E402
-from carcassonne.openspiel import EngineBot, PlayoutEvaluator  # noqa: E402
+from carcassonne.openspiel import EngineBot, PlayoutEvaluator, play  # noqa: E402
 
 TILE_IDS = [t.id for t in carcassonne.tiles()]
 
@@ -104,13 +104,14 @@ def test_openspiels_mcts_plays_against_our_bot():
     searcher = mcts.MCTSBot(game, uct_c=2.0, max_simulations=8, evaluator=PlayoutEvaluator(1, 2),
                             random_state=rng, solve=False)
     bots = [searcher, EngineBot("greedy", 1)]
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
-            state.apply_action(int(rng.choice(outcomes, p=probs)))
-        else:
-            action = bots[state.current_player()].step(state)
-            assert action in state.legal_actions()
-            state.apply_action(action)
+    state = play(game, bots, rng)  # refuses an illegal action from either bot
     assert state.core.finished and sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    import carcassonne.openspiel
+
+    result = doctest.testmod(carcassonne.openspiel, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0

@@ -247,10 +247,9 @@ impl EnvCore {
 
     /// Pickling: the rule set, seats and window, and the game as `Game`
     /// pickles (its record and live bag), so the copy plays on exactly.
-    #[allow(clippy::type_complexity)]
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, (String, usize, i32, String, Option<crate::game::LiveState>))> {
+    ) -> crate::game::Reduce<'py, (String, usize, i32, String, Option<crate::game::LiveState>)> {
         let this = slf.borrow();
         let record = carcassonne::record::Record::from_game(&this.game, &this.names).to_json();
         let args = (this.rules.to_code(), this.players, this.radius, record, crate::game::live_state(&this.game));
@@ -437,6 +436,12 @@ impl EnvCore {
     /// the window, or not a tile in hand).
     fn encode(&self, mv: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
         Ok(self.encode_move(&crate::game::move_arg(mv)?.mv))
+    }
+
+    /// Whether an action is legal for the player to move (the same as its
+    /// mask entry, without building the mask).
+    fn is_legal(&self, #[pyo3(from_py_with = natural)] action: usize) -> bool {
+        self.decode_action(action).is_some_and(|mv| self.legal.contains(&mv))
     }
 
     /// Plays the move an action stands for; raises `IllegalMoveError` (the

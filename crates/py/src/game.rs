@@ -84,7 +84,7 @@ impl PyMove {
     }
 
     /// Pickling, by the record form.
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyAny>,))> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> Reduce<'py, (Bound<'py, PyAny>,)> {
         Ok((slf.get_type().getattr("from_dict")?, (slf.get().to_dict(slf.py())?,)))
     }
 
@@ -215,6 +215,9 @@ fn events_list<'py>(py: Python<'py>, game: &Game) -> PyResult<Bound<'py, PyList>
     }
     Ok(list)
 }
+
+/// What `__reduce__` returns: the function that rebuilds and its arguments.
+pub(crate) type Reduce<'py, A> = PyResult<(Bound<'py, PyAny>, A)>;
 
 /// A live bag's generator as Python can pickle it: its key and word position.
 pub(crate) type LiveState = (Vec<u8>, u128);
@@ -356,7 +359,7 @@ impl PyGame {
     /// Pickling (`pickle`, `copy`, multiprocessing): the game's record and
     /// its live bag's generator, so the copy is the same game and plays on
     /// exactly as the original would.
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, Option<LiveState>))> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> Reduce<'py, (String, Option<LiveState>)> {
         let this = slf.borrow();
         let restore = slf.get_type().getattr("_restore")?;
         Ok((restore, (this.to_record(), live_state(&this.game))))
@@ -638,8 +641,7 @@ impl PyView {
     /// seat, so the copy answers every call as the original, `sample` too.
     /// The pickle holds the whole game, what the seat cannot see included:
     /// it is for moving views between processes, not for showing a player.
-    #[allow(clippy::type_complexity)]
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, Option<LiveState>, usize))> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> Reduce<'py, (String, Option<LiveState>, usize)> {
         let this = slf.get();
         let record = Record::from_game(&this.game, &this.names).to_json();
         Ok((slf.get_type().getattr("_restore")?, (record, live_state(&this.game), this.player.index())))
@@ -669,7 +671,7 @@ pub struct PyTile {
 #[pymethods]
 impl PyTile {
     /// Pickling, by the letter id.
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (&'static str,))> {
+    fn __reduce__<'py>(&self, py: Python<'py>) -> Reduce<'py, (&'static str,)> {
         Ok((py.import("carcassonne._carcassonne")?.getattr("tile")?, (self.id.name(),)))
     }
 
