@@ -365,6 +365,7 @@ class SingleAgentEnv(gymnasium.Env):
         self._spec_of = dict(zip(others, specs))
         self._game_seed = 0
         self._scores: List[int] = []
+        self._ended = True  # until reset
 
     def _play_bots(self) -> None:
         while (seat := self.core.to_move) is not None and seat != self.seat:
@@ -385,6 +386,7 @@ class SingleAgentEnv(gymnasium.Env):
         super().reset(seed=seed)
         self._game_seed = int(self.np_random.integers(0, 2**63))
         self.core.reset(self._game_seed)
+        self._ended = False
         self._scores = self.core.scores
         self._play_bots()
         if self.render_mode == "human":
@@ -393,9 +395,10 @@ class SingleAgentEnv(gymnasium.Env):
 
     def step(self, action: int):
         a = action_index(action, self.core)
-        if self.core.finished:
+        if self._ended or self.core.finished:
             raise ValueError("the episode has ended: call reset()")
         if self.illegal == "lose" and not self.core.is_legal(a):
+            self._ended = True
             info = {**self._info(), "illegal": True}
             return self.core.observe(self.seat), -1.0, True, False, info
         self.core.step(a)

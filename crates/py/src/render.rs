@@ -114,9 +114,6 @@ fn paint(def: &TileDef, x: f32, y: f32) -> Rgb {
     if ends >= 3 && (x - 0.5).abs() < 0.1 && (y - 0.5).abs() < 0.1 {
         colour = VILLAGE;
     }
-    if def.has_cloister() && (x - 0.5).abs() < 0.17 && (y - 0.5).abs() < 0.17 {
-        colour = if y < 0.42 { ROOF } else { CLOISTER };
-    }
     if def.has_garden() && ((x - GARDEN_AT.0).powi(2) + (y - GARDEN_AT.1).powi(2)).sqrt() < 0.09 {
         colour = GARDEN;
     }
@@ -188,7 +185,12 @@ pub(crate) fn rgb(game: &Game, tile: usize) -> (Vec<u8>, usize, usize) {
                 let p = ((i as f32 + 0.5) / tile as f32, (j as f32 + 0.5) / tile as f32);
                 let (cx, cy) = turn(p, back);
                 let edge = i == 0 || j == 0 || i == tile - 1 || j == tile - 1;
-                put(&mut img, ox + i, oy + j, if edge { GRID } else { paint(def, cx, cy) });
+                let mut colour = if edge { GRID } else { paint(def, cx, cy) };
+                // The cloister stands upright whatever the tile's rotation, its roof up.
+                if def.has_cloister() && (p.0 - 0.5).abs() < 0.17 && (p.1 - 0.5).abs() < 0.17 {
+                    colour = if p.1 < 0.42 { ROOF } else { CLOISTER };
+                }
+                put(&mut img, ox + i, oy + j, colour);
             }
         }
     }
