@@ -37,6 +37,9 @@ def test_readme_counts_the_tile_kinds():
     lambda: carcassonne.EnvCore().observe(-1),
     lambda: carcassonne.Game(seed=2**64),
     lambda: carcassonne.arena(["random", "random"], games=-1),
+    lambda: carcassonne.Move("D", (2**40, 0)),
+    lambda: carcassonne.Move.from_dict({"tile": "D", "at": [0, -2**70]}),
+    lambda: carcassonne.Move.from_dict({"tile": "D", "at": [1, 0], "rot": -1}),
 ])
 def test_a_negative_or_huge_integer_is_a_value_error(call):
     with pytest.raises(ValueError) as info:
@@ -129,3 +132,10 @@ def test_the_build_backend_never_asks_for_a_toolchain(monkeypatch, tmp_path):
     assert "puccinialin" not in backend.get_requires_for_build_sdist()
     pyproject = (ROOT / "python" / "pyproject.toml").read_text()
     assert 'build-backend = "backend"' in pyproject and 'backend-path = ["_build"]' in pyproject
+
+
+def test_positions_may_be_negative_but_not_floats():
+    assert carcassonne.Move("D", (-3, -4)).at == (-3, -4)
+    assert carcassonne.Move.from_dict({"tile": "D", "at": [np.int64(-1), 0]}).at == (-1, 0)
+    with pytest.raises(TypeError):
+        carcassonne.Move("D", (0.5, 1))

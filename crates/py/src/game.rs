@@ -54,7 +54,7 @@ impl PyMove {
     fn new(
         py: Python<'_>,
         tile: &str,
-        at: (i32, i32),
+        #[pyo3(from_py_with = crate::coords)] at: (i32, i32),
         #[pyo3(from_py_with = natural)] rot: u8,
         meeple: Option<String>,
         abbot: Option<String>,
@@ -160,11 +160,9 @@ pub(crate) fn move_arg(obj: &Bound<'_, PyAny>) -> PyResult<PyMove> {
     };
     let field = |k: &str| d.get_item(k);
     let tile: String = field("tile")?.ok_or_else(|| PyValueError::new_err("a move needs \"tile\""))?.extract()?;
-    let at: Vec<i32> = field("at")?.ok_or_else(|| PyValueError::new_err("a move needs \"at\": [x, y]"))?.extract()?;
-    let [x, y] = at[..] else {
-        return Err(PyValueError::new_err("\"at\" is two numbers, [x, y]"));
-    };
-    let rot: u8 = field("rot")?.map(|r| r.extract()).transpose()?.unwrap_or(0);
+    let at = field("at")?.ok_or_else(|| PyValueError::new_err("a move needs \"at\": [x, y]"))?;
+    let (x, y) = crate::coords(&at)?;
+    let rot: u8 = field("rot")?.map(|r| natural(&r)).transpose()?.unwrap_or(0);
     let opt =
         |k: &str| -> PyResult<Option<String>> { field(k)?.filter(|v| !v.is_none()).map(|v| v.extract()).transpose() };
     let recall: bool = field("recall")?.filter(|v| !v.is_none()).map(|v| v.extract()).transpose()?.unwrap_or(false);

@@ -102,21 +102,40 @@ pub(crate) fn seed_of(rng: &Bound<'_, PyAny>) -> PyResult<u64> {
 /// too large one is a `ValueError` naming the value, not an `OverflowError`.
 /// Used as `#[pyo3(from_py_with = natural)]`.
 pub(crate) fn natural<T: TryFrom<i128>>(obj: &Bound<'_, PyAny>) -> PyResult<T> {
-    let py = obj.py();
-    let n: i128 = match obj.extract::<i128>() {
-        Ok(n) => n,
-        Err(e) if e.is_instance_of::<PyOverflowError>(py) => {
-            return Err(PyValueError::new_err(format!("{obj} is out of range")));
-        }
-        Err(_) => {
-            let kind = obj.get_type().name()?;
-            return Err(PyTypeError::new_err(format!("an integer is needed, not {kind} ({obj})")));
-        }
-    };
+    let n = integer(obj)?;
     if n < 0 {
         return Err(PyValueError::new_err(format!("{n} is negative: a whole number is needed")));
     }
     T::try_from(n).map_err(|_| PyValueError::new_err(format!("{n} is out of range")))
+}
+
+/// A board coordinate pair `(x, y)` (negative allowed): out of range is a
+/// `ValueError`, as for `natural`.
+pub(crate) fn coords(obj: &Bound<'_, PyAny>) -> PyResult<(i32, i32)> {
+    let items: Vec<Bound<'_, PyAny>> = obj.extract()?;
+    let [x, y] = &items[..] else {
+        return Err(PyValueError::new_err("a position is two numbers, (x, y)"));
+    };
+    let one = |v: &Bound<'_, PyAny>| {
+        let n = integer(v)?;
+        i32::try_from(n).map_err(|_| PyValueError::new_err(format!("{n} is out of range for a position")))
+    };
+    Ok((one(x)?, one(y)?))
+}
+
+/// Any Python integer, as wide as Python allows up to 128 bits.
+fn integer(obj: &Bound<'_, PyAny>) -> PyResult<i128> {
+    let py = obj.py();
+    match obj.extract::<i128>() {
+        Ok(n) => Ok(n),
+        Err(e) if e.is_instance_of::<PyOverflowError>(py) => {
+            Err(PyValueError::new_err(format!("{obj} is out of range")))
+        }
+        Err(_) => {
+            let kind = obj.get_type().name()?;
+            Err(PyTypeError::new_err(format!("an integer is needed, not {kind} ({obj})")))
+        }
+    }
 }
 
 /// A JSON value as Python data (dicts keep their order).
