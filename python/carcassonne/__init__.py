@@ -22,6 +22,8 @@ their CMSC 22001 course name (`CRFR50`).
   (needs the `env` extra: `pip install "./python[env]"`).
 - `carcassonne.vector`: a batch of games stepped in Rust, as a Gymnasium
   vector environment (`CarcassonneVectorEnv`, the same extra).
+- `carcassonne.openspiel`: registers the OpenSpiel game `python_carcassonne`
+  (needs the `open_spiel` extra).
 """
 
 from ._carcassonne import (

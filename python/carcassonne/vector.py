@@ -76,11 +76,17 @@ class CarcassonneVectorEnv(VectorEnv):
     - `copy`: return copies of the observation arrays instead of the
       arrays the batch writes into.
 
-    An illegal action raises `IllegalMoveError` (code `not_legal`, `env`
-    the game's index) and changes nothing, or with `illegal="lose"` ends
-    that game's episode with reward -1 and `info["illegal"]`. An action
-    outside the action space, of the wrong shape or not an integer raises
-    `CarcassonneError` with code `bad_action`.
+    An illegal action (in the action space but not legal) ends that game's
+    episode with reward -1 and `info["illegal"]` (`illegal="lose"`, the
+    default, as in `SingleAgentEnv`), or raises `IllegalMoveError` (code
+    `not_legal`, `env` the game's index) and changes nothing
+    (`illegal="raise"`). An action outside the action space, of the wrong
+    shape or not an integer raises `CarcassonneError` with code
+    `bad_action`.
+
+    `info` holds `legal_actions` and `legal_count` (below), `scores` (by
+    seat, as `SingleAgentEnv`'s `info["scores"]`) and, with
+    `illegal="lose"`, `illegal`.
     """
 
     metadata: Dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
@@ -94,7 +100,7 @@ class CarcassonneVectorEnv(VectorEnv):
         opponents: Union[str, Sequence[str]] = "greedy",
         radius: int = DEFAULT_RADIUS,
         reward: str = "win",
-        illegal: str = "raise",
+        illegal: str = "lose",
         actions: str = "flat",
         action_mask: bool = False,
         threads: Optional[int] = None,
@@ -119,6 +125,9 @@ class CarcassonneVectorEnv(VectorEnv):
         self._buffers = self.core.buffers()
         self._obs_keys = list(single.spaces)
         self._everyone = np.ones(num_envs, dtype=bool)
+        # The observation's scores are by seat relative to the learner;
+        # column p of info["scores"] is seat p's.
+        self._by_seat = [(p - seat) % players for p in range(players)]
 
     @property
     def threads(self) -> int:
@@ -137,6 +146,8 @@ class CarcassonneVectorEnv(VectorEnv):
         for k in keys:
             info[k] = b[k].copy() if self.copy or k != "legal_actions" else b[k]
             info["_" + k] = self._everyone
+        info["scores"] = b["scores"][:, self._by_seat]
+        info["_scores"] = self._everyone
         return info
 
     def reset(

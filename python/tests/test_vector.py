@@ -58,6 +58,7 @@ def test_each_game_is_the_single_environments_game(rules, players, seat, opponen
         single_obs, single_info = single.reset(seed=seed + i)
         assert_same_observation(single_obs, obs, i, "reset")
         assert np.array_equal(single_info["legal_actions"], legal_rows(info)[i])
+        assert np.array_equal(single_info["scores"], info["scores"][i])
     rng = np.random.default_rng(5)
     live = [True] * n
     steps = 0
@@ -72,6 +73,7 @@ def test_each_game_is_the_single_environments_game(rules, players, seat, opponen
             single_obs, single_reward, single_term, single_trunc, single_info = single.step(flat[i])
             assert_same_observation(single_obs, obs, i, steps)
             assert np.array_equal(single_info["legal_actions"], legal_rows(info)[i])
+            assert np.array_equal(single_info["scores"], info["scores"][i])
             assert (reward[i], terminated[i], truncated[i]) == (single_reward, single_term, single_trunc)
             live[i] = not (single_term or single_trunc)
     assert steps >= 71 // players - 2  # every game to its end
@@ -184,7 +186,8 @@ def test_partial_reset_and_seed_list():
 
 @pytest.mark.parametrize("form", ["flat", "legal"])
 def test_bad_actions_raise_and_change_nothing(form):
-    envs = CarcassonneVectorEnv(num_envs=3, opponents="random", actions=form, action_mask=True, copy=True)
+    envs = CarcassonneVectorEnv(num_envs=3, opponents="random", actions=form, action_mask=True, copy=True,
+                                illegal="raise")
     obs, info = envs.reset(seed=9)
     size = envs.single_action_space.n
     good = np.zeros(3, dtype=np.int64) if form == "legal" else info["legal_actions"][:, 0].astype(np.int64)
@@ -210,17 +213,26 @@ def test_bad_actions_raise_and_change_nothing(form):
     envs.step(good)  # the batch still plays
 
 
-def test_illegal_lose_ends_that_episode():
-    envs = CarcassonneVectorEnv(num_envs=2, opponents="random", actions="legal", illegal="lose")
+@pytest.mark.parametrize("form", ["flat", "legal"])
+def test_illegal_lose_ends_that_episode(form):
+    """By default (illegal="lose", as SingleAgentEnv), an illegal action ends
+    that game's episode with reward -1 and info["illegal"], the observation
+    unchanged, as the single environment does; the next step resets it."""
+    envs = CarcassonneVectorEnv(num_envs=2, opponents="random", actions=form, action_mask=True, copy=True)
+    single = SingleAgentEnv(opponents="random")
     obs, info = envs.reset(seed=3)
-    picks = np.array([0, info["legal_count"][1]])
-    obs, reward, terminated, truncated, info = envs.step(picks)
+    single_obs, _ = single.reset(seed=4)  # game 1
+    first = int(info["legal_actions"][0][0])
+    not_legal = int(np.flatnonzero(obs["action_mask"][1] == 0)[0])
+    picks = np.array([0, info["legal_count"][1]]) if form == "legal" else np.array([first, not_legal])
+    after, reward, terminated, truncated, info = envs.step(picks)
     assert list(reward) == [0.0, -1.0] and list(terminated) == [False, True]
     assert list(info["illegal"]) == [False, True]
-    single = SingleAgentEnv(opponents="random", illegal="lose")
-    single.reset(seed=4)
-    _, single_reward, single_term, _, single_info = single.step(0)  # 0 is not legal at the first turn
-    assert (single_reward, single_term, single_info["illegal"]) == (-1.0, True, True)
+    single_after, single_reward, single_term, single_trunc, single_info = single.step(not_legal)
+    assert (single_reward, single_term, single_trunc, single_info["illegal"]) == (-1.0, True, False, True)
+    assert_same_observation(single_after, after, 1, "illegal")
+    assert_same_observation(single_obs, after, 1, "unchanged")
+    assert np.array_equal(single_info["scores"], info["scores"][1])
     obs, reward, terminated, truncated, info = envs.step(np.array([0, 0]))
     assert reward[1] == 0 and not terminated[1] and not info["illegal"][1]
 

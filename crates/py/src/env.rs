@@ -23,7 +23,7 @@ use pyo3::types::PyDict;
 
 use crate::game::{PyGame, PyMove};
 use crate::play::PyBot;
-use crate::{illegal, parse_rules, setup_error};
+use crate::{illegal, natural, parse_rules, setup_error};
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<EnvCore>()?;
@@ -97,6 +97,7 @@ pub(crate) fn role_index(r: Role) -> usize {
 
 /// A game with a flat action space, masks and array observations.
 #[pyclass(name = "EnvCore", module = "carcassonne")]
+#[derive(Clone)]
 pub struct EnvCore {
     game: Game,
     /// The legal moves of the player to move, worked out once per state
@@ -220,7 +221,13 @@ impl EnvCore {
 impl EnvCore {
     #[new]
     #[pyo3(signature = (rules = "standard", players = 2, radius = DEFAULT_RADIUS, seed = 0))]
-    fn new(py: Python<'_>, rules: &str, players: usize, radius: usize, seed: u64) -> PyResult<EnvCore> {
+    fn new(
+        py: Python<'_>,
+        rules: &str,
+        #[pyo3(from_py_with = natural)] players: usize,
+        #[pyo3(from_py_with = natural)] radius: usize,
+        #[pyo3(from_py_with = natural)] seed: u64,
+    ) -> PyResult<EnvCore> {
         let rules = parse_rules(py, rules)?;
         if !(1..=64).contains(&radius) {
             return Err(PyValueError::new_err("radius must be 1 to 64"));
@@ -238,8 +245,69 @@ impl EnvCore {
         })
     }
 
+    /// Pickling: the rule set, seats and window, and the game as `Game`
+    /// pickles (its record and live bag), so the copy plays on exactly.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> crate::game::Reduce<'py, (String, usize, i32, String, Option<crate::game::LiveState>)> {
+        let this = slf.borrow();
+        let record = carcassonne::record::Record::from_game(&this.game, &this.names).to_json();
+        let args = (this.rules.to_code(), this.players, this.radius, record, crate::game::live_state(&this.game));
+        Ok((slf.get_type().getattr("_restore")?, args))
+    }
+
+    /// The inverse of `__reduce__` (not for use otherwise).
+    #[staticmethod]
+    fn _restore(
+        py: Python<'_>,
+        rules: &str,
+        players: usize,
+        radius: usize,
+        record: &str,
+        live: Option<crate::game::LiveState>,
+    ) -> PyResult<EnvCore> {
+        let mut core = EnvCore::new(py, rules, players, radius, 0)?;
+        core.game = crate::game::restore_game(py, record, live)?.game;
+        core.legal = core.game.legal_moves();
+        Ok(core)
+    }
+
+    /// The length of `state()`.
+    #[getter]
+    fn state_size(&self) -> usize {
+        let (n, cells) = (self.players, self.width * self.width);
+        self.planes() * cells + n * self.slots * TILE_KINDS + TILE_KINDS + 5 * n
+    }
+
+    /// The whole table for a centralised critic, one flat int32 array
+    /// (python/README.md, "State"): the board planes with absolute seats
+    /// (seat 0's observation planes), every hand (hidden ones too), the
+    /// hand sizes, the bag's counts per tile kind (never its order), then
+    /// per seat the scores, supply, abbot in supply and who is to move.
+    fn state<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i32>> {
+        let n = self.players;
+        let mut out: Vec<i32> = Vec::with_capacity(self.state_size());
+        out.extend(self.board_planes(PlayerId(0)).into_iter().map(i32::from));
+        let seats = || (0..n).map(|p| PlayerId(p as u8));
+        for p in seats() {
+            let mut rows = vec![0i32; self.slots * TILE_KINDS];
+            for (i, t) in self.game.hand(p).iter().enumerate().take(self.slots) {
+                rows[i * TILE_KINDS + t.index()] = 1;
+            }
+            out.extend(rows);
+        }
+        out.extend(seats().map(|p| self.game.hand(p).len() as i32));
+        out.extend(self.game.remaining().iter().map(|&c| i32::from(c)));
+        out.extend(self.game.scores().iter().take(n).map(|&s| s as i32));
+        out.extend(seats().map(|p| i32::from(self.game.supply(p))));
+        let view = View::new(&self.game, PlayerId(0));
+        out.extend(seats().map(|p| i32::from(view.abbot_in_supply(p))));
+        out.extend(seats().map(|p| i32::from(self.game.to_move() == Some(p))));
+        PyArray1::from_vec(py, out)
+    }
+
     /// A new game shuffled from `seed`.
-    fn reset(&mut self, py: Python<'_>, seed: u64) -> PyResult<()> {
+    fn reset(&mut self, py: Python<'_>, #[pyo3(from_py_with = natural)] seed: u64) -> PyResult<()> {
         self.game = Game::new(Setup::standard(self.rules, self.players, seed)).map_err(|e| setup_error(py, e))?;
         self.legal = self.game.legal_moves();
         Ok(())
@@ -292,6 +360,25 @@ impl EnvCore {
     }
 
     #[getter]
+    fn moves_played(&self) -> u16 {
+        self.game.moves_played()
+    }
+
+    /// Tiles still to be drawn.
+    #[getter]
+    fn tiles_left(&self) -> usize {
+        self.game.tiles_left()
+    }
+
+    fn __copy__(&self) -> EnvCore {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> EnvCore {
+        self.clone()
+    }
+
+    #[getter]
     fn scores(&self) -> Vec<u32> {
         self.game.scores().to_vec()
     }
@@ -304,7 +391,7 @@ impl EnvCore {
     /// Redraws what `seat` cannot see (the bag's order, other players'
     /// hidden hands) from `rng`, keeping everything it sees: a determinized
     /// sample in place (and the check that observations leak nothing).
-    fn resample_hidden(&mut self, seat: usize, rng: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn resample_hidden(&mut self, #[pyo3(from_py_with = natural)] seat: usize, rng: &Bound<'_, PyAny>) -> PyResult<()> {
         let p = self.seat(seat)?;
         self.game.resample_hidden(p, &mut carcassonne::seeded_rng(crate::seed_of(rng)?));
         self.legal = self.game.legal_moves();
@@ -317,7 +404,11 @@ impl EnvCore {
     }
 
     /// The action mask of `seat` (int8, 1 = legal; all zero unless `seat` is to move).
-    fn mask<'py>(&self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyArray1<i8>>> {
+    fn mask<'py>(
+        &self,
+        py: Python<'py>,
+        #[pyo3(from_py_with = natural)] seat: usize,
+    ) -> PyResult<Bound<'py, PyArray1<i8>>> {
         Ok(PyArray1::from_vec(py, self.mask_vec(self.seat(seat)?)))
     }
 
@@ -337,7 +428,7 @@ impl EnvCore {
 
     /// The move an action stands for, or None if it names no tile in hand
     /// (or the game is over).
-    fn decode(&self, action: usize) -> Option<PyMove> {
+    fn decode(&self, #[pyo3(from_py_with = natural)] action: usize) -> Option<PyMove> {
         self.decode_action(action).map(|mv| PyMove { mv })
     }
 
@@ -347,9 +438,15 @@ impl EnvCore {
         Ok(self.encode_move(&crate::game::move_arg(mv)?.mv))
     }
 
+    /// Whether an action is legal for the player to move (the same as its
+    /// mask entry, without building the mask).
+    fn is_legal(&self, #[pyo3(from_py_with = natural)] action: usize) -> bool {
+        self.decode_action(action).is_some_and(|mv| self.legal.contains(&mv))
+    }
+
     /// Plays the move an action stands for; raises `IllegalMoveError` (the
     /// game unchanged) if it is not legal.
-    fn step(&mut self, py: Python<'_>, action: usize) -> PyResult<()> {
+    fn step(&mut self, py: Python<'_>, #[pyo3(from_py_with = natural)] action: usize) -> PyResult<()> {
         let mv = self.decode_action(action).ok_or_else(|| {
             PyValueError::new_err(format!("action {action} names no move (game over, or no such tile in hand)"))
         })?;
@@ -390,7 +487,11 @@ impl EnvCore {
     /// `board` (planes × W × W, uint8), `hands` (seats × slots × tile kinds),
     /// `hand_sizes`, `unseen`, `scores`, `supply`, `abbot`, `to_move`, and
     /// `action_mask`. Seats are relative: index 0 is the observer.
-    fn observe<'py>(&self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyDict>> {
+    fn observe<'py>(
+        &self,
+        py: Python<'py>,
+        #[pyo3(from_py_with = natural)] seat: usize,
+    ) -> PyResult<Bound<'py, PyDict>> {
         let me = self.seat(seat)?;
         let view = View::new(&self.game, me);
         let n = self.players;

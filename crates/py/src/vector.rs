@@ -19,13 +19,12 @@ use carcassonne::TILE_KINDS;
 use carcassonne::{
     Action, EdgeKind, Game, Move, PlacedTile, Placement, PlayerId, Pos, Rules, Setup, Spot, TileId, View,
 };
-use carcassonne_ai::{Bot, BotSpec};
+use carcassonne_ai::BotSpec;
 use numpy::{Element, PyArrayDyn, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rand_core::RngCore;
-use std::sync::Mutex;
 
 use crate::env::{decision, role_index, BASE_PLANES, DECISIONS, ROLE_PLANES};
 use crate::{parse_rules, setup_error, CarcassonneError, IllegalMoveError};
@@ -225,8 +224,6 @@ impl Figure {
 /// One game of the batch and what its observation last held.
 struct Table {
     game: Game,
-    /// The other seats' bots, in seat order.
-    bots: Vec<Box<dyn Bot>>,
     /// The learner's legal moves inside the window, by action, ascending.
     /// Each as `action << 24 | index` of the move in `moves`.
     legal: Vec<u64>,
@@ -251,7 +248,6 @@ impl Table {
     fn new(layout: &Layout, game: Game) -> Table {
         Table {
             game,
-            bots: Vec::new(),
             legal: Vec::new(),
             moves: Vec::new(),
             listed: layout.max_legal,
@@ -281,9 +277,8 @@ impl Table {
         }
     }
 
-    /// A new game from `seed`, as `SingleAgentEnv.reset` makes it: the
-    /// bots seeded `seed + 1`, `seed + 2`… in seat order, and played up to
-    /// the learner's first turn.
+    /// A new game from `seed`, as `SingleAgentEnv.reset` makes it, the
+    /// bots played up to the learner's first turn.
     fn start(&mut self, layout: &Layout, seed: u64, out: &mut Out<'_>) {
         let setup = Setup::standard(layout.rules, layout.players, seed);
         // The rules and seat count were checked when the batch was made,
@@ -291,8 +286,6 @@ impl Table {
         self.game.restart(setup).expect("a checked setup");
         self.seed = seed;
         self.done = false;
-        self.bots =
-            layout.opponents.iter().enumerate().map(|(i, s)| s.build(seed.wrapping_add(1 + i as u64))).collect();
         self.play_bots(layout);
         out.board.fill(0);
         out.mask.fill(0);
@@ -311,10 +304,13 @@ impl Table {
         out.illegal[0] = false;
     }
 
+    /// The bots' turns up to the learner's, each bot seeded from the game's
+    /// seed and the move number as `SingleAgentEnv` seeds them.
     fn play_bots(&mut self, layout: &Layout) {
         while let Some(p) = self.game.to_move().filter(|&p| p != layout.seat) {
             let k = if p.index() < layout.seat.index() { p.index() } else { p.index() - 1 };
-            match self.bots[k].choose(&View::new(&self.game, p)) {
+            let turn_seed = self.seed.wrapping_mul(1_000_003).wrapping_add(u64::from(self.game.moves_played()));
+            match layout.opponents[k].build(turn_seed).choose(&View::new(&self.game, p)) {
                 Some(mv) => self.game.play_unchecked(&mv),
                 None => break,
             }
@@ -596,24 +592,16 @@ fn game_error<E: pyo3::PyTypeInfo>(py: Python<'_>, env: usize, code: &str, messa
 #[pyclass(name = "VecCore", module = "carcassonne")]
 pub struct VecCore {
     layout: Layout,
-    /// Only ever reached through `&mut self` (`get_mut`, no locking): the
-    /// mutex makes the bots, which are `Send` only, shareable as pyo3 asks.
-    tables: Mutex<Vec<Table>>,
+    tables: Vec<Table>,
     threads: usize,
     arrays: Arrays,
-}
-
-impl VecCore {
-    fn tables(&mut self) -> &mut Vec<Table> {
-        self.tables.get_mut().unwrap_or_else(|e| e.into_inner())
-    }
 }
 
 #[pymethods]
 impl VecCore {
     #[new]
     #[pyo3(signature = (num_envs, rules = "standard", players = 2, seat = 0, opponents = vec!["greedy".to_string()],
-        radius = crate::env::DEFAULT_RADIUS, reward = "win", illegal = "raise", flat_mask = false,
+        radius = crate::env::DEFAULT_RADIUS, reward = "win", illegal = "lose", flat_mask = false,
         max_legal = None, threads = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -694,7 +682,7 @@ impl VecCore {
             truncated: zeros(py, &[b]),
             illegal: zeros(py, &[b]),
         };
-        let tables = Mutex::new((0..num_envs).map(|_| Table::new(&layout, first.clone())).collect());
+        let tables = (0..num_envs).map(|_| Table::new(&layout, first.clone())).collect();
         let mut core = VecCore { layout, tables, threads, arrays };
         core.reset(py, (0..num_envs as u64).collect(), None)?;
         Ok(core)
@@ -702,7 +690,7 @@ impl VecCore {
 
     #[getter]
     fn num_envs(&mut self) -> usize {
-        self.tables().len()
+        self.tables.len()
     }
 
     /// The most legal actions a turn lists (the width of `legal_actions`).
@@ -724,7 +712,7 @@ impl VecCore {
     /// The seed of each game in play.
     #[getter]
     fn seeds(&mut self) -> Vec<u64> {
-        self.tables().iter().map(|t| t.seed).collect()
+        self.tables.iter().map(|t| t.seed).collect()
     }
 
     /// The arrays the batch writes into, by name (the same objects every
@@ -757,7 +745,7 @@ impl VecCore {
     /// game); with `mask`, only where it is true.
     #[pyo3(signature = (seeds, mask = None))]
     fn reset(&mut self, py: Python<'_>, seeds: Vec<u64>, mask: Option<Vec<bool>>) -> PyResult<()> {
-        let n = self.tables().len();
+        let n = self.tables.len();
         if seeds.len() != n || mask.as_ref().is_some_and(|m| m.len() != n) {
             return Err(game_error::<CarcassonneError>(
                 py,
@@ -771,7 +759,7 @@ impl VecCore {
             .enumerate()
             .map(|(i, &s)| if mask.as_ref().is_none_or(|m| m[i]) { Choice::Start(s) } else { Choice::Keep })
             .collect();
-        let tables = self.tables.get_mut().unwrap_or_else(|e| e.into_inner());
+        let tables = &mut self.tables;
         let (layout, threads) = (&self.layout, self.threads);
         with_out!(py, &self.arrays, |out| py.detach(|| run_all(layout, tables, &choices, out, threads)));
         Ok(())
@@ -787,7 +775,7 @@ impl VecCore {
     /// (`IllegalMoveError`, code `not_legal`); `env` names the game.
     fn step(&mut self, py: Python<'_>, actions: PyReadonlyArray1<'_, i64>, short: bool) -> PyResult<()> {
         let actions = actions.as_slice()?;
-        let tables = self.tables.get_mut().unwrap_or_else(|e| e.into_inner());
+        let tables = &mut self.tables;
         let n = tables.len();
         if actions.len() != n {
             return Err(game_error::<CarcassonneError>(
