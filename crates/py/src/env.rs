@@ -15,7 +15,10 @@
 //! Observations never hold what the observer cannot see: hidden hands are
 //! zero, and tile counts are of the tiles unseen by the observer.
 
-use carcassonne::{Action, Game, Move, PlayerId, Pos, Role, Rotation, Rules, Setup, Spot, View, TILE_KINDS};
+use carcassonne::{
+    Action, EdgeKind, Follower, Game, Move, PlacedTile, PlayerId, Pos, Role, Rotation, Rules, Setup, Spot, View,
+    TILE_KINDS,
+};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -85,6 +88,76 @@ fn action_of(d: usize) -> Action {
     }
 }
 
+/// The plane of `BASE_PLANES` that marks the cell of the last tile placed.
+pub(crate) const LAST_PLACED: usize = 18;
+
+/// The cell of `pos` in a window of `radius` cells each way around the
+/// start (`width` = 2 × radius + 1 cells a side), if it is inside.
+pub(crate) fn window_cell(pos: Pos, radius: i32, width: usize) -> Option<usize> {
+    let (x, y) = (pos.x + radius, pos.y + radius);
+    let w = width as i32;
+    ((0..w).contains(&x) && (0..w).contains(&y)).then(|| (y * w + x) as usize)
+}
+
+/// The flat action of hand slot `slot`, window cell `cell` (of `cells`),
+/// rotation `rot` and decision `d`.
+pub(crate) fn flat_action(slot: usize, cells: usize, cell: usize, rot: Rotation, d: usize) -> usize {
+    ((slot * cells + cell) * 4 + rot.quarter_turns() as usize) * DECISIONS + d
+}
+
+/// Writes the planes of a placed tile at cell `c` of `board` (planes of
+/// `cells` bytes each). The cell was empty, so only the planes that are not
+/// zero are written.
+pub(crate) fn write_tile(board: &mut [u8], cells: usize, c: usize, t: &PlacedTile, abbot: bool) {
+    let mut set = |plane: usize, v: u8| {
+        if v != 0 {
+            board[plane * cells + c] = v;
+        }
+    };
+    let def = t.tile.def();
+    let rot = t.rot.quarter_turns() as usize;
+    set(0, 1);
+    for d in 0..4 {
+        // The edge facing direction d came from canonical edge d - rot.
+        match def.edges[(d + 4 - rot) % 4] {
+            EdgeKind::City => set(1 + d, 1),
+            EdgeKind::Road => set(5 + d, 1),
+            EdgeKind::River => set(9 + d, 1),
+            EdgeKind::Field => {}
+        }
+    }
+    set(13, def.shield as u8);
+    set(14, def.has_cloister() as u8);
+    set(15, (def.has_garden() && abbot) as u8);
+    set(16, t.tile.index() as u8 + 1);
+    set(17, rot as u8);
+}
+
+/// A figure as the planes show it to `seat`: its seat relative to `seat`,
+/// its role and its spot (index + 1).
+pub(crate) fn figure_of(f: &Follower, seat: PlayerId, players: usize) -> (usize, usize, u8) {
+    let rel = (f.player.index() + players - seat.index()) % players;
+    (rel, role_index(f.role), 1 + Spot::all().position(|s| s == f.spot).unwrap_or(0) as u8)
+}
+
+/// Sets a figure's planes at cell `c` (`on`), or clears them.
+pub(crate) fn write_figure(
+    board: &mut [u8],
+    cells: usize,
+    players: usize,
+    c: usize,
+    figure: (usize, usize, u8),
+    on: bool,
+) {
+    let (seat, role, spot) = figure;
+    let seats_at = BASE_PLANES.len();
+    let roles_at = seats_at + players;
+    let spot_at = roles_at + ROLE_PLANES.len();
+    board[(seats_at + seat) * cells + c] = on as u8;
+    board[(roles_at + role) * cells + c] = on as u8;
+    board[spot_at * cells + c] = if on { spot } else { 0 };
+}
+
 pub(crate) fn role_index(r: Role) -> usize {
     match r {
         Role::Thief => 0,
@@ -113,19 +186,14 @@ pub struct EnvCore {
 
 impl EnvCore {
     fn cell(&self, pos: Pos) -> Option<usize> {
-        let (x, y) = (pos.x + self.radius, pos.y + self.radius);
-        let w = self.width as i32;
-        ((0..w).contains(&x) && (0..w).contains(&y)).then(|| (y * w + x) as usize)
+        window_cell(pos, self.radius, self.width)
     }
 
     fn encode_move(&self, mv: &Move) -> Option<usize> {
         let p = self.game.to_move()?;
         let slot = self.game.hand(p).iter().position(|&t| t == mv.tile)?;
         let cell = self.cell(mv.pos)?;
-        Some(
-            ((slot * self.width * self.width + cell) * 4 + mv.rot.quarter_turns() as usize) * DECISIONS
-                + decision(mv.action),
-        )
+        Some(flat_action(slot, self.width * self.width, cell, mv.rot, decision(mv.action)))
     }
 
     fn decode_action(&self, action: usize) -> Option<Move> {
@@ -177,41 +245,18 @@ impl EnvCore {
     fn board_planes(&self, seat: PlayerId) -> Vec<u8> {
         let cells = self.width * self.width;
         let mut out = vec![0u8; self.planes() * cells];
-        let mut set = |plane: usize, cell: usize, v: u8| out[plane * cells + cell] = v;
         for t in self.game.board().tiles() {
-            let Some(c) = self.cell(t.pos) else { continue };
-            let def = t.tile.def();
-            let rot = t.rot.quarter_turns() as usize;
-            set(0, c, 1);
-            for d in 0..4 {
-                // The edge facing direction d came from canonical edge d - rot.
-                let kind = def.edges[(d + 4 - rot) % 4];
-                match kind {
-                    carcassonne::EdgeKind::City => set(1 + d, c, 1),
-                    carcassonne::EdgeKind::Road => set(5 + d, c, 1),
-                    carcassonne::EdgeKind::River => set(9 + d, c, 1),
-                    carcassonne::EdgeKind::Field => {}
-                }
+            if let Some(c) = self.cell(t.pos) {
+                write_tile(&mut out, cells, c, t, self.rules.abbot);
             }
-            set(13, c, def.shield as u8);
-            set(14, c, def.has_cloister() as u8);
-            set(15, c, (def.has_garden() && self.rules.abbot) as u8);
-            set(16, c, t.tile.index() as u8 + 1);
-            set(17, c, rot as u8);
         }
         if let Some(last) = self.game.history().last().and_then(|m| self.cell(m.pos)) {
-            set(18, last, 1);
+            out[LAST_PLACED * cells + last] = 1;
         }
-        let n = self.players;
-        let seats_at = BASE_PLANES.len();
-        let roles_at = seats_at + n;
-        let spot_at = roles_at + ROLE_PLANES.len();
         for f in self.game.followers() {
-            let Some(c) = self.cell(f.pos) else { continue };
-            let rel = (f.player.index() + n - seat.index()) % n;
-            set(seats_at + rel, c, 1);
-            set(roles_at + role_index(f.role), c, 1);
-            set(spot_at, c, 1 + Spot::all().position(|s| s == f.spot).unwrap_or(0) as u8);
+            if let Some(c) = self.cell(f.pos) {
+                write_figure(&mut out, cells, self.players, c, figure_of(f, seat, self.players), true);
+            }
         }
         out
     }

@@ -16,9 +16,7 @@
 //! whose action for them is ignored (Gymnasium's next-step autoreset).
 
 use carcassonne::TILE_KINDS;
-use carcassonne::{
-    Action, EdgeKind, Game, Move, PlacedTile, Placement, PlayerId, Pos, Rules, Setup, Spot, TileId, View,
-};
+use carcassonne::{Action, Game, Move, Placement, PlayerId, Pos, Rules, Setup, TileId, View};
 use carcassonne_ai::BotSpec;
 use numpy::{Element, PyArrayDyn, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
@@ -26,15 +24,15 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rand_core::RngCore;
 
-use crate::env::{decision, role_index, BASE_PLANES, DECISIONS, ROLE_PLANES};
+use crate::env::{
+    decision, figure_of, flat_action, window_cell, write_figure, write_tile, BASE_PLANES, DECISIONS, LAST_PLACED,
+    ROLE_PLANES,
+};
 use crate::{parse_rules, setup_error, CarcassonneError, IllegalMoveError};
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<VecCore>()
 }
-
-/// The planes of `BASE_PLANES` this module writes by index.
-const LAST_PLACED: usize = 18;
 
 /// What every game of a batch shares: rules, seats, window and sizes.
 struct Layout {
@@ -60,9 +58,7 @@ impl Layout {
     }
 
     fn cell(&self, pos: Pos) -> Option<usize> {
-        let (x, y) = (pos.x + self.radius, pos.y + self.radius);
-        let w = self.width as i32;
-        ((0..w).contains(&x) && (0..w).contains(&y)).then(|| (y * w + x) as usize)
+        window_cell(pos, self.radius, self.width)
     }
 
     fn mask_len(&self) -> usize {
@@ -203,21 +199,15 @@ enum Choice {
 struct Figure(u64);
 
 impl Figure {
-    fn new(cell: usize, seat: usize, role: usize, spot: u8) -> Figure {
+    fn new(cell: usize, (seat, role, spot): (usize, usize, u8)) -> Figure {
         Figure((cell as u64) << 24 | (seat as u64) << 16 | (role as u64) << 8 | u64::from(spot))
     }
 
     /// Sets its planes to `on` (or back to zero): the seat, the role and the spot.
     fn draw(self, board: &mut [u8], layout: &Layout, on: bool) {
-        let (cells, n) = (layout.cells(), layout.players);
         let cell = (self.0 >> 24) as usize;
-        let (seat, role, spot) = ((self.0 >> 16) as u8 as usize, (self.0 >> 8) as u8 as usize, self.0 as u8);
-        let seats_at = BASE_PLANES.len();
-        let roles_at = seats_at + n;
-        let spot_at = roles_at + ROLE_PLANES.len();
-        board[(seats_at + seat) * cells + cell] = on as u8;
-        board[(roles_at + role) * cells + cell] = on as u8;
-        board[spot_at * cells + cell] = if on { spot } else { 0 };
+        let figure = ((self.0 >> 16) as u8 as usize, (self.0 >> 8) as u8 as usize, self.0 as u8);
+        write_figure(board, layout.cells(), layout.players, cell, figure, on);
     }
 }
 
@@ -293,7 +283,7 @@ impl Table {
         self.last = None;
         for t in self.game.board().tiles() {
             if let Some(c) = layout.cell(t.pos) {
-                write_tile(layout, out.board, c, t);
+                write_tile(out.board, layout.cells(), c, t, layout.rules.abbot);
             }
         }
         self.score = self.game.scores()[layout.seat.index()];
@@ -344,7 +334,7 @@ impl Table {
         let board = &mut *out.board;
         for mv in &self.game.history()[from..] {
             if let (Some(c), Some(t)) = (layout.cell(mv.pos), self.game.board().tile_at(mv.pos)) {
-                write_tile(layout, board, c, t);
+                write_tile(board, cells, c, t, layout.rules.abbot);
             }
         }
         if let Some(c) = self.last.take() {
@@ -360,12 +350,10 @@ impl Table {
         let n = layout.players;
         let mut figures = std::mem::take(&mut self.scratch);
         figures.clear();
-        let me = layout.seat.index();
         for f in self.game.followers() {
-            let Some(c) = layout.cell(f.pos) else { continue };
-            let rel = (f.player.index() + n - me) % n;
-            let spot = 1 + Spot::all().position(|s| s == f.spot).unwrap_or(0) as u8;
-            figures.push(Figure::new(c, rel, role_index(f.role), spot));
+            if let Some(c) = layout.cell(f.pos) {
+                figures.push(Figure::new(c, figure_of(f, layout.seat, n)));
+            }
         }
         figures.sort_unstable();
         if figures != self.figures {
@@ -437,9 +425,9 @@ impl Table {
                 let Some(cell) = layout.cell(p.pos) else { continue };
                 actions.clear();
                 game.actions_into(tile, p, actions);
-                let base = ((slot * layout.cells() + cell) * 4 + p.rot.quarter_turns() as usize) * DECISIONS;
                 for &action in actions.iter() {
-                    legal.push(((base + decision(action)) as u64) << 24 | moves.len() as u64);
+                    let a = flat_action(slot, layout.cells(), cell, p.rot, decision(action));
+                    legal.push((a as u64) << 24 | moves.len() as u64);
                     moves.push(Move { tile, pos: p.pos, rot: p.rot, action });
                 }
             }
@@ -459,35 +447,6 @@ fn end_reward(game: &Game, seat: PlayerId) -> f64 {
     } else {
         -1.0
     }
-}
-
-/// The planes of a placed tile at cell `c` (as `EnvCore.observe` draws
-/// them). The cell was empty, so only the planes that are not zero are
-/// written.
-fn write_tile(layout: &Layout, board: &mut [u8], c: usize, t: &PlacedTile) {
-    let cells = layout.cells();
-    let mut set = |plane: usize, v: u8| {
-        if v != 0 {
-            board[plane * cells + c] = v;
-        }
-    };
-    let def = t.tile.def();
-    let rot = t.rot.quarter_turns() as usize;
-    set(0, 1);
-    for d in 0..4 {
-        // The edge facing direction d came from canonical edge d - rot.
-        match def.edges[(d + 4 - rot) % 4] {
-            EdgeKind::City => set(1 + d, 1),
-            EdgeKind::Road => set(5 + d, 1),
-            EdgeKind::River => set(9 + d, 1),
-            EdgeKind::Field => {}
-        }
-    }
-    set(13, def.shield as u8);
-    set(14, def.has_cloister() as u8);
-    set(15, (def.has_garden() && layout.rules.abbot) as u8);
-    set(16, t.tile.index() as u8 + 1);
-    set(17, rot as u8);
 }
 
 /// The next game's seed of a table, drawn from its last one.
