@@ -11,8 +11,9 @@ environment (in the manner of EnvPool).
 ...     obs, reward, terminated, truncated, info = envs.step(pick)
 
 Each game is one seat (`seat`, the learner) against built-in bots
-(`opponents`), as in `carcassonne.env.SingleAgentEnv`: the same rewards,
-the same observation layout (python/README.md, "Observations") with a
+(`opponents`), as in `carcassonne.env.SingleAgentEnv` (or, with
+`opponents="self"`, the learner at every seat: self-play, below): the same
+rewards, the same observation layout (python/README.md, "Observations") with a
 leading batch axis, and game i of `reset(seed=s)` is the game of
 `SingleAgentEnv(...).reset(seed=s + i)`. One `step` plays every game's
 action and the bots' answers in Rust, with the GIL released, over
@@ -24,6 +25,11 @@ Actions are flat actions (`actions="flat"`, the single environment's
 legal actions (`actions="legal"`). `info["legal_actions"]` holds that list
 in a fixed shape, ascending and padded with -1, and `info["legal_count"]`
 its length; `action_mask=True` adds the flat mask to the observation.
+
+Self-play (`opponents="self"`): a step is one move, by the seat to move,
+and each observation is the view of the seat to move next (relative
+seats, as in `CarcassonneEnv.observe`); `info["seat"]` says which. The
+reward is that of the seat that just moved. `seat` is ignored.
 
 Games that end are reset by the next step, which ignores their action
 (Gymnasium's next-step autoreset, `metadata["autoreset_mode"]`).
@@ -85,8 +91,12 @@ class CarcassonneVectorEnv(VectorEnv):
     `bad_action`.
 
     `info` holds `legal_actions` and `legal_count` (below), `scores` (by
-    seat, as `SingleAgentEnv`'s `info["scores"]`) and, with
-    `illegal="lose"`, `illegal`.
+    seat, as `SingleAgentEnv`'s `info["scores"]`), `seat` (the seat whose
+    view the observation is) and, with `illegal="lose"`, `illegal`.
+
+    With `opponents="self"` the learner plays every seat, one move a step:
+    each observation is the view of the seat to move, and the reward that
+    of the seat that just moved (at the end, that seat's).
     """
 
     metadata: Dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
@@ -110,6 +120,7 @@ class CarcassonneVectorEnv(VectorEnv):
         if actions not in ACTION_FORMS:
             raise ValueError(f"actions must be one of {ACTION_FORMS}, not {actions!r}")
         specs = [opponents] if isinstance(opponents, str) else list(opponents)
+        self.self_play = specs == ["self"]
         self.core = VecCore(num_envs, rules, players, seat, specs, radius, reward, illegal, action_mask, max_legal, threads)
         single = observation_space(EnvCore(rules, players, radius, 0))
         if not action_mask:
@@ -125,9 +136,10 @@ class CarcassonneVectorEnv(VectorEnv):
         self._buffers = self.core.buffers()
         self._obs_keys = list(single.spaces)
         self._everyone = np.ones(num_envs, dtype=bool)
-        # The observation's scores are by seat relative to the learner;
+        # The observation's scores are by seat relative to the viewer;
         # column p of info["scores"] is seat p's.
-        self._by_seat = [(p - seat) % players for p in range(players)]
+        self._by_seat = np.arange(players)[None, :]
+        self._fixed_seat = [(p - seat) % players for p in range(players)]
 
     @property
     def threads(self) -> int:
@@ -146,8 +158,13 @@ class CarcassonneVectorEnv(VectorEnv):
         for k in keys:
             info[k] = b[k].copy() if self.copy or k != "legal_actions" else b[k]
             info["_" + k] = self._everyone
-        info["scores"] = b["scores"][:, self._by_seat]
-        info["_scores"] = self._everyone
+        if self.self_play:
+            columns = (self._by_seat - b["seat"][:, None]) % self._by_seat.shape[1]
+            info["scores"] = np.take_along_axis(b["scores"], columns, axis=1)
+        else:
+            info["scores"] = b["scores"][:, self._fixed_seat]
+        info["seat"] = b["seat"].copy()
+        info["_scores"] = info["_seat"] = self._everyone
         return info
 
     def reset(

@@ -11,7 +11,9 @@ actions, the observations written every step:
 - for reference, in the same run, the engine alone: random playouts in
   Rust (`Game.playout`), in moves a second on one thread.
 
-A step is one learner move and the bot's answer (two moves of the game).
+A step is one learner move and the bot's answer (two moves of the game);
+with `--opponents self` (self-play: the learner at every seat) a step is
+one move.
 
     python python/examples/benchmark_vector.py [--envs 128] [--seconds 3] [--repeat 3] [--opponents random] [--json]
 
@@ -84,7 +86,7 @@ def main():
     ap.add_argument("--envs", type=int, default=128, help="games in the batch")
     ap.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     ap.add_argument("--repeat", type=int, default=3, help="runs per measurement (the best is reported)")
-    ap.add_argument("--opponents", default="random", help="the bot spec of the other seat")
+    ap.add_argument("--opponents", default="random", help="the bot spec of the other seat, or 'self' for self-play")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     cores = os.cpu_count() or 1

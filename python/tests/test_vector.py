@@ -14,8 +14,8 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.wrappers.vector import RecordEpisodeStatistics
 
 import carcassonne.vector
-from carcassonne import CarcassonneError, IllegalMoveError
-from carcassonne.env import SingleAgentEnv
+from carcassonne import CarcassonneError, EnvCore, IllegalMoveError
+from carcassonne.env import SingleAgentEnv, _end_rewards
 from carcassonne.vector import CarcassonneVectorEnv
 
 # (rules, players, seat, opponents): each against the single environment.
@@ -77,6 +77,60 @@ def test_each_game_is_the_single_environments_game(rules, players, seat, opponen
             assert (reward[i], terminated[i], truncated[i]) == (single_reward, single_term, single_trunc)
             live[i] = not (single_term or single_trunc)
     assert steps >= 71 // players - 2  # every game to its end
+
+
+@pytest.mark.parametrize("rules,players", [("standard", 2), ("first-edition,river=true", 3),
+                                           ("standard,abbot=true,hand=2", 4)])
+@pytest.mark.parametrize("reward", ["win", "score"])
+def test_self_play_is_the_game_seen_by_the_seat_to_move(rules, players, reward):
+    """With opponents="self", each step is one move of the seat to move; the
+    observation is EnvCore.observe of the seat to move next, the reward the
+    mover's, the infos its legal actions, seat and scores, to the end."""
+    n, seed = 3, 21
+    envs = CarcassonneVectorEnv(num_envs=n, rules=rules, players=players, opponents="self", reward=reward,
+                                action_mask=True, threads=2)
+    obs, info = envs.reset(seed=seed)
+    cores = []
+    for i in range(n):
+        single = SingleAgentEnv(rules=rules, players=players, opponents="random")
+        single.reset(seed=seed + i)
+        core = EnvCore(rules, players)
+        core.reset(single._game_seed)  # the game seed SingleAgentEnv draws from seed + i
+        cores.append(core)
+
+    def check(where):
+        for i, core in enumerate(cores):
+            if core.finished:
+                continue
+            seat = core.to_move
+            assert info["seat"][i] == seat, where
+            assert_same_observation(core.observe(seat), obs, i, where)
+            assert np.array_equal(core.legal_actions(), legal_rows(info)[i]), where
+            assert list(info["scores"][i]) == list(core.scores), where
+
+    check("reset")
+    rng = np.random.default_rng(2)
+    live, steps = [True] * n, 0
+    while any(live):
+        picks = random_picks(rng, info)
+        flat = [int(row[k]) if len(row) else 0 for row, k in zip(legal_rows(info), picks)]
+        movers = [core.to_move for core in cores]
+        before = [core.scores for core in cores]
+        obs, rewards, terminated, truncated, info = envs.step(np.array(flat))
+        steps += 1
+        for i, core in enumerate(cores):
+            if not live[i]:
+                continue
+            core.step(flat[i])
+            m = movers[i]
+            expected = float(core.scores[m] - before[i][m]) if reward == "score" else 0.0
+            if core.finished:
+                expected += _end_rewards(core, reward)[m]
+            assert rewards[i] == expected, (steps, i)
+            assert terminated[i] == core.finished
+            live[i] = not (terminated[i] or truncated[i])
+        check(steps)
+    assert steps >= 50  # one move a step, every game to its end
 
 
 def test_spaces_dtypes_and_metadata():

@@ -23,6 +23,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rand_core::RngCore;
+use rayon::{ThreadPool, ThreadPoolBuilder};
 
 use crate::env::{
     decision, figure_of, flat_action, window_cell, write_figure, write_tile, BASE_PLANES, DECISIONS, LAST_PLACED,
@@ -48,8 +49,11 @@ struct Layout {
     flat_mask: bool,
     score_reward: bool,
     illegal_lose: bool,
-    /// One bot per other seat, in seat order.
+    /// One bot per other seat, in seat order (none in self-play).
     opponents: Vec<BotSpec>,
+    /// Self-play: the learner plays every seat, one move a step, and each
+    /// observation is the view of the seat to move.
+    self_play: bool,
 }
 
 impl Layout {
@@ -70,7 +74,7 @@ impl Layout {
     }
 
     /// Each game's length in every output array, in `Out`'s field order.
-    fn lengths(&self) -> [usize; 15] {
+    fn lengths(&self) -> [usize; 16] {
         let n = self.players;
         [
             self.planes * self.cells(),
@@ -83,6 +87,7 @@ impl Layout {
             n,
             self.mask_len(),
             self.max_legal,
+            1,
             1,
             1,
             1,
@@ -120,12 +125,14 @@ struct Out<'a> {
     terminated: &'a mut [bool],
     truncated: &'a mut [bool],
     illegal: &'a mut [bool],
+    seat: &'a mut [i32],
 }
 
 impl<'a> Out<'a> {
     /// The first `games` games, and the rest.
     fn split(self, games: usize, layout: &Layout) -> (Out<'a>, Out<'a>) {
-        let [l0, l1, l2, l3, l4, l5, l6, l7, l8, l9, l10, l11, l12, l13, l14] = layout.lengths().map(|l| l * games);
+        let [l0, l1, l2, l3, l4, l5, l6, l7, l8, l9, l10, l11, l12, l13, l14, l15] =
+            layout.lengths().map(|l| l * games);
         let (board, board2) = self.board.split_at_mut(l0);
         let (hands, hands2) = self.hands.split_at_mut(l1);
         let (hand_sizes, hand_sizes2) = self.hand_sizes.split_at_mut(l2);
@@ -141,6 +148,7 @@ impl<'a> Out<'a> {
         let (terminated, terminated2) = self.terminated.split_at_mut(l12);
         let (truncated, truncated2) = self.truncated.split_at_mut(l13);
         let (illegal, illegal2) = self.illegal.split_at_mut(l14);
+        let (seat, seat2) = self.seat.split_at_mut(l15);
         (
             Out {
                 board,
@@ -158,6 +166,7 @@ impl<'a> Out<'a> {
                 terminated,
                 truncated,
                 illegal,
+                seat,
             },
             Out {
                 board: board2,
@@ -175,6 +184,7 @@ impl<'a> Out<'a> {
                 terminated: terminated2,
                 truncated: truncated2,
                 illegal: illegal2,
+                seat: seat2,
             },
         )
     }
@@ -225,12 +235,20 @@ struct Table {
     scratch: Vec<Figure>,
     /// The cell whose `last_placed` plane is set.
     last: Option<usize>,
-    /// The learner's score at the last observation.
+    /// The seat whose view the observation holds: the learner's, or in
+    /// self-play the seat to move (at the end, the last to move).
+    viewer: PlayerId,
+    /// The seat the figure planes are drawn for (seats are relative).
+    drawn_for: PlayerId,
+    /// The viewer's score at the last observation.
     score: u32,
     seed: u64,
     /// Whether the episode ended: the next step starts a new one.
     done: bool,
     placements: Vec<Placement>,
+    /// The window's placements of a tile, as `(cell * 4 + rotation) << 16 | index`
+    /// in `placements`, sorted.
+    keyed: Vec<u64>,
     actions: Vec<Action>,
 }
 
@@ -244,10 +262,13 @@ impl Table {
             figures: Vec::new(),
             scratch: Vec::new(),
             last: None,
+            viewer: layout.seat,
+            drawn_for: layout.seat,
             score: 0,
             seed: 0,
             done: false,
             placements: Vec::new(),
+            keyed: Vec::new(),
             actions: Vec::new(),
         }
     }
@@ -277,16 +298,18 @@ impl Table {
         self.seed = seed;
         self.done = false;
         self.play_bots(layout);
+        self.viewer = self.next_viewer(layout, layout.seat);
         out.board.fill(0);
         out.mask.fill(0);
         self.figures.clear();
+        self.drawn_for = self.viewer;
         self.last = None;
         for t in self.game.board().tiles() {
             if let Some(c) = layout.cell(t.pos) {
                 write_tile(out.board, layout.cells(), c, t, layout.rules.abbot);
             }
         }
-        self.score = self.game.scores()[layout.seat.index()];
+        self.score = self.game.scores()[self.viewer.index()];
         self.observe(layout, self.game.history().len(), out);
         out.reward[0] = 0.0;
         out.terminated[0] = false;
@@ -297,6 +320,9 @@ impl Table {
     /// The bots' turns up to the learner's, each bot seeded from the game's
     /// seed and the move number as `SingleAgentEnv` seeds them.
     fn play_bots(&mut self, layout: &Layout) {
+        if layout.self_play {
+            return;
+        }
         while let Some(p) = self.game.to_move().filter(|&p| p != layout.seat) {
             let k = if p.index() < layout.seat.index() { p.index() } else { p.index() - 1 };
             let turn_seed = self.seed.wrapping_mul(1_000_003).wrapping_add(u64::from(self.game.moves_played()));
@@ -307,20 +333,33 @@ impl Table {
         }
     }
 
-    /// The learner plays its legal move `i`, the bots answer.
+    /// The seat whose view to write next: the learner's, or in self-play
+    /// the seat to move (`mover` once the game is over).
+    fn next_viewer(&self, layout: &Layout, mover: PlayerId) -> PlayerId {
+        if layout.self_play {
+            self.game.to_move().unwrap_or(mover)
+        } else {
+            layout.seat
+        }
+    }
+
+    /// The viewer plays its legal move `i`, the bots answer. The reward is
+    /// the mover's (in self-play, the seat that just moved).
     fn play(&mut self, layout: &Layout, i: usize, out: &mut Out<'_>) {
         let from = self.game.history().len();
+        let mover = self.viewer;
         let mv = self.moves[(self.legal[i] & 0xFF_FFFF) as usize];
         self.game.play_unchecked(&mv);
         self.play_bots(layout);
-        self.observe(layout, from, out);
-        let score = self.game.scores()[layout.seat.index()];
+        let score = self.game.scores()[mover.index()];
         let mut reward = if layout.score_reward { f64::from(score) - f64::from(self.score) } else { 0.0 };
-        self.score = score;
         let over = self.game.is_over();
         if over && !layout.score_reward {
-            reward += end_reward(&self.game, layout.seat);
+            reward += end_reward(&self.game, mover);
         }
+        self.viewer = self.next_viewer(layout, mover);
+        self.score = self.game.scores()[self.viewer.index()];
+        self.observe(layout, from, out);
         out.reward[0] = reward;
         out.terminated[0] = over;
         out.truncated[0] = !over && self.legal.is_empty();
@@ -348,11 +387,18 @@ impl Table {
         // Each cell holds at most one figure (one goes only on the tile just
         // placed): clear the figures that left, draw the ones that came.
         let n = layout.players;
+        if self.drawn_for != self.viewer {
+            // Another seat's view: every figure's relative seat changes.
+            for f in self.figures.drain(..) {
+                f.draw(board, layout, false);
+            }
+            self.drawn_for = self.viewer;
+        }
         let mut figures = std::mem::take(&mut self.scratch);
         figures.clear();
         for f in self.game.followers() {
             if let Some(c) = layout.cell(f.pos) {
-                figures.push(Figure::new(c, figure_of(f, layout.seat, n)));
+                figures.push(Figure::new(c, figure_of(f, self.viewer, n)));
             }
         }
         figures.sort_unstable();
@@ -366,10 +412,12 @@ impl Table {
         }
         self.scratch = std::mem::replace(&mut self.figures, figures);
 
-        let view = View::new(&self.game, layout.seat);
+        let me = self.viewer;
+        out.seat[0] = me.index() as i32;
+        let view = View::new(&self.game, me);
         out.hands.fill(0);
         for p in (0..n).map(|p| PlayerId(p as u8)) {
-            let r = (p.index() + n - layout.seat.index()) % n;
+            let r = (p.index() + n - me.index()) % n;
             if let Some(hand) = view.hand(p) {
                 for (i, t) in hand.iter().enumerate().take(layout.slots) {
                     out.hands[(r * layout.slots + i) * TILE_KINDS + t.index()] = 1;
@@ -407,24 +455,37 @@ impl Table {
 
     /// The learner's legal moves inside the window (none unless it is to
     /// move), as `Game::legal_moves` lists them, with their actions.
+    ///
+    /// They come out in ascending action order without sorting the list:
+    /// slots ascending, each slot's placements sorted by cell and rotation
+    /// (a short list), and each placement's few decisions sorted.
     fn collect_legal(&mut self, layout: &Layout) {
-        let Table { game, legal, moves, placements, actions, .. } = self;
+        let Table { game, legal, moves, placements, keyed, actions, viewer, .. } = self;
         legal.clear();
         moves.clear();
-        if game.to_move() != Some(layout.seat) {
+        let me = *viewer;
+        if game.to_move() != Some(me) {
             return;
         }
-        let hand = game.hand(layout.seat);
+        let hand = game.hand(me);
         for (slot, &tile) in hand.iter().enumerate().take(layout.slots) {
             if hand[..slot].contains(&tile) {
                 continue;
             }
             placements.clear();
             game.placements_of(tile, placements);
-            for &p in placements.iter() {
-                let Some(cell) = layout.cell(p.pos) else { continue };
+            keyed.clear();
+            keyed.extend(placements.iter().enumerate().filter_map(|(i, p)| {
+                let cell = layout.cell(p.pos)?;
+                Some(((cell * 4 + p.rot.quarter_turns() as usize) as u64) << 16 | i as u64)
+            }));
+            keyed.sort_unstable();
+            for &k in keyed.iter() {
+                let p = placements[(k & 0xFFFF) as usize];
+                let cell = (k >> 18) as usize;
                 actions.clear();
                 game.actions_into(tile, p, actions);
+                actions.sort_unstable_by_key(|&a| decision(a));
                 for &action in actions.iter() {
                     let a = flat_action(slot, layout.cells(), cell, p.rot, decision(action));
                     legal.push((a as u64) << 24 | moves.len() as u64);
@@ -432,7 +493,7 @@ impl Table {
                 }
             }
         }
-        legal.sort_unstable();
+        debug_assert!(legal.is_sorted());
         legal.dedup_by_key(|k| *k >> 24);
     }
 }
@@ -454,8 +515,10 @@ fn next_seed(seed: u64) -> u64 {
     carcassonne::seeded_rng(seed).next_u64() >> 1
 }
 
-/// Runs each table's choice, the tables split evenly over `threads` threads.
-fn run_all(layout: &Layout, tables: &mut [Table], choices: &[Choice], out: Out<'_>, threads: usize) {
+/// Runs each table's choice, the tables split evenly over the calling
+/// thread and the pool's (kept from call to call: a thread started per call
+/// cost more than a step's work on small batches).
+fn run_all(layout: &Layout, tables: &mut [Table], choices: &[Choice], out: Out<'_>, pool: Option<&ThreadPool>) {
     fn serial(layout: &Layout, tables: &mut [Table], choices: &[Choice], mut out: Out<'_>) {
         for (t, &c) in tables.iter_mut().zip(choices) {
             let (mut one, rest) = out.split(1, layout);
@@ -463,17 +526,18 @@ fn run_all(layout: &Layout, tables: &mut [Table], choices: &[Choice], out: Out<'
             out = rest;
         }
     }
-    let per = tables.len().div_ceil(threads.max(1)).max(1);
+    let Some(pool) = pool else { return serial(layout, tables, choices, out) };
+    let per = tables.len().div_ceil(pool.current_num_threads() + 1).max(1);
     if per >= tables.len() {
         return serial(layout, tables, choices, out);
     }
-    std::thread::scope(|s| {
+    pool.in_place_scope(|s| {
         let (mut tables, mut choices, mut out) = (tables, choices, out);
         while tables.len() > per {
             let (t, t2) = tables.split_at_mut(per);
             let (c, c2) = choices.split_at(per);
             let (o, o2) = out.split(per, layout);
-            s.spawn(move || serial(layout, t, c, o));
+            s.spawn(move |_| serial(layout, t, c, o));
             (tables, choices, out) = (t2, c2, o2);
         }
         serial(layout, tables, choices, out);
@@ -497,6 +561,7 @@ struct Arrays {
     terminated: Py<PyArrayDyn<bool>>,
     truncated: Py<PyArrayDyn<bool>>,
     illegal: Py<PyArrayDyn<bool>>,
+    seat: Py<PyArrayDyn<i32>>,
 }
 
 fn zeros<T: Element>(py: Python<'_>, shape: &[usize]) -> Py<PyArrayDyn<T>> {
@@ -516,7 +581,8 @@ macro_rules! with_out {
             (rw($py, &a.scores)?, rw($py, &a.supply)?, rw($py, &a.abbot)?, rw($py, &a.to_move)?);
         let (mut b8, mut b9, mut b10, mut b11) =
             (rw($py, &a.mask)?, rw($py, &a.legal)?, rw($py, &a.legal_count)?, rw($py, &a.reward)?);
-        let (mut b12, mut b13, mut b14) = (rw($py, &a.terminated)?, rw($py, &a.truncated)?, rw($py, &a.illegal)?);
+        let (mut b12, mut b13, mut b14, mut b15) =
+            (rw($py, &a.terminated)?, rw($py, &a.truncated)?, rw($py, &a.illegal)?, rw($py, &a.seat)?);
         let $out = Out {
             board: b0.as_slice_mut()?,
             hands: b1.as_slice_mut()?,
@@ -533,6 +599,7 @@ macro_rules! with_out {
             terminated: b12.as_slice_mut()?,
             truncated: b13.as_slice_mut()?,
             illegal: b14.as_slice_mut()?,
+            seat: b15.as_slice_mut()?,
         };
         $body
     }};
@@ -546,13 +613,16 @@ fn game_error<E: pyo3::PyTypeInfo>(py: Python<'_>, env: usize, code: &str, messa
     err
 }
 
-/// N games of one seat against built-in bots, stepped together without
-/// the GIL; the observations are written into `buffers()`.
+/// N games of one seat against built-in bots (or, with opponents
+/// `["self"]`, of the learner at every seat), stepped together without the
+/// GIL; the observations are written into `buffers()`.
 #[pyclass(name = "VecCore", module = "carcassonne")]
 pub struct VecCore {
     layout: Layout,
     tables: Vec<Table>,
     threads: usize,
+    /// The `threads - 1` threads that step games beside the caller's.
+    pool: Option<ThreadPool>,
     arrays: Arrays,
 }
 
@@ -588,7 +658,9 @@ impl VecCore {
         if seat >= players {
             return Err(PyValueError::new_err(format!("seat {seat} is not at a table of {players}")));
         }
+        let self_play = opponents == ["self"];
         let opponents = match opponents.len() {
+            _ if self_play => Vec::new(),
             1 => vec![opponents[0].clone(); players - 1],
             n if n == players - 1 => opponents,
             n => return Err(PyValueError::new_err(format!("{} opponents are needed, {n} given", players - 1))),
@@ -621,6 +693,7 @@ impl VecCore {
             score_reward: reward == "score",
             illegal_lose: illegal == "lose",
             opponents,
+            self_play,
         };
         let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
         let (b, n) = (num_envs, players);
@@ -640,9 +713,17 @@ impl VecCore {
             terminated: zeros(py, &[b]),
             truncated: zeros(py, &[b]),
             illegal: zeros(py, &[b]),
+            seat: zeros(py, &[b]),
         };
         let tables = (0..num_envs).map(|_| Table::new(&layout, first.clone())).collect();
-        let mut core = VecCore { layout, tables, threads, arrays };
+        let pool = if threads > 1 {
+            let pool =
+                ThreadPoolBuilder::new().num_threads(threads - 1).thread_name(|i| format!("carcassonne-vec-{i}"));
+            Some(pool.build().map_err(|e| PyValueError::new_err(format!("cannot start {threads} threads: {e}")))?)
+        } else {
+            None
+        };
+        let mut core = VecCore { layout, tables, threads, pool, arrays };
         core.reset(py, (0..num_envs as u64).collect(), None)?;
         Ok(core)
     }
@@ -697,6 +778,7 @@ impl VecCore {
         d.set_item("terminated", a.terminated.bind(py))?;
         d.set_item("truncated", a.truncated.bind(py))?;
         d.set_item("illegal", a.illegal.bind(py))?;
+        d.set_item("seat", a.seat.bind(py))?;
         Ok(d)
     }
 
@@ -719,8 +801,8 @@ impl VecCore {
             .map(|(i, &s)| if mask.as_ref().is_none_or(|m| m[i]) { Choice::Start(s) } else { Choice::Keep })
             .collect();
         let tables = &mut self.tables;
-        let (layout, threads) = (&self.layout, self.threads);
-        with_out!(py, &self.arrays, |out| py.detach(|| run_all(layout, tables, &choices, out, threads)));
+        let (layout, pool) = (&self.layout, self.pool.as_ref());
+        with_out!(py, &self.arrays, |out| py.detach(|| run_all(layout, tables, &choices, out, pool)));
         Ok(())
     }
 
@@ -779,8 +861,8 @@ impl VecCore {
                 }
             }
         }
-        let threads = self.threads;
-        with_out!(py, &self.arrays, |out| py.detach(|| run_all(layout, tables, &choices, out, threads)));
+        let pool = self.pool.as_ref();
+        with_out!(py, &self.arrays, |out| py.detach(|| run_all(layout, tables, &choices, out, pool)));
         Ok(())
     }
 }
