@@ -283,8 +283,9 @@ class EnvCore:
 
 @final
 class VecCore:
-    """N games of one seat against built-in bots, stepped together without
-    the GIL; the observations are written into `buffers()`."""
+    """N games of one seat against built-in bots (or, with opponents
+    `["self"]`, of the learner at every seat), stepped together without the
+    GIL; the observations are written into `buffers()`."""
 
     def __new__(
         cls,

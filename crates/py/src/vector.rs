@@ -1,7 +1,9 @@
 //! The core of the batched environment (`carcassonne.vector`): N games
 //! stepped by one call that releases the GIL and runs on several threads, in
 //! the manner of EnvPool. Each game is one seat (the learner) against
-//! built-in bots, as in `SingleAgentEnv`; the bots play inside the call.
+//! built-in bots, as in `SingleAgentEnv`; the bots play inside the call. In
+//! self-play (opponents `["self"]`) the learner plays every seat, one move a
+//! step, and the observation is the view of the seat to move.
 //!
 //! The observations are written in place into numpy arrays the batch
 //! allocates once (`buffers()`), with the single environment's layout
