@@ -20,6 +20,10 @@ their CMSC 22001 course name (`CRFR50`).
 - `score_record(...)`: what `carcassonne score` prints for a record.
 - `carcassonne.env`: the PettingZoo AEC environment and a Gymnasium wrapper
   (needs the `env` extra: `pip install "./python[env]"`).
+- `carcassonne.vector`: a batch of games stepped in Rust, as a Gymnasium
+  vector environment (`CarcassonneVectorEnv`, the same extra).
+- `carcassonne.openspiel`: registers the OpenSpiel game `python_carcassonne`
+  (needs the `open_spiel` extra).
 """
 
 from ._carcassonne import (
@@ -35,6 +39,7 @@ from ._carcassonne import (
     RecordError,
     RulesError,
     Tile,
+    VecCore,
     View,
     arena,
     explain_rules,
@@ -58,6 +63,7 @@ __all__ = [
     "RecordError",
     "RulesError",
     "Tile",
+    "VecCore",
     "View",
     "arena",
     "bots",

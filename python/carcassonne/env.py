@@ -20,6 +20,7 @@ hidden hands of others. Needs `pettingzoo` and `gymnasium`
 
 from __future__ import annotations
 
+import operator
 import os
 from typing import Any, Dict, List, Optional, Sequence, Union
 
@@ -29,7 +30,6 @@ try:
     import gymnasium
     from gymnasium import spaces
     from pettingzoo import AECEnv
-    from pettingzoo.utils import wrappers
 except ImportError as e:  # pragma: no cover - exercised only without the extra
     raise ImportError(
         "carcassonne.env needs pettingzoo and gymnasium: pip install 'carcassonne[env]' "
@@ -39,6 +39,8 @@ except ImportError as e:  # pragma: no cover - exercised only without the extra
 from ._carcassonne import DEFAULT_RADIUS, TILE_KINDS, Bot, EnvCore
 
 REWARDS = ("win", "score")
+ILLEGAL = ("lose", "raise")
+RENDER_MODES = ["ansi", "rgb_array", "human"]
 
 
 def observation_space(core: EnvCore) -> spaces.Dict:
@@ -59,6 +61,48 @@ def observation_space(core: EnvCore) -> spaces.Dict:
             "action_mask": spaces.Box(0, 1, (core.action_size,), np.int8),
         }
     )
+
+
+def state_space(core: EnvCore) -> spaces.Box:
+    """The space of `state()`: one flat int32 array (python/README.md, "State")."""
+    return spaces.Box(0, np.iinfo(np.int32).max, (core.state_size,), np.int32)
+
+
+def action_index(action: Any, core: EnvCore) -> int:
+    """An action as an int in the flat space: an integer (Python's or
+    numpy's), never a float (`TypeError`), in range (`ValueError`)."""
+    try:
+        a = operator.index(action)
+    except TypeError:
+        raise TypeError(f"an action is an integer, not {type(action).__name__} ({action!r})") from None
+    if not 0 <= a < core.action_size:
+        raise ValueError(f"action {a} is outside the action space (0 to {core.action_size - 1})")
+    return a
+
+
+def _check_options(reward: str, illegal: str, render_mode: Optional[str]) -> None:
+    if reward not in REWARDS:
+        raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
+    if illegal not in ILLEGAL:
+        raise ValueError(f"illegal must be one of {ILLEGAL}, not {illegal!r}")
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be None or one of {RENDER_MODES}, not {render_mode!r}")
+
+
+def _render(core: EnvCore, render_mode: Optional[str]) -> Union[None, str, np.ndarray]:
+    """`ansi`: the text board; `rgb_array`: the board as an image; `human`:
+    prints the text board and returns None; no mode: warns, None."""
+    if render_mode is None:
+        gymnasium.logger.warn("render() without a render_mode: make the environment with render_mode='ansi', "
+                              "'rgb_array' or 'human'")
+        return None
+    if render_mode == "rgb_array":
+        return core.game().to_rgb()
+    text = render_text(core)
+    if render_mode == "human":
+        print(text)
+        return None
+    return text
 
 
 def _seed(seed: Optional[int]) -> int:
@@ -90,9 +134,18 @@ class CarcassonneEnv(AECEnv):
 
     `infos[agent]["legal_actions"]` holds the legal actions of the agent to
     move (ascending), the same as the nonzero entries of its mask.
+
+    An action is an integer in the flat space: a float raises `TypeError`,
+    a negative or too large one `ValueError`, and neither changes anything.
+    An action in the space but outside the mask ends the game
+    (`illegal="lose"`, the default): the agent gets -1, the others 0, and
+    `infos[agent]["illegal"]` is True. With `illegal="raise"` it raises
+    `IllegalMoveError` (a `ValueError`) and changes nothing.
+
+    `state()` is the whole table for a centralised critic (`state_space`).
     """
 
-    metadata = {"name": "carcassonne_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    metadata = {"name": "carcassonne_v0", "render_modes": RENDER_MODES, "is_parallelizable": False, "render_fps": 2}
 
     def __init__(
         self,
@@ -101,20 +154,27 @@ class CarcassonneEnv(AECEnv):
         radius: int = DEFAULT_RADIUS,
         reward: str = "win",
         render_mode: Optional[str] = None,
+        illegal: str = "lose",
     ):
         super().__init__()
-        if reward not in REWARDS:
-            raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        _check_options(reward, illegal, render_mode)
         self.core = EnvCore(rules, players, radius, 0)
         self.reward_mode = reward
+        self.illegal = illegal
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
         self._observation_space = observation_space(self.core)
         self._action_space = spaces.Discrete(self.core.action_size)
+        self.state_space = state_space(self.core)
         self.agents: List[str] = []
+        self._has_reset = False
+
+    def _check_reset(self, call: str) -> None:
+        """The order PettingZoo's OrderEnforcingWrapper checks, checked here
+        at the cost of one attribute instead of a wrapper's lookups."""
+        if not self._has_reset:
+            raise RuntimeError(f"{call}() before reset(): call reset() first")
 
     def observation_space(self, agent: str) -> spaces.Dict:
         return self._observation_space
@@ -123,6 +183,7 @@ class CarcassonneEnv(AECEnv):
         return self._action_space
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
+        self._has_reset = True
         self.core.reset(_seed(seed))
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -132,6 +193,13 @@ class CarcassonneEnv(AECEnv):
         self.infos: Dict[str, Dict[str, Any]] = {a: {} for a in self.agents}
         self._scores = self.core.scores
         self._select()
+        if self.render_mode == "human":
+            self.render()
+
+    def state(self) -> np.ndarray:
+        """The whole table (every hand, the bag's counts; never the bag's order)."""
+        self._check_reset("state")
+        return self.core.state()
 
     def _select(self) -> None:
         seat = self.core.to_move
@@ -147,16 +215,26 @@ class CarcassonneEnv(AECEnv):
                 self.truncations[a] = True
 
     def observe(self, agent: str) -> Dict[str, np.ndarray]:
+        self._check_reset("observe")
         return self.core.observe(self._index[agent])
 
+    def last(self, observe: bool = True):
+        self._check_reset("last")
+        return super().last(observe)
+
     def step(self, action: Optional[int]) -> None:
+        self._check_reset("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         if action is None:
             raise ValueError(f"{agent} is to move: None is only for agents whose game has ended")
-        self.core.step(int(action))
+        act = action_index(action, self.core)
+        if self.illegal == "lose" and not self.core.is_legal(act):
+            self._lose(agent)
+            return
+        self.core.step(act)
         self.infos[agent] = {}
         self._cumulative_rewards[agent] = 0.0
         scores = self.core.scores
@@ -178,14 +256,21 @@ class CarcassonneEnv(AECEnv):
         for a in self.agents:
             self.rewards[a] = gained[self._index[a]]
         self._accumulate_rewards()
-        if self.render_mode == "ansi":
-            print(self.render())
+        if self.render_mode == "human":
+            self.render()
 
-    def render(self) -> Optional[str]:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() without a render_mode: make the environment with render_mode='ansi'")
-            return None
-        return render_text(self.core)
+    def _lose(self, agent: str) -> None:
+        """An illegal action with `illegal="lose"`: the game ends, -1 to the agent."""
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.agents:
+            self.terminations[a] = True
+            self.rewards[a] = -1.0 if a == agent else 0.0
+        self.infos[agent] = {"illegal": True}
+        self._accumulate_rewards()
+
+    def render(self) -> Union[None, str, np.ndarray]:
+        self._check_reset("render")
+        return _render(self.core, self.render_mode)
 
     def close(self) -> None:
         pass
@@ -212,16 +297,16 @@ def render_text(core: EnvCore) -> str:
 
 
 def raw_env(**kwargs: Any) -> CarcassonneEnv:
-    """The environment without wrappers (fastest)."""
+    """The environment (the same as `env()`: it needs no wrappers)."""
     return CarcassonneEnv(**kwargs)
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """The environment with PettingZoo's checks: actions in range, calls in order."""
-    e: AECEnv = CarcassonneEnv(**kwargs)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    e = wrappers.OrderEnforcingWrapper(e)
-    return e
+    """The environment as PettingZoo's `env()` gives one: checked. The checks
+    PettingZoo's wrappers make (no call before `reset`, actions in range)
+    the environment makes itself, so this is `raw_env`: a wrapper around it
+    cost 2.8× its speed in attribute lookups (python/README.md, "Speed")."""
+    return CarcassonneEnv(**kwargs)
 
 
 class SingleAgentEnv(gymnasium.Env):
@@ -234,13 +319,20 @@ class SingleAgentEnv(gymnasium.Env):
     Rewards as in `CarcassonneEnv` (for the agent's seat). `action_masks()`
     gives the mask as booleans (as sb3-contrib's MaskablePPO expects).
 
-    An action outside the mask raises `IllegalMoveError` and changes nothing
-    (`illegal="raise"`, the default); with `illegal="lose"` it ends the
-    episode instead, with reward -1 and `info["illegal"]`, for learners
-    that do not use masks.
+    Actions are checked as in `CarcassonneEnv`: a float raises `TypeError`,
+    one out of range `ValueError`; one in range but outside the mask ends the
+    episode with reward -1 and `info["illegal"]` (`illegal="lose"`, the
+    default, so that learners without masks and Gymnasium's `check_env`,
+    which steps unmasked samples, work), or raises `IllegalMoveError` and
+    changes nothing (`illegal="raise"`).
+
+    `info` holds `legal_actions` (a list, so that Gymnasium's vector
+    environments can batch infos of different lengths) and `scores` (an
+    int32 array, by seat). The bots' choices are drawn from the episode's
+    seed and the move number, so an environment pickles by its game alone.
     """
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": RENDER_MODES, "render_fps": 2}
 
     def __init__(
         self,
@@ -251,12 +343,9 @@ class SingleAgentEnv(gymnasium.Env):
         radius: int = DEFAULT_RADIUS,
         reward: str = "win",
         render_mode: Optional[str] = None,
-        illegal: str = "raise",
+        illegal: str = "lose",
     ):
-        if reward not in REWARDS:
-            raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
-        if illegal not in ("raise", "lose"):
-            raise ValueError(f"illegal must be 'raise' or 'lose', not {illegal!r}")
+        _check_options(reward, illegal, render_mode)
         self.illegal = illegal
         if not 0 <= seat < players:
             raise ValueError(f"seat {seat} is not at a table of {players}")
@@ -272,15 +361,22 @@ class SingleAgentEnv(gymnasium.Env):
         self.render_mode = render_mode
         self.observation_space = observation_space(self.core)
         self.action_space = spaces.Discrete(self.core.action_size)
-        self._bots: Dict[int, Bot] = {}
+        others = [s for s in range(players) if s != seat]
+        self._spec_of = dict(zip(others, specs))
+        self._game_seed = 0
         self._scores: List[int] = []
+        self._ended = True  # until reset
 
     def _play_bots(self) -> None:
         while (seat := self.core.to_move) is not None and seat != self.seat:
-            self.core.play_bot(self._bots[seat])
+            # A bot per turn, seeded from the episode and the move: the
+            # environment holds no bot state, so it pickles by its game.
+            turn_seed = (self._game_seed * 1_000_003 + self.core.moves_played) % 2**64
+            self.core.play_bot(Bot(self._spec_of[seat], turn_seed))
 
     def _info(self) -> Dict[str, Any]:
-        return {"legal_actions": self.core.legal_actions(), "scores": self.core.scores}
+        return {"legal_actions": self.core.legal_actions().tolist(),
+                "scores": np.asarray(self.core.scores, dtype=np.int32)}
 
     def _truncated(self, info: Dict[str, Any]) -> bool:
         """Whether the agent has no action in the window (see CarcassonneEnv)."""
@@ -288,19 +384,24 @@ class SingleAgentEnv(gymnasium.Env):
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
         super().reset(seed=seed)
-        game_seed = int(self.np_random.integers(0, 2**63))
-        self.core.reset(game_seed)
-        others = [s for s in range(self.core.players) if s != self.seat]
-        self._bots = {s: Bot(spec, game_seed + 1 + i) for i, (s, spec) in enumerate(zip(others, self.opponent_specs))}
+        self._game_seed = int(self.np_random.integers(0, 2**63))
+        self.core.reset(self._game_seed)
+        self._ended = False
         self._scores = self.core.scores
         self._play_bots()
+        if self.render_mode == "human":
+            self.render()
         return self.core.observe(self.seat), self._info()
 
     def step(self, action: int):
-        if self.illegal == "lose" and (self.core.finished or self.core.mask(self.seat)[int(action)] == 0):
+        a = action_index(action, self.core)
+        if self._ended or self.core.finished:
+            raise ValueError("the episode has ended: call reset()")
+        if self.illegal == "lose" and not self.core.is_legal(a):
+            self._ended = True
             info = {**self._info(), "illegal": True}
             return self.core.observe(self.seat), -1.0, True, False, info
-        self.core.step(int(action))
+        self.core.step(a)
         self._play_bots()
         scores = self.core.scores
         reward = float(scores[self.seat] - self._scores[self.seat]) if self.reward_mode == "score" else 0.0
@@ -309,13 +410,22 @@ class SingleAgentEnv(gymnasium.Env):
         if terminated:
             reward += _end_rewards(self.core, self.reward_mode)[self.seat]
         info = self._info()
+        if self.render_mode == "human":
+            self.render()
         return self.core.observe(self.seat), reward, terminated, self._truncated(info), info
 
     def action_masks(self) -> np.ndarray:
         return self.core.mask(self.seat).astype(bool)
 
-    def render(self) -> Optional[str]:
-        return render_text(self.core) if self.render_mode == "ansi" else None
+    def render(self) -> Union[None, str, np.ndarray]:
+        return _render(self.core, self.render_mode)
 
 
-__all__ = ["CarcassonneEnv", "SingleAgentEnv", "env", "observation_space", "raw_env", "render_text"]
+# `gymnasium.make("carcassonne/SingleAgent-v0", opponents="random")` after
+# `import carcassonne.env`.
+GYM_ID = "carcassonne/SingleAgent-v0"
+if GYM_ID not in gymnasium.registry:
+    gymnasium.register(GYM_ID, entry_point="carcassonne.env:SingleAgentEnv", disable_env_checker=True)
+
+__all__ = ["GYM_ID", "CarcassonneEnv", "SingleAgentEnv", "action_index", "env", "observation_space", "raw_env", "render_text",
+           "state_space"]

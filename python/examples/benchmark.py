@@ -6,7 +6,11 @@
   mask) and `step()` per turn, the random action taken from
   `info["legal_actions"]` (the mask's nonzero entries, listed by the
   engine: numpy's `nonzero` over a 69,192-entry mask alone costs more
-  than the rest of a step).
+  than the rest of a step);
+- the same without observations (`last(observe=False)`), for `env()` and
+  for it inside PettingZoo's `AssertOutOfBoundsWrapper` and
+  `OrderEnforcingWrapper`, as `env()` returned it before it made their
+  checks itself: the wrappers' cost.
 
     python python/examples/benchmark.py [--seconds 5] [--cli target/release/carcassonne]
 
@@ -48,12 +52,12 @@ def python_game(seed):
         game.play(moves[rng.randrange(len(moves))])
 
 
-def env_game(env):
+def env_game(env, observe=True):
     def play(seed):
         rng = random.Random(seed)
         env.reset(seed=seed)
         for _agent in env.agent_iter():
-            _obs, _reward, terminated, truncated, info = env.last()
+            _obs, _reward, terminated, truncated, info = env.last(observe)
             if terminated or truncated:
                 action = None
             else:
@@ -70,7 +74,9 @@ def main():
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--cli", help="the carcassonne binary, to time `carcassonne bench` in the same run")
     args = ap.parse_args()
-    from carcassonne.env import raw_env
+    from pettingzoo.utils import wrappers
+
+    from carcassonne.env import env, raw_env
 
     figures = {}
     if args.cli:
@@ -80,12 +86,17 @@ def main():
         "rust_playout": rate(rust_playout, args.seconds),
         "python_game": rate(python_game, args.seconds),
         "env_game": rate(env_game(raw_env()), args.seconds),
+        "env_no_obs": rate(env_game(env(), observe=False), args.seconds),
+        "wrapped_no_obs": rate(env_game(wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env())),
+                                        observe=False), args.seconds),
     }
     labels = {
         "cli_bench": "carcassonne bench (Rust, no Python)",
         "rust_playout": "Game.playout (all in Rust)",
         "python_game": "Game from Python (legal_moves, play)",
         "env_game": "PettingZoo env (observe with mask, step)",
+        "env_no_obs": "env() without observations",
+        "wrapped_no_obs": "the same in PettingZoo's two wrappers",
     }
     for key, games in figures.items():
         print(f"{labels[key]:<45} {games:>10,.1f} games/s")

@@ -163,15 +163,17 @@ def test_aec_rewards(reward):
 
 
 def test_single_agent_env_passes_gymnasiums_checker_and_plays():
-    check_env(SingleAgentEnv(opponents="random", illegal="lose"), skip_render_check=True)
-    strict = SingleAgentEnv(opponents="random")
+    check_env(SingleAgentEnv(opponents="random"))
+    strict = SingleAgentEnv(opponents="random", illegal="raise")
     obs, info = strict.reset(seed=1)
     with pytest.raises(carcassonne.IllegalMoveError):
         strict.step(int(np.flatnonzero(obs["action_mask"] == 0)[5]))
-    lenient = SingleAgentEnv(opponents="random", illegal="lose")
+    lenient = SingleAgentEnv(opponents="random")
     obs, info = lenient.reset(seed=1)
     _, r, terminated, _, info = lenient.step(int(np.flatnonzero(obs["action_mask"] == 0)[5]))
     assert (r, terminated, info["illegal"]) == (-1.0, True, True)
+    with pytest.raises(ValueError, match="reset"):
+        lenient.step(int(info["legal_actions"][0]))  # the episode is over
     envs = [SingleAgentEnv(opponents="random", seat=1, reward="score"),
             SingleAgentEnv(rules="standard,river=true", players=3, opponents=["greedy", "random"], seat=2)]
     for e in envs:

@@ -121,8 +121,8 @@ def test_course_names_are_read_and_shown():
     assert d.id == "D" and d.course == "CRFR50" and d.count == 4
     assert repr(d) == "Tile('D', course='CRFR50')" and str(d) == "D (CRFR50)"
     assert carcassonne.tile("FFRFL50").id == "A" and carcassonne.tile("CCCCS50").id == "C"
-    assert carcassonne.tile("Eg").course is None and carcassonne.tile("RV01").course is None
-    assert sum(1 for t in carcassonne.tiles() if t.course) == 24
+    assert carcassonne.tile("Eg").course == "CFFF50g" and carcassonne.tile("RV01").course is None
+    assert sum(1 for t in carcassonne.tiles() if t.course and not t.garden) == 24
     assert sum(t.count for t in carcassonne.tiles() if not t.river) == 72
     m = Move("CRFR50", (1, 0), 1, meeple="N")
     assert m.tile == "D" and m.course == "CRFR50" and m == Move("D", (1, 0), 1, meeple="N")
@@ -131,7 +131,7 @@ def test_course_names_are_read_and_shown():
     game = random_game(seed=5)
     doc = json.loads(game.to_record())
     named = dict(doc)
-    course = {t.id: t.course for t in carcassonne.tiles() if t.course}
+    course = {t.id: t.course for t in carcassonne.tiles() if t.course and not t.garden}
     named["deck"] = [course.get(t, t) for t in doc["deck"]]
     named["moves"] = [{**m, "tile": course.get(m["tile"], m["tile"])} for m in doc["moves"]]
     assert named != doc

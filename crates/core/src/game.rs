@@ -363,6 +363,22 @@ impl Game {
         self.live = Some(seeded_rng(seed));
     }
 
+    /// The live bag's generator as its key and word position (None for a
+    /// fixed sequence of draws): with the record, what saving a game
+    /// exactly needs (the Python package pickles games with it).
+    pub fn live_state(&self) -> Option<([u8; 32], u128)> {
+        self.live.as_ref().map(|rng| (rng.get_seed(), rng.get_word_pos()))
+    }
+
+    /// Restores the live bag's generator that `live_state` gave.
+    pub fn set_live_state(&mut self, state: Option<([u8; 32], u128)>) {
+        self.live = state.map(|(key, pos)| {
+            let mut rng = <ChaCha8Rng as rand_chacha::rand_core::SeedableRng>::from_seed(key);
+            rng.set_word_pos(pos);
+            rng
+        });
+    }
+
     /// Stops (or resumes) keeping the event log; scoring is unaffected.
     /// Search bots turn it off on their copies.
     pub fn set_event_log(&mut self, on: bool) {

@@ -15,7 +15,10 @@
 //! Observations never hold what the observer cannot see: hidden hands are
 //! zero, and tile counts are of the tiles unseen by the observer.
 
-use carcassonne::{Action, Game, Move, PlayerId, Pos, Role, Rotation, Rules, Setup, Spot, View, TILE_KINDS};
+use carcassonne::{
+    Action, EdgeKind, Follower, Game, Move, PlacedTile, PlayerId, Pos, Role, Rotation, Rules, Setup, Spot, View,
+    TILE_KINDS,
+};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -23,7 +26,7 @@ use pyo3::types::PyDict;
 
 use crate::game::{PyGame, PyMove};
 use crate::play::PyBot;
-use crate::{illegal, parse_rules, setup_error};
+use crate::{illegal, natural, parse_rules, setup_error};
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<EnvCore>()?;
@@ -42,7 +45,7 @@ const SPOTS: usize = 14;
 pub const DEFAULT_RADIUS: usize = 15;
 
 /// The per-cell planes before the per-seat ones.
-const BASE_PLANES: [&str; 19] = [
+pub(crate) const BASE_PLANES: [&str; 19] = [
     "occupied",
     "city_n",
     "city_e",
@@ -63,9 +66,9 @@ const BASE_PLANES: [&str; 19] = [
     "rotation",
     "last_placed",
 ];
-const ROLE_PLANES: [&str; 5] = ["thief", "knight", "monk", "farmer", "abbot"];
+pub(crate) const ROLE_PLANES: [&str; 5] = ["thief", "knight", "monk", "farmer", "abbot"];
 
-fn decision(action: Action) -> usize {
+pub(crate) fn decision(action: Action) -> usize {
     match action {
         Action::Pass => 0,
         Action::Follower(s) => 1 + Spot::all().position(|x| x == s).unwrap_or(0),
@@ -85,7 +88,77 @@ fn action_of(d: usize) -> Action {
     }
 }
 
-fn role_index(r: Role) -> usize {
+/// The plane of `BASE_PLANES` that marks the cell of the last tile placed.
+pub(crate) const LAST_PLACED: usize = 18;
+
+/// The cell of `pos` in a window of `radius` cells each way around the
+/// start (`width` = 2 × radius + 1 cells a side), if it is inside.
+pub(crate) fn window_cell(pos: Pos, radius: i32, width: usize) -> Option<usize> {
+    let (x, y) = (pos.x + radius, pos.y + radius);
+    let w = width as i32;
+    ((0..w).contains(&x) && (0..w).contains(&y)).then(|| (y * w + x) as usize)
+}
+
+/// The flat action of hand slot `slot`, window cell `cell` (of `cells`),
+/// rotation `rot` and decision `d`.
+pub(crate) fn flat_action(slot: usize, cells: usize, cell: usize, rot: Rotation, d: usize) -> usize {
+    ((slot * cells + cell) * 4 + rot.quarter_turns() as usize) * DECISIONS + d
+}
+
+/// Writes the planes of a placed tile at cell `c` of `board` (planes of
+/// `cells` bytes each). The cell was empty, so only the planes that are not
+/// zero are written.
+pub(crate) fn write_tile(board: &mut [u8], cells: usize, c: usize, t: &PlacedTile, abbot: bool) {
+    let mut set = |plane: usize, v: u8| {
+        if v != 0 {
+            board[plane * cells + c] = v;
+        }
+    };
+    let def = t.tile.def();
+    let rot = t.rot.quarter_turns() as usize;
+    set(0, 1);
+    for d in 0..4 {
+        // The edge facing direction d came from canonical edge d - rot.
+        match def.edges[(d + 4 - rot) % 4] {
+            EdgeKind::City => set(1 + d, 1),
+            EdgeKind::Road => set(5 + d, 1),
+            EdgeKind::River => set(9 + d, 1),
+            EdgeKind::Field => {}
+        }
+    }
+    set(13, def.shield as u8);
+    set(14, def.has_cloister() as u8);
+    set(15, (def.has_garden() && abbot) as u8);
+    set(16, t.tile.index() as u8 + 1);
+    set(17, rot as u8);
+}
+
+/// A figure as the planes show it to `seat`: its seat relative to `seat`,
+/// its role and its spot (index + 1).
+pub(crate) fn figure_of(f: &Follower, seat: PlayerId, players: usize) -> (usize, usize, u8) {
+    let rel = (f.player.index() + players - seat.index()) % players;
+    (rel, role_index(f.role), 1 + Spot::all().position(|s| s == f.spot).unwrap_or(0) as u8)
+}
+
+/// Sets a figure's planes at cell `c` (`on`), or clears them.
+pub(crate) fn write_figure(
+    board: &mut [u8],
+    cells: usize,
+    players: usize,
+    c: usize,
+    figure: (usize, usize, u8),
+    on: bool,
+) {
+    let (seat, role, spot) = figure;
+    let seats_at = BASE_PLANES.len();
+    let roles_at = seats_at + players;
+    let spot_at = roles_at + ROLE_PLANES.len();
+    board[(seats_at + seat) * cells + c] = on as u8;
+    board[(roles_at + role) * cells + c] = on as u8;
+    board[spot_at * cells + c] = if on { spot } else { 0 };
+}
+
+pub(crate) fn role_index(r: Role) -> usize {
     match r {
         Role::Thief => 0,
         Role::Knight => 1,
@@ -97,6 +170,7 @@ fn role_index(r: Role) -> usize {
 
 /// A game with a flat action space, masks and array observations.
 #[pyclass(name = "EnvCore", module = "carcassonne")]
+#[derive(Clone)]
 pub struct EnvCore {
     game: Game,
     /// The legal moves of the player to move, worked out once per state
@@ -112,19 +186,14 @@ pub struct EnvCore {
 
 impl EnvCore {
     fn cell(&self, pos: Pos) -> Option<usize> {
-        let (x, y) = (pos.x + self.radius, pos.y + self.radius);
-        let w = self.width as i32;
-        ((0..w).contains(&x) && (0..w).contains(&y)).then(|| (y * w + x) as usize)
+        window_cell(pos, self.radius, self.width)
     }
 
     fn encode_move(&self, mv: &Move) -> Option<usize> {
         let p = self.game.to_move()?;
         let slot = self.game.hand(p).iter().position(|&t| t == mv.tile)?;
         let cell = self.cell(mv.pos)?;
-        Some(
-            ((slot * self.width * self.width + cell) * 4 + mv.rot.quarter_turns() as usize) * DECISIONS
-                + decision(mv.action),
-        )
+        Some(flat_action(slot, self.width * self.width, cell, mv.rot, decision(mv.action)))
     }
 
     fn decode_action(&self, action: usize) -> Option<Move> {
@@ -176,41 +245,18 @@ impl EnvCore {
     fn board_planes(&self, seat: PlayerId) -> Vec<u8> {
         let cells = self.width * self.width;
         let mut out = vec![0u8; self.planes() * cells];
-        let mut set = |plane: usize, cell: usize, v: u8| out[plane * cells + cell] = v;
         for t in self.game.board().tiles() {
-            let Some(c) = self.cell(t.pos) else { continue };
-            let def = t.tile.def();
-            let rot = t.rot.quarter_turns() as usize;
-            set(0, c, 1);
-            for d in 0..4 {
-                // The edge facing direction d came from canonical edge d - rot.
-                let kind = def.edges[(d + 4 - rot) % 4];
-                match kind {
-                    carcassonne::EdgeKind::City => set(1 + d, c, 1),
-                    carcassonne::EdgeKind::Road => set(5 + d, c, 1),
-                    carcassonne::EdgeKind::River => set(9 + d, c, 1),
-                    carcassonne::EdgeKind::Field => {}
-                }
+            if let Some(c) = self.cell(t.pos) {
+                write_tile(&mut out, cells, c, t, self.rules.abbot);
             }
-            set(13, c, def.shield as u8);
-            set(14, c, def.has_cloister() as u8);
-            set(15, c, (def.has_garden() && self.rules.abbot) as u8);
-            set(16, c, t.tile.index() as u8 + 1);
-            set(17, c, rot as u8);
         }
         if let Some(last) = self.game.history().last().and_then(|m| self.cell(m.pos)) {
-            set(18, last, 1);
+            out[LAST_PLACED * cells + last] = 1;
         }
-        let n = self.players;
-        let seats_at = BASE_PLANES.len();
-        let roles_at = seats_at + n;
-        let spot_at = roles_at + ROLE_PLANES.len();
         for f in self.game.followers() {
-            let Some(c) = self.cell(f.pos) else { continue };
-            let rel = (f.player.index() + n - seat.index()) % n;
-            set(seats_at + rel, c, 1);
-            set(roles_at + role_index(f.role), c, 1);
-            set(spot_at, c, 1 + Spot::all().position(|s| s == f.spot).unwrap_or(0) as u8);
+            if let Some(c) = self.cell(f.pos) {
+                write_figure(&mut out, cells, self.players, c, figure_of(f, seat, self.players), true);
+            }
         }
         out
     }
@@ -220,7 +266,13 @@ impl EnvCore {
 impl EnvCore {
     #[new]
     #[pyo3(signature = (rules = "standard", players = 2, radius = DEFAULT_RADIUS, seed = 0))]
-    fn new(py: Python<'_>, rules: &str, players: usize, radius: usize, seed: u64) -> PyResult<EnvCore> {
+    fn new(
+        py: Python<'_>,
+        rules: &str,
+        #[pyo3(from_py_with = natural)] players: usize,
+        #[pyo3(from_py_with = natural)] radius: usize,
+        #[pyo3(from_py_with = natural)] seed: u64,
+    ) -> PyResult<EnvCore> {
         let rules = parse_rules(py, rules)?;
         if !(1..=64).contains(&radius) {
             return Err(PyValueError::new_err("radius must be 1 to 64"));
@@ -238,8 +290,69 @@ impl EnvCore {
         })
     }
 
+    /// Pickling: the rule set, seats and window, and the game as `Game`
+    /// pickles (its record and live bag), so the copy plays on exactly.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> crate::game::Reduce<'py, (String, usize, i32, String, Option<crate::game::LiveState>)> {
+        let this = slf.borrow();
+        let record = carcassonne::record::Record::from_game(&this.game, &this.names).to_json();
+        let args = (this.rules.to_code(), this.players, this.radius, record, crate::game::live_state(&this.game));
+        Ok((slf.get_type().getattr("_restore")?, args))
+    }
+
+    /// The inverse of `__reduce__` (not for use otherwise).
+    #[staticmethod]
+    fn _restore(
+        py: Python<'_>,
+        rules: &str,
+        players: usize,
+        radius: usize,
+        record: &str,
+        live: Option<crate::game::LiveState>,
+    ) -> PyResult<EnvCore> {
+        let mut core = EnvCore::new(py, rules, players, radius, 0)?;
+        core.game = crate::game::restore_game(py, record, live)?.game;
+        core.legal = core.game.legal_moves();
+        Ok(core)
+    }
+
+    /// The length of `state()`.
+    #[getter]
+    fn state_size(&self) -> usize {
+        let (n, cells) = (self.players, self.width * self.width);
+        self.planes() * cells + n * self.slots * TILE_KINDS + TILE_KINDS + 5 * n
+    }
+
+    /// The whole table for a centralised critic, one flat int32 array
+    /// (python/README.md, "State"): the board planes with absolute seats
+    /// (seat 0's observation planes), every hand (hidden ones too), the
+    /// hand sizes, the bag's counts per tile kind (never its order), then
+    /// per seat the scores, supply, abbot in supply and who is to move.
+    fn state<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i32>> {
+        let n = self.players;
+        let mut out: Vec<i32> = Vec::with_capacity(self.state_size());
+        out.extend(self.board_planes(PlayerId(0)).into_iter().map(i32::from));
+        let seats = || (0..n).map(|p| PlayerId(p as u8));
+        for p in seats() {
+            let mut rows = vec![0i32; self.slots * TILE_KINDS];
+            for (i, t) in self.game.hand(p).iter().enumerate().take(self.slots) {
+                rows[i * TILE_KINDS + t.index()] = 1;
+            }
+            out.extend(rows);
+        }
+        out.extend(seats().map(|p| self.game.hand(p).len() as i32));
+        out.extend(self.game.remaining().iter().map(|&c| i32::from(c)));
+        out.extend(self.game.scores().iter().take(n).map(|&s| s as i32));
+        out.extend(seats().map(|p| i32::from(self.game.supply(p))));
+        let view = View::new(&self.game, PlayerId(0));
+        out.extend(seats().map(|p| i32::from(view.abbot_in_supply(p))));
+        out.extend(seats().map(|p| i32::from(self.game.to_move() == Some(p))));
+        PyArray1::from_vec(py, out)
+    }
+
     /// A new game shuffled from `seed`.
-    fn reset(&mut self, py: Python<'_>, seed: u64) -> PyResult<()> {
+    fn reset(&mut self, py: Python<'_>, #[pyo3(from_py_with = natural)] seed: u64) -> PyResult<()> {
         self.game = Game::new(Setup::standard(self.rules, self.players, seed)).map_err(|e| setup_error(py, e))?;
         self.legal = self.game.legal_moves();
         Ok(())
@@ -292,6 +405,25 @@ impl EnvCore {
     }
 
     #[getter]
+    fn moves_played(&self) -> u16 {
+        self.game.moves_played()
+    }
+
+    /// Tiles still to be drawn.
+    #[getter]
+    fn tiles_left(&self) -> usize {
+        self.game.tiles_left()
+    }
+
+    fn __copy__(&self) -> EnvCore {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> EnvCore {
+        self.clone()
+    }
+
+    #[getter]
     fn scores(&self) -> Vec<u32> {
         self.game.scores().to_vec()
     }
@@ -304,7 +436,7 @@ impl EnvCore {
     /// Redraws what `seat` cannot see (the bag's order, other players'
     /// hidden hands) from `rng`, keeping everything it sees: a determinized
     /// sample in place (and the check that observations leak nothing).
-    fn resample_hidden(&mut self, seat: usize, rng: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn resample_hidden(&mut self, #[pyo3(from_py_with = natural)] seat: usize, rng: &Bound<'_, PyAny>) -> PyResult<()> {
         let p = self.seat(seat)?;
         self.game.resample_hidden(p, &mut carcassonne::seeded_rng(crate::seed_of(rng)?));
         self.legal = self.game.legal_moves();
@@ -317,7 +449,11 @@ impl EnvCore {
     }
 
     /// The action mask of `seat` (int8, 1 = legal; all zero unless `seat` is to move).
-    fn mask<'py>(&self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyArray1<i8>>> {
+    fn mask<'py>(
+        &self,
+        py: Python<'py>,
+        #[pyo3(from_py_with = natural)] seat: usize,
+    ) -> PyResult<Bound<'py, PyArray1<i8>>> {
         Ok(PyArray1::from_vec(py, self.mask_vec(self.seat(seat)?)))
     }
 
@@ -337,7 +473,7 @@ impl EnvCore {
 
     /// The move an action stands for, or None if it names no tile in hand
     /// (or the game is over).
-    fn decode(&self, action: usize) -> Option<PyMove> {
+    fn decode(&self, #[pyo3(from_py_with = natural)] action: usize) -> Option<PyMove> {
         self.decode_action(action).map(|mv| PyMove { mv })
     }
 
@@ -347,9 +483,15 @@ impl EnvCore {
         Ok(self.encode_move(&crate::game::move_arg(mv)?.mv))
     }
 
+    /// Whether an action is legal for the player to move (the same as its
+    /// mask entry, without building the mask).
+    fn is_legal(&self, #[pyo3(from_py_with = natural)] action: usize) -> bool {
+        self.decode_action(action).is_some_and(|mv| self.legal.contains(&mv))
+    }
+
     /// Plays the move an action stands for; raises `IllegalMoveError` (the
     /// game unchanged) if it is not legal.
-    fn step(&mut self, py: Python<'_>, action: usize) -> PyResult<()> {
+    fn step(&mut self, py: Python<'_>, #[pyo3(from_py_with = natural)] action: usize) -> PyResult<()> {
         let mv = self.decode_action(action).ok_or_else(|| {
             PyValueError::new_err(format!("action {action} names no move (game over, or no such tile in hand)"))
         })?;
@@ -390,7 +532,11 @@ impl EnvCore {
     /// `board` (planes × W × W, uint8), `hands` (seats × slots × tile kinds),
     /// `hand_sizes`, `unseen`, `scores`, `supply`, `abbot`, `to_move`, and
     /// `action_mask`. Seats are relative: index 0 is the observer.
-    fn observe<'py>(&self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyDict>> {
+    fn observe<'py>(
+        &self,
+        py: Python<'py>,
+        #[pyo3(from_py_with = natural)] seat: usize,
+    ) -> PyResult<Bound<'py, PyDict>> {
         let me = self.seat(seat)?;
         let view = View::new(&self.game, me);
         let n = self.players;

@@ -8,7 +8,9 @@ use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use crate::{bad_move, illegal, parse_rules, record_text, replay_error, seed_of, setup_error, tile_arg, to_py};
+use crate::{
+    bad_move, illegal, natural, parse_rules, record_text, replay_error, seed_of, setup_error, tile_arg, to_py,
+};
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyMove>()?;
@@ -22,7 +24,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 
 /// `D (CRFR50)`: a tile's letter and, for a base tile, its course name.
 pub(crate) fn tile_label(t: TileId) -> String {
-    match t.course_name() {
+    match crate::course_name(t) {
         Some(c) => format!("{t} ({c})"),
         None => t.to_string(),
     }
@@ -52,8 +54,8 @@ impl PyMove {
     fn new(
         py: Python<'_>,
         tile: &str,
-        at: (i32, i32),
-        rot: u8,
+        #[pyo3(from_py_with = crate::coords)] at: (i32, i32),
+        #[pyo3(from_py_with = natural)] rot: u8,
         meeple: Option<String>,
         abbot: Option<String>,
         recall: bool,
@@ -81,16 +83,21 @@ impl PyMove {
         to_py(py, &serde_json::to_value(self.record()).expect("a move serialises"))
     }
 
+    /// Pickling, by the record form.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> Reduce<'py, (Bound<'py, PyAny>,)> {
+        Ok((slf.get_type().getattr("from_dict")?, (slf.get().to_dict(slf.py())?,)))
+    }
+
     /// The tile's letter id (`D`, `Eg`, `RV01`).
     #[getter]
     fn tile(&self) -> &'static str {
         self.mv.tile.name()
     }
 
-    /// The tile's CMSC 22001 course name (`CRFR50`), or None for garden copies and river tiles.
+    /// The tile's CMSC 22001 course name (`CRFR50`; `CFFF50g` for the garden copy `Eg`), or None for river tiles.
     #[getter]
-    fn course(&self) -> Option<&'static str> {
-        self.mv.tile.course_name()
+    fn course(&self) -> Option<String> {
+        crate::course_name(self.mv.tile)
     }
 
     #[getter]
@@ -134,7 +141,7 @@ impl PyMove {
         format!(
             "Move('{}'{}, at=({}, {}), rot={}{action})",
             self.mv.tile.name(),
-            self.mv.tile.course_name().map(|c| format!(" ({c})")).unwrap_or_default(),
+            crate::course_name(self.mv.tile).map(|c| format!(" ({c})")).unwrap_or_default(),
             self.mv.pos.x,
             self.mv.pos.y,
             self.mv.rot.quarter_turns()
@@ -153,11 +160,9 @@ pub(crate) fn move_arg(obj: &Bound<'_, PyAny>) -> PyResult<PyMove> {
     };
     let field = |k: &str| d.get_item(k);
     let tile: String = field("tile")?.ok_or_else(|| PyValueError::new_err("a move needs \"tile\""))?.extract()?;
-    let at: Vec<i32> = field("at")?.ok_or_else(|| PyValueError::new_err("a move needs \"at\": [x, y]"))?.extract()?;
-    let [x, y] = at[..] else {
-        return Err(PyValueError::new_err("\"at\" is two numbers, [x, y]"));
-    };
-    let rot: u8 = field("rot")?.map(|r| r.extract()).transpose()?.unwrap_or(0);
+    let at = field("at")?.ok_or_else(|| PyValueError::new_err("a move needs \"at\": [x, y]"))?;
+    let (x, y) = crate::coords(&at)?;
+    let rot: u8 = field("rot")?.map(|r| natural(&r)).transpose()?.unwrap_or(0);
     let opt =
         |k: &str| -> PyResult<Option<String>> { field(k)?.filter(|v| !v.is_none()).map(|v| v.extract()).transpose() };
     let recall: bool = field("recall")?.filter(|v| !v.is_none()).map(|v| v.extract()).transpose()?.unwrap_or(false);
@@ -209,6 +214,35 @@ fn events_list<'py>(py: Python<'py>, game: &Game) -> PyResult<Bound<'py, PyList>
     Ok(list)
 }
 
+/// What `__reduce__` returns: the function that rebuilds and its arguments.
+pub(crate) type Reduce<'py, A> = PyResult<(Bound<'py, PyAny>, A)>;
+
+/// A live bag's generator as Python can pickle it: its key and word position.
+pub(crate) type LiveState = (Vec<u8>, u128);
+
+pub(crate) fn live_state(game: &Game) -> Option<LiveState> {
+    game.live_state().map(|(key, pos)| (key.to_vec(), pos))
+}
+
+/// A game from its record and live generator, as pickled (`live_state`).
+pub(crate) fn restore_game(py: Python<'_>, record: &str, live: Option<LiveState>) -> PyResult<PyGame> {
+    let live = match live {
+        None => None,
+        Some((key, pos)) => {
+            let key: [u8; 32] = key.try_into().map_err(|_| PyValueError::new_err("a live state's key is 32 bytes"))?;
+            Some((key, pos))
+        }
+    };
+    let (mut game, names) = py
+        .detach(|| {
+            let r = Record::from_json(record)?;
+            Ok((r.replay()?, r.players))
+        })
+        .map_err(|e| replay_error(py, e))?;
+    game.set_live_state(live);
+    Ok(PyGame { game, names })
+}
+
 fn names_of(n: usize) -> Vec<String> {
     (1..=n).map(|i| format!("Player {i}")).collect()
 }
@@ -233,14 +267,17 @@ pub struct PyGame {
 impl PyGame {
     #[new]
     #[pyo3(signature = (rules = "standard", players = None, seed = 0))]
-    fn new(py: Python<'_>, rules: &str, players: Option<&Bound<'_, PyAny>>, seed: u64) -> PyResult<PyGame> {
+    fn new(
+        py: Python<'_>,
+        rules: &str,
+        players: Option<&Bound<'_, PyAny>>,
+        #[pyo3(from_py_with = natural)] seed: u64,
+    ) -> PyResult<PyGame> {
         let rules = parse_rules(py, rules)?;
         let names = match players {
             None => names_of(2),
-            Some(p) => match p.extract::<usize>() {
-                Ok(n) => names_of(n),
-                Err(_) => p.extract::<Vec<String>>()?,
-            },
+            Some(p) if p.is_instance_of::<pyo3::types::PyInt>() => names_of(natural(p)?),
+            Some(p) => p.extract::<Vec<String>>()?,
         };
         let game = Game::new(Setup::standard(rules, names.len(), seed)).map_err(|e| setup_error(py, e))?;
         Ok(PyGame { game, names })
@@ -252,7 +289,11 @@ impl PyGame {
     /// chance from here on, such as a reshuffled tile's place).
     #[staticmethod]
     #[pyo3(signature = (record, seed = 0))]
-    fn from_record(py: Python<'_>, record: &Bound<'_, PyAny>, seed: u64) -> PyResult<PyGame> {
+    fn from_record(
+        py: Python<'_>,
+        record: &Bound<'_, PyAny>,
+        #[pyo3(from_py_with = natural)] seed: u64,
+    ) -> PyResult<PyGame> {
         let text = record_text(record)?;
         let (game, names) = py
             .detach(|| {
@@ -299,7 +340,7 @@ impl PyGame {
 
     /// What `seat` may see: the table, its own hand (and every hand with
     /// `hand_visible`), the counts of unseen tiles, never the bag's order.
-    fn view(&self, seat: usize) -> PyResult<PyView> {
+    fn view(&self, #[pyo3(from_py_with = natural)] seat: usize) -> PyResult<PyView> {
         let player = seat_arg(self.game.num_players(), seat)?;
         Ok(PyView { game: Arc::new(self.game.clone()), player, names: self.names.clone() })
     }
@@ -307,10 +348,25 @@ impl PyGame {
     /// A game consistent with what `seat` sees, the hidden part (the bag's
     /// order, other players' hidden hands) drawn from `rng` (an int seed or a
     /// random generator): for determinized search.
-    fn sample(&self, seat: usize, rng: &Bound<'_, PyAny>) -> PyResult<PyGame> {
+    fn sample(&self, #[pyo3(from_py_with = natural)] seat: usize, rng: &Bound<'_, PyAny>) -> PyResult<PyGame> {
         let player = seat_arg(self.game.num_players(), seat)?;
         let game = View::new(&self.game, player).sample(&mut seeded_rng(seed_of(rng)?));
         Ok(PyGame { game, names: self.names.clone() })
+    }
+
+    /// Pickling (`pickle`, `copy`, multiprocessing): the game's record and
+    /// its live bag's generator, so the copy is the same game and plays on
+    /// exactly as the original would.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> Reduce<'py, (String, Option<LiveState>)> {
+        let this = slf.borrow();
+        let restore = slf.get_type().getattr("_restore")?;
+        Ok((restore, (this.to_record(), live_state(&this.game))))
+    }
+
+    /// The inverse of `__reduce__` (not for use otherwise).
+    #[staticmethod]
+    fn _restore(py: Python<'_>, record: &str, live: Option<LiveState>) -> PyResult<PyGame> {
+        restore_game(py, record, live)
     }
 
     fn copy(&self) -> PyGame {
@@ -360,13 +416,13 @@ impl PyGame {
     }
 
     /// The tiles `seat` holds (with a hand rule; otherwise the drawn tile of the player to move).
-    fn hand(&self, seat: usize) -> PyResult<Vec<&'static str>> {
+    fn hand(&self, #[pyo3(from_py_with = natural)] seat: usize) -> PyResult<Vec<&'static str>> {
         let p = seat_arg(self.game.num_players(), seat)?;
         Ok(self.game.hand(p).iter().map(|t| t.name()).collect())
     }
 
     /// Followers `seat` has in supply (0–7).
-    fn supply(&self, seat: usize) -> PyResult<u8> {
+    fn supply(&self, #[pyo3(from_py_with = natural)] seat: usize) -> PyResult<u8> {
         Ok(self.game.supply(seat_arg(self.game.num_players(), seat)?))
     }
 
@@ -407,6 +463,24 @@ impl PyGame {
     #[getter]
     fn tiles_left(&self) -> usize {
         self.game.tiles_left()
+    }
+
+    /// The board as an RGB image, a `(height, width, 3)` uint8 array:
+    /// `tile` pixels a tile (8–256), the placed tiles and a free cell
+    /// around them, drawn in the web page's colours (python/README.md,
+    /// "Rendering").
+    #[pyo3(signature = (tile = 48))]
+    fn to_rgb<'py>(
+        &self,
+        py: Python<'py>,
+        #[pyo3(from_py_with = natural)] tile: usize,
+    ) -> PyResult<Bound<'py, numpy::PyArray3<u8>>> {
+        if !(8..=256).contains(&tile) {
+            return Err(PyValueError::new_err(format!("tile is 8 to 256 pixels, not {tile}")));
+        }
+        let game = &self.game;
+        let (img, h, w) = py.detach(|| crate::render::rgb(game, tile));
+        numpy::PyArrayMethods::reshape(&numpy::PyArray1::from_vec(py, img), [h, w, 3])
     }
 
     /// The placed tiles: `{"tile", "at", "rot"}` each, the start tile first.
@@ -478,21 +552,21 @@ impl PyView {
 
     /// What `seat` holds if this view may see it (its own hand; every hand
     /// with `hand_visible`; the drawn tile without a hand rule), else None.
-    fn hand(&self, seat: usize) -> PyResult<Option<Vec<&'static str>>> {
+    fn hand(&self, #[pyo3(from_py_with = natural)] seat: usize) -> PyResult<Option<Vec<&'static str>>> {
         let p = seat_arg(self.game.num_players(), seat)?;
         Ok(self.view().hand(p).map(|h| h.iter().map(|t| t.name()).collect()))
     }
 
     /// How many tiles `seat` holds (public).
-    fn hand_len(&self, seat: usize) -> PyResult<usize> {
+    fn hand_len(&self, #[pyo3(from_py_with = natural)] seat: usize) -> PyResult<usize> {
         Ok(self.view().hand_len(seat_arg(self.game.num_players(), seat)?))
     }
 
-    fn supply(&self, seat: usize) -> PyResult<u8> {
+    fn supply(&self, #[pyo3(from_py_with = natural)] seat: usize) -> PyResult<u8> {
         Ok(self.view().supply(seat_arg(self.game.num_players(), seat)?))
     }
 
-    fn abbot_in_supply(&self, seat: usize) -> PyResult<bool> {
+    fn abbot_in_supply(&self, #[pyo3(from_py_with = natural)] seat: usize) -> PyResult<bool> {
         Ok(self.view().abbot_in_supply(seat_arg(self.game.num_players(), seat)?))
     }
 
@@ -561,6 +635,24 @@ impl PyView {
         Ok(PyGame { game, names: self.names.clone() })
     }
 
+    /// Pickling: the game behind the view (as `Game` pickles) and the
+    /// seat, so the copy answers every call as the original, `sample` too.
+    /// The pickle holds the whole game, what the seat cannot see included:
+    /// it is for moving views between processes, not for showing a player.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> Reduce<'py, (String, Option<LiveState>, usize)> {
+        let this = slf.get();
+        let record = Record::from_game(&this.game, &this.names).to_json();
+        Ok((slf.get_type().getattr("_restore")?, (record, live_state(&this.game), this.player.index())))
+    }
+
+    /// The inverse of `__reduce__` (not for use otherwise).
+    #[staticmethod]
+    fn _restore(py: Python<'_>, record: &str, live: Option<LiveState>, seat: usize) -> PyResult<PyView> {
+        let PyGame { game, names } = restore_game(py, record, live)?;
+        let player = seat_arg(game.num_players(), seat)?;
+        Ok(PyView { game: Arc::new(game), player, names })
+    }
+
     fn __repr__(&self) -> String {
         format!("<carcassonne.View of seat {} after {} moves>", self.player.index(), self.game.moves_played())
     }
@@ -576,16 +668,21 @@ pub struct PyTile {
 
 #[pymethods]
 impl PyTile {
+    /// Pickling, by the letter id.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> Reduce<'py, (&'static str,)> {
+        Ok((py.import("carcassonne._carcassonne")?.getattr("tile")?, (self.id.name(),)))
+    }
+
     /// The letter id (`D`, `Eg`, `RV01`).
     #[getter]
     fn id(&self) -> &'static str {
         self.id.name()
     }
 
-    /// The CMSC 22001 course name (`CRFR50`), None for garden copies and river tiles.
+    /// The CMSC 22001 course name (`CRFR50`; `CFFF50g` for the garden copy `Eg`), None for river tiles.
     #[getter]
-    fn course(&self) -> Option<&'static str> {
-        self.id.course_name()
+    fn course(&self) -> Option<String> {
+        crate::course_name(self.id)
     }
 
     /// Edge kinds N, E, S, W in the canonical orientation: `city`, `road`, `field`, `river`.
@@ -630,7 +727,7 @@ impl PyTile {
     }
 
     fn __repr__(&self) -> String {
-        let course = self.id.course_name().map(|c| format!(", course='{c}'")).unwrap_or_default();
+        let course = crate::course_name(self.id).map(|c| format!(", course='{c}'")).unwrap_or_default();
         format!("Tile('{}'{course})", self.id.name())
     }
 

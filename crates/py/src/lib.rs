@@ -7,13 +7,15 @@
 //! Every call that runs the engine or a search for long (playouts, bots,
 //! the arena, replays) releases the GIL.
 
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 mod env;
 mod game;
 mod play;
+mod render;
+mod vector;
 
 use carcassonne::record::RecordError as RecordProblem;
 use carcassonne::{IllegalMove, Rules, RulesError as RulesProblem, SetupError, TileId};
@@ -96,6 +98,47 @@ pub(crate) fn seed_of(rng: &Bound<'_, PyAny>) -> PyResult<u64> {
     Err(PyValueError::new_err("rng must be an int seed or a random generator (random.Random, numpy Generator)"))
 }
 
+/// A whole number argument (a seed, a seat, a count, an action): any
+/// Python integer (numpy's too), never a float (`TypeError`); a negative or
+/// too large one is a `ValueError` naming the value, not an `OverflowError`.
+/// Used as `#[pyo3(from_py_with = natural)]`.
+pub(crate) fn natural<T: TryFrom<i128>>(obj: &Bound<'_, PyAny>) -> PyResult<T> {
+    let n = integer(obj)?;
+    if n < 0 {
+        return Err(PyValueError::new_err(format!("{n} is negative: a whole number is needed")));
+    }
+    T::try_from(n).map_err(|_| PyValueError::new_err(format!("{n} is out of range")))
+}
+
+/// A board coordinate pair `(x, y)` (negative allowed): out of range is a
+/// `ValueError`, as for `natural`.
+pub(crate) fn coords(obj: &Bound<'_, PyAny>) -> PyResult<(i32, i32)> {
+    let items: Vec<Bound<'_, PyAny>> = obj.extract()?;
+    let [x, y] = &items[..] else {
+        return Err(PyValueError::new_err("a position is two numbers, (x, y)"));
+    };
+    let one = |v: &Bound<'_, PyAny>| {
+        let n = integer(v)?;
+        i32::try_from(n).map_err(|_| PyValueError::new_err(format!("{n} is out of range for a position")))
+    };
+    Ok((one(x)?, one(y)?))
+}
+
+/// Any Python integer, as wide as Python allows up to 128 bits.
+fn integer(obj: &Bound<'_, PyAny>) -> PyResult<i128> {
+    let py = obj.py();
+    match obj.extract::<i128>() {
+        Ok(n) => Ok(n),
+        Err(e) if e.is_instance_of::<PyOverflowError>(py) => {
+            Err(PyValueError::new_err(format!("{obj} is out of range")))
+        }
+        Err(_) => {
+            let kind = obj.get_type().name()?;
+            Err(PyTypeError::new_err(format!("an integer is needed, not {kind} ({obj})")))
+        }
+    }
+}
+
 /// A JSON value as Python data (dicts keep their order).
 pub(crate) fn to_py<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
     use serde_json::Value;
@@ -129,6 +172,15 @@ pub(crate) fn to_py<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bou
 pub(crate) fn record_text(obj: &Bound<'_, PyAny>) -> PyResult<String> {
     let py = obj.py();
     if let Ok(s) = obj.extract::<String>() {
+        if !s.trim_start().starts_with('{') {
+            // Not JSON text: most likely a file name. A str is always the
+            // record's text, never a path, so that no string is read both ways.
+            let shown: String = s.chars().take(60).collect();
+            let error = RecordProblem::Syntax(format!(
+                "a str is a record's JSON text, and {shown:?} is not JSON: for a file, pass pathlib.Path({shown:?})"
+            ));
+            return Err(replay_error(py, carcassonne::record::ReplayError { move_no: None, error }));
+        }
         return Ok(s);
     }
     if obj.is_instance_of::<PyDict>() {
@@ -145,9 +197,28 @@ pub(crate) fn record_text(obj: &Bound<'_, PyAny>) -> PyResult<String> {
     Err(PyValueError::new_err("a record is JSON text, a dict or a path"))
 }
 
-/// A tile id by letter (`D`) or course name (`CRFR50`).
+/// A tile id by letter (`D`, `Vg`) or course name (`CRFR50`, `FFRR50g`
+/// for the garden copy of `V`), in any case.
 pub(crate) fn tile_arg(py: Python<'_>, name: &str) -> PyResult<TileId> {
-    TileId::from_name(name).ok_or_else(|| bad_move(py, RecordProblem::UnknownTile(name.to_string())))
+    let by_any_case = || {
+        TileId::all().find(|&t| {
+            t.name().eq_ignore_ascii_case(name) || course_name(t).is_some_and(|c| c.eq_ignore_ascii_case(name))
+        })
+    };
+    TileId::from_name(name)
+        .or_else(by_any_case)
+        .ok_or_else(|| bad_move(py, RecordProblem::UnknownTile(name.to_string())))
+}
+
+/// A tile's CMSC 22001 course name: the course's own for the 24 base
+/// tiles (`FFRR50` for `V`), that name and `g` for a garden copy
+/// (`FFRR50g` for `Vg`, as its letter id adds `g`); None for river tiles.
+pub(crate) fn course_name(t: TileId) -> Option<String> {
+    if let Some(c) = t.course_name() {
+        return Some(c.to_string());
+    }
+    let base = t.name().strip_suffix('g').and_then(TileId::from_name)?;
+    base.course_name().map(|c| format!("{c}g"))
 }
 
 /// `carcassonne score`'s output for a record: pretty JSON, byte for byte
@@ -193,5 +264,6 @@ fn _carcassonne(m: &Bound<'_, PyModule>) -> PyResult<()> {
     game::register(m)?;
     play::register(m)?;
     env::register(m)?;
+    vector::register(m)?;
     Ok(())
 }

@@ -8,7 +8,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::game::{PyMove, PyView};
-use crate::to_py;
+use crate::{natural, to_py};
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyBot>()?;
@@ -42,7 +42,7 @@ impl PyBot {
 impl PyBot {
     #[new]
     #[pyo3(signature = (spec = "greedy", seed = 0))]
-    fn new(spec: &str, seed: u64) -> PyResult<PyBot> {
+    fn new(spec: &str, #[pyo3(from_py_with = natural)] seed: u64) -> PyResult<PyBot> {
         PyBot::build(spec, seed)
     }
 
@@ -77,10 +77,10 @@ impl PyBot {
 fn arena<'py>(
     py: Python<'py>,
     bots: &Bound<'py, PyAny>,
-    games: usize,
+    #[pyo3(from_py_with = natural)] games: usize,
     rules: &str,
-    seed: u64,
-    threads: usize,
+    #[pyo3(from_py_with = natural)] seed: u64,
+    #[pyo3(from_py_with = natural)] threads: usize,
 ) -> PyResult<Bound<'py, PyAny>> {
     let specs: String = match bots.extract::<String>() {
         Ok(s) => s,

@@ -1,0 +1,870 @@
+//! The core of the batched environment (`carcassonne.vector`): N games
+//! stepped by one call that releases the GIL and runs on several threads, in
+//! the manner of EnvPool. Each game is one seat (the learner) against
+//! built-in bots, as in `SingleAgentEnv`; the bots play inside the call. In
+//! self-play (opponents `["self"]`) the learner plays every seat, one move a
+//! step, and the observation is the view of the seat to move.
+//!
+//! The observations are written in place into numpy arrays the batch
+//! allocates once (`buffers()`), with the single environment's layout
+//! (python/README.md, "Observations") plus a leading batch axis. A step
+//! writes only what the moves changed: the board planes at the cells of the
+//! tiles just placed, the `last_placed` cell, the figure planes at the
+//! cells that held or hold a figure, the per-seat vectors, and the legal
+//! actions (cleared at the old ones, set at the new ones in the flat mask).
+//! A game is cleared in full only when it starts.
+//!
+//! Games that ended (terminated or truncated) are reset by the next step,
+//! whose action for them is ignored (Gymnasium's next-step autoreset).
+
+use carcassonne::TILE_KINDS;
+use carcassonne::{Action, Game, Move, Placement, PlayerId, Pos, Rules, Setup, TileId, View};
+use carcassonne_ai::BotSpec;
+use numpy::{Element, PyArrayDyn, PyArrayMethods, PyReadonlyArray1};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use rand_core::RngCore;
+use rayon::{ThreadPool, ThreadPoolBuilder};
+
+use crate::env::{
+    decision, figure_of, flat_action, window_cell, write_figure, write_tile, BASE_PLANES, DECISIONS, LAST_PLACED,
+    ROLE_PLANES,
+};
+use crate::{parse_rules, setup_error, CarcassonneError, IllegalMoveError};
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<VecCore>()
+}
+
+/// What every game of a batch shares: rules, seats, window and sizes.
+struct Layout {
+    rules: Rules,
+    players: usize,
+    seat: PlayerId,
+    radius: i32,
+    width: usize,
+    slots: usize,
+    planes: usize,
+    actions: usize,
+    max_legal: usize,
+    flat_mask: bool,
+    score_reward: bool,
+    illegal_lose: bool,
+    /// One bot per other seat, in seat order (none in self-play).
+    opponents: Vec<BotSpec>,
+    /// Self-play: the learner plays every seat, one move a step, and each
+    /// observation is the view of the seat to move.
+    self_play: bool,
+}
+
+impl Layout {
+    fn cells(&self) -> usize {
+        self.width * self.width
+    }
+
+    fn cell(&self, pos: Pos) -> Option<usize> {
+        window_cell(pos, self.radius, self.width)
+    }
+
+    fn mask_len(&self) -> usize {
+        if self.flat_mask {
+            self.actions
+        } else {
+            0
+        }
+    }
+
+    /// Each game's length in every output array, in `Out`'s field order.
+    fn lengths(&self) -> [usize; 16] {
+        let n = self.players;
+        [
+            self.planes * self.cells(),
+            n * self.slots * TILE_KINDS,
+            n,
+            TILE_KINDS,
+            n,
+            n,
+            n,
+            n,
+            self.mask_len(),
+            self.max_legal,
+            1,
+            1,
+            1,
+            1,
+            1,
+            1,
+        ]
+    }
+
+    /// The most legal actions a turn can have: per tile of the hand, per
+    /// frontier cell (at most 4 + 2 per tile of the deck, and inside the
+    /// window), 4 rotations, and per placement a pass, a follower per
+    /// segment, and two abbot spots or a recall.
+    fn legal_bound(rules: &Rules, deck: usize, slots: usize, width: usize) -> usize {
+        let segments = TileId::all().map(|t| t.def().segments.len()).max().unwrap_or(0);
+        let decisions = (1 + segments + if rules.abbot { 2 } else { 0 }).min(DECISIONS);
+        slots * (width * width).min(4 + 2 * deck) * 4 * decisions
+    }
+}
+
+/// The output arrays of a run of consecutive games; each game's part of an
+/// array is contiguous (the batch axis comes first).
+struct Out<'a> {
+    board: &'a mut [u8],
+    hands: &'a mut [u8],
+    hand_sizes: &'a mut [u8],
+    unseen: &'a mut [u8],
+    scores: &'a mut [i32],
+    supply: &'a mut [u8],
+    abbot: &'a mut [u8],
+    to_move: &'a mut [u8],
+    mask: &'a mut [i8],
+    legal: &'a mut [i32],
+    legal_count: &'a mut [i32],
+    reward: &'a mut [f64],
+    terminated: &'a mut [bool],
+    truncated: &'a mut [bool],
+    illegal: &'a mut [bool],
+    seat: &'a mut [i32],
+}
+
+impl<'a> Out<'a> {
+    /// The first `games` games, and the rest.
+    fn split(self, games: usize, layout: &Layout) -> (Out<'a>, Out<'a>) {
+        let [l0, l1, l2, l3, l4, l5, l6, l7, l8, l9, l10, l11, l12, l13, l14, l15] =
+            layout.lengths().map(|l| l * games);
+        let (board, board2) = self.board.split_at_mut(l0);
+        let (hands, hands2) = self.hands.split_at_mut(l1);
+        let (hand_sizes, hand_sizes2) = self.hand_sizes.split_at_mut(l2);
+        let (unseen, unseen2) = self.unseen.split_at_mut(l3);
+        let (scores, scores2) = self.scores.split_at_mut(l4);
+        let (supply, supply2) = self.supply.split_at_mut(l5);
+        let (abbot, abbot2) = self.abbot.split_at_mut(l6);
+        let (to_move, to_move2) = self.to_move.split_at_mut(l7);
+        let (mask, mask2) = self.mask.split_at_mut(l8);
+        let (legal, legal2) = self.legal.split_at_mut(l9);
+        let (legal_count, legal_count2) = self.legal_count.split_at_mut(l10);
+        let (reward, reward2) = self.reward.split_at_mut(l11);
+        let (terminated, terminated2) = self.terminated.split_at_mut(l12);
+        let (truncated, truncated2) = self.truncated.split_at_mut(l13);
+        let (illegal, illegal2) = self.illegal.split_at_mut(l14);
+        let (seat, seat2) = self.seat.split_at_mut(l15);
+        (
+            Out {
+                board,
+                hands,
+                hand_sizes,
+                unseen,
+                scores,
+                supply,
+                abbot,
+                to_move,
+                mask,
+                legal,
+                legal_count,
+                reward,
+                terminated,
+                truncated,
+                illegal,
+                seat,
+            },
+            Out {
+                board: board2,
+                hands: hands2,
+                hand_sizes: hand_sizes2,
+                unseen: unseen2,
+                scores: scores2,
+                supply: supply2,
+                abbot: abbot2,
+                to_move: to_move2,
+                mask: mask2,
+                legal: legal2,
+                legal_count: legal_count2,
+                reward: reward2,
+                terminated: terminated2,
+                truncated: truncated2,
+                illegal: illegal2,
+                seat: seat2,
+            },
+        )
+    }
+}
+
+/// What a call does to one game.
+#[derive(Copy, Clone, Debug)]
+enum Choice {
+    /// Leave it as it is (a partial reset).
+    Keep,
+    /// Start a new game from this seed.
+    Start(u64),
+    /// Play the learner's legal move of this index (in action order).
+    Play(usize),
+    /// An illegal action under `illegal="lose"`: the episode ends, reward -1.
+    Lose,
+}
+
+/// A figure as the board planes show it, packed (so that lists of them
+/// sort and compare fast): its cell, relative seat, role and spot (index + 1).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Figure(u64);
+
+impl Figure {
+    fn new(cell: usize, (seat, role, spot): (usize, usize, u8)) -> Figure {
+        Figure((cell as u64) << 24 | (seat as u64) << 16 | (role as u64) << 8 | u64::from(spot))
+    }
+
+    /// Sets its planes to `on` (or back to zero): the seat, the role and the spot.
+    fn draw(self, board: &mut [u8], layout: &Layout, on: bool) {
+        let cell = (self.0 >> 24) as usize;
+        let figure = ((self.0 >> 16) as u8 as usize, (self.0 >> 8) as u8 as usize, self.0 as u8);
+        write_figure(board, layout.cells(), layout.players, cell, figure, on);
+    }
+}
+
+/// One game of the batch and what its observation last held.
+struct Table {
+    game: Game,
+    /// The learner's legal moves inside the window, by action, ascending.
+    /// Each as `action << 24 | index` of the move in `moves`.
+    legal: Vec<u64>,
+    moves: Vec<Move>,
+    /// How many entries of the `legal_actions` row hold an action.
+    listed: usize,
+    /// The figures the board planes show.
+    figures: Vec<Figure>,
+    scratch: Vec<Figure>,
+    /// The cell whose `last_placed` plane is set.
+    last: Option<usize>,
+    /// The seat whose view the observation holds: the learner's, or in
+    /// self-play the seat to move (at the end, the last to move).
+    viewer: PlayerId,
+    /// The seat the figure planes are drawn for (seats are relative).
+    drawn_for: PlayerId,
+    /// The viewer's score at the last observation.
+    score: u32,
+    seed: u64,
+    /// Whether the episode ended: the next step starts a new one.
+    done: bool,
+    placements: Vec<Placement>,
+    /// The window's placements of a tile, as `(cell * 4 + rotation) << 16 | index`
+    /// in `placements`, sorted.
+    keyed: Vec<u64>,
+    actions: Vec<Action>,
+}
+
+impl Table {
+    fn new(layout: &Layout, game: Game) -> Table {
+        Table {
+            game,
+            legal: Vec::new(),
+            moves: Vec::new(),
+            listed: layout.max_legal,
+            figures: Vec::new(),
+            scratch: Vec::new(),
+            last: None,
+            viewer: layout.seat,
+            drawn_for: layout.seat,
+            score: 0,
+            seed: 0,
+            done: false,
+            placements: Vec::new(),
+            keyed: Vec::new(),
+            actions: Vec::new(),
+        }
+    }
+
+    fn run(&mut self, layout: &Layout, choice: Choice, out: &mut Out<'_>) {
+        match choice {
+            Choice::Keep => {}
+            Choice::Start(seed) => self.start(layout, seed, out),
+            Choice::Lose => {
+                out.reward[0] = -1.0;
+                out.terminated[0] = true;
+                out.truncated[0] = false;
+                out.illegal[0] = true;
+                self.done = true;
+            }
+            Choice::Play(i) => self.play(layout, i, out),
+        }
+    }
+
+    /// A new game from `seed`, as `SingleAgentEnv.reset` makes it, the
+    /// bots played up to the learner's first turn.
+    fn start(&mut self, layout: &Layout, seed: u64, out: &mut Out<'_>) {
+        let setup = Setup::standard(layout.rules, layout.players, seed);
+        // The rules and seat count were checked when the batch was made,
+        // and a setup's validity depends on nothing else.
+        self.game.restart(setup).expect("a checked setup");
+        self.seed = seed;
+        self.done = false;
+        self.play_bots(layout);
+        self.viewer = self.next_viewer(layout, layout.seat);
+        out.board.fill(0);
+        out.mask.fill(0);
+        self.figures.clear();
+        self.drawn_for = self.viewer;
+        self.last = None;
+        for t in self.game.board().tiles() {
+            if let Some(c) = layout.cell(t.pos) {
+                write_tile(out.board, layout.cells(), c, t, layout.rules.abbot);
+            }
+        }
+        self.score = self.game.scores()[self.viewer.index()];
+        self.observe(layout, self.game.history().len(), out);
+        out.reward[0] = 0.0;
+        out.terminated[0] = false;
+        out.truncated[0] = false;
+        out.illegal[0] = false;
+    }
+
+    /// The bots' turns up to the learner's, each bot seeded from the game's
+    /// seed and the move number as `SingleAgentEnv` seeds them.
+    fn play_bots(&mut self, layout: &Layout) {
+        if layout.self_play {
+            return;
+        }
+        while let Some(p) = self.game.to_move().filter(|&p| p != layout.seat) {
+            let k = if p.index() < layout.seat.index() { p.index() } else { p.index() - 1 };
+            let turn_seed = self.seed.wrapping_mul(1_000_003).wrapping_add(u64::from(self.game.moves_played()));
+            match layout.opponents[k].build(turn_seed).choose(&View::new(&self.game, p)) {
+                Some(mv) => self.game.play_unchecked(&mv),
+                None => break,
+            }
+        }
+    }
+
+    /// The seat whose view to write next: the learner's, or in self-play
+    /// the seat to move (`mover` once the game is over).
+    fn next_viewer(&self, layout: &Layout, mover: PlayerId) -> PlayerId {
+        if layout.self_play {
+            self.game.to_move().unwrap_or(mover)
+        } else {
+            layout.seat
+        }
+    }
+
+    /// The viewer plays its legal move `i`, the bots answer. The reward is
+    /// the mover's (in self-play, the seat that just moved).
+    fn play(&mut self, layout: &Layout, i: usize, out: &mut Out<'_>) {
+        let from = self.game.history().len();
+        let mover = self.viewer;
+        let mv = self.moves[(self.legal[i] & 0xFF_FFFF) as usize];
+        self.game.play_unchecked(&mv);
+        self.play_bots(layout);
+        let score = self.game.scores()[mover.index()];
+        let mut reward = if layout.score_reward { f64::from(score) - f64::from(self.score) } else { 0.0 };
+        let over = self.game.is_over();
+        if over && !layout.score_reward {
+            reward += end_reward(&self.game, mover);
+        }
+        self.viewer = self.next_viewer(layout, mover);
+        self.score = self.game.scores()[self.viewer.index()];
+        self.observe(layout, from, out);
+        out.reward[0] = reward;
+        out.terminated[0] = over;
+        out.truncated[0] = !over && self.legal.is_empty();
+        out.illegal[0] = false;
+        self.done = out.terminated[0] || out.truncated[0];
+    }
+
+    /// Writes what changed since move `from` of the history.
+    fn observe(&mut self, layout: &Layout, from: usize, out: &mut Out<'_>) {
+        let cells = layout.cells();
+        let board = &mut *out.board;
+        for mv in &self.game.history()[from..] {
+            if let (Some(c), Some(t)) = (layout.cell(mv.pos), self.game.board().tile_at(mv.pos)) {
+                write_tile(board, cells, c, t, layout.rules.abbot);
+            }
+        }
+        if let Some(c) = self.last.take() {
+            board[LAST_PLACED * cells + c] = 0;
+        }
+        self.last = self.game.history().last().and_then(|m| layout.cell(m.pos));
+        if let Some(c) = self.last {
+            board[LAST_PLACED * cells + c] = 1;
+        }
+
+        // Each cell holds at most one figure (one goes only on the tile just
+        // placed): clear the figures that left, draw the ones that came.
+        let n = layout.players;
+        if self.drawn_for != self.viewer {
+            // Another seat's view: every figure's relative seat changes.
+            for f in self.figures.drain(..) {
+                f.draw(board, layout, false);
+            }
+            self.drawn_for = self.viewer;
+        }
+        let mut figures = std::mem::take(&mut self.scratch);
+        figures.clear();
+        for f in self.game.followers() {
+            if let Some(c) = layout.cell(f.pos) {
+                figures.push(Figure::new(c, figure_of(f, self.viewer, n)));
+            }
+        }
+        figures.sort_unstable();
+        if figures != self.figures {
+            for f in self.figures.iter().filter(|f| figures.binary_search(f).is_err()) {
+                f.draw(board, layout, false);
+            }
+            for f in figures.iter().filter(|f| self.figures.binary_search(f).is_err()) {
+                f.draw(board, layout, true);
+            }
+        }
+        self.scratch = std::mem::replace(&mut self.figures, figures);
+
+        let me = self.viewer;
+        out.seat[0] = me.index() as i32;
+        let view = View::new(&self.game, me);
+        out.hands.fill(0);
+        for p in (0..n).map(|p| PlayerId(p as u8)) {
+            let r = (p.index() + n - me.index()) % n;
+            if let Some(hand) = view.hand(p) {
+                for (i, t) in hand.iter().enumerate().take(layout.slots) {
+                    out.hands[(r * layout.slots + i) * TILE_KINDS + t.index()] = 1;
+                }
+            }
+            out.hand_sizes[r] = view.hand_len(p) as u8;
+            out.scores[r] = view.scores()[p.index()] as i32;
+            out.supply[r] = view.supply(p);
+            out.abbot[r] = view.abbot_in_supply(p) as u8;
+            out.to_move[r] = (view.to_move() == Some(p)) as u8;
+        }
+        out.unseen.copy_from_slice(&view.unseen());
+
+        for &k in &self.legal {
+            if let Some(m) = out.mask.get_mut((k >> 24) as usize) {
+                *m = 0;
+            }
+        }
+        self.collect_legal(layout);
+        for &k in &self.legal {
+            if let Some(m) = out.mask.get_mut((k >> 24) as usize) {
+                *m = 1;
+            }
+        }
+        let listed = self.legal.len().min(layout.max_legal);
+        for (slot, &k) in out.legal.iter_mut().zip(&self.legal) {
+            *slot = (k >> 24) as i32;
+        }
+        if self.listed > listed {
+            out.legal[listed..self.listed].fill(-1);
+        }
+        self.listed = listed;
+        out.legal_count[0] = self.legal.len() as i32;
+    }
+
+    /// The learner's legal moves inside the window (none unless it is to
+    /// move), as `Game::legal_moves` lists them, with their actions.
+    ///
+    /// They come out in ascending action order without sorting the list:
+    /// slots ascending, each slot's placements sorted by cell and rotation
+    /// (a short list), and each placement's few decisions sorted.
+    fn collect_legal(&mut self, layout: &Layout) {
+        let Table { game, legal, moves, placements, keyed, actions, viewer, .. } = self;
+        legal.clear();
+        moves.clear();
+        let me = *viewer;
+        if game.to_move() != Some(me) {
+            return;
+        }
+        let hand = game.hand(me);
+        for (slot, &tile) in hand.iter().enumerate().take(layout.slots) {
+            if hand[..slot].contains(&tile) {
+                continue;
+            }
+            placements.clear();
+            game.placements_of(tile, placements);
+            keyed.clear();
+            keyed.extend(placements.iter().enumerate().filter_map(|(i, p)| {
+                let cell = layout.cell(p.pos)?;
+                Some(((cell * 4 + p.rot.quarter_turns() as usize) as u64) << 16 | i as u64)
+            }));
+            keyed.sort_unstable();
+            for &k in keyed.iter() {
+                let p = placements[(k & 0xFFFF) as usize];
+                let cell = (k >> 18) as usize;
+                actions.clear();
+                game.actions_into(tile, p, actions);
+                actions.sort_unstable_by_key(|&a| decision(a));
+                for &action in actions.iter() {
+                    let a = flat_action(slot, layout.cells(), cell, p.rot, decision(action));
+                    legal.push((a as u64) << 24 | moves.len() as u64);
+                    moves.push(Move { tile, pos: p.pos, rot: p.rot, action });
+                }
+            }
+        }
+        debug_assert!(legal.is_sorted());
+        legal.dedup_by_key(|k| *k >> 24);
+    }
+}
+
+/// +1 for a winner and -1 for the others, 0 when everyone ties (as `SingleAgentEnv`).
+fn end_reward(game: &Game, seat: PlayerId) -> f64 {
+    let winners = game.winners();
+    if winners.iter().count() == game.num_players() {
+        0.0
+    } else if winners.iter().any(|p| p == seat) {
+        1.0
+    } else {
+        -1.0
+    }
+}
+
+/// The next game's seed of a table, drawn from its last one.
+fn next_seed(seed: u64) -> u64 {
+    carcassonne::seeded_rng(seed).next_u64() >> 1
+}
+
+/// Runs each table's choice, the tables split evenly over the calling
+/// thread and the pool's (kept from call to call: a thread started per call
+/// cost more than a step's work on small batches).
+fn run_all(layout: &Layout, tables: &mut [Table], choices: &[Choice], out: Out<'_>, pool: Option<&ThreadPool>) {
+    fn serial(layout: &Layout, tables: &mut [Table], choices: &[Choice], mut out: Out<'_>) {
+        for (t, &c) in tables.iter_mut().zip(choices) {
+            let (mut one, rest) = out.split(1, layout);
+            t.run(layout, c, &mut one);
+            out = rest;
+        }
+    }
+    let Some(pool) = pool else { return serial(layout, tables, choices, out) };
+    let per = tables.len().div_ceil(pool.current_num_threads() + 1).max(1);
+    if per >= tables.len() {
+        return serial(layout, tables, choices, out);
+    }
+    pool.in_place_scope(|s| {
+        let (mut tables, mut choices, mut out) = (tables, choices, out);
+        while tables.len() > per {
+            let (t, t2) = tables.split_at_mut(per);
+            let (c, c2) = choices.split_at(per);
+            let (o, o2) = out.split(per, layout);
+            s.spawn(move |_| serial(layout, t, c, o));
+            (tables, choices, out) = (t2, c2, o2);
+        }
+        serial(layout, tables, choices, out);
+    });
+}
+
+/// The numpy arrays a batch writes into.
+struct Arrays {
+    board: Py<PyArrayDyn<u8>>,
+    hands: Py<PyArrayDyn<u8>>,
+    hand_sizes: Py<PyArrayDyn<u8>>,
+    unseen: Py<PyArrayDyn<u8>>,
+    scores: Py<PyArrayDyn<i32>>,
+    supply: Py<PyArrayDyn<u8>>,
+    abbot: Py<PyArrayDyn<u8>>,
+    to_move: Py<PyArrayDyn<u8>>,
+    mask: Py<PyArrayDyn<i8>>,
+    legal: Py<PyArrayDyn<i32>>,
+    legal_count: Py<PyArrayDyn<i32>>,
+    reward: Py<PyArrayDyn<f64>>,
+    terminated: Py<PyArrayDyn<bool>>,
+    truncated: Py<PyArrayDyn<bool>>,
+    illegal: Py<PyArrayDyn<bool>>,
+    seat: Py<PyArrayDyn<i32>>,
+}
+
+fn zeros<T: Element>(py: Python<'_>, shape: &[usize]) -> Py<PyArrayDyn<T>> {
+    PyArrayDyn::<T>::zeros(py, shape.to_vec(), false).unbind()
+}
+
+/// Borrows `$a`'s arrays mutably as an `Out` named `$out` for `$body`.
+macro_rules! with_out {
+    ($py:expr, $a:expr, |$out:ident| $body:expr) => {{
+        fn rw<'py, T: Element>(py: Python<'py>, a: &Py<PyArrayDyn<T>>) -> PyResult<numpy::PyReadwriteArrayDyn<'py, T>> {
+            a.bind(py).try_readwrite().map_err(|e| PyValueError::new_err(format!("the batch's arrays are in use: {e}")))
+        }
+        let a = $a;
+        let (mut b0, mut b1, mut b2, mut b3) =
+            (rw($py, &a.board)?, rw($py, &a.hands)?, rw($py, &a.hand_sizes)?, rw($py, &a.unseen)?);
+        let (mut b4, mut b5, mut b6, mut b7) =
+            (rw($py, &a.scores)?, rw($py, &a.supply)?, rw($py, &a.abbot)?, rw($py, &a.to_move)?);
+        let (mut b8, mut b9, mut b10, mut b11) =
+            (rw($py, &a.mask)?, rw($py, &a.legal)?, rw($py, &a.legal_count)?, rw($py, &a.reward)?);
+        let (mut b12, mut b13, mut b14, mut b15) =
+            (rw($py, &a.terminated)?, rw($py, &a.truncated)?, rw($py, &a.illegal)?, rw($py, &a.seat)?);
+        let $out = Out {
+            board: b0.as_slice_mut()?,
+            hands: b1.as_slice_mut()?,
+            hand_sizes: b2.as_slice_mut()?,
+            unseen: b3.as_slice_mut()?,
+            scores: b4.as_slice_mut()?,
+            supply: b5.as_slice_mut()?,
+            abbot: b6.as_slice_mut()?,
+            to_move: b7.as_slice_mut()?,
+            mask: b8.as_slice_mut()?,
+            legal: b9.as_slice_mut()?,
+            legal_count: b10.as_slice_mut()?,
+            reward: b11.as_slice_mut()?,
+            terminated: b12.as_slice_mut()?,
+            truncated: b13.as_slice_mut()?,
+            illegal: b14.as_slice_mut()?,
+            seat: b15.as_slice_mut()?,
+        };
+        $body
+    }};
+}
+
+/// An error of class `E` with `code` and the game's index `env`.
+fn game_error<E: pyo3::PyTypeInfo>(py: Python<'_>, env: usize, code: &str, message: String) -> PyErr {
+    let err = PyErr::new::<E, _>(format!("game {env}: {message}"));
+    let _ = err.value(py).setattr("code", code);
+    let _ = err.value(py).setattr("env", env);
+    err
+}
+
+/// N games of one seat against built-in bots (or, with opponents
+/// `["self"]`, of the learner at every seat), stepped together without the
+/// GIL; the observations are written into `buffers()`.
+#[pyclass(name = "VecCore", module = "carcassonne")]
+pub struct VecCore {
+    layout: Layout,
+    tables: Vec<Table>,
+    threads: usize,
+    /// The `threads - 1` threads that step games beside the caller's.
+    pool: Option<ThreadPool>,
+    arrays: Arrays,
+}
+
+#[pymethods]
+impl VecCore {
+    #[new]
+    #[pyo3(signature = (num_envs, rules = "standard", players = 2, seat = 0, opponents = vec!["greedy".to_string()],
+        radius = crate::env::DEFAULT_RADIUS, reward = "win", illegal = "lose", flat_mask = false,
+        max_legal = None, threads = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        num_envs: usize,
+        rules: &str,
+        players: usize,
+        seat: usize,
+        opponents: Vec<String>,
+        radius: usize,
+        reward: &str,
+        illegal: &str,
+        flat_mask: bool,
+        max_legal: Option<usize>,
+        threads: Option<usize>,
+    ) -> PyResult<VecCore> {
+        let rules = parse_rules(py, rules)?;
+        if num_envs == 0 {
+            return Err(PyValueError::new_err("num_envs must be at least 1"));
+        }
+        if !(1..=64).contains(&radius) {
+            return Err(PyValueError::new_err("radius must be 1 to 64"));
+        }
+        let first = Game::new(Setup::standard(rules, players, 0)).map_err(|e| setup_error(py, e))?;
+        if seat >= players {
+            return Err(PyValueError::new_err(format!("seat {seat} is not at a table of {players}")));
+        }
+        let self_play = opponents == ["self"];
+        let opponents = match opponents.len() {
+            _ if self_play => Vec::new(),
+            1 => vec![opponents[0].clone(); players - 1],
+            n if n == players - 1 => opponents,
+            n => return Err(PyValueError::new_err(format!("{} opponents are needed, {n} given", players - 1))),
+        };
+        let opponents = opponents.iter().map(|s| crate::play::parse_spec(s)).collect::<PyResult<Vec<_>>>()?;
+        if !["win", "score"].contains(&reward) {
+            return Err(PyValueError::new_err(format!("reward must be 'win' or 'score', not {reward:?}")));
+        }
+        if !["raise", "lose"].contains(&illegal) {
+            return Err(PyValueError::new_err(format!("illegal must be 'raise' or 'lose', not {illegal:?}")));
+        }
+        let width = 2 * radius + 1;
+        let slots = rules.hand.max(1) as usize;
+        let bound = Layout::legal_bound(&rules, first.deck().len(), slots, width);
+        let max_legal = max_legal.unwrap_or(bound);
+        if max_legal == 0 {
+            return Err(PyValueError::new_err("max_legal must be at least 1"));
+        }
+        let layout = Layout {
+            rules,
+            players,
+            seat: PlayerId(seat as u8),
+            radius: radius as i32,
+            width,
+            slots,
+            planes: BASE_PLANES.len() + players + ROLE_PLANES.len() + 1,
+            actions: slots * width * width * 4 * DECISIONS,
+            max_legal,
+            flat_mask,
+            score_reward: reward == "score",
+            illegal_lose: illegal == "lose",
+            opponents,
+            self_play,
+        };
+        let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+        let (b, n) = (num_envs, players);
+        let arrays = Arrays {
+            board: zeros(py, &[b, layout.planes, width, width]),
+            hands: zeros(py, &[b, n, slots, TILE_KINDS]),
+            hand_sizes: zeros(py, &[b, n]),
+            unseen: zeros(py, &[b, TILE_KINDS]),
+            scores: zeros(py, &[b, n]),
+            supply: zeros(py, &[b, n]),
+            abbot: zeros(py, &[b, n]),
+            to_move: zeros(py, &[b, n]),
+            mask: zeros(py, &[b, layout.mask_len()]),
+            legal: zeros(py, &[b, max_legal]),
+            legal_count: zeros(py, &[b]),
+            reward: zeros(py, &[b]),
+            terminated: zeros(py, &[b]),
+            truncated: zeros(py, &[b]),
+            illegal: zeros(py, &[b]),
+            seat: zeros(py, &[b]),
+        };
+        let tables = (0..num_envs).map(|_| Table::new(&layout, first.clone())).collect();
+        let pool = if threads > 1 {
+            let pool =
+                ThreadPoolBuilder::new().num_threads(threads - 1).thread_name(|i| format!("carcassonne-vec-{i}"));
+            Some(pool.build().map_err(|e| PyValueError::new_err(format!("cannot start {threads} threads: {e}")))?)
+        } else {
+            None
+        };
+        let mut core = VecCore { layout, tables, threads, pool, arrays };
+        core.reset(py, (0..num_envs as u64).collect(), None)?;
+        Ok(core)
+    }
+
+    #[getter]
+    fn num_envs(&mut self) -> usize {
+        self.tables.len()
+    }
+
+    /// The most legal actions a turn lists (the width of `legal_actions`).
+    #[getter]
+    fn max_legal(&self) -> usize {
+        self.layout.max_legal
+    }
+
+    #[getter]
+    fn action_size(&self) -> usize {
+        self.layout.actions
+    }
+
+    #[getter]
+    fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// The seed of each game in play.
+    #[getter]
+    fn seeds(&mut self) -> Vec<u64> {
+        self.tables.iter().map(|t| t.seed).collect()
+    }
+
+    /// The arrays the batch writes into, by name (the same objects every
+    /// time): the observation's `board`, `hands`, `hand_sizes`, `unseen`,
+    /// `scores`, `supply`, `abbot`, `to_move` and `action_mask`, and
+    /// `legal_actions`, `legal_count`, `reward`, `terminated`,
+    /// `truncated`, `illegal`.
+    fn buffers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        let a = &self.arrays;
+        d.set_item("board", a.board.bind(py))?;
+        d.set_item("hands", a.hands.bind(py))?;
+        d.set_item("hand_sizes", a.hand_sizes.bind(py))?;
+        d.set_item("unseen", a.unseen.bind(py))?;
+        d.set_item("scores", a.scores.bind(py))?;
+        d.set_item("supply", a.supply.bind(py))?;
+        d.set_item("abbot", a.abbot.bind(py))?;
+        d.set_item("to_move", a.to_move.bind(py))?;
+        d.set_item("action_mask", a.mask.bind(py))?;
+        d.set_item("legal_actions", a.legal.bind(py))?;
+        d.set_item("legal_count", a.legal_count.bind(py))?;
+        d.set_item("reward", a.reward.bind(py))?;
+        d.set_item("terminated", a.terminated.bind(py))?;
+        d.set_item("truncated", a.truncated.bind(py))?;
+        d.set_item("illegal", a.illegal.bind(py))?;
+        d.set_item("seat", a.seat.bind(py))?;
+        Ok(d)
+    }
+
+    /// Starts a new game in each table from its seed (`seeds` has one per
+    /// game); with `mask`, only where it is true.
+    #[pyo3(signature = (seeds, mask = None))]
+    fn reset(&mut self, py: Python<'_>, seeds: Vec<u64>, mask: Option<Vec<bool>>) -> PyResult<()> {
+        let n = self.tables.len();
+        if seeds.len() != n || mask.as_ref().is_some_and(|m| m.len() != n) {
+            return Err(game_error::<CarcassonneError>(
+                py,
+                0,
+                "bad_reset",
+                format!("{n} seeds (and mask entries) are needed"),
+            ));
+        }
+        let choices: Vec<Choice> = seeds
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| if mask.as_ref().is_none_or(|m| m[i]) { Choice::Start(s) } else { Choice::Keep })
+            .collect();
+        let tables = &mut self.tables;
+        let (layout, pool) = (&self.layout, self.pool.as_ref());
+        with_out!(py, &self.arrays, |out| py.detach(|| run_all(layout, tables, &choices, out, pool)));
+        Ok(())
+    }
+
+    /// One step of every game: `actions[i]` is game i's action, an index
+    /// into its `legal_actions` row when `short`, else a flat action. A
+    /// game that ended at the last step starts anew and ignores its action.
+    ///
+    /// Raises (and changes nothing) for an action outside the action space
+    /// (`CarcassonneError`, code `bad_action`) and, unless the batch was
+    /// made with `illegal="lose"`, for an action that is not legal
+    /// (`IllegalMoveError`, code `not_legal`); `env` names the game.
+    fn step(&mut self, py: Python<'_>, actions: PyReadonlyArray1<'_, i64>, short: bool) -> PyResult<()> {
+        let actions = actions.as_slice()?;
+        let tables = &mut self.tables;
+        let n = tables.len();
+        if actions.len() != n {
+            return Err(game_error::<CarcassonneError>(
+                py,
+                0,
+                "bad_action",
+                format!("{n} actions are needed, {} given", actions.len()),
+            ));
+        }
+        let layout = &self.layout;
+        let limit = if short { layout.max_legal } else { layout.actions };
+        let mut choices = Vec::with_capacity(n);
+        for (i, (t, &a)) in tables.iter().zip(actions).enumerate() {
+            if t.done {
+                choices.push(Choice::Start(next_seed(t.seed)));
+                continue;
+            }
+            if a < 0 || a as u64 >= limit as u64 {
+                return Err(game_error::<CarcassonneError>(
+                    py,
+                    i,
+                    "bad_action",
+                    format!("action {a} is outside 0..{limit}"),
+                ));
+            }
+            let found = if short {
+                ((a as usize) < t.legal.len()).then_some(a as usize)
+            } else {
+                t.legal.binary_search_by_key(&(a as u64), |k| k >> 24).ok()
+            };
+            match found {
+                Some(k) => choices.push(Choice::Play(k)),
+                None if layout.illegal_lose => choices.push(Choice::Lose),
+                None => {
+                    let what = if short { "index" } else { "action" };
+                    return Err(game_error::<IllegalMoveError>(
+                        py,
+                        i,
+                        "not_legal",
+                        format!("{what} {a} is not one of its {} legal actions", t.legal.len()),
+                    ));
+                }
+            }
+        }
+        let pool = self.pool.as_ref();
+        with_out!(py, &self.arrays, |out| py.detach(|| run_all(layout, tables, &choices, out, pool)));
+        Ok(())
+    }
+}
