@@ -226,6 +226,11 @@ test('the start page and the new-game form fit a 320 px phone', async () => {
       .filter((el) => !el.closest('.hero-tiles') && el.getBoundingClientRect().right > window.innerWidth + 1)
       .map((el) => el.className || el.tagName));
     assert.deepEqual(wide, [], 'nothing is wider than the phone');
+    // The top bar's links, the account's and the theme switch sit side by side, none over another.
+    const bar = await page.evaluate(() => [...document.querySelectorAll('.topbar > a, .topbar > button, .account-nav a, .account-nav button')]
+      .map((e) => e.getBoundingClientRect()).filter((r) => r.width > 0).map((r) => [r.left, r.right]));
+    for (let i = 1; i < bar.length; i++) assert.ok(bar[i][0] >= bar[i - 1][1], `the top bar's items ${i - 1} and ${i} do not overlap`);
+    assert.ok(bar[bar.length - 1][1] <= 320, 'the top bar fits');
     await shot(page, 'phone-07-new-game-320');
   } finally {
     await close();
