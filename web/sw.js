@@ -14,12 +14,28 @@
 const CACHE = 'carcassonne-shell-v1';
 const NETWORK_WAIT_MS = 4000;
 
-// Kept at installation. The page also hands over every file it loaded
-// (connection.js), so a module missing here is kept from the first visit too.
+// Kept at installation: the page and every module it imports at boot
+// (tests/browser/pwa.test.mjs checks the list against the page's imports).
+// The page also hands over every file it loaded (connection.js), so a module
+// missing here is kept from the first visit too.
 const SHELL = [
   '/',
   '/css/style.css',
   '/js/app.js',
+  '/js/account.js',
+  '/js/api.js',
+  '/js/board.js',
+  '/js/connection.js',
+  '/js/dom.js',
+  '/js/game.js',
+  '/js/home.js',
+  '/js/meeple.js',
+  '/js/panels.js',
+  '/js/replay.js',
+  '/js/review.js',
+  '/js/rules.js',
+  '/js/theme.js',
+  '/js/tiles.js',
   '/favicon.svg',
   '/favicon-turn.svg',
   '/manifest.webmanifest',

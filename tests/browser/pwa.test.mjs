@@ -57,6 +57,20 @@ test('the manifest describes an app with the icons it needs', async () => {
   const sw = await fetch(`${BASE}/sw.js`);
   assert.equal(sw.status, 200);
   assert.match(sw.headers.get('content-type'), /^(text|application)\/javascript/);
+  // The worker keeps at installation every module the page imports at boot
+  // (app.js and what it imports, followed through the static imports).
+  const text = await sw.text();
+  const kept = new Set([...text.matchAll(/'(\/js\/[a-z]+\.js)'/g)].map((m) => m[1]));
+  const seen = new Set();
+  const todo = ['/js/app.js'];
+  while (todo.length) {
+    const path = todo.pop();
+    if (seen.has(path)) continue;
+    seen.add(path);
+    const src = await (await fetch(`${BASE}${path}`)).text();
+    for (const m of src.matchAll(/^import [^;]*? from '\.\/([a-z]+\.js)';/gm)) todo.push(`/js/${m[1]}`);
+  }
+  assert.deepEqual([...seen].filter((p) => !kept.has(p)), [], 'every module of the boot is kept at installation');
 });
 
 test('the app installs and reopens offline; a game page says it is offline and reconnects', async () => {
