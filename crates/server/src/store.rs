@@ -655,11 +655,23 @@ fn hash_stored_tokens(tx: &rusqlite::Transaction<'_>) -> Result<(), StoreError> 
 /// Games in one SQLite file. Its calls run on tokio's blocking threads.
 pub struct SqliteStore(Arc<Sqlite>);
 
-/// The file and its connection; its methods block.
+/// The file and its connections; its methods block.
 struct Sqlite {
+    /// Every write, and the reads inside a write.
     conn: Mutex<Connection>,
+    /// Reads that stand alone (games loaded, lists, accounts): on a
+    /// connection of their own, so that they never wait behind a commit's
+    /// sync to disk. In memory (tests) there is only `conn`.
+    reader: Option<Mutex<Connection>>,
     /// Moves to commit, for the writer thread.
     writer: std::sync::mpsc::Sender<Pending>,
+    /// Tells the checkpointer thread that the write-ahead log grew.
+    checkpoints: Option<std::sync::mpsc::SyncSender<()>>,
+    /// Checkpoints the checkpointer thread has run.
+    checkpointed: Arc<std::sync::atomic::AtomicU64>,
+    /// One server per file: an exclusive lock on `FILE-lock`, held while
+    /// the storage is open (the system releases it when the process ends).
+    _lock: Option<std::fs::File>,
 }
 
 /// Group commit: every move is synced to disk before it is acknowledged,
@@ -684,25 +696,53 @@ impl SqliteStore {
     /// # Errors
     /// The file cannot be opened, or is a database from a newer version.
     pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
-        let conn =
-            Connection::open(path).map_err(|e| StoreError::failed(format!("cannot open {}: {e}", path.display())))?;
         // One server per file: the lock is taken now and held until the
-        // process ends (a killed server's lock goes with it). A second
+        // storage closes (a killed server's lock goes with it). A second
         // server is refused at once rather than fighting over the games.
-        conn.pragma_update(None, "locking_mode", "EXCLUSIVE")?;
-        conn.busy_timeout(std::time::Duration::ZERO)?;
-        match conn.execute_batch("BEGIN EXCLUSIVE; COMMIT;") {
-            Err(rusqlite::Error::SqliteFailure(e, _))
-                if matches!(e.code, rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) =>
-            {
+        // The lock is a file's, not SQLite's exclusive locking mode, so that
+        // this server may open the database more than once: reads and
+        // checkpoints on connections of their own, off the writer's path.
+        let lock_path = format!("{}-lock", path.display());
+        let lock = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(|e| StoreError::failed(format!("cannot open {lock_path}: {e}")))?;
+        match try_lock(&lock) {
+            Ok(true) => {}
+            Ok(false) => {
                 return Err(StoreError::failed(format!(
                     "{} is in use by another carcassonne server: stop it, or use another --db",
                     path.display()
                 )));
             }
-            other => other?,
+            Err(e) => return Err(StoreError::failed(format!("cannot lock {lock_path}: {e}"))),
         }
-        SqliteStore::init(conn)
+        let open =
+            || Connection::open(path).map_err(|e| StoreError::failed(format!("cannot open {}: {e}", path.display())));
+        let mut conn = open()?;
+        SqliteStore::prepare(&mut conn, true)?;
+        let reader = open()?;
+        reader.busy_timeout(std::time::Duration::from_secs(5))?;
+        reader.pragma_update(None, "query_only", "ON")?;
+        let checkpointer = open()?;
+        checkpointer.busy_timeout(std::time::Duration::from_secs(5))?;
+        let (tell, told) = std::sync::mpsc::sync_channel(1);
+        let store = SqliteStore::start(Sqlite {
+            conn: Mutex::new(conn),
+            reader: Some(Mutex::new(reader)),
+            writer: std::sync::mpsc::channel().0,
+            checkpoints: Some(tell),
+            checkpointed: Arc::default(),
+            _lock: Some(lock),
+        })?;
+        let done = Arc::clone(&store.0.checkpointed);
+        std::thread::Builder::new()
+            .name("sqlite-checkpoints".into())
+            .spawn(move || checkpoint_now_and_then(&checkpointer, &told, &done))
+            .map_err(|e| StoreError::failed(format!("cannot start the storage's checkpointer: {e}")))?;
+        Ok(store)
     }
 
     /// A database in memory (tests).
@@ -710,18 +750,44 @@ impl SqliteStore {
     /// # Errors
     /// SQLite fails to start.
     pub fn in_memory() -> Result<SqliteStore, StoreError> {
-        SqliteStore::init(Connection::open_in_memory()?)
+        let mut conn = Connection::open_in_memory()?;
+        SqliteStore::prepare(&mut conn, false)?;
+        SqliteStore::start(Sqlite {
+            conn: Mutex::new(conn),
+            reader: None,
+            writer: std::sync::mpsc::channel().0,
+            checkpoints: None,
+            checkpointed: Arc::default(),
+            _lock: None,
+        })
     }
 
-    fn init(mut conn: Connection) -> Result<SqliteStore, StoreError> {
+    /// Sets the writer's connection up and brings the schema up to date.
+    /// `file`: a database on disk (not in memory).
+    fn prepare(conn: &mut Connection, file: bool) -> Result<(), StoreError> {
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         // WAL with synchronous=FULL: a committed move survives a power cut.
         conn.pragma_update_and_check(None, "journal_mode", "WAL", |_| Ok(()))?;
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
-        migrate(&mut conn)?;
+        // No checkpoint at the end of a commit (SQLite's default past 1,000
+        // pages of log): a checkpoint syncs the whole database file, and
+        // on the writer's path it held every move behind it for up to a
+        // second under heavy disk writes. The checkpointer thread does them.
+        // In memory there is no log to grow.
+        if file {
+            conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+            // The log file is cut back to this size when it starts over.
+            conn.pragma_update(None, "journal_size_limit", WAL_SIZE_LIMIT)?;
+        }
+        migrate(conn)
+    }
+
+    /// Starts the writer thread of `db` (its `writer` is replaced).
+    fn start(mut db: Sqlite) -> Result<SqliteStore, StoreError> {
         let (writer, moves) = std::sync::mpsc::channel();
-        let db = Arc::new(Sqlite { conn: Mutex::new(conn), writer });
+        db.writer = writer;
+        let db = Arc::new(db);
         let weak = Arc::downgrade(&db);
         std::thread::Builder::new()
             .name("sqlite-writer".into())
@@ -748,7 +814,74 @@ impl Sqlite {
         // behind (rusqlite rolls back on drop), so a poisoned lock is usable.
         self.conn.lock().unwrap_or_else(|e| e.into_inner())
     }
+
+    /// The connection for a read that stands alone: it sees every commit
+    /// made before it starts, and waits for no write.
+    fn read(&self) -> std::sync::MutexGuard<'_, Connection> {
+        match &self.reader {
+            Some(reader) => reader.lock().unwrap_or_else(|e| e.into_inner()),
+            None => self.conn(),
+        }
+    }
+
+    /// Wakes the checkpointer (it runs at most one checkpoint at a time;
+    /// a wake-up while one is due is not needed twice).
+    fn log_grew(&self) {
+        if let Some(tell) = &self.checkpoints {
+            let _ = tell.try_send(());
+        }
+    }
 }
+
+/// Takes an exclusive lock on `file` if no one holds it (`false` if someone
+/// does). It is released when the file is closed, or the process ends.
+#[cfg(unix)]
+fn try_lock(file: &std::fs::File) -> std::io::Result<bool> {
+    use std::os::fd::AsRawFd;
+    // SAFETY: flock on a descriptor this function borrows, open for its call.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+        return Ok(true);
+    }
+    let e = std::io::Error::last_os_error();
+    if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
+        Ok(false)
+    } else {
+        Err(e)
+    }
+}
+
+/// Elsewhere than on Unix, a file is not locked: one server per file is the
+/// operator's to keep.
+#[cfg(not(unix))]
+fn try_lock(_file: &std::fs::File) -> std::io::Result<bool> {
+    Ok(true)
+}
+
+/// The write-ahead log's size once it starts over, in bytes.
+const WAL_SIZE_LIMIT: i64 = 64 << 20;
+
+/// The checkpointer thread: after commits (at most every
+/// [`CHECKPOINT_EVERY`]), copies the log's pages into the database file
+/// without blocking the writer (a passive checkpoint: it stops where it
+/// would have to wait). Ends when the storage is dropped.
+fn checkpoint_now_and_then(
+    conn: &Connection,
+    told: &std::sync::mpsc::Receiver<()>,
+    done: &std::sync::atomic::AtomicU64,
+) {
+    while told.recv().is_ok() {
+        match conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
+            Ok(()) => {
+                done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+            Err(e) => tracing::warn!(error = %e, "checkpoint failed"),
+        }
+        std::thread::sleep(CHECKPOINT_EVERY);
+    }
+}
+
+/// The least time between two checkpoints.
+const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(200);
 
 /// The writer thread: takes the moves queued (all of them, up to
 /// [`MAX_BATCH`]), commits them together and answers each. Ends when the
@@ -758,7 +891,11 @@ fn write_moves(db: &std::sync::Weak<Sqlite>, moves: &std::sync::mpsc::Receiver<P
         let all: Vec<Pending> = std::iter::once(first).chain(moves.try_iter().take(MAX_BATCH - 1)).collect();
         let (batch, replies): (Vec<Append>, Vec<_>) = all.into_iter().unzip();
         let outcomes = match db.upgrade() {
-            Some(db) => commit_batch(&mut db.conn(), &batch),
+            Some(db) => {
+                let outcomes = commit_batch(&mut db.conn(), &batch);
+                db.log_grew();
+                outcomes
+            }
             None => batch.iter().map(|_| Err(StoreError::failed("the storage is closed"))).collect(),
         };
         for (reply, outcome) in replies.into_iter().zip(outcomes) {
@@ -905,7 +1042,7 @@ impl Store for SqliteStore {
     async fn review(&self, id: &str) -> Result<Option<String>, StoreError> {
         let id = id.to_string();
         self.run(move |db| {
-            let conn = db.conn();
+            let conn = db.read();
             let found = conn
                 .query_row("SELECT review FROM reviews WHERE game_id = ?1", [&id], |r| r.get::<_, Option<String>>(0))
                 .optional()?;
@@ -945,7 +1082,7 @@ impl Store for SqliteStore {
         let key = name_key.to_string();
         self.run(move |db| {
             let sql = format!("SELECT {ACCOUNT_COLUMNS} FROM accounts a WHERE a.name_key = ?1");
-            Ok(db.conn().query_row(&sql, [key], account_row).optional()?)
+            Ok(db.read().query_row(&sql, [key], account_row).optional()?)
         })
         .await
     }
@@ -1082,7 +1219,7 @@ impl Sqlite {
     }
 
     fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
-        let conn = self.conn();
+        let conn = self.read();
         type Row = (String, String, i64, i64, Option<i64>);
         let row: Option<Row> = conn
             .query_row("SELECT setup, seats, created_at, updated_at, live_seed FROM games WHERE id = ?1", [id], |r| {
@@ -1121,7 +1258,7 @@ impl Sqlite {
     }
 
     fn saved_rules(&self, owner: &str) -> Result<Vec<SavedRules>, StoreError> {
-        let conn = self.conn();
+        let conn = self.read();
         let mut stmt =
             conn.prepare("SELECT id, name, code, created_at FROM rule_sets WHERE owner = ?1 ORDER BY created_at, id")?;
         let rows = stmt.query_map([owner], |r| {
@@ -1155,7 +1292,7 @@ impl Sqlite {
     /// Summaries of the games matching `filter` (SQL; `?1` is the limit,
     /// `?2` the `extra` parameter), most recent first.
     fn summaries(&self, filter: &str, limit: usize, extra: Option<String>) -> Result<Vec<GameSummary>, StoreError> {
-        let conn = self.conn();
+        let conn = self.read();
         let mut stmt = conn.prepare(&format!(
             "SELECT id, setup, seats, progress, moves, created_at, public FROM games WHERE {filter}
              ORDER BY updated_at DESC, id LIMIT ?1"
@@ -1337,9 +1474,72 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
+    /// A database file in a folder of its own, removed on drop.
+    struct Folder(std::path::PathBuf);
+
+    impl Folder {
+        fn new(name: &str) -> Folder {
+            let dir = std::env::temp_dir().join(format!("carcassonne-{name}-{}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            Folder(dir)
+        }
+    }
+
+    impl Drop for Folder {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    #[tokio::test]
+    #[allow(clippy::await_holding_lock)] // the writer held on purpose, while reading
+    async fn a_read_waits_for_no_write() {
+        let dir = Folder::new("reads");
+        let store = SqliteStore::open(&dir.0.join("games.db")).unwrap();
+        store.create_game(&new_game("g1")).await.unwrap();
+        // The writer's connection busy (as during a long commit's sync):
+        // games are still loaded and listed.
+        let writing = store.0.conn();
+        let read = tokio::time::timeout(std::time::Duration::from_secs(20), async {
+            (store.load("g1").await.unwrap().is_some(), store.list(10).await.unwrap().len())
+        });
+        assert_eq!(read.await.expect("a read waited for the writer"), (true, 1));
+        drop(writing);
+    }
+
+    #[tokio::test]
+    async fn the_log_is_checkpointed_off_the_writers_path() {
+        let dir = Folder::new("checkpoints");
+        let store = SqliteStore::open(&dir.0.join("games.db")).unwrap();
+        let auto: i64 = store.0.conn().pragma_query_value(None, "wal_autocheckpoint", |r| r.get(0)).unwrap();
+        assert_eq!(auto, 0, "the writer leaves checkpoints to the checkpointer");
+        store.create_game(&new_game("g1")).await.unwrap();
+        let m = RecordMove { tile: "E".into(), at: [0, -1], rot: 2, meeple: None, abbot: None, recall: None };
+        for ply in 0..200 {
+            store.append_move("g1", ply, &m, &progress(ply as i64)).await.unwrap();
+        }
+        // Every page of the log reaches the file, without a checkpoint on
+        // the writer's side.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        loop {
+            let (busy, log, copied): (i64, i64, i64) = store
+                .0
+                .read()
+                .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                .unwrap();
+            let checkpointer = store.0.checkpointed.load(std::sync::atomic::Ordering::Relaxed);
+            if checkpointer > 0 && busy == 0 && log == copied {
+                break;
+            }
+            assert!(std::time::Instant::now() < deadline, "checkpoints {checkpointer}, log {log}, copied {copied}");
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        assert_eq!(store.load("g1").await.unwrap().unwrap().record.moves.len(), 200);
+    }
+
     #[tokio::test]
     async fn old_databases_have_their_tokens_hashed() {
-        let conn = Connection::open_in_memory().unwrap();
+        let mut conn = Connection::open_in_memory().unwrap();
         conn.execute_batch(MIGRATIONS[0]).unwrap();
         conn.execute_batch(MIGRATIONS[1]).unwrap();
         conn.pragma_update(None, "user_version", 2).unwrap();
@@ -1349,7 +1549,16 @@ mod tests {
             [r#"[{"kind":"human","name":"Ada","token":"t0"},{"kind":"bot","name":"B","level":"easy"}]"#],
         )
         .unwrap();
-        let store = SqliteStore::init(conn).unwrap();
+        SqliteStore::prepare(&mut conn, false).unwrap();
+        let store = SqliteStore::start(Sqlite {
+            conn: Mutex::new(conn),
+            reader: None,
+            writer: std::sync::mpsc::channel().0,
+            checkpoints: None,
+            checkpointed: Arc::default(),
+            _lock: None,
+        })
+        .unwrap();
         let seats: String = store.0.conn().query_row("SELECT seats FROM games", [], |r| r.get(0)).unwrap();
         let seats: Vec<Seat> = serde_json::from_str(&seats).unwrap();
         assert!(seats[0].held_by("t0"));

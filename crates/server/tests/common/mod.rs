@@ -39,7 +39,7 @@ impl TempDb {
 
 impl Drop for TempDb {
     fn drop(&mut self) {
-        for suffix in ["", "-wal", "-shm"] {
+        for suffix in ["", "-wal", "-shm", "-lock"] {
             let _ = std::fs::remove_file(format!("{}{suffix}", self.0.display()));
         }
     }

@@ -166,7 +166,7 @@ impl TempFile {
 
 impl Drop for TempFile {
     fn drop(&mut self) {
-        for suffix in ["", "-wal", "-shm"] {
+        for suffix in ["", "-wal", "-shm", "-lock"] {
             let _ = std::fs::remove_file(format!("{}{suffix}", self.0.display()));
         }
     }
