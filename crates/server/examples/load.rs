@@ -17,7 +17,7 @@
 //! to stdout, a progress bar to stderr. Exits 1 if anything failed.
 //!
 //! `load --serve ADDR` runs only that server, on ADDR, until it is stopped
-//! (Ctrl-C); `load --url http://ADDR …` in another process then plays
+//! (Ctrl-C or SIGTERM); `load --url http://ADDR …` in another process then plays
 //! against it (each process gets its own limit of open files: one process
 //! holding both ends of 10,000 sockets would need 20,000) and checks each
 //! game's downloadable record.
@@ -71,8 +71,8 @@ async fn main() -> ExitCode {
     let _ = rlimit::increase_nofile_limit(1 << 20);
     if let Some(addr) = serve {
         let (addr, _state, db) = loadgen::start_server_on("load", &addr).await;
-        eprintln!("server on {addr}, games in {} (Ctrl-C stops it)", db.path().display());
-        let _ = tokio::signal::ctrl_c().await;
+        eprintln!("server on {addr}, games in {} (Ctrl-C or SIGTERM stops it)", db.path().display());
+        carcassonne_server::shutdown_signal().await;
         return ExitCode::SUCCESS;
     }
     let (addr, _server) = match &url {

@@ -160,7 +160,8 @@ impl Site for AppState {
     }
 }
 
-async fn shutdown_signal() {
+/// Resolves on Ctrl-C or, on Unix, SIGTERM.
+pub async fn shutdown_signal() {
     let ctrl_c = async {
         let _ = tokio::signal::ctrl_c().await;
     };
