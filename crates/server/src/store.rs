@@ -1135,16 +1135,39 @@ impl Store for SqliteStore {
     ) -> Result<Option<Account>, StoreError> {
         let hash = token_hash.to_string();
         self.run(move |db| {
-            let conn = db.conn();
-            conn.execute("DELETE FROM sessions WHERE token_hash = ?1 AND seen_at < ?2", params![hash, idle_before])?;
-            conn.execute(
-                "UPDATE sessions SET seen_at = ?2 WHERE token_hash = ?1 AND seen_at < ?3",
-                params![hash, now, renew_before],
-            )?;
+            // Most requests only read; the writer's connection is taken only
+            // to end an idle session or to renew one.
             let sql = format!(
-                "SELECT {ACCOUNT_COLUMNS} FROM sessions s JOIN accounts a ON a.id = s.account WHERE s.token_hash = ?1"
+                "SELECT {ACCOUNT_COLUMNS}, s.seen_at FROM sessions s JOIN accounts a ON a.id = s.account
+                 WHERE s.token_hash = ?1"
             );
-            Ok(conn.query_row(&sql, [hash], account_row).optional()?)
+            let found = db
+                .read()
+                .query_row(&sql, [&hash], |r| Ok((account_row(r)?, r.get::<_, i64>("seen_at")?)))
+                .optional()?;
+            let Some((account, seen_at)) = found else { return Ok(None) };
+            if seen_at < idle_before {
+                db.conn().execute(
+                    "DELETE FROM sessions WHERE token_hash = ?1 AND seen_at < ?2",
+                    params![hash, idle_before],
+                )?;
+                return Ok(None);
+            }
+            if seen_at < renew_before {
+                let renewed = db.conn().execute(
+                    "UPDATE sessions SET seen_at = ?2 WHERE token_hash = ?1 AND seen_at < ?3",
+                    params![hash, now, renew_before],
+                )?;
+                if renewed == 0 {
+                    // Ended (or renewed) since it was read: read it again.
+                    let sql = format!(
+                        "SELECT {ACCOUNT_COLUMNS} FROM sessions s JOIN accounts a ON a.id = s.account
+                         WHERE s.token_hash = ?1 AND s.seen_at >= ?2"
+                    );
+                    return Ok(db.conn().query_row(&sql, params![hash, idle_before], account_row).optional()?);
+                }
+            }
+            Ok(Some(account))
         })
         .await
     }
