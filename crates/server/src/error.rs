@@ -62,6 +62,8 @@ pub enum ApiError {
     /// Too many password attempts for that name or from this address: try
     /// again after so many seconds (`Retry-After`).
     Throttled(u64),
+    /// No hints in this game: it is played online with people (or rated).
+    NoHints,
 }
 
 /// Seconds a client told to try later ([`ApiError::TryLater`]) waits.
@@ -95,6 +97,7 @@ impl ApiError {
             ApiError::BadCredentials => "bad_credentials",
             ApiError::NotSignedIn => "not_signed_in",
             ApiError::Throttled(_) => "too_many_attempts",
+            ApiError::NoHints => "no_hints",
         }
     }
 
@@ -120,6 +123,7 @@ impl ApiError {
             ApiError::NameTaken => StatusCode::CONFLICT,
             ApiError::BadCredentials | ApiError::NotSignedIn => StatusCode::UNAUTHORIZED,
             ApiError::Throttled(_) => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::NoHints => StatusCode::FORBIDDEN,
         }
     }
 
@@ -160,6 +164,7 @@ impl ApiError {
             ApiError::BadCredentials => "wrong name or password".into(),
             ApiError::NotSignedIn => "sign in first".into(),
             ApiError::Throttled(secs) => format!("too many attempts: try again in {secs} seconds"),
+            ApiError::NoHints => "no hints in a game played online with other people".into(),
         }
     }
 

@@ -23,6 +23,7 @@ use crate::services::AppState;
 use crate::view;
 
 mod accounts;
+mod hints;
 mod rulesets;
 mod ws;
 
@@ -131,6 +132,7 @@ pub fn app_with(state: AppState, conns: Arc<Connections>) -> Router {
         .route("/api/games/{id}/replay", get(game_replay))
         .route("/api/games/{id}/review", get(game_review))
         .route("/api/games/{id}/ws", get(ws::websocket))
+        .route("/api/games/{id}/hint", post(hints::hint))
         .route("/api/qr", crate::qr::route(http_rate.is_some(), prefix))
         .route("/api/rules", post(rulesets::rules_of))
         .route("/api/rules/{code}", get(rulesets::rules_page))
