@@ -388,10 +388,10 @@ async fn game_review(
 async fn replay_record(body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
     let bytes = body_bytes(body)?;
     let text = std::str::from_utf8(&bytes).map_err(|_| ApiError::BadRequest("a record is UTF-8 JSON".into()))?;
-    let record = Record::from_json(text).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let record = Record::from_json(text).map_err(ApiError::Replay)?;
     if record.moves.len() > carcassonne::MAX_TILES {
         return Err(ApiError::BadRequest("the record has more moves than a game can hold".into()));
     }
-    let replay = view::replay_json(&record).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let replay = view::replay_json(&record).map_err(ApiError::Replay)?;
     Ok(Json(replay))
 }
