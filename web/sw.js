@@ -28,6 +28,7 @@ const SHELL = [
   '/js/connection.js',
   '/js/dom.js',
   '/js/game.js',
+  '/js/hint.js',
   '/js/home.js',
   '/js/meeple.js',
   '/js/panels.js',

@@ -12,11 +12,16 @@ import { api, BASE, launch, shot, watchErrors } from './lib.mjs';
 
 /** A finished game between three random bots in which a feature was completed with a follower on it
  * (random bots leave one without such a scoring now and then: another game is played then). */
-async function finishedGame() {
+async function finishedGame({ outnumbered = false } = {}) {
+  let fallback = null;
   for (let tries = 0; tries < 8; tries++) {
     const s = await botGame();
-    if (s.log.some((e) => e.type === 'score' && e.when === 'completed')) return s;
+    if (!s.log.some((e) => e.type === 'score' && e.when === 'completed')) continue;
+    // Wanted: one where a follower was outnumbered at the end (most games of three random bots have one).
+    if (!outnumbered || s.log.some((e) => e.type === 'score' && e.when === 'final' && e.followers.some((f) => !f.counted))) return s;
+    fallback = fallback || s;
   }
+  if (fallback) return fallback;
   throw new Error('eight games of random bots completed no feature');
 }
 
@@ -36,6 +41,7 @@ async function botGame() {
 const lit = (page) => page.evaluate(() => ({
   cells: [...document.querySelectorAll('.layer-why .why-tile')].map((r) => `${r.dataset.x},${r.dataset.y}`).sort(),
   followers: document.querySelectorAll('.layer-why .why-follower').length,
+  outnumbered: document.querySelectorAll('.layer-why .why-outnumbered').length,
   text: document.querySelector('.why-box:not(.hidden) .why-text')?.textContent || null,
 }));
 
@@ -60,9 +66,18 @@ async function check(page, state, i, label) {
     for (let j = i + 1; j < state.log.length && state.log[j].type === 'return'; j++) back++;
     assert.equal(got.followers, back, `${label}: its followers are shown`);
   } else {
-    // At the end the log does not say which followers counted: none is lit, and the words name who had the most.
-    assert.equal(got.followers, 0, `${label}: no follower lit that might not have counted`);
-    assert.match(got.text, /had the most/, got.text);
+    // At the end the entry names the followers on what scored: those that counted are lit, the
+    // outnumbered drawn apart and named.
+    assert.ok(e.followers.length > 0, `${label}: the final scoring names its followers`);
+    const counted = e.followers.filter((f) => f.counted);
+    const beaten = e.followers.filter((f) => !f.counted);
+    assert.ok(counted.length > 0 && counted.every((f) => e.to.includes(f.seat)), `${label}: the followers of the seats paid counted`);
+    assert.ok(beaten.every((f) => !e.to.includes(f.seat)), `${label}: the others did not`);
+    assert.equal(got.followers, counted.length, `${label}: the followers that counted are lit`);
+    assert.equal(got.outnumbered, beaten.length, `${label}: the outnumbered are drawn apart`);
+    assert.match(got.text, /had the most|alone had|A tie/, got.text);
+    assert.match(got.text, /counted/, got.text);
+    for (const f of beaten) assert.ok(got.text.includes(`${state.players[f.seat].name}'s`) && /outnumbered/.test(got.text), `${label}: the outnumbered are named: ${got.text}`);
   }
   const names = e.to.map((s) => state.players[s].name);
   for (const n of names) assert.ok(got.text.includes(n), `${label}: says who scored (${n}): ${got.text}`);
@@ -70,7 +85,7 @@ async function check(page, state, i, label) {
 }
 
 test('a scoring chosen in the log is explained on the board, in the game and in the replay', async () => {
-  const state = await finishedGame();
+  const state = await finishedGame({ outnumbered: true });
   const first = (pred) => state.log.findIndex((e) => e.type === 'score' && pred(e));
   const city = first((e) => e.kind === 'city' && e.when === 'completed');
   const road = first((e) => e.kind === 'road' && e.when === 'completed');
@@ -103,6 +118,11 @@ test('a scoring chosen in the log is explained on the board, in the game and in 
     if (road >= 0) await check(page, state, road, 'a completed road');
     if (farm >= 0) { await check(page, state, farm, 'a farm'); await shot(page, 'why-02-farm'); }
     if (cloister >= 0) await check(page, state, cloister, 'a cloister');
+    // At the end: a feature left open, and one where a follower was outnumbered (if the bots left one).
+    const open = first((e) => e.when === 'final' && e.kind !== 'farm');
+    const beaten = first((e) => e.when === 'final' && e.followers.some((f) => !f.counted));
+    if (open >= 0) await check(page, state, open, 'a feature scored at the end');
+    if (beaten >= 0) { await check(page, state, beaten, 'a final scoring with a follower outnumbered'); await shot(page, 'why-04-outnumbered'); }
     await page.click('.why-box .close');
     assert.equal((await lit(page)).cells.length, 0, 'closed, nothing stays lit');
 

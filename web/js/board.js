@@ -359,7 +359,9 @@ export class BoardView {
     const size = this.followerSize();
     const men = why.followers.map((f) => {
       const [px, py] = this.tiles.spotPoint(f.tile, f.rot, f.spot);
-      return followerSvg(f.color, f.role, f.at[0] * T + px, f.at[1] * T + py, size, `why-follower${f.gone ? ' pending' : ''}`);
+      // At the end, a follower outnumbered on what scored is drawn apart: it did not count.
+      const cls = f.outnumbered ? 'why-outnumbered' : `why-follower${f.gone ? ' pending' : ''}`;
+      return followerSvg(f.color, f.role, f.at[0] * T + px, f.at[1] * T + py, size, cls);
     });
     g.innerHTML = dim.join('') + outline.join('') + men.join('');
   }

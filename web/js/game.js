@@ -4,6 +4,7 @@
 
 import { api, dropTokens, gameLink, GameSocket, invitesFor, qrUrl, setSound, soundOn, tokensFor } from './api.js';
 import { BoardView } from './board.js';
+import { Hints, hintsAllowed } from './hint.js';
 import { ConnectionStatus } from './connection.js';
 import { copyText, esc, toast } from './dom.js';
 import { rulesTitle } from './rules.js';
@@ -45,6 +46,9 @@ export class GameScreen {
       onGhost: () => (TOUCH ? this.confirm() : this.rotate(1)),
       onHover: (cell) => this.hoverCell(cell),
     });
+    this.hints = new Hints(this.$('.hint-box'), {
+      id, tiles, tokens: () => this.tokens, onChange: () => { if (this.state) this.draw(); }, say: (t) => this.say(t),
+    });
     this.keys = (e) => this.onKey(e);
     document.addEventListener('keydown', this.keys);
     this.visible = () => {
@@ -77,8 +81,9 @@ export class GameScreen {
           <div class="board-area"></div>
           <div class="banner"></div>
           <div class="sr-only announcer" role="status" aria-live="polite"></div>
-          <p class="sr-only" id="board-help">On your turn: the arrow keys move your tile between the cells where it fits, R and Shift+R turn it, F and Shift+F step through the spots for a follower, Enter lays it, Escape takes back.</p>
+          <p class="sr-only" id="board-help">On your turn: the arrow keys move your tile between the cells where it fits, R and Shift+R turn it, F and Shift+F step through the spots for a follower, Enter lays it, Escape takes back; H asks for a hint in a game against bots or at one screen.</p>
           <div class="why-box hidden" role="status"><span class="why-text"></span><button class="close" aria-label="Close" title="Close">×</button></div>
+          <div class="hint-box hidden" role="status" aria-live="polite"><span class="hint-text"></span><button class="close" aria-label="Close the hint" title="Close">×</button></div>
           <div class="offline-note" role="status" aria-live="polite"></div>
           <div class="watch-badge hidden" title="You hold no seat in this game: you see every move as it is played">${EYE} Watching</div>
           <button class="tool sound-toggle" data-act="sound"></button>
@@ -106,6 +111,7 @@ export class GameScreen {
       else if (act === 'rot-ccw') this.rotate(-1);
       else if (act === 'confirm') this.confirm();
       else if (act === 'undo') this.undo();
+      else if (act === 'hint') this.askHint();
       else if (act === 'hand') this.chooseHandTile(b.dataset.tile);
       else if (act === 'recall') this.clickSpot('recall:');
       else if (act === 'spot') this.clickSpot(b.dataset.spot);
@@ -289,7 +295,7 @@ export class GameScreen {
       this.pending = false;
     }
     if (prev) this.announce(prev, s);
-    if (prev && prev.version !== s.version) this.explain(null);
+    if (prev && prev.version !== s.version) { this.explain(null); this.hints.clear(); }
     // A bot program replaced by the built-in bot: said once, when it happens.
     if (s.notice && (!prev || !prev.notice || prev.notice.version !== s.notice.version) && s.notice.version >= s.version - 1) {
       toast(s.notice.text, 'info', 6000);
@@ -446,6 +452,8 @@ export class GameScreen {
       this.board.setTargets(cells.map((c) => ({ x: c.x, y: c.y, now: c.rots.includes(sel.rot) })), me.color);
       this.board.setSpots([]);
       this.drawHoverGhost();
+      const hinted = this.hints.follower(s);
+      if (hinted) followers.push(hinted);
     } else {
       const { x, y, rot } = sel.placed;
       this.board.setTargets(cells.filter((c) => c.x !== x || c.y !== y).map((c) => ({ x: c.x, y: c.y, now: false })), me.color);
@@ -500,9 +508,10 @@ export class GameScreen {
 
   drawHoverGhost() {
     const sel = this.sel;
-    if (!this.myTurn || sel.placed || !this.hover) { if (!sel.placed) this.board.setGhost(null); return; }
+    const rest = () => this.board.setGhost(this.myTurn ? this.hints.ghost(this.state) : null); // the hint, if one is shown
+    if (!this.myTurn || sel.placed || !this.hover) { if (!sel.placed) rest(); return; }
     const cell = this.cellsFor(sel.tile).find((c) => c.x === this.hover.x && c.y === this.hover.y);
-    if (!cell) { this.board.setGhost(null); return; }
+    if (!cell) { rest(); return; }
     const rot = cell.rots.includes(sel.rot) ? sel.rot : nextRot(cell.rots, sel.rot, 1);
     this.board.setGhost({ tile: sel.tile, x: cell.x, y: cell.y, rot, solid: false, color: this.me().color });
   }
@@ -625,6 +634,7 @@ export class GameScreen {
       <p class="tile-info">${mine ? info : s.thinking === s.turn.seat ? `${esc(p.name)} is thinking…` : `${esc(p.name)} is to play.`}</p>
       ${picker}
       ${mine ? `<div class="actions">
+        ${hintsAllowed(s) && !this.pending ? `<button class="btn" data-act="hint" aria-keyshortcuts="H" title="The search's best move, drawn on the board" ${this.hints.busy ? 'disabled' : ''}>${this.hints.busy ? 'Thinking…' : 'Hint'}${TOUCH ? '' : ' <kbd>H</kbd>'}</button>` : ''}
         ${recall}
         <button class="btn" data-act="undo" ${sel.placed && !this.pending ? '' : 'disabled'}>Undo${TOUCH ? '' : ' <kbd>Esc</kbd>'}</button>
         <button class="btn primary" data-act="confirm" ${sel.placed && !this.pending ? '' : 'disabled'}>${confirmLabel}${TOUCH ? '' : ' <kbd>⏎</kbd>'}</button>
@@ -852,6 +862,19 @@ export class GameScreen {
     this.draw();
   }
 
+  /** Asks the search for the seat to move's best move (the Hint button, H). */
+  askHint() {
+    if (!this.myTurn || this.pending) return;
+    if (!hintsAllowed(this.state)) { this.say('No hints in a game played online with other people.'); return; }
+    const h = this.hints.shown(this.state);
+    if (h) { this.board.reveal(h.move.at[0], h.move.at[1]); this.say(h.words); return; }
+    this.explain(null);
+    this.hints.ask(this.state).then(() => {
+      const shown = this.hints.shown(this.state);
+      if (shown) this.board.reveal(shown.move.at[0], shown.move.at[1]);
+    });
+  }
+
   onKey(e) {
     if (e.target && (e.target.tagName === 'INPUT' || e.target.tagName === 'TEXTAREA' || e.target.tagName === 'SELECT')) return;
     if (e.ctrlKey || e.metaKey || e.altKey) return;
@@ -867,6 +890,7 @@ export class GameScreen {
     if (dirs[e.key] && this.myTurn && !(onControl && e.target.closest('[role="log"]'))) { e.preventDefault(); this.moveCursor(...dirs[e.key]); }
     else if (e.key === 'r' || e.key === 'R') { e.preventDefault(); this.rotate(e.shiftKey ? -1 : 1); this.sayPlacement(); }
     else if (e.key === 'f' || e.key === 'F') { e.preventDefault(); this.stepSpot(e.shiftKey ? -1 : 1); }
+    else if ((e.key === 'h' || e.key === 'H') && this.myTurn) { e.preventDefault(); this.askHint(); }
     else if (/^[1-9]$/.test(e.key) && this.sel && this.sel.placed) {
       const choice = this.spotChoices()[Number(e.key) - 1];
       if (choice) { e.preventDefault(); this.pickSpot(choice); }

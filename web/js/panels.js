@@ -90,7 +90,24 @@ export function scoringText(e) {
 
 /** A scoring (`log[i]`) as a button: chosen, the board shows why it scored (scoringWhy). */
 export function scoredHtml(e, i, players) {
-  return `<li class="scored"><button class="why" data-ev="${i}" title="Show why on the board"><span class="pts">+${e.points}</span> ${names(e.to, players)} · ${scoringText(e)}</button></li>`;
+  const beaten = outnumberedWords(e, players);
+  return `<li class="scored"><button class="why" data-ev="${i}" title="Show why on the board"><span class="pts">+${e.points}</span> ${names(e.to, players)} · ${scoringText(e)}${beaten ? ` <span class="outnumbered">(${esc(beaten)} outnumbered)</span>` : ''}</button></li>`;
+}
+
+/**
+ * A final scoring's followers that did not count, by seat, in words
+ * ("Bob's knight", "Bob's 2 knights and Cy's farmer"); '' when every one counted.
+ */
+export function outnumberedWords(e, players) {
+  const by = new Map();
+  for (const f of e.followers || []) {
+    if (f.counted) continue;
+    const key = `${f.seat}:${f.role}`;
+    by.set(key, { seat: f.seat, role: f.role, n: (by.get(key)?.n || 0) + 1 });
+  }
+  const who = (seat) => (players[seat] ? players[seat].name : `seat ${seat + 1}`);
+  const parts = [...by.values()].map(({ seat, role, n }) => `${who(seat)}'s ${n === 1 ? role : `${n} ${role}s`}`);
+  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}` : parts[0] || '';
 }
 
 /** The game log, newest turn first: each turn's tile, follower and scorings. */
@@ -202,10 +219,10 @@ const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * Why the scoring `log[i]` scored: its tiles (from the server's `cover`,
- * indices into `board`, the tiles in the order laid), the followers it
- * counted — those that came home right after it, for a feature completed
- * (at the end the log does not say which followers counted: none are
- * lit, and the words name only who had the most) — and the sum in words.
+ * indices into `board`, the tiles in the order laid), the followers on it
+ * — those that came home right after it, for a feature completed; at the
+ * end, those the entry names (`followers`, each `counted` or outnumbered)
+ * — and the sum in words.
  */
 export function scoringWhy(log, i, board, players, tiles) {
   const e = log[i];
@@ -217,6 +234,7 @@ export function scoringWhy(log, i, board, players, tiles) {
     const role = t ? ROLE_OF_KIND[tiles.spotKind(t.tile, t.rot, log[j].spot)] : null;
     men.push({ ...log[j], role: role || 'knight', gone: true });
   }
+  if (e.when === 'final') men = (e.followers || []).map((f) => ({ ...f, outnumbered: !f.counted }));
   men = men.filter((f) => onBoard.has(`${f.at[0]},${f.at[1]}`)).map((f) => {
     const t = onBoard.get(`${f.at[0]},${f.at[1]}`);
     return { ...f, tile: t.tile, rot: t.rot, color: players[f.seat].color };
@@ -258,5 +276,7 @@ function whyWords(e, men, players) {
       ? `A tie for the most ${role}s (${tally}): ${win.join(' and ')} each score ${p}.`
       : `${win[0]} had the most ${role}s (${tally}) and scores ${p}; the others nothing.`;
   }
-  return `${sum} ${most}`;
+  const beaten = final ? outnumberedWords({ followers: men }, players) : '';
+  const counted = final && men.length ? ` ${men.filter((f) => f.counted).length === 1 ? 'The lit follower counted' : 'The lit followers counted'}${beaten ? `; ${beaten} ${men.filter((f) => !f.counted).length === 1 ? 'was' : 'were'} outnumbered and scored nothing` : ''}.` : '';
+  return `${sum} ${most}${counted}`;
 }

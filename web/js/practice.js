@@ -44,30 +44,28 @@ export function fill(messages, key, vars = {}) {
 }
 
 /**
- * The engine's refusal (`move N: …`, the words of its rule) as the rule's
- * stable code and the parts a sentence needs. The wire carries the code
- * `bad_request` for every refusal of POST /api/replay; the engine's
- * message names the rule, and is matched here in one place.
+ * The engine's refusal of POST /api/replay as the rule's stable code and
+ * the parts a sentence needs, as the wire carries them: `rule` (the
+ * engine's code of the rule the move breaks) and `facts` (`side`, `ours`,
+ * `theirs` for an edge that does not match; `feature` for a feature that
+ * holds a follower). A refusal that names no rule (a malformed record) is
+ * `other`, with the engine's words.
  */
-export function refusalRule(message) {
-  const m = String(message || '').replace(/^move \d+: /, '');
-  let r;
-  if ((r = /does not fit at .*: its (\w+) edge \((\w+)\) meets a (\w+)/.exec(m))) return { code: 'edge_mismatch', side: r[1], ours: r[2], theirs: r[3] };
-  if ((r = /^the (\w+) at \w+ is already occupied/.exec(m))) return { code: 'feature_occupied', feature: r[1], role: ROLE_OF_KIND[r[1]] || 'follower' };
-  const plain = [
-    [/shares no edge/, 'not_adjacent'], [/a tile already lies/, 'cell_occupied'], [/names no segment/, 'bad_spot'],
-    [/farmers are not played/, 'farmers_off'], [/no follower left/, 'no_follower'], [/does not continue the river/, 'river_not_continued'],
-    [/no U-turns/, 'river_u_turn'], [/only an abbot may stand/, 'garden_for_abbot'], [/abbot goes on a cloister or a garden/, 'abbot_spot'],
-    [/abbot is already on the board/, 'abbot_in_use'], [/abbot is not on the board/, 'abbot_not_placed'], [/cannot be recalled/, 'recall_complete'],
-    [/abbot is not in play/, 'no_abbot'],
-  ];
-  for (const [re, code] of plain) if (re.test(m)) return { code };
-  return { code: 'other', message: m };
+export function refusalRule(body) {
+  const b = body || {};
+  if (!b.rule) return { code: 'other', message: String(b.message || '').replace(/^move \d+: /, '') };
+  const rule = { ...(b.facts || {}), code: b.rule };
+  if (rule.code === 'feature_occupied') rule.role = ROLE_OF_KIND[rule.feature] || 'follower';
+  return rule;
 }
 
-/** A refusal explained in words. */
-export function explainRefusal(messages, message) {
-  const rule = refusalRule(message);
+/** A refusal (the error's body) explained in words: a rule the lessons have no words for is `other`. */
+export function explainRefusal(messages, body) {
+  const rule = refusalRule(body);
+  if (messages[`learn-error-${rule.code}`] == null) {
+    const message = String((body && body.message) || '').replace(/^move \d+: /, '');
+    return { code: 'other', text: fill(messages, 'learn-error-other', { message }) };
+  }
   return { code: rule.code, text: fill(messages, `learn-error-${rule.code}`, rule) };
 }
 
@@ -403,7 +401,7 @@ export class Practice {
     } catch (e) {
       this.busy = false;
       if (e.code !== 'bad_request') { this.result(`<p class="bad">${esc(e.message)}</p>`); this.renderMove(); return; }
-      const why = explainRefusal(this.msg, e.message);
+      const why = explainRefusal(this.msg, e.body);
       this.outcome = { ok: false, code: why.code };
       this.result(`<div class="verdict bad" data-code="${why.code}"><p><b>${esc(this.msg['learn-refused'])}</b></p><p>${esc(why.text)}</p></div>`);
       this.renderMove();

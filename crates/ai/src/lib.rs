@@ -25,6 +25,7 @@ mod bot;
 mod eval;
 pub mod external;
 mod greedy;
+pub mod hint;
 pub mod learned;
 mod learned_weights;
 mod mcts;

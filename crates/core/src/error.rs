@@ -73,6 +73,21 @@ impl IllegalMove {
             IllegalMove::NoAbbot => "no_abbot",
         }
     }
+
+    /// The parts of the broken rule a sentence about it needs, in words:
+    /// for `edge_mismatch` the tile's `side` (`north`…) and the edges that
+    /// meet (`ours`, `theirs`: `city`, `road`, `field`…), for
+    /// `feature_occupied` the `feature` (`city`, `road`, `field`…); none
+    /// for the other rules.
+    pub fn facts(&self) -> Vec<(&'static str, &'static str)> {
+        match *self {
+            IllegalMove::EdgeMismatch { side, ours, theirs, .. } => {
+                vec![("side", side.word()), ("ours", ours.word()), ("theirs", theirs.word())]
+            }
+            IllegalMove::FeatureOccupied { kind, .. } => vec![("feature", kind.word())],
+            _ => Vec::new(),
+        }
+    }
 }
 
 impl fmt::Display for IllegalMove {

@@ -137,6 +137,13 @@ pub struct Scoring {
     /// it was paid for. For showing players why it scored; no part of the
     /// record.
     pub cover: u128,
+    /// In the final scoring, the followers standing on what was scored, a
+    /// bit per index into [`crate::Game::followers`] (which the final
+    /// scoring leaves on the board): those of the seats in `to` counted,
+    /// the others were outnumbered. 0 for a feature completed in play (its
+    /// followers come home: `FollowerReturned` events follow it). For
+    /// showing players why it scored; no part of the record.
+    pub followers: u64,
 }
 
 /// Something that happened.

@@ -136,6 +136,17 @@ impl fmt::Display for ReplayError {
 
 impl std::error::Error for ReplayError {}
 
+impl ReplayError {
+    /// The rule the refused move breaks, when the rules refused it (not
+    /// when the record is malformed): its code is [`IllegalMove::code`].
+    pub fn rule(&self) -> Option<&IllegalMove> {
+        match &self.error {
+            RecordError::Illegal(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
 fn at_record(error: RecordError) -> ReplayError {
     ReplayError { move_no: None, error }
 }
@@ -545,5 +556,80 @@ mod tests {
         }
         let plain = r#"{"format": 1, "players": ["A", "B"], "seed": 3, "moves": []}"#;
         assert_eq!(Record::from_json(plain).unwrap().replay().unwrap().start().0, TileId::START);
+    }
+
+    /// A refused move carries the rule it breaks (its code and the parts a
+    /// sentence needs); a malformed record names no rule.
+    #[test]
+    fn a_refusal_names_the_rule_broken() {
+        let names = ["A".to_string(), "B".to_string()];
+        let refused = |game: &Game, mv: Move| {
+            let mut record = Record::from_game(game, &names);
+            record.moves.push(RecordMove::from_move(&mv));
+            record.replay().unwrap_err()
+        };
+        // An edge that meets the wrong kind of edge.
+        let mut found = false;
+        for seed in 0..20 {
+            let game = Game::new(Setup::standard(Rules::default(), 2, seed)).unwrap();
+            let tile = game.tile().unwrap();
+            let cells = [Pos::new(0, -1), Pos::new(1, 0), Pos::new(0, 1), Pos::new(-1, 0)];
+            let bad =
+                cells.iter().flat_map(|&pos| Rotation::ALL.map(|rot| Move { tile, pos, rot, action: Action::Pass }));
+            let Some(mv) = bad.into_iter().find(|mv| matches!(game.check(mv), Err(IllegalMove::EdgeMismatch { .. })))
+            else {
+                continue;
+            };
+            let e = refused(&game, mv);
+            assert_eq!(e.move_no, Some(game.moves_played() as usize + 1));
+            let rule = e.rule().expect("a rule is broken");
+            assert_eq!((rule.code(), e.error.code()), ("edge_mismatch", "edge_mismatch"));
+            let facts = rule.facts();
+            assert_eq!(facts.iter().map(|f| f.0).collect::<Vec<_>>(), ["side", "ours", "theirs"]);
+            assert!(["north", "east", "south", "west"].contains(&facts[0].1), "{facts:?}");
+            assert_ne!(facts[1].1, facts[2].1, "{facts:?}");
+            found = true;
+            break;
+        }
+        assert!(found, "some first tile does not fit some way next to the start");
+        // A follower on a feature that already holds one.
+        let mut game = Game::new(Setup::standard(Rules::default(), 2, 4)).unwrap();
+        let occupied = 'play: loop {
+            for mv in game.legal_moves() {
+                if mv.action != Action::Pass {
+                    continue;
+                }
+                for spot in Spot::all() {
+                    let with = Move { action: Action::Follower(spot), ..mv };
+                    if matches!(game.check(&with), Err(IllegalMove::FeatureOccupied { .. })) {
+                        break 'play with;
+                    }
+                }
+            }
+            let moves = game.legal_moves();
+            let mv = moves.iter().find(|m| matches!(m.action, Action::Follower(_))).unwrap_or(&moves[0]);
+            game.play(mv).unwrap();
+            assert!(!game.is_over(), "a follower's feature is met again before the end");
+        };
+        let e = refused(&game, occupied);
+        let rule = e.rule().expect("a rule is broken");
+        assert_eq!(rule.code(), "feature_occupied");
+        let facts = rule.facts();
+        assert_eq!(facts.len(), 1);
+        assert_eq!(facts[0].0, "feature");
+        assert!(["city", "road", "field"].contains(&facts[0].1), "{facts:?}");
+        // A record that does not read names no rule.
+        let e = Record::from_json(r#"{"format": 1, "players": "A"}"#).unwrap_err();
+        assert!(e.rule().is_none());
+        let mut record = Record::from_game(&game, &names);
+        record.moves.push(RecordMove {
+            tile: "nonsense".into(),
+            at: [0, 0],
+            rot: 0,
+            meeple: None,
+            abbot: None,
+            recall: None,
+        });
+        assert!(record.replay().unwrap_err().rule().is_none());
     }
 }

@@ -24,6 +24,19 @@ impl Game {
         seats
     }
 
+    /// The followers on the board whose feature's root `on` holds, a bit per
+    /// index into `followers` ([`Scoring::followers`]).
+    fn followers_on(&mut self, on: impl Fn(u16) -> bool) -> u64 {
+        let mut men = 0u64;
+        for i in 0..self.followers.len().min(64) {
+            let seg = self.followers[i].seg;
+            if on(self.board.find(seg)) {
+                men |= 1 << i;
+            }
+        }
+        men
+    }
+
     fn award(&mut self, s: Scoring) {
         for p in s.to.iter() {
             self.scores[p.index()] += s.points;
@@ -56,6 +69,7 @@ impl Game {
             shields: shields as u8,
             cities: 0,
             cover: f.tiles,
+            followers: 0,
         });
         self.return_followers(root, turn);
     }
@@ -77,6 +91,7 @@ impl Game {
             shields: 0,
             cities: 0,
             cover: self.board.around(pos),
+            followers: 0,
         });
         self.return_followers(seg, turn);
     }
@@ -163,6 +178,7 @@ impl Game {
                 shields: 0,
                 cities: 0,
                 cover: feat.tiles,
+                followers: self.followers_on(|r| r == root),
             };
             match feat.kind {
                 SegmentKind::Road => {
@@ -233,7 +249,7 @@ impl Game {
         }
         let bordering = |fi: usize| cities.iter().filter(move |&&(_, m)| m & (1 << fi) != 0).map(|&(c, _)| c);
         // A farm scoring covers its farms and the completed cities it pays for.
-        let farm_scoring = |points: u32, to: Seats, cities: usize, cover: u128| Scoring {
+        let farm_scoring = |points: u32, to: Seats, cities: usize, cover: u128, followers: u64| Scoring {
             turn: None,
             kind: ScoredKind::Farm,
             when: When::Final,
@@ -243,6 +259,7 @@ impl Game {
             shields: 0,
             cities: cities as u8,
             cover,
+            followers,
         };
         match self.rules.farms {
             FarmRule::Off => {}
@@ -252,7 +269,8 @@ impl Game {
                     if n > 0 {
                         let to = self.majority(self.board.feature(farm).meeples);
                         let cover = self.board.feature(farm).tiles | tiles_of(&self.board, bordering(fi));
-                        self.award(farm_scoring(3 * n as u32, to, n, cover));
+                        let men = self.followers_on(|r| r == farm);
+                        self.award(farm_scoring(3 * n as u32, to, n, cover, men));
                     }
                 }
             }
@@ -260,9 +278,11 @@ impl Game {
                 for p in 0..self.players {
                     let mut paid: Vec<u16> = Vec::new();
                     let mut cover = 0u128;
+                    let mut held: Vec<u16> = Vec::new();
                     for (fi, &farm) in farms.iter().enumerate() {
                         if self.majority(self.board.feature(farm).meeples).contains(PlayerId(p)) {
                             cover |= self.board.feature(farm).tiles;
+                            held.push(farm);
                             for c in bordering(fi) {
                                 if !paid.contains(&c) {
                                     paid.push(c);
@@ -273,30 +293,33 @@ impl Game {
                     if !paid.is_empty() {
                         let n = paid.len();
                         cover |= tiles_of(&self.board, paid.iter().copied());
-                        self.award(farm_scoring(3 * n as u32, Seats(1 << p), n, cover));
+                        let men = self.followers_on(|r| held.contains(&r));
+                        self.award(farm_scoring(3 * n as u32, Seats(1 << p), n, cover, men));
                     }
                 }
             }
             FarmRule::PerCity => {
                 // Each city with the farmers and the tiles of the farms bordering it.
-                let mut cities: Vec<(u16, u32, u128)> = Vec::new();
+                let mut cities: Vec<(u16, u32, u128, Vec<u16>)> = Vec::new();
                 for (fi, &farm) in farms.iter().enumerate() {
                     let m = self.board.feature(farm).meeples;
                     let t = self.board.feature(farm).tiles;
                     for c in bordering(fi) {
-                        match cities.iter_mut().find(|(city, _, _)| *city == c) {
-                            Some((_, sum, tiles)) => {
+                        match cities.iter_mut().find(|(city, ..)| *city == c) {
+                            Some((_, sum, tiles, fed)) => {
                                 *sum += m;
                                 *tiles |= t;
+                                fed.push(farm);
                             }
-                            None => cities.push((c, m, t)),
+                            None => cities.push((c, m, t, vec![farm])),
                         }
                     }
                 }
                 cities.sort_unstable();
-                for (c, m, t) in cities {
+                for (c, m, t, fed) in cities {
                     let to = self.majority(m);
-                    self.award(farm_scoring(4, to, 1, t | self.board.feature(c).tiles));
+                    let men = self.followers_on(|r| fed.contains(&r));
+                    self.award(farm_scoring(4, to, 1, t | self.board.feature(c).tiles, men));
                 }
             }
         }

@@ -170,18 +170,40 @@ fn every_text_the_pages_name_is_written() {
         }
     }
     assert!(named >= 25, "the pages name their texts ({named})");
-    // The rules `refusalRule` reads (`'code'` after a pattern, or `code: 'code'`).
+    // `refusalRule` reads the refusal's rule code and facts from the wire
+    // (never the words): every rule sentence written names a rule of the
+    // engine (`IllegalMove::code`), fills only the facts the engine gives
+    // (`IllegalMove::facts`, and the role the page adds), and a rule
+    // without a sentence falls back on the written `learn-error-other`.
     let practice = pages[1];
     let start = practice.find("export function refusalRule").expect("refusalRule");
     let body = &practice[start..start + practice[start..].find("\n}\n").expect("its end")];
-    let parts: Vec<&str> = body.split('\'').collect();
-    let codes: Vec<&str> = (1..parts.len())
-        .step_by(2)
-        .filter(|&i| parts[i - 1].ends_with("code: ") || parts.get(i + 1).is_some_and(|after| after.starts_with(']')))
-        .map(|i| parts[i])
-        .collect();
-    assert!(codes.len() >= 15, "the rules read: {codes:?}");
-    for code in codes {
+    assert!(body.contains("b.rule") && body.contains("b.facts"), "refusalRule reads the code and the facts");
+    let error_rs = include_str!("../src/error.rs");
+    let code_fn = &error_rs[error_rs.find("pub const fn code").expect("IllegalMove::code")..];
+    let code_fn = &code_fn[..code_fn.find("\n    }\n").expect("its end")];
+    let engine: Vec<&str> = code_fn.split('"').skip(1).step_by(2).collect();
+    assert!(engine.len() >= 15, "the engine's rules: {engine:?}");
+    let mut sentences = 0;
+    for (key, text) in &messages {
+        let Some(code) = key.strip_prefix("learn-error-") else { continue };
+        let vars: Vec<&str> =
+            text.as_str().unwrap_or_default().split("{$").skip(1).map(|v| v.split('}').next().unwrap_or("")).collect();
+        if code == "other" {
+            assert_eq!(vars, ["message"], "{key}");
+            continue;
+        }
+        assert!(engine.contains(&code), "{key} names a rule of the engine");
+        for v in vars {
+            assert!(
+                ["side", "ours", "theirs", "feature", "role"].contains(&v),
+                "{key}: {{${v}}} is a fact the page has"
+            );
+        }
+        sentences += 1;
+    }
+    assert!(sentences >= 12, "the rules have their sentences ({sentences})");
+    for code in ["edge_mismatch", "feature_occupied", "not_adjacent", "farmers_off"] {
         assert!(messages.contains_key(&format!("learn-error-{code}")), "learn-error-{code} is written");
     }
 }

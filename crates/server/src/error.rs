@@ -62,6 +62,12 @@ pub enum ApiError {
     /// Too many password attempts for that name or from this address: try
     /// again after so many seconds (`Retry-After`).
     Throttled(u64),
+    /// No hints in this game: it is played online with people (or rated).
+    NoHints,
+    /// A record the replay refuses (`POST /api/replay`): `bad_request`,
+    /// with the move's number and, when the rules refused the move, the
+    /// rule it breaks (`rule`, the engine's code, and its `facts`).
+    Replay(carcassonne::record::ReplayError),
 }
 
 /// Seconds a client told to try later ([`ApiError::TryLater`]) waits.
@@ -95,6 +101,8 @@ impl ApiError {
             ApiError::BadCredentials => "bad_credentials",
             ApiError::NotSignedIn => "not_signed_in",
             ApiError::Throttled(_) => "too_many_attempts",
+            ApiError::NoHints => "no_hints",
+            ApiError::Replay(_) => "bad_request",
         }
     }
 
@@ -120,6 +128,8 @@ impl ApiError {
             ApiError::NameTaken => StatusCode::CONFLICT,
             ApiError::BadCredentials | ApiError::NotSignedIn => StatusCode::UNAUTHORIZED,
             ApiError::Throttled(_) => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::NoHints => StatusCode::FORBIDDEN,
+            ApiError::Replay(_) => StatusCode::BAD_REQUEST,
         }
     }
 
@@ -160,6 +170,8 @@ impl ApiError {
             ApiError::BadCredentials => "wrong name or password".into(),
             ApiError::NotSignedIn => "sign in first".into(),
             ApiError::Throttled(secs) => format!("too many attempts: try again in {secs} seconds"),
+            ApiError::NoHints => "no hints in a game played online with other people".into(),
+            ApiError::Replay(e) => e.to_string(),
         }
     }
 
@@ -168,20 +180,33 @@ impl ApiError {
         ErrorBody {
             error: self.code(),
             message: self.message(),
-            rule: match self {
-                ApiError::Illegal(e) => Some(e.code()),
-                _ => None,
-            },
+            rule: self.rule().map(IllegalMove::code),
             version: match self {
                 ApiError::StaleVersion { current } => Some(*current),
                 _ => None,
             },
+            move_no: match self {
+                ApiError::Replay(e) => e.move_no,
+                _ => None,
+            },
+            facts: self.rule().map(|r| r.facts().into_iter().collect()).unwrap_or_default(),
+        }
+    }
+
+    /// The rule a refused move breaks (a move played, or one of a record replayed).
+    fn rule(&self) -> Option<&IllegalMove> {
+        match self {
+            ApiError::Illegal(e) => Some(e),
+            ApiError::Replay(e) => e.rule(),
+            _ => None,
         }
     }
 }
 
 /// A refusal on the wire: `{"error": code, "message": …}`, with `rule` (the
-/// engine's code) for an illegal move and `version` for a stale one.
+/// engine's code) and its `facts` (the parts a sentence needs:
+/// `IllegalMove::facts`) for an illegal move, `move` (its 1-based number)
+/// for a record the replay refuses, and `version` for a stale one.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct ErrorBody {
     pub error: &'static str,
@@ -190,6 +215,10 @@ pub struct ErrorBody {
     pub rule: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub version: Option<u64>,
+    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
+    pub move_no: Option<usize>,
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub facts: std::collections::BTreeMap<&'static str, &'static str>,
 }
 
 impl std::fmt::Display for ApiError {

@@ -48,7 +48,7 @@ pub use routes::{
     MAX_WS_MESSAGE, SAVES_PER_HOUR,
 };
 pub use services::games::{rebuild, MoveRequest, SeatToken, Viewer};
-pub use services::{review, AppState};
+pub use services::{hints, review, AppState};
 pub use state::{score_history, StateView};
 pub use store::{
     hash_token, Account, Beat, Change, Feed, GameChanged, GameSummary, NewGame, Progress, SavedRules, Seat,

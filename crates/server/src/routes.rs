@@ -23,6 +23,7 @@ use crate::services::AppState;
 use crate::view;
 
 mod accounts;
+mod hints;
 mod rulesets;
 mod ws;
 
@@ -131,6 +132,7 @@ pub fn app_with(state: AppState, conns: Arc<Connections>) -> Router {
         .route("/api/games/{id}/replay", get(game_replay))
         .route("/api/games/{id}/review", get(game_review))
         .route("/api/games/{id}/ws", get(ws::websocket))
+        .route("/api/games/{id}/hint", post(hints::hint))
         .route("/api/qr", crate::qr::route(http_rate.is_some(), prefix))
         .route("/api/rules", post(rulesets::rules_of))
         .route("/api/rules/{code}", get(rulesets::rules_page))
@@ -386,10 +388,10 @@ async fn game_review(
 async fn replay_record(body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
     let bytes = body_bytes(body)?;
     let text = std::str::from_utf8(&bytes).map_err(|_| ApiError::BadRequest("a record is UTF-8 JSON".into()))?;
-    let record = Record::from_json(text).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let record = Record::from_json(text).map_err(ApiError::Replay)?;
     if record.moves.len() > carcassonne::MAX_TILES {
         return Err(ApiError::BadRequest("the record has more moves than a game can hold".into()));
     }
-    let replay = view::replay_json(&record).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let replay = view::replay_json(&record).map_err(ApiError::Replay)?;
     Ok(Json(replay))
 }

@@ -571,6 +571,20 @@ pub struct ScoreEntry {
     /// The tiles it was for, as indices into the board in the order laid
     /// (for showing why it scored; not in the record).
     pub cover: Vec<u8>,
+    /// The final scoring: the followers that stood on what it scored,
+    /// `counted` for those of the seats it paid (the others were
+    /// outnumbered). Empty for a feature completed in play (its followers'
+    /// `return` entries follow it).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub followers: Vec<Counted>,
+}
+
+/// A follower on a feature scored at the end: whether it counted.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Counted {
+    #[serde(flatten)]
+    pub follower: Standing,
+    pub counted: bool,
 }
 
 impl LogEntry {
@@ -600,6 +614,7 @@ impl LogEntry {
                 shields: matches!(s.kind, ScoredKind::City).then_some(s.shields),
                 cities: matches!(s.kind, ScoredKind::Farm).then_some(s.cities),
                 cover: (0..128u8).filter(|&i| s.cover & (1 << i) != 0).collect(),
+                followers: Vec::new(),
             }),
             Event::TileDiscarded { turn, tile } => {
                 LogEntry::Discard { turn: turn.0, kind: "discard", tile: tile.name() }
@@ -618,7 +633,40 @@ impl LogEntry {
 
 /// The log of the game's events number `from` to `to` (not included).
 pub fn log(game: &Game, from: usize, to: usize) -> Vec<LogEntry> {
-    game.events().get(from..to.min(game.events().len())).unwrap_or_default().iter().map(LogEntry::of).collect()
+    game.events()
+        .get(from..to.min(game.events().len()))
+        .unwrap_or_default()
+        .iter()
+        .map(|e| LogEntry::in_game(e, game))
+        .collect()
+}
+
+impl LogEntry {
+    /// [`LogEntry::of`] an event of `game`, a final scoring with the
+    /// followers on what it scored (`Scoring::followers`, indices into the
+    /// followers the finished game leaves on the board).
+    pub fn in_game(e: &Event, game: &Game) -> LogEntry {
+        let mut entry = LogEntry::of(e);
+        if let (LogEntry::Score(score), Event::Scored(s)) = (&mut entry, e) {
+            let men = game.followers();
+            score.followers = (0..men.len().min(64))
+                .filter(|&i| s.followers & (1 << i) != 0)
+                .map(|i| {
+                    let f = &men[i];
+                    Counted {
+                        follower: Standing {
+                            seat: f.player.0,
+                            at: at(f.pos),
+                            spot: f.spot.name(),
+                            role: f.role.word(),
+                        },
+                        counted: s.to.contains(f.player),
+                    }
+                })
+                .collect();
+        }
+        entry
+    }
 }
 
 #[cfg(test)]
@@ -779,5 +827,39 @@ mod tests {
             }
         }
         assert!(hands_differed > 50, "only {hands_differed} cases had different hidden hands");
+    }
+
+    /// A final scoring's log entry names the followers on what it scored:
+    /// those of the seats paid `counted`, the others outnumbered.
+    #[test]
+    fn final_scorings_say_which_followers_counted() {
+        let mut outnumbered = 0;
+        for seed in 0..60 {
+            let mut game = Game::new(Setup::standard(Rules::default(), 4, seed)).unwrap();
+            RandomMover::new().playout(&mut game, &mut seeded_rng(seed));
+            let log = serde_json::to_value(super::log(&game, 0, usize::MAX)).unwrap();
+            for e in log.as_array().unwrap().iter().filter(|e| e["type"] == "score") {
+                let to: Vec<u64> = e["to"].as_array().unwrap().iter().map(|s| s.as_u64().unwrap()).collect();
+                if e["when"] == "completed" {
+                    assert!(e.get("followers").is_none(), "{e}");
+                    continue;
+                }
+                let men = e["followers"].as_array().expect("a final scoring names its followers");
+                assert!(!men.is_empty(), "{e}");
+                for f in men {
+                    let seat = f["seat"].as_u64().unwrap();
+                    assert_eq!(f["counted"], to.contains(&seat), "{e}");
+                    assert!(f["role"].is_string() && f["spot"].is_string() && f["at"].is_array(), "{f}");
+                    let standing = game.followers().iter().any(|g| {
+                        u64::from(g.player.0) == seat
+                            && f["spot"] == g.spot.name()
+                            && f["at"] == serde_json::json!([g.pos.x, g.pos.y])
+                    });
+                    assert!(standing, "{f} stands on the board at the end");
+                    outnumbered += usize::from(f["counted"] == false);
+                }
+            }
+        }
+        assert!(outnumbered > 0, "some follower was outnumbered at the end of 60 random games");
     }
 }

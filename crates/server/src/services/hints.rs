@@ -1,0 +1,239 @@
+//! Hints (`POST /api/games/{id}/hint`): the search's best move for the
+//! seat to move, with its expected gain over the player's average move
+//! (`carcassonne_ai::hint`, docs/ai.md "Hints").
+//!
+//! Only where nobody is wronged by them: in casual games against bots and
+//! at one screen (hot-seat), never in a game with a person invited to play
+//! from elsewhere. Only the seat to move asks, while the game is on.
+//!
+//! A hint is a bot move's worth of work and is run like one: on the bots'
+//! worker pool, under the same permits (`Config::bot_workers`), counted at
+//! the reviews' gate (reviews wait meanwhile), so that hints queue with the
+//! bots' moves and never run beside more searches than there are workers.
+//! One hint at a time per game; at most one per worker at once on the
+//! server (more are answered `busy`); [`HINTS_PER_MINUTE`] per client
+//! address (after a burst of [`HINT_BURST`]), then `rate_limited`.
+
+use std::collections::HashSet;
+use std::net::IpAddr;
+use std::num::NonZeroU32;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use carcassonne::record::RecordMove;
+use carcassonne_ai::Budget;
+use serde::Serialize;
+
+use super::games::{Live, Viewer};
+use super::AppState;
+use crate::error::ApiError;
+use crate::store::Seat;
+
+/// Hints one client address may ask for in a minute.
+pub const HINTS_PER_MINUTE: u32 = 20;
+/// Hints one client address may ask for at once before the minute's rate holds.
+pub const HINT_BURST: u32 = 6;
+/// The search's budget for a hint (half searching, half valuing), unless
+/// `CARCASSONNE_HINT_MS` says otherwise.
+pub const HINT_MS: u64 = 400;
+
+/// What a hint answers.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct HintAnswer {
+    /// The version of the game the hint is for (a move names it).
+    pub version: u64,
+    /// The seat the hint is for.
+    pub seat: u8,
+    /// The search's move, as a record writes it.
+    #[serde(rename = "move")]
+    pub best: RecordMove,
+    /// Expected final margin after it, minus that after an average legal move.
+    pub gain: f64,
+    pub best_margin: f64,
+    pub average_margin: f64,
+    /// How many legal moves there were.
+    pub legal: usize,
+    /// Play-outs behind the values.
+    pub samples: u32,
+    /// The search's budget, as written (`400ms`, `60it`).
+    pub budget: String,
+}
+
+/// The hints being worked out, and who may ask.
+pub struct Hints {
+    budget: Budget,
+    /// Games with a hint being worked out.
+    running: Mutex<HashSet<String>>,
+    /// The most hints worked out at once on this server.
+    max_running: usize,
+    per_address: governor::DefaultKeyedRateLimiter<IpAddr>,
+}
+
+impl Hints {
+    /// With `quick`, a few iterations (tests); else [`HINT_MS`] milliseconds
+    /// (or `CARCASSONNE_HINT_MS`, 10 to 5,000).
+    pub fn new(quick: bool, bot_workers: usize) -> Hints {
+        let ms = std::env::var("CARCASSONNE_HINT_MS").ok().and_then(|v| v.trim().parse::<u64>().ok());
+        let budget = if quick {
+            Budget::Iterations(60)
+        } else {
+            Budget::Time(Duration::from_millis(ms.unwrap_or(HINT_MS).clamp(10, 5_000)))
+        };
+        let per_minute = NonZeroU32::new(HINTS_PER_MINUTE).unwrap_or(NonZeroU32::MIN);
+        let burst = NonZeroU32::new(HINT_BURST).unwrap_or(NonZeroU32::MIN);
+        Hints {
+            budget,
+            running: Mutex::default(),
+            max_running: bot_workers.max(1),
+            per_address: governor::RateLimiter::keyed(governor::Quota::per_minute(per_minute).allow_burst(burst)),
+        }
+    }
+
+    pub fn budget(&self) -> Budget {
+        self.budget
+    }
+
+    fn running(&self) -> std::sync::MutexGuard<'_, HashSet<String>> {
+        self.running.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Takes the game's one place for a hint, within the server's cap.
+    fn reserve(self: &Arc<Self>, id: &str) -> Result<Running, ApiError> {
+        let mut running = self.running();
+        if running.contains(id) {
+            return Err(ApiError::TryLater("a hint for this game is being worked out".into()));
+        }
+        if running.len() >= self.max_running {
+            return Err(ApiError::TryLater(format!("{} hints are being worked out", self.max_running)));
+        }
+        running.insert(id.to_string());
+        Ok(Running { hints: Arc::clone(self), id: id.to_string() })
+    }
+
+    /// Hints being worked out now.
+    pub fn in_progress(&self) -> usize {
+        self.running().len()
+    }
+}
+
+/// A game's place for a hint; dropping it frees the place.
+struct Running {
+    hints: Arc<Hints>,
+    id: String,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.hints.running().remove(&self.id);
+    }
+}
+
+/// Whether hints are given in a game with these seats: not with a person
+/// invited to play from elsewhere (an online game with people).
+pub fn hints_allowed(seats: &[Seat]) -> bool {
+    // MERGE: a rated game (`CreateRequest.rated`, the ratings helper's) gives no hints either.
+    !seats.iter().any(|s| matches!(s, Seat::Human { remote: true, .. }))
+}
+
+impl AppState {
+    /// The search's best move for `viewer`, who holds the seat to move of
+    /// `live` (at `version` if given), asked from client address `ip`.
+    ///
+    /// # Errors
+    /// `game_over`; `unauthorized` (a spectator: no seat of this game);
+    /// `no_hints` (an online game with people); `not_your_turn`;
+    /// `stale_version`; `rate_limited` (too many from this address); `busy`
+    /// (a hint for this game is being worked out, or as many as the server
+    /// works out at once).
+    pub async fn hint(
+        &self,
+        live: &Arc<Live>,
+        viewer: &Viewer,
+        version: Option<u64>,
+        ip: Option<IpAddr>,
+    ) -> Result<HintAnswer, ApiError> {
+        let hints = &self.inner.hints;
+        let (game, seat, at) = {
+            let t = live.lock().await;
+            let Some(to_move) = t.game.to_move() else {
+                return Err(ApiError::GameOver);
+            };
+            if viewer.seats.is_empty() {
+                return Err(ApiError::Unauthorized);
+            }
+            if !hints_allowed(&t.seats) {
+                return Err(ApiError::NoHints);
+            }
+            if !viewer.holds(to_move) {
+                return Err(ApiError::NotYourTurn);
+            }
+            if version.is_some_and(|v| v != t.version()) {
+                return Err(ApiError::StaleVersion { current: t.version() });
+            }
+            (self.copy_of(&t.game), to_move, t.version())
+        };
+        if let Some(ip) = ip {
+            if hints.per_address.check_key(&ip).is_err() {
+                self.spare(game);
+                return Err(ApiError::RateLimited);
+            }
+            if hints.per_address.len() > 10_000 {
+                hints.per_address.retain_recent();
+            }
+        }
+        let place = match hints.reserve(&live.id) {
+            Ok(place) => place,
+            Err(e) => {
+                self.spare(game);
+                return Err(e);
+            }
+        };
+        let budget = hints.budget;
+        let seed = hint_seed(&live.id, at);
+        // Like a bot's move: counted at the gate (reviews wait), then a
+        // worker's permit, in turn with the bots' searches.
+        let _turn = self.inner.bot_gate.bot_turn();
+        let permit = Arc::clone(&self.inner.bot_permits)
+            .acquire_owned()
+            .await
+            .map_err(|_| ApiError::TryLater("the server is stopping".into()))?;
+        let app = self.clone();
+        let found = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            let _place = place;
+            let h = carcassonne_ai::hint::hint(&game, budget, seed);
+            app.spare(game);
+            h
+        })
+        .await
+        .map_err(|e| ApiError::Storage(format!("the hint's task failed: {e}")))?;
+        let h = found.ok_or(ApiError::GameOver)?;
+        Ok(HintAnswer {
+            version: at,
+            seat: seat.0,
+            best: RecordMove::from_move(&h.best),
+            gain: h.gain,
+            best_margin: h.best_margin,
+            average_margin: h.average_margin,
+            legal: h.legal,
+            samples: h.samples,
+            budget: budget.to_string(),
+        })
+    }
+
+    /// The hints being worked out.
+    pub fn hints(&self) -> &Arc<Hints> {
+        &self.inner.hints
+    }
+}
+
+/// A hint's random seed: the game and its move (the same position, the same hint).
+fn hint_seed(id: &str, version: u64) -> u64 {
+    // FNV-1a over the id, then the move number.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in id.bytes().chain(version.to_le_bytes()).chain(*b"hint") {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
