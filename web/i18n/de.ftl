@@ -90,3 +90,167 @@ rule-first_player = Startspieler
     .about = Wer beginnt: der erste Platz oder ein zufällig gewählter Spieler.
 rule-first_player-seat0 = der erste Platz
 rule-first_player-random = zufällig gewählt
+
+## Shared words
+
+loading = Wird geladen…
+cancel = Abbrechen
+close = Schließen
+color-yellow = Gelb
+color-red = Rot
+color-green = Grün
+color-blue = Blau
+color-black = Schwarz
+color-pink = Rosa
+bot-level-random = zufällig
+    .about = zufällige erlaubte Züge
+bot-level-easy = leicht
+    .about = eine kurze Suche (300 Simulationen je Zug)
+bot-level-normal = normal
+    .about = eine echte Suche (3.000 Simulationen je Zug)
+bot-level-hard = schwer
+    .about = eine Sekunde Suche je Zug
+
+## Home and new game
+
+seat-you = Du
+home-rules-prefilled = Das Formular enthält diese Regeln: Mitspieler wählen und loslegen
+home-rules-unreadable = Diese Regeln lassen sich nicht lesen: { $reason }
+home-tagline = Lege Plättchen, baue Städte, Straßen und Klöster und setze deine Gefolgsleute ein, um zu punkten.
+home-new-game = Neues Spiel
+home-add-player = + Mitspieler hinzufügen
+home-rules = Regeln
+home-share-rules = Diese Regeln teilen
+home-public = Diese Partie öffentlich zum Zuschauen zeigen
+home-start = Spiel starten
+home-your-games = Deine Partien
+home-open-record = Aufzeichnung öffnen…
+home-saved-rules = Gespeicherte Regeln
+home-options = Optionen
+home-saved-none = Die Hausregeln eurer Runde, hier aufbewahrt: im Formular zusammenstellen, dann „Diese Regeln teilen“ und speichern.
+home-saved-start = Partie starten
+home-saved-rename = Umbenennen
+home-saved-delete = Löschen
+home-saved-delete-named = { $name } löschen
+home-saved-delete-confirm = Die gespeicherten Regeln „{ $name }“ löschen?
+home-saved-new-name = Neuer Name für { $name }
+home-no-games = Noch keine Partien: starte eine!
+seat-player = Spieler { $n }
+seat-name-label = Name von Spieler { $n }
+seat-person = Mensch
+seat-bot = Bot
+seat-bot-name = Name des Bots (freiwillig)
+seat-friend-name = Name der Freundin/des Freundes
+seat-bot-level = Stärke des Bots
+seat-where = Wo Spieler { $n } spielt
+seat-where-help = Hier: an diesem Bildschirm (abwechselnd). Einladen: jemand spielt über einen Link am eigenen Gerät.
+seat-here = Hier (dieser Bildschirm)
+seat-invite = Jemanden einladen (Link)
+seat-remove = Entfernen
+game-row-bot = Bot
+game-row-finished = beendet · { $turns } Züge
+game-row-turn = Zug { $n }
+game-row-to-play = { $name } ist am Zug
+game-row-replay = Wiederholung
+game-row-download = Aufzeichnung herunterladen
+game-row-view = Ansehen
+game-row-continue = Weiterspielen
+game-row-watch = Zuschauen
+how-title = So wird gespielt
+how-place = Plättchen legen.
+how-place-fits = Hervorgehobene Felder zeigen, wo es passt;
+how-place-kbd = mit R (oder einem Klick auf das Plättchen) drehen
+how-place-touch = tippe auf dein Plättchen, um es zu drehen
+how-place-edges = Die Kanten müssen passen: Stadt an Stadt, Straße an Straße, Wiese an Wiese.
+how-deploy = Einen Gefolgsmann einsetzen
+how-deploy-or-not = — oder nicht.
+how-deploy-kbd = Klicke auf einen Kreis auf dem neuen Plättchen
+how-deploy-touch = Tippe auf einen Kreis auf dem neuen Plättchen oder wähle einen Platz darunter
+how-deploy-where = als Ritter in eine Stadt, als Wegelagerer auf eine Straße, als Mönch in ein Kloster, als Bauer liegend auf eine Wiese. Das Gebiet muss frei sein.
+how-confirm = Bestätigen
+how-confirm-kbd = mit Enter; Esc nimmt deine Wahl zurück
+how-confirm-touch = ; Zurück nimmt deine Wahl zurück
+how-confirm-scores = Fertige Straßen, Städte und Klöster werden sofort gewertet und deine Gefolgsleute kehren zurück.
+how-keyboard = Mit der Tastatur:
+how-keyboard-keys = die Pfeiltasten bewegen dein Plättchen zwischen den passenden Feldern, R und Umschalt+R drehen es, F (oder 1–9) wählt den Platz eines Gefolgsmanns.
+how-end = Am Ende zählen unfertige Gebiete weniger, und Bauern werten die fertigen Städte an ihren Wiesen.
+
+## Rules page and presets
+
+rules-loading = Die Regeln werden geladen…
+rules-unreadable = Diese Regeln lassen sich nicht lesen
+rules-unreadable-hint = Prüfe, ob der ganze Link kopiert wurde, oder lass ihn dir noch einmal schicken.
+back-to-start = Zurück zur Startseite
+rules-none-changed = Keine: die Regeln „{ $preset }“ unverändert.
+rules-page-title = Die Regeln: { $title }
+rules-start = Mit diesen Regeln spielen
+rules-share-or-save = Teilen oder speichern
+rules-in-force = Geltende Hausregeln und Optionen
+rules-share = Diese Regeln teilen
+rules-share-hint = Mitspieler öffnen den Link oder scannen den Code, um sie am Tisch zu lesen.
+rules-qr-alt = QR-Code des Links zu diesen Regeln
+rules-qr-none = Kein QR-Code: bitte den Link kopieren
+rules-link = Link
+copy-link = Link kopieren
+rules-save-as = Auf diesem Server speichern als
+rules-default-name = Unsere Hausregeln
+save = Speichern
+rules-every-option = Alle Optionen und was sie bewirken
+rules-saved = Gespeichert als „{ $name }“: zu finden auf der Startseite
+rules-section-setup = Vorbereitung
+rules-section-a-turn = Ein Spielzug
+rules-section-roads = Straßen
+rules-section-cities = Städte
+rules-section-cloisters = Klöster
+rules-section-farms = Wiesen
+rules-section-end-of-the-game = Spielende
+preset-standard = Standard
+preset-beginner = Einsteiger
+preset-first-edition = Erstausgabe
+preset-standard-title = Die heutigen Regeln
+preset-beginner-title = Eine sanfte erste Partie
+preset-first-edition-title = Die Regeln von 2000
+headline-farms-per-farm = Bauern zählen 3 je fertige Stadt
+headline-farms-per-farm-once = Bauern zählen 3 je fertige Stadt, jede Stadt einmal je Spieler
+headline-farms-per-city = Bauern zählen 4 je fertige Stadt, für die meisten Bauern über alle ihre Wiesen
+headline-farms-off = keine Bauern
+rules-title = Regeln: { $preset }{ $n ->
+        [0] {""}
+        [one] {" "}+ { $n } Option
+       *[other] {" "}+ { $n } Optionen
+    }
+headline = { $title }{ $changed ->
+        [yes] , mit Hausregeln
+       *[no] {""}
+    }: { $farms }{ $small ->
+        [yes] ; kleine Städte zählen 2
+       *[no] {""}
+    }.
+
+## Colours (theme switch)
+
+theme-system = wie das System
+theme-light = hell
+theme-dark = dunkel
+theme-word-system = auto
+theme-word-light = hell
+theme-word-dark = dunkel
+theme-title = Farben: { $now } (Klick für { $next })
+theme-label = Farben { $word } ({ $now }): zu { $next } wechseln
+
+## Accounts
+
+account-sign-out = Abmelden
+account-create-title = Konto anlegen
+account-why = Mit einem Konto gehört dein Name dir. Du kannst auch ohne Konto als Gast spielen.
+account-none = Kein Konto?
+account-create-one = Lege eines an
+account-or-guest = oder spiele als Gast.
+account-name = Name
+account-password = Passwort
+account-password-min = Mindestens 8 Zeichen.
+account-create = Konto anlegen
+account-have-one = Schon ein Konto?
+account-welcome = Willkommen, { $name }
+account-recovery = Mit deinem Wiederherstellungscode setzt du ein neues Passwort, falls du deines vergisst. Er wird nur jetzt angezeigt: schreib ihn auf oder bewahre ihn im Passwort-Manager auf.
+done = Fertig

@@ -92,3 +92,167 @@ rule-first_player = First player
     .about = Who plays first: the first seat, or a player chosen at random.
 rule-first_player-seat0 = the first seat
 rule-first_player-random = chosen at random
+
+## Shared words
+
+loading = Loading…
+cancel = Cancel
+close = Close
+color-yellow = yellow
+color-red = red
+color-green = green
+color-blue = blue
+color-black = black
+color-pink = pink
+bot-level-random = random
+    .about = random legal moves
+bot-level-easy = easy
+    .about = a quick search (300 playouts a move)
+bot-level-normal = normal
+    .about = a real search (3,000 playouts a move)
+bot-level-hard = hard
+    .about = a second of search a move
+
+## Home and new game
+
+seat-you = You
+home-rules-prefilled = The form holds those rules: pick the players and start
+home-rules-unreadable = Those rules cannot be read: { $reason }
+home-tagline = Lay tiles, build cities, roads and cloisters, and place your followers to score.
+home-new-game = New game
+home-add-player = + Add a player
+home-rules = Rules
+home-share-rules = Share these rules
+home-public = List this game for everyone to watch
+home-start = Start game
+home-your-games = Your games
+home-open-record = Open a record…
+home-saved-rules = Saved rules
+home-options = Options
+home-saved-none = Your table’s house rules, kept here: build them in the form, then “Share these rules” and save them.
+home-saved-start = Start a game
+home-saved-rename = Rename
+home-saved-delete = Delete
+home-saved-delete-named = Delete { $name }
+home-saved-delete-confirm = Delete the saved rules “{ $name }”?
+home-saved-new-name = New name for { $name }
+home-no-games = No games yet: start one!
+seat-player = Player { $n }
+seat-name-label = Name of player { $n }
+seat-person = Person
+seat-bot = Bot
+seat-bot-name = bot name (optional)
+seat-friend-name = friend’s name
+seat-bot-level = Bot level
+seat-where = Where player { $n } plays
+seat-where-help = Here: at this screen (take turns). Invite: a friend plays on their own device with a link.
+seat-here = Here (this screen)
+seat-invite = Invite a friend (link)
+seat-remove = Remove
+game-row-bot = bot
+game-row-finished = finished · { $turns } turns
+game-row-turn = turn { $n }
+game-row-to-play = { $name } to play
+game-row-replay = Replay
+game-row-download = Download the record
+game-row-view = View
+game-row-continue = Continue
+game-row-watch = Watch
+how-title = How to play
+how-place = Place the tile.
+how-place-fits = Highlighted cells show where it fits;
+how-place-kbd = press R (or click the tile) to turn it
+how-place-touch = tap your tile to turn it
+how-place-edges = Edges must match: city to city, road to road, field to field.
+how-deploy = Deploy a follower
+how-deploy-or-not = — or not.
+how-deploy-kbd = Click a circle on the new tile
+how-deploy-touch = Tap a circle on the new tile, or pick a spot under it
+how-deploy-where = a knight in a city, a thief on a road, a monk in a cloister, a farmer lying in a field. The feature must be free.
+how-confirm = Confirm
+how-confirm-kbd = with Enter; Esc takes back what you chose
+how-confirm-touch = ; Undo takes back what you chose
+how-confirm-scores = Completed roads, cities and cloisters score at once and your followers come home.
+how-keyboard = By keyboard:
+how-keyboard-keys = the arrow keys move your tile between the cells where it fits, R and Shift+R turn it, F (or 1–9) picks a follower's spot.
+how-end = At the end, unfinished features score less, and farmers score the completed cities next to their fields.
+
+## Rules page and presets
+
+rules-loading = Loading the rules…
+rules-unreadable = These rules cannot be read
+rules-unreadable-hint = Check that the whole link was copied, or ask for it again.
+back-to-start = Back to the start page
+rules-none-changed = None: the { $preset } rules as they are.
+rules-page-title = The rules: { $title }
+rules-start = Start a game with these rules
+rules-share-or-save = Share or save
+rules-in-force = House rules and options in force
+rules-share = Share these rules
+rules-share-hint = Friends open the link or scan the code to read them at the table.
+rules-qr-alt = QR code of the link to these rules
+rules-qr-none = No QR code: copy the link instead
+rules-link = Link
+copy-link = Copy link
+rules-save-as = Save them on this server as
+rules-default-name = Our table’s rules
+save = Save
+rules-every-option = Every option and what it does
+rules-saved = Saved as “{ $name }”: find them on the start page
+rules-section-setup = Setup
+rules-section-a-turn = A turn
+rules-section-roads = Roads
+rules-section-cities = Cities
+rules-section-cloisters = Cloisters
+rules-section-farms = Farms
+rules-section-end-of-the-game = End of the game
+preset-standard = standard
+preset-beginner = beginner
+preset-first-edition = first edition
+preset-standard-title = Today's rules
+preset-beginner-title = A gentle first game
+preset-first-edition-title = The 2000 rules
+headline-farms-per-farm = farmers score 3 per completed city
+headline-farms-per-farm-once = farmers score 3 per completed city, each city once per player
+headline-farms-per-city = farmers score 4 per completed city, to the most farmers over all its farms
+headline-farms-off = no farmers
+rules-title = Rules: { $preset }{ $n ->
+        [0] {""}
+        [one] {" "}+ { $n } option
+       *[other] {" "}+ { $n } options
+    }
+headline = { $title }{ $changed ->
+        [yes] , with house rules
+       *[no] {""}
+    }: { $farms }{ $small ->
+        [yes] ; small cities score 2
+       *[no] {""}
+    }.
+
+## Colours (theme switch)
+
+theme-system = as the system
+theme-light = light
+theme-dark = dark
+theme-word-system = auto
+theme-word-light = light
+theme-word-dark = dark
+theme-title = Colours: { $now } (click for { $next })
+theme-label = { $word } colours ({ $now }): switch to { $next }
+
+## Accounts
+
+account-sign-out = Sign out
+account-create-title = Create an account
+account-why = An account keeps your name yours. You can play without one, as a guest.
+account-none = No account?
+account-create-one = Create one
+account-or-guest = , or play as a guest.
+account-name = Name
+account-password = Password
+account-password-min = At least 8 characters.
+account-create = Create account
+account-have-one = Have an account?
+account-welcome = Welcome, { $name }
+account-recovery = Your recovery code sets a new password if you forget yours. It is shown only now: write it down or keep it in your password manager.
+done = Done

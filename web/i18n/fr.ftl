@@ -90,3 +90,167 @@ rule-first_player = Premier joueur
     .about = Qui commence : la première place, ou un joueur tiré au sort.
 rule-first_player-seat0 = la première place
 rule-first_player-random = tiré au sort
+
+## Shared words
+
+loading = Chargement…
+cancel = Annuler
+close = Fermer
+color-yellow = jaune
+color-red = rouge
+color-green = vert
+color-blue = bleu
+color-black = noir
+color-pink = rose
+bot-level-random = au hasard
+    .about = des coups légaux au hasard
+bot-level-easy = facile
+    .about = une recherche rapide (300 simulations par coup)
+bot-level-normal = normal
+    .about = une vraie recherche (3 000 simulations par coup)
+bot-level-hard = difficile
+    .about = une seconde de recherche par coup
+
+## Home and new game
+
+seat-you = Vous
+home-rules-prefilled = Le formulaire contient ces règles : choisissez les joueurs et lancez la partie
+home-rules-unreadable = Ces règles sont illisibles : { $reason }
+home-tagline = Posez des tuiles, bâtissez villes, routes et abbayes, et placez vos partisans pour marquer des points.
+home-new-game = Nouvelle partie
+home-add-player = + Ajouter un joueur
+home-rules = Règles
+home-share-rules = Partager ces règles
+home-public = Afficher cette partie pour que tout le monde puisse la regarder
+home-start = Lancer la partie
+home-your-games = Vos parties
+home-open-record = Ouvrir un enregistrement…
+home-saved-rules = Règles enregistrées
+home-options = Options
+home-saved-none = Les règles maison de votre table, gardées ici : composez-les dans le formulaire, puis « Partager ces règles » et enregistrez-les.
+home-saved-start = Lancer une partie
+home-saved-rename = Renommer
+home-saved-delete = Supprimer
+home-saved-delete-named = Supprimer { $name }
+home-saved-delete-confirm = Supprimer les règles enregistrées « { $name } » ?
+home-saved-new-name = Nouveau nom pour { $name }
+home-no-games = Pas encore de partie : lancez-en une !
+seat-player = Joueur { $n }
+seat-name-label = Nom du joueur { $n }
+seat-person = Humain
+seat-bot = Bot
+seat-bot-name = nom du bot (facultatif)
+seat-friend-name = nom de l’ami
+seat-bot-level = Niveau du bot
+seat-where = Où joue le joueur { $n }
+seat-where-help = Ici : sur cet écran (chacun son tour). Inviter : un ami joue sur son propre appareil grâce à un lien.
+seat-here = Ici (cet écran)
+seat-invite = Inviter un ami (lien)
+seat-remove = Retirer
+game-row-bot = bot
+game-row-finished = terminée · { $turns } tours
+game-row-turn = tour { $n }
+game-row-to-play = à { $name } de jouer
+game-row-replay = Revoir
+game-row-download = Télécharger l’enregistrement
+game-row-view = Voir
+game-row-continue = Continuer
+game-row-watch = Regarder
+how-title = Comment jouer
+how-place = Posez la tuile.
+how-place-fits = Les cases en surbrillance montrent où elle s’insère ;
+how-place-kbd = appuyez sur R (ou cliquez sur la tuile) pour la tourner
+how-place-touch = touchez votre tuile pour la tourner
+how-place-edges = Les bords doivent correspondre : ville contre ville, route contre route, pré contre pré.
+how-deploy = Placez un partisan
+how-deploy-or-not = — ou pas.
+how-deploy-kbd = Cliquez sur un cercle de la nouvelle tuile
+how-deploy-touch = Touchez un cercle de la nouvelle tuile, ou choisissez un emplacement dessous
+how-deploy-where = un chevalier dans une ville, un voleur sur une route, un moine dans une abbaye, un paysan couché dans un pré. La zone doit être libre.
+how-confirm = Validez
+how-confirm-kbd = avec Entrée ; Échap annule votre choix
+how-confirm-touch = ; Annuler reprend votre choix
+how-confirm-scores = Les routes, villes et abbayes achevées rapportent aussitôt et vos partisans reviennent.
+how-keyboard = Au clavier :
+how-keyboard-keys = les flèches déplacent votre tuile entre les cases où elle s’insère, R et Maj+R la tournent, F (ou 1–9) choisit l’emplacement d’un partisan.
+how-end = À la fin, les zones inachevées rapportent moins, et les paysans marquent les villes achevées qui bordent leurs prés.
+
+## Rules page and presets
+
+rules-loading = Chargement des règles…
+rules-unreadable = Ces règles sont illisibles
+rules-unreadable-hint = Vérifiez que le lien a été copié en entier, ou redemandez-le.
+back-to-start = Retour à l’accueil
+rules-none-changed = Aucune : les règles « { $preset } » telles quelles.
+rules-page-title = Les règles : { $title }
+rules-start = Lancer une partie avec ces règles
+rules-share-or-save = Partager ou enregistrer
+rules-in-force = Règles maison et options en vigueur
+rules-share = Partager ces règles
+rules-share-hint = Vos amis ouvrent le lien ou scannent le code pour les lire à table.
+rules-qr-alt = QR code du lien vers ces règles
+rules-qr-none = Pas de QR code : copiez plutôt le lien
+rules-link = Lien
+copy-link = Copier le lien
+rules-save-as = Les enregistrer sur ce serveur sous le nom
+rules-default-name = Les règles de notre table
+save = Enregistrer
+rules-every-option = Toutes les options et leur effet
+rules-saved = Enregistrées sous « { $name } » : retrouvez-les sur l’accueil
+rules-section-setup = Mise en place
+rules-section-a-turn = Un tour de jeu
+rules-section-roads = Routes
+rules-section-cities = Villes
+rules-section-cloisters = Abbayes
+rules-section-farms = Prés
+rules-section-end-of-the-game = Fin de la partie
+preset-standard = standard
+preset-beginner = débutant
+preset-first-edition = première édition
+preset-standard-title = Les règles actuelles
+preset-beginner-title = Une première partie en douceur
+preset-first-edition-title = Les règles de 2000
+headline-farms-per-farm = les paysans marquent 3 par ville achevée
+headline-farms-per-farm-once = les paysans marquent 3 par ville achevée, chaque ville une fois par joueur
+headline-farms-per-city = les paysans marquent 4 par ville achevée, pour le plus de paysans sur tous ses prés
+headline-farms-off = pas de paysans
+rules-title = Règles : { $preset }{ $n ->
+        [0] {""}
+        [one] {" "}+ { $n } option
+       *[other] {" "}+ { $n } options
+    }
+headline = { $title }{ $changed ->
+        [yes] , avec règles maison
+       *[no] {""}
+    } : { $farms }{ $small ->
+        [yes] ; les petites villes rapportent 2
+       *[no] {""}
+    }.
+
+## Colours (theme switch)
+
+theme-system = comme le système
+theme-light = clair
+theme-dark = sombre
+theme-word-system = auto
+theme-word-light = clair
+theme-word-dark = sombre
+theme-title = Couleurs : { $now } (cliquez pour { $next })
+theme-label = couleurs { $word } ({ $now }) : passer à { $next }
+
+## Accounts
+
+account-sign-out = Se déconnecter
+account-create-title = Créer un compte
+account-why = Un compte vous réserve votre nom. Vous pouvez aussi jouer sans, en invité.
+account-none = Pas de compte ?
+account-create-one = Créez-en un
+account-or-guest = , ou jouez en invité.
+account-name = Nom
+account-password = Mot de passe
+account-password-min = Au moins 8 caractères.
+account-create = Créer le compte
+account-have-one = Déjà un compte ?
+account-welcome = Bienvenue, { $name }
+account-recovery = Votre code de récupération permet de choisir un nouveau mot de passe si vous oubliez le vôtre. Il n’est affiché qu’une fois : notez-le ou gardez-le dans votre gestionnaire de mots de passe.
+done = Terminé

@@ -82,7 +82,7 @@ async function route() {
     return;
   }
   if (parts[0] === 'rules' && parts[1]) {
-    show(() => new RulesScreen(main, parts[1]));
+    show(() => new RulesScreen(main, parts[1], options));
     return;
   }
   if (parts[0] === 'replay' && parts[1] === 'file') {
