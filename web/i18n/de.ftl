@@ -245,7 +245,7 @@ account-create-title = Konto anlegen
 account-why = Mit einem Konto gehört dein Name dir. Du kannst auch ohne Konto als Gast spielen.
 account-none = Kein Konto?
 account-create-one = Lege eines an
-account-or-guest = oder spiele als Gast.
+account-or-guest = {" "}oder spiele als Gast.
 account-name = Name
 account-password = Passwort
 account-password-min = Mindestens 8 Zeichen.
@@ -254,3 +254,191 @@ account-have-one = Schon ein Konto?
 account-welcome = Willkommen, { $name }
 account-recovery = Mit deinem Wiederherstellungscode setzt du ein neues Passwort, falls du deines vergisst. Er wird nur jetzt angezeigt: schreib ihn auf oder bewahre ihn im Passwort-Manager auf.
 done = Fertig
+
+## The game screen
+
+game-board-help = In deinem Zug: die Pfeiltasten bewegen dein Plättchen zwischen den passenden Feldern, R und Umschalt+R drehen es, F und Umschalt+F gehen die Plätze für einen Gefolgsmann durch, Enter legt es, Escape nimmt zurück.
+game-watching = Zuschauer
+game-watching-help = Du hast keinen Platz in dieser Partie: du siehst jeden Zug, sobald er gespielt wird
+game-drawer = Protokoll, restliche Plättchen und Links
+game-players = Spieler
+game-your-move = Dein Zug
+game-log-and-tiles = Protokoll und Plättchen
+game-back-to-board = Zurück zum Spielfeld
+game-log = Spielprotokoll
+game-sound-on = Ton, wenn du am Zug bist: an (Klick zum Ausschalten)
+game-sound-off = Ton, wenn du am Zug bist: aus (Klick zum Einschalten)
+invite-qr-larger = QR-Code größer zeigen
+invite-qr-alt = QR-Code: { $label }
+invite-title = Lade deine Freunde ein
+invite-links = Einladungslinks
+invite-help = Schick allen ihren eigenen Link oder lass ihn scannen: wer ihn öffnet, spielt auf diesem Platz.
+invite-seat = Platz { $n }
+invite-not-joined = noch nicht da
+invite-here = ist da
+invite-left = gegangen (der Link gilt weiter)
+invite-anyone = Alle
+invite-can-watch = können zuschauen
+invite-local = Links mit { $host } funktionieren nur auf diesem Computer: den Server im Netzwerk starten und diese Seite unter der Netzwerkadresse des Computers öffnen, z. B. mit
+invite-scan-to-play = { $name }: scannen und mitspielen
+invite-scan-to-watch = Scannen und zuschauen
+invite-waiting-for = warten auf { $names }
+invite-names-left = { $names } gegangen (der Link gilt weiter)
+invite-everyone-here = alle sind da
+qr-code = QR-Code
+game-no-seat = Dieser Link gibt (nicht mehr) einen Platz in dieser Partie: du schaust zu.
+game-not-found = Diese Partie gibt es nicht
+game-not-found-text = Die Partie { $id } ist nicht auf diesem Server.
+game-start-new = Neues Spiel starten
+game-too-fast = Zu schnell: kurz warten und noch einmal versuchen
+game-illegal = Dieser Zug ist nicht erlaubt: { $reason }
+title-your-turn = ● Du bist dran — Carcassonne
+title-game-over = Spielende — Carcassonne
+title-watching = Zuschauen — Carcassonne
+banner-you-win = Spielende — du hast gewonnen!
+banner-game-over = Spielende — { $winners }!
+banner-see-results = Zum Ergebnis
+banner-placing = Wird gelegt…
+banner-named-turn = { $name }, du bist dran
+banner-your-turn = Du bist dran
+banner-tap-cell = { $who }: tippe auf ein helles Feld
+banner-place = { $who }: lege das Plättchen — { $r } dreht
+banner-pick-spot-touch = { $who }: wähle einen Platz oder tippe noch einmal auf das Plättchen, um es zu legen
+banner-pick-spot = { $who }: wähle einen Platz für einen Gefolgsmann oder bestätige mit { $enter }
+banner-lay-touch = { $who }: tippe noch einmal auf das Plättchen oder auf Bestätigen, um es zu legen
+banner-lay = { $who }: bestätige mit { $enter }
+key-enter = Enter
+key-esc = Esc
+banner-thinking = { $name } überlegt
+banner-waiting-join = Warten, bis { $name } dazukommt
+banner-waiting-offline = Warten auf { $name } (offline)
+banner-waiting = Warten auf { $name }
+game-over = Spielende
+game-all-placed = Alle Plättchen liegen.
+results = Ergebnis
+info-no-follower-left = Du hast keinen Gefolgsmann mehr für dieses Plättchen: bestätige, um es zu legen.
+info-no-follower-fits = Auf dieses Plättchen kann kein Gefolgsmann.
+info-off-view = { $n } weitere am Rand oder außerhalb: das Spielfeld ziehen, oder ⤢ zeigt alles.
+info-no-fit = Passt so nicht
+info-tap-turn = Tippe auf das Plättchen, um es zu drehen.
+info-press-r = Drücke { $r }.
+hand-choose = Wähle ein Plättchen:
+hand-yours = Deine Plättchen:
+hand-yours-many = Deine Hände:
+confirm = Bestätigen
+confirm-no-follower = Bestätigen — ohne Gefolgsmann
+confirm-recall = Bestätigen — Abt zurückholen
+confirm-abbot = Bestätigen — Abt
+confirm-role = Bestätigen — { $role }
+role-knight = Ritter
+role-thief = Wegelagerer
+role-monk = Mönch
+role-farmer = Bauer
+role-abbot = Abt
+role-follower = Gefolgsmann
+recall-abbot = Abt zurückholen
+spot-picker = Gefolgsmann
+spot-none = Keiner
+tile-yours = Dein Plättchen
+tile-of = Plättchen von { $name }
+tile-turn-bag = Zug { $turn } · { $left } im Beutel
+turn-left = Nach links drehen
+turn-right = Nach rechts drehen
+tap-to-turn = Tippen zum Drehen
+click-to-turn = Klicken zum Drehen (R)
+tile-yours-turn = Dein Plättchen, { $tile }: drehen
+tile-hidden = ein verdecktes Plättchen
+tile-thinking = { $name } überlegt…
+tile-to-play = { $name } ist am Zug.
+undo = Zurück
+bag-hide = Restliche Plättchen ausblenden
+bag-show = Restliche Plättchen zeigen
+download-record = Aufzeichnung herunterladen
+all-games = Alle Partien
+you-are-watching = du schaust zu
+results-you-win = Du hast gewonnen!
+results-tie = Gleichstand: { $winners }!
+results-winner = { $winners }!
+results-final = Endstand
+results-after = Endstand nach { $n } Zügen
+results-one-by-one = Die Schlusswertung, Posten für Posten (einen wählen, um ihn auf dem Spielfeld zu sehen)
+results-chart = Punkte im Spielverlauf
+results-look = Spielfeld ansehen
+results-review = Partie analysieren
+results-review-help = Was die Suche stattdessen gespielt hätte, Zug für Zug
+only-one-way = Hier passt nur eine Ausrichtung
+info-deploy = Klicke auf einen Kreis oder drücke F, um einen Gefolgsmann einzusetzen ({ $n ->
+        [one] { $n } Platz
+       *[other] { $n } Plätze
+    }), oder bestätige ohne.
+info-deploy-touch = Wähle unten einen Platz für einen Gefolgsmann ({ $n ->
+        [one] { $n } Platz
+       *[other] { $n } Plätze
+    }), oder bestätige ohne.
+info-fits = Passt so an { $b } { $n ->
+        [one] Stelle
+       *[other] Stellen
+    }.
+info-fits-of = Passt so an { $b } { $n ->
+        [one] Stelle
+       *[other] Stellen
+    } ({ $all } Felder insgesamt).
+info-fits-turned = gedreht passt es auf { $n ->
+        [one] { $n } Feld
+       *[other] { $n } Felder
+    }.
+bag-left = { $b } { $n ->
+        [one] Plättchen
+       *[other] Plättchen
+    } im Beutel
+
+## Players, log and results
+
+kind-roads = Straßen
+kind-cities = Städte
+kind-cloisters = Klöster
+kind-farms = Wiesen
+kind-gardens = Gärten
+kind-recalls = Abt zurückgeholt
+score-laps = { $n }+ auf der Wertungsleiste
+score-track = { $n } auf der Leiste
+abbot-in-supply = Abt im Vorrat
+abbot-on-board = Abt auf dem Spielfeld
+tiles-in-hand = Plättchen auf der Hand
+tag-bot-title = Computerspieler
+tag-you = du
+online = online
+offline = offline
+status-thinking = überlegt
+status-to-play = am Zug
+status-winner = Sieger
+supply = { $n } von { $all } Gefolgsleuten im Vorrat
+at-the-end = am Ende
+scored-cloister = Kloster
+scored-garden = Garten
+abbot-recalled = Abt zurückgeholt
+show-why = Auf dem Spielfeld zeigen, warum
+final-scoring = Schlusswertung
+log-discarded = dieses Plättchen passte nirgends und wurde abgelegt
+log-reshuffled = dieses Plättchen passte nirgends und kam zurück in den Beutel
+log-bonus = { $name } hat eine Lücke gefüllt und spielt noch einmal
+log-empty = Das Spiel beginnt: das Startplättchen liegt in der Mitte.
+remaining-title = { $tile }: noch { $n } von { $all }
+plus-at-the-end = { $d } + { $f } am Ende
+total = Gesamt
+chart-label = Punkte im Spielverlauf: { $scores }
+tiles-in-hand-n = { $n } Plättchen auf der Hand
+win-text = { $names } { $n ->
+        [one] gewinnt
+       *[other] gewinnen
+    }
+scored-road = Straße aus { $n } Plättchen
+scored-city = Stadt aus { $n } Plättchen{ $shields ->
+        [0] {""}
+        [one] , { $shields } Wappen
+       *[other] , { $shields } Wappen
+    }
+scored-farm = Wiese, { $n ->
+        [one] { $n } fertige Stadt
+       *[other] { $n } fertige Städte
+    }

@@ -256,3 +256,200 @@ account-have-one = Have an account?
 account-welcome = Welcome, { $name }
 account-recovery = Your recovery code sets a new password if you forget yours. It is shown only now: write it down or keep it in your password manager.
 done = Done
+
+## The game screen
+
+game-board-help = On your turn: the arrow keys move your tile between the cells where it fits, R and Shift+R turn it, F and Shift+F step through the spots for a follower, Enter lays it, Escape takes back.
+game-watching = Watching
+game-watching-help = You hold no seat in this game: you see every move as it is played
+game-drawer = Log, tiles left and links
+game-players = Players
+game-your-move = Your move
+game-log-and-tiles = Log and tiles
+game-back-to-board = Back to the board
+game-log = Game log
+game-sound-on = A sound when it is your turn: on (click to switch off)
+game-sound-off = A sound when it is your turn: off (click to switch on)
+invite-qr-larger = Show the QR code larger
+invite-qr-alt = QR code: { $label }
+invite-title = Invite your friends
+invite-links = Invite links
+invite-help = Send each friend their own link or let them scan it: whoever opens it plays that seat.
+invite-seat = seat { $n }
+invite-not-joined = not joined yet
+invite-here = is here
+invite-left = left (the link still works)
+invite-anyone = Anyone
+invite-can-watch = can watch
+invite-local = { $host } links open only on this computer: serve on the network address and open this page at the computer’s network address, e.g. with
+invite-scan-to-play = { $name }: scan to play
+invite-scan-to-watch = Scan to watch the game
+invite-waiting-for = waiting for { $names }
+invite-names-left = { $names } left (the link still works)
+invite-everyone-here = everyone is here
+qr-code = QR code
+game-no-seat = This link holds no seat in this game (any more): you are watching.
+game-not-found = No such game
+game-not-found-text = The game { $id } is not on this server.
+game-start-new = Start a new game
+game-too-fast = Too fast: wait a moment and try again
+game-illegal = That move is not allowed: { $reason }
+title-your-turn = ● Your turn — Carcassonne
+title-game-over = Game over — Carcassonne
+title-watching = Watching — Carcassonne
+banner-you-win = Game over — you win!
+banner-game-over = Game over — { $winners }!
+banner-see-results = See the results
+banner-placing = Placing…
+banner-named-turn = { $name }, your turn
+banner-your-turn = Your turn
+banner-tap-cell = { $who }: tap a lit cell
+banner-place = { $who }: place the tile — { $r } rotates
+banner-pick-spot-touch = { $who }: pick a spot, or tap the tile again to lay it
+banner-pick-spot = { $who }: choose a spot for a follower, or confirm with { $enter }
+banner-lay-touch = { $who }: tap the tile again or Confirm to lay it
+banner-lay = { $who }: confirm with { $enter }
+key-enter = Enter
+key-esc = Esc
+banner-thinking = { $name } is thinking
+banner-waiting-join = Waiting for { $name } to join
+banner-waiting-offline = Waiting for { $name } (offline)
+banner-waiting = Waiting for { $name }
+game-over = Game over
+game-all-placed = All tiles are placed.
+results = Results
+info-no-follower-left = You have no follower left for this tile: confirm to lay it.
+info-no-follower-fits = No follower can go on this tile.
+info-off-view = { $n } more at the edges or off screen: drag the board, or ⤢ shows it all.
+info-no-fit = Doesn't fit this way
+info-tap-turn = Tap the tile to turn it.
+info-press-r = Press { $r }.
+hand-choose = Choose a tile:
+hand-yours = Your tiles:
+hand-yours-many = Your hands:
+confirm = Confirm
+confirm-no-follower = Confirm — no follower
+confirm-recall = Confirm — recall abbot
+confirm-abbot = Confirm — abbot
+confirm-role = Confirm — { $role }
+role-knight = knight
+role-thief = thief
+role-monk = monk
+role-farmer = farmer
+role-abbot = abbot
+role-follower = follower
+recall-abbot = Recall abbot
+spot-picker = Follower
+spot-none = None
+tile-yours = Your tile
+tile-of = { $name }'s tile
+tile-turn-bag = turn { $turn } · { $left } left in the bag
+turn-left = Turn left
+turn-right = Turn right
+tap-to-turn = Tap to turn
+click-to-turn = Click to turn (R)
+tile-yours-turn = Your tile, { $tile }: turn it
+tile-hidden = a hidden tile
+tile-thinking = { $name } is thinking…
+tile-to-play = { $name } is to play.
+undo = Undo
+bag-hide = Hide remaining tiles
+bag-show = Show remaining tiles
+download-record = Download record
+all-games = All games
+you-are-watching = you are watching
+results-you-win = You win!
+results-tie = A tie: { $winners }!
+results-winner = { $winners }!
+results-final = Final scores
+results-after = Final scores after { $n } turns
+results-one-by-one = The final scoring, one by one (choose one to see why on the board)
+results-chart = Score over the game
+results-look = Look at the board
+results-review = Review the game
+results-review-help = What the search would have played instead, move by move
+only-one-way = Only one way fits here
+info-deploy = Click a circle or press F to deploy a follower ({ $n ->
+        [one] { $n } spot
+       *[other] { $n } spots
+    }), or confirm without one.
+info-deploy-touch = Pick a spot below to deploy a follower ({ $n ->
+        [one] { $n } spot
+       *[other] { $n } spots
+    }), or confirm without one.
+info-fits = Fits in { $b } { $n ->
+        [one] place
+       *[other] places
+    } this way.
+info-fits-of = Fits in { $b } { $n ->
+        [one] place
+       *[other] places
+    } this way ({ $all } cells in all).
+info-fits-turned = it fits in { $n ->
+        [one] { $n } cell
+       *[other] { $n } cells
+    } turned.
+bag-left = { $b } { $n ->
+        [one] tile
+       *[other] tiles
+    } left in the bag
+
+## Players, log and results
+
+kind-roads = Roads
+kind-cities = Cities
+kind-cloisters = Cloisters
+kind-farms = Farms
+kind-gardens = Gardens
+kind-recalls = Abbot recalls
+score-laps = { $n }+ on the score track
+score-track = { $n } on the track
+abbot-in-supply = abbot in supply
+abbot-on-board = abbot on the board
+tiles-in-hand = tiles in hand
+tag-bot-title = computer player
+tag-you = you
+online = online
+offline = offline
+status-thinking = thinking
+status-to-play = to play
+status-winner = winner
+supply = { $n } of { $all } followers in supply
+at-the-end = at the end
+scored-cloister = cloister
+scored-garden = garden
+abbot-recalled = abbot recalled
+show-why = Show why on the board
+final-scoring = Final scoring
+log-discarded = this tile fit nowhere and was discarded
+log-reshuffled = this tile fit nowhere and went back into the bag
+log-bonus = { $name } filled a hole and plays again
+log-empty = The game begins: the start tile lies in the middle.
+remaining-title = { $tile }: { $n } of { $all } left
+plus-at-the-end = { $d } + { $f } at the end
+total = Total
+chart-label = Scores over the game: { $scores }
+tiles-in-hand-n = { $n ->
+        [one] { $n } tile in hand
+       *[other] { $n } tiles in hand
+    }
+win-text = { $names } { $n ->
+        [one] wins
+       *[other] win
+    }
+scored-road = road of { $n ->
+        [one] { $n } tile
+       *[other] { $n } tiles
+    }
+scored-city = city of { $n ->
+        [one] { $n } tile
+       *[other] { $n } tiles
+    }{ $shields ->
+        [0] {""}
+        [one] , { $shields } shield
+       *[other] , { $shields } shields
+    }
+scored-farm = farm, { $n ->
+        [one] { $n } completed city
+       *[other] { $n } completed cities
+    }

@@ -254,3 +254,200 @@ account-have-one = Déjà un compte ?
 account-welcome = Bienvenue, { $name }
 account-recovery = Votre code de récupération permet de choisir un nouveau mot de passe si vous oubliez le vôtre. Il n’est affiché qu’une fois : notez-le ou gardez-le dans votre gestionnaire de mots de passe.
 done = Terminé
+
+## The game screen
+
+game-board-help = À votre tour : les flèches déplacent votre tuile entre les cases où elle s’insère, R et Maj+R la tournent, F et Maj+F parcourent les emplacements d’un partisan, Entrée la pose, Échap annule.
+game-watching = Spectateur
+game-watching-help = Vous n’avez pas de place dans cette partie : vous voyez chaque coup dès qu’il est joué
+game-drawer = Journal, tuiles restantes et liens
+game-players = Joueurs
+game-your-move = Votre coup
+game-log-and-tiles = Journal et tuiles
+game-back-to-board = Retour au plateau
+game-log = Journal de la partie
+game-sound-on = Un son quand c’est votre tour : activé (cliquez pour le couper)
+game-sound-off = Un son quand c’est votre tour : coupé (cliquez pour l’activer)
+invite-qr-larger = Agrandir le QR code
+invite-qr-alt = QR code : { $label }
+invite-title = Invitez vos amis
+invite-links = Liens d’invitation
+invite-help = Envoyez à chaque ami son propre lien ou faites-le-lui scanner : qui l’ouvre joue à cette place.
+invite-seat = place { $n }
+invite-not-joined = pas encore arrivé
+invite-here = est là
+invite-left = parti (le lien marche toujours)
+invite-anyone = Tout le monde
+invite-can-watch = peut regarder
+invite-local = Les liens en { $host } ne s’ouvrent que sur cet ordinateur : lancez le serveur sur le réseau et ouvrez cette page à l’adresse réseau de l’ordinateur, par exemple avec
+invite-scan-to-play = { $name } : scannez pour jouer
+invite-scan-to-watch = Scannez pour regarder la partie
+invite-waiting-for = en attente de { $names }
+invite-names-left = { $names } parti (le lien marche toujours)
+invite-everyone-here = tout le monde est là
+qr-code = QR code
+game-no-seat = Ce lien ne donne (plus) de place dans cette partie : vous regardez.
+game-not-found = Partie introuvable
+game-not-found-text = La partie { $id } n’est pas sur ce serveur.
+game-start-new = Lancer une nouvelle partie
+game-too-fast = Trop rapide : patientez un instant puis réessayez
+game-illegal = Ce coup n’est pas permis : { $reason }
+title-your-turn = ● À vous — Carcassonne
+title-game-over = Partie terminée — Carcassonne
+title-watching = Spectateur — Carcassonne
+banner-you-win = Partie terminée — vous avez gagné !
+banner-game-over = Partie terminée — { $winners } !
+banner-see-results = Voir les résultats
+banner-placing = Pose en cours…
+banner-named-turn = { $name }, à vous
+banner-your-turn = À vous
+banner-tap-cell = { $who } : touchez une case éclairée
+banner-place = { $who } : posez la tuile — { $r } la tourne
+banner-pick-spot-touch = { $who } : choisissez un emplacement, ou touchez à nouveau la tuile pour la poser
+banner-pick-spot = { $who } : choisissez un emplacement pour un partisan, ou validez avec { $enter }
+banner-lay-touch = { $who } : touchez à nouveau la tuile ou Valider pour la poser
+banner-lay = { $who } : validez avec { $enter }
+key-enter = Entrée
+key-esc = Échap
+banner-thinking = { $name } réfléchit
+banner-waiting-join = En attente de l’arrivée de { $name }
+banner-waiting-offline = En attente de { $name } (hors ligne)
+banner-waiting = En attente de { $name }
+game-over = Partie terminée
+game-all-placed = Toutes les tuiles sont posées.
+results = Résultats
+info-no-follower-left = Il ne vous reste aucun partisan pour cette tuile : validez pour la poser.
+info-no-follower-fits = Aucun partisan ne peut aller sur cette tuile.
+info-off-view = { $n } de plus au bord ou hors de l’écran : faites glisser le plateau, ou ⤢ montre tout.
+info-no-fit = Ne s’insère pas ainsi
+info-tap-turn = Touchez la tuile pour la tourner.
+info-press-r = Appuyez sur { $r }.
+hand-choose = Choisissez une tuile :
+hand-yours = Vos tuiles :
+hand-yours-many = Vos mains :
+confirm = Valider
+confirm-no-follower = Valider — sans partisan
+confirm-recall = Valider — reprendre l’abbé
+confirm-abbot = Valider — abbé
+confirm-role = Valider — { $role }
+role-knight = chevalier
+role-thief = voleur
+role-monk = moine
+role-farmer = paysan
+role-abbot = abbé
+role-follower = partisan
+recall-abbot = Reprendre l’abbé
+spot-picker = Partisan
+spot-none = Aucun
+tile-yours = Votre tuile
+tile-of = Tuile de { $name }
+tile-turn-bag = tour { $turn } · { $left } dans le sac
+turn-left = Tourner à gauche
+turn-right = Tourner à droite
+tap-to-turn = Touchez pour tourner
+click-to-turn = Cliquez pour tourner (R)
+tile-yours-turn = Votre tuile, { $tile } : la tourner
+tile-hidden = une tuile cachée
+tile-thinking = { $name } réfléchit…
+tile-to-play = C’est à { $name } de jouer.
+undo = Annuler
+bag-hide = Masquer les tuiles restantes
+bag-show = Montrer les tuiles restantes
+download-record = Télécharger l’enregistrement
+all-games = Toutes les parties
+you-are-watching = vous regardez
+results-you-win = Vous avez gagné !
+results-tie = Égalité : { $winners } !
+results-winner = { $winners } !
+results-final = Scores finaux
+results-after = Scores finaux après { $n } tours
+results-one-by-one = Le décompte final, un par un (choisissez-en un pour le voir sur le plateau)
+results-chart = Les scores au fil de la partie
+results-look = Regarder le plateau
+results-review = Analyser la partie
+results-review-help = Ce que la recherche aurait joué à la place, coup par coup
+only-one-way = Une seule orientation convient ici
+info-deploy = Cliquez sur un cercle ou appuyez sur F pour placer un partisan ({ $n ->
+        [one] { $n } emplacement
+       *[other] { $n } emplacements
+    }), ou validez sans.
+info-deploy-touch = Choisissez un emplacement ci-dessous pour placer un partisan ({ $n ->
+        [one] { $n } emplacement
+       *[other] { $n } emplacements
+    }), ou validez sans.
+info-fits = S’insère à { $b } { $n ->
+        [one] endroit
+       *[other] endroits
+    } ainsi.
+info-fits-of = S’insère à { $b } { $n ->
+        [one] endroit
+       *[other] endroits
+    } ainsi ({ $all } cases en tout).
+info-fits-turned = tournée, elle s’insère dans { $n ->
+        [one] { $n } case
+       *[other] { $n } cases
+    }.
+bag-left = { $b } { $n ->
+        [one] tuile restante
+       *[other] tuiles restantes
+    } dans le sac
+
+## Players, log and results
+
+kind-roads = Routes
+kind-cities = Villes
+kind-cloisters = Abbayes
+kind-farms = Prés
+kind-gardens = Jardins
+kind-recalls = Abbé repris
+score-laps = { $n }+ sur la piste de score
+score-track = { $n } sur la piste
+abbot-in-supply = abbé en réserve
+abbot-on-board = abbé sur le plateau
+tiles-in-hand = tuiles en main
+tag-bot-title = joueur ordinateur
+tag-you = vous
+online = en ligne
+offline = hors ligne
+status-thinking = réfléchit
+status-to-play = à jouer
+status-winner = vainqueur
+supply = { $n } partisans sur { $all } en réserve
+at-the-end = à la fin
+scored-cloister = abbaye
+scored-garden = jardin
+abbot-recalled = abbé repris
+show-why = Montrer pourquoi sur le plateau
+final-scoring = Décompte final
+log-discarded = cette tuile ne s’insérait nulle part et a été défaussée
+log-reshuffled = cette tuile ne s’insérait nulle part et est retournée dans le sac
+log-bonus = { $name } a comblé un trou et rejoue
+log-empty = La partie commence : la tuile de départ est au milieu.
+remaining-title = { $tile } : { $n } sur { $all } restantes
+plus-at-the-end = { $d } + { $f } à la fin
+total = Total
+chart-label = Scores au fil de la partie : { $scores }
+tiles-in-hand-n = { $n ->
+        [one] { $n } tuile en main
+       *[other] { $n } tuiles en main
+    }
+win-text = { $names } { $n ->
+        [one] gagne
+       *[other] gagnent
+    }
+scored-road = route de { $n ->
+        [one] { $n } tuile
+       *[other] { $n } tuiles
+    }
+scored-city = ville de { $n ->
+        [one] { $n } tuile
+       *[other] { $n } tuiles
+    }{ $shields ->
+        [0] {""}
+        [one] , { $shields } blason
+       *[other] , { $shields } blasons
+    }
+scored-farm = pré, { $n ->
+        [one] { $n } ville achevée
+       *[other] { $n } villes achevées
+    }

@@ -244,7 +244,7 @@ export function has(id) {
 }
 
 /**
- * A message's words: `t('new-game')`, `t('score-line', { name, points })`,
+ * A message's words: `t('nav-new-game')`, `t('banner-waiting', { name })`,
  * an attribute with `t('rule-farms.about')`. Falls back to English, then to
  * the id itself (so a missing message shows, and the tests catch it).
  */
@@ -265,7 +265,7 @@ export function messageIds(which = 'en') {
   return b ? Object.keys(b.entries) : [];
 }
 
-/** Fills an element tree's marked words: data-i18n="id" (its text), data-i18n-attr="attr:id;attr:id". */
+/** Fills an element tree's marked words: a data-i18n attribute names the message of its text, data-i18n-attr the messages of attributes (attr:key;attr:key). */
 export function translateTree(root) {
   for (const el of root.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
   for (const el of root.querySelectorAll('[data-i18n-attr]')) {
