@@ -442,3 +442,113 @@ scored-farm = Wiese, { $n ->
         [one] { $n } fertige Stadt
        *[other] { $n } fertige Städte
     }
+
+## Connection
+
+move-not-sent = Der Zug wurde nicht gesendet: gleich noch einmal versuchen
+back-online = Wieder online.
+offline-note = Du bist offline. Das Spiel verbindet sich wieder, sobald das Netz zurück ist.
+connection-lost = Verbindung verloren. Neuer Versuch…
+
+## Board, tiles and what screen readers hear
+
+board = Das Spielfeld
+zoom-in = Vergrößern
+zoom-out = Verkleinern
+zoom-fit = Ganzes Spielfeld zeigen
+tile-words-unknown = Plättchen { $id }
+tile-words-fields = ein Plättchen nur mit Wiese
+tile-words = ein Plättchen mit { $list }
+tile-part-cloister = einem Kloster
+tile-part-garden = einem Garten
+tile-part-river = dem Fluss
+place-start = der Start
+place-far = { $parts } vom Start
+spot-cloister = { $role } im Kloster
+spot-garden = { $role } im Garten
+dir-north = im Norden
+dir-south = im Süden
+dir-east = im Osten
+dir-west = im Westen
+dir-north-east = im Nordosten
+dir-north-west = im Nordwesten
+dir-south-east = im Südosten
+dir-south-west = im Südwesten
+said-laid = { $name } legte { $tile } { $place }
+said-laid-start = { $name } legte { $tile } an den Start
+said-with = , mit einem { $role }
+said-scored = { $names } +{ $points }, { $what }
+said-recalled = { $names } holte den Abt zurück, +{ $points }
+said-discarded = { $tile } passte nirgends und wurde abgelegt
+said-reshuffled = { $tile } passte nirgends und kam zurück in den Beutel
+said-bonus = { $name } füllte eine Lücke und spielt noch einmal
+said-end = Spielende: { $winners }
+said-other-arrow = Versuch eine andere Pfeiltaste.
+said-no-spot = Kein Platz für einen Gefolgsmann.
+said-no-spot-here = Hier ist kein Platz für einen Gefolgsmann.
+said-no-follower = Kein Gefolgsmann.
+said-move-first = Beweg das Plättchen zuerst mit den Pfeiltasten.
+tile-part-city = { $n ->
+        [one] einer Stadt
+       *[other] { $n } Städten
+    }{ $shield ->
+        [yes] {" "}mit Wappen
+       *[no] {""}
+    }
+tile-part-road = { $n ->
+        [one] einer Straße
+       *[other] { $n } Straßen
+    }
+place-next = { $dir ->
+        [east] östlich
+        [west] westlich
+        [south] südlich
+       *[north] nördlich
+    } vom Start
+place-steps = { $n } { $dir ->
+        [east] nach Osten
+        [west] nach Westen
+        [south] nach Süden
+       *[north] nach Norden
+    }
+spot-city = { $role } in der Stadt{ $where ->
+        [none] {""}
+       *[other] {" "}{ $where }
+    }
+spot-road = { $role } auf der Straße{ $where ->
+        [none] {""}
+       *[other] {" "}{ $where }
+    }
+spot-field = { $role } auf der Wiese{ $where ->
+        [none] {""}
+       *[other] {" "}{ $where }
+    }
+spot-tile = { $role } auf dem Plättchen{ $where ->
+        [none] {""}
+       *[other] {" "}{ $where }
+    }
+said-your-turn = Du bist dran: { $tile }; es passt auf { $n ->
+        [one] { $n } Feld
+       *[other] { $n } Felder
+    }.
+board-label = Das Spielfeld: { $n } Plättchen gelegt
+board-label-mine = Das Spielfeld: { $n } Plättchen gelegt; dein Plättchen, { $tile }, passt auf { $cells } Felder
+said-no-cell = Kein Feld weiter { $dir ->
+        [east] östlich
+        [west] westlich
+        [south] südlich
+       *[north] nördlich
+    }.
+said-placed = { $place }, um { $deg }° gedreht{ $ways ->
+        [0] {""}
+        [1] {""}
+       *[other] {" "}(passt auf { $ways } Arten)
+    }.
+said-spots = { $n ->
+        [one] { $n } Platz
+       *[other] { $n } Plätze
+    } für einen Gefolgsmann: { $spots }.
+
+## Chart
+
+chart-axis-turn = Zug

@@ -453,3 +453,119 @@ scored-farm = farm, { $n ->
         [one] { $n } completed city
        *[other] { $n } completed cities
     }
+
+## Connection
+
+move-not-sent = The move was not sent: try again in a moment
+back-online = Back online.
+offline-note = You are offline. The game reconnects when the network is back.
+connection-lost = Connection lost. Reconnecting…
+
+## Board, tiles and what screen readers hear
+
+board = The board
+zoom-in = Zoom in
+zoom-out = Zoom out
+zoom-fit = Show the whole board
+tile-words-unknown = tile { $id }
+tile-words-fields = a tile of fields
+tile-words = a tile with { $list }
+tile-part-cloister = a cloister
+tile-part-garden = a garden
+tile-part-river = the river
+place-start = the start
+place-far = { $parts } of the start
+spot-cloister = { $role } in the cloister
+spot-garden = { $role } in the garden
+dir-north = north
+dir-south = south
+dir-east = east
+dir-west = west
+dir-north-east = north-east
+dir-north-west = north-west
+dir-south-east = south-east
+dir-south-west = south-west
+said-laid = { $name } laid { $tile } { $place }
+said-laid-start = { $name } laid { $tile } on the start
+said-with = , with a { $role }
+said-scored = { $names } +{ $points }, { $what }
+said-recalled = { $names } recalled the abbot, +{ $points }
+said-discarded = { $tile } fit nowhere and was discarded
+said-reshuffled = { $tile } fit nowhere and went back into the bag
+said-bonus = { $name } filled a hole and plays again
+said-end = Game over: { $winners }
+said-other-arrow = Try another arrow key.
+said-no-spot = No spot for a follower.
+said-no-spot-here = No spot for a follower here.
+said-no-follower = No follower.
+said-move-first = Move the tile with the arrow keys first.
+tile-part-city = { $n ->
+        [one] a city
+       *[other] { $n } cities
+    }{ $shield ->
+        [yes] {" "}with a shield
+       *[no] {""}
+    }
+tile-part-road = { $n ->
+        [one] a road
+       *[other] { $n } roads
+    }
+place-next = { $dir ->
+        [east] east
+        [west] west
+        [south] south
+       *[north] north
+    } of the start
+place-steps = { $n } { $dir ->
+        [east] east
+        [west] west
+        [south] south
+       *[north] north
+    }
+spot-city = { $role } in the { $where ->
+        [none] city
+       *[other] { $where } city
+    }
+spot-road = { $role } on the { $where ->
+        [none] road
+       *[other] { $where } road
+    }
+spot-field = { $role } on the { $where ->
+        [none] field
+       *[other] { $where } field
+    }
+spot-tile = { $role } on the { $where ->
+        [none] tile
+       *[other] { $where } tile
+    }
+said-your-turn = Your turn: { $tile }; it fits in { $n ->
+        [one] { $n } cell
+       *[other] { $n } cells
+    }.
+board-label = The board: { $n ->
+        [one] { $n } tile
+       *[other] { $n } tiles
+    } laid
+board-label-mine = The board: { $n ->
+        [one] { $n } tile
+       *[other] { $n } tiles
+    } laid; your tile, { $tile }, fits in { $cells } cells
+said-no-cell = No cell further { $dir ->
+        [east] east
+        [west] west
+        [south] south
+       *[north] north
+    }.
+said-placed = { $place }, turned { $deg }°{ $ways ->
+        [0] {""}
+        [1] {""}
+       *[other] {" "}(fits { $ways } ways)
+    }.
+said-spots = { $n ->
+        [one] { $n } spot
+       *[other] { $n } spots
+    } for a follower: { $spots }.
+
+## Chart
+
+chart-axis-turn = turn

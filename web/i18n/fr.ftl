@@ -451,3 +451,119 @@ scored-farm = pré, { $n ->
         [one] { $n } ville achevée
        *[other] { $n } villes achevées
     }
+
+## Connection
+
+move-not-sent = Le coup n’a pas été envoyé : réessayez dans un instant
+back-online = De nouveau en ligne.
+offline-note = Vous êtes hors ligne. La partie se reconnecte dès le retour du réseau.
+connection-lost = Connexion perdue. Reconnexion…
+
+## Board, tiles and what screen readers hear
+
+board = Le plateau
+zoom-in = Zoom avant
+zoom-out = Zoom arrière
+zoom-fit = Montrer tout le plateau
+tile-words-unknown = tuile { $id }
+tile-words-fields = une tuile de pré
+tile-words = une tuile avec { $list }
+tile-part-cloister = une abbaye
+tile-part-garden = un jardin
+tile-part-river = la rivière
+place-start = le départ
+place-far = { $parts } du départ
+spot-cloister = { $role } dans l’abbaye
+spot-garden = { $role } dans le jardin
+dir-north = au nord
+dir-south = au sud
+dir-east = à l’est
+dir-west = à l’ouest
+dir-north-east = au nord-est
+dir-north-west = au nord-ouest
+dir-south-east = au sud-est
+dir-south-west = au sud-ouest
+said-laid = { $name } a posé { $tile } { $place }
+said-laid-start = { $name } a posé { $tile } au départ
+said-with = , avec un { $role }
+said-scored = { $names } +{ $points }, { $what }
+said-recalled = { $names } a repris l’abbé, +{ $points }
+said-discarded = { $tile } ne s’insérait nulle part et a été défaussée
+said-reshuffled = { $tile } ne s’insérait nulle part et est retournée dans le sac
+said-bonus = { $name } a comblé un trou et rejoue
+said-end = Partie terminée : { $winners }
+said-other-arrow = Essayez une autre flèche.
+said-no-spot = Aucun emplacement pour un partisan.
+said-no-spot-here = Aucun emplacement pour un partisan ici.
+said-no-follower = Aucun partisan.
+said-move-first = Déplacez d’abord la tuile avec les flèches.
+tile-part-city = { $n ->
+        [one] une ville
+       *[other] { $n } villes
+    }{ $shield ->
+        [yes] {" "}avec blason
+       *[no] {""}
+    }
+tile-part-road = { $n ->
+        [one] une route
+       *[other] { $n } routes
+    }
+place-next = { $dir ->
+        [east] à l’est
+        [west] à l’ouest
+        [south] au sud
+       *[north] au nord
+    } du départ
+place-steps = { $n } { $dir ->
+        [east] vers l’est
+        [west] vers l’ouest
+        [south] vers le sud
+       *[north] vers le nord
+    }
+spot-city = { $role } dans la ville{ $where ->
+        [none] {""}
+       *[other] {" "}{ $where }
+    }
+spot-road = { $role } sur la route{ $where ->
+        [none] {""}
+       *[other] {" "}{ $where }
+    }
+spot-field = { $role } dans le pré{ $where ->
+        [none] {""}
+       *[other] {" "}{ $where }
+    }
+spot-tile = { $role } sur la tuile{ $where ->
+        [none] {""}
+       *[other] {" "}{ $where }
+    }
+said-your-turn = À vous : { $tile } ; elle s’insère dans { $n ->
+        [one] { $n } case
+       *[other] { $n } cases
+    }.
+board-label = Le plateau : { $n ->
+        [one] { $n } tuile posée
+       *[other] { $n } tuiles posées
+    }
+board-label-mine = Le plateau : { $n ->
+        [one] { $n } tuile posée
+       *[other] { $n } tuiles posées
+    } ; votre tuile, { $tile }, s’insère dans { $cells } cases
+said-no-cell = Plus de case vers { $dir ->
+        [east] l’est
+        [west] l’ouest
+        [south] le sud
+       *[north] le nord
+    }.
+said-placed = { $place }, tournée de { $deg }°{ $ways ->
+        [0] {""}
+        [1] {""}
+       *[other] {" "}(s’insère de { $ways } façons)
+    }.
+said-spots = { $n ->
+        [one] { $n } emplacement
+       *[other] { $n } emplacements
+    } pour un partisan : { $spots }.
+
+## Chart
+
+chart-axis-turn = tour

@@ -341,17 +341,18 @@ export class GameScreen {
   /** Each move just played, in words: "Ada laid a tile with a city east of the start, with a knight; Ada +4, city of 2 tiles." */
   movesInWords(prev, s) {
     const fresh = s.log.slice(prev.log.length);
-    const name = (seat) => (s.you.length === 1 && s.you[0] === seat ? 'You' : s.players[seat].name);
+    const name = (seat) => (s.you.length === 1 && s.you[0] === seat ? t('seat-you') : s.players[seat].name);
     const out = [];
     for (const e of fresh) {
-      if (e.type === 'tile') out.push(`${name(e.seat)} laid ${tileWords(e.tile)} ${e.at[0] || e.at[1] ? placeWords(e.at[0], e.at[1]) : 'on the start'}`);
-      else if (e.type === 'deploy' && out.length) out[out.length - 1] += `, with a ${e.role}`;
-      else if (e.type === 'score') out.push(`${e.to.map(name).join(' and ')} +${e.points}, ${scoringText(e).replace(/<[^>]+>/g, '')}`);
-      else if (e.type === 'recall') out.push(`${e.to.map(name).join(' and ')} recalled the abbot, +${e.points}`);
-      else if (e.type === 'discard') out.push(`${tileWords(e.tile)} fit nowhere and was discarded`);
-      else if (e.type === 'reshuffle') out.push(`${tileWords(e.tile)} fit nowhere and went back into the bag`);
-      else if (e.type === 'bonus') out.push(`${name(e.seat)} filled a hole and plays again`);
-      else if (e.type === 'end') out.push(`Game over: ${winText(e.winners, s.players).replace(/<[^>]+>/g, '')}`);
+      const who = (seats) => new Intl.ListFormat(lang, { type: 'conjunction' }).format(seats.map(name));
+      if (e.type === 'tile') out.push(t(e.at[0] || e.at[1] ? 'said-laid' : 'said-laid-start', { name: name(e.seat), tile: tileWords(e.tile), place: placeWords(e.at[0], e.at[1]) }));
+      else if (e.type === 'deploy' && out.length) out[out.length - 1] += t('said-with', { role: t(`role-${e.role}`) });
+      else if (e.type === 'score') out.push(t('said-scored', { names: who(e.to), points: e.points, what: scoringText(e).replace(/<[^>]+>/g, '') }));
+      else if (e.type === 'recall') out.push(t('said-recalled', { names: who(e.to), points: e.points }));
+      else if (e.type === 'discard') out.push(t('said-discarded', { tile: tileWords(e.tile) }));
+      else if (e.type === 'reshuffle') out.push(t('said-reshuffled', { tile: tileWords(e.tile) }));
+      else if (e.type === 'bonus') out.push(t('said-bonus', { name: name(e.seat) }));
+      else if (e.type === 'end') out.push(t('said-end', { winners: winText(e.winners, s.players).replace(/<[^>]+>/g, '') }));
     }
     return out.length ? `${out.join('. ')}.` : '';
   }
@@ -361,7 +362,7 @@ export class GameScreen {
     let words = this.movesInWords(prev, s);
     if (this.myTurn && s.version !== prev.version) {
       const cells = this.cellsFor(this.sel.tile).length;
-      words += ` Your turn: ${tileWords(this.sel.tile)}; it fits in ${cells} cell${cells === 1 ? '' : 's'}.`;
+      words += ` ${t('said-your-turn', { tile: tileWords(this.sel.tile), n: cells })}`;
     }
     if (words.trim()) this.say(words.trim());
     const fresh = s.log.slice(prev.log.length);
@@ -395,8 +396,9 @@ export class GameScreen {
       ? { at: lastTile.at, color: s.players[lastTile.seat].color } : null);
     if (!this.sel.placed || !this.myTurn) this.board.setCursor(null);
     this.drawInteraction();
-    this.board.setLabel(`The board: ${s.board.length} tile${s.board.length === 1 ? '' : 's'} laid${this.myTurn && this.sel.tile
-      ? `; your tile, ${tileWords(this.sel.tile)}, fits in ${this.cellsFor(this.sel.tile).length} cells` : ''}`);
+    this.board.setLabel(this.myTurn && this.sel.tile
+      ? t('board-label-mine', { n: s.board.length, tile: tileWords(this.sel.tile), cells: this.cellsFor(this.sel.tile).length })
+      : t('board-label', { n: s.board.length }));
     this.renderPlayers();
     this.renderTilePanel();
     this.renderBag();
@@ -764,7 +766,7 @@ export class GameScreen {
     const cost = (c) => Math.abs((c.x - from.x) * dx + (c.y - from.y) * dy) + 2.5 * Math.abs((c.x - from.x) * dy + (c.y - from.y) * dx);
     // Only ever in the direction pressed: with no cell that way the tile stays (and says so).
     const pool = ahead;
-    if (!pool.length) { this.say(`No cell further ${dx > 0 ? 'east' : dx < 0 ? 'west' : dy > 0 ? 'south' : 'north'}. ${this.sel.placed ? this.placementText() : 'Try another arrow key.'}`); return; }
+    if (!pool.length) { this.say(`${t('said-no-cell', { dir: dx > 0 ? 'east' : dx < 0 ? 'west' : dy > 0 ? 'south' : 'north' })} ${this.sel.placed ? this.placementText() : t('said-other-arrow')}`); return; }
     const best = pool.reduce((a, b) => (cost(b) < cost(a) ? b : a));
     this.clickCell(best.x, best.y);
     this.board.setCursor(best);
@@ -782,15 +784,16 @@ export class GameScreen {
     const cell = this.cellsFor(sel.tile).find((c) => c.x === sel.placed.x && c.y === sel.placed.y);
     const ways = cell ? cell.rots.length : 0;
     const spots = this.spotChoices();
-    return (`${placeWords(sel.placed.x, sel.placed.y)[0].toUpperCase()}${placeWords(sel.placed.x, sel.placed.y).slice(1)}, turned ${sel.placed.rot * 90}°${ways > 1 ? ` (fits ${ways} ways)` : ''}. ${spots.length
-      ? `${spots.length} spot${spots.length === 1 ? '' : 's'} for a follower: ${spots.map((c) => c.label).join(', ')}.` : 'No spot for a follower.'}`);
+    const where = placeWords(sel.placed.x, sel.placed.y);
+    return `${t('said-placed', { place: `${where[0].toUpperCase()}${where.slice(1)}`, deg: sel.placed.rot * 90, ways })} ${spots.length
+      ? t('said-spots', { n: spots.length, spots: spots.map((c) => c.label).join(', ') }) : t('said-no-spot')}`;
   }
 
   /** Steps through the follower spots (and none), `dir` +1 or -1. */
   stepSpot(dir) {
     if (!this.myTurn || this.pending || !this.sel.placed) return;
     const choices = this.spotChoices();
-    if (!choices.length) { this.say('No spot for a follower here.'); return; }
+    if (!choices.length) { this.say(t('said-no-spot-here')); return; }
     const at = choices.findIndex((c) => c.selected); // -1: none
     const next = ((at + 1 + dir + choices.length + 1) % (choices.length + 1)) - 1;
     this.pickSpot(next < 0 ? null : choices[next]);
@@ -799,7 +802,7 @@ export class GameScreen {
   pickSpot(choice) {
     this.sel.action = choice ? { kind: choice.abbot ? 'abbot' : 'meeple', spot: choice.spot } : null;
     this.draw();
-    this.say(choice ? `${choice.label[0].toUpperCase()}${choice.label.slice(1)}.` : 'No follower.');
+    this.say(choice ? `${choice.label[0].toUpperCase()}${choice.label.slice(1)}.` : t('said-no-follower'));
   }
 
   clickSpot(key) {
@@ -875,7 +878,7 @@ export class GameScreen {
     } else if (e.key === 'Enter' && !onControl) {
       e.preventDefault();
       if (this.sel && this.sel.placed) this.confirm();
-      else if (this.myTurn) this.say('Move the tile with the arrow keys first.');
+      else if (this.myTurn) this.say(t('said-move-first'));
     } else if (e.key === 'Escape') { e.preventDefault(); this.undo(); this.board.setCursor(null); }
     else if (e.key === '+' || e.key === '=') this.board.zoomBy(1.25);
     else if (e.key === '-') this.board.zoomBy(0.8);

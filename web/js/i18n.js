@@ -292,7 +292,6 @@ export function installLanguage() {
     o.lang = l;
     o.textContent = l.toUpperCase();
     o.title = LANG_NAMES[l];
-    o.setAttribute('aria-label', LANG_NAMES[l]);
     sel.appendChild(o);
   }
   sel.value = lang;

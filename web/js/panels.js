@@ -195,7 +195,7 @@ export function chartSvg(history, players, { width = 560, height = 240, mark = n
   const label = t('chart-label', { scores: players.map((p, s) => `${p.name} ${history[n - 1][s] || 0}`).join(', ') });
   return `<svg class="chart" viewBox="0 0 ${width} ${height}" width="100%" preserveAspectRatio="xMidYMid meet" role="img" aria-label="${esc(label)}">
     ${grid.join('')}${marker}${lines}
-    <text x="${pad.l + W}" y="${height - 8}" class="axis" text-anchor="end">turn</text></svg>`;
+    <text x="${pad.l + W}" y="${height - 8}" class="axis" text-anchor="end">${esc(t('chart-axis-turn'))}</text></svg>`;
 }
 
 const ROLES_OF_SCORING = { road: ['thief'], city: ['knight'], cloister: ['monk', 'abbot'], garden: ['abbot'], farm: ['farmer'] };
