@@ -552,3 +552,63 @@ said-spots = { $n ->
 ## Chart
 
 chart-axis-turn = Zug
+
+## The rules page in words (formatted by the server, crates/server/src/i18n.rs rules_summary)
+
+rs-setup-river = Die Quelle beginnt die Auslage; die anderen 11 Flussplättchen werden zuerst gezogen (der See als letztes), dann die 71 Landschaftsplättchen.
+rs-setup-start = Das Startplättchen liegt offen in der Tischmitte; die anderen 71 Plättchen werden verdeckt gemischt.
+rs-followers-abbot = Jeder Spieler hat 7 Gefolgsleute und einen Abt.
+rs-followers = Jeder Spieler hat 7 Gefolgsleute.
+rs-draw-first = Jeder Spieler zieht sein erstes Plättchen vor Spielbeginn.
+rs-table = Der Tisch ist { $w } mal { $h } Plättchen groß, um das Startplättchen herum: kein Plättchen darf außerhalb liegen.
+rs-first-seat = Der erste Platz beginnt.
+rs-first-random = Der Startspieler wird ausgelost.
+rs-turn-hand = Wähle eines deiner { $n } Plättchen und lege es an die Auslage an, jede gemeinsame Kante passend: Stadt an Stadt, Straße an Straße, Wiese an Wiese.
+rs-turn-draw-end = Lege das am Ende deines letzten Zuges gezogene Plättchen an die Auslage an, jede gemeinsame Kante passend: Stadt an Stadt, Straße an Straße, Wiese an Wiese.
+rs-turn-draw = Ziehe ein Plättchen und lege es an die Auslage an, jede gemeinsame Kante passend: Stadt an Stadt, Straße an Straße, Wiese an Wiese.
+rs-unplaceable-discard = Ein Plättchen, das nirgends passt, kommt aus dem Spiel, und ein anderes wird gezogen.
+rs-unplaceable-reshuffle = Ein Plättchen, das nirgends passt, kommt zurück in den Beutel, und ein anderes wird gezogen.
+rs-follower-farmers = Dann darfst du einen Gefolgsmann auf eine Straße, Stadt, ein Kloster oder eine Wiese dieses Plättchens setzen, wenn auf dem ganzen Gebiet noch keiner steht.
+rs-follower-no-farmers = Dann darfst du einen Gefolgsmann auf eine Straße, Stadt oder ein Kloster dieses Plättchens setzen, wenn auf dem ganzen Gebiet noch keiner steht. Auf Wiesen kommen keine Gefolgsleute.
+rs-abbot = Oder setze deinen Abt in sein Kloster oder seinen Garten; oder hole, statt etwas einzusetzen, deinen Abt zurück und werte 1 + die Plättchen um ihn herum.
+rs-complete = Straßen, Städte und Klöster, die dein Plättchen fertigstellt, werden sofort gewertet, und ihre Gefolgsleute kehren zurück.
+rs-hole = Ein Plättchen mit Nachbarn an allen vier Seiten füllt eine Lücke und bringt dir einen weiteren Zug.
+rs-draw-back = Ziehe am Ende deines Zuges wieder auf { $n } Plättchen nach.
+rs-draw-next = Ziehe dein nächstes Plättchen am Ende deines Zuges: du siehst es, während die anderen spielen.
+rs-road-score = Sie bringt dem Spieler mit den meisten Wegelagerern 1 Punkt je Plättchen; bei Gleichstand punkten alle Beteiligten voll.
+rs-city-score = Sie bringt dem Spieler mit den meisten Rittern 2 Punkte je Plättchen und 2 je Wappen; bei Gleichstand punkten alle Beteiligten voll.
+rs-small-city = Kleine Städte: eine fertige Stadt aus nur 2 Plättchen zählt stattdessen 1 je Plättchen und je Wappen.
+rs-cloister = Ein Kloster ist fertig, wenn die 8 Plättchen um es herum liegen: 9 Punkte für seinen Mönch.
+rs-gardens = Gärten werden wie Klöster gewertet, aber nur ein Abt darf darauf stehen.
+rs-farm-what = Eine Wiese ist eine Fläche Land, begrenzt von Straßen, Städten, dem Fluss und dem Tischrand. Bauern bleiben bis zum Spielende liegen.
+rs-farm-end = Am Ende: { $summary }
+rs-no-farmers = Es gibt keine Bauern: Wiesen zählen nie.
+rs-farms-summary-per-farm = jede Wiese bringt der Mehrheit ihrer Bauern 3 Punkte je angrenzende fertige Stadt.
+rs-farms-summary-per-farm-once = 3 Punkte je fertige Stadt, jede Stadt zahlt jedem Spieler höchstens einmal (Regeln von 2001).
+rs-farms-summary-per-city = jede fertige Stadt bringt 4 Punkte für die meisten Bauern über alle angrenzenden Wiesen (Regeln von 2000).
+rs-farms-summary-off = es gibt keine Bauern.
+rs-farms-example-per-farm = Beispiel: Eine Wiese grenzt an zwei fertige Städte und eine unfertige. Ada hat zwei Bauern darauf, Bob einen. Ada bekommt 2 × 3 = 6, Bob nichts; die unfertige Stadt zahlt niemandem. Hält Bob noch eine andere Wiese an einer dieser Städte, zahlt ihm diese Stadt ebenfalls 3.
+rs-farms-example-per-farm-once = Beispiel: Ada hat auf zwei Wiesen die meisten Bauern, und beide grenzen an dieselbe fertige Stadt. Diese Stadt zahlt ihr einmal 3, nicht 3 je Wiese. Eine zweite fertige Stadt an einer der Wiesen zahlt ihr weitere 3.
+rs-farms-example-per-city = Beispiel: Eine fertige Stadt grenzt an zwei Wiesen. Ada hat einen Bauern auf der ersten, Bob auf jeder einen. Über beide Wiesen gezählt hat Bob 2 Bauern gegen Adas 1, also zahlt die Stadt Bob 4 und Ada nichts. Bei Gleichstand bekämen beide 4.
+rs-farms-example-off = Beispiel: Eine Wiese neben drei fertigen Städten ist für niemanden etwas wert: auf Wiesen können keine Gefolgsleute gesetzt werden.
+rs-end-hand = Das Spiel endet, wenn der Beutel und alle Hände leer sind.
+rs-end-last = Das Spiel endet, nachdem das letzte Plättchen gelegt ist.
+rs-incomplete-none = Unfertige Straßen, Städte, Klöster und Gärten zählen nichts.
+rs-farms-then = Dann werden die Wiesen gewertet, wie oben.
+rs-winner = Die höchste Summe gewinnt; bei Gleichstand teilen sich die Spieler den Sieg.
+rs-hand = Jeder Spieler zieht eine Hand aus { $n } Plättchen, { $shown ->
+        [yes] für alle sichtbar
+       *[no] nur für sich selbst sichtbar
+    }.
+rs-road-complete = Eine Straße ist fertig, wenn beide Enden an einer Kreuzung, einer Stadt oder einem Kloster enden, oder sie einen Ring schließt{ $edge ->
+        [yes] {""} oder den Tischrand erreicht
+       *[no] {""}
+    }.
+rs-city-complete = Eine Stadt ist fertig, wenn ihre Mauern ringsum geschlossen sind{ $edge ->
+        [yes] {""} oder sie den Tischrand erreicht
+       *[no] {""}
+    }.
+rs-incomplete = Unfertige Straßen zählen dann 1 je Plättchen, unfertige Städte 1 je Plättchen und je Wappen, unfertige Klöster{ $gardens ->
+        [yes] {" "}und Gärten
+       *[no] {""}
+    } 1 + die Plättchen um sie herum.

@@ -569,3 +569,63 @@ said-spots = { $n ->
 ## Chart
 
 chart-axis-turn = turn
+
+## The rules page in words (formatted by the server, crates/server/src/i18n.rs rules_summary)
+
+rs-setup-river = The spring starts the table; the other 11 river tiles are drawn first (the lake last of them), then the 71 land tiles.
+rs-setup-start = The start tile lies face up in the middle of the table; the other 71 tiles are shuffled face down.
+rs-followers-abbot = Each player has 7 followers and an abbot.
+rs-followers = Each player has 7 followers.
+rs-draw-first = Each player draws their first tile before play begins.
+rs-table = The table is { $w } by { $h } tiles, centred on the start tile: no tile may lie outside it.
+rs-first-seat = The first seat plays first.
+rs-first-random = The first player is chosen at random.
+rs-turn-hand = Choose one of your { $n } tiles and lay it touching the table, every shared edge matching: city to city, road to road, field to field.
+rs-turn-draw-end = Lay the tile you drew at the end of your last turn touching the table, every shared edge matching: city to city, road to road, field to field.
+rs-turn-draw = Draw a tile and lay it touching the table, every shared edge matching: city to city, road to road, field to field.
+rs-unplaceable-discard = A tile that fits nowhere leaves the game, and another is drawn.
+rs-unplaceable-reshuffle = A tile that fits nowhere goes back into the bag, and another is drawn.
+rs-follower-farmers = Then you may put one follower on a road, city, cloister or field of that tile, if no follower stands on that whole feature yet.
+rs-follower-no-farmers = Then you may put one follower on a road, city or cloister of that tile, if no follower stands on that whole feature yet. Fields take no followers.
+rs-abbot = Or put your abbot on its cloister or garden; or, instead of placing anything, take your abbot back, scoring 1 + the tiles around it.
+rs-complete = Roads, cities and cloisters your tile completes score at once, and their followers come home.
+rs-hole = A tile laid with neighbours on all four sides fills a hole and earns you another turn.
+rs-draw-back = Draw back up to { $n } tiles at the end of your turn.
+rs-draw-next = Draw your next tile at the end of your turn: you see it while the others play.
+rs-road-score = It scores 1 point per tile to the player with the most thieves on it; tied players each score in full.
+rs-city-score = It scores 2 points per tile and 2 per shield to the player with the most knights in it; tied players each score in full.
+rs-small-city = Small cities: a completed city of just 2 tiles scores 1 per tile and per shield instead.
+rs-cloister = A cloister is complete when the 8 tiles around it are laid: 9 points to its monk.
+rs-gardens = Gardens score just like cloisters, but only an abbot may stand on one.
+rs-farm-what = A farm is a stretch of field, bounded by roads, cities, the river and the table's edge. Farmers stay until the end.
+rs-farm-end = At the end: { $summary }
+rs-no-farmers = No farmers are played: fields never score.
+rs-farms-summary-per-farm = each farm pays its farmers' majority 3 points per completed city it borders.
+rs-farms-summary-per-farm-once = 3 points per completed city, each city paying each player at most once (2001 rules).
+rs-farms-summary-per-city = each completed city pays 4 points to the most farmers over all farms bordering it (2000 rules).
+rs-farms-summary-off = no farmers are played.
+rs-farms-example-per-farm = Example: a farm borders two completed cities and one unfinished city. Ada has two farmers on it, Bob one. Ada scores 2 × 3 = 6, Bob nothing; the unfinished city pays no one. If Bob also holds another farm that borders one of those cities, that city pays him 3 as well.
+rs-farms-example-per-farm-once = Example: Ada holds the most farmers on two farms, and both border the same completed city. That city pays her 3 once, not 3 for each farm. A second completed city bordering one of the farms pays her another 3.
+rs-farms-example-per-city = Example: a completed city borders two farms. Ada has one farmer on the first; Bob has one on each. Counted over both farms, Bob has 2 farmers to Ada's 1, so the city pays Bob 4 and Ada nothing. With a tie, both would score 4.
+rs-farms-example-off = Example: a field next to three completed cities is worth nothing to anyone: followers cannot be laid in fields.
+rs-end-hand = The game ends when the bag and every hand are empty.
+rs-end-last = The game ends after the last tile is laid.
+rs-incomplete-none = Unfinished roads, cities, cloisters and gardens score nothing.
+rs-farms-then = Then the farms score, as above.
+rs-winner = The highest total wins; tied players share the victory.
+rs-hand = Each player draws a hand of { $n } tiles, { $shown ->
+        [yes] shown to everyone
+       *[no] seen only by their owner
+    }.
+rs-road-complete = A road is complete when both ends stop at a crossing, a city or a cloister, or it closes a loop{ $edge ->
+        [yes] , or reaches the table's edge
+       *[no] {""}
+    }.
+rs-city-complete = A city is complete when its walls close all round{ $edge ->
+        [yes] , or reaches the table's edge
+       *[no] {""}
+    }.
+rs-incomplete = Unfinished roads then score 1 per tile, unfinished cities 1 per tile and per shield, unfinished cloisters{ $gardens ->
+        [yes] {" "}and gardens
+       *[no] {""}
+    } 1 + the tiles around them.

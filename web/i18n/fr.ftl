@@ -567,3 +567,63 @@ said-spots = { $n ->
 ## Chart
 
 chart-axis-turn = tour
+
+## The rules page in words (formatted by the server, crates/server/src/i18n.rs rules_summary)
+
+rs-setup-river = La source commence la table ; les 11 autres tuiles rivière sont piochées d’abord (le lac en dernier), puis les 71 tuiles terrain.
+rs-setup-start = La tuile de départ est posée face visible au milieu de la table ; les 71 autres tuiles sont mélangées face cachée.
+rs-followers-abbot = Chaque joueur a 7 partisans et un abbé.
+rs-followers = Chaque joueur a 7 partisans.
+rs-draw-first = Chaque joueur pioche sa première tuile avant le début de la partie.
+rs-table = La table fait { $w } sur { $h } tuiles, centrée sur la tuile de départ : aucune tuile ne peut être posée en dehors.
+rs-first-seat = La première place commence.
+rs-first-random = Le premier joueur est tiré au sort.
+rs-turn-hand = Choisissez l’une de vos { $n } tuiles et posez-la contre la table, chaque bord commun correspondant : ville contre ville, route contre route, pré contre pré.
+rs-turn-draw-end = Posez la tuile piochée à la fin de votre tour précédent contre la table, chaque bord commun correspondant : ville contre ville, route contre route, pré contre pré.
+rs-turn-draw = Piochez une tuile et posez-la contre la table, chaque bord commun correspondant : ville contre ville, route contre route, pré contre pré.
+rs-unplaceable-discard = Une tuile qui ne s’insère nulle part quitte la partie, et on en pioche une autre.
+rs-unplaceable-reshuffle = Une tuile qui ne s’insère nulle part retourne dans le sac, et on en pioche une autre.
+rs-follower-farmers = Vous pouvez ensuite placer un partisan sur une route, une ville, une abbaye ou un pré de cette tuile, si aucun partisan n’occupe encore toute cette zone.
+rs-follower-no-farmers = Vous pouvez ensuite placer un partisan sur une route, une ville ou une abbaye de cette tuile, si aucun partisan n’occupe encore toute cette zone. Les prés ne reçoivent pas de partisans.
+rs-abbot = Ou placez votre abbé sur son abbaye ou son jardin ; ou, au lieu de placer quoi que ce soit, reprenez votre abbé en marquant 1 + les tuiles qui l’entourent.
+rs-complete = Les routes, villes et abbayes que votre tuile achève rapportent aussitôt, et leurs partisans reviennent.
+rs-hole = Une tuile posée avec des voisines sur ses quatre côtés comble un trou et vous donne un tour de plus.
+rs-draw-back = Complétez votre main à { $n } tuiles à la fin de votre tour.
+rs-draw-next = Piochez votre tuile suivante à la fin de votre tour : vous la voyez pendant que les autres jouent.
+rs-road-score = Elle rapporte 1 point par tuile au joueur qui y a le plus de voleurs ; en cas d’égalité, chacun marque la totalité.
+rs-city-score = Elle rapporte 2 points par tuile et 2 par blason au joueur qui y a le plus de chevaliers ; en cas d’égalité, chacun marque la totalité.
+rs-small-city = Petites villes : une ville achevée de 2 tuiles seulement rapporte à la place 1 par tuile et par blason.
+rs-cloister = Une abbaye est achevée quand les 8 tuiles qui l’entourent sont posées : 9 points pour son moine.
+rs-gardens = Les jardins rapportent comme les abbayes, mais seul un abbé peut s’y tenir.
+rs-farm-what = Un pré est une étendue de champ, bordée par les routes, les villes, la rivière et le bord de la table. Les paysans y restent jusqu’à la fin.
+rs-farm-end = À la fin : { $summary }
+rs-no-farmers = On ne joue pas de paysans : les prés ne rapportent jamais.
+rs-farms-summary-per-farm = chaque pré rapporte à la majorité de ses paysans 3 points par ville achevée qu’il borde.
+rs-farms-summary-per-farm-once = 3 points par ville achevée, chaque ville ne payant chaque joueur qu’une fois au plus (règles de 2001).
+rs-farms-summary-per-city = chaque ville achevée rapporte 4 points au plus grand nombre de paysans sur tous les prés qui la bordent (règles de 2000).
+rs-farms-summary-off = on ne joue pas de paysans.
+rs-farms-example-per-farm = Exemple : un pré borde deux villes achevées et une ville inachevée. Ada y a deux paysans, Bob un. Ada marque 2 × 3 = 6, Bob rien ; la ville inachevée ne paie personne. Si Bob tient aussi un autre pré qui borde l’une de ces villes, cette ville lui paie 3 aussi.
+rs-farms-example-per-farm-once = Exemple : Ada a le plus de paysans sur deux prés, qui bordent tous deux la même ville achevée. Cette ville lui paie 3 une fois, et non 3 par pré. Une seconde ville achevée qui borde l’un des prés lui paie 3 de plus.
+rs-farms-example-per-city = Exemple : une ville achevée borde deux prés. Ada a un paysan sur le premier ; Bob en a un sur chacun. Comptés sur les deux prés, Bob a 2 paysans contre 1 pour Ada : la ville paie 4 à Bob et rien à Ada. En cas d’égalité, tous deux marqueraient 4.
+rs-farms-example-off = Exemple : un pré voisin de trois villes achevées ne vaut rien pour personne : on ne peut pas poser de partisans dans les prés.
+rs-end-hand = La partie s’achève quand le sac et toutes les mains sont vides.
+rs-end-last = La partie s’achève une fois la dernière tuile posée.
+rs-incomplete-none = Les routes, villes, abbayes et jardins inachevés ne rapportent rien.
+rs-farms-then = Puis les prés sont décomptés, comme ci-dessus.
+rs-winner = Le plus haut total l’emporte ; les joueurs à égalité se partagent la victoire.
+rs-hand = Chaque joueur pioche une main de { $n } tuiles, { $shown ->
+        [yes] visible de tous
+       *[no] vue de son seul propriétaire
+    }.
+rs-road-complete = Une route est achevée quand ses deux bouts s’arrêtent à un carrefour, une ville ou une abbaye, ou qu’elle forme une boucle{ $edge ->
+        [yes] , ou qu’elle atteint le bord de la table
+       *[no] {""}
+    }.
+rs-city-complete = Une ville est achevée quand ses remparts se referment tout autour{ $edge ->
+        [yes] , ou qu’elle atteint le bord de la table
+       *[no] {""}
+    }.
+rs-incomplete = Les routes inachevées rapportent alors 1 par tuile, les villes inachevées 1 par tuile et par blason, les abbayes{ $gardens ->
+        [yes] {" "}et jardins
+       *[no] {""}
+    } inachevées 1 + les tuiles qui les entourent.

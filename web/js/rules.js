@@ -104,7 +104,7 @@ export class RulesScreen {
     const sections = p.summary.map((s) => `
       <section class="card rules-section${s.title === 'Farms' ? ' farms' : ''}">
         <h2>${esc(t(`rules-section-${s.title.toLowerCase().replace(/ /g, '-')}`))}</h2>
-        ${s.lines.map((l) => `<p${l.startsWith('Example:') ? ' class="example"' : ''}>${esc(l)}</p>`).join('')}
+        ${s.lines.map((l, i) => `<p${s.title === 'Farms' && i === s.lines.length - 1 ? ' class="example"' : ''}>${esc(l)}</p>`).join('')}
       </section>`).join('');
     this.root.innerHTML = `
       <div class="rules-page">

@@ -147,3 +147,91 @@ pub fn error_text(lang: Lang, code: &str, version: Option<u64>) -> Option<String
     }
     text(lang, &format!("error-{code}"), &args)
 }
+
+/// The rules page's summary ([`carcassonne::Rules::summary`]) in a
+/// language: the same sections (their English titles kept, as keys for the
+/// page) and the same sentences, from the `rs-` messages. English is the
+/// engine's own.
+pub fn rules_summary(lang: Lang, rules: &carcassonne::Rules) -> Vec<(&'static str, Vec<String>)> {
+    use carcassonne::{FarmRule, FirstPlayer, Unplaceable};
+    if lang == Lang::En {
+        return rules.summary().into_iter().map(|s| (s.title, s.lines)).collect();
+    }
+    let say = |key: &str, args: &[(&str, FluentValue<'_>)]| text(lang, key, args).unwrap_or_else(|| key.to_string());
+    let s = |key: &str| say(key, &[]);
+    let n = |v: u8| FluentValue::from(v);
+    let yes = |b: bool| FluentValue::from(if b { "yes" } else { "no" });
+    let farmers = rules.farms != FarmRule::Off;
+
+    let mut setup = vec![s(if rules.river { "rs-setup-river" } else { "rs-setup-start" })];
+    setup.push(s(if rules.abbot { "rs-followers-abbot" } else { "rs-followers" }));
+    if rules.hand > 1 {
+        setup.push(say("rs-hand", &[("n", n(rules.hand)), ("shown", yes(rules.hand_visible))]));
+    } else if rules.draw_at_turn_end {
+        setup.push(s("rs-draw-first"));
+    }
+    if let Some((w, h)) = rules.board_limit {
+        setup.push(say("rs-table", &[("w", n(w)), ("h", n(h))]));
+    }
+    setup.push(s(match rules.first_player {
+        FirstPlayer::Seat0 => "rs-first-seat",
+        FirstPlayer::Random => "rs-first-random",
+    }));
+
+    let mut turn = vec![if rules.hand > 1 {
+        say("rs-turn-hand", &[("n", n(rules.hand))])
+    } else if rules.draw_at_turn_end {
+        s("rs-turn-draw-end")
+    } else {
+        s("rs-turn-draw")
+    }];
+    turn.push(s(match rules.unplaceable {
+        Unplaceable::Discard => "rs-unplaceable-discard",
+        Unplaceable::Reshuffle => "rs-unplaceable-reshuffle",
+    }));
+    turn.push(s(if farmers { "rs-follower-farmers" } else { "rs-follower-no-farmers" }));
+    if rules.abbot {
+        turn.push(s("rs-abbot"));
+    }
+    turn.push(s("rs-complete"));
+    if rules.hole_bonus_turn {
+        turn.push(s("rs-hole"));
+    }
+    if rules.hand > 1 {
+        turn.push(say("rs-draw-back", &[("n", n(rules.hand))]));
+    } else if rules.draw_at_turn_end {
+        turn.push(s("rs-draw-next"));
+    }
+
+    let edge = yes(rules.border_completes);
+    let roads = vec![say("rs-road-complete", &[("edge", edge.clone())]), s("rs-road-score")];
+    let mut cities = vec![say("rs-city-complete", &[("edge", edge)]), s("rs-city-score")];
+    if rules.small_city {
+        cities.push(s("rs-small-city"));
+    }
+    let mut cloisters = vec![s("rs-cloister")];
+    if rules.abbot {
+        cloisters.push(s("rs-gardens"));
+    }
+    let farm = rules.farms.name();
+    let example = s(&format!("rs-farms-example-{farm}"));
+    let farms = if farmers {
+        let summary = s(&format!("rs-farms-summary-{farm}"));
+        vec![s("rs-farm-what"), say("rs-farm-end", &[("summary", FluentValue::from(summary))]), example]
+    } else {
+        vec![s("rs-no-farmers"), example]
+    };
+    let mut end = vec![s(if rules.hand_mode() { "rs-end-hand" } else { "rs-end-last" })];
+    end.push(if rules.incomplete_scoring {
+        say("rs-incomplete", &[("gardens", yes(rules.abbot))])
+    } else {
+        s("rs-incomplete-none")
+    });
+    if farmers {
+        end.push(s("rs-farms-then"));
+    }
+    end.push(s("rs-winner"));
+    // The engine's sections, in its order and with its titles.
+    let titles: Vec<&'static str> = rules.summary().into_iter().map(|s| s.title).collect();
+    titles.into_iter().zip([setup, turn, roads, cities, cloisters, farms, end]).collect()
+}

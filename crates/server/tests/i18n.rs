@@ -204,3 +204,52 @@ async fn refusals_are_said_in_the_language_asked_for() {
     assert_eq!(status, StatusCode::OK);
     assert!(ok["options"].as_array().unwrap().iter().all(|o| o["message"].as_str().unwrap().starts_with("rule-")));
 }
+
+#[test]
+fn the_rules_summary_reads_in_every_language_as_in_english() {
+    use carcassonne::Rules;
+    let sets = [
+        "standard",
+        "beginner",
+        "first-edition",
+        "standard,river=true,abbot=true,hand=3,hand_visible=true,board_limit=7x7,border_completes=true",
+        "standard,draw_at_turn_end=true,unplaceable=reshuffle,hole_bonus_turn=true,incomplete_scoring=false",
+        "standard,farms=per-farm-once,first_player=random,small_city=true",
+    ];
+    for text in sets {
+        let rules = Rules::parse(text).unwrap();
+        let en = i18n::rules_summary(Lang::En, &rules);
+        let engine = rules.summary();
+        assert_eq!(en.len(), engine.len());
+        for lang in [Lang::De, Lang::Fr] {
+            let other = i18n::rules_summary(lang, &rules);
+            assert_eq!(other.len(), en.len(), "{text} in {}", lang.code());
+            for ((t1, l1), (t2, l2)) in en.iter().zip(&other) {
+                assert_eq!(t1, t2, "the titles stay the page's keys");
+                assert_eq!(l1.len(), l2.len(), "{text}, {t1}, in {}: {l2:?}", lang.code());
+                for line in l2 {
+                    assert!(!line.starts_with("rs-") && !l1.contains(line), "{text}, {t1}, in {}: {line}", lang.code());
+                }
+            }
+            // Numbers from the rule set reach the words.
+            if rules.hand > 1 {
+                assert!(other[0].1.iter().any(|l| l.contains(&rules.hand.to_string())), "{other:?}");
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_rules_page_comes_in_the_language_asked_for() {
+    let (app, _) = common::test_app();
+    let code = carcassonne::Rules::parse("standard,river=true").unwrap().to_code();
+    let uri = format!("/api/rules/{code}");
+    let (_, en) = get(&app, &uri, None).await;
+    let (_, de) = get(&app, &uri, Some("de")).await;
+    assert_eq!(en["code"], de["code"]);
+    assert_eq!(en["summary"].as_array().unwrap().len(), de["summary"].as_array().unwrap().len());
+    assert_eq!(de["summary"][0]["title"], "Setup");
+    let first = de["summary"][0]["lines"][0].as_str().unwrap();
+    assert_eq!(first, i18n::text(Lang::De, "rs-setup-river", &[]).unwrap());
+    assert_ne!(first, en["summary"][0]["lines"][0].as_str().unwrap());
+}
