@@ -4,7 +4,7 @@
 //
 // The language: the person's pick (kept in localStorage), else the first of
 // the browser's languages (navigator.languages) this game speaks, else
-// English. The messages load before any module that imports this one runs
+// English; switched with the selector at the page's foot. The messages load before any module that imports this one runs
 // (top-level await), so `t()` may be called anywhere, even at module level.
 //
 // The formatter is a small subset of Fluent, written here (no build step, no
@@ -276,27 +276,33 @@ export function translateTree(root) {
   }
 }
 
-/** Sets <html lang>, translates the page's fixed words, and adds the language selector to the top bar. */
+/** Sets <html lang>, translates the page's fixed words, and puts the language selector in the page's footer. */
 export function installLanguage() {
   document.documentElement.lang = lang;
   translateTree(document);
   document.title = t('app-title');
-  const bar = document.querySelector('.topbar');
-  if (!bar || bar.querySelector('.lang-select')) return;
+  const meta = document.querySelector('meta[name="description"]');
+  if (meta) meta.content = t('app-description');
+  if (document.querySelector('.lang-select')) return;
+  const footer = document.createElement('footer');
+  footer.className = 'site-footer';
+  const label = document.createElement('label');
+  label.htmlFor = 'lang-select';
+  label.textContent = t('lang-select-label');
   const sel = document.createElement('select');
+  sel.id = 'lang-select';
   sel.className = 'lang-select';
-  sel.setAttribute('aria-label', t('lang-select-label'));
   for (const l of LANGS) {
     const o = document.createElement('option');
     o.value = l;
     o.lang = l;
-    o.textContent = l.toUpperCase();
-    o.title = LANG_NAMES[l];
+    o.textContent = LANG_NAMES[l];
     sel.appendChild(o);
   }
   sel.value = lang;
   sel.onchange = () => setLanguage(sel.value);
-  bar.appendChild(sel);
+  footer.append(label, ' ', sel);
+  document.body.appendChild(footer);
 }
 
 /** A server error's words: the message for its code in the language in force, else the server's own. */
