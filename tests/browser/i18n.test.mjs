@@ -179,7 +179,7 @@ test('German from the browser, French from the selector, kept; no English left i
     await page.goto(`${BASE}/`);
     await page.waitForSelector('.new-game .start');
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'de', 'a German browser gets German');
-    assert.equal((await page.textContent('.topbar a[href="#/new"]')).trim(), 'Neues Spiel');
+    assert.equal((await page.textContent('.topbar a[href="#/new"] .nav-long')).trim(), 'Neues Spiel');
     await walk(page, 'de');
 
     // Switched to French with the selector: the page reloads in French, and stays so.
@@ -193,7 +193,7 @@ test('German from the browser, French from the selector, kept; no English left i
     await page.goto(`${BASE}/#/`);
     await page.waitForSelector('.new-game .start');
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'fr');
-    assert.equal((await page.textContent('.topbar a[href="#/new"]')).trim(), 'Nouvelle partie');
+    assert.equal((await page.textContent('.topbar a[href="#/new"] .nav-long')).trim(), 'Nouvelle partie');
     await page.reload();
     await page.waitForSelector('.new-game .start');
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'fr', 'the pick is kept');
@@ -207,7 +207,7 @@ test('German from the browser, French from the selector, kept; no English left i
     await page.waitForFunction(() => document.documentElement.lang === 'en');
     await page.waitForSelector('.new-game .start');
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
-    assert.equal((await page.textContent('.topbar a[href="#/new"]')).trim(), 'New game');
+    assert.equal((await page.textContent('.topbar a[href="#/new"] .nav-long')).trim(), 'New game');
     // (The rules link that does not read is refused, 400, on purpose.)
     assert.deepEqual(errors.filter((e) => !/status of 400/.test(e)), []);
     await context.close();
@@ -244,6 +244,26 @@ test('the page formats every message of every language (no placeholder left, no 
       return { de: Object.keys(await fmt('de')).length, fr: Object.keys(await fmt('fr')).length };
     });
     assert.ok(words.de > 300 && words.fr > 300, JSON.stringify(words));
+  } finally {
+    await browser.close();
+  }
+});
+
+test('the top bar fits a 320 px phone in German and in French', async () => {
+  const browser = await launchBrowser();
+  try {
+    for (const locale of ['de-DE', 'fr-FR']) {
+      const context = await browser.newContext({ locale, viewport: { width: 320, height: 640 }, hasTouch: true, isMobile: true });
+      const page = await context.newPage();
+      await page.goto(`${BASE}/#/new`);
+      await page.waitForSelector('.new-game .start');
+      const bar = await page.evaluate(() => [...document.querySelectorAll('.topbar > a, .topbar > button, .account-nav a, .account-nav button')]
+        .map((e) => e.getBoundingClientRect()).filter((r) => r.width > 0).map((r) => [r.left, r.right]));
+      for (let i = 1; i < bar.length; i++) assert.ok(bar[i][0] >= bar[i - 1][1], `${locale}: the top bar's items ${i - 1} and ${i} do not overlap`);
+      assert.ok(bar[bar.length - 1][1] <= 320, `${locale}: the top bar fits`);
+      await shot(page, `i18n-${locale}-320`);
+      await context.close();
+    }
   } finally {
     await browser.close();
   }

@@ -612,3 +612,10 @@ rs-incomplete = Unfertige Straßen zählen dann 1 je Plättchen, unfertige Städ
         [yes] {" "}und Gärten
        *[no] {""}
     } 1 + die Plättchen um sie herum.
+
+## Top bar on narrow phones
+
+nav-new-game-short = Neu
+nav-games-short = Partien
+nav-learn-short = Lernen
+nav-sign-in-short = Anmelden

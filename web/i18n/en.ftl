@@ -629,3 +629,10 @@ rs-incomplete = Unfinished roads then score 1 per tile, unfinished cities 1 per 
         [yes] {" "}and gardens
        *[no] {""}
     } 1 + the tiles around them.
+
+## Top bar on narrow phones
+
+nav-new-game-short = New game
+nav-games-short = Games
+nav-learn-short = Learn
+nav-sign-in-short = Sign in

@@ -627,3 +627,10 @@ rs-incomplete = Les routes inachevées rapportent alors 1 par tuile, les villes 
         [yes] {" "}et jardins
        *[no] {""}
     } inachevées 1 + les tuiles qui les entourent.
+
+## Top bar on narrow phones
+
+nav-new-game-short = Jouer
+nav-games-short = Parties
+nav-learn-short = Leçons
+nav-sign-in-short = Connexion

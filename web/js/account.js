@@ -22,7 +22,7 @@ export async function showAccount() {
     name = (await request('GET', '/api/me')).name;
   } catch { /* shown as signed out */ }
   if (name === null || name === undefined) {
-    box.innerHTML = `<a href="#/signin">${esc(t('nav-sign-in'))}</a>`;
+    box.innerHTML = `<a href="#/signin"><span class="nav-long">${esc(t('nav-sign-in'))}</span><span class="nav-short">${esc(t('nav-sign-in-short'))}</span></a>`;
     return;
   }
   box.innerHTML = `<span class="account-name">${esc(name)}</span>
