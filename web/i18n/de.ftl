@@ -619,3 +619,24 @@ nav-new-game-short = Neu
 nav-games-short = Partien
 nav-learn-short = Lernen
 nav-sign-in-short = Anmelden
+
+## Replay
+
+replay-first = Anfang
+replay-back = Zurück
+replay-play = Abspielen
+replay-forward = Vor
+replay-end = Ende
+replay-turn = Zug
+replay-finished = beendete Partie
+replay-unfinished = unbeendete Partie
+replay-back-to-game = Zurück zur Partie
+replay-log = Protokoll
+replay-scores = Punkte
+replay-start-tile = Das Startplättchen
+replay-banner = Zug { $k }: { $name } { $you ->
+        [yes] legst
+       *[no] legt
+    } { $tile }{ $deploy }{ $done }
+replay-with = {" "}mit einem { $role }
+replay-final = {" "}— Schlusswertung

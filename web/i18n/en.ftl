@@ -636,3 +636,24 @@ nav-new-game-short = New game
 nav-games-short = Games
 nav-learn-short = Learn
 nav-sign-in-short = Sign in
+
+## Replay
+
+replay-first = Start
+replay-back = Back
+replay-play = Play
+replay-forward = Forward
+replay-end = End
+replay-turn = Turn
+replay-finished = finished game
+replay-unfinished = unfinished game
+replay-back-to-game = Back to the game
+replay-log = Log
+replay-scores = Scores
+replay-start-tile = The start tile
+replay-banner = Turn { $k }: { $name } { $you ->
+        [yes] place
+       *[no] places
+    } { $tile }{ $deploy }{ $done }
+replay-with = {" "}with a { $role }
+replay-final = {" "}— final scoring

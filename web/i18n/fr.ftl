@@ -634,3 +634,24 @@ nav-new-game-short = Jouer
 nav-games-short = Parties
 nav-learn-short = Leçons
 nav-sign-in-short = Connexion
+
+## Replay
+
+replay-first = Début
+replay-back = Reculer
+replay-play = Lecture
+replay-forward = Avancer
+replay-end = Fin
+replay-turn = Tour
+replay-finished = partie terminée
+replay-unfinished = partie inachevée
+replay-back-to-game = Retour à la partie
+replay-log = Journal
+replay-scores = Scores
+replay-start-tile = La tuile de départ
+replay-banner = Tour { $k } : { $name } { $you ->
+        [yes] posez
+       *[no] pose
+    } { $tile }{ $deploy }{ $done }
+replay-with = {" "}avec un { $role }
+replay-final = {" "}— décompte final

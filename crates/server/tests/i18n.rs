@@ -141,11 +141,7 @@ fn error_codes() -> BTreeSet<String> {
     let src = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/error.rs")).unwrap();
     let start = src.find("pub fn code(&self)").unwrap();
     let end = start + src[start..].find("pub fn status").unwrap();
-    src[start..end]
-        .split("=> \"")
-        .skip(1)
-        .map(|rest| rest[..rest.find('"').unwrap()].to_string())
-        .collect()
+    src[start..end].split("=> \"").skip(1).map(|rest| rest[..rest.find('"').unwrap()].to_string()).collect()
 }
 
 #[test]
