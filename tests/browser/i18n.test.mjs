@@ -4,7 +4,7 @@
 // <html lang> follows. In each language every view is walked — home and
 // the new-game form, a game in play, a finished game and its results, a
 // rules page with house rules, a rules link that does not read, the
-// account pages — and fails on English left: any English message of
+// account pages, a replay — and fails on English left: any English message of
 // en.ftl (not the same word in the language shown) or common English
 // words, in the text or in labels, titles and placeholders; axe finds
 // nothing in each.
@@ -52,7 +52,8 @@ const ENGLISH_WORDS = /(^|[^\p{L}])(the|and|your|with|you|is|are|of|turn|tiles?|
 /** Every word the page shows or says: text nodes and the labels, titles, placeholders and alt texts. */
 async function pageWords(page) {
   return page.evaluate(() => {
-    const skip = (el) => el.closest('code, script, style, noscript, .lang-select, .recovery-code');
+    // (The game review's panel is not translated yet: docs/web.md, "Languages".)
+    const skip = (el) => el.closest('code, script, style, noscript, .lang-select, .recovery-code, .review-panel');
     const parts = [];
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
@@ -145,6 +146,16 @@ async function walk(page, lang) {
   await page.click('.drawer-toggle').catch(() => {});
   await page.click('[data-act="toggle-remaining"]');
   await noEnglish(page, lang, 'the log and the tiles left of a finished game');
+
+  // Its replay, at a move and at the end.
+  await page.goto(`${BASE}/#/replay/${done.id}`);
+  await page.waitForSelector('.replay-bar');
+  await page.click('[data-go="next"]');
+  await page.click('[data-go="next"]');
+  await check('the replay of a finished game');
+  await page.click('[data-go="last"]');
+  await noEnglish(page, lang, 'the replay at its end');
+  await shot(page, `i18n-${lang}-replay`);
 
   // A rules page with house rules.
   const rules = await api('/api/rules', {
