@@ -11,7 +11,7 @@
 // touched here: only the shell and the boot data are kept.
 
 // Change when what is kept, or how, changes: the old copies are dropped on activation.
-const CACHE = 'carcassonne-shell-v1';
+const CACHE = 'carcassonne-shell-v2';
 const NETWORK_WAIT_MS = 4000;
 
 // Kept at installation: the page and every module it imports at boot
@@ -30,6 +30,7 @@ const SHELL = [
   '/js/game.js',
   '/js/hint.js',
   '/js/home.js',
+  '/js/i18n.js',
   '/js/meeple.js',
   '/js/panels.js',
   '/js/replay.js',
@@ -37,6 +38,9 @@ const SHELL = [
   '/js/rules.js',
   '/js/theme.js',
   '/js/tiles.js',
+  '/i18n/en.ftl',
+  '/i18n/de.ftl',
+  '/i18n/fr.ftl',
   '/favicon.svg',
   '/favicon-turn.svg',
   '/manifest.webmanifest',

@@ -5,11 +5,12 @@
 
 import { request } from './api.js';
 import { esc } from './dom.js';
+import { errorText, t } from './i18n.js';
 
 /** A message as a sentence: capital first, full stop last. */
 function sentence(m) {
-  const t = String(m || 'something went wrong');
-  return `${t[0].toUpperCase()}${t.slice(1)}${/[.!?]$/.test(t) ? '' : '.'}`;
+  const s = String(m || t('something-wrong'));
+  return `${s[0].toUpperCase()}${s.slice(1)}${/[.!?]$/.test(s) ? '' : '.'}`;
 }
 
 /** Shows who is signed in (or the way to sign in) in the top bar. */
@@ -21,11 +22,11 @@ export async function showAccount() {
     name = (await request('GET', '/api/me')).name;
   } catch { /* shown as signed out */ }
   if (name === null || name === undefined) {
-    box.innerHTML = '<a href="#/signin">Sign in</a>';
+    box.innerHTML = `<a href="#/signin"><span class="nav-long">${esc(t('nav-sign-in'))}</span><span class="nav-short">${esc(t('nav-sign-in-short'))}</span></a>`;
     return;
   }
   box.innerHTML = `<span class="account-name">${esc(name)}</span>
-    <button type="button" class="link account-signout">Sign out</button>`;
+    <button type="button" class="link account-signout">${esc(t('account-sign-out'))}</button>`;
   box.querySelector('.account-signout').addEventListener('click', async () => {
     try { await request('POST', '/api/account/signout', {}); } catch { /* the cookie is gone either way */ }
     await showAccount();
@@ -41,22 +42,22 @@ export class AccountScreen {
     root.innerHTML = `
       <div class="account-page">
         <section class="card">
-          <h1>${up ? 'Create an account' : 'Sign in'}</h1>
+          <h1>${esc(up ? t('account-create-title') : t('nav-sign-in'))}</h1>
           <p class="muted">${up
-            ? 'An account keeps your name yours. You can play without one, as a guest.'
-            : 'No account? <a href="#/signup">Create one</a>, or play as a guest.'}</p>
+    ? esc(t('account-why'))
+    : `${esc(t('account-none'))} <a href="#/signup">${esc(t('account-create-one'))}</a>${esc(t('account-or-guest'))}`}</p>
           <form class="account-form" method="post" action="#" novalidate>
-            <label for="account-name">Name</label>
+            <label for="account-name">${esc(t('account-name'))}</label>
             <input id="account-name" name="username" autocomplete="username" required maxlength="64"
               autocapitalize="none" spellcheck="false">
-            <label for="account-password">Password</label>
+            <label for="account-password">${esc(t('account-password'))}</label>
             <input id="account-password" name="password" type="password" required minlength="8" maxlength="256"
               autocomplete="${up ? 'new-password' : 'current-password'}">
-            ${up ? '<p class="muted">At least 8 characters.</p>' : ''}
+            ${up ? `<p class="muted">${esc(t('account-password-min'))}</p>` : ''}
             <p class="account-error" role="alert"></p>
-            <button class="btn primary" type="submit">${up ? 'Create account' : 'Sign in'}</button>
+            <button class="btn primary" type="submit">${esc(up ? t('account-create') : t('nav-sign-in'))}</button>
           </form>
-          ${up ? '<p>Have an account? <a href="#/signin">Sign in</a>.</p>' : ''}
+          ${up ? `<p>${esc(t('account-have-one'))} <a href="#/signin">${esc(t('nav-sign-in'))}</a>.</p>` : ''}
         </section>
       </div>`;
     const form = root.querySelector('form');
@@ -80,7 +81,7 @@ export class AccountScreen {
       if (up) this.showRecovery(answer);
       else location.hash = '#/';
     } catch (e) {
-      error.textContent = sentence(e.message);
+      error.textContent = sentence(errorText(e));
       button.disabled = false;
     }
   }
@@ -90,11 +91,10 @@ export class AccountScreen {
     this.root.innerHTML = `
       <div class="account-page">
         <section class="card">
-          <h1>Welcome, ${esc(answer.name)}</h1>
-          <p>Your recovery code sets a new password if you forget yours. It is shown only now:
-            write it down or keep it in your password manager.</p>
+          <h1>${esc(t('account-welcome', { name: answer.name }))}</h1>
+          <p>${esc(t('account-recovery'))}</p>
           <p><code class="recovery-code">${esc(answer.recovery_code)}</code></p>
-          <a class="btn primary" href="#/">Done</a>
+          <a class="btn primary" href="#/">${esc(t('done'))}</a>
         </section>
       </div>`;
   }

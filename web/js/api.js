@@ -1,6 +1,8 @@
 // Talking to the server: JSON over HTTP, game updates over a websocket, and
 // the seats this browser holds (their tokens, kept in localStorage).
 
+import { lang, t } from './i18n.js';
+
 export class ApiError extends Error {
   constructor(body, status) {
     super(body && body.message ? body.message : `HTTP ${status}`);
@@ -15,11 +17,12 @@ export async function request(method, path, body) {
   try {
     resp = await fetch(path, {
       method,
-      headers: body !== undefined ? { 'content-type': 'application/json' } : {},
+      // The server says its refusals (and the rules page) in the page's language.
+      headers: { 'accept-language': lang, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
       body: body !== undefined ? (typeof body === 'string' ? body : JSON.stringify(body)) : undefined,
     });
   } catch (e) {
-    throw new ApiError({ error: 'network', message: 'the server cannot be reached' }, 0);
+    throw new ApiError({ error: 'network', message: t('error-network') }, 0);
   }
   const text = await resp.text();
   let data = null;
@@ -293,8 +296,8 @@ export class GameSocket {
     }).then(async (r) => {
       const v = await r.json().catch(() => null);
       if (r.ok && v) { this.state = v; this.rev = undefined; this.onState(v); }
-      else this.onError(v || { error: 'network', message: 'The move was not sent: try again in a moment' });
-    }).catch(() => this.onError({ error: 'network', message: 'The move was not sent: try again in a moment' }));
+      else this.onError(v || { error: 'network', message: t('move-not-sent') });
+    }).catch(() => this.onError({ error: 'network', message: t('move-not-sent') }));
   }
 
   close() {

@@ -4,7 +4,7 @@
 
 import { AccountScreen, showAccount } from './account.js';
 import { addTokens, api } from './api.js';
-import { toast } from './dom.js';
+import { esc, toast } from './dom.js';
 import { registerServiceWorker } from './connection.js';
 import { GameScreen } from './game.js';
 import { HomeScreen } from './home.js';
@@ -12,7 +12,9 @@ import { ReplayScreen } from './replay.js';
 import { RulesScreen } from './rules.js';
 import { TileSet } from './tiles.js';
 import { installTheme } from './theme.js';
+import { errorText, installLanguage, t } from './i18n.js';
 
+installLanguage();
 installTheme();
 const main = document.getElementById('app');
 // Touch screens are shown no keyboard hints.
@@ -28,7 +30,7 @@ async function boot() {
     tiles = new TileSet(tileData);
     options = opts;
   } catch (e) {
-    main.innerHTML = `<div class="fatal"><h2>The game server cannot be reached</h2><p>${e.message}</p></div>`;
+    main.innerHTML = `<div class="fatal"><h2>${esc(t('boot-unreachable'))}</h2><p>${esc(errorText(e))}</p></div>`;
     return;
   }
   window.addEventListener('hashchange', route);
@@ -80,7 +82,7 @@ async function route() {
     return;
   }
   if (parts[0] === 'rules' && parts[1]) {
-    show(() => new RulesScreen(main, parts[1]));
+    show(() => new RulesScreen(main, parts[1], options));
     return;
   }
   if (parts[0] === 'replay' && parts[1] === 'file') {
@@ -92,9 +94,9 @@ async function route() {
     const id = parts[1];
     try {
       const replay = await api.replayOf(id);
-      show(() => new ReplayScreen(main, tiles, replay, { id, title: `Replay of game ${id}`, review: params.has('review') }));
+      show(() => new ReplayScreen(main, tiles, replay, { id, title: t('replay-of-game', { id }), review: params.has('review') }));
     } catch (e) {
-      toast(e.message, 'error');
+      toast(errorText(e), 'error');
       location.hash = '#/';
     }
     return;
@@ -107,7 +109,7 @@ async function route() {
         fileReplay = { replay: await api.replayRecord(text), name };
         location.hash = '#/replay/file';
       } catch (e) {
-        toast(`This record cannot be replayed: ${e.message}`, 'error', 6000);
+        toast(t('replay-file-refused', { reason: errorText(e) }), 'error', 6000);
       }
     },
   }));

@@ -1,6 +1,8 @@
 // The board: placed tiles, followers, legal cells, the tile being placed and
 // its follower spots, with zoom and pan (wheel, drag, pinch).
 
+import { esc } from './dom.js';
+import { t } from './i18n.js';
 import { followerSvg, colorOf } from './meeple.js';
 
 const T = 100; // board units per tile
@@ -22,7 +24,7 @@ export class BoardView {
     host.innerHTML = `
       <svg class="board" xmlns="${NS}" ${handlers.interactive
     ? 'tabindex="0" role="application" aria-roledescription="board" aria-describedby="board-help"'
-    : 'role="img"'} aria-label="The board">
+    : 'role="img"'} aria-label="${esc(t('board'))}">
         <g class="camera">
           <g class="layer-tiles"></g>
           <g class="layer-marks"></g>
@@ -34,9 +36,9 @@ export class BoardView {
         </g>
       </svg>
       <div class="board-tools">
-        <button class="tool zoom-in" title="Zoom in (+)" aria-label="Zoom in">+</button>
-        <button class="tool zoom-out" title="Zoom out (−)" aria-label="Zoom out">−</button>
-        <button class="tool zoom-fit" title="Show the whole board (0)" aria-label="Show the whole board">⤢</button>
+        <button class="tool zoom-in" title="${esc(t('zoom-in'))} (+)" aria-label="${esc(t('zoom-in'))}">+</button>
+        <button class="tool zoom-out" title="${esc(t('zoom-out'))} (−)" aria-label="${esc(t('zoom-out'))}">−</button>
+        <button class="tool zoom-fit" title="${esc(t('zoom-fit'))} (0)" aria-label="${esc(t('zoom-fit'))}">⤢</button>
       </div>`;
     this.svg = host.querySelector('svg.board');
     this.camera = host.querySelector('.camera');

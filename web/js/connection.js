@@ -1,6 +1,7 @@
 // The page's link to the server when the network comes and goes: the
 // service worker that keeps the app shell (so the game opens offline), and
 // what a game page says while its connection is down.
+import { t } from './i18n.js';
 
 /**
  * Registers the service worker (web/sw.js) once the page has loaded (its
@@ -72,12 +73,12 @@ export class ConnectionStatus {
     this.down = down;
     this.root.classList.toggle('offline', down);
     if (down) this.show();
-    else if (was) this.say('Back online.', 'back', BACK_ONLINE_MS);
+    else if (was) this.say(t('back-online'), 'back', BACK_ONLINE_MS);
   }
 
   show() {
-    if (navigator.onLine === false) this.say('You are offline. The game reconnects when the network is back.', 'off');
-    else this.say('Connection lost. Reconnecting…', 'off');
+    if (navigator.onLine === false) this.say(t('offline-note'), 'off');
+    else this.say(t('connection-lost'), 'off');
   }
 
   say(text, kind, forMs = 0) {

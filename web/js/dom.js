@@ -1,5 +1,7 @@
 // Small DOM helpers.
 
+import { t } from './i18n.js';
+
 /** Escapes text for HTML. */
 export function esc(s) {
   return String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
@@ -21,7 +23,7 @@ export function toast(text, kind = 'info', ms = 3200) {
     box.className = 'toasts';
     // A landmark of its own, read out as messages come.
     box.setAttribute('role', 'region');
-    box.setAttribute('aria-label', 'Messages');
+    box.setAttribute('aria-label', t('toasts-label'));
     box.setAttribute('aria-live', 'polite');
     document.body.appendChild(box);
   }
@@ -36,20 +38,20 @@ export function toast(text, kind = 'info', ms = 3200) {
 /** "3 min ago" for a Unix time in milliseconds. */
 export function ago(ms) {
   const s = Math.max(0, (Date.now() - ms) / 1000);
-  if (s < 60) return 'just now';
-  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
-  return new Date(ms).toLocaleDateString();
+  if (s < 60) return t('just-now');
+  if (s < 3600) return t('minutes-ago', { n: Math.floor(s / 60) });
+  if (s < 86400) return t('hours-ago', { n: Math.floor(s / 3600) });
+  return new Date(ms).toLocaleDateString(document.documentElement.lang || undefined);
 }
 
 /** Copies a link: the clipboard API where the page may use it, else the old way. */
 export function copyText(input) {
-  const done = () => toast('Link copied');
+  const done = () => toast(t('link-copied'));
   const old = () => {
     input.focus();
     input.select();
     try { if (document.execCommand('copy')) { done(); return; } } catch { /* below */ }
-    toast('Select the link and copy it', 'info');
+    toast(t('copy-by-hand'), 'info');
   };
   if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(input.value).then(done, old);
   else old();

@@ -7,6 +7,7 @@ import { BoardView } from './board.js';
 import { Hints, hintsAllowed } from './hint.js';
 import { ConnectionStatus } from './connection.js';
 import { copyText, esc, toast } from './dom.js';
+import { errorText, lang, t } from './i18n.js';
 import { rulesTitle } from './rules.js';
 import { colorOf, markIcon } from './meeple.js';
 import { breakdownHtml, chartSvg, logHtml, playersHtml, remainingHtml, scoredHtml, scoringText, scoringWhy, winText } from './panels.js';
@@ -65,7 +66,7 @@ export class GameScreen {
   }
 
   destroy() {
-    document.title = 'Carcassonne';
+    document.title = t('app-title');
     setFavicon(false);
     document.removeEventListener('keydown', this.keys);
     document.removeEventListener('visibilitychange', this.visible);
@@ -81,22 +82,22 @@ export class GameScreen {
           <div class="board-area"></div>
           <div class="banner"></div>
           <div class="sr-only announcer" role="status" aria-live="polite"></div>
-          <p class="sr-only" id="board-help">On your turn: the arrow keys move your tile between the cells where it fits, R and Shift+R turn it, F and Shift+F step through the spots for a follower, Enter lays it, Escape takes back; H asks for a hint in a game against bots or at one screen.</p>
-          <div class="why-box hidden" role="status"><span class="why-text"></span><button class="close" aria-label="Close" title="Close">×</button></div>
-          <div class="hint-box hidden" role="status" aria-live="polite"><span class="hint-text"></span><button class="close" aria-label="Close the hint" title="Close">×</button></div>
+          <p class="sr-only" id="board-help">${esc(t('game-board-help'))}</p>
+          <div class="why-box hidden" role="status"><span class="why-text"></span><button class="close" aria-label="${esc(t('close'))}" title="${esc(t('close'))}">×</button></div>
+          <div class="hint-box hidden" role="status" aria-live="polite"><span class="hint-text"></span><button class="close" aria-label="${esc(t('hint-close'))}" title="${esc(t('close'))}">×</button></div>
           <div class="offline-note" role="status" aria-live="polite"></div>
-          <div class="watch-badge hidden" title="You hold no seat in this game: you see every move as it is played">${EYE} Watching</div>
+          <div class="watch-badge hidden" title="${esc(t('game-watching-help'))}">${EYE} ${esc(t('game-watching'))}</div>
           <button class="tool sound-toggle" data-act="sound"></button>
-          <button class="tool drawer-toggle" aria-expanded="false" aria-controls="game-drawer" title="Log, tiles left and links">${MENU}<span class="sr-only">Log, tiles left and links</span></button>
+          <button class="tool drawer-toggle" aria-expanded="false" aria-controls="game-drawer" title="${esc(t('game-drawer'))}">${MENU}<span class="sr-only">${esc(t('game-drawer'))}</span></button>
           ${this.invites.length ? '<details class="invite-panel"></details>' : ''}
         </div>
         <aside class="sidebar">
-          <section class="players-panel" aria-label="Players"></section>
-          <section class="tile-panel" aria-label="Your move"></section>
+          <section class="players-panel" aria-label="${esc(t('game-players'))}"></section>
+          <section class="tile-panel" aria-label="${esc(t('game-your-move'))}"></section>
           <div class="drawer" id="game-drawer">
-            <div class="drawer-head"><h2>Log and tiles</h2><button class="btn drawer-close">Back to the board</button></div>
+            <div class="drawer-head"><h2>${esc(t('game-log-and-tiles'))}</h2><button class="btn drawer-close">${esc(t('game-back-to-board'))}</button></div>
             <section class="bag-panel"></section>
-            <section class="log-panel"><h3 id="log-title">Game log</h3><div class="log" tabindex="0" role="log" aria-labelledby="log-title"></div></section>
+            <section class="log-panel"><h3 id="log-title">${esc(t('game-log'))}</h3><div class="log" tabindex="0" role="log" aria-labelledby="log-title"></div></section>
             <section class="game-links"></section>
           </div>
         </aside>
@@ -148,7 +149,7 @@ export class GameScreen {
   renderSound() {
     const b = this.$('.sound-toggle'), on = soundOn();
     b.innerHTML = bellIcon(on);
-    b.title = on ? 'A sound when it is your turn: on (click to switch off)' : 'A sound when it is your turn: off (click to switch on)';
+    b.title = on ? t('game-sound-on') : t('game-sound-off');
     b.setAttribute('aria-pressed', String(on));
     b.classList.toggle('on', on);
   }
@@ -161,20 +162,20 @@ export class GameScreen {
     const local = /^(localhost|127\.|\[::1\])/.test(location.hostname);
     const row = (cls, seat, link, label) => `
       <div class="invite ${cls}" ${seat != null ? `data-seat="${seat}"` : ''}>
-        <button class="qr-btn" title="Show the QR code larger"><img class="qr" alt="QR code: ${esc(label)}"></button>
+        <button class="qr-btn" title="${esc(t('invite-qr-larger'))}"><img class="qr" alt="${esc(t('invite-qr-alt', { label: label.replace(/<[^>]+>/g, '') }))}"></button>
         <div class="invite-main">
           <div class="invite-name">${label}</div>
           <input class="invite-link" readonly value="${esc(link)}" aria-label="${esc(label)}" spellcheck="false">
-          <button class="btn small" data-act="copy">Copy link</button>
+          <button class="btn small" data-act="copy">${esc(t('copy-link'))}</button>
         </div>
       </div>`;
     panel.innerHTML = `
-      <summary><span class="invite-title">Invite your friends</span> <span class="invite-sum"></span></summary>
-      <p class="muted invite-help">Send each friend their own link or let them scan it: whoever opens it plays that seat.</p>
+      <summary><span class="invite-title">${esc(t('invite-title'))}</span> <span class="invite-sum"></span></summary>
+      <p class="muted invite-help">${esc(t('invite-help'))}</p>
       ${this.invites.map((inv) => row('seat-invite', inv.seat, gameLink(this.id, inv.token),
-    `<span class="presence off"></span><b class="who">seat ${inv.seat + 1}</b> <span class="invite-status muted">not joined yet</span>`)).join('')}
-      ${row('spectate', null, gameLink(this.id), '<b>Anyone</b> <span class="muted">can watch</span>')}
-      ${local ? `<p class="invite-warn">${esc(location.hostname)} links open only on this computer: serve with <code>--addr 0.0.0.0:8080</code> and open this page at the computer’s network address.</p>` : ''}`;
+    `<span class="presence off"></span><b class="who">${esc(t('invite-seat', { n: inv.seat + 1 }))}</b> <span class="invite-status muted">${esc(t('invite-not-joined'))}</span>`)).join('')}
+      ${row('spectate', null, gameLink(this.id), `<b>${esc(t('invite-anyone'))}</b> <span class="muted">${esc(t('invite-can-watch'))}</span>`)}
+      ${local ? `<p class="invite-warn">${esc(t('invite-local', { host: location.hostname }))} <code>--addr 0.0.0.0:8080</code></p>` : ''}`;
     for (const el of panel.querySelectorAll('.invite')) {
       const link = el.querySelector('.invite-link').value;
       const img = el.querySelector('img.qr');
@@ -184,7 +185,7 @@ export class GameScreen {
       el.querySelector('.qr-btn').onclick = () => {
         const seat = el.dataset.seat;
         const name = seat != null && this.state ? this.state.players[+seat].name : null;
-        this.showQr(img.src, link, name ? `${name}: scan to play` : 'Scan to watch the game');
+        this.showQr(img.src, link, name ? t('invite-scan-to-play', { name }) : t('invite-scan-to-watch'));
       };
     }
     panel.addEventListener('toggle', () => {
@@ -216,7 +217,7 @@ export class GameScreen {
       el.style.setProperty('--pc', colorOf(p.color).fill);
       el.querySelector('.who').textContent = p.name;
       el.querySelector('.presence').className = `presence ${p.online ? 'on' : 'off'}`;
-      el.querySelector('.invite-status').textContent = p.online ? 'is here' : this.seen.has(p.seat) ? 'left (the link still works)' : 'not joined yet';
+      el.querySelector('.invite-status').textContent = p.online ? t('invite-here') : this.seen.has(p.seat) ? t('invite-left') : t('invite-not-joined');
       el.classList.toggle('joined', p.online);
       if (!p.online && !this.seen.has(p.seat)) waiting.push(p.name);
       else if (!p.online) left.push(p.name);
@@ -224,11 +225,11 @@ export class GameScreen {
     const pending = waiting.length > 0 && s.status === 'playing';
     panel.classList.toggle('pending', pending);
     // Someone who came and went is not "here": say who left.
-    const sum = pending ? `· waiting for ${waiting.join(', ')}`
+    const sum = pending ? `· ${t('invite-waiting-for', { names: waiting.join(', ') })}`
       : s.status !== 'playing' ? ''
-        : left.length ? `· ${left.join(', ')} left (the link still works)` : '· everyone is here';
+        : left.length ? `· ${t('invite-names-left', { names: left.join(', ') })}` : `· ${t('invite-everyone-here')}`;
     panel.querySelector('.invite-sum').textContent = sum;
-    panel.querySelector('.invite-title').textContent = pending ? 'Invite your friends' : 'Invite links';
+    panel.querySelector('.invite-title').textContent = pending ? t('invite-title') : t('invite-links');
     if (pending !== this.invitesPending && !this.inviteToggled) {
       // Open while someone has yet to come; folded away once all are here.
       this.inviteOpenWanted = pending;
@@ -240,10 +241,10 @@ export class GameScreen {
   showQr(src, link, label) {
     if (!src) return;
     const o = this.$('.overlay.results');
-    o.innerHTML = `<div class="dialog qr-dialog" role="dialog" aria-label="QR code">
-      <button class="close" title="Close" aria-label="Close">×</button>
+    o.innerHTML = `<div class="dialog qr-dialog" role="dialog" aria-label="${esc(t('qr-code'))}">
+      <button class="close" title="${esc(t('close'))}" aria-label="${esc(t('close'))}">×</button>
       <h3>${esc(label)}</h3>
-      <img class="qr big" src="${esc(src)}" alt="QR code">
+      <img class="qr big" src="${esc(src)}" alt="${esc(t('qr-code'))}">
       <p class="muted qr-text">${esc(link)}</p></div>`;
     o.classList.remove('hidden');
     const close = () => o.classList.add('hidden');
@@ -261,11 +262,11 @@ export class GameScreen {
       if (e.code === 'unauthorized' && this.tokens.length) {
         dropTokens(this.id);
         this.tokens = [];
-        toast('This link holds no seat in this game (any more): you are watching.', 'error', 6000);
+        toast(t('game-no-seat'), 'error', 6000);
         this.socket.reconnect([]);
       } else if (e.code === 'not_found') {
         this.socket.close();
-        this.root.innerHTML = `<div class="fatal"><h2>No such game</h2><p>The game ${esc(this.id)} is not on this server.</p><p><a href="#/">Start a new game</a></p></div>`;
+        this.root.innerHTML = `<div class="fatal"><h2>${esc(t('game-not-found'))}</h2><p>${esc(t('game-not-found-text', { id: this.id }))}</p><p><a href="#/">${esc(t('game-start-new'))}</a></p></div>`;
       }
     } finally {
       this.checking = false;
@@ -329,8 +330,8 @@ export class GameScreen {
     this.pending = false;
     if (e.error !== 'rate_limited') this.socket.send({ type: 'sync' });
     if (e.error === 'stale_version') { /* the game moved on: the state follows */ }
-    else if (e.error === 'rate_limited') toast('Too fast: wait a moment and try again', 'info', 2000);
-    else toast(e.error === 'illegal_move' ? `That move is not allowed: ${e.message}` : e.message || e.error, 'error');
+    else if (e.error === 'rate_limited') toast(t('game-too-fast'), 'info', 2000);
+    else toast(e.error === 'illegal_move' && lang === 'en' ? t('game-illegal', { reason: e.message }) : errorText({ code: e.error, message: e.message, body: e }), 'error');
     this.draw();
   }
 
@@ -346,17 +347,18 @@ export class GameScreen {
   /** Each move just played, in words: "Ada laid a tile with a city east of the start, with a knight; Ada +4, city of 2 tiles." */
   movesInWords(prev, s) {
     const fresh = s.log.slice(prev.log.length);
-    const name = (seat) => (s.you.length === 1 && s.you[0] === seat ? 'You' : s.players[seat].name);
+    const name = (seat) => (s.you.length === 1 && s.you[0] === seat ? t('seat-you') : s.players[seat].name);
     const out = [];
     for (const e of fresh) {
-      if (e.type === 'tile') out.push(`${name(e.seat)} laid ${tileWords(e.tile)} ${e.at[0] || e.at[1] ? placeWords(e.at[0], e.at[1]) : 'on the start'}`);
-      else if (e.type === 'deploy' && out.length) out[out.length - 1] += `, with a ${e.role}`;
-      else if (e.type === 'score') out.push(`${e.to.map(name).join(' and ')} +${e.points}, ${scoringText(e).replace(/<[^>]+>/g, '')}`);
-      else if (e.type === 'recall') out.push(`${e.to.map(name).join(' and ')} recalled the abbot, +${e.points}`);
-      else if (e.type === 'discard') out.push(`${tileWords(e.tile)} fit nowhere and was discarded`);
-      else if (e.type === 'reshuffle') out.push(`${tileWords(e.tile)} fit nowhere and went back into the bag`);
-      else if (e.type === 'bonus') out.push(`${name(e.seat)} filled a hole and plays again`);
-      else if (e.type === 'end') out.push(`Game over: ${winText(e.winners, s.players).replace(/<[^>]+>/g, '')}`);
+      const who = (seats) => new Intl.ListFormat(lang, { type: 'conjunction' }).format(seats.map(name));
+      if (e.type === 'tile') out.push(t(e.at[0] || e.at[1] ? 'said-laid' : 'said-laid-start', { name: name(e.seat), tile: tileWords(e.tile), place: placeWords(e.at[0], e.at[1]) }));
+      else if (e.type === 'deploy' && out.length) out[out.length - 1] += t('said-with', { role: t(`role-${e.role}`) });
+      else if (e.type === 'score') out.push(t('said-scored', { names: who(e.to), points: e.points, what: scoringText(e).replace(/<[^>]+>/g, '') }));
+      else if (e.type === 'recall') out.push(t('said-recalled', { names: who(e.to), points: e.points }));
+      else if (e.type === 'discard') out.push(t('said-discarded', { tile: tileWords(e.tile) }));
+      else if (e.type === 'reshuffle') out.push(t('said-reshuffled', { tile: tileWords(e.tile) }));
+      else if (e.type === 'bonus') out.push(t('said-bonus', { name: name(e.seat) }));
+      else if (e.type === 'end') out.push(t('said-end', { winners: winText(e.winners, s.players).replace(/<[^>]+>/g, '') }));
     }
     return out.length ? `${out.join('. ')}.` : '';
   }
@@ -366,7 +368,7 @@ export class GameScreen {
     let words = this.movesInWords(prev, s);
     if (this.myTurn && s.version !== prev.version) {
       const cells = this.cellsFor(this.sel.tile).length;
-      words += ` Your turn: ${tileWords(this.sel.tile)}; it fits in ${cells} cell${cells === 1 ? '' : 's'}.`;
+      words += ` ${t('said-your-turn', { tile: tileWords(this.sel.tile), n: cells })}`;
     }
     if (words.trim()) this.say(words.trim());
     const fresh = s.log.slice(prev.log.length);
@@ -400,8 +402,9 @@ export class GameScreen {
       ? { at: lastTile.at, color: s.players[lastTile.seat].color } : null);
     if (!this.sel.placed || !this.myTurn) this.board.setCursor(null);
     this.drawInteraction();
-    this.board.setLabel(`The board: ${s.board.length} tile${s.board.length === 1 ? '' : 's'} laid${this.myTurn && this.sel.tile
-      ? `; your tile, ${tileWords(this.sel.tile)}, fits in ${this.cellsFor(this.sel.tile).length} cells` : ''}`);
+    this.board.setLabel(this.myTurn && this.sel.tile
+      ? t('board-label-mine', { n: s.board.length, tile: tileWords(this.sel.tile), cells: this.cellsFor(this.sel.tile).length })
+      : t('board-label', { n: s.board.length }));
     this.renderPlayers();
     this.renderTilePanel();
     this.renderBag();
@@ -428,9 +431,9 @@ export class GameScreen {
   updateTitle() {
     const s = this.state;
     const mark = this.myTurn || this.attention;
-    document.title = mark ? '● Your turn — Carcassonne'
-      : s.status === 'finished' ? 'Game over — Carcassonne'
-        : s.you.length ? 'Carcassonne' : 'Watching — Carcassonne';
+    document.title = mark ? t('title-your-turn')
+      : s.status === 'finished' ? t('title-game-over')
+        : s.you.length ? t('app-title') : t('title-watching');
     setFavicon(mark);
   }
 
@@ -534,27 +537,27 @@ export class GameScreen {
     let text = '', cls = '';
     if (s.status === 'finished') {
       const youWon = s.winners.length === 1 && s.you.includes(s.winners[0]) && s.you.length === 1;
-      text = `Game over — ${youWon ? 'you win' : winText(s.winners, s.players)}! <button class="link" data-open-results>See the results</button>`;
+      text = `${youWon ? esc(t('banner-you-win')) : t('banner-game-over', { winners: winText(s.winners, s.players) })} <button class="link" data-open-results>${esc(t('banner-see-results'))}</button>`;
       cls = 'over';
     } else if (this.pending) {
-      text = 'Placing…';
+      text = esc(t('banner-placing'));
     } else if (this.myTurn) {
       const p = s.players[s.turn.seat];
-      const who = s.you.length > 1 ? `${esc(p.name)}, your turn` : 'Your turn';
+      const who = s.you.length > 1 ? t('banner-named-turn', { name: esc(p.name) }) : esc(t('banner-your-turn'));
       const spots = this.sel.placed ? this.spotChoices().length : 0;
       text = !this.sel.placed
-        ? (TOUCH ? `${who}: tap a lit cell` : `${who}: place the tile — <kbd>R</kbd> rotates`)
+        ? t(TOUCH ? 'banner-tap-cell' : 'banner-place', { who, r: '<kbd>R</kbd>' })
         : spots
-          ? (TOUCH ? `${who}: pick a spot, or tap the tile again to lay it` : `${who}: choose a spot for a follower, or confirm with <kbd>Enter</kbd>`)
-          : (TOUCH ? `${who}: tap the tile again or Confirm to lay it` : `${who}: confirm with <kbd>Enter</kbd>`);
+          ? t(TOUCH ? 'banner-pick-spot-touch' : 'banner-pick-spot', { who, enter: `<kbd>${esc(t('key-enter'))}</kbd>` })
+          : t(TOUCH ? 'banner-lay-touch' : 'banner-lay', { who, enter: `<kbd>${esc(t('key-enter'))}</kbd>` });
       cls = 'mine';
     } else if (s.turn) {
       const p = s.players[s.turn.seat];
       text = s.thinking === s.turn.seat
-        ? `${esc(p.name)} is thinking<span class="dots"><i>.</i><i>.</i><i>.</i></span>`
-        : p.online === false && p.remote && !this.seen.has(p.seat) ? `Waiting for ${esc(p.name)} to join`
-          : p.online === false ? `Waiting for ${esc(p.name)} (offline)`
-            : `Waiting for ${esc(p.name)}`;
+        ? `${t('banner-thinking', { name: esc(p.name) })}<span class="dots"><i>.</i><i>.</i><i>.</i></span>`
+        : p.online === false && p.remote && !this.seen.has(p.seat) ? t('banner-waiting-join', { name: esc(p.name) })
+          : p.online === false ? t('banner-waiting-offline', { name: esc(p.name) })
+            : t('banner-waiting', { name: esc(p.name) });
     }
     b.className = `banner ${cls}`;
     b.style.setProperty('--pc', s.turn ? colorOf(s.players[s.turn.seat].color).fill : '#8a5a2b');
@@ -566,8 +569,8 @@ export class GameScreen {
   renderTilePanel() {
     const s = this.state, sel = this.sel, panel = this.$('.tile-panel');
     if (s.status === 'finished' || !s.turn) {
-      panel.innerHTML = `<h3>Game over</h3><p class="muted">All tiles are placed.</p>
-        <button class="btn primary show-results">Results</button>`;
+      panel.innerHTML = `<h3>${esc(t('game-over'))}</h3><p class="muted">${esc(t('game-all-placed'))}</p>
+        <button class="btn primary show-results">${esc(t('results'))}</button>`;
       panel.querySelector('.show-results').onclick = () => this.openResults();
       return;
     }
@@ -583,60 +586,61 @@ export class GameScreen {
         const n = this.spotChoices().length;
         const entry = this.entry(tile, sel.placed.x, sel.placed.y, sel.placed.rot);
         const any = entry ? entry.meeple.length + entry.abbot.length : 0;
-        info = n ? `${TOUCH ? 'Pick a spot below' : 'Click a circle or press F'} to deploy a follower (${n} spot${n === 1 ? '' : 's'}), or confirm without one.`
-          : any ? 'You have no follower left for this tile: confirm to lay it.'
-            : 'No follower can go on this tile.';
+        info = esc(n ? t(TOUCH ? 'info-deploy-touch' : 'info-deploy', { n })
+          : any ? t('info-no-follower-left')
+            : t('info-no-follower-fits'));
       } else {
-        const away = this.offView ? ` ${this.offView} more at the edges or off screen: drag the board, or ⤢ shows it all.` : '';
+        const away = this.offView ? ` ${esc(t('info-off-view', { n: this.offView }))}` : '';
         info = (now
-          ? `Fits in <b>${now}</b> place${now === 1 ? '' : 's'} this way${cells.length > now ? ` (${cells.length} cells in all)` : ''}.`
-          : `<span class="warn">Doesn't fit this way</span> — it fits in ${cells.length} cell${cells.length === 1 ? '' : 's'} turned. ${TOUCH ? 'Tap the tile to turn it.' : 'Press <kbd>R</kbd>.'}`) + away;
+          ? t(cells.length > now ? 'info-fits-of' : 'info-fits', { n: now, b: `<b>${now}</b>`, all: cells.length })
+          : `<span class="warn">${esc(t('info-no-fit'))}</span> — ${esc(t('info-fits-turned', { n: cells.length }))} ${TOUCH ? esc(t('info-tap-turn')) : t('info-press-r', { r: '<kbd>R</kbd>' })}`) + away;
       }
     }
     const hand = s.turn.tiles.length > 1 && mine
-      ? `<div class="hand"><span class="muted">Choose a tile:</span>${s.turn.tiles.map((t) => `<button class="hand-tile${t === tile ? ' on' : ''}" data-act="hand" data-tile="${t}">${tileSvg(t, 0, 44)}</button>`).join('')}</div>`
+      ? `<div class="hand"><span class="muted">${esc(t('hand-choose'))}</span>${s.turn.tiles.map((x) => `<button class="hand-tile${x === tile ? ' on' : ''}" data-act="hand" data-tile="${x}">${tileSvg(x, 0, 44)}</button>`).join('')}</div>`
       : '';
     const held = s.you.map((i) => s.players[i]).filter((pl) => pl.seat !== s.turn.seat && pl.hand && pl.hand.length);
     const waiting = held.length
-      ? `<div class="hand"><span class="muted">${held.length > 1 ? 'Your hands' : 'Your tiles'}:</span>${held.flatMap((pl) => pl.hand).map((t) => tileSvg(t, 0, 36)).join('')}</div>`
+      ? `<div class="hand"><span class="muted">${esc(held.length > 1 ? t('hand-yours-many') : t('hand-yours'))}</span>${held.flatMap((pl) => pl.hand).map((x) => tileSvg(x, 0, 36)).join('')}</div>`
       : '';
     const action = sel.action;
-    let confirmLabel = 'Confirm';
+    let confirmLabel = t('confirm');
     if (sel.placed) {
-      if (!action) confirmLabel = 'Confirm — no follower';
-      else if (action.kind === 'recall') confirmLabel = 'Confirm — recall abbot';
-      else if (action.kind === 'abbot') confirmLabel = 'Confirm — abbot';
-      else confirmLabel = `Confirm — ${ROLE_OF_KIND[this.tiles.spotKind(tile, sel.placed.rot, action.spot)] || 'follower'}`;
+      if (!action) confirmLabel = t('confirm-no-follower');
+      else if (action.kind === 'recall') confirmLabel = t('confirm-recall');
+      else if (action.kind === 'abbot') confirmLabel = t('confirm-abbot');
+      else confirmLabel = t('confirm-role', { role: t(`role-${ROLE_OF_KIND[this.tiles.spotKind(tile, sel.placed.rot, action.spot)] || 'follower'}`) });
     }
+    confirmLabel = esc(confirmLabel);
     const entry = sel.placed ? this.entry(tile, sel.placed.x, sel.placed.y, sel.placed.rot) : null;
     const recall = entry && entry.recall
-      ? `<button class="btn small${action && action.kind === 'recall' ? ' on' : ''}" data-act="recall" aria-pressed="${!!(action && action.kind === 'recall')}">Recall abbot</button>` : '';
+      ? `<button class="btn small${action && action.kind === 'recall' ? ' on' : ''}" data-act="recall" aria-pressed="${!!(action && action.kind === 'recall')}">${esc(t('recall-abbot'))}</button>` : '';
     // Every follower spot as a button: big enough to touch whatever the zoom, and reachable by keyboard.
     const choices = sel.placed && mine && !this.pending ? this.spotChoices() : [];
-    const picker = choices.length ? `<div class="spot-picker" role="group" aria-label="Follower">
-        <button class="btn small${action ? '' : ' on'}" data-act="no-spot" aria-pressed="${!action}">None</button>
+    const picker = choices.length ? `<div class="spot-picker" role="group" aria-label="${esc(t('spot-picker'))}">
+        <button class="btn small${action ? '' : ' on'}" data-act="no-spot" aria-pressed="${!action}">${esc(t('spot-none'))}</button>
         ${choices.map((c) => `<button class="btn small${c.selected ? ' on' : ''}" data-act="spot" data-spot="${c.key}" aria-pressed="${c.selected}"><kbd class="spot-n">${c.n}</kbd> ${esc(c.label)}</button>`).join('')}
       </div>` : '';
     panel.innerHTML = `
       <div class="tile-head">
-        <h3>${mine ? 'Your tile' : `${esc(p.name)}'s tile`}</h3>
-        <span class="muted">turn ${s.turn.number} · ${s.tiles_left} left in the bag</span>
+        <h3>${esc(mine ? t('tile-yours') : t('tile-of', { name: p.name }))}</h3>
+        <span class="muted">${esc(t('tile-turn-bag', { turn: s.turn.number, left: s.tiles_left }))}</span>
       </div>
       <div class="tile-row">
-        ${mine ? `<button class="btn icon" data-act="rot-ccw" title="Turn left${TOUCH ? '' : ' (Shift+R)'}" aria-label="Turn left">⟲</button>` : ''}
+        ${mine ? `<button class="btn icon" data-act="rot-ccw" title="${esc(t('turn-left'))}${TOUCH ? '' : ' (Shift+R)'}" aria-label="${esc(t('turn-left'))}">⟲</button>` : ''}
         <${mine ? 'button' : 'div'} class="big-tile${tile ? '' : ' hidden-tile'}" style="--pc:${colorOf(p.color).fill}"
-          ${mine ? `data-act="rot-cw" title="${TOUCH ? 'Tap to turn' : 'Click to turn (R)'}" aria-label="Your tile, ${tile ? tileWords(tile) : ''}: turn it"` : `role="img" aria-label="${tile ? tileWords(tile) : 'a hidden tile'}"`}>
+          ${mine ? `data-act="rot-cw" title="${esc(TOUCH ? t('tap-to-turn') : t('click-to-turn'))}" aria-label="${esc(t('tile-yours-turn', { tile: tile ? tileWords(tile) : '' }))}"` : `role="img" aria-label="${esc(tile ? tileWords(tile) : t('tile-hidden'))}"`}>
           ${tile ? `<svg viewBox="0 0 100 100" class="tile-pic big"><use href="#tile-${tile}" style="transform: rotate(${rot * 90}deg); transform-origin: 50px 50px"/></svg>` : `<span>${s.turn.count || ''}</span>`}
         </${mine ? 'button' : 'div'}>
-        ${mine ? `<button class="btn icon" data-act="rot-cw" title="Turn right${TOUCH ? '' : ' (R)'}" aria-label="Turn right">⟳</button>` : ''}
+        ${mine ? `<button class="btn icon" data-act="rot-cw" title="${esc(t('turn-right'))}${TOUCH ? '' : ' (R)'}" aria-label="${esc(t('turn-right'))}">⟳</button>` : ''}
       </div>
       ${hand}${mine ? '' : waiting}
-      <p class="tile-info">${mine ? info : s.thinking === s.turn.seat ? `${esc(p.name)} is thinking…` : `${esc(p.name)} is to play.`}</p>
+      <p class="tile-info">${mine ? info : esc(s.thinking === s.turn.seat ? t('tile-thinking', { name: p.name }) : t('tile-to-play', { name: p.name }))}</p>
       ${picker}
       ${mine ? `<div class="actions">
-        ${hintsAllowed(s) && !this.pending ? `<button class="btn" data-act="hint" aria-keyshortcuts="H" title="The search's best move, drawn on the board" ${this.hints.busy ? 'disabled' : ''}>${this.hints.busy ? 'Thinking…' : 'Hint'}${TOUCH ? '' : ' <kbd>H</kbd>'}</button>` : ''}
+        ${hintsAllowed(s) && !this.pending ? `<button class="btn" data-act="hint" aria-keyshortcuts="H" title="${esc(t('hint-title'))}" ${this.hints.busy ? 'disabled' : ''}>${esc(this.hints.busy ? t('hint-thinking') : t('hint'))}${TOUCH ? '' : ' <kbd>H</kbd>'}</button>` : ''}
         ${recall}
-        <button class="btn" data-act="undo" ${sel.placed && !this.pending ? '' : 'disabled'}>Undo${TOUCH ? '' : ' <kbd>Esc</kbd>'}</button>
+        <button class="btn" data-act="undo" ${sel.placed && !this.pending ? '' : 'disabled'}>${esc(t('undo'))}${TOUCH ? '' : ` <kbd>${esc(t('key-esc'))}</kbd>`}</button>
         <button class="btn primary" data-act="confirm" ${sel.placed && !this.pending ? '' : 'disabled'}>${confirmLabel}${TOUCH ? '' : ' <kbd>⏎</kbd>'}</button>
       </div>` : ''}`;
   }
@@ -645,8 +649,8 @@ export class GameScreen {
     const s = this.state;
     if (!s) return;
     this.$('.bag-panel').innerHTML = `
-      <div class="bag-head"><span><b>${s.tiles_left}</b> tile${s.tiles_left === 1 ? '' : 's'} left in the bag</span>
-        <button class="link" data-act="toggle-remaining">${this.showRemaining ? 'Hide' : 'Show'} remaining tiles</button></div>
+      <div class="bag-head"><span>${t('bag-left', { n: s.tiles_left, b: `<b>${s.tiles_left}</b>` })}</span>
+        <button class="link" data-act="toggle-remaining">${esc(this.showRemaining ? t('bag-hide') : t('bag-show'))}</button></div>
       ${this.showRemaining ? remainingHtml(s.remaining, s.deck_counts) : ''}`;
   }
 
@@ -654,12 +658,12 @@ export class GameScreen {
     const s = this.state;
     this.$('.game-links').innerHTML = `
       <div class="links">
-        ${s.status === 'finished' ? '<button class="link" data-act="results">Results</button> · ' : ''}
-        <a href="${api.recordUrl(s.id)}" download>Download record</a> ·
-        <a href="#/replay/${s.id}">Replay</a> ·
-        <a href="#/">All games</a>
+        ${s.status === 'finished' ? `<button class="link" data-act="results">${esc(t('results'))}</button> · ` : ''}
+        <a href="${api.recordUrl(s.id)}" download>${esc(t('download-record'))}</a> ·
+        <a href="#/replay/${s.id}">${esc(t('game-row-replay'))}</a> ·
+        <a href="#/">${esc(t('all-games'))}</a>
       </div>
-      <div class="rules muted"><a href="#/rules/${esc(s.rules_code)}">${esc(rulesTitle(s.rules))}</a>${s.you.length ? '' : ' · you are watching'}</div>`;
+      <div class="rules muted"><a href="#/rules/${esc(s.rules_code)}">${esc(rulesTitle(s.rules))}</a>${s.you.length ? '' : ` · ${esc(t('you-are-watching'))}`}</div>`;
   }
 
   openResults() {
@@ -667,24 +671,24 @@ export class GameScreen {
     if (!s || s.status !== 'finished') return;
     const scores = s.players.map((p) => p.score);
     const youWon = s.winners.length === 1 && s.you.includes(s.winners[0]) && s.you.length === 1;
-    const title = youWon ? 'You win!' : s.winners.length > 1 ? `A tie: ${winText(s.winners, s.players)}!` : `${winText(s.winners, s.players)}!`;
+    const title = youWon ? esc(t('results-you-win')) : s.winners.length > 1 ? t('results-tie', { winners: winText(s.winners, s.players) }) : t('results-winner', { winners: winText(s.winners, s.players) });
     const o = this.$('.overlay.results');
-    o.innerHTML = `<div class="dialog results-dialog" role="dialog" aria-label="Final scores">
-      <button class="close" title="Close" aria-label="Close">×</button>
+    o.innerHTML = `<div class="dialog results-dialog" role="dialog" aria-label="${esc(t('results-final'))}">
+      <button class="close" title="${esc(t('close'))}" aria-label="${esc(t('close'))}">×</button>
       <h2>${title}</h2>
-      <p class="muted">Final scores after ${s.version} turns · <a href="#/rules/${esc(s.rules_code)}">${esc(rulesTitle(s.rules))}</a></p>
+      <p class="muted">${esc(t('results-after', { n: s.version }))} · <a href="#/rules/${esc(s.rules_code)}">${esc(rulesTitle(s.rules))}</a></p>
       ${breakdownHtml(s.breakdown, s.players, scores)}
-      <details class="final-list"><summary>The final scoring, one by one (choose one to see why on the board)</summary>
+      <details class="final-list"><summary>${esc(t('results-one-by-one'))}</summary>
         <ul class="log">${s.log.map((e, i) => (e.type === 'score' && e.when === 'final' ? scoredHtml(e, i, s.players) : '')).join('')}</ul></details>
-      <h3>Score over the game</h3>
+      <h3>${esc(t('results-chart'))}</h3>
       ${chartSvg(s.score_history, s.players)}
       <div class="legend">${s.players.map((p) => `<span style="--pc:${colorOf(p.color).fill}"><i></i>${markIcon(p.color, 13)} ${esc(p.name)}</span>`).join('')}</div>
       <div class="dialog-actions">
-        <button class="btn" data-close>Look at the board</button>
-        <a class="btn" href="#/replay/${s.id}?review" title="What the search would have played instead, move by move">Review the game</a>
-        <a class="btn" href="#/replay/${s.id}">Replay</a>
-        <a class="btn" href="${api.recordUrl(s.id)}" download>Download record</a>
-        <a class="btn primary" href="#/new">New game</a>
+        <button class="btn" data-close>${esc(t('results-look'))}</button>
+        <a class="btn" href="#/replay/${s.id}?review" title="${esc(t('results-review-help'))}">${esc(t('results-review'))}</a>
+        <a class="btn" href="#/replay/${s.id}">${esc(t('game-row-replay'))}</a>
+        <a class="btn" href="${api.recordUrl(s.id)}" download>${esc(t('download-record'))}</a>
+        <a class="btn primary" href="#/new">${esc(t('nav-new-game'))}</a>
       </div></div>`;
     o.classList.remove('hidden');
     const close = () => o.classList.add('hidden');
@@ -772,7 +776,7 @@ export class GameScreen {
     const cost = (c) => Math.abs((c.x - from.x) * dx + (c.y - from.y) * dy) + 2.5 * Math.abs((c.x - from.x) * dy + (c.y - from.y) * dx);
     // Only ever in the direction pressed: with no cell that way the tile stays (and says so).
     const pool = ahead;
-    if (!pool.length) { this.say(`No cell further ${dx > 0 ? 'east' : dx < 0 ? 'west' : dy > 0 ? 'south' : 'north'}. ${this.sel.placed ? this.placementText() : 'Try another arrow key.'}`); return; }
+    if (!pool.length) { this.say(`${t('said-no-cell', { dir: dx > 0 ? 'east' : dx < 0 ? 'west' : dy > 0 ? 'south' : 'north' })} ${this.sel.placed ? this.placementText() : t('said-other-arrow')}`); return; }
     const best = pool.reduce((a, b) => (cost(b) < cost(a) ? b : a));
     this.clickCell(best.x, best.y);
     this.board.setCursor(best);
@@ -790,15 +794,16 @@ export class GameScreen {
     const cell = this.cellsFor(sel.tile).find((c) => c.x === sel.placed.x && c.y === sel.placed.y);
     const ways = cell ? cell.rots.length : 0;
     const spots = this.spotChoices();
-    return (`${placeWords(sel.placed.x, sel.placed.y)[0].toUpperCase()}${placeWords(sel.placed.x, sel.placed.y).slice(1)}, turned ${sel.placed.rot * 90}°${ways > 1 ? ` (fits ${ways} ways)` : ''}. ${spots.length
-      ? `${spots.length} spot${spots.length === 1 ? '' : 's'} for a follower: ${spots.map((c) => c.label).join(', ')}.` : 'No spot for a follower.'}`);
+    const where = placeWords(sel.placed.x, sel.placed.y);
+    return `${t('said-placed', { place: `${where[0].toUpperCase()}${where.slice(1)}`, deg: sel.placed.rot * 90, ways })} ${spots.length
+      ? t('said-spots', { n: spots.length, spots: spots.map((c) => c.label).join(', ') }) : t('said-no-spot')}`;
   }
 
   /** Steps through the follower spots (and none), `dir` +1 or -1. */
   stepSpot(dir) {
     if (!this.myTurn || this.pending || !this.sel.placed) return;
     const choices = this.spotChoices();
-    if (!choices.length) { this.say('No spot for a follower here.'); return; }
+    if (!choices.length) { this.say(t('said-no-spot-here')); return; }
     const at = choices.findIndex((c) => c.selected); // -1: none
     const next = ((at + 1 + dir + choices.length + 1) % (choices.length + 1)) - 1;
     this.pickSpot(next < 0 ? null : choices[next]);
@@ -807,7 +812,7 @@ export class GameScreen {
   pickSpot(choice) {
     this.sel.action = choice ? { kind: choice.abbot ? 'abbot' : 'meeple', spot: choice.spot } : null;
     this.draw();
-    this.say(choice ? `${choice.label[0].toUpperCase()}${choice.label.slice(1)}.` : 'No follower.');
+    this.say(choice ? `${choice.label[0].toUpperCase()}${choice.label.slice(1)}.` : t('said-no-follower'));
   }
 
   clickSpot(key) {
@@ -824,7 +829,7 @@ export class GameScreen {
     if (sel.placed) {
       const cell = this.cellsFor(sel.tile).find((c) => c.x === sel.placed.x && c.y === sel.placed.y);
       if (!cell) return;
-      if (cell.rots.length === 1) { toast('Only one way fits here', 'info', 1400); return; }
+      if (cell.rots.length === 1) { toast(t('only-one-way'), 'info', 1400); return; }
       const rot = nextRot(cell.rots, sel.placed.rot, dir);
       sel.placed.rot = rot;
       sel.rot = rot;
@@ -865,7 +870,7 @@ export class GameScreen {
   /** Asks the search for the seat to move's best move (the Hint button, H). */
   askHint() {
     if (!this.myTurn || this.pending) return;
-    if (!hintsAllowed(this.state)) { this.say('No hints in a game played online with other people.'); return; }
+    if (!hintsAllowed(this.state)) { this.say(t('hint-none-online')); return; }
     const h = this.hints.shown(this.state);
     if (h) { this.board.reveal(h.move.at[0], h.move.at[1]); this.say(h.words); return; }
     this.explain(null);
@@ -897,7 +902,7 @@ export class GameScreen {
     } else if (e.key === 'Enter' && !onControl) {
       e.preventDefault();
       if (this.sel && this.sel.placed) this.confirm();
-      else if (this.myTurn) this.say('Move the tile with the arrow keys first.');
+      else if (this.myTurn) this.say(t('said-move-first'));
     } else if (e.key === 'Escape') { e.preventDefault(); this.undo(); this.board.setCursor(null); }
     else if (e.key === '+' || e.key === '=') this.board.zoomBy(1.25);
     else if (e.key === '-') this.board.zoomBy(0.8);

@@ -4,7 +4,8 @@
 import { addTokens, api, knownGames, lastName, rememberName, saveInvites, tokensFor } from './api.js';
 import { ago, esc, toast } from './dom.js';
 import { colorOf, markIcon, meepleIcon } from './meeple.js';
-import { rulesTitle } from './rules.js';
+import { headlineOf, presetName, optionLabel, optionValueWords, rulesTitle } from './rules.js';
+import { errorText, lang, t } from './i18n.js';
 
 export class HomeScreen {
   constructor(root, tiles, options, { section = 'home', rulesCode = null, onReplayFile } = {}) {
@@ -13,7 +14,7 @@ export class HomeScreen {
     this.options = options;
     this.onReplayFile = onReplayFile;
     this.seats = [
-      { kind: 'human', where: 'here', name: lastName() || 'You' },
+      { kind: 'human', where: 'here', name: lastName() || t('seat-you') },
       { kind: 'bot', level: options.default_bot_level, name: '' },
     ];
     this.rules = { preset: 'standard' };
@@ -33,9 +34,9 @@ export class HomeScreen {
       this.rulesOpen = Object.keys(this.rules).length > 1;
       this.renderRules();
       this.root.querySelector('.new-game')?.scrollIntoView();
-      toast('The form holds those rules: pick the players and start');
+      toast(t('home-rules-prefilled'));
     } catch (e) {
-      toast(`Those rules cannot be read: ${e.message}`, 'error', 6000);
+      toast(t('home-rules-unreadable', { reason: errorText(e) }), 'error', 6000);
     }
   }
 
@@ -48,42 +49,42 @@ export class HomeScreen {
           <div class="hero-tiles">${heroStrip()}</div>
           <div class="hero-text">
             <h1>Carcassonne</h1>
-            <p>Lay tiles, build cities, roads and cloisters, and place your followers to score.</p>
+            <p>${esc(t('home-tagline'))}</p>
           </div>
         </header>
         <div class="home-grid">
           <section class="card new-game">
-            <h2>New game</h2>
+            <h2>${esc(t('home-new-game'))}</h2>
             <div class="seats"></div>
-            <button class="link add-seat">+ Add a player</button>
-            <h3>Rules</h3>
+            <button class="link add-seat">${esc(t('home-add-player'))}</button>
+            <h3>${esc(t('home-rules'))}</h3>
             <div class="rules-form"></div>
-            <button class="link share-rules-btn">Share these rules</button>
-            <label class="opt check public-game"><input type="checkbox" class="public"><span>List this game for everyone to watch</span></label>
-            <button class="btn primary big start">Start game</button>
+            <button class="link share-rules-btn">${esc(t('home-share-rules'))}</button>
+            <label class="opt check public-game"><input type="checkbox" class="public"><span>${esc(t('home-public'))}</span></label>
+            <button class="btn primary big start">${esc(t('home-start'))}</button>
           </section>
           <div class="side-cards">
           <section class="card games-card">
-            <div class="card-head"><h2>Your games</h2>
-              <label class="btn small file-btn">Open a record… <input type="file" accept=".json,application/json" class="record-file sr-only"></label>
+            <div class="card-head"><h2>${esc(t('home-your-games'))}</h2>
+              <label class="btn small file-btn">${esc(t('home-open-record'))} <input type="file" accept=".json,application/json" class="record-file sr-only"></label>
             </div>
-            <div class="games-list"><p class="muted">Loading…</p></div>
+            <div class="games-list"><p class="muted">${esc(t('loading'))}</p></div>
           </section>
           <section class="card saved-card">
-            <h2>Saved rules</h2>
-            <div class="saved-list"><p class="muted">Loading…</p></div>
+            <h2>${esc(t('home-saved-rules'))}</h2>
+            <div class="saved-list"><p class="muted">${esc(t('loading'))}</p></div>
           </section>
           </div>
         </div>
         <section class="card how">
-          <h2>How to play</h2>
+          <h2>${esc(t('how-title'))}</h2>
           <ol>
-            <li><b>Place the tile.</b> Highlighted cells show where it fits; <span class="kbd-only">press <kbd>R</kbd> (or click the tile) to turn it</span><span class="touch-only">tap your tile to turn it</span>. Edges must match: city to city, road to road, field to field.</li>
-            <li><b>Deploy a follower</b> — or not. <span class="kbd-only">Click a circle on the new tile</span><span class="touch-only">Tap a circle on the new tile, or pick a spot under it</span>: a knight in a city, a thief on a road, a monk in a cloister, a farmer lying in a field. The feature must be free.</li>
-            <li><b>Confirm</b><span class="kbd-only"> with <kbd>Enter</kbd>; <kbd>Esc</kbd> takes back what you chose</span><span class="touch-only">; Undo takes back what you chose</span>. Completed roads, cities and cloisters score at once and your followers come home.</li>
-            <li class="kbd-only"><b>By keyboard:</b> the arrow keys move your tile between the cells where it fits, <kbd>R</kbd> and <kbd>Shift</kbd>+<kbd>R</kbd> turn it, <kbd>F</kbd> (or <kbd>1</kbd>–<kbd>9</kbd>) picks a follower's spot.</li>
+            <li><b>${esc(t('how-place'))}</b> ${esc(t('how-place-fits'))} <span class="kbd-only">${esc(t('how-place-kbd'))}</span><span class="touch-only">${esc(t('how-place-touch'))}</span>. ${esc(t('how-place-edges'))}</li>
+            <li><b>${esc(t('how-deploy'))}</b> ${esc(t('how-deploy-or-not'))} <span class="kbd-only">${esc(t('how-deploy-kbd'))}</span><span class="touch-only">${esc(t('how-deploy-touch'))}</span>: ${esc(t('how-deploy-where'))}</li>
+            <li><b>${esc(t('how-confirm'))}</b><span class="kbd-only"> ${esc(t('how-confirm-kbd'))}</span><span class="touch-only">${esc(t('how-confirm-touch'))}</span>. ${esc(t('how-confirm-scores'))}</li>
+            <li class="kbd-only"><b>${esc(t('how-keyboard'))}</b> ${esc(t('how-keyboard-keys'))}</li>
           </ol>
-          <p class="muted">At the end, unfinished features score less, and farmers score the completed cities next to their fields.</p>
+          <p class="muted">${esc(t('how-end'))}</p>
         </section>
       </div>`;
     const $ = (s) => this.root.querySelector(s);
@@ -98,7 +99,7 @@ export class HomeScreen {
         const page = await api.rulesOf(this.rules);
         location.hash = `#/rules/${page.code}`;
       } catch (e) {
-        toast(e.message, 'error');
+        toast(errorText(e), 'error');
       }
     };
     $('.record-file').onchange = (e) => {
@@ -115,20 +116,20 @@ export class HomeScreen {
     const box = this.root.querySelector('.seats');
     box.innerHTML = this.seats.map((s, i) => {
       const color = o.colors[i];
-      const levels = o.bot_levels.map((l) => `<option value="${l.name}" ${s.level === l.name ? 'selected' : ''} title="${esc(l.description)}">${l.name}</option>`).join('');
+      const levels = o.bot_levels.map((l) => `<option value="${l.name}" ${s.level === l.name ? 'selected' : ''} title="${esc(l.program ? l.description : t(`bot-level-${l.name}.about`))}">${esc(l.program ? l.name : t(`bot-level-${l.name}`))}</option>`).join('');
       return `<div class="seat" data-i="${i}" style="--pc:${colorOf(color).fill}">
-        <span class="seat-color" title="${color}">${meepleIcon(color, { size: 24 })}</span>
-        <select class="seat-kind" aria-label="Player ${i + 1}">
-          <option value="human" ${s.kind === 'human' ? 'selected' : ''}>Person</option>
-          <option value="bot" ${s.kind === 'bot' ? 'selected' : ''}>Bot</option>
+        <span class="seat-color" title="${esc(t(`color-${color}`))}">${meepleIcon(color, { size: 24 })}</span>
+        <select class="seat-kind" aria-label="${esc(t('seat-player', { n: i + 1 }))}">
+          <option value="human" ${s.kind === 'human' ? 'selected' : ''}>${esc(t('seat-person'))}</option>
+          <option value="bot" ${s.kind === 'bot' ? 'selected' : ''}>${esc(t('seat-bot'))}</option>
         </select>
-        <input class="seat-name" maxlength="${o.max_name}" placeholder="${s.kind === 'bot' ? 'bot name (optional)' : s.where === 'invite' ? 'friend’s name' : `Player ${i + 1}`}" value="${esc(s.name || '')}">
-        ${s.kind === 'bot' ? `<select class="seat-level" aria-label="Bot level">${levels}</select>`
-    : `<select class="seat-where" aria-label="Where player ${i + 1} plays" title="Here: at this screen (take turns). Invite: a friend plays on their own device with a link.">
-            <option value="here" ${s.where !== 'invite' ? 'selected' : ''}>Here (this screen)</option>
-            <option value="invite" ${s.where === 'invite' ? 'selected' : ''}>Invite a friend (link)</option>
+        <input class="seat-name" maxlength="${o.max_name}" placeholder="${esc(s.kind === 'bot' ? t('seat-bot-name') : s.where === 'invite' ? t('seat-friend-name') : t('seat-player', { n: i + 1 }))}" aria-label="${esc(t('seat-name-label', { n: i + 1 }))}" value="${esc(s.name || '')}">
+        ${s.kind === 'bot' ? `<select class="seat-level" aria-label="${esc(t('seat-bot-level'))}">${levels}</select>`
+    : `<select class="seat-where" aria-label="${esc(t('seat-where', { n: i + 1 }))}" title="${esc(t('seat-where-help'))}">
+            <option value="here" ${s.where !== 'invite' ? 'selected' : ''}>${esc(t('seat-here'))}</option>
+            <option value="invite" ${s.where === 'invite' ? 'selected' : ''}>${esc(t('seat-invite'))}</option>
           </select>`}
-        <button class="icon remove" title="Remove" ${this.seats.length <= o.min_players ? 'disabled' : ''}>×</button>
+        <button class="icon remove" title="${esc(t('seat-remove'))}" aria-label="${esc(t('seat-remove'))}" ${this.seats.length <= o.min_players ? 'disabled' : ''}>×</button>
       </div>`;
     }).join('');
     box.querySelectorAll('.seat').forEach((row) => {
@@ -152,6 +153,13 @@ export class HomeScreen {
   /** The rule set in a sentence as changed (the engine's headline: farm scoring as set, not the preset's). */
   updateHeadline() {
     const el = this.root.querySelector('.rules-form .preset-text');
+    if (lang !== 'en') {
+      // The engine says it in English: here the same sentence is made from the messages.
+      const o = this.options;
+      const preset = o.presets.find((p) => p.name === this.rules.preset) || o.presets[0];
+      el.textContent = headlineOf(preset, this.rules);
+      return;
+    }
     const asked = (this.headlineAsked = (this.headlineAsked || 0) + 1);
     api.rulesOf(this.rules).then((page) => {
       if (asked === this.headlineAsked && el.isConnected) el.textContent = page.preset_summary;
@@ -166,29 +174,29 @@ export class HomeScreen {
       const v = value(opt);
       if (opt.type === 'limit') {
         const cur = JSON.stringify(v ?? null);
-        return `<label class="opt"><span>${esc(opt.label)}</span>
-          <select data-key="${opt.key}" data-json="1">${opt.values.map((x) => `<option value='${JSON.stringify(x)}' ${JSON.stringify(x) === cur ? 'selected' : ''}>${x ? `${x[0]} × ${x[1]}` : 'no limit'}</option>`).join('')}</select></label>`;
+        return `<label class="opt"><span>${esc(optionLabel(opt))}</span>
+          <select data-key="${opt.key}" data-json="1">${opt.values.map((x) => `<option value='${JSON.stringify(x)}' ${JSON.stringify(x) === cur ? 'selected' : ''}>${esc(x ? `${x[0]} × ${x[1]}` : t('rule-value-no-limit'))}</option>`).join('')}</select></label>`;
       }
       if (opt.type === 'choice' && opt.values) {
-        return `<label class="opt"><span>${esc(opt.label)}</span>
-          <select data-key="${opt.key}">${opt.values.map((x, i) => `<option value="${x}" ${x === v ? 'selected' : ''}>${esc((opt.value_labels || [])[i] || x)}</option>`).join('')}</select></label>`;
+        return `<label class="opt"><span>${esc(optionLabel(opt))}</span>
+          <select data-key="${opt.key}">${opt.values.map((x, i) => `<option value="${x}" ${x === v ? 'selected' : ''}>${esc(optionValueWords(opt, i))}</option>`).join('')}</select></label>`;
       }
       if (opt.type === 'bool') {
-        return `<label class="opt check"><input type="checkbox" data-key="${opt.key}" ${v ? 'checked' : ''}><span>${esc(opt.label)}</span></label>`;
+        return `<label class="opt check"><input type="checkbox" data-key="${opt.key}" ${v ? 'checked' : ''}><span>${esc(optionLabel(opt))}</span></label>`;
       }
       if (opt.type === 'number') {
-        return `<label class="opt"><span>${esc(opt.label)}</span><input type="number" data-key="${opt.key}" min="${opt.min}" max="${opt.max}" value="${v}"></label>`;
+        return `<label class="opt"><span>${esc(optionLabel(opt))}</span><input type="number" data-key="${opt.key}" min="${opt.min}" max="${opt.max}" value="${v}"></label>`;
       }
       if (opt.type === 'choice') {
-        return `<label class="opt check"><input type="checkbox" data-key="${opt.key}" data-value='${JSON.stringify(opt.value)}' ${this.rules[opt.key] !== undefined ? 'checked' : ''}><span>${esc(opt.label)}</span></label>`;
+        return `<label class="opt check"><input type="checkbox" data-key="${opt.key}" data-value='${JSON.stringify(opt.value)}' ${this.rules[opt.key] !== undefined ? 'checked' : ''}><span>${esc(optionLabel(opt))}</span></label>`;
       }
       return '';
     }).join('');
     const box = this.root.querySelector('.rules-form');
     box.innerHTML = `
-      <div class="presets">${o.presets.map((p) => `<button class="preset${p.name === preset.name ? ' on' : ''}" data-preset="${p.name}">${p.name.replace('-', ' ')}</button>`).join('')}</div>
-      <p class="muted preset-text">${esc(preset.summary || '')}</p>
-      <details class="more-rules"><summary>Options</summary>${rows}</details>`;
+      <div class="presets">${o.presets.map((p) => `<button class="preset${p.name === preset.name ? ' on' : ''}" data-preset="${p.name}">${esc(presetName(p.name))}</button>`).join('')}</div>
+      <p class="muted preset-text">${esc(lang === 'en' ? preset.summary || '' : headlineOf(preset, this.rules))}</p>
+      <details class="more-rules"><summary>${esc(t('home-options'))}</summary>${rows}</details>`;
     if (this.rulesOpen) box.querySelector('details').open = true;
     box.querySelector('details').ontoggle = (e) => { this.rulesOpen = e.target.open; };
     box.querySelectorAll('[data-preset]').forEach((b) => {
@@ -228,7 +236,7 @@ export class HomeScreen {
       saveInvites(created.id, created.tokens.filter((t) => t.remote));
       location.hash = `#/game/${created.id}`;
     } catch (e) {
-      toast(e.message, 'error');
+      toast(errorText(e), 'error');
       btn.disabled = false;
     }
   }
@@ -239,34 +247,34 @@ export class HomeScreen {
     try {
       const { sets } = await api.savedRules();
       if (!sets.length) {
-        box.innerHTML = '<p class="muted">Your table’s house rules, kept here: build them in the form, then “Share these rules” and save them.</p>';
+        box.innerHTML = `<p class="muted">${esc(t('home-saved-none'))}</p>`;
         return;
       }
       box.innerHTML = `<ul class="saved">${sets.map((r) => `<li data-id="${esc(r.id)}" data-code="${esc(r.code)}">
           <a class="saved-name" href="#/rules/${esc(r.code)}">${esc(r.name)}</a>
           <span class="saved-actions">
-            <a class="btn small primary" href="#/new?rules=${esc(r.code)}">Start a game</a>
-            <button class="btn small" data-act="rename">Rename</button>
-            <button class="btn small" data-act="delete" aria-label="Delete ${esc(r.name)}">Delete</button>
+            <a class="btn small primary" href="#/new?rules=${esc(r.code)}">${esc(t('home-saved-start'))}</a>
+            <button class="btn small" data-act="rename">${esc(t('home-saved-rename'))}</button>
+            <button class="btn small" data-act="delete" aria-label="${esc(t('home-saved-delete-named', { name: r.name }))}">${esc(t('home-saved-delete'))}</button>
           </span></li>`).join('')}</ul>`;
       for (const li of box.querySelectorAll('li')) {
         const name = sets.find((r) => r.id === li.dataset.id).name;
         li.querySelector('[data-act="rename"]').onclick = () => this.renameSaved(li, name);
         li.querySelector('[data-act="delete"]').onclick = async () => {
-          if (!window.confirm(`Delete the saved rules “${name}”?`)) return;
-          try { await api.deleteRules(li.dataset.id); this.loadSaved(); } catch (e) { toast(e.message, 'error'); }
+          if (!window.confirm(t('home-saved-delete-confirm', { name }))) return;
+          try { await api.deleteRules(li.dataset.id); this.loadSaved(); } catch (e) { toast(errorText(e), 'error'); }
         };
       }
     } catch (e) {
-      box.innerHTML = `<p class="error">${esc(e.message)}</p>`;
+      box.innerHTML = `<p class="error">${esc(errorText(e))}</p>`;
     }
   }
 
   renameSaved(li, name) {
     const form = document.createElement('form');
     form.className = 'rename-form';
-    form.innerHTML = `<input class="rename" maxlength="${this.options.max_name}" value="${esc(name)}" aria-label="New name for ${esc(name)}">
-      <button class="btn small primary" type="submit">Rename</button> <button class="btn small" type="button" data-act="cancel">Cancel</button>`;
+    form.innerHTML = `<input class="rename" maxlength="${this.options.max_name}" value="${esc(name)}" aria-label="${esc(t('home-saved-new-name', { name }))}">
+      <button class="btn small primary" type="submit">${esc(t('home-saved-rename'))}</button> <button class="btn small" type="button" data-act="cancel">${esc(t('cancel'))}</button>`;
     li.replaceChildren(form);
     const input = form.querySelector('input');
     input.focus();
@@ -274,7 +282,7 @@ export class HomeScreen {
     form.querySelector('[data-act="cancel"]').onclick = () => this.loadSaved();
     form.onsubmit = async (e) => {
       e.preventDefault();
-      try { await api.renameRules(li.dataset.id, input.value); this.loadSaved(); } catch (err) { toast(err.message, 'error'); }
+      try { await api.renameRules(li.dataset.id, input.value); this.loadSaved(); } catch (err) { toast(errorText(err), 'error'); }
     };
   }
 
@@ -283,33 +291,33 @@ export class HomeScreen {
     try {
       // The server lists the games this browser holds a seat in, and public ones.
       const { games } = await api.games(knownGames());
-      if (!games.length) { box.innerHTML = '<p class="muted">No games yet: start one!</p>'; return; }
+      if (!games.length) { box.innerHTML = `<p class="muted">${esc(t('home-no-games'))}</p>`; return; }
       box.innerHTML = `<table class="games"><tbody>${games.map((g) => gameRow(g)).join('')}</tbody></table>`;
     } catch (e) {
-      box.innerHTML = `<p class="error">${esc(e.message)}</p>`;
+      box.innerHTML = `<p class="error">${esc(errorText(e))}</p>`;
     }
   }
 }
 
 function gameRow(g) {
   const players = g.players.map((p) => `<span class="gp${g.winners.includes(p.seat) ? ' won' : ''}" style="--pc:${colorOf(p.color).fill}">
-      ${markIcon(p.color, 12)}${esc(p.name)}${p.kind === 'bot' ? ' <small>bot</small>' : ''} <b>${p.score}</b></span>`).join('');
+      ${markIcon(p.color, 12)}${esc(p.name)}${p.kind === 'bot' ? ` <small>${esc(t('game-row-bot'))}</small>` : ''} <b>${p.score}</b></span>`).join('');
   const status = g.status === 'finished'
-    ? `<span class="status done">finished · ${g.moves} turns</span>`
-    : `<span class="status live">turn ${g.moves + 1}${g.to_move != null ? ` · ${esc(g.players[g.to_move].name)} to play` : ''}</span>`;
+    ? `<span class="status done">${esc(t('game-row-finished', { turns: g.moves }))}</span>`
+    : `<span class="status live">${esc(t('game-row-turn', { n: g.moves + 1 }))}${g.to_move != null ? ` · ${esc(t('game-row-to-play', { name: g.players[g.to_move].name }))}` : ''}</span>`;
   return `<tr data-id="${g.id}">
     <td class="gplayers">${players}<div class="gmeta">${status} · ${ago(g.updated_at)}${g.rules_code ? ` · <a href="#/rules/${esc(g.rules_code)}">${esc(rulesTitle(g.rules))}</a>` : ''}</div></td>
     <td class="gactions">
       ${gameLinkButton(g)}
-      <a class="btn small" href="#/replay/${g.id}">Replay</a>
-      <a class="btn small" href="${api.recordUrl(g.id)}" download title="Download the record">⤓</a>
+      <a class="btn small" href="#/replay/${g.id}">${esc(t('game-row-replay'))}</a>
+      <a class="btn small" href="${api.recordUrl(g.id)}" download title="${esc(t('game-row-download'))}" aria-label="${esc(t('game-row-download'))}">⤓</a>
     </td></tr>`;
 }
 
 /** Continue a game this browser plays in; watch one it does not; view one that ended. */
 function gameLinkButton(g) {
-  const label = g.status === 'finished' ? 'View' : tokensFor(g.id).length ? 'Continue' : 'Watch';
-  return `<a class="btn small${label === 'Continue' ? ' primary' : ''}" href="#/game/${g.id}">${label}</a>`;
+  const kind = g.status === 'finished' ? 'view' : tokensFor(g.id).length ? 'continue' : 'watch';
+  return `<a class="btn small${kind === 'continue' ? ' primary' : ''}" href="#/game/${g.id}">${esc(t(`game-row-${kind}`))}</a>`;
 }
 
 /** A decorative strip of tiles for the header, drawn from the tile data. */

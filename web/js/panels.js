@@ -2,22 +2,23 @@
 // the tiles left, the end-of-game breakdown and the score chart.
 
 import { esc } from './dom.js';
+import { t } from './i18n.js';
 import { colorOf, markIcon, markPath, meepleIcon } from './meeple.js';
 import { ROLE_OF_KIND, tileLabel, tileSvg } from './tiles.js';
 
 export const FOLLOWERS = 7;
 
 const KIND_LABEL = {
-  road: 'Roads', city: 'Cities', cloister: 'Cloisters', farm: 'Farms', garden: 'Gardens', recall: 'Abbot recalls',
+  road: t('kind-roads'), city: t('kind-cities'), cloister: t('kind-cloisters'), farm: t('kind-farms'), garden: t('kind-gardens'), recall: t('kind-recalls'),
 };
 
 /** The score with laps of the 50-space track shown as the boxes' point tiles do. */
 export function scoreHtml(score) {
   const laps = Math.floor(score / 50);
-  const badge = laps > 0 ? `<span class="lap" title="${laps * 50}+ on the score track">${laps * 50}</span>` : '';
+  const badge = laps > 0 ? `<span class="lap" title="${esc(t('score-laps', { n: laps * 50 }))}">${laps * 50}</span>` : '';
   const pos = score % 50;
   return `<span class="score-num">${score}</span>${badge}
-    <span class="track" title="${pos} on the track"><span style="width:${(pos / 50) * 100}%"></span></span>`;
+    <span class="track" title="${esc(t('score-track', { n: pos }))}"><span style="width:${(pos / 50) * 100}%"></span></span>`;
 }
 
 /**
@@ -31,27 +32,27 @@ export function playersHtml(players, { turnSeat = null, thinking = null, winners
     const meeples = [];
     for (let i = 0; i < FOLLOWERS; i++) meeples.push(meepleIcon(p.color, { size: 15, hollow: i >= p.supply }));
     if (p.abbot === true || p.abbot === false) {
-      meeples.push(`<span class="abbot-slot" title="abbot ${p.abbot ? 'in supply' : 'on the board'}">${meepleIcon(p.color, { size: 17, hollow: !p.abbot, role: 'abbot' })}</span>`);
+      meeples.push(`<span class="abbot-slot" title="${esc(p.abbot ? t('abbot-in-supply') : t('abbot-on-board'))}">${meepleIcon(p.color, { size: 17, hollow: !p.abbot, role: 'abbot' })}</span>`);
     }
     const hand = p.hand && p.hand.length && !(p.seat === turnSeat && !finished)
-      ? `<span class="hand-mini" title="tiles in hand">${p.hand.map((t) => tileSvg(t, 0, 16)).join('')}</span>`
-      : p.hand_count && !p.hand ? `<span class="hand-mini muted" title="tiles in hand">${p.hand_count} tile${p.hand_count === 1 ? '' : 's'} in hand</span>` : '';
+      ? `<span class="hand-mini" title="${esc(t('tiles-in-hand'))}">${p.hand.map((t) => tileSvg(t, 0, 16)).join('')}</span>`
+      : p.hand_count && !p.hand ? `<span class="hand-mini muted" title="${esc(t('tiles-in-hand'))}">${esc(t('tiles-in-hand-n', { n: p.hand_count }))}</span>` : '';
     const who = p.kind === 'bot'
-      ? `<span class="tag bot" title="computer player">bot · ${esc(p.level)}</span>`
-      : p.you ? '<span class="tag you">you</span>' : '';
+      ? `<span class="tag bot" title="${esc(t('tag-bot-title'))}">${esc(t('game-row-bot'))} · ${esc(t(`bot-level-${p.level}`) === `bot-level-${p.level}` ? p.level : t(`bot-level-${p.level}`))}</span>`
+      : p.you ? `<span class="tag you">${esc(t('tag-you'))}</span>` : '';
     // Presence (live games only): whether a screen holding the seat is connected.
     const presence = typeof p.online === 'boolean'
-      ? `<span class="presence ${p.online ? 'on' : 'off'}" title="${p.online ? 'online' : 'offline'}"></span>` : '';
+      ? `<span class="presence ${p.online ? 'on' : 'off'}" title="${esc(p.online ? t('online') : t('offline'))}"></span>` : '';
     const away = typeof p.online === 'boolean' && !p.online && !finished
-      ? `<span class="away">${p.remote && seen && !seen.has(p.seat) ? 'not joined yet' : 'offline'}</span>` : '';
+      ? `<span class="away">${esc(p.remote && seen && !seen.has(p.seat) ? t('invite-not-joined') : t('offline'))}</span>` : '';
     const status = thinking === p.seat
-      ? '<span class="thinking">thinking<i>.</i><i>.</i><i>.</i></span>'
-      : active ? `<span class="to-play">to play</span>${away ? ` · ${away}` : ''}` : won ? '<span class="winner">★ winner</span>' : away;
+      ? `<span class="thinking">${esc(t('status-thinking'))}<i>.</i><i>.</i><i>.</i></span>`
+      : active ? `<span class="to-play">${esc(t('status-to-play'))}</span>${away ? ` · ${away}` : ''}` : won ? `<span class="winner">★ ${esc(t('status-winner'))}</span>` : away;
     return `<div class="player${active ? ' active' : ''}${won ? ' won' : ''}" data-seat="${p.seat}" style="--pc:${c.fill}">
       <div class="player-color">${meepleIcon(p.color, { size: 26 })}</div>
       <div class="player-main">
         <div class="player-name">${presence}<span class="name">${esc(p.name)}</span>${who}</div>
-        <div class="player-supply" title="${p.supply} of ${FOLLOWERS} followers in supply">${meeples.join('')}<span class="sr-only">${p.supply} of ${FOLLOWERS} followers in supply</span></div>
+        <div class="player-supply" title="${esc(t('supply', { n: p.supply, all: FOLLOWERS }))}">${meeples.join('')}<span class="sr-only">${esc(t('supply', { n: p.supply, all: FOLLOWERS }))}</span></div>
         <div class="supply-count" aria-hidden="true">${meepleIcon(p.color, { size: 13, marked: false })}×${p.supply}</div>
         <div class="player-status">${status}${hand}</div>
       </div>
@@ -63,7 +64,7 @@ export function playersHtml(players, { turnSeat = null, thinking = null, winners
 function names(seats, players) {
   return seats.map((s) => {
     const p = players[s];
-    return p ? `<b class="pname">${markIcon(p.color, 12)}${esc(p.name)}</b>` : `seat ${s}`;
+    return p ? `<b class="pname">${markIcon(p.color, 12)}${esc(p.name)}</b>` : esc(t('invite-seat', { n: s }));
   }).join(' & ');
 }
 
@@ -71,19 +72,19 @@ function names(seats, players) {
 export function winText(seats, players, label = null) {
   const text = label || seats.map((s) => esc(players[s].name)).join(' & ');
   const plural = seats.length !== 1 || (seats.length === 1 && players[seats[0]].name === 'You');
-  return `${text} ${plural ? 'win' : 'wins'}`;
+  return t('win-text', { names: text, n: plural ? 2 : 1 });
 }
 
 /** One scoring, in words. */
 export function scoringText(e) {
-  const w = e.when === 'final' ? ' <span class="final">at the end</span>' : '';
+  const w = e.when === 'final' ? ` <span class="final">${esc(t('at-the-end'))}</span>` : '';
   switch (e.kind) {
-    case 'road': return `road of ${e.tiles} tile${e.tiles === 1 ? '' : 's'}${w}`;
-    case 'city': return `city of ${e.tiles} tile${e.tiles === 1 ? '' : 's'}${e.shields ? `, ${e.shields} shield${e.shields > 1 ? 's' : ''}` : ''}${w}`;
-    case 'cloister': return `cloister${w}`;
-    case 'garden': return `garden${w}`;
-    case 'farm': return `farm, ${e.cities} completed cit${e.cities === 1 ? 'y' : 'ies'}${w}`;
-    case 'recall': return 'abbot recalled';
+    case 'road': return `${esc(t('scored-road', { n: e.tiles }))}${w}`;
+    case 'city': return `${esc(t('scored-city', { n: e.tiles, shields: e.shields || 0 }))}${w}`;
+    case 'cloister': return `${esc(t('scored-cloister'))}${w}`;
+    case 'garden': return `${esc(t('scored-garden'))}${w}`;
+    case 'farm': return `${esc(t('scored-farm', { n: e.cities }))}${w}`;
+    case 'recall': return esc(t('abbot-recalled'));
     default: return `${esc(e.kind)}${w}`;
   }
 }
@@ -91,7 +92,7 @@ export function scoringText(e) {
 /** A scoring (`log[i]`) as a button: chosen, the board shows why it scored (scoringWhy). */
 export function scoredHtml(e, i, players) {
   const beaten = outnumberedWords(e, players);
-  return `<li class="scored"><button class="why" data-ev="${i}" title="Show why on the board"><span class="pts">+${e.points}</span> ${names(e.to, players)} · ${scoringText(e)}${beaten ? ` <span class="outnumbered">(${esc(beaten)} outnumbered)</span>` : ''}</button></li>`;
+  return `<li class="scored"><button class="why" data-ev="${i}" title="${esc(t('show-why'))}"><span class="pts">+${e.points}</span> ${names(e.to, players)} · ${scoringText(e)}${beaten ? ` <span class="outnumbered">${esc(t('outnumbered', { who: beaten }))}</span>` : ''}</button></li>`;
 }
 
 /**
@@ -128,7 +129,7 @@ export function logHtml(log, players, { upTo = null } = {}) {
   if (end || finals.length) {
     const items = finals.filter((e) => e.type === 'score').map(scored);
     const winners = end ? `<li class="winners">★ ${winText(end.winners, players, names(end.winners, players))}</li>` : '';
-    rows.push(`<div class="log-turn final-scoring"><div class="log-head">Final scoring</div><ul>${winners}${items.join('')}</ul></div>`);
+    rows.push(`<div class="log-turn final-scoring"><div class="log-head">${esc(t('final-scoring'))}</div><ul>${winners}${items.join('')}</ul></div>`);
   }
   for (const [turn, evs] of [...turns.entries()].sort((a, b) => b[0] - a[0])) {
     const tile = evs.find((e) => e.type === 'tile');
@@ -137,18 +138,18 @@ export function logHtml(log, players, { upTo = null } = {}) {
     const items = [];
     for (const e of evs) {
       if (e.type === 'score') items.push(scored(e));
-      else if (e.type === 'discard') items.push(`<li class="discard">${tileSvg(e.tile, 0, 16)} this tile fit nowhere and was discarded</li>`);
-      else if (e.type === 'recall') items.push(`<li class="scored"><span class="pts">+${e.points}</span> ${names(e.to, players)} · abbot recalled</li>`);
-      else if (e.type === 'reshuffle') items.push(`<li class="discard">${tileSvg(e.tile, 0, 16)} this tile fit nowhere and went back into the bag</li>`);
-      else if (e.type === 'bonus') items.push(`<li class="bonus">${names([e.seat], players)} filled a hole and plays again</li>`);
+      else if (e.type === 'discard') items.push(`<li class="discard">${tileSvg(e.tile, 0, 16)} ${esc(t('log-discarded'))}</li>`);
+      else if (e.type === 'recall') items.push(`<li class="scored"><span class="pts">+${e.points}</span> ${names(e.to, players)} · ${esc(t('abbot-recalled'))}</li>`);
+      else if (e.type === 'reshuffle') items.push(`<li class="discard">${tileSvg(e.tile, 0, 16)} ${esc(t('log-reshuffled'))}</li>`);
+      else if (e.type === 'bonus') items.push(`<li class="bonus">${t('log-bonus', { name: names([e.seat], players) })}</li>`);
     }
     const what = tile
-      ? `${tileSvg(tile.tile, tile.rot, 20)} ${names([tile.seat], players)}${deploy ? ` · ${esc(deploy.role)}` : ''}`
+      ? `${tileSvg(tile.tile, tile.rot, 20)} ${names([tile.seat], players)}${deploy ? ` · ${esc(t(`role-${deploy.role}`))}` : ''}`
       : '';
     rows.push(`<div class="log-turn${items.length ? ' has-score' : ''}" style="--pc:${p ? colorOf(p.color).fill : '#999'}">
       <div class="log-head"><span class="turn-no">${turn}</span> ${what}</div>${items.length ? `<ul>${items.join('')}</ul>` : ''}</div>`);
   }
-  return rows.join('') || '<div class="log-empty">The game begins: the start tile lies in the middle.</div>';
+  return rows.join('') || `<div class="log-empty">${esc(t('log-empty'))}</div>`;
 }
 
 /** The tiles still in the bag, by kind. */
@@ -156,7 +157,7 @@ export function remainingHtml(remaining, deckCounts) {
   const ids = Object.keys(deckCounts).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
   return `<div class="remaining-grid">${ids.map((id) => {
     const n = remaining[id] || 0;
-    return `<div class="rem${n ? '' : ' gone'}" title="${tileLabel(id)}: ${n} of ${deckCounts[id]} left">${tileSvg(id, 0, 38)}<span>${n}</span></div>`;
+    return `<div class="rem${n ? '' : ' gone'}" title="${esc(t('remaining-title', { tile: tileLabel(id), n, all: deckCounts[id] }))}">${tileSvg(id, 0, 38)}<span>${n}</span></div>`;
   }).join('')}</div>`;
 }
 
@@ -172,14 +173,14 @@ export function breakdownHtml(breakdown, players, scores) {
   const rows = kinds.map((k) => {
     const cells = order.map((i) => {
       const d = (breakdown[i].during || {})[k] || 0, f = (breakdown[i].final || {})[k] || 0;
-      const detail = d && f ? `<small>${d} + ${f} at the end</small>` : f ? '<small>at the end</small>' : '';
+      const detail = d && f ? `<small>${esc(t('plus-at-the-end', { d, f }))}</small>` : f ? `<small>${esc(t('at-the-end'))}</small>` : '';
       return `<td>${d + f || '–'}${detail}</td>`;
     }).join('');
     return `<tr><th scope="row">${KIND_LABEL[k] || esc(k)}</th>${cells}</tr>`;
   }).join('');
   const total = order.map((i) => `<td class="total">${scores[i]}</td>`).join('');
   return `<table class="breakdown"><thead><tr><td></td>${head}</tr></thead><tbody>${rows}
-    <tr class="total-row"><th scope="row">Total</th>${total}</tr></tbody></table>`;
+    <tr class="total-row"><th scope="row">${esc(t('total'))}</th>${total}</tr></tbody></table>`;
 }
 
 /** Scores after each move, one line per player. */
@@ -208,10 +209,10 @@ export function chartSvg(history, players, { width = 560, height = 240, mark = n
       <path d="${markPath(p.color)}" transform="translate(${ex - 6} ${ey - 6}) scale(.12)" fill="${c.fill}" stroke="${c.edge}" stroke-width="10"/>`;
   }).join('');
   const marker = mark != null ? `<line x1="${x(mark)}" x2="${x(mark)}" y1="${pad.t}" y2="${pad.t + H}" class="mark"/>` : '';
-  const label = `Scores over the game: ${players.map((p, s) => `${p.name} ${history[n - 1][s] || 0}`).join(', ')}`;
+  const label = t('chart-label', { scores: players.map((p, s) => `${p.name} ${history[n - 1][s] || 0}`).join(', ') });
   return `<svg class="chart" viewBox="0 0 ${width} ${height}" width="100%" preserveAspectRatio="xMidYMid meet" role="img" aria-label="${esc(label)}">
     ${grid.join('')}${marker}${lines}
-    <text x="${pad.l + W}" y="${height - 8}" class="axis" text-anchor="end">turn</text></svg>`;
+    <text x="${pad.l + W}" y="${height - 8}" class="axis" text-anchor="end">${esc(t('chart-axis-turn'))}</text></svg>`;
 }
 
 const ROLES_OF_SCORING = { road: ['thief'], city: ['knight'], cloister: ['monk', 'abbot'], garden: ['abbot'], farm: ['farmer'] };

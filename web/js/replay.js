@@ -1,6 +1,7 @@
 // The replay viewer: a stored game or a record file, step by step
 // (forward, back, jump to a turn, play).
 
+import { t } from './i18n.js';
 import { api } from './api.js';
 import { BoardView } from './board.js';
 import { esc } from './dom.js';
@@ -66,27 +67,27 @@ export class ReplayScreen {
         <div class="board-wrap">
           <div class="board-area"></div>
           <div class="banner replay-banner"></div>
-          <div class="why-box hidden" role="status"><span class="why-text"></span><button class="close" aria-label="Close" title="Close">×</button></div>
+          <div class="why-box hidden" role="status"><span class="why-text"></span><button class="close" aria-label="${esc(t('close'))}" title="${esc(t('close'))}">×</button></div>
           <div class="replay-bar">
-            <button class="btn icon" data-go="first" title="Start (Home)">${ICONS.first}</button>
-            <button class="btn icon" data-go="prev" title="Back (←)">${ICONS.prev}</button>
-            <button class="btn icon play" data-go="play" title="Play (Space)">${ICONS.play}</button>
-            <button class="btn icon" data-go="next" title="Forward (→)">${ICONS.next}</button>
-            <button class="btn icon" data-go="last" title="End (End)">${ICONS.last}</button>
-            <input type="range" class="scrub" min="0" max="${n}" value="${this.k}" aria-label="Turn">
-            <label class="jump"><span class="jump-word">turn</span> <input type="number" class="turn-input" min="0" max="${n}" value="${this.k}"> / ${n}</label>
+            <button class="btn icon" data-go="first" title="${esc(t('replay-first'))} (Home)">${ICONS.first}</button>
+            <button class="btn icon" data-go="prev" title="${esc(t('replay-back'))} (←)">${ICONS.prev}</button>
+            <button class="btn icon play" data-go="play" title="${esc(t('replay-play'))} (Space)">${ICONS.play}</button>
+            <button class="btn icon" data-go="next" title="${esc(t('replay-forward'))} (→)">${ICONS.next}</button>
+            <button class="btn icon" data-go="last" title="${esc(t('replay-end'))} (End)">${ICONS.last}</button>
+            <input type="range" class="scrub" min="0" max="${n}" value="${this.k}" aria-label="${esc(t('replay-turn'))}">
+            <label class="jump"><span class="jump-word">${esc(t('chart-axis-turn'))}</span> <input type="number" class="turn-input" min="0" max="${n}" value="${this.k}"> / ${n}</label>
           </div>
         </div>
         <aside class="sidebar">
           <section class="replay-head"><h1 class="replay-title">${esc(this.title)}</h1>
-            <p class="muted"><a href="#/rules/${esc(this.r.rules_code)}">${esc(rulesTitle(this.r.rules))}</a> · ${this.r.finished ? 'finished' : 'unfinished'} game</p>
-            ${this.id ? `<p class="links"><a href="#/game/${this.id}">Back to the game</a> · <a href="${api.recordUrl(this.id)}" download>Download record</a> · <a href="#/">All games</a></p>` : '<p class="links"><a href="#/">All games</a></p>'}
+            <p class="muted"><a href="#/rules/${esc(this.r.rules_code)}">${esc(rulesTitle(this.r.rules))}</a> · ${esc(this.r.finished ? t('replay-finished') : t('replay-unfinished'))}</p>
+            ${this.id ? `<p class="links"><a href="#/game/${this.id}">${esc(t('replay-back-to-game'))}</a> · <a href="${api.recordUrl(this.id)}" download>${esc(t('download-record'))}</a> · <a href="#/">${esc(t('all-games'))}</a></p>` : `<p class="links"><a href="#/">${esc(t('all-games'))}</a></p>`}
           </section>
           <section class="players-panel"></section>
           <section class="chart-panel"></section>
           <section class="review-panel"></section>
-          <section class="log-panel"><h2 id="replay-log-title">Log</h2><div class="log" tabindex="0" role="log" aria-labelledby="replay-log-title"></div></section>
-          ${this.r.finished ? '<section class="final-panel"><h2>Final scoring</h2><div class="final"></div></section>' : ''}
+          <section class="log-panel"><h2 id="replay-log-title">${esc(t('replay-log'))}</h2><div class="log" tabindex="0" role="log" aria-labelledby="replay-log-title"></div></section>
+          ${this.r.finished ? `<section class="final-panel"><h2>${esc(t('final-scoring'))}</h2><div class="final"></div></section>` : ''}
         </aside>
       </div>`;
     this.root.querySelector('.replay-bar').addEventListener('click', (e) => {
@@ -158,20 +159,25 @@ export class ReplayScreen {
     this.explain(null);
     this.root.querySelector('.log').innerHTML = logHtml(events, this.r.players);
     this.root.querySelector('.chart-panel').innerHTML = this.r.steps.length > 2
-      ? `<h2>Scores</h2>${chartSvg(this.r.score_history, this.r.players, { width: 320, height: 150, mark: k })}` : '';
+      ? `<h2>${esc(t('replay-scores'))}</h2>${chartSvg(this.r.score_history, this.r.players, { width: 320, height: 150, mark: k })}` : '';
     if (this.review) this.review.show(k);
     this.root.querySelector('.scrub').value = k;
     this.root.querySelector('.turn-input').value = k;
     const banner = this.root.querySelector('.replay-banner');
-    if (k === 0) banner.innerHTML = 'The start tile';
+    if (k === 0) banner.innerHTML = esc(t('replay-start-tile'));
     else if (better) {
       const p = this.r.players[better.seat];
       banner.innerHTML = `Move ${k}: better for <b class="pname">${markIcon(p.color, 13)}${esc(p.name)}</b> was ${tileSvg(better.best.tile, better.best.rot || 0, 22)} ${esc(this.review.words(better.best, k, better.move))}`;
     } else if (mover) {
       const p = this.r.players[mover.seat];
       const deploy = this.r.steps[k].events.find((e) => e.type === 'deploy');
-      const verb = p.name === 'You' ? 'place' : 'places'; // "You place", not "You places"
-      banner.innerHTML = `Turn ${k}: <b class="pname">${markIcon(p.color, 13)}${esc(p.name)}</b> ${verb} ${tileSvg(mover.tile, mover.rot || 0, 22)}${deploy ? ` with a ${esc(deploy.role)}` : ''}${done ? ' — final scoring' : ''}`;
+      // ("You place", not "You places".)
+      banner.innerHTML = t('replay-banner', {
+        k, name: `<b class="pname">${markIcon(p.color, 13)}${esc(p.name)}</b>`, you: p.name === 'You' ? 'yes' : 'no',
+        tile: tileSvg(mover.tile, mover.rot || 0, 22),
+        deploy: deploy ? t('replay-with', { role: esc(t(`role-${deploy.role}`)) }) : '',
+        done: done ? t('replay-final') : '',
+      });
     }
     banner.style.setProperty('--pc', mover ? colorOf(this.r.players[mover.seat].color).fill : '#8a5a2b');
   }

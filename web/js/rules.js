@@ -4,26 +4,65 @@
 
 import { api, qrUrl, rulesLink } from './api.js';
 import { copyText, esc, toast } from './dom.js';
+import { errorText, lang, t } from './i18n.js';
 
 /** A short title for a record's `rules` object: "Rules: standard + 2 options". */
 export function rulesTitle(rules) {
   const r = rules || {};
-  const preset = String(r.preset || 'standard').replace('-', ' ');
   const n = Object.keys(r).filter((k) => k !== 'preset').length;
-  return `Rules: ${preset}${n ? ` + ${n} option${n > 1 ? 's' : ''}` : ''}`;
+  return t('rules-title', { preset: presetName(r.preset || 'standard'), n });
+}
+
+/** A preset's name in words: "standard", "first edition". */
+export function presetName(name) {
+  return t(`preset-${name}`);
+}
+
+/** A rule option's label (its message, from the engine's key). */
+export function optionLabel(opt) {
+  return opt.message ? t(opt.message) : opt.label;
+}
+
+/** A rule option's explanation. */
+export function optionAbout(opt) {
+  return opt.message ? t(`${opt.message}.about`) : opt.about;
+}
+
+/** The words of a choice option's i-th value on the new-game form. */
+export function optionValueWords(opt, i) {
+  const key = (opt.value_messages || [])[i];
+  return key ? t(key) : (opt.value_labels || [])[i] || opt.values[i];
+}
+
+/**
+ * The rule set in a sentence, as the engine's headline says it (its preset,
+ * how farmers score, whether small cities score less, whether house rules
+ * change the preset), from the messages: `preset` is an entry of the
+ * options' presets, `rules` a record's `rules` object.
+ */
+export function headlineOf(preset, rules) {
+  const values = { ...preset.values, ...rules };
+  const changed = Object.keys(rules).some((k) => k !== 'preset' && JSON.stringify(rules[k]) !== JSON.stringify(preset.values[k]));
+  return t('headline', {
+    title: t(`preset-${preset.name}-title`),
+    changed: changed ? 'yes' : 'no',
+    farms: t(`headline-farms-${values.farms}`),
+    small: values.small_city ? 'yes' : 'no',
+  });
 }
 
 /** A message as a sentence: capital first, full stop last. */
 function sentence(m) {
-  const t = String(m || 'something went wrong');
-  return `${t[0].toUpperCase()}${t.slice(1)}${/[.!?]$/.test(t) ? '' : '.'}`;
+  const s = String(m || t('something-wrong'));
+  return `${s[0].toUpperCase()}${s.slice(1)}${/[.!?]$/.test(s) ? '' : '.'}`;
 }
 
 export class RulesScreen {
-  constructor(root, code) {
+  constructor(root, code, options = null) {
     this.root = root;
+    this.options = options;
     this.code = code;
-    this.root.innerHTML = '<div class="rules-page"><p class="loading">Loading the rules…</p></div>';
+    this.root.innerHTML = `<div class="rules-page"><p class="loading">${esc(t('rules-loading'))}</p></div>`;
     this.load();
   }
 
@@ -36,10 +75,10 @@ export class RulesScreen {
       this.root.innerHTML = `
         <div class="rules-page">
           <section class="card rules-error" role="alert">
-            <h1>These rules cannot be read</h1>
-            <p>${esc(sentence(e.message))}</p>
-            <p>Check that the whole link was copied, or ask for it again.</p>
-            <p><a class="btn primary" href="#/">Back to the start page</a></p>
+            <h1>${esc(t('rules-unreadable'))}</h1>
+            <p>${esc(sentence(errorText(e)))}</p>
+            <p>${esc(t('rules-unreadable-hint'))}</p>
+            <p><a class="btn primary" href="#/">${esc(t('back-to-start'))}</a></p>
           </section>
         </div>`;
       return;
@@ -47,74 +86,81 @@ export class RulesScreen {
     this.render();
   }
 
+  /** The rule set in a sentence: the engine's, or the same made from the messages. */
+  headline(p) {
+    const preset = this.options && this.options.presets.find((x) => x.name === p.preset);
+    return lang === 'en' || !preset ? p.preset_summary : headlineOf(preset, p.rules);
+  }
+
   render() {
     const p = this.page;
     const link = rulesLink(p.code);
     const changed = p.options.filter((o) => o.changed);
+    const words = (key, english) => (key ? t(key) : english);
     const inForce = changed.length
-      ? `<ul class="in-force">${changed.map((o) => `<li><b>${esc(o.label)}</b>: ${esc(o.value_words)}
-          <span class="muted">(${esc(p.preset.replace('-', ' '))}: ${esc(o.preset_value_words)})</span><br>${esc(o.line || o.about)}</li>`).join('')}</ul>`
-      : `<p>None: the ${esc(p.preset.replace('-', ' '))} rules as they are.</p>`;
+      ? `<ul class="in-force">${changed.map((o) => `<li><b>${esc(optionLabel(o))}</b>: ${esc(words(o.value_message, o.value_words))}
+          <span class="muted">(${esc(presetName(p.preset))}: ${esc(words(o.preset_value_message, o.preset_value_words))})</span><br>${esc(lang === 'en' ? o.line || o.about : optionAbout(o))}</li>`).join('')}</ul>`
+      : `<p>${esc(t('rules-none-changed', { preset: presetName(p.preset) }))}</p>`;
     const sections = p.summary.map((s) => `
       <section class="card rules-section${s.title === 'Farms' ? ' farms' : ''}">
-        <h2>${esc(s.title)}</h2>
-        ${s.lines.map((l) => `<p${l.startsWith('Example:') ? ' class="example"' : ''}>${esc(l)}</p>`).join('')}
+        <h2>${esc(t(`rules-section-${s.title.toLowerCase().replace(/ /g, '-')}`))}</h2>
+        ${s.lines.map((l, i) => `<p${s.title === 'Farms' && i === s.lines.length - 1 ? ' class="example"' : ''}>${esc(l)}</p>`).join('')}
       </section>`).join('');
     this.root.innerHTML = `
       <div class="rules-page">
         <header class="rules-head">
-          <h1>${esc(rulesTitle(p.rules).replace(/^Rules: /, 'The rules: '))}</h1>
-          <p class="preset-summary">${esc(p.preset_summary)}</p>
+          <h1>${esc(t('rules-page-title', { title: rulesTitle(p.rules) }))}</h1>
+          <p class="preset-summary">${esc(this.headline(p))}</p>
           <p class="rules-text"><code>${esc(p.text)}</code></p>
           <div class="rules-actions">
-            <a class="btn primary" href="#/new?rules=${esc(p.code)}">Start a game with these rules</a>
-            <button class="btn" data-act="to-share">Share or save</button>
+            <a class="btn primary" href="#/new?rules=${esc(p.code)}">${esc(t('rules-start'))}</a>
+            <button class="btn" data-act="to-share">${esc(t('rules-share-or-save'))}</button>
           </div>
         </header>
         <section class="card options-in-force">
-          <h2>House rules and options in force</h2>
+          <h2>${esc(t('rules-in-force'))}</h2>
           ${inForce}
         </section>
         ${sections}
         <section class="card share-rules" id="share">
-          <h2>Share these rules</h2>
-          <p class="muted">Friends open the link or scan the code to read them at the table.</p>
+          <h2>${esc(t('rules-share'))}</h2>
+          <p class="muted">${esc(t('rules-share-hint'))}</p>
           <div class="share-row">
-            <img class="qr" alt="QR code of the link to these rules" width="160" height="160">
+            <img class="qr" alt="${esc(t('rules-qr-alt'))}" width="160" height="160">
             <div class="share-main">
-              <label for="rules-link">Link</label>
+              <label for="rules-link">${esc(t('rules-link'))}</label>
               <input id="rules-link" class="rules-link" readonly value="${esc(link)}" spellcheck="false">
-              <button class="btn" data-act="copy">Copy link</button>
+              <button class="btn" data-act="copy">${esc(t('copy-link'))}</button>
             </div>
           </div>
           <form class="save-rules">
-            <label for="rules-name">Save them on this server as</label>
+            <label for="rules-name">${esc(t('rules-save-as'))}</label>
             <div class="save-row">
-              <input id="rules-name" class="rules-name" maxlength="24" placeholder="Our table’s rules" autocomplete="off">
-              <button class="btn" type="submit">Save</button>
+              <input id="rules-name" class="rules-name" maxlength="24" placeholder="${esc(t('rules-default-name'))}" autocomplete="off">
+              <button class="btn" type="submit">${esc(t('save'))}</button>
             </div>
           </form>
         </section>
         <details class="card all-options">
-          <summary>Every option and what it does</summary>
-          <dl>${p.options.map((o) => `<dt>${esc(o.label)} <span class="muted">— ${esc(o.value_words)}</span></dt><dd>${esc(o.about)}</dd>`).join('')}</dl>
+          <summary>${esc(t('rules-every-option'))}</summary>
+          <dl>${p.options.map((o) => `<dt>${esc(optionLabel(o))} <span class="muted">— ${esc(words(o.value_message, o.value_words))}</span></dt><dd>${esc(optionAbout(o))}</dd>`).join('')}</dl>
         </details>
       </div>`;
     const $ = (s) => this.root.querySelector(s);
     const img = $('img.qr');
-    qrUrl(link).then((url) => { img.src = url; }, () => { img.alt = 'No QR code: copy the link instead'; });
+    qrUrl(link).then((url) => { img.src = url; }, () => { img.alt = t('rules-qr-none'); });
     $('[data-act="to-share"]').onclick = () => { $('.share-rules').scrollIntoView({ behavior: 'smooth' }); $('.rules-link').focus({ preventScroll: true }); };
     $('[data-act="copy"]').onclick = () => copyText($('.rules-link'));
     $('.rules-link').onfocus = (e) => e.target.select();
     $('.save-rules').onsubmit = async (e) => {
       e.preventDefault();
-      const name = $('.rules-name').value.trim() || 'Our table’s rules';
+      const name = $('.rules-name').value.trim() || t('rules-default-name');
       try {
         await api.saveRules(name, p.code);
-        toast(`Saved as “${name}”: find them on the start page`);
+        toast(t('rules-saved', { name }));
         $('.rules-name').value = '';
       } catch (err) {
-        toast(err.message, 'error', 5000);
+        toast(errorText(err), 'error', 5000);
       }
     };
   }

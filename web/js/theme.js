@@ -2,9 +2,11 @@
 // person picks one with the switch in the top bar; the pick is kept in
 // localStorage. Sets data-theme="light" | "dark" on <html> (style.css).
 
+import { t } from './i18n.js';
+
 const KEY = 'carcassonne.theme';
 const SYSTEM = window.matchMedia('(prefers-color-scheme: dark)');
-const WORDS = { system: 'as the system', light: 'light', dark: 'dark' };
+const WORDS = { system: t('theme-system'), light: t('theme-light'), dark: t('theme-dark') };
 const NEXT = { system: 'dark', dark: 'light', light: 'system' };
 const ICONS = {
   system: '<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><circle cx="12" cy="12" r="8" fill="none" stroke="currentColor" stroke-width="2"/><path d="M12 4a8 8 0 0 1 0 16z" fill="currentColor"/></svg>',
@@ -33,10 +35,11 @@ function apply() {
   const b = document.querySelector('.theme-toggle');
   if (!b) return;
   const c = themeChoice();
-  const word = c === 'system' ? 'auto' : c;
-  b.innerHTML = `${ICONS[c]}<span class="theme-word">${word}</span>`;
-  b.title = `Colours: ${WORDS[c]} (click for ${WORDS[NEXT[c]]})`;
-  b.setAttribute('aria-label', `${word} colours (${WORDS[c]}): switch to ${WORDS[NEXT[c]]}`);
+  const word = t(`theme-word-${c}`);
+  b.innerHTML = `${ICONS[c]}<span class="theme-word"></span>`;
+  b.querySelector('.theme-word').textContent = word;
+  b.title = t('theme-title', { now: WORDS[c], next: WORDS[NEXT[c]] });
+  b.setAttribute('aria-label', t('theme-label', { word, now: WORDS[c], next: WORDS[NEXT[c]] }));
 }
 
 /** Sets the theme now and puts its switch in the top bar. */

@@ -6,6 +6,8 @@
 // geometry: cities and roads from their shapes, fields from a small raster of
 // the tile in which each field is flood-filled from its half-edges.
 
+import { lang, t } from './i18n.js';
+
 export const DIRS = ['N', 'E', 'S', 'W'];
 export const HALVES = ['Nw', 'Ne', 'En', 'Es', 'Se', 'Sw', 'Ws', 'Wn'];
 const EDGE_MID = [[50, 0], [100, 50], [50, 100], [0, 50]];
@@ -517,23 +519,22 @@ const tileDefs = new Map(); // id -> the server's definition
 /** A tile in words: "a tile with a city (with a shield) and a road". */
 export function tileWords(id) {
   const def = tileDefs.get(id);
-  if (!def) return `tile ${id}`;
+  if (!def) return t('tile-words-unknown', { id });
   const kinds = new Set(def.segments.map((seg) => seg.kind));
   const parts = [];
-  if (def.cloister) parts.push('a cloister');
-  if (def.garden) parts.push('a garden');
+  if (def.cloister) parts.push(t('tile-part-cloister'));
+  if (def.garden) parts.push(t('tile-part-garden'));
   if (kinds.has('city')) {
     const n = def.segments.filter((seg) => seg.kind === 'city').length;
-    parts.push(`${n > 1 ? `${n} cities` : 'a city'}${def.shield ? ' with a shield' : ''}`);
+    parts.push(t('tile-part-city', { n, shield: def.shield ? 'yes' : 'no' }));
   }
-  if (def.river && def.river.length) parts.push('the river');
+  if (def.river && def.river.length) parts.push(t('tile-part-river'));
   if (kinds.has('road')) {
     const n = def.segments.filter((seg) => seg.kind === 'road').length;
-    parts.push(n > 1 ? `${n} roads` : 'a road');
+    parts.push(t('tile-part-road', { n }));
   }
-  if (!parts.length) return 'a tile of fields';
-  const list = parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}` : parts[0];
-  return `a tile with ${list}`;
+  if (!parts.length) return t('tile-words-fields');
+  return t('tile-words', { list: listWords(parts) });
 }
 
 /** A cell in words, from the start tile: "the start", "east of the start", "2 north and 1 west of the start". */
@@ -541,12 +542,12 @@ export function tileWords(id) {
 export const ROLE_OF_KIND = { city: 'knight', road: 'thief', field: 'farmer', cloister: 'monk', garden: 'abbot' };
 
 export function placeWords(x, y) {
-  if (x === 0 && y === 0) return 'the start';
-  if (Math.abs(x) + Math.abs(y) === 1) return `${x > 0 ? 'east' : x < 0 ? 'west' : y > 0 ? 'south' : 'north'} of the start`;
+  if (x === 0 && y === 0) return t('place-start');
+  if (Math.abs(x) + Math.abs(y) === 1) return t('place-next', { dir: x > 0 ? 'east' : x < 0 ? 'west' : y > 0 ? 'south' : 'north' });
   const parts = [];
-  if (y) parts.push(`${Math.abs(y)} ${y < 0 ? 'north' : 'south'}`);
-  if (x) parts.push(`${Math.abs(x)} ${x > 0 ? 'east' : 'west'}`);
-  return `${parts.join(' and ')} of the start`;
+  if (y) parts.push(t('place-steps', { n: Math.abs(y), dir: y < 0 ? 'north' : 'south' }));
+  if (x) parts.push(t('place-steps', { n: Math.abs(x), dir: x > 0 ? 'east' : 'west' }));
+  return t('place-far', { parts: listWords(parts) });
 }
 
 export function tileLabel(id) {
@@ -658,23 +659,33 @@ export class TileSet {
    */
   spotLabel(id, rot, spot, abbot = false) {
     const kind = this.spotKind(id, rot, spot);
-    const role = abbot ? 'abbot' : ROLE_OF_KIND[kind] || 'follower';
-    if (kind === 'cloister' || kind === 'garden') return `${role} in the ${kind}`;
+    const role = t(`role-${abbot ? 'abbot' : ROLE_OF_KIND[kind] || 'follower'}`);
+    if (kind === 'cloister' || kind === 'garden') return t(`spot-${kind}`, { role });
     const [x, y] = this.spotPoint(id, rot, spot);
     const dx = x - 50, dy = y - 50;
     let where = '';
     if (Math.hypot(dx, dy) >= 12) {
       const ns = dy < -Math.abs(dx) * 0.41 ? 'north' : dy > Math.abs(dx) * 0.41 ? 'south' : '';
       const ew = dx > Math.abs(dy) * 0.41 ? 'east' : dx < -Math.abs(dy) * 0.41 ? 'west' : '';
-      where = `${[ns, ew].filter(Boolean).join('-')} `;
+      where = [ns, ew].filter(Boolean).join('-');
     }
-    return `${role} ${kind === 'city' ? 'in' : 'on'} the ${where}${kind || 'tile'}`;
+    const at = ['city', 'road', 'field'].includes(kind) ? kind : 'tile';
+    return t(`spot-${at}`, { role, where: where ? t(`dir-${where}`) : 'none' });
   }
 
   /** Canonical edge kinds after rotation, N E S W. */
   edgesAt(id, rot) {
     const e = this.shape(id).def.edges;
     return DIRS.map((_, i) => e[(i - rot + 8) % 4]);
+  }
+}
+
+/** Words as a list in the language in force: "a, b and c". */
+function listWords(parts) {
+  try {
+    return new Intl.ListFormat(lang, { type: 'conjunction' }).format(parts);
+  } catch {
+    return parts.join(', ');
   }
 }
 

@@ -242,6 +242,11 @@ pub enum CodeField {
 pub struct RuleOption {
     /// The record's key, e.g. `small_city`.
     pub name: &'static str,
+    /// Its message key in the interface's Fluent files (web/i18n/LANG.ftl),
+    /// e.g. `rule-small_city`: the message is the label, its `.about`
+    /// attribute the explanation, and a choice's values are the messages
+    /// `rule-NAME-VALUE` ([`RuleOption::value_key`]).
+    pub key: &'static str,
     pub kind: OptionKind,
     /// A short label for a form.
     pub label: &'static str,
@@ -281,6 +286,29 @@ impl RuleOption {
     /// What [`Rules::explain`] says about it in this rule set, if anything.
     pub fn line(&self, rules: &Rules) -> Option<String> {
         (self.line)(rules)
+    }
+
+    /// The message key of a value in words (web/i18n/LANG.ftl): a choice's
+    /// `rule-NAME-VALUE`, `rule-value-on` / `rule-value-off` for a flag,
+    /// `rule-value-no-limit` for no table size, and `None` for a number or a
+    /// size (said as they are).
+    pub fn value_key(&self, value: OptionValue) -> Option<String> {
+        match value {
+            OptionValue::Flag(b) => Some(if b { "rule-value-on" } else { "rule-value-off" }.to_string()),
+            OptionValue::Choice(w) => Some(format!("{}-{w}", self.key)),
+            OptionValue::Table(None) => Some("rule-value-no-limit".to_string()),
+            OptionValue::Count(_) | OptionValue::Table(Some(_)) => None,
+        }
+    }
+
+    /// Every message key the option's words need: its label (with its
+    /// `.about`) and each choice's value.
+    pub fn message_keys(&self) -> Vec<String> {
+        let mut keys = vec![self.key.to_string()];
+        if let OptionKind::Choice(words) = self.kind {
+            keys.extend(words.iter().filter_map(|&w| self.value_key(OptionValue::Choice(w))));
+        }
+        keys
     }
 
     /// A value in words, for people: `on`, `3 per city, per farm`, `2`, `7 × 5`, `no limit`.
@@ -366,6 +394,7 @@ macro_rules! flag_option {
     ($name:literal, $field:ident, $label:literal, $about:literal, bit $bit:literal, zero $zero:literal, $line:expr) => {
         RuleOption {
             name: $name,
+            key: concat!("rule-", $name),
             kind: OptionKind::Flag,
             label: $label,
             about: $about,
@@ -382,6 +411,7 @@ macro_rules! flag_option {
 pub static RULE_OPTIONS: [RuleOption; 13] = [
     RuleOption {
         name: "farms",
+        key: "rule-farms",
         kind: OptionKind::Choice(&FARM_NAMES),
         label: "Farm scoring",
         about: "How farmers score at the end of the game.",
@@ -407,6 +437,7 @@ pub static RULE_OPTIONS: [RuleOption; 13] = [
         |r| r.abbot.then(|| "The Abbot: each player has an abbot for cloisters and gardens, and may recall it.".into())),
     RuleOption {
         name: "hand",
+        key: "rule-hand",
         kind: OptionKind::Count { min: 1, max: 3 },
         label: "Tiles in hand (1 = the usual single draw)",
         about: "How many tiles each player holds and chooses from.",
@@ -427,6 +458,7 @@ pub static RULE_OPTIONS: [RuleOption; 13] = [
         |r| r.draw_at_turn_end.then(|| "Players draw their next tile at the end of their turn.".into())),
     RuleOption {
         name: "unplaceable",
+        key: "rule-unplaceable",
         kind: OptionKind::Choice(&UNPLACEABLE_NAMES),
         label: "A tile that fits nowhere",
         about: "What happens to a drawn tile that fits nowhere.",
@@ -447,6 +479,7 @@ pub static RULE_OPTIONS: [RuleOption; 13] = [
         |r| (!r.incomplete_scoring).then(|| "Incomplete roads, cities, cloisters and gardens score nothing at the end.".into())),
     RuleOption {
         name: "board_limit",
+        key: "rule-board_limit",
         kind: OptionKind::Table { sizes: &[(5, 5), (7, 7), (9, 9), (11, 11), (13, 13)] },
         label: "Table size",
         about: "Every tile must lie within a W × H rectangle centred on the start tile.",
@@ -466,6 +499,7 @@ pub static RULE_OPTIONS: [RuleOption; 13] = [
             .then(|| "Roads and cities that reach the table's edge count as closed there.".into())),
     RuleOption {
         name: "first_player",
+        key: "rule-first_player",
         kind: OptionKind::Choice(&FIRST_PLAYER_NAMES),
         label: "First player",
         about: "Who plays first: the first seat, or a player chosen at random.",

@@ -23,6 +23,7 @@ mod assets;
 mod bots;
 mod config;
 mod error;
+pub mod i18n;
 mod listen;
 mod names;
 mod qr;

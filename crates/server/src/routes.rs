@@ -24,6 +24,8 @@ use crate::view;
 
 mod accounts;
 mod hints;
+// (i18n) error messages in the reader's language
+mod localize;
 mod rulesets;
 mod ws;
 
@@ -145,6 +147,8 @@ pub fn app_with(state: AppState, conns: Arc<Connections>) -> Router {
         .merge(accounts::routes())
         .fallback(crate::assets::static_file)
         .with_state(Shared { app: state, conns })
+        // (i18n) refusals in the reader's language (Accept-Language)
+        .layer(middleware::from_fn(localize::localize_errors))
         .layer(middleware::from_fn(json_posts_only))
         .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(body_timeout))
         // Text, JSON and SVG go compressed to clients that take it (brotli or gzip).

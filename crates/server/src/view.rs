@@ -117,7 +117,7 @@ pub fn tiles_json() -> Value {
 /// description of it, [`RULE_OPTIONS`]).
 fn option_form(o: &RuleOption) -> Value {
     let mut form = json!({
-        "key": o.name, "label": o.label, "about": o.about,
+        "key": o.name, "label": o.label, "about": o.about, "message": o.key,
         "default": option_json(o.default_for(Preset::Standard)),
     });
     match o.kind {
@@ -127,6 +127,8 @@ fn option_form(o: &RuleOption) -> Value {
             form["values"] = json!(words);
             let labels: Vec<String> = words.iter().map(|&w| o.value_words(OptionValue::Choice(w))).collect();
             form["value_labels"] = json!(labels);
+            let keys: Vec<Option<String>> = words.iter().map(|&w| o.value_key(OptionValue::Choice(w))).collect();
+            form["value_messages"] = json!(keys);
         }
         OptionKind::Count { min, max } => {
             form["type"] = "number".into();
@@ -182,11 +184,13 @@ pub fn rules_json(rules: &Rules) -> Value {
         .iter()
         .map(|o| {
             json!({
-                "key": o.name, "label": o.label, "about": o.about,
+                "key": o.name, "label": o.label, "about": o.about, "message": o.key,
                 "value": option_json(o.value(rules)),
                 "value_words": o.value_words(o.value(rules)),
+                "value_message": o.value_key(o.value(rules)),
                 "preset_value": option_json(o.value(&base)),
                 "preset_value_words": o.value_words(o.value(&base)),
+                "preset_value_message": o.value_key(o.value(&base)),
                 "changed": o.value(rules) != o.value(&base),
                 "line": o.line(rules),
             })

@@ -11,12 +11,13 @@
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, RawQuery, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
 use carcassonne::Rules;
 use serde_json::{json, Value};
 
 use crate::error::ApiError;
+use crate::i18n::{rules_summary, Lang};
 use crate::services::games::{new_token, now_ms};
 use crate::services::AppState;
 use crate::store::{hash_token, SavedRules};
@@ -46,8 +47,23 @@ pub fn read_code(code: &str) -> Result<Rules, ApiError> {
 }
 
 /// `GET /api/rules/{code}`: the rules page's content.
-pub async fn rules_page(Path(code): Path<String>) -> Result<Json<Value>, ApiError> {
-    Ok(Json(crate::view::rules_json(&read_code(&code)?)))
+pub async fn rules_page(Path(code): Path<String>, headers: HeaderMap) -> Result<Json<Value>, ApiError> {
+    let rules = read_code(&code)?;
+    let mut page = crate::view::rules_json(&rules);
+    // (i18n) the summary in the reader's language (Accept-Language).
+    let lang = headers
+        .get(axum::http::header::ACCEPT_LANGUAGE)
+        .and_then(|v| v.to_str().ok())
+        .map_or(Lang::En, Lang::from_accept_language);
+    if lang != Lang::En {
+        let summary: Vec<Value> = rules_summary(lang, &rules)
+            .into_iter()
+            .map(|(title, lines)| json!({ "title": title, "lines": lines }))
+            .collect();
+        page["summary"] = summary.into();
+        page["lang"] = lang.code().into();
+    }
+    Ok(Json(page))
 }
 
 /// `POST /api/rules` with a record's `rules` object: the same page, for a

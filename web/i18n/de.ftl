@@ -1,0 +1,653 @@
+# Die Wörter der Oberfläche auf Deutsch (dieselben Schlüssel wie en.ftl).
+
+## Die Seite
+
+app-title = Carcassonne
+app-description = Carcassonne, das Legespiel: am selben Gerät, gegen Bots oder online mit Freunden spielen.
+nav-label = Hauptmenü
+nav-new-game = Neues Spiel
+nav-games = Partien
+nav-learn = Lernen
+nav-sign-in = Anmelden
+loading-tiles = Die Plättchen werden geladen…
+lang-select-label = Sprache
+boot-unreachable = Der Spielserver ist nicht erreichbar
+replay-of-game = Wiederholung der Partie { $id }
+replay-file-refused = Diese Aufzeichnung lässt sich nicht abspielen: { $reason }
+toasts-label = Meldungen
+link-copied = Link kopiert
+copy-by-hand = Den Link markieren und kopieren
+just-now = gerade eben
+minutes-ago = vor { $n } Min.
+hours-ago = vor { $n } Std.
+something-wrong = etwas ist schiefgelaufen
+
+## Fehler, nach den festen Codes des Servers
+
+error-unknown = Etwas ist schiefgelaufen.
+error-network = Der Server ist nicht erreichbar.
+error-not_found = Nicht gefunden.
+error-bad_request = Die Anfrage ist fehlerhaft.
+error-unauthorized = Dieser Link gibt dir keinen Platz in dieser Partie.
+error-not_your_turn = Du bist nicht am Zug.
+error-stale_version = Die Partie ist weitergegangen: bitte neu laden.
+error-game_over = Die Partie ist vorbei.
+error-not_finished = Eine Analyse gibt es nur für beendete Partien: diese läuft noch.
+error-illegal_move = Dieser Zug ist nach den Regeln nicht erlaubt.
+error-too_large = Die Anfrage ist zu groß.
+error-rate_limited = Zu viele Anfragen: kurz warten und noch einmal versuchen.
+error-hidden_information = Die Aufzeichnung einer Partie mit verdeckten Händen gibt es erst nach Spielende.
+error-storage_error = Die Partie konnte nicht gespeichert werden; nichts wurde geändert.
+error-unsupported_media_type = JSON mit dem Header content-type: application/json senden.
+error-forbidden_origin = Dieser Server nimmt keine Verbindungen von Seiten dieser Website an.
+error-too_many_connections = Kein Platz für eine weitere Verbindung: später noch einmal versuchen.
+error-quota_exceeded = Dieser Server nimmt von dir vorerst keine neuen Partien an.
+error-later_rules_code = Diese Regeln stammen aus einer neueren Version des Spiels als der dieses Servers: frag nach, mit welcher Version gespielt wird.
+error-bad_rules_code = Dieser Link enthält keine Regeln, die dieser Server lesen kann.
+error-busy = Der Server ist ausgelastet: gleich noch einmal versuchen.
+error-too_many_tokens = Die Anfrage nennt zu viele Platz-Schlüssel.
+error-name_taken = Dieser Name ist vergeben (oder ein sehr ähnlicher): bitte einen anderen wählen.
+error-bad_credentials = Falscher Name oder falsches Passwort.
+error-not_signed_in = Bitte zuerst anmelden.
+error-too_many_attempts = Zu viele Versuche: später noch einmal versuchen.
+
+## Regeloptionen (RULE_OPTIONS der Spiel-Engine: jeder Schlüssel ist ihr `key`)
+
+rule-value-on = an
+rule-value-off = aus
+rule-value-no-limit = unbegrenzt
+rule-farms = Wertung der Wiesen
+    .about = Wie die Bauern am Spielende werten.
+rule-farms-per-farm = 3 je Stadt, für jede Wiese
+rule-farms-per-farm-once = 3 je Stadt, einmal je Spieler
+rule-farms-per-city = 4 je Stadt, Mehrheit über alle ihre Wiesen
+rule-farms-off = keine Bauern
+rule-small_city = Kleine Städte: eine fertige Stadt aus 2 Plättchen zählt 2
+    .about = Eine fertige Stadt aus zwei Plättchen zählt 1 statt 2 Punkte je Plättchen und Wappen.
+rule-river = Der Fluss: das Spiel beginnt mit den 12 Flussplättchen
+    .about = Die 12 Flussplättchen ersetzen das Startplättchen und werden zuerst gelegt.
+rule-abbot = Der Abt: ein Abt für jeden Spieler, Gärten werden gewertet
+    .about = Jeder Spieler bekommt einen Abt für Klöster und Gärten, den er zurückholen darf.
+rule-hand = Plättchen auf der Hand (1 = wie üblich eines ziehen)
+    .about = Wie viele Plättchen jeder Spieler hält und aus ihnen wählt.
+rule-hand_visible = Die Hände sind für alle sichtbar
+    .about = Die Plättchen auf der Hand sieht jeder Spieler, nicht nur ihr Besitzer.
+rule-draw_at_turn_end = Das nächste Plättchen am Ende des Zuges ziehen
+    .about = Du ziehst dein nächstes Plättchen am Ende deines Zuges und siehst es, während die anderen spielen.
+rule-unplaceable = Ein Plättchen, das nirgends passt
+    .about = Was mit einem gezogenen Plättchen geschieht, das nirgends passt.
+rule-unplaceable-discard = wird abgelegt
+rule-unplaceable-reshuffle = kommt zurück in den Beutel
+rule-hole_bonus_turn = Eine Lücke füllen (vier Nachbarn) bringt einen weiteren Zug
+    .about = Ein Plättchen mit Nachbarn an allen vier Seiten bringt einen weiteren Zug.
+rule-incomplete_scoring = Unfertige Gebiete werden am Ende gewertet
+    .about = Ob unfertige Straßen, Städte, Klöster und Gärten am Ende zählen.
+rule-board_limit = Tischgröße
+    .about = Jedes Plättchen muss in einem Rechteck B × H um das Startplättchen liegen.
+rule-border_completes = Der Tischrand schließt Straßen und Städte ab (mit Tischgröße)
+    .about = Mit Tischgröße: Straßen und Städte, die den Tischrand erreichen, gelten dort als abgeschlossen.
+rule-first_player = Startspieler
+    .about = Wer beginnt: der erste Platz oder ein zufällig gewählter Spieler.
+rule-first_player-seat0 = der erste Platz
+rule-first_player-random = zufällig gewählt
+
+## Shared words
+
+loading = Wird geladen…
+cancel = Abbrechen
+close = Schließen
+color-yellow = Gelb
+color-red = Rot
+color-green = Grün
+color-blue = Blau
+color-black = Schwarz
+color-pink = Rosa
+bot-level-random = zufällig
+    .about = zufällige erlaubte Züge
+bot-level-easy = leicht
+    .about = eine kurze Suche (300 Simulationen je Zug)
+bot-level-normal = normal
+    .about = eine echte Suche (3.000 Simulationen je Zug)
+bot-level-hard = schwer
+    .about = eine Sekunde Suche je Zug
+
+## Home and new game
+
+seat-you = Du
+home-rules-prefilled = Das Formular enthält diese Regeln: Mitspieler wählen und loslegen
+home-rules-unreadable = Diese Regeln lassen sich nicht lesen: { $reason }
+home-tagline = Lege Plättchen, baue Städte, Straßen und Klöster und setze deine Gefolgsleute ein, um zu punkten.
+home-new-game = Neues Spiel
+home-add-player = + Mitspieler hinzufügen
+home-rules = Regeln
+home-share-rules = Diese Regeln teilen
+home-public = Diese Partie öffentlich zum Zuschauen zeigen
+home-start = Spiel starten
+home-your-games = Deine Partien
+home-open-record = Aufzeichnung öffnen…
+home-saved-rules = Gespeicherte Regeln
+home-options = Optionen
+home-saved-none = Die Hausregeln eurer Runde, hier aufbewahrt: im Formular zusammenstellen, dann „Diese Regeln teilen“ und speichern.
+home-saved-start = Partie starten
+home-saved-rename = Umbenennen
+home-saved-delete = Löschen
+home-saved-delete-named = { $name } löschen
+home-saved-delete-confirm = Die gespeicherten Regeln „{ $name }“ löschen?
+home-saved-new-name = Neuer Name für { $name }
+home-no-games = Noch keine Partien: starte eine!
+seat-player = Spieler { $n }
+seat-name-label = Name von Spieler { $n }
+seat-person = Mensch
+seat-bot = Bot
+seat-bot-name = Name des Bots (freiwillig)
+seat-friend-name = Name der Freundin/des Freundes
+seat-bot-level = Stärke des Bots
+seat-where = Wo Spieler { $n } spielt
+seat-where-help = Hier: an diesem Bildschirm (abwechselnd). Einladen: jemand spielt über einen Link am eigenen Gerät.
+seat-here = Hier (dieser Bildschirm)
+seat-invite = Jemanden einladen (Link)
+seat-remove = Entfernen
+game-row-bot = Bot
+game-row-finished = beendet · { $turns } Züge
+game-row-turn = Zug { $n }
+game-row-to-play = { $name } ist am Zug
+game-row-replay = Wiederholung
+game-row-download = Aufzeichnung herunterladen
+game-row-view = Ansehen
+game-row-continue = Weiterspielen
+game-row-watch = Zuschauen
+how-title = So wird gespielt
+how-place = Plättchen legen.
+how-place-fits = Hervorgehobene Felder zeigen, wo es passt;
+how-place-kbd = mit R (oder einem Klick auf das Plättchen) drehen
+how-place-touch = tippe auf dein Plättchen, um es zu drehen
+how-place-edges = Die Kanten müssen passen: Stadt an Stadt, Straße an Straße, Wiese an Wiese.
+how-deploy = Einen Gefolgsmann einsetzen
+how-deploy-or-not = — oder nicht.
+how-deploy-kbd = Klicke auf einen Kreis auf dem neuen Plättchen
+how-deploy-touch = Tippe auf einen Kreis auf dem neuen Plättchen oder wähle einen Platz darunter
+how-deploy-where = als Ritter in eine Stadt, als Wegelagerer auf eine Straße, als Mönch in ein Kloster, als Bauer liegend auf eine Wiese. Das Gebiet muss frei sein.
+how-confirm = Bestätigen
+how-confirm-kbd = mit Enter; Esc nimmt deine Wahl zurück
+how-confirm-touch = ; Zurück nimmt deine Wahl zurück
+how-confirm-scores = Fertige Straßen, Städte und Klöster werden sofort gewertet und deine Gefolgsleute kehren zurück.
+how-keyboard = Mit der Tastatur:
+how-keyboard-keys = die Pfeiltasten bewegen dein Plättchen zwischen den passenden Feldern, R und Umschalt+R drehen es, F (oder 1–9) wählt den Platz eines Gefolgsmanns.
+how-end = Am Ende zählen unfertige Gebiete weniger, und Bauern werten die fertigen Städte an ihren Wiesen.
+
+## Rules page and presets
+
+rules-loading = Die Regeln werden geladen…
+rules-unreadable = Diese Regeln lassen sich nicht lesen
+rules-unreadable-hint = Prüfe, ob der ganze Link kopiert wurde, oder lass ihn dir noch einmal schicken.
+back-to-start = Zurück zur Startseite
+rules-none-changed = Keine: die Regeln „{ $preset }“ unverändert.
+rules-page-title = Die Regeln: { $title }
+rules-start = Mit diesen Regeln spielen
+rules-share-or-save = Teilen oder speichern
+rules-in-force = Geltende Hausregeln und Optionen
+rules-share = Diese Regeln teilen
+rules-share-hint = Mitspieler öffnen den Link oder scannen den Code, um sie am Tisch zu lesen.
+rules-qr-alt = QR-Code des Links zu diesen Regeln
+rules-qr-none = Kein QR-Code: bitte den Link kopieren
+rules-link = Link
+copy-link = Link kopieren
+rules-save-as = Auf diesem Server speichern als
+rules-default-name = Unsere Hausregeln
+save = Speichern
+rules-every-option = Alle Optionen und was sie bewirken
+rules-saved = Gespeichert als „{ $name }“: zu finden auf der Startseite
+rules-section-setup = Vorbereitung
+rules-section-a-turn = Ein Spielzug
+rules-section-roads = Straßen
+rules-section-cities = Städte
+rules-section-cloisters = Klöster
+rules-section-farms = Wiesen
+rules-section-end-of-the-game = Spielende
+preset-standard = Standard
+preset-beginner = Einsteiger
+preset-first-edition = Erstausgabe
+preset-standard-title = Die heutigen Regeln
+preset-beginner-title = Eine sanfte erste Partie
+preset-first-edition-title = Die Regeln von 2000
+headline-farms-per-farm = Bauern zählen 3 je fertige Stadt
+headline-farms-per-farm-once = Bauern zählen 3 je fertige Stadt, jede Stadt einmal je Spieler
+headline-farms-per-city = Bauern zählen 4 je fertige Stadt, für die meisten Bauern über alle ihre Wiesen
+headline-farms-off = keine Bauern
+rules-title = Regeln: { $preset }{ $n ->
+        [0] {""}
+        [one] {" "}+ { $n } Option
+       *[other] {" "}+ { $n } Optionen
+    }
+headline = { $title }{ $changed ->
+        [yes] , mit Hausregeln
+       *[no] {""}
+    }: { $farms }{ $small ->
+        [yes] ; kleine Städte zählen 2
+       *[no] {""}
+    }.
+
+## Colours (theme switch)
+
+theme-system = wie das System
+theme-light = hell
+theme-dark = dunkel
+theme-word-system = auto
+theme-word-light = hell
+theme-word-dark = dunkel
+theme-title = Farben: { $now } (Klick für { $next })
+theme-label = Farben { $word } ({ $now }): zu { $next } wechseln
+
+## Accounts
+
+account-sign-out = Abmelden
+account-create-title = Konto anlegen
+account-why = Mit einem Konto gehört dein Name dir. Du kannst auch ohne Konto als Gast spielen.
+account-none = Kein Konto?
+account-create-one = Lege eines an
+account-or-guest = {" "}oder spiele als Gast.
+account-name = Name
+account-password = Passwort
+account-password-min = Mindestens 8 Zeichen.
+account-create = Konto anlegen
+account-have-one = Schon ein Konto?
+account-welcome = Willkommen, { $name }
+account-recovery = Mit deinem Wiederherstellungscode setzt du ein neues Passwort, falls du deines vergisst. Er wird nur jetzt angezeigt: schreib ihn auf oder bewahre ihn im Passwort-Manager auf.
+done = Fertig
+
+## The game screen
+
+game-board-help = In deinem Zug: die Pfeiltasten bewegen dein Plättchen zwischen den passenden Feldern, R und Umschalt+R drehen es, F und Umschalt+F gehen die Plätze für einen Gefolgsmann durch, Enter legt es, Escape nimmt zurück; H fragt nach einem Tipp (gegen Bots oder an einem Bildschirm).
+game-watching = Zuschauer
+game-watching-help = Du hast keinen Platz in dieser Partie: du siehst jeden Zug, sobald er gespielt wird
+game-drawer = Protokoll, restliche Plättchen und Links
+game-players = Spieler
+game-your-move = Dein Zug
+game-log-and-tiles = Protokoll und Plättchen
+game-back-to-board = Zurück zum Spielfeld
+game-log = Spielprotokoll
+game-sound-on = Ton, wenn du am Zug bist: an (Klick zum Ausschalten)
+game-sound-off = Ton, wenn du am Zug bist: aus (Klick zum Einschalten)
+invite-qr-larger = QR-Code größer zeigen
+invite-qr-alt = QR-Code: { $label }
+invite-title = Lade deine Freunde ein
+invite-links = Einladungslinks
+invite-help = Schick allen ihren eigenen Link oder lass ihn scannen: wer ihn öffnet, spielt auf diesem Platz.
+invite-seat = Platz { $n }
+invite-not-joined = noch nicht da
+invite-here = ist da
+invite-left = gegangen (der Link gilt weiter)
+invite-anyone = Alle
+invite-can-watch = können zuschauen
+invite-local = Links mit { $host } funktionieren nur auf diesem Computer: den Server im Netzwerk starten und diese Seite unter der Netzwerkadresse des Computers öffnen, z. B. mit
+invite-scan-to-play = { $name }: scannen und mitspielen
+invite-scan-to-watch = Scannen und zuschauen
+invite-waiting-for = warten auf { $names }
+invite-names-left = { $names } gegangen (der Link gilt weiter)
+invite-everyone-here = alle sind da
+qr-code = QR-Code
+game-no-seat = Dieser Link gibt (nicht mehr) einen Platz in dieser Partie: du schaust zu.
+game-not-found = Diese Partie gibt es nicht
+game-not-found-text = Die Partie { $id } ist nicht auf diesem Server.
+game-start-new = Neues Spiel starten
+game-too-fast = Zu schnell: kurz warten und noch einmal versuchen
+game-illegal = Dieser Zug ist nicht erlaubt: { $reason }
+title-your-turn = ● Du bist dran — Carcassonne
+title-game-over = Spielende — Carcassonne
+title-watching = Zuschauen — Carcassonne
+banner-you-win = Spielende — du hast gewonnen!
+banner-game-over = Spielende — { $winners }!
+banner-see-results = Zum Ergebnis
+banner-placing = Wird gelegt…
+banner-named-turn = { $name }, du bist dran
+banner-your-turn = Du bist dran
+banner-tap-cell = { $who }: tippe auf ein helles Feld
+banner-place = { $who }: lege das Plättchen — { $r } dreht
+banner-pick-spot-touch = { $who }: wähle einen Platz oder tippe noch einmal auf das Plättchen, um es zu legen
+banner-pick-spot = { $who }: wähle einen Platz für einen Gefolgsmann oder bestätige mit { $enter }
+banner-lay-touch = { $who }: tippe noch einmal auf das Plättchen oder auf Bestätigen, um es zu legen
+banner-lay = { $who }: bestätige mit { $enter }
+key-enter = Enter
+key-esc = Esc
+banner-thinking = { $name } überlegt
+banner-waiting-join = Warten, bis { $name } dazukommt
+banner-waiting-offline = Warten auf { $name } (offline)
+banner-waiting = Warten auf { $name }
+game-over = Spielende
+game-all-placed = Alle Plättchen liegen.
+results = Ergebnis
+info-no-follower-left = Du hast keinen Gefolgsmann mehr für dieses Plättchen: bestätige, um es zu legen.
+info-no-follower-fits = Auf dieses Plättchen kann kein Gefolgsmann.
+info-off-view = { $n } weitere am Rand oder außerhalb: das Spielfeld ziehen, oder ⤢ zeigt alles.
+info-no-fit = Passt so nicht
+info-tap-turn = Tippe auf das Plättchen, um es zu drehen.
+info-press-r = Drücke { $r }.
+hand-choose = Wähle ein Plättchen:
+hand-yours = Deine Plättchen:
+hand-yours-many = Deine Hände:
+confirm = Bestätigen
+confirm-no-follower = Bestätigen — ohne Gefolgsmann
+confirm-recall = Bestätigen — Abt zurückholen
+confirm-abbot = Bestätigen — Abt
+confirm-role = Bestätigen — { $role }
+role-knight = Ritter
+role-thief = Wegelagerer
+role-monk = Mönch
+role-farmer = Bauer
+role-abbot = Abt
+role-follower = Gefolgsmann
+recall-abbot = Abt zurückholen
+spot-picker = Gefolgsmann
+spot-none = Keiner
+tile-yours = Dein Plättchen
+tile-of = Plättchen von { $name }
+tile-turn-bag = Zug { $turn } · { $left } im Beutel
+turn-left = Nach links drehen
+turn-right = Nach rechts drehen
+tap-to-turn = Tippen zum Drehen
+click-to-turn = Klicken zum Drehen (R)
+tile-yours-turn = Dein Plättchen, { $tile }: drehen
+tile-hidden = ein verdecktes Plättchen
+tile-thinking = { $name } überlegt…
+tile-to-play = { $name } ist am Zug.
+undo = Zurück
+bag-hide = Restliche Plättchen ausblenden
+bag-show = Restliche Plättchen zeigen
+download-record = Aufzeichnung herunterladen
+all-games = Alle Partien
+you-are-watching = du schaust zu
+results-you-win = Du hast gewonnen!
+results-tie = Gleichstand: { $winners }!
+results-winner = { $winners }!
+results-final = Endstand
+results-after = Endstand nach { $n } Zügen
+results-one-by-one = Die Schlusswertung, Posten für Posten (einen wählen, um ihn auf dem Spielfeld zu sehen)
+results-chart = Punkte im Spielverlauf
+results-look = Spielfeld ansehen
+results-review = Partie analysieren
+results-review-help = Was die Suche stattdessen gespielt hätte, Zug für Zug
+only-one-way = Hier passt nur eine Ausrichtung
+info-deploy = Klicke auf einen Kreis oder drücke F, um einen Gefolgsmann einzusetzen ({ $n ->
+        [one] { $n } Platz
+       *[other] { $n } Plätze
+    }), oder bestätige ohne.
+info-deploy-touch = Wähle unten einen Platz für einen Gefolgsmann ({ $n ->
+        [one] { $n } Platz
+       *[other] { $n } Plätze
+    }), oder bestätige ohne.
+info-fits = Passt so an { $b } { $n ->
+        [one] Stelle
+       *[other] Stellen
+    }.
+info-fits-of = Passt so an { $b } { $n ->
+        [one] Stelle
+       *[other] Stellen
+    } ({ $all } Felder insgesamt).
+info-fits-turned = gedreht passt es auf { $n ->
+        [one] { $n } Feld
+       *[other] { $n } Felder
+    }.
+bag-left = { $b } { $n ->
+        [one] Plättchen
+       *[other] Plättchen
+    } im Beutel
+
+## Players, log and results
+
+kind-roads = Straßen
+kind-cities = Städte
+kind-cloisters = Klöster
+kind-farms = Wiesen
+kind-gardens = Gärten
+kind-recalls = Abt zurückgeholt
+score-laps = { $n }+ auf der Wertungsleiste
+score-track = { $n } auf der Leiste
+abbot-in-supply = Abt im Vorrat
+abbot-on-board = Abt auf dem Spielfeld
+tiles-in-hand = Plättchen auf der Hand
+tag-bot-title = Computerspieler
+tag-you = du
+online = online
+offline = offline
+status-thinking = überlegt
+status-to-play = am Zug
+status-winner = Sieger
+supply = { $n } von { $all } Gefolgsleuten im Vorrat
+at-the-end = am Ende
+scored-cloister = Kloster
+scored-garden = Garten
+abbot-recalled = Abt zurückgeholt
+show-why = Auf dem Spielfeld zeigen, warum
+final-scoring = Schlusswertung
+log-discarded = dieses Plättchen passte nirgends und wurde abgelegt
+log-reshuffled = dieses Plättchen passte nirgends und kam zurück in den Beutel
+log-bonus = { $name } hat eine Lücke gefüllt und spielt noch einmal
+log-empty = Das Spiel beginnt: das Startplättchen liegt in der Mitte.
+remaining-title = { $tile }: noch { $n } von { $all }
+plus-at-the-end = { $d } + { $f } am Ende
+total = Gesamt
+chart-label = Punkte im Spielverlauf: { $scores }
+tiles-in-hand-n = { $n } Plättchen auf der Hand
+win-text = { $names } { $n ->
+        [one] gewinnt
+       *[other] gewinnen
+    }
+scored-road = Straße aus { $n } Plättchen
+scored-city = Stadt aus { $n } Plättchen{ $shields ->
+        [0] {""}
+        [one] , { $shields } Wappen
+       *[other] , { $shields } Wappen
+    }
+scored-farm = Wiese, { $n ->
+        [one] { $n } fertige Stadt
+       *[other] { $n } fertige Städte
+    }
+
+## Connection
+
+move-not-sent = Der Zug wurde nicht gesendet: gleich noch einmal versuchen
+back-online = Wieder online.
+offline-note = Du bist offline. Das Spiel verbindet sich wieder, sobald das Netz zurück ist.
+connection-lost = Verbindung verloren. Neuer Versuch…
+
+## Board, tiles and what screen readers hear
+
+board = Das Spielfeld
+zoom-in = Vergrößern
+zoom-out = Verkleinern
+zoom-fit = Ganzes Spielfeld zeigen
+tile-words-unknown = Plättchen { $id }
+tile-words-fields = ein Plättchen nur mit Wiese
+tile-words = ein Plättchen mit { $list }
+tile-part-cloister = einem Kloster
+tile-part-garden = einem Garten
+tile-part-river = dem Fluss
+place-start = der Start
+place-far = { $parts } vom Start
+spot-cloister = { $role } im Kloster
+spot-garden = { $role } im Garten
+dir-north = im Norden
+dir-south = im Süden
+dir-east = im Osten
+dir-west = im Westen
+dir-north-east = im Nordosten
+dir-north-west = im Nordwesten
+dir-south-east = im Südosten
+dir-south-west = im Südwesten
+said-laid = { $name } legte { $tile } { $place }
+said-laid-start = { $name } legte { $tile } an den Start
+said-with = , mit einem { $role }
+said-scored = { $names } +{ $points }, { $what }
+said-recalled = { $names } holte den Abt zurück, +{ $points }
+said-discarded = { $tile } passte nirgends und wurde abgelegt
+said-reshuffled = { $tile } passte nirgends und kam zurück in den Beutel
+said-bonus = { $name } füllte eine Lücke und spielt noch einmal
+said-end = Spielende: { $winners }
+said-other-arrow = Versuch eine andere Pfeiltaste.
+said-no-spot = Kein Platz für einen Gefolgsmann.
+said-no-spot-here = Hier ist kein Platz für einen Gefolgsmann.
+said-no-follower = Kein Gefolgsmann.
+said-move-first = Beweg das Plättchen zuerst mit den Pfeiltasten.
+tile-part-city = { $n ->
+        [one] einer Stadt
+       *[other] { $n } Städten
+    }{ $shield ->
+        [yes] {" "}mit Wappen
+       *[no] {""}
+    }
+tile-part-road = { $n ->
+        [one] einer Straße
+       *[other] { $n } Straßen
+    }
+place-next = { $dir ->
+        [east] östlich
+        [west] westlich
+        [south] südlich
+       *[north] nördlich
+    } vom Start
+place-steps = { $n } { $dir ->
+        [east] nach Osten
+        [west] nach Westen
+        [south] nach Süden
+       *[north] nach Norden
+    }
+spot-city = { $role } in der Stadt{ $where ->
+        [none] {""}
+       *[other] {" "}{ $where }
+    }
+spot-road = { $role } auf der Straße{ $where ->
+        [none] {""}
+       *[other] {" "}{ $where }
+    }
+spot-field = { $role } auf der Wiese{ $where ->
+        [none] {""}
+       *[other] {" "}{ $where }
+    }
+spot-tile = { $role } auf dem Plättchen{ $where ->
+        [none] {""}
+       *[other] {" "}{ $where }
+    }
+said-your-turn = Du bist dran: { $tile }; es passt auf { $n ->
+        [one] { $n } Feld
+       *[other] { $n } Felder
+    }.
+board-label = Das Spielfeld: { $n } Plättchen gelegt
+board-label-mine = Das Spielfeld: { $n } Plättchen gelegt; dein Plättchen, { $tile }, passt auf { $cells } Felder
+said-no-cell = Kein Feld weiter { $dir ->
+        [east] östlich
+        [west] westlich
+        [south] südlich
+       *[north] nördlich
+    }.
+said-placed = { $place }, um { $deg }° gedreht{ $ways ->
+        [0] {""}
+        [1] {""}
+       *[other] {" "}(passt auf { $ways } Arten)
+    }.
+said-spots = { $n ->
+        [one] { $n } Platz
+       *[other] { $n } Plätze
+    } für einen Gefolgsmann: { $spots }.
+
+## Chart
+
+chart-axis-turn = Zug
+
+## The rules page in words (formatted by the server, crates/server/src/i18n.rs rules_summary)
+
+rs-setup-river = Die Quelle beginnt die Auslage; die anderen 11 Flussplättchen werden zuerst gezogen (der See als letztes), dann die 71 Landschaftsplättchen.
+rs-setup-start = Das Startplättchen liegt offen in der Tischmitte; die anderen 71 Plättchen werden verdeckt gemischt.
+rs-followers-abbot = Jeder Spieler hat 7 Gefolgsleute und einen Abt.
+rs-followers = Jeder Spieler hat 7 Gefolgsleute.
+rs-draw-first = Jeder Spieler zieht sein erstes Plättchen vor Spielbeginn.
+rs-table = Der Tisch ist { $w } mal { $h } Plättchen groß, um das Startplättchen herum: kein Plättchen darf außerhalb liegen.
+rs-first-seat = Der erste Platz beginnt.
+rs-first-random = Der Startspieler wird ausgelost.
+rs-turn-hand = Wähle eines deiner { $n } Plättchen und lege es an die Auslage an, jede gemeinsame Kante passend: Stadt an Stadt, Straße an Straße, Wiese an Wiese.
+rs-turn-draw-end = Lege das am Ende deines letzten Zuges gezogene Plättchen an die Auslage an, jede gemeinsame Kante passend: Stadt an Stadt, Straße an Straße, Wiese an Wiese.
+rs-turn-draw = Ziehe ein Plättchen und lege es an die Auslage an, jede gemeinsame Kante passend: Stadt an Stadt, Straße an Straße, Wiese an Wiese.
+rs-unplaceable-discard = Ein Plättchen, das nirgends passt, kommt aus dem Spiel, und ein anderes wird gezogen.
+rs-unplaceable-reshuffle = Ein Plättchen, das nirgends passt, kommt zurück in den Beutel, und ein anderes wird gezogen.
+rs-follower-farmers = Dann darfst du einen Gefolgsmann auf eine Straße, Stadt, ein Kloster oder eine Wiese dieses Plättchens setzen, wenn auf dem ganzen Gebiet noch keiner steht.
+rs-follower-no-farmers = Dann darfst du einen Gefolgsmann auf eine Straße, Stadt oder ein Kloster dieses Plättchens setzen, wenn auf dem ganzen Gebiet noch keiner steht. Auf Wiesen kommen keine Gefolgsleute.
+rs-abbot = Oder setze deinen Abt in sein Kloster oder seinen Garten; oder hole, statt etwas einzusetzen, deinen Abt zurück und werte 1 + die Plättchen um ihn herum.
+rs-complete = Straßen, Städte und Klöster, die dein Plättchen fertigstellt, werden sofort gewertet, und ihre Gefolgsleute kehren zurück.
+rs-hole = Ein Plättchen mit Nachbarn an allen vier Seiten füllt eine Lücke und bringt dir einen weiteren Zug.
+rs-draw-back = Ziehe am Ende deines Zuges wieder auf { $n } Plättchen nach.
+rs-draw-next = Ziehe dein nächstes Plättchen am Ende deines Zuges: du siehst es, während die anderen spielen.
+rs-road-score = Sie bringt dem Spieler mit den meisten Wegelagerern 1 Punkt je Plättchen; bei Gleichstand punkten alle Beteiligten voll.
+rs-city-score = Sie bringt dem Spieler mit den meisten Rittern 2 Punkte je Plättchen und 2 je Wappen; bei Gleichstand punkten alle Beteiligten voll.
+rs-small-city = Kleine Städte: eine fertige Stadt aus nur 2 Plättchen zählt stattdessen 1 je Plättchen und je Wappen.
+rs-cloister = Ein Kloster ist fertig, wenn die 8 Plättchen um es herum liegen: 9 Punkte für seinen Mönch.
+rs-gardens = Gärten werden wie Klöster gewertet, aber nur ein Abt darf darauf stehen.
+rs-farm-what = Eine Wiese ist eine Fläche Land, begrenzt von Straßen, Städten, dem Fluss und dem Tischrand. Bauern bleiben bis zum Spielende liegen.
+rs-farm-end = Am Ende: { $summary }
+rs-no-farmers = Es gibt keine Bauern: Wiesen zählen nie.
+rs-farms-summary-per-farm = jede Wiese bringt der Mehrheit ihrer Bauern 3 Punkte je angrenzende fertige Stadt.
+rs-farms-summary-per-farm-once = 3 Punkte je fertige Stadt, jede Stadt zahlt jedem Spieler höchstens einmal (Regeln von 2001).
+rs-farms-summary-per-city = jede fertige Stadt bringt 4 Punkte für die meisten Bauern über alle angrenzenden Wiesen (Regeln von 2000).
+rs-farms-summary-off = es gibt keine Bauern.
+rs-farms-example-per-farm = Beispiel: Eine Wiese grenzt an zwei fertige Städte und eine unfertige. Ada hat zwei Bauern darauf, Bob einen. Ada bekommt 2 × 3 = 6, Bob nichts; die unfertige Stadt zahlt niemandem. Hält Bob noch eine andere Wiese an einer dieser Städte, zahlt ihm diese Stadt ebenfalls 3.
+rs-farms-example-per-farm-once = Beispiel: Ada hat auf zwei Wiesen die meisten Bauern, und beide grenzen an dieselbe fertige Stadt. Diese Stadt zahlt ihr einmal 3, nicht 3 je Wiese. Eine zweite fertige Stadt an einer der Wiesen zahlt ihr weitere 3.
+rs-farms-example-per-city = Beispiel: Eine fertige Stadt grenzt an zwei Wiesen. Ada hat einen Bauern auf der ersten, Bob auf jeder einen. Über beide Wiesen gezählt hat Bob 2 Bauern gegen Adas 1, also zahlt die Stadt Bob 4 und Ada nichts. Bei Gleichstand bekämen beide 4.
+rs-farms-example-off = Beispiel: Eine Wiese neben drei fertigen Städten ist für niemanden etwas wert: auf Wiesen können keine Gefolgsleute gesetzt werden.
+rs-end-hand = Das Spiel endet, wenn der Beutel und alle Hände leer sind.
+rs-end-last = Das Spiel endet, nachdem das letzte Plättchen gelegt ist.
+rs-incomplete-none = Unfertige Straßen, Städte, Klöster und Gärten zählen nichts.
+rs-farms-then = Dann werden die Wiesen gewertet, wie oben.
+rs-winner = Die höchste Summe gewinnt; bei Gleichstand teilen sich die Spieler den Sieg.
+rs-hand = Jeder Spieler zieht eine Hand aus { $n } Plättchen, { $shown ->
+        [yes] für alle sichtbar
+       *[no] nur für sich selbst sichtbar
+    }.
+rs-road-complete = Eine Straße ist fertig, wenn beide Enden an einer Kreuzung, einer Stadt oder einem Kloster enden, oder sie einen Ring schließt{ $edge ->
+        [yes] {""} oder den Tischrand erreicht
+       *[no] {""}
+    }.
+rs-city-complete = Eine Stadt ist fertig, wenn ihre Mauern ringsum geschlossen sind{ $edge ->
+        [yes] {""} oder sie den Tischrand erreicht
+       *[no] {""}
+    }.
+rs-incomplete = Unfertige Straßen zählen dann 1 je Plättchen, unfertige Städte 1 je Plättchen und je Wappen, unfertige Klöster{ $gardens ->
+        [yes] {" "}und Gärten
+       *[no] {""}
+    } 1 + die Plättchen um sie herum.
+
+## Top bar on narrow phones
+
+nav-new-game-short = Neu
+nav-games-short = Partien
+nav-learn-short = Lernen
+nav-sign-in-short = Anmelden
+
+## Replay
+
+replay-first = Anfang
+replay-back = Zurück
+replay-play = Abspielen
+replay-forward = Vor
+replay-end = Ende
+replay-turn = Zug
+replay-finished = beendete Partie
+replay-unfinished = unbeendete Partie
+replay-back-to-game = Zurück zur Partie
+replay-log = Protokoll
+replay-scores = Punkte
+replay-start-tile = Das Startplättchen
+replay-banner = Zug { $k }: { $name } { $you ->
+        [yes] legst
+       *[no] legt
+    } { $tile }{ $deploy }{ $done }
+replay-with = {" "}mit einem { $role }
+replay-final = {" "}— Schlusswertung
+
+## Hints
+hint = Tipp
+hint-title = Der beste Zug der Suche, auf dem Spielfeld gezeigt
+hint-thinking = Denke nach…
+hint-close = Tipp schließen
+hint-none-online = Keine Tipps in einem Online-Spiel mit anderen Menschen.
+outnumbered = ({ $who } überstimmt)
+
+## Errors (hints)
+error-no_hints = Keine Tipps in einem Online-Spiel mit anderen Menschen.

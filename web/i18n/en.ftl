@@ -1,0 +1,670 @@
+# The interface's words in English. The same keys are in de.ftl and fr.ftl
+# (crates/server/tests/i18n.rs checks it). docs/web.md, "Languages", says how
+# to add one.
+
+## The page
+
+app-title = Carcassonne
+app-description = Carcassonne, the tile-laying game: play hot-seat, against bots or with friends online.
+nav-label = Main
+nav-new-game = New game
+nav-games = Games
+nav-learn = Learn
+nav-sign-in = Sign in
+loading-tiles = Loading the tiles…
+lang-select-label = Language
+boot-unreachable = The game server cannot be reached
+replay-of-game = Replay of game { $id }
+replay-file-refused = This record cannot be replayed: { $reason }
+toasts-label = Messages
+link-copied = Link copied
+copy-by-hand = Select the link and copy it
+just-now = just now
+minutes-ago = { $n } min ago
+hours-ago = { $n } h ago
+something-wrong = something went wrong
+
+## Errors, by the server's stable codes
+
+error-unknown = Something went wrong.
+error-network = The server cannot be reached.
+error-not_found = Not found.
+error-bad_request = The request is not well formed.
+error-unauthorized = This link does not seat you at this game.
+error-not_your_turn = It is not your turn.
+error-stale_version = The game has moved on: reload it.
+error-game_over = The game is over.
+error-not_finished = A review is made of a finished game: this one is still in play.
+error-illegal_move = The rules do not allow that move.
+error-too_large = The request is too large.
+error-rate_limited = Too many requests: wait a moment and try again.
+error-hidden_information = The record of a game with hidden hands can be downloaded once the game is over.
+error-storage_error = The game could not be saved; nothing was changed.
+error-unsupported_media_type = Send JSON with the header content-type: application/json.
+error-forbidden_origin = This server does not accept connections from pages of that site.
+error-too_many_connections = No room for another connection: try again later.
+error-quota_exceeded = This server allows no more new games from you for now.
+error-later_rules_code = These rules were made with a later version of the game than this server runs: ask whoever shared them which version they play.
+error-bad_rules_code = This link does not hold a rule set this server can read.
+error-busy = The server is busy: try again in a moment.
+error-too_many_tokens = A request names too many seat tokens.
+error-name_taken = That name is taken (or one that looks the same): choose another.
+error-bad_credentials = Wrong name or password.
+error-not_signed_in = Sign in first.
+error-too_many_attempts = Too many attempts: try again later.
+
+## Rule options (the engine's RULE_OPTIONS: each key is its `key`)
+
+rule-value-on = on
+rule-value-off = off
+rule-value-no-limit = no limit
+rule-farms = Farm scoring
+    .about = How farmers score at the end of the game.
+rule-farms-per-farm = 3 per city, per farm
+rule-farms-per-farm-once = 3 per city, once per player
+rule-farms-per-city = 4 per city, majority over all its farms
+rule-farms-off = no farmers
+rule-small_city = Small cities: a completed 2-tile city scores 2
+    .about = A completed city of two tiles scores 1 per tile and shield instead of 2.
+rule-river = The River: the game starts with the 12 river tiles
+    .about = The 12 river tiles replace the start tile and are laid first.
+rule-abbot = The Abbot: an abbot for each player, gardens score
+    .about = Each player gets an abbot for cloisters and gardens, which may be recalled.
+rule-hand = Tiles in hand (1 = the usual single draw)
+    .about = How many tiles each player holds and chooses from.
+rule-hand_visible = Hands are shown to everyone
+    .about = Tiles held in hand are shown to every player, not only their owner.
+rule-draw_at_turn_end = Draw your next tile at the end of your turn
+    .about = You take your next tile at the end of your turn and see it while the others play.
+rule-unplaceable = A tile that fits nowhere
+    .about = What happens to a drawn tile that fits nowhere.
+rule-unplaceable-discard = is discarded
+rule-unplaceable-reshuffle = goes back into the bag
+rule-hole_bonus_turn = Filling a hole (four neighbours) earns another turn
+    .about = A tile laid with neighbours on all four sides earns another turn.
+rule-incomplete_scoring = Incomplete features score at the end
+    .about = Whether unfinished roads, cities, cloisters and gardens score at the end.
+rule-board_limit = Table size
+    .about = Every tile must lie within a W × H rectangle centred on the start tile.
+rule-border_completes = The table's edge closes roads and cities (with a table size)
+    .about = With a table size: roads and cities reaching the table's edge count as closed there.
+rule-first_player = First player
+    .about = Who plays first: the first seat, or a player chosen at random.
+rule-first_player-seat0 = the first seat
+rule-first_player-random = chosen at random
+
+## Shared words
+
+loading = Loading…
+cancel = Cancel
+close = Close
+color-yellow = yellow
+color-red = red
+color-green = green
+color-blue = blue
+color-black = black
+color-pink = pink
+bot-level-random = random
+    .about = random legal moves
+bot-level-easy = easy
+    .about = a quick search (300 playouts a move)
+bot-level-normal = normal
+    .about = a real search (3,000 playouts a move)
+bot-level-hard = hard
+    .about = a second of search a move
+
+## Home and new game
+
+seat-you = You
+home-rules-prefilled = The form holds those rules: pick the players and start
+home-rules-unreadable = Those rules cannot be read: { $reason }
+home-tagline = Lay tiles, build cities, roads and cloisters, and place your followers to score.
+home-new-game = New game
+home-add-player = + Add a player
+home-rules = Rules
+home-share-rules = Share these rules
+home-public = List this game for everyone to watch
+home-start = Start game
+home-your-games = Your games
+home-open-record = Open a record…
+home-saved-rules = Saved rules
+home-options = Options
+home-saved-none = Your table’s house rules, kept here: build them in the form, then “Share these rules” and save them.
+home-saved-start = Start a game
+home-saved-rename = Rename
+home-saved-delete = Delete
+home-saved-delete-named = Delete { $name }
+home-saved-delete-confirm = Delete the saved rules “{ $name }”?
+home-saved-new-name = New name for { $name }
+home-no-games = No games yet: start one!
+seat-player = Player { $n }
+seat-name-label = Name of player { $n }
+seat-person = Person
+seat-bot = Bot
+seat-bot-name = bot name (optional)
+seat-friend-name = friend’s name
+seat-bot-level = Bot level
+seat-where = Where player { $n } plays
+seat-where-help = Here: at this screen (take turns). Invite: a friend plays on their own device with a link.
+seat-here = Here (this screen)
+seat-invite = Invite a friend (link)
+seat-remove = Remove
+game-row-bot = bot
+game-row-finished = finished · { $turns } turns
+game-row-turn = turn { $n }
+game-row-to-play = { $name } to play
+game-row-replay = Replay
+game-row-download = Download the record
+game-row-view = View
+game-row-continue = Continue
+game-row-watch = Watch
+how-title = How to play
+how-place = Place the tile.
+how-place-fits = Highlighted cells show where it fits;
+how-place-kbd = press R (or click the tile) to turn it
+how-place-touch = tap your tile to turn it
+how-place-edges = Edges must match: city to city, road to road, field to field.
+how-deploy = Deploy a follower
+how-deploy-or-not = — or not.
+how-deploy-kbd = Click a circle on the new tile
+how-deploy-touch = Tap a circle on the new tile, or pick a spot under it
+how-deploy-where = a knight in a city, a thief on a road, a monk in a cloister, a farmer lying in a field. The feature must be free.
+how-confirm = Confirm
+how-confirm-kbd = with Enter; Esc takes back what you chose
+how-confirm-touch = ; Undo takes back what you chose
+how-confirm-scores = Completed roads, cities and cloisters score at once and your followers come home.
+how-keyboard = By keyboard:
+how-keyboard-keys = the arrow keys move your tile between the cells where it fits, R and Shift+R turn it, F (or 1–9) picks a follower's spot.
+how-end = At the end, unfinished features score less, and farmers score the completed cities next to their fields.
+
+## Rules page and presets
+
+rules-loading = Loading the rules…
+rules-unreadable = These rules cannot be read
+rules-unreadable-hint = Check that the whole link was copied, or ask for it again.
+back-to-start = Back to the start page
+rules-none-changed = None: the { $preset } rules as they are.
+rules-page-title = The rules: { $title }
+rules-start = Start a game with these rules
+rules-share-or-save = Share or save
+rules-in-force = House rules and options in force
+rules-share = Share these rules
+rules-share-hint = Friends open the link or scan the code to read them at the table.
+rules-qr-alt = QR code of the link to these rules
+rules-qr-none = No QR code: copy the link instead
+rules-link = Link
+copy-link = Copy link
+rules-save-as = Save them on this server as
+rules-default-name = Our table’s rules
+save = Save
+rules-every-option = Every option and what it does
+rules-saved = Saved as “{ $name }”: find them on the start page
+rules-section-setup = Setup
+rules-section-a-turn = A turn
+rules-section-roads = Roads
+rules-section-cities = Cities
+rules-section-cloisters = Cloisters
+rules-section-farms = Farms
+rules-section-end-of-the-game = End of the game
+preset-standard = standard
+preset-beginner = beginner
+preset-first-edition = first edition
+preset-standard-title = Today's rules
+preset-beginner-title = A gentle first game
+preset-first-edition-title = The 2000 rules
+headline-farms-per-farm = farmers score 3 per completed city
+headline-farms-per-farm-once = farmers score 3 per completed city, each city once per player
+headline-farms-per-city = farmers score 4 per completed city, to the most farmers over all its farms
+headline-farms-off = no farmers
+rules-title = Rules: { $preset }{ $n ->
+        [0] {""}
+        [one] {" "}+ { $n } option
+       *[other] {" "}+ { $n } options
+    }
+headline = { $title }{ $changed ->
+        [yes] , with house rules
+       *[no] {""}
+    }: { $farms }{ $small ->
+        [yes] ; small cities score 2
+       *[no] {""}
+    }.
+
+## Colours (theme switch)
+
+theme-system = as the system
+theme-light = light
+theme-dark = dark
+theme-word-system = auto
+theme-word-light = light
+theme-word-dark = dark
+theme-title = Colours: { $now } (click for { $next })
+theme-label = { $word } colours ({ $now }): switch to { $next }
+
+## Accounts
+
+account-sign-out = Sign out
+account-create-title = Create an account
+account-why = An account keeps your name yours. You can play without one, as a guest.
+account-none = No account?
+account-create-one = Create one
+account-or-guest = , or play as a guest.
+account-name = Name
+account-password = Password
+account-password-min = At least 8 characters.
+account-create = Create account
+account-have-one = Have an account?
+account-welcome = Welcome, { $name }
+account-recovery = Your recovery code sets a new password if you forget yours. It is shown only now: write it down or keep it in your password manager.
+done = Done
+
+## The game screen
+
+game-board-help = On your turn: the arrow keys move your tile between the cells where it fits, R and Shift+R turn it, F and Shift+F step through the spots for a follower, Enter lays it, Escape takes back; H asks for a hint in a game against bots or at one screen.
+game-watching = Watching
+game-watching-help = You hold no seat in this game: you see every move as it is played
+game-drawer = Log, tiles left and links
+game-players = Players
+game-your-move = Your move
+game-log-and-tiles = Log and tiles
+game-back-to-board = Back to the board
+game-log = Game log
+game-sound-on = A sound when it is your turn: on (click to switch off)
+game-sound-off = A sound when it is your turn: off (click to switch on)
+invite-qr-larger = Show the QR code larger
+invite-qr-alt = QR code: { $label }
+invite-title = Invite your friends
+invite-links = Invite links
+invite-help = Send each friend their own link or let them scan it: whoever opens it plays that seat.
+invite-seat = seat { $n }
+invite-not-joined = not joined yet
+invite-here = is here
+invite-left = left (the link still works)
+invite-anyone = Anyone
+invite-can-watch = can watch
+invite-local = { $host } links open only on this computer: serve on the network address and open this page at the computer’s network address, e.g. with
+invite-scan-to-play = { $name }: scan to play
+invite-scan-to-watch = Scan to watch the game
+invite-waiting-for = waiting for { $names }
+invite-names-left = { $names } left (the link still works)
+invite-everyone-here = everyone is here
+qr-code = QR code
+game-no-seat = This link holds no seat in this game (any more): you are watching.
+game-not-found = No such game
+game-not-found-text = The game { $id } is not on this server.
+game-start-new = Start a new game
+game-too-fast = Too fast: wait a moment and try again
+game-illegal = That move is not allowed: { $reason }
+title-your-turn = ● Your turn — Carcassonne
+title-game-over = Game over — Carcassonne
+title-watching = Watching — Carcassonne
+banner-you-win = Game over — you win!
+banner-game-over = Game over — { $winners }!
+banner-see-results = See the results
+banner-placing = Placing…
+banner-named-turn = { $name }, your turn
+banner-your-turn = Your turn
+banner-tap-cell = { $who }: tap a lit cell
+banner-place = { $who }: place the tile — { $r } rotates
+banner-pick-spot-touch = { $who }: pick a spot, or tap the tile again to lay it
+banner-pick-spot = { $who }: choose a spot for a follower, or confirm with { $enter }
+banner-lay-touch = { $who }: tap the tile again or Confirm to lay it
+banner-lay = { $who }: confirm with { $enter }
+key-enter = Enter
+key-esc = Esc
+banner-thinking = { $name } is thinking
+banner-waiting-join = Waiting for { $name } to join
+banner-waiting-offline = Waiting for { $name } (offline)
+banner-waiting = Waiting for { $name }
+game-over = Game over
+game-all-placed = All tiles are placed.
+results = Results
+info-no-follower-left = You have no follower left for this tile: confirm to lay it.
+info-no-follower-fits = No follower can go on this tile.
+info-off-view = { $n } more at the edges or off screen: drag the board, or ⤢ shows it all.
+info-no-fit = Doesn't fit this way
+info-tap-turn = Tap the tile to turn it.
+info-press-r = Press { $r }.
+hand-choose = Choose a tile:
+hand-yours = Your tiles:
+hand-yours-many = Your hands:
+confirm = Confirm
+confirm-no-follower = Confirm — no follower
+confirm-recall = Confirm — recall abbot
+confirm-abbot = Confirm — abbot
+confirm-role = Confirm — { $role }
+role-knight = knight
+role-thief = thief
+role-monk = monk
+role-farmer = farmer
+role-abbot = abbot
+role-follower = follower
+recall-abbot = Recall abbot
+spot-picker = Follower
+spot-none = None
+tile-yours = Your tile
+tile-of = { $name }'s tile
+tile-turn-bag = turn { $turn } · { $left } left in the bag
+turn-left = Turn left
+turn-right = Turn right
+tap-to-turn = Tap to turn
+click-to-turn = Click to turn (R)
+tile-yours-turn = Your tile, { $tile }: turn it
+tile-hidden = a hidden tile
+tile-thinking = { $name } is thinking…
+tile-to-play = { $name } is to play.
+undo = Undo
+bag-hide = Hide remaining tiles
+bag-show = Show remaining tiles
+download-record = Download record
+all-games = All games
+you-are-watching = you are watching
+results-you-win = You win!
+results-tie = A tie: { $winners }!
+results-winner = { $winners }!
+results-final = Final scores
+results-after = Final scores after { $n } turns
+results-one-by-one = The final scoring, one by one (choose one to see why on the board)
+results-chart = Score over the game
+results-look = Look at the board
+results-review = Review the game
+results-review-help = What the search would have played instead, move by move
+only-one-way = Only one way fits here
+info-deploy = Click a circle or press F to deploy a follower ({ $n ->
+        [one] { $n } spot
+       *[other] { $n } spots
+    }), or confirm without one.
+info-deploy-touch = Pick a spot below to deploy a follower ({ $n ->
+        [one] { $n } spot
+       *[other] { $n } spots
+    }), or confirm without one.
+info-fits = Fits in { $b } { $n ->
+        [one] place
+       *[other] places
+    } this way.
+info-fits-of = Fits in { $b } { $n ->
+        [one] place
+       *[other] places
+    } this way ({ $all } cells in all).
+info-fits-turned = it fits in { $n ->
+        [one] { $n } cell
+       *[other] { $n } cells
+    } turned.
+bag-left = { $b } { $n ->
+        [one] tile
+       *[other] tiles
+    } left in the bag
+
+## Players, log and results
+
+kind-roads = Roads
+kind-cities = Cities
+kind-cloisters = Cloisters
+kind-farms = Farms
+kind-gardens = Gardens
+kind-recalls = Abbot recalls
+score-laps = { $n }+ on the score track
+score-track = { $n } on the track
+abbot-in-supply = abbot in supply
+abbot-on-board = abbot on the board
+tiles-in-hand = tiles in hand
+tag-bot-title = computer player
+tag-you = you
+online = online
+offline = offline
+status-thinking = thinking
+status-to-play = to play
+status-winner = winner
+supply = { $n } of { $all } followers in supply
+at-the-end = at the end
+scored-cloister = cloister
+scored-garden = garden
+abbot-recalled = abbot recalled
+show-why = Show why on the board
+final-scoring = Final scoring
+log-discarded = this tile fit nowhere and was discarded
+log-reshuffled = this tile fit nowhere and went back into the bag
+log-bonus = { $name } filled a hole and plays again
+log-empty = The game begins: the start tile lies in the middle.
+remaining-title = { $tile }: { $n } of { $all } left
+plus-at-the-end = { $d } + { $f } at the end
+total = Total
+chart-label = Scores over the game: { $scores }
+tiles-in-hand-n = { $n ->
+        [one] { $n } tile in hand
+       *[other] { $n } tiles in hand
+    }
+win-text = { $names } { $n ->
+        [one] wins
+       *[other] win
+    }
+scored-road = road of { $n ->
+        [one] { $n } tile
+       *[other] { $n } tiles
+    }
+scored-city = city of { $n ->
+        [one] { $n } tile
+       *[other] { $n } tiles
+    }{ $shields ->
+        [0] {""}
+        [one] , { $shields } shield
+       *[other] , { $shields } shields
+    }
+scored-farm = farm, { $n ->
+        [one] { $n } completed city
+       *[other] { $n } completed cities
+    }
+
+## Connection
+
+move-not-sent = The move was not sent: try again in a moment
+back-online = Back online.
+offline-note = You are offline. The game reconnects when the network is back.
+connection-lost = Connection lost. Reconnecting…
+
+## Board, tiles and what screen readers hear
+
+board = The board
+zoom-in = Zoom in
+zoom-out = Zoom out
+zoom-fit = Show the whole board
+tile-words-unknown = tile { $id }
+tile-words-fields = a tile of fields
+tile-words = a tile with { $list }
+tile-part-cloister = a cloister
+tile-part-garden = a garden
+tile-part-river = the river
+place-start = the start
+place-far = { $parts } of the start
+spot-cloister = { $role } in the cloister
+spot-garden = { $role } in the garden
+dir-north = north
+dir-south = south
+dir-east = east
+dir-west = west
+dir-north-east = north-east
+dir-north-west = north-west
+dir-south-east = south-east
+dir-south-west = south-west
+said-laid = { $name } laid { $tile } { $place }
+said-laid-start = { $name } laid { $tile } on the start
+said-with = , with a { $role }
+said-scored = { $names } +{ $points }, { $what }
+said-recalled = { $names } recalled the abbot, +{ $points }
+said-discarded = { $tile } fit nowhere and was discarded
+said-reshuffled = { $tile } fit nowhere and went back into the bag
+said-bonus = { $name } filled a hole and plays again
+said-end = Game over: { $winners }
+said-other-arrow = Try another arrow key.
+said-no-spot = No spot for a follower.
+said-no-spot-here = No spot for a follower here.
+said-no-follower = No follower.
+said-move-first = Move the tile with the arrow keys first.
+tile-part-city = { $n ->
+        [one] a city
+       *[other] { $n } cities
+    }{ $shield ->
+        [yes] {" "}with a shield
+       *[no] {""}
+    }
+tile-part-road = { $n ->
+        [one] a road
+       *[other] { $n } roads
+    }
+place-next = { $dir ->
+        [east] east
+        [west] west
+        [south] south
+       *[north] north
+    } of the start
+place-steps = { $n } { $dir ->
+        [east] east
+        [west] west
+        [south] south
+       *[north] north
+    }
+spot-city = { $role } in the { $where ->
+        [none] city
+       *[other] { $where } city
+    }
+spot-road = { $role } on the { $where ->
+        [none] road
+       *[other] { $where } road
+    }
+spot-field = { $role } on the { $where ->
+        [none] field
+       *[other] { $where } field
+    }
+spot-tile = { $role } on the { $where ->
+        [none] tile
+       *[other] { $where } tile
+    }
+said-your-turn = Your turn: { $tile }; it fits in { $n ->
+        [one] { $n } cell
+       *[other] { $n } cells
+    }.
+board-label = The board: { $n ->
+        [one] { $n } tile
+       *[other] { $n } tiles
+    } laid
+board-label-mine = The board: { $n ->
+        [one] { $n } tile
+       *[other] { $n } tiles
+    } laid; your tile, { $tile }, fits in { $cells } cells
+said-no-cell = No cell further { $dir ->
+        [east] east
+        [west] west
+        [south] south
+       *[north] north
+    }.
+said-placed = { $place }, turned { $deg }°{ $ways ->
+        [0] {""}
+        [1] {""}
+       *[other] {" "}(fits { $ways } ways)
+    }.
+said-spots = { $n ->
+        [one] { $n } spot
+       *[other] { $n } spots
+    } for a follower: { $spots }.
+
+## Chart
+
+chart-axis-turn = turn
+
+## The rules page in words (formatted by the server, crates/server/src/i18n.rs rules_summary)
+
+rs-setup-river = The spring starts the table; the other 11 river tiles are drawn first (the lake last of them), then the 71 land tiles.
+rs-setup-start = The start tile lies face up in the middle of the table; the other 71 tiles are shuffled face down.
+rs-followers-abbot = Each player has 7 followers and an abbot.
+rs-followers = Each player has 7 followers.
+rs-draw-first = Each player draws their first tile before play begins.
+rs-table = The table is { $w } by { $h } tiles, centred on the start tile: no tile may lie outside it.
+rs-first-seat = The first seat plays first.
+rs-first-random = The first player is chosen at random.
+rs-turn-hand = Choose one of your { $n } tiles and lay it touching the table, every shared edge matching: city to city, road to road, field to field.
+rs-turn-draw-end = Lay the tile you drew at the end of your last turn touching the table, every shared edge matching: city to city, road to road, field to field.
+rs-turn-draw = Draw a tile and lay it touching the table, every shared edge matching: city to city, road to road, field to field.
+rs-unplaceable-discard = A tile that fits nowhere leaves the game, and another is drawn.
+rs-unplaceable-reshuffle = A tile that fits nowhere goes back into the bag, and another is drawn.
+rs-follower-farmers = Then you may put one follower on a road, city, cloister or field of that tile, if no follower stands on that whole feature yet.
+rs-follower-no-farmers = Then you may put one follower on a road, city or cloister of that tile, if no follower stands on that whole feature yet. Fields take no followers.
+rs-abbot = Or put your abbot on its cloister or garden; or, instead of placing anything, take your abbot back, scoring 1 + the tiles around it.
+rs-complete = Roads, cities and cloisters your tile completes score at once, and their followers come home.
+rs-hole = A tile laid with neighbours on all four sides fills a hole and earns you another turn.
+rs-draw-back = Draw back up to { $n } tiles at the end of your turn.
+rs-draw-next = Draw your next tile at the end of your turn: you see it while the others play.
+rs-road-score = It scores 1 point per tile to the player with the most thieves on it; tied players each score in full.
+rs-city-score = It scores 2 points per tile and 2 per shield to the player with the most knights in it; tied players each score in full.
+rs-small-city = Small cities: a completed city of just 2 tiles scores 1 per tile and per shield instead.
+rs-cloister = A cloister is complete when the 8 tiles around it are laid: 9 points to its monk.
+rs-gardens = Gardens score just like cloisters, but only an abbot may stand on one.
+rs-farm-what = A farm is a stretch of field, bounded by roads, cities, the river and the table's edge. Farmers stay until the end.
+rs-farm-end = At the end: { $summary }
+rs-no-farmers = No farmers are played: fields never score.
+rs-farms-summary-per-farm = each farm pays its farmers' majority 3 points per completed city it borders.
+rs-farms-summary-per-farm-once = 3 points per completed city, each city paying each player at most once (2001 rules).
+rs-farms-summary-per-city = each completed city pays 4 points to the most farmers over all farms bordering it (2000 rules).
+rs-farms-summary-off = no farmers are played.
+rs-farms-example-per-farm = Example: a farm borders two completed cities and one unfinished city. Ada has two farmers on it, Bob one. Ada scores 2 × 3 = 6, Bob nothing; the unfinished city pays no one. If Bob also holds another farm that borders one of those cities, that city pays him 3 as well.
+rs-farms-example-per-farm-once = Example: Ada holds the most farmers on two farms, and both border the same completed city. That city pays her 3 once, not 3 for each farm. A second completed city bordering one of the farms pays her another 3.
+rs-farms-example-per-city = Example: a completed city borders two farms. Ada has one farmer on the first; Bob has one on each. Counted over both farms, Bob has 2 farmers to Ada's 1, so the city pays Bob 4 and Ada nothing. With a tie, both would score 4.
+rs-farms-example-off = Example: a field next to three completed cities is worth nothing to anyone: followers cannot be laid in fields.
+rs-end-hand = The game ends when the bag and every hand are empty.
+rs-end-last = The game ends after the last tile is laid.
+rs-incomplete-none = Unfinished roads, cities, cloisters and gardens score nothing.
+rs-farms-then = Then the farms score, as above.
+rs-winner = The highest total wins; tied players share the victory.
+rs-hand = Each player draws a hand of { $n } tiles, { $shown ->
+        [yes] shown to everyone
+       *[no] seen only by their owner
+    }.
+rs-road-complete = A road is complete when both ends stop at a crossing, a city or a cloister, or it closes a loop{ $edge ->
+        [yes] , or reaches the table's edge
+       *[no] {""}
+    }.
+rs-city-complete = A city is complete when its walls close all round{ $edge ->
+        [yes] , or reaches the table's edge
+       *[no] {""}
+    }.
+rs-incomplete = Unfinished roads then score 1 per tile, unfinished cities 1 per tile and per shield, unfinished cloisters{ $gardens ->
+        [yes] {" "}and gardens
+       *[no] {""}
+    } 1 + the tiles around them.
+
+## Top bar on narrow phones
+
+nav-new-game-short = New game
+nav-games-short = Games
+nav-learn-short = Learn
+nav-sign-in-short = Sign in
+
+## Replay
+
+replay-first = Start
+replay-back = Back
+replay-play = Play
+replay-forward = Forward
+replay-end = End
+replay-turn = Turn
+replay-finished = finished game
+replay-unfinished = unfinished game
+replay-back-to-game = Back to the game
+replay-log = Log
+replay-scores = Scores
+replay-start-tile = The start tile
+replay-banner = Turn { $k }: { $name } { $you ->
+        [yes] place
+       *[no] places
+    } { $tile }{ $deploy }{ $done }
+replay-with = {" "}with a { $role }
+replay-final = {" "}— final scoring
+
+## Hints
+hint = Hint
+hint-title = The search's best move, drawn on the board
+hint-thinking = Thinking…
+hint-close = Close the hint
+hint-none-online = No hints in a game played online with other people.
+outnumbered = ({ $who } outnumbered)
+
+## Errors (hints)
+error-no_hints = No hints in a game played online with other people.

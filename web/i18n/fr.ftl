@@ -1,0 +1,668 @@
+# Les mots de l'interface en français (les mêmes clés que en.ftl).
+
+## La page
+
+app-title = Carcassonne
+app-description = Carcassonne, le jeu de pose de tuiles : jouez sur le même appareil, contre des bots ou en ligne avec vos amis.
+nav-label = Menu principal
+nav-new-game = Nouvelle partie
+nav-games = Parties
+nav-learn = Apprendre
+nav-sign-in = Se connecter
+loading-tiles = Chargement des tuiles…
+lang-select-label = Langue
+boot-unreachable = Le serveur du jeu est injoignable
+replay-of-game = Rejouer la partie { $id }
+replay-file-refused = Cet enregistrement ne peut pas être rejoué : { $reason }
+toasts-label = Messages
+link-copied = Lien copié
+copy-by-hand = Sélectionnez le lien et copiez-le
+just-now = à l’instant
+minutes-ago = il y a { $n } min
+hours-ago = il y a { $n } h
+something-wrong = un problème est survenu
+
+## Erreurs, selon les codes stables du serveur
+
+error-unknown = Un problème est survenu.
+error-network = Le serveur est injoignable.
+error-not_found = Introuvable.
+error-bad_request = La requête est mal formée.
+error-unauthorized = Ce lien ne vous donne pas de place dans cette partie.
+error-not_your_turn = Ce n’est pas votre tour.
+error-stale_version = La partie a avancé : rechargez-la.
+error-game_over = La partie est terminée.
+error-not_finished = L’analyse ne porte que sur une partie terminée : celle-ci est en cours.
+error-illegal_move = Les règles n’autorisent pas ce coup.
+error-too_large = La requête est trop grande.
+error-rate_limited = Trop de requêtes : patientez un instant puis réessayez.
+error-hidden_information = L’enregistrement d’une partie aux mains cachées est disponible une fois la partie terminée.
+error-storage_error = La partie n’a pas pu être enregistrée ; rien n’a changé.
+error-unsupported_media_type = Envoyez du JSON avec l’en-tête content-type: application/json.
+error-forbidden_origin = Ce serveur n’accepte pas de connexions depuis les pages de ce site.
+error-too_many_connections = Plus de place pour une autre connexion : réessayez plus tard.
+error-quota_exceeded = Ce serveur n’accepte plus de nouvelles parties de votre part pour l’instant.
+error-later_rules_code = Ces règles viennent d’une version du jeu plus récente que celle de ce serveur : demandez à qui les a partagées quelle version il utilise.
+error-bad_rules_code = Ce lien ne contient pas de règles que ce serveur sait lire.
+error-busy = Le serveur est occupé : réessayez dans un instant.
+error-too_many_tokens = La requête nomme trop de jetons de place.
+error-name_taken = Ce nom est pris (ou un nom qui lui ressemble) : choisissez-en un autre.
+error-bad_credentials = Nom ou mot de passe incorrect.
+error-not_signed_in = Connectez-vous d’abord.
+error-too_many_attempts = Trop de tentatives : réessayez plus tard.
+
+## Options de règles (RULE_OPTIONS du moteur : chaque clé est sa `key`)
+
+rule-value-on = oui
+rule-value-off = non
+rule-value-no-limit = sans limite
+rule-farms = Décompte des prés
+    .about = Comment les paysans marquent à la fin de la partie.
+rule-farms-per-farm = 3 par ville, pour chaque pré
+rule-farms-per-farm-once = 3 par ville, une fois par joueur
+rule-farms-per-city = 4 par ville, majorité sur tous ses prés
+rule-farms-off = pas de paysans
+rule-small_city = Petites villes : une ville achevée de 2 tuiles rapporte 2
+    .about = Une ville achevée de deux tuiles rapporte 1 point par tuile et blason au lieu de 2.
+rule-river = La Rivière : la partie commence avec les 12 tuiles rivière
+    .about = Les 12 tuiles rivière remplacent la tuile de départ et sont posées en premier.
+rule-abbot = L’Abbé : un abbé par joueur, les jardins rapportent
+    .about = Chaque joueur reçoit un abbé pour les abbayes et les jardins, qu’il peut reprendre.
+rule-hand = Tuiles en main (1 = la pioche habituelle d’une tuile)
+    .about = Combien de tuiles chaque joueur tient en main et parmi lesquelles il choisit.
+rule-hand_visible = Les mains sont visibles de tous
+    .about = Les tuiles en main sont montrées à tous les joueurs, pas seulement à leur propriétaire.
+rule-draw_at_turn_end = Piocher sa tuile suivante à la fin de son tour
+    .about = Vous piochez votre tuile suivante à la fin de votre tour et la voyez pendant que les autres jouent.
+rule-unplaceable = Une tuile qui ne se place nulle part
+    .about = Ce que devient une tuile piochée qui ne se place nulle part.
+rule-unplaceable-discard = est défaussée
+rule-unplaceable-reshuffle = retourne dans le sac
+rule-hole_bonus_turn = Combler un trou (quatre voisines) donne un tour de plus
+    .about = Une tuile posée avec des voisines sur ses quatre côtés donne un tour de plus.
+rule-incomplete_scoring = Les zones inachevées comptent à la fin
+    .about = Si les routes, villes, abbayes et jardins inachevés rapportent à la fin.
+rule-board_limit = Taille de la table
+    .about = Chaque tuile doit tenir dans un rectangle L × H centré sur la tuile de départ.
+rule-border_completes = Le bord de la table ferme routes et villes (avec une taille de table)
+    .about = Avec une taille de table : les routes et villes qui touchent le bord de la table y sont fermées.
+rule-first_player = Premier joueur
+    .about = Qui commence : la première place, ou un joueur tiré au sort.
+rule-first_player-seat0 = la première place
+rule-first_player-random = tiré au sort
+
+## Shared words
+
+loading = Chargement…
+cancel = Annuler
+close = Fermer
+color-yellow = jaune
+color-red = rouge
+color-green = vert
+color-blue = bleu
+color-black = noir
+color-pink = rose
+bot-level-random = au hasard
+    .about = des coups légaux au hasard
+bot-level-easy = facile
+    .about = une recherche rapide (300 simulations par coup)
+bot-level-normal = normal
+    .about = une vraie recherche (3 000 simulations par coup)
+bot-level-hard = difficile
+    .about = une seconde de recherche par coup
+
+## Home and new game
+
+seat-you = Vous
+home-rules-prefilled = Le formulaire contient ces règles : choisissez les joueurs et lancez la partie
+home-rules-unreadable = Ces règles sont illisibles : { $reason }
+home-tagline = Posez des tuiles, bâtissez villes, routes et abbayes, et placez vos partisans pour marquer des points.
+home-new-game = Nouvelle partie
+home-add-player = + Ajouter un joueur
+home-rules = Règles
+home-share-rules = Partager ces règles
+home-public = Afficher cette partie pour que tout le monde puisse la regarder
+home-start = Lancer la partie
+home-your-games = Vos parties
+home-open-record = Ouvrir un enregistrement…
+home-saved-rules = Règles enregistrées
+home-options = Options
+home-saved-none = Les règles maison de votre table, gardées ici : composez-les dans le formulaire, puis « Partager ces règles » et enregistrez-les.
+home-saved-start = Lancer une partie
+home-saved-rename = Renommer
+home-saved-delete = Supprimer
+home-saved-delete-named = Supprimer { $name }
+home-saved-delete-confirm = Supprimer les règles enregistrées « { $name } » ?
+home-saved-new-name = Nouveau nom pour { $name }
+home-no-games = Pas encore de partie : lancez-en une !
+seat-player = Joueur { $n }
+seat-name-label = Nom du joueur { $n }
+seat-person = Humain
+seat-bot = Bot
+seat-bot-name = nom du bot (facultatif)
+seat-friend-name = nom de l’ami
+seat-bot-level = Niveau du bot
+seat-where = Où joue le joueur { $n }
+seat-where-help = Ici : sur cet écran (chacun son tour). Inviter : un ami joue sur son propre appareil grâce à un lien.
+seat-here = Ici (cet écran)
+seat-invite = Inviter un ami (lien)
+seat-remove = Retirer
+game-row-bot = bot
+game-row-finished = terminée · { $turns } tours
+game-row-turn = tour { $n }
+game-row-to-play = à { $name } de jouer
+game-row-replay = Revoir
+game-row-download = Télécharger l’enregistrement
+game-row-view = Voir
+game-row-continue = Continuer
+game-row-watch = Regarder
+how-title = Comment jouer
+how-place = Posez la tuile.
+how-place-fits = Les cases en surbrillance montrent où elle s’insère ;
+how-place-kbd = appuyez sur R (ou cliquez sur la tuile) pour la tourner
+how-place-touch = touchez votre tuile pour la tourner
+how-place-edges = Les bords doivent correspondre : ville contre ville, route contre route, pré contre pré.
+how-deploy = Placez un partisan
+how-deploy-or-not = — ou pas.
+how-deploy-kbd = Cliquez sur un cercle de la nouvelle tuile
+how-deploy-touch = Touchez un cercle de la nouvelle tuile, ou choisissez un emplacement dessous
+how-deploy-where = un chevalier dans une ville, un voleur sur une route, un moine dans une abbaye, un paysan couché dans un pré. La zone doit être libre.
+how-confirm = Validez
+how-confirm-kbd = avec Entrée ; Échap annule votre choix
+how-confirm-touch = ; Annuler reprend votre choix
+how-confirm-scores = Les routes, villes et abbayes achevées rapportent aussitôt et vos partisans reviennent.
+how-keyboard = Au clavier :
+how-keyboard-keys = les flèches déplacent votre tuile entre les cases où elle s’insère, R et Maj+R la tournent, F (ou 1–9) choisit l’emplacement d’un partisan.
+how-end = À la fin, les zones inachevées rapportent moins, et les paysans marquent les villes achevées qui bordent leurs prés.
+
+## Rules page and presets
+
+rules-loading = Chargement des règles…
+rules-unreadable = Ces règles sont illisibles
+rules-unreadable-hint = Vérifiez que le lien a été copié en entier, ou redemandez-le.
+back-to-start = Retour à l’accueil
+rules-none-changed = Aucune : les règles « { $preset } » telles quelles.
+rules-page-title = Les règles : { $title }
+rules-start = Lancer une partie avec ces règles
+rules-share-or-save = Partager ou enregistrer
+rules-in-force = Règles maison et options en vigueur
+rules-share = Partager ces règles
+rules-share-hint = Vos amis ouvrent le lien ou scannent le code pour les lire à table.
+rules-qr-alt = QR code du lien vers ces règles
+rules-qr-none = Pas de QR code : copiez plutôt le lien
+rules-link = Lien
+copy-link = Copier le lien
+rules-save-as = Les enregistrer sur ce serveur sous le nom
+rules-default-name = Les règles de notre table
+save = Enregistrer
+rules-every-option = Toutes les options et leur effet
+rules-saved = Enregistrées sous « { $name } » : retrouvez-les sur l’accueil
+rules-section-setup = Mise en place
+rules-section-a-turn = Un tour de jeu
+rules-section-roads = Routes
+rules-section-cities = Villes
+rules-section-cloisters = Abbayes
+rules-section-farms = Prés
+rules-section-end-of-the-game = Fin de la partie
+preset-standard = standard
+preset-beginner = débutant
+preset-first-edition = première édition
+preset-standard-title = Les règles actuelles
+preset-beginner-title = Une première partie en douceur
+preset-first-edition-title = Les règles de 2000
+headline-farms-per-farm = les paysans marquent 3 par ville achevée
+headline-farms-per-farm-once = les paysans marquent 3 par ville achevée, chaque ville une fois par joueur
+headline-farms-per-city = les paysans marquent 4 par ville achevée, pour le plus de paysans sur tous ses prés
+headline-farms-off = pas de paysans
+rules-title = Règles : { $preset }{ $n ->
+        [0] {""}
+        [one] {" "}+ { $n } option
+       *[other] {" "}+ { $n } options
+    }
+headline = { $title }{ $changed ->
+        [yes] , avec règles maison
+       *[no] {""}
+    } : { $farms }{ $small ->
+        [yes] ; les petites villes rapportent 2
+       *[no] {""}
+    }.
+
+## Colours (theme switch)
+
+theme-system = comme le système
+theme-light = clair
+theme-dark = sombre
+theme-word-system = auto
+theme-word-light = clair
+theme-word-dark = sombre
+theme-title = Couleurs : { $now } (cliquez pour { $next })
+theme-label = couleurs { $word } ({ $now }) : passer à { $next }
+
+## Accounts
+
+account-sign-out = Se déconnecter
+account-create-title = Créer un compte
+account-why = Un compte vous réserve votre nom. Vous pouvez aussi jouer sans, en invité.
+account-none = Pas de compte ?
+account-create-one = Créez-en un
+account-or-guest = , ou jouez en invité.
+account-name = Nom
+account-password = Mot de passe
+account-password-min = Au moins 8 caractères.
+account-create = Créer le compte
+account-have-one = Déjà un compte ?
+account-welcome = Bienvenue, { $name }
+account-recovery = Votre code de récupération permet de choisir un nouveau mot de passe si vous oubliez le vôtre. Il n’est affiché qu’une fois : notez-le ou gardez-le dans votre gestionnaire de mots de passe.
+done = Terminé
+
+## The game screen
+
+game-board-help = À votre tour : les flèches déplacent votre tuile entre les cases où elle s’insère, R et Maj+R la tournent, F et Maj+F parcourent les emplacements d’un partisan, Entrée la pose, Échap annule ; H demande un conseil (contre des bots ou sur un seul écran).
+game-watching = Spectateur
+game-watching-help = Vous n’avez pas de place dans cette partie : vous voyez chaque coup dès qu’il est joué
+game-drawer = Journal, tuiles restantes et liens
+game-players = Joueurs
+game-your-move = Votre coup
+game-log-and-tiles = Journal et tuiles
+game-back-to-board = Retour au plateau
+game-log = Journal de la partie
+game-sound-on = Un son quand c’est votre tour : activé (cliquez pour le couper)
+game-sound-off = Un son quand c’est votre tour : coupé (cliquez pour l’activer)
+invite-qr-larger = Agrandir le QR code
+invite-qr-alt = QR code : { $label }
+invite-title = Invitez vos amis
+invite-links = Liens d’invitation
+invite-help = Envoyez à chaque ami son propre lien ou faites-le-lui scanner : qui l’ouvre joue à cette place.
+invite-seat = place { $n }
+invite-not-joined = pas encore arrivé
+invite-here = est là
+invite-left = parti (le lien marche toujours)
+invite-anyone = Tout le monde
+invite-can-watch = peut regarder
+invite-local = Les liens en { $host } ne s’ouvrent que sur cet ordinateur : lancez le serveur sur le réseau et ouvrez cette page à l’adresse réseau de l’ordinateur, par exemple avec
+invite-scan-to-play = { $name } : scannez pour jouer
+invite-scan-to-watch = Scannez pour regarder la partie
+invite-waiting-for = en attente de { $names }
+invite-names-left = { $names } parti (le lien marche toujours)
+invite-everyone-here = tout le monde est là
+qr-code = QR code
+game-no-seat = Ce lien ne donne (plus) de place dans cette partie : vous regardez.
+game-not-found = Partie introuvable
+game-not-found-text = La partie { $id } n’est pas sur ce serveur.
+game-start-new = Lancer une nouvelle partie
+game-too-fast = Trop rapide : patientez un instant puis réessayez
+game-illegal = Ce coup n’est pas permis : { $reason }
+title-your-turn = ● À vous — Carcassonne
+title-game-over = Partie terminée — Carcassonne
+title-watching = Spectateur — Carcassonne
+banner-you-win = Partie terminée — vous avez gagné !
+banner-game-over = Partie terminée — { $winners } !
+banner-see-results = Voir les résultats
+banner-placing = Pose en cours…
+banner-named-turn = { $name }, à vous
+banner-your-turn = À vous
+banner-tap-cell = { $who } : touchez une case éclairée
+banner-place = { $who } : posez la tuile — { $r } la tourne
+banner-pick-spot-touch = { $who } : choisissez un emplacement, ou touchez à nouveau la tuile pour la poser
+banner-pick-spot = { $who } : choisissez un emplacement pour un partisan, ou validez avec { $enter }
+banner-lay-touch = { $who } : touchez à nouveau la tuile ou Valider pour la poser
+banner-lay = { $who } : validez avec { $enter }
+key-enter = Entrée
+key-esc = Échap
+banner-thinking = { $name } réfléchit
+banner-waiting-join = En attente de l’arrivée de { $name }
+banner-waiting-offline = En attente de { $name } (hors ligne)
+banner-waiting = En attente de { $name }
+game-over = Partie terminée
+game-all-placed = Toutes les tuiles sont posées.
+results = Résultats
+info-no-follower-left = Il ne vous reste aucun partisan pour cette tuile : validez pour la poser.
+info-no-follower-fits = Aucun partisan ne peut aller sur cette tuile.
+info-off-view = { $n } de plus au bord ou hors de l’écran : faites glisser le plateau, ou ⤢ montre tout.
+info-no-fit = Ne s’insère pas ainsi
+info-tap-turn = Touchez la tuile pour la tourner.
+info-press-r = Appuyez sur { $r }.
+hand-choose = Choisissez une tuile :
+hand-yours = Vos tuiles :
+hand-yours-many = Vos mains :
+confirm = Valider
+confirm-no-follower = Valider — sans partisan
+confirm-recall = Valider — reprendre l’abbé
+confirm-abbot = Valider — abbé
+confirm-role = Valider — { $role }
+role-knight = chevalier
+role-thief = voleur
+role-monk = moine
+role-farmer = paysan
+role-abbot = abbé
+role-follower = partisan
+recall-abbot = Reprendre l’abbé
+spot-picker = Partisan
+spot-none = Aucun
+tile-yours = Votre tuile
+tile-of = Tuile de { $name }
+tile-turn-bag = tour { $turn } · { $left } dans le sac
+turn-left = Tourner à gauche
+turn-right = Tourner à droite
+tap-to-turn = Touchez pour tourner
+click-to-turn = Cliquez pour tourner (R)
+tile-yours-turn = Votre tuile, { $tile } : la tourner
+tile-hidden = une tuile cachée
+tile-thinking = { $name } réfléchit…
+tile-to-play = C’est à { $name } de jouer.
+undo = Annuler
+bag-hide = Masquer les tuiles restantes
+bag-show = Montrer les tuiles restantes
+download-record = Télécharger l’enregistrement
+all-games = Toutes les parties
+you-are-watching = vous regardez
+results-you-win = Vous avez gagné !
+results-tie = Égalité : { $winners } !
+results-winner = { $winners } !
+results-final = Scores finaux
+results-after = Scores finaux après { $n } tours
+results-one-by-one = Le décompte final, un par un (choisissez-en un pour le voir sur le plateau)
+results-chart = Les scores au fil de la partie
+results-look = Regarder le plateau
+results-review = Analyser la partie
+results-review-help = Ce que la recherche aurait joué à la place, coup par coup
+only-one-way = Une seule orientation convient ici
+info-deploy = Cliquez sur un cercle ou appuyez sur F pour placer un partisan ({ $n ->
+        [one] { $n } emplacement
+       *[other] { $n } emplacements
+    }), ou validez sans.
+info-deploy-touch = Choisissez un emplacement ci-dessous pour placer un partisan ({ $n ->
+        [one] { $n } emplacement
+       *[other] { $n } emplacements
+    }), ou validez sans.
+info-fits = S’insère à { $b } { $n ->
+        [one] endroit
+       *[other] endroits
+    } ainsi.
+info-fits-of = S’insère à { $b } { $n ->
+        [one] endroit
+       *[other] endroits
+    } ainsi ({ $all } cases en tout).
+info-fits-turned = tournée, elle s’insère dans { $n ->
+        [one] { $n } case
+       *[other] { $n } cases
+    }.
+bag-left = { $b } { $n ->
+        [one] tuile restante
+       *[other] tuiles restantes
+    } dans le sac
+
+## Players, log and results
+
+kind-roads = Routes
+kind-cities = Villes
+kind-cloisters = Abbayes
+kind-farms = Prés
+kind-gardens = Jardins
+kind-recalls = Abbé repris
+score-laps = { $n }+ sur la piste de score
+score-track = { $n } sur la piste
+abbot-in-supply = abbé en réserve
+abbot-on-board = abbé sur le plateau
+tiles-in-hand = tuiles en main
+tag-bot-title = joueur ordinateur
+tag-you = vous
+online = en ligne
+offline = hors ligne
+status-thinking = réfléchit
+status-to-play = à jouer
+status-winner = vainqueur
+supply = { $n } partisans sur { $all } en réserve
+at-the-end = à la fin
+scored-cloister = abbaye
+scored-garden = jardin
+abbot-recalled = abbé repris
+show-why = Montrer pourquoi sur le plateau
+final-scoring = Décompte final
+log-discarded = cette tuile ne s’insérait nulle part et a été défaussée
+log-reshuffled = cette tuile ne s’insérait nulle part et est retournée dans le sac
+log-bonus = { $name } a comblé un trou et rejoue
+log-empty = La partie commence : la tuile de départ est au milieu.
+remaining-title = { $tile } : { $n } sur { $all } restantes
+plus-at-the-end = { $d } + { $f } à la fin
+total = Total
+chart-label = Scores au fil de la partie : { $scores }
+tiles-in-hand-n = { $n ->
+        [one] { $n } tuile en main
+       *[other] { $n } tuiles en main
+    }
+win-text = { $names } { $n ->
+        [one] gagne
+       *[other] gagnent
+    }
+scored-road = route de { $n ->
+        [one] { $n } tuile
+       *[other] { $n } tuiles
+    }
+scored-city = ville de { $n ->
+        [one] { $n } tuile
+       *[other] { $n } tuiles
+    }{ $shields ->
+        [0] {""}
+        [one] , { $shields } blason
+       *[other] , { $shields } blasons
+    }
+scored-farm = pré, { $n ->
+        [one] { $n } ville achevée
+       *[other] { $n } villes achevées
+    }
+
+## Connection
+
+move-not-sent = Le coup n’a pas été envoyé : réessayez dans un instant
+back-online = De nouveau en ligne.
+offline-note = Vous êtes hors ligne. La partie se reconnecte dès le retour du réseau.
+connection-lost = Connexion perdue. Reconnexion…
+
+## Board, tiles and what screen readers hear
+
+board = Le plateau
+zoom-in = Zoom avant
+zoom-out = Zoom arrière
+zoom-fit = Montrer tout le plateau
+tile-words-unknown = tuile { $id }
+tile-words-fields = une tuile de pré
+tile-words = une tuile avec { $list }
+tile-part-cloister = une abbaye
+tile-part-garden = un jardin
+tile-part-river = la rivière
+place-start = le départ
+place-far = { $parts } du départ
+spot-cloister = { $role } dans l’abbaye
+spot-garden = { $role } dans le jardin
+dir-north = au nord
+dir-south = au sud
+dir-east = à l’est
+dir-west = à l’ouest
+dir-north-east = au nord-est
+dir-north-west = au nord-ouest
+dir-south-east = au sud-est
+dir-south-west = au sud-ouest
+said-laid = { $name } a posé { $tile } { $place }
+said-laid-start = { $name } a posé { $tile } au départ
+said-with = , avec un { $role }
+said-scored = { $names } +{ $points }, { $what }
+said-recalled = { $names } a repris l’abbé, +{ $points }
+said-discarded = { $tile } ne s’insérait nulle part et a été défaussée
+said-reshuffled = { $tile } ne s’insérait nulle part et est retournée dans le sac
+said-bonus = { $name } a comblé un trou et rejoue
+said-end = Partie terminée : { $winners }
+said-other-arrow = Essayez une autre flèche.
+said-no-spot = Aucun emplacement pour un partisan.
+said-no-spot-here = Aucun emplacement pour un partisan ici.
+said-no-follower = Aucun partisan.
+said-move-first = Déplacez d’abord la tuile avec les flèches.
+tile-part-city = { $n ->
+        [one] une ville
+       *[other] { $n } villes
+    }{ $shield ->
+        [yes] {" "}avec blason
+       *[no] {""}
+    }
+tile-part-road = { $n ->
+        [one] une route
+       *[other] { $n } routes
+    }
+place-next = { $dir ->
+        [east] à l’est
+        [west] à l’ouest
+        [south] au sud
+       *[north] au nord
+    } du départ
+place-steps = { $n } { $dir ->
+        [east] vers l’est
+        [west] vers l’ouest
+        [south] vers le sud
+       *[north] vers le nord
+    }
+spot-city = { $role } dans la ville{ $where ->
+        [none] {""}
+       *[other] {" "}{ $where }
+    }
+spot-road = { $role } sur la route{ $where ->
+        [none] {""}
+       *[other] {" "}{ $where }
+    }
+spot-field = { $role } dans le pré{ $where ->
+        [none] {""}
+       *[other] {" "}{ $where }
+    }
+spot-tile = { $role } sur la tuile{ $where ->
+        [none] {""}
+       *[other] {" "}{ $where }
+    }
+said-your-turn = À vous : { $tile } ; elle s’insère dans { $n ->
+        [one] { $n } case
+       *[other] { $n } cases
+    }.
+board-label = Le plateau : { $n ->
+        [one] { $n } tuile posée
+       *[other] { $n } tuiles posées
+    }
+board-label-mine = Le plateau : { $n ->
+        [one] { $n } tuile posée
+       *[other] { $n } tuiles posées
+    } ; votre tuile, { $tile }, s’insère dans { $cells } cases
+said-no-cell = Plus de case vers { $dir ->
+        [east] l’est
+        [west] l’ouest
+        [south] le sud
+       *[north] le nord
+    }.
+said-placed = { $place }, tournée de { $deg }°{ $ways ->
+        [0] {""}
+        [1] {""}
+       *[other] {" "}(s’insère de { $ways } façons)
+    }.
+said-spots = { $n ->
+        [one] { $n } emplacement
+       *[other] { $n } emplacements
+    } pour un partisan : { $spots }.
+
+## Chart
+
+chart-axis-turn = tour
+
+## The rules page in words (formatted by the server, crates/server/src/i18n.rs rules_summary)
+
+rs-setup-river = La source commence la table ; les 11 autres tuiles rivière sont piochées d’abord (le lac en dernier), puis les 71 tuiles terrain.
+rs-setup-start = La tuile de départ est posée face visible au milieu de la table ; les 71 autres tuiles sont mélangées face cachée.
+rs-followers-abbot = Chaque joueur a 7 partisans et un abbé.
+rs-followers = Chaque joueur a 7 partisans.
+rs-draw-first = Chaque joueur pioche sa première tuile avant le début de la partie.
+rs-table = La table fait { $w } sur { $h } tuiles, centrée sur la tuile de départ : aucune tuile ne peut être posée en dehors.
+rs-first-seat = La première place commence.
+rs-first-random = Le premier joueur est tiré au sort.
+rs-turn-hand = Choisissez l’une de vos { $n } tuiles et posez-la contre la table, chaque bord commun correspondant : ville contre ville, route contre route, pré contre pré.
+rs-turn-draw-end = Posez la tuile piochée à la fin de votre tour précédent contre la table, chaque bord commun correspondant : ville contre ville, route contre route, pré contre pré.
+rs-turn-draw = Piochez une tuile et posez-la contre la table, chaque bord commun correspondant : ville contre ville, route contre route, pré contre pré.
+rs-unplaceable-discard = Une tuile qui ne s’insère nulle part quitte la partie, et on en pioche une autre.
+rs-unplaceable-reshuffle = Une tuile qui ne s’insère nulle part retourne dans le sac, et on en pioche une autre.
+rs-follower-farmers = Vous pouvez ensuite placer un partisan sur une route, une ville, une abbaye ou un pré de cette tuile, si aucun partisan n’occupe encore toute cette zone.
+rs-follower-no-farmers = Vous pouvez ensuite placer un partisan sur une route, une ville ou une abbaye de cette tuile, si aucun partisan n’occupe encore toute cette zone. Les prés ne reçoivent pas de partisans.
+rs-abbot = Ou placez votre abbé sur son abbaye ou son jardin ; ou, au lieu de placer quoi que ce soit, reprenez votre abbé en marquant 1 + les tuiles qui l’entourent.
+rs-complete = Les routes, villes et abbayes que votre tuile achève rapportent aussitôt, et leurs partisans reviennent.
+rs-hole = Une tuile posée avec des voisines sur ses quatre côtés comble un trou et vous donne un tour de plus.
+rs-draw-back = Complétez votre main à { $n } tuiles à la fin de votre tour.
+rs-draw-next = Piochez votre tuile suivante à la fin de votre tour : vous la voyez pendant que les autres jouent.
+rs-road-score = Elle rapporte 1 point par tuile au joueur qui y a le plus de voleurs ; en cas d’égalité, chacun marque la totalité.
+rs-city-score = Elle rapporte 2 points par tuile et 2 par blason au joueur qui y a le plus de chevaliers ; en cas d’égalité, chacun marque la totalité.
+rs-small-city = Petites villes : une ville achevée de 2 tuiles seulement rapporte à la place 1 par tuile et par blason.
+rs-cloister = Une abbaye est achevée quand les 8 tuiles qui l’entourent sont posées : 9 points pour son moine.
+rs-gardens = Les jardins rapportent comme les abbayes, mais seul un abbé peut s’y tenir.
+rs-farm-what = Un pré est une étendue de champ, bordée par les routes, les villes, la rivière et le bord de la table. Les paysans y restent jusqu’à la fin.
+rs-farm-end = À la fin : { $summary }
+rs-no-farmers = On ne joue pas de paysans : les prés ne rapportent jamais.
+rs-farms-summary-per-farm = chaque pré rapporte à la majorité de ses paysans 3 points par ville achevée qu’il borde.
+rs-farms-summary-per-farm-once = 3 points par ville achevée, chaque ville ne payant chaque joueur qu’une fois au plus (règles de 2001).
+rs-farms-summary-per-city = chaque ville achevée rapporte 4 points au plus grand nombre de paysans sur tous les prés qui la bordent (règles de 2000).
+rs-farms-summary-off = on ne joue pas de paysans.
+rs-farms-example-per-farm = Exemple : un pré borde deux villes achevées et une ville inachevée. Ada y a deux paysans, Bob un. Ada marque 2 × 3 = 6, Bob rien ; la ville inachevée ne paie personne. Si Bob tient aussi un autre pré qui borde l’une de ces villes, cette ville lui paie 3 aussi.
+rs-farms-example-per-farm-once = Exemple : Ada a le plus de paysans sur deux prés, qui bordent tous deux la même ville achevée. Cette ville lui paie 3 une fois, et non 3 par pré. Une seconde ville achevée qui borde l’un des prés lui paie 3 de plus.
+rs-farms-example-per-city = Exemple : une ville achevée borde deux prés. Ada a un paysan sur le premier ; Bob en a un sur chacun. Comptés sur les deux prés, Bob a 2 paysans contre 1 pour Ada : la ville paie 4 à Bob et rien à Ada. En cas d’égalité, tous deux marqueraient 4.
+rs-farms-example-off = Exemple : un pré voisin de trois villes achevées ne vaut rien pour personne : on ne peut pas poser de partisans dans les prés.
+rs-end-hand = La partie s’achève quand le sac et toutes les mains sont vides.
+rs-end-last = La partie s’achève une fois la dernière tuile posée.
+rs-incomplete-none = Les routes, villes, abbayes et jardins inachevés ne rapportent rien.
+rs-farms-then = Puis les prés sont décomptés, comme ci-dessus.
+rs-winner = Le plus haut total l’emporte ; les joueurs à égalité se partagent la victoire.
+rs-hand = Chaque joueur pioche une main de { $n } tuiles, { $shown ->
+        [yes] visible de tous
+       *[no] vue de son seul propriétaire
+    }.
+rs-road-complete = Une route est achevée quand ses deux bouts s’arrêtent à un carrefour, une ville ou une abbaye, ou qu’elle forme une boucle{ $edge ->
+        [yes] , ou qu’elle atteint le bord de la table
+       *[no] {""}
+    }.
+rs-city-complete = Une ville est achevée quand ses remparts se referment tout autour{ $edge ->
+        [yes] , ou qu’elle atteint le bord de la table
+       *[no] {""}
+    }.
+rs-incomplete = Les routes inachevées rapportent alors 1 par tuile, les villes inachevées 1 par tuile et par blason, les abbayes{ $gardens ->
+        [yes] {" "}et jardins
+       *[no] {""}
+    } inachevées 1 + les tuiles qui les entourent.
+
+## Top bar on narrow phones
+
+nav-new-game-short = Jouer
+nav-games-short = Parties
+nav-learn-short = Leçons
+nav-sign-in-short = Connexion
+
+## Replay
+
+replay-first = Début
+replay-back = Reculer
+replay-play = Lecture
+replay-forward = Avancer
+replay-end = Fin
+replay-turn = Tour
+replay-finished = partie terminée
+replay-unfinished = partie inachevée
+replay-back-to-game = Retour à la partie
+replay-log = Journal
+replay-scores = Scores
+replay-start-tile = La tuile de départ
+replay-banner = Tour { $k } : { $name } { $you ->
+        [yes] posez
+       *[no] pose
+    } { $tile }{ $deploy }{ $done }
+replay-with = {" "}avec un { $role }
+replay-final = {" "}— décompte final
+
+## Hints
+hint = Conseil
+hint-title = Le meilleur coup de la recherche, dessiné sur le plateau
+hint-thinking = Réflexion…
+hint-close = Fermer le conseil
+hint-none-online = Pas de conseil dans une partie en ligne avec d’autres personnes.
+outnumbered = ({ $who } en minorité)
+
+## Errors (hints)
+error-no_hints = Pas de conseil dans une partie en ligne avec d’autres personnes.

@@ -1,0 +1,313 @@
+// The page's words in English, German and French: one Fluent file per
+// language (web/i18n/LANG.ftl), the same files the server formats its own
+// words from (crates/server/src/i18n.rs, with the fluent-bundle crate).
+//
+// The language: the person's pick (kept in localStorage), else the first of
+// the browser's languages (navigator.languages) this game speaks, else
+// English; switched with the selector at the page's foot. The messages load before any module that imports this one runs
+// (top-level await), so `t()` may be called anywhere, even at module level.
+//
+// The formatter is a small subset of Fluent, written here (no build step, no
+// vendored package): messages, terms (-term), attributes (.attr), variables
+// ({ $name }), message and term references, string and number literals, and
+// select expressions on a variable (plural categories through
+// Intl.PluralRules, or exact values). The server's test parses the same
+// files with the real Fluent parser, so a file this formatter reads wrongly
+// but Fluent rejects fails there; tests/browser/i18n.test.mjs checks that
+// every message formats here.
+
+export const LANGS = ['en', 'de', 'fr'];
+/** Each language's name in itself, for the selector. */
+export const LANG_NAMES = { en: 'English', de: 'Deutsch', fr: 'Français' };
+const KEY = 'carcassonne.lang';
+
+/** The language in force: 'en', 'de' or 'fr'. */
+export const lang = chooseLanguage();
+
+function chooseLanguage() {
+  try {
+    const kept = localStorage.getItem(KEY);
+    if (LANGS.includes(kept)) return kept;
+  } catch { /* private mode */ }
+  for (const l of navigator.languages || [navigator.language || 'en']) {
+    const base = String(l).toLowerCase().split('-')[0];
+    if (LANGS.includes(base)) return base;
+  }
+  return 'en';
+}
+
+/** Switches the language, keeps the pick, and reloads the page (at the same view). */
+export function setLanguage(l) {
+  if (!LANGS.includes(l)) return;
+  try { localStorage.setItem(KEY, l); } catch { /* this page only */ }
+  location.reload();
+}
+
+// ---- the Fluent subset ----
+
+/** Parses a .ftl file into { id: { value, attrs: { name: pattern } } } (terms keep their leading '-'). */
+export function parseFtl(text) {
+  const entries = {};
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  let cur = null; // { id, valueLines, attrs: [[name, lines]], target }
+  const flush = () => {
+    if (!cur) return;
+    const entry = { value: null, attrs: {} };
+    const v = joinPattern(cur.valueLines);
+    if (v !== '') entry.value = parsePattern(v);
+    for (const [name, ls] of cur.attrs) entry.attrs[name] = parsePattern(joinPattern(ls));
+    entries[cur.id] = entry;
+    cur = null;
+  };
+  for (const line of lines) {
+    if (/^#/.test(line)) { flush(); continue; }
+    const head = /^(-?[a-zA-Z][\w-]*)\s*=\s?(.*)$/.exec(line);
+    if (head) {
+      flush();
+      cur = { id: head[1], valueLines: [head[2]], attrs: [], target: null };
+      cur.target = cur.valueLines;
+      continue;
+    }
+    if (!cur) continue;
+    if (/^\s+\S/.test(line)) {
+      const attr = /^\s+\.([a-zA-Z][\w-]*)\s*=\s?(.*)$/.exec(line);
+      if (attr) {
+        const ls = [attr[1] ? attr[2] : ''];
+        cur.attrs.push([attr[1], ls]);
+        cur.target = ls;
+      } else {
+        cur.target.push(line);
+      }
+    } else if (line.trim() === '') {
+      cur.target.push('');
+    } else {
+      flush();
+    }
+  }
+  flush();
+  return entries;
+}
+
+/** A value's lines as one text: the common indentation of the continuation lines removed. */
+function joinPattern(ls) {
+  while (ls.length > 1 && ls[ls.length - 1].trim() === '') ls.pop();
+  const first = ls[0].trim();
+  const rest = ls.slice(1);
+  const indents = rest.filter((l) => l.trim()).map((l) => /^ */.exec(l)[0].length);
+  const cut = indents.length ? Math.min(...indents) : 0;
+  const body = rest.map((l) => l.slice(cut));
+  return (first === '' ? body : [first, ...body]).join('\n');
+}
+
+/** A pattern: a list of strings and placeables. */
+function parsePattern(src) {
+  const p = { src, i: 0 };
+  return readPattern(p, null);
+}
+
+function readPattern(p, stopAtVariant) {
+  const parts = [];
+  let text = '';
+  while (p.i < p.src.length) {
+    const c = p.src[p.i];
+    if (stopAtVariant && c === '}') break;
+    if (stopAtVariant && c === '\n' && /^\n\s*(\*?\[|\})/.test(p.src.slice(p.i))) break;
+    if (c === '{') {
+      if (text) { parts.push(text); text = ''; }
+      p.i++;
+      parts.push(readPlaceable(p));
+      continue;
+    }
+    text += c;
+    p.i++;
+  }
+  if (text) parts.push(text);
+  // A variant's pattern: its leading and trailing blank space is not text.
+  if (stopAtVariant && parts.length) {
+    if (typeof parts[0] === 'string') parts[0] = parts[0].replace(/^\s+/, '');
+    const last = parts.length - 1;
+    if (typeof parts[last] === 'string') parts[last] = parts[last].replace(/\s+$/, '');
+  }
+  return parts;
+}
+
+function skipWs(p) {
+  while (p.i < p.src.length && /\s/.test(p.src[p.i])) p.i++;
+}
+
+function readExpression(p) {
+  skipWs(p);
+  const rest = p.src.slice(p.i);
+  let m;
+  if ((m = /^"((?:[^"\\]|\\.)*)"/.exec(rest))) {
+    p.i += m[0].length;
+    return { type: 'str', value: m[1].replace(/\\u([0-9a-fA-F]{4})/g, (_, h) => String.fromCharCode(parseInt(h, 16))).replace(/\\(.)/g, '$1') };
+  }
+  if ((m = /^-?\d+(\.\d+)?/.exec(rest))) {
+    p.i += m[0].length;
+    return { type: 'num', value: Number(m[0]) };
+  }
+  if ((m = /^\$([a-zA-Z][\w-]*)/.exec(rest))) {
+    p.i += m[0].length;
+    return { type: 'var', name: m[1] };
+  }
+  if ((m = /^(-?[a-zA-Z][\w-]*)(\.([a-zA-Z][\w-]*))?/.exec(rest))) {
+    p.i += m[0].length;
+    return { type: 'ref', id: m[1], attr: m[3] || null };
+  }
+  throw new Error(`Fluent: cannot read "${rest.slice(0, 20)}"`);
+}
+
+function readPlaceable(p) {
+  const selector = readExpression(p);
+  skipWs(p);
+  if (p.src.startsWith('->', p.i)) {
+    p.i += 2;
+    const variants = [];
+    let def = 0;
+    for (;;) {
+      skipWs(p);
+      if (p.src[p.i] === '}') { p.i++; break; }
+      if (p.i >= p.src.length) throw new Error('Fluent: unclosed select');
+      let isDefault = false;
+      if (p.src[p.i] === '*') { isDefault = true; p.i++; }
+      const m = /^\[\s*([^\]\s]+)\s*\]/.exec(p.src.slice(p.i));
+      if (!m) throw new Error(`Fluent: bad variant near "${p.src.slice(p.i, p.i + 20)}"`);
+      p.i += m[0].length;
+      if (isDefault) def = variants.length;
+      variants.push({ key: m[1], pattern: readPattern(p, true) });
+    }
+    return { type: 'select', selector, variants, def };
+  }
+  if (p.src[p.i] !== '}') throw new Error(`Fluent: expected } near "${p.src.slice(p.i, p.i + 20)}"`);
+  p.i++;
+  return selector;
+}
+
+function formatPattern(bundle, parts, args, depth) {
+  if (depth > 10) return '???';
+  let out = '';
+  for (const part of parts) out += typeof part === 'string' ? part : formatExpr(bundle, part, args, depth);
+  return out;
+}
+
+function formatExpr(bundle, e, args, depth) {
+  switch (e.type) {
+    case 'str': return e.value;
+    case 'num': return String(e.value);
+    case 'var': {
+      const v = args ? args[e.name] : undefined;
+      if (v === undefined || v === null) return `{$${e.name}}`;
+      return typeof v === 'number' ? new Intl.NumberFormat(bundle.lang).format(v) : String(v);
+    }
+    case 'ref': {
+      const entry = bundle.entries[e.id];
+      if (!entry) return `{${e.id}}`;
+      const pat = e.attr ? entry.attrs[e.attr] : entry.value;
+      if (!pat) return `{${e.id}}`;
+      // Terms see only the arguments given to them (none here); messages see the caller's.
+      return formatPattern(bundle, pat, e.id.startsWith('-') ? {} : args, depth + 1);
+    }
+    case 'select': {
+      let key;
+      if (e.selector.type === 'var') key = args ? args[e.selector.name] : undefined;
+      else key = formatExpr(bundle, e.selector, args, depth);
+      let chosen = e.variants.find((v) => String(v.key) === String(key));
+      if (!chosen && typeof key === 'number') {
+        const cat = new Intl.PluralRules(bundle.lang).select(key);
+        chosen = e.variants.find((v) => v.key === cat);
+      }
+      return formatPattern(bundle, (chosen || e.variants[e.def]).pattern, args, depth);
+    }
+    default: return '';
+  }
+}
+
+// ---- the messages in force ----
+
+async function loadBundle(l) {
+  try {
+    const resp = await fetch(`/i18n/${l}.ftl`);
+    if (!resp.ok) return { lang: l, entries: {} };
+    return { lang: l, entries: parseFtl(await resp.text()) };
+  } catch {
+    return { lang: l, entries: {} };
+  }
+}
+
+const [english, chosen] = await Promise.all([loadBundle('en'), lang === 'en' ? null : loadBundle(lang)]);
+const bundles = chosen ? [chosen, english] : [english];
+
+/** Whether a message exists (in the language in force, or English). */
+export function has(id) {
+  return bundles.some((b) => b.entries[id] && b.entries[id].value);
+}
+
+/**
+ * A message's words: `t('nav-new-game')`, `t('banner-waiting', { name })`,
+ * an attribute with `t('rule-farms.about')`. Falls back to English, then to
+ * the id itself (so a missing message shows, and the tests catch it).
+ */
+export function t(id, args) {
+  const [msg, attr] = id.split('.');
+  for (const b of bundles) {
+    const entry = b.entries[msg];
+    if (!entry) continue;
+    const pat = attr ? entry.attrs[attr] : entry.value;
+    if (pat) return formatPattern(b, pat, args, 0);
+  }
+  return id;
+}
+
+/** Every message id of a language's file (for the tests). */
+export function messageIds(which = 'en') {
+  const b = which === 'en' ? english : chosen;
+  return b ? Object.keys(b.entries) : [];
+}
+
+/** Fills an element tree's marked words: a data-i18n attribute names the message of its text, data-i18n-attr the messages of attributes (attr:key;attr:key). */
+export function translateTree(root) {
+  for (const el of root.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll('[data-i18n-attr]')) {
+    for (const pair of el.dataset.i18nAttr.split(';')) {
+      const [attr, id] = pair.split(':');
+      if (attr && id) el.setAttribute(attr, t(id));
+    }
+  }
+}
+
+/** Sets <html lang>, translates the page's fixed words, and puts the language selector in the page's footer. */
+export function installLanguage() {
+  document.documentElement.lang = lang;
+  translateTree(document);
+  document.title = t('app-title');
+  const meta = document.querySelector('meta[name="description"]');
+  if (meta) meta.content = t('app-description');
+  if (document.querySelector('.lang-select')) return;
+  const footer = document.createElement('footer');
+  footer.className = 'site-footer';
+  const label = document.createElement('label');
+  label.htmlFor = 'lang-select';
+  label.textContent = t('lang-select-label');
+  const sel = document.createElement('select');
+  sel.id = 'lang-select';
+  sel.className = 'lang-select';
+  for (const l of LANGS) {
+    const o = document.createElement('option');
+    o.value = l;
+    o.lang = l;
+    o.textContent = LANG_NAMES[l];
+    sel.appendChild(o);
+  }
+  sel.value = lang;
+  sel.onchange = () => setLanguage(sel.value);
+  footer.append(label, ' ', sel);
+  document.body.appendChild(footer);
+}
+
+/** A server error's words: the message for its code in the language in force, else the server's own. */
+export function errorText(e) {
+  const code = e && e.code;
+  if (code && has(`error-${code}`) && (lang !== 'en' || !e.message)) return t(`error-${code}`, e.body || {});
+  return (e && e.message) || t('error-unknown');
+}
