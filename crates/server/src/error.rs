@@ -62,6 +62,9 @@ pub enum ApiError {
     /// Too many password attempts for that name or from this address: try
     /// again after so many seconds (`Retry-After`).
     Throttled(u64),
+    /// A rated game that cannot be one (why): not signed in, house rules,
+    /// an unrated bot, the creator seated twice.
+    NotRatable(String),
 }
 
 /// Seconds a client told to try later ([`ApiError::TryLater`]) waits.
@@ -95,6 +98,7 @@ impl ApiError {
             ApiError::BadCredentials => "bad_credentials",
             ApiError::NotSignedIn => "not_signed_in",
             ApiError::Throttled(_) => "too_many_attempts",
+            ApiError::NotRatable(_) => "not_ratable",
         }
     }
 
@@ -120,6 +124,7 @@ impl ApiError {
             ApiError::NameTaken => StatusCode::CONFLICT,
             ApiError::BadCredentials | ApiError::NotSignedIn => StatusCode::UNAUTHORIZED,
             ApiError::Throttled(_) => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::NotRatable(_) => StatusCode::BAD_REQUEST,
         }
     }
 
@@ -160,6 +165,7 @@ impl ApiError {
             ApiError::BadCredentials => "wrong name or password".into(),
             ApiError::NotSignedIn => "sign in first".into(),
             ApiError::Throttled(secs) => format!("too many attempts: try again in {secs} seconds"),
+            ApiError::NotRatable(why) => format!("this game cannot be rated: {why}"),
         }
     }
 

@@ -23,6 +23,7 @@ use crate::services::AppState;
 use crate::view;
 
 mod accounts;
+mod players;
 mod rulesets;
 mod ws;
 
@@ -141,6 +142,7 @@ pub fn app_with(state: AppState, conns: Arc<Connections>) -> Router {
     let router = api
         .merge(replay)
         .merge(accounts::routes())
+        .merge(players::routes())
         .fallback(crate::assets::static_file)
         .with_state(Shared { app: state, conns })
         .layer(middleware::from_fn(json_posts_only))
@@ -293,7 +295,9 @@ async fn create_game(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let req: CreateRequest = parse_body(body)?;
-    let created = app.create_for(req, Some(client_key(&request.extensions, app.config()))).await?;
+    // A signed-in creator's seat is linked to their account (ratings).
+    let account = accounts::account_of(&request, &app).await?;
+    let created = app.create_as(req, Some(client_key(&request.extensions, app.config())), account.as_ref()).await?;
     // The creator plays the seats at their screen; invited seats are for others.
     let viewer = Viewer { seats: created.tokens.iter().filter(|t| !t.remote).map(|t| t.seat).collect() };
     let state = state_of(&created.live, &viewer).await;

@@ -9,7 +9,8 @@
 //! * `quotas`: new games per client address;
 //! * `sweeps`: idle games leaving memory, abandoned games expiring;
 //! * `review`: reviews of finished games, on their own low-priority pool;
-//! * `accounts`: accounts, passwords and sessions, sign-in throttles.
+//! * `accounts`: accounts, passwords and sessions, sign-in throttles;
+//! * `ratings`: rated games, profiles, the leaderboard, seats linked to accounts.
 //!
 //! Services use the store and the engine, never a handler or the connection
 //! layer (docs/architecture.md; `tests::services_import_no_handler`).
@@ -27,6 +28,7 @@ pub mod cluster;
 pub mod driver;
 pub mod games;
 pub mod quotas;
+pub mod ratings;
 pub mod review;
 pub mod sweeps;
 
