@@ -24,7 +24,9 @@ export async function showAccount() {
     box.innerHTML = '<a href="#/signin">Sign in</a>';
     return;
   }
-  box.innerHTML = `<span class="account-name">${esc(name)}</span>
+  // The seats this browser holds become the account's (ratings, profile).
+  import('./profile.js').then((m) => m.linkHeldSeats()).catch(() => {});
+  box.innerHTML = `<a class="account-name" href="#/player/${encodeURIComponent(name)}" title="Your profile">${esc(name)}</a>
     <button type="button" class="link account-signout">Sign out</button>`;
   box.querySelector('.account-signout').addEventListener('click', async () => {
     try { await request('POST', '/api/account/signout', {}); } catch { /* the cookie is gone either way */ }

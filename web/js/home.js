@@ -60,6 +60,7 @@ export class HomeScreen {
             <div class="rules-form"></div>
             <button class="link share-rules-btn">Share these rules</button>
             <label class="opt check public-game"><input type="checkbox" class="public"><span>List this game for everyone to watch</span></label>
+            <label class="opt check rated-game"><input type="checkbox" class="rated"><span>Rated game (signed in; a preset's rules; invited players sign in to take their seats)</span></label>
             <button class="btn primary big start">Start game</button>
           </section>
           <div class="side-cards">
@@ -222,7 +223,9 @@ export class HomeScreen {
     if (firstHuman) rememberName(firstHuman.name.trim());
     try {
       const listed = this.root.querySelector('.new-game .public')?.checked || false;
-      const created = await api.create({ seats, rules: this.rules, ...(listed ? { public: true } : {}) });
+      const rated = this.root.querySelector('.new-game .rated')?.checked || false;
+      // MERGE: rated games (ratings helper); a clock would be passed here too.
+      const created = await api.create({ seats, rules: this.rules, ...(listed ? { public: true } : {}), ...(rated ? { rated: true } : {}) });
       // Seats played here: their tokens. Invited seats: kept only to show their links.
       addTokens(created.id, created.tokens.filter((t) => !t.remote).map((t) => t.token));
       saveInvites(created.id, created.tokens.filter((t) => t.remote));
