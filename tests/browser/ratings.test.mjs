@@ -112,6 +112,10 @@ test('a rated game between two people moves both ratings, shown on their profile
     await bob.goto(`${BASE}/#/leaderboard`);
     await bob.waitForSelector('#lb-bots');
     await checkA11y(bob, 'leaderboard on a phone, dark');
+    await bob.setViewportSize({ width: 320, height: 700 });
+    const wideBoard = await bob.evaluate(() => document.scrollingElement.scrollWidth);
+    assert.ok(wideBoard <= 320, `the leaderboard fits 320 px (${wideBoard})`);
+    await bob.setViewportSize({ width: 390, height: 844 });
     await shot(bob, 'ratings-leaderboard-phone-dark');
 
     // An unknown player: said plainly.
