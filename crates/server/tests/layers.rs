@@ -18,7 +18,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("services", &["services"]),
     ("errors", &["error"]),
     ("store", &["store", "store_pg"]),
-    ("leaves", &["bots", "config", "names"]),
+    ("leaves", &["bots", "config", "names", "rating"]),
 ];
 
 /// What the connection layer may know: settings, never games.
