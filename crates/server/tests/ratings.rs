@@ -276,6 +276,31 @@ async fn a_rated_game_against_a_bot_moves_only_the_person() {
 }
 
 #[tokio::test]
+async fn a_rated_game_of_three_uses_weng_lin() {
+    let s = server();
+    let ada = sign_up(&s, "Ada").await;
+    let (id, tokens) = create(
+        &s,
+        Some(&ada),
+        json!({ "seats": [ { "kind": "bot", "level": "random" }, { "kind": "human" }, { "kind": "bot", "level": "random" } ], "rated": true }),
+    )
+    .await;
+    let scores = play_to_the_end(&s, &id, &tokens).await;
+    let p = profile(&s, "Ada").await;
+    let r = &p["ratings"][0];
+    assert_eq!((r["pool"].as_str(), r["games"].as_u64()), (Some("multi"), Some(1)), "{p}");
+    let rating = r["rating"].as_f64().unwrap();
+    let place = 1 + scores.iter().filter(|&&x| x > scores[1]).count();
+    match place {
+        1 => assert!(rating > 1500.0, "first of {scores:?}: {rating}"),
+        3 => assert!(rating < 1500.0, "last of {scores:?}: {rating}"),
+        _ => {}
+    }
+    assert_eq!(p["history"][0]["place"], place);
+    assert_eq!(p["by_players"], json!([{ "players": 3, "games": 1, "wins": u32::from(place == 1) }]));
+}
+
+#[tokio::test]
 async fn games_that_cannot_be_rated_are_refused() {
     let s = server();
     let ada = sign_up(&s, "Ada").await;
