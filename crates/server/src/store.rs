@@ -640,6 +640,16 @@ pub trait Store: Send + Sync {
     async fn forget_account_seats(&self, _account: &str) -> Result<(), StoreError> {
         Err(no_accounts())
     }
+
+    /// Rated games finished before `before` (Unix ms) whose result is not
+    /// applied yet (the server that stored the last move stopped first):
+    /// their ids and final scores, at most `limit`.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn unsettled_ratings(&self, _before: i64, _limit: usize) -> Result<Vec<(String, Vec<u32>)>, StoreError> {
+        Ok(Vec::new())
+    }
 }
 
 /// What a storage without accounts answers (the real ones keep them;
@@ -1188,6 +1198,10 @@ impl Store for SqliteStore {
 
     async fn forget_account_seats(&self, account: &str) -> Result<(), StoreError> {
         self.ratings_forget_account(account).await
+    }
+
+    async fn unsettled_ratings(&self, before: i64, limit: usize) -> Result<Vec<(String, Vec<u32>)>, StoreError> {
+        self.ratings_unsettled(before, limit).await
     }
 }
 

@@ -861,6 +861,10 @@ impl Store for PgStore {
         self.ratings_forget_account(account).await
     }
 
+    async fn unsettled_ratings(&self, before: i64, limit: usize) -> Result<Vec<(String, Vec<u32>)>, StoreError> {
+        self.ratings_unsettled(before, limit).await
+    }
+
     async fn claim_bots(&self, id: &str) -> Result<bool, StoreError> {
         let conn = self.conn().await?;
         let claim = conn

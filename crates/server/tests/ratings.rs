@@ -16,8 +16,8 @@ use axum::http::{Request, StatusCode};
 use axum::Router;
 use carcassonne::record::Record;
 use carcassonne_server::{
-    app, bot_rating, hash_token, rank_seats, update_ratings, AppState, BotLevel, Config, NewGame, Pool, RatedResult,
-    RatedSeat, Rating, Seat, SqliteStore, Store, COOKIE, DELETED_ACCOUNT, PROVISIONAL_GAMES,
+    app, bot_rating, hash_token, rank_seats, update_ratings, AppState, BotLevel, Config, NewGame, Pool, Progress,
+    RatedResult, RatedSeat, Rating, Seat, SqliteStore, Store, COOKIE, DELETED_ACCOUNT, PROVISIONAL_GAMES,
 };
 use common::accounts::account;
 use common::pick_move;
@@ -463,6 +463,51 @@ async fn futures_join<T: Send + 'static>(handles: impl Iterator<Item = tokio::ta
 async fn sqlite_keeps_ratings_and_applies_a_result_once() {
     let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
     ratings_contract(&[Arc::clone(&store), Arc::clone(&store), store]).await;
+}
+
+/// A rated game finished (its last move stored) whose result was never
+/// applied: the server that stored it stopped first.
+async fn unsettled_game(store: &Arc<dyn Store>) {
+    store.create_account(&account("a1", "Ada")).await.unwrap();
+    store.create_account(&account("b1", "Bob")).await.unwrap();
+    store.create_game(&new_game("u", vec![human("Ada", "au"), human("Bob", "bu")])).await.unwrap();
+    store.mark_rated("u", "duel").await.unwrap();
+    store.link_seat("u", &hash_token("au"), "a1").await.unwrap();
+    store.link_seat("u", &hash_token("bu"), "b1").await.unwrap();
+    let m = carcassonne::record::RecordMove {
+        tile: "E".into(),
+        at: [0, -1],
+        rot: 2,
+        meeple: None,
+        abbot: None,
+        recall: None,
+    };
+    let done =
+        Progress { finished: true, scores: vec![3, 10], to_move: None, winners: vec![1], at: 5, bot_turn: false };
+    store.append_move("u", 0, &m, &done).await.unwrap();
+}
+
+async fn a_sweep_settles_what_was_left(stores: [Arc<dyn Store>; 2]) {
+    unsettled_game(&stores[0]).await;
+    let apps = stores.map(|s| AppState::new(s, Config::quick()));
+    let (a, b) = tokio::join!(apps[0].settle_unsettled(), apps[1].settle_unsettled());
+    assert_eq!(a.unwrap() + b.unwrap(), 1, "applied once");
+    assert_eq!(apps[0].settle_unsettled().await.unwrap(), 0);
+    let bob = apps[1].store().account_ratings("b1").await.unwrap();
+    assert!(bob[0].rating.rating > 1500.0 && bob[0].games == 1, "{bob:?}");
+}
+
+#[tokio::test]
+async fn sqlite_a_sweep_settles_a_result_left_unapplied() {
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+    a_sweep_settles_what_was_left([Arc::clone(&store), store]).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn postgres_a_sweep_settles_a_result_left_unapplied() {
+    let Some(url) = common::pg::server_url() else { return };
+    let schema = common::pg::Schema::new(&url);
+    a_sweep_settles_what_was_left([Arc::new(schema.open().await), Arc::new(schema.open().await)]).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

@@ -93,6 +93,7 @@ impl AppState {
             app.beat_now_and_then();
             app.sweep_idle_games();
             app.expire_now_and_then();
+            app.settle_now_and_then();
         }
         app
     }

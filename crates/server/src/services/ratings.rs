@@ -140,6 +140,37 @@ impl AppState {
         Ok(self.store().apply_rating(&result).await?)
     }
 
+    /// Applies the results of rated games finished over a minute ago and
+    /// not applied (their server stopped between storing the last move and
+    /// applying it): how many were applied now.
+    ///
+    /// # Errors
+    /// The storage fails.
+    pub async fn settle_unsettled(&self) -> Result<usize, ApiError> {
+        let before = super::games::now_ms() - 60_000;
+        let mut applied = 0;
+        for (id, scores) in self.store().unsettled_ratings(before, 100).await? {
+            applied += usize::from(self.settle_rating(&id, &scores, None).await?.is_some());
+        }
+        Ok(applied)
+    }
+
+    /// Settles what is left unsettled ([`AppState::settle_unsettled`]): a
+    /// minute after start, then every ten minutes.
+    pub(super) fn settle_now_and_then(&self) {
+        let weak = std::sync::Arc::downgrade(&self.inner);
+        tokio::spawn(async move {
+            tokio::time::sleep(std::time::Duration::from_secs(60)).await;
+            loop {
+                let Some(inner) = weak.upgrade() else { return };
+                if let Err(e) = (AppState { inner }).settle_unsettled().await {
+                    tracing::warn!(error = %e, "cannot settle the rated games left unsettled");
+                }
+                tokio::time::sleep(std::time::Duration::from_secs(600)).await;
+            }
+        });
+    }
+
     /// Links the seats a signed-in person holds (each game's id and a seat
     /// token) to their account: the (game, seat) pairs linked. Tokens that
     /// hold no seat, or seats linked to someone else, are passed over.

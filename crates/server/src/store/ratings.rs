@@ -401,6 +401,32 @@ impl SqliteStore {
         .await
     }
 
+    pub(super) async fn ratings_unsettled(
+        &self,
+        before: i64,
+        limit: usize,
+    ) -> Result<Vec<(String, Vec<u32>)>, StoreError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        self.run(move |db| {
+            let conn = db.conn();
+            let mut stmt = conn.prepare(
+                "SELECT g.id, g.progress FROM rated_games r JOIN games g ON g.id = r.game_id
+                 WHERE r.applied = 0 AND json_extract(g.progress, '$.finished') = 1 AND g.updated_at < ?1
+                 ORDER BY g.updated_at LIMIT ?2",
+            )?;
+            let rows =
+                stmt.query_map(params![before, limit], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+            let mut out = Vec::new();
+            for row in rows {
+                let (id, progress) = row?;
+                let progress: super::Progress = serde_json::from_str(&progress)?;
+                out.push((id, progress.scores));
+            }
+            Ok(out)
+        })
+        .await
+    }
+
     pub(super) async fn ratings_forget_account(&self, account: &str) -> Result<(), StoreError> {
         let account = account.to_string();
         self.run(move |db| {

@@ -254,6 +254,30 @@ impl PgStore {
         rows.iter().map(|r| Ok((r.try_get::<_, String>(7)?, rating_row(r)?))).collect()
     }
 
+    pub(super) async fn ratings_unsettled(
+        &self,
+        before: i64,
+        limit: usize,
+    ) -> Result<Vec<(String, Vec<u32>)>, StoreError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let rows = self
+            .conn()
+            .await?
+            .query(
+                "SELECT g.id, g.progress FROM rated_games r JOIN games g ON g.id = r.game_id
+                 WHERE r.applied = 0 AND (g.progress::jsonb ->> 'finished') = 'true' AND g.updated_at < $1
+                 ORDER BY g.updated_at LIMIT $2",
+                &[&before, &limit],
+            )
+            .await?;
+        rows.iter()
+            .map(|r| {
+                let progress: crate::store::Progress = serde_json::from_str(r.try_get::<_, &str>(1)?)?;
+                Ok((r.try_get(0)?, progress.scores))
+            })
+            .collect()
+    }
+
     pub(super) async fn ratings_forget_account(&self, account: &str) -> Result<(), StoreError> {
         let mut conn = self.conn().await?;
         let tx = conn.transaction().await?;
