@@ -650,4 +650,9 @@ hint-none-online = Keine Tipps in einem Online-Spiel mit anderen Menschen.
 outnumbered = ({ $who } überstimmt)
 
 ## Errors (hints)
-error-no_hints = Keine Tipps in einem Online-Spiel mit anderen Menschen.
+error-no_hints = Keine Tipps in einem gewerteten Spiel oder einem Online-Spiel mit anderen Menschen.
+
+## Ratings
+account-profile = Dein Profil
+home-rated = Gewertetes Spiel (angemeldet; Regeln einer Vorlage; Eingeladene melden sich an, um ihren Platz einzunehmen)
+error-not_ratable = Dieses Spiel kann nicht gewertet werden.

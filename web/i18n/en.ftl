@@ -667,4 +667,9 @@ hint-none-online = No hints in a game played online with other people.
 outnumbered = ({ $who } outnumbered)
 
 ## Errors (hints)
-error-no_hints = No hints in a game played online with other people.
+error-no_hints = No hints in a rated game or one played online with other people.
+
+## Ratings
+account-profile = Your profile
+home-rated = Rated game (signed in; a preset's rules; invited players sign in to take their seats)
+error-not_ratable = This game cannot be rated.

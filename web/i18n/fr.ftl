@@ -665,4 +665,9 @@ hint-none-online = Pas de conseil dans une partie en ligne avec d’autres perso
 outnumbered = ({ $who } en minorité)
 
 ## Errors (hints)
-error-no_hints = Pas de conseil dans une partie en ligne avec d’autres personnes.
+error-no_hints = Pas de conseil dans une partie classée ou en ligne avec d’autres personnes.
+
+## Ratings
+account-profile = Votre profil
+home-rated = Partie classée (connecté ; règles d’un préréglage ; les invités se connectent pour prendre leur place)
+error-not_ratable = Cette partie ne peut pas être classée.

@@ -25,7 +25,9 @@ export async function showAccount() {
     box.innerHTML = `<a href="#/signin"><span class="nav-long">${esc(t('nav-sign-in'))}</span><span class="nav-short">${esc(t('nav-sign-in-short'))}</span></a>`;
     return;
   }
-  box.innerHTML = `<span class="account-name">${esc(name)}</span>
+  // The seats this browser holds become the account's (ratings, profile).
+  import('./profile.js').then((m) => m.linkHeldSeats()).catch(() => {});
+  box.innerHTML = `<a class="account-name" href="#/player/${encodeURIComponent(name)}" title="${esc(t('account-profile'))}">${esc(name)}</a>
     <button type="button" class="link account-signout">${esc(t('account-sign-out'))}</button>`;
   box.querySelector('.account-signout').addEventListener('click', async () => {
     try { await request('POST', '/api/account/signout', {}); } catch { /* the cookie is gone either way */ }

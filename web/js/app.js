@@ -1,6 +1,7 @@
 // The web game's entry point: loads the tile data, draws every tile once into
 // shared <defs>, and routes between the screens (#/, #/new, #/game/ID,
-// #/replay/ID, #/rules/CODE, #/learn, #/puzzles, #/signup, #/signin).
+// #/replay/ID, #/rules/CODE, #/learn, #/puzzles, #/signup, #/signin,
+// #/player/NAME, #/leaderboard).
 
 import { AccountScreen, showAccount } from './account.js';
 import { addTokens, api } from './api.js';
@@ -62,6 +63,8 @@ async function route() {
       // A seat link: keep the seat, then drop the token from the address bar.
       addTokens(id, [params.get('join')]);
       history.replaceState(null, '', `#/game/${id}`);
+      // Signed in: the seat taken is linked to the account (ratings, profile).
+      showAccount();
     }
     show(() => new GameScreen(main, tiles, id));
     return;
@@ -75,6 +78,17 @@ async function route() {
   if (parts[0] === 'puzzles') {
     const { PuzzlesScreen } = await import('./puzzles.js');
     show(() => new PuzzlesScreen(main, tiles, parts[1] || null));
+    return;
+  }
+  // Profiles and the leaderboard load when first opened.
+  if (parts[0] === 'player' && parts[1]) {
+    const { ProfileScreen } = await import('./profile.js');
+    show(() => new ProfileScreen(main, decodeURIComponent(parts[1])));
+    return;
+  }
+  if (parts[0] === 'leaderboard') {
+    const { LeaderboardScreen } = await import('./leaderboard.js');
+    show(() => new LeaderboardScreen(main));
     return;
   }
   if (parts[0] === 'signup' || parts[0] === 'signin') {

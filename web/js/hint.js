@@ -11,7 +11,7 @@ import { ROLE_OF_KIND } from './tiles.js';
 
 /** Whether hints are given in this game: it is on, and nobody plays it from elsewhere. */
 export function hintsAllowed(s) {
-  // MERGE: a rated game gives no hints either (the ratings helper's `rated`).
+  // (A rated game gives none either: the server says so, `no_hints`.)
   return !!s && s.status === 'playing' && !s.players.some((p) => p.remote);
 }
 

@@ -61,6 +61,7 @@ export class HomeScreen {
             <div class="rules-form"></div>
             <button class="link share-rules-btn">${esc(t('home-share-rules'))}</button>
             <label class="opt check public-game"><input type="checkbox" class="public"><span>${esc(t('home-public'))}</span></label>
+            <label class="opt check rated-game"><input type="checkbox" class="rated"><span>${esc(t('home-rated'))}</span></label>
             <button class="btn primary big start">${esc(t('home-start'))}</button>
           </section>
           <div class="side-cards">
@@ -230,7 +231,8 @@ export class HomeScreen {
     if (firstHuman) rememberName(firstHuman.name.trim());
     try {
       const listed = this.root.querySelector('.new-game .public')?.checked || false;
-      const created = await api.create({ seats, rules: this.rules, ...(listed ? { public: true } : {}) });
+      const rated = this.root.querySelector('.new-game .rated')?.checked || false;
+      const created = await api.create({ seats, rules: this.rules, ...(listed ? { public: true } : {}), ...(rated ? { rated: true } : {}) });
       // Seats played here: their tokens. Invited seats: kept only to show their links.
       addTokens(created.id, created.tokens.filter((t) => !t.remote).map((t) => t.token));
       saveInvites(created.id, created.tokens.filter((t) => t.remote));

@@ -68,6 +68,9 @@ pub enum ApiError {
     /// with the move's number and, when the rules refused the move, the
     /// rule it breaks (`rule`, the engine's code, and its `facts`).
     Replay(carcassonne::record::ReplayError),
+    /// A rated game that cannot be one (why): not signed in, house rules,
+    /// an unrated bot, the creator seated twice.
+    NotRatable(String),
 }
 
 /// Seconds a client told to try later ([`ApiError::TryLater`]) waits.
@@ -103,6 +106,7 @@ impl ApiError {
             ApiError::Throttled(_) => "too_many_attempts",
             ApiError::NoHints => "no_hints",
             ApiError::Replay(_) => "bad_request",
+            ApiError::NotRatable(_) => "not_ratable",
         }
     }
 
@@ -130,6 +134,7 @@ impl ApiError {
             ApiError::Throttled(_) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::NoHints => StatusCode::FORBIDDEN,
             ApiError::Replay(_) => StatusCode::BAD_REQUEST,
+            ApiError::NotRatable(_) => StatusCode::BAD_REQUEST,
         }
     }
 
@@ -170,8 +175,9 @@ impl ApiError {
             ApiError::BadCredentials => "wrong name or password".into(),
             ApiError::NotSignedIn => "sign in first".into(),
             ApiError::Throttled(secs) => format!("too many attempts: try again in {secs} seconds"),
-            ApiError::NoHints => "no hints in a game played online with other people".into(),
+            ApiError::NoHints => "no hints in a rated game or one played online with other people".into(),
             ApiError::Replay(e) => e.to_string(),
+            ApiError::NotRatable(why) => format!("this game cannot be rated: {why}"),
         }
     }
 

@@ -26,6 +26,7 @@ mod accounts;
 mod hints;
 // (i18n) error messages in the reader's language
 mod localize;
+mod players;
 mod rulesets;
 mod ws;
 
@@ -145,6 +146,7 @@ pub fn app_with(state: AppState, conns: Arc<Connections>) -> Router {
     let router = api
         .merge(replay)
         .merge(accounts::routes())
+        .merge(players::routes())
         .fallback(crate::assets::static_file)
         .with_state(Shared { app: state, conns })
         // (i18n) refusals in the reader's language (Accept-Language)
@@ -299,7 +301,9 @@ async fn create_game(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let req: CreateRequest = parse_body(body)?;
-    let created = app.create_for(req, Some(client_key(&request.extensions, app.config()))).await?;
+    // A signed-in creator's seat is linked to their account (ratings).
+    let account = accounts::account_of(&request, &app).await?;
+    let created = app.create_as(req, Some(client_key(&request.extensions, app.config())), account.as_ref()).await?;
     // The creator plays the seats at their screen; invited seats are for others.
     let viewer = Viewer { seats: created.tokens.iter().filter(|t| !t.remote).map(|t| t.seat).collect() };
     let state = state_of(&created.live, &viewer).await;

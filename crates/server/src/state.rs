@@ -681,7 +681,7 @@ mod tests {
 
     fn table(game: Game) -> Table {
         let seats = (0..game.num_players())
-            .map(|i| Seat::Human { name: format!("P{i}"), token_hash: String::new(), remote: false })
+            .map(|i| Seat::Human { name: format!("P{i}"), token_hash: String::new(), remote: false, account: None })
             .collect();
         Table::new(game, seats, 0, 0)
     }

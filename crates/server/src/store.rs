@@ -22,6 +22,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::bots::BotLevel;
 
+pub(crate) mod ratings;
+pub use ratings::{AccountGame, HistoryRow, RatedResult, RatedSeat, RatingChange, RatingRow, DELETED_ACCOUNT};
+
 /// Who sits in a seat.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
@@ -35,6 +38,12 @@ pub enum Seat {
         /// creator's screen).
         #[serde(default)]
         remote: bool,
+        /// The account this seat is linked to (its id): set when a
+        /// signed-in person creates the game or takes the seat, or links the
+        /// seats they hold ([`Store::link_seat`]); [`DELETED_ACCOUNT`] once
+        /// that account was deleted.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        account: Option<String>,
     },
     /// A computer player that moves on the server.
     Bot { name: String, level: BotLevel },
@@ -52,6 +61,14 @@ impl Seat {
         match self {
             Seat::Human { token_hash, .. } => constant_time_eq(hash_token(token).as_bytes(), token_hash.as_bytes()),
             Seat::Bot { .. } => false,
+        }
+    }
+
+    /// The account a human seat is linked to.
+    pub fn account(&self) -> Option<&str> {
+        match self {
+            Seat::Human { account, .. } => account.as_deref(),
+            Seat::Bot { .. } => None,
         }
     }
 
@@ -527,6 +544,112 @@ pub trait Store: Send + Sync {
     async fn end_sessions(&self, _account: &str, _keep: Option<&str>) -> Result<u64, StoreError> {
         Err(no_accounts())
     }
+
+    // --- Ratings, profiles, games linked to accounts (ratings helper) ---
+
+    /// Marks game `id` (just created) as rated, in `pool` ("duel" or "multi").
+    ///
+    /// # Errors
+    /// The storage fails (or the game is gone).
+    async fn mark_rated(&self, _id: &str, _pool: &str) -> Result<(), StoreError> {
+        Err(no_accounts())
+    }
+
+    /// Whether game `id` is rated: `None` if not, `Some(applied)` if it is
+    /// (`applied`: its result was applied, or the game was voided).
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn rated(&self, _id: &str) -> Result<Option<bool>, StoreError> {
+        Ok(None)
+    }
+
+    /// Links the human seat of game `id` held by the token hashing to
+    /// `token_hash` to `account`, unless it is linked to another account:
+    /// the seat linked (or already linked to this account).
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn link_seat(&self, _id: &str, _token_hash: &str, _account: &str) -> Result<Option<u8>, StoreError> {
+        Err(no_accounts())
+    }
+
+    /// Applies a rated game's result, **once**: the game is claimed (its
+    /// `applied` flag set from 0) in the same transaction as the new
+    /// ratings and their history rows, so that whichever servers try, one
+    /// applies it. `None` when it was applied (or voided) already. A result
+    /// with no seats voids the game (nothing changes, it is never applied).
+    ///
+    /// # Errors
+    /// The storage fails (nothing is applied).
+    async fn apply_rating(&self, _result: &RatedResult) -> Result<Option<Vec<RatingChange>>, StoreError> {
+        Err(no_accounts())
+    }
+
+    /// The account's ratings, one per pool it played rated games in.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn account_ratings(&self, _account: &str) -> Result<Vec<RatingRow>, StoreError> {
+        Err(no_accounts())
+    }
+
+    /// The account's rating history, oldest first, the last `limit` rows.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn rating_history(&self, _account: &str, _limit: usize) -> Result<Vec<HistoryRow>, StoreError> {
+        Err(no_accounts())
+    }
+
+    /// The games the account holds a seat in, most recently played first.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn account_games(&self, _account: &str, _limit: usize) -> Result<Vec<AccountGame>, StoreError> {
+        Err(no_accounts())
+    }
+
+    /// The names of the accounts of these ids (those that exist).
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn account_names(&self, _ids: &[String]) -> Result<Vec<(String, String)>, StoreError> {
+        Err(no_accounts())
+    }
+
+    /// The best ratings of `pool` among accounts with at least `min_games`
+    /// rated games in it: (name, rating), best first.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn leaderboard(
+        &self,
+        _pool: &str,
+        _min_games: i64,
+        _limit: usize,
+    ) -> Result<Vec<(String, RatingRow)>, StoreError> {
+        Err(no_accounts())
+    }
+
+    /// Before an account is deleted: its seats' links are dropped (each
+    /// becomes [`DELETED_ACCOUNT`]).
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn forget_account_seats(&self, _account: &str) -> Result<(), StoreError> {
+        Err(no_accounts())
+    }
+
+    /// Rated games finished before `before` (Unix ms) whose result is not
+    /// applied yet (the server that stored the last move stopped first):
+    /// their ids and final scores, at most `limit`.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn unsettled_ratings(&self, _before: i64, _limit: usize) -> Result<Vec<(String, Vec<u32>)>, StoreError> {
+        Ok(Vec::new())
+    }
 }
 
 /// What a storage without accounts answers (the real ones keep them;
@@ -617,6 +740,8 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX sessions_by_account ON sessions(account);
     CREATE INDEX sessions_by_use ON sessions(seen_at);",
+    // 8 (ratings): seats linked to accounts, rated games, ratings and their history.
+    ratings::SQLITE_MIGRATION,
 ];
 
 /// Takes the work of a review (`Store::claim_review`): `?1` game, `?2`
@@ -1187,6 +1312,57 @@ impl Store for SqliteStore {
         })
         .await
     }
+
+    // --- Ratings (ratings helper): store/ratings.rs ---
+
+    async fn mark_rated(&self, id: &str, pool: &str) -> Result<(), StoreError> {
+        self.ratings_mark_rated(id, pool).await
+    }
+
+    async fn rated(&self, id: &str) -> Result<Option<bool>, StoreError> {
+        self.ratings_rated(id).await
+    }
+
+    async fn link_seat(&self, id: &str, token_hash: &str, account: &str) -> Result<Option<u8>, StoreError> {
+        self.ratings_link_seat(id, token_hash, account).await
+    }
+
+    async fn apply_rating(&self, result: &RatedResult) -> Result<Option<Vec<RatingChange>>, StoreError> {
+        self.ratings_apply(result).await
+    }
+
+    async fn account_ratings(&self, account: &str) -> Result<Vec<RatingRow>, StoreError> {
+        self.ratings_of(account).await
+    }
+
+    async fn rating_history(&self, account: &str, limit: usize) -> Result<Vec<HistoryRow>, StoreError> {
+        self.ratings_history(account, limit).await
+    }
+
+    async fn account_games(&self, account: &str, limit: usize) -> Result<Vec<AccountGame>, StoreError> {
+        self.ratings_account_games(account, limit).await
+    }
+
+    async fn account_names(&self, ids: &[String]) -> Result<Vec<(String, String)>, StoreError> {
+        self.ratings_account_names(ids).await
+    }
+
+    async fn leaderboard(
+        &self,
+        pool: &str,
+        min_games: i64,
+        limit: usize,
+    ) -> Result<Vec<(String, RatingRow)>, StoreError> {
+        self.ratings_leaderboard(pool, min_games, limit).await
+    }
+
+    async fn forget_account_seats(&self, account: &str) -> Result<(), StoreError> {
+        self.ratings_forget_account(account).await
+    }
+
+    async fn unsettled_ratings(&self, before: i64, limit: usize) -> Result<Vec<(String, Vec<u32>)>, StoreError> {
+        self.ratings_unsettled(before, limit).await
+    }
 }
 
 fn account_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Account> {
@@ -1382,7 +1558,7 @@ mod tests {
             record,
             live_seed: Some(u64::MAX - 5),
             seats: vec![
-                Seat::Human { name: "Ada".into(), token_hash: hash_token("t0"), remote: false },
+                Seat::Human { name: "Ada".into(), token_hash: hash_token("t0"), remote: false, account: None },
                 Seat::Bot { name: "Bot".into(), level: BotLevel::Random },
             ],
             created_at: 1,

@@ -37,6 +37,8 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::{AsyncMessage, Client, Config, IsolationLevel, NoTls, Notification};
 use tokio_postgres_rustls::MakeRustlsConnect;
 
+mod ratings;
+
 use crate::store::{
     summary, Account, Beat, Change, Feed, GameChanged, GameSummary, NewGame, Progress, SavedRules, Store, StoreError,
     StoredGame, ACCOUNT_COLUMNS, BEAT_EVERY, CLAIM_REVIEW, SAVE_REVIEW,
@@ -146,6 +148,8 @@ pub const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX sessions_by_account ON sessions (account);
     CREATE INDEX sessions_by_use ON sessions (seen_at);",
+    // 7 (ratings): seats linked to accounts, rated games, ratings and their history.
+    ratings::MIGRATION,
 ];
 
 /// The most connections one server keeps open for requests (the change
@@ -805,6 +809,60 @@ impl Store for PgStore {
             .await?
             .execute("DELETE FROM sessions WHERE account = $1 AND token_hash <> $2", &[&account, &keep])
             .await?)
+    }
+
+    // --- Ratings (ratings helper): store_pg/ratings.rs ---
+
+    async fn mark_rated(&self, id: &str, pool: &str) -> Result<(), StoreError> {
+        self.ratings_mark_rated(id, pool).await
+    }
+
+    async fn rated(&self, id: &str) -> Result<Option<bool>, StoreError> {
+        self.ratings_rated(id).await
+    }
+
+    async fn link_seat(&self, id: &str, token_hash: &str, account: &str) -> Result<Option<u8>, StoreError> {
+        self.ratings_link_seat(id, token_hash, account).await
+    }
+
+    async fn apply_rating(
+        &self,
+        result: &crate::store::RatedResult,
+    ) -> Result<Option<Vec<crate::store::RatingChange>>, StoreError> {
+        self.ratings_apply(result).await
+    }
+
+    async fn account_ratings(&self, account: &str) -> Result<Vec<crate::store::RatingRow>, StoreError> {
+        self.ratings_of(account).await
+    }
+
+    async fn rating_history(&self, account: &str, limit: usize) -> Result<Vec<crate::store::HistoryRow>, StoreError> {
+        self.ratings_history(account, limit).await
+    }
+
+    async fn account_games(&self, account: &str, limit: usize) -> Result<Vec<crate::store::AccountGame>, StoreError> {
+        self.ratings_account_games(account, limit).await
+    }
+
+    async fn account_names(&self, ids: &[String]) -> Result<Vec<(String, String)>, StoreError> {
+        self.ratings_account_names(ids).await
+    }
+
+    async fn leaderboard(
+        &self,
+        pool: &str,
+        min_games: i64,
+        limit: usize,
+    ) -> Result<Vec<(String, crate::store::RatingRow)>, StoreError> {
+        self.ratings_leaderboard(pool, min_games, limit).await
+    }
+
+    async fn forget_account_seats(&self, account: &str) -> Result<(), StoreError> {
+        self.ratings_forget_account(account).await
+    }
+
+    async fn unsettled_ratings(&self, before: i64, limit: usize) -> Result<Vec<(String, Vec<u32>)>, StoreError> {
+        self.ratings_unsettled(before, limit).await
     }
 
     async fn claim_bots(&self, id: &str) -> Result<bool, StoreError> {

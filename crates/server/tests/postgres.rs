@@ -45,7 +45,7 @@ fn new_game(id: &str) -> NewGame {
         record,
         live_seed: Some(u64::MAX - 5),
         seats: vec![
-            Seat::Human { name: "Ada".into(), token_hash: hash_token("t0-secret"), remote: true },
+            Seat::Human { name: "Ada".into(), token_hash: hash_token("t0-secret"), remote: true, account: None },
             Seat::Bot { name: "Bot".into(), level: BotLevel::Random },
         ],
         created_at: 1,

@@ -95,6 +95,37 @@ fn cookie(token: Option<&str>, parts: &Parts, app: &AppState) -> (header::Header
     (header::SET_COOKIE, HeaderValue::from_str(&value).unwrap_or(HeaderValue::from_static("")))
 }
 
+/// The signed-in account of a request from the server's own pages, if any
+/// (a request from another site acts for nobody).
+///
+/// # Errors
+/// The storage fails.
+pub(super) async fn account_of(parts: &Parts, app: &AppState) -> Result<Option<Account>, ApiError> {
+    if same_site(parts, app).is_err() {
+        return Ok(None);
+    }
+    match signed_in(parts, app).await {
+        Ok((account, _)) => Ok(Some(account)),
+        Err(ApiError::NotSignedIn) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// A signed-in request that changes something: from the server's own
+/// pages, with a session, its body read.
+///
+/// # Errors
+/// `forbidden_origin`, `not_signed_in`, `bad_request`.
+pub(super) async fn signed_in_request<T: DeserializeOwned>(
+    parts: &Parts,
+    app: &AppState,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<(T, Account), ApiError> {
+    same_site(parts, app)?;
+    let (account, _) = signed_in(parts, app).await?;
+    Ok((parse_body(body)?, account))
+}
+
 /// The signed-in account of the request, or `not_signed_in`.
 async fn signed_in(parts: &Parts, app: &AppState) -> Result<(Account, String), ApiError> {
     let token = cookie_token(&parts.headers).ok_or(ApiError::NotSignedIn)?;

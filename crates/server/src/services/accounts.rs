@@ -327,13 +327,15 @@ impl AppState {
         Ok((self.start_session(account).await?, recovery))
     }
 
-    /// Deletes the account (its password asked again) and its sessions.
-    /// Games do not name accounts yet, so nothing else changes.
+    /// Deletes the account (its password asked again) and its sessions,
+    /// ratings and history; its seats' links are dropped (the seats keep
+    /// the names they were played under; lists say "deleted player").
     ///
     /// # Errors
     /// `bad_credentials`, `too_many_attempts`.
     pub async fn delete_account(&self, account: &Account, password: &str, address: IpAddr) -> Result<(), ApiError> {
         let account = self.check_credentials(&account.name_key, password, address).await?;
+        self.store().forget_account_seats(&account.id).await?;
         self.store().delete_account(&account.id).await?;
         Ok(())
     }

@@ -346,6 +346,10 @@ pub struct CreateRequest {
     /// see it in their list).
     #[serde(default)]
     pub public: bool,
+    /// A rated game (docs/web.md, *Ratings and profiles*): the creator
+    /// signed in, the rules a preset, every bot a rated level.
+    #[serde(default)]
+    pub rated: bool,
 }
 
 /// A seat's token as handed out when the game is created (and never again:
@@ -428,6 +432,21 @@ impl AppState {
     /// # Errors
     /// As [`AppState::create`], and `quota_exceeded`.
     pub async fn create_for(&self, req: CreateRequest, ip: Option<std::net::IpAddr>) -> Result<Created, ApiError> {
+        self.create_as(req, ip, None).await
+    }
+
+    /// [`AppState::create_for`] by a signed-in `account` (if any): the
+    /// first seat at the creator's screen is linked to it.
+    ///
+    /// # Errors
+    /// As [`AppState::create_for`], and `not_ratable` for a rated game that
+    /// cannot be one.
+    pub async fn create_as(
+        &self,
+        req: CreateRequest,
+        ip: Option<std::net::IpAddr>,
+        account: Option<&crate::store::Account>,
+    ) -> Result<Created, ApiError> {
         if !(2..=carcassonne::MAX_PLAYERS).contains(&req.seats.len()) {
             return Err(ApiError::BadRequest(format!(
                 "a game has 2 to {} seats, not {}",
@@ -466,10 +485,14 @@ impl AppState {
                     let remote = kind == "remote";
                     let token_hash = hash_token(&token);
                     tokens.push(SeatToken { seat: PlayerId(i as u8), token, remote });
+                    // The creator's own seat: the first at their screen.
+                    let mine = account
+                        .filter(|_| !remote && !tokens.iter().any(|t: &SeatToken| !t.remote && t.seat.index() < i));
                     Seat::Human {
                         name: given[i].clone().unwrap_or_else(|| default_name(format!("Player {}", i + 1))),
                         token_hash,
                         remote,
+                        account: mine.map(|a| a.id.clone()),
                     }
                 }
                 "bot" => {
@@ -499,6 +522,9 @@ impl AppState {
         // option it knows (river, first player…) is set up by the engine.
         let rules = rules_from_json(&rules).map_err(|e| ApiError::BadRequest(e.to_string()))?;
         check_rules(&seats, &rules, &self.inner.config.external_bots).map_err(ApiError::BadRequest)?;
+        if req.rated {
+            super::ratings::check_rated(&seats, &rules, account)?;
+        }
         // The engine deals the deck for the rules (the river first, the
         // first player…) from a fresh seed.
         let setup = Setup::standard(rules, names.len(), u64::from_le_bytes(random_bytes::<8>()?));
@@ -512,6 +538,7 @@ impl AppState {
         let created_at = now_ms();
         let new = NewGame { id: id.clone(), record, live_seed, seats: seats.clone(), created_at, public: req.public };
         self.store().create_game(&new).await?;
+        self.created_rated(&id, &seats, req.rated).await?;
         tracing::info!(game = %id, players = names.len(), "game created");
 
         let live = Arc::new(Live {
@@ -628,6 +655,12 @@ impl AppState {
         self.spare(before);
         table.updated_at = at;
         live.changed();
+        if progress.finished {
+            // A rated game's result, applied once whichever server tries.
+            if let Err(e) = self.settle_rating(&live.id, &progress.scores, None).await {
+                tracing::warn!(game = %live.id, error = %e, "the ratings could not be updated");
+            }
+        }
         Ok(())
     }
 

@@ -130,8 +130,8 @@ impl Drop for Running {
 
 /// Whether hints are given in a game with these seats: not with a person
 /// invited to play from elsewhere (an online game with people).
+/// (A rated game gives none either: [`AppState::hint`] asks the store.)
 pub fn hints_allowed(seats: &[Seat]) -> bool {
-    // MERGE: a rated game (`CreateRequest.rated`, the ratings helper's) gives no hints either.
     !seats.iter().any(|s| matches!(s, Seat::Human { remote: true, .. }))
 }
 
@@ -141,7 +141,7 @@ impl AppState {
     ///
     /// # Errors
     /// `game_over`; `unauthorized` (a spectator: no seat of this game);
-    /// `no_hints` (an online game with people); `not_your_turn`;
+    /// `no_hints` (an online game with people, or a rated game); `not_your_turn`;
     /// `stale_version`; `rate_limited` (too many from this address); `busy`
     /// (a hint for this game is being worked out, or as many as the server
     /// works out at once).
@@ -172,6 +172,10 @@ impl AppState {
             }
             (self.copy_of(&t.game), to_move, t.version())
         };
+        if self.store().rated(&live.id).await?.is_some() {
+            self.spare(game);
+            return Err(ApiError::NoHints);
+        }
         if let Some(ip) = ip {
             if hints.per_address.check_key(&ip).is_err() {
                 self.spare(game);

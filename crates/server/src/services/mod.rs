@@ -11,6 +11,7 @@
 //! * `review`: reviews of finished games, on their own low-priority pool;
 //! * `accounts`: accounts, passwords and sessions, sign-in throttles;
 //! * `hints`: the search's advice to the seat to move, run like a bot's move.
+//! * `ratings`: rated games, profiles, the leaderboard, seats linked to accounts.
 //!
 //! Services use the store and the engine, never a handler or the connection
 //! layer (docs/architecture.md; `tests::services_import_no_handler`).
@@ -29,6 +30,7 @@ pub mod driver;
 pub mod games;
 pub mod hints;
 pub mod quotas;
+pub mod ratings;
 pub mod review;
 pub mod sweeps;
 
@@ -96,6 +98,7 @@ impl AppState {
             app.beat_now_and_then();
             app.sweep_idle_games();
             app.expire_now_and_then();
+            app.settle_now_and_then();
         }
         app
     }

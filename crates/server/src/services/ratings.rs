@@ -1,0 +1,350 @@
+//! Ratings, profiles, the leaderboard and the seats linked to accounts
+//! (docs/web.md, *Ratings and profiles*). The maths is `crate::rating`;
+//! a result is applied once by the store's claim ([`Store::apply_rating`]).
+
+use std::collections::HashMap;
+
+use carcassonne::Rules;
+use serde_json::{json, Value};
+
+use super::AppState;
+use crate::error::ApiError;
+use crate::names::{clean_name, name_key};
+use crate::rating::{bot_rating, rank_seats, Pool, Rating, BOT_DEVIATION, PROVISIONAL_GAMES};
+use crate::store::{hash_token, Account, RatedResult, RatedSeat, RatingChange, RatingRow, Seat, DELETED_ACCOUNT};
+
+/// The most seats one request may link.
+pub const MAX_LINKS: usize = 50;
+/// The games a profile lists.
+pub const PROFILE_GAMES: usize = 50;
+/// The games a profile's win rates are counted over (the most recent).
+pub const STATS_GAMES: usize = 500;
+/// The rating history a profile shows (the most recent rows).
+pub const HISTORY_ROWS: usize = 200;
+/// Players per leaderboard list.
+pub const LEADERBOARD_SIZE: usize = 50;
+
+/// How a deleted account's seat is named in lists and profiles.
+pub const DELETED_NAME: &str = "deleted player";
+
+/// Whether a game may be rated: the creator signed in, seated once at
+/// their screen (everyone else is invited, and links their seat by
+/// signing in), the rules a preset without house rules, every bot a rated
+/// level.
+///
+/// # Errors
+/// `not_ratable`, saying why.
+pub fn check_rated(seats: &[Seat], rules: &Rules, account: Option<&Account>) -> Result<(), ApiError> {
+    let refuse = |why: &str| Err(ApiError::NotRatable(why.into()));
+    if account.is_none() {
+        return refuse("sign in to play a rated game");
+    }
+    let here = seats.iter().filter(|s| matches!(s, Seat::Human { remote: false, .. })).count();
+    if here != 1 {
+        return refuse("a rated game seats you once: invite the other people to their own seats");
+    }
+    if let Some(i) = seats.iter().position(|s| s.bot_level().is_some_and(|l| bot_rating(&l).is_none())) {
+        return refuse(&format!("seat {}: only the built-in bot levels play rated games", i + 1));
+    }
+    if *rules != Rules::preset(rules.preset) {
+        return refuse("rated games are played by a preset's rules, without house rules");
+    }
+    Ok(())
+}
+
+/// A rating as shown: its pool, rating and deviation on the shown scale.
+fn shown(pool: Pool, r: &Rating) -> (f64, f64) {
+    let (rating, deviation) = pool.shown(r);
+    ((rating * 10.0).round() / 10.0, (deviation * 10.0).round() / 10.0)
+}
+
+fn rating_json(row: &RatingRow) -> Value {
+    let (rating, deviation) = shown(row.pool, &row.rating);
+    json!({
+        "pool": row.pool.word(),
+        "rating": rating,
+        "deviation": deviation,
+        "games": row.games,
+        "provisional": row.games < PROVISIONAL_GAMES,
+    })
+}
+
+impl AppState {
+    /// After creating a game: links the creator's seat (its row in the
+    /// store), marks a rated game.
+    pub(super) async fn created_rated(&self, id: &str, seats: &[Seat], rated: bool) -> Result<(), ApiError> {
+        for s in seats {
+            if let Seat::Human { token_hash, account: Some(account), .. } = s {
+                self.store().link_seat(id, token_hash, account).await?;
+            }
+        }
+        if rated {
+            self.store().mark_rated(id, Pool::of_players(seats.len()).word()).await?;
+        }
+        Ok(())
+    }
+
+    /// Applies a finished rated game's result (final `scores`; a seat that
+    /// ran out of time, `forced_loser`, loses whatever the scores — the
+    /// clocks' hook), once whichever server asks: the changes, or `None`
+    /// for a game not rated or already applied. A game whose human seats
+    /// are not each linked to a different account is voided (never rated).
+    ///
+    /// # Errors
+    /// The storage fails (nothing is applied; a later call may).
+    pub async fn settle_rating(
+        &self,
+        id: &str,
+        scores: &[u32],
+        forced_loser: Option<usize>,
+    ) -> Result<Option<Vec<RatingChange>>, ApiError> {
+        match self.store().rated(id).await? {
+            None | Some(true) => return Ok(None),
+            Some(false) => {}
+        }
+        let stored = self.store().load(id).await?.ok_or_else(|| ApiError::NotFound(format!("game {id}")))?;
+        let pool = Pool::of_players(stored.seats.len());
+        let places = rank_seats(scores, forced_loser);
+        let mut seats = Vec::new();
+        let mut void = scores.len() != stored.seats.len();
+        for (i, seat) in stored.seats.iter().enumerate() {
+            let place = places.get(i).copied().unwrap_or(stored.seats.len());
+            let rated = match seat {
+                Seat::Human { account: Some(a), .. } if a != DELETED_ACCOUNT => {
+                    if seats.iter().any(|s: &RatedSeat| s.account.as_deref() == Some(a)) {
+                        void = true;
+                    }
+                    RatedSeat { seat: i as u8, account: Some(a.clone()), fixed: None, place }
+                }
+                Seat::Bot { level, .. } => match bot_rating(level) {
+                    Some(r) => {
+                        RatedSeat { seat: i as u8, account: None, fixed: Some(pool.native(r, BOT_DEVIATION)), place }
+                    }
+                    None => {
+                        void = true;
+                        continue;
+                    }
+                },
+                Seat::Human { .. } => {
+                    void = true;
+                    continue;
+                }
+            };
+            seats.push(rated);
+        }
+        if void {
+            tracing::info!(game = %id, "a rated game is void: a seat was not a signed-in player");
+            seats.clear();
+        }
+        let result = RatedResult { game: id.to_string(), pool, seats, at: super::games::now_ms() };
+        Ok(self.store().apply_rating(&result).await?)
+    }
+
+    /// Applies the results of rated games finished over a minute ago and
+    /// not applied (their server stopped between storing the last move and
+    /// applying it): how many were applied now.
+    ///
+    /// # Errors
+    /// The storage fails.
+    pub async fn settle_unsettled(&self) -> Result<usize, ApiError> {
+        let before = super::games::now_ms() - 60_000;
+        let mut applied = 0;
+        for (id, scores) in self.store().unsettled_ratings(before, 100).await? {
+            applied += usize::from(self.settle_rating(&id, &scores, None).await?.is_some());
+        }
+        Ok(applied)
+    }
+
+    /// Settles what is left unsettled ([`AppState::settle_unsettled`]): a
+    /// minute after start, then every ten minutes.
+    pub(super) fn settle_now_and_then(&self) {
+        let weak = std::sync::Arc::downgrade(&self.inner);
+        tokio::spawn(async move {
+            tokio::time::sleep(std::time::Duration::from_secs(60)).await;
+            loop {
+                let Some(inner) = weak.upgrade() else { return };
+                if let Err(e) = (AppState { inner }).settle_unsettled().await {
+                    tracing::warn!(error = %e, "cannot settle the rated games left unsettled");
+                }
+                tokio::time::sleep(std::time::Duration::from_secs(600)).await;
+            }
+        });
+    }
+
+    /// Links the seats a signed-in person holds (each game's id and a seat
+    /// token) to their account: the (game, seat) pairs linked. Tokens that
+    /// hold no seat, or seats linked to someone else, are passed over.
+    ///
+    /// # Errors
+    /// `bad_request` for more than [`MAX_LINKS`]; the storage fails.
+    pub async fn link_seats(
+        &self,
+        account: &Account,
+        held: &[(String, String)],
+    ) -> Result<Vec<(String, u8)>, ApiError> {
+        if held.len() > MAX_LINKS {
+            return Err(ApiError::BadRequest(format!("at most {MAX_LINKS} seats at once")));
+        }
+        let mut linked = Vec::new();
+        for (game, token) in held {
+            if !super::games::plausible_id(game) || token.is_empty() || token.len() > 128 {
+                continue;
+            }
+            let hash = hash_token(token);
+            let Some(seat) = self.store().link_seat(game, &hash, &account.id).await? else { continue };
+            // The game in memory (on this server) knows it too.
+            if let Some(live) = self.in_memory(game) {
+                let mut table = live.lock().await;
+                if let Some(Seat::Human { account: a @ None, .. }) = table.seats.get_mut(seat as usize) {
+                    *a = Some(account.id.clone());
+                }
+            }
+            linked.push((game.clone(), seat));
+        }
+        Ok(linked)
+    }
+
+    /// The account of a (shown) name, or `not_found`.
+    async fn player(&self, name: &str) -> Result<Account, ApiError> {
+        let key = clean_name(name).map(|n| name_key(&n)).unwrap_or_default();
+        let missing = || ApiError::NotFound(format!("player {name}"));
+        if key.is_empty() || name.len() > 200 {
+            return Err(missing());
+        }
+        self.store().account_by_key(&key).await?.ok_or_else(missing)
+    }
+
+    /// A player's public profile: ratings, their history, games with
+    /// results, win rates by preset and by player count.
+    ///
+    /// # Errors
+    /// `not_found` for a name no account has; the storage fails.
+    pub async fn profile(&self, name: &str) -> Result<Value, ApiError> {
+        let account = self.player(name).await?;
+        let store = self.store();
+        let ratings = store.account_ratings(&account.id).await?;
+        let history = store.rating_history(&account.id, HISTORY_ROWS).await?;
+        let games = store.account_games(&account.id, STATS_GAMES).await?;
+        // Names of the accounts seated in the games listed.
+        let mut ids: Vec<String> = games
+            .iter()
+            .take(PROFILE_GAMES)
+            .flat_map(|g| g.game.seats.iter().filter_map(|s| s.account().map(str::to_string)))
+            .filter(|a| a != DELETED_ACCOUNT)
+            .collect();
+        ids.sort();
+        ids.dedup();
+        let names: HashMap<String, String> = store.account_names(&ids).await?.into_iter().collect();
+        let changes: HashMap<&str, &crate::store::HistoryRow> = history.iter().map(|h| (h.game.as_str(), h)).collect();
+
+        #[derive(Default)]
+        struct Tally {
+            games: u32,
+            wins: u32,
+        }
+        let mut by_preset: std::collections::BTreeMap<String, Tally> = Default::default();
+        let mut by_players: std::collections::BTreeMap<usize, Tally> = Default::default();
+        for g in games.iter().filter(|g| g.game.progress.finished) {
+            let won = g.game.progress.winners.contains(&g.seat);
+            let preset = g.game.rules.get("preset").and_then(Value::as_str).unwrap_or("standard").to_string();
+            for t in [by_preset.entry(preset).or_default(), by_players.entry(g.game.seats.len()).or_default()] {
+                t.games += 1;
+                t.wins += u32::from(won);
+            }
+        }
+        let listed: Vec<Value> = games
+            .iter()
+            .take(PROFILE_GAMES)
+            .map(|g| {
+                let p = &g.game.progress;
+                let result = if !p.finished {
+                    "in play"
+                } else if p.winners.contains(&g.seat) && p.winners.len() > 1 {
+                    "shared win"
+                } else if p.winners.contains(&g.seat) {
+                    "won"
+                } else {
+                    "lost"
+                };
+                let players: Vec<Value> = g
+                    .game
+                    .seats
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| {
+                        let mut v = json!({ "name": s.name(), "score": p.scores.get(i).copied().unwrap_or(0) });
+                        match s {
+                            Seat::Bot { level, .. } => v["bot"] = level.name().into(),
+                            Seat::Human { account: Some(a), .. } => match names.get(a) {
+                                Some(n) => v["player"] = n.clone().into(),
+                                None => v["name"] = DELETED_NAME.into(),
+                            },
+                            Seat::Human { .. } => {}
+                        }
+                        v
+                    })
+                    .collect();
+                let mut v = json!({
+                    "id": g.game.id,
+                    "seat": g.seat,
+                    "finished": p.finished,
+                    "result": result,
+                    "rated": g.rated,
+                    "preset": g.game.rules.get("preset").and_then(Value::as_str).unwrap_or("standard"),
+                    "players": players,
+                    "at": p.at,
+                });
+                if let Some(h) = changes.get(g.game.id.as_str()) {
+                    v["rating_before"] = shown(h.pool, &h.before).0.into();
+                    v["rating_after"] = shown(h.pool, &h.after).0.into();
+                }
+                v
+            })
+            .collect();
+        let tally = |t: &Tally| json!({ "games": t.games, "wins": t.wins });
+        Ok(json!({
+            "name": account.name,
+            "since": account.created_at,
+            "ratings": ratings.iter().map(rating_json).collect::<Vec<_>>(),
+            "history": history.iter().map(|h| {
+                let (before, _) = shown(h.pool, &h.before);
+                let (after, deviation) = shown(h.pool, &h.after);
+                json!({ "game": h.game, "pool": h.pool.word(), "place": h.place, "before": before,
+                        "after": after, "deviation": deviation, "at": h.at })
+            }).collect::<Vec<_>>(),
+            "games": listed,
+            "by_preset": by_preset.iter().map(|(k, t)| { let mut v = tally(t); v["preset"] = k.clone().into(); v }).collect::<Vec<_>>(),
+            "by_players": by_players.iter().map(|(k, t)| { let mut v = tally(t); v["players"] = (*k).into(); v }).collect::<Vec<_>>(),
+            "provisional_games": PROVISIONAL_GAMES,
+        }))
+    }
+
+    /// The leaderboards: the best established (not provisional) players
+    /// of each pool, and the bots' fixed ratings.
+    ///
+    /// # Errors
+    /// The storage fails.
+    pub async fn leaderboard(&self) -> Result<Value, ApiError> {
+        let mut out = json!({ "provisional_games": PROVISIONAL_GAMES });
+        for pool in [Pool::Duel, Pool::Multi] {
+            let rows = self.store().leaderboard(pool.word(), PROVISIONAL_GAMES, LEADERBOARD_SIZE).await?;
+            out[pool.word()] = rows
+                .iter()
+                .enumerate()
+                .map(|(i, (name, row))| {
+                    let mut v = rating_json(row);
+                    v["rank"] = (i + 1).into();
+                    v["name"] = name.clone().into();
+                    v
+                })
+                .collect::<Vec<_>>()
+                .into();
+        }
+        out["bots"] = crate::bots::BotLevel::ALL
+            .iter()
+            .filter_map(|l| bot_rating(l).map(|r| json!({ "level": l.name(), "rating": r })))
+            .collect::<Vec<_>>()
+            .into();
+        Ok(out)
+    }
+}

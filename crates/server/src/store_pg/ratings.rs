@@ -1,0 +1,303 @@
+//! The PostgreSQL side of ratings (`store/ratings.rs` has the types and
+//! the SQLite side). A result is applied by one server: the rated game's
+//! row is claimed (`applied` from 0) in the transaction that writes the
+//! ratings, whose rows are locked in a fixed order (by account id) so that
+//! two games finishing at once never deadlock.
+
+use crate::rating::{Pool, Rating};
+use crate::store::ratings::{changes_of, forget_in, link_in};
+use crate::store::{summary, AccountGame, HistoryRow, RatedResult, RatingChange, RatingRow, Seat, StoreError};
+
+use super::PgStore;
+
+/// PostgreSQL migration (ratings).
+pub(super) const MIGRATION: &str = "CREATE TABLE account_seats (
+        game_id     TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat        INTEGER NOT NULL,
+        account     TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX account_seats_by_account ON account_seats (account);
+    CREATE TABLE rated_games (
+        game_id     TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        pool        TEXT NOT NULL,     -- duel | multi
+        applied     INTEGER NOT NULL DEFAULT 0  -- 0 to apply, 1 applied, 2 void
+    );
+    CREATE TABLE ratings (
+        account     TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        pool        TEXT NOT NULL,
+        rating      DOUBLE PRECISION NOT NULL,  -- native scale (rating.rs)
+        deviation   DOUBLE PRECISION NOT NULL,
+        volatility  DOUBLE PRECISION NOT NULL,
+        games       BIGINT NOT NULL,
+        updated_at  BIGINT NOT NULL,  -- Unix ms
+        PRIMARY KEY (account, pool)
+    );
+    CREATE INDEX ratings_by_pool ON ratings (pool, rating DESC);
+    CREATE TABLE rating_history (
+        account     TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        game_id     TEXT NOT NULL,
+        pool        TEXT NOT NULL,
+        seat        INTEGER NOT NULL,
+        place       INTEGER NOT NULL,
+        before_rating DOUBLE PRECISION NOT NULL, before_deviation DOUBLE PRECISION NOT NULL,
+        after_rating  DOUBLE PRECISION NOT NULL, after_deviation  DOUBLE PRECISION NOT NULL,
+        at          BIGINT NOT NULL,  -- Unix ms
+        PRIMARY KEY (account, game_id)
+    );";
+
+const RATING_COLUMNS: &str = "r.account, r.pool, r.rating, r.deviation, r.volatility, r.games, r.updated_at";
+
+fn rating_row(r: &tokio_postgres::Row) -> Result<RatingRow, StoreError> {
+    let pool: String = r.try_get(1)?;
+    Ok(RatingRow {
+        account: r.try_get(0)?,
+        pool: Pool::from_word(&pool).unwrap_or(Pool::Duel),
+        rating: Rating { rating: r.try_get(2)?, deviation: r.try_get(3)?, volatility: r.try_get(4)? },
+        games: r.try_get(5)?,
+        updated_at: r.try_get(6)?,
+    })
+}
+
+impl PgStore {
+    pub(super) async fn ratings_mark_rated(&self, id: &str, pool: &str) -> Result<(), StoreError> {
+        self.conn()
+            .await?
+            .execute("INSERT INTO rated_games (game_id, pool, applied) VALUES ($1, $2, 0)", &[&id, &pool])
+            .await?;
+        Ok(())
+    }
+
+    pub(super) async fn ratings_rated(&self, id: &str) -> Result<Option<bool>, StoreError> {
+        let row = self.conn().await?.query_opt("SELECT applied FROM rated_games WHERE game_id = $1", &[&id]).await?;
+        Ok(match row {
+            Some(r) => Some(r.try_get::<_, i32>(0)? != 0),
+            None => None,
+        })
+    }
+
+    pub(super) async fn ratings_link_seat(
+        &self,
+        id: &str,
+        token_hash: &str,
+        account: &str,
+    ) -> Result<Option<u8>, StoreError> {
+        let mut conn = self.conn().await?;
+        let tx = conn.transaction().await?;
+        let Some(row) = tx.query_opt("SELECT seats FROM games WHERE id = $1 FOR UPDATE", &[&id]).await? else {
+            return Ok(None);
+        };
+        let mut seats: Vec<Seat> = serde_json::from_str(row.try_get::<_, &str>(0)?)?;
+        let Some(seat) = link_in(&mut seats, token_hash, account) else { return Ok(None) };
+        tx.execute("UPDATE games SET seats = $2 WHERE id = $1", &[&id, &serde_json::to_string(&seats)?]).await?;
+        tx.execute(
+            "INSERT INTO account_seats (game_id, seat, account) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+            &[&id, &i32::from(seat), &account],
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(Some(seat))
+    }
+
+    pub(super) async fn ratings_apply(&self, result: &RatedResult) -> Result<Option<Vec<RatingChange>>, StoreError> {
+        let mut conn = self.conn().await?;
+        let tx = conn.transaction().await?;
+        let to: i32 = if result.seats.is_empty() { 2 } else { 1 };
+        // The claim: one transaction sets the flag from 0; another server's
+        // waits on the row, then finds it set and applies nothing.
+        let claimed = tx
+            .execute("UPDATE rated_games SET applied = $2 WHERE game_id = $1 AND applied = 0", &[&result.game, &to])
+            .await?;
+        if claimed != 1 {
+            return Ok(None);
+        }
+        let pool = result.pool.word();
+        let mut accounts: Vec<&String> = result.seats.iter().filter_map(|s| s.account.as_ref()).collect();
+        accounts.sort();
+        accounts.dedup();
+        let start = result.pool.start();
+        let mut current = Vec::new();
+        for a in accounts {
+            tx.execute(
+                "INSERT INTO ratings (account, pool, rating, deviation, volatility, games, updated_at)
+                 VALUES ($1, $2, $3, $4, $5, 0, $6) ON CONFLICT (account, pool) DO NOTHING",
+                &[a, &pool, &start.rating, &start.deviation, &start.volatility, &result.at],
+            )
+            .await?;
+            let r = tx
+                .query_one(
+                    "SELECT rating, deviation, volatility FROM ratings WHERE account = $1 AND pool = $2 FOR UPDATE",
+                    &[a, &pool],
+                )
+                .await?;
+            current.push((
+                a.clone(),
+                Rating { rating: r.try_get(0)?, deviation: r.try_get(1)?, volatility: r.try_get(2)? },
+            ));
+        }
+        let changes = changes_of(result, &current);
+        for c in &changes {
+            let place = result.seats.iter().find(|s| s.seat == c.seat).map_or(0, |s| s.place) as i32;
+            tx.execute(
+                "UPDATE ratings SET rating = $3, deviation = $4, volatility = $5, games = games + 1, updated_at = $6
+                 WHERE account = $1 AND pool = $2",
+                &[&c.account, &pool, &c.after.rating, &c.after.deviation, &c.after.volatility, &result.at],
+            )
+            .await?;
+            tx.execute(
+                "INSERT INTO rating_history (account, game_id, pool, seat, place, before_rating, before_deviation,
+                   after_rating, after_deviation, at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                &[
+                    &c.account,
+                    &result.game,
+                    &pool,
+                    &i32::from(c.seat),
+                    &place,
+                    &c.before.rating,
+                    &c.before.deviation,
+                    &c.after.rating,
+                    &c.after.deviation,
+                    &result.at,
+                ],
+            )
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(Some(changes))
+    }
+
+    pub(super) async fn ratings_of(&self, account: &str) -> Result<Vec<RatingRow>, StoreError> {
+        let sql =
+            format!("SELECT {RATING_COLUMNS} FROM ratings r WHERE r.account = $1 AND r.games > 0 ORDER BY r.pool");
+        self.conn().await?.query(&sql, &[&account]).await?.iter().map(rating_row).collect()
+    }
+
+    pub(super) async fn ratings_history(&self, account: &str, limit: usize) -> Result<Vec<HistoryRow>, StoreError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let rows = self
+            .conn()
+            .await?
+            .query(
+                "SELECT * FROM (SELECT game_id, pool, seat, place, before_rating, before_deviation, after_rating,
+                   after_deviation, at FROM rating_history WHERE account = $1 ORDER BY at DESC, game_id LIMIT $2) h
+                 ORDER BY at, game_id",
+                &[&account, &limit],
+            )
+            .await?;
+        rows.iter()
+            .map(|r| {
+                let pool: String = r.try_get(1)?;
+                Ok(HistoryRow {
+                    game: r.try_get(0)?,
+                    pool: Pool::from_word(&pool).unwrap_or(Pool::Duel),
+                    seat: u8::try_from(r.try_get::<_, i32>(2)?).unwrap_or(0),
+                    place: r.try_get::<_, i32>(3)?.max(0) as usize,
+                    before: Rating { rating: r.try_get(4)?, deviation: r.try_get(5)?, volatility: 0.0 },
+                    after: Rating { rating: r.try_get(6)?, deviation: r.try_get(7)?, volatility: 0.0 },
+                    at: r.try_get(8)?,
+                })
+            })
+            .collect()
+    }
+
+    pub(super) async fn ratings_account_games(
+        &self,
+        account: &str,
+        limit: usize,
+    ) -> Result<Vec<AccountGame>, StoreError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let rows = self
+            .conn()
+            .await?
+            .query(
+                "SELECT g.id, g.setup, g.seats, g.progress, g.moves, g.created_at, g.public, s.seat,
+                   r.game_id IS NOT NULL
+                 FROM account_seats s JOIN games g ON g.id = s.game_id
+                 LEFT JOIN rated_games r ON r.game_id = g.id
+                 WHERE s.account = $1 ORDER BY g.updated_at DESC, g.id, s.seat LIMIT $2",
+                &[&account, &limit],
+            )
+            .await?;
+        rows.iter()
+            .map(|r| {
+                let game = summary(
+                    r.try_get(0)?,
+                    r.try_get(1)?,
+                    r.try_get(2)?,
+                    r.try_get(3)?,
+                    r.try_get(4)?,
+                    r.try_get(5)?,
+                    r.try_get(6)?,
+                )?;
+                Ok(AccountGame { game, seat: u8::try_from(r.try_get::<_, i32>(7)?).unwrap_or(0), rated: r.try_get(8)? })
+            })
+            .collect()
+    }
+
+    pub(super) async fn ratings_account_names(&self, ids: &[String]) -> Result<Vec<(String, String)>, StoreError> {
+        let rows = self.conn().await?.query("SELECT id, name FROM accounts WHERE id = ANY($1)", &[&ids]).await?;
+        rows.iter().map(|r| Ok((r.try_get(0)?, r.try_get(1)?))).collect()
+    }
+
+    pub(super) async fn ratings_leaderboard(
+        &self,
+        pool: &str,
+        min_games: i64,
+        limit: usize,
+    ) -> Result<Vec<(String, RatingRow)>, StoreError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let sql = format!(
+            "SELECT {RATING_COLUMNS}, a.name FROM ratings r JOIN accounts a ON a.id = r.account
+             WHERE r.pool = $1 AND r.games >= $2 ORDER BY r.rating DESC, a.name_key LIMIT $3"
+        );
+        let rows = self.conn().await?.query(&sql, &[&pool, &min_games, &limit]).await?;
+        rows.iter().map(|r| Ok((r.try_get::<_, String>(7)?, rating_row(r)?))).collect()
+    }
+
+    pub(super) async fn ratings_unsettled(
+        &self,
+        before: i64,
+        limit: usize,
+    ) -> Result<Vec<(String, Vec<u32>)>, StoreError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let rows = self
+            .conn()
+            .await?
+            .query(
+                "SELECT g.id, g.progress FROM rated_games r JOIN games g ON g.id = r.game_id
+                 WHERE r.applied = 0 AND (g.progress::jsonb ->> 'finished') = 'true' AND g.updated_at < $1
+                 ORDER BY g.updated_at LIMIT $2",
+                &[&before, &limit],
+            )
+            .await?;
+        rows.iter()
+            .map(|r| {
+                let progress: crate::store::Progress = serde_json::from_str(r.try_get::<_, &str>(1)?)?;
+                Ok((r.try_get(0)?, progress.scores))
+            })
+            .collect()
+    }
+
+    pub(super) async fn ratings_forget_account(&self, account: &str) -> Result<(), StoreError> {
+        let mut conn = self.conn().await?;
+        let tx = conn.transaction().await?;
+        let rows = tx
+            .query(
+                "SELECT id, seats FROM games WHERE id IN (SELECT game_id FROM account_seats WHERE account = $1)
+                 ORDER BY id FOR UPDATE",
+                &[&account],
+            )
+            .await?;
+        for r in rows {
+            let id: String = r.try_get(0)?;
+            let mut seats: Vec<Seat> = serde_json::from_str(r.try_get::<_, &str>(1)?)?;
+            if forget_in(&mut seats, account) {
+                tx.execute("UPDATE games SET seats = $2 WHERE id = $1", &[&id, &serde_json::to_string(&seats)?])
+                    .await?;
+            }
+        }
+        tx.execute("DELETE FROM account_seats WHERE account = $1", &[&account]).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+}

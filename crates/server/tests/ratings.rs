@@ -1,0 +1,544 @@
+//! Ratings (docs/web.md, *Ratings and profiles*): the maths against worked
+//! examples; a rated game played to the end through the API moves both
+//! ratings once; refusals of games that cannot be rated; seats linked to
+//! accounts (at creation, by token after signing in), deleted accounts;
+//! the profile and the leaderboard; and a result applied exactly once by
+//! several servers sharing a PostgreSQL database (or one SQLite file).
+
+mod common;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::extract::ConnectInfo;
+use axum::http::{Request, StatusCode};
+use axum::Router;
+use carcassonne::record::Record;
+use carcassonne_server::{
+    app, bot_rating, hash_token, rank_seats, update_ratings, AppState, BotLevel, Config, NewGame, Pool, Progress,
+    RatedResult, RatedSeat, Rating, Seat, SqliteStore, Store, COOKIE, DELETED_ACCOUNT, PROVISIONAL_GAMES,
+};
+use common::accounts::account;
+use common::pick_move;
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+const HOST: &str = "play.example";
+const ORIGIN: &str = "http://play.example";
+
+fn close(a: f64, b: f64, within: f64) -> bool {
+    (a - b).abs() <= within
+}
+
+#[test]
+fn glicko2_matches_the_papers_example() {
+    // Glickman's example: 1500/200 beats 1400/30, loses to 1550/100 and
+    // 1700/300 → 1464.06/151.52 (a rating period of three games).
+    let r = |rating, deviation| Rating { rating, deviation, volatility: 0.06 };
+    let players = [(r(1500.0, 200.0), 2), (r(1400.0, 30.0), 3), (r(1550.0, 100.0), 1), (r(1700.0, 300.0), 1)];
+    let after = update_ratings(Pool::Duel, &players);
+    assert!(close(after[0].rating, 1464.06, 0.01), "{:?}", after[0]);
+    assert!(close(after[0].deviation, 151.52, 0.01), "{:?}", after[0]);
+    assert!(close(after[0].volatility, 0.059_996, 0.000_001), "{:?}", after[0]);
+}
+
+#[test]
+fn glicko2_two_new_players_and_a_draw() {
+    let new = Pool::Duel.start();
+    // Worked by hand from the paper's steps: μ = 0, φ = 350/173.7178 =
+    // 2.014762; g(φ) = 1/√(1 + 3φ²/π²) = 0.669069; E = 0.5; v = 1/(g²·E·(1−E))
+    // = 8.935475; the volatility barely moves, φ* = √(φ² + σ²) = 2.015655,
+    // φ' = 1/√(1/φ*² + 1/v) = 1.671210 (290.32), μ' = φ'²·g·(1 − E) =
+    // 0.934337 → 1500 + 173.7178·0.934337 = 1662.31.
+    let after = update_ratings(Pool::Duel, &[(new, 1), (new, 2)]);
+    assert!(close(after[0].rating, 1662.31, 0.01), "{:?}", after[0]);
+    assert!(close(after[0].deviation, 290.32, 0.01), "{:?}", after[0]);
+    assert!(close(after[0].rating - 1500.0, 1500.0 - after[1].rating, 1e-9), "symmetric");
+    let draw = update_ratings(Pool::Duel, &[(new, 1), (new, 1)]);
+    assert!(close(draw[0].rating, 1500.0, 1e-9) && close(draw[1].rating, 1500.0, 1e-9), "{draw:?}");
+    assert!(draw[0].deviation < 350.0, "a draw is still a game played");
+}
+
+#[test]
+fn weng_lin_one_against_one_by_hand() {
+    // Two new players (μ 25, σ 25/3, β 25/6): c = √(2β² + 2σ²) = 13.176,
+    // p = 0.5; Ω = σ²/c·(1 − p) = 2.635 → the winner 27.635, the loser
+    // 22.365; η = γ·σ²/c²·p(1 − p) with γ = σ/c: σ' = σ·√(1 − η) = 8.0655.
+    let new = Pool::Multi.start();
+    let after = update_ratings(Pool::Multi, &[(new, 1), (new, 2)]);
+    assert!(close(after[0].rating, 27.635, 0.001), "{after:?}");
+    assert!(close(after[1].rating, 22.365, 0.001), "{after:?}");
+    assert!(close(after[0].deviation, 8.0655, 0.001), "{after:?}");
+    // Three players, two share the win: they move alike, the third drops.
+    let three = update_ratings(Pool::Multi, &[(new, 1), (new, 1), (new, 3)]);
+    assert!(close(three[0].rating, three[1].rating, 1e-9) && three[0].rating > 25.0, "{three:?}");
+    assert!(three[2].rating < 25.0);
+    assert!(close(Pool::Multi.shown(&new).0, 1500.0, 1e-9), "shown on the duel's scale");
+}
+
+#[test]
+fn places_follow_scores_and_a_timeout() {
+    assert_eq!(rank_seats(&[50, 50], None), vec![1, 1], "a shared win");
+    assert_eq!(rank_seats(&[80, 20], Some(0)), vec![2, 1], "out of time loses whatever the score");
+    for level in BotLevel::ALL {
+        assert!(bot_rating(&level).is_some(), "{level} is rated");
+    }
+    assert!(bot_rating(&BotLevel::Random) < bot_rating(&BotLevel::Easy));
+    assert!(bot_rating(&BotLevel::Easy) < bot_rating(&BotLevel::Normal));
+    assert!(bot_rating(&BotLevel::Normal) < bot_rating(&BotLevel::Hard));
+}
+
+// --- through the API -------------------------------------------------------
+
+struct Server {
+    app: Router,
+    state: AppState,
+}
+
+fn server() -> Server {
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+    let state = AppState::new(store, Config { bot_delay: std::time::Duration::ZERO, ..Config::quick() });
+    Server { app: app(state.clone()), state }
+}
+
+/// A request from the server's own page, with the session `cookie`.
+async fn send(s: &Server, method: &str, uri: &str, body: Option<Value>, cookie: Option<&str>) -> (StatusCode, Value) {
+    let mut b = Request::builder().method(method).uri(uri).header("host", HOST).header("origin", ORIGIN);
+    if body.is_some() {
+        b = b.header("content-type", "application/json");
+    }
+    if let Some(t) = cookie {
+        b = b.header("cookie", format!("{COOKIE}={t}"));
+    }
+    let mut request = b.body(body.map(|v| Body::from(v.to_string())).unwrap_or_else(Body::empty)).unwrap();
+    request.extensions_mut().insert(ConnectInfo(SocketAddr::new("192.0.2.7".parse().unwrap(), 40_000)));
+    let resp = s.app.clone().oneshot(request).await.unwrap();
+    let status = resp.status();
+    let cookie = resp.headers().get("set-cookie").map(|v| v.to_str().unwrap().to_string());
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    let mut v: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    if let (Some(c), Some(obj)) = (cookie, v.as_object_mut()) {
+        let token = c.strip_prefix(&format!("{COOKIE}=")).unwrap().split(';').next().unwrap().to_string();
+        obj.insert("_cookie".into(), token.into());
+    }
+    (status, v)
+}
+
+async fn sign_up(s: &Server, name: &str) -> String {
+    let (status, v) =
+        send(s, "POST", "/api/account/signup", Some(json!({ "name": name, "password": "long enough" })), None).await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    v["_cookie"].as_str().unwrap().to_string()
+}
+
+/// A new game by the holder of `cookie`: its id and its tokens by seat.
+async fn create(s: &Server, cookie: Option<&str>, body: Value) -> (String, Vec<Option<String>>) {
+    let (status, v) = send(s, "POST", "/api/games", Some(body), cookie).await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    let n = v["state"]["players"].as_array().unwrap().len();
+    let mut tokens = vec![None; n];
+    for t in v["tokens"].as_array().unwrap() {
+        tokens[t["seat"].as_u64().unwrap() as usize] = Some(t["token"].as_str().unwrap().to_string());
+    }
+    (v["id"].as_str().unwrap().to_string(), tokens)
+}
+
+async fn link(s: &Server, cookie: &str, game: &str, token: &str) -> Value {
+    let body = json!({ "seats": [ { "game": game, "token": token } ] });
+    let (status, v) = send(s, "POST", "/api/account/seats", Some(body), Some(cookie)).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    v["linked"].clone()
+}
+
+/// Plays the game to its end through the API (the people's moves; bots move
+/// on their own): the final scores.
+async fn play_to_the_end(s: &Server, id: &str, tokens: &[Option<String>]) -> Vec<u64> {
+    let all: Vec<&str> = tokens.iter().flatten().map(String::as_str).collect();
+    let all = all.join(",");
+    for k in 0.. {
+        assert!(k < 400, "the game ends");
+        let (status, st) = send(s, "GET", &format!("/api/games/{id}?token={all}"), None, None).await;
+        assert_eq!(status, StatusCode::OK, "{st}");
+        if st["status"] == "finished" {
+            return st["players"].as_array().unwrap().iter().map(|p| p["score"].as_u64().unwrap()).collect();
+        }
+        let seat = st["turn"]["seat"].as_u64().unwrap() as usize;
+        let Some(token) = tokens[seat].as_deref() else {
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+            continue;
+        };
+        if st["legal"].as_array().is_none_or(|l| l.is_empty()) {
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+            continue;
+        }
+        let mv = pick_move(&st, k, k % 3 == 0);
+        let (status, after) = send(s, "POST", &format!("/api/games/{id}/moves?token={token}"), Some(mv), None).await;
+        assert!(status == StatusCode::OK || status == StatusCode::CONFLICT, "{after}");
+    }
+    unreachable!()
+}
+
+async fn profile(s: &Server, name: &str) -> Value {
+    let (status, v) = send(s, "GET", &format!("/api/players/{name}"), None, None).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    v
+}
+
+#[tokio::test]
+async fn a_rated_game_to_the_end_moves_both_ratings_once() {
+    let s = server();
+    let ada = sign_up(&s, "Ada").await;
+    let bob = sign_up(&s, "Bob").await;
+    let (id, tokens) = create(
+        &s,
+        Some(&ada),
+        json!({ "seats": [ { "kind": "human" }, { "kind": "remote" } ], "rules": { "preset": "standard" }, "rated": true }),
+    )
+    .await;
+    // Bob, signed in, takes the invited seat: it is linked to him.
+    assert_eq!(link(&s, &bob, &id, tokens[1].as_deref().unwrap()).await, json!([{ "game": id, "seat": 1 }]));
+    // Ada cannot take it from him.
+    assert_eq!(link(&s, &ada, &id, tokens[1].as_deref().unwrap()).await, json!([]));
+    let scores = play_to_the_end(&s, &id, &tokens).await;
+
+    let (pa, pb) = (profile(&s, "ada").await, profile(&s, "Bob").await);
+    for (p, seat) in [(&pa, 0usize), (&pb, 1)] {
+        let ratings = p["ratings"].as_array().unwrap();
+        assert_eq!(ratings.len(), 1, "{p}");
+        assert_eq!(ratings[0]["pool"], "duel");
+        assert_eq!(ratings[0]["games"], 1, "applied once");
+        assert_eq!(ratings[0]["provisional"], true);
+        let rating = ratings[0]["rating"].as_f64().unwrap();
+        let other = scores[1 - seat];
+        let expected = if scores[seat] > other {
+            1662.3
+        } else if scores[seat] < other {
+            1337.7
+        } else {
+            1500.0
+        };
+        assert!(close(rating, expected, 0.2), "seat {seat} scored {scores:?}: {rating}");
+        assert_eq!(p["history"].as_array().unwrap().len(), 1);
+        assert_eq!(p["history"][0]["game"], id);
+        assert_eq!(p["history"][0]["before"], 1500.0);
+        let game = &p["games"][0];
+        assert_eq!(game["id"], id);
+        assert_eq!(game["rated"], true);
+        assert_eq!(game["seat"], seat);
+        assert_eq!(game["players"][1 - seat]["player"], if seat == 0 { "Bob" } else { "Ada" });
+        assert_ne!(game["result"], "in play");
+        assert_eq!(p["by_players"], json!([{ "players": 2, "games": 1, "wins": u32::from(game["result"] != "lost") }]));
+        assert_eq!(p["by_preset"][0]["preset"], "standard");
+    }
+    // Asking again (another server, a restart) changes nothing.
+    let again = s.state.settle_rating(&id, &scores.iter().map(|&x| x as u32).collect::<Vec<_>>(), None).await.unwrap();
+    assert!(again.is_none());
+    assert_eq!(profile(&s, "Ada").await["ratings"][0]["games"], 1);
+
+    // Unknown names: 404 with a code.
+    let (status, v) = send(&s, "GET", "/api/players/Nobody", None, None).await;
+    assert_eq!((status, v["error"].as_str()), (StatusCode::NOT_FOUND, Some("not_found")));
+
+    // Bob deletes his account: Ada's game names a deleted player; his profile is gone.
+    let (status, v) =
+        send(&s, "POST", "/api/account/delete", Some(json!({ "password": "long enough" })), Some(&bob)).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let pa = profile(&s, "Ada").await;
+    assert_eq!(pa["games"][0]["players"][1]["name"], "deleted player");
+    assert!(pa["games"][0]["players"][1].get("player").is_none());
+    let (status, _) = send(&s, "GET", "/api/players/Bob", None, None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let seats = s.state.store().load(&id).await.unwrap().unwrap().seats;
+    assert_eq!(seats[1].account(), Some(DELETED_ACCOUNT), "the link is dropped");
+    assert_eq!(seats[1].name(), "Player 2", "the record keeps the name it was played under");
+}
+
+#[tokio::test]
+async fn a_rated_game_against_a_bot_moves_only_the_person() {
+    let s = server();
+    let ada = sign_up(&s, "Ada").await;
+    let (id, tokens) = create(
+        &s,
+        Some(&ada),
+        json!({ "seats": [ { "kind": "human" }, { "kind": "bot", "level": "random" } ], "rated": true }),
+    )
+    .await;
+    play_to_the_end(&s, &id, &tokens).await;
+    let p = profile(&s, "Ada").await;
+    assert_eq!(p["ratings"][0]["games"], 1, "{p}");
+    assert_eq!(p["games"][0]["players"][1]["bot"], "random");
+    let (_, board) = send(&s, "GET", "/api/leaderboard", None, None).await;
+    assert_eq!(board["duel"], json!([]), "one game: provisional, not listed");
+    assert_eq!(board["provisional_games"], PROVISIONAL_GAMES);
+    assert_eq!(board["bots"].as_array().unwrap().len(), 4);
+}
+
+#[tokio::test]
+async fn a_rated_game_of_three_uses_weng_lin() {
+    let s = server();
+    let ada = sign_up(&s, "Ada").await;
+    let (id, tokens) = create(
+        &s,
+        Some(&ada),
+        json!({ "seats": [ { "kind": "bot", "level": "random" }, { "kind": "human" }, { "kind": "bot", "level": "random" } ], "rated": true }),
+    )
+    .await;
+    let scores = play_to_the_end(&s, &id, &tokens).await;
+    let p = profile(&s, "Ada").await;
+    let r = &p["ratings"][0];
+    assert_eq!((r["pool"].as_str(), r["games"].as_u64()), (Some("multi"), Some(1)), "{p}");
+    let rating = r["rating"].as_f64().unwrap();
+    let place = 1 + scores.iter().filter(|&&x| x > scores[1]).count();
+    match place {
+        1 => assert!(rating > 1500.0, "first of {scores:?}: {rating}"),
+        3 => assert!(rating < 1500.0, "last of {scores:?}: {rating}"),
+        _ => {}
+    }
+    assert_eq!(p["history"][0]["place"], place);
+    assert_eq!(p["by_players"], json!([{ "players": 3, "games": 1, "wins": u32::from(place == 1) }]));
+}
+
+#[tokio::test]
+async fn games_that_cannot_be_rated_are_refused() {
+    let s = server();
+    let ada = sign_up(&s, "Ada").await;
+    let refused = |v: &Value| v["error"] == "not_ratable";
+    let cases = [
+        (None, json!({ "seats": [ { "kind": "human" }, { "kind": "bot" } ], "rated": true }), "not signed in"),
+        (
+            Some(ada.as_str()),
+            json!({ "seats": [ { "kind": "human" }, { "kind": "bot" } ], "rules": { "preset": "standard", "river": true }, "rated": true }),
+            "house rules",
+        ),
+        (
+            Some(ada.as_str()),
+            json!({ "seats": [ { "kind": "human" }, { "kind": "human" } ], "rated": true }),
+            "seated twice",
+        ),
+        (Some(ada.as_str()), json!({ "seats": [ { "kind": "bot" }, { "kind": "bot" } ], "rated": true }), "not seated"),
+    ];
+    for (cookie, body, why) in cases {
+        let (status, v) = send(&s, "POST", "/api/games", Some(body), cookie).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{why}: {v}");
+        assert!(refused(&v), "{why}: {v}");
+    }
+    // A page of another site acts for nobody: not signed in there.
+    let mut b = Request::builder().method("POST").uri("/api/games").header("host", HOST);
+    b = b.header("origin", "https://evil.example").header("content-type", "application/json");
+    b = b.header("cookie", format!("{COOKIE}={ada}"));
+    let body = json!({ "seats": [ { "kind": "human" }, { "kind": "bot" } ], "rated": true });
+    let mut request = b.body(Body::from(body.to_string())).unwrap();
+    request.extensions_mut().insert(ConnectInfo(SocketAddr::new("192.0.2.7".parse().unwrap(), 40_000)));
+    let resp = s.app.clone().oneshot(request).await.unwrap();
+    assert_eq!(resp.status(), StatusCode::BAD_REQUEST);
+    // Unrated games by a signed-in person are linked to them, not rated.
+    let (id, _) = create(&s, Some(&ada), json!({ "seats": [ { "kind": "human" }, { "kind": "human" } ] })).await;
+    let p = profile(&s, "Ada").await;
+    assert_eq!(p["games"].as_array().unwrap().len(), 1, "only the first seat at the screen is hers: {p}");
+    assert_eq!(p["games"][0]["id"], id);
+    assert_eq!(p["games"][0]["rated"], false);
+    // Linking needs a session, and a bounded list.
+    let (status, v) = send(&s, "POST", "/api/account/seats", Some(json!({ "seats": [] })), None).await;
+    assert_eq!((status, v["error"].as_str()), (StatusCode::UNAUTHORIZED, Some("not_signed_in")));
+    let many: Vec<Value> = (0..51).map(|i| json!({ "game": format!("g{i}"), "token": "00" })).collect();
+    let (status, _) = send(&s, "POST", "/api/account/seats", Some(json!({ "seats": many })), Some(&ada)).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn a_guest_who_signs_up_keeps_their_seats_and_an_unlinked_seat_voids_a_rated_game() {
+    let s = server();
+    // As a guest: a game of their own.
+    let (id, tokens) = create(&s, None, json!({ "seats": [ { "kind": "human" }, { "kind": "bot" } ] })).await;
+    let ada = sign_up(&s, "Ada").await;
+    assert_eq!(link(&s, &ada, &id, tokens[0].as_deref().unwrap()).await, json!([{ "game": id, "seat": 0 }]));
+    assert_eq!(link(&s, &ada, &id, "not a token").await, json!([]));
+    assert_eq!(profile(&s, "Ada").await["games"][0]["id"], id);
+    // A rated game whose invited seat nobody signed in took: void.
+    let (id, tokens) =
+        create(&s, Some(&ada), json!({ "seats": [ { "kind": "human" }, { "kind": "remote" } ], "rated": true })).await;
+    play_to_the_end(&s, &id, &tokens).await;
+    assert_eq!(profile(&s, "Ada").await["ratings"], json!([]));
+    assert_eq!(s.state.store().rated(&id).await.unwrap(), Some(true), "settled (void), never applied later");
+}
+
+// --- the stores ------------------------------------------------------------
+
+fn new_game(id: &str, seats: Vec<Seat>) -> NewGame {
+    let record = Record::from_json(
+        r#"{ "format": 1, "rules": { "preset": "standard" }, "players": ["Ada", "Bob"], "deck": ["E", "V"] }"#,
+    )
+    .unwrap();
+    NewGame { id: id.into(), record, live_seed: None, seats, created_at: 1, public: false }
+}
+
+fn human(name: &str, token: &str) -> Seat {
+    Seat::Human { name: name.into(), token_hash: hash_token(token), remote: true, account: None }
+}
+
+fn result(game: &str, places: [usize; 2]) -> RatedResult {
+    RatedResult {
+        game: game.into(),
+        pool: Pool::Duel,
+        seats: vec![
+            RatedSeat { seat: 0, account: Some("a1".into()), fixed: None, place: places[0] },
+            RatedSeat { seat: 1, account: Some("b1".into()), fixed: None, place: places[1] },
+        ],
+        at: 10,
+    }
+}
+
+/// What every store must do with ratings; `stores` share one database
+/// (several servers), and each tries to apply every result at once.
+async fn ratings_contract(stores: &[Arc<dyn Store>]) {
+    let store = &stores[0];
+    store.create_account(&account("a1", "Ada")).await.unwrap();
+    store.create_account(&account("b1", "Bob")).await.unwrap();
+    for g in 0..6 {
+        let id = format!("g{g}");
+        store
+            .create_game(&new_game(&id, vec![human("Ada", &format!("a{g}")), human("Bob", &format!("b{g}"))]))
+            .await
+            .unwrap();
+        assert_eq!(store.rated(&id).await.unwrap(), None);
+        store.mark_rated(&id, "duel").await.unwrap();
+        assert_eq!(store.rated(&id).await.unwrap(), Some(false));
+        assert_eq!(store.link_seat(&id, &hash_token(&format!("a{g}")), "a1").await.unwrap(), Some(0));
+        assert_eq!(store.link_seat(&id, &hash_token(&format!("b{g}")), "b1").await.unwrap(), Some(1));
+        assert_eq!(store.link_seat(&id, &hash_token(&format!("b{g}")), "a1").await.unwrap(), None, "taken");
+        // Every server applies it at once: one does.
+        let tries = stores.iter().map(|s| {
+            let (s, r) = (Arc::clone(s), result(&id, [1, 2]));
+            tokio::spawn(async move { s.apply_rating(&r).await.unwrap() })
+        });
+        let applied: Vec<_> = futures_join(tries).await.into_iter().flatten().collect();
+        assert_eq!(applied.len(), 1, "game {g}: applied once");
+        assert_eq!(applied[0].len(), 2);
+        assert_eq!(store.rated(&id).await.unwrap(), Some(true));
+    }
+    let ratings = store.account_ratings("a1").await.unwrap();
+    assert_eq!(ratings.len(), 1);
+    assert_eq!(ratings[0].games, 6);
+    assert!(ratings[0].rating.rating > 1700.0, "{ratings:?}");
+    let history = store.rating_history("b1", 100).await.unwrap();
+    assert_eq!(history.len(), 6);
+    assert!(history.windows(2).all(|w| w[1].before == w[0].after), "each game starts from the last");
+    assert_eq!(store.rating_history("b1", 2).await.unwrap().len(), 2);
+    let board = store.leaderboard("duel", PROVISIONAL_GAMES, 10).await.unwrap();
+    assert_eq!(board.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(), ["Ada", "Bob"]);
+    assert!(store.leaderboard("duel", 7, 10).await.unwrap().is_empty());
+    assert!(store.leaderboard("multi", 0, 10).await.unwrap().is_empty());
+    let games = store.account_games("a1", 100).await.unwrap();
+    assert_eq!(games.len(), 6);
+    assert!(games.iter().all(|g| g.rated && g.seat == 0));
+    let names = store.account_names(&["a1".into(), "zz".into()]).await.unwrap();
+    assert_eq!(names, vec![("a1".to_string(), "Ada".to_string())]);
+    // A voided game is never applied.
+    store.create_game(&new_game("v", vec![human("Ada", "av"), human("Bob", "bv")])).await.unwrap();
+    store.mark_rated("v", "duel").await.unwrap();
+    let void = RatedResult { seats: vec![], ..result("v", [1, 2]) };
+    assert_eq!(store.apply_rating(&void).await.unwrap(), Some(vec![]));
+    assert_eq!(store.apply_rating(&result("v", [1, 2])).await.unwrap(), None);
+    // A deleted account: its links dropped, its ratings gone.
+    store.forget_account_seats("b1").await.unwrap();
+    assert!(store.delete_account("b1").await.unwrap());
+    let seats = store.load("g0").await.unwrap().unwrap().seats;
+    assert_eq!(seats[1].account(), Some(DELETED_ACCOUNT));
+    assert_eq!(seats[0].account(), Some("a1"));
+    assert!(store.account_ratings("b1").await.unwrap().is_empty());
+    assert!(store.account_games("b1", 10).await.unwrap().is_empty());
+}
+
+async fn futures_join<T: Send + 'static>(handles: impl Iterator<Item = tokio::task::JoinHandle<T>>) -> Vec<T> {
+    let mut out = Vec::new();
+    for h in handles.collect::<Vec<_>>() {
+        out.push(h.await.unwrap());
+    }
+    out
+}
+
+#[tokio::test]
+async fn sqlite_keeps_ratings_and_applies_a_result_once() {
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+    ratings_contract(&[Arc::clone(&store), Arc::clone(&store), store]).await;
+}
+
+/// A rated game finished (its last move stored) whose result was never
+/// applied: the server that stored it stopped first.
+async fn unsettled_game(store: &Arc<dyn Store>) {
+    store.create_account(&account("a1", "Ada")).await.unwrap();
+    store.create_account(&account("b1", "Bob")).await.unwrap();
+    store.create_game(&new_game("u", vec![human("Ada", "au"), human("Bob", "bu")])).await.unwrap();
+    store.mark_rated("u", "duel").await.unwrap();
+    store.link_seat("u", &hash_token("au"), "a1").await.unwrap();
+    store.link_seat("u", &hash_token("bu"), "b1").await.unwrap();
+    let m = carcassonne::record::RecordMove {
+        tile: "E".into(),
+        at: [0, -1],
+        rot: 2,
+        meeple: None,
+        abbot: None,
+        recall: None,
+    };
+    let done =
+        Progress { finished: true, scores: vec![3, 10], to_move: None, winners: vec![1], at: 5, bot_turn: false };
+    store.append_move("u", 0, &m, &done).await.unwrap();
+}
+
+async fn a_sweep_settles_what_was_left(stores: [Arc<dyn Store>; 2]) {
+    unsettled_game(&stores[0]).await;
+    let apps = stores.map(|s| AppState::new(s, Config::quick()));
+    let (a, b) = tokio::join!(apps[0].settle_unsettled(), apps[1].settle_unsettled());
+    assert_eq!(a.unwrap() + b.unwrap(), 1, "applied once");
+    assert_eq!(apps[0].settle_unsettled().await.unwrap(), 0);
+    let bob = apps[1].store().account_ratings("b1").await.unwrap();
+    assert!(bob[0].rating.rating > 1500.0 && bob[0].games == 1, "{bob:?}");
+}
+
+#[tokio::test]
+async fn sqlite_a_sweep_settles_a_result_left_unapplied() {
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+    a_sweep_settles_what_was_left([Arc::clone(&store), store]).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn postgres_a_sweep_settles_a_result_left_unapplied() {
+    let Some(url) = common::pg::server_url() else { return };
+    let schema = common::pg::Schema::new(&url);
+    a_sweep_settles_what_was_left([Arc::new(schema.open().await), Arc::new(schema.open().await)]).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_servers_on_postgres_apply_a_result_once() {
+    let Some(url) = common::pg::server_url() else { return };
+    let schema = common::pg::Schema::new(&url);
+    let a: Arc<dyn Store> = Arc::new(schema.open().await);
+    let b: Arc<dyn Store> = Arc::new(schema.open().await);
+    ratings_contract(&[Arc::clone(&a), Arc::clone(&b), Arc::clone(&a), b]).await;
+    assert_eq!(schema.one("SELECT count(*) FROM rating_history WHERE account = 'a1'"), "6");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_servers_on_postgres_finish_a_rated_game_once() {
+    let Some(url) = common::pg::server_url() else { return };
+    let schema = common::pg::Schema::new(&url);
+    let one: Arc<dyn Store> = Arc::new(schema.open().await);
+    let two: Arc<dyn Store> = Arc::new(schema.open().await);
+    let s1 = AppState::new(Arc::clone(&one), Config { bot_delay: std::time::Duration::ZERO, ..Config::quick() });
+    let s2 = AppState::new(Arc::clone(&two), Config { bot_delay: std::time::Duration::ZERO, ..Config::quick() });
+    let server = Server { app: app(s1.clone()), state: s1 };
+    let ada = sign_up(&server, "Ada").await;
+    let (id, tokens) = create(
+        &server,
+        Some(&ada),
+        json!({ "seats": [ { "kind": "human" }, { "kind": "bot", "level": "random" } ], "rated": true }),
+    )
+    .await;
+    let scores: Vec<u32> = play_to_the_end(&server, &id, &tokens).await.into_iter().map(|x| x as u32).collect();
+    // The second server (asked late, or after a restart) applies nothing more.
+    assert!(s2.settle_rating(&id, &scores, None).await.unwrap().is_none());
+    assert_eq!(schema.one("SELECT games FROM ratings"), "1");
+    assert_eq!(schema.one("SELECT count(*) FROM rating_history"), "1");
+}

@@ -1,0 +1,129 @@
+// Ratings in a real Chromium: two people sign up; Ada creates a rated
+// two-player game and invites Bob, who opens the link signed in (his seat
+// is linked to his account); the moves are driven over the API to keep it
+// fast; at the end both profiles (#/player/NAME) show the game and the new
+// ratings, with the chart and its table; the leaderboard shows the bots'
+// fixed ratings. axe finds nothing on the profile and the leaderboard, on
+// a desktop, on a phone (390×844) in dark mode; nothing overflows at 320 px.
+//
+// Needs a running server: BASE_URL (default http://127.0.0.1:8080).
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { BASE, api, launchBrowser, shot, watchErrors } from './lib.mjs';
+import { checkA11y } from './a11y.mjs';
+
+async function signUp(page, name) {
+  await page.goto(`${BASE}/#/signup`);
+  await page.waitForSelector('.account-form');
+  await page.fill('#account-name', name);
+  await page.fill('#account-password', 'correct horse battery');
+  await page.click('.account-form button[type=submit]');
+  await page.waitForSelector('.recovery-code');
+}
+
+/** Plays the game to its end over the API with the seats' tokens: the final scores. */
+async function playOut(id, tokens) {
+  for (let k = 0; k < 400; k++) {
+    const { status, body: s } = await api(`/api/games/${id}?token=${tokens.join(',')}`);
+    assert.equal(status, 200);
+    if (s.status === 'finished') return s.players.map((p) => p.score);
+    const seat = s.turn.seat;
+    const p = s.legal[(k * 7) % s.legal.length];
+    const move = { version: s.version, tile: p.tile, at: p.at, rot: p.rot };
+    if (k % 3 === 0 && p.meeple && p.meeple.length) move.meeple = p.meeple[0];
+    const r = await api(`/api/games/${id}/moves?token=${tokens[seat]}`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(move),
+    });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+  }
+  throw new Error('the game did not end');
+}
+
+test('a rated game between two people moves both ratings, shown on their profiles', async () => {
+  const browser = await launchBrowser();
+  try {
+    const stamp = Date.now().toString(36);
+    const [adaName, bobName] = [`Ada ${stamp}`, `Bob ${stamp}`];
+    const adaContext = await browser.newContext({ viewport: { width: 1200, height: 860 } });
+    const bobContext = await browser.newContext({
+      viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, colorScheme: 'dark',
+    });
+    const ada = await adaContext.newPage();
+    const bob = await bobContext.newPage();
+    const errors = [...watchErrors(ada), ...watchErrors(bob)];
+    await signUp(ada, adaName);
+    await signUp(bob, bobName);
+
+    // Ada creates the rated game from her page (her session's cookie goes with it).
+    const created = await ada.evaluate(async () => {
+      const r = await fetch('/api/games', {
+        method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ seats: [{ kind: 'human' }, { kind: 'remote' }], rated: true }),
+      });
+      return { status: r.status, body: await r.json() };
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const id = created.body.id;
+    const tokens = [0, 1].map((seat) => created.body.tokens.find((t) => t.seat === seat).token);
+
+    // Bob opens the invitation signed in: his seat becomes his account's.
+    await bob.goto(`${BASE}/#/game/${id}?join=${tokens[1]}`);
+    await bob.waitForSelector('.account-name', { state: 'attached' });
+    for (let i = 0; ; i++) {
+      const { body } = await api(`/api/players/${encodeURIComponent(bobName)}`);
+      if (body.games.length === 1) break;
+      assert.ok(i < 100, 'Bob\'s seat is linked');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+
+    const scores = await playOut(id, tokens);
+
+    for (const [page, name, seat] of [[ada, adaName, 0], [bob, bobName, 1]]) {
+      await page.goto(`${BASE}/#/player/${encodeURIComponent(name)}`);
+      await page.waitForSelector('.profile-games li');
+      assert.equal(await page.textContent('.profile-head h1'), name);
+      const li = page.locator('.profile-games li').first();
+      assert.match(await li.textContent(), /rated/);
+      assert.equal(await li.locator('a[href$="?review"]').count(), 1, 'a link to the review');
+      assert.equal(await li.locator(`a[href="#/replay/${id}"]`).count(), 1, 'a link to the replay');
+      const rating = Number(await page.textContent('.rating-value'));
+      const other = scores[1 - seat];
+      const expected = scores[seat] > other ? 1662 : scores[seat] < other ? 1338 : 1500;
+      assert.equal(rating, expected, `${name} scored ${scores}`);
+      assert.match(await page.textContent('.rating-card'), /provisional/);
+      const label = await page.getAttribute('.rating-chart', 'aria-label');
+      assert.match(label, /Rating over 1 rated game: from 1500 to \d+/);
+      assert.equal(await page.locator('.history-table tbody tr').count(), 1, 'the chart as a table too');
+      await checkA11y(page, `${name}'s profile`);
+    }
+    await shot(bob, 'ratings-profile-phone-dark');
+    // 320 px: nothing wider than the screen.
+    await bob.setViewportSize({ width: 320, height: 700 });
+    const wide = await bob.evaluate(() => document.scrollingElement.scrollWidth);
+    assert.ok(wide <= 320, `the profile fits 320 px (${wide})`);
+
+    // The leaderboard: nobody established after one game; the bots' ratings.
+    await ada.goto(`${BASE}/#/leaderboard`);
+    await ada.waitForSelector('#lb-bots');
+    assert.match(await ada.textContent('.leaderboard'), /listed after 5 rated games/);
+    assert.equal(await ada.locator('section[aria-labelledby="lb-bots"] tbody tr').count(), 4);
+    await checkA11y(ada, 'leaderboard');
+    await bob.setViewportSize({ width: 390, height: 844 });
+    await bob.goto(`${BASE}/#/leaderboard`);
+    await bob.waitForSelector('#lb-bots');
+    await checkA11y(bob, 'leaderboard on a phone, dark');
+    await bob.setViewportSize({ width: 320, height: 700 });
+    const wideBoard = await bob.evaluate(() => document.scrollingElement.scrollWidth);
+    assert.ok(wideBoard <= 320, `the leaderboard fits 320 px (${wideBoard})`);
+    await bob.setViewportSize({ width: 390, height: 844 });
+    await shot(bob, 'ratings-leaderboard-phone-dark');
+
+    // An unknown player: said plainly.
+    await ada.goto(`${BASE}/#/player/nobody-${stamp}`);
+    await ada.waitForSelector('.profile-page h1');
+    assert.equal(await ada.textContent('.profile-page h1'), 'No such player');
+    assert.deepEqual(errors.filter((e) => !e.includes('status of 404')), []);
+  } finally {
+    await browser.close();
+  }
+});
