@@ -62,6 +62,14 @@ pub enum ApiError {
     /// Too many password attempts for that name or from this address: try
     /// again after so many seconds (`Retry-After`).
     Throttled(u64),
+    /// Passkeys do not work for the page's origin (or are off: no usable
+    /// public URL).
+    PasskeysUnavailable,
+    /// A passkey ceremony that is not (or no longer) under way: never
+    /// started, finished already, or too old.
+    ChallengeExpired,
+    /// A passkey the server does not know, or an answer that does not check out.
+    PasskeyRefused,
 }
 
 /// Seconds a client told to try later ([`ApiError::TryLater`]) waits.
@@ -95,6 +103,9 @@ impl ApiError {
             ApiError::BadCredentials => "bad_credentials",
             ApiError::NotSignedIn => "not_signed_in",
             ApiError::Throttled(_) => "too_many_attempts",
+            ApiError::PasskeysUnavailable => "passkeys_unavailable",
+            ApiError::ChallengeExpired => "challenge_expired",
+            ApiError::PasskeyRefused => "passkey_refused",
         }
     }
 
@@ -120,6 +131,9 @@ impl ApiError {
             ApiError::NameTaken => StatusCode::CONFLICT,
             ApiError::BadCredentials | ApiError::NotSignedIn => StatusCode::UNAUTHORIZED,
             ApiError::Throttled(_) => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::PasskeysUnavailable => StatusCode::NOT_FOUND,
+            ApiError::ChallengeExpired => StatusCode::CONFLICT,
+            ApiError::PasskeyRefused => StatusCode::UNAUTHORIZED,
         }
     }
 
@@ -160,6 +174,9 @@ impl ApiError {
             ApiError::BadCredentials => "wrong name or password".into(),
             ApiError::NotSignedIn => "sign in first".into(),
             ApiError::Throttled(secs) => format!("too many attempts: try again in {secs} seconds"),
+            ApiError::PasskeysUnavailable => "passkeys do not work on this address of the server".into(),
+            ApiError::ChallengeExpired => "that passkey request is over (or took too long): try again".into(),
+            ApiError::PasskeyRefused => "this passkey was not accepted".into(),
         }
     }
 

@@ -30,6 +30,7 @@ mod routes;
 mod services;
 mod state;
 mod store;
+mod store_passkeys;
 mod store_pg;
 mod view;
 mod wire;
@@ -48,6 +49,7 @@ pub use routes::{
     MAX_WS_MESSAGE, SAVES_PER_HOUR,
 };
 pub use services::games::{rebuild, MoveRequest, SeatToken, Viewer};
+pub use services::passkeys::{passkey_origin, MAX_PASSKEYS};
 pub use services::{review, AppState};
 pub use state::{score_history, StateView};
 pub use store::{
