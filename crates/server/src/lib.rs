@@ -44,18 +44,20 @@ pub use config::{Config, PasswordCost, Rate};
 pub use error::ApiError;
 pub use listen::{addr_key, serve_until, Class, ConnHandle, Connections, Site, Slot};
 pub use qr::MAX_QR_TEXT;
+pub use routes::MAX_PASSKEY_BODY;
 pub use routes::{
     app, app_with, COOKIE, COOKIE_MAX_AGE, MAX_ACCOUNT_BODY, MAX_BODY, MAX_RECORD, MAX_SAVED_RULES, MAX_TOKENS,
     MAX_WS_MESSAGE, SAVES_PER_HOUR,
 };
 pub use services::games::{rebuild, MoveRequest, SeatToken, Viewer};
-pub use services::passkeys::{passkey_origin, MAX_PASSKEYS};
+pub use services::passkeys::{passkey_origin, MAX_PASSKEYS, STARTS_PER_ADDRESS};
 pub use services::{review, AppState};
 pub use state::{score_history, StateView};
 pub use store::{
     hash_token, Account, Beat, Change, Feed, GameChanged, GameSummary, NewGame, Progress, SavedRules, Seat,
     SqliteStore, Store, StoreError, StoredGame, BEAT_EVERY,
 };
+pub use store::{PasskeyChallenge, StoredPasskey};
 pub use store_pg::{is_postgres_url, redact_url, PgStore, DEAD_AFTER, MIGRATIONS as PG_MIGRATIONS};
 pub use view::{options_json, replay_json, rules_json, state_json, tiles_json, COLORS};
 

@@ -28,6 +28,7 @@ mod rulesets;
 mod ws;
 
 pub use accounts::{COOKIE, COOKIE_MAX_AGE, MAX_ACCOUNT_BODY};
+pub use passkeys::MAX_PASSKEY_BODY;
 pub use rulesets::{MAX_SAVED_RULES, SAVES_PER_HOUR};
 
 /// The largest request body for moves and new games.
