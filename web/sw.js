@@ -31,6 +31,7 @@ const SHELL = [
   '/js/home.js',
   '/js/meeple.js',
   '/js/panels.js',
+  '/js/passkeys.js',
   '/js/replay.js',
   '/js/review.js',
   '/js/rules.js',

@@ -5,6 +5,7 @@
 
 import { request } from './api.js';
 import { esc } from './dom.js';
+import { offerPasskeySignIn } from './passkeys.js';
 
 /** A message as a sentence: capital first, full stop last. */
 function sentence(m) {
@@ -24,8 +25,12 @@ export async function showAccount() {
     box.innerHTML = '<a href="#/signin">Sign in</a>';
     return;
   }
-  box.innerHTML = `<span class="account-name">${esc(name)}</span>
-    <button type="button" class="link account-signout">Sign out</button>`;
+  box.innerHTML = `<a class="account-link" href="#/account" aria-label="Account of ${esc(name)}"><span
+    class="account-name">${esc(name)}</span><svg class="account-icon" viewBox="0 0 24 24" width="22" height="22"
+    aria-hidden="true" focusable="false"><circle cx="12" cy="8" r="4"/><path d="M4 21c0-4.4 3.6-7 8-7s8 2.6 8 7z"/></svg></a>
+    <button type="button" class="link account-signout"><svg class="account-icon" viewBox="0 0 24 24" width="22"
+    height="22" aria-hidden="true" focusable="false"><path d="M10 3h8a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2h-8v-2h8V5h-8z"/><path
+    d="M9 7l1.4 1.4L8.8 10H16v2H8.8l1.6 1.6L9 15l-4-4z"/></svg><span class="account-signout-text">Sign out</span></button>`;
   box.querySelector('.account-signout').addEventListener('click', async () => {
     try { await request('POST', '/api/account/signout', {}); } catch { /* the cookie is gone either way */ }
     await showAccount();
@@ -47,7 +52,7 @@ export class AccountScreen {
             : 'No account? <a href="#/signup">Create one</a>, or play as a guest.'}</p>
           <form class="account-form" method="post" action="#" novalidate>
             <label for="account-name">Name</label>
-            <input id="account-name" name="username" autocomplete="username" required maxlength="64"
+            <input id="account-name" name="username" autocomplete="${up ? 'username' : 'username webauthn'}" required maxlength="64"
               autocapitalize="none" spellcheck="false">
             <label for="account-password">Password</label>
             <input id="account-password" name="password" type="password" required minlength="8" maxlength="256"
@@ -64,9 +69,15 @@ export class AccountScreen {
       e.preventDefault();
       this.submit(form, up);
     });
+    this.passkeys = up ? null : offerPasskeySignIn(form, async () => {
+      await showAccount();
+      location.hash = '#/';
+    });
   }
 
-  destroy() {}
+  destroy() {
+    if (this.passkeys) this.passkeys.stop();
+  }
 
   async submit(form, up) {
     const error = form.querySelector('.account-error');
@@ -94,6 +105,7 @@ export class AccountScreen {
           <p>Your recovery code sets a new password if you forget yours. It is shown only now:
             write it down or keep it in your password manager.</p>
           <p><code class="recovery-code">${esc(answer.recovery_code)}</code></p>
+          <p>You can also <a href="#/account">add a passkey</a> to sign in without your password.</p>
           <a class="btn primary" href="#/">Done</a>
         </section>
       </div>`;

@@ -1,6 +1,6 @@
 // The web game's entry point: loads the tile data, draws every tile once into
 // shared <defs>, and routes between the screens (#/, #/new, #/game/ID,
-// #/replay/ID, #/rules/CODE, #/learn, #/puzzles, #/signup, #/signin).
+// #/replay/ID, #/rules/CODE, #/learn, #/puzzles, #/signup, #/signin, #/account).
 
 import { AccountScreen, showAccount } from './account.js';
 import { addTokens, api } from './api.js';
@@ -10,6 +10,7 @@ import { GameScreen } from './game.js';
 import { HomeScreen } from './home.js';
 import { ReplayScreen } from './replay.js';
 import { RulesScreen } from './rules.js';
+import { AccountSettingsScreen } from './passkeys.js';
 import { TileSet } from './tiles.js';
 import { installTheme } from './theme.js';
 
@@ -73,6 +74,10 @@ async function route() {
   if (parts[0] === 'puzzles') {
     const { PuzzlesScreen } = await import('./puzzles.js');
     show(() => new PuzzlesScreen(main, tiles, parts[1] || null));
+    return;
+  }
+  if (parts[0] === 'account') {
+    show(() => new AccountSettingsScreen(main, showAccount));
     return;
   }
   if (parts[0] === 'signup' || parts[0] === 'signin') {

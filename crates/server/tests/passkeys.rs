@@ -312,6 +312,10 @@ async fn pages_of_other_sites_are_refused() {
     assert_eq!(send(&s, form).await.code(), "unsupported_media_type");
 }
 
+fn available(host: &str) -> Req<'_> {
+    Req { host, origin: None, fetch_site: None, ..req("GET", "/api/passkeys/available", None) }
+}
+
 #[tokio::test]
 async fn passkeys_work_only_on_the_configured_origin() {
     // No public URL: localhost only (any port), never an IP address.
@@ -330,6 +334,8 @@ async fn passkeys_work_only_on_the_configured_origin() {
     )
     .await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+    assert_eq!(send(&s, available("localhost:3")).await.body, json!({ "available": true }));
+    assert_eq!(send(&s, available("127.0.0.1:3")).await.body, json!({ "available": false }));
 
     // A public URL: its origin only.
     let config = Config { public_url: Some("https://carcassonne.example".into()), ..Config::quick() };
@@ -350,6 +356,9 @@ async fn passkeys_work_only_on_the_configured_origin() {
         ..post("/api/passkeys/signin/start", json!({}))
     };
     assert_eq!(send(&s, other_port).await.code(), "passkeys_unavailable");
+    assert_eq!(send(&s, available("carcassonne.example")).await.body, json!({ "available": true }));
+    assert_eq!(send(&s, available("carcassonne.example:8443")).await.body, json!({ "available": false }));
+    assert_eq!(send(&s, available("localhost:8080")).await.body, json!({ "available": false }));
 
     // A public URL that will not do turns passkeys off (the CLI refuses it at start).
     let s = server(Config { public_url: Some("https://10.0.0.1".into()), ..Config::quick() });

@@ -30,6 +30,7 @@ pub const MAX_PASSKEY_BODY: usize = 32 * 1024;
 pub(super) fn routes() -> Router<Shared> {
     Router::new()
         .route("/api/passkeys", get(list))
+        .route("/api/passkeys/available", get(available))
         .route("/api/passkeys/register/start", post(register_start))
         .route("/api/passkeys/register/finish", post(register_finish))
         .route("/api/passkeys/delete", post(delete))
@@ -74,6 +75,13 @@ struct SignInFinish {
 #[serde(deny_unknown_fields)]
 struct Remove {
     id: String,
+}
+
+/// `GET /api/passkeys/available`: `{"available": bool}`, whether passkeys
+/// work for pages of the address the request came to.
+async fn available(State(app): State<AppState>, parts: Parts) -> Response {
+    let host = parts.headers.get(header::HOST).and_then(|h| h.to_str().ok());
+    Json(json!({ "available": app.passkeys_available(host) })).into_response()
 }
 
 /// `GET /api/passkeys`: the account's passkeys.

@@ -252,6 +252,13 @@ impl AppState {
         Ok(self.store().passkeys(&account.id).await?.iter().map(PasskeyInfo::from).collect())
     }
 
+    /// Whether pages served under this `Host` can use passkeys (a hint for
+    /// the page: a `GET` carries no `Origin`; the ceremonies check the origin).
+    pub fn passkeys_available(&self, host: Option<&str>) -> bool {
+        let p = self.passkeys_service();
+        host.is_some_and(|h| p.serves(Some(&format!("{}://{h}", p.origin.scheme()))))
+    }
+
     /// Starts adding a passkey to `account`, from a page of `origin`.
     ///
     /// # Errors
