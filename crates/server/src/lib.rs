@@ -30,7 +30,6 @@ mod routes;
 mod services;
 mod state;
 mod store;
-mod store_passkeys;
 mod store_pg;
 mod view;
 mod wire;

@@ -21,8 +21,9 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 
 use crate::bots::BotLevel;
-use crate::store_passkeys::sqlite as passkeys_sql;
-pub use crate::store_passkeys::{PasskeyChallenge, StoredPasskey};
+pub(crate) mod passkeys;
+use passkeys::sqlite as passkeys_sql;
+pub use passkeys::{PasskeyChallenge, StoredPasskey};
 
 /// Who sits in a seat.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -530,7 +531,7 @@ pub trait Store: Send + Sync {
         Err(no_accounts())
     }
 
-    // Passkeys (docs/web.md, *Passkeys*; SQL in store_passkeys.rs).
+    // Passkeys (docs/web.md, *Passkeys*; SQL in store/passkeys.rs).
 
     /// Keeps a passkey ceremony begun; those expired before `now` are removed on the way.
     ///
@@ -687,8 +688,8 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX sessions_by_account ON sessions(account);
     CREATE INDEX sessions_by_use ON sessions(seen_at);",
-    // 8: passkeys and passkey ceremonies begun (store_passkeys.rs).
-    crate::store_passkeys::SQLITE_MIGRATION,
+    // 8: passkeys and passkey ceremonies begun (store/passkeys.rs).
+    crate::store::passkeys::SQLITE_MIGRATION,
 ];
 
 /// Takes the work of a review (`Store::claim_review`): `?1` game, `?2`
@@ -1100,7 +1101,7 @@ impl Store for SqliteStore {
         .await
     }
 
-    // Passkeys (store_passkeys.rs).
+    // Passkeys (store/passkeys.rs).
 
     async fn save_passkey_challenge(&self, challenge: &PasskeyChallenge, now: i64) -> Result<(), StoreError> {
         let c = challenge.clone();

@@ -37,12 +37,12 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::{AsyncMessage, Client, Config, IsolationLevel, NoTls, Notification};
 use tokio_postgres_rustls::MakeRustlsConnect;
 
+use crate::store::passkeys::pg as passkeys_sql;
 use crate::store::{
     summary, Account, Beat, Change, Feed, GameChanged, GameSummary, NewGame, Progress, SavedRules, Store, StoreError,
     StoredGame, ACCOUNT_COLUMNS, BEAT_EVERY, CLAIM_REVIEW, SAVE_REVIEW,
 };
 use crate::store::{PasskeyChallenge, StoredPasskey};
-use crate::store_passkeys::pg as passkeys_sql;
 
 /// The channel on which stored moves are announced: `"<game id>:<moves>"`.
 pub const CHANNEL: &str = "carcassonne_moves";
@@ -148,8 +148,8 @@ pub const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX sessions_by_account ON sessions (account);
     CREATE INDEX sessions_by_use ON sessions (seen_at);",
-    // 7: passkeys and passkey ceremonies begun (store_passkeys.rs).
-    crate::store_passkeys::PG_MIGRATION,
+    // 7: passkeys and passkey ceremonies begun (store/passkeys.rs).
+    crate::store::passkeys::PG_MIGRATION,
 ];
 
 /// The most connections one server keeps open for requests (the change
@@ -921,7 +921,7 @@ impl Store for PgStore {
         Ok(())
     }
 
-    // Passkeys (store_passkeys.rs).
+    // Passkeys (store/passkeys.rs).
 
     async fn save_passkey_challenge(&self, challenge: &PasskeyChallenge, now: i64) -> Result<(), StoreError> {
         let conn = self.conn().await?;

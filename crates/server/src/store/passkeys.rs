@@ -10,7 +10,7 @@
 
 use rusqlite::{params, Connection, OptionalExtension};
 
-use crate::store::{Account, StoreError, ACCOUNT_COLUMNS};
+use super::{Account, StoreError, ACCOUNT_COLUMNS};
 
 /// A passkey as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
