@@ -33,6 +33,7 @@ const SHELL = [
   '/js/i18n.js',
   '/js/meeple.js',
   '/js/panels.js',
+  '/js/passkeys.js',
   '/js/replay.js',
   '/js/review.js',
   '/js/rules.js',

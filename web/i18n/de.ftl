@@ -656,3 +656,11 @@ error-no_hints = Keine Tipps in einem gewerteten Spiel oder einem Online-Spiel m
 account-profile = Dein Profil
 home-rated = Gewertetes Spiel (angemeldet; Regeln einer Vorlage; Eingeladene melden sich an, um ihren Platz einzunehmen)
 error-not_ratable = Dieses Spiel kann nicht gewertet werden.
+
+## Passkeys
+account-of = Konto von { $name }
+account-passkey-also = Du kannst dich auch ohne Passwort anmelden:
+account-add-passkey = einen Passkey hinzufügen
+error-passkeys_unavailable = Passkeys funktionieren unter dieser Adresse des Servers nicht.
+error-challenge_expired = Das hat zu lange gedauert: versuche es noch einmal.
+error-passkey_refused = Dieser Passkey wurde nicht angenommen.

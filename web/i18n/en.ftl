@@ -673,3 +673,11 @@ error-no_hints = No hints in a rated game or one played online with other people
 account-profile = Your profile
 home-rated = Rated game (signed in; a preset's rules; invited players sign in to take their seats)
 error-not_ratable = This game cannot be rated.
+
+## Passkeys
+account-of = Account of { $name }
+account-passkey-also = You can also sign in without your password:
+account-add-passkey = add a passkey
+error-passkeys_unavailable = Passkeys do not work on this address of the server.
+error-challenge_expired = That took too long: try again.
+error-passkey_refused = This passkey was not accepted.

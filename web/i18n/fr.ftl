@@ -671,3 +671,11 @@ error-no_hints = Pas de conseil dans une partie classée ou en ligne avec d’au
 account-profile = Votre profil
 home-rated = Partie classée (connecté ; règles d’un préréglage ; les invités se connectent pour prendre leur place)
 error-not_ratable = Cette partie ne peut pas être classée.
+
+## Passkeys
+account-of = Compte de { $name }
+account-passkey-also = Vous pouvez aussi vous connecter sans mot de passe :
+account-add-passkey = ajouter une clé d’accès
+error-passkeys_unavailable = Les clés d’accès ne fonctionnent pas à cette adresse du serveur.
+error-challenge_expired = Cela a pris trop de temps : réessayez.
+error-passkey_refused = Cette clé d’accès n’a pas été acceptée.

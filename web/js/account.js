@@ -6,6 +6,7 @@
 import { request } from './api.js';
 import { esc } from './dom.js';
 import { errorText, t } from './i18n.js';
+import { offerPasskeySignIn } from './passkeys.js';
 
 /** A message as a sentence: capital first, full stop last. */
 function sentence(m) {
@@ -27,8 +28,12 @@ export async function showAccount() {
   }
   // The seats this browser holds become the account's (ratings, profile).
   import('./profile.js').then((m) => m.linkHeldSeats()).catch(() => {});
-  box.innerHTML = `<a class="account-name" href="#/player/${encodeURIComponent(name)}" title="${esc(t('account-profile'))}">${esc(name)}</a>
-    <button type="button" class="link account-signout">${esc(t('account-sign-out'))}</button>`;
+  box.innerHTML = `<a class="account-link" href="#/account" aria-label="${esc(t('account-of', { name }))}"><span
+    class="account-name">${esc(name)}</span><svg class="account-icon" viewBox="0 0 24 24" width="22" height="22"
+    aria-hidden="true" focusable="false"><circle cx="12" cy="8" r="4"/><path d="M4 21c0-4.4 3.6-7 8-7s8 2.6 8 7z"/></svg></a>
+    <button type="button" class="link account-signout"><svg class="account-icon" viewBox="0 0 24 24" width="22"
+    height="22" aria-hidden="true" focusable="false"><path d="M10 3h8a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2h-8v-2h8V5h-8z"/><path
+    d="M9 7l1.4 1.4L8.8 10H16v2H8.8l1.6 1.6L9 15l-4-4z"/></svg><span class="account-signout-text">${esc(t('account-sign-out'))}</span></button>`;
   box.querySelector('.account-signout').addEventListener('click', async () => {
     try { await request('POST', '/api/account/signout', {}); } catch { /* the cookie is gone either way */ }
     await showAccount();
@@ -50,7 +55,7 @@ export class AccountScreen {
     : `${esc(t('account-none'))} <a href="#/signup">${esc(t('account-create-one'))}</a>${esc(t('account-or-guest'))}`}</p>
           <form class="account-form" method="post" action="#" novalidate>
             <label for="account-name">${esc(t('account-name'))}</label>
-            <input id="account-name" name="username" autocomplete="username" required maxlength="64"
+            <input id="account-name" name="username" autocomplete="${up ? 'username' : 'username webauthn'}" required maxlength="64"
               autocapitalize="none" spellcheck="false">
             <label for="account-password">${esc(t('account-password'))}</label>
             <input id="account-password" name="password" type="password" required minlength="8" maxlength="256"
@@ -67,9 +72,15 @@ export class AccountScreen {
       e.preventDefault();
       this.submit(form, up);
     });
+    this.passkeys = up ? null : offerPasskeySignIn(form, async () => {
+      await showAccount();
+      location.hash = '#/';
+    });
   }
 
-  destroy() {}
+  destroy() {
+    if (this.passkeys) this.passkeys.stop();
+  }
 
   async submit(form, up) {
     const error = form.querySelector('.account-error');
@@ -96,6 +107,7 @@ export class AccountScreen {
           <h1>${esc(t('account-welcome', { name: answer.name }))}</h1>
           <p>${esc(t('account-recovery'))}</p>
           <p><code class="recovery-code">${esc(answer.recovery_code)}</code></p>
+          <p>${esc(t('account-passkey-also'))} <a href="#/account">${esc(t('account-add-passkey'))}</a></p>
           <a class="btn primary" href="#/">${esc(t('done'))}</a>
         </section>
       </div>`;

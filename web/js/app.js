@@ -1,7 +1,7 @@
 // The web game's entry point: loads the tile data, draws every tile once into
 // shared <defs>, and routes between the screens (#/, #/new, #/game/ID,
 // #/replay/ID, #/rules/CODE, #/learn, #/puzzles, #/signup, #/signin,
-// #/player/NAME, #/leaderboard).
+// #/account, #/player/NAME, #/leaderboard).
 
 import { AccountScreen, showAccount } from './account.js';
 import { addTokens, api } from './api.js';
@@ -11,6 +11,7 @@ import { GameScreen } from './game.js';
 import { HomeScreen } from './home.js';
 import { ReplayScreen } from './replay.js';
 import { RulesScreen } from './rules.js';
+import { AccountSettingsScreen } from './passkeys.js';
 import { TileSet } from './tiles.js';
 import { installTheme } from './theme.js';
 import { errorText, installLanguage, t } from './i18n.js';
@@ -89,6 +90,10 @@ async function route() {
   if (parts[0] === 'leaderboard') {
     const { LeaderboardScreen } = await import('./leaderboard.js');
     show(() => new LeaderboardScreen(main));
+    return;
+  }
+  if (parts[0] === 'account') {
+    show(() => new AccountSettingsScreen(main, showAccount));
     return;
   }
   if (parts[0] === 'signup' || parts[0] === 'signin') {

@@ -77,6 +77,12 @@ pub struct ServeArgs {
     /// not at all is replaced for that move by the built-in normal bot.
     #[arg(long, value_name = "TIME", default_value = "2s", value_parser = crate::arena::parse_duration)]
     pub bot_time: Duration,
+    /// The address people open the game at, as `https://carcassonne.example`
+    /// (no path): passkeys are made for this site and work only on pages
+    /// of this origin. Unset, passkeys work on `http://localhost` (any port),
+    /// for development (docs/web.md, *Passkeys*).
+    #[arg(long, value_name = "URL")]
+    pub public_url: Option<String>,
 }
 
 impl Default for ServeArgs {
@@ -101,6 +107,7 @@ impl Default for ServeArgs {
             log_format: "text".into(),
             bots: Vec::new(),
             bot_time: Duration::from_secs(2),
+            public_url: None,
         }
     }
 }
@@ -147,6 +154,12 @@ impl ServeArgs {
         }
         if let Some(d) = self.expire_days {
             c.expire_after = (d > 0).then(|| Duration::from_secs(d.saturating_mul(24 * 3600)));
+        }
+        if let Some(url) = &self.public_url {
+            c.public_url = Some(
+                carcassonne_server::passkey_origin(url)
+                    .map_err(|e| carcassonne_server::ExternalBotError(format!("--public-url {e}")))?,
+            );
         }
         c.allowed_origins.extend(self.allow_origin.iter().map(|o| o.trim_end_matches('/').to_string()));
         for spec in &self.bots {

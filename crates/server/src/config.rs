@@ -82,6 +82,13 @@ pub struct Config {
     /// Session cookies are `Secure` whatever the page's origin says (a
     /// server behind a TLS proxy whose pages are all https).
     pub secure_cookies: bool,
+    /// The origin people open the game at (`https://carcassonne.example`):
+    /// passkeys are made for its host and accepted only from its pages.
+    /// `None`: passkeys work on `http://localhost` at any port
+    /// (development; docs/web.md, *Passkeys*).
+    pub public_url: Option<String>,
+    /// How long a passkey ceremony begun may take to finish.
+    pub passkey_challenge_ttl: Duration,
 }
 
 /// Argon2id's cost: memory in KiB, passes, lanes.
@@ -146,6 +153,8 @@ impl Default for Config {
             password_cost: PasswordCost::STANDARD,
             session_idle: Duration::from_secs(30 * 24 * 3600),
             secure_cookies: false,
+            public_url: None,
+            passkey_challenge_ttl: Duration::from_secs(5 * 60),
         }
     }
 }
@@ -169,6 +178,9 @@ impl Config {
         }
         if std::env::var("CARCASSONNE_SECURE_COOKIES").is_ok_and(|v| v.trim() == "1") {
             c.secure_cookies = true;
+        }
+        if let Ok(v) = std::env::var("CARCASSONNE_PUBLIC_URL") {
+            c.public_url = Some(v.trim().trim_end_matches('/').to_string()).filter(|v| !v.is_empty());
         }
         if let Ok(v) = std::env::var("CARCASSONNE_RATE_LIMIT") {
             let v = v.trim();

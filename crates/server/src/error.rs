@@ -71,6 +71,14 @@ pub enum ApiError {
     /// A rated game that cannot be one (why): not signed in, house rules,
     /// an unrated bot, the creator seated twice.
     NotRatable(String),
+    /// Passkeys do not work for the page's origin (or are off: no usable
+    /// public URL).
+    PasskeysUnavailable,
+    /// A passkey ceremony that is not (or no longer) under way: never
+    /// started, finished already, or too old.
+    ChallengeExpired,
+    /// A passkey the server does not know, or an answer that does not check out.
+    PasskeyRefused,
 }
 
 /// Seconds a client told to try later ([`ApiError::TryLater`]) waits.
@@ -107,6 +115,9 @@ impl ApiError {
             ApiError::NoHints => "no_hints",
             ApiError::Replay(_) => "bad_request",
             ApiError::NotRatable(_) => "not_ratable",
+            ApiError::PasskeysUnavailable => "passkeys_unavailable",
+            ApiError::ChallengeExpired => "challenge_expired",
+            ApiError::PasskeyRefused => "passkey_refused",
         }
     }
 
@@ -135,6 +146,9 @@ impl ApiError {
             ApiError::NoHints => StatusCode::FORBIDDEN,
             ApiError::Replay(_) => StatusCode::BAD_REQUEST,
             ApiError::NotRatable(_) => StatusCode::BAD_REQUEST,
+            ApiError::PasskeysUnavailable => StatusCode::NOT_FOUND,
+            ApiError::ChallengeExpired => StatusCode::CONFLICT,
+            ApiError::PasskeyRefused => StatusCode::UNAUTHORIZED,
         }
     }
 
@@ -178,6 +192,9 @@ impl ApiError {
             ApiError::NoHints => "no hints in a rated game or one played online with other people".into(),
             ApiError::Replay(e) => e.to_string(),
             ApiError::NotRatable(why) => format!("this game cannot be rated: {why}"),
+            ApiError::PasskeysUnavailable => "passkeys do not work on this address of the server".into(),
+            ApiError::ChallengeExpired => "that passkey request is over (or took too long): try again".into(),
+            ApiError::PasskeyRefused => "this passkey was not accepted".into(),
         }
     }
 

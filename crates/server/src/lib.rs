@@ -46,18 +46,21 @@ pub use error::ApiError;
 pub use listen::{addr_key, serve_until, Class, ConnHandle, Connections, Site, Slot};
 pub use qr::MAX_QR_TEXT;
 pub use rating::{bot_rating, rank_seats, update as update_ratings, Pool, Rating, MULTI_SCALE, PROVISIONAL_GAMES};
+pub use routes::MAX_PASSKEY_BODY;
 pub use routes::{
     app, app_with, COOKIE, COOKIE_MAX_AGE, MAX_ACCOUNT_BODY, MAX_BODY, MAX_RECORD, MAX_SAVED_RULES, MAX_TOKENS,
     MAX_WS_MESSAGE, SAVES_PER_HOUR,
 };
 pub use services::games::{rebuild, MoveRequest, SeatToken, Viewer};
 pub use services::{hints, review, AppState};
+pub use services::passkeys::{passkey_origin, MAX_PASSKEYS, STARTS_PER_ADDRESS};
 pub use state::{score_history, StateView};
 pub use store::{
     hash_token, Account, AccountGame, Beat, Change, Feed, GameChanged, GameSummary, HistoryRow, NewGame, Progress,
     RatedResult, RatedSeat, RatingChange, RatingRow, SavedRules, Seat, SqliteStore, Store, StoreError, StoredGame,
     BEAT_EVERY, DELETED_ACCOUNT,
 };
+pub use store::{PasskeyChallenge, StoredPasskey};
 pub use store_pg::{is_postgres_url, redact_url, PgStore, DEAD_AFTER, MIGRATIONS as PG_MIGRATIONS};
 pub use view::{options_json, replay_json, rules_json, state_json, tiles_json, COLORS};
 

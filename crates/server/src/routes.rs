@@ -27,10 +27,12 @@ mod hints;
 // (i18n) error messages in the reader's language
 mod localize;
 mod players;
+mod passkeys;
 mod rulesets;
 mod ws;
 
 pub use accounts::{COOKIE, COOKIE_MAX_AGE, MAX_ACCOUNT_BODY};
+pub use passkeys::MAX_PASSKEY_BODY;
 pub use rulesets::{MAX_SAVED_RULES, SAVES_PER_HOUR};
 
 /// The largest request body for moves and new games.
@@ -147,6 +149,7 @@ pub fn app_with(state: AppState, conns: Arc<Connections>) -> Router {
         .merge(replay)
         .merge(accounts::routes())
         .merge(players::routes())
+        .merge(passkeys::routes())
         .fallback(crate::assets::static_file)
         .with_state(Shared { app: state, conns })
         // (i18n) refusals in the reader's language (Accept-Language)

@@ -21,6 +21,9 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 
 use crate::bots::BotLevel;
+pub(crate) mod passkeys;
+use passkeys::sqlite as passkeys_sql;
+pub use passkeys::{PasskeyChallenge, StoredPasskey};
 
 pub(crate) mod ratings;
 pub use ratings::{AccountGame, HistoryRow, RatedResult, RatedSeat, RatingChange, RatingRow, DELETED_ACCOUNT};
@@ -650,6 +653,74 @@ pub trait Store: Send + Sync {
     async fn unsettled_ratings(&self, _before: i64, _limit: usize) -> Result<Vec<(String, Vec<u32>)>, StoreError> {
         Ok(Vec::new())
     }
+
+    // Passkeys (docs/web.md, *Passkeys*; SQL in store/passkeys.rs).
+
+    /// Keeps a passkey ceremony begun; those expired before `now` are removed on the way.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn save_passkey_challenge(&self, _challenge: &PasskeyChallenge, _now: i64) -> Result<(), StoreError> {
+        Err(no_accounts())
+    }
+
+    /// Takes (removes) the ceremony of this token hash and kind: `None` if
+    /// there is none, or it expired before `now`.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn take_passkey_challenge(
+        &self,
+        _id_hash: &str,
+        _kind: &str,
+        _now: i64,
+    ) -> Result<Option<PasskeyChallenge>, StoreError> {
+        Err(no_accounts())
+    }
+
+    /// Adds a passkey: false if its credential is stored already or its
+    /// account has `max` passkeys.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn add_passkey(&self, _passkey: &StoredPasskey, _max: usize) -> Result<bool, StoreError> {
+        Err(no_accounts())
+    }
+
+    /// An account's passkeys, oldest first.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn passkeys(&self, _account: &str) -> Result<Vec<StoredPasskey>, StoreError> {
+        Err(no_accounts())
+    }
+
+    /// The passkey of a credential id and its account.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn passkey_by_credential(
+        &self,
+        _credential_id: &str,
+    ) -> Result<Option<(StoredPasskey, Account)>, StoreError> {
+        Err(no_accounts())
+    }
+
+    /// A sign-in with a passkey: its new state (counter) and time of use.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn passkey_used(&self, _credential_id: &str, _passkey: &str, _now: i64) -> Result<bool, StoreError> {
+        Err(no_accounts())
+    }
+
+    /// Removes one of an account's passkeys: whether it had it.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn delete_passkey(&self, _account: &str, _credential_id: &str) -> Result<bool, StoreError> {
+        Err(no_accounts())
+    }
 }
 
 /// What a storage without accounts answers (the real ones keep them;
@@ -742,6 +813,8 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX sessions_by_use ON sessions(seen_at);",
     // 8 (ratings): seats linked to accounts, rated games, ratings and their history.
     ratings::SQLITE_MIGRATION,
+    // 9: passkeys and passkey ceremonies begun (store/passkeys.rs).
+    crate::store::passkeys::SQLITE_MIGRATION,
 ];
 
 /// Takes the work of a review (`Store::claim_review`): `?1` game, `?2`
@@ -1362,6 +1435,48 @@ impl Store for SqliteStore {
 
     async fn unsettled_ratings(&self, before: i64, limit: usize) -> Result<Vec<(String, Vec<u32>)>, StoreError> {
         self.ratings_unsettled(before, limit).await
+    }
+
+    // Passkeys (store/passkeys.rs).
+
+    async fn save_passkey_challenge(&self, challenge: &PasskeyChallenge, now: i64) -> Result<(), StoreError> {
+        let c = challenge.clone();
+        self.run(move |db| passkeys_sql::save_challenge(&mut db.conn(), &c, now)).await
+    }
+
+    async fn take_passkey_challenge(
+        &self,
+        id_hash: &str,
+        kind: &str,
+        now: i64,
+    ) -> Result<Option<PasskeyChallenge>, StoreError> {
+        let (id_hash, kind) = (id_hash.to_string(), kind.to_string());
+        self.run(move |db| passkeys_sql::take_challenge(&db.conn(), &id_hash, &kind, now)).await
+    }
+
+    async fn add_passkey(&self, passkey: &StoredPasskey, max: usize) -> Result<bool, StoreError> {
+        let p = passkey.clone();
+        self.run(move |db| passkeys_sql::add(&db.conn(), &p, max)).await
+    }
+
+    async fn passkeys(&self, account: &str) -> Result<Vec<StoredPasskey>, StoreError> {
+        let account = account.to_string();
+        self.run(move |db| passkeys_sql::list(&db.conn(), &account)).await
+    }
+
+    async fn passkey_by_credential(&self, credential_id: &str) -> Result<Option<(StoredPasskey, Account)>, StoreError> {
+        let id = credential_id.to_string();
+        self.run(move |db| passkeys_sql::by_credential(&db.conn(), &id)).await
+    }
+
+    async fn passkey_used(&self, credential_id: &str, passkey: &str, now: i64) -> Result<bool, StoreError> {
+        let (id, passkey) = (credential_id.to_string(), passkey.to_string());
+        self.run(move |db| passkeys_sql::used(&db.conn(), &id, &passkey, now)).await
+    }
+
+    async fn delete_passkey(&self, account: &str, credential_id: &str) -> Result<bool, StoreError> {
+        let (account, id) = (account.to_string(), credential_id.to_string());
+        self.run(move |db| passkeys_sql::delete(&db.conn(), &account, &id)).await
     }
 }
 

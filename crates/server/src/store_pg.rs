@@ -39,10 +39,12 @@ use tokio_postgres_rustls::MakeRustlsConnect;
 
 mod ratings;
 
+use crate::store::passkeys::pg as passkeys_sql;
 use crate::store::{
     summary, Account, Beat, Change, Feed, GameChanged, GameSummary, NewGame, Progress, SavedRules, Store, StoreError,
     StoredGame, ACCOUNT_COLUMNS, BEAT_EVERY, CLAIM_REVIEW, SAVE_REVIEW,
 };
+use crate::store::{PasskeyChallenge, StoredPasskey};
 
 /// The channel on which stored moves are announced: `"<game id>:<moves>"`.
 pub const CHANNEL: &str = "carcassonne_moves";
@@ -150,6 +152,8 @@ pub const MIGRATIONS: &[&str] = &[
     CREATE INDEX sessions_by_use ON sessions (seen_at);",
     // 7 (ratings): seats linked to accounts, rated games, ratings and their history.
     ratings::MIGRATION,
+    // 8: passkeys and passkey ceremonies begun (store/passkeys.rs).
+    crate::store::passkeys::PG_MIGRATION,
 ];
 
 /// The most connections one server keeps open for requests (the change
@@ -973,6 +977,48 @@ impl Store for PgStore {
             )
             .await?;
         Ok(())
+    }
+
+    // Passkeys (store/passkeys.rs).
+
+    async fn save_passkey_challenge(&self, challenge: &PasskeyChallenge, now: i64) -> Result<(), StoreError> {
+        let conn = self.conn().await?;
+        passkeys_sql::save_challenge(&conn, challenge, now).await
+    }
+
+    async fn take_passkey_challenge(
+        &self,
+        id_hash: &str,
+        kind: &str,
+        now: i64,
+    ) -> Result<Option<PasskeyChallenge>, StoreError> {
+        let conn = self.conn().await?;
+        passkeys_sql::take_challenge(&conn, id_hash, kind, now).await
+    }
+
+    async fn add_passkey(&self, passkey: &StoredPasskey, max: usize) -> Result<bool, StoreError> {
+        let conn = self.conn().await?;
+        passkeys_sql::add(&conn, passkey, max).await
+    }
+
+    async fn passkeys(&self, account: &str) -> Result<Vec<StoredPasskey>, StoreError> {
+        let conn = self.conn().await?;
+        passkeys_sql::list(&conn, account).await
+    }
+
+    async fn passkey_by_credential(&self, credential_id: &str) -> Result<Option<(StoredPasskey, Account)>, StoreError> {
+        let conn = self.conn().await?;
+        passkeys_sql::by_credential(&conn, credential_id).await
+    }
+
+    async fn passkey_used(&self, credential_id: &str, passkey: &str, now: i64) -> Result<bool, StoreError> {
+        let conn = self.conn().await?;
+        passkeys_sql::used(&conn, credential_id, passkey, now).await
+    }
+
+    async fn delete_passkey(&self, account: &str, credential_id: &str) -> Result<bool, StoreError> {
+        let conn = self.conn().await?;
+        passkeys_sql::delete(&conn, account, credential_id).await
     }
 }
 

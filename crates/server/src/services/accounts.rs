@@ -183,11 +183,20 @@ impl AppState {
     }
 
     /// A new session for `account`.
-    async fn start_session(&self, account: Account) -> Result<Session, ApiError> {
+    pub(super) async fn start_session(&self, account: Account) -> Result<Session, ApiError> {
         let token = new_token()?;
         let now = now_ms();
         self.store().create_session(&hash_token(&token), &account.id, now, now - self.idle_ms()).await?;
         Ok(Session { account, token })
+    }
+
+    /// Counts a sign-in attempt from `address` that names no account (a
+    /// passkey's), against the same throttle as passwords.
+    ///
+    /// # Errors
+    /// `too_many_attempts`.
+    pub(super) fn count_sign_in_attempt(&self, address: IpAddr) -> Result<(), ApiError> {
+        self.accounts().throttles.attempt(None, address)
     }
 
     fn idle_ms(&self) -> i64 {

@@ -12,6 +12,7 @@
 //! * `accounts`: accounts, passwords and sessions, sign-in throttles;
 //! * `hints`: the search's advice to the seat to move, run like a bot's move.
 //! * `ratings`: rated games, profiles, the leaderboard, seats linked to accounts.
+//! * `passkeys`: passkeys (WebAuthn) to sign in to accounts.
 //!
 //! Services use the store and the engine, never a handler or the connection
 //! layer (docs/architecture.md; `tests::services_import_no_handler`).
@@ -29,6 +30,7 @@ pub mod cluster;
 pub mod driver;
 pub mod games;
 pub mod hints;
+pub mod passkeys;
 pub mod quotas;
 pub mod ratings;
 pub mod review;
@@ -70,6 +72,8 @@ struct Inner {
     accounts: accounts::Accounts,
     /// Hints being worked out, and their rate per address.
     hints: Arc<hints::Hints>,
+    /// Passkeys: the relying party, ceremonies started per address.
+    passkeys: passkeys::Passkeys,
 }
 
 impl AppState {
@@ -90,6 +94,7 @@ impl AppState {
             spare_games: Mutex::default(),
             accounts: accounts::Accounts::default(),
             hints: Arc::new(hints::Hints::new(config.quick_bots, config.bot_workers)),
+            passkeys: passkeys::Passkeys::new(&config),
             config,
         };
         let app = AppState { inner: Arc::new(inner) };
