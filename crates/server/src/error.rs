@@ -62,6 +62,23 @@ pub enum ApiError {
     /// Too many password attempts for that name or from this address: try
     /// again after so many seconds (`Retry-After`).
     Throttled(u64),
+    // ---- Chat and rematch (services/chat.rs, services/rematch.rs) ----
+    /// Chat is off in this game.
+    ChatOff,
+    /// A chat message with nothing readable in it.
+    EmptyMessage,
+    /// A chat message over so many characters.
+    MessageTooLong(usize),
+    /// Chat messages faster than one per so many seconds (after a few).
+    ChatTooFast(u64),
+    /// The game's chat holds as many messages as it may.
+    ChatFull(usize),
+    /// Not every player agreed to the chat's download.
+    ChatNotAgreed,
+    /// A rematch (or the chat's download) before the game is over.
+    GameNotOver,
+    /// This seat accepted the rematch already.
+    AlreadyAccepted,
 }
 
 /// Seconds a client told to try later ([`ApiError::TryLater`]) waits.
@@ -95,6 +112,14 @@ impl ApiError {
             ApiError::BadCredentials => "bad_credentials",
             ApiError::NotSignedIn => "not_signed_in",
             ApiError::Throttled(_) => "too_many_attempts",
+            ApiError::ChatOff => "chat_off",
+            ApiError::EmptyMessage => "empty_message",
+            ApiError::MessageTooLong(_) => "message_too_long",
+            ApiError::ChatTooFast(_) => "chat_too_fast",
+            ApiError::ChatFull(_) => "chat_full",
+            ApiError::ChatNotAgreed => "chat_not_agreed",
+            ApiError::GameNotOver => "game_not_over",
+            ApiError::AlreadyAccepted => "already_accepted",
         }
     }
 
@@ -120,6 +145,11 @@ impl ApiError {
             ApiError::NameTaken => StatusCode::CONFLICT,
             ApiError::BadCredentials | ApiError::NotSignedIn => StatusCode::UNAUTHORIZED,
             ApiError::Throttled(_) => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::ChatOff | ApiError::ChatFull(_) | ApiError::ChatNotAgreed => StatusCode::FORBIDDEN,
+            ApiError::EmptyMessage => StatusCode::BAD_REQUEST,
+            ApiError::MessageTooLong(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::ChatTooFast(_) => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::GameNotOver | ApiError::AlreadyAccepted => StatusCode::CONFLICT,
         }
     }
 
@@ -160,6 +190,14 @@ impl ApiError {
             ApiError::BadCredentials => "wrong name or password".into(),
             ApiError::NotSignedIn => "sign in first".into(),
             ApiError::Throttled(secs) => format!("too many attempts: try again in {secs} seconds"),
+            ApiError::ChatOff => "chat is off in this game".into(),
+            ApiError::EmptyMessage => "the message is empty".into(),
+            ApiError::MessageTooLong(max) => format!("a message has at most {max} characters"),
+            ApiError::ChatTooFast(secs) => format!("too many messages: one every {secs} seconds, please"),
+            ApiError::ChatFull(max) => format!("this game's chat holds its {max} messages: no more"),
+            ApiError::ChatNotAgreed => "the chat is downloaded only when every player agreed to it".into(),
+            ApiError::GameNotOver => "the game is not over yet".into(),
+            ApiError::AlreadyAccepted => "you accepted the rematch already".into(),
         }
     }
 

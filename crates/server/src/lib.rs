@@ -51,7 +51,7 @@ pub use services::games::{rebuild, MoveRequest, SeatToken, Viewer};
 pub use services::{review, AppState};
 pub use state::{score_history, StateView};
 pub use store::{
-    hash_token, Account, Beat, Change, Feed, GameChanged, GameSummary, NewGame, Progress, SavedRules, Seat,
+    hash_token, Account, Beat, Change, ChatMessage, ChatSettings, Feed, GameChanged, GameSummary, NewGame, Progress, Rematch, SavedRules, Seat,
     SqliteStore, Store, StoreError, StoredGame, BEAT_EVERY,
 };
 pub use store_pg::{is_postgres_url, redact_url, PgStore, DEAD_AFTER, MIGRATIONS as PG_MIGRATIONS};

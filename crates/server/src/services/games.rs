@@ -346,6 +346,9 @@ pub struct CreateRequest {
     /// see it in their list).
     #[serde(default)]
     pub public: bool,
+    /// Chat turned off for everyone in this game (services/chat.rs).
+    #[serde(default)]
+    pub chat_off: bool,
 }
 
 /// A seat's token as handed out when the game is created (and never again:
@@ -385,7 +388,7 @@ fn random_bytes<const N: usize>() -> Result<[u8; N], ApiError> {
 }
 
 /// A game id: 10 characters that are easy to read aloud.
-fn new_game_id() -> Result<String, ApiError> {
+pub(crate) fn new_game_id() -> Result<String, ApiError> {
     const ALPHABET: &[u8] = b"23456789abcdefghjkmnpqrstuvwxyz";
     Ok(random_bytes::<10>()?.iter().map(|b| ALPHABET[*b as usize % ALPHABET.len()] as char).collect())
 }
@@ -512,6 +515,9 @@ impl AppState {
         let created_at = now_ms();
         let new = NewGame { id: id.clone(), record, live_seed, seats: seats.clone(), created_at, public: req.public };
         self.store().create_game(&new).await?;
+        if req.chat_off {
+            self.store().set_chat_off(&id).await?;
+        }
         tracing::info!(game = %id, players = names.len(), "game created");
 
         let live = Arc::new(Live {

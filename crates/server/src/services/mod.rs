@@ -9,7 +9,9 @@
 //! * `quotas`: new games per client address;
 //! * `sweeps`: idle games leaving memory, abandoned games expiring;
 //! * `review`: reviews of finished games, on their own low-priority pool;
-//! * `accounts`: accounts, passwords and sessions, sign-in throttles.
+//! * `accounts`: accounts, passwords and sessions, sign-in throttles;
+//! * `chat`: a game's chat (players' and spectators'), its rooms and limits;
+//! * `rematch`: the rematch of a finished game, once every player accepts.
 //!
 //! Services use the store and the engine, never a handler or the connection
 //! layer (docs/architecture.md; `tests::services_import_no_handler`).
@@ -23,10 +25,12 @@ use crate::config::Config;
 use crate::store::Store;
 
 pub mod accounts;
+pub mod chat;
 pub mod cluster;
 pub mod driver;
 pub mod games;
 pub mod quotas;
+pub mod rematch;
 pub mod review;
 pub mod sweeps;
 
@@ -64,6 +68,8 @@ struct Inner {
     spare_games: Mutex<Vec<Game>>,
     /// Sign-in throttles and password hashing.
     accounts: accounts::Accounts,
+    /// Chat rooms of the games with sockets here, and chat rate limits.
+    chat: chat::Rooms,
 }
 
 impl AppState {
@@ -83,6 +89,7 @@ impl AppState {
             left: Default::default(),
             spare_games: Mutex::default(),
             accounts: accounts::Accounts::default(),
+            chat: chat::Rooms::default(),
             config,
         };
         let app = AppState { inner: Arc::new(inner) };
