@@ -4,6 +4,7 @@
 
 import { api, dropTokens, gameLink, GameSocket, invitesFor, qrUrl, setSound, soundOn, tokensFor } from './api.js';
 import { BoardView } from './board.js';
+import { ChatPanel } from './chat.js';
 import { ConnectionStatus } from './connection.js';
 import { copyText, esc, toast } from './dom.js';
 import { rulesTitle } from './rules.js';
@@ -55,9 +56,13 @@ export class GameScreen {
     this.socket = new GameSocket(id, this.tokens, {
       onState: (s) => this.onState(s),
       onError: (e) => this.onError(e),
-      onStatus: (s) => this.connection.set(s),
+      onStatus: (s) => {
+        this.connection.set(s);
+        if (s === 'online' && this.chat) this.chat.refresh(); // messages missed while away
+      },
       onRefused: () => this.checkRefusal(),
     });
+    this.chat = new ChatPanel(this.$('.chat-panel'), id, this.tokens, this.socket, () => this.state);
   }
 
   destroy() {
@@ -65,6 +70,7 @@ export class GameScreen {
     setFavicon(false);
     document.removeEventListener('keydown', this.keys);
     document.removeEventListener('visibilitychange', this.visible);
+    this.chat.destroy();
     this.socket.close();
     this.connection.destroy();
     this.board.destroy();
@@ -87,6 +93,7 @@ export class GameScreen {
         </div>
         <aside class="sidebar">
           <section class="players-panel" aria-label="Players"></section>
+          <section class="chat-panel" aria-labelledby="chat-title"></section>
           <section class="tile-panel" aria-label="Your move"></section>
           <div class="drawer" id="game-drawer">
             <div class="drawer-head"><h2>Log and tiles</h2><button class="btn drawer-close">Back to the board</button></div>
@@ -240,6 +247,7 @@ export class GameScreen {
       <img class="qr big" src="${esc(src)}" alt="QR code">
       <p class="muted qr-text">${esc(link)}</p></div>`;
     o.classList.remove('hidden');
+    this.chat.renderRematch(o.querySelector('.rematch-box'));
     const close = () => o.classList.add('hidden');
     o.querySelector('.close').onclick = close;
     o.onclick = (e) => { if (e.target === o) close(); };
@@ -277,6 +285,8 @@ export class GameScreen {
     const prev = this.state;
     if (prev && s.version < prev.version) return; // an older state arriving late
     this.state = s;
+    // The chat again: at first (with the seats known), and at the end (players then read the spectators too).
+    if (this.chat && (!prev || prev.status !== s.status)) this.chat.finished();
     if (!prev) this.root.querySelector('.game-layout').classList.remove('loading'); // shown whole, nothing shifts
     this.index = indexLegal(s.legal);
     if (!this.sel || this.sel.version !== s.version) {
@@ -669,6 +679,7 @@ export class GameScreen {
       <h3>Score over the game</h3>
       ${chartSvg(s.score_history, s.players)}
       <div class="legend">${s.players.map((p) => `<span style="--pc:${colorOf(p.color).fill}"><i></i>${markIcon(p.color, 13)} ${esc(p.name)}</span>`).join('')}</div>
+      <div class="rematch-box"></div>
       <div class="dialog-actions">
         <button class="btn" data-close>Look at the board</button>
         <a class="btn" href="#/replay/${s.id}?review" title="What the search would have played instead, move by move">Review the game</a>
