@@ -85,7 +85,7 @@ test('two players chat, mute, and play a rematch', async () => {
     // The end, then the rematch: both accept in the results dialog.
     await playOut(id, tokens);
     for (const p of [pa, pb]) {
-      await p.waitForFunction(() => document.querySelector('#app')?.dataset.status === 'finished');
+      await p.waitForFunction(() => document.querySelector('#app')?.dataset.status === 'finished', null, { timeout: 90_000 });
       if (!(await p.locator('.results-dialog').isVisible())) await p.locator('[data-open-results], .show-results').first().click();
       await p.waitForSelector('.results-dialog .rematch');
     }

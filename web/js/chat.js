@@ -85,7 +85,9 @@ export class ChatPanel {
     r.append(head);
     this.body = el('div', { class: 'chat-body' });
     this.note = el('p', { class: 'muted chat-note' });
-    this.log = el('ul', { class: 'chat-log', role: 'log', 'aria-live': 'polite', 'aria-labelledby': 'chat-title', tabindex: '0' });
+    this.log = el('div', { class: 'chat-log', role: 'log', 'aria-live': 'polite', 'aria-labelledby': 'chat-title', tabindex: '0' });
+    this.list = el('ul', { class: 'chat-list' });
+    this.log.append(this.list);
     this.phrases = el('div', { class: 'chat-phrases', role: 'group', 'aria-label': 'Quick phrases' });
     for (const p of PHRASES) this.phrases.append(el('button', { type: 'button', class: 'btn chip', 'data-phrase': p }, p));
     this.form = el('form', { class: 'chat-form' });
@@ -176,7 +178,7 @@ export class ChatPanel {
     const items = [...this.messages.values()].sort((a, b) => a.seq - b.seq).filter((m) => !muted.has(m.name));
     const s = this.state();
     const mine = new Set(s && s.you ? s.you : []);
-    this.log.replaceChildren(...items.map((m) => {
+    this.list.replaceChildren(...items.map((m) => {
       const li = el('li', { class: m.seat == null ? 'chat-msg spectator' : 'chat-msg' });
       li.append(el('span', { class: 'chat-name' }, m.seat == null ? `${m.name} (watching)` : m.name), document.createTextNode(': '), el('span', { class: 'chat-text' }, m.text));
       if (m.seat == null || !mine.has(m.seat)) {

@@ -247,7 +247,6 @@ export class GameScreen {
       <img class="qr big" src="${esc(src)}" alt="QR code">
       <p class="muted qr-text">${esc(link)}</p></div>`;
     o.classList.remove('hidden');
-    this.chat.renderRematch(o.querySelector('.rematch-box'));
     const close = () => o.classList.add('hidden');
     o.querySelector('.close').onclick = close;
     o.onclick = (e) => { if (e.target === o) close(); };
@@ -688,6 +687,7 @@ export class GameScreen {
         <a class="btn primary" href="#/new">New game</a>
       </div></div>`;
     o.classList.remove('hidden');
+    this.chat.renderRematch(o.querySelector('.rematch-box'));
     const close = () => o.classList.add('hidden');
     o.querySelector('.close').onclick = close;
     o.querySelector('[data-close]').onclick = close;
