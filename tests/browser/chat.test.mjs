@@ -28,6 +28,13 @@ async function playOut(id, tokens) {
 
 const logText = (page) => page.locator('.chat-log').innerText();
 
+/** Opens the chat panel (folded on a phone). */
+async function openChat(page) {
+  await page.waitForSelector('.chat-toggle');
+  if ((await page.getAttribute('.chat-toggle', 'aria-expanded')) !== 'true') await page.click('.chat-toggle');
+  await page.waitForSelector('.chat-panel .chat-form', { state: 'visible' });
+}
+
 test('two players chat, mute, and play a rematch', async () => {
   const browser = await launchBrowser();
   const errors = [];
@@ -46,11 +53,16 @@ test('two players chat, mute, and play a rematch', async () => {
     watchErrors(pb, errors);
     await pa.goto(`${BASE}/#/game/${id}?join=${tokens[0]}`);
     await pb.goto(`${BASE}/#/game/${id}?join=${tokens[1]}`);
-    for (const p of [pa, pb]) await p.waitForSelector('.chat-panel .chat-form');
+    // On the phone the chat is folded at first, and says when a message came.
+    await pb.waitForSelector('.chat-toggle[aria-expanded="false"]');
+    for (const p of [pa, pb]) await p.waitForSelector('.chat-panel .chat-form', { state: 'attached' });
+    await openChat(pa);
 
     // Typed text, and text stays text.
     await pa.fill('#chat-input', 'Hello Bob <b>hi</b>');
     await pa.press('#chat-input', 'Enter');
+    await pb.waitForFunction(() => document.querySelector('.chat-toggle')?.textContent === 'Chat (1 new)');
+    await openChat(pb);
     await pb.waitForFunction(() => document.querySelector('.chat-log')?.innerText.includes('Hello Bob <b>hi</b>'));
     assert.equal(await pb.locator('.chat-log b').count(), 0, 'no markup from a message');
     assert.match(await logText(pb), /Ada: Hello Bob/);
@@ -75,6 +87,7 @@ test('two players chat, mute, and play a rematch', async () => {
     await checkA11y(pb, 'a game with the chat panel open (phone)');
     // The mute is kept in the browser: after a reload Bob stays muted.
     await pa.reload();
+    await openChat(pa);
     await pa.waitForFunction(() => document.querySelector('.chat-log')?.innerText.includes('Ada: Hello Bob'));
     assert.doesNotMatch(await logText(pa), /Bob: /);
     // Hiding the chat hides it for this viewer only.
@@ -86,7 +99,9 @@ test('two players chat, mute, and play a rematch', async () => {
     await playOut(id, tokens);
     for (const p of [pa, pb]) {
       await p.waitForFunction(() => document.querySelector('#app')?.dataset.status === 'finished', null, { timeout: 90_000 });
-      if (!(await p.locator('.results-dialog').isVisible())) await p.locator('[data-open-results], .show-results').first().click();
+      // The results open by themselves at the end (on a large screen); else from the banner.
+      const shown = await p.waitForSelector('.results-dialog', { state: 'visible', timeout: 5000 }).then(() => true, () => false);
+      if (!shown) await p.locator('[data-open-results], .show-results').first().click();
       await p.waitForSelector('.results-dialog .rematch');
     }
     assert.match(await logText(pa), /I am watching/, 'after the end players read the spectators too');

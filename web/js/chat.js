@@ -77,13 +77,19 @@ export class ChatPanel {
     const r = this.root;
     r.replaceChildren();
     const head = el('div', { class: 'chat-head' });
-    head.append(el('h2', { id: 'chat-title' }, 'Chat'));
+    // On a phone the chat folds away under its heading (the board needs the room); open on a desktop.
+    this.open = !window.matchMedia('(max-width: 820px)').matches;
+    this.unread = 0;
+    const h2 = el('h2', { id: 'chat-title' });
+    this.toggle = el('button', { type: 'button', class: 'chat-toggle', 'aria-controls': 'chat-body' });
+    h2.append(this.toggle);
+    head.append(h2);
     const onLabel = el('label', { class: 'chat-switch' });
     this.onBox = el('input', { type: 'checkbox', class: 'chat-on' });
     onLabel.append(this.onBox, document.createTextNode(' Show chat'));
     head.append(onLabel);
     r.append(head);
-    this.body = el('div', { class: 'chat-body' });
+    this.body = el('div', { class: 'chat-body', id: 'chat-body' });
     this.note = el('p', { class: 'muted chat-note' });
     this.log = el('div', { class: 'chat-log', role: 'log', 'aria-live': 'polite', 'aria-labelledby': 'chat-title', tabindex: '0' });
     this.list = el('ul', { class: 'chat-list' });
@@ -100,6 +106,7 @@ export class ChatPanel {
     this.body.append(this.note, this.log, this.phrases, this.form, this.status, this.mutedList, this.consentBox);
     r.append(this.body);
 
+    this.toggle.onclick = () => { this.open = !this.open; this.unread = 0; this.draw(); };
     this.onBox.checked = !this.hidden;
     this.onBox.onchange = () => { save(OFF_KEY, !this.onBox.checked); this.draw(); };
     this.phrases.onclick = (e) => {
@@ -141,6 +148,7 @@ export class ChatPanel {
 
   onMessage(msg) {
     if (msg.type === 'chat') {
+      if (!this.messages.has(msg.message.seq) && !this.open && !this.muted().includes(msg.message.name)) this.unread++;
       this.messages.set(msg.message.seq, msg.message);
       this.draw();
     } else if (msg.type === 'rematch') this.setAfter(msg);
@@ -167,8 +175,11 @@ export class ChatPanel {
 
   draw() {
     const hidden = this.hidden;
-    this.body.classList.toggle('hidden', hidden);
-    if (hidden) return;
+    this.toggle.textContent = this.unread ? `Chat (${this.unread} new)` : 'Chat';
+    this.toggle.setAttribute('aria-expanded', String(this.open && !hidden));
+    this.toggle.disabled = hidden;
+    this.body.classList.toggle('hidden', hidden || !this.open);
+    if (hidden || !this.open) return;
     const off = this.off;
     this.note.textContent = off ? 'Chat is off in this game.' : (this.player() ? 'Players see the players’ chat; spectators’ chat shows once the game is over.' : '');
     this.note.classList.toggle('hidden', !this.note.textContent);
