@@ -51,8 +51,8 @@ pub use services::games::{rebuild, MoveRequest, SeatToken, Viewer};
 pub use services::{review, AppState};
 pub use state::{score_history, StateView};
 pub use store::{
-    hash_token, Account, Beat, Change, ChatMessage, ChatSettings, Feed, GameChanged, GameSummary, NewGame, Progress, Rematch, SavedRules, Seat,
-    SqliteStore, Store, StoreError, StoredGame, BEAT_EVERY,
+    hash_token, Account, Beat, Change, ChatMessage, ChatSettings, Feed, GameChanged, GameSummary, NewGame, Progress,
+    Rematch, SavedRules, Seat, SqliteStore, Store, StoreError, StoredGame, BEAT_EVERY,
 };
 pub use store_pg::{is_postgres_url, redact_url, PgStore, DEAD_AFTER, MIGRATIONS as PG_MIGRATIONS};
 pub use view::{options_json, replay_json, rules_json, state_json, tiles_json, COLORS};

@@ -1222,7 +1222,8 @@ impl Store for SqliteStore {
         let id = id.to_string();
         self.run(move |db| {
             let conn = db.conn();
-            let off = conn.query_row("SELECT 1 FROM chat_off WHERE game_id = ?1", [&id], |_| Ok(())).optional()?.is_some();
+            let off =
+                conn.query_row("SELECT 1 FROM chat_off WHERE game_id = ?1", [&id], |_| Ok(())).optional()?.is_some();
             let mut st = conn.prepare_cached("SELECT seat FROM chat_consent WHERE game_id = ?1 ORDER BY seat")?;
             let consent = st.query_map([&id], |r| r.get::<_, u8>(0))?.collect::<Result<Vec<_>, _>>()?;
             Ok(ChatSettings { off, consent })
@@ -1283,9 +1284,10 @@ impl Store for SqliteStore {
     async fn claim_rematch(&self, id: &str, new_id: &str) -> Result<bool, StoreError> {
         let (id, new_id) = (id.to_string(), new_id.to_string());
         self.run(move |db| {
-            let n = db
-                .conn()
-                .execute("INSERT OR IGNORE INTO rematches (game_id, new_game_id) VALUES (?1, ?2)", params![id, new_id])?;
+            let n = db.conn().execute(
+                "INSERT OR IGNORE INTO rematches (game_id, new_game_id) VALUES (?1, ?2)",
+                params![id, new_id],
+            )?;
             Ok(n == 1)
         })
         .await

@@ -37,11 +37,11 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::{AsyncMessage, Client, Config, IsolationLevel, NoTls, Notification};
 use tokio_postgres_rustls::MakeRustlsConnect;
 
-use crate::store::{
-    summary, Account, Beat, Change, ChatMessage, ChatSettings, Feed, GameChanged, GameSummary, NewGame, Progress, SavedRules, Store, StoreError,
-    StoredGame, ACCOUNT_COLUMNS, BEAT_EVERY, CLAIM_REVIEW, SAVE_REVIEW,
-};
 use crate::store::Rematch;
+use crate::store::{
+    summary, Account, Beat, Change, ChatMessage, ChatSettings, Feed, GameChanged, GameSummary, NewGame, Progress,
+    SavedRules, Store, StoreError, StoredGame, ACCOUNT_COLUMNS, BEAT_EVERY, CLAIM_REVIEW, SAVE_REVIEW,
+};
 
 /// The channel on which stored moves are announced: `"<game id>:<moves>"`.
 pub const CHANNEL: &str = "carcassonne_moves";
@@ -895,10 +895,7 @@ impl Store for PgStore {
     }
 
     async fn set_chat_off(&self, id: &str) -> Result<(), StoreError> {
-        self.conn()
-            .await?
-            .execute("INSERT INTO chat_off (game_id) VALUES ($1) ON CONFLICT DO NOTHING", &[&id])
-            .await?;
+        self.conn().await?.execute("INSERT INTO chat_off (game_id) VALUES ($1) ON CONFLICT DO NOTHING", &[&id]).await?;
         Ok(())
     }
 

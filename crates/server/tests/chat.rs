@@ -128,8 +128,14 @@ async fn bad_messages_are_refused_and_change_nothing() {
     let (id, tokens, _) = create(&app, two_humans()).await;
     let ada = tokens[0].as_deref();
     assert_eq!(error(&say(&app, &id, ada, " \u{200B}\n ").await), (StatusCode::BAD_REQUEST, "empty_message"));
-    assert_eq!(error(&say(&app, &id, ada, &"x".repeat(201)).await), (StatusCode::PAYLOAD_TOO_LARGE, "message_too_long"));
-    assert_eq!(error(&say(&app, &id, ada, &"é".repeat(5000)).await), (StatusCode::PAYLOAD_TOO_LARGE, "message_too_long"));
+    assert_eq!(
+        error(&say(&app, &id, ada, &"x".repeat(201)).await),
+        (StatusCode::PAYLOAD_TOO_LARGE, "message_too_long")
+    );
+    assert_eq!(
+        error(&say(&app, &id, ada, &"é".repeat(5000)).await),
+        (StatusCode::PAYLOAD_TOO_LARGE, "message_too_long")
+    );
     assert_eq!(error(&say(&app, &id, Some("0123456789abcdef0123456789abcdef"), "hi").await).1, "unauthorized");
     let (status, v) = call(&app, "POST", &format!("/api/games/{id}/chat"), Some("{\"text\": 5}")).await;
     assert_eq!((status, v["error"].as_str()), (StatusCode::BAD_REQUEST, Some("bad_request")));

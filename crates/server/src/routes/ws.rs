@@ -64,7 +64,8 @@ pub(super) async fn websocket(
         .take_socket_place(&viewer, key, c.max_sockets_per_game, c.max_spectators_per_ip_per_game)
         .map_err(ApiError::Busy)?;
     // A spectator writes in the chat under their account's name, if signed in.
-    let account = if spectator { super::accounts::signed_in(&request, &app).await.ok().map(|a| a.0.name) } else { None };
+    let account =
+        if spectator { super::accounts::signed_in(&request, &app).await.ok().map(|a| a.0.name) } else { None };
     let speaker = Speaker::of(&viewer, key, account);
     let ws = ws.max_message_size(MAX_WS_MESSAGE).max_frame_size(MAX_WS_MESSAGE).read_buffer_size(WS_READ_BUFFER);
     Ok(ws.on_upgrade(move |socket| async move {

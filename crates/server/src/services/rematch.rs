@@ -79,7 +79,7 @@ impl AppState {
         }
         let (old_seats, rules) = {
             let t = live.lock().await;
-            (t.seats.clone(), t.game.rules().clone())
+            (t.seats.clone(), *t.game.rules())
         };
         let n = old_seats.len();
         let mut seats: Vec<Option<Seat>> = vec![None; n];
