@@ -32,7 +32,7 @@ const logText = (page) => page.locator('.chat-log').innerText();
 async function openChat(page) {
   await page.waitForSelector('.chat-toggle');
   if ((await page.getAttribute('.chat-toggle', 'aria-expanded')) !== 'true') await page.click('.chat-toggle');
-  await page.waitForSelector('.chat-panel .chat-form', { state: 'visible' });
+  await page.waitForSelector('.chat-panel .chat-body', { state: 'visible' });
 }
 
 test('two players chat, mute, and play a rematch', async () => {
@@ -124,6 +124,34 @@ test('two players chat, mute, and play a rematch', async () => {
       assert.deepEqual(s.you, [seat]);
     }
     await shot(pa, '62-rematch-landed');
+    assert.deepEqual(errors.filter((e) => !/status of 4\d\d/.test(e)), []);
+  } finally {
+    await browser.close();
+  }
+});
+
+test('a game made with no chat says so and offers no way to write, on a 320 px phone', async () => {
+  const browser = await launchBrowser();
+  const errors = [];
+  try {
+    const ctx = await browser.newContext({ viewport: { width: 320, height: 640 }, isMobile: true, hasTouch: true });
+    const page = await ctx.newPage();
+    watchErrors(page, errors);
+    await page.goto(`${BASE}/#/`);
+    await page.waitForSelector('.new-game .start');
+    await page.check('.new-game .chat-off');
+    await page.click('.new-game .start');
+    await page.waitForURL(/#\/game\/[a-z0-9]+$/);
+    await openChat(page);
+    await page.waitForFunction(() => document.querySelector('.chat-note')?.textContent === 'Chat is off in this game.');
+    assert.equal(await page.locator('.chat-form').isVisible(), false);
+    assert.equal(await page.locator('.chat-phrases').isVisible(), false);
+    const id = page.url().split('/').pop();
+    const r = await api(`/api/games/${id}/chat`, json({ text: 'hello' }));
+    assert.equal(r.body.error, 'chat_off');
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 320, `nothing sticks out of a 320 px screen (${width})`);
+    await checkA11y(page, 'a game with no chat, chat panel open (320 px)');
     assert.deepEqual(errors.filter((e) => !/status of 4\d\d/.test(e)), []);
   } finally {
     await browser.close();

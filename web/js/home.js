@@ -60,6 +60,7 @@ export class HomeScreen {
             <div class="rules-form"></div>
             <button class="link share-rules-btn">Share these rules</button>
             <label class="opt check public-game"><input type="checkbox" class="public"><span>List this game for everyone to watch</span></label>
+            <label class="opt check chat-off-game"><input type="checkbox" class="chat-off"><span>No chat in this game</span></label>
             <button class="btn primary big start">Start game</button>
           </section>
           <div class="side-cards">
@@ -222,7 +223,8 @@ export class HomeScreen {
     if (firstHuman) rememberName(firstHuman.name.trim());
     try {
       const listed = this.root.querySelector('.new-game .public')?.checked || false;
-      const created = await api.create({ seats, rules: this.rules, ...(listed ? { public: true } : {}) });
+      const chatOff = this.root.querySelector('.new-game .chat-off')?.checked || false;
+      const created = await api.create({ seats, rules: this.rules, ...(listed ? { public: true } : {}), ...(chatOff ? { chat_off: true } : {}) });
       // Seats played here: their tokens. Invited seats: kept only to show their links.
       addTokens(created.id, created.tokens.filter((t) => !t.remote).map((t) => t.token));
       saveInvites(created.id, created.tokens.filter((t) => t.remote));
