@@ -252,6 +252,28 @@ async fn a_rematch_is_made_when_every_player_accepted() {
     assert_eq!((status, v["error"].as_str()), (StatusCode::CONFLICT, Some("game_not_over")));
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn acceptances_at_once_make_one_rematch() {
+    let (app, _) = test_app();
+    for _ in 0..3 {
+        let (id, tokens, _) = create(&app, two_humans()).await;
+        play_to_end(&app, &id, &tokens).await;
+        let accept = |t: &Option<String>| format!("/api/games/{id}/rematch?token={}", t.as_deref().unwrap());
+        let (ua, ub) = (accept(&tokens[0]), accept(&tokens[1]));
+        let (a, b) = tokio::join!(call(&app, "POST", &ua, Some("{}")), call(&app, "POST", &ub, Some("{}")));
+        assert_eq!((a.0, b.0), (StatusCode::OK, StatusCode::OK), "{} {}", a.1, b.1);
+        let game = chat(&app, &id, None).await["rematch"]["game"].clone();
+        assert!(game.is_string(), "the rematch is made");
+        // Whichever answer named the game names the one kept.
+        for v in [&a.1, &b.1] {
+            assert!(v["rematch"]["game"].is_null() || v["rematch"]["game"] == game, "{v}");
+        }
+        let both =
+            format!("{},{}", a.1["tokens"][0]["token"].as_str().unwrap(), b.1["tokens"][0]["token"].as_str().unwrap());
+        assert_eq!(state(&app, game.as_str().unwrap(), Some(&both)).await["you"], json!([0, 1]));
+    }
+}
+
 // ---------------------------------------------------------------- websockets
 
 async fn start(state: AppState) -> String {
