@@ -25,6 +25,7 @@ const SHELL = [
   '/js/account.js',
   '/js/api.js',
   '/js/board.js',
+  '/js/chat.js',
   '/js/connection.js',
   '/js/dom.js',
   '/js/game.js',

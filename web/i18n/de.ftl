@@ -664,3 +664,14 @@ account-add-passkey = einen Passkey hinzufügen
 error-passkeys_unavailable = Passkeys funktionieren unter dieser Adresse des Servers nicht.
 error-challenge_expired = Das hat zu lange gedauert: versuche es noch einmal.
 error-passkey_refused = Dieser Passkey wurde nicht angenommen.
+
+## Chat and rematch
+home-chat-off = Kein Chat in diesem Spiel
+error-chat_off = Der Chat ist in diesem Spiel aus.
+error-empty_message = Die Nachricht ist leer.
+error-message_too_long = Die Nachricht ist zu lang.
+error-chat_too_fast = Zu viele Nachrichten: warte einen Moment.
+error-chat_full = Der Chat dieses Spiels ist voll.
+error-chat_not_agreed = Der Chat wird nur heruntergeladen, wenn alle Spieler zugestimmt haben.
+error-game_not_over = Das Spiel ist noch nicht vorbei.
+error-already_accepted = Du hast die Revanche schon angenommen.

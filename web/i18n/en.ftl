@@ -681,3 +681,14 @@ account-add-passkey = add a passkey
 error-passkeys_unavailable = Passkeys do not work on this address of the server.
 error-challenge_expired = That took too long: try again.
 error-passkey_refused = This passkey was not accepted.
+
+## Chat and rematch
+home-chat-off = No chat in this game
+error-chat_off = Chat is off in this game.
+error-empty_message = The message is empty.
+error-message_too_long = The message is too long.
+error-chat_too_fast = Too many messages: wait a moment.
+error-chat_full = This game's chat is full.
+error-chat_not_agreed = The chat is downloaded only when every player agreed to it.
+error-game_not_over = The game is not over yet.
+error-already_accepted = You accepted the rematch already.

@@ -679,3 +679,14 @@ account-add-passkey = ajouter une clé d’accès
 error-passkeys_unavailable = Les clés d’accès ne fonctionnent pas à cette adresse du serveur.
 error-challenge_expired = Cela a pris trop de temps : réessayez.
 error-passkey_refused = Cette clé d’accès n’a pas été acceptée.
+
+## Chat and rematch
+home-chat-off = Pas de discussion dans cette partie
+error-chat_off = La discussion est désactivée dans cette partie.
+error-empty_message = Le message est vide.
+error-message_too_long = Le message est trop long.
+error-chat_too_fast = Trop de messages : attendez un instant.
+error-chat_full = La discussion de cette partie est pleine.
+error-chat_not_agreed = La discussion ne se télécharge que si tous les joueurs l’ont accepté.
+error-game_not_over = La partie n’est pas encore finie.
+error-already_accepted = Vous avez déjà accepté la revanche.

@@ -203,6 +203,9 @@ export function applyUpdate(state, rev, msg) {
  * returns. `onStatus` hears 'online' and 'offline'; `onRefused` hears of a
  * socket that closed before it ever opened (a bad token, a missing game).
  */
+/** Refusals of a chat message (chat.js shows them, not the game). */
+const CHAT_ERRORS = new Set(['chat_off', 'empty_message', 'message_too_long', 'chat_too_fast', 'chat_full']);
+
 export class GameSocket {
   constructor(id, tokens, { onState, onError, onStatus, onRefused }) {
     this.id = id;
@@ -250,7 +253,9 @@ export class GameSocket {
         this.state = next;
         this.rev = msg.rev;
         this.onState(next);
-      } else if (msg.type === 'error') this.onError(msg);
+      } else if (msg.type === 'error' && this.onOther && CHAT_ERRORS.has(msg.error)) this.onOther(msg);
+      else if (msg.type === 'error') this.onError(msg);
+      else if (this.onOther) this.onOther(msg); // chat and rematch (chat.js)
     };
     ws.onclose = () => {
       if (this.closed || this.ws !== ws) return;

@@ -4,6 +4,7 @@
 
 import { api, dropTokens, gameLink, GameSocket, invitesFor, qrUrl, setSound, soundOn, tokensFor } from './api.js';
 import { BoardView } from './board.js';
+import { ChatPanel } from './chat.js';
 import { Hints, hintsAllowed } from './hint.js';
 import { ConnectionStatus } from './connection.js';
 import { copyText, esc, toast } from './dom.js';
@@ -60,9 +61,13 @@ export class GameScreen {
     this.socket = new GameSocket(id, this.tokens, {
       onState: (s) => this.onState(s),
       onError: (e) => this.onError(e),
-      onStatus: (s) => this.connection.set(s),
+      onStatus: (s) => {
+        this.connection.set(s);
+        if (s === 'online' && this.chat) this.chat.refresh(); // messages missed while away
+      },
       onRefused: () => this.checkRefusal(),
     });
+    this.chat = new ChatPanel(this.$('.chat-panel'), id, this.tokens, this.socket, () => this.state);
   }
 
   destroy() {
@@ -70,6 +75,7 @@ export class GameScreen {
     setFavicon(false);
     document.removeEventListener('keydown', this.keys);
     document.removeEventListener('visibilitychange', this.visible);
+    this.chat.destroy();
     this.socket.close();
     this.connection.destroy();
     this.board.destroy();
@@ -93,6 +99,7 @@ export class GameScreen {
         </div>
         <aside class="sidebar">
           <section class="players-panel" aria-label="${esc(t('game-players'))}"></section>
+          <section class="chat-panel" aria-labelledby="chat-title"></section>
           <section class="tile-panel" aria-label="${esc(t('game-your-move'))}"></section>
           <div class="drawer" id="game-drawer">
             <div class="drawer-head"><h2>${esc(t('game-log-and-tiles'))}</h2><button class="btn drawer-close">${esc(t('game-back-to-board'))}</button></div>
@@ -284,6 +291,8 @@ export class GameScreen {
     const prev = this.state;
     if (prev && s.version < prev.version) return; // an older state arriving late
     this.state = s;
+    // The chat again: at first (with the seats known), and at the end (players then read the spectators too).
+    if (this.chat && (!prev || prev.status !== s.status)) this.chat.finished();
     if (!prev) this.root.querySelector('.game-layout').classList.remove('loading'); // shown whole, nothing shifts
     this.index = indexLegal(s.legal);
     if (!this.sel || this.sel.version !== s.version) {
@@ -683,6 +692,7 @@ export class GameScreen {
       <h3>${esc(t('results-chart'))}</h3>
       ${chartSvg(s.score_history, s.players)}
       <div class="legend">${s.players.map((p) => `<span style="--pc:${colorOf(p.color).fill}"><i></i>${markIcon(p.color, 13)} ${esc(p.name)}</span>`).join('')}</div>
+      <div class="rematch-box"></div>
       <div class="dialog-actions">
         <button class="btn" data-close>${esc(t('results-look'))}</button>
         <a class="btn" href="#/replay/${s.id}?review" title="${esc(t('results-review-help'))}">${esc(t('results-review'))}</a>
@@ -691,6 +701,7 @@ export class GameScreen {
         <a class="btn primary" href="#/new">${esc(t('nav-new-game'))}</a>
       </div></div>`;
     o.classList.remove('hidden');
+    this.chat.renderRematch(o.querySelector('.rematch-box'));
     const close = () => o.classList.add('hidden');
     o.querySelector('.close').onclick = close;
     o.querySelector('[data-close]').onclick = close;

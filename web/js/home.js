@@ -62,6 +62,7 @@ export class HomeScreen {
             <button class="link share-rules-btn">${esc(t('home-share-rules'))}</button>
             <label class="opt check public-game"><input type="checkbox" class="public"><span>${esc(t('home-public'))}</span></label>
             <label class="opt check rated-game"><input type="checkbox" class="rated"><span>${esc(t('home-rated'))}</span></label>
+            <label class="opt check chat-off-game"><input type="checkbox" class="chat-off"><span>${esc(t('home-chat-off'))}</span></label>
             <button class="btn primary big start">${esc(t('home-start'))}</button>
           </section>
           <div class="side-cards">
@@ -232,7 +233,8 @@ export class HomeScreen {
     try {
       const listed = this.root.querySelector('.new-game .public')?.checked || false;
       const rated = this.root.querySelector('.new-game .rated')?.checked || false;
-      const created = await api.create({ seats, rules: this.rules, ...(listed ? { public: true } : {}), ...(rated ? { rated: true } : {}) });
+      const chatOff = this.root.querySelector('.new-game .chat-off')?.checked || false;
+      const created = await api.create({ seats, rules: this.rules, ...(listed ? { public: true } : {}), ...(rated ? { rated: true } : {}), ...(chatOff ? { chat_off: true } : {}) });
       // Seats played here: their tokens. Invited seats: kept only to show their links.
       addTokens(created.id, created.tokens.filter((t) => !t.remote).map((t) => t.token));
       saveInvites(created.id, created.tokens.filter((t) => t.remote));

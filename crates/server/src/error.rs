@@ -79,6 +79,23 @@ pub enum ApiError {
     ChallengeExpired,
     /// A passkey the server does not know, or an answer that does not check out.
     PasskeyRefused,
+    // ---- Chat and rematch (services/chat.rs, services/rematch.rs) ----
+    /// Chat is off in this game.
+    ChatOff,
+    /// A chat message with nothing readable in it.
+    EmptyMessage,
+    /// A chat message over so many characters.
+    MessageTooLong(usize),
+    /// Chat messages faster than one per so many seconds (after a few).
+    ChatTooFast(u64),
+    /// The game's chat holds as many messages as it may.
+    ChatFull(usize),
+    /// Not every player agreed to the chat's download.
+    ChatNotAgreed,
+    /// A rematch (or the chat's download) before the game is over.
+    GameNotOver,
+    /// This seat accepted the rematch already.
+    AlreadyAccepted,
 }
 
 /// Seconds a client told to try later ([`ApiError::TryLater`]) waits.
@@ -118,6 +135,14 @@ impl ApiError {
             ApiError::PasskeysUnavailable => "passkeys_unavailable",
             ApiError::ChallengeExpired => "challenge_expired",
             ApiError::PasskeyRefused => "passkey_refused",
+            ApiError::ChatOff => "chat_off",
+            ApiError::EmptyMessage => "empty_message",
+            ApiError::MessageTooLong(_) => "message_too_long",
+            ApiError::ChatTooFast(_) => "chat_too_fast",
+            ApiError::ChatFull(_) => "chat_full",
+            ApiError::ChatNotAgreed => "chat_not_agreed",
+            ApiError::GameNotOver => "game_not_over",
+            ApiError::AlreadyAccepted => "already_accepted",
         }
     }
 
@@ -149,6 +174,11 @@ impl ApiError {
             ApiError::PasskeysUnavailable => StatusCode::NOT_FOUND,
             ApiError::ChallengeExpired => StatusCode::CONFLICT,
             ApiError::PasskeyRefused => StatusCode::UNAUTHORIZED,
+            ApiError::ChatOff | ApiError::ChatFull(_) | ApiError::ChatNotAgreed => StatusCode::FORBIDDEN,
+            ApiError::EmptyMessage => StatusCode::BAD_REQUEST,
+            ApiError::MessageTooLong(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::ChatTooFast(_) => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::GameNotOver | ApiError::AlreadyAccepted => StatusCode::CONFLICT,
         }
     }
 
@@ -195,6 +225,14 @@ impl ApiError {
             ApiError::PasskeysUnavailable => "passkeys do not work on this address of the server".into(),
             ApiError::ChallengeExpired => "that passkey request is over (or took too long): try again".into(),
             ApiError::PasskeyRefused => "this passkey was not accepted".into(),
+            ApiError::ChatOff => "chat is off in this game".into(),
+            ApiError::EmptyMessage => "the message is empty".into(),
+            ApiError::MessageTooLong(max) => format!("a message has at most {max} characters"),
+            ApiError::ChatTooFast(secs) => format!("too many messages: one every {secs} seconds, please"),
+            ApiError::ChatFull(max) => format!("this game's chat holds its {max} messages: no more"),
+            ApiError::ChatNotAgreed => "the chat is downloaded only when every player agreed to it".into(),
+            ApiError::GameNotOver => "the game is not over yet".into(),
+            ApiError::AlreadyAccepted => "you accepted the rematch already".into(),
         }
     }
 

@@ -56,9 +56,9 @@ pub use services::{hints, review, AppState};
 pub use services::passkeys::{passkey_origin, MAX_PASSKEYS, STARTS_PER_ADDRESS};
 pub use state::{score_history, StateView};
 pub use store::{
-    hash_token, Account, AccountGame, Beat, Change, Feed, GameChanged, GameSummary, HistoryRow, NewGame, Progress,
-    RatedResult, RatedSeat, RatingChange, RatingRow, SavedRules, Seat, SqliteStore, Store, StoreError, StoredGame,
-    BEAT_EVERY, DELETED_ACCOUNT,
+    hash_token, Account, AccountGame, Beat, Change, ChatMessage, ChatSettings, Feed, GameChanged, GameSummary,
+    HistoryRow, NewGame, Progress, RatedResult, RatedSeat, RatingChange, RatingRow, Rematch, SavedRules, Seat,
+    SqliteStore, Store, StoreError, StoredGame, BEAT_EVERY, DELETED_ACCOUNT,
 };
 pub use store::{PasskeyChallenge, StoredPasskey};
 pub use store_pg::{is_postgres_url, redact_url, PgStore, DEAD_AFTER, MIGRATIONS as PG_MIGRATIONS};

@@ -20,7 +20,7 @@ pub const MAX_NAME: usize = 24;
 const MAX_GRAPHEME: usize = 8;
 
 /// Characters that draw nothing or reorder the text around them.
-fn invisible(c: char) -> bool {
+pub(crate) fn invisible(c: char) -> bool {
     c.is_control()
         || matches!(c,
             '\u{00AD}' // soft hyphen

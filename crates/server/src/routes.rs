@@ -28,6 +28,7 @@ mod hints;
 mod localize;
 mod players;
 mod passkeys;
+mod chat;
 mod rulesets;
 mod ws;
 
@@ -150,6 +151,7 @@ pub fn app_with(state: AppState, conns: Arc<Connections>) -> Router {
         .merge(accounts::routes())
         .merge(players::routes())
         .merge(passkeys::routes())
+        .merge(chat::routes().layer(DefaultBodyLimit::max(MAX_BODY)))
         .fallback(crate::assets::static_file)
         .with_state(Shared { app: state, conns })
         // (i18n) refusals in the reader's language (Accept-Language)

@@ -269,6 +269,48 @@ pub enum Change {
     Thinking { game: String, server: String, version: u64, seat: Option<u8> },
     /// `server` stopped, or stopped answering: its websockets and bots are gone.
     Gone { server: String },
+    /// A chat message was stored on `server` (services/chat.rs).
+    Chat { game: String, server: String, message: ChatMessage },
+    /// A game's chat download consent or rematch changed on `server`: the
+    /// others read it again (services/rematch.rs).
+    Rematch { game: String, server: String },
+}
+
+// ---- Chat and rematch (services/chat.rs, services/rematch.rs) ----
+
+/// A chat message of a game, as stored and as sent.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChatMessage {
+    /// Its number in the game's chat (1, 2…).
+    pub seq: u64,
+    /// The player's seat; `None` for a spectator (spectators' chat).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<u8>,
+    /// Who wrote it: the seat's name, an account's name, or "Spectator N".
+    pub name: String,
+    pub text: String,
+    /// Unix ms.
+    pub at: i64,
+    /// Whose it is, for numbering spectators (a hash); never sent.
+    #[serde(skip)]
+    pub author: String,
+}
+
+/// A game's chat settings.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ChatSettings {
+    /// Chat was turned off for the game when it was created.
+    pub off: bool,
+    /// The seats that agreed to the chat's download with the record.
+    pub consent: Vec<u8>,
+}
+
+/// A game's rematch as stored: the seats that accepted (with the hash of
+/// the token each will hold in the new game) and the new game once made.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Rematch {
+    pub accepted: Vec<(u8, String)>,
+    pub game: Option<String>,
 }
 
 /// What a server learns at each heartbeat ([`Store::beat`]).
@@ -721,10 +763,85 @@ pub trait Store: Send + Sync {
     async fn delete_passkey(&self, _account: &str, _credential_id: &str) -> Result<bool, StoreError> {
         Err(no_accounts())
     }
+
+    // ---- Chat and rematch (services/chat.rs, services/rematch.rs) ----
+
+    /// Appends `message` to game `id`'s chat, numbered after its last
+    /// (`message.seq` is ignored), unless the chat holds `max` messages
+    /// already: its number, or `None` when the chat is full.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn add_chat(&self, _id: &str, _message: &ChatMessage, _max: usize) -> Result<Option<u64>, StoreError> {
+        Err(no_chat())
+    }
+
+    /// Game `id`'s chat, in order.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn chat(&self, _id: &str) -> Result<Vec<ChatMessage>, StoreError> {
+        Ok(Vec::new())
+    }
+
+    /// Game `id`'s chat settings.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn chat_settings(&self, _id: &str) -> Result<ChatSettings, StoreError> {
+        Ok(ChatSettings::default())
+    }
+
+    /// Turns game `id`'s chat off (at its creation).
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn set_chat_off(&self, _id: &str) -> Result<(), StoreError> {
+        Err(no_chat())
+    }
+
+    /// Seat `seat` of game `id` agrees (or no longer) to the chat's download.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn set_chat_consent(&self, _id: &str, _seat: u8, _agree: bool) -> Result<(), StoreError> {
+        Err(no_chat())
+    }
+
+    /// Seat `seat` accepts game `id`'s rematch, where it will hold the token
+    /// whose hash is `token_hash`: `false` if it had accepted already.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn accept_rematch(&self, _id: &str, _seat: u8, _token_hash: &str) -> Result<bool, StoreError> {
+        Err(no_chat())
+    }
+
+    /// Game `id`'s rematch: who accepted, and the new game if made.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn rematch(&self, _id: &str) -> Result<Rematch, StoreError> {
+        Ok(Rematch::default())
+    }
+
+    /// Claims the making of game `id`'s rematch as game `new_id`: `true`
+    /// for the one claim that wins, on every server.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn claim_rematch(&self, _id: &str, _new_id: &str) -> Result<bool, StoreError> {
+        Err(no_chat())
+    }
 }
 
 /// What a storage without accounts answers (the real ones keep them;
 /// wrappers in tests need not).
+/// What a storage without chat (a test's) answers a write of one.
+fn no_chat() -> StoreError {
+    StoreError::failed("this storage keeps no chat and no rematches")
+}
+
 fn no_accounts() -> StoreError {
     StoreError::failed("this storage keeps no accounts")
 }
@@ -815,6 +932,35 @@ const MIGRATIONS: &[&str] = &[
     ratings::SQLITE_MIGRATION,
     // 9: passkeys and passkey ceremonies begun (store/passkeys.rs).
     crate::store::passkeys::SQLITE_MIGRATION,
+    // 10: chat and rematch (services/chat.rs, services/rematch.rs).
+    "CREATE TABLE chat_messages (
+        game_id     TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seq         INTEGER NOT NULL,  -- 1, 2… in the game
+        seat        INTEGER,           -- the player's seat; NULL for a spectator
+        author      TEXT NOT NULL,     -- hash naming the writer (numbers spectators)
+        name        TEXT NOT NULL,
+        text        TEXT NOT NULL,
+        at          INTEGER NOT NULL,  -- Unix ms
+        PRIMARY KEY (game_id, seq)
+    );
+    CREATE TABLE chat_off (
+        game_id     TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE
+    );
+    CREATE TABLE chat_consent (
+        game_id     TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat        INTEGER NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE TABLE rematch_accepts (
+        game_id     TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat        INTEGER NOT NULL,
+        token_hash  TEXT NOT NULL,     -- the seat's token in the new game, hashed
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE TABLE rematches (
+        game_id     TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        new_game_id TEXT NOT NULL
+    );",
 ];
 
 /// Takes the work of a review (`Store::claim_review`): `?1` game, `?2`
@@ -1477,6 +1623,125 @@ impl Store for SqliteStore {
     async fn delete_passkey(&self, account: &str, credential_id: &str) -> Result<bool, StoreError> {
         let (account, id) = (account.to_string(), credential_id.to_string());
         self.run(move |db| passkeys_sql::delete(&db.conn(), &account, &id)).await
+    }
+
+    // ---- Chat and rematch ----
+
+    async fn add_chat(&self, id: &str, message: &ChatMessage, max: usize) -> Result<Option<u64>, StoreError> {
+        let (id, m) = (id.to_string(), message.clone());
+        self.run(move |db| {
+            let seq = db
+                .conn()
+                .query_row(
+                    "INSERT INTO chat_messages (game_id, seq, seat, author, name, text, at)
+                     SELECT ?1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM chat_messages WHERE game_id = ?1),
+                            ?2, ?3, ?4, ?5, ?6
+                     WHERE (SELECT COUNT(*) FROM chat_messages WHERE game_id = ?1) < ?7
+                     RETURNING seq",
+                    params![id, m.seat, m.author, m.name, m.text, m.at, max as i64],
+                    |r| r.get::<_, i64>(0),
+                )
+                .optional()?;
+            Ok(seq.map(|s| s as u64))
+        })
+        .await
+    }
+
+    async fn chat(&self, id: &str) -> Result<Vec<ChatMessage>, StoreError> {
+        let id = id.to_string();
+        self.run(move |db| {
+            let conn = db.conn();
+            let mut st = conn.prepare_cached(
+                "SELECT seq, seat, author, name, text, at FROM chat_messages WHERE game_id = ?1 ORDER BY seq",
+            )?;
+            let rows = st.query_map([&id], |r| {
+                Ok(ChatMessage {
+                    seq: r.get::<_, i64>(0)? as u64,
+                    seat: r.get(1)?,
+                    author: r.get(2)?,
+                    name: r.get(3)?,
+                    text: r.get(4)?,
+                    at: r.get(5)?,
+                })
+            })?;
+            Ok(rows.collect::<Result<Vec<_>, _>>()?)
+        })
+        .await
+    }
+
+    async fn chat_settings(&self, id: &str) -> Result<ChatSettings, StoreError> {
+        let id = id.to_string();
+        self.run(move |db| {
+            let conn = db.conn();
+            let off =
+                conn.query_row("SELECT 1 FROM chat_off WHERE game_id = ?1", [&id], |_| Ok(())).optional()?.is_some();
+            let mut st = conn.prepare_cached("SELECT seat FROM chat_consent WHERE game_id = ?1 ORDER BY seat")?;
+            let consent = st.query_map([&id], |r| r.get::<_, u8>(0))?.collect::<Result<Vec<_>, _>>()?;
+            Ok(ChatSettings { off, consent })
+        })
+        .await
+    }
+
+    async fn set_chat_off(&self, id: &str) -> Result<(), StoreError> {
+        let id = id.to_string();
+        self.run(move |db| {
+            db.conn().execute("INSERT OR IGNORE INTO chat_off (game_id) VALUES (?1)", [&id])?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn set_chat_consent(&self, id: &str, seat: u8, agree: bool) -> Result<(), StoreError> {
+        let id = id.to_string();
+        self.run(move |db| {
+            let sql = if agree {
+                "INSERT OR IGNORE INTO chat_consent (game_id, seat) VALUES (?1, ?2)"
+            } else {
+                "DELETE FROM chat_consent WHERE game_id = ?1 AND seat = ?2"
+            };
+            db.conn().execute(sql, params![id, seat])?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn accept_rematch(&self, id: &str, seat: u8, token_hash: &str) -> Result<bool, StoreError> {
+        let (id, hash) = (id.to_string(), token_hash.to_string());
+        self.run(move |db| {
+            let n = db.conn().execute(
+                "INSERT OR IGNORE INTO rematch_accepts (game_id, seat, token_hash) VALUES (?1, ?2, ?3)",
+                params![id, seat, hash],
+            )?;
+            Ok(n == 1)
+        })
+        .await
+    }
+
+    async fn rematch(&self, id: &str) -> Result<Rematch, StoreError> {
+        let id = id.to_string();
+        self.run(move |db| {
+            let conn = db.conn();
+            let mut st =
+                conn.prepare_cached("SELECT seat, token_hash FROM rematch_accepts WHERE game_id = ?1 ORDER BY seat")?;
+            let accepted = st.query_map([&id], |r| Ok((r.get::<_, u8>(0)?, r.get(1)?)))?.collect::<Result<_, _>>()?;
+            let game = conn
+                .query_row("SELECT new_game_id FROM rematches WHERE game_id = ?1", [&id], |r| r.get(0))
+                .optional()?;
+            Ok(Rematch { accepted, game })
+        })
+        .await
+    }
+
+    async fn claim_rematch(&self, id: &str, new_id: &str) -> Result<bool, StoreError> {
+        let (id, new_id) = (id.to_string(), new_id.to_string());
+        self.run(move |db| {
+            let n = db.conn().execute(
+                "INSERT OR IGNORE INTO rematches (game_id, new_game_id) VALUES (?1, ?2)",
+                params![id, new_id],
+            )?;
+            Ok(n == 1)
+        })
+        .await
     }
 }
 

@@ -40,9 +40,10 @@ use tokio_postgres_rustls::MakeRustlsConnect;
 mod ratings;
 
 use crate::store::passkeys::pg as passkeys_sql;
+use crate::store::Rematch;
 use crate::store::{
-    summary, Account, Beat, Change, Feed, GameChanged, GameSummary, NewGame, Progress, SavedRules, Store, StoreError,
-    StoredGame, ACCOUNT_COLUMNS, BEAT_EVERY, CLAIM_REVIEW, SAVE_REVIEW,
+    summary, Account, Beat, Change, ChatMessage, ChatSettings, Feed, GameChanged, GameSummary, NewGame, Progress,
+    SavedRules, Store, StoreError, StoredGame, ACCOUNT_COLUMNS, BEAT_EVERY, CLAIM_REVIEW, SAVE_REVIEW,
 };
 use crate::store::{PasskeyChallenge, StoredPasskey};
 
@@ -154,6 +155,35 @@ pub const MIGRATIONS: &[&str] = &[
     ratings::MIGRATION,
     // 8: passkeys and passkey ceremonies begun (store/passkeys.rs).
     crate::store::passkeys::PG_MIGRATION,
+    // 9: chat and rematch (services/chat.rs, services/rematch.rs).
+    "CREATE TABLE chat_messages (
+        game_id     TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seq         BIGINT NOT NULL,   -- 1, 2… in the game
+        seat        INTEGER,           -- the player's seat; NULL for a spectator
+        author      TEXT NOT NULL,     -- hash naming the writer (numbers spectators)
+        name        TEXT NOT NULL,
+        text        TEXT NOT NULL,
+        at          BIGINT NOT NULL,   -- Unix ms
+        PRIMARY KEY (game_id, seq)
+    );
+    CREATE TABLE chat_off (
+        game_id     TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE
+    );
+    CREATE TABLE chat_consent (
+        game_id     TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat        INTEGER NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE TABLE rematch_accepts (
+        game_id     TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat        INTEGER NOT NULL,
+        token_hash  TEXT NOT NULL,     -- the seat's token in the new game, hashed
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE TABLE rematches (
+        game_id     TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        new_game_id TEXT NOT NULL
+    );",
 ];
 
 /// The most connections one server keeps open for requests (the change
@@ -869,6 +899,118 @@ impl Store for PgStore {
         self.ratings_unsettled(before, limit).await
     }
 
+    // ---- Chat and rematch ----
+
+    async fn add_chat(&self, id: &str, m: &ChatMessage, max: usize) -> Result<Option<u64>, StoreError> {
+        let conn = self.conn().await?;
+        let st = conn
+            .prepare_cached(
+                "INSERT INTO chat_messages (game_id, seq, seat, author, name, text, at)
+                 SELECT $1::text, (SELECT COALESCE(MAX(seq), 0) + 1 FROM chat_messages WHERE game_id = $1::text),
+                        $2::int, $3::text, $4::text, $5::text, $6::bigint
+                 WHERE (SELECT COUNT(*) FROM chat_messages WHERE game_id = $1::text) < $7::bigint
+                 RETURNING seq",
+            )
+            .await?;
+        let seat = m.seat.map(i32::from);
+        let max = max as i64;
+        // Two servers numbering a message at once: the second tries again.
+        for _ in 0..8 {
+            match conn.query_opt(&st, &[&id, &seat, &m.author, &m.name, &m.text, &m.at, &max]).await {
+                Ok(row) => return Ok(row.map(|r| r.try_get::<_, i64>(0)).transpose()?.map(|s| s as u64)),
+                Err(e) if is_unique_violation(&e) => continue,
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(StoreError::failed("too many chat messages at once"))
+    }
+
+    async fn chat(&self, id: &str) -> Result<Vec<ChatMessage>, StoreError> {
+        let rows = self
+            .conn()
+            .await?
+            .query(
+                "SELECT seq, seat, author, name, text, at FROM chat_messages WHERE game_id = $1 ORDER BY seq",
+                &[&id],
+            )
+            .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(ChatMessage {
+                    seq: r.try_get::<_, i64>(0)? as u64,
+                    seat: r.try_get::<_, Option<i32>>(1)?.map(|s| s as u8),
+                    author: r.try_get(2)?,
+                    name: r.try_get(3)?,
+                    text: r.try_get(4)?,
+                    at: r.try_get(5)?,
+                })
+            })
+            .collect()
+    }
+
+    async fn chat_settings(&self, id: &str) -> Result<ChatSettings, StoreError> {
+        let conn = self.conn().await?;
+        let off = conn.query_opt("SELECT 1 FROM chat_off WHERE game_id = $1", &[&id]).await?.is_some();
+        let rows = conn.query("SELECT seat FROM chat_consent WHERE game_id = $1 ORDER BY seat", &[&id]).await?;
+        let consent = rows.iter().map(|r| Ok(r.try_get::<_, i32>(0)? as u8)).collect::<Result<_, StoreError>>()?;
+        Ok(ChatSettings { off, consent })
+    }
+
+    async fn set_chat_off(&self, id: &str) -> Result<(), StoreError> {
+        self.conn().await?.execute("INSERT INTO chat_off (game_id) VALUES ($1) ON CONFLICT DO NOTHING", &[&id]).await?;
+        Ok(())
+    }
+
+    async fn set_chat_consent(&self, id: &str, seat: u8, agree: bool) -> Result<(), StoreError> {
+        let sql = if agree {
+            "INSERT INTO chat_consent (game_id, seat) VALUES ($1, $2) ON CONFLICT DO NOTHING"
+        } else {
+            "DELETE FROM chat_consent WHERE game_id = $1 AND seat = $2"
+        };
+        self.conn().await?.execute(sql, &[&id, &i32::from(seat)]).await?;
+        Ok(())
+    }
+
+    async fn accept_rematch(&self, id: &str, seat: u8, token_hash: &str) -> Result<bool, StoreError> {
+        let n = self
+            .conn()
+            .await?
+            .execute(
+                "INSERT INTO rematch_accepts (game_id, seat, token_hash) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+                &[&id, &i32::from(seat), &token_hash],
+            )
+            .await?;
+        Ok(n == 1)
+    }
+
+    async fn rematch(&self, id: &str) -> Result<Rematch, StoreError> {
+        let conn = self.conn().await?;
+        let rows =
+            conn.query("SELECT seat, token_hash FROM rematch_accepts WHERE game_id = $1 ORDER BY seat", &[&id]).await?;
+        let accepted = rows
+            .iter()
+            .map(|r| Ok((r.try_get::<_, i32>(0)? as u8, r.try_get(1)?)))
+            .collect::<Result<_, StoreError>>()?;
+        let game = conn
+            .query_opt("SELECT new_game_id FROM rematches WHERE game_id = $1", &[&id])
+            .await?
+            .map(|r| r.try_get(0))
+            .transpose()?;
+        Ok(Rematch { accepted, game })
+    }
+
+    async fn claim_rematch(&self, id: &str, new_id: &str) -> Result<bool, StoreError> {
+        let n = self
+            .conn()
+            .await?
+            .execute(
+                "INSERT INTO rematches (game_id, new_game_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                &[&id, &new_id],
+            )
+            .await?;
+        Ok(n == 1)
+    }
+
     async fn claim_bots(&self, id: &str) -> Result<bool, StoreError> {
         let conn = self.conn().await?;
         let claim = conn
@@ -915,7 +1057,9 @@ impl Store for PgStore {
                 conn.execute(&statement, &[game, &self.server, &online, &EVENTS, &payload]).await?;
                 Ok(())
             }
-            Change::Thinking { .. } => self.notify(EVENTS, &payload).await,
+            Change::Thinking { .. } | Change::Chat { .. } | Change::Rematch { .. } => {
+                self.notify(EVENTS, &payload).await
+            }
             Change::Moved(_) | Change::Gone { .. } => Ok(()),
         }
     }

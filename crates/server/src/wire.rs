@@ -27,6 +27,10 @@ pub enum ClientMessage {
     Move(MoveRequest),
     /// The state as it is, please.
     Sync,
+    /// A chat message (services/chat.rs).
+    Chat { text: String },
+    /// The seat holder accepts the rematch (services/rematch.rs).
+    Rematch,
 }
 
 /// What the server sends.
@@ -58,6 +62,14 @@ pub enum ServerMessage<'a> {
     },
     /// A refusal of the client's last message; nothing changed.
     Error(crate::error::ErrorBody),
+    /// A chat message this viewer may read.
+    Chat { message: &'a crate::store::ChatMessage },
+    /// What follows the game changed: who agreed to the chat's download,
+    /// who accepted the rematch, the rematch's game once made.
+    Rematch(&'a crate::services::chat::AfterGame),
+    /// To the socket that accepted the rematch alone: its seats' tokens in
+    /// the new game (the game's id comes with the `rematch` message).
+    Accepted { tokens: Vec<serde_json::Value>, after: &'a crate::services::chat::AfterGame },
 }
 
 impl ServerMessage<'_> {

@@ -12,6 +12,7 @@ use axum::response::Response;
 use super::{query_list, tokens, viewer_of, DirectLimiter, MAX_WS_MESSAGE, WS_READ_BUFFER};
 use crate::error::ApiError;
 use crate::listen::{client_ip, until_set, Class, Connections, Slot};
+use crate::services::chat::{visible, ChatEvent, Speaker};
 use crate::services::games::{Live, Viewer};
 use crate::services::AppState;
 use crate::wire::{ClientMessage, Follower, ServerMessage};
@@ -62,10 +63,14 @@ pub(super) async fn websocket(
     let place = live
         .take_socket_place(&viewer, key, c.max_sockets_per_game, c.max_spectators_per_ip_per_game)
         .map_err(ApiError::Busy)?;
+    // A spectator writes in the chat under their account's name, if signed in.
+    let account =
+        if spectator { super::accounts::signed_in(&request, &app).await.ok().map(|a| a.0.name) } else { None };
+    let speaker = Speaker::of(&viewer, key, account);
     let ws = ws.max_message_size(MAX_WS_MESSAGE).max_frame_size(MAX_WS_MESSAGE).read_buffer_size(WS_READ_BUFFER);
     Ok(ws.on_upgrade(move |socket| async move {
         let _held = place;
-        ws_session(app, live, viewer, protocol, &slot, socket).await;
+        ws_session(app, live, viewer, speaker, protocol, &slot, socket).await;
     }))
 }
 
@@ -87,18 +92,58 @@ fn error_message(e: &ApiError) -> Message {
 
 /// One websocket: the viewer's state, then each change (in the protocol
 /// the client asked for, `crate::wire`); moves in, errors out.
-async fn ws_session(app: AppState, live: Arc<Live>, viewer: Viewer, protocol: u8, slot: &Slot, mut socket: WebSocket) {
+async fn ws_session(
+    app: AppState,
+    live: Arc<Live>,
+    viewer: Viewer,
+    speaker: Speaker,
+    protocol: u8,
+    slot: &Slot,
+    mut socket: WebSocket,
+) {
     live.presence(app.store(), &viewer, true).await;
+    let mut chat = Some(app.chat_rooms().subscribe(&live.id));
     let mut changes = live.subscribe();
     changes.mark_unchanged();
     let mut follower = Follower::new(protocol);
     if socket.send(follower.full(&live, &viewer).await).await.is_ok() {
         let mut ends = Ends { stopping: app.stopping(), slot };
-        ws_loop(&app, &live, &viewer, &mut socket, &mut changes, &mut follower, &mut ends).await;
+        let mut talk = Talk { speaker, chat: &mut chat };
+        ws_loop(&app, &live, &viewer, &mut socket, &mut changes, &mut follower, &mut ends, &mut talk).await;
     }
     live.presence(app.store(), &viewer, false).await;
 }
 
+/// A socket's chat: who writes through it, and the game's chat room.
+struct Talk<'a> {
+    speaker: Speaker,
+    chat: &'a mut Option<tokio::sync::broadcast::Receiver<ChatEvent>>,
+}
+
+/// The next event of the game's chat room (never, once it is gone).
+async fn next_event(
+    chat: &mut Option<tokio::sync::broadcast::Receiver<ChatEvent>>,
+) -> Result<ChatEvent, tokio::sync::broadcast::error::RecvError> {
+    match chat.as_mut() {
+        Some(rx) => rx.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// What a viewer is told of a chat event, if anything: players do not read
+/// the spectators' chat while the game is in play.
+async fn chat_frame(live: &Live, viewer: &Viewer, event: &ChatEvent) -> Option<Message> {
+    match event {
+        ChatEvent::Message(m) => {
+            let player = !viewer.seats.is_empty();
+            let finished = player && m.seat.is_none() && live.lock().await.game.is_over();
+            visible(m, player, finished).then(|| ServerMessage::Chat { message: m }.frame())
+        }
+        ChatEvent::After(after) => Some(ServerMessage::Rematch(after).frame()),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
 async fn ws_loop(
     app: &AppState,
     live: &Arc<Live>,
@@ -107,6 +152,7 @@ async fn ws_loop(
     changes: &mut tokio::sync::watch::Receiver<u64>,
     follower: &mut Follower,
     ends: &mut Ends<'_>,
+    talk: &mut Talk<'_>,
 ) {
     let limiter: Option<DirectLimiter> = app.config().ws_rate.map(|r| governor::RateLimiter::direct(r.quota()));
     // A socket that died silently (a phone asleep, a lost network) would
@@ -164,7 +210,7 @@ async fn ws_loop(
                 }
                 let reply = match msg {
                     _ if limited => Reply::Error(ApiError::RateLimited),
-                    Some(Ok(Message::Text(text))) => ws_command(app, live, viewer, text.as_str()).await,
+                    Some(Ok(Message::Text(text))) => ws_command(app, live, viewer, &talk.speaker, text.as_str()).await,
                     Some(Ok(Message::Binary(_))) => Reply::Error(ApiError::BadRequest("messages are JSON text".into())),
                     Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
                     Some(Ok(_)) => Reply::Nothing, // ping/pong: answered by the library
@@ -175,9 +221,25 @@ async fn ws_loop(
                     // The error alone: a refusal costs the server next to
                     // nothing. A client that needs the state asks (`sync`).
                     Reply::Error(e) => socket.send(error_message(&e)).await,
+                    Reply::Frame(frame) => socket.send(frame).await,
                 };
                 if sent.is_err() {
                     break;
+                }
+            }
+            event = next_event(talk.chat) => {
+                let frame = match event {
+                    Ok(event) => chat_frame(live, viewer, &event).await,
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => None,
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => {
+                        *talk.chat = None;
+                        None
+                    }
+                };
+                if let Some(frame) = frame {
+                    if socket.send(frame).await.is_err() {
+                        break;
+                    }
                 }
             }
             changed = changes.changed() => {
@@ -202,17 +264,35 @@ enum Reply {
     State,
     /// A refusal (the client asks for the state if it needs it).
     Error(ApiError),
+    /// A message for this socket alone (a rematch's tokens).
+    Frame(Message),
 }
 
 /// Handles one client message: `{"type": "move", "version": …, "tile": …}`
 /// or `{"type": "sync"}`.
-async fn ws_command(app: &AppState, live: &Arc<Live>, viewer: &Viewer, text: &str) -> Reply {
+async fn ws_command(app: &AppState, live: &Arc<Live>, viewer: &Viewer, speaker: &Speaker, text: &str) -> Reply {
     match serde_json::from_str::<ClientMessage>(text) {
         Ok(ClientMessage::Move(req)) => match app.play(live, viewer, &req).await {
             Ok(()) => Reply::Nothing,
             Err(e) => Reply::Error(e),
         },
         Ok(ClientMessage::Sync) => Reply::State,
+        // The message comes back through the chat room, to this socket too.
+        Ok(ClientMessage::Chat { text }) => match app.say(live, speaker, &text).await {
+            Ok(_) => Reply::Nothing,
+            Err(e) => Reply::Error(e),
+        },
+        Ok(ClientMessage::Rematch) => match app.accept_rematch(live, viewer).await {
+            Ok(accepted) => {
+                let tokens = accepted
+                    .tokens
+                    .iter()
+                    .map(|(seat, token)| serde_json::json!({ "seat": seat.0, "token": token }))
+                    .collect();
+                Reply::Frame(ServerMessage::Accepted { tokens, after: &accepted.after }.frame())
+            }
+            Err(e) => Reply::Error(e),
+        },
         Err(e) => Reply::Error(ApiError::BadRequest(format!("malformed message: {e}"))),
     }
 }

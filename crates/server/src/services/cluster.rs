@@ -64,6 +64,10 @@ impl AppState {
                 live.changed();
             }
             Change::Gone { server } if server != me => self.forget_server(&server).await,
+            Change::Chat { ref server, .. } | Change::Rematch { ref server, .. } if *server != me => {
+                self.learn_chat(change).await;
+            }
+            Change::Chat { .. } | Change::Rematch { .. } => {}
             Change::Presence { .. } | Change::Thinking { .. } | Change::Gone { .. } => {}
         }
     }

@@ -350,6 +350,9 @@ pub struct CreateRequest {
     /// signed in, the rules a preset, every bot a rated level.
     #[serde(default)]
     pub rated: bool,
+    /// Chat turned off for everyone in this game (services/chat.rs).
+    #[serde(default)]
+    pub chat_off: bool,
 }
 
 /// A seat's token as handed out when the game is created (and never again:
@@ -389,7 +392,7 @@ fn random_bytes<const N: usize>() -> Result<[u8; N], ApiError> {
 }
 
 /// A game id: 10 characters that are easy to read aloud.
-fn new_game_id() -> Result<String, ApiError> {
+pub(crate) fn new_game_id() -> Result<String, ApiError> {
     const ALPHABET: &[u8] = b"23456789abcdefghjkmnpqrstuvwxyz";
     Ok(random_bytes::<10>()?.iter().map(|b| ALPHABET[*b as usize % ALPHABET.len()] as char).collect())
 }
@@ -539,6 +542,9 @@ impl AppState {
         let new = NewGame { id: id.clone(), record, live_seed, seats: seats.clone(), created_at, public: req.public };
         self.store().create_game(&new).await?;
         self.created_rated(&id, &seats, req.rated).await?;
+        if req.chat_off {
+            self.store().set_chat_off(&id).await?;
+        }
         tracing::info!(game = %id, players = names.len(), "game created");
 
         let live = Arc::new(Live {

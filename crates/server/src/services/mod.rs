@@ -13,6 +13,8 @@
 //! * `hints`: the search's advice to the seat to move, run like a bot's move.
 //! * `ratings`: rated games, profiles, the leaderboard, seats linked to accounts.
 //! * `passkeys`: passkeys (WebAuthn) to sign in to accounts.
+//! * `chat`: a game's chat (players' and spectators'), its rooms and limits;
+//! * `rematch`: the rematch of a finished game, once every player accepts.
 //!
 //! Services use the store and the engine, never a handler or the connection
 //! layer (docs/architecture.md; `tests::services_import_no_handler`).
@@ -26,6 +28,7 @@ use crate::config::Config;
 use crate::store::Store;
 
 pub mod accounts;
+pub mod chat;
 pub mod cluster;
 pub mod driver;
 pub mod games;
@@ -33,6 +36,7 @@ pub mod hints;
 pub mod passkeys;
 pub mod quotas;
 pub mod ratings;
+pub mod rematch;
 pub mod review;
 pub mod sweeps;
 
@@ -74,6 +78,8 @@ struct Inner {
     hints: Arc<hints::Hints>,
     /// Passkeys: the relying party, ceremonies started per address.
     passkeys: passkeys::Passkeys,
+    /// Chat rooms of the games with sockets here, and chat rate limits.
+    chat: chat::Rooms,
 }
 
 impl AppState {
@@ -95,6 +101,7 @@ impl AppState {
             accounts: accounts::Accounts::default(),
             hints: Arc::new(hints::Hints::new(config.quick_bots, config.bot_workers)),
             passkeys: passkeys::Passkeys::new(&config),
+            chat: chat::Rooms::default(),
             config,
         };
         let app = AppState { inner: Arc::new(inner) };

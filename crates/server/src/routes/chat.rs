@@ -1,0 +1,131 @@
+//! Chat and rematch over HTTP (the websocket's fallback, and the chat's
+//! download): handlers only, the work is in `services::chat` and
+//! `services::rematch`.
+
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{header, request::Parts, HeaderValue};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde_json::{json, Value};
+
+use super::{client_key, tokens, viewer_of, Shared};
+use crate::error::{parse_body, ApiError};
+use crate::services::chat::Speaker;
+use crate::services::AppState;
+
+pub(super) fn routes() -> Router<Shared> {
+    Router::new()
+        .route("/api/games/{id}/chat", get(chat).post(say))
+        .route("/api/games/{id}/chat/consent", post(consent))
+        .route("/api/games/{id}/chat/download", get(download))
+        .route("/api/games/{id}/rematch", post(rematch))
+}
+
+/// `GET /api/games/ID/chat?token=…`: the chat as this viewer sees it now,
+/// whether it is off, who agreed to its download and the rematch.
+async fn chat(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+) -> Result<Json<Value>, ApiError> {
+    let tokens = tokens(&query)?;
+    let live = app.game(&id).await?;
+    let viewer = viewer_of(&live, &tokens).await?;
+    let (off, messages, after) = app.chat_of(&live, &viewer).await?;
+    Ok(Json(json!({ "off": off, "messages": messages, "rematch": after })))
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Say {
+    text: String,
+}
+
+/// `POST /api/games/ID/chat?token=…` `{"text"}`: a message (a spectator's
+/// without a token).
+async fn say(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+    parts: Parts,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let req: Say = parse_body(body)?;
+    let tokens = tokens(&query)?;
+    let live = app.game(&id).await?;
+    let viewer = viewer_of(&live, &tokens).await?;
+    // A signed-in spectator writes under their account's name: only from
+    // this site's own pages (the cookie would come along from any site).
+    let account = if viewer.seats.is_empty() && super::accounts::same_site(&parts, &app).is_ok() {
+        super::accounts::signed_in(&parts, &app).await.ok().map(|a| a.0.name)
+    } else {
+        None
+    };
+    let speaker = Speaker::of(&viewer, client_key(&parts.extensions, app.config()), account);
+    let message = app.say(&live, &speaker, &req.text).await?;
+    Ok(Json(json!({ "message": message })))
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Consent {
+    include: bool,
+}
+
+/// `POST /api/games/ID/chat/consent?token=…` `{"include": bool}`: the seat
+/// holder agrees (or no longer) to the chat's download.
+async fn consent(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let req: Consent = parse_body(body)?;
+    let tokens = tokens(&query)?;
+    let live = app.game(&id).await?;
+    let viewer = viewer_of(&live, &tokens).await?;
+    let after = app.consent_to_chat(&live, &viewer, req.include).await?;
+    Ok(Json(json!({ "rematch": after })))
+}
+
+/// `GET /api/games/ID/chat/download`: the players' chat of a finished game
+/// whose players all agreed, as a JSON file (apart from the record, whose
+/// format is fixed).
+async fn download(State(app): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let live = app.game(&id).await?;
+    let chat = app.chat_download(&live).await?;
+    let disposition = format!("attachment; filename=\"carcassonne-{}-chat.json\"", live.id);
+    Ok((
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static("application/json")),
+            (
+                header::CONTENT_DISPOSITION,
+                HeaderValue::from_str(&disposition).unwrap_or(HeaderValue::from_static("attachment")),
+            ),
+        ],
+        chat.to_string(),
+    )
+        .into_response())
+}
+
+/// `POST /api/games/ID/rematch?token=…` `{}`: the seat holder accepts the
+/// rematch; the answer holds their seats' tokens in the new game (for them
+/// alone) and the new game's id once every player accepted.
+async fn rematch(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let _: Value = parse_body(body)?;
+    let tokens = tokens(&query)?;
+    let live = app.game(&id).await?;
+    let viewer = viewer_of(&live, &tokens).await?;
+    let accepted = app.accept_rematch(&live, &viewer).await?;
+    let tokens: Vec<Value> =
+        accepted.tokens.iter().map(|(seat, token)| json!({ "seat": seat.0, "token": token })).collect();
+    Ok(Json(json!({ "tokens": tokens, "rematch": accepted.after })))
+}

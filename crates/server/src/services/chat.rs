@@ -1,0 +1,342 @@
+//! Chat in a game (docs/web.md, "Chat and rematch"): the players' chat and
+//! the spectators' chat, kept apart while the game is in play; messages
+//! cleaned (text only, no control or bidi characters, NFC, capped), rate
+//! limited per seat or per spectator's address, stored with the game and
+//! told to every socket on every server sharing the storage.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::num::NonZeroU32;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::sync::broadcast;
+use unicode_normalization::UnicodeNormalization;
+use unicode_segmentation::UnicodeSegmentation;
+
+use super::games::{now_ms, Live, Viewer};
+use super::AppState;
+use crate::error::ApiError;
+use crate::names::invisible;
+use crate::store::{hash_token, Change, ChatMessage, Rematch};
+
+/// The longest message, in characters (Unicode code points, after cleaning).
+pub const MAX_CHAT_CHARS: usize = 200;
+/// The largest message a client may send, in bytes, before cleaning.
+pub const MAX_CHAT_BYTES: usize = 2048;
+/// The most messages one game's chat keeps (players' and spectators').
+pub const MAX_CHAT_MESSAGES: usize = 1000;
+/// A seat (or a spectator's address) may send this many messages at once…
+pub const CHAT_BURST: u32 = 5;
+/// …and then one per this period.
+pub const CHAT_PERIOD: Duration = Duration::from_secs(2);
+/// Most code points one grapheme may hold (as in names).
+const MAX_GRAPHEME: usize = 8;
+
+/// What a game's sockets are told besides its state.
+#[derive(Clone, Debug)]
+pub enum ChatEvent {
+    /// A chat message.
+    Message(ChatMessage),
+    /// The chat download's consent or the rematch changed.
+    After(AfterGame),
+}
+
+/// What follows the game: who agreed to the chat's download, who accepted
+/// the rematch, and the rematch once made.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct AfterGame {
+    /// Seats that agreed to the chat's download with the record.
+    pub consent: Vec<u8>,
+    /// Seats that accepted the rematch.
+    pub accepted: Vec<u8>,
+    /// The rematch's game, once every player accepted.
+    pub game: Option<String>,
+}
+
+impl AfterGame {
+    pub(super) fn of(consent: Vec<u8>, rematch: &Rematch) -> AfterGame {
+        AfterGame { consent, accepted: rematch.accepted.iter().map(|a| a.0).collect(), game: rematch.game.clone() }
+    }
+}
+
+/// The chat rooms of the games with sockets on this server, and the chat's
+/// rate limits.
+pub struct Rooms {
+    rooms: Mutex<HashMap<String, broadcast::Sender<ChatEvent>>>,
+    limiter: governor::DefaultKeyedRateLimiter<String>,
+}
+
+impl Default for Rooms {
+    fn default() -> Rooms {
+        let quota = governor::Quota::with_period(CHAT_PERIOD)
+            .unwrap_or_else(|| governor::Quota::per_second(NonZeroU32::MIN))
+            .allow_burst(NonZeroU32::new(CHAT_BURST).unwrap_or(NonZeroU32::MIN));
+        Rooms { rooms: Mutex::default(), limiter: governor::RateLimiter::keyed(quota) }
+    }
+}
+
+impl Rooms {
+    fn rooms(&self) -> std::sync::MutexGuard<'_, HashMap<String, broadcast::Sender<ChatEvent>>> {
+        self.rooms.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Follows game `id`'s chat (a websocket does, while it is open).
+    pub fn subscribe(&self, id: &str) -> broadcast::Receiver<ChatEvent> {
+        let mut rooms = self.rooms();
+        // Rooms nobody listens to any more go (bounded by the open sockets).
+        if rooms.len() > 64 {
+            rooms.retain(|_, tx| tx.receiver_count() > 0);
+        }
+        rooms.entry(id.to_string()).or_insert_with(|| broadcast::channel(64).0).subscribe()
+    }
+
+    /// Tells game `id`'s sockets on this server.
+    pub fn tell(&self, id: &str, event: ChatEvent) {
+        let mut rooms = self.rooms();
+        if let Some(tx) = rooms.get(id) {
+            if tx.send(event).is_err() {
+                rooms.remove(id);
+            }
+        }
+    }
+
+    fn allow(&self, key: String) -> bool {
+        if self.limiter.len() > 10_000 {
+            self.limiter.retain_recent();
+        }
+        self.limiter.check_key(&key).is_ok()
+    }
+}
+
+/// Who writes: a seat holder, or a spectator (by client address, with the
+/// name of their account if they are signed in).
+#[derive(Clone, Debug)]
+pub enum Speaker {
+    Seats(Viewer),
+    Spectator { address: IpAddr, account: Option<String> },
+}
+
+impl Speaker {
+    /// The speaker for `viewer` (a spectator when it holds no seat).
+    pub fn of(viewer: &Viewer, address: IpAddr, account: Option<String>) -> Speaker {
+        if viewer.seats.is_empty() {
+            Speaker::Spectator { address, account }
+        } else {
+            Speaker::Seats(viewer.clone())
+        }
+    }
+}
+
+/// A message as people will read it: NFC, no control, bidi or invisible
+/// characters (line breaks become spaces, runs of spaces one), no grapheme
+/// of more than a few code points (a pile of combining marks), at most
+/// [`MAX_CHAT_CHARS`] characters.
+///
+/// # Errors
+/// `message_too_long` for more than [`MAX_CHAT_BYTES`] bytes or
+/// [`MAX_CHAT_CHARS`] characters, `empty_message` when nothing is left.
+pub fn clean_message(raw: &str) -> Result<String, ApiError> {
+    if raw.len() > MAX_CHAT_BYTES {
+        return Err(ApiError::MessageTooLong(MAX_CHAT_CHARS));
+    }
+    let mut flat = String::with_capacity(raw.len());
+    let mut space = false;
+    for c in raw.nfc() {
+        if c.is_whitespace() {
+            space = !flat.is_empty();
+        } else if !invisible(c) {
+            if space {
+                flat.push(' ');
+                space = false;
+            }
+            flat.push(c);
+        }
+    }
+    let text: String = flat.graphemes(true).filter(|g| g.chars().count() <= MAX_GRAPHEME).collect();
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(ApiError::EmptyMessage);
+    }
+    if text.chars().count() > MAX_CHAT_CHARS {
+        return Err(ApiError::MessageTooLong(MAX_CHAT_CHARS));
+    }
+    Ok(text.to_string())
+}
+
+/// Whether a viewer holding seats (`player`) sees `message` now: players
+/// do not see the spectators' chat while the game is in play.
+pub fn visible(message: &ChatMessage, player: bool, finished: bool) -> bool {
+    !player || finished || message.seat.is_some()
+}
+
+impl AppState {
+    /// The chat rooms of this server.
+    pub fn chat_rooms(&self) -> &Rooms {
+        &self.inner.chat
+    }
+
+    /// Sends `text` to game `live`'s chat for `speaker`: checked, stored,
+    /// then told to every socket on every server. A refusal changes nothing.
+    ///
+    /// # Errors
+    /// `chat_off`, `message_too_long`, `empty_message`, `chat_too_fast`,
+    /// `chat_full`, `storage_error`.
+    pub async fn say(&self, live: &Arc<Live>, speaker: &Speaker, text: &str) -> Result<ChatMessage, ApiError> {
+        let text = clean_message(text)?;
+        let settings = self.store().chat_settings(&live.id).await?;
+        if settings.off {
+            return Err(ApiError::ChatOff);
+        }
+        let (seat, name, author) = match speaker {
+            Speaker::Seats(viewer) => {
+                let t = live.lock().await;
+                // Of the seats a screen holds, the one to move speaks (else the first).
+                let seat = t.game.to_move().filter(|p| viewer.holds(*p)).or_else(|| viewer.seats.first().copied());
+                let seat = seat.ok_or(ApiError::Unauthorized)?;
+                let name = t.seats.get(seat.index()).map(|s| s.name().to_string()).ok_or(ApiError::Unauthorized)?;
+                (Some(seat.0), name, format!("seat:{}", seat.0))
+            }
+            Speaker::Spectator { address, account } => {
+                (None, account.clone().unwrap_or_default(), hash_token(&format!("{}/{address}", live.id)))
+            }
+        };
+        if !self.inner.chat.allow(format!("{}/{author}", live.id)) {
+            return Err(ApiError::ChatTooFast(CHAT_PERIOD.as_secs()));
+        }
+        let name = if seat.is_none() && name.is_empty() { self.spectator_name(&live.id, &author).await? } else { name };
+        let mut message = ChatMessage { seq: 0, seat, name, text, at: now_ms(), author };
+        message.seq = self
+            .store()
+            .add_chat(&live.id, &message, MAX_CHAT_MESSAGES)
+            .await?
+            .ok_or(ApiError::ChatFull(MAX_CHAT_MESSAGES))?;
+        self.inner.chat.tell(&live.id, ChatEvent::Message(message.clone()));
+        if let Some(server) = self.store().server() {
+            let change = Change::Chat { game: live.id.clone(), server: server.to_string(), message: message.clone() };
+            if let Err(e) = self.store().publish(&change).await {
+                tracing::warn!(game = %live.id, error = %e, "cannot tell the other servers of a chat message");
+            }
+        }
+        Ok(message)
+    }
+
+    /// "Spectator N": the number this spectator had in this game's chat, or the next one.
+    async fn spectator_name(&self, id: &str, author: &str) -> Result<String, ApiError> {
+        let chat = self.store().chat(id).await?;
+        let mut seen: Vec<&str> = Vec::new();
+        for m in chat.iter().filter(|m| m.seat.is_none()) {
+            if m.author == author {
+                return Ok(m.name.clone());
+            }
+            if !seen.contains(&m.author.as_str()) {
+                seen.push(&m.author);
+            }
+        }
+        Ok(format!("Spectator {}", seen.len() + 1))
+    }
+
+    /// The chat of game `live` as `viewer` sees it now, with what follows the game.
+    ///
+    /// # Errors
+    /// `storage_error`.
+    pub async fn chat_of(&self, live: &Live, viewer: &Viewer) -> Result<(bool, Vec<ChatMessage>, AfterGame), ApiError> {
+        let finished = live.lock().await.game.is_over();
+        let settings = self.store().chat_settings(&live.id).await?;
+        let player = !viewer.seats.is_empty();
+        let messages =
+            self.store().chat(&live.id).await?.into_iter().filter(|m| visible(m, player, finished)).collect();
+        let rematch = self.store().rematch(&live.id).await?;
+        Ok((settings.off, messages, AfterGame::of(settings.consent, &rematch)))
+    }
+
+    /// Seat holder `viewer` agrees (or no longer) to the chat's download
+    /// with the record, for every seat it holds.
+    ///
+    /// # Errors
+    /// `unauthorized` for a spectator, `storage_error`.
+    pub async fn consent_to_chat(&self, live: &Live, viewer: &Viewer, agree: bool) -> Result<AfterGame, ApiError> {
+        if viewer.seats.is_empty() {
+            return Err(ApiError::Unauthorized);
+        }
+        for p in &viewer.seats {
+            self.store().set_chat_consent(&live.id, p.0, agree).await?;
+        }
+        self.after_game_changed(&live.id).await
+    }
+
+    /// The players' chat of a finished game whose players all agreed to
+    /// its download: `{"game", "players", "messages"}`.
+    ///
+    /// # Errors
+    /// `game_not_over`, `chat_not_agreed`, `storage_error`.
+    pub async fn chat_download(&self, live: &Live) -> Result<serde_json::Value, ApiError> {
+        let (finished, names, humans) = {
+            let t = live.lock().await;
+            let humans: Vec<u8> =
+                t.seats.iter().enumerate().filter(|(_, s)| s.bot_level().is_none()).map(|(i, _)| i as u8).collect();
+            (t.game.is_over(), t.names(), humans)
+        };
+        if !finished {
+            return Err(ApiError::GameNotOver);
+        }
+        let settings = self.store().chat_settings(&live.id).await?;
+        if !humans.iter().all(|h| settings.consent.contains(h)) {
+            return Err(ApiError::ChatNotAgreed);
+        }
+        let messages: Vec<ChatMessage> =
+            self.store().chat(&live.id).await?.into_iter().filter(|m| m.seat.is_some()).collect();
+        Ok(serde_json::json!({ "game": live.id, "players": names, "messages": messages }))
+    }
+
+    /// Reads what follows game `id` again and tells every socket, here and
+    /// on the other servers.
+    pub(super) async fn after_game_changed(&self, id: &str) -> Result<AfterGame, ApiError> {
+        let after = self.after_game(id).await?;
+        self.inner.chat.tell(id, ChatEvent::After(after.clone()));
+        if let Some(server) = self.store().server() {
+            let change = Change::Rematch { game: id.to_string(), server: server.to_string() };
+            if let Err(e) = self.store().publish(&change).await {
+                tracing::warn!(game = %id, error = %e, "cannot tell the other servers of a rematch");
+            }
+        }
+        Ok(after)
+    }
+
+    pub(super) async fn after_game(&self, id: &str) -> Result<AfterGame, ApiError> {
+        let settings = self.store().chat_settings(id).await?;
+        let rematch = self.store().rematch(id).await?;
+        Ok(AfterGame::of(settings.consent, &rematch))
+    }
+
+    /// News from another server: a chat message, or what follows a game changed.
+    pub(super) async fn learn_chat(&self, change: Change) {
+        match change {
+            Change::Chat { game, message, .. } => self.inner.chat.tell(&game, ChatEvent::Message(message)),
+            Change::Rematch { game, .. } => match self.after_game(&game).await {
+                Ok(after) => self.inner.chat.tell(&game, ChatEvent::After(after)),
+                Err(e) => tracing::warn!(game = %game, error = %e, "cannot read a game's rematch"),
+            },
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_are_cleaned() {
+        assert_eq!(clean_message("  hello \n there ").unwrap(), "hello there");
+        assert_eq!(clean_message("\u{202E}olleh\u{202C}\u{200B}").unwrap(), "olleh");
+        assert_eq!(clean_message("<b>hi</b>").unwrap(), "<b>hi</b>");
+        assert_eq!(clean_message("Rene\u{301}").unwrap(), "Ren\u{e9}");
+        assert!(matches!(clean_message(" \u{200B}\t"), Err(ApiError::EmptyMessage)));
+        assert!(clean_message(&"x".repeat(MAX_CHAT_CHARS)).is_ok());
+        assert!(matches!(clean_message(&"x".repeat(MAX_CHAT_CHARS + 1)), Err(ApiError::MessageTooLong(_))));
+        assert!(matches!(clean_message(&"x".repeat(MAX_CHAT_BYTES + 1)), Err(ApiError::MessageTooLong(_))));
+        let zalgo = format!("A{}ok", "\u{301}".repeat(50));
+        assert_eq!(clean_message(&zalgo).unwrap(), "ok");
+    }
+}

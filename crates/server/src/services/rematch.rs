@@ -1,0 +1,135 @@
+//! Rematch (docs/web.md, "Chat and rematch"): once a game is over, every
+//! human player accepts (bots accept at once); the last acceptance makes a
+//! new game with the same seats and rules, the seats rotated so that the
+//! first player moves on. Each accepting seat holder is handed the token
+//! of their seat in the new game in their own answer, and only its hash is
+//! stored; the new game is made once, whichever server hears the last
+//! acceptance (`Store::claim_rematch`).
+
+use std::sync::Arc;
+
+use carcassonne::record::Record;
+use carcassonne::{Game, PlayerId, Setup};
+
+use super::chat::AfterGame;
+use super::games::{new_token, now_ms, Live, Viewer};
+use super::AppState;
+use crate::error::ApiError;
+use crate::store::{hash_token, NewGame, Seat};
+
+/// A seat holder's acceptance: their seats in the new game with their
+/// tokens (for them alone), and what follows the game now.
+#[derive(Clone, Debug)]
+pub struct Accepted {
+    /// (seat in the new game, its token).
+    pub tokens: Vec<(PlayerId, String)>,
+    pub after: AfterGame,
+}
+
+/// The seat that old seat `seat` takes in the rematch of a game of `n`
+/// seats: every seat moves one place up, the first goes last (so the
+/// second player moves first).
+pub fn rotated(seat: usize, n: usize) -> usize {
+    (seat + n - 1) % n
+}
+
+impl AppState {
+    /// Seat holder `viewer` accepts the rematch of the finished game
+    /// `live`, for every seat it holds; the last acceptance makes the game.
+    ///
+    /// # Errors
+    /// `unauthorized` (a spectator), `game_not_over`, `already_accepted`,
+    /// `storage_error`.
+    pub async fn accept_rematch(&self, live: &Arc<Live>, viewer: &Viewer) -> Result<Accepted, ApiError> {
+        if viewer.seats.is_empty() {
+            return Err(ApiError::Unauthorized);
+        }
+        let (finished, n) = {
+            let t = live.lock().await;
+            (t.game.is_over(), t.seats.len())
+        };
+        if !finished {
+            return Err(ApiError::GameNotOver);
+        }
+        let before = self.store().rematch(&live.id).await?;
+        let mut tokens = Vec::new();
+        for p in &viewer.seats {
+            if before.accepted.iter().any(|a| a.0 == p.0) {
+                continue;
+            }
+            let token = new_token()?;
+            if self.store().accept_rematch(&live.id, p.0, &hash_token(&token)).await? {
+                tokens.push((PlayerId(rotated(p.index(), n) as u8), token));
+            }
+        }
+        if tokens.is_empty() {
+            return Err(ApiError::AlreadyAccepted);
+        }
+        self.make_rematch(live).await?;
+        let after = self.after_game_changed(&live.id).await?;
+        Ok(Accepted { tokens, after })
+    }
+
+    /// Makes the rematch of `live` if every human seat accepted and nobody
+    /// made it yet.
+    async fn make_rematch(&self, live: &Arc<Live>) -> Result<(), ApiError> {
+        let rematch = self.store().rematch(&live.id).await?;
+        if rematch.game.is_some() {
+            return Ok(());
+        }
+        let (old_seats, rules) = {
+            let t = live.lock().await;
+            (t.seats.clone(), *t.game.rules())
+        };
+        let n = old_seats.len();
+        let mut seats: Vec<Option<Seat>> = vec![None; n];
+        for (i, seat) in old_seats.into_iter().enumerate() {
+            let new = match seat {
+                Seat::Human { name, remote, account, .. } => {
+                    let Some((_, hash)) = rematch.accepted.iter().find(|a| a.0 as usize == i) else {
+                        return Ok(()); // someone has yet to accept
+                    };
+                    // The seat's account goes along (its profile; a rated rematch).
+                    Seat::Human { name, token_hash: hash.clone(), remote, account }
+                }
+                bot @ Seat::Bot { .. } => bot,
+            };
+            seats[rotated(i, n)] = Some(new);
+        }
+        let seats: Vec<Seat> = seats.into_iter().flatten().collect();
+        let names: Vec<String> = seats.iter().map(|s| s.name().to_string()).collect();
+        let mut seed = [0u8; 8];
+        getrandom::fill(&mut seed).map_err(|e| ApiError::Storage(format!("no randomness: {e}")))?;
+        let setup = Setup::standard(rules, n, u64::from_le_bytes(seed));
+        let live_seed = setup.live_seed;
+        let game = Game::new(setup).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+        let record = Record::from_game(&game, &names);
+        let id = super::games::new_game_id()?;
+        // The first game's rated flag goes along (a rated game's rematch is rated).
+        let rated = self.store().rated(&live.id).await?.is_some();
+        let new = NewGame { id: id.clone(), record, live_seed, seats, created_at: now_ms(), public: false };
+        self.store().create_game(&new).await?;
+        self.created_rated(&id, &new.seats, rated).await?;
+        if self.store().chat_settings(&live.id).await?.off {
+            self.store().set_chat_off(&id).await?;
+        }
+        // Made first, then claimed: two servers hearing the last two
+        // acceptances at once each make one, and one claim wins (the other
+        // game is never named: nobody plays it).
+        if self.store().claim_rematch(&live.id, &id).await? {
+            tracing::info!(game = %live.id, rematch = %id, "rematch made");
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rotated;
+
+    #[test]
+    fn seats_move_one_place_up() {
+        assert_eq!((0..3).map(|s| rotated(s, 3)).collect::<Vec<_>>(), vec![2, 0, 1]);
+        assert_eq!((0..2).map(|s| rotated(s, 2)).collect::<Vec<_>>(), vec![1, 0]);
+    }
+}

@@ -1,0 +1,416 @@
+//! Chat and rematch (docs/web.md, "Chat and rematch"): the players' and the
+//! spectators' chat apart, cleaning, caps and rate limits, the chat's
+//! download when every player agreed, and the rematch accepted by every
+//! player, over HTTP and the websocket, on SQLite and (when
+//! `CARCASSONNE_TEST_POSTGRES` is set) on two servers sharing PostgreSQL.
+
+mod common;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::extract::ConnectInfo;
+use axum::http::{Request, StatusCode};
+use axum::Router;
+use carcassonne_server::{serve_on, AppState, Config, PgStore, SqliteStore};
+use common::*;
+use futures_util::{SinkExt, StreamExt};
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::Message;
+use tower::ServiceExt;
+
+type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// A request from client address `from`: status and body.
+async fn from(app: &Router, method: &str, uri: &str, body: Option<Value>, from: &str) -> (StatusCode, Value) {
+    let mut req = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header("content-type", "application/json")
+        .body(body.map(|b| Body::from(b.to_string())).unwrap_or_else(Body::empty))
+        .unwrap();
+    req.extensions_mut().insert(ConnectInfo(SocketAddr::new(from.parse().unwrap(), 5000)));
+    let resp = app.clone().oneshot(req).await.unwrap();
+    let status = resp.status();
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+}
+
+async fn say(app: &Router, id: &str, token: Option<&str>, text: &str) -> (StatusCode, Value) {
+    say_from(app, id, token, text, "10.0.0.1").await
+}
+
+async fn say_from(app: &Router, id: &str, token: Option<&str>, text: &str, addr: &str) -> (StatusCode, Value) {
+    let uri = match token {
+        Some(t) => format!("/api/games/{id}/chat?token={t}"),
+        None => format!("/api/games/{id}/chat"),
+    };
+    from(app, "POST", &uri, Some(json!({ "text": text })), addr).await
+}
+
+async fn chat(app: &Router, id: &str, token: Option<&str>) -> Value {
+    let uri = match token {
+        Some(t) => format!("/api/games/{id}/chat?token={t}"),
+        None => format!("/api/games/{id}/chat"),
+    };
+    let (status, v) = call(app, "GET", &uri, None).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    v
+}
+
+fn texts(chat: &Value) -> Vec<String> {
+    chat["messages"].as_array().unwrap().iter().map(|m| m["text"].as_str().unwrap().to_string()).collect()
+}
+
+fn error(v: &(StatusCode, Value)) -> (StatusCode, &str) {
+    (v.0, v.1["error"].as_str().unwrap_or("?"))
+}
+
+/// Plays game `id` to its end with whatever seats `tokens` hold (bots move on their own).
+async fn play_to_end(app: &Router, id: &str, tokens: &[Option<String>]) {
+    let all: Vec<&str> = tokens.iter().flatten().map(String::as_str).collect();
+    let all = all.join(",");
+    for _ in 0..400 {
+        let s = state(app, id, Some(&all)).await;
+        if s["status"] == "finished" {
+            return;
+        }
+        let seat = s["turn"]["seat"].as_u64().unwrap() as usize;
+        let Some(token) = tokens[seat].as_ref() else {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+            continue;
+        };
+        let (status, v) = post_move(app, id, token, &pick_move(&s, 0, false)).await;
+        assert!(status == StatusCode::OK || v["error"] == "stale_version", "{v}");
+    }
+    panic!("the game did not end");
+}
+
+#[tokio::test]
+async fn players_and_spectators_chat_apart_until_the_end() {
+    let (app, _) = test_app();
+    let (id, tokens, _) = create(&app, two_humans()).await;
+    let (ada, bob) = (tokens[0].as_deref(), tokens[1].as_deref());
+    let v = say(&app, &id, ada, "Good luck!").await;
+    assert_eq!(v.0, StatusCode::OK, "{}", v.1);
+    assert_eq!(v.1["message"]["name"], "Ada");
+    assert_eq!(v.1["message"]["seat"], 0);
+    assert_eq!(v.1["message"]["seq"], 1);
+    // Spectators are numbered by address, and keep their number.
+    let s1 = say_from(&app, &id, None, "Ada will win", "10.0.0.7").await;
+    assert_eq!((s1.0, s1.1["message"]["name"].as_str()), (StatusCode::OK, Some("Spectator 1")), "{}", s1.1);
+    assert!(s1.1["message"].get("seat").is_none());
+    let s2 = say_from(&app, &id, None, "No, Bob", "10.0.0.8").await;
+    assert_eq!(s2.1["message"]["name"], "Spectator 2");
+    let s1 = say_from(&app, &id, None, "We will see", "10.0.0.7").await;
+    assert_eq!(s1.1["message"]["name"], "Spectator 1");
+    assert_eq!(say(&app, &id, bob, "Thanks").await.1["message"]["name"], "Bob");
+
+    // Players read the players' chat only; spectators read both.
+    assert_eq!(texts(&chat(&app, &id, ada).await), ["Good luck!", "Thanks"]);
+    assert_eq!(texts(&chat(&app, &id, bob).await), ["Good luck!", "Thanks"]);
+    let all = chat(&app, &id, None).await;
+    assert_eq!(texts(&all), ["Good luck!", "Ada will win", "No, Bob", "We will see", "Thanks"]);
+    assert_eq!(all["off"], false);
+    // No token in what anyone reads.
+    assert!(!all.to_string().contains(ada.unwrap()));
+
+    play_to_end(&app, &id, &tokens).await;
+    assert_eq!(texts(&chat(&app, &id, ada).await).len(), 5, "after the end players read the spectators too");
+}
+
+#[tokio::test]
+async fn bad_messages_are_refused_and_change_nothing() {
+    let (app, _) = test_app();
+    let (id, tokens, _) = create(&app, two_humans()).await;
+    let ada = tokens[0].as_deref();
+    assert_eq!(error(&say(&app, &id, ada, " \u{200B}\n ").await), (StatusCode::BAD_REQUEST, "empty_message"));
+    assert_eq!(
+        error(&say(&app, &id, ada, &"x".repeat(201)).await),
+        (StatusCode::PAYLOAD_TOO_LARGE, "message_too_long")
+    );
+    assert_eq!(
+        error(&say(&app, &id, ada, &"é".repeat(5000)).await),
+        (StatusCode::PAYLOAD_TOO_LARGE, "message_too_long")
+    );
+    assert_eq!(error(&say(&app, &id, Some("0123456789abcdef0123456789abcdef"), "hi").await).1, "unauthorized");
+    let (status, v) = call(&app, "POST", &format!("/api/games/{id}/chat"), Some("{\"text\": 5}")).await;
+    assert_eq!((status, v["error"].as_str()), (StatusCode::BAD_REQUEST, Some("bad_request")));
+    let (status, v) = call(&app, "POST", &format!("/api/games/{id}/chat"), Some("{\"text\": \"a\", \"x\": 1}")).await;
+    assert_eq!((status, v["error"].as_str()), (StatusCode::BAD_REQUEST, Some("bad_request")));
+    assert_eq!(chat(&app, &id, None).await["messages"], json!([]), "nothing was stored");
+
+    // Text stays text: markup is kept as characters, bidi and control characters go.
+    let v = say(&app, &id, ada, "<img src=x onerror=alert(1)>\u{202E}gg\u{0007}").await;
+    assert_eq!(v.1["message"]["text"], "<img src=x onerror=alert(1)>gg", "{}", v.1);
+    assert_eq!(say(&app, &id, ada, &"y".repeat(200)).await.0, StatusCode::OK, "200 characters pass");
+
+    // A burst of five per seat, then one every two seconds: the sixth is refused.
+    for i in 0..3 {
+        assert_eq!(say(&app, &id, ada, &format!("m{i}")).await.0, StatusCode::OK);
+    }
+    assert_eq!(error(&say(&app, &id, ada, "too fast").await), (StatusCode::TOO_MANY_REQUESTS, "chat_too_fast"));
+    // Another seat, and a spectator, have limits of their own.
+    assert_eq!(say(&app, &id, tokens[1].as_deref(), "mine").await.0, StatusCode::OK);
+    assert_eq!(say_from(&app, &id, None, "watching", "10.0.0.9").await.0, StatusCode::OK);
+    let count = chat(&app, &id, None).await["messages"].as_array().unwrap().len();
+    assert_eq!(count, 7);
+
+    // A game made with the chat off refuses every message.
+    let mut quiet = two_humans();
+    quiet["chat_off"] = true.into();
+    let (qid, qtokens, _) = create(&app, quiet).await;
+    assert_eq!(error(&say(&app, &qid, qtokens[0].as_deref(), "hello").await), (StatusCode::FORBIDDEN, "chat_off"));
+    assert_eq!(error(&say_from(&app, &qid, None, "hello", "10.0.0.3").await).1, "chat_off");
+    let q = chat(&app, &qid, None).await;
+    assert_eq!((q["off"].clone(), q["messages"].clone()), (json!(true), json!([])));
+}
+
+#[tokio::test]
+async fn the_chat_is_downloaded_only_when_every_player_agreed() {
+    let (app, _) = test_app();
+    let (id, tokens, _) =
+        create(&app, json!({ "seats": [ { "kind": "human", "name": "Ada" }, { "kind": "bot", "level": "random" }, { "kind": "human", "name": "Cy" } ] }))
+            .await;
+    let (ada, cy) = (tokens[0].as_deref().unwrap(), tokens[2].as_deref().unwrap());
+    say(&app, &id, Some(ada), "Hi Cy").await;
+    say_from(&app, &id, None, "a spectator's word", "10.0.0.5").await;
+    let download = format!("/api/games/{id}/chat/download");
+    assert_eq!(error(&call(&app, "GET", &download, None).await), (StatusCode::CONFLICT, "game_not_over"));
+    let consent = |t: &str| format!("/api/games/{id}/chat/consent?token={t}");
+    let (status, v) = call(&app, "POST", &consent(ada), Some("{\"include\": true}")).await;
+    assert_eq!((status, v["rematch"]["consent"].clone()), (StatusCode::OK, json!([0])), "{v}");
+    let (status, v) = call(&app, "POST", &format!("/api/games/{id}/chat/consent"), Some("{\"include\": true}")).await;
+    assert_eq!((status, v["error"].as_str()), (StatusCode::FORBIDDEN, Some("unauthorized")), "spectators have no say");
+    play_to_end(&app, &id, &tokens).await;
+    assert_eq!(error(&call(&app, "GET", &download, None).await), (StatusCode::FORBIDDEN, "chat_not_agreed"));
+    call(&app, "POST", &consent(cy), Some("{\"include\": true}")).await;
+    // Changed her mind, then agreed again.
+    call(&app, "POST", &consent(ada), Some("{\"include\": false}")).await;
+    assert_eq!(error(&call(&app, "GET", &download, None).await).1, "chat_not_agreed");
+    let (_, v) = call(&app, "POST", &consent(ada), Some("{\"include\": true}")).await;
+    assert_eq!(v["rematch"]["consent"], json!([0, 2]));
+    let (status, v) = call(&app, "GET", &download, None).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!((v["players"][0].as_str(), v["players"][2].as_str()), (Some("Ada"), Some("Cy")));
+    assert_eq!(texts(&v), ["Hi Cy"], "the players' chat only");
+    // The record itself is unchanged: no chat in it.
+    let (status, record) = call(&app, "GET", &format!("/api/games/{id}/record"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(!record.to_string().contains("Hi Cy"));
+}
+
+#[tokio::test]
+async fn a_rematch_is_made_when_every_player_accepted() {
+    let (app, _) = test_app();
+    let (id, tokens, first) = create(
+        &app,
+        json!({ "seats": [ { "kind": "human", "name": "Ada" }, { "kind": "bot", "name": "Robo", "level": "random" }, { "kind": "human", "name": "Cy" } ],
+                "rules": { "preset": "standard", "river": true } }),
+    )
+    .await;
+    let (ada, cy) = (tokens[0].as_deref().unwrap(), tokens[2].as_deref().unwrap());
+    let accept = |t: &str| format!("/api/games/{id}/rematch?token={t}");
+    assert_eq!(error(&call(&app, "POST", &accept(ada), Some("{}")).await), (StatusCode::CONFLICT, "game_not_over"));
+    play_to_end(&app, &id, &tokens).await;
+    let (status, v) = call(&app, "POST", &format!("/api/games/{id}/rematch"), Some("{}")).await;
+    assert_eq!((status, v["error"].as_str()), (StatusCode::FORBIDDEN, Some("unauthorized")));
+
+    let (status, a) = call(&app, "POST", &accept(ada), Some("{}")).await;
+    assert_eq!(status, StatusCode::OK, "{a}");
+    assert_eq!(a["rematch"]["accepted"], json!([0]));
+    assert_eq!(a["rematch"]["game"], Value::Null, "Cy has yet to accept");
+    // Ada (seat 0) moves to the last seat.
+    assert_eq!(a["tokens"][0]["seat"], 2);
+    let ada_new = a["tokens"][0]["token"].as_str().unwrap().to_string();
+    assert_eq!(error(&call(&app, "POST", &accept(ada), Some("{}")).await), (StatusCode::CONFLICT, "already_accepted"));
+    assert_eq!(chat(&app, &id, None).await["rematch"]["accepted"], json!([0]));
+
+    let (status, c) = call(&app, "POST", &accept(cy), Some("{}")).await;
+    assert_eq!(status, StatusCode::OK, "{c}");
+    let new_id = c["rematch"]["game"].as_str().expect("the rematch is made").to_string();
+    assert_eq!(c["rematch"]["accepted"], json!([0, 2]));
+    assert_eq!(c["tokens"][0]["seat"], 1);
+    let cy_new = c["tokens"][0]["token"].as_str().unwrap().to_string();
+    assert_ne!(new_id, id);
+    assert_eq!(chat(&app, &id, None).await["rematch"]["game"], new_id.as_str());
+
+    // Seats rotated: Robo first, then Cy, then Ada; same rules; new tokens hold them.
+    let s = state(&app, &new_id, Some(&format!("{cy_new},{ada_new}"))).await;
+    let names: Vec<&str> = s["players"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["Robo", "Cy", "Ada"]);
+    assert_eq!(s["rules"], first["rules"]);
+    let (status, _) = call(&app, "GET", &format!("/api/games/{new_id}?token={ada}"), None).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "the old token holds no seat in the new game");
+    let only_ada = state(&app, &new_id, Some(&ada_new)).await;
+    assert_ne!(only_ada.to_string(), Value::Null.to_string());
+    // The rematch of the rematch is another matter: the new game is in play.
+    let (status, v) = call(&app, "POST", &format!("/api/games/{new_id}/rematch?token={ada_new}"), Some("{}")).await;
+    assert_eq!((status, v["error"].as_str()), (StatusCode::CONFLICT, Some("game_not_over")));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn acceptances_at_once_make_one_rematch() {
+    let (app, _) = test_app();
+    for _ in 0..3 {
+        let (id, tokens, _) = create(&app, two_humans()).await;
+        play_to_end(&app, &id, &tokens).await;
+        let accept = |t: &Option<String>| format!("/api/games/{id}/rematch?token={}", t.as_deref().unwrap());
+        let (ua, ub) = (accept(&tokens[0]), accept(&tokens[1]));
+        let (a, b) = tokio::join!(call(&app, "POST", &ua, Some("{}")), call(&app, "POST", &ub, Some("{}")));
+        assert_eq!((a.0, b.0), (StatusCode::OK, StatusCode::OK), "{} {}", a.1, b.1);
+        let game = chat(&app, &id, None).await["rematch"]["game"].clone();
+        assert!(game.is_string(), "the rematch is made");
+        // Whichever answer named the game names the one kept.
+        for v in [&a.1, &b.1] {
+            assert!(v["rematch"]["game"].is_null() || v["rematch"]["game"] == game, "{v}");
+        }
+        let both =
+            format!("{},{}", a.1["tokens"][0]["token"].as_str().unwrap(), b.1["tokens"][0]["token"].as_str().unwrap());
+        assert_eq!(state(&app, game.as_str().unwrap(), Some(&both)).await["you"], json!([0, 1]));
+    }
+}
+
+// ---------------------------------------------------------------- websockets
+
+async fn start(state: AppState) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(serve_on(listener, state));
+    addr.to_string()
+}
+
+async fn connect(addr: &str, id: &str, token: Option<&str>) -> Socket {
+    let url = match token {
+        Some(t) => format!("ws://{addr}/api/games/{id}/ws?token={t}"),
+        None => format!("ws://{addr}/api/games/{id}/ws"),
+    };
+    tokio_tungstenite::connect_async(url).await.unwrap().0
+}
+
+/// The next message of type `kind` (others skipped).
+async fn next_of(ws: &mut Socket, kind: &str) -> Value {
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(10), ws.next()).await.expect("a message in time");
+        if let Message::Text(t) = msg.expect("the socket stays open").unwrap() {
+            let v: Value = serde_json::from_str(&t).unwrap();
+            if v["type"] == kind {
+                return v;
+            }
+        }
+    }
+}
+
+async fn send(ws: &mut Socket, v: Value) {
+    ws.send(Message::Text(v.to_string().into())).await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_websocket_carries_chat_to_those_who_may_read_it() {
+    let server = AppState::new(Arc::new(SqliteStore::in_memory().unwrap()), Config::quick());
+    let app = carcassonne_server::app(server.clone());
+    let addr = start(server).await;
+    let (id, tokens, _) = create(&app, two_humans()).await;
+    let mut ada = connect(&addr, &id, tokens[0].as_deref()).await;
+    let mut bob = connect(&addr, &id, tokens[1].as_deref()).await;
+    let mut watcher = connect(&addr, &id, None).await;
+    for ws in [&mut ada, &mut bob, &mut watcher] {
+        next_of(ws, "state").await;
+    }
+    // A spectator's message reaches spectators only…
+    send(&mut watcher, json!({ "type": "chat", "text": "go Ada" })).await;
+    let m = next_of(&mut watcher, "chat").await;
+    assert_eq!((m["message"]["name"].as_str(), m["message"]["text"].as_str()), (Some("Spectator 1"), Some("go Ada")));
+    // …and a player's reaches everyone (the first chat the players see is this one).
+    send(&mut ada, json!({ "type": "chat", "text": "Good game" })).await;
+    for ws in [&mut ada, &mut bob, &mut watcher] {
+        let m = next_of(ws, "chat").await;
+        assert_eq!((m["message"]["name"].as_str(), m["message"]["text"].as_str()), (Some("Ada"), Some("Good game")));
+    }
+    // The HTTP fallback's messages come over the websocket too.
+    let (status, _) = say(&app, &id, tokens[1].as_deref(), "One moment").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(next_of(&mut ada, "chat").await["message"]["text"], "One moment");
+    // Refusals come back as errors on the socket that sent them.
+    send(&mut bob, json!({ "type": "chat", "text": "" })).await;
+    assert_eq!(next_of(&mut bob, "error").await["error"], "empty_message");
+    send(&mut bob, json!({ "type": "rematch" })).await;
+    assert_eq!(next_of(&mut bob, "error").await["error"], "game_not_over");
+    send(&mut watcher, json!({ "type": "rematch" })).await;
+    assert_eq!(next_of(&mut watcher, "error").await["error"], "unauthorized");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_over_the_websocket_hands_each_player_their_token() {
+    let server = AppState::new(Arc::new(SqliteStore::in_memory().unwrap()), Config::quick());
+    let app = carcassonne_server::app(server.clone());
+    let addr = start(server).await;
+    let (id, tokens, _) = create(&app, two_humans()).await;
+    play_to_end(&app, &id, &tokens).await;
+    let mut ada = connect(&addr, &id, tokens[0].as_deref()).await;
+    let mut bob = connect(&addr, &id, tokens[1].as_deref()).await;
+    let mut watcher = connect(&addr, &id, None).await;
+    for ws in [&mut ada, &mut bob, &mut watcher] {
+        next_of(ws, "state").await;
+    }
+    send(&mut ada, json!({ "type": "rematch" })).await;
+    let a = next_of(&mut ada, "accepted").await;
+    assert_eq!(a["tokens"][0]["seat"], 1);
+    let ada_new = a["tokens"][0]["token"].as_str().unwrap().to_string();
+    // The others hear that Ada accepted, without her token.
+    let r = next_of(&mut bob, "rematch").await;
+    assert_eq!((r["accepted"].clone(), r["game"].clone()), (json!([0]), Value::Null));
+    assert!(!r.to_string().contains(&ada_new));
+    let r = next_of(&mut watcher, "rematch").await;
+    assert!(!r.to_string().contains(&ada_new));
+    send(&mut bob, json!({ "type": "rematch" })).await;
+    let b = next_of(&mut bob, "accepted").await;
+    let new_id = b["after"]["game"].as_str().expect("made").to_string();
+    let bob_new = b["tokens"][0]["token"].as_str().unwrap().to_string();
+    // Ada hears of her own acceptance, then of the game made.
+    let mut r = next_of(&mut ada, "rematch").await;
+    if r["game"].is_null() {
+        r = next_of(&mut ada, "rematch").await;
+    }
+    assert_eq!(r["game"], new_id.as_str());
+    let s = state(&app, &new_id, Some(&format!("{ada_new},{bob_new}"))).await;
+    let names: Vec<&str> = s["players"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["Bob", "Ada"]);
+}
+
+// ---------------------------------------------------------------- two servers, one PostgreSQL database
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_two_servers_chat_and_rematch_reach_everyone() {
+    let Some(server) = pg::server_url() else { return };
+    let schema = pg::Schema::new(&server);
+    let one = AppState::new(Arc::new(PgStore::open(&schema.url()).await.unwrap()), Config::quick());
+    let two = AppState::new(Arc::new(PgStore::open(&schema.url()).await.unwrap()), Config::quick());
+    let (app_one, app_two) = (carcassonne_server::app(one.clone()), carcassonne_server::app(two.clone()));
+    let addr_two = start(two).await;
+    let (id, tokens, _) = create(&app_one, two_humans()).await;
+    let mut bob = connect(&addr_two, &id, tokens[1].as_deref()).await;
+    next_of(&mut bob, "state").await;
+    // Written on server one, read on server two: live and after a reload.
+    assert_eq!(say(&app_one, &id, tokens[0].as_deref(), "Hello from one").await.0, StatusCode::OK);
+    assert_eq!(next_of(&mut bob, "chat").await["message"]["text"], "Hello from one");
+    assert_eq!(say(&app_two, &id, tokens[1].as_deref(), "Hi from two").await.1["message"]["seq"], 2);
+    assert_eq!(texts(&chat(&app_one, &id, None).await), ["Hello from one", "Hi from two"]);
+
+    play_to_end(&app_one, &id, &tokens).await;
+    let accept = |t: &str| format!("/api/games/{id}/rematch?token={t}");
+    let (status, a) = call(&app_one, "POST", &accept(tokens[0].as_deref().unwrap()), Some("{}")).await;
+    assert_eq!(status, StatusCode::OK, "{a}");
+    assert_eq!(next_of(&mut bob, "rematch").await["accepted"], json!([0]));
+    let (status, b) = call(&app_two, "POST", &accept(tokens[1].as_deref().unwrap()), Some("{}")).await;
+    assert_eq!(status, StatusCode::OK, "{b}");
+    let new_id = b["rematch"]["game"].as_str().unwrap().to_string();
+    assert_eq!(chat(&app_one, &id, None).await["rematch"]["game"], new_id.as_str());
+    let ada_new = a["tokens"][0]["token"].as_str().unwrap();
+    assert_eq!(state(&app_one, &new_id, Some(ada_new)).await["players"][1]["name"], "Ada");
+    let (status, v) = call(&app_one, "POST", &accept(tokens[0].as_deref().unwrap()), Some("{}")).await;
+    assert_eq!((status, v["error"].as_str()), (StatusCode::CONFLICT, Some("already_accepted")));
+}

@@ -1,0 +1,305 @@
+// Chat and rematch in a game (docs/web.md, "Chat and rematch"): the chat
+// panel (quick phrases, free text, mute a person, chat off for this
+// browser, the chat's download when every player agreed) and the rematch
+// box of the results dialog. Every name and message is put in as text,
+// never as HTML.
+
+import { addTokens, request } from './api.js';
+
+/** Quick phrases (one tap on a phone). */
+export const PHRASES = ['Good game', 'Nice move', 'One moment', 'Your turn when ready', 'Thanks!'];
+/** The longest message, in characters (the server's cap). */
+export const MAX_CHARS = 200;
+
+const OFF_KEY = 'carcassonne.chat.off';
+const MUTED_KEY = 'carcassonne.chat.muted';
+const PENDING_KEY = 'carcassonne.rematch';
+
+function load(key, fallback) {
+  try { return JSON.parse(localStorage.getItem(key) || 'null') ?? fallback; } catch { return fallback; }
+}
+function save(key, value) {
+  try { localStorage.setItem(key, JSON.stringify(value)); } catch { /* private mode: for this page only */ }
+}
+
+/** An element with text (never HTML) and attributes. */
+function el(tag, attrs = {}, text = null) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'class') e.className = v;
+    else e.setAttribute(k, v);
+  }
+  if (text != null) e.textContent = text;
+  return e;
+}
+
+const q = (tokens) => (tokens.length ? `?token=${tokens.join(',')}` : '');
+
+export const chatApi = {
+  get: (id, tokens) => request('GET', `/api/games/${encodeURIComponent(id)}/chat${q(tokens)}`),
+  say: (id, tokens, text) => request('POST', `/api/games/${encodeURIComponent(id)}/chat${q(tokens)}`, { text }),
+  consent: (id, tokens, include) =>
+    request('POST', `/api/games/${encodeURIComponent(id)}/chat/consent${q(tokens)}`, { include }),
+  rematch: (id, tokens) => request('POST', `/api/games/${encodeURIComponent(id)}/rematch${q(tokens)}`, {}),
+  downloadUrl: (id) => `/api/games/${encodeURIComponent(id)}/chat/download`,
+};
+
+/**
+ * The chat of game `id` in `root` (a section of the game's sidebar).
+ * `socket` is the game's GameSocket; `state()` gives the game's state.
+ */
+export class ChatPanel {
+  constructor(root, id, tokens, socket, state) {
+    this.root = root;
+    this.id = id;
+    this.tokens = tokens;
+    this.socket = socket;
+    this.state = state;
+    this.messages = new Map(); // seq → message
+    this.after = { consent: [], accepted: [], game: null };
+    this.off = false; // the game's chat is off (for everyone)
+    this.rematchBox = null;
+    socket.onOther = (msg) => this.onMessage(msg);
+    this.build();
+    this.refresh();
+  }
+
+  destroy() {
+    this.socket.onOther = null;
+  }
+
+  get hidden() { return load(OFF_KEY, false) === true; }
+  muted() { const all = load(MUTED_KEY, {}); return Array.isArray(all[this.id]) ? all[this.id] : []; }
+  setMuted(list) { const all = load(MUTED_KEY, {}); all[this.id] = list; save(MUTED_KEY, all); }
+  player() { const s = this.state(); return !!(s && s.you && s.you.length); }
+
+  build() {
+    const r = this.root;
+    r.replaceChildren();
+    const head = el('div', { class: 'chat-head' });
+    // On a phone the chat folds away under its heading (the board needs the room); open on a desktop.
+    this.open = !window.matchMedia('(max-width: 820px)').matches;
+    this.unread = 0;
+    const h2 = el('h2', { id: 'chat-title' });
+    this.toggle = el('button', { type: 'button', class: 'chat-toggle', 'aria-controls': 'chat-body' });
+    h2.append(this.toggle);
+    head.append(h2);
+    const onLabel = el('label', { class: 'chat-switch' });
+    this.onBox = el('input', { type: 'checkbox', class: 'chat-on' });
+    onLabel.append(this.onBox, document.createTextNode(' Show chat'));
+    head.append(onLabel);
+    r.append(head);
+    this.body = el('div', { class: 'chat-body', id: 'chat-body' });
+    this.note = el('p', { class: 'muted chat-note' });
+    this.log = el('div', { class: 'chat-log', role: 'log', 'aria-live': 'polite', 'aria-labelledby': 'chat-title', tabindex: '0' });
+    this.list = el('ul', { class: 'chat-list' });
+    this.log.append(this.list);
+    this.phrases = el('div', { class: 'chat-phrases', role: 'group', 'aria-label': 'Quick phrases' });
+    for (const p of PHRASES) this.phrases.append(el('button', { type: 'button', class: 'btn chip', 'data-phrase': p }, p));
+    this.form = el('form', { class: 'chat-form' });
+    const label = el('label', { for: 'chat-input', class: 'sr-only' }, 'Message');
+    this.input = el('input', { id: 'chat-input', type: 'text', maxlength: String(MAX_CHARS), autocomplete: 'off', placeholder: 'Message' });
+    this.form.append(label, this.input, el('button', { type: 'submit', class: 'btn' }, 'Send'));
+    this.status = el('p', { class: 'chat-status', role: 'status' });
+    this.mutedList = el('p', { class: 'chat-muted muted' });
+    this.consentBox = el('div', { class: 'chat-consent' });
+    this.body.append(this.note, this.log, this.phrases, this.form, this.status, this.mutedList, this.consentBox);
+    r.append(this.body);
+
+    this.toggle.onclick = () => { this.open = !this.open; this.unread = 0; this.draw(); };
+    this.onBox.checked = !this.hidden;
+    this.onBox.onchange = () => { save(OFF_KEY, !this.onBox.checked); this.draw(); };
+    this.phrases.onclick = (e) => {
+      const b = e.target.closest('button[data-phrase]');
+      if (b) this.send(b.dataset.phrase);
+    };
+    this.form.onsubmit = (e) => {
+      e.preventDefault();
+      const text = this.input.value.trim();
+      if (text) this.send(text);
+    };
+    this.log.onclick = (e) => {
+      const b = e.target.closest('button[data-mute]');
+      if (!b) return;
+      this.setMuted([...new Set([...this.muted(), b.dataset.mute])]);
+      this.say(`${b.dataset.mute} is muted`);
+      this.draw();
+    };
+    this.mutedList.onclick = (e) => {
+      const b = e.target.closest('button[data-unmute]');
+      if (!b) return;
+      this.setMuted(this.muted().filter((n) => n !== b.dataset.unmute));
+      this.say(`${b.dataset.unmute} is no longer muted`);
+      this.draw();
+    };
+  }
+
+  /** The chat as the server has it (on opening, and after the socket reconnects). */
+  async refresh() {
+    try {
+      const v = await chatApi.get(this.id, this.tokens);
+      this.off = !!v.off;
+      this.messages.clear();
+      for (const m of v.messages) this.messages.set(m.seq, m);
+      this.setAfter(v.rematch);
+      this.draw();
+    } catch { /* the game's own errors are shown elsewhere */ }
+  }
+
+  onMessage(msg) {
+    if (msg.type === 'chat') {
+      if (!this.messages.has(msg.message.seq) && !this.open && !this.muted().includes(msg.message.name)) this.unread++;
+      this.messages.set(msg.message.seq, msg.message);
+      this.draw();
+    } else if (msg.type === 'rematch') this.setAfter(msg);
+    else if (msg.type === 'accepted') this.setAfter(msg.after);
+    else if (msg.type === 'error') this.say(msg.message || msg.error);
+  }
+
+  /** After the game ends, players read the spectators' chat too: read it again. */
+  finished() { this.refresh(); }
+
+  async send(text) {
+    this.say('');
+    const body = { type: 'chat', text };
+    if (this.socket.send(body)) { this.input.value = ''; return; }
+    try {
+      const v = await chatApi.say(this.id, this.tokens, text);
+      this.messages.set(v.message.seq, v.message);
+      this.input.value = '';
+      this.draw();
+    } catch (e) { this.say(e.message); }
+  }
+
+  say(text) { this.status.textContent = text; }
+
+  draw() {
+    const hidden = this.hidden;
+    this.toggle.textContent = this.unread ? `Chat (${this.unread} new)` : 'Chat';
+    this.toggle.setAttribute('aria-expanded', String(this.open && !hidden));
+    this.toggle.disabled = hidden;
+    this.body.classList.toggle('hidden', hidden || !this.open);
+    if (hidden || !this.open) return;
+    const off = this.off;
+    this.note.textContent = off ? 'Chat is off in this game.' : (this.player() ? 'Players see the players’ chat; spectators’ chat shows once the game is over.' : '');
+    this.note.classList.toggle('hidden', !this.note.textContent);
+    this.phrases.classList.toggle('hidden', off);
+    this.form.classList.toggle('hidden', off);
+    const muted = new Set(this.muted());
+    const items = [...this.messages.values()].sort((a, b) => a.seq - b.seq).filter((m) => !muted.has(m.name));
+    const s = this.state();
+    const mine = new Set(s && s.you ? s.you : []);
+    this.list.replaceChildren(...items.map((m) => {
+      const li = el('li', { class: m.seat == null ? 'chat-msg spectator' : 'chat-msg' });
+      li.append(el('span', { class: 'chat-name' }, m.seat == null ? `${m.name} (watching)` : m.name), document.createTextNode(': '), el('span', { class: 'chat-text' }, m.text));
+      if (m.seat == null || !mine.has(m.seat)) {
+        li.append(document.createTextNode(' '), el('button', { type: 'button', class: 'link chat-mute', 'data-mute': m.name, 'aria-label': `Mute ${m.name}` }, 'Mute'));
+      }
+      return li;
+    }));
+    this.log.scrollTop = this.log.scrollHeight;
+    this.mutedList.replaceChildren();
+    if (muted.size) {
+      this.mutedList.append(document.createTextNode('Muted: '));
+      for (const n of muted) {
+        this.mutedList.append(el('button', { type: 'button', class: 'link', 'data-unmute': n, 'aria-label': `Unmute ${n}` }, n), document.createTextNode(' '));
+      }
+    }
+    this.drawConsent();
+  }
+
+  setAfter(after) {
+    if (!after) return;
+    this.after = { consent: after.consent || [], accepted: after.accepted || [], game: after.game || null };
+    this.drawConsent();
+    this.drawRematch();
+    this.follow();
+  }
+
+  /** The player's say on the chat's download, and the download once all agreed. */
+  drawConsent() {
+    const s = this.state();
+    const box = this.consentBox;
+    box.replaceChildren();
+    if (!s || this.off) return;
+    const humans = s.players.filter((p) => p.kind !== 'bot').map((p) => p.seat ?? s.players.indexOf(p));
+    const agreed = humans.filter((h) => this.after.consent.includes(h)).length;
+    if (this.player()) {
+      const label = el('label');
+      const box2 = el('input', { type: 'checkbox', class: 'chat-include' });
+      box2.checked = s.you.every((p) => this.after.consent.includes(p));
+      box2.onchange = async () => {
+        try { this.setAfter((await chatApi.consent(this.id, this.tokens, box2.checked)).rematch); } catch (e) { this.say(e.message); }
+      };
+      label.append(box2, document.createTextNode(' Offer this chat for download with the record'));
+      box.append(label);
+    }
+    box.append(el('p', { class: 'muted' }, `${agreed} of ${humans.length} players agreed to the chat’s download.`));
+    if (s.status === 'finished' && agreed === humans.length) {
+      box.append(el('a', { class: 'btn', href: chatApi.downloadUrl(this.id), download: '' }, 'Download chat'));
+    }
+  }
+
+  // --- rematch ---------------------------------------------------------------
+
+  /** The rematch part of the results dialog, in `box`. */
+  renderRematch(box) {
+    this.rematchBox = box;
+    this.drawRematch();
+  }
+
+  drawRematch() {
+    const box = this.rematchBox;
+    const s = this.state();
+    if (!box || !box.isConnected || !s) return;
+    box.replaceChildren();
+    const humans = s.players.map((p, i) => ({ ...p, i })).filter((p) => p.kind !== 'bot');
+    const waiting = humans.filter((p) => !this.after.accepted.includes(p.i)).map((p) => p.name);
+    const mineAccepted = this.player() && s.you.every((p) => this.after.accepted.includes(p));
+    const status = el('p', { class: 'rematch-status', role: 'status' });
+    if (this.after.game) status.textContent = 'The rematch is ready.';
+    else if (this.after.accepted.length) status.textContent = `Rematch: waiting for ${waiting.join(', ')}.`;
+    if (this.player() && !mineAccepted && !this.after.game) {
+      const b = el('button', { type: 'button', class: 'btn primary rematch' }, 'Rematch');
+      b.title = 'Same seats and rules; the next player starts';
+      b.onclick = () => this.accept(b);
+      box.append(b);
+    } else if (this.after.game && !pendingFor(this.id)) {
+      box.append(el('a', { class: 'btn', href: `#/game/${this.after.game}` }, 'Watch the rematch'));
+    }
+    box.append(status);
+  }
+
+  async accept(button) {
+    button.disabled = true;
+    try {
+      const v = await chatApi.rematch(this.id, this.tokens);
+      const pending = load(PENDING_KEY, {});
+      pending[this.id] = v.tokens.map((t) => t.token);
+      save(PENDING_KEY, pending);
+      this.setAfter(v.rematch);
+    } catch (e) {
+      button.disabled = false;
+      this.say(e.message);
+      const st = this.rematchBox && this.rematchBox.querySelector('.rematch-status');
+      if (st) st.textContent = e.message;
+    }
+  }
+
+  /** Once the rematch is made, a player who accepted here moves to it with their new seat. */
+  follow() {
+    const game = this.after.game;
+    const tokens = pendingFor(this.id);
+    if (!game || !tokens) return;
+    addTokens(game, tokens);
+    const pending = load(PENDING_KEY, {});
+    delete pending[this.id];
+    save(PENDING_KEY, pending);
+    location.hash = `#/game/${game}`;
+  }
+}
+
+function pendingFor(id) {
+  const p = load(PENDING_KEY, {})[id];
+  return Array.isArray(p) && p.length ? p : null;
+}
