@@ -62,6 +62,11 @@ pub enum ApiError {
     /// Too many password attempts for that name or from this address: try
     /// again after so many seconds (`Retry-After`).
     Throttled(u64),
+    /// A push subscription refused: malformed, oversized, or an endpoint
+    /// this server may not write to (not https, not at a public address).
+    BadSubscription(String),
+    /// A push subscription over a cap (per browser, per seat or account).
+    TooManySubscriptions,
 }
 
 /// Seconds a client told to try later ([`ApiError::TryLater`]) waits.
@@ -95,6 +100,8 @@ impl ApiError {
             ApiError::BadCredentials => "bad_credentials",
             ApiError::NotSignedIn => "not_signed_in",
             ApiError::Throttled(_) => "too_many_attempts",
+            ApiError::BadSubscription(_) => "bad_subscription",
+            ApiError::TooManySubscriptions => "too_many_subscriptions",
         }
     }
 
@@ -120,6 +127,8 @@ impl ApiError {
             ApiError::NameTaken => StatusCode::CONFLICT,
             ApiError::BadCredentials | ApiError::NotSignedIn => StatusCode::UNAUTHORIZED,
             ApiError::Throttled(_) => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::BadSubscription(_) => StatusCode::BAD_REQUEST,
+            ApiError::TooManySubscriptions => StatusCode::CONFLICT,
         }
     }
 
@@ -160,6 +169,12 @@ impl ApiError {
             ApiError::BadCredentials => "wrong name or password".into(),
             ApiError::NotSignedIn => "sign in first".into(),
             ApiError::Throttled(secs) => format!("too many attempts: try again in {secs} seconds"),
+            ApiError::BadSubscription(why) => format!("this push subscription is refused: {why}"),
+            ApiError::TooManySubscriptions => format!(
+                "a browser follows at most {} seats or accounts, and a seat or account at most {} browsers",
+                crate::config::PUSH_PER_ENDPOINT,
+                crate::config::PUSH_PER_TARGET
+            ),
         }
     }
 

@@ -39,7 +39,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 pub use bots::{choose_bot_move, choose_move, BotLevel, BotMove, ExternalBot, ExternalBotError};
-pub use config::{Config, PasswordCost, Rate};
+pub use config::{Config, PasswordCost, PushSettings, Rate};
 pub use error::ApiError;
 pub use listen::{addr_key, serve_until, Class, ConnHandle, Connections, Site, Slot};
 pub use qr::MAX_QR_TEXT;
@@ -51,8 +51,8 @@ pub use services::games::{rebuild, MoveRequest, SeatToken, Viewer};
 pub use services::{review, AppState};
 pub use state::{score_history, StateView};
 pub use store::{
-    hash_token, Account, Beat, Change, Feed, GameChanged, GameSummary, NewGame, Progress, SavedRules, Seat,
-    SqliteStore, Store, StoreError, StoredGame, BEAT_EVERY,
+    hash_token, Account, Beat, Change, Feed, GameChanged, GameSummary, NewGame, Progress, PushSubscription, SavedRules,
+    Seat, SqliteStore, Store, StoreError, StoredGame, BEAT_EVERY,
 };
 pub use store_pg::{is_postgres_url, redact_url, PgStore, DEAD_AFTER, MIGRATIONS as PG_MIGRATIONS};
 pub use view::{options_json, replay_json, rules_json, state_json, tiles_json, COLORS};
@@ -113,6 +113,8 @@ pub async fn serve_with(addr: &str, db: impl AsRef<std::ffi::OsStr>, config: Con
     let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     let state = AppState::new(store, config);
     tracing::info!(db = %shown, "games are kept in {shown}");
+    // The VAPID key (Web Push): a bad one given by the operator stops the server here.
+    state.push_ready().await.map_err(|e| format!("Web Push: {e:?}"))?;
     let resumed = state.resume_bots().await?;
     if resumed > 0 {
         tracing::info!(games = resumed, "bots resumed");

@@ -51,7 +51,7 @@ pub(super) fn routes() -> Router<Shared> {
 /// Refuses a request from a page of another site: its `Origin` must be the
 /// server's own (as for websockets), and `Sec-Fetch-Site`, when a browser
 /// sends it, `same-origin` or `none`.
-fn same_site(parts: &Parts, app: &AppState) -> Result<(), ApiError> {
+pub(super) fn same_site(parts: &Parts, app: &AppState) -> Result<(), ApiError> {
     let fetch_site = parts.headers.get("sec-fetch-site").map(|v| v.to_str().unwrap_or("?"));
     let fetch_ok = fetch_site.is_none_or(|s| s.eq_ignore_ascii_case("same-origin") || s.eq_ignore_ascii_case("none"));
     if fetch_ok && super::ws::origin_allowed(&parts.headers, &app.config().allowed_origins) {
@@ -96,7 +96,7 @@ fn cookie(token: Option<&str>, parts: &Parts, app: &AppState) -> (header::Header
 }
 
 /// The signed-in account of the request, or `not_signed_in`.
-async fn signed_in(parts: &Parts, app: &AppState) -> Result<(Account, String), ApiError> {
+pub(super) async fn signed_in(parts: &Parts, app: &AppState) -> Result<(Account, String), ApiError> {
     let token = cookie_token(&parts.headers).ok_or(ApiError::NotSignedIn)?;
     let account = app.session_account(&token).await?.ok_or(ApiError::NotSignedIn)?;
     Ok((account, token))

@@ -89,6 +89,7 @@ fn error_message(e: &ApiError) -> Message {
 /// the client asked for, `crate::wire`); moves in, errors out.
 async fn ws_session(app: AppState, live: Arc<Live>, viewer: Viewer, protocol: u8, slot: &Slot, mut socket: WebSocket) {
     live.presence(app.store(), &viewer, true).await;
+    app.notify_invite_taken(&live, &viewer).await;
     let mut changes = live.subscribe();
     changes.mark_unchanged();
     let mut follower = Follower::new(protocol);

@@ -628,6 +628,7 @@ impl AppState {
         self.spare(before);
         table.updated_at = at;
         live.changed();
+        self.notify_turn(live, table);
         Ok(())
     }
 
