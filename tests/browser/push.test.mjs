@@ -38,6 +38,8 @@ async function newGame() {
  * secret made in the page, and an https endpoint (unsubscribe forgets it).
  */
 function fakePushService() {
+  // Kept for the tab (as a browser keeps its subscription across reloads).
+  const saved = sessionStorage.getItem('fake-push');
   let sub = null;
   const b64 = (buf) => btoa(String.fromCharCode(...new Uint8Array(buf))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
   const make = async () => {
@@ -45,9 +47,13 @@ function fakePushService() {
     const raw = await crypto.subtle.exportKey('raw', pair.publicKey);
     const auth = crypto.getRandomValues(new Uint8Array(16));
     const endpoint = `https://push.example.com/send/${b64(crypto.getRandomValues(new Uint8Array(12)))}`;
-    const json = { endpoint, expirationTime: null, keys: { p256dh: b64(raw), auth: b64(auth) } };
-    return { endpoint, toJSON: () => json, unsubscribe: async () => { sub = null; return true; } };
+    return wrap({ endpoint, expirationTime: null, keys: { p256dh: b64(raw), auth: b64(auth) } });
   };
+  const wrap = (json) => {
+    sessionStorage.setItem('fake-push', JSON.stringify(json));
+    return { endpoint: json.endpoint, toJSON: () => json, unsubscribe: async () => { sub = null; sessionStorage.removeItem('fake-push'); return true; } };
+  };
+  if (saved) sub = wrap(JSON.parse(saved));
   window.__realSubscribe = PushManager.prototype.subscribe;
   PushManager.prototype.subscribe = async function subscribe(options) {
     if (!options || !options.userVisibleOnly || !(options.applicationServerKey instanceof Uint8Array) || options.applicationServerKey.length !== 65) {
@@ -58,6 +64,17 @@ function fakePushService() {
     return sub;
   };
   PushManager.prototype.getSubscription = async function getSubscription() { return sub; };
+}
+
+/** Evaluates `f` in the page until it gives something (at most 15 s). */
+async function until(page, f) {
+  const end = Date.now() + 15_000;
+  for (;;) {
+    const v = await page.evaluate(f);
+    if (v !== null && v !== undefined) return v;
+    assert.ok(Date.now() < end, 'in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 async function openGame(context, id, token) {
@@ -86,7 +103,7 @@ test('a real push subscription in headless Chromium (recorded, not required)', a
       try {
         const sub = await Promise.race([
           reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: bytes }),
-          new Promise((_, reject) => setTimeout(() => reject(new Error('no answer in 10 s')), 10_000)),
+          new Promise((_, reject) => setTimeout(() => reject(new Error('no answer in 5 s')), 5_000)),
         ]);
         return `subscribed: ${new URL(sub.endpoint).host}`;
       } catch (e) {
@@ -200,7 +217,7 @@ test('blocked notifications say so; a spectator has no toggle; phone sizes fit',
   }
 });
 
-test('the service worker shows a pushed message and opens its game when clicked', async () => {
+test('the service worker shows a pushed message, linking to its game (never off the site)', async () => {
   const { context, close } = await launch();
   try {
     await context.grantPermissions(['notifications'], { origin: BASE });
@@ -216,21 +233,21 @@ test('the service worker shows a pushed message and opens its game when clicked'
     assert.ok(reg, 'the service worker is registered');
     const message = { kind: 'turn', game: id, seat: 0, title: 'Your turn', body: `Your turn in game ${id}`, url: `/#/game/${id}` };
     await cdp.send('ServiceWorker.deliverPushMessage', { origin: new URL(BASE).origin, registrationId: reg.registrationId, data: JSON.stringify(message) });
-    const shown = await page.waitForFunction(async () => {
+    const shown = await until(page, async () => {
       const r = await navigator.serviceWorker.ready;
       const n = await r.getNotifications();
       return n.length ? n.map((x) => ({ title: x.title, body: x.body, tag: x.tag, url: x.data && x.data.url })) : null;
-    }, null, { timeout: 15_000 }).then((h) => h.jsonValue());
+    });
     assert.deepEqual(shown, [{ title: 'Your turn', body: `Your turn in game ${id}`, tag: `turn-${id}`, url: `/#/game/${id}` }]);
     // A message whose link leaves the site opens the site's home instead.
     await cdp.send('ServiceWorker.deliverPushMessage', {
       origin: new URL(BASE).origin, registrationId: reg.registrationId,
       data: JSON.stringify({ kind: 'invite', game: 'x', title: 'Hi', body: 'b', url: 'https://evil.example/' }),
     });
-    const urls = await page.waitForFunction(async () => {
+    const urls = await until(page, async () => {
       const n = await (await navigator.serviceWorker.ready).getNotifications({ tag: 'invite-x' });
       return n.length ? n.map((x) => x.data.url) : null;
-    }, null, { timeout: 15_000 }).then((h) => h.jsonValue());
+    });
     assert.deepEqual(urls, ['/']);
   } finally {
     await close();
