@@ -77,6 +77,15 @@ pub struct ServeArgs {
     /// not at all is replaced for that move by the built-in normal bot.
     #[arg(long, value_name = "TIME", default_value = "2s", value_parser = crate::arena::parse_duration)]
     pub bot_time: Duration,
+    /// Web Push: the file holding the VAPID private key (base64url of its
+    /// 32 bytes, or a P-256 key in PEM); also `CARCASSONNE_VAPID_KEY` (the key
+    /// itself). Without either, the storage's own key (made on first start).
+    #[arg(long, value_name = "FILE")]
+    pub vapid_private_key: Option<std::path::PathBuf>,
+    /// Web Push: who the push services may write to about this server,
+    /// `mailto:you@example.com` or an https URL (also `CARCASSONNE_VAPID_SUBJECT`).
+    #[arg(long, value_name = "CONTACT")]
+    pub vapid_subject: Option<String>,
 }
 
 impl Default for ServeArgs {
@@ -101,13 +110,15 @@ impl Default for ServeArgs {
             log_format: "text".into(),
             bots: Vec::new(),
             bot_time: Duration::from_secs(2),
+            vapid_private_key: None,
+            vapid_subject: None,
         }
     }
 }
 
 impl ServeArgs {
     /// The server's settings: the environment's (`Config::from_env`), then these flags.
-    fn config(&self) -> Result<Config, carcassonne_server::ExternalBotError> {
+    fn config(&self) -> Result<Config, Box<dyn std::error::Error>> {
         let mut c = Config::from_env();
         if let Some(n) = self.max_connections {
             c.max_connections = n.max(1);
@@ -148,11 +159,21 @@ impl ServeArgs {
         if let Some(d) = self.expire_days {
             c.expire_after = (d > 0).then(|| Duration::from_secs(d.saturating_mul(24 * 3600)));
         }
+        if let Some(path) = &self.vapid_private_key {
+            let key =
+                std::fs::read_to_string(path).map_err(|e| format!("--vapid-private-key {}: {e}", path.display()))?;
+            c.push.vapid_key = Some(key);
+        }
+        if let Some(subject) = &self.vapid_subject {
+            c.push.subject = subject.trim().to_string();
+        }
         c.allowed_origins.extend(self.allow_origin.iter().map(|o| o.trim_end_matches('/').to_string()));
         for spec in &self.bots {
             let bot = ExternalBot::start(spec, self.bot_time)?;
             if c.external_bots.iter().any(|b| b.name == bot.name) {
-                return Err(carcassonne_server::ExternalBotError(format!("--bot {spec}: {} is named twice", bot.name)));
+                return Err(
+                    carcassonne_server::ExternalBotError(format!("--bot {spec}: {} is named twice", bot.name)).into()
+                );
             }
             c.external_bots.push(bot);
         }

@@ -504,3 +504,29 @@ async fn postgres_keeps_one_key_for_every_server_and_the_subscriptions() {
     assert_eq!(schema.one("SELECT count(*) FROM push_subscriptions"), "0");
     assert_eq!(schema.one("SELECT count(*) FROM push_invites"), "0");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_operator_s_key_is_used_and_a_bad_one_refused() {
+    // A key as `web-push generate-vapid-keys` prints it: base64url of 32 bytes.
+    let secret = Sha256::digest(b"operator key");
+    let public = p256::SecretKey::from_slice(&secret).unwrap().public_key().to_encoded_point(false).as_bytes().to_vec();
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+    let mut config = push_config();
+    config.push.vapid_key = Some(format!("{}\n", URL_SAFE_NO_PAD.encode(secret)));
+    let (app, state_) = server_with(Arc::clone(&store), config);
+    assert_eq!(server_key(&app).await, public, "the operator's key, not the storage's");
+    assert!(state_.push_ready().await.is_ok());
+    for bad in [
+        "garbage",
+        "AAAA",
+        &URL_SAFE_NO_PAD.encode([0u8; 32]),
+        "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----",
+    ] {
+        let mut config = push_config();
+        config.push.vapid_key = Some(bad.to_string());
+        let (app, state_) = server_with(Arc::new(SqliteStore::in_memory().unwrap()), config);
+        assert!(state_.push_ready().await.is_err(), "{bad} refused");
+        let (status, v) = call(&app, "GET", "/api/push/key", None).await;
+        assert_eq!((status, v["error"].as_str()), (StatusCode::INTERNAL_SERVER_ERROR, Some("storage_error")));
+    }
+}

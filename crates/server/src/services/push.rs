@@ -681,3 +681,53 @@ where
     let response = sender.send_request(request).await.map_err(|e| format!("HTTP: {e}"))?;
     Ok(response.status().as_u16())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_public_addresses_are_written_to() {
+        let real = PushSettings::default();
+        let dev = PushSettings { allow_loopback_http: true, ..PushSettings::default() };
+        for ip in ["142.250.74.42", "17.188.128.1", "2a00:1450:4001:82b::200a", "8.8.8.8"] {
+            assert!(allowed_ip(ip.parse().unwrap(), &real), "{ip}");
+        }
+        for ip in [
+            "127.0.0.1",
+            "10.0.0.1",
+            "172.31.255.255",
+            "192.168.1.1",
+            "169.254.169.254",
+            "100.100.1.1",
+            "0.0.0.0",
+            "255.255.255.255",
+            "224.0.0.1",
+            "198.18.0.1",
+            "192.0.0.8",
+            "240.0.0.1",
+            "::1",
+            "::",
+            "fd12::1",
+            "fe80::1",
+            "::ffff:192.168.0.1",
+            "64:ff9b::a00:1",
+            "2002:a00:1::1",
+            "2001:db8::1",
+        ] {
+            assert!(!allowed_ip(ip.parse().unwrap(), &real), "{ip}");
+        }
+        assert!(allowed_ip("127.0.0.1".parse().unwrap(), &dev));
+        assert!(!allowed_ip("10.0.0.1".parse().unwrap(), &dev), "loopback only, in tests");
+    }
+
+    #[test]
+    fn the_audience_is_the_endpoint_s_origin() {
+        let real = PushSettings::default();
+        let e = Endpoint::parse("https://fcm.googleapis.com/fcm/send/abc", &real).unwrap();
+        assert_eq!(e.origin(), "https://fcm.googleapis.com");
+        let dev = PushSettings { allow_loopback_http: true, ..PushSettings::default() };
+        let e = Endpoint::parse("http://127.0.0.1:9999/p", &dev).unwrap();
+        assert_eq!(e.origin(), "http://127.0.0.1:9999");
+    }
+}
