@@ -44,7 +44,8 @@ struct Received {
 }
 
 /// A push service on 127.0.0.1: every request is passed on; paths that
-/// begin `/gone` are answered 410, the others 201.
+/// begin `/gone` are answered 410, those that begin `/hang` after a
+/// minute, the others 201 at once.
 async fn push_service() -> (SocketAddr, mpsc::UnboundedReceiver<Received>) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
@@ -61,6 +62,12 @@ async fn push_service() -> (SocketAddr, mpsc::UnboundedReceiver<Received>) {
                         let headers = req.headers().clone();
                         let body = req.into_body().collect().await.map(|b| b.to_bytes().to_vec()).unwrap_or_default();
                         let status = if path.starts_with("/gone") { 410 } else { 201 };
+                        if path.starts_with("/hang") {
+                            // A push service that takes its time.
+                            let _ =
+                                tx.send(Received { path: path.clone(), headers: headers.clone(), body: body.clone() });
+                            tokio::time::sleep(Duration::from_secs(60)).await;
+                        }
                         let _ = tx.send(Received { path, headers, body });
                         hyper::Response::builder()
                             .status(status)
@@ -192,7 +199,7 @@ fn check_vapid(authorization: &str, server_key: &[u8], origin: &str) {
     assert_eq!(claims["sub"], SUBJECT);
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
     let exp = claims["exp"].as_u64().unwrap();
-    assert!(exp > now && exp <= now + 24 * 3600, "exp {exp} within a day of {now}");
+    assert!(exp > now + 11 * 3600 && exp <= now + 12 * 3600 + 60, "exp {exp}: 12 hours after {now}");
     let signature = p256::ecdsa::Signature::from_slice(&URL_SAFE_NO_PAD.decode(parts[2]).unwrap()).unwrap();
     let key = p256::ecdsa::VerifyingKey::from_sec1_bytes(server_key).unwrap();
     key.verify(format!("{}.{}", parts[0], parts[1]).as_bytes(), &signature).expect("signed by the server's key");
@@ -230,6 +237,7 @@ async fn your_turn_reaches_the_push_service_encrypted_and_signed() {
     assert_eq!(header("content-type").as_deref(), Some("application/octet-stream"));
     assert_eq!(header("ttl").as_deref(), Some("86400"));
     assert_eq!(header("urgency").as_deref(), Some("high"));
+    assert_eq!(header("topic"), Some(format!("t{id}")), "a newer turn replaces an undelivered one");
     check_vapid(&header("authorization").unwrap(), &key, &format!("http://{addr}"));
     let payload: Value = serde_json::from_slice(&browser.decrypt(&got.body)).unwrap();
     assert_eq!(payload["kind"], "turn");
@@ -470,6 +478,14 @@ async fn push_contract(store: &dyn Store, game: &str) {
     assert!(store.push_invite_taken(game, 1).await.unwrap());
     assert!(!store.push_invite_taken(game, 1).await.unwrap(), "once");
     assert!(store.push_invite_taken(game, 2).await.unwrap());
+    // An account's subscriptions go with the account.
+    assert!(store.create_account(&common::accounts::account("acc-push", "Pusher")).await.unwrap());
+    let mut mine = sub("e9", "account:acc-push");
+    (mine.game_id, mine.account) = (None, Some("acc-push".into()));
+    assert!(store.push_subscribe(&mine, 2, 2).await.unwrap());
+    assert_eq!(store.push_subscriptions("account:acc-push").await.unwrap().len(), 1);
+    assert!(store.delete_account("acc-push").await.unwrap());
+    assert!(store.push_subscriptions("account:acc-push").await.unwrap().is_empty());
 }
 
 async fn a_game(app: &Router) -> String {
@@ -482,6 +498,26 @@ async fn sqlite_keeps_one_key_and_the_subscriptions() {
     let (app, _) = server_with(Arc::clone(&store), Config::quick());
     let game = a_game(&app).await;
     push_contract(store.as_ref(), &game).await;
+    // A game's subscriptions and invites go with the game.
+    let other = a_game(&app).await;
+    assert!(store
+        .push_subscribe(
+            &PushSubscription {
+                endpoint: "e".into(),
+                p256dh: "p".into(),
+                auth: "a".into(),
+                target: format!("seat:{other}:0"),
+                game_id: Some(other.clone()),
+                account: None,
+                created_at: 1,
+            },
+            8,
+            8
+        )
+        .await
+        .unwrap());
+    assert_eq!(store.expire(i64::MAX).await.unwrap().len(), 2, "both games expire");
+    assert!(store.push_subscriptions(&format!("seat:{other}:0")).await.unwrap().is_empty());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -529,4 +565,29 @@ async fn the_operator_s_key_is_used_and_a_bad_one_refused() {
         let (status, v) = call(&app, "GET", "/api/push/key", None).await;
         assert_eq!((status, v["error"].as_str()), (StatusCode::INTERNAL_SERVER_ERROR, Some("storage_error")));
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_push_service_never_holds_a_move_up() {
+    let (addr, mut pushes) = push_service().await;
+    let (app, _) = server_with(Arc::new(SqliteStore::in_memory().unwrap()), push_config());
+    let (id, tokens, created) = create(&app, two_humans()).await;
+    let first = created["turn"]["seat"].as_u64().unwrap() as usize;
+    let (a, b) = (tokens[first].clone().unwrap(), tokens[1 - first].clone().unwrap());
+    // Both seats followed by a push service that answers after a minute.
+    for (n, token) in [&a, &b].into_iter().enumerate() {
+        let browser = Browser::new(&format!("slow {n}"));
+        let endpoint = format!("http://{addr}/hang/{n}");
+        let body = json!({ "subscription": browser.subscription(&endpoint), "game": id, "tokens": token });
+        assert_eq!(subscribe(&app, body).await.0, StatusCode::OK);
+    }
+    let started = std::time::Instant::now();
+    for k in 0..6 {
+        let token = if k % 2 == 0 { &a } else { &b };
+        let s = state(&app, &id, Some(token)).await;
+        let (status, v) = post_move(&app, &id, token, &pick_move(&s, 0, false)).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+    }
+    assert!(started.elapsed() < Duration::from_secs(10), "six moves in {:?}", started.elapsed());
+    assert!(next(&mut pushes).await.path.starts_with("/hang/"), "the pushes went out meanwhile");
 }
