@@ -177,9 +177,9 @@ test('the Notify me toggle subscribes a seat, says so, and unsubscribes; axe fin
   }
 });
 
-test('blocked notifications say so; a spectator has no toggle; phone sizes fit', async () => {
-  for (const viewport of [{ width: 390, height: 844 }, { width: 320, height: 640 }]) {
-    const { context, close } = await launch({ viewport, isMobile: true, hasTouch: true });
+test('blocked notifications say so; a spectator has no toggle; phone sizes fit, light and dark', async () => {
+  for (const [viewport, colorScheme] of [[{ width: 390, height: 844 }, 'light'], [{ width: 320, height: 640 }, 'dark']]) {
+    const { context, close } = await launch({ viewport, isMobile: true, hasTouch: true, colorScheme });
     try {
       const { id, token } = await newGame();
       const page = await context.newPage();
@@ -194,16 +194,18 @@ test('blocked notifications say so; a spectator has no toggle; phone sizes fit',
       await page.goto(`${BASE}/#/game/${id}`);
       await page.waitForFunction(() => document.querySelector('.push-toggle')?.dataset.state === 'blocked', null, { timeout: 15_000 });
       assert.match(await page.getAttribute('.push-toggle', 'title'), /blocked/);
-      // On screen, not over the sound toggle.
-      const boxes = await page.evaluate(() => ['.push-toggle', '.sound-toggle'].map((s) => {
+      // On screen, clear of the sound toggle, the menu and the turn banner.
+      const boxes = await page.evaluate(() => ['.push-toggle', '.sound-toggle', '.drawer-toggle', '.banner'].map((s) => {
         const r = document.querySelector(s).getBoundingClientRect();
-        return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+        return { s, left: r.left, right: r.right, top: r.top, bottom: r.bottom, w: r.width };
       }));
-      const [p, s] = boxes;
+      const [p, ...others] = boxes;
       assert.ok(p.left >= 0 && p.right <= viewport.width, `inside the screen: ${JSON.stringify(p)}`);
-      assert.ok(p.right <= s.left || p.left >= s.right || p.bottom <= s.top || p.top >= s.bottom, `apart: ${JSON.stringify(boxes)}`);
-      await checkA11y(page, `game page, notifications blocked, ${viewport.width} px`);
-      await shot(page, `push-blocked-${viewport.width}`);
+      for (const o of others.filter((b) => b.w > 0)) {
+        assert.ok(p.right <= o.left || p.left >= o.right || p.bottom <= o.top || p.top >= o.bottom, `apart from ${o.s}: ${JSON.stringify(boxes)}`);
+      }
+      await checkA11y(page, `game page, notifications blocked, ${viewport.width} px, ${colorScheme}`);
+      await shot(page, `push-blocked-${viewport.width}-${colorScheme}`);
 
       // A spectator (no seat here) has no toggle.
       const spectator = await context.newPage();
