@@ -129,12 +129,18 @@ pub struct Push {
     vapid: Arc<OnceCell<Arc<Vapid>>>,
     queue: mpsc::Sender<Job>,
     waiting: Mutex<Option<mpsc::Receiver<Job>>>,
+    /// Invited seats known to be taken (so that a reconnecting invitee
+    /// costs the storage nothing); forgotten when it holds [`TAKEN_KEPT`].
+    taken: Mutex<std::collections::HashSet<(String, usize)>>,
 }
+
+/// The most invited seats remembered as taken.
+const TAKEN_KEPT: usize = 10_000;
 
 impl Default for Push {
     fn default() -> Self {
         let (queue, waiting) = mpsc::channel(QUEUE);
-        Push { vapid: Arc::default(), queue, waiting: Mutex::new(Some(waiting)) }
+        Push { vapid: Arc::default(), queue, waiting: Mutex::new(Some(waiting)), taken: Mutex::default() }
     }
 }
 
@@ -493,6 +499,15 @@ impl AppState {
                 .collect()
         };
         for (seat, name) in invited {
+            {
+                let mut taken = self.push().taken.lock().unwrap_or_else(|e| e.into_inner());
+                if taken.len() >= TAKEN_KEPT {
+                    taken.clear();
+                }
+                if !taken.insert((live.id.clone(), seat)) {
+                    continue;
+                }
+            }
             match self.store().push_invite_taken(&live.id, seat as u8).await {
                 Ok(true) if !creators.is_empty() => self.enqueue(Job {
                     targets: creators.clone(),
