@@ -35,7 +35,7 @@ use super::games::{now_ms, Live, Table, Viewer};
 use super::AppState;
 use crate::config::PushSettings;
 use crate::error::ApiError;
-use crate::store::{Account, PushSubscription, Seat};
+use crate::store::{Account, PushSubscription, Seat, Store};
 
 /// The longest endpoint URL accepted (the push services' are 150–500 bytes).
 pub const MAX_ENDPOINT: usize = 1024;
@@ -320,20 +320,7 @@ impl AppState {
     /// # Errors
     /// `storage_error`: the storage fails, or the key does not parse.
     pub async fn vapid(&self) -> Result<Arc<Vapid>, ApiError> {
-        let cell = Arc::clone(&self.push().vapid);
-        let key = cell
-            .get_or_try_init(|| async {
-                let text = match &self.config().push.vapid_key {
-                    Some(text) => text.clone(),
-                    None => {
-                        let candidate = Vapid::generate().map_err(ApiError::Storage)?;
-                        self.store().vapid_key(&candidate, now_ms()).await?
-                    }
-                };
-                Vapid::parse(&text).map(Arc::new).map_err(|e| ApiError::Storage(format!("the VAPID key: {e}")))
-            })
-            .await?;
-        Ok(Arc::clone(key))
+        vapid_of(&self.push().vapid, &self.config().push, self.store()).await
     }
 
     /// Makes sure the VAPID key is there (at start: a bad operator key stops the server).
@@ -541,14 +528,16 @@ impl AppState {
         let Some(mut waiting) = self.push().waiting.lock().unwrap_or_else(|e| e.into_inner()).take() else {
             return;
         };
+        // The worker holds the storage, never the server's state: it ends
+        // when the state (and with it the queue's sender) is dropped.
         let store = Arc::clone(self.store());
         let settings = self.config().push.clone();
-        let app = self.clone();
+        let cell = Arc::clone(&self.push().vapid);
         tokio::spawn(async move {
             let sends = Arc::new(Semaphore::new(SENDS_AT_ONCE));
             let tls = tls_connector();
             while let Some(job) = waiting.recv().await {
-                let vapid = match app.vapid().await {
+                let vapid = match vapid_of(&cell, &settings, &store).await {
                     Ok(v) => v,
                     Err(e) => {
                         tracing::warn!(error = %e, "no VAPID key: a notification is dropped");
@@ -594,6 +583,27 @@ impl AppState {
             }
         });
     }
+}
+
+/// The VAPID key kept in `cell`, loaded (or made) the first time.
+async fn vapid_of(
+    cell: &OnceCell<Arc<Vapid>>,
+    settings: &PushSettings,
+    store: &Arc<dyn Store>,
+) -> Result<Arc<Vapid>, ApiError> {
+    let key = cell
+        .get_or_try_init(|| async {
+            let text = match &settings.vapid_key {
+                Some(text) => text.clone(),
+                None => {
+                    let candidate = Vapid::generate().map_err(ApiError::Storage)?;
+                    store.vapid_key(&candidate, now_ms()).await?
+                }
+            };
+            Vapid::parse(&text).map(Arc::new).map_err(|e| ApiError::Storage(format!("the VAPID key: {e}")))
+        })
+        .await?;
+    Ok(Arc::clone(key))
 }
 
 /// The push service's topic for game `id` (at most 32 base64url characters).
