@@ -35,6 +35,7 @@ const SHELL = [
   '/js/meeple.js',
   '/js/panels.js',
   '/js/passkeys.js',
+  '/js/push.js',
   '/js/replay.js',
   '/js/review.js',
   '/js/rules.js',
@@ -128,3 +129,33 @@ async function networkFirst(req, key, event) {
     clearTimeout(timer);
   }
 }
+
+// Web Push (docs/web.md, "Notifications"): the server's message, decrypted
+// by the browser, shown as a notification; a click focuses the game's page
+// (or opens it). Only a path of this site is ever opened.
+self.addEventListener('push', (event) => {
+  let data = {};
+  try { data = event.data ? event.data.json() : {}; } catch { data = {}; }
+  const text = (v, max, fallback) => (typeof v === 'string' && v ? v.slice(0, max) : fallback);
+  const title = text(data.title, 100, 'Carcassonne');
+  const body = text(data.body, 300, '');
+  const url = typeof data.url === 'string' && data.url.startsWith('/#/') ? data.url : '/';
+  const tag = typeof data.game === 'string' ? `${text(data.kind, 20, 'game')}-${data.game}` : undefined;
+  event.waitUntil(self.registration.showNotification(title, {
+    body, tag, icon: '/icons/icon-192.png', badge: '/favicon.svg', data: { url },
+  }));
+});
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const path = event.notification.data && typeof event.notification.data.url === 'string' ? event.notification.data.url : '/';
+  const url = new URL(path.startsWith('/') ? path : '/', self.location.origin).href;
+  event.waitUntil((async () => {
+    const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+    const same = windows.find((c) => c.url === url);
+    if (same) return same.focus();
+    const ours = windows.find((c) => new URL(c.url).origin === self.location.origin && 'navigate' in c);
+    if (ours) { await ours.focus(); return ours.navigate(url); }
+    return self.clients.openWindow(url);
+  })());
+});

@@ -675,3 +675,7 @@ error-chat_full = Der Chat dieses Spiels ist voll.
 error-chat_not_agreed = Der Chat wird nur heruntergeladen, wenn alle Spieler zugestimmt haben.
 error-game_not_over = Das Spiel ist noch nicht vorbei.
 error-already_accepted = Du hast die Revanche schon angenommen.
+
+## Notifications
+error-bad_subscription = Das Benachrichtigungs-Abo dieses Browsers wurde abgelehnt.
+error-too_many_subscriptions = Dieser Browser erhält schon zu viele Benachrichtigungen von diesem Server.

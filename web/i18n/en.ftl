@@ -692,3 +692,7 @@ error-chat_full = This game's chat is full.
 error-chat_not_agreed = The chat is downloaded only when every player agreed to it.
 error-game_not_over = The game is not over yet.
 error-already_accepted = You accepted the rematch already.
+
+## Notifications
+error-bad_subscription = This browser's notification subscription was refused.
+error-too_many_subscriptions = This browser already gets too many notifications from this server.

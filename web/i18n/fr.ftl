@@ -690,3 +690,7 @@ error-chat_full = La discussion de cette partie est pleine.
 error-chat_not_agreed = La discussion ne se télécharge que si tous les joueurs l’ont accepté.
 error-game_not_over = La partie n’est pas encore finie.
 error-already_accepted = Vous avez déjà accepté la revanche.
+
+## Notifications
+error-bad_subscription = L’abonnement aux notifications de ce navigateur a été refusé.
+error-too_many_subscriptions = Ce navigateur reçoit déjà trop de notifications de ce serveur.

@@ -13,6 +13,7 @@ import { rulesTitle } from './rules.js';
 import { colorOf, markIcon } from './meeple.js';
 import { breakdownHtml, chartSvg, logHtml, playersHtml, remainingHtml, scoredHtml, scoringText, scoringWhy, winText } from './panels.js';
 import { placeWords, ROLE_OF_KIND, tileSvg, tileWords } from './tiles.js';
+import { mountPushToggle } from './push.js';
 
 /** A touch screen: no keyboard hints, and the board zooms in to the tile being placed. */
 const TOUCH = window.matchMedia('(pointer: coarse)').matches;
@@ -94,6 +95,7 @@ export class GameScreen {
           <div class="offline-note" role="status" aria-live="polite"></div>
           <div class="watch-badge hidden" title="${esc(t('game-watching-help'))}">${EYE} ${esc(t('game-watching'))}</div>
           <button class="tool sound-toggle" data-act="sound"></button>
+          <button class="tool push-toggle" data-act="push" hidden></button>
           <button class="tool drawer-toggle" aria-expanded="false" aria-controls="game-drawer" title="${esc(t('game-drawer'))}">${MENU}<span class="sr-only">${esc(t('game-drawer'))}</span></button>
           ${this.invites.length ? '<details class="invite-panel"></details>' : ''}
         </div>
@@ -150,6 +152,7 @@ export class GameScreen {
       if (soundOn()) beep(); // a sample, and the click lets the page play sound
     };
     this.renderSound();
+    mountPushToggle(this.$('.push-toggle'), this.id, this.tokens);
     if (this.invites.length) this.buildInvites();
   }
 

@@ -83,6 +83,15 @@ pub struct ServeArgs {
     /// for development (docs/web.md, *Passkeys*).
     #[arg(long, value_name = "URL")]
     pub public_url: Option<String>,
+    /// Web Push: the file holding the VAPID private key (base64url of its
+    /// 32 bytes, or a P-256 key in PEM); also `CARCASSONNE_VAPID_KEY` (the key
+    /// itself). Without either, the storage's own key (made on first start).
+    #[arg(long, value_name = "FILE")]
+    pub vapid_private_key: Option<std::path::PathBuf>,
+    /// Web Push: who the push services may write to about this server,
+    /// `mailto:you@example.com` or an https URL (also `CARCASSONNE_VAPID_SUBJECT`).
+    #[arg(long, value_name = "CONTACT")]
+    pub vapid_subject: Option<String>,
 }
 
 impl Default for ServeArgs {
@@ -108,13 +117,15 @@ impl Default for ServeArgs {
             bots: Vec::new(),
             bot_time: Duration::from_secs(2),
             public_url: None,
+            vapid_private_key: None,
+            vapid_subject: None,
         }
     }
 }
 
 impl ServeArgs {
     /// The server's settings: the environment's (`Config::from_env`), then these flags.
-    fn config(&self) -> Result<Config, carcassonne_server::ExternalBotError> {
+    fn config(&self) -> Result<Config, Box<dyn std::error::Error>> {
         let mut c = Config::from_env();
         if let Some(n) = self.max_connections {
             c.max_connections = n.max(1);
@@ -161,11 +172,21 @@ impl ServeArgs {
                     .map_err(|e| carcassonne_server::ExternalBotError(format!("--public-url {e}")))?,
             );
         }
+        if let Some(path) = &self.vapid_private_key {
+            let key =
+                std::fs::read_to_string(path).map_err(|e| format!("--vapid-private-key {}: {e}", path.display()))?;
+            c.push.vapid_key = Some(key);
+        }
+        if let Some(subject) = &self.vapid_subject {
+            c.push.subject = subject.trim().to_string();
+        }
         c.allowed_origins.extend(self.allow_origin.iter().map(|o| o.trim_end_matches('/').to_string()));
         for spec in &self.bots {
             let bot = ExternalBot::start(spec, self.bot_time)?;
             if c.external_bots.iter().any(|b| b.name == bot.name) {
-                return Err(carcassonne_server::ExternalBotError(format!("--bot {spec}: {} is named twice", bot.name)));
+                return Err(
+                    carcassonne_server::ExternalBotError(format!("--bot {spec}: {} is named twice", bot.name)).into()
+                );
             }
             c.external_bots.push(bot);
         }

@@ -89,6 +89,8 @@ pub struct Config {
     pub public_url: Option<String>,
     /// How long a passkey ceremony begun may take to finish.
     pub passkey_challenge_ttl: Duration,
+    /// Web Push: the VAPID key and who the push services may write to.
+    pub push: PushSettings,
 }
 
 /// Argon2id's cost: memory in KiB, passes, lanes.
@@ -155,6 +157,7 @@ impl Default for Config {
             secure_cookies: false,
             public_url: None,
             passkey_challenge_ttl: Duration::from_secs(5 * 60),
+            push: PushSettings::default(),
         }
     }
 }
@@ -175,6 +178,12 @@ impl Config {
         }
         if let Some(ms) = ms("CARCASSONNE_BODY_TIMEOUT_MS").filter(|&m| m > 0) {
             c.body_timeout = Duration::from_millis(ms.min(600_000));
+        }
+        if let Ok(key) = std::env::var("CARCASSONNE_VAPID_KEY") {
+            c.push.vapid_key = Some(key).filter(|k| !k.trim().is_empty());
+        }
+        if let Ok(subject) = std::env::var("CARCASSONNE_VAPID_SUBJECT") {
+            c.push.subject = subject.trim().to_string();
         }
         if std::env::var("CARCASSONNE_SECURE_COOKIES").is_ok_and(|v| v.trim() == "1") {
             c.secure_cookies = true;
@@ -222,5 +231,34 @@ impl Config {
             expire_after: None,
             ..Config::default()
         }
+    }
+}
+
+// Web Push (services/push.rs; docs/web.md, *Notifications*).
+
+/// Targets (seats and accounts) one browser's push endpoint follows at most.
+pub const PUSH_PER_ENDPOINT: usize = 32;
+/// Browsers (push endpoints) one seat or one account is followed by at most.
+pub const PUSH_PER_TARGET: usize = 8;
+
+/// Web Push's settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PushSettings {
+    /// The operator's VAPID private key (base64url of its 32 bytes, or a PEM
+    /// SEC1/PKCS#8 P-256 key): `None`, the storage's own (made on first
+    /// start, shared by every server of the storage).
+    pub vapid_key: Option<String>,
+    /// Who the push services may write to about this server: the JWT's
+    /// `sub` (`mailto:…` or `https://…`).
+    pub subject: String,
+    /// Push endpoints `http://127.0.0.1`, `http://localhost` and
+    /// `http://[::1]` are accepted (tests and development only: otherwise
+    /// an endpoint is https, on port 443, at a public address).
+    pub allow_loopback_http: bool,
+}
+
+impl Default for PushSettings {
+    fn default() -> Self {
+        PushSettings { vapid_key: None, subject: "mailto:push@carcassonne.invalid".into(), allow_loopback_http: false }
     }
 }

@@ -96,6 +96,11 @@ pub enum ApiError {
     GameNotOver,
     /// This seat accepted the rematch already.
     AlreadyAccepted,
+    /// A push subscription refused: malformed, oversized, or an endpoint
+    /// this server may not write to (not https, not at a public address).
+    BadSubscription(String),
+    /// A push subscription over a cap (per browser, per seat or account).
+    TooManySubscriptions,
 }
 
 /// Seconds a client told to try later ([`ApiError::TryLater`]) waits.
@@ -143,6 +148,8 @@ impl ApiError {
             ApiError::ChatNotAgreed => "chat_not_agreed",
             ApiError::GameNotOver => "game_not_over",
             ApiError::AlreadyAccepted => "already_accepted",
+            ApiError::BadSubscription(_) => "bad_subscription",
+            ApiError::TooManySubscriptions => "too_many_subscriptions",
         }
     }
 
@@ -179,6 +186,8 @@ impl ApiError {
             ApiError::MessageTooLong(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::ChatTooFast(_) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::GameNotOver | ApiError::AlreadyAccepted => StatusCode::CONFLICT,
+            ApiError::BadSubscription(_) => StatusCode::BAD_REQUEST,
+            ApiError::TooManySubscriptions => StatusCode::CONFLICT,
         }
     }
 
@@ -233,6 +242,12 @@ impl ApiError {
             ApiError::ChatNotAgreed => "the chat is downloaded only when every player agreed to it".into(),
             ApiError::GameNotOver => "the game is not over yet".into(),
             ApiError::AlreadyAccepted => "you accepted the rematch already".into(),
+            ApiError::BadSubscription(why) => format!("this push subscription is refused: {why}"),
+            ApiError::TooManySubscriptions => format!(
+                "a browser follows at most {} seats or accounts, and a seat or account at most {} browsers",
+                crate::config::PUSH_PER_ENDPOINT,
+                crate::config::PUSH_PER_TARGET
+            ),
         }
     }
 

@@ -41,7 +41,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 pub use bots::{choose_bot_move, choose_move, BotLevel, BotMove, ExternalBot, ExternalBotError};
-pub use config::{Config, PasswordCost, Rate};
+pub use config::{Config, PasswordCost, PushSettings, Rate};
 pub use error::ApiError;
 pub use listen::{addr_key, serve_until, Class, ConnHandle, Connections, Site, Slot};
 pub use qr::MAX_QR_TEXT;
@@ -57,8 +57,8 @@ pub use services::passkeys::{passkey_origin, MAX_PASSKEYS, STARTS_PER_ADDRESS};
 pub use state::{score_history, StateView};
 pub use store::{
     hash_token, Account, AccountGame, Beat, Change, ChatMessage, ChatSettings, Feed, GameChanged, GameSummary,
-    HistoryRow, NewGame, Progress, RatedResult, RatedSeat, RatingChange, RatingRow, Rematch, SavedRules, Seat,
-    SqliteStore, Store, StoreError, StoredGame, BEAT_EVERY, DELETED_ACCOUNT,
+    HistoryRow, NewGame, Progress, PushSubscription, RatedResult, RatedSeat, RatingChange, RatingRow, Rematch,
+    SavedRules, Seat, SqliteStore, Store, StoreError, StoredGame, BEAT_EVERY, DELETED_ACCOUNT,
 };
 pub use store::{PasskeyChallenge, StoredPasskey};
 pub use store_pg::{is_postgres_url, redact_url, PgStore, DEAD_AFTER, MIGRATIONS as PG_MIGRATIONS};
@@ -120,6 +120,11 @@ pub async fn serve_with(addr: &str, db: impl AsRef<std::ffi::OsStr>, config: Con
     let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     let state = AppState::new(store, config);
     tracing::info!(db = %shown, "games are kept in {shown}");
+    // The VAPID key (Web Push): a bad one given by the operator stops the server here.
+    state.push_ready().await.map_err(|e| match e {
+        ApiError::Storage(detail) => format!("Web Push: {detail}"),
+        other => format!("Web Push: {other}"),
+    })?;
     let resumed = state.resume_bots().await?;
     if resumed > 0 {
         tracing::info!(games = resumed, "bots resumed");

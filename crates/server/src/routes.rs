@@ -29,6 +29,7 @@ mod localize;
 mod players;
 mod passkeys;
 mod chat;
+mod push;
 mod rulesets;
 mod ws;
 
@@ -152,6 +153,7 @@ pub fn app_with(state: AppState, conns: Arc<Connections>) -> Router {
         .merge(players::routes())
         .merge(passkeys::routes())
         .merge(chat::routes().layer(DefaultBodyLimit::max(MAX_BODY)))
+        .merge(push::routes())
         .fallback(crate::assets::static_file)
         .with_state(Shared { app: state, conns })
         // (i18n) refusals in the reader's language (Accept-Language)

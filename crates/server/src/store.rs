@@ -21,6 +21,27 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 
 use crate::bots::BotLevel;
+
+/// A browser's Web Push subscription, bound to one target: a seat of a
+/// game (`seat:<game>:<seat>`) or an account (`account:<id>`)
+/// (services/push.rs).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PushSubscription {
+    /// The push service's URL for this browser (a secret of the browser's).
+    pub endpoint: String,
+    /// The browser's P-256 public key, base64url (65 bytes decoded).
+    pub p256dh: String,
+    /// The browser's authentication secret, base64url (16 bytes decoded).
+    pub auth: String,
+    /// What it is told about: `seat:<game>:<seat>` or `account:<id>`.
+    pub target: String,
+    /// The game of a seat's subscription (removed with the game).
+    pub game_id: Option<String>,
+    /// The account of an account's subscription (removed with the account).
+    pub account: Option<String>,
+    /// Unix ms.
+    pub created_at: i64,
+}
 pub(crate) mod passkeys;
 use passkeys::sqlite as passkeys_sql;
 pub use passkeys::{PasskeyChallenge, StoredPasskey};
@@ -590,6 +611,58 @@ pub trait Store: Send + Sync {
         Err(no_accounts())
     }
 
+    // Web Push (services/push.rs).
+
+    /// The storage's VAPID private key (base64url): `candidate` is kept if
+    /// none is yet, so that every server sharing the storage signs with one key.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn vapid_key(&self, _candidate: &str, _now: i64) -> Result<String, StoreError> {
+        Err(no_push())
+    }
+
+    /// Keeps a subscription (its keys renewed if its endpoint and target are
+    /// kept already): false, and nothing kept, when its endpoint has
+    /// `per_endpoint` targets already or its target `per_target` endpoints.
+    ///
+    /// # Errors
+    /// The storage fails (or its game or account is gone).
+    async fn push_subscribe(
+        &self,
+        _sub: &PushSubscription,
+        _per_endpoint: usize,
+        _per_target: usize,
+    ) -> Result<bool, StoreError> {
+        Err(no_push())
+    }
+
+    /// Removes an endpoint's subscription to `target` (to every target when
+    /// `None`): how many went.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn push_unsubscribe(&self, _endpoint: &str, _target: Option<&str>) -> Result<u64, StoreError> {
+        Err(no_push())
+    }
+
+    /// The subscriptions to `target`.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn push_subscriptions(&self, _target: &str) -> Result<Vec<PushSubscription>, StoreError> {
+        Err(no_push())
+    }
+
+    /// Marks invited seat `seat` of game `game` as taken: true the first
+    /// time only (whichever server asks), so that its creator is told once.
+    ///
+    /// # Errors
+    /// The storage fails (or the game is gone).
+    async fn push_invite_taken(&self, _game: &str, _seat: u8) -> Result<bool, StoreError> {
+        Err(no_push())
+    }
+
     // --- Ratings, profiles, games linked to accounts (ratings helper) ---
 
     /// Marks game `id` (just created) as rated, in `pool` ("duel" or "multi").
@@ -835,6 +908,11 @@ pub trait Store: Send + Sync {
     }
 }
 
+/// What a storage without Web Push answers (wrappers in tests).
+fn no_push() -> StoreError {
+    StoreError::failed("this storage keeps no push subscriptions")
+}
+
 /// What a storage without accounts answers (the real ones keep them;
 /// wrappers in tests need not).
 /// What a storage without chat (a test's) answers a write of one.
@@ -961,7 +1039,35 @@ const MIGRATIONS: &[&str] = &[
         game_id     TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
         new_game_id TEXT NOT NULL
     );",
+    // 11: Web Push: the VAPID key, browsers' subscriptions, invites taken.
+    PUSH_MIGRATION,
 ];
+/// Web Push's tables (the same in PostgreSQL, `store_pg`).
+pub(crate) const PUSH_MIGRATION: &str = "CREATE TABLE push_keys (
+        id          INTEGER PRIMARY KEY CHECK (id = 1),
+        private_key TEXT NOT NULL,     -- VAPID: a P-256 private key, base64url
+        created_at  BIGINT NOT NULL    -- Unix ms
+    );
+    CREATE TABLE push_subscriptions (
+        endpoint    TEXT NOT NULL,     -- the push service's URL for one browser
+        target      TEXT NOT NULL,     -- 'seat:<game>:<seat>' or 'account:<id>'
+        p256dh      TEXT NOT NULL,     -- the browser's public key, base64url
+        auth        TEXT NOT NULL,     -- the browser's auth secret, base64url
+        game_id     TEXT REFERENCES games(id) ON DELETE CASCADE,
+        account     TEXT REFERENCES accounts(id) ON DELETE CASCADE,
+        created_at  BIGINT NOT NULL,   -- Unix ms
+        PRIMARY KEY (endpoint, target)
+    );
+    CREATE INDEX push_by_target ON push_subscriptions (target);
+    CREATE TABLE push_invites (
+        game_id     TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat        INTEGER NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );";
+
+/// The columns a [`PushSubscription`] is read from, in its fields' order.
+pub(crate) const PUSH_COLUMNS: &str = "endpoint, p256dh, auth, target, game_id, account, created_at";
+
 
 /// Takes the work of a review (`Store::claim_review`): `?1` game, `?2`
 /// server, `?3` now, `?4` stale before. One row changed: taken.
@@ -1738,6 +1844,98 @@ impl Store for SqliteStore {
             let n = db.conn().execute(
                 "INSERT OR IGNORE INTO rematches (game_id, new_game_id) VALUES (?1, ?2)",
                 params![id, new_id],
+            )?;
+            Ok(n == 1)
+        })
+        .await
+    }
+
+    async fn vapid_key(&self, candidate: &str, now: i64) -> Result<String, StoreError> {
+        let candidate = candidate.to_string();
+        self.run(move |db| {
+            let conn = db.conn();
+            conn.execute(
+                "INSERT INTO push_keys (id, private_key, created_at) VALUES (1, ?1, ?2) ON CONFLICT (id) DO NOTHING",
+                params![candidate, now],
+            )?;
+            Ok(conn.query_row("SELECT private_key FROM push_keys WHERE id = 1", [], |r| r.get(0))?)
+        })
+        .await
+    }
+
+    async fn push_subscribe(
+        &self,
+        sub: &PushSubscription,
+        per_endpoint: usize,
+        per_target: usize,
+    ) -> Result<bool, StoreError> {
+        let sub = sub.clone();
+        self.run(move |db| {
+            let mut conn = db.conn();
+            let tx = conn.transaction()?;
+            let renewed = tx.execute(
+                "UPDATE push_subscriptions SET p256dh = ?3, auth = ?4 WHERE endpoint = ?1 AND target = ?2",
+                params![sub.endpoint, sub.target, sub.p256dh, sub.auth],
+            )?;
+            if renewed == 0 {
+                let count = |sql: &str, key: &str| tx.query_row(sql, [key], |r| r.get::<_, i64>(0));
+                let by_endpoint = count("SELECT count(*) FROM push_subscriptions WHERE endpoint = ?1", &sub.endpoint)?;
+                let by_target = count("SELECT count(*) FROM push_subscriptions WHERE target = ?1", &sub.target)?;
+                if by_endpoint as usize >= per_endpoint || by_target as usize >= per_target {
+                    return Ok(false);
+                }
+                tx.execute(
+                    &format!("INSERT INTO push_subscriptions ({PUSH_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"),
+                    params![sub.endpoint, sub.p256dh, sub.auth, sub.target, sub.game_id, sub.account, sub.created_at],
+                )?;
+            }
+            tx.commit()?;
+            Ok(true)
+        })
+        .await
+    }
+
+    async fn push_unsubscribe(&self, endpoint: &str, target: Option<&str>) -> Result<u64, StoreError> {
+        let (endpoint, target) = (endpoint.to_string(), target.map(str::to_string));
+        self.run(move |db| {
+            let n = db.conn().execute(
+                "DELETE FROM push_subscriptions WHERE endpoint = ?1 AND (?2 IS NULL OR target = ?2)",
+                params![endpoint, target],
+            )?;
+            Ok(n as u64)
+        })
+        .await
+    }
+
+    async fn push_subscriptions(&self, target: &str) -> Result<Vec<PushSubscription>, StoreError> {
+        let target = target.to_string();
+        self.run(move |db| {
+            let conn = db.conn();
+            let mut stmt = conn.prepare(&format!(
+                "SELECT {PUSH_COLUMNS} FROM push_subscriptions WHERE target = ?1 ORDER BY created_at"
+            ))?;
+            let rows = stmt.query_map([target], |r| {
+                Ok(PushSubscription {
+                    endpoint: r.get(0)?,
+                    p256dh: r.get(1)?,
+                    auth: r.get(2)?,
+                    target: r.get(3)?,
+                    game_id: r.get(4)?,
+                    account: r.get(5)?,
+                    created_at: r.get(6)?,
+                })
+            })?;
+            Ok(rows.collect::<Result<Vec<_>, _>>()?)
+        })
+        .await
+    }
+
+    async fn push_invite_taken(&self, game: &str, seat: u8) -> Result<bool, StoreError> {
+        let game = game.to_string();
+        self.run(move |db| {
+            let n = db.conn().execute(
+                "INSERT INTO push_invites (game_id, seat) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
+                params![game, seat],
             )?;
             Ok(n == 1)
         })

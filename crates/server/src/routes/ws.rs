@@ -103,6 +103,7 @@ async fn ws_session(
 ) {
     live.presence(app.store(), &viewer, true).await;
     let mut chat = Some(app.chat_rooms().subscribe(&live.id));
+    app.notify_invite_taken(&live, &viewer).await;
     let mut changes = live.subscribe();
     changes.mark_unchanged();
     let mut follower = Follower::new(protocol);

@@ -667,6 +667,7 @@ impl AppState {
                 tracing::warn!(game = %live.id, error = %e, "the ratings could not be updated");
             }
         }
+        self.notify_turn(live, table);
         Ok(())
     }
 

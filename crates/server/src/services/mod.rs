@@ -15,6 +15,7 @@
 //! * `passkeys`: passkeys (WebAuthn) to sign in to accounts.
 //! * `chat`: a game's chat (players' and spectators'), its rooms and limits;
 //! * `rematch`: the rematch of a finished game, once every player accepts.
+//! * `push`: Web Push notifications (the VAPID key, subscriptions, sending).
 //!
 //! Services use the store and the engine, never a handler or the connection
 //! layer (docs/architecture.md; `tests::services_import_no_handler`).
@@ -34,6 +35,7 @@ pub mod driver;
 pub mod games;
 pub mod hints;
 pub mod passkeys;
+pub mod push;
 pub mod quotas;
 pub mod ratings;
 pub mod rematch;
@@ -80,6 +82,8 @@ struct Inner {
     passkeys: passkeys::Passkeys,
     /// Chat rooms of the games with sockets here, and chat rate limits.
     chat: chat::Rooms,
+    /// Web Push: the VAPID key and the queue of notifications.
+    push: push::Push,
 }
 
 impl AppState {
@@ -102,6 +106,7 @@ impl AppState {
             hints: Arc::new(hints::Hints::new(config.quick_bots, config.bot_workers)),
             passkeys: passkeys::Passkeys::new(&config),
             chat: chat::Rooms::default(),
+            push: push::Push::default(),
             config,
         };
         let app = AppState { inner: Arc::new(inner) };
@@ -111,6 +116,7 @@ impl AppState {
             app.sweep_idle_games();
             app.expire_now_and_then();
             app.settle_now_and_then();
+            app.start_push();
         }
         app
     }

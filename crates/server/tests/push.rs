@@ -1,0 +1,593 @@
+//! Web Push end to end (docs/web.md, *Notifications*): a push service of
+//! the test's own on 127.0.0.1 receives the server's requests; the test is
+//! the browser, with a P-256 key pair and an auth secret of its own, and
+//! decrypts each payload itself (RFC 8291 over RFC 8188 `aes128gcm`: ECDH
+//! with the server's ephemeral key from the payload's header, then HKDF as
+//! the RFCs say) and checks the VAPID signature (RFC 8292: a JWT ES256
+//! signed with the key `GET /api/push/key` serves, its `aud`, `exp`, `sub`).
+//! Also: a 410 answer removes the subscription; malformed, oversized,
+//! non-https, private-address and over-cap subscriptions are refused with
+//! stable codes; an invite taken tells its creator once; the storage keeps
+//! one VAPID key and the subscriptions (SQLite, and PostgreSQL when
+//! `CARCASSONNE_TEST_POSTGRES` is set).
+
+mod common;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use aes_gcm::aead::{Aead, KeyInit};
+use axum::http::StatusCode;
+use axum::Router;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine as _;
+use carcassonne_server::{app, serve_on, AppState, Config, PushSettings, PushSubscription, SqliteStore, Store};
+use common::{call, create, pick_move, post_move, state, two_humans};
+use futures_util::StreamExt;
+use hkdf::Hkdf;
+use http_body_util::BodyExt;
+use p256::ecdsa::signature::Verifier as _;
+use p256::elliptic_curve::sec1::ToEncodedPoint as _;
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+use tokio::sync::mpsc;
+
+const SUBJECT: &str = "mailto:push-test@example.com";
+
+/// One request the push service received.
+#[derive(Debug)]
+struct Received {
+    path: String,
+    headers: axum::http::HeaderMap,
+    body: Vec<u8>,
+}
+
+/// A push service on 127.0.0.1: every request is passed on; paths that
+/// begin `/gone` are answered 410, those that begin `/hang` after a
+/// minute, the others 201 at once.
+async fn push_service() -> (SocketAddr, mpsc::UnboundedReceiver<Received>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (tx, rx) = mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        loop {
+            let Ok((stream, _)) = listener.accept().await else { return };
+            let tx = tx.clone();
+            tokio::spawn(async move {
+                let service = hyper::service::service_fn(move |req: hyper::Request<hyper::body::Incoming>| {
+                    let tx = tx.clone();
+                    async move {
+                        let path = req.uri().path().to_string();
+                        let headers = req.headers().clone();
+                        let body = req.into_body().collect().await.map(|b| b.to_bytes().to_vec()).unwrap_or_default();
+                        let status = if path.starts_with("/gone") { 410 } else { 201 };
+                        if path.starts_with("/hang") {
+                            // A push service that takes its time.
+                            let _ =
+                                tx.send(Received { path: path.clone(), headers: headers.clone(), body: body.clone() });
+                            tokio::time::sleep(Duration::from_secs(60)).await;
+                        }
+                        let _ = tx.send(Received { path, headers, body });
+                        hyper::Response::builder()
+                            .status(status)
+                            .body(http_body_util::Full::new(axum::body::Bytes::new()))
+                    }
+                });
+                let io = hyper_util::rt::TokioIo::new(stream);
+                let _ = hyper::server::conn::http1::Builder::new().serve_connection(io, service).await;
+            });
+        }
+    });
+    (addr, rx)
+}
+
+fn push_config() -> Config {
+    Config {
+        push: PushSettings { subject: SUBJECT.into(), allow_loopback_http: true, ..PushSettings::default() },
+        ..Config::quick()
+    }
+}
+
+fn server_with(store: Arc<dyn Store>, config: Config) -> (Router, AppState) {
+    let state = AppState::new(store, config);
+    (app(state.clone()), state)
+}
+
+/// The test's browser: a P-256 key pair and an auth secret.
+struct Browser {
+    secret: p256::SecretKey,
+    auth: [u8; 16],
+}
+
+impl Browser {
+    fn new(seed: &str) -> Browser {
+        let bytes = Sha256::digest(seed.as_bytes());
+        let secret = p256::SecretKey::from_slice(&bytes).unwrap();
+        let auth: [u8; 16] = Sha256::digest(format!("auth {seed}").as_bytes())[..16].try_into().unwrap();
+        Browser { secret, auth }
+    }
+
+    fn public(&self) -> Vec<u8> {
+        self.secret.public_key().to_encoded_point(false).as_bytes().to_vec()
+    }
+
+    /// The subscription as `PushSubscription.toJSON()` gives it.
+    fn subscription(&self, endpoint: &str) -> Value {
+        json!({
+            "endpoint": endpoint,
+            "expirationTime": null,
+            "keys": { "p256dh": URL_SAFE_NO_PAD.encode(self.public()), "auth": URL_SAFE_NO_PAD.encode(self.auth) },
+        })
+    }
+
+    /// Decrypts an `aes128gcm` Web Push body (RFC 8291 §3.4, RFC 8188 §2).
+    fn decrypt(&self, body: &[u8]) -> Vec<u8> {
+        // The header: salt (16), record size (4), key id length (1), key id:
+        // the server's ephemeral public key.
+        assert!(body.len() > 21, "a body with its header");
+        let salt = &body[..16];
+        let rs = u32::from_be_bytes(body[16..20].try_into().unwrap()) as usize;
+        let idlen = body[20] as usize;
+        assert_eq!(idlen, 65, "the key id is the server's uncompressed P-256 key");
+        let as_public = &body[21..21 + idlen];
+        let records = &body[21 + idlen..];
+        assert!(records.len() <= rs, "one record");
+        let as_key = p256::PublicKey::from_sec1_bytes(as_public).expect("a P-256 point");
+        let shared = p256::ecdh::diffie_hellman(self.secret.to_nonzero_scalar(), as_key.as_affine());
+        // RFC 8291 §3.3: IKM from the auth secret and the ECDH secret.
+        let mut key_info = b"WebPush: info\0".to_vec();
+        key_info.extend_from_slice(&self.public());
+        key_info.extend_from_slice(as_public);
+        let mut ikm = [0u8; 32];
+        Hkdf::<Sha256>::new(Some(&self.auth), shared.raw_secret_bytes().as_slice())
+            .expand(&key_info, &mut ikm)
+            .unwrap();
+        // RFC 8188 §2.2, §2.3: the content key and nonce from the salt.
+        let prk = Hkdf::<Sha256>::new(Some(salt), &ikm);
+        let mut cek = [0u8; 16];
+        prk.expand(b"Content-Encoding: aes128gcm\0", &mut cek).unwrap();
+        let mut nonce = [0u8; 12];
+        prk.expand(b"Content-Encoding: nonce\0", &mut nonce).unwrap();
+        // The first (and last) record: its sequence number 0 leaves the nonce as is.
+        let cipher = aes_gcm::Aes128Gcm::new_from_slice(&cek).unwrap();
+        let mut plain = cipher.decrypt(aes_gcm::Nonce::from_slice(&nonce), records).expect("the record decrypts");
+        // Padding: a 0x02 delimiter (last record), then zeros.
+        while plain.last() == Some(&0) {
+            plain.pop();
+        }
+        assert_eq!(plain.pop(), Some(2), "the last record's delimiter");
+        plain
+    }
+}
+
+/// The server's VAPID public key.
+async fn server_key(app: &Router) -> Vec<u8> {
+    let (status, v) = call(app, "GET", "/api/push/key", None).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let key = URL_SAFE_NO_PAD.decode(v["key"].as_str().unwrap()).unwrap();
+    assert_eq!(key.len(), 65);
+    key
+}
+
+async fn subscribe(app: &Router, body: Value) -> (StatusCode, Value) {
+    call(app, "POST", "/api/push/subscribe", Some(&body.to_string())).await
+}
+
+/// Checks the VAPID `Authorization` header: the JWT's signature by
+/// `server_key`, its audience `origin`, its subject and expiry.
+fn check_vapid(authorization: &str, server_key: &[u8], origin: &str) {
+    let rest = authorization.strip_prefix("vapid ").expect("the vapid scheme");
+    let mut t = None;
+    let mut k = None;
+    for part in rest.split(',') {
+        let (name, value) = part.trim().split_once('=').unwrap();
+        match name {
+            "t" => t = Some(value.to_string()),
+            "k" => k = Some(value.to_string()),
+            other => panic!("unexpected parameter {other}"),
+        }
+    }
+    assert_eq!(URL_SAFE_NO_PAD.decode(k.unwrap()).unwrap(), server_key, "k is the key the server serves");
+    let jwt = t.unwrap();
+    let parts: Vec<&str> = jwt.split('.').collect();
+    assert_eq!(parts.len(), 3);
+    let header: Value = serde_json::from_slice(&URL_SAFE_NO_PAD.decode(parts[0]).unwrap()).unwrap();
+    assert_eq!(header["alg"], "ES256");
+    let claims: Value = serde_json::from_slice(&URL_SAFE_NO_PAD.decode(parts[1]).unwrap()).unwrap();
+    assert_eq!(claims["aud"], origin);
+    assert_eq!(claims["sub"], SUBJECT);
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+    let exp = claims["exp"].as_u64().unwrap();
+    assert!(exp > now + 11 * 3600 && exp <= now + 12 * 3600 + 60, "exp {exp}: 12 hours after {now}");
+    let signature = p256::ecdsa::Signature::from_slice(&URL_SAFE_NO_PAD.decode(parts[2]).unwrap()).unwrap();
+    let key = p256::ecdsa::VerifyingKey::from_sec1_bytes(server_key).unwrap();
+    key.verify(format!("{}.{}", parts[0], parts[1]).as_bytes(), &signature).expect("signed by the server's key");
+}
+
+async fn next(rx: &mut mpsc::UnboundedReceiver<Received>) -> Received {
+    tokio::time::timeout(Duration::from_secs(20), rx.recv()).await.expect("a push within 20 s").unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn your_turn_reaches_the_push_service_encrypted_and_signed() {
+    let (addr, mut pushes) = push_service().await;
+    let (app, _) = server_with(Arc::new(SqliteStore::in_memory().unwrap()), push_config());
+    let key = server_key(&app).await;
+    assert_eq!(server_key(&app).await, key, "one key");
+    let (id, tokens, created) = create(&app, two_humans()).await;
+    // "Ada" moves first, "Bob" second (whichever seats they are).
+    let first = created["turn"]["seat"].as_u64().unwrap() as usize;
+    let (ada, bob) = (tokens[first].clone().unwrap(), tokens[1 - first].clone().unwrap());
+    let browser = Browser::new("bob");
+    let endpoint = format!("http://{addr}/push/bob-endpoint");
+    let (status, v) =
+        subscribe(&app, json!({ "subscription": browser.subscription(&endpoint), "game": id, "tokens": bob })).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["targets"], json!([format!("seat:{id}:{}", 1 - first)]));
+
+    // Ada moves: Bob, with no websocket open, is told.
+    let s = state(&app, &id, Some(&ada)).await;
+    let (status, v) = post_move(&app, &id, &ada, &pick_move(&s, 0, false)).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let got = next(&mut pushes).await;
+    assert_eq!(got.path, "/push/bob-endpoint");
+    let header = |name: &str| got.headers.get(name).map(|v| v.to_str().unwrap().to_string());
+    assert_eq!(header("content-encoding").as_deref(), Some("aes128gcm"));
+    assert_eq!(header("content-type").as_deref(), Some("application/octet-stream"));
+    assert_eq!(header("ttl").as_deref(), Some("86400"));
+    assert_eq!(header("urgency").as_deref(), Some("high"));
+    assert_eq!(header("topic"), Some(format!("t{id}")), "a newer turn replaces an undelivered one");
+    check_vapid(&header("authorization").unwrap(), &key, &format!("http://{addr}"));
+    let payload: Value = serde_json::from_slice(&browser.decrypt(&got.body)).unwrap();
+    assert_eq!(payload["kind"], "turn");
+    assert_eq!(payload["game"], id);
+    assert_eq!(payload["seat"], 1 - first);
+    assert_eq!(payload["url"], format!("/#/game/{id}"));
+    assert_eq!(payload["title"], "Your turn");
+    assert!(payload["body"].as_str().unwrap().contains(&id), "{payload}");
+    assert!(!got.body.windows(id.len()).any(|w| w == id.as_bytes()), "the game's id travels encrypted only");
+
+    // Bob moves: Ada is not subscribed, so nothing goes out; once Bob
+    // unsubscribes, Ada's next move tells nobody either.
+    let s = state(&app, &id, Some(&bob)).await;
+    assert_eq!(post_move(&app, &id, &bob, &pick_move(&s, 0, false)).await.0, StatusCode::OK);
+    let (status, v) = call(
+        &app,
+        "POST",
+        "/api/push/unsubscribe",
+        Some(&json!({ "endpoint": endpoint, "game": id, "tokens": bob }).to_string()),
+    )
+    .await;
+    assert_eq!((status, v["removed"].as_u64()), (StatusCode::OK, Some(1)), "{v}");
+    let s = state(&app, &id, Some(&ada)).await;
+    assert_eq!(post_move(&app, &id, &ada, &pick_move(&s, 0, false)).await.0, StatusCode::OK);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(pushes.try_recv().is_err(), "no push for a seat no browser follows");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_subscription_the_push_service_says_is_gone_is_removed() {
+    let (addr, mut pushes) = push_service().await;
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+    let (app, _) = server_with(Arc::clone(&store), push_config());
+    let (id, tokens, created) = create(&app, two_humans()).await;
+    let first = created["turn"]["seat"].as_u64().unwrap() as usize;
+    let (ada, bob) = (tokens[first].clone().unwrap(), tokens[1 - first].clone().unwrap());
+    let browser = Browser::new("gone");
+    let endpoint = format!("http://{addr}/gone/1");
+    let (status, v) =
+        subscribe(&app, json!({ "subscription": browser.subscription(&endpoint), "game": id, "tokens": bob })).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let target = format!("seat:{id}:{}", 1 - first);
+    assert_eq!(store.push_subscriptions(&target).await.unwrap().len(), 1);
+    let s = state(&app, &id, Some(&ada)).await;
+    assert_eq!(post_move(&app, &id, &ada, &pick_move(&s, 0, false)).await.0, StatusCode::OK);
+    assert_eq!(next(&mut pushes).await.path, "/gone/1");
+    for _ in 0..200 {
+        if store.push_subscriptions(&target).await.unwrap().is_empty() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the subscription answered 410 was kept");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_subscriptions_are_refused_with_stable_codes_and_change_nothing() {
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+    // The settings of a real server: no http endpoints at all.
+    let (app, _) = server_with(Arc::clone(&store), Config::quick());
+    let (id, tokens, _) = create(&app, two_humans()).await;
+    let bob = tokens[1].clone().unwrap();
+    let browser = Browser::new("bad");
+    let good = browser.subscription("https://push.example.com/send/abc");
+    let with = |endpoint: &str| {
+        let mut s = good.clone();
+        s["endpoint"] = endpoint.into();
+        json!({ "subscription": s, "game": id, "tokens": bob })
+    };
+    let long = format!("https://push.example.com/{}", "a".repeat(1100));
+    for endpoint in [
+        "http://push.example.com/x",
+        "http://127.0.0.1:9/x",
+        "https://127.0.0.1/x",
+        "https://localhost/x",
+        "https://[::1]/x",
+        "https://10.1.2.3/x",
+        "https://192.168.0.10/x",
+        "https://172.16.0.1/x",
+        "https://169.254.169.254/latest",
+        "https://100.64.0.1/x",
+        "https://[fd00::1]/x",
+        "https://[fe80::1]/x",
+        "https://[::ffff:10.0.0.1]/x",
+        "https://0.0.0.0/x",
+        "https://push.example.com:8443/x",
+        "https://user@push.example.com/x",
+        "https://metadata.internal/x",
+        "https://printer.local/x",
+        "https://intranet/x",
+        "ftp://push.example.com/x",
+        "not a url",
+        "",
+        &long,
+    ] {
+        let (status, v) = subscribe(&app, with(endpoint)).await;
+        assert_eq!((status, v["error"].as_str()), (StatusCode::BAD_REQUEST, Some("bad_subscription")), "{endpoint}");
+    }
+    // Keys: not base64url, the wrong length, not a point of the curve.
+    let mut bad_keys = Vec::new();
+    for (p256dh, auth) in [
+        ("***".to_string(), URL_SAFE_NO_PAD.encode([1u8; 16])),
+        (URL_SAFE_NO_PAD.encode([4u8; 33]), URL_SAFE_NO_PAD.encode([1u8; 16])),
+        (URL_SAFE_NO_PAD.encode([4u8; 65]), URL_SAFE_NO_PAD.encode([1u8; 16])),
+        (URL_SAFE_NO_PAD.encode(browser.public()), URL_SAFE_NO_PAD.encode([1u8; 15])),
+        (URL_SAFE_NO_PAD.encode(browser.public()), "A".repeat(200)),
+        ("A".repeat(5000), URL_SAFE_NO_PAD.encode([1u8; 16])),
+    ] {
+        let mut s = good.clone();
+        s["keys"] = json!({ "p256dh": p256dh, "auth": auth });
+        bad_keys.push(json!({ "subscription": s, "game": id, "tokens": bob }));
+    }
+    for (i, body) in bad_keys.iter().enumerate() {
+        let (status, v) = subscribe(&app, body.clone()).await;
+        let want = if i == 5 { "too_large" } else { "bad_subscription" };
+        assert_eq!(v["error"], want, "keys {i}: {status} {v}");
+    }
+    // Malformed bodies, a token of no seat, no session.
+    let (status, v) = call(&app, "POST", "/api/push/subscribe", Some("{not json")).await;
+    assert_eq!((status, v["error"].as_str()), (StatusCode::BAD_REQUEST, Some("bad_request")));
+    let (_, v) = subscribe(&app, json!({ "subscription": good, "game": id, "tokens": bob, "extra": 1 })).await;
+    assert_eq!(v["error"], "bad_request");
+    let (_, v) = subscribe(&app, json!({ "subscription": good })).await;
+    assert_eq!(v["error"], "bad_request", "neither a seat nor an account");
+    let (status, v) = subscribe(&app, json!({ "subscription": good, "game": id, "tokens": "0".repeat(32) })).await;
+    assert_eq!((status, v["error"].as_str()), (StatusCode::FORBIDDEN, Some("unauthorized")));
+    let (_, v) = subscribe(&app, json!({ "subscription": good, "game": "nosuchgame", "tokens": bob })).await;
+    assert_eq!(v["error"], "not_found");
+    let (_, v) = subscribe(&app, json!({ "subscription": good, "game": id, "tokens": "a,b,c,d,e,f,g" })).await;
+    assert_eq!(v["error"], "too_many_tokens");
+    let (status, v) = subscribe(&app, json!({ "subscription": good, "account": true })).await;
+    assert!(v["error"] == "not_signed_in" || v["error"] == "forbidden_origin", "{status} {v}");
+    assert!(store.push_subscriptions(&format!("seat:{id}:1")).await.unwrap().is_empty(), "nothing kept");
+
+    // Caps: 8 browsers per seat (a browser renewing its keys is not a new one)…
+    for n in 0..8 {
+        let (status, v) = subscribe(&app, with(&format!("https://push.example.com/b{n}"))).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+    }
+    assert_eq!(subscribe(&app, with("https://push.example.com/b3")).await.0, StatusCode::OK, "renewed");
+    let (status, v) = subscribe(&app, with("https://push.example.com/b8")).await;
+    assert_eq!((status, v["error"].as_str()), (StatusCode::CONFLICT, Some("too_many_subscriptions")));
+    assert_eq!(store.push_subscriptions(&format!("seat:{id}:1")).await.unwrap().len(), 8);
+    // …and 32 seats per browser.
+    let six =
+        json!({ "seats": (0..6).map(|i| json!({ "kind": "human", "name": format!("P{i}") })).collect::<Vec<_>>() });
+    let endpoint = "https://push.example.com/many";
+    let mut kept = 0;
+    let mut refused = false;
+    for _ in 0..6 {
+        let (id, tokens, _) = create(&app, six.clone()).await;
+        let tokens: Vec<String> = tokens.into_iter().map(Option::unwrap).collect();
+        let mut body = with(endpoint);
+        body["game"] = id.into();
+        body["tokens"] = tokens.join(",").into();
+        let (status, v) = subscribe(&app, body).await;
+        if status == StatusCode::OK {
+            kept += v["targets"].as_array().unwrap().len();
+        } else {
+            assert_eq!(v["error"], "too_many_subscriptions", "{v}");
+            refused = true;
+        }
+    }
+    assert!(refused && kept == 30, "the 33rd and later seats are refused ({kept} kept)");
+    // Unsubscribing by endpoint alone removes everything it follows.
+    let (status, v) =
+        call(&app, "POST", "/api/push/unsubscribe", Some(&json!({ "endpoint": endpoint }).to_string())).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["removed"].as_u64(), Some(32), "{v}");
+    let (_, v) = call(&app, "POST", "/api/push/unsubscribe", Some(&json!({ "endpoint": "" }).to_string())).await;
+    assert_eq!(v["error"], "bad_subscription");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_invite_taken_tells_its_creator_once() {
+    let (addr, mut pushes) = push_service().await;
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+    let (app, state_) = server_with(store, push_config());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let server = listener.local_addr().unwrap();
+    tokio::spawn(serve_on(listener, state_));
+    let (id, tokens, _) =
+        create(&app, json!({ "seats": [ { "kind": "human", "name": "Ada" }, { "kind": "remote", "name": "Bob" } ] }))
+            .await;
+    let (ada, bob) = (tokens[0].clone().unwrap(), tokens[1].clone().unwrap());
+    let browser = Browser::new("ada");
+    let endpoint = format!("http://{addr}/push/ada");
+    let (status, v) =
+        subscribe(&app, json!({ "subscription": browser.subscription(&endpoint), "game": id, "tokens": ada })).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    // Bob opens the invite twice: Ada is told once.
+    for _ in 0..2 {
+        let (mut ws, _) =
+            tokio_tungstenite::connect_async(format!("ws://{server}/api/games/{id}/ws?token={bob}")).await.unwrap();
+        let first = tokio::time::timeout(Duration::from_secs(10), ws.next()).await.unwrap();
+        assert!(first.is_some(), "the state");
+        let _ = ws.close(None).await;
+    }
+    let got = next(&mut pushes).await;
+    let payload: Value = serde_json::from_slice(&browser.decrypt(&got.body)).unwrap();
+    assert_eq!(payload["kind"], "invite");
+    assert_eq!(payload["game"], id);
+    assert_eq!(payload["seat"], 1);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(pushes.try_recv().is_err(), "told once");
+}
+
+/// What every storage keeps for Web Push.
+async fn push_contract(store: &dyn Store, game: &str) {
+    let first = store.vapid_key("first-key", 1).await.unwrap();
+    assert_eq!(first, "first-key");
+    assert_eq!(store.vapid_key("second-key", 2).await.unwrap(), "first-key", "one key per storage");
+    let sub = |endpoint: &str, target: &str| PushSubscription {
+        endpoint: endpoint.into(),
+        p256dh: "p".into(),
+        auth: "a".into(),
+        target: target.into(),
+        game_id: Some(game.into()),
+        account: None,
+        created_at: 5,
+    };
+    let t0 = format!("seat:{game}:0");
+    let t1 = format!("seat:{game}:1");
+    assert!(store.push_subscribe(&sub("e1", &t0), 2, 2).await.unwrap());
+    assert!(store.push_subscribe(&sub("e2", &t0), 2, 2).await.unwrap());
+    assert!(!store.push_subscribe(&sub("e3", &t0), 2, 2).await.unwrap(), "a target's cap");
+    assert!(store.push_subscribe(&sub("e1", &t1), 2, 2).await.unwrap());
+    assert!(!store.push_subscribe(&sub("e1", &format!("seat:{game}:2")), 2, 2).await.unwrap(), "an endpoint's cap");
+    let mut renewed = sub("e1", &t0);
+    renewed.p256dh = "p2".into();
+    assert!(store.push_subscribe(&renewed, 2, 2).await.unwrap(), "a renewal at the cap");
+    let kept = store.push_subscriptions(&t0).await.unwrap();
+    assert_eq!(kept.len(), 2);
+    assert_eq!(kept.iter().find(|s| s.endpoint == "e1").unwrap().p256dh, "p2");
+    assert_eq!(store.push_unsubscribe("e1", Some(&t1)).await.unwrap(), 1);
+    assert_eq!(store.push_unsubscribe("e1", None).await.unwrap(), 1);
+    assert_eq!(store.push_subscriptions(&t0).await.unwrap().len(), 1);
+    assert!(store.push_invite_taken(game, 1).await.unwrap());
+    assert!(!store.push_invite_taken(game, 1).await.unwrap(), "once");
+    assert!(store.push_invite_taken(game, 2).await.unwrap());
+    // An account's subscriptions go with the account.
+    assert!(store.create_account(&common::accounts::account("acc-push", "Pusher")).await.unwrap());
+    let mut mine = sub("e9", "account:acc-push");
+    (mine.game_id, mine.account) = (None, Some("acc-push".into()));
+    assert!(store.push_subscribe(&mine, 2, 2).await.unwrap());
+    assert_eq!(store.push_subscriptions("account:acc-push").await.unwrap().len(), 1);
+    assert!(store.delete_account("acc-push").await.unwrap());
+    assert!(store.push_subscriptions("account:acc-push").await.unwrap().is_empty());
+}
+
+async fn a_game(app: &Router) -> String {
+    create(app, two_humans()).await.0
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_keeps_one_key_and_the_subscriptions() {
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+    let (app, _) = server_with(Arc::clone(&store), Config::quick());
+    let game = a_game(&app).await;
+    push_contract(store.as_ref(), &game).await;
+    // A game's subscriptions and invites go with the game.
+    let other = a_game(&app).await;
+    assert!(store
+        .push_subscribe(
+            &PushSubscription {
+                endpoint: "e".into(),
+                p256dh: "p".into(),
+                auth: "a".into(),
+                target: format!("seat:{other}:0"),
+                game_id: Some(other.clone()),
+                account: None,
+                created_at: 1,
+            },
+            8,
+            8
+        )
+        .await
+        .unwrap());
+    assert_eq!(store.expire(i64::MAX).await.unwrap().len(), 2, "both games expire");
+    assert!(store.push_subscriptions(&format!("seat:{other}:0")).await.unwrap().is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_keeps_one_key_for_every_server_and_the_subscriptions() {
+    let Some(server) = common::pg::server_url() else { return };
+    let schema = common::pg::Schema::new(&server);
+    let one: Arc<dyn Store> = Arc::new(schema.open().await);
+    let two: Arc<dyn Store> = Arc::new(schema.open().await);
+    let (app_one, _) = server_with(Arc::clone(&one), Config::quick());
+    let (app_two, _) = server_with(Arc::clone(&two), Config::quick());
+    // Two servers starting on one database sign with one key.
+    let (k1, k2) = tokio::join!(server_key(&app_one), server_key(&app_two));
+    assert_eq!(k1, k2, "one VAPID key for the servers sharing a database");
+    let game = a_game(&app_one).await;
+    // The contract on a fresh key table: drop the servers' key first.
+    schema.rows("DELETE FROM push_keys");
+    push_contract(two.as_ref(), &game).await;
+    // A deleted game takes its subscriptions and invites with it.
+    schema.rows(&format!("DELETE FROM games WHERE id = '{game}'"));
+    assert_eq!(schema.one("SELECT count(*) FROM push_subscriptions"), "0");
+    assert_eq!(schema.one("SELECT count(*) FROM push_invites"), "0");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_operator_s_key_is_used_and_a_bad_one_refused() {
+    // A key as `web-push generate-vapid-keys` prints it: base64url of 32 bytes.
+    let secret = Sha256::digest(b"operator key");
+    let public = p256::SecretKey::from_slice(&secret).unwrap().public_key().to_encoded_point(false).as_bytes().to_vec();
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+    let mut config = push_config();
+    config.push.vapid_key = Some(format!("{}\n", URL_SAFE_NO_PAD.encode(secret)));
+    let (app, state_) = server_with(Arc::clone(&store), config);
+    assert_eq!(server_key(&app).await, public, "the operator's key, not the storage's");
+    assert!(state_.push_ready().await.is_ok());
+    for bad in [
+        "garbage",
+        "AAAA",
+        &URL_SAFE_NO_PAD.encode([0u8; 32]),
+        "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----",
+    ] {
+        let mut config = push_config();
+        config.push.vapid_key = Some(bad.to_string());
+        let (app, state_) = server_with(Arc::new(SqliteStore::in_memory().unwrap()), config);
+        assert!(state_.push_ready().await.is_err(), "{bad} refused");
+        let (status, v) = call(&app, "GET", "/api/push/key", None).await;
+        assert_eq!((status, v["error"].as_str()), (StatusCode::INTERNAL_SERVER_ERROR, Some("storage_error")));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_push_service_never_holds_a_move_up() {
+    let (addr, mut pushes) = push_service().await;
+    let (app, _) = server_with(Arc::new(SqliteStore::in_memory().unwrap()), push_config());
+    let (id, tokens, created) = create(&app, two_humans()).await;
+    let first = created["turn"]["seat"].as_u64().unwrap() as usize;
+    let (a, b) = (tokens[first].clone().unwrap(), tokens[1 - first].clone().unwrap());
+    // Both seats followed by a push service that answers after a minute.
+    for (n, token) in [&a, &b].into_iter().enumerate() {
+        let browser = Browser::new(&format!("slow {n}"));
+        let endpoint = format!("http://{addr}/hang/{n}");
+        let body = json!({ "subscription": browser.subscription(&endpoint), "game": id, "tokens": token });
+        assert_eq!(subscribe(&app, body).await.0, StatusCode::OK);
+    }
+    let started = std::time::Instant::now();
+    for k in 0..6 {
+        let token = if k % 2 == 0 { &a } else { &b };
+        let s = state(&app, &id, Some(token)).await;
+        let (status, v) = post_move(&app, &id, token, &pick_move(&s, 0, false)).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+    }
+    assert!(started.elapsed() < Duration::from_secs(10), "six moves in {:?}", started.elapsed());
+    assert!(next(&mut pushes).await.path.starts_with("/hang/"), "the pushes went out meanwhile");
+}
