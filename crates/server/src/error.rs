@@ -62,6 +62,14 @@ pub enum ApiError {
     /// Too many password attempts for that name or from this address: try
     /// again after so many seconds (`Retry-After`).
     Throttled(u64),
+    // Clocks (services/clock.rs):
+    /// A time control out of bounds or malformed.
+    BadClock(String),
+    /// The seat's time ran out: its move is refused.
+    TimeUp,
+    /// The seat may not be handed to a bot: its time did not run out and
+    /// its player has not been away long enough.
+    NotAway,
 }
 
 /// Seconds a client told to try later ([`ApiError::TryLater`]) waits.
@@ -95,6 +103,9 @@ impl ApiError {
             ApiError::BadCredentials => "bad_credentials",
             ApiError::NotSignedIn => "not_signed_in",
             ApiError::Throttled(_) => "too_many_attempts",
+            ApiError::BadClock(_) => "bad_clock",
+            ApiError::TimeUp => "time_up",
+            ApiError::NotAway => "not_away",
         }
     }
 
@@ -120,6 +131,8 @@ impl ApiError {
             ApiError::NameTaken => StatusCode::CONFLICT,
             ApiError::BadCredentials | ApiError::NotSignedIn => StatusCode::UNAUTHORIZED,
             ApiError::Throttled(_) => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::BadClock(_) => StatusCode::BAD_REQUEST,
+            ApiError::TimeUp | ApiError::NotAway => StatusCode::CONFLICT,
         }
     }
 
@@ -160,6 +173,9 @@ impl ApiError {
             ApiError::BadCredentials => "wrong name or password".into(),
             ApiError::NotSignedIn => "sign in first".into(),
             ApiError::Throttled(secs) => format!("too many attempts: try again in {secs} seconds"),
+            ApiError::BadClock(why) => why.clone(),
+            ApiError::TimeUp => "your time ran out: the others may hand your seat to a bot".into(),
+            ApiError::NotAway => "that seat still has time, or its player has not been away long enough".into(),
         }
     }
 

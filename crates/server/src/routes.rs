@@ -23,6 +23,7 @@ use crate::services::AppState;
 use crate::view;
 
 mod accounts;
+mod clocks;
 mod rulesets;
 mod ws;
 
@@ -131,6 +132,9 @@ pub fn app_with(state: AppState, conns: Arc<Connections>) -> Router {
         .route("/api/games/{id}/replay", get(game_replay))
         .route("/api/games/{id}/review", get(game_review))
         .route("/api/games/{id}/ws", get(ws::websocket))
+        // Clocks: a seat handed to a bot, taken back.
+        .route("/api/games/{id}/handover", post(clocks::hand_over))
+        .route("/api/games/{id}/back", post(clocks::take_back))
         .route("/api/qr", crate::qr::route(http_rate.is_some(), prefix))
         .route("/api/rules", post(rulesets::rules_of))
         .route("/api/rules/{code}", get(rulesets::rules_page))

@@ -249,6 +249,9 @@ pub enum Change {
     Thinking { game: String, server: String, version: u64, seat: Option<u8> },
     /// `server` stopped, or stopped answering: its websockets and bots are gone.
     Gone { server: String },
+    /// The clocks of `game` changed (a move, an expiry, a bot standing in):
+    /// servers holding it read them again.
+    Clock { game: String },
 }
 
 /// What a server learns at each heartbeat ([`Store::beat`]).
@@ -527,6 +530,53 @@ pub trait Store: Send + Sync {
     async fn end_sessions(&self, _account: &str, _keep: Option<&str>) -> Result<u64, StoreError> {
         Err(no_accounts())
     }
+
+    // Clocks (services/clock.rs): kept with the game, as JSON, with the
+    // deadline of the move to make now in a column of its own.
+
+    /// Keeps game `id`'s clocks and its deadline (Unix ms; none: untimed).
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn save_clock(&self, _id: &str, _clock: &str, _deadline: Option<i64>) -> Result<(), StoreError> {
+        Err(no_clocks())
+    }
+
+    /// Keeps game `id`'s clocks only if its deadline is still `expected`
+    /// (none included): whether they were kept. One server acts on an expiry.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn swap_clock(
+        &self,
+        _id: &str,
+        _expected: Option<i64>,
+        _clock: &str,
+        _deadline: Option<i64>,
+    ) -> Result<bool, StoreError> {
+        Err(no_clocks())
+    }
+
+    /// Game `id`'s clocks (none for a game made before clocks were kept).
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn load_clock(&self, _id: &str) -> Result<Option<String>, StoreError> {
+        Ok(None)
+    }
+
+    /// Games whose deadline is `now` or earlier, earliest first, at most `limit`.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn due_clocks(&self, _now: i64, _limit: usize) -> Result<Vec<String>, StoreError> {
+        Ok(Vec::new())
+    }
+}
+
+/// What a storage without clocks answers (wrappers in tests).
+fn no_clocks() -> StoreError {
+    StoreError::failed("this storage keeps no clocks")
 }
 
 /// What a storage without accounts answers (the real ones keep them;
@@ -617,6 +667,10 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX sessions_by_account ON sessions(account);
     CREATE INDEX sessions_by_use ON sessions(seen_at);",
+    // 8: clocks: each seat's time and the deadline of the move to make now.
+    "ALTER TABLE games ADD COLUMN clock TEXT;      -- JSON (services/clock.rs ClockState)
+    ALTER TABLE games ADD COLUMN deadline INTEGER; -- Unix ms; NULL: untimed, a bot's, over
+    CREATE INDEX games_by_deadline ON games(deadline) WHERE deadline IS NOT NULL;",
 ];
 
 /// Takes the work of a review (`Store::claim_review`): `?1` game, `?2`
@@ -1024,6 +1078,58 @@ impl Store for SqliteStore {
                 .conn()
                 .execute("DELETE FROM sessions WHERE account = ?1 AND token_hash <> ?2", params![account, keep])?;
             Ok(n as u64)
+        })
+        .await
+    }
+
+    async fn save_clock(&self, id: &str, clock: &str, deadline: Option<i64>) -> Result<(), StoreError> {
+        let (id, clock) = (id.to_string(), clock.to_string());
+        self.run(move |db| {
+            db.conn().execute("UPDATE games SET clock = ?2, deadline = ?3 WHERE id = ?1", params![id, clock, deadline])?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn swap_clock(
+        &self,
+        id: &str,
+        expected: Option<i64>,
+        clock: &str,
+        deadline: Option<i64>,
+    ) -> Result<bool, StoreError> {
+        let (id, clock) = (id.to_string(), clock.to_string());
+        self.run(move |db| {
+            let n = db.conn().execute(
+                "UPDATE games SET clock = ?2, deadline = ?3 WHERE id = ?1 AND deadline IS ?4",
+                params![id, clock, deadline, expected],
+            )?;
+            Ok(n == 1)
+        })
+        .await
+    }
+
+    async fn load_clock(&self, id: &str) -> Result<Option<String>, StoreError> {
+        let id = id.to_string();
+        self.run(move |db| {
+            let found = db
+                .conn()
+                .query_row("SELECT clock FROM games WHERE id = ?1", [&id], |r| r.get::<_, Option<String>>(0))
+                .optional()?;
+            Ok(found.flatten())
+        })
+        .await
+    }
+
+    async fn due_clocks(&self, now: i64, limit: usize) -> Result<Vec<String>, StoreError> {
+        let limit = limit.min(i64::MAX as usize) as i64;
+        self.run(move |db| {
+            let conn = db.conn();
+            let mut stmt = conn.prepare(
+                "SELECT id FROM games WHERE deadline IS NOT NULL AND deadline <= ?1 ORDER BY deadline LIMIT ?2",
+            )?;
+            let ids = stmt.query_map(params![now, limit], |r| r.get::<_, String>(0))?.collect::<Result<Vec<_>, _>>()?;
+            Ok(ids)
         })
         .await
     }

@@ -146,6 +146,10 @@ pub const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX sessions_by_account ON sessions (account);
     CREATE INDEX sessions_by_use ON sessions (seen_at);",
+    // 7: clocks: each seat's time and the deadline of the move to make now.
+    "ALTER TABLE games ADD COLUMN clock TEXT;       -- JSON (services/clock.rs ClockState)
+    ALTER TABLE games ADD COLUMN deadline BIGINT;   -- Unix ms; NULL: untimed, a bot's, over
+    CREATE INDEX games_by_deadline ON games (deadline) WHERE deadline IS NOT NULL;",
 ];
 
 /// The most connections one server keeps open for requests (the change
@@ -853,7 +857,7 @@ impl Store for PgStore {
                 conn.execute(&statement, &[game, &self.server, &online, &EVENTS, &payload]).await?;
                 Ok(())
             }
-            Change::Thinking { .. } => self.notify(EVENTS, &payload).await,
+            Change::Thinking { .. } | Change::Clock { .. } => self.notify(EVENTS, &payload).await,
             Change::Moved(_) | Change::Gone { .. } => Ok(()),
         }
     }
@@ -915,6 +919,52 @@ impl Store for PgStore {
             )
             .await?;
         Ok(())
+    }
+
+    // Clocks (services/clock.rs).
+
+    async fn save_clock(&self, id: &str, clock: &str, deadline: Option<i64>) -> Result<(), StoreError> {
+        let conn = self.conn().await?;
+        let save = conn.prepare_cached("UPDATE games SET clock = $2, deadline = $3 WHERE id = $1").await?;
+        conn.execute(&save, &[&id, &clock, &deadline]).await?;
+        Ok(())
+    }
+
+    async fn swap_clock(
+        &self,
+        id: &str,
+        expected: Option<i64>,
+        clock: &str,
+        deadline: Option<i64>,
+    ) -> Result<bool, StoreError> {
+        let conn = self.conn().await?;
+        let swap = conn
+            .prepare_cached(
+                "UPDATE games SET clock = $2, deadline = $3 WHERE id = $1 AND deadline IS NOT DISTINCT FROM $4",
+            )
+            .await?;
+        Ok(conn.execute(&swap, &[&id, &clock, &deadline, &expected]).await? == 1)
+    }
+
+    async fn load_clock(&self, id: &str) -> Result<Option<String>, StoreError> {
+        let conn = self.conn().await?;
+        let row = conn.query_opt("SELECT clock FROM games WHERE id = $1", &[&id]).await?;
+        Ok(match row {
+            Some(r) => r.try_get::<_, Option<String>>(0)?,
+            None => None,
+        })
+    }
+
+    async fn due_clocks(&self, now: i64, limit: usize) -> Result<Vec<String>, StoreError> {
+        let limit = limit.min(i64::MAX as usize) as i64;
+        let conn = self.conn().await?;
+        let rows = conn
+            .query(
+                "SELECT id FROM games WHERE deadline IS NOT NULL AND deadline <= $1 ORDER BY deadline LIMIT $2",
+                &[&now, &limit],
+            )
+            .await?;
+        rows.iter().map(|r| Ok(r.try_get::<_, String>(0)?)).collect()
     }
 }
 

@@ -89,6 +89,11 @@ fn error_message(e: &ApiError) -> Message {
 /// the client asked for, `crate::wire`); moves in, errors out.
 async fn ws_session(app: AppState, live: Arc<Live>, viewer: Viewer, protocol: u8, slot: &Slot, mut socket: WebSocket) {
     live.presence(app.store(), &viewer, true).await;
+    // A player back at their game takes their seats back from the bots
+    // standing in for them (services/clock.rs).
+    if let Err(e) = app.take_back(&live, &viewer).await {
+        tracing::warn!(game = %live.id, error = %e, "cannot give a player their seat back");
+    }
     let mut changes = live.subscribe();
     changes.mark_unchanged();
     let mut follower = Follower::new(protocol);

@@ -64,6 +64,7 @@ impl AppState {
                 live.changed();
             }
             Change::Gone { server } if server != me => self.forget_server(&server).await,
+            Change::Clock { game } => self.clock_changed(&game).await,
             Change::Presence { .. } | Change::Thinking { .. } | Change::Gone { .. } => {}
         }
     }

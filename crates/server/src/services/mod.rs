@@ -9,7 +9,8 @@
 //! * `quotas`: new games per client address;
 //! * `sweeps`: idle games leaving memory, abandoned games expiring;
 //! * `review`: reviews of finished games, on their own low-priority pool;
-//! * `accounts`: accounts, passwords and sessions, sign-in throttles.
+//! * `accounts`: accounts, passwords and sessions, sign-in throttles;
+//! * `clock`: time controls, each seat's time, expiry and bots standing in.
 //!
 //! Services use the store and the engine, never a handler or the connection
 //! layer (docs/architecture.md; `tests::services_import_no_handler`).
@@ -23,6 +24,7 @@ use crate::config::Config;
 use crate::store::Store;
 
 pub mod accounts;
+pub mod clock;
 pub mod cluster;
 pub mod driver;
 pub mod games;
@@ -64,6 +66,8 @@ struct Inner {
     spare_games: Mutex<Vec<Game>>,
     /// Sign-in throttles and password hashing.
     accounts: accounts::Accounts,
+    /// The server's clock (tests move it on).
+    now: clock::Now,
 }
 
 impl AppState {
@@ -83,6 +87,7 @@ impl AppState {
             left: Default::default(),
             spare_games: Mutex::default(),
             accounts: accounts::Accounts::default(),
+            now: clock::Now::default(),
             config,
         };
         let app = AppState { inner: Arc::new(inner) };
@@ -91,6 +96,7 @@ impl AppState {
             app.beat_now_and_then();
             app.sweep_idle_games();
             app.expire_now_and_then();
+            app.sweep_clocks_now_and_then();
         }
         app
     }
