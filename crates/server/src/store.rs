@@ -572,6 +572,24 @@ pub trait Store: Send + Sync {
     async fn due_clocks(&self, _now: i64, _limit: usize) -> Result<Vec<String>, StoreError> {
         Ok(Vec::new())
     }
+
+    /// The seats, progress and deadline of the games `ids` (those found):
+    /// the "your turn" list.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn turns_of(&self, _ids: &[String]) -> Result<Vec<TurnOf>, StoreError> {
+        Ok(Vec::new())
+    }
+}
+
+/// Whose turn a game is, and until when (the "your turn" list, clocks).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TurnOf {
+    pub id: String,
+    pub seats: Vec<Seat>,
+    pub progress: Progress,
+    pub deadline: Option<i64>,
 }
 
 /// What a storage without clocks answers (wrappers in tests).
@@ -1085,7 +1103,8 @@ impl Store for SqliteStore {
     async fn save_clock(&self, id: &str, clock: &str, deadline: Option<i64>) -> Result<(), StoreError> {
         let (id, clock) = (id.to_string(), clock.to_string());
         self.run(move |db| {
-            db.conn().execute("UPDATE games SET clock = ?2, deadline = ?3 WHERE id = ?1", params![id, clock, deadline])?;
+            db.conn()
+                .execute("UPDATE games SET clock = ?2, deadline = ?3 WHERE id = ?1", params![id, clock, deadline])?;
             Ok(())
         })
         .await
@@ -1130,6 +1149,32 @@ impl Store for SqliteStore {
             )?;
             let ids = stmt.query_map(params![now, limit], |r| r.get::<_, String>(0))?.collect::<Result<Vec<_>, _>>()?;
             Ok(ids)
+        })
+        .await
+    }
+
+    async fn turns_of(&self, ids: &[String]) -> Result<Vec<TurnOf>, StoreError> {
+        let ids = serde_json::to_string(ids)?;
+        self.run(move |db| {
+            let conn = db.conn();
+            let mut stmt = conn.prepare(
+                "SELECT id, seats, progress, deadline FROM games WHERE id IN (SELECT value FROM json_each(?1))",
+            )?;
+            let rows = stmt
+                .query_map([ids], |r| {
+                    Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get(3)?))
+                })?
+                .collect::<Result<Vec<_>, _>>()?;
+            rows.into_iter()
+                .map(|(id, seats, progress, deadline)| {
+                    Ok(TurnOf {
+                        id,
+                        seats: serde_json::from_str(&seats)?,
+                        progress: serde_json::from_str(&progress)?,
+                        deadline,
+                    })
+                })
+                .collect()
         })
         .await
     }

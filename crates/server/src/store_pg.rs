@@ -39,7 +39,7 @@ use tokio_postgres_rustls::MakeRustlsConnect;
 
 use crate::store::{
     summary, Account, Beat, Change, Feed, GameChanged, GameSummary, NewGame, Progress, SavedRules, Store, StoreError,
-    StoredGame, ACCOUNT_COLUMNS, BEAT_EVERY, CLAIM_REVIEW, SAVE_REVIEW,
+    StoredGame, TurnOf, ACCOUNT_COLUMNS, BEAT_EVERY, CLAIM_REVIEW, SAVE_REVIEW,
 };
 
 /// The channel on which stored moves are announced: `"<game id>:<moves>"`.
@@ -965,6 +965,21 @@ impl Store for PgStore {
             )
             .await?;
         rows.iter().map(|r| Ok(r.try_get::<_, String>(0)?)).collect()
+    }
+
+    async fn turns_of(&self, ids: &[String]) -> Result<Vec<TurnOf>, StoreError> {
+        let conn = self.conn().await?;
+        let rows = conn.query("SELECT id, seats, progress, deadline FROM games WHERE id = ANY($1)", &[&ids]).await?;
+        rows.iter()
+            .map(|r| {
+                Ok(TurnOf {
+                    id: r.try_get(0)?,
+                    seats: serde_json::from_str(r.try_get::<_, &str>(1)?)?,
+                    progress: serde_json::from_str(r.try_get::<_, &str>(2)?)?,
+                    deadline: r.try_get(3)?,
+                })
+            })
+            .collect()
     }
 }
 

@@ -36,7 +36,12 @@ async fn hand_over(app: &Router, id: &str, token: &str, body: Value) -> (StatusC
 }
 
 fn events(s: &Value) -> Vec<String> {
-    s["clock"]["events"].as_array().unwrap().iter().map(|e| format!("{}:{}", e["what"].as_str().unwrap(), e["seat"])).collect()
+    s["clock"]["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| format!("{}:{}", e["what"].as_str().unwrap(), e["seat"]))
+        .collect()
 }
 
 #[tokio::test]
@@ -353,4 +358,45 @@ fn app_state_now_is_the_injected_clock() {
     let before = state.now().ms();
     state.now().advance(DAY);
     assert!(state.now().ms() - before >= 86_400_000);
+}
+
+#[tokio::test]
+async fn the_your_turn_list_names_the_games_where_a_held_seat_is_to_move() {
+    let (app, server) = test_app();
+    let (g1, k1, _) = create(&app, timed(json!({ "kind": "turn", "days": 1 }))).await;
+    let (g2, k2, _) = create(&app, timed(json!({ "kind": "turn", "days": 7 }))).await;
+    let (g3, k3, _) = create(&app, two_humans()).await;
+    let ask = |body: Value| {
+        let app = app.clone();
+        async move { call(&app, "POST", "/api/yourturn", Some(&body.to_string())).await }
+    };
+    // Seat 0 is to move everywhere: seat 0's tokens list all three, the
+    // most pressing deadline first; seat 1's none.
+    let (status, v) = ask(json!({ "games": { g1.clone(): [k1[0]], g2.clone(): [k2[0]], g3.clone(): [k3[0]] } })).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let ids: Vec<&str> = v["games"].as_array().unwrap().iter().map(|g| g["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, [g1.as_str(), g2.as_str(), g3.as_str()], "{v}");
+    assert!(near(ms(&v["games"][0]["left_ms"]), 86_400_000, 1000), "{v}");
+    assert_eq!(v["games"][0]["names"], json!(["Ada", "Bob"]));
+    assert_eq!(v["games"][2]["deadline"], Value::Null);
+    let (_, v) = ask(json!({ "games": { g1.clone(): [k1[1]], g2.clone(): [k2[1]] } })).await;
+    assert_eq!(v["games"], json!([]));
+    // A token of another game, junk, an unknown game: nothing.
+    let (_, v) = ask(json!({ "games": { g1.clone(): [k2[0], "zz"], "nope": [k1[0]], "../x": ["a"] } })).await;
+    assert_eq!(v["games"], json!([]));
+    // After seat 0's move in g1, g1 is seat 1's.
+    let t0 = k1[0].as_deref().unwrap();
+    server.now().advance(Duration::from_secs(3600));
+    let s = state(&app, &g1, Some(t0)).await;
+    let (status, _) = post_move(&app, &g1, t0, &pick_move(&s, 0, false)).await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, v) = ask(json!({ "games": { g1.clone(): [k1[1]] } })).await;
+    assert_eq!(v["games"][0]["id"], g1.as_str());
+    assert_eq!(v["games"][0]["seat"], 1);
+    // Refusals: too many games, a malformed body.
+    let many: serde_json::Map<String, Value> = (0..101).map(|i| (format!("g{i}"), json!([]))).collect();
+    let (status, v) = ask(json!({ "games": many })).await;
+    assert_eq!((status, v["error"].as_str()), (StatusCode::BAD_REQUEST, Some("bad_request")), "{v}");
+    let (status, _) = ask(json!({ "games": [] })).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
 }

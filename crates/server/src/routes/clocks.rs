@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::{state_of, tokens, viewer_of, MAX_TOKENS};
 use crate::error::{parse_body, ApiError};
-use crate::services::clock::HandOver;
+use crate::services::clock::{HandOver, MAX_TURN_GAMES};
 use crate::services::AppState;
 
 /// The tokens of `?token=` and of the body's `token`, at most [`MAX_TOKENS`].
@@ -67,4 +67,25 @@ pub(super) async fn take_back(
     }
     app.take_back(&live, &viewer).await?;
     Ok(Json(state_of(&live, &viewer).await))
+}
+
+/// `POST /api/yourturn` `{"games": {"<id>": ["<token>", ...], ...}}`: the
+/// games among them where a seat those tokens hold is to move (the "your
+/// turn" list every page shows). At most `MAX_TURN_GAMES` games are looked at.
+pub(super) async fn your_turn(
+    State(app): State<AppState>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Held {
+        games: std::collections::BTreeMap<String, Vec<String>>,
+    }
+    let held: Held = parse_body(body)?;
+    if held.games.len() > MAX_TURN_GAMES {
+        return Err(ApiError::BadRequest(format!("name at most {MAX_TURN_GAMES} games")));
+    }
+    let held: Vec<(String, Vec<String>)> = held.games.into_iter().collect();
+    let games = app.your_turn(&held).await?;
+    Ok(Json(serde_json::json!({ "games": games })))
 }

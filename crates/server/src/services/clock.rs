@@ -54,7 +54,11 @@ const DAY_MS: i64 = 24 * 3600 * 1000;
 pub fn minute_ms() -> i64 {
     static MINUTE: OnceLock<i64> = OnceLock::new();
     *MINUTE.get_or_init(|| {
-        std::env::var("CARCASSONNE_TEST_MINUTE_MS").ok().and_then(|v| v.parse().ok()).filter(|m| *m > 0).unwrap_or(60_000)
+        std::env::var("CARCASSONNE_TEST_MINUTE_MS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .filter(|m| *m > 0)
+            .unwrap_or(60_000)
     })
 }
 
@@ -99,7 +103,9 @@ impl TimeControl {
             "none" => &["kind"],
             "realtime" => &["kind", "minutes", "increment"],
             "turn" => &["kind", "days"],
-            other => return Err(bad(format!("clock kind must be \"none\", \"realtime\" or \"turn\", not \"{other}\""))),
+            other => {
+                return Err(bad(format!("clock kind must be \"none\", \"realtime\" or \"turn\", not \"{other}\"")))
+            }
         };
         if let Some(k) = obj.keys().find(|k| !allowed.contains(&k.as_str())) {
             return Err(bad(format!("a {kind} clock has no field \"{k}\"")));
@@ -303,11 +309,12 @@ impl ClockState {
     /// Whether seat `p` may be handed to a bot at `now`: its time ran out,
     /// or it is to move and has been away (no connection open) for the
     /// game's away minutes.
-    fn may_hand_over(&self, game: &Game, p: PlayerId, online: bool, now: i64) -> bool {
+    fn may_hand_over(&self, game: &Game, p: PlayerId, online: bool, now: i64, last_move: i64) -> bool {
         if self.expired.get(p.index()).copied().unwrap_or(false) {
             return true;
         }
-        game.to_move() == Some(p) && !online && now - self.offered_at >= self.away_minutes as i64 * minute_ms()
+        let since = self.offered_at.max(last_move);
+        game.to_move() == Some(p) && !online && now - since >= self.away_minutes as i64 * minute_ms()
     }
 
     /// The level of the bot standing in for `p`.
@@ -376,7 +383,7 @@ impl ClockView {
                 matches!(table.seats[i], Seat::Human { .. })
                     && c.standin[i].is_none()
                     && !table.game.is_over()
-                    && c.may_hand_over(&table.game, p, table.seat_online(i), now)
+                    && c.may_hand_over(&table.game, p, table.seat_online(i), now, table.updated_at)
             })
             .map(|i| i as u8)
             .collect();
@@ -482,8 +489,12 @@ impl AppState {
             c.moved(p, seats, now);
         }
         c.offer(game, seats, now);
-        let c = c.clone();
-        self.save_clock(&live.id, &c).await;
+        // Without a clock nothing timed changed: the stored clocks stay (the
+        // away minutes count from the last move stored, `Table::updated_at`).
+        if c.control != TimeControl::None {
+            let c = c.clone();
+            self.save_clock(&live.id, &c).await;
+        }
     }
 
     /// Refuses a person's move after their deadline (the sweeper acts on it).
@@ -498,9 +509,7 @@ impl AppState {
     pub(super) async fn clock_changed(&self, id: &str) {
         let Some(live) = self.in_memory(id) else { return };
         let mut t = live.lock().await;
-        if let Err(e) = self.catch_up(&live, &mut t).await {
-            tracing::warn!(game = %id, error = %e, "cannot catch up with the storage");
-        }
+        // (A move comes before its clocks on the feed: `Change::Moved` caught up.)
         self.load_clock_into(id, &mut t).await;
         drop(t);
         live.changed();
@@ -618,7 +627,7 @@ impl AppState {
         if c.standin[p.index()].is_some() {
             return Err(ApiError::BadRequest(format!("a bot stands in for seat {} already", req.seat)));
         }
-        if !c.may_hand_over(&t.game, p, online, now) {
+        if !c.may_hand_over(&t.game, p, online, now, t.updated_at) {
             return Err(ApiError::NotAway);
         }
         let mut next = c.clone();
@@ -673,6 +682,56 @@ impl AppState {
     }
 }
 
+/// The most games one "your turn" request may name, and tokens per game.
+pub const MAX_TURN_GAMES: usize = 100;
+
+/// A game where it is the asker's turn.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct YourTurn {
+    pub id: String,
+    pub seat: u8,
+    /// The seats' names, in order.
+    pub names: Vec<String>,
+    /// When the move runs out of time (Unix ms), and how long from now (ms).
+    pub deadline: Option<i64>,
+    pub left_ms: Option<i64>,
+}
+
+impl AppState {
+    /// The games among `held` (game id, the seat tokens this browser holds
+    /// in it) where a seat those tokens hold is to move: read from the
+    /// stored progress (no game is loaded), at most [`MAX_TURN_GAMES`] games
+    /// and [`carcassonne::MAX_PLAYERS`] tokens a game looked at.
+    ///
+    /// # Errors
+    /// The storage fails.
+    pub async fn your_turn(&self, held: &[(String, Vec<String>)]) -> Result<Vec<YourTurn>, ApiError> {
+        let held: Vec<&(String, Vec<String>)> =
+            held.iter().filter(|(id, _)| super::games::plausible_id(id)).take(MAX_TURN_GAMES).collect();
+        let ids: Vec<String> = held.iter().map(|(id, _)| id.clone()).collect();
+        let now = self.now().ms();
+        let mut out = Vec::new();
+        for t in self.store().turns_of(&ids).await? {
+            let Some(p) = t.progress.to_move.filter(|_| !t.progress.finished) else { continue };
+            let Some(seat) = t.seats.get(p as usize) else { continue };
+            let tokens = held.iter().find(|(id, _)| *id == t.id).map(|(_, k)| k.as_slice()).unwrap_or_default();
+            let mine = tokens.iter().take(carcassonne::MAX_PLAYERS).any(|k| k.len() <= 128 && seat.held_by(k));
+            if mine {
+                out.push(YourTurn {
+                    id: t.id,
+                    seat: p,
+                    names: t.seats.iter().map(|s| s.name().to_string()).collect(),
+                    deadline: t.deadline,
+                    left_ms: t.deadline.map(|d| (d - now).max(0)),
+                });
+            }
+        }
+        // The most pressing first.
+        out.sort_by_key(|y| (y.deadline.unwrap_or(i64::MAX), y.id.clone()));
+        Ok(out)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -682,8 +741,14 @@ mod tests {
     fn time_controls_are_checked_strictly() {
         let ok = [
             (json!({"kind": "none"}), TimeControl::None),
-            (json!({"kind": "realtime", "minutes": 10, "increment": 5}), TimeControl::Realtime { minutes: 10, increment: 5 }),
-            (json!({"kind": "realtime", "minutes": 1, "increment": 0}), TimeControl::Realtime { minutes: 1, increment: 0 }),
+            (
+                json!({"kind": "realtime", "minutes": 10, "increment": 5}),
+                TimeControl::Realtime { minutes: 10, increment: 5 },
+            ),
+            (
+                json!({"kind": "realtime", "minutes": 1, "increment": 0}),
+                TimeControl::Realtime { minutes: 1, increment: 0 },
+            ),
             (json!({"kind": "turn", "days": 3}), TimeControl::Turn { days: 3 }),
         ];
         for (v, want) in ok {
