@@ -12,6 +12,7 @@ import { ReplayScreen } from './replay.js';
 import { RulesScreen } from './rules.js';
 import { TileSet } from './tiles.js';
 import { installTheme } from './theme.js';
+import { installYourTurn } from './yourturn.js';
 
 installTheme();
 const main = document.getElementById('app');
@@ -34,6 +35,7 @@ async function boot() {
   window.addEventListener('hashchange', route);
   route();
   showAccount();
+  installYourTurn();
   // The tiles' pictures come just after the first screen (its <use>s fill in),
   // a slice at a time, so that the page shows and answers at once.
   document.getElementById('tile-defs').innerHTML = await tiles.defsInSlices();

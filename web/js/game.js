@@ -4,6 +4,7 @@
 
 import { api, dropTokens, gameLink, GameSocket, invitesFor, qrUrl, setSound, soundOn, tokensFor } from './api.js';
 import { BoardView } from './board.js';
+import { clockLogHtml, Clocks } from './clock.js';
 import { ConnectionStatus } from './connection.js';
 import { copyText, esc, toast } from './dom.js';
 import { rulesTitle } from './rules.js';
@@ -37,6 +38,7 @@ export class GameScreen {
     this.attention = false; // the turn came while the tab was hidden
     this.beeps = 0;
     this.render();
+    this.clocks = new Clocks(root, { id, tokens: this.tokens, say: (t) => this.say(t) });
     this.board = new BoardView(root.querySelector('.board-area'), tiles, {
       interactive: true,
       onCell: (x, y) => this.clickCell(x, y),
@@ -66,6 +68,7 @@ export class GameScreen {
     document.removeEventListener('keydown', this.keys);
     document.removeEventListener('visibilitychange', this.visible);
     this.socket.close();
+    this.clocks.destroy();
     this.connection.destroy();
     this.board.destroy();
   }
@@ -277,6 +280,7 @@ export class GameScreen {
     const prev = this.state;
     if (prev && s.version < prev.version) return; // an older state arriving late
     this.state = s;
+    this.clocks.update(s);
     if (!prev) this.root.querySelector('.game-layout').classList.remove('loading'); // shown whole, nothing shifts
     this.index = indexLegal(s.legal);
     if (!this.sel || this.sel.version !== s.version) {
@@ -399,7 +403,7 @@ export class GameScreen {
     this.renderPlayers();
     this.renderTilePanel();
     this.renderBag();
-    this.$('.log').innerHTML = logHtml(s.log, s.players);
+    this.$('.log').innerHTML = logHtml(s.log, s.players) + clockLogHtml(s);
     this.renderLinks();
     this.renderBanner();
     this.updateInvites();
@@ -518,6 +522,7 @@ export class GameScreen {
       turnSeat: s.turn ? s.turn.seat : null, thinking: s.thinking, winners: s.winners, finished: s.status === 'finished', seen: this.seen,
     });
     for (const row of this.root.querySelectorAll('.player[data-gain]')) delete row.dataset.gain;
+    this.clocks.render();
   }
 
   renderBanner() {

@@ -2,6 +2,7 @@
 // of the engine, the list of games, and opening a record to replay.
 
 import { addTokens, api, knownGames, lastName, rememberName, saveInvites, tokensFor } from './api.js';
+import { clockFormHtml, readClockForm, wireClockForm } from './clock.js';
 import { ago, esc, toast } from './dom.js';
 import { colorOf, markIcon, meepleIcon } from './meeple.js';
 import { rulesTitle } from './rules.js';
@@ -59,6 +60,7 @@ export class HomeScreen {
             <h3>Rules</h3>
             <div class="rules-form"></div>
             <button class="link share-rules-btn">Share these rules</button>
+            ${clockFormHtml()}
             <label class="opt check public-game"><input type="checkbox" class="public"><span>List this game for everyone to watch</span></label>
             <button class="btn primary big start">Start game</button>
           </section>
@@ -93,6 +95,7 @@ export class HomeScreen {
       this.renderSeats();
     };
     $('.start').onclick = () => this.start();
+    wireClockForm(this.root.querySelector('.new-game'));
     $('.share-rules-btn').onclick = async () => {
       try {
         const page = await api.rulesOf(this.rules);
@@ -222,7 +225,8 @@ export class HomeScreen {
     if (firstHuman) rememberName(firstHuman.name.trim());
     try {
       const listed = this.root.querySelector('.new-game .public')?.checked || false;
-      const created = await api.create({ seats, rules: this.rules, ...(listed ? { public: true } : {}) });
+      const clock = readClockForm(this.root.querySelector('.new-game'));
+      const created = await api.create({ seats, rules: this.rules, ...(listed ? { public: true } : {}), ...clock });
       // Seats played here: their tokens. Invited seats: kept only to show their links.
       addTokens(created.id, created.tokens.filter((t) => !t.remote).map((t) => t.token));
       saveInvites(created.id, created.tokens.filter((t) => t.remote));

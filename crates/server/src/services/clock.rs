@@ -49,8 +49,9 @@ pub const GRACE_MINUTES: i64 = 1;
 const MAX_EVENTS: usize = 64;
 const DAY_MS: i64 = 24 * 3600 * 1000;
 
-/// A minute in milliseconds: 60 000, or `CARCASSONNE_TEST_MINUTE_MS` (a
-/// test-only setting: browser tests play real-time games of a few seconds).
+/// A minute of a real-time clock (and of its grace period) in
+/// milliseconds: 60 000, or `CARCASSONNE_TEST_MINUTE_MS` (a test-only
+/// setting: browser tests play real-time games of a few seconds).
 pub fn minute_ms() -> i64 {
     static MINUTE: OnceLock<i64> = OnceLock::new();
     *MINUTE.get_or_init(|| {
@@ -314,7 +315,8 @@ impl ClockState {
             return true;
         }
         let since = self.offered_at.max(last_move);
-        game.to_move() == Some(p) && !online && now - since >= self.away_minutes as i64 * minute_ms()
+        // (Real minutes: the test minute scales clocks only.)
+        game.to_move() == Some(p) && !online && now - since >= self.away_minutes as i64 * 60_000
     }
 
     /// The level of the bot standing in for `p`.
