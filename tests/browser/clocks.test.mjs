@@ -90,6 +90,9 @@ test('a real-time game: clocks run, one runs out, a bot takes the seat, its play
     assert.equal(await seatClock(other, first).getAttribute('role'), 'timer');
     assert.equal(await seatClock(other, first).getAttribute('aria-live'), null, 'a clock is not read out every second');
     await checkA11y(ada, 'the game with clocks');
+    await ada.emulateMedia({ colorScheme: 'dark' });
+    await checkA11y(ada, 'the game with clocks, in dark mode');
+    await ada.emulateMedia({ colorScheme: null });
     await shot(other, 'clocks-running');
 
     // Nobody moves: the clock runs out; the other player is offered to hand the seat to a bot.
@@ -168,13 +171,19 @@ test('a turn-based game: the "your turn" list on every page, days left', async (
     await entry.waitFor();
     assert.match(await entry.innerText(), /Bob vs Ada/);
     assert.match(await entry.innerText(), /2 days left/);
-    // At phone size the bar's items do not overlap, and nothing is off screen.
-    const boxes = await bob.evaluate(() => [...document.querySelectorAll('.topbar > *')].filter((e) => e.offsetParent).map((e) => {
-      const r = e.getBoundingClientRect();
-      return { cls: e.className, left: r.left, right: r.right };
-    }));
-    for (let i = 1; i < boxes.length; i++) assert.ok(boxes[i].left >= boxes[i - 1].right - 1, `top bar items overlap: ${JSON.stringify(boxes)}`);
-    assert.ok(boxes.at(-1).right <= 390, `the top bar fits: ${JSON.stringify(boxes)}`);
+    // At phone size the count sits on the brand's mark: it covers no link
+    // or button of the bar, and the bar still fits.
+    const bar = await bob.evaluate(() => {
+      const box = (e) => { const r = e.getBoundingClientRect(); return { cls: e.className || e.tagName, left: r.left, right: r.right, top: r.top, bottom: r.bottom }; };
+      const badge = box(document.querySelector('.yourturn-btn'));
+      const others = [...document.querySelectorAll('.topbar a:not(.brand), .topbar button:not(.yourturn-btn)')].filter((e) => e.offsetParent).map(box);
+      return { badge, others };
+    });
+    for (const o of bar.others) {
+      const apart = o.left >= bar.badge.right || o.right <= bar.badge.left || o.top >= bar.badge.bottom || o.bottom <= bar.badge.top;
+      assert.ok(apart, `the count covers ${o.cls}: ${JSON.stringify(bar)}`);
+      assert.ok(o.right <= 390, `the top bar fits: ${JSON.stringify(bar)}`);
+    }
     await checkA11y(bob, 'the "your turn" list open, at 390×844');
     await shot(bob, 'clocks-yourturn-phone');
     // Keyboard: Escape closes the list.
@@ -189,6 +198,13 @@ test('a turn-based game: the "your turn" list on every page, days left', async (
     await bob.waitForFunction(() => document.querySelector('.yourturn-nav').hidden);
     await checkA11y(bob, 'a turn-based game at 390×844');
     await shot(bob, 'clocks-turn-phone');
+    // In dark mode too, the list open.
+    await bob.emulateMedia({ colorScheme: 'dark' });
+    await bob.goto(`${BASE}/#/games`);
+    await bob.waitForSelector('.yourturn-nav:not([hidden])', { timeout: 30_000 });
+    await bob.click('.yourturn-btn');
+    await checkA11y(bob, 'the "your turn" list in dark mode');
+    await shot(bob, 'clocks-yourturn-dark');
     assert.deepEqual(errors, []);
   } finally {
     await browser.close();
