@@ -238,7 +238,7 @@ export function clockFormHtml() {
       <label class="opt"><span>Minutes each</span><input type="number" class="clock-minutes" min="1" max="180" value="15"></label>
       <label class="opt"><span>Seconds added a move</span><input type="number" class="clock-increment" min="0" max="180" value="10"></label>
     </div>
-    <label class="opt"><span>Minutes away before the others may hand a seat to a bot</span><input type="number" class="clock-away" min="1" max="10080" value="5"></label>
+    <label class="opt"><span>Minutes away before a bot may take a seat</span><input type="number" class="clock-away" min="1" max="10080" value="5"></label>
   </fieldset>`;
 }
 
