@@ -679,3 +679,8 @@ error-already_accepted = Du hast die Revanche schon angenommen.
 ## Notifications
 error-bad_subscription = Das Benachrichtigungs-Abo dieses Browsers wurde abgelehnt.
 error-too_many_subscriptions = Dieser Browser erhält schon zu viele Benachrichtigungen von diesem Server.
+
+## Clocks
+error-bad_clock = Diese Bedenkzeit bietet der Server nicht an.
+error-time_up = Deine Zeit ist abgelaufen: die anderen dürfen deinen Platz einem Bot geben.
+error-not_away = Dieser Platz hat noch Zeit, oder sein Spieler ist noch nicht lange genug weg.

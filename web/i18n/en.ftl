@@ -696,3 +696,8 @@ error-already_accepted = You accepted the rematch already.
 ## Notifications
 error-bad_subscription = This browser's notification subscription was refused.
 error-too_many_subscriptions = This browser already gets too many notifications from this server.
+
+## Clocks
+error-bad_clock = This time control is not one the server offers.
+error-time_up = Your time ran out: the others may hand your seat to a bot.
+error-not_away = That seat still has time, or its player has not been away long enough.

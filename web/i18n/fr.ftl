@@ -694,3 +694,8 @@ error-already_accepted = Vous avez déjà accepté la revanche.
 ## Notifications
 error-bad_subscription = L’abonnement aux notifications de ce navigateur a été refusé.
 error-too_many_subscriptions = Ce navigateur reçoit déjà trop de notifications de ce serveur.
+
+## Clocks
+error-bad_clock = Ce contrôle du temps n’est pas proposé par le serveur.
+error-time_up = Votre temps est écoulé : les autres peuvent confier votre place à un bot.
+error-not_away = Cette place a encore du temps, ou son joueur n’est pas absent depuis assez longtemps.

@@ -15,6 +15,7 @@ import { AccountSettingsScreen } from './passkeys.js';
 import { TileSet } from './tiles.js';
 import { installTheme } from './theme.js';
 import { errorText, installLanguage, t } from './i18n.js';
+import { installYourTurn } from './yourturn.js';
 
 installLanguage();
 installTheme();
@@ -38,6 +39,7 @@ async function boot() {
   window.addEventListener('hashchange', route);
   route();
   showAccount();
+  installYourTurn();
   // The tiles' pictures come just after the first screen (its <use>s fill in),
   // a slice at a time, so that the page shows and answers at once.
   document.getElementById('tile-defs').innerHTML = await tiles.defsInSlices();

@@ -6,6 +6,7 @@ import { api, dropTokens, gameLink, GameSocket, invitesFor, qrUrl, setSound, sou
 import { BoardView } from './board.js';
 import { ChatPanel } from './chat.js';
 import { Hints, hintsAllowed } from './hint.js';
+import { clockLogHtml, Clocks } from './clock.js';
 import { ConnectionStatus } from './connection.js';
 import { copyText, esc, toast } from './dom.js';
 import { errorText, lang, t } from './i18n.js';
@@ -41,6 +42,7 @@ export class GameScreen {
     this.attention = false; // the turn came while the tab was hidden
     this.beeps = 0;
     this.render();
+    this.clocks = new Clocks(root, { id, tokens: this.tokens, say: (t) => this.say(t) });
     this.board = new BoardView(root.querySelector('.board-area'), tiles, {
       interactive: true,
       onCell: (x, y) => this.clickCell(x, y),
@@ -78,6 +80,7 @@ export class GameScreen {
     document.removeEventListener('visibilitychange', this.visible);
     this.chat.destroy();
     this.socket.close();
+    this.clocks.destroy();
     this.connection.destroy();
     this.board.destroy();
   }
@@ -296,6 +299,7 @@ export class GameScreen {
     this.state = s;
     // The chat again: at first (with the seats known), and at the end (players then read the spectators too).
     if (this.chat && (!prev || prev.status !== s.status)) this.chat.finished();
+    this.clocks.update(s);
     if (!prev) this.root.querySelector('.game-layout').classList.remove('loading'); // shown whole, nothing shifts
     this.index = indexLegal(s.legal);
     if (!this.sel || this.sel.version !== s.version) {
@@ -420,7 +424,7 @@ export class GameScreen {
     this.renderPlayers();
     this.renderTilePanel();
     this.renderBag();
-    this.$('.log').innerHTML = logHtml(s.log, s.players);
+    this.$('.log').innerHTML = logHtml(s.log, s.players) + clockLogHtml(s);
     this.renderLinks();
     this.renderBanner();
     this.updateInvites();
@@ -542,6 +546,7 @@ export class GameScreen {
       turnSeat: s.turn ? s.turn.seat : null, thinking: s.thinking, winners: s.winners, finished: s.status === 'finished', seen: this.seen,
     });
     for (const row of this.root.querySelectorAll('.player[data-gain]')) delete row.dataset.gain;
+    this.clocks.render();
   }
 
   renderBanner() {

@@ -2,6 +2,7 @@
 // of the engine, the list of games, and opening a record to replay.
 
 import { addTokens, api, knownGames, lastName, rememberName, saveInvites, tokensFor } from './api.js';
+import { clockFormHtml, readClockForm, wireClockForm } from './clock.js';
 import { ago, esc, toast } from './dom.js';
 import { colorOf, markIcon, meepleIcon } from './meeple.js';
 import { headlineOf, presetName, optionLabel, optionValueWords, rulesTitle } from './rules.js';
@@ -60,6 +61,7 @@ export class HomeScreen {
             <h3>${esc(t('home-rules'))}</h3>
             <div class="rules-form"></div>
             <button class="link share-rules-btn">${esc(t('home-share-rules'))}</button>
+            ${clockFormHtml()}
             <label class="opt check public-game"><input type="checkbox" class="public"><span>${esc(t('home-public'))}</span></label>
             <label class="opt check rated-game"><input type="checkbox" class="rated"><span>${esc(t('home-rated'))}</span></label>
             <label class="opt check chat-off-game"><input type="checkbox" class="chat-off"><span>${esc(t('home-chat-off'))}</span></label>
@@ -96,6 +98,7 @@ export class HomeScreen {
       this.renderSeats();
     };
     $('.start').onclick = () => this.start();
+    wireClockForm(this.root.querySelector('.new-game'));
     $('.share-rules-btn').onclick = async () => {
       try {
         const page = await api.rulesOf(this.rules);
@@ -234,7 +237,8 @@ export class HomeScreen {
       const listed = this.root.querySelector('.new-game .public')?.checked || false;
       const rated = this.root.querySelector('.new-game .rated')?.checked || false;
       const chatOff = this.root.querySelector('.new-game .chat-off')?.checked || false;
-      const created = await api.create({ seats, rules: this.rules, ...(listed ? { public: true } : {}), ...(rated ? { rated: true } : {}), ...(chatOff ? { chat_off: true } : {}) });
+      const clock = readClockForm(this.root.querySelector('.new-game'));
+      const created = await api.create({ seats, rules: this.rules, ...(listed ? { public: true } : {}), ...(rated ? { rated: true } : {}), ...(chatOff ? { chat_off: true } : {}), ...clock });
       // Seats played here: their tokens. Invited seats: kept only to show their links.
       addTokens(created.id, created.tokens.filter((t) => !t.remote).map((t) => t.token));
       saveInvites(created.id, created.tokens.filter((t) => t.remote));

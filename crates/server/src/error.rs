@@ -101,6 +101,14 @@ pub enum ApiError {
     BadSubscription(String),
     /// A push subscription over a cap (per browser, per seat or account).
     TooManySubscriptions,
+    // Clocks (services/clock.rs):
+    /// A time control out of bounds or malformed.
+    BadClock(String),
+    /// The seat's time ran out: its move is refused.
+    TimeUp,
+    /// The seat may not be handed to a bot: its time did not run out and
+    /// its player has not been away long enough.
+    NotAway,
 }
 
 /// Seconds a client told to try later ([`ApiError::TryLater`]) waits.
@@ -150,6 +158,9 @@ impl ApiError {
             ApiError::AlreadyAccepted => "already_accepted",
             ApiError::BadSubscription(_) => "bad_subscription",
             ApiError::TooManySubscriptions => "too_many_subscriptions",
+            ApiError::BadClock(_) => "bad_clock",
+            ApiError::TimeUp => "time_up",
+            ApiError::NotAway => "not_away",
         }
     }
 
@@ -188,6 +199,8 @@ impl ApiError {
             ApiError::GameNotOver | ApiError::AlreadyAccepted => StatusCode::CONFLICT,
             ApiError::BadSubscription(_) => StatusCode::BAD_REQUEST,
             ApiError::TooManySubscriptions => StatusCode::CONFLICT,
+            ApiError::BadClock(_) => StatusCode::BAD_REQUEST,
+            ApiError::TimeUp | ApiError::NotAway => StatusCode::CONFLICT,
         }
     }
 
@@ -248,6 +261,9 @@ impl ApiError {
                 crate::config::PUSH_PER_ENDPOINT,
                 crate::config::PUSH_PER_TARGET
             ),
+            ApiError::BadClock(why) => why.clone(),
+            ApiError::TimeUp => "your time ran out: the others may hand your seat to a bot".into(),
+            ApiError::NotAway => "that seat still has time, or its player has not been away long enough".into(),
         }
     }
 

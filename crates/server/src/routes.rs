@@ -30,6 +30,7 @@ mod players;
 mod passkeys;
 mod chat;
 mod push;
+mod clocks;
 mod rulesets;
 mod ws;
 
@@ -140,6 +141,10 @@ pub fn app_with(state: AppState, conns: Arc<Connections>) -> Router {
         .route("/api/games/{id}/review", get(game_review))
         .route("/api/games/{id}/ws", get(ws::websocket))
         .route("/api/games/{id}/hint", post(hints::hint))
+        // Clocks: a seat handed to a bot, taken back.
+        .route("/api/games/{id}/handover", post(clocks::hand_over))
+        .route("/api/games/{id}/back", post(clocks::take_back))
+        .route("/api/yourturn", post(clocks::your_turn))
         .route("/api/qr", crate::qr::route(http_rate.is_some(), prefix))
         .route("/api/rules", post(rulesets::rules_of))
         .route("/api/rules/{code}", get(rulesets::rules_page))

@@ -20,6 +20,7 @@ use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
+use crate::services::clock::ClockView;
 use crate::services::games::{Table, Viewer};
 use crate::store::Seat;
 
@@ -454,6 +455,8 @@ state_fields! {
         winners: Vec<u8>,
         created_at: i64,
         updated_at: i64,
+        /// The clocks (services/clock.rs): none for a game made before them.
+        clock: Option<ClockView>,
     }
 }
 
@@ -498,7 +501,9 @@ impl StateView {
         });
         let thinking = table.thinking_seat();
         let legal = match game.to_move() {
-            Some(p) if viewer.holds(p) && thinking.is_none() => Some(legal_placements(game)),
+            Some(p) if viewer.holds(p) && thinking.is_none() && table.bot_to_move().is_none() => {
+                Some(legal_placements(game))
+            }
             _ => None,
         };
         StateView {
@@ -521,6 +526,7 @@ impl StateView {
             winners: game.winners().iter().map(|p| p.0).collect(),
             created_at: table.created_at,
             updated_at: table.updated_at,
+            clock: ClockView::new(table),
         }
     }
 }

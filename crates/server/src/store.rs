@@ -290,6 +290,9 @@ pub enum Change {
     Thinking { game: String, server: String, version: u64, seat: Option<u8> },
     /// `server` stopped, or stopped answering: its websockets and bots are gone.
     Gone { server: String },
+    /// The clocks of `game` changed (a move, an expiry, a bot standing in):
+    /// servers holding it read them again.
+    Clock { game: String },
     /// A chat message was stored on `server` (services/chat.rs).
     Chat { game: String, server: String, message: ChatMessage },
     /// A game's chat download consent or rematch changed on `server`: the
@@ -611,6 +614,57 @@ pub trait Store: Send + Sync {
         Err(no_accounts())
     }
 
+    // Clocks (services/clock.rs): kept with the game, as JSON, with the
+    // deadline of the move to make now in a column of its own.
+
+    /// Keeps game `id`'s clocks and its deadline (Unix ms; none: untimed).
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn save_clock(&self, _id: &str, _clock: &str, _deadline: Option<i64>) -> Result<(), StoreError> {
+        Err(no_clocks())
+    }
+
+    /// Keeps game `id`'s clocks only if its deadline is still `expected`
+    /// (none included): whether they were kept. One server acts on an expiry.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn swap_clock(
+        &self,
+        _id: &str,
+        _expected: Option<i64>,
+        _clock: &str,
+        _deadline: Option<i64>,
+    ) -> Result<bool, StoreError> {
+        Err(no_clocks())
+    }
+
+    /// Game `id`'s clocks (none for a game made before clocks were kept).
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn load_clock(&self, _id: &str) -> Result<Option<String>, StoreError> {
+        Ok(None)
+    }
+
+    /// Games whose deadline is `now` or earlier, earliest first, at most `limit`.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn due_clocks(&self, _now: i64, _limit: usize) -> Result<Vec<String>, StoreError> {
+        Ok(Vec::new())
+    }
+
+    /// The seats, progress and deadline of the games `ids` (those found):
+    /// the "your turn" list.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn turns_of(&self, _ids: &[String]) -> Result<Vec<TurnOf>, StoreError> {
+        Ok(Vec::new())
+    }
+
     // Web Push (services/push.rs).
 
     /// The storage's VAPID private key (base64url): `candidate` is kept if
@@ -913,6 +967,20 @@ fn no_push() -> StoreError {
     StoreError::failed("this storage keeps no push subscriptions")
 }
 
+/// Whose turn a game is, and until when (the "your turn" list, clocks).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TurnOf {
+    pub id: String,
+    pub seats: Vec<Seat>,
+    pub progress: Progress,
+    pub deadline: Option<i64>,
+}
+
+/// What a storage without clocks answers (wrappers in tests).
+fn no_clocks() -> StoreError {
+    StoreError::failed("this storage keeps no clocks")
+}
+
 /// What a storage without accounts answers (the real ones keep them;
 /// wrappers in tests need not).
 /// What a storage without chat (a test's) answers a write of one.
@@ -1041,6 +1109,10 @@ const MIGRATIONS: &[&str] = &[
     );",
     // 11: Web Push: the VAPID key, browsers' subscriptions, invites taken.
     PUSH_MIGRATION,
+    // 12: clocks: each seat's time and the deadline of the move to make now.
+    "ALTER TABLE games ADD COLUMN clock TEXT;      -- JSON (services/clock.rs ClockState)
+    ALTER TABLE games ADD COLUMN deadline INTEGER; -- Unix ms; NULL: untimed, a bot's, over
+    CREATE INDEX games_by_deadline ON games(deadline) WHERE deadline IS NOT NULL;",
 ];
 /// Web Push's tables (the same in PostgreSQL, `store_pg`).
 pub(crate) const PUSH_MIGRATION: &str = "CREATE TABLE push_keys (
@@ -1938,6 +2010,85 @@ impl Store for SqliteStore {
                 params![game, seat],
             )?;
             Ok(n == 1)
+        })
+        .await
+    }
+
+    async fn save_clock(&self, id: &str, clock: &str, deadline: Option<i64>) -> Result<(), StoreError> {
+        let (id, clock) = (id.to_string(), clock.to_string());
+        self.run(move |db| {
+            db.conn()
+                .execute("UPDATE games SET clock = ?2, deadline = ?3 WHERE id = ?1", params![id, clock, deadline])?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn swap_clock(
+        &self,
+        id: &str,
+        expected: Option<i64>,
+        clock: &str,
+        deadline: Option<i64>,
+    ) -> Result<bool, StoreError> {
+        let (id, clock) = (id.to_string(), clock.to_string());
+        self.run(move |db| {
+            let n = db.conn().execute(
+                "UPDATE games SET clock = ?2, deadline = ?3 WHERE id = ?1 AND deadline IS ?4",
+                params![id, clock, deadline, expected],
+            )?;
+            Ok(n == 1)
+        })
+        .await
+    }
+
+    async fn load_clock(&self, id: &str) -> Result<Option<String>, StoreError> {
+        let id = id.to_string();
+        self.run(move |db| {
+            let found = db
+                .conn()
+                .query_row("SELECT clock FROM games WHERE id = ?1", [&id], |r| r.get::<_, Option<String>>(0))
+                .optional()?;
+            Ok(found.flatten())
+        })
+        .await
+    }
+
+    async fn due_clocks(&self, now: i64, limit: usize) -> Result<Vec<String>, StoreError> {
+        let limit = limit.min(i64::MAX as usize) as i64;
+        self.run(move |db| {
+            let conn = db.conn();
+            let mut stmt = conn.prepare(
+                "SELECT id FROM games WHERE deadline IS NOT NULL AND deadline <= ?1 ORDER BY deadline LIMIT ?2",
+            )?;
+            let ids = stmt.query_map(params![now, limit], |r| r.get::<_, String>(0))?.collect::<Result<Vec<_>, _>>()?;
+            Ok(ids)
+        })
+        .await
+    }
+
+    async fn turns_of(&self, ids: &[String]) -> Result<Vec<TurnOf>, StoreError> {
+        let ids = serde_json::to_string(ids)?;
+        self.run(move |db| {
+            let conn = db.conn();
+            let mut stmt = conn.prepare(
+                "SELECT id, seats, progress, deadline FROM games WHERE id IN (SELECT value FROM json_each(?1))",
+            )?;
+            let rows = stmt
+                .query_map([ids], |r| {
+                    Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get(3)?))
+                })?
+                .collect::<Result<Vec<_>, _>>()?;
+            rows.into_iter()
+                .map(|(id, seats, progress, deadline)| {
+                    Ok(TurnOf {
+                        id,
+                        seats: serde_json::from_str(&seats)?,
+                        progress: serde_json::from_str(&progress)?,
+                        deadline,
+                    })
+                })
+                .collect()
         })
         .await
     }

@@ -43,7 +43,7 @@ use crate::store::passkeys::pg as passkeys_sql;
 use crate::store::Rematch;
 use crate::store::{
     summary, Account, Beat, Change, ChatMessage, ChatSettings, Feed, GameChanged, GameSummary, NewGame, Progress,
-    SavedRules, Store, StoreError, StoredGame, ACCOUNT_COLUMNS, BEAT_EVERY, CLAIM_REVIEW, SAVE_REVIEW, PushSubscription, PUSH_COLUMNS, PUSH_MIGRATION,
+    SavedRules, Store, StoreError, StoredGame, ACCOUNT_COLUMNS, BEAT_EVERY, CLAIM_REVIEW, SAVE_REVIEW, PushSubscription, PUSH_COLUMNS, PUSH_MIGRATION, TurnOf,
 };
 use crate::store::{PasskeyChallenge, StoredPasskey};
 
@@ -187,6 +187,10 @@ pub const MIGRATIONS: &[&str] = &[
     // 10: Web Push: the VAPID key (one for all the servers), browsers'
     // subscriptions, invites taken (the same tables as SQLite's).
     PUSH_MIGRATION,
+    // 11: clocks: each seat's time and the deadline of the move to make now.
+    "ALTER TABLE games ADD COLUMN clock TEXT;       -- JSON (services/clock.rs ClockState)
+    ALTER TABLE games ADD COLUMN deadline BIGINT;   -- Unix ms; NULL: untimed, a bot's, over
+    CREATE INDEX games_by_deadline ON games (deadline) WHERE deadline IS NOT NULL;",
 ];
 
 /// The most connections one server keeps open for requests (the change
@@ -1108,6 +1112,67 @@ impl Store for PgStore {
     }
 
 
+    // Clocks (services/clock.rs).
+
+    async fn save_clock(&self, id: &str, clock: &str, deadline: Option<i64>) -> Result<(), StoreError> {
+        let conn = self.conn().await?;
+        let save = conn.prepare_cached("UPDATE games SET clock = $2, deadline = $3 WHERE id = $1").await?;
+        conn.execute(&save, &[&id, &clock, &deadline]).await?;
+        Ok(())
+    }
+
+    async fn swap_clock(
+        &self,
+        id: &str,
+        expected: Option<i64>,
+        clock: &str,
+        deadline: Option<i64>,
+    ) -> Result<bool, StoreError> {
+        let conn = self.conn().await?;
+        let swap = conn
+            .prepare_cached(
+                "UPDATE games SET clock = $2, deadline = $3 WHERE id = $1 AND deadline IS NOT DISTINCT FROM $4",
+            )
+            .await?;
+        Ok(conn.execute(&swap, &[&id, &clock, &deadline, &expected]).await? == 1)
+    }
+
+    async fn load_clock(&self, id: &str) -> Result<Option<String>, StoreError> {
+        let conn = self.conn().await?;
+        let row = conn.query_opt("SELECT clock FROM games WHERE id = $1", &[&id]).await?;
+        Ok(match row {
+            Some(r) => r.try_get::<_, Option<String>>(0)?,
+            None => None,
+        })
+    }
+
+    async fn due_clocks(&self, now: i64, limit: usize) -> Result<Vec<String>, StoreError> {
+        let limit = limit.min(i64::MAX as usize) as i64;
+        let conn = self.conn().await?;
+        let rows = conn
+            .query(
+                "SELECT id FROM games WHERE deadline IS NOT NULL AND deadline <= $1 ORDER BY deadline LIMIT $2",
+                &[&now, &limit],
+            )
+            .await?;
+        rows.iter().map(|r| Ok(r.try_get::<_, String>(0)?)).collect()
+    }
+
+    async fn turns_of(&self, ids: &[String]) -> Result<Vec<TurnOf>, StoreError> {
+        let conn = self.conn().await?;
+        let rows = conn.query("SELECT id, seats, progress, deadline FROM games WHERE id = ANY($1)", &[&ids]).await?;
+        rows.iter()
+            .map(|r| {
+                Ok(TurnOf {
+                    id: r.try_get(0)?,
+                    seats: serde_json::from_str(r.try_get::<_, &str>(1)?)?,
+                    progress: serde_json::from_str(r.try_get::<_, &str>(2)?)?,
+                    deadline: r.try_get(3)?,
+                })
+            })
+            .collect()
+    }
+
     async fn claim_bots(&self, id: &str) -> Result<bool, StoreError> {
         let conn = self.conn().await?;
         let claim = conn
@@ -1154,7 +1219,7 @@ impl Store for PgStore {
                 conn.execute(&statement, &[game, &self.server, &online, &EVENTS, &payload]).await?;
                 Ok(())
             }
-            Change::Thinking { .. } | Change::Chat { .. } | Change::Rematch { .. } => {
+            Change::Thinking { .. } | Change::Chat { .. } | Change::Rematch { .. } | Change::Clock { .. } => {
                 self.notify(EVENTS, &payload).await
             }
             Change::Moved(_) | Change::Gone { .. } => Ok(()),

@@ -104,6 +104,11 @@ async fn ws_session(
     live.presence(app.store(), &viewer, true).await;
     let mut chat = Some(app.chat_rooms().subscribe(&live.id));
     app.notify_invite_taken(&live, &viewer).await;
+    // A player back at their game takes their seats back from the bots
+    // standing in for them (services/clock.rs).
+    if let Err(e) = app.take_back(&live, &viewer).await {
+        tracing::warn!(game = %live.id, error = %e, "cannot give a player their seat back");
+    }
     let mut changes = live.subscribe();
     changes.mark_unchanged();
     let mut follower = Follower::new(protocol);

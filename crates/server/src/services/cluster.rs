@@ -68,6 +68,7 @@ impl AppState {
                 self.learn_chat(change).await;
             }
             Change::Chat { .. } | Change::Rematch { .. } => {}
+            Change::Clock { game } => self.clock_changed(&game).await,
             Change::Presence { .. } | Change::Thinking { .. } | Change::Gone { .. } => {}
         }
     }

@@ -162,6 +162,8 @@ impl AppState {
                 c.mv
             });
             let result = match chosen {
+                // A bot stands in no longer (its player took the seat back): no move.
+                Ok(Some(_)) if t.bot_to_move().is_none_or(|(p, _)| p != seat) => Ok(()),
                 Ok(Some(mv)) if t.version() == version => match self.commit(&live, &mut t, mv).await {
                     Ok(()) => {
                         moved = true;

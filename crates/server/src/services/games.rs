@@ -103,6 +103,10 @@ pub struct Table {
     pub notice: Option<(u64, String)>,
     /// The id and rules its views share, made on first use.
     pub(crate) fixed: OnceLock<Arc<dyn Any + Send + Sync>>,
+    /// Its clocks (services/clock.rs); none for a game made before clocks were kept.
+    pub clock: Option<super::clock::ClockState>,
+    /// The server's clock, for the views' time left.
+    pub(crate) now: super::clock::Now,
 }
 
 impl Table {
@@ -120,6 +124,8 @@ impl Table {
             bots_running: false,
             notice: None,
             fixed: Default::default(),
+            clock: None,
+            now: Default::default(),
         }
     }
 
@@ -152,9 +158,12 @@ impl Table {
     }
 
     /// The bot to move, if a bot is to move.
-    pub(super) fn bot_to_move(&self) -> Option<(PlayerId, BotLevel)> {
+    pub(crate) fn bot_to_move(&self) -> Option<(PlayerId, BotLevel)> {
         let p = self.game.to_move()?;
-        self.seats.get(p.index())?.bot_level().map(|l| (p, l))
+        let level = self.seats.get(p.index())?.bot_level();
+        // A bot standing in for a person (clock.rs).
+        let level = level.or_else(|| self.clock.as_ref()?.standin_level(p));
+        level.map(|l| (p, l))
     }
 }
 
@@ -353,6 +362,13 @@ pub struct CreateRequest {
     /// Chat turned off for everyone in this game (services/chat.rs).
     #[serde(default)]
     pub chat_off: bool,
+    /// The time control (services/clock.rs `TimeControl`); none by default.
+    #[serde(default)]
+    pub clock: Option<Value>,
+    /// Minutes a seat to move must have been away before the others may
+    /// hand it to a bot (default 5).
+    #[serde(default)]
+    pub away_minutes: Option<u32>,
 }
 
 /// A seat's token as handed out when the game is created (and never again:
@@ -536,6 +552,7 @@ impl AppState {
         // Stored: the deck as dealt, and the live bag's seed, so that a
         // replay of the moves rebuilds this very game.
         let record = Record::from_game(&game, &names);
+        let clock = self.clock_of(req.clock.as_ref(), req.away_minutes, &game, &seats)?;
         self.inner.quotas.take(ip, &self.inner.config)?;
         let id = new_game_id()?;
         let created_at = now_ms();
@@ -546,10 +563,17 @@ impl AppState {
             self.store().set_chat_off(&id).await?;
         }
         tracing::info!(game = %id, players = names.len(), "game created");
+        let json = serde_json::to_string(&clock).map_err(|e| ApiError::Storage(e.to_string()))?;
+        if let Err(e) = self.store().save_clock(&id, &json, clock.deadline).await {
+            tracing::error!(game = %id, error = %e, "cannot keep the game's clocks");
+        }
+        let mut table = Table::new(game, seats, created_at, created_at);
+        table.clock = Some(clock);
+        table.now = self.now().clone();
 
         let live = Arc::new(Live {
             id: id.clone(),
-            table: tokio::sync::Mutex::new(Table::new(game, seats, created_at, created_at)),
+            table: tokio::sync::Mutex::new(table),
             changes: watch::channel(0).0,
             sockets: Default::default(),
             touched: now_ms().into(),
@@ -583,6 +607,8 @@ impl AppState {
             Ok(remote) => table.remote_online = remote.into_iter().collect(),
             Err(e) => tracing::warn!(game = %id, error = %e, "cannot ask who is on the other servers"),
         }
+        table.now = self.now().clone();
+        self.load_clock_into(id, &mut table).await;
         let live = Arc::new(Live {
             id: id.to_string(),
             table: tokio::sync::Mutex::new(table),
@@ -625,9 +651,10 @@ impl AppState {
         if viewer.seats.is_empty() {
             return Err(ApiError::Unauthorized);
         }
-        if !viewer.holds(to_move) {
+        if !viewer.holds(to_move) || table.bot_to_move().is_some() {
             return Err(ApiError::NotYourTurn);
         }
+        self.check_time(&table)?;
         let mv = req.mv.to_move().map_err(|e| match e {
             carcassonne::record::RecordError::Illegal(e) => ApiError::Illegal(e),
             other => ApiError::BadRequest(other.to_string()),
@@ -657,13 +684,17 @@ impl AppState {
             }
             Err(e) => return Err(e.into()),
         }
+        let mover = table.game.to_move();
         let before = std::mem::replace(&mut table.game, next);
         self.spare(before);
         table.updated_at = at;
+        self.clock_after_move(live, table, mover).await;
         live.changed();
         if progress.finished {
-            // A rated game's result, applied once whichever server tries.
-            if let Err(e) = self.settle_rating(&live.id, &progress.scores, None).await {
+            // A rated game's result, applied once whichever server tries
+            // (a seat that ran out of time placed last).
+            let forced = table.clock.as_ref().and_then(|c| c.timed_out).map(usize::from);
+            if let Err(e) = self.settle_rating(&live.id, &progress.scores, forced).await {
                 tracing::warn!(game = %live.id, error = %e, "the ratings could not be updated");
             }
         }

@@ -16,6 +16,7 @@
 //! * `chat`: a game's chat (players' and spectators'), its rooms and limits;
 //! * `rematch`: the rematch of a finished game, once every player accepts.
 //! * `push`: Web Push notifications (the VAPID key, subscriptions, sending).
+//! * `clock`: time controls, each seat's time, expiry and bots standing in.
 //!
 //! Services use the store and the engine, never a handler or the connection
 //! layer (docs/architecture.md; `tests::services_import_no_handler`).
@@ -30,6 +31,7 @@ use crate::store::Store;
 
 pub mod accounts;
 pub mod chat;
+pub mod clock;
 pub mod cluster;
 pub mod driver;
 pub mod games;
@@ -84,6 +86,8 @@ struct Inner {
     chat: chat::Rooms,
     /// Web Push: the VAPID key and the queue of notifications.
     push: push::Push,
+    /// The server's clock (tests move it on).
+    now: clock::Now,
 }
 
 impl AppState {
@@ -107,6 +111,7 @@ impl AppState {
             passkeys: passkeys::Passkeys::new(&config),
             chat: chat::Rooms::default(),
             push: push::Push::default(),
+            now: clock::Now::default(),
             config,
         };
         let app = AppState { inner: Arc::new(inner) };
@@ -117,6 +122,7 @@ impl AppState {
             app.expire_now_and_then();
             app.settle_now_and_then();
             app.start_push();
+            app.sweep_clocks_now_and_then();
         }
         app
     }

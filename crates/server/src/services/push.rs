@@ -430,9 +430,9 @@ impl AppState {
     /// the server that stored the move (only one can: `append_move`), once.
     pub(super) fn notify_turn(&self, live: &Live, table: &Table) {
         let Some(p) = table.game.to_move() else { return };
-        let Some(Seat::Human { name, .. }) = table.seats.get(p.index()) else { return };
-        // MERGE (clocks): restrict to turn-based games, or to seats away for
-        // more than N minutes; for now a seat with no websocket open is told.
+        let Some(Seat::Human { name, account, .. }) = table.seats.get(p.index()) else { return };
+        // A player on the game's page (a websocket open) needs no
+        // notification; one away is told, in any game, timed or turn-based.
         if table.seat_online(p.index()) {
             return;
         }
@@ -446,10 +446,11 @@ impl AppState {
             "body": format!("Your turn in game {} ({name} against {})", live.id, others.join(", ")),
             "url": format!("/#/game/{}", live.id),
         });
-        // MERGE (ratings): the seat's account (`Seat::Human { account }`) is
-        // told too: targets.push(account_target(account)).
+        // The browsers following the seat, and those following its account.
+        let mut targets = vec![seat_target(&live.id, p.index())];
+        targets.extend(account.as_deref().filter(|a| *a != crate::store::DELETED_ACCOUNT).map(account_target));
         self.enqueue(Job {
-            targets: vec![seat_target(&live.id, p.index())],
+            targets,
             payload,
             ttl: TURN_TTL,
             urgency: "high",

@@ -150,7 +150,8 @@ impl AppState {
         let before = super::games::now_ms() - 60_000;
         let mut applied = 0;
         for (id, scores) in self.store().unsettled_ratings(before, 100).await? {
-            applied += usize::from(self.settle_rating(&id, &scores, None).await?.is_some());
+            let forced = self.timed_out_seat(&id).await;
+            applied += usize::from(self.settle_rating(&id, &scores, forced).await?.is_some());
         }
         Ok(applied)
     }

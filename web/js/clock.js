@@ -1,0 +1,270 @@
+// Clocks on the game screen (docs/web.md, "Clocks and turn-based games"):
+// a clock per seat in the players' panel, counting down from what the
+// server last sent (`state.clock.left_ms`, measured from when it came, so a
+// wrong clock on this device does not matter); low time marked; the clock's
+// news (a seat out of time, a bot standing in, its player back) in words,
+// said once to screen readers; and, when the server allows it, handing a
+// seat to a bot or taking one's own seat back.
+
+import { request } from './api.js';
+import { esc, toast } from './dom.js';
+
+/** Real time below which a clock is marked low (ms). */
+const LOW_MS = 20_000;
+const LEVELS = ['random', 'easy', 'normal', 'hard'];
+
+/** A real-time clock: 9:05, 1:02:03, 0:07. */
+export function clockText(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
+  const mm = h ? String(m).padStart(2, '0') : String(m);
+  return `${h ? `${h}:` : ''}${mm}:${String(r).padStart(2, '0')}`;
+}
+
+/** Time left for a move counted in days: "2 days left", "5 hours left", "12 minutes left". */
+export function daysText(ms) {
+  const plural = (n, w) => `${n} ${w}${n === 1 ? '' : 's'} left`;
+  if (ms >= 2 * 86_400_000) return plural(Math.floor(ms / 86_400_000), 'day');
+  if (ms >= 2 * 3_600_000) return plural(Math.floor(ms / 3_600_000), 'hour');
+  if (ms >= 60_000) return plural(Math.floor(ms / 60_000), 'minute');
+  return ms > 0 ? 'less than a minute left' : 'out of time';
+}
+
+/** A real-time clock in words, for screen readers: "4 minutes 5 seconds". */
+function clockWords(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  const m = Math.floor(s / 60), r = s % 60;
+  const part = (n, w) => `${n} ${w}${n === 1 ? '' : 's'}`;
+  return m ? `${part(m, 'minute')}${r ? ` ${part(r, 'second')}` : ''}` : part(r, 'second');
+}
+
+/** One line of the clock's news, in words. */
+export function eventText(e, players) {
+  const name = players[e.seat] ? players[e.seat].name : `Seat ${e.seat + 1}`;
+  if (e.what === 'timeout') return `${name} ran out of time`;
+  if (e.what === 'bot') {
+    const by = e.by != null && players[e.by] ? ` (${players[e.by].name}'s choice)` : '';
+    return `A ${e.level} bot plays for ${name}${by}`;
+  }
+  if (e.what === 'back') return `${name} is back and plays again`;
+  return `${name}: ${e.what}`;
+}
+
+/** The clock's news as lines of the game log. */
+export function clockLogHtml(s) {
+  const events = (s.clock && s.clock.events) || [];
+  if (!events.length) return '';
+  return `<div class="log-turn clock-log"><ul>${events.map((e) => `<li class="clock-event">Move ${e.turn}: ${esc(eventText(e, s.players))}</li>`).join('')}</ul></div>`;
+}
+
+export class Clocks {
+  /**
+   * `root`: the game screen; `say`: words for screen readers; `tokens`:
+   * the seat tokens this browser holds (what the server does comes back
+   * through the game's websocket).
+   */
+  constructor(root, { id, tokens, say }) {
+    this.root = root;
+    this.id = id;
+    this.tokens = tokens;
+    this.say = say;
+    this.state = null;
+    this.received = 0;
+    this.lowSaid = new Set(); // "version:seat" whose low time was said
+    this.timer = setInterval(() => this.tick(), 250);
+    this.panel = document.createElement('section');
+    this.panel.className = 'clock-panel hidden';
+    this.panel.setAttribute('aria-label', 'Clocks');
+    const players = root.querySelector('.players-panel');
+    if (players) players.after(this.panel);
+    this.panel.addEventListener('click', (e) => this.onClick(e));
+  }
+
+  destroy() {
+    clearInterval(this.timer);
+  }
+
+  /** A new state: its clocks, counted from now. */
+  update(s) {
+    const prev = this.state;
+    this.state = s;
+    this.received = performance.now();
+    const before = (prev && prev.clock && prev.clock.events) || [];
+    const now = (s.clock && s.clock.events) || [];
+    if (prev && now.length > before.length) {
+      const fresh = now.slice(before.length).map((e) => eventText(e, s.players));
+      this.say(`${fresh.join('. ')}.`);
+      for (const t of fresh) toast(t, 'info', 5000);
+    }
+  }
+
+  /** Time left now for seat `i` (ms), or null for none. */
+  left(i) {
+    const c = this.state && this.state.clock;
+    if (!c) return null;
+    const gone = performance.now() - this.received;
+    if (c.running === i && c.left_ms != null) return Math.max(0, c.left_ms - gone);
+    if (c.kind === 'realtime' && c.remaining) return c.remaining[i];
+    return null;
+  }
+
+  /** The clocks into the players' panel (drawn afresh by the game), and the panel of actions. */
+  render() {
+    const s = this.state;
+    const c = s && s.clock;
+    const shown = c && (c.kind !== 'none' || c.standin.some(Boolean));
+    for (const p of shown ? s.players : []) {
+      const row = this.root.querySelector(`.player[data-seat="${p.seat}"] .player-main`);
+      if (!row) continue;
+      const el = document.createElement('div');
+      el.className = 'seat-clock';
+      el.dataset.seat = p.seat;
+      el.setAttribute('role', 'timer'); // not live: never read out every second
+      row.appendChild(el);
+      this.paint(el, p.seat);
+    }
+    this.renderActions();
+  }
+
+  /** One seat's clock, as it stands now. */
+  paint(el, seat) {
+    const s = this.state, c = s.clock;
+    const left = this.left(seat);
+    const running = c.running === seat;
+    const standin = c.standin[seat];
+    const out = c.expired.includes(seat);
+    let text = '';
+    if (c.kind === 'realtime' && left != null) text = out ? 'out of time' : clockText(left);
+    else if (c.kind === 'turn' && running && left != null) text = daysText(left);
+    else if (c.kind === 'turn' && out) text = 'out of time';
+    if (standin) text = `${text ? `${text} · ` : ''}bot (${standin}) plays`;
+    const low = c.kind === 'realtime' && running && left != null && left < LOW_MS;
+    el.classList.toggle('running', running);
+    el.classList.toggle('low', low);
+    el.classList.toggle('out', out);
+    el.hidden = !text;
+    if (el.textContent !== text) el.textContent = text;
+    const words = c.kind === 'realtime' && left != null && !out
+      ? `${s.players[seat].name}: ${clockWords(left)} left${running ? ', running' : ''}`
+      : `${s.players[seat].name}: ${text}`;
+    if (el.getAttribute('aria-label') !== words) el.setAttribute('aria-label', words);
+    // Low time on one's own clock: said once per move.
+    const key = `${s.version}:${seat}`;
+    if (low && s.you.includes(seat) && !this.lowSaid.has(key)) {
+      this.lowSaid.add(key);
+      this.say(`${clockWords(left)} left on your clock.`);
+    }
+  }
+
+  tick() {
+    const c = this.state && this.state.clock;
+    if (!c || c.running == null) return;
+    const el = this.root.querySelector(`.seat-clock[data-seat="${c.running}"]`);
+    if (el) this.paint(el, c.running);
+  }
+
+  /** Handing an away seat to a bot; taking one's own back. */
+  renderActions() {
+    const s = this.state, c = s && s.clock;
+    if (!c || s.status !== 'playing') {
+      this.panel.classList.add('hidden');
+      this.panel.innerHTML = '';
+      return;
+    }
+    const mine = s.you;
+    const hand = mine.length ? c.may_hand_over.filter((i) => !mine.includes(i)) : [];
+    const back = mine.filter((i) => c.standin[i]);
+    const parts = [];
+    for (const i of hand) {
+      const p = s.players[i];
+      const why = c.expired.includes(i) ? 'ran out of time' : `has been away for ${c.away_minutes} minute${c.away_minutes === 1 ? '' : 's'}`;
+      parts.push(`<div class="handover" data-seat="${i}">
+        <p>${esc(p.name)} ${why}. Hand their seat to a bot until they come back?</p>
+        <label>Bot level <select class="handover-level">${LEVELS.map((l) => `<option${l === 'normal' ? ' selected' : ''}>${l}</option>`).join('')}</select></label>
+        <button class="btn small" data-act="handover" data-seat="${i}">Hand ${esc(p.name)}'s seat to a bot</button>
+      </div>`);
+    }
+    if (back.length) {
+      parts.push(`<div class="takeback"><p>A bot plays for you while you were away.</p>
+        <button class="btn small primary" data-act="back">Take my seat back</button></div>`);
+    }
+    const html = parts.join('');
+    // Drawn again only when it changes: a choice being made stays.
+    if (this.panel.dataset.html !== html) {
+      this.panel.dataset.html = html;
+      this.panel.innerHTML = html;
+    }
+    this.panel.classList.toggle('hidden', !html);
+  }
+
+  async onClick(e) {
+    const b = e.target.closest('button[data-act]');
+    if (!b || b.disabled) return;
+    b.disabled = true;
+    const q = this.tokens.length ? `?token=${this.tokens.join(',')}` : '';
+    try {
+      if (b.dataset.act === 'handover') {
+        const level = b.closest('.handover').querySelector('.handover-level').value;
+        await request('POST', `/api/games/${encodeURIComponent(this.id)}/handover${q}`, { seat: Number(b.dataset.seat), level });
+      } else {
+        await request('POST', `/api/games/${encodeURIComponent(this.id)}/back${q}`, {});
+      }
+    } catch (err) {
+      toast(err.message, 'error');
+      b.disabled = false;
+    }
+  }
+}
+
+// --- the new-game form's time control ------------------------------------------
+
+const PRESETS = [
+  ['none', 'No clock'],
+  ['rt:10:5', 'Real time 10 min + 5 s a move'],
+  ['rt:5:3', 'Real time 5 min + 3 s a move'],
+  ['rt:2:1', 'Real time 2 min + 1 s a move'],
+  ['custom', 'Real time, custom…'],
+  ['turn:1', 'Turn-based: 1 day a move'],
+  ['turn:3', 'Turn-based: 3 days a move'],
+  ['turn:7', 'Turn-based: 7 days a move'],
+];
+
+/** The time control's fields for the new-game form. */
+export function clockFormHtml() {
+  return `<fieldset class="clock-form">
+    <legend>Clock</legend>
+    <label class="opt"><span>Time control</span><select class="clock-choice">${PRESETS.map(([v, t]) => `<option value="${v}">${t}</option>`).join('')}</select></label>
+    <div class="clock-custom" hidden>
+      <label class="opt"><span>Minutes each</span><input type="number" class="clock-minutes" min="1" max="180" value="15"></label>
+      <label class="opt"><span>Seconds added a move</span><input type="number" class="clock-increment" min="0" max="180" value="10"></label>
+    </div>
+    <label class="opt"><span>Minutes away before a bot may take a seat</span><input type="number" class="clock-away" min="1" max="10080" value="5"></label>
+  </fieldset>`;
+}
+
+/** Shows the custom fields when chosen. */
+export function wireClockForm(root) {
+  const choice = root.querySelector('.clock-choice');
+  if (!choice) return;
+  choice.onchange = () => { root.querySelector('.clock-custom').hidden = choice.value !== 'custom'; };
+}
+
+/** The form's `clock` and `away_minutes` (fields of the creation request). */
+export function readClockForm(root) {
+  const choice = root.querySelector('.clock-choice');
+  if (!choice) return {};
+  const v = choice.value;
+  const num = (sel) => Number(root.querySelector(sel).value);
+  const out = {};
+  if (v.startsWith('rt:')) {
+    const [, m, i] = v.split(':');
+    out.clock = { kind: 'realtime', minutes: Number(m), increment: Number(i) };
+  } else if (v === 'custom') {
+    out.clock = { kind: 'realtime', minutes: num('.clock-minutes'), increment: num('.clock-increment') };
+  } else if (v.startsWith('turn:')) {
+    out.clock = { kind: 'turn', days: Number(v.split(':')[1]) };
+  }
+  const away = num('.clock-away');
+  if (away !== 5) out.away_minutes = away;
+  return out;
+}
