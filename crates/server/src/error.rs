@@ -62,6 +62,10 @@ pub enum ApiError {
     /// Too many password attempts for that name or from this address: try
     /// again after so many seconds (`Retry-After`).
     Throttled(u64),
+    /// A lobby request out of order (services/lobby.rs): a taken seat, a
+    /// table started or full, a rated table for a guest…; its stable code
+    /// and why. Nothing changed.
+    Lobby(&'static str, String),
 }
 
 /// Seconds a client told to try later ([`ApiError::TryLater`]) waits.
@@ -95,6 +99,7 @@ impl ApiError {
             ApiError::BadCredentials => "bad_credentials",
             ApiError::NotSignedIn => "not_signed_in",
             ApiError::Throttled(_) => "too_many_attempts",
+            ApiError::Lobby(code, _) => code,
         }
     }
 
@@ -120,6 +125,7 @@ impl ApiError {
             ApiError::NameTaken => StatusCode::CONFLICT,
             ApiError::BadCredentials | ApiError::NotSignedIn => StatusCode::UNAUTHORIZED,
             ApiError::Throttled(_) => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Lobby(..) => StatusCode::CONFLICT,
         }
     }
 
@@ -160,6 +166,7 @@ impl ApiError {
             ApiError::BadCredentials => "wrong name or password".into(),
             ApiError::NotSignedIn => "sign in first".into(),
             ApiError::Throttled(secs) => format!("too many attempts: try again in {secs} seconds"),
+            ApiError::Lobby(_, why) => why.clone(),
         }
     }
 

@@ -23,6 +23,7 @@ use crate::services::AppState;
 use crate::view;
 
 mod accounts;
+mod lobby;
 mod rulesets;
 mod ws;
 
@@ -141,6 +142,7 @@ pub fn app_with(state: AppState, conns: Arc<Connections>) -> Router {
     let router = api
         .merge(replay)
         .merge(accounts::routes())
+        .merge(lobby::routes())
         .fallback(crate::assets::static_file)
         .with_state(Shared { app: state, conns })
         .layer(middleware::from_fn(json_posts_only))

@@ -51,7 +51,7 @@ pub(super) fn routes() -> Router<Shared> {
 /// Refuses a request from a page of another site: its `Origin` must be the
 /// server's own (as for websockets), and `Sec-Fetch-Site`, when a browser
 /// sends it, `same-origin` or `none`.
-fn same_site(parts: &Parts, app: &AppState) -> Result<(), ApiError> {
+pub(super) fn same_site(parts: &Parts, app: &AppState) -> Result<(), ApiError> {
     let fetch_site = parts.headers.get("sec-fetch-site").map(|v| v.to_str().unwrap_or("?"));
     let fetch_ok = fetch_site.is_none_or(|s| s.eq_ignore_ascii_case("same-origin") || s.eq_ignore_ascii_case("none"));
     if fetch_ok && super::ws::origin_allowed(&parts.headers, &app.config().allowed_origins) {
@@ -62,7 +62,7 @@ fn same_site(parts: &Parts, app: &AppState) -> Result<(), ApiError> {
 }
 
 /// The session token the request's cookie holds, if it looks like one.
-fn cookie_token(headers: &HeaderMap) -> Option<String> {
+pub(super) fn cookie_token(headers: &HeaderMap) -> Option<String> {
     headers
         .get_all(header::COOKIE)
         .iter()

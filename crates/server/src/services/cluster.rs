@@ -64,6 +64,7 @@ impl AppState {
                 live.changed();
             }
             Change::Gone { server } if server != me => self.forget_server(&server).await,
+            Change::Lobby { .. } => self.lobby_heard(),
             Change::Presence { .. } | Change::Thinking { .. } | Change::Gone { .. } => {}
         }
     }

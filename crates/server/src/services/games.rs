@@ -366,7 +366,7 @@ pub struct Created {
 }
 
 /// Names bots get when the form leaves them blank.
-const BOT_NAMES: [&str; 6] = ["Aldric", "Beatrix", "Cedric", "Isolde", "Godfrey", "Matilda"];
+pub(super) const BOT_NAMES: [&str; 6] = ["Aldric", "Beatrix", "Cedric", "Isolde", "Godfrey", "Matilda"];
 
 /// The most spare games kept.
 const SPARE_GAMES: usize = 64;
@@ -377,7 +377,7 @@ pub fn now_ms() -> i64 {
 
 /// `n` random bytes from the operating system. Without them no token can
 /// be trusted, so the request fails rather than fall back on the clock.
-fn random_bytes<const N: usize>() -> Result<[u8; N], ApiError> {
+pub(super) fn random_bytes<const N: usize>() -> Result<[u8; N], ApiError> {
     let mut buf = [0u8; N];
     getrandom::fill(&mut buf)
         .map_err(|e| ApiError::Storage(format!("no randomness from the operating system: {e}")))?;
@@ -385,7 +385,7 @@ fn random_bytes<const N: usize>() -> Result<[u8; N], ApiError> {
 }
 
 /// A game id: 10 characters that are easy to read aloud.
-fn new_game_id() -> Result<String, ApiError> {
+pub(super) fn new_game_id() -> Result<String, ApiError> {
     const ALPHABET: &[u8] = b"23456789abcdefghjkmnpqrstuvwxyz";
     Ok(random_bytes::<10>()?.iter().map(|b| ALPHABET[*b as usize % ALPHABET.len()] as char).collect())
 }

@@ -9,7 +9,8 @@
 //! * `quotas`: new games per client address;
 //! * `sweeps`: idle games leaving memory, abandoned games expiring;
 //! * `review`: reviews of finished games, on their own low-priority pool;
-//! * `accounts`: accounts, passwords and sessions, sign-in throttles.
+//! * `accounts`: accounts, passwords and sessions, sign-in throttles;
+//! * `lobby`: the lobby's tables and "Play now" (kept in the store).
 //!
 //! Services use the store and the engine, never a handler or the connection
 //! layer (docs/architecture.md; `tests::services_import_no_handler`).
@@ -26,6 +27,7 @@ pub mod accounts;
 pub mod cluster;
 pub mod driver;
 pub mod games;
+pub mod lobby;
 pub mod quotas;
 pub mod review;
 pub mod sweeps;
@@ -64,6 +66,8 @@ struct Inner {
     spare_games: Mutex<Vec<Game>>,
     /// Sign-in throttles and password hashing.
     accounts: accounts::Accounts,
+    /// The lobby's list as this server last read it.
+    lobby: lobby::Lobby,
 }
 
 impl AppState {
@@ -83,6 +87,7 @@ impl AppState {
             left: Default::default(),
             spare_games: Mutex::default(),
             accounts: accounts::Accounts::default(),
+            lobby: lobby::Lobby::default(),
             config,
         };
         let app = AppState { inner: Arc::new(inner) };
@@ -91,6 +96,7 @@ impl AppState {
             app.beat_now_and_then();
             app.sweep_idle_games();
             app.expire_now_and_then();
+            app.follow_lobby();
         }
         app
     }
