@@ -208,13 +208,14 @@ pub struct Seated<T> {
 pub struct Lobby {
     list: watch::Sender<Arc<Vec<TableView>>>,
     refresh: Notify,
-    /// Whether the list was read at least once (a socket's first list waits for it).
-    read: Mutex<bool>,
+    /// Held while the list is read and published: one read at a time, so
+    /// that a read begun earlier never replaces a later one's list.
+    reading: tokio::sync::Mutex<()>,
 }
 
 impl Default for Lobby {
     fn default() -> Self {
-        Lobby { list: watch::channel(Arc::new(Vec::new())).0, refresh: Notify::new(), read: Mutex::new(false) }
+        Lobby { list: watch::channel(Arc::new(Vec::new())).0, refresh: Notify::new(), reading: Default::default() }
     }
 }
 
@@ -382,6 +383,7 @@ impl AppState {
     }
 
     async fn read_lobby(&self) {
+        let _one = self.lobby().reading.lock().await;
         match self.store().lobby_tables(MAX_TABLES).await {
             Ok(rows) => {
                 let list: Vec<TableView> = rows.iter().filter_map(view_of).collect();
@@ -393,7 +395,6 @@ impl AppState {
                         true
                     }
                 });
-                *self.lobby().read.lock().unwrap_or_else(|e| e.into_inner()) = true;
             }
             Err(e) => tracing::warn!(error = %e, "cannot read the lobby"),
         }
@@ -435,13 +436,10 @@ impl AppState {
         }
     }
 
-    /// The lobby's tables as this server last read them: changes arrive
-    /// on the receiver.
+    /// The lobby's tables, read from the store now (a page opening the
+    /// lobby sees every change made before), and each list after.
     pub async fn lobby_list(&self) -> watch::Receiver<Arc<Vec<TableView>>> {
-        let first = !*self.lobby().read.lock().unwrap_or_else(|e| e.into_inner());
-        if first {
-            self.read_lobby().await;
-        }
+        self.read_lobby().await;
         self.lobby().list.subscribe()
     }
 
