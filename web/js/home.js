@@ -49,6 +49,7 @@ export class HomeScreen {
           <div class="hero-text">
             <h1>Carcassonne</h1>
             <p>Lay tiles, build cities, roads and cloisters, and place your followers to score.</p>
+            <p><a class="btn lobby-link" href="#/lobby">Play people online: the lobby</a></p>
           </div>
         </header>
         <div class="home-grid">
