@@ -567,7 +567,12 @@ pub trait Store: Send + Sync {
     ///
     /// # Errors
     /// The storage fails.
-    async fn lobby_update(&self, _id: &str, _version: i64, _next: Option<(&str, bool, i64)>) -> Result<bool, StoreError> {
+    async fn lobby_update(
+        &self,
+        _id: &str,
+        _version: i64,
+        _next: Option<(&str, bool, i64)>,
+    ) -> Result<bool, StoreError> {
         Err(no_lobby())
     }
 

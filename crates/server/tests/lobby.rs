@@ -139,7 +139,11 @@ async fn bad_tables_are_refused_and_hosts_are_capped() {
         (json!({"seats": [{"kind": "me"}, {"kind": "me"}]}), 400, "bad_request"),
         (json!({"seats": [{"kind": "me"}, {"kind": "bot"}]}), 400, "bad_request"),
         (json!({"seats": [{"kind": "me"}, {"kind": "open"}, {"kind": "bot", "level": "godlike"}]}), 400, "bad_request"),
-        (json!({"seats": [{"kind": "me"}, {"kind": "open"}], "clock": {"kind": "turn", "days": 2}}), 400, "bad_request"),
+        (
+            json!({"seats": [{"kind": "me"}, {"kind": "open"}], "clock": {"kind": "turn", "days": 2}}),
+            400,
+            "bad_request",
+        ),
         (json!({"seats": [{"kind": "me"}, {"kind": "open"}], "rules": {"farms": "nonsense"}}), 400, "bad_request"),
         (json!({"seats": [{"kind": "me"}, {"kind": "open"}], "rated": true}), 401, "not_signed_in"),
         (json!({"seats": [{"kind": "me"}, {"kind": "open"}], "colour": "red"}), 400, "bad_request"),
@@ -202,7 +206,8 @@ async fn play_now_pairs_two_people_or_offers_a_bot() {
     assert_eq!(a["wait"]["rating"], 1500);
     let (a_id, a_tok) = (a["wait"]["id"].as_str().unwrap(), a["token"].as_str().unwrap());
     // Someone else's token is refused.
-    let (s, v) = post(&app, &format!("/api/lobby/play-now/{a_id}"), json!({"token": "0123456789abcdef0123456789abcdef"})).await;
+    let (s, v) =
+        post(&app, &format!("/api/lobby/play-now/{a_id}"), json!({"token": "0123456789abcdef0123456789abcdef"})).await;
     assert_eq!((s, v["error"].as_str().unwrap()), (403, "unauthorized"));
     // The second person is paired at once with the first.
     let (s, b) = post(&app, "/api/lobby/play-now", json!({"name": "Ann"})).await;
@@ -351,7 +356,12 @@ async fn a_table_opened_on_one_server_is_live_on_the_other() {
     tokio::time::sleep(Duration::from_millis(300)).await;
 
     let opened = Instant::now();
-    let (s, v) = a.post("/api/lobby/tables", json!({"name": "Ada", "seats": [{"kind": "me"}, {"kind": "open"}, {"kind": "open"}]})).await;
+    let (s, v) = a
+        .post(
+            "/api/lobby/tables",
+            json!({"name": "Ada", "seats": [{"kind": "me"}, {"kind": "open"}, {"kind": "open"}]}),
+        )
+        .await;
     assert_eq!(s, 201, "{v}");
     let id = v["table"]["id"].as_str().unwrap().to_string();
     let m = next_message(&mut ws_b, Duration::from_secs(5)).await;
@@ -388,7 +398,11 @@ async fn people_waiting_on_two_servers_are_paired_once() {
         for (i, node) in [&a, &b, &a, &b].into_iter().enumerate() {
             let (s, v) = node.post("/api/lobby/play-now", json!({"name": format!("P{round}-{i}")})).await;
             assert_eq!(s, 201, "{v}");
-            waits.push((i % 2, v["wait"]["id"].as_str().unwrap().to_string(), v["token"].as_str().unwrap().to_string()));
+            waits.push((
+                i % 2,
+                v["wait"]["id"].as_str().unwrap().to_string(),
+                v["token"].as_str().unwrap().to_string(),
+            ));
         }
         let mut outcome = vec![Value::Null; waits.len()];
         for _ in 0..20 {
@@ -435,7 +449,10 @@ async fn a_table_filled_from_both_servers_at_once_starts_once() {
         let games_before: i64 = schema.one("SELECT COUNT(*)::text FROM games").parse().unwrap();
         let sits = [(&a, 1), (&b, 2), (&b, 3)].map(|(node, seat)| {
             let id = id.clone();
-            async move { node.post(&format!("/api/lobby/tables/{id}/sit"), json!({"seat": seat, "name": format!("S{seat}")})).await }
+            async move {
+                node.post(&format!("/api/lobby/tables/{id}/sit"), json!({"seat": seat, "name": format!("S{seat}")}))
+                    .await
+            }
         });
         let answers = futures_util::future::join_all(sits).await;
         for (s, v) in &answers {

@@ -263,8 +263,6 @@ fn differences<'a>(old: &'a [TableView], new: &'a [TableView]) -> Vec<LobbyMessa
     let after: HashMap<&str, &TableView> = new.iter().map(|t| (t.id.as_str(), t)).collect();
     let mut out: Vec<LobbyMessage<'a>> =
         old.iter().filter(|t| !after.contains_key(t.id.as_str())).map(|t| LobbyMessage::Gone { id: &t.id }).collect();
-    out.extend(
-        new.iter().filter(|t| before.get(t.id.as_str()) != Some(t)).map(|t| LobbyMessage::Table { table: t }),
-    );
+    out.extend(new.iter().filter(|t| before.get(t.id.as_str()) != Some(t)).map(|t| LobbyMessage::Table { table: t }));
     out
 }

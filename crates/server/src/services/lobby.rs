@@ -271,9 +271,7 @@ fn view_of(row: &LobbyRow) -> Option<TableView> {
         .iter()
         .enumerate()
         .map(|(i, s)| match s {
-            TableSeat::Open => {
-                SeatView { kind: "open", name: None, level: None, signed_in: false, host: false }
-            }
+            TableSeat::Open => SeatView { kind: "open", name: None, level: None, signed_in: false, host: false },
             TableSeat::Human { name, account, .. } => SeatView {
                 kind: "human",
                 name: Some(name.clone()),
@@ -486,8 +484,8 @@ impl AppState {
         if !req.seats.iter().any(|s| s.kind == "open") {
             return Err(ApiError::BadRequest("a lobby table has at least one open seat".into()));
         }
-        let rules = rules_from_json(&req.rules.clone().unwrap_or_default())
-            .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+        let rules =
+            rules_from_json(&req.rules.clone().unwrap_or_default()).map_err(|e| ApiError::BadRequest(e.to_string()))?;
         clock_text(req.clock.as_ref())?;
         let clock = req.clock.clone().filter(|c| c.get("kind").and_then(Value::as_str) != Some("none"));
         // MERGE: the ratings helper's check of who may sit at a rated table.
@@ -517,11 +515,13 @@ impl AppState {
                 "bot" => {
                     let level = match s.level.as_deref() {
                         None => BotLevel::Normal,
-                        Some(l) => BotLevel::named(l, &self.config().external_bots)
-                            .ok_or_else(|| ApiError::BadRequest(format!("seat {}: unknown bot level \"{l}\"", i + 1)))?,
+                        Some(l) => BotLevel::named(l, &self.config().external_bots).ok_or_else(|| {
+                            ApiError::BadRequest(format!("seat {}: unknown bot level \"{l}\"", i + 1))
+                        })?,
                     };
                     let taken = taken_names(&seats);
-                    let name = s.name.as_deref().and_then(clean_name).unwrap_or_else(|| BOT_NAMES[i % BOT_NAMES.len()].into());
+                    let name =
+                        s.name.as_deref().and_then(clean_name).unwrap_or_else(|| BOT_NAMES[i % BOT_NAMES.len()].into());
                     if taken.iter().any(|t| name_key(t) == name_key(&name)) {
                         return Err(ApiError::BadRequest(format!("seat {}: \"{name}\" is taken at this table", i + 1)));
                     }
@@ -606,7 +606,13 @@ impl AppState {
     /// `not_found`, `table_started`, `seat_taken`, `bad_request` (no such
     /// seat, a name), `not_signed_in` (a rated table), `name_taken_here`,
     /// `storage_error`.
-    pub async fn sit(&self, id: &str, seat: usize, name: Option<&str>, who: &Who) -> Result<Seated<TableView>, ApiError> {
+    pub async fn sit(
+        &self,
+        id: &str,
+        seat: usize,
+        name: Option<&str>,
+        who: &Who,
+    ) -> Result<Seated<TableView>, ApiError> {
         let token = new_token()?;
         let hash = hash_token(&token);
         let (row, body, ()) = self
@@ -624,7 +630,10 @@ impl AppState {
                     return Err(ApiError::NotSignedIn);
                 }
                 if let Some((account, _)) = &who.account {
-                    let here = body.seats.iter().any(|s| matches!(s, TableSeat::Human { account: Some(a), .. } if a == account));
+                    let here = body
+                        .seats
+                        .iter()
+                        .any(|s| matches!(s, TableSeat::Human { account: Some(a), .. } if a == account));
                     if here {
                         return Err(refused("already_seated", "you already sit at this table"));
                     }
@@ -902,9 +911,9 @@ impl AppState {
         let seen_after = now - WAIT_GONE.as_millis() as i64;
         let others = self.store().lobby_waiters(seen_after, 100).await?;
         let mine = now - w.since;
-        let other = others.into_iter().find(|o| {
-            o.id != w.id && (o.rating - w.rating).abs() <= rating_window(mine.max(now - o.since))
-        });
+        let other = others
+            .into_iter()
+            .find(|o| o.id != w.id && (o.rating - w.rating).abs() <= rating_window(mine.max(now - o.since)));
         if let Some(o) = other {
             let names = if name_key(&o.name) == name_key(&w.name) {
                 [o.name.clone(), format!("{} 2", w.name)]

@@ -98,7 +98,17 @@ pub(super) async fn open(s: &SqliteStore, row: &LobbyRow, per_owner: usize, tota
              SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7
              WHERE (SELECT COUNT(*) FROM lobby_tables WHERE owner = ?2 AND open) < ?8
                AND (SELECT COUNT(*) FROM lobby_tables) < ?9",
-            params![row.id, row.owner, row.body, row.version, row.open, row.seen_at, row.created_at, cap(per_owner), cap(total)],
+            params![
+                row.id,
+                row.owner,
+                row.body,
+                row.version,
+                row.open,
+                row.seen_at,
+                row.created_at,
+                cap(per_owner),
+                cap(total)
+            ],
         )?;
         Ok(n == 1)
     })
@@ -108,9 +118,8 @@ pub(super) async fn open(s: &SqliteStore, row: &LobbyRow, per_owner: usize, tota
 pub(super) async fn tables(s: &SqliteStore, limit: usize) -> Result<Vec<LobbyRow>, StoreError> {
     s.run(move |db| {
         let conn = db.conn();
-        let mut stmt = conn.prepare(&format!(
-            "SELECT {TABLE_COLUMNS} FROM lobby_tables ORDER BY created_at, id LIMIT ?1"
-        ))?;
+        let mut stmt =
+            conn.prepare(&format!("SELECT {TABLE_COLUMNS} FROM lobby_tables ORDER BY created_at, id LIMIT ?1"))?;
         let rows = stmt.query_map([cap(limit)], table_row)?;
         Ok(rows.collect::<Result<_, _>>()?)
     })
@@ -179,7 +188,18 @@ pub(super) async fn wait(s: &SqliteStore, w: &Waiting, per_owner: usize, total: 
              SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, NULL, NULL
              WHERE (SELECT COUNT(*) FROM lobby_waiting WHERE owner = ?2 AND game IS NULL) < ?9
                AND (SELECT COUNT(*) FROM lobby_waiting) < ?10",
-            params![w.id, w.owner, w.token_hash, w.name, w.rating, w.body, w.since, w.seen_at, cap(per_owner), cap(total)],
+            params![
+                w.id,
+                w.owner,
+                w.token_hash,
+                w.name,
+                w.rating,
+                w.body,
+                w.since,
+                w.seen_at,
+                cap(per_owner),
+                cap(total)
+            ],
         )?;
         Ok(n == 1)
     })

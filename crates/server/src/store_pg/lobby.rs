@@ -82,11 +82,8 @@ pub(super) async fn tables(s: &PgStore, limit: usize) -> Result<Vec<LobbyRow>, S
 }
 
 pub(super) async fn table(s: &PgStore, id: &str) -> Result<Option<LobbyRow>, StoreError> {
-    let row = s
-        .conn()
-        .await?
-        .query_opt(&format!("SELECT {TABLE_COLUMNS} FROM lobby_tables WHERE id = $1"), &[&id])
-        .await?;
+    let row =
+        s.conn().await?.query_opt(&format!("SELECT {TABLE_COLUMNS} FROM lobby_tables WHERE id = $1"), &[&id]).await?;
     row.as_ref().map(table_row).transpose()
 }
 
