@@ -473,3 +473,79 @@ async fn a_table_filled_from_both_servers_at_once_starts_once() {
         }
     }
 }
+
+// ---- Signed in: rated tables ----
+
+/// A request through the router with an optional session cookie and
+/// `Sec-Fetch-Site`; answers status, `Set-Cookie` and body.
+async fn send(
+    app: &axum::Router,
+    uri: &str,
+    body: Value,
+    session: Option<&str>,
+    fetch_site: Option<&str>,
+) -> (u16, Option<String>, Value) {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let mut b = axum::http::Request::builder()
+        .method("POST")
+        .uri(uri)
+        .header("host", "play.example")
+        .header("content-type", "application/json");
+    if let Some(t) = session {
+        b = b.header("cookie", format!("{}={t}", carcassonne_server::COOKIE));
+    }
+    if let Some(f) = fetch_site {
+        b = b.header("sec-fetch-site", f);
+    }
+    let resp = app.clone().oneshot(b.body(axum::body::Body::from(body.to_string())).unwrap()).await.unwrap();
+    let cookie = resp.headers().get("set-cookie").map(|v| v.to_str().unwrap().to_string());
+    let status = resp.status().as_u16();
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    (status, cookie, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+}
+
+async fn sign_up(app: &axum::Router, name: &str) -> String {
+    let (s, cookie, v) =
+        send(app, "/api/account/signup", json!({"name": name, "password": "password!"}), None, None).await;
+    assert_eq!(s, 201, "{v}");
+    let c = cookie.expect("a session cookie");
+    c.split(';').next().unwrap().split_once('=').unwrap().1.to_string()
+}
+
+#[tokio::test]
+async fn rated_tables_seat_signed_in_people_only_and_refuse_house_rules() {
+    let (app, _) = test_app();
+    let ada = sign_up(&app, "Ada").await;
+    let bob = sign_up(&app, "Bob").await;
+    let seats = json!([{"kind": "me"}, {"kind": "open"}, {"kind": "open"}]);
+    // House rules are not rated.
+    let body = json!({"seats": seats, "rated": true, "rules": {"preset": "standard", "small_city": true}});
+    let (s, _, v) = send(&app, "/api/lobby/tables", body, Some(&ada), None).await;
+    assert_eq!((s, v["error"].as_str().unwrap()), (409, "rated_needs_preset"));
+    // A cookie from a page of another site acts for nobody.
+    let body = json!({"seats": seats, "rated": true});
+    let (s, _, v) = send(&app, "/api/lobby/tables", body.clone(), Some(&ada), Some("cross-site")).await;
+    assert_eq!((s, v["error"].as_str().unwrap()), (403, "forbidden_origin"));
+    assert_eq!(get(&app, "/api/lobby/tables").await.1["tables"], json!([]));
+    // Signed in, a preset: open. The host sits under the account's name.
+    let (s, _, v) =
+        send(&app, "/api/lobby/tables", json!({"name": "Not Ada", "seats": seats, "rated": true}), Some(&ada), None)
+            .await;
+    assert_eq!(s, 201, "{v}");
+    let id = v["table"]["id"].as_str().unwrap().to_string();
+    assert_eq!(v["table"]["rated"], true);
+    assert_eq!(v["table"]["host"], "Ada");
+    assert_eq!(v["table"]["seats"][0]["signed_in"], true);
+    // A guest may not sit; an account may, once.
+    let sit = format!("/api/lobby/tables/{id}/sit");
+    let (s, _, v) = send(&app, &sit, json!({"seat": 1, "name": "Guest"}), None, None).await;
+    assert_eq!((s, v["error"].as_str().unwrap()), (401, "not_signed_in"));
+    let (s, _, v) = send(&app, &sit, json!({"seat": 1}), Some(&bob), None).await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["table"]["seats"][1]["name"], "Bob");
+    assert_eq!(v["table"]["seats"][1]["signed_in"], true);
+    let (s, _, v) = send(&app, &sit, json!({"seat": 2}), Some(&bob), None).await;
+    assert_eq!((s, v["error"].as_str().unwrap()), (409, "already_seated"));
+    assert_eq!(get(&app, &format!("/api/lobby/tables/{id}")).await.1["free"], 1);
+}
