@@ -51,6 +51,8 @@ for (const [size, device] of [['desktop', DESKTOP], ['phone', PHONE]]) {
       // The other device sees it come, without reloading.
       const table = guest.locator(`.lobby-table:has-text("${hostName}")`);
       await table.waitFor({ timeout: 10_000 });
+      // …and a screen reader hears of it in the status line.
+      assert.match(await guest.textContent('.lobby-live[role="status"]'), new RegExp(`New table: ${hostName}'s, 1 seat free`));
       await checkA11y(guest, `the lobby with a table (${size})`);
       await shot(guest, `lobby-${size}-table`);
       await guest.fill('.ot-name', `Gus ${size}`);

@@ -107,7 +107,7 @@ export class LobbyScreen {
         <section class="card tables-card" aria-labelledby="tables-title">
           <h2 id="tables-title">Open tables</h2>
           <p class="lobby-live muted" role="status" aria-live="polite">Connecting…</p>
-          <ul class="lobby-tables" aria-live="polite" aria-relevant="additions removals"></ul>
+          <ul class="lobby-tables"></ul>
         </section>
       </div>`;
     this.renderSeatForm();
@@ -162,9 +162,13 @@ export class LobbyScreen {
         this.root.querySelector('.lobby-live').textContent = 'Live: tables appear as they open.';
         this.renderTables();
       } else if (m.type === 'table') {
+        // Said once, in the status line (the list itself is redrawn quietly).
+        if (!this.tables.has(m.table.id) && m.table.state === 'open') this.say(`New table: ${m.table.host}'s, ${m.table.free} seat${m.table.free === 1 ? '' : 's'} free.`);
         this.tables.set(m.table.id, m.table);
         this.renderTables();
       } else if (m.type === 'gone') {
+        const t = this.tables.get(m.id);
+        if (t && t.state === 'open') this.say(`${t.host}'s table closed.`);
         this.tables.delete(m.id);
         if (loadSeats()[m.id]) {
           dropSeat(m.id);
@@ -180,8 +184,17 @@ export class LobbyScreen {
     });
   }
 
+  /** A word for screen readers (and everyone) in the list's status line. */
+  say(text) {
+    const live = this.root.querySelector('.lobby-live');
+    if (live) live.textContent = text;
+  }
+
   renderTables() {
     const seats = loadSeats();
+    // The button in focus keeps it through the redraw (keyboard users).
+    const focused = document.activeElement?.closest?.('.lobby-tables button');
+    const keep = focused ? { cls: [...focused.classList].find((c) => ['sit', 'stand', 'start'].includes(c)), table: focused.dataset.table, seat: focused.dataset.seat } : null;
     // A table I sit at has started: off to the game.
     for (const t of this.tables.values()) {
       const mine = seats[t.id];
@@ -226,6 +239,10 @@ export class LobbyScreen {
           ${actions ? `<div class="row">${actions}</div>` : ''}
         </li>`;
     }).join('');
+    if (keep && keep.cls) {
+      const again = [...list.querySelectorAll(`button.${keep.cls}`)].find((b) => b.dataset.table === keep.table && (keep.seat === undefined || b.dataset.seat === keep.seat));
+      (again || list.querySelector(`.lobby-table[data-id="${CSS.escape(keep.table || '')}"] button`))?.focus();
+    }
   }
 
   async onTableClick(e) {
