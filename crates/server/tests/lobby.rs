@@ -381,9 +381,17 @@ async fn a_table_opened_on_one_server_is_live_on_the_other() {
     let m = next_message(&mut ws_b, Duration::from_secs(5)).await;
     assert_eq!(m["table"]["free"], 1, "{m}");
 
-    let host = v["token"].as_str().unwrap(); // Bo's: not the host's
-    let (s, v) = a.post(&format!("/api/lobby/tables/{id}/start"), json!({"token": host})).await;
+    let bo = v["token"].as_str().unwrap(); // not the host's
+    let (s, v) = a.post(&format!("/api/lobby/tables/{id}/start"), json!({"token": bo})).await;
     assert_eq!((s, v["error"].as_str().unwrap()), (409, "not_host"));
+
+    // The host not heard from for 5 minutes (made so in the database): the
+    // next sweep (every 10 s) closes the table, and both lists say so.
+    schema.rows("UPDATE lobby_tables SET seen_at = seen_at - 5 * 60 * 1000 - 1");
+    for ws in [&mut ws_a, &mut ws_b] {
+        let m = next_message(ws, Duration::from_secs(25)).await;
+        assert_eq!(m, json!({"type": "gone", "id": id}));
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
