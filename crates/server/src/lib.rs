@@ -54,6 +54,7 @@ pub use store::{
     hash_token, Account, Beat, Change, Feed, GameChanged, GameSummary, NewGame, Progress, SavedRules, Seat,
     SqliteStore, Store, StoreError, StoredGame, BEAT_EVERY,
 };
+pub use store::{LobbyRow, LobbySweep, Waiting};
 pub use store_pg::{is_postgres_url, redact_url, PgStore, DEAD_AFTER, MIGRATIONS as PG_MIGRATIONS};
 pub use view::{options_json, replay_json, rules_json, state_json, tiles_json, COLORS};
 
