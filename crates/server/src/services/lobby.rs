@@ -207,7 +207,9 @@ pub struct Seated<T> {
 /// reading it again.
 pub struct Lobby {
     list: watch::Sender<Arc<Vec<TableView>>>,
-    refresh: Notify,
+    /// Shared with the task that reads the list (which holds the server
+    /// only while it reads or sweeps, so that a server dropped is gone).
+    refresh: Arc<Notify>,
     /// Held while the list is read and published: one read at a time, so
     /// that a read begun earlier never replaces a later one's list.
     reading: tokio::sync::Mutex<()>,
@@ -215,7 +217,11 @@ pub struct Lobby {
 
 impl Default for Lobby {
     fn default() -> Self {
-        Lobby { list: watch::channel(Arc::new(Vec::new())).0, refresh: Notify::new(), reading: Default::default() }
+        Lobby {
+            list: watch::channel(Arc::new(Vec::new())).0,
+            refresh: Arc::new(Notify::new()),
+            reading: Default::default(),
+        }
     }
 }
 
@@ -360,22 +366,24 @@ impl AppState {
     /// or, through the change feed, another), sweeps stale tables and waits.
     pub(super) fn follow_lobby(&self) {
         let weak = Arc::downgrade(&self.inner);
+        let refresh = Arc::clone(&self.lobby().refresh);
         tokio::spawn(async move {
             let mut sweep = tokio::time::interval(SWEEP_EVERY);
             sweep.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             loop {
-                let Some(inner) = weak.upgrade() else { return };
-                let app = AppState { inner };
-                let notified = app.lobby().refresh.notified();
-                app.read_lobby().await;
+                {
+                    let Some(inner) = weak.upgrade() else { return };
+                    AppState { inner }.read_lobby().await;
+                }
+                // News during the read left a permit: the wait ends at once.
                 let swept = tokio::select! {
-                    () = notified => false,
+                    () = refresh.notified() => false,
                     _ = sweep.tick() => true,
                 };
                 if swept {
-                    app.sweep_lobby().await;
+                    let Some(inner) = weak.upgrade() else { return };
+                    AppState { inner }.sweep_lobby().await;
                 }
-                drop(app);
             }
         });
     }
