@@ -20,7 +20,8 @@ use super::accounts::{cookie_token, same_site};
 use super::{client_key, parse_body, Shared, MAX_WS_MESSAGE, WS_READ_BUFFER};
 use crate::error::ApiError;
 use crate::listen::{client_ip, until_set, Class, Connections};
-use crate::services::lobby::{OpenRequest, PlayNowRequest, TableView, Who};
+use crate::services::lobby::{OpenRequest, TableView, Who};
+use crate::services::play_now::PlayNowRequest;
 use crate::services::AppState;
 
 /// The largest body of a lobby request.

@@ -10,7 +10,8 @@
 //! * `sweeps`: idle games leaving memory, abandoned games expiring;
 //! * `review`: reviews of finished games, on their own low-priority pool;
 //! * `accounts`: accounts, passwords and sessions, sign-in throttles;
-//! * `lobby`: the lobby's tables and "Play now" (kept in the store).
+//! * `lobby`: the lobby's tables (kept in the store);
+//! * `play_now`: "Play now", pairing people waiting (kept in the store).
 //!
 //! Services use the store and the engine, never a handler or the connection
 //! layer (docs/architecture.md; `tests::services_import_no_handler`).
@@ -28,6 +29,7 @@ pub mod cluster;
 pub mod driver;
 pub mod games;
 pub mod lobby;
+pub mod play_now;
 pub mod quotas;
 pub mod review;
 pub mod sweeps;
