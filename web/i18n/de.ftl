@@ -684,3 +684,18 @@ error-too_many_subscriptions = Dieser Browser erhält schon zu viele Benachricht
 error-bad_clock = Diese Bedenkzeit bietet der Server nicht an.
 error-time_up = Deine Zeit ist abgelaufen: die anderen dürfen deinen Platz einem Bot geben.
 error-not_away = Dieser Platz hat noch Zeit, oder sein Spieler ist noch nicht lange genug weg.
+
+## Lobby
+nav-lobby = Lobby
+nav-lobby-short = Lobby
+home-lobby-link = Online gegen Menschen spielen: die Lobby
+
+## Errors (lobby)
+error-already_paired = Du hast schon einen Gegner: dein Spiel beginnt.
+error-already_seated = Du sitzt schon an diesem Tisch.
+error-name_taken_here = Jemand an diesem Tisch hat diesen Namen schon.
+error-not_host = Nur der Gastgeber des Tisches kann das.
+error-rated_needs_preset = Ein gewerteter Tisch spielt eine Vorlage ohne Hausregeln.
+error-seat_taken = Dieser Platz ist besetzt.
+error-table_started = Dieser Tisch hat schon begonnen.
+error-too_few_players = Ein Spiel braucht mindestens zwei Spieler.

@@ -701,3 +701,18 @@ error-too_many_subscriptions = This browser already gets too many notifications 
 error-bad_clock = This time control is not one the server offers.
 error-time_up = Your time ran out: the others may hand your seat to a bot.
 error-not_away = That seat still has time, or its player has not been away long enough.
+
+## Lobby
+nav-lobby = Lobby
+nav-lobby-short = Lobby
+home-lobby-link = Play people online: the lobby
+
+## Errors (lobby)
+error-already_paired = You are paired already: your game is starting.
+error-already_seated = You already sit at this table.
+error-name_taken_here = Someone at this table has that name already.
+error-not_host = Only the table's host can do that.
+error-rated_needs_preset = A rated table plays a preset without house rules.
+error-seat_taken = That seat is taken.
+error-table_started = This table has started.
+error-too_few_players = A game needs two players at least.

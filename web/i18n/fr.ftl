@@ -699,3 +699,18 @@ error-too_many_subscriptions = Ce navigateur reçoit déjà trop de notification
 error-bad_clock = Ce contrôle du temps n’est pas proposé par le serveur.
 error-time_up = Votre temps est écoulé : les autres peuvent confier votre place à un bot.
 error-not_away = Cette place a encore du temps, ou son joueur n’est pas absent depuis assez longtemps.
+
+## Lobby
+nav-lobby = Salon
+nav-lobby-short = Salon
+home-lobby-link = Jouer en ligne contre des personnes : le salon
+
+## Errors (lobby)
+error-already_paired = Vous avez déjà un adversaire : votre partie commence.
+error-already_seated = Vous êtes déjà assis à cette table.
+error-name_taken_here = Quelqu’un à cette table porte déjà ce nom.
+error-not_host = Seul l’hôte de la table peut le faire.
+error-rated_needs_preset = Une table classée joue un préréglage sans règles maison.
+error-seat_taken = Cette place est prise.
+error-table_started = Cette table a commencé.
+error-too_few_players = Une partie demande au moins deux joueurs.

@@ -1,6 +1,6 @@
 // The web game's entry point: loads the tile data, draws every tile once into
 // shared <defs>, and routes between the screens (#/, #/new, #/game/ID,
-// #/replay/ID, #/rules/CODE, #/learn, #/puzzles, #/signup, #/signin,
+// #/replay/ID, #/rules/CODE, #/learn, #/puzzles, #/lobby, #/signup, #/signin,
 // #/account, #/player/NAME, #/leaderboard).
 
 import { AccountScreen, showAccount } from './account.js';
@@ -96,6 +96,11 @@ async function route() {
   }
   if (parts[0] === 'account') {
     show(() => new AccountSettingsScreen(main, showAccount));
+    return;
+  }
+  if (parts[0] === 'lobby') {
+    const { LobbyScreen } = await import('./lobby.js');
+    show(() => new LobbyScreen(main, options));
     return;
   }
   if (parts[0] === 'signup' || parts[0] === 'signin') {

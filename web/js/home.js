@@ -51,6 +51,7 @@ export class HomeScreen {
           <div class="hero-text">
             <h1>Carcassonne</h1>
             <p>${esc(t('home-tagline'))}</p>
+            <p><a class="btn lobby-link" href="#/lobby">${esc(t('home-lobby-link'))}</a></p>
           </div>
         </header>
         <div class="home-grid">

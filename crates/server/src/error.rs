@@ -109,6 +109,10 @@ pub enum ApiError {
     /// The seat may not be handed to a bot: its time did not run out and
     /// its player has not been away long enough.
     NotAway,
+    /// A lobby request out of order (services/lobby.rs): a taken seat, a
+    /// table started or full, a rated table for a guest…; its stable code
+    /// and why. Nothing changed.
+    Lobby(&'static str, String),
 }
 
 /// Seconds a client told to try later ([`ApiError::TryLater`]) waits.
@@ -161,6 +165,7 @@ impl ApiError {
             ApiError::BadClock(_) => "bad_clock",
             ApiError::TimeUp => "time_up",
             ApiError::NotAway => "not_away",
+            ApiError::Lobby(code, _) => code,
         }
     }
 
@@ -201,6 +206,7 @@ impl ApiError {
             ApiError::TooManySubscriptions => StatusCode::CONFLICT,
             ApiError::BadClock(_) => StatusCode::BAD_REQUEST,
             ApiError::TimeUp | ApiError::NotAway => StatusCode::CONFLICT,
+            ApiError::Lobby(..) => StatusCode::CONFLICT,
         }
     }
 
@@ -264,6 +270,7 @@ impl ApiError {
             ApiError::BadClock(why) => why.clone(),
             ApiError::TimeUp => "your time ran out: the others may hand your seat to a bot".into(),
             ApiError::NotAway => "that seat still has time, or its player has not been away long enough".into(),
+            ApiError::Lobby(_, why) => why.clone(),
         }
     }
 

@@ -61,6 +61,7 @@ pub use store::{
     SavedRules, Seat, SqliteStore, Store, StoreError, StoredGame, BEAT_EVERY, DELETED_ACCOUNT,
 };
 pub use store::{PasskeyChallenge, StoredPasskey};
+pub use store::{LobbyRow, LobbySweep, Waiting};
 pub use store_pg::{is_postgres_url, redact_url, PgStore, DEAD_AFTER, MIGRATIONS as PG_MIGRATIONS};
 pub use view::{options_json, replay_json, rules_json, state_json, tiles_json, COLORS};
 

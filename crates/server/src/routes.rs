@@ -31,6 +31,7 @@ mod passkeys;
 mod chat;
 mod push;
 mod clocks;
+mod lobby;
 mod rulesets;
 mod ws;
 
@@ -159,6 +160,7 @@ pub fn app_with(state: AppState, conns: Arc<Connections>) -> Router {
         .merge(passkeys::routes())
         .merge(chat::routes().layer(DefaultBodyLimit::max(MAX_BODY)))
         .merge(push::routes())
+        .merge(lobby::routes())
         .fallback(crate::assets::static_file)
         .with_state(Shared { app: state, conns })
         // (i18n) refusals in the reader's language (Accept-Language)

@@ -21,6 +21,8 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 
 use crate::bots::BotLevel;
+mod lobby;
+pub use lobby::{LobbyRow, LobbySweep, Waiting};
 
 /// A browser's Web Push subscription, bound to one target: a seat of a
 /// game (`seat:<game>:<seat>`) or an account (`account:<id>`)
@@ -290,6 +292,8 @@ pub enum Change {
     Thinking { game: String, server: String, version: u64, seat: Option<u8> },
     /// `server` stopped, or stopped answering: its websockets and bots are gone.
     Gone { server: String },
+    /// Lobby table `table` opened, changed or closed (services/lobby.rs).
+    Lobby { table: String },
     /// The clocks of `game` changed (a move, an expiry, a bot standing in):
     /// servers holding it read them again.
     Clock { game: String },
@@ -612,6 +616,99 @@ pub trait Store: Send + Sync {
     /// The storage fails.
     async fn end_sessions(&self, _account: &str, _keep: Option<&str>) -> Result<u64, StoreError> {
         Err(no_accounts())
+    }
+
+    // Lobby (services/lobby.rs; SQLite in store/lobby.rs, PostgreSQL in
+    // store_pg/lobby.rs).
+
+    /// Opens a lobby table, unless its owner has `per_owner` open already or
+    /// the lobby holds `total`: whether it was opened.
+    ///
+    /// # Errors
+    /// The id is taken, or the storage fails.
+    async fn lobby_open(&self, _row: &LobbyRow, _per_owner: usize, _total: usize) -> Result<bool, StoreError> {
+        Err(no_lobby())
+    }
+
+    /// The lobby's tables, oldest first, at most `limit`.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn lobby_tables(&self, _limit: usize) -> Result<Vec<LobbyRow>, StoreError> {
+        Err(no_lobby())
+    }
+
+    /// One lobby table.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn lobby_table(&self, _id: &str) -> Result<Option<LobbyRow>, StoreError> {
+        Err(no_lobby())
+    }
+
+    /// Changes table `id` if it is still at `version`: to `(body, open,
+    /// seen_at)` (its version goes up by one), or removes it (`None`).
+    /// Whether it was changed (false: someone changed it first, or it is gone).
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn lobby_update(
+        &self,
+        _id: &str,
+        _version: i64,
+        _next: Option<(&str, bool, i64)>,
+    ) -> Result<bool, StoreError> {
+        Err(no_lobby())
+    }
+
+    /// Removes stale tables and waits; returns the ids of the tables removed.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn lobby_sweep(&self, _when: LobbySweep) -> Result<Vec<String>, StoreError> {
+        Err(no_lobby())
+    }
+
+    /// Starts a wait for "Play now", unless its owner has `per_owner`
+    /// unpaired waits or the storage holds `total`: whether it started.
+    ///
+    /// # Errors
+    /// The id is taken, or the storage fails.
+    async fn lobby_wait(&self, _w: &Waiting, _per_owner: usize, _total: usize) -> Result<bool, StoreError> {
+        Err(no_lobby())
+    }
+
+    /// One wait, its `seen_at` first brought up to `seen_at` if given.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn lobby_waiting(&self, _id: &str, _seen_at: Option<i64>) -> Result<Option<Waiting>, StoreError> {
+        Err(no_lobby())
+    }
+
+    /// The unpaired waits asked about since `seen_after`, longest waiting first.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn lobby_waiters(&self, _seen_after: i64, _limit: usize) -> Result<Vec<Waiting>, StoreError> {
+        Err(no_lobby())
+    }
+
+    /// Pairs the waits `ids` into `game` (seat = place in `ids`), all or none:
+    /// false if any is gone or paired already (whoever asked, on any server).
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn lobby_pair(&self, _ids: &[String], _game: &str) -> Result<bool, StoreError> {
+        Err(no_lobby())
+    }
+
+    /// Ends an unpaired wait: whether there was one.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn lobby_cancel(&self, _id: &str) -> Result<bool, StoreError> {
+        Err(no_lobby())
     }
 
     // Clocks (services/clock.rs): kept with the game, as JSON, with the
@@ -981,6 +1078,11 @@ fn no_clocks() -> StoreError {
     StoreError::failed("this storage keeps no clocks")
 }
 
+/// What a storage without a lobby answers (wrappers in tests need none).
+fn no_lobby() -> StoreError {
+    StoreError::failed("this storage keeps no lobby")
+}
+
 /// What a storage without accounts answers (the real ones keep them;
 /// wrappers in tests need not).
 /// What a storage without chat (a test's) answers a write of one.
@@ -1113,6 +1215,31 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE games ADD COLUMN clock TEXT;      -- JSON (services/clock.rs ClockState)
     ALTER TABLE games ADD COLUMN deadline INTEGER; -- Unix ms; NULL: untimed, a bot's, over
     CREATE INDEX games_by_deadline ON games(deadline) WHERE deadline IS NOT NULL;",
+    // 13: the lobby's tables (the body is the service's JSON; `version`
+    // makes every change conditional) and the players waiting for "Play now".
+    "CREATE TABLE lobby_tables (
+        id          TEXT PRIMARY KEY,
+        owner       TEXT NOT NULL,     -- the host's account or address
+        body        TEXT NOT NULL,     -- JSON (services/lobby.rs)
+        version     INTEGER NOT NULL,
+        open        INTEGER NOT NULL,  -- 1 until started
+        seen_at     INTEGER NOT NULL,  -- Unix ms, the host last heard from
+        created_at  INTEGER NOT NULL   -- Unix ms
+    );
+    CREATE INDEX lobby_tables_by_owner ON lobby_tables(owner);
+    CREATE TABLE lobby_waiting (
+        id          TEXT PRIMARY KEY,
+        owner       TEXT NOT NULL,     -- the account or address
+        token_hash  TEXT NOT NULL,     -- SHA-256 of the coming game's seat token
+        name        TEXT NOT NULL,
+        rating      INTEGER NOT NULL,
+        body        TEXT NOT NULL,     -- JSON (services/lobby.rs)
+        since       INTEGER NOT NULL,  -- Unix ms
+        seen_at     INTEGER NOT NULL,  -- Unix ms, last asked about
+        game        TEXT,              -- the game paired into
+        seat        INTEGER
+    );
+    CREATE INDEX lobby_waiting_by_seen ON lobby_waiting(seen_at);",
 ];
 /// Web Push's tables (the same in PostgreSQL, `store_pg`).
 pub(crate) const PUSH_MIGRATION: &str = "CREATE TABLE push_keys (
@@ -2091,6 +2218,47 @@ impl Store for SqliteStore {
                 .collect()
         })
         .await
+    }
+
+    // Lobby: in store/lobby.rs.
+    async fn lobby_open(&self, row: &LobbyRow, per_owner: usize, total: usize) -> Result<bool, StoreError> {
+        lobby::open(self, row, per_owner, total).await
+    }
+
+    async fn lobby_tables(&self, limit: usize) -> Result<Vec<LobbyRow>, StoreError> {
+        lobby::tables(self, limit).await
+    }
+
+    async fn lobby_table(&self, id: &str) -> Result<Option<LobbyRow>, StoreError> {
+        lobby::table(self, id).await
+    }
+
+    async fn lobby_update(&self, id: &str, version: i64, next: Option<(&str, bool, i64)>) -> Result<bool, StoreError> {
+        lobby::update(self, id, version, next).await
+    }
+
+    async fn lobby_sweep(&self, when: LobbySweep) -> Result<Vec<String>, StoreError> {
+        lobby::sweep(self, when).await
+    }
+
+    async fn lobby_wait(&self, w: &Waiting, per_owner: usize, total: usize) -> Result<bool, StoreError> {
+        lobby::wait(self, w, per_owner, total).await
+    }
+
+    async fn lobby_waiting(&self, id: &str, seen_at: Option<i64>) -> Result<Option<Waiting>, StoreError> {
+        lobby::waiting(self, id, seen_at).await
+    }
+
+    async fn lobby_waiters(&self, seen_after: i64, limit: usize) -> Result<Vec<Waiting>, StoreError> {
+        lobby::waiters(self, seen_after, limit).await
+    }
+
+    async fn lobby_pair(&self, ids: &[String], game: &str) -> Result<bool, StoreError> {
+        lobby::pair(self, ids, game).await
+    }
+
+    async fn lobby_cancel(&self, id: &str) -> Result<bool, StoreError> {
+        lobby::cancel(self, id).await
     }
 }
 

@@ -37,6 +37,8 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::{AsyncMessage, Client, Config, IsolationLevel, NoTls, Notification};
 use tokio_postgres_rustls::MakeRustlsConnect;
 
+mod lobby;
+
 mod ratings;
 
 use crate::store::passkeys::pg as passkeys_sql;
@@ -45,6 +47,7 @@ use crate::store::{
     summary, Account, Beat, Change, ChatMessage, ChatSettings, Feed, GameChanged, GameSummary, NewGame, Progress,
     SavedRules, Store, StoreError, StoredGame, ACCOUNT_COLUMNS, BEAT_EVERY, CLAIM_REVIEW, SAVE_REVIEW, PushSubscription, PUSH_COLUMNS, PUSH_MIGRATION, TurnOf,
 };
+use crate::store::{LobbyRow, LobbySweep, Waiting};
 use crate::store::{PasskeyChallenge, StoredPasskey};
 
 /// The channel on which stored moves are announced: `"<game id>:<moves>"`.
@@ -191,6 +194,31 @@ pub const MIGRATIONS: &[&str] = &[
     "ALTER TABLE games ADD COLUMN clock TEXT;       -- JSON (services/clock.rs ClockState)
     ALTER TABLE games ADD COLUMN deadline BIGINT;   -- Unix ms; NULL: untimed, a bot's, over
     CREATE INDEX games_by_deadline ON games (deadline) WHERE deadline IS NOT NULL;",
+    // 12: the lobby's tables (the body is the service's JSON; `version`
+    // makes every change conditional) and the players waiting for "Play now".
+    "CREATE TABLE lobby_tables (
+        id          TEXT PRIMARY KEY,
+        owner       TEXT NOT NULL,     -- the host's account or address
+        body        TEXT NOT NULL,     -- JSON (services/lobby.rs)
+        version     BIGINT NOT NULL,
+        open        BOOLEAN NOT NULL,  -- until started
+        seen_at     BIGINT NOT NULL,   -- Unix ms, the host last heard from
+        created_at  BIGINT NOT NULL    -- Unix ms
+    );
+    CREATE INDEX lobby_tables_by_owner ON lobby_tables (owner);
+    CREATE TABLE lobby_waiting (
+        id          TEXT PRIMARY KEY,
+        owner       TEXT NOT NULL,     -- the account or address
+        token_hash  TEXT NOT NULL,     -- SHA-256 of the coming game's seat token
+        name        TEXT NOT NULL,
+        rating      BIGINT NOT NULL,
+        body        TEXT NOT NULL,     -- JSON (services/lobby.rs)
+        since       BIGINT NOT NULL,   -- Unix ms
+        seen_at     BIGINT NOT NULL,   -- Unix ms, last asked about
+        game        TEXT,              -- the game paired into
+        seat        BIGINT
+    );
+    CREATE INDEX lobby_waiting_by_seen ON lobby_waiting (seen_at);",
 ];
 
 /// The most connections one server keeps open for requests (the change
@@ -1173,6 +1201,48 @@ impl Store for PgStore {
             .collect()
     }
 
+    // Lobby: in store_pg/lobby.rs.
+    async fn lobby_open(&self, row: &LobbyRow, per_owner: usize, total: usize) -> Result<bool, StoreError> {
+        lobby::open(self, row, per_owner, total).await
+    }
+
+    async fn lobby_tables(&self, limit: usize) -> Result<Vec<LobbyRow>, StoreError> {
+        lobby::tables(self, limit).await
+    }
+
+    async fn lobby_table(&self, id: &str) -> Result<Option<LobbyRow>, StoreError> {
+        lobby::table(self, id).await
+    }
+
+    async fn lobby_update(&self, id: &str, version: i64, next: Option<(&str, bool, i64)>) -> Result<bool, StoreError> {
+        lobby::update(self, id, version, next).await
+    }
+
+    async fn lobby_sweep(&self, when: LobbySweep) -> Result<Vec<String>, StoreError> {
+        lobby::sweep(self, when).await
+    }
+
+    async fn lobby_wait(&self, w: &Waiting, per_owner: usize, total: usize) -> Result<bool, StoreError> {
+        lobby::wait(self, w, per_owner, total).await
+    }
+
+    async fn lobby_waiting(&self, id: &str, seen_at: Option<i64>) -> Result<Option<Waiting>, StoreError> {
+        lobby::waiting(self, id, seen_at).await
+    }
+
+    async fn lobby_waiters(&self, seen_after: i64, limit: usize) -> Result<Vec<Waiting>, StoreError> {
+        lobby::waiters(self, seen_after, limit).await
+    }
+
+    async fn lobby_pair(&self, ids: &[String], game: &str) -> Result<bool, StoreError> {
+        lobby::pair(self, ids, game).await
+    }
+
+    async fn lobby_cancel(&self, id: &str) -> Result<bool, StoreError> {
+        lobby::cancel(self, id).await
+    }
+
+
     async fn claim_bots(&self, id: &str) -> Result<bool, StoreError> {
         let conn = self.conn().await?;
         let claim = conn
@@ -1219,7 +1289,7 @@ impl Store for PgStore {
                 conn.execute(&statement, &[game, &self.server, &online, &EVENTS, &payload]).await?;
                 Ok(())
             }
-            Change::Thinking { .. } | Change::Chat { .. } | Change::Rematch { .. } | Change::Clock { .. } => {
+            Change::Thinking { .. } | Change::Chat { .. } | Change::Rematch { .. } | Change::Clock { .. } | Change::Lobby { .. } => {
                 self.notify(EVENTS, &payload).await
             }
             Change::Moved(_) | Change::Gone { .. } => Ok(()),

@@ -62,7 +62,7 @@ pub(super) fn same_site(parts: &Parts, app: &AppState) -> Result<(), ApiError> {
 }
 
 /// The session token the request's cookie holds, if it looks like one.
-fn cookie_token(headers: &HeaderMap) -> Option<String> {
+pub(super) fn cookie_token(headers: &HeaderMap) -> Option<String> {
     headers
         .get_all(header::COOKIE)
         .iter()

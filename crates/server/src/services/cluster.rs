@@ -69,6 +69,7 @@ impl AppState {
             }
             Change::Chat { .. } | Change::Rematch { .. } => {}
             Change::Clock { game } => self.clock_changed(&game).await,
+            Change::Lobby { .. } => self.lobby_heard(),
             Change::Presence { .. } | Change::Thinking { .. } | Change::Gone { .. } => {}
         }
     }

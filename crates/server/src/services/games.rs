@@ -389,7 +389,7 @@ pub struct Created {
 }
 
 /// Names bots get when the form leaves them blank.
-const BOT_NAMES: [&str; 6] = ["Aldric", "Beatrix", "Cedric", "Isolde", "Godfrey", "Matilda"];
+pub(super) const BOT_NAMES: [&str; 6] = ["Aldric", "Beatrix", "Cedric", "Isolde", "Godfrey", "Matilda"];
 
 /// The most spare games kept.
 const SPARE_GAMES: usize = 64;
@@ -400,7 +400,7 @@ pub fn now_ms() -> i64 {
 
 /// `n` random bytes from the operating system. Without them no token can
 /// be trusted, so the request fails rather than fall back on the clock.
-fn random_bytes<const N: usize>() -> Result<[u8; N], ApiError> {
+pub(super) fn random_bytes<const N: usize>() -> Result<[u8; N], ApiError> {
     let mut buf = [0u8; N];
     getrandom::fill(&mut buf)
         .map_err(|e| ApiError::Storage(format!("no randomness from the operating system: {e}")))?;

@@ -17,6 +17,8 @@
 //! * `rematch`: the rematch of a finished game, once every player accepts.
 //! * `push`: Web Push notifications (the VAPID key, subscriptions, sending).
 //! * `clock`: time controls, each seat's time, expiry and bots standing in.
+//! * `lobby`: the lobby's tables (kept in the store);
+//! * `play_now`: "Play now", pairing people waiting (kept in the store).
 //!
 //! Services use the store and the engine, never a handler or the connection
 //! layer (docs/architecture.md; `tests::services_import_no_handler`).
@@ -38,6 +40,8 @@ pub mod games;
 pub mod hints;
 pub mod passkeys;
 pub mod push;
+pub mod lobby;
+pub mod play_now;
 pub mod quotas;
 pub mod ratings;
 pub mod rematch;
@@ -88,6 +92,8 @@ struct Inner {
     push: push::Push,
     /// The server's clock (tests move it on).
     now: clock::Now,
+    /// The lobby's list as this server last read it.
+    lobby: lobby::Lobby,
 }
 
 impl AppState {
@@ -112,6 +118,7 @@ impl AppState {
             chat: chat::Rooms::default(),
             push: push::Push::default(),
             now: clock::Now::default(),
+            lobby: lobby::Lobby::default(),
             config,
         };
         let app = AppState { inner: Arc::new(inner) };
@@ -123,6 +130,7 @@ impl AppState {
             app.settle_now_and_then();
             app.start_push();
             app.sweep_clocks_now_and_then();
+            app.follow_lobby();
         }
         app
     }

@@ -1,0 +1,129 @@
+// The lobby (#/lobby) in a real Chromium, two devices (browser contexts,
+// each its own storage and websockets): one opens a table, the other sees
+// it appear live and sits down; the table is full, the game starts and both
+// land in it holding their seats. "Play now" pairs two people waiting. At
+// desktop size and on a 390 × 844 phone; axe-core finds nothing on the
+// lobby (light and dark); nothing is wider than a 320 px phone.
+//
+// Needs a running server: BASE_URL (default http://127.0.0.1:8080).
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { BASE, launchBrowser, shot, watchErrors } from './lib.mjs';
+import { checkA11y } from './a11y.mjs';
+
+const DESKTOP = { viewport: { width: 1280, height: 860 } };
+const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
+
+/** The seat tokens a page keeps for a game. */
+async function tokensOf(page, game) {
+  return page.evaluate((id) => JSON.parse(localStorage.getItem('carcassonne.tokens') || '{}')[id] || [], game);
+}
+
+/** Waits for the game screen's first state. */
+async function loaded(page) {
+  await page.waitForFunction(() => document.querySelector('#app')?.dataset.version !== undefined, null, { timeout: 20_000 });
+}
+
+/** The seats a page's game view calls its own. */
+async function mySeats(page) {
+  const game = page.url().split('/').pop();
+  const tokens = await tokensOf(page, game);
+  const state = await page.evaluate(async ([id, t]) => (await fetch(`/api/games/${id}?token=${t.join(',')}`)).json(), [game, tokens]);
+  return state.players.filter((p) => p.you).map((p) => p.name);
+}
+
+for (const [size, device] of [['desktop', DESKTOP], ['phone', PHONE]]) {
+  test(`a table opened on one device appears live on another, who sits down; both land in the game (${size})`, async () => {
+    const browser = await launchBrowser();
+    try {
+      const host = await (await browser.newContext(device)).newPage();
+      const guest = await (await browser.newContext(device)).newPage();
+      const errors = [...watchErrors(host), ...watchErrors(guest)];
+      await guest.goto(`${BASE}/#/lobby`);
+      await guest.waitForSelector('.lobby-live:text("Live")');
+      await host.goto(`${BASE}/#/lobby`);
+      await host.waitForSelector('.lobby-live:text("Live")');
+      const hostName = `Hana ${size}`;
+      await host.fill('.ot-name', hostName);
+      await host.click('.ot-go');
+      await host.waitForSelector(`.lobby-table:has-text("${hostName}") .start`);
+
+      // The other device sees it come, without reloading.
+      const table = guest.locator(`.lobby-table:has-text("${hostName}")`);
+      await table.waitFor({ timeout: 10_000 });
+      // …and a screen reader hears of it in the status line.
+      assert.match(await guest.textContent('.lobby-live[role="status"]'), new RegExp(`New table: ${hostName}'s, 1 seat free`));
+      await checkA11y(guest, `the lobby with a table (${size})`);
+      await shot(guest, `lobby-${size}-table`);
+      await guest.fill('.ot-name', `Gus ${size}`);
+      await table.locator('.sit').first().click();
+
+      // Full: it starts, and both are taken to the game, each in their own seat.
+      await Promise.all([host.waitForURL(/#\/game\/[a-z0-9]+$/, { timeout: 15_000 }), guest.waitForURL(/#\/game\/[a-z0-9]+$/, { timeout: 15_000 })]);
+      assert.equal(host.url().split('/').pop(), guest.url().split('/').pop(), 'the same game');
+      await Promise.all([loaded(host), loaded(guest)]);
+      assert.deepEqual(await mySeats(host), [hostName]);
+      assert.deepEqual(await mySeats(guest), [`Gus ${size}`]);
+      await shot(guest, `lobby-${size}-game`);
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  test(`Play now pairs two people waiting (${size})`, async () => {
+    const browser = await launchBrowser();
+    try {
+      const pages = [];
+      for (const name of ['Pia', 'Quin']) {
+        const page = await (await browser.newContext(device)).newPage();
+        await page.goto(`${BASE}/#/lobby`);
+        await page.waitForSelector('.pn-go');
+        await page.fill('.pn-name', `${name} ${size}`);
+        await page.selectOption('.pn-after', ''); // no bot: a person
+        pages.push(page);
+      }
+      await pages[0].click('.pn-go');
+      await pages[0].waitForSelector('.pn-status:text("Looking for a player")');
+      await pages[1].click('.pn-go');
+      await Promise.all(pages.map((p) => p.waitForURL(/#\/game\/[a-z0-9]+$/, { timeout: 15_000 })));
+      assert.equal(pages[0].url().split('/').pop(), pages[1].url().split('/').pop(), 'paired into one game');
+      await Promise.all(pages.map(loaded));
+      assert.deepEqual(await mySeats(pages[0]), [`Pia ${size}`]);
+      assert.deepEqual(await mySeats(pages[1]), [`Quin ${size}`]);
+    } finally {
+      await browser.close();
+    }
+  });
+}
+
+test('the lobby passes axe-core in the dark and fits a 320 px phone', async () => {
+  const browser = await launchBrowser();
+  try {
+    const page = await (await browser.newContext({ ...PHONE, viewport: { width: 320, height: 640 }, colorScheme: 'dark' })).newPage();
+    await page.goto(`${BASE}/#/lobby`);
+    await page.waitForSelector('.lobby-live:text("Live")');
+    await page.fill('.ot-name', 'Dora');
+    await page.selectOption('.ot-seat[data-i="0"] .ot-kind', 'bot');
+    await page.click('.ot-add');
+    await page.click('.ot-go');
+    await page.waitForSelector('.lobby-table:has-text("Dora") .start');
+    await checkA11y(page, 'the lobby in the dark at 320 px');
+    const wide = await page.evaluate(() => [...document.querySelectorAll('main *')]
+      .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1)
+      .map((el) => el.className || el.tagName));
+    assert.deepEqual(wide, [], 'nothing is wider than the phone');
+    const bar = await page.evaluate(() => [...document.querySelectorAll('.topbar > a, .topbar > button, .account-nav a, .account-nav button')]
+      .map((e) => e.getBoundingClientRect()).filter((r) => r.width > 0).map((r) => [r.left, r.right]));
+    for (let i = 1; i < bar.length; i++) assert.ok(bar[i][0] >= bar[i - 1][1], `the top bar's items ${i - 1} and ${i} do not overlap`);
+    assert.ok(bar[bar.length - 1][1] <= 320, 'the top bar fits');
+    await shot(page, 'lobby-320-dark');
+    // By keyboard: the host's Start button is reachable and starts the table (one bot: two players).
+    await page.focus('.lobby-table:has-text("Dora") .start');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/#\/game\/[a-z0-9]+$/, { timeout: 15_000 });
+    await loaded(page);
+  } finally {
+    await browser.close();
+  }
+});

@@ -1,0 +1,380 @@
+// The lobby (#/lobby): "Play now" (paired with someone waiting, or a bot
+// after the wait chosen), open tables listed live over /api/lobby/ws, a
+// table to open, seats to sit down at and stand up from. The seat token a
+// sit-down hands over is kept like every other seat's (api.js addTokens)
+// once the table's game starts; until then it is kept here, per table.
+
+import { addTokens, lastName, rememberName, request } from './api.js';
+import { esc, toast } from './dom.js';
+
+const SEATS_KEY = 'carcassonne.lobby';
+/** How often a host's page says they are still here (the server closes a table after 5 minutes of silence). */
+const HERE_EVERY_MS = 60_000;
+/** How often a "Play now" wait is asked about. */
+const POLL_MS = 1000;
+
+function loadSeats() {
+  try { return JSON.parse(localStorage.getItem(SEATS_KEY) || '{}') || {}; } catch { return {}; }
+}
+
+function saveSeats(all) {
+  try { localStorage.setItem(SEATS_KEY, JSON.stringify(all)); } catch { /* private mode: seats last this tab */ }
+}
+
+function keepSeat(table, seat, token, host) {
+  const all = loadSeats();
+  all[table] = { seat, token, host };
+  saveSeats(all);
+}
+
+function dropSeat(table) {
+  const all = loadSeats();
+  delete all[table];
+  saveSeats(all);
+}
+
+const CLOCKS = [
+  ['none', 'No clock', null],
+  ['rt-10-5', '10 min + 5 s a move', { kind: 'realtime', minutes: 10, increment: 5 }],
+  ['rt-25-10', '25 min + 10 s a move', { kind: 'realtime', minutes: 25, increment: 10 }],
+  ['turn-1', '1 day per move', { kind: 'turn', days: 1 }],
+  ['turn-3', '3 days per move', { kind: 'turn', days: 3 }],
+];
+
+export class LobbyScreen {
+  constructor(root, options) {
+    this.root = root;
+    this.options = options;
+    this.tables = new Map();
+    this.ws = null;
+    this.closed = false;
+    this.wait = null; // { id, token, timer }
+    this.otherSeats = [{ kind: 'open' }];
+    this.render();
+    this.connect();
+    this.hereTimer = setInterval(() => this.sayHere(), HERE_EVERY_MS);
+    this.sayHere();
+  }
+
+  destroy() {
+    this.closed = true;
+    clearInterval(this.hereTimer);
+    clearTimeout(this.reconnectTimer);
+    if (this.wait) clearTimeout(this.wait.timer);
+    if (this.ws) this.ws.close();
+  }
+
+  levels(selected) {
+    const levels = this.options.bot_levels || [];
+    const chosen = selected || this.options.default_bot_level;
+    return levels.map((l) => `<option value="${esc(l.name)}" ${l.name === chosen ? 'selected' : ''}>${esc(l.name)}</option>`).join('');
+  }
+
+  render() {
+    const titles = { standard: 'Standard', beginner: 'Beginner', 'first-edition': 'First edition' };
+    const presets = (this.options.presets || []).map((p) => `<option value="${esc(p.name)}">${esc(titles[p.name] || p.name)}</option>`).join('');
+    this.root.innerHTML = `
+      <div class="lobby">
+        <h1>Lobby</h1>
+        <div class="lobby-grid">
+          <section class="card play-now" aria-labelledby="play-now-title">
+            <h2 id="play-now-title">Play now</h2>
+            <p class="muted">Standard rules, against whoever is waiting (players close in rating first).</p>
+            <label class="opt">Your name <input class="pn-name" autocomplete="nickname" maxlength="40" value="${esc(lastName())}"></label>
+            <label class="opt">If nobody comes, a bot after
+              <select class="pn-after">
+                <option value="15">15 seconds</option><option value="30" selected>30 seconds</option>
+                <option value="60">1 minute</option><option value="">never: keep waiting</option>
+              </select></label>
+            <label class="opt">Bot level <select class="pn-level">${this.levels()}</select></label>
+            <div class="row">
+              <button class="btn primary big pn-go" type="button">Play now</button>
+              <button class="btn pn-cancel" type="button" hidden>Stop waiting</button>
+            </div>
+            <p class="pn-status" role="status" aria-live="polite"></p>
+          </section>
+          <section class="card open-table" aria-labelledby="open-title">
+            <h2 id="open-title">Open a table</h2>
+            <label class="opt">Your name <input class="ot-name" autocomplete="nickname" maxlength="40" value="${esc(lastName())}"></label>
+            <fieldset class="ot-seats"><legend>The other seats</legend><div class="ot-seat-list"></div>
+              <button class="link ot-add" type="button">+ Add a seat</button></fieldset>
+            <label class="opt">Rules <select class="ot-preset">${presets}</select></label>
+            <label class="opt">Time control <select class="ot-clock">${CLOCKS.map(([v, t]) => `<option value="${v}">${t}</option>`).join('')}</select></label>
+            <label class="opt check"><input type="checkbox" class="ot-rated"><span>Rated (signed-in players, rules without house rules)</span></label>
+            <button class="btn primary ot-go" type="button">Open the table</button>
+          </section>
+        </div>
+        <section class="card tables-card" aria-labelledby="tables-title">
+          <h2 id="tables-title">Open tables</h2>
+          <p class="lobby-live muted" role="status" aria-live="polite">Connecting…</p>
+          <ul class="lobby-tables"></ul>
+        </section>
+      </div>`;
+    this.renderSeatForm();
+    const $ = (s) => this.root.querySelector(s);
+    $('.pn-go').addEventListener('click', () => this.playNow());
+    $('.pn-cancel').addEventListener('click', () => this.stopWaiting());
+    $('.ot-add').addEventListener('click', () => {
+      if (this.otherSeats.length < 5) this.otherSeats.push({ kind: 'open' });
+      this.renderSeatForm();
+    });
+    $('.ot-go').addEventListener('click', () => this.openTable());
+    $('.lobby-tables').addEventListener('click', (e) => this.onTableClick(e));
+  }
+
+  renderSeatForm() {
+    const list = this.root.querySelector('.ot-seat-list');
+    list.innerHTML = this.otherSeats.map((s, i) => `
+      <div class="ot-seat" data-i="${i}">
+        <label>Seat ${i + 2}
+          <select class="ot-kind"><option value="open" ${s.kind === 'open' ? 'selected' : ''}>Open for a player</option>
+            <option value="bot" ${s.kind === 'bot' ? 'selected' : ''}>Bot</option></select></label>
+        ${s.kind === 'bot' ? `<label>Level <select class="ot-level">${this.levels(s.level)}</select></label>` : ''}
+        ${this.otherSeats.length > 1 ? `<button class="link ot-remove" type="button" aria-label="Remove seat ${i + 2}">Remove</button>` : ''}
+      </div>`).join('');
+    list.querySelectorAll('.ot-seat').forEach((row) => {
+      const i = Number(row.dataset.i);
+      row.querySelector('.ot-kind').addEventListener('change', (e) => {
+        this.otherSeats[i] = e.target.value === 'bot' ? { kind: 'bot', level: this.options.default_bot_level } : { kind: 'open' };
+        this.renderSeatForm();
+      });
+      row.querySelector('.ot-level')?.addEventListener('change', (e) => { this.otherSeats[i].level = e.target.value; });
+      row.querySelector('.ot-remove')?.addEventListener('click', () => {
+        this.otherSeats.splice(i, 1);
+        this.renderSeatForm();
+      });
+    });
+    this.root.querySelector('.ot-add').hidden = this.otherSeats.length >= 5;
+  }
+
+  // --- the live list ---------------------------------------------------------
+
+  connect() {
+    if (this.closed) return;
+    const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+    const ws = new WebSocket(`${proto}://${location.host}/api/lobby/ws`);
+    this.ws = ws;
+    ws.addEventListener('message', (e) => {
+      let m;
+      try { m = JSON.parse(e.data); } catch { return; }
+      if (m.type === 'tables') {
+        this.tables = new Map(m.tables.map((t) => [t.id, t]));
+        this.root.querySelector('.lobby-live').textContent = 'Live: tables appear as they open.';
+        this.renderTables();
+      } else if (m.type === 'table') {
+        // Said once, in the status line (the list itself is redrawn quietly).
+        if (!this.tables.has(m.table.id) && m.table.state === 'open') this.say(`New table: ${m.table.host}'s, ${m.table.free} seat${m.table.free === 1 ? '' : 's'} free.`);
+        this.tables.set(m.table.id, m.table);
+        this.renderTables();
+      } else if (m.type === 'gone') {
+        const t = this.tables.get(m.id);
+        if (t && t.state === 'open') this.say(`${t.host}'s table closed.`);
+        this.tables.delete(m.id);
+        if (loadSeats()[m.id]) {
+          dropSeat(m.id);
+          toast('A table you sat at was closed');
+        }
+        this.renderTables();
+      }
+    });
+    ws.addEventListener('close', () => {
+      if (this.closed) return;
+      this.root.querySelector('.lobby-live').textContent = 'Reconnecting…';
+      this.reconnectTimer = setTimeout(() => this.connect(), 2000);
+    });
+  }
+
+  /** A word for screen readers (and everyone) in the list's status line. */
+  say(text) {
+    const live = this.root.querySelector('.lobby-live');
+    if (live) live.textContent = text;
+  }
+
+  renderTables() {
+    const seats = loadSeats();
+    // The button in focus keeps it through the redraw (keyboard users).
+    const focused = document.activeElement?.closest?.('.lobby-tables button');
+    const keep = focused ? { cls: [...focused.classList].find((c) => ['sit', 'stand', 'start'].includes(c)), table: focused.dataset.table, seat: focused.dataset.seat } : null;
+    // A table I sit at has started: off to the game.
+    for (const t of this.tables.values()) {
+      const mine = seats[t.id];
+      if (mine && t.state === 'started' && t.game) {
+        addTokens(t.game, [mine.token]);
+        dropSeat(t.id);
+        location.hash = `#/game/${t.game}`;
+        return;
+      }
+    }
+    const list = this.root.querySelector('.lobby-tables');
+    const open = [...this.tables.values()].filter((t) => t.state === 'open');
+    if (!open.length) {
+      list.innerHTML = '<li class="muted">No open table yet: open one, or press Play now.</li>';
+      return;
+    }
+    list.innerHTML = open.map((t) => {
+      const mine = seats[t.id];
+      const seatItems = t.seats.map((s, i) => {
+        let who;
+        if (s.kind === 'open') {
+          who = mine ? '<span class="muted">open</span>'
+            : `<button class="btn small sit" type="button" data-table="${esc(t.id)}" data-seat="${i}" aria-label="Sit here: seat ${i + 1} at ${esc(t.host)}'s table">Sit here</button>`;
+        } else if (s.kind === 'bot') {
+          who = `${esc(s.name)} <span class="muted">(bot, ${esc(s.level)})</span>`;
+        } else {
+          who = `${esc(s.name)}${s.host ? ' <span class="muted">(host)</span>' : ''}${mine && mine.seat === i ? ' <strong>(you)</strong>' : ''}`;
+        }
+        return `<li>Seat ${i + 1}: ${who}</li>`;
+      }).join('');
+      const actions = !mine ? ''
+        : mine.host
+          ? `<button class="btn primary small start" type="button" data-table="${esc(t.id)}">Start the game</button>
+             <button class="btn small stand" type="button" data-table="${esc(t.id)}">Close the table</button>`
+          : `<button class="btn small stand" type="button" data-table="${esc(t.id)}">Stand up</button>`;
+      return `
+        <li class="lobby-table" data-id="${esc(t.id)}">
+          <h3>${esc(t.host)}'s table <span class="badge">${t.rated ? 'rated' : 'casual'}</span></h3>
+          <p>${esc(t.headline)} <a href="#/rules/${encodeURIComponent(t.rules_code)}">The rules</a></p>
+          <p class="muted">${esc(t.clock_text)} · ${t.free} of ${t.seats.length} seats free${t.rating == null ? '' : ` · host rated ${t.rating}`}</p>
+          <ul class="lobby-seats" aria-label="Seats">${seatItems}</ul>
+          ${actions ? `<div class="row">${actions}</div>` : ''}
+        </li>`;
+    }).join('');
+    if (keep && keep.cls) {
+      const again = [...list.querySelectorAll(`button.${keep.cls}`)].find((b) => b.dataset.table === keep.table && (keep.seat === undefined || b.dataset.seat === keep.seat));
+      (again || list.querySelector(`.lobby-table[data-id="${CSS.escape(keep.table || '')}"] button`))?.focus();
+    }
+  }
+
+  async onTableClick(e) {
+    const btn = e.target.closest('button');
+    if (!btn) return;
+    const id = btn.dataset.table;
+    const mine = loadSeats()[id];
+    try {
+      if (btn.classList.contains('sit')) {
+        const name = this.root.querySelector('.ot-name').value.trim() || this.root.querySelector('.pn-name').value.trim();
+        if (name) rememberName(name);
+        const r = await request('POST', `/api/lobby/tables/${encodeURIComponent(id)}/sit`, { seat: Number(btn.dataset.seat), ...(name ? { name } : {}) });
+        keepSeat(id, r.seat, r.token, false);
+        toast('You sat down: the game opens when it starts');
+        this.tables.set(r.table.id, r.table);
+        this.renderTables();
+      } else if (btn.classList.contains('stand') && mine) {
+        await request('POST', `/api/lobby/tables/${encodeURIComponent(id)}/stand`, { token: mine.token });
+        dropSeat(id);
+        this.renderTables();
+      } else if (btn.classList.contains('start') && mine) {
+        const r = await request('POST', `/api/lobby/tables/${encodeURIComponent(id)}/start`, { token: mine.token });
+        this.tables.set(r.table.id, r.table);
+        this.renderTables();
+      }
+    } catch (err) {
+      if (err.code === 'unauthorized' || err.code === 'not_found') dropSeat(id);
+      toast(err.message, 'error', 5000);
+    }
+  }
+
+  /** The host's page says it is still here, for each table it hosts. */
+  sayHere() {
+    for (const [id, s] of Object.entries(loadSeats())) {
+      if (!s.host) continue;
+      request('POST', `/api/lobby/tables/${encodeURIComponent(id)}/here`, { token: s.token }).catch((err) => {
+        if (err.code === 'not_found' || err.code === 'unauthorized') dropSeat(id);
+      });
+    }
+  }
+
+  async openTable() {
+    const $ = (s) => this.root.querySelector(s);
+    const name = $('.ot-name').value.trim();
+    if (name) rememberName(name);
+    const clock = CLOCKS.find(([v]) => v === $('.ot-clock').value)?.[2] || null;
+    const body = {
+      ...(name ? { name } : {}),
+      seats: [{ kind: 'me' }, ...this.otherSeats.map((s) => (s.kind === 'bot' ? { kind: 'bot', level: s.level } : { kind: 'open' }))],
+      rules: { preset: $('.ot-preset').value || 'standard' },
+      ...(clock ? { clock } : {}),
+      rated: $('.ot-rated').checked,
+    };
+    try {
+      const r = await request('POST', '/api/lobby/tables', body);
+      keepSeat(r.table.id, r.seat, r.token, true);
+      this.tables.set(r.table.id, r.table);
+      this.renderTables();
+      toast('Your table is open: it starts when it is full, or when you start it');
+      this.root.querySelector(`.lobby-table[data-id="${r.table.id}"] .start`)?.focus();
+    } catch (err) {
+      toast(err.message, 'error', 5000);
+    }
+  }
+
+  // --- Play now --------------------------------------------------------------
+
+  async playNow() {
+    const $ = (s) => this.root.querySelector(s);
+    const name = $('.pn-name').value.trim();
+    if (name) rememberName(name);
+    const after = $('.pn-after').value;
+    const body = { ...(name ? { name } : {}), ...(after ? { bot_after: Number(after), level: $('.pn-level').value } : {}) };
+    try {
+      const r = await request('POST', '/api/lobby/play-now', body);
+      this.wait = { id: r.wait.id, token: r.token, timer: null };
+      $('.pn-go').hidden = true;
+      $('.pn-cancel').hidden = false;
+      this.onWait(r.wait);
+    } catch (err) {
+      toast(err.message, 'error', 5000);
+    }
+  }
+
+  onWait(w) {
+    const status = this.root.querySelector('.pn-status');
+    if (w.state === 'paired' && w.game) {
+      addTokens(w.game, [this.wait.token]);
+      this.wait = null;
+      status.textContent = w.bot ? 'Nobody came: a game against a bot starts.' : 'Paired: the game starts.';
+      location.hash = `#/game/${w.game}`;
+      return;
+    }
+    const s = Math.floor(w.waited_ms / 1000);
+    // Said every 5 seconds, so that a screen reader is not flooded.
+    if (s % 5 === 0 || !status.textContent) status.textContent = `Looking for a player… ${s} s`;
+    this.wait.timer = setTimeout(() => this.pollWait(), POLL_MS);
+  }
+
+  async pollWait() {
+    if (!this.wait || this.closed) return;
+    try {
+      const r = await request('POST', `/api/lobby/play-now/${encodeURIComponent(this.wait.id)}`, { token: this.wait.token });
+      if (this.wait) this.onWait(r.wait);
+    } catch (err) {
+      if (err.code === 'network' || err.code === 'rate_limited') {
+        this.wait.timer = setTimeout(() => this.pollWait(), POLL_MS * 3);
+        return;
+      }
+      toast(err.message, 'error', 5000);
+      this.resetWait();
+    }
+  }
+
+  async stopWaiting() {
+    if (!this.wait) return;
+    clearTimeout(this.wait.timer);
+    const { id, token } = this.wait;
+    try {
+      await request('POST', `/api/lobby/play-now/${encodeURIComponent(id)}/cancel`, { token });
+      this.resetWait();
+      this.root.querySelector('.pn-status').textContent = 'Stopped waiting.';
+    } catch (err) {
+      if (err.code === 'already_paired') { this.pollWait(); return; }
+      toast(err.message, 'error', 5000);
+      this.resetWait();
+    }
+  }
+
+  resetWait() {
+    this.wait = null;
+    this.root.querySelector('.pn-go').hidden = false;
+    this.root.querySelector('.pn-cancel').hidden = true;
+  }
+}
