@@ -52,16 +52,16 @@ pub use routes::{
     MAX_WS_MESSAGE, SAVES_PER_HOUR,
 };
 pub use services::games::{rebuild, MoveRequest, SeatToken, Viewer};
-pub use services::{hints, review, AppState};
 pub use services::passkeys::{passkey_origin, MAX_PASSKEYS, STARTS_PER_ADDRESS};
+pub use services::{hints, review, AppState};
 pub use state::{score_history, StateView};
 pub use store::{
     hash_token, Account, AccountGame, Beat, Change, ChatMessage, ChatSettings, Feed, GameChanged, GameSummary,
     HistoryRow, NewGame, Progress, PushSubscription, RatedResult, RatedSeat, RatingChange, RatingRow, Rematch,
     SavedRules, Seat, SqliteStore, Store, StoreError, StoredGame, BEAT_EVERY, DELETED_ACCOUNT,
 };
-pub use store::{PasskeyChallenge, StoredPasskey};
 pub use store::{LobbyRow, LobbySweep, Waiting};
+pub use store::{PasskeyChallenge, StoredPasskey};
 pub use store_pg::{is_postgres_url, redact_url, PgStore, DEAD_AFTER, MIGRATIONS as PG_MIGRATIONS};
 pub use view::{options_json, replay_json, rules_json, state_json, tiles_json, COLORS};
 

@@ -25,13 +25,13 @@ use crate::view;
 mod accounts;
 mod hints;
 // (i18n) error messages in the reader's language
-mod localize;
-mod players;
-mod passkeys;
 mod chat;
-mod push;
 mod clocks;
 mod lobby;
+mod localize;
+mod passkeys;
+mod players;
+mod push;
 mod rulesets;
 mod ws;
 

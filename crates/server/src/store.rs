@@ -1267,7 +1267,6 @@ pub(crate) const PUSH_MIGRATION: &str = "CREATE TABLE push_keys (
 /// The columns a [`PushSubscription`] is read from, in its fields' order.
 pub(crate) const PUSH_COLUMNS: &str = "endpoint, p256dh, auth, target, game_id, account, created_at";
 
-
 /// Takes the work of a review (`Store::claim_review`): `?1` game, `?2`
 /// server, `?3` now, `?4` stale before. One row changed: taken.
 pub(crate) const CLAIM_REVIEW: &str = "INSERT INTO reviews (game_id, review, claimed_by, claimed_at)

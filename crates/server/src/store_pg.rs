@@ -45,7 +45,8 @@ use crate::store::passkeys::pg as passkeys_sql;
 use crate::store::Rematch;
 use crate::store::{
     summary, Account, Beat, Change, ChatMessage, ChatSettings, Feed, GameChanged, GameSummary, NewGame, Progress,
-    SavedRules, Store, StoreError, StoredGame, ACCOUNT_COLUMNS, BEAT_EVERY, CLAIM_REVIEW, SAVE_REVIEW, PushSubscription, PUSH_COLUMNS, PUSH_MIGRATION, TurnOf,
+    PushSubscription, SavedRules, Store, StoreError, StoredGame, TurnOf, ACCOUNT_COLUMNS, BEAT_EVERY, CLAIM_REVIEW,
+    PUSH_COLUMNS, PUSH_MIGRATION, SAVE_REVIEW,
 };
 use crate::store::{LobbyRow, LobbySweep, Waiting};
 use crate::store::{PasskeyChallenge, StoredPasskey};
@@ -1139,7 +1140,6 @@ impl Store for PgStore {
         Ok(n == 1)
     }
 
-
     // Clocks (services/clock.rs).
 
     async fn save_clock(&self, id: &str, clock: &str, deadline: Option<i64>) -> Result<(), StoreError> {
@@ -1242,7 +1242,6 @@ impl Store for PgStore {
         lobby::cancel(self, id).await
     }
 
-
     async fn claim_bots(&self, id: &str) -> Result<bool, StoreError> {
         let conn = self.conn().await?;
         let claim = conn
@@ -1289,9 +1288,11 @@ impl Store for PgStore {
                 conn.execute(&statement, &[game, &self.server, &online, &EVENTS, &payload]).await?;
                 Ok(())
             }
-            Change::Thinking { .. } | Change::Chat { .. } | Change::Rematch { .. } | Change::Clock { .. } | Change::Lobby { .. } => {
-                self.notify(EVENTS, &payload).await
-            }
+            Change::Thinking { .. }
+            | Change::Chat { .. }
+            | Change::Rematch { .. }
+            | Change::Clock { .. }
+            | Change::Lobby { .. } => self.notify(EVENTS, &payload).await,
             Change::Moved(_) | Change::Gone { .. } => Ok(()),
         }
     }

@@ -449,13 +449,7 @@ impl AppState {
         // The browsers following the seat, and those following its account.
         let mut targets = vec![seat_target(&live.id, p.index())];
         targets.extend(account.as_deref().filter(|a| *a != crate::store::DELETED_ACCOUNT).map(account_target));
-        self.enqueue(Job {
-            targets,
-            payload,
-            ttl: TURN_TTL,
-            urgency: "high",
-            topic: topic(&live.id, "t"),
-        });
+        self.enqueue(Job { targets, payload, ttl: TURN_TTL, urgency: "high", topic: topic(&live.id, "t") });
     }
 
     /// A websocket of `viewer` opened on `live`: an invited seat it holds
