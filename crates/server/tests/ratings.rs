@@ -542,3 +542,19 @@ async fn two_servers_on_postgres_finish_a_rated_game_once() {
     assert_eq!(schema.one("SELECT games FROM ratings"), "1");
     assert_eq!(schema.one("SELECT count(*) FROM rating_history"), "1");
 }
+
+#[tokio::test]
+async fn a_rated_game_gives_no_hints() {
+    let s = server();
+    let ada = sign_up(&s, "Ada").await;
+    let seats = json!([ { "kind": "human" }, { "kind": "bot", "level": "random" } ]);
+    for (rated, want) in [(false, StatusCode::OK), (true, StatusCode::FORBIDDEN)] {
+        let (id, tokens) = create(&s, Some(&ada), json!({ "seats": seats, "rated": rated })).await;
+        let token = tokens[0].as_deref().unwrap();
+        let (status, v) = send(&s, "POST", &format!("/api/games/{id}/hint?token={token}"), Some(json!({})), None).await;
+        assert_eq!(status, want, "rated {rated}: {v}");
+        if rated {
+            assert_eq!(v["error"], "no_hints", "{v}");
+        }
+    }
+}
