@@ -558,6 +558,32 @@ async fn rated_tables_seat_signed_in_people_only_and_refuse_house_rules() {
     assert_eq!(get(&app, &format!("/api/lobby/tables/{id}")).await.1["free"], 1);
 }
 
+#[tokio::test]
+async fn a_rated_table_starts_a_rated_game_on_its_clock_with_the_sitters_accounts() {
+    let (app, state) = test_app();
+    let ada = sign_up(&app, "Ada").await;
+    let bob = sign_up(&app, "Bob").await;
+    let clock = json!({"kind": "realtime", "minutes": 10, "increment": 5});
+    let body = json!({"seats": [{"kind": "me"}, {"kind": "open"}], "rated": true, "clock": clock});
+    let (s, _, v) = send(&app, "/api/lobby/tables", body, Some(&ada), None).await;
+    assert_eq!(s, 201, "{v}");
+    assert_eq!(v["table"]["rating"], Value::Null, "Ada has no rated duel yet");
+    assert_eq!(v["table"]["clock_text"], "10 min + 5 s");
+    let id = v["table"]["id"].as_str().unwrap().to_string();
+    let (s, _, v) = send(&app, &format!("/api/lobby/tables/{id}/sit"), json!({"seat": 1}), Some(&bob), None).await;
+    assert_eq!(s, 200, "{v}");
+    let game = v["table"]["game"].as_str().expect("full: started").to_string();
+    let (s, g) = get(&app, &format!("/api/games/{game}")).await;
+    assert_eq!(s, 200, "{g}");
+    assert_eq!((g["clock"]["kind"].as_str(), g["clock"]["minutes"].as_u64()), (Some("realtime"), Some(10)), "{g}");
+    assert!(state.store().rated(&game).await.unwrap().is_some(), "the game is rated");
+    let stored = state.store().load(&game).await.unwrap().unwrap();
+    for (seat, name) in stored.seats.iter().zip(["ada", "bob"]) {
+        let account = state.store().account_by_key(name).await.unwrap().unwrap();
+        assert_eq!(seat.account(), Some(account.id.as_str()), "{name}'s seat is linked to their account");
+    }
+}
+
 // ---- The store's lobby methods, both stores ----
 
 fn row(id: &str, owner: &str, at: i64) -> carcassonne_server::LobbyRow {

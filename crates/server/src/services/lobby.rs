@@ -77,6 +77,9 @@ struct Body {
     /// The game it started, once started.
     #[serde(default)]
     game: Option<String>,
+    /// The host's two-player rating when the table opened (a signed-in host's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    host_rating: Option<i64>,
 }
 
 /// A seat as the lobby shows it.
@@ -103,7 +106,7 @@ pub struct TableView {
     /// The engine's sentence for the rules (`Rules::headline`).
     pub headline: String,
     pub host: String,
-    /// The host's rating (`null` until ratings exist).
+    /// The host's two-player rating when the table opened (`null`: a guest, or no rated duel yet).
     pub rating: Option<i64>,
     pub clock: Option<Value>,
     /// The time control in words ("no clock").
@@ -256,8 +259,7 @@ fn view_of(row: &LobbyRow) -> Option<TableView> {
         rules_code: body.rules_code.clone(),
         headline: rules.headline(),
         host,
-        // (The host's rating is not shown on the table yet.)
-        rating: None,
+        rating: body.host_rating,
         clock_text: clock_text(body.clock.as_ref()).unwrap_or_else(|_| "no clock".into()),
         clock: body.clock.clone(),
         rated: body.rated,
@@ -511,7 +513,11 @@ impl AppState {
             .collect();
         super::games::check_rules(&seat_programs, &rules, &self.config().external_bots)
             .map_err(ApiError::BadRequest)?;
-        let body = Body { host, rules_code: rules.to_code(), clock, rated: req.rated, seats, game: None };
+        let host_rating = match &who.account {
+            Some((account, _)) => self.duel_rating(account).await,
+            None => None,
+        };
+        let body = Body { host, rules_code: rules.to_code(), clock, rated: req.rated, seats, game: None, host_rating };
         let now = now_ms();
         let row = LobbyRow {
             id: new_id()?,

@@ -26,7 +26,7 @@ pub const MAX_WAITS: usize = 1000;
 pub const WAIT_GONE: Duration = Duration::from_secs(20);
 /// A paired wait is kept this long (its page learns the game).
 pub const PAIRED_KEPT: Duration = Duration::from_secs(10 * 60);
-/// The rating of a player without one (ratings come later).
+/// The rating of a player without one (a guest, or no rated duel yet).
 pub const DEFAULT_RATING: i64 = 1500;
 /// Bot games offered after a wait of this many seconds at least / at most.
 pub const BOT_AFTER: std::ops::RangeInclusive<u64> = 5..=600;
@@ -99,13 +99,17 @@ impl AppState {
         let token = new_token()?;
         let now = now_ms();
         let body = WaitBody { bot_after: req.bot_after, level };
+        // A signed-in player's two-player rating; a guest's, a new player's.
+        let rating = match &who.account {
+            Some((account, _)) => self.duel_rating(account).await.unwrap_or(DEFAULT_RATING),
+            None => DEFAULT_RATING,
+        };
         let w = Waiting {
             id: new_id()?,
             owner: who.owner.clone(),
             token_hash: hash_token(&token),
             name,
-            // (The account's rating is not used to pair yet.)
-            rating: DEFAULT_RATING,
+            rating,
             body: serde_json::to_string(&body).map_err(|e| ApiError::Storage(e.to_string()))?,
             since: now,
             seen_at: now,

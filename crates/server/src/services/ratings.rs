@@ -140,6 +140,14 @@ impl AppState {
         Ok(self.store().apply_rating(&result).await?)
     }
 
+    /// An account's two-player (Glicko-2) rating, rounded, if it has one:
+    /// the lobby shows a table host's, Play now pairs by it.
+    pub(super) async fn duel_rating(&self, account: &str) -> Option<i64> {
+        let rows = self.store().account_ratings(account).await.ok()?;
+        let row = rows.iter().find(|r| r.pool == Pool::Duel)?;
+        Some(Pool::Duel.shown(&row.rating).0.round() as i64)
+    }
+
     /// Applies the results of rated games finished over a minute ago and
     /// not applied (their server stopped between storing the last move and
     /// applying it): how many were applied now.
