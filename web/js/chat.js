@@ -174,6 +174,10 @@ export class ChatPanel {
   say(text) { this.status.textContent = text; }
 
   draw() {
+    // Someone to talk to: a seat played online, or spectators (this page
+    // watching); at one screen against bots the panel keeps out of the way.
+    const s0 = this.state();
+    this.root.hidden = !!s0 && this.player() && !s0.players.some((p) => p.remote) && this.messages.size === 0;
     const hidden = this.hidden;
     this.toggle.textContent = this.unread ? `Chat (${this.unread} new)` : 'Chat';
     this.toggle.setAttribute('aria-expanded', String(this.open && !hidden));

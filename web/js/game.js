@@ -104,8 +104,8 @@ export class GameScreen {
         </div>
         <aside class="sidebar">
           <section class="players-panel" aria-label="${esc(t('game-players'))}"></section>
-          <section class="chat-panel" aria-labelledby="chat-title"></section>
           <section class="tile-panel" aria-label="${esc(t('game-your-move'))}"></section>
+          <section class="chat-panel" aria-labelledby="chat-title"></section>
           <div class="drawer" id="game-drawer">
             <div class="drawer-head"><h2>${esc(t('game-log-and-tiles'))}</h2><button class="btn drawer-close">${esc(t('game-back-to-board'))}</button></div>
             <section class="bag-panel"></section>
