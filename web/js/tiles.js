@@ -249,19 +249,30 @@ function buildGeometry(def) {
 
 /** A tile's geometry with its fields' spots worked out. */
 function fieldsOf(g) {
-  if (g.fieldsPending) {
-    fieldAnchors(g, g.fieldsPending);
-    g.fieldsPending = null;
-  }
+  for (const _ of fieldsInSteps(g)) { /* all at once */ }
   return g;
+}
+
+/**
+ * The same a step at a time (a step: the raster, or one field's flood fill or
+ * widest spot, a few ms each), for the page to answer in between. A tile's
+ * steps left half done are finished by the next `fieldsOf`.
+ */
+function* fieldsInSteps(g) {
+  if (!g.fieldsPending) return;
+  g.fieldSteps = g.fieldSteps || fieldAnchors(g, g.fieldsPending);
+  while (g.fieldsPending && !g.fieldSteps.next().done) yield;
+  g.fieldsPending = null;
+  g.fieldSteps = null;
 }
 
 /**
  * Fields: rasterise the barriers (cities, roads, the river), flood each field
  * from its half-edges, and stand its farmer where the field is widest. A
- * garden goes to the widest spot of the largest field first.
+ * garden goes to the widest spot of the largest field first. A generator:
+ * it pauses after each step (never while the shared canvas is in use).
  */
-function fieldAnchors(g, cityPaths) {
+function* fieldAnchors(g, cityPaths) {
   const ctx = hitContext();
   const N = 100;
   ctx.clearRect(0, 0, N, N);
@@ -277,6 +288,7 @@ function fieldAnchors(g, cityPaths) {
   const img = ctx.getImageData(0, 0, N, N).data;
   const barrier = new Uint8Array(N * N);
   for (let i = 0; i < N * N; i++) barrier[i] = img[i * 4 + 3] > 100 ? 1 : 0;
+  yield;
 
   // Obstacles: not separators, but no place for a farmer.
   const obstacle = new Uint8Array(N * N);
@@ -328,6 +340,7 @@ function fieldAnchors(g, cityPaths) {
       if (y > 0) reach(k - N);
     }
   });
+  yield;
 
   const widest = (si) => {
     // Chamfer distance to anything that is not this field (the tile border included).
@@ -375,10 +388,12 @@ function fieldAnchors(g, cityPaths) {
     block(p[0], p[1], 14);
     const gi = g.def.segments.findIndex((s) => s.kind === 'garden');
     if (gi >= 0) g.anchors[gi] = [p[0], p[1] + 2];
+    yield;
   }
   for (const si of fields) {
     const w = widest(si);
     g.anchors[si] = w.point || [50, 50];
+    yield;
   }
 }
 
@@ -592,23 +607,39 @@ export class TileSet {
     return s;
   }
 
-  /** The same, the geometry worked out in short tasks, the page answering in between. */
-  async defsInSlices() {
-    let since = performance.now();
+  /**
+   * The same into `el` (the page's `<defs>`): worked out and parsed in short
+   * tasks (of about 5 ms, the first one after the caller's), the page
+   * answering in between, then put in at once (each change of the page's
+   * `<defs>` restyles them all).
+   */
+  async defsInSlices(el) {
+    let since = -Infinity;
+    const out = document.createElementNS(el.namespaceURI, 'defs'); // off the page: parsed, not styled
+    let batch = ''; // drawings made and not parsed yet
+    const put = () => {
+      out.insertAdjacentHTML('beforeend', batch);
+      batch = '';
+    };
     const pause = async () => {
       if (performance.now() - since < 5) return;
+      if (batch) put();
       await new Promise((r) => setTimeout(r));
       since = performance.now();
     };
+    await pause();
+    batch = sharedDefs();
     for (const id of this.byId.keys()) {
       const g = this.shape(id);
       await pause();
       if (g.def.garden) {
-        fieldsOf(g);
-        await pause();
+        for (const _ of fieldsInSteps(g)) await pause();
       }
+      batch += this.def(id);
+      await pause();
     }
-    return this.defs();
+    put();
+    el.replaceChildren(...out.childNodes);
   }
 
   def(id) {
