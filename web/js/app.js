@@ -42,7 +42,7 @@ async function boot() {
   installYourTurn();
   // The tiles' pictures come just after the first screen (its <use>s fill in),
   // a slice at a time, so that the page shows and answers at once.
-  document.getElementById('tile-defs').innerHTML = await tiles.defsInSlices();
+  await tiles.defsInSlices(document.getElementById('tile-defs'));
   // For the browser tests and the curious: the tile geometry (and the pictures are in).
   window.carcassonne = { tiles };
 }

@@ -79,6 +79,7 @@ export class GameScreen {
     document.removeEventListener('keydown', this.keys);
     document.removeEventListener('visibilitychange', this.visible);
     this.chat.destroy();
+    cancelAnimationFrame(this.framing);
     this.socket.close();
     this.clocks.destroy();
     this.connection.destroy();
@@ -325,18 +326,31 @@ export class GameScreen {
       this.board.fit(!!prev);
     }
     this.draw();
-    // On a touch screen each turn starts with the cells where the tile fits in view, big enough to tap
-    // (those that cannot all be are counted, and said: framed again once the words are in, as they take room).
-    if (TOUCH && this.myTurn && (!prev || prev.version !== s.version)) {
-      for (let i = 0; i < 2; i++) {
-        this.offView = this.board.frameCells(this.cellsFor(this.sel.tile), 48);
-        this.renderTilePanel();
-      }
-    }
+    if (TOUCH && this.myTurn && (!prev || prev.version !== s.version)) this.frameTurn();
     if (s.status === 'finished' && !this.shownResults) {
       this.shownResults = true;
       setTimeout(() => this.openResults(), prev ? 900 : 0);
     }
+  }
+
+  /**
+   * On a touch screen each turn starts with the cells where the tile fits in view, big enough to tap
+   * (those that cannot all be are counted, and said: framed again once the words are in, as they take room).
+   * Done in the next frame, before it is painted: measuring the board at once would lay the page out
+   * within the state's own task (the first state's layout is a long one), and again in the frame.
+   */
+  frameTurn() {
+    const host = this.board.host;
+    host.dataset.moving = '1'; // the view is about to move (as while it moves)
+    cancelAnimationFrame(this.framing);
+    this.framing = requestAnimationFrame(() => {
+      delete host.dataset.moving;
+      if (!this.myTurn) return;
+      for (let i = 0; i < 2; i++) {
+        this.offView = this.board.frameCells(this.cellsFor(this.sel.tile), 48);
+        this.renderTilePanel();
+      }
+    });
   }
 
   onError(e) {

@@ -251,19 +251,37 @@ function buildGeometry(def) {
 
 /** A tile's geometry with its fields' spots worked out. */
 function fieldsOf(g) {
-  if (g.fieldsPending) {
-    fieldAnchors(g, g.fieldsPending);
-    g.fieldsPending = null;
-  }
+  for (const _ of fieldsInSteps(g)) { /* all at once */ }
   return g;
+}
+
+/**
+ * The same a step at a time (a step: the raster, or one field's flood fill or
+ * widest spot, a few ms each), for the page to answer in between. A tile's
+ * steps left half done are finished by the next `fieldsOf`.
+ */
+function* fieldsInSteps(g) {
+  if (!g.fieldsPending) return;
+  g.fieldSteps = g.fieldSteps || fieldAnchors(g, g.fieldsPending);
+  while (g.fieldsPending && !g.fieldSteps.next().done) yield;
+  g.fieldsPending = null;
+  g.fieldSteps = null;
+}
+
+/** 1 where a pixel of an RGBA raster is (mostly) opaque. */
+function alphaMask(img, n) {
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i++) out[i] = img[i * 4 + 3] > 100 ? 1 : 0;
+  return out;
 }
 
 /**
  * Fields: rasterise the barriers (cities, roads, the river), flood each field
  * from its half-edges, and stand its farmer where the field is widest. A
- * garden goes to the widest spot of the largest field first.
+ * garden goes to the widest spot of the largest field first. A generator:
+ * it pauses after each step (never while the shared canvas is in use).
  */
-function fieldAnchors(g, cityPaths) {
+function* fieldAnchors(g, cityPaths) {
   const ctx = hitContext();
   const N = 100;
   ctx.clearRect(0, 0, N, N);
@@ -277,8 +295,8 @@ function fieldAnchors(g, cityPaths) {
   for (const r of g.rivers) ctx.stroke(new Path2D(pathString(r)));
   if (g.pond) { ctx.beginPath(); ctx.arc(g.pond.x, g.pond.y, g.pond.r + 1, 0, Math.PI * 2); ctx.fill(); }
   const img = ctx.getImageData(0, 0, N, N).data;
-  const barrier = new Uint8Array(N * N);
-  for (let i = 0; i < N * N; i++) barrier[i] = img[i * 4 + 3] > 100 ? 1 : 0;
+  const barrier = alphaMask(img, N * N);
+  yield;
 
   // Obstacles: not separators, but no place for a farmer.
   const obstacle = new Uint8Array(N * N);
@@ -294,6 +312,7 @@ function fieldAnchors(g, cityPaths) {
     if (a) block(a[0], a[1], 9);
   }
   for (const c of g.cities) block(c.shield[0], c.shield[1], 9);
+  yield;
 
   // Flood fill each field from its half-edges.
   const label = new Int16Array(N * N).fill(-1);
@@ -310,10 +329,8 @@ function fieldAnchors(g, cityPaths) {
     }
     return pts;
   };
-  const fields = [];
-  g.def.segments.forEach((s, si) => {
-    if (s.kind !== 'field') return;
-    fields.push(si);
+  // (The loops are in plain functions, not in the generator: V8 optimises those mid-loop.)
+  const flood = (si, s) => {
     const stack = [];
     for (const h of s.halves) for (const [x, y] of seedsOf(h)) {
       const k = y * N + x;
@@ -329,10 +346,17 @@ function fieldAnchors(g, cityPaths) {
       if (y + 1 < N) reach(k + N);
       if (y > 0) reach(k - N);
     }
-  });
+  };
+  const fields = [];
+  for (const [si, s] of g.def.segments.entries()) {
+    if (s.kind !== 'field') continue;
+    fields.push(si);
+    flood(si, s);
+    yield;
+  }
 
-  const widest = (si) => {
-    // Chamfer distance to anything that is not this field (the tile border included).
+  // Chamfer distance to anything that is not this field (the tile border included).
+  const forward = (si) => {
     const d = new Float32Array(N * N);
     for (let k = 0; k < N * N; k++) d[k] = label[k] === si && !obstacle[k] ? 1e6 : 0;
     // (Neighbours off the tile count as 0; the loops are written out, as they run at boot.)
@@ -343,6 +367,9 @@ function fieldAnchors(g, cityPaths) {
       d[k] = Math.min(d[k], (x > 0 ? d[k - 1] : 0) + 1, (up ? d[k - N] : 0) + 1,
         (up && x > 0 ? d[k - N - 1] : 0) + 1.414, (up && x + 1 < N ? d[k - N + 1] : 0) + 1.414);
     }
+    return d;
+  };
+  const backward = (d) => {
     for (let y = N - 1; y >= 0; y--) for (let x = N - 1; x >= 0; x--) {
       const k = y * N + x;
       if (!d[k]) continue;
@@ -350,6 +377,8 @@ function fieldAnchors(g, cityPaths) {
       d[k] = Math.min(d[k], (x + 1 < N ? d[k + 1] : 0) + 1, (down ? d[k + N] : 0) + 1,
         (down && x + 1 < N ? d[k + N + 1] : 0) + 1.414, (down && x > 0 ? d[k + N - 1] : 0) + 1.414);
     }
+  };
+  const spotOf = (si, d) => {
     let best = 0, area = 0, sx = 0, sy = 0;
     for (let k = 0; k < N * N; k++) {
       if (label[k] !== si) continue;
@@ -367,20 +396,30 @@ function fieldAnchors(g, cityPaths) {
     }
     return { point: [(bk % N) + 0.5, ((bk / N) | 0) + 0.5], width: best, area };
   };
+  // A field's widest spot, a pass at a time.
+  function* widest(si) {
+    const d = forward(si);
+    yield;
+    backward(d);
+    yield;
+    return spotOf(si, d);
+  }
 
   if (g.def.garden && fields.length) {
     const area = new Map(fields.map((si) => [si, 0]));
-    for (let k = 0; k < N * N; k++) if (area.has(label[k])) area.set(label[k], area.get(label[k]) + 1);
+    ((count) => { for (let k = 0; k < N * N; k++) if (count.has(label[k])) count.set(label[k], count.get(label[k]) + 1); })(area);
     const largest = fields.map((si) => ({ si, area: area.get(si) })).sort((a, b) => b.area - a.area)[0];
-    const p = widest(largest.si).point || [30, 70];
+    const p = (yield* widest(largest.si)).point || [30, 70];
     g.garden = { x: p[0], y: p[1] };
     block(p[0], p[1], 14);
     const gi = g.def.segments.findIndex((s) => s.kind === 'garden');
     if (gi >= 0) g.anchors[gi] = [p[0], p[1] + 2];
+    yield;
   }
   for (const si of fields) {
-    const w = widest(si);
+    const w = yield* widest(si);
     g.anchors[si] = w.point || [50, 50];
+    yield;
   }
 }
 
@@ -593,23 +632,39 @@ export class TileSet {
     return s;
   }
 
-  /** The same, the geometry worked out in short tasks, the page answering in between. */
-  async defsInSlices() {
-    let since = performance.now();
+  /**
+   * The same into `el` (the page's `<defs>`): worked out and parsed in short
+   * tasks (of a few ms: 3 ms of work, then what it drew is parsed; the first
+   * one after the caller's), the page answering in between, then put in at
+   * once (each change of the page's `<defs>` restyles them all).
+   */
+  async defsInSlices(el) {
+    let since = -Infinity;
+    const out = document.createElementNS(el.namespaceURI, 'defs'); // off the page: parsed, not styled
+    let batch = ''; // drawings made and not parsed yet
+    const put = () => {
+      out.insertAdjacentHTML('beforeend', batch);
+      batch = '';
+    };
     const pause = async () => {
-      if (performance.now() - since < 5) return;
+      if (performance.now() - since < 3) return;
+      if (batch) put();
       await new Promise((r) => setTimeout(r));
       since = performance.now();
     };
+    await pause();
+    batch = sharedDefs();
     for (const id of this.byId.keys()) {
       const g = this.shape(id);
       await pause();
       if (g.def.garden) {
-        fieldsOf(g);
-        await pause();
+        for (const _ of fieldsInSteps(g)) await pause();
       }
+      batch += this.def(id);
+      await pause();
     }
-    return this.defs();
+    put();
+    el.replaceChildren(...out.childNodes);
   }
 
   def(id) {
