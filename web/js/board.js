@@ -82,9 +82,13 @@ export class BoardView {
     if (this.followers && Math.abs(this.followerSize() - this.drawnFollowerSize) > 1) this.setFollowers(this.followers);
   }
 
-  /** A follower's height in board units: 26 (a quarter tile), but never under 16 px on screen. */
+  /**
+   * A follower's height in board units: 26 (a quarter tile), but never under
+   * 16 px on screen, up to 60 (a board some 17 tiles wide fitted to a phone
+   * still shows followers 13 px tall or more).
+   */
   followerSize() {
-    return Math.min(48, Math.max(26, 16 / this.cam.k));
+    return Math.min(60, Math.max(26, 16 / this.cam.k));
   }
 
   size() {
