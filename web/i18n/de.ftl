@@ -699,3 +699,78 @@ error-rated_needs_preset = Ein gewerteter Tisch spielt eine Vorlage ohne Hausreg
 error-seat_taken = Dieser Platz ist besetzt.
 error-table_started = Dieser Tisch hat schon begonnen.
 error-too_few_players = Ein Spiel braucht mindestens zwei Spieler.
+
+## Clocks and your turn
+clock-days-left = { $n ->
+        [one] noch { $n } Tag
+       *[other] noch { $n } Tage
+    }
+clock-hours-left = { $n ->
+        [one] noch { $n } Stunde
+       *[other] noch { $n } Stunden
+    }
+clock-minutes-left = { $n ->
+        [one] noch { $n } Minute
+       *[other] noch { $n } Minuten
+    }
+clock-under-a-minute = noch weniger als eine Minute
+clock-out = Zeit abgelaufen
+clock-minutes = { $n ->
+        [one] { $n } Minute
+       *[other] { $n } Minuten
+    }
+clock-seconds = { $n ->
+        [one] { $n } Sekunde
+       *[other] { $n } Sekunden
+    }
+clock-seat = Platz { $n }
+clock-ran-out = { $name } hat keine Zeit mehr
+clock-bot-plays = Ein Bot ({ $level }) spielt für { $name }
+clock-bot-plays-by = Ein Bot ({ $level }) spielt für { $name } (auf Wunsch von { $by })
+clock-back = { $name } ist zurück und spielt wieder
+clock-log-move = Zug { $n }
+clock-panel = Uhren
+clock-standin = Bot ({ $level }) spielt
+clock-left = noch { $time }
+clock-left-running = noch { $time }, läuft
+clock-low = Noch { $time } auf deiner Uhr.
+clock-handover-out = { $name } hat keine Zeit mehr. Den Platz einem Bot geben, bis { $name } zurückkommt?
+clock-handover-away = { $name } ist seit { $n ->
+        [one] { $n } Minute
+       *[other] { $n } Minuten
+    } weg. Den Platz einem Bot geben, bis { $name } zurückkommt?
+clock-bot-level = Bot-Stufe
+clock-handover = Den Platz von { $name } einem Bot geben
+clock-takeback-note = Ein Bot spielt für dich, während du weg warst.
+clock-takeback = Meinen Platz zurücknehmen
+clock-none = Ohne Uhr
+clock-realtime = Echtzeit { $m } Min. + { $s } s pro Zug
+clock-custom = Echtzeit, eigene…
+clock-turn = { $n ->
+        [one] Rundenbasiert: { $n } Tag pro Zug
+       *[other] Rundenbasiert: { $n } Tage pro Zug
+    }
+clock-legend = Uhr
+clock-control = Bedenkzeit
+clock-minutes-each = Minuten je Spieler
+clock-increment = Sekunden dazu pro Zug
+clock-away = Minuten Abwesenheit, bevor ein Bot einen Platz übernehmen darf
+yourturn = Du bist dran
+yourturn-title = Spiele, in denen du dran bist
+yourturn-count = { $n ->
+        [one] Du bist in { $n } Spiel dran
+       *[other] Du bist in { $n } Spielen dran
+    }
+yourturn-game = { $name } gegen { $others }
+
+## Rematch and notifications
+rematch = Revanche
+rematch-help = Dieselben Plätze und Regeln; der nächste Spieler beginnt
+rematch-ready = Die Revanche ist bereit.
+rematch-waiting = Revanche: warte auf { $names }.
+rematch-watch = Die Revanche ansehen
+push-on = Benachrichtigen, wenn ich dran bin: an (zum Ausschalten klicken)
+push-off = Benachrichtigen, wenn ich dran bin: aus (zum Einschalten klicken)
+push-busy = Benachrichtigen, wenn ich dran bin: frage nach…
+push-blocked = Benachrichtigen, wenn ich dran bin: Benachrichtigungen sind für diese Seite in den Browser-Einstellungen gesperrt
+push-unavailable = Benachrichtigen, wenn ich dran bin: dieser Browser kann von dieser Seite keine Benachrichtigungen empfangen

@@ -716,3 +716,78 @@ error-rated_needs_preset = A rated table plays a preset without house rules.
 error-seat_taken = That seat is taken.
 error-table_started = This table has started.
 error-too_few_players = A game needs two players at least.
+
+## Clocks and your turn
+clock-days-left = { $n ->
+        [one] { $n } day left
+       *[other] { $n } days left
+    }
+clock-hours-left = { $n ->
+        [one] { $n } hour left
+       *[other] { $n } hours left
+    }
+clock-minutes-left = { $n ->
+        [one] { $n } minute left
+       *[other] { $n } minutes left
+    }
+clock-under-a-minute = less than a minute left
+clock-out = out of time
+clock-minutes = { $n ->
+        [one] { $n } minute
+       *[other] { $n } minutes
+    }
+clock-seconds = { $n ->
+        [one] { $n } second
+       *[other] { $n } seconds
+    }
+clock-seat = Seat { $n }
+clock-ran-out = { $name } ran out of time
+clock-bot-plays = A { $level } bot plays for { $name }
+clock-bot-plays-by = A { $level } bot plays for { $name } ({ $by }'s choice)
+clock-back = { $name } is back and plays again
+clock-log-move = Move { $n }
+clock-panel = Clocks
+clock-standin = bot ({ $level }) plays
+clock-left = { $time } left
+clock-left-running = { $time } left, running
+clock-low = { $time } left on your clock.
+clock-handover-out = { $name } ran out of time. Hand their seat to a bot until they come back?
+clock-handover-away = { $name } has been away for { $n ->
+        [one] { $n } minute
+       *[other] { $n } minutes
+    }. Hand their seat to a bot until they come back?
+clock-bot-level = Bot level
+clock-handover = Hand { $name }'s seat to a bot
+clock-takeback-note = A bot plays for you while you were away.
+clock-takeback = Take my seat back
+clock-none = No clock
+clock-realtime = Real time { $m } min + { $s } s a move
+clock-custom = Real time, custom…
+clock-turn = { $n ->
+        [one] Turn-based: { $n } day a move
+       *[other] Turn-based: { $n } days a move
+    }
+clock-legend = Clock
+clock-control = Time control
+clock-minutes-each = Minutes each
+clock-increment = Seconds added a move
+clock-away = Minutes away before a bot may take a seat
+yourturn = Your turn
+yourturn-title = Games where it is your turn
+yourturn-count = { $n ->
+        [one] Your turn in { $n } game
+       *[other] Your turn in { $n } games
+    }
+yourturn-game = { $name } vs { $others }
+
+## Rematch and notifications
+rematch = Rematch
+rematch-help = Same seats and rules; the next player starts
+rematch-ready = The rematch is ready.
+rematch-waiting = Rematch: waiting for { $names }.
+rematch-watch = Watch the rematch
+push-on = Notify me when it is my turn: on (click to switch off)
+push-off = Notify me when it is my turn: off (click to switch on)
+push-busy = Notify me when it is my turn: asking…
+push-blocked = Notify me when it is my turn: notifications are blocked for this site in the browser's settings
+push-unavailable = Notify me when it is my turn: this browser cannot receive notifications from this page

@@ -714,3 +714,78 @@ error-rated_needs_preset = Une table classée joue un préréglage sans règles 
 error-seat_taken = Cette place est prise.
 error-table_started = Cette table a commencé.
 error-too_few_players = Une partie demande au moins deux joueurs.
+
+## Clocks and your turn
+clock-days-left = { $n ->
+        [one] { $n } jour restant
+       *[other] { $n } jours restants
+    }
+clock-hours-left = { $n ->
+        [one] { $n } heure restante
+       *[other] { $n } heures restantes
+    }
+clock-minutes-left = { $n ->
+        [one] { $n } minute restante
+       *[other] { $n } minutes restantes
+    }
+clock-under-a-minute = moins d’une minute restante
+clock-out = temps écoulé
+clock-minutes = { $n ->
+        [one] { $n } minute
+       *[other] { $n } minutes
+    }
+clock-seconds = { $n ->
+        [one] { $n } seconde
+       *[other] { $n } secondes
+    }
+clock-seat = Place { $n }
+clock-ran-out = { $name } n’a plus de temps
+clock-bot-plays = Un bot ({ $level }) joue pour { $name }
+clock-bot-plays-by = Un bot ({ $level }) joue pour { $name } (au choix de { $by })
+clock-back = { $name } est de retour et rejoue
+clock-log-move = Coup { $n }
+clock-panel = Pendules
+clock-standin = le bot ({ $level }) joue
+clock-left = { $time } restant
+clock-left-running = { $time } restant, en cours
+clock-low = Plus que { $time } à votre pendule.
+clock-handover-out = { $name } n’a plus de temps. Confier sa place à un bot jusqu’à son retour ?
+clock-handover-away = { $name } est absent depuis { $n ->
+        [one] { $n } minute
+       *[other] { $n } minutes
+    }. Confier sa place à un bot jusqu’à son retour ?
+clock-bot-level = Niveau du bot
+clock-handover = Confier la place de { $name } à un bot
+clock-takeback-note = Un bot joue pour vous pendant votre absence.
+clock-takeback = Reprendre ma place
+clock-none = Sans pendule
+clock-realtime = Temps réel { $m } min + { $s } s par coup
+clock-custom = Temps réel, personnalisé…
+clock-turn = { $n ->
+        [one] Au tour par tour : { $n } jour par coup
+       *[other] Au tour par tour : { $n } jours par coup
+    }
+clock-legend = Pendule
+clock-control = Contrôle du temps
+clock-minutes-each = Minutes chacun
+clock-increment = Secondes ajoutées par coup
+clock-away = Minutes d’absence avant qu’un bot puisse prendre une place
+yourturn = À vous
+yourturn-title = Parties où c’est à vous de jouer
+yourturn-count = { $n ->
+        [one] À vous dans { $n } partie
+       *[other] À vous dans { $n } parties
+    }
+yourturn-game = { $name } contre { $others }
+
+## Rematch and notifications
+rematch = Revanche
+rematch-help = Mêmes places et règles ; le joueur suivant commence
+rematch-ready = La revanche est prête.
+rematch-waiting = Revanche : en attente de { $names }.
+rematch-watch = Regarder la revanche
+push-on = Me prévenir quand c’est à moi : activé (cliquer pour désactiver)
+push-off = Me prévenir quand c’est à moi : désactivé (cliquer pour activer)
+push-busy = Me prévenir quand c’est à moi : demande en cours…
+push-blocked = Me prévenir quand c’est à moi : les notifications sont bloquées pour ce site dans les réglages du navigateur
+push-unavailable = Me prévenir quand c’est à moi : ce navigateur ne peut pas recevoir de notifications de cette page

@@ -5,6 +5,7 @@
 // never as HTML.
 
 import { addTokens, request } from './api.js';
+import { t } from './i18n.js';
 
 /** Quick phrases (one tap on a phone). */
 export const PHRASES = ['Good game', 'Nice move', 'One moment', 'Your turn when ready', 'Thanks!'];
@@ -261,15 +262,15 @@ export class ChatPanel {
     const waiting = humans.filter((p) => !this.after.accepted.includes(p.i)).map((p) => p.name);
     const mineAccepted = this.player() && s.you.every((p) => this.after.accepted.includes(p));
     const status = el('p', { class: 'rematch-status', role: 'status' });
-    if (this.after.game) status.textContent = 'The rematch is ready.';
-    else if (this.after.accepted.length) status.textContent = `Rematch: waiting for ${waiting.join(', ')}.`;
+    if (this.after.game) status.textContent = t('rematch-ready');
+    else if (this.after.accepted.length) status.textContent = t('rematch-waiting', { names: waiting.join(', ') });
     if (this.player() && !mineAccepted && !this.after.game) {
-      const b = el('button', { type: 'button', class: 'btn primary rematch' }, 'Rematch');
-      b.title = 'Same seats and rules; the next player starts';
+      const b = el('button', { type: 'button', class: 'btn primary rematch' }, t('rematch'));
+      b.title = t('rematch-help');
       b.onclick = () => this.accept(b);
       box.append(b);
     } else if (this.after.game && !pendingFor(this.id)) {
-      box.append(el('a', { class: 'btn', href: `#/game/${this.after.game}` }, 'Watch the rematch'));
+      box.append(el('a', { class: 'btn', href: `#/game/${this.after.game}` }, t('rematch-watch')));
     }
     box.append(status);
   }

@@ -8,6 +8,7 @@
 
 import { request } from './api.js';
 import { esc, toast } from './dom.js';
+import { t } from './i18n.js';
 
 /** Real time below which a clock is marked low (ms). */
 const LOW_MS = 20_000;
@@ -23,30 +24,30 @@ export function clockText(ms) {
 
 /** Time left for a move counted in days: "2 days left", "5 hours left", "12 minutes left". */
 export function daysText(ms) {
-  const plural = (n, w) => `${n} ${w}${n === 1 ? '' : 's'} left`;
-  if (ms >= 2 * 86_400_000) return plural(Math.floor(ms / 86_400_000), 'day');
-  if (ms >= 2 * 3_600_000) return plural(Math.floor(ms / 3_600_000), 'hour');
-  if (ms >= 60_000) return plural(Math.floor(ms / 60_000), 'minute');
-  return ms > 0 ? 'less than a minute left' : 'out of time';
+  if (ms >= 2 * 86_400_000) return t('clock-days-left', { n: Math.floor(ms / 86_400_000) });
+  if (ms >= 2 * 3_600_000) return t('clock-hours-left', { n: Math.floor(ms / 3_600_000) });
+  if (ms >= 60_000) return t('clock-minutes-left', { n: Math.floor(ms / 60_000) });
+  return ms > 0 ? t('clock-under-a-minute') : t('clock-out');
 }
 
 /** A real-time clock in words, for screen readers: "4 minutes 5 seconds". */
 function clockWords(ms) {
   const s = Math.max(0, Math.ceil(ms / 1000));
   const m = Math.floor(s / 60), r = s % 60;
-  const part = (n, w) => `${n} ${w}${n === 1 ? '' : 's'}`;
-  return m ? `${part(m, 'minute')}${r ? ` ${part(r, 'second')}` : ''}` : part(r, 'second');
+  return m ? `${t('clock-minutes', { n: m })}${r ? ` ${t('clock-seconds', { n: r })}` : ''}` : t('clock-seconds', { n: r });
 }
 
 /** One line of the clock's news, in words. */
 export function eventText(e, players) {
-  const name = players[e.seat] ? players[e.seat].name : `Seat ${e.seat + 1}`;
-  if (e.what === 'timeout') return `${name} ran out of time`;
+  const name = players[e.seat] ? players[e.seat].name : t('clock-seat', { n: e.seat + 1 });
+  if (e.what === 'timeout') return t('clock-ran-out', { name });
   if (e.what === 'bot') {
-    const by = e.by != null && players[e.by] ? ` (${players[e.by].name}'s choice)` : '';
-    return `A ${e.level} bot plays for ${name}${by}`;
+    const level = t(`bot-level-${e.level}`);
+    return e.by != null && players[e.by]
+      ? t('clock-bot-plays-by', { level, name, by: players[e.by].name })
+      : t('clock-bot-plays', { level, name });
   }
-  if (e.what === 'back') return `${name} is back and plays again`;
+  if (e.what === 'back') return t('clock-back', { name });
   return `${name}: ${e.what}`;
 }
 
@@ -54,7 +55,7 @@ export function eventText(e, players) {
 export function clockLogHtml(s) {
   const events = (s.clock && s.clock.events) || [];
   if (!events.length) return '';
-  return `<div class="log-turn clock-log"><ul>${events.map((e) => `<li class="clock-event">Move ${e.turn}: ${esc(eventText(e, s.players))}</li>`).join('')}</ul></div>`;
+  return `<div class="log-turn clock-log"><ul>${events.map((e) => `<li class="clock-event">${esc(t('clock-log-move', { n: e.turn }))}: ${esc(eventText(e, s.players))}</li>`).join('')}</ul></div>`;
 }
 
 export class Clocks {
@@ -74,7 +75,7 @@ export class Clocks {
     this.timer = setInterval(() => this.tick(), 250);
     this.panel = document.createElement('section');
     this.panel.className = 'clock-panel hidden';
-    this.panel.setAttribute('aria-label', 'Clocks');
+    this.panel.setAttribute('aria-label', t('clock-panel'));
     const players = root.querySelector('.players-panel');
     if (players) players.after(this.panel);
     this.panel.addEventListener('click', (e) => this.onClick(e));
@@ -94,7 +95,7 @@ export class Clocks {
     if (prev && now.length > before.length) {
       const fresh = now.slice(before.length).map((e) => eventText(e, s.players));
       this.say(`${fresh.join('. ')}.`);
-      for (const t of fresh) toast(t, 'info', 5000);
+      for (const line of fresh) toast(line, 'info', 5000);
     }
   }
 
@@ -134,10 +135,10 @@ export class Clocks {
     const standin = c.standin[seat];
     const out = c.expired.includes(seat);
     let text = '';
-    if (c.kind === 'realtime' && left != null) text = out ? 'out of time' : clockText(left);
+    if (c.kind === 'realtime' && left != null) text = out ? t('clock-out') : clockText(left);
     else if (c.kind === 'turn' && running && left != null) text = daysText(left);
-    else if (c.kind === 'turn' && out) text = 'out of time';
-    if (standin) text = `${text ? `${text} · ` : ''}bot (${standin}) plays`;
+    else if (c.kind === 'turn' && out) text = t('clock-out');
+    if (standin) text = `${text ? `${text} · ` : ''}${t('clock-standin', { level: t(`bot-level-${standin}`) })}`;
     const low = c.kind === 'realtime' && running && left != null && left < LOW_MS;
     el.classList.toggle('running', running);
     el.classList.toggle('low', low);
@@ -145,14 +146,14 @@ export class Clocks {
     el.hidden = !text;
     if (el.textContent !== text) el.textContent = text;
     const words = c.kind === 'realtime' && left != null && !out
-      ? `${s.players[seat].name}: ${clockWords(left)} left${running ? ', running' : ''}`
+      ? `${s.players[seat].name}: ${t(running ? 'clock-left-running' : 'clock-left', { time: clockWords(left) })}`
       : `${s.players[seat].name}: ${text}`;
     if (el.getAttribute('aria-label') !== words) el.setAttribute('aria-label', words);
     // Low time on one's own clock: said once per move.
     const key = `${s.version}:${seat}`;
     if (low && s.you.includes(seat) && !this.lowSaid.has(key)) {
       this.lowSaid.add(key);
-      this.say(`${clockWords(left)} left on your clock.`);
+      this.say(t('clock-low', { time: clockWords(left) }));
     }
   }
 
@@ -177,16 +178,16 @@ export class Clocks {
     const parts = [];
     for (const i of hand) {
       const p = s.players[i];
-      const why = c.expired.includes(i) ? 'ran out of time' : `has been away for ${c.away_minutes} minute${c.away_minutes === 1 ? '' : 's'}`;
+      const why = c.expired.includes(i) ? t('clock-handover-out', { name: p.name }) : t('clock-handover-away', { name: p.name, n: c.away_minutes });
       parts.push(`<div class="handover" data-seat="${i}">
-        <p>${esc(p.name)} ${why}. Hand their seat to a bot until they come back?</p>
-        <label>Bot level <select class="handover-level">${LEVELS.map((l) => `<option${l === 'normal' ? ' selected' : ''}>${l}</option>`).join('')}</select></label>
-        <button class="btn small" data-act="handover" data-seat="${i}">Hand ${esc(p.name)}'s seat to a bot</button>
+        <p>${esc(why)}</p>
+        <label>${esc(t('clock-bot-level'))} <select class="handover-level">${LEVELS.map((l) => `<option value="${l}"${l === 'normal' ? ' selected' : ''}>${esc(t(`bot-level-${l}`))}</option>`).join('')}</select></label>
+        <button class="btn small" data-act="handover" data-seat="${i}">${esc(t('clock-handover', { name: p.name }))}</button>
       </div>`);
     }
     if (back.length) {
-      parts.push(`<div class="takeback"><p>A bot plays for you while you were away.</p>
-        <button class="btn small primary" data-act="back">Take my seat back</button></div>`);
+      parts.push(`<div class="takeback"><p>${esc(t('clock-takeback-note'))}</p>
+        <button class="btn small primary" data-act="back">${esc(t('clock-takeback'))}</button></div>`);
     }
     const html = parts.join('');
     // Drawn again only when it changes: a choice being made stays.
@@ -218,27 +219,28 @@ export class Clocks {
 
 // --- the new-game form's time control ------------------------------------------
 
+/** The form's choices: (value, message, its arguments). */
 const PRESETS = [
-  ['none', 'No clock'],
-  ['rt:10:5', 'Real time 10 min + 5 s a move'],
-  ['rt:5:3', 'Real time 5 min + 3 s a move'],
-  ['rt:2:1', 'Real time 2 min + 1 s a move'],
-  ['custom', 'Real time, custom…'],
-  ['turn:1', 'Turn-based: 1 day a move'],
-  ['turn:3', 'Turn-based: 3 days a move'],
-  ['turn:7', 'Turn-based: 7 days a move'],
+  ['none', 'clock-none'],
+  ['rt:10:5', 'clock-realtime', { m: 10, s: 5 }],
+  ['rt:5:3', 'clock-realtime', { m: 5, s: 3 }],
+  ['rt:2:1', 'clock-realtime', { m: 2, s: 1 }],
+  ['custom', 'clock-custom'],
+  ['turn:1', 'clock-turn', { n: 1 }],
+  ['turn:3', 'clock-turn', { n: 3 }],
+  ['turn:7', 'clock-turn', { n: 7 }],
 ];
 
 /** The time control's fields for the new-game form. */
 export function clockFormHtml() {
   return `<fieldset class="clock-form">
-    <legend>Clock</legend>
-    <label class="opt"><span>Time control</span><select class="clock-choice">${PRESETS.map(([v, t]) => `<option value="${v}">${t}</option>`).join('')}</select></label>
+    <legend>${esc(t('clock-legend'))}</legend>
+    <label class="opt"><span>${esc(t('clock-control'))}</span><select class="clock-choice">${PRESETS.map(([v, id, args]) => `<option value="${v}">${esc(t(id, args))}</option>`).join('')}</select></label>
     <div class="clock-custom" hidden>
-      <label class="opt"><span>Minutes each</span><input type="number" class="clock-minutes" min="1" max="180" value="15"></label>
-      <label class="opt"><span>Seconds added a move</span><input type="number" class="clock-increment" min="0" max="180" value="10"></label>
+      <label class="opt"><span>${esc(t('clock-minutes-each'))}</span><input type="number" class="clock-minutes" min="1" max="180" value="15"></label>
+      <label class="opt"><span>${esc(t('clock-increment'))}</span><input type="number" class="clock-increment" min="0" max="180" value="10"></label>
     </div>
-    <label class="opt"><span>Minutes away before a bot may take a seat</span><input type="number" class="clock-away" min="1" max="10080" value="5"></label>
+    <label class="opt"><span>${esc(t('clock-away'))}</span><input type="number" class="clock-away" min="1" max="10080" value="5"></label>
   </fieldset>`;
 }
 

@@ -8,6 +8,7 @@
 
 import { request } from './api.js';
 import { toast } from './dom.js';
+import { t } from './i18n.js';
 
 const KEY = 'carcassonne.push';
 /** How long the service worker may take to be ready before we give up. */
@@ -65,13 +66,7 @@ export function mountPushToggle(button, id, tokens) {
     button.classList.toggle('on', on);
     button.setAttribute('aria-pressed', String(on));
     button.setAttribute('aria-busy', String(state === 'busy'));
-    const text = {
-      on: 'Notify me when it is my turn: on (click to switch off)',
-      off: 'Notify me when it is my turn: off (click to switch on)',
-      busy: 'Notify me when it is my turn: asking…',
-      blocked: 'Notify me when it is my turn: notifications are blocked for this site in the browser\'s settings',
-      unavailable: 'Notify me when it is my turn: this browser cannot receive notifications from this page',
-    }[state];
+    const text = t(`push-${state}`);
     button.title = text;
     label.textContent = text;
     button.innerHTML = ICON(on);

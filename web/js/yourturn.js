@@ -8,6 +8,7 @@
 import { request } from './api.js';
 import { esc } from './dom.js';
 import { daysText, clockText } from './clock.js';
+import { t } from './i18n.js';
 
 const TOKENS_KEY = 'carcassonne.tokens';
 /** Seconds between two asks while the page is shown. */
@@ -28,7 +29,7 @@ function held() {
 /** The time left of one game's move, in words. */
 function leftText(g) {
   if (g.left_ms == null) return '';
-  return g.left_ms >= 3_600_000 ? daysText(g.left_ms) : `${clockText(g.left_ms)} left`;
+  return g.left_ms >= 3_600_000 ? daysText(g.left_ms) : t('clock-left', { time: clockText(g.left_ms) });
 }
 
 export class YourTurn {
@@ -37,7 +38,7 @@ export class YourTurn {
     this.el.className = 'yourturn-nav';
     this.el.hidden = true;
     this.el.innerHTML = `<button class="yourturn-btn" aria-expanded="false" aria-controls="yourturn-list"></button>
-      <div class="yourturn-menu" id="yourturn-list" hidden><h2 class="sr-only">Games where it is your turn</h2><ul></ul></div>`;
+      <div class="yourturn-menu" id="yourturn-list" hidden><h2 class="sr-only">${esc(t('yourturn-title'))}</h2><ul></ul></div>`;
     const account = nav.querySelector('#account-nav');
     nav.insertBefore(this.el, account);
     this.btn = this.el.querySelector('.yourturn-btn');
@@ -83,12 +84,12 @@ export class YourTurn {
     this.el.hidden = !list.length;
     this.el.dataset.count = list.length;
     if (!list.length) this.open(false);
-    const label = `Your turn in ${list.length} game${list.length === 1 ? '' : 's'}`;
-    this.btn.innerHTML = `<span aria-hidden="true">Your turn</span> <span class="yourturn-count" aria-hidden="true">${list.length}</span><span class="sr-only">${label}</span>`;
+    const label = t('yourturn-count', { n: list.length });
+    this.btn.innerHTML = `<span aria-hidden="true">${esc(t('yourturn'))}</span> <span class="yourturn-count" aria-hidden="true">${list.length}</span><span class="sr-only">${esc(label)}</span>`;
     this.menu.querySelector('ul').innerHTML = list.map((g) => {
       const others = g.names.filter((_, i) => i !== g.seat);
       const left = leftText(g);
-      return `<li><a href="#/game/${encodeURIComponent(g.id)}">${esc(g.names[g.seat])} vs ${others.map(esc).join(', ')}${left ? ` <span class="muted">· ${esc(left)}</span>` : ''}</a></li>`;
+      return `<li><a href="#/game/${encodeURIComponent(g.id)}">${esc(t('yourturn-game', { name: g.names[g.seat], others: others.join(', ') }))}${left ? ` <span class="muted">· ${esc(left)}</span>` : ''}</a></li>`;
     }).join('');
   }
 }
