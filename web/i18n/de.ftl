@@ -774,3 +774,27 @@ push-off = Benachrichtigen, wenn ich dran bin: aus (zum Einschalten klicken)
 push-busy = Benachrichtigen, wenn ich dran bin: frage nach…
 push-blocked = Benachrichtigen, wenn ich dran bin: Benachrichtigungen sind für diese Seite in den Browser-Einstellungen gesperrt
 push-unavailable = Benachrichtigen, wenn ich dran bin: dieser Browser kann von dieser Seite keine Benachrichtigungen empfangen
+
+## Chat
+chat-phrase-good-game = Gutes Spiel
+chat-phrase-nice-move = Schöner Zug
+chat-phrase-one-moment = Einen Moment
+chat-phrase-your-turn = Du bist dran, wenn du so weit bist
+chat-phrase-thanks = Danke!
+chat-phrases = Schnelle Sätze
+chat-message = Nachricht
+chat-send = Senden
+chat-show = Chat zeigen
+chat-muted-one = { $name } ist stummgeschaltet
+chat-unmuted-one = { $name } ist nicht mehr stummgeschaltet
+chat-title = Chat
+chat-title-new = Chat ({ $n } neu)
+chat-note = Spieler sehen den Chat der Spieler; der Chat der Zuschauer erscheint nach dem Spiel.
+chat-watching = { $name } (schaut zu)
+chat-mute = Stumm
+chat-mute-name = { $name } stummschalten
+chat-muted = Stummgeschaltet:
+chat-unmute-name = { $name } wieder zeigen
+chat-offer = Diesen Chat zum Herunterladen mit der Partie anbieten
+chat-agreed = { $agreed } von { $n } Spielern haben dem Herunterladen des Chats zugestimmt.
+chat-download = Chat herunterladen

@@ -791,3 +791,27 @@ push-off = Notify me when it is my turn: off (click to switch on)
 push-busy = Notify me when it is my turn: asking…
 push-blocked = Notify me when it is my turn: notifications are blocked for this site in the browser's settings
 push-unavailable = Notify me when it is my turn: this browser cannot receive notifications from this page
+
+## Chat
+chat-phrase-good-game = Good game
+chat-phrase-nice-move = Nice move
+chat-phrase-one-moment = One moment
+chat-phrase-your-turn = Your turn when ready
+chat-phrase-thanks = Thanks!
+chat-phrases = Quick phrases
+chat-message = Message
+chat-send = Send
+chat-show = Show chat
+chat-muted-one = { $name } is muted
+chat-unmuted-one = { $name } is no longer muted
+chat-title = Chat
+chat-title-new = Chat ({ $n } new)
+chat-note = Players see the players’ chat; spectators’ chat shows once the game is over.
+chat-watching = { $name } (watching)
+chat-mute = Mute
+chat-mute-name = Mute { $name }
+chat-muted = Muted:
+chat-unmute-name = Unmute { $name }
+chat-offer = Offer this chat for download with the record
+chat-agreed = { $agreed } of { $n } players agreed to the chat’s download.
+chat-download = Download chat

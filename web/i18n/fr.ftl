@@ -789,3 +789,27 @@ push-off = Me prévenir quand c’est à moi : désactivé (cliquer pour activer
 push-busy = Me prévenir quand c’est à moi : demande en cours…
 push-blocked = Me prévenir quand c’est à moi : les notifications sont bloquées pour ce site dans les réglages du navigateur
 push-unavailable = Me prévenir quand c’est à moi : ce navigateur ne peut pas recevoir de notifications de cette page
+
+## Chat
+chat-phrase-good-game = Bien joué
+chat-phrase-nice-move = Joli coup
+chat-phrase-one-moment = Un instant
+chat-phrase-your-turn = À vous quand vous voulez
+chat-phrase-thanks = Merci !
+chat-phrases = Phrases rapides
+chat-message = Message
+chat-send = Envoyer
+chat-show = Afficher la discussion
+chat-muted-one = { $name } est masqué
+chat-unmuted-one = { $name } n’est plus masqué
+chat-title = Discussion
+chat-title-new = Discussion ({ $n } nouveaux)
+chat-note = Les joueurs voient la discussion des joueurs ; celle des spectateurs s’affiche à la fin de la partie.
+chat-watching = { $name } (spectateur)
+chat-mute = Masquer
+chat-mute-name = Masquer { $name }
+chat-muted = Masqués :
+chat-unmute-name = Ne plus masquer { $name }
+chat-offer = Proposer cette discussion au téléchargement avec la partie
+chat-agreed = { $agreed } joueurs sur { $n } ont accepté le téléchargement de la discussion.
+chat-download = Télécharger la discussion

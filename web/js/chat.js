@@ -8,7 +8,8 @@ import { addTokens, request } from './api.js';
 import { t } from './i18n.js';
 
 /** Quick phrases (one tap on a phone). */
-export const PHRASES = ['Good game', 'Nice move', 'One moment', 'Your turn when ready', 'Thanks!'];
+/** The quick phrases (their messages): sent in the sender's language. */
+export const PHRASES = ['chat-phrase-good-game', 'chat-phrase-nice-move', 'chat-phrase-one-moment', 'chat-phrase-your-turn', 'chat-phrase-thanks'];
 /** The longest message, in characters (the server's cap). */
 export const MAX_CHARS = 200;
 
@@ -87,7 +88,7 @@ export class ChatPanel {
     head.append(h2);
     const onLabel = el('label', { class: 'chat-switch' });
     this.onBox = el('input', { type: 'checkbox', class: 'chat-on' });
-    onLabel.append(this.onBox, document.createTextNode(' Show chat'));
+    onLabel.append(this.onBox, document.createTextNode(` ${t('chat-show')}`));
     head.append(onLabel);
     r.append(head);
     this.body = el('div', { class: 'chat-body', id: 'chat-body' });
@@ -95,12 +96,12 @@ export class ChatPanel {
     this.log = el('div', { class: 'chat-log', role: 'log', 'aria-live': 'polite', 'aria-labelledby': 'chat-title', tabindex: '0' });
     this.list = el('ul', { class: 'chat-list' });
     this.log.append(this.list);
-    this.phrases = el('div', { class: 'chat-phrases', role: 'group', 'aria-label': 'Quick phrases' });
-    for (const p of PHRASES) this.phrases.append(el('button', { type: 'button', class: 'btn chip', 'data-phrase': p }, p));
+    this.phrases = el('div', { class: 'chat-phrases', role: 'group', 'aria-label': t('chat-phrases') });
+    for (const id of PHRASES) this.phrases.append(el('button', { type: 'button', class: 'btn chip', 'data-phrase': t(id) }, t(id)));
     this.form = el('form', { class: 'chat-form' });
-    const label = el('label', { for: 'chat-input', class: 'sr-only' }, 'Message');
-    this.input = el('input', { id: 'chat-input', type: 'text', maxlength: String(MAX_CHARS), autocomplete: 'off', placeholder: 'Message' });
-    this.form.append(label, this.input, el('button', { type: 'submit', class: 'btn' }, 'Send'));
+    const label = el('label', { for: 'chat-input', class: 'sr-only' }, t('chat-message'));
+    this.input = el('input', { id: 'chat-input', type: 'text', maxlength: String(MAX_CHARS), autocomplete: 'off', placeholder: t('chat-message') });
+    this.form.append(label, this.input, el('button', { type: 'submit', class: 'btn' }, t('chat-send')));
     this.status = el('p', { class: 'chat-status', role: 'status' });
     this.mutedList = el('p', { class: 'chat-muted muted' });
     this.consentBox = el('div', { class: 'chat-consent' });
@@ -123,14 +124,14 @@ export class ChatPanel {
       const b = e.target.closest('button[data-mute]');
       if (!b) return;
       this.setMuted([...new Set([...this.muted(), b.dataset.mute])]);
-      this.say(`${b.dataset.mute} is muted`);
+      this.say(t('chat-muted-one', { name: b.dataset.mute }));
       this.draw();
     };
     this.mutedList.onclick = (e) => {
       const b = e.target.closest('button[data-unmute]');
       if (!b) return;
       this.setMuted(this.muted().filter((n) => n !== b.dataset.unmute));
-      this.say(`${b.dataset.unmute} is no longer muted`);
+      this.say(t('chat-unmuted-one', { name: b.dataset.unmute }));
       this.draw();
     };
   }
@@ -180,13 +181,13 @@ export class ChatPanel {
     const s0 = this.state();
     this.root.hidden = !!s0 && this.player() && !s0.players.some((p) => p.remote) && this.messages.size === 0;
     const hidden = this.hidden;
-    this.toggle.textContent = this.unread ? `Chat (${this.unread} new)` : 'Chat';
+    this.toggle.textContent = this.unread ? t('chat-title-new', { n: this.unread }) : t('chat-title');
     this.toggle.setAttribute('aria-expanded', String(this.open && !hidden));
     this.toggle.disabled = hidden;
     this.body.classList.toggle('hidden', hidden || !this.open);
     if (hidden || !this.open) return;
     const off = this.off;
-    this.note.textContent = off ? 'Chat is off in this game.' : (this.player() ? 'Players see the players’ chat; spectators’ chat shows once the game is over.' : '');
+    this.note.textContent = off ? t('error-chat_off') : (this.player() ? t('chat-note') : '');
     this.note.classList.toggle('hidden', !this.note.textContent);
     this.phrases.classList.toggle('hidden', off);
     this.form.classList.toggle('hidden', off);
@@ -196,18 +197,18 @@ export class ChatPanel {
     const mine = new Set(s && s.you ? s.you : []);
     this.list.replaceChildren(...items.map((m) => {
       const li = el('li', { class: m.seat == null ? 'chat-msg spectator' : 'chat-msg' });
-      li.append(el('span', { class: 'chat-name' }, m.seat == null ? `${m.name} (watching)` : m.name), document.createTextNode(': '), el('span', { class: 'chat-text' }, m.text));
+      li.append(el('span', { class: 'chat-name' }, m.seat == null ? t('chat-watching', { name: m.name }) : m.name), document.createTextNode(': '), el('span', { class: 'chat-text' }, m.text));
       if (m.seat == null || !mine.has(m.seat)) {
-        li.append(document.createTextNode(' '), el('button', { type: 'button', class: 'link chat-mute', 'data-mute': m.name, 'aria-label': `Mute ${m.name}` }, 'Mute'));
+        li.append(document.createTextNode(' '), el('button', { type: 'button', class: 'link chat-mute', 'data-mute': m.name, 'aria-label': t('chat-mute-name', { name: m.name }) }, t('chat-mute')));
       }
       return li;
     }));
     this.log.scrollTop = this.log.scrollHeight;
     this.mutedList.replaceChildren();
     if (muted.size) {
-      this.mutedList.append(document.createTextNode('Muted: '));
+      this.mutedList.append(document.createTextNode(`${t('chat-muted')} `));
       for (const n of muted) {
-        this.mutedList.append(el('button', { type: 'button', class: 'link', 'data-unmute': n, 'aria-label': `Unmute ${n}` }, n), document.createTextNode(' '));
+        this.mutedList.append(el('button', { type: 'button', class: 'link', 'data-unmute': n, 'aria-label': t('chat-unmute-name', { name: n }) }, n), document.createTextNode(' '));
       }
     }
     this.drawConsent();
@@ -236,12 +237,12 @@ export class ChatPanel {
       box2.onchange = async () => {
         try { this.setAfter((await chatApi.consent(this.id, this.tokens, box2.checked)).rematch); } catch (e) { this.say(e.message); }
       };
-      label.append(box2, document.createTextNode(' Offer this chat for download with the record'));
+      label.append(box2, document.createTextNode(` ${t('chat-offer')}`));
       box.append(label);
     }
-    box.append(el('p', { class: 'muted' }, `${agreed} of ${humans.length} players agreed to the chat’s download.`));
+    box.append(el('p', { class: 'muted' }, t('chat-agreed', { agreed, n: humans.length })));
     if (s.status === 'finished' && agreed === humans.length) {
-      box.append(el('a', { class: 'btn', href: chatApi.downloadUrl(this.id), download: '' }, 'Download chat'));
+      box.append(el('a', { class: 'btn', href: chatApi.downloadUrl(this.id), download: '' }, t('chat-download')));
     }
   }
 

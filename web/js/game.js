@@ -20,6 +20,8 @@ import { mountPushToggle } from './push.js';
 const TOUCH = window.matchMedia('(pointer: coarse)').matches;
 /** The smallest a tile being placed is shown on a touch screen, in pixels (its spots then stay touchable). */
 const TOUCH_TILE_PX = 200;
+/** The Hint button's picture: a light bulb. */
+const BULB = '<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false"><path fill="currentColor" d="M12 2a7 7 0 0 0-4 12.7V17a1 1 0 0 0 1 1h6a1 1 0 0 0 1-1v-2.3A7 7 0 0 0 12 2zm-3 18h6v1a1 1 0 0 1-1 1h-4a1 1 0 0 1-1-1z"/></svg>';
 const MENU = '<svg class="icon" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path d="M4 6h16M4 12h16M4 18h16" stroke="currentColor" stroke-width="2.2" stroke-linecap="round"/></svg>';
 
 export class GameScreen {
@@ -664,12 +666,12 @@ export class GameScreen {
           ${tile ? `<svg viewBox="0 0 100 100" class="tile-pic big"><use href="#tile-${tile}" style="transform: rotate(${rot * 90}deg); transform-origin: 50px 50px"/></svg>` : `<span>${s.turn.count || ''}</span>`}
         </${mine ? 'button' : 'div'}>
         ${mine ? `<button class="btn icon" data-act="rot-cw" title="${esc(t('turn-right'))}${TOUCH ? '' : ' (R)'}" aria-label="${esc(t('turn-right'))}">⟳</button>` : ''}
+        ${mine && hintsAllowed(s) && !this.pending ? `<button class="btn icon hint-btn" data-act="hint" aria-keyshortcuts="H" title="${esc(t('hint-title'))}${TOUCH ? '' : ' (H)'}" aria-label="${esc(this.hints.busy ? t('hint-thinking') : t('hint'))}" ${this.hints.busy ? 'disabled' : ''}>${BULB}</button>` : ''}
       </div>
       ${hand}${mine ? '' : waiting}
       <p class="tile-info">${mine ? info : esc(s.thinking === s.turn.seat ? t('tile-thinking', { name: p.name }) : t('tile-to-play', { name: p.name }))}</p>
       ${picker}
       ${mine ? `<div class="actions">
-        ${hintsAllowed(s) && !this.pending ? `<button class="btn" data-act="hint" aria-keyshortcuts="H" title="${esc(t('hint-title'))}" ${this.hints.busy ? 'disabled' : ''}>${esc(this.hints.busy ? t('hint-thinking') : t('hint'))}${TOUCH ? '' : ' <kbd>H</kbd>'}</button>` : ''}
         ${recall}
         <button class="btn" data-act="undo" ${sel.placed && !this.pending ? '' : 'disabled'}>${esc(t('undo'))}${TOUCH ? '' : ` <kbd>${esc(t('key-esc'))}</kbd>`}</button>
         <button class="btn primary" data-act="confirm" ${sel.placed && !this.pending ? '' : 'disabled'}>${confirmLabel}${TOUCH ? '' : ' <kbd>⏎</kbd>'}</button>
