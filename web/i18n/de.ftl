@@ -798,3 +798,7 @@ chat-unmute-name = { $name } wieder zeigen
 chat-offer = Diesen Chat zum Herunterladen mit der Partie anbieten
 chat-agreed = { $agreed } von { $n } Spielern haben dem Herunterladen des Chats zugestimmt.
 chat-download = Chat herunterladen
+
+## Passkeys (sign-in)
+passkey-or = oder
+passkey-sign-in = Mit einem Passkey anmelden

@@ -815,3 +815,7 @@ chat-unmute-name = Unmute { $name }
 chat-offer = Offer this chat for download with the record
 chat-agreed = { $agreed } of { $n } players agreed to the chat’s download.
 chat-download = Download chat
+
+## Passkeys (sign-in)
+passkey-or = or
+passkey-sign-in = Sign in with a passkey

@@ -813,3 +813,7 @@ chat-unmute-name = Ne plus masquer { $name }
 chat-offer = Proposer cette discussion au téléchargement avec la partie
 chat-agreed = { $agreed } joueurs sur { $n } ont accepté le téléchargement de la discussion.
 chat-download = Télécharger la discussion
+
+## Passkeys (sign-in)
+passkey-or = ou
+passkey-sign-in = Se connecter avec une clé d’accès

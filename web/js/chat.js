@@ -179,7 +179,7 @@ export class ChatPanel {
     // Someone to talk to: a seat played online, or spectators (this page
     // watching); at one screen against bots the panel keeps out of the way.
     const s0 = this.state();
-    this.root.hidden = !!s0 && this.player() && !s0.players.some((p) => p.remote) && this.messages.size === 0;
+    this.root.hidden = !!s0 && this.player() && !this.off && !s0.players.some((p) => p.remote) && this.messages.size === 0;
     const hidden = this.hidden;
     this.toggle.textContent = this.unread ? t('chat-title-new', { n: this.unread }) : t('chat-title');
     this.toggle.setAttribute('aria-expanded', String(this.open && !hidden));

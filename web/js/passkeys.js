@@ -8,6 +8,7 @@
 
 import { request } from './api.js';
 import { esc } from './dom.js';
+import { t } from './i18n.js';
 
 /** Whether this browser can use passkeys at all. */
 export function passkeysSupported() {
@@ -113,8 +114,8 @@ export function offerPasskeySignIn(form, signedIn) {
   const box = document.createElement('div');
   box.className = 'passkey-signin';
   box.hidden = true;
-  box.innerHTML = `<p class="passkey-or muted">or</p>
-    <button type="button" class="btn passkey-signin-button">Sign in with a passkey</button>
+  box.innerHTML = `<p class="passkey-or muted">${esc(t('passkey-or'))}</p>
+    <button type="button" class="btn passkey-signin-button">${esc(t('passkey-sign-in'))}</button>
     <p class="passkey-error account-error" role="alert"></p>`;
   form.after(box);
   const button = box.querySelector('button');
