@@ -207,6 +207,9 @@ test('the service worker shows a pushed message, linking to its game (never off 
     while (!registrations.some((r) => r.scopeURL.startsWith(BASE)) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
     const reg = registrations.find((r) => r.scopeURL.startsWith(BASE));
     assert.ok(reg, 'the service worker is registered');
+    // A push reaches an active worker only: wait for it (installing, it
+    // first keeps the shell, which takes a while on a busy machine).
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
     const message = { kind: 'turn', game: id, seat: 0, title: 'Your turn', body: `Your turn in game ${id}`, url: `/#/game/${id}` };
     await cdp.send('ServiceWorker.deliverPushMessage', { origin: new URL(BASE).origin, registrationId: reg.registrationId, data: JSON.stringify(message) });
     const shown = await until(page, async () => {

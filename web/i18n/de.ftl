@@ -802,3 +802,10 @@ chat-download = Chat herunterladen
 ## Passkeys (sign-in)
 passkey-or = oder
 passkey-sign-in = Mit einem Passkey anmelden
+
+## Outnumbered followers
+outnumbered-part = { $n ->
+        [one] { $role } von { $name }
+       *[other] { $n } × { $role } von { $name }
+    }
+word-and = und

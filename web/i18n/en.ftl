@@ -819,3 +819,10 @@ chat-download = Download chat
 ## Passkeys (sign-in)
 passkey-or = or
 passkey-sign-in = Sign in with a passkey
+
+## Outnumbered followers
+outnumbered-part = { $n ->
+        [one] { $name }'s { $role }
+       *[other] { $name }'s { $n } { $role }s
+    }
+word-and = and

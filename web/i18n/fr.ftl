@@ -817,3 +817,10 @@ chat-download = Télécharger la discussion
 ## Passkeys (sign-in)
 passkey-or = ou
 passkey-sign-in = Se connecter avec une clé d’accès
+
+## Outnumbered followers
+outnumbered-part = { $n ->
+        [one] { $role } de { $name }
+       *[other] { $n } × { $role } de { $name }
+    }
+word-and = et

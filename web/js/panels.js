@@ -106,9 +106,9 @@ export function outnumberedWords(e, players) {
     const key = `${f.seat}:${f.role}`;
     by.set(key, { seat: f.seat, role: f.role, n: (by.get(key)?.n || 0) + 1 });
   }
-  const who = (seat) => (players[seat] ? players[seat].name : `seat ${seat + 1}`);
-  const parts = [...by.values()].map(({ seat, role, n }) => `${who(seat)}'s ${n === 1 ? role : `${n} ${role}s`}`);
-  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}` : parts[0] || '';
+  const who = (seat) => (players[seat] ? players[seat].name : t('clock-seat', { n: seat + 1 }));
+  const parts = [...by.values()].map(({ seat, role, n }) => t('outnumbered-part', { name: who(seat), role: t(`role-${role}`), n }));
+  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} ${t('word-and')} ${parts[parts.length - 1]}` : parts[0] || '';
 }
 
 /** The game log, newest turn first: each turn's tile, follower and scorings. */
