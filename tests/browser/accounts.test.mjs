@@ -5,7 +5,7 @@
 // Needs a running server: BASE_URL (default http://127.0.0.1:8080).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launchBrowser, shot, watchErrors } from './lib.mjs';
+import { BASE, api, launchBrowser, shot, watchErrors } from './lib.mjs';
 import { checkA11y } from './a11y.mjs';
 
 test('sign up, see the recovery code, sign out and sign in again', async () => {
@@ -55,6 +55,93 @@ test('sign up, see the recovery code, sign out and sign in again', async () => {
     await page.waitForSelector('.account-signout');
     assert.equal(await page.textContent('.account-name'), name);
     // (The wrong password's 401 is the one error the browser logs.)
+    assert.deepEqual(errors.filter((e) => !e.includes('status of 401')), []);
+  } finally {
+    await browser.close();
+  }
+});
+
+// Each password attempt counts against the name (5 at once, then one a
+// minute: services/accounts.rs), so this walk makes five: the other
+// device's sign-in, the change, the wrong and the right recovery code, the
+// deletion. Wrong current passwords are refused in crates/server/tests.
+test('change the password, sign out everywhere, recover with the code, delete the account', async () => {
+  const browser = await launchBrowser();
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    const name = `Cy ${Date.now().toString(36)}`;
+    await page.goto(`${BASE}/#/signup`);
+    await page.waitForSelector('.account-form');
+    await page.fill('#account-name', name);
+    await page.fill('#account-password', 'first password 1');
+    await page.click('.account-form button[type=submit]');
+    const code = (await page.textContent('.recovery-code')).trim();
+
+    // Another device signed in to the same account.
+    const other = await (await browser.newContext()).newPage();
+    await other.goto(`${BASE}/#/signin`);
+    await other.waitForSelector('.account-form');
+    await other.fill('#account-name', name);
+    await other.fill('#account-password', 'first password 1');
+    await other.click('.account-form button[type=submit]');
+    await other.waitForSelector('.account-signout');
+
+    // #/account: too short a password is refused in the page; a good one
+    // changes it and signs the other device out.
+    await page.goto(`${BASE}/#/account`);
+    await page.waitForSelector('.settings-password');
+    assert.match(await page.textContent('.account-who'), new RegExp(`Signed in as ${name}`));
+    assert.equal(await page.getAttribute('#current-password', 'autocomplete'), 'current-password');
+    assert.equal(await page.getAttribute('#new-password', 'autocomplete'), 'new-password');
+    await checkA11y(page, 'account page');
+    await shot(page, 'account-settings');
+    await page.fill('#current-password', 'first password 1');
+    await page.fill('#new-password', 'short');
+    await page.click('.settings-password button[type=submit]');
+    await page.waitForFunction(() => /8 characters/.test(document.querySelector('.settings-password .account-error').textContent));
+    await page.fill('#new-password', 'second password 2');
+    await page.click('.settings-password button[type=submit]');
+    await page.waitForFunction(() => document.querySelector('.settings-done').textContent.length > 0);
+    assert.match(await page.textContent('.settings-done'), /Password changed/);
+    assert.equal(await page.inputValue('#current-password'), '', 'the fields are emptied');
+    await other.reload();
+    await other.waitForSelector('#account-nav a[href="#/signin"]');
+
+    // Sign out everywhere: this device too.
+    await page.click('.settings-everywhere');
+    await page.waitForSelector('#account-nav a[href="#/signin"]');
+    assert.equal(new URL(page.url()).hash, '#/signin');
+
+    // The password forgotten: the recovery code sets a new one, signs in,
+    // and a new code is shown; a wrong code changes nothing.
+    await page.click('a[href="#/recover"]');
+    await page.waitForSelector('.recover-form');
+    await checkA11y(page, 'recovery page');
+    await page.fill('#account-name', name);
+    await page.fill('#recovery-code', 'ffffffffffffffffffffffffffffffff');
+    await page.fill('#account-password', 'third password 3');
+    await page.click('.recover-form button[type=submit]');
+    await page.waitForFunction(() => /Wrong name or password/.test(document.querySelector('.account-error').textContent));
+    await page.fill('#recovery-code', code);
+    await page.click('.recover-form button[type=submit]');
+    await page.waitForSelector('.recovery-code');
+    const next = (await page.textContent('.recovery-code')).trim();
+    assert.match(next, /^[0-9a-f]{32}$/);
+    assert.notEqual(next, code, 'a code is used once');
+    await page.waitForSelector('.account-signout');
+
+    // Delete the account: signed out, the profile gone.
+    await page.goto(`${BASE}/#/account`);
+    await page.waitForSelector('.settings-delete');
+    await page.fill('#delete-password', 'third password 3');
+    await page.click('.settings-delete button[type=submit]');
+    await page.waitForSelector('text=Your account is deleted');
+    await page.waitForSelector('#account-nav a[href="#/signin"]');
+    await checkA11y(page, 'account deleted');
+    assert.equal((await api(`/api/players/${encodeURIComponent(name)}`)).status, 404);
+    // The wrong recovery code's 401 is the one error the browser logs.
     assert.deepEqual(errors.filter((e) => !e.includes('status of 401')), []);
   } finally {
     await browser.close();

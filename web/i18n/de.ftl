@@ -665,6 +665,33 @@ error-passkeys_unavailable = Passkeys funktionieren unter dieser Adresse des Ser
 error-challenge_expired = Das hat zu lange gedauert: versuche es noch einmal.
 error-passkey_refused = Dieser Passkey wurde nicht angenommen.
 
+## Account page and recovery
+settings-title = Dein Konto
+settings-signed-out = Du bist nicht angemeldet.
+settings-signed-in-as = Angemeldet als { $name }.
+settings-password-title = Passwort
+settings-current-password = Aktuelles Passwort
+settings-new-password = Neues Passwort
+settings-password-others = Deine anderen Geräte werden dabei abgemeldet.
+settings-password-change = Passwort ändern
+settings-password-changed = Passwort geändert. Deine anderen Geräte sind abgemeldet.
+settings-sessions-title = Geräte
+settings-sessions-text = Auf einem Gerät angemeldet, das du nicht mehr hast? Melde dich überall ab, auch auf diesem Gerät.
+settings-sign-out-everywhere = Überall abmelden
+settings-delete-title = Konto löschen
+settings-delete-text = Damit löschst du dein Konto, deine Wertungen, dein Profil und deine Passkeys endgültig. Gespielte Partien behalten ihre Züge; Listen zeigen „gelöschter Spieler“.
+settings-delete-password = Dein Passwort, zur Bestätigung
+settings-delete-button = Mein Konto löschen
+settings-deleted-title = Dein Konto ist gelöscht
+settings-deleted-text = Du kannst weiterhin als Gast spielen.
+recover-forgot = Passwort vergessen?
+recover-title = Neues Passwort setzen
+recover-why = Mit dem Wiederherstellungscode, den du beim Anlegen des Kontos bekommen hast. Alle angemeldeten Geräte werden abgemeldet.
+recover-code = Wiederherstellungscode
+recover-submit = Neues Passwort setzen
+recover-done = Willkommen zurück, { $name }
+recover-next-code = Dein Passwort ist geändert. Der benutzte Code ist verbraucht: hier ist dein neuer Wiederherstellungscode, nur jetzt angezeigt. Schreib ihn auf oder bewahre ihn im Passwort-Manager auf.
+
 ## Chat and rematch
 home-chat-off = Kein Chat in diesem Spiel
 error-chat_off = Der Chat ist in diesem Spiel aus.

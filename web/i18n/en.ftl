@@ -682,6 +682,33 @@ error-passkeys_unavailable = Passkeys do not work on this address of the server.
 error-challenge_expired = That took too long: try again.
 error-passkey_refused = This passkey was not accepted.
 
+## Account page and recovery
+settings-title = Your account
+settings-signed-out = You are not signed in.
+settings-signed-in-as = Signed in as { $name }.
+settings-password-title = Password
+settings-current-password = Current password
+settings-new-password = New password
+settings-password-others = Your other devices are signed out when it changes.
+settings-password-change = Change password
+settings-password-changed = Password changed. Your other devices are signed out.
+settings-sessions-title = Devices
+settings-sessions-text = Signed in on a device you no longer have? Sign out everywhere, this device too.
+settings-sign-out-everywhere = Sign out everywhere
+settings-delete-title = Delete your account
+settings-delete-text = This deletes your account, ratings, profile and passkeys for good. Games already played keep their moves; lists show "deleted player".
+settings-delete-password = Your password, to confirm
+settings-delete-button = Delete my account
+settings-deleted-title = Your account is deleted
+settings-deleted-text = You can still play as a guest.
+recover-forgot = Forgot your password?
+recover-title = Set a new password
+recover-why = With the recovery code you were shown when you created the account. Every device signed in to it is signed out.
+recover-code = Recovery code
+recover-submit = Set the new password
+recover-done = Welcome back, { $name }
+recover-next-code = Your password is changed. The code you used is spent: here is your new recovery code, shown only now. Write it down or keep it in your password manager.
+
 ## Chat and rematch
 home-chat-off = No chat in this game
 error-chat_off = Chat is off in this game.

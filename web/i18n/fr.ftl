@@ -680,6 +680,33 @@ error-passkeys_unavailable = Les clés d’accès ne fonctionnent pas à cette a
 error-challenge_expired = Cela a pris trop de temps : réessayez.
 error-passkey_refused = Cette clé d’accès n’a pas été acceptée.
 
+## Account page and recovery
+settings-title = Votre compte
+settings-signed-out = Vous n’êtes pas connecté.
+settings-signed-in-as = Connecté en tant que { $name }.
+settings-password-title = Mot de passe
+settings-current-password = Mot de passe actuel
+settings-new-password = Nouveau mot de passe
+settings-password-others = Vos autres appareils seront déconnectés.
+settings-password-change = Changer le mot de passe
+settings-password-changed = Mot de passe changé. Vos autres appareils sont déconnectés.
+settings-sessions-title = Appareils
+settings-sessions-text = Connecté sur un appareil que vous n’avez plus ? Déconnectez-vous partout, y compris ici.
+settings-sign-out-everywhere = Se déconnecter partout
+settings-delete-title = Supprimer votre compte
+settings-delete-text = Cela supprime définitivement votre compte, vos classements, votre profil et vos clés d’accès. Les parties jouées gardent leurs coups ; les listes affichent « joueur supprimé ».
+settings-delete-password = Votre mot de passe, pour confirmer
+settings-delete-button = Supprimer mon compte
+settings-deleted-title = Votre compte est supprimé
+settings-deleted-text = Vous pouvez toujours jouer en invité.
+recover-forgot = Mot de passe oublié ?
+recover-title = Choisir un nouveau mot de passe
+recover-why = Avec le code de récupération affiché à la création du compte. Tous les appareils connectés à ce compte sont déconnectés.
+recover-code = Code de récupération
+recover-submit = Enregistrer le nouveau mot de passe
+recover-done = Bon retour, { $name }
+recover-next-code = Votre mot de passe est changé. Le code utilisé ne sert plus : voici votre nouveau code de récupération, affiché une seule fois. Notez-le ou gardez-le dans votre gestionnaire de mots de passe.
+
 ## Chat and rematch
 home-chat-off = Pas de discussion dans cette partie
 error-chat_off = La discussion est désactivée dans cette partie.

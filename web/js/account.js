@@ -1,5 +1,6 @@
 // Accounts (optional: guests play as before): the sign-up and sign-in
 // pages (#/signup, #/signin), the recovery code shown once after sign-up,
+// a new password set with that code (#/recover, which shows the next code),
 // and the signed-in name with "Sign out" in the top bar. The session is an
 // HttpOnly cookie the page never reads: GET /api/me says who is signed in.
 
@@ -41,10 +42,14 @@ export async function showAccount() {
   });
 }
 
-/** #/signup and #/signin: forms password managers understand. */
+/** #/signup and #/signin: forms password managers understand; #/recover. */
 export class AccountScreen {
   constructor(root, mode) {
     this.root = root;
+    if (mode === 'recover') {
+      this.recoverForm();
+      return;
+    }
     const up = mode === 'signup';
     root.innerHTML = `
       <div class="account-page">
@@ -64,7 +69,8 @@ export class AccountScreen {
             <p class="account-error" role="alert"></p>
             <button class="btn primary" type="submit">${esc(up ? t('account-create') : t('nav-sign-in'))}</button>
           </form>
-          ${up ? `<p>${esc(t('account-have-one'))} <a href="#/signin">${esc(t('nav-sign-in'))}</a>.</p>` : ''}
+          ${up ? `<p>${esc(t('account-have-one'))} <a href="#/signin">${esc(t('nav-sign-in'))}</a>.</p>`
+    : `<p><a href="#/recover">${esc(t('recover-forgot'))}</a></p>`}
         </section>
       </div>`;
     const form = root.querySelector('form');
@@ -80,6 +86,49 @@ export class AccountScreen {
 
   destroy() {
     if (this.passkeys) this.passkeys.stop();
+  }
+
+  /** #/recover: a new password with the recovery code (every session ends). */
+  recoverForm() {
+    this.root.innerHTML = `
+      <div class="account-page">
+        <section class="card">
+          <h1>${esc(t('recover-title'))}</h1>
+          <p class="muted">${esc(t('recover-why'))}</p>
+          <form class="account-form recover-form" method="post" action="#" novalidate>
+            <label for="account-name">${esc(t('account-name'))}</label>
+            <input id="account-name" name="username" autocomplete="username" required maxlength="64"
+              autocapitalize="none" spellcheck="false">
+            <label for="recovery-code">${esc(t('recover-code'))}</label>
+            <input id="recovery-code" name="code" required maxlength="128" autocomplete="one-time-code"
+              autocapitalize="none" spellcheck="false">
+            <label for="account-password">${esc(t('settings-new-password'))}</label>
+            <input id="account-password" name="password" type="password" required minlength="8" maxlength="256"
+              autocomplete="new-password">
+            <p class="muted">${esc(t('account-password-min'))}</p>
+            <p class="account-error" role="alert"></p>
+            <button class="btn primary" type="submit">${esc(t('recover-submit'))}</button>
+          </form>
+        </section>
+      </div>`;
+    const form = this.root.querySelector('form');
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      const error = form.querySelector('.account-error');
+      const button = form.querySelector('button[type=submit]');
+      error.textContent = '';
+      button.disabled = true;
+      try {
+        const answer = await request('POST', '/api/account/recover', {
+          name: form.username.value, recovery_code: form.code.value.trim(), password: form.password.value,
+        });
+        await showAccount();
+        this.showRecovery(answer, true);
+      } catch (err) {
+        error.textContent = sentence(errorText(err));
+        button.disabled = false;
+      }
+    });
   }
 
   async submit(form, up) {
@@ -99,13 +148,13 @@ export class AccountScreen {
     }
   }
 
-  /** The recovery code, this once. */
-  showRecovery(answer) {
+  /** The recovery code, this once (after a recovery: the next one). */
+  showRecovery(answer, recovered = false) {
     this.root.innerHTML = `
       <div class="account-page">
         <section class="card">
-          <h1>${esc(t('account-welcome', { name: answer.name }))}</h1>
-          <p>${esc(t('account-recovery'))}</p>
+          <h1>${esc(t(recovered ? 'recover-done' : 'account-welcome', { name: answer.name }))}</h1>
+          <p>${esc(t(recovered ? 'recover-next-code' : 'account-recovery'))}</p>
           <p><code class="recovery-code">${esc(answer.recovery_code)}</code></p>
           <p>${esc(t('account-passkey-also'))} <a href="#/account">${esc(t('account-add-passkey'))}</a></p>
           <a class="btn primary" href="#/">${esc(t('done'))}</a>

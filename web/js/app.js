@@ -1,7 +1,7 @@
 // The web game's entry point: loads the tile data, draws every tile once into
 // shared <defs>, and routes between the screens (#/, #/new, #/game/ID,
 // #/replay/ID, #/rules/CODE, #/learn, #/puzzles, #/lobby, #/signup, #/signin,
-// #/account, #/player/NAME, #/leaderboard).
+// #/recover, #/account, #/player/NAME, #/leaderboard).
 
 import { AccountScreen, showAccount } from './account.js';
 import { addTokens, api } from './api.js';
@@ -11,7 +11,6 @@ import { GameScreen } from './game.js';
 import { HomeScreen } from './home.js';
 import { ReplayScreen } from './replay.js';
 import { RulesScreen } from './rules.js';
-import { AccountSettingsScreen } from './passkeys.js';
 import { TileSet } from './tiles.js';
 import { installTheme } from './theme.js';
 import { errorText, installLanguage, t } from './i18n.js';
@@ -95,7 +94,8 @@ async function route() {
     return;
   }
   if (parts[0] === 'account') {
-    show(() => new AccountSettingsScreen(main, showAccount));
+    const { SettingsScreen } = await import('./settings.js');
+    show(() => new SettingsScreen(main, showAccount));
     return;
   }
   if (parts[0] === 'lobby') {
@@ -103,7 +103,7 @@ async function route() {
     show(() => new LobbyScreen(main, options));
     return;
   }
-  if (parts[0] === 'signup' || parts[0] === 'signin') {
+  if (parts[0] === 'signup' || parts[0] === 'signin' || parts[0] === 'recover') {
     show(() => new AccountScreen(main, parts[0]));
     return;
   }

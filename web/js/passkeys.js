@@ -191,35 +191,20 @@ function when(ms) {
   return new Date(ms).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 }
 
-/** #/account: the signed-in account's passkeys. */
-export class AccountSettingsScreen {
+/** The passkeys of the signed-in account, a part of the account page (settings.js). */
+export class PasskeysSection {
+  /** `onAccountChange` redraws the page when the session turns out to be gone. */
   constructor(root, onAccountChange) {
     this.root = root;
     this.onAccountChange = onAccountChange;
-    root.innerHTML = `
-      <div class="account-page">
-        <section class="card" aria-labelledby="account-title">
-          <h1 id="account-title">Your account</h1>
-          <p class="account-who muted"></p>
-          <div class="account-body"></div>
-        </section>
-      </div>`;
+    root.setAttribute('aria-labelledby', 'passkeys-title');
     this.load();
   }
 
   destroy() {}
 
   async load() {
-    const who = this.root.querySelector('.account-who');
-    const body = this.root.querySelector('.account-body');
-    let me = null;
-    try { me = await request('GET', '/api/me'); } catch { /* shown as signed out */ }
-    if (!me || me.name === null || me.name === undefined) {
-      who.textContent = '';
-      body.innerHTML = '<p>You are not signed in. <a href="#/signin">Sign in</a> to manage your passkeys.</p>';
-      return;
-    }
-    who.innerHTML = `Signed in as ${esc(me.name)}. <a href="#/player/${encodeURIComponent(me.name)}">Your profile</a>`;
+    const body = this.root;
     body.innerHTML = `
       <h2 id="passkeys-title">Passkeys</h2>
       <p class="muted">A passkey signs you in with your fingerprint, face or device PIN instead of your
@@ -306,7 +291,7 @@ export class AccountSettingsScreen {
       this.render(answer.passkeys);
       this.say('Passkey added. You can sign in with it now.');
     } catch (e) {
-      if (e && e.code === 'not_signed_in') { this.load(); if (this.onAccountChange) this.onAccountChange(); return; }
+      if (e && e.code === 'not_signed_in') { if (this.onAccountChange) this.onAccountChange(); return; }
       this.say(passkeyMessage(e));
     } finally {
       button.disabled = false;
