@@ -8,23 +8,10 @@
 // Needs a running server: BASE_URL (default http://127.0.0.1:8080).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { api, BASE, launchBrowser, shot, watchErrors } from './lib.mjs';
+import { api, BASE, launchBrowser, playOut, shot, watchErrors } from './lib.mjs';
 import { checkA11y } from './a11y.mjs';
 
 const json = (body) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-
-/** Plays game `id` to its end through the API, seat by seat. */
-async function playOut(id, tokens) {
-  for (let k = 0; k < 400; k++) {
-    const { body: s } = await api(`/api/games/${id}?token=${tokens.join(',')}`);
-    if (s.status === 'finished') return;
-    const p = s.legal[0];
-    const seat = s.turn.seat;
-    const r = await api(`/api/games/${id}/moves?token=${tokens[seat]}`, json({ version: s.version, tile: p.tile, at: p.at, rot: p.rot }));
-    assert.equal(r.status, 200, JSON.stringify(r.body));
-  }
-  assert.fail('the game did not end');
-}
 
 const logText = (page) => page.locator('.chat-log').innerText();
 

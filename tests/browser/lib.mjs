@@ -103,3 +103,34 @@ export function watchErrors(page, errors = []) {
   page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
   return errors;
 }
+
+/** Signs up on #/signup as `name`; resolves once the recovery code shows. */
+export async function signUp(page, name, password = 'correct horse battery') {
+  await page.goto(`${BASE}/#/signup`);
+  await page.waitForSelector('.account-form');
+  await page.fill('#account-name', name);
+  await page.fill('#account-password', password);
+  await page.click('.account-form button[type=submit]');
+  await page.waitForSelector('.recovery-code');
+}
+
+/**
+ * Plays a game to its end over the API with every seat's token (`tokens[seat]`),
+ * a spread of legal moves with a follower now and then: the final scores.
+ */
+export async function playOut(id, tokens) {
+  for (let k = 0; k < 400; k++) {
+    const { status, body: s } = await api(`/api/games/${id}?token=${tokens.join(',')}`);
+    if (status !== 200) throw new Error(`the game's state: ${status} ${JSON.stringify(s)}`);
+    if (s.status === 'finished') return s.players.map((p) => p.score);
+    const seat = s.turn.seat;
+    const p = s.legal[(k * 7) % s.legal.length];
+    const move = { version: s.version, tile: p.tile, at: p.at, rot: p.rot };
+    if (k % 3 === 0 && p.meeple && p.meeple.length) move.meeple = p.meeple[0];
+    const r = await api(`/api/games/${id}/moves?token=${tokens[seat]}`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(move),
+    });
+    if (r.status !== 200) throw new Error(`a move refused: ${r.status} ${JSON.stringify(r.body)}`);
+  }
+  throw new Error('the game did not end');
+}

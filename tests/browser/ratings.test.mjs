@@ -9,35 +9,8 @@
 // Needs a running server: BASE_URL (default http://127.0.0.1:8080).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, api, launchBrowser, shot, watchErrors } from './lib.mjs';
+import { BASE, api, launchBrowser, playOut, shot, signUp, watchErrors } from './lib.mjs';
 import { checkA11y } from './a11y.mjs';
-
-async function signUp(page, name) {
-  await page.goto(`${BASE}/#/signup`);
-  await page.waitForSelector('.account-form');
-  await page.fill('#account-name', name);
-  await page.fill('#account-password', 'correct horse battery');
-  await page.click('.account-form button[type=submit]');
-  await page.waitForSelector('.recovery-code');
-}
-
-/** Plays the game to its end over the API with the seats' tokens: the final scores. */
-async function playOut(id, tokens) {
-  for (let k = 0; k < 400; k++) {
-    const { status, body: s } = await api(`/api/games/${id}?token=${tokens.join(',')}`);
-    assert.equal(status, 200);
-    if (s.status === 'finished') return s.players.map((p) => p.score);
-    const seat = s.turn.seat;
-    const p = s.legal[(k * 7) % s.legal.length];
-    const move = { version: s.version, tile: p.tile, at: p.at, rot: p.rot };
-    if (k % 3 === 0 && p.meeple && p.meeple.length) move.meeple = p.meeple[0];
-    const r = await api(`/api/games/${id}/moves?token=${tokens[seat]}`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(move),
-    });
-    assert.equal(r.status, 200, JSON.stringify(r.body));
-  }
-  throw new Error('the game did not end');
-}
 
 test('a rated game between two people moves both ratings, shown on their profiles', async () => {
   const browser = await launchBrowser();

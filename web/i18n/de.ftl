@@ -656,6 +656,7 @@ error-no_hints = Keine Tipps in einem gewerteten Spiel oder einem Online-Spiel m
 account-profile = Dein Profil
 home-rated = Gewertetes Spiel (angemeldet; Regeln einer Vorlage; Eingeladene melden sich an, um ihren Platz einzunehmen)
 error-not_ratable = Dieses Spiel kann nicht gewertet werden.
+game-rated = Gewertet
 
 ## Passkeys
 account-of = Konto von { $name }

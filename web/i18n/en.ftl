@@ -673,6 +673,7 @@ error-no_hints = No hints in a rated game or one played online with other people
 account-profile = Your profile
 home-rated = Rated game (signed in; a preset's rules; invited players sign in to take their seats)
 error-not_ratable = This game cannot be rated.
+game-rated = Rated
 
 ## Passkeys
 account-of = Account of { $name }

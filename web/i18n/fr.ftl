@@ -671,6 +671,7 @@ error-no_hints = Pas de conseil dans une partie classée ou en ligne avec d’au
 account-profile = Votre profil
 home-rated = Partie classée (connecté ; règles d’un préréglage ; les invités se connectent pour prendre leur place)
 error-not_ratable = Cette partie ne peut pas être classée.
+game-rated = Classée
 
 ## Passkeys
 account-of = Compte de { $name }

@@ -696,7 +696,7 @@ export class GameScreen {
         <a href="#/replay/${s.id}">${esc(t('game-row-replay'))}</a> ·
         <a href="#/">${esc(t('all-games'))}</a>
       </div>
-      <div class="rules muted"><a href="#/rules/${esc(s.rules_code)}">${esc(rulesTitle(s.rules))}</a>${s.you.length ? '' : ` · ${esc(t('you-are-watching'))}`}</div>`;
+      <div class="rules muted">${s.rated ? `<span class="rated-mark">${esc(t('game-rated'))}</span> · ` : ''}<a href="#/rules/${esc(s.rules_code)}">${esc(rulesTitle(s.rules))}</a>${s.you.length ? '' : ` · ${esc(t('you-are-watching'))}`}</div>`;
   }
 
   openResults() {
@@ -709,7 +709,7 @@ export class GameScreen {
     o.innerHTML = `<div class="dialog results-dialog" role="dialog" aria-label="${esc(t('results-final'))}">
       <button class="close" title="${esc(t('close'))}" aria-label="${esc(t('close'))}">×</button>
       <h2>${title}</h2>
-      <p class="muted">${esc(t('results-after', { n: s.version }))} · <a href="#/rules/${esc(s.rules_code)}">${esc(rulesTitle(s.rules))}</a></p>
+      <p class="muted">${esc(t('results-after', { n: s.version }))} · ${s.rated ? `${esc(t('game-rated'))} · ` : ''}<a href="#/rules/${esc(s.rules_code)}">${esc(rulesTitle(s.rules))}</a></p>
       ${breakdownHtml(s.breakdown, s.players, scores)}
       <details class="final-list"><summary>${esc(t('results-one-by-one'))}</summary>
         <ul class="log">${s.log.map((e, i) => (e.type === 'score' && e.when === 'final' ? scoredHtml(e, i, s.players) : '')).join('')}</ul></details>

@@ -11,8 +11,8 @@ import { ROLE_OF_KIND } from './tiles.js';
 
 /** Whether hints are given in this game: it is on, and nobody plays it from elsewhere. */
 export function hintsAllowed(s) {
-  // (A rated game gives none either: the server says so, `no_hints`.)
-  return !!s && s.status === 'playing' && !s.players.some((p) => p.remote);
+  // (The server refuses them too: `no_hints`.)
+  return !!s && s.status === 'playing' && !s.rated && !s.players.some((p) => p.remote);
 }
 
 /** A hint's gain in words: "about 5 points more than your average move". */

@@ -234,7 +234,7 @@ export class LobbyScreen {
         <li class="lobby-table" data-id="${esc(t.id)}">
           <h3>${esc(t.host)}'s table <span class="badge">${t.rated ? 'rated' : 'casual'}</span></h3>
           <p>${esc(t.headline)} <a href="#/rules/${encodeURIComponent(t.rules_code)}">The rules</a></p>
-          <p class="muted">${esc(t.clock_text)} · ${t.free} of ${t.seats.length} seats free${t.rating == null ? '' : ` · host rated ${t.rating}`}</p>
+          <p class="muted">${esc(t.clock_text)} · ${t.free} of ${t.seats.length} seats free${t.rating == null ? '' : ` · host rated ${t.rating}${t.provisional ? '?' : ''}`}</p>
           <ul class="lobby-seats" aria-label="Seats">${seatItems}</ul>
           ${actions ? `<div class="row">${actions}</div>` : ''}
         </li>`;

@@ -334,21 +334,24 @@ pub(crate) fn sees_hand(game: &Game, viewer: &Viewer, p: PlayerId) -> bool {
     viewer.holds(p) || game.hand_visible_to_all(p)
 }
 
-/// What a table's views share and never changes: the game's id and rules.
+/// What a table's views share and never changes: the game's id, whether it
+/// is rated, and its rules.
 #[derive(Debug, PartialEq, Serialize)]
 pub struct Fixed {
     pub id: String,
+    pub rated: bool,
     pub rules: Map<String, Value>,
     pub rules_text: String,
     pub rules_code: String,
 }
 
 /// [`Fixed`], made once per table (kept in `Table::fixed`).
-fn fixed(cell: &OnceLock<Arc<dyn Any + Send + Sync>>, id: &str, game: &Game) -> Arc<Fixed> {
+fn fixed(cell: &OnceLock<Arc<dyn Any + Send + Sync>>, id: &str, game: &Game, rated: bool) -> Arc<Fixed> {
     let make = || {
         let rules = game.rules();
         Fixed {
             id: id.to_string(),
+            rated,
             rules: rules_to_json(rules),
             rules_text: rules.to_string(),
             rules_code: rules.to_code(),
@@ -507,7 +510,7 @@ impl StateView {
             _ => None,
         };
         StateView {
-            fixed: fixed(&table.fixed, id, game),
+            fixed: fixed(&table.fixed, id, game, table.rated),
             version: table.version(),
             status: if game.is_over() { "finished" } else { "playing" },
             players,

@@ -567,7 +567,8 @@ async fn a_rated_table_starts_a_rated_game_on_its_clock_with_the_sitters_account
     let body = json!({"seats": [{"kind": "me"}, {"kind": "open"}], "rated": true, "clock": clock});
     let (s, _, v) = send(&app, "/api/lobby/tables", body, Some(&ada), None).await;
     assert_eq!(s, 201, "{v}");
-    assert_eq!(v["table"]["rating"], Value::Null, "Ada has no rated duel yet");
+    assert_eq!(v["table"]["rating"], 1500, "Ada has no rated duel yet: the starting rating");
+    assert_eq!(v["table"]["provisional"], true);
     assert_eq!(v["table"]["clock_text"], "10 min + 5 s");
     let id = v["table"]["id"].as_str().unwrap().to_string();
     let (s, _, v) = send(&app, &format!("/api/lobby/tables/{id}/sit"), json!({"seat": 1}), Some(&bob), None).await;

@@ -544,13 +544,24 @@ async fn two_servers_on_postgres_finish_a_rated_game_once() {
 }
 
 #[tokio::test]
-async fn a_rated_game_gives_no_hints() {
-    let s = server();
+async fn a_rated_game_says_so_and_gives_no_hints() {
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+    let on = |store: &Arc<dyn Store>| {
+        let state =
+            AppState::new(Arc::clone(store), Config { bot_delay: std::time::Duration::ZERO, ..Config::quick() });
+        Server { app: app(state.clone()), state }
+    };
+    let s = on(&store);
     let ada = sign_up(&s, "Ada").await;
     let seats = json!([ { "kind": "human" }, { "kind": "bot", "level": "random" } ]);
     for (rated, want) in [(false, StatusCode::OK), (true, StatusCode::FORBIDDEN)] {
         let (id, tokens) = create(&s, Some(&ada), json!({ "seats": seats, "rated": rated })).await;
         let token = tokens[0].as_deref().unwrap();
+        let (status, state) = send(&s, "GET", &format!("/api/games/{id}?token={token}"), None, None).await;
+        assert_eq!((status, &state["rated"]), (StatusCode::OK, &json!(rated)), "{state}");
+        // …and so does the game loaded from the store (another server).
+        let (_, state) = send(&on(&store), "GET", &format!("/api/games/{id}"), None, None).await;
+        assert_eq!(state["rated"], json!(rated), "loaded again: {state}");
         let (status, v) = send(&s, "POST", &format!("/api/games/{id}/hint?token={token}"), Some(json!({})), None).await;
         assert_eq!(status, want, "rated {rated}: {v}");
         if rated {

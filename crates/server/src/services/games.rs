@@ -105,6 +105,8 @@ pub struct Table {
     pub(crate) fixed: OnceLock<Arc<dyn Any + Send + Sync>>,
     /// Its clocks (services/clock.rs); none for a game made before clocks were kept.
     pub clock: Option<super::clock::ClockState>,
+    /// A rated game (set when made or loaded; its views say so).
+    pub rated: bool,
     /// The server's clock, for the views' time left.
     pub(crate) now: super::clock::Now,
 }
@@ -125,6 +127,7 @@ impl Table {
             notice: None,
             fixed: Default::default(),
             clock: None,
+            rated: false,
             now: Default::default(),
         }
     }
@@ -569,6 +572,7 @@ impl AppState {
         }
         let mut table = Table::new(game, seats, created_at, created_at);
         table.clock = Some(clock);
+        table.rated = req.rated;
         table.now = self.now().clone();
 
         let live = Arc::new(Live {
@@ -602,6 +606,7 @@ impl AppState {
         let game = rebuild(&stored.record, stored.live_seed)
             .map_err(|e| ApiError::Storage(format!("game {id} does not replay: {e}")))?;
         let mut table = Table::new(game, stored.seats, stored.created_at, stored.updated_at);
+        table.rated = self.store().rated(id).await?.is_some();
         // Who is here through the other servers.
         match self.store().presence(id).await {
             Ok(remote) => table.remote_online = remote.into_iter().collect(),

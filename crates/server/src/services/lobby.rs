@@ -80,6 +80,10 @@ struct Body {
     /// The host's two-player rating when the table opened (a signed-in host's).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     host_rating: Option<i64>,
+    /// Whether that rating is provisional (fewer than
+    /// [`PROVISIONAL_GAMES`](crate::rating::PROVISIONAL_GAMES) rated duels).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    host_provisional: bool,
 }
 
 /// A seat as the lobby shows it.
@@ -106,8 +110,12 @@ pub struct TableView {
     /// The engine's sentence for the rules (`Rules::headline`).
     pub headline: String,
     pub host: String,
-    /// The host's two-player rating when the table opened (`null`: a guest, or no rated duel yet).
+    /// The host's two-player rating when the table opened (`null`: a guest;
+    /// a new account's is the starting rating, provisional).
     pub rating: Option<i64>,
+    /// Whether `rating` is provisional (fewer than
+    /// [`PROVISIONAL_GAMES`](crate::rating::PROVISIONAL_GAMES) rated duels).
+    pub provisional: bool,
     pub clock: Option<Value>,
     /// The time control in words ("no clock").
     pub clock_text: String,
@@ -260,6 +268,7 @@ fn view_of(row: &LobbyRow) -> Option<TableView> {
         headline: rules.headline(),
         host,
         rating: body.host_rating,
+        provisional: body.host_provisional,
         clock_text: clock_text(body.clock.as_ref()).unwrap_or_else(|_| "no clock".into()),
         clock: body.clock.clone(),
         rated: body.rated,
@@ -513,11 +522,20 @@ impl AppState {
             .collect();
         super::games::check_rules(&seat_programs, &rules, &self.config().external_bots)
             .map_err(ApiError::BadRequest)?;
-        let host_rating = match &who.account {
-            Some((account, _)) => self.duel_rating(account).await,
-            None => None,
+        let (host_rating, host_provisional) = match &who.account {
+            Some((account, _)) => self.duel_rating(account).await.unzip(),
+            None => (None, None),
         };
-        let body = Body { host, rules_code: rules.to_code(), clock, rated: req.rated, seats, game: None, host_rating };
+        let body = Body {
+            host,
+            rules_code: rules.to_code(),
+            clock,
+            rated: req.rated,
+            seats,
+            game: None,
+            host_rating,
+            host_provisional: host_provisional.unwrap_or(false),
+        };
         let now = now_ms();
         let row = LobbyRow {
             id: new_id()?,
@@ -772,6 +790,7 @@ impl AppState {
         self.save_clock(&id, &clock).await;
         let mut table = Table::new(game, seats, created_at, created_at);
         table.clock = Some(clock);
+        table.rated = rated;
         table.now = self.now().clone();
         let live = Arc::new(Live {
             id: id.clone(),

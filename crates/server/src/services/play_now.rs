@@ -101,7 +101,7 @@ impl AppState {
         let body = WaitBody { bot_after: req.bot_after, level };
         // A signed-in player's two-player rating; a guest's, a new player's.
         let rating = match &who.account {
-            Some((account, _)) => self.duel_rating(account).await.unwrap_or(DEFAULT_RATING),
+            Some((account, _)) => self.duel_rating(account).await.map_or(DEFAULT_RATING, |(rating, _)| rating),
             None => DEFAULT_RATING,
         };
         let w = Waiting {

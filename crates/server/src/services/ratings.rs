@@ -140,12 +140,16 @@ impl AppState {
         Ok(self.store().apply_rating(&result).await?)
     }
 
-    /// An account's two-player (Glicko-2) rating, rounded, if it has one:
-    /// the lobby shows a table host's, Play now pairs by it.
-    pub(super) async fn duel_rating(&self, account: &str) -> Option<i64> {
+    /// An account's two-player (Glicko-2) rating, rounded, and whether it
+    /// is provisional (a new account's is the starting rating): the lobby
+    /// shows a table host's, Play now pairs by it. `None` if the store fails.
+    pub(super) async fn duel_rating(&self, account: &str) -> Option<(i64, bool)> {
         let rows = self.store().account_ratings(account).await.ok()?;
-        let row = rows.iter().find(|r| r.pool == Pool::Duel)?;
-        Some(Pool::Duel.shown(&row.rating).0.round() as i64)
+        let (rating, games) = match rows.iter().find(|r| r.pool == Pool::Duel) {
+            Some(row) => (row.rating, row.games),
+            None => (Pool::Duel.start(), 0),
+        };
+        Some((Pool::Duel.shown(&rating).0.round() as i64, games < PROVISIONAL_GAMES))
     }
 
     /// Applies the results of rated games finished over a minute ago and

@@ -1,0 +1,93 @@
+// From the lobby to the ratings, in a real Chromium, at desktop size and on
+// a 390×844 phone: two people sign up; one opens a rated table in the lobby
+// (#/lobby); the other sees it appear live, marked rated with the host's
+// rating, and sits down; the table is full, the game starts and both land
+// in it, marked rated, with no hint offered; the game is played to its end (its moves over the API with the
+// seats' tokens the pages keep, to be quick); both profiles then show the
+// rated game and the ratings it moved.
+//
+// Needs a running server: BASE_URL (default http://127.0.0.1:8080).
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { BASE, api, launchBrowser, playOut, shot, signUp, watchErrors } from './lib.mjs';
+import { checkA11y } from './a11y.mjs';
+
+const DEVICES = {
+  desktop: { viewport: { width: 1280, height: 860 } },
+  phone: { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true },
+};
+
+for (const [size, device] of Object.entries(DEVICES)) {
+  test(`a rated table from the lobby, played to its end, moves both ratings on the profiles (${size})`, async () => {
+    const browser = await launchBrowser();
+    try {
+      const stamp = Date.now().toString(36);
+      const [hostName, guestName] = [`Hal ${stamp}`, `Gia ${stamp}`];
+      const host = await (await browser.newContext(device)).newPage();
+      const guest = await (await browser.newContext(device)).newPage();
+      const errors = [...watchErrors(host), ...watchErrors(guest)];
+      await signUp(host, hostName);
+      await signUp(guest, guestName);
+
+      await guest.goto(`${BASE}/#/lobby`);
+      await guest.waitForSelector('.lobby-live:text("Live")');
+      await host.goto(`${BASE}/#/lobby`);
+      await host.waitForSelector('.lobby-live:text("Live")');
+      await host.check('.ot-rated');
+      await host.click('.ot-go');
+      await host.waitForSelector(`.lobby-table:has-text("${hostName}") .start`);
+
+      // The other device sees it come: rated, with the host's rating.
+      const table = guest.locator(`.lobby-table:has-text("${hostName}")`);
+      await table.waitFor({ timeout: 10_000 });
+      assert.match(await table.textContent(), /rated/);
+      assert.match(await table.textContent(), /host rated 1500\?/);
+      await checkA11y(guest, `the lobby with a rated table (${size})`);
+      await shot(guest, `lobby-rated-${size}`);
+      await table.locator('.sit').first().click();
+
+      await Promise.all([host, guest].map((p) => p.waitForURL(/#\/game\/[a-z0-9]+$/, { timeout: 15_000 })));
+      const id = host.url().split('/').pop();
+      assert.equal(guest.url().split('/').pop(), id, 'the same game');
+      await Promise.all([host, guest].map((p) => p.waitForFunction(
+        () => document.querySelector('#app')?.dataset.version !== undefined, null, { timeout: 20_000 })));
+
+      // The game says it is rated, and offers no hint.
+      for (const page of [host, guest]) {
+        assert.equal(await page.textContent('.rated-mark'), 'Rated');
+        assert.equal(await page.locator('.hint-btn').count(), 0);
+      }
+
+      // Each page holds its own seat, under its account's name.
+      const tokens = [];
+      const seats = {};
+      for (const [page, name] of [[host, hostName], [guest, guestName]]) {
+        const kept = await page.evaluate((g) => JSON.parse(localStorage.getItem('carcassonne.tokens') || '{}')[g] || [], id);
+        assert.equal(kept.length, 1, `${name} holds one seat`);
+        const { body } = await api(`/api/games/${id}?token=${kept[0]}`);
+        assert.equal(body.rated, true, 'the game is rated');
+        const seat = body.players.findIndex((p) => p.you);
+        assert.equal(body.players[seat].name, name);
+        tokens[seat] = kept[0];
+        seats[name] = seat;
+      }
+      const scores = await playOut(id, tokens);
+
+      for (const [page, name] of [[host, hostName], [guest, guestName]]) {
+        const seat = seats[name];
+        await page.goto(`${BASE}/#/player/${encodeURIComponent(name)}`);
+        await page.waitForSelector('.profile-games li');
+        const li = page.locator('.profile-games li').first();
+        assert.match(await li.textContent(), /rated/);
+        assert.equal(await li.locator(`a[href="#/replay/${id}"]`).count(), 1, 'a link to the replay');
+        const other = scores[1 - seat];
+        const expected = scores[seat] > other ? 1662 : scores[seat] < other ? 1338 : 1500;
+        assert.equal(Number(await page.textContent('.rating-value')), expected, `${name} (seat ${seat}) scored ${scores}`);
+      }
+      await shot(guest, `lobby-rated-${size}-profile`);
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+    }
+  });
+}
