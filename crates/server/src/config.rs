@@ -77,6 +77,10 @@ pub struct Config {
     pub max_spectators_per_ip_per_game: usize,
     /// What hashing an account's password costs (docs/web.md, *Accounts*).
     pub password_cost: PasswordCost,
+    /// Password checks that may wait for a hashing thread; more are
+    /// answered `busy` at once (a crowd of sign-ins neither queues without
+    /// bound nor keeps a connection each).
+    pub password_queue: usize,
     /// A session unused this long ends (each use renews it).
     pub session_idle: Duration,
     /// Session cookies are `Secure` whatever the page's origin says (a
@@ -153,6 +157,7 @@ impl Default for Config {
             ipv6_prefix: 64,
             max_spectators_per_ip_per_game: 8,
             password_cost: PasswordCost::STANDARD,
+            password_queue: 32,
             session_idle: Duration::from_secs(30 * 24 * 3600),
             secure_cookies: false,
             public_url: None,

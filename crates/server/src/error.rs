@@ -48,7 +48,8 @@ pub enum ApiError {
     /// A rule-set code that does not decode (or comes from a later version).
     RulesCode(carcassonne::RulesError),
     /// The server has no room for this work now (reviews running and
-    /// queued, in all or from this address): `503` with `Retry-After`.
+    /// queued, in all or from this address; password checks waiting for a
+    /// hashing thread): `503` with `Retry-After`.
     TryLater(String),
     /// More seat tokens in one request than a game has seats (checked before
     /// the game's lock is taken).

@@ -366,6 +366,45 @@ async fn sign_in_is_throttled_per_name_and_per_address() {
     assert_eq!(send(&s, r).await.status, StatusCode::CREATED);
 }
 
+/// A crowd of sign-ins from many addresses, more than the hashing threads
+/// and their line hold: the rest are told `busy` at once (503 with
+/// `Retry-After`), nobody waits without bound, and the line empties.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crowd_of_sign_ins_past_the_hashing_line_is_told_busy_at_once() {
+    let config = Config {
+        // Slow enough that the crowd arrives while the first ones are hashed.
+        password_cost: carcassonne_server::PasswordCost { memory_kib: 4096, passes: 2, lanes: 1 },
+        password_queue: 2,
+        ..Config::quick()
+    };
+    let s = server(config);
+    let crowd = (0..16).map(|i| {
+        let r = Req {
+            ip: format!("203.0.113.{i}").parse().unwrap(),
+            ..req("POST", "/api/account/signin", Some(creds(&format!("someone{i}"), "a password")))
+        };
+        send(&s, r)
+    });
+    let answers = futures_util::future::join_all(crowd).await;
+    let busy: Vec<&Answer> = answers.iter().filter(|a| a.status == StatusCode::SERVICE_UNAVAILABLE).collect();
+    let checked = answers.iter().filter(|a| a.body["error"] == "bad_credentials").count();
+    assert_eq!(busy.len() + checked, 16, "each is checked or told busy");
+    assert!(!busy.is_empty(), "the line holds two: some are told busy");
+    assert!(checked >= 2, "the hashing threads took some ({checked})");
+    for a in &busy {
+        assert_eq!(a.body["error"], "busy");
+        assert!(a.retry_after.is_some());
+    }
+    // The line is empty again: one after the other, all are checked.
+    for i in 0..4 {
+        let r = Req {
+            ip: format!("203.0.113.{}", 100 + i).parse().unwrap(),
+            ..req("POST", "/api/account/signin", Some(creds("nobody", "a password")))
+        };
+        assert_eq!(send(&s, r).await.body["error"], "bad_credentials");
+    }
+}
+
 #[tokio::test]
 async fn requests_from_another_site_are_refused_and_change_nothing() {
     let s = server(Config::quick());

@@ -2,12 +2,14 @@
 //! shown once, and server-side sessions (docs/web.md, *Accounts*).
 //!
 //! Passwords are hashed on blocking threads, at most [`HASHES_AT_ONCE`] at
-//! once (each takes `Config::password_cost` of memory). Every password
+//! once (each takes `Config::password_cost` of memory), with at most
+//! `Config::password_queue` more waiting: past that, `busy` at once. Every password
 //! attempt counts against its name and its address ([`Throttles`]) before
 //! anything is hashed; an unknown name costs a hash of a dummy password, so
 //! that it answers as a wrong password does, in the same time.
 
 use std::net::IpAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
@@ -80,6 +82,8 @@ impl Throttles {
 pub struct Accounts {
     throttles: Throttles,
     hashing: Arc<tokio::sync::Semaphore>,
+    /// Password checks waiting for a hashing thread.
+    waiting: AtomicUsize,
     /// The hash an unknown name's password is checked against.
     dummy: Arc<OnceLock<String>>,
 }
@@ -89,6 +93,7 @@ impl Default for Accounts {
         Accounts {
             throttles: Throttles::new(),
             hashing: Arc::new(tokio::sync::Semaphore::new(HASHES_AT_ONCE)),
+            waiting: AtomicUsize::new(0),
             dummy: Arc::default(),
         }
     }
@@ -149,11 +154,36 @@ impl AppState {
         &self.inner.accounts
     }
 
+    /// A turn on one of the [`HASHES_AT_ONCE`] hashing threads, waiting
+    /// in line if `Config::password_queue` others are not waiting already.
+    ///
+    /// # Errors
+    /// `busy` (503, `Retry-After`) when the line is full.
+    async fn hashing_turn(&self) -> Result<tokio::sync::SemaphorePermit<'_>, ApiError> {
+        let accounts = self.accounts();
+        if let Ok(permit) = accounts.hashing.try_acquire() {
+            return Ok(permit);
+        }
+        /// Leaves the line however the wait ends (a request dropped too).
+        struct InLine<'a>(&'a AtomicUsize);
+        impl Drop for InLine<'_> {
+            fn drop(&mut self) {
+                self.0.fetch_sub(1, Ordering::SeqCst);
+            }
+        }
+        let ahead = accounts.waiting.fetch_add(1, Ordering::SeqCst);
+        let _in_line = InLine(&accounts.waiting);
+        if ahead >= self.config().password_queue {
+            return Err(ApiError::TryLater("too many passwords are being checked".into()));
+        }
+        accounts.hashing.acquire().await.map_err(|e| ApiError::Storage(e.to_string()))
+    }
+
     /// Hashes a password on a blocking thread (one of [`HASHES_AT_ONCE`]).
     async fn hash_password(&self, password: &str) -> Result<String, ApiError> {
         let cost = self.config().password_cost;
         let password = password.to_string();
-        let _permit = self.accounts().hashing.acquire().await.map_err(|e| ApiError::Storage(e.to_string()))?;
+        let _permit = self.hashing_turn().await?;
         tokio::task::spawn_blocking(move || hash_with(cost, &password))
             .await
             .map_err(|e| ApiError::Storage(format!("hashing: {e}")))?
@@ -165,7 +195,7 @@ impl AppState {
         let cost = self.config().password_cost;
         let (password, phc) = (password.to_string(), phc.map(str::to_string));
         let dummy = Arc::clone(&self.accounts().dummy);
-        let _permit = self.accounts().hashing.acquire().await.map_err(|e| ApiError::Storage(e.to_string()))?;
+        let _permit = self.hashing_turn().await?;
         tokio::task::spawn_blocking(move || {
             // Made at the first check, known name or not.
             let dummy = match dummy.get() {
