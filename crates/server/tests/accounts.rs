@@ -5,20 +5,14 @@
 
 mod common;
 
-use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::body::Body;
-use axum::extract::ConnectInfo;
-use axum::http::{Request, StatusCode};
+use axum::http::StatusCode;
 use axum::Router;
-use carcassonne_server::{
-    app, hash_token, AppState, Config, SqliteStore, Store, COOKIE, COOKIE_MAX_AGE, MAX_ACCOUNT_BODY,
-};
-use http_body_util::BodyExt;
+use carcassonne_server::{app, hash_token, AppState, Config, SqliteStore, Store, COOKIE_MAX_AGE, MAX_ACCOUNT_BODY};
+use common::page::{Answer, Req};
 use serde_json::{json, Value};
-use tower::ServiceExt;
 
 const HOST: &str = "play.example";
 const ORIGIN: &str = "http://play.example";
@@ -34,66 +28,12 @@ fn server(config: Config) -> Server {
     Server { app: app(state), store }
 }
 
-/// An answer: status, `Set-Cookie`, `Retry-After`, body.
-struct Answer {
-    status: StatusCode,
-    set_cookie: Option<String>,
-    retry_after: Option<String>,
-    body: Value,
-}
-
-impl Answer {
-    /// The session token the answer's cookie sets.
-    fn token(&self) -> String {
-        let c = self.set_cookie.as_deref().expect("a cookie");
-        c.strip_prefix(&format!("{COOKIE}=")).unwrap().split(';').next().unwrap().to_string()
-    }
-}
-
-/// A request from a page of this server (`origin`), from `ip`, with the session `token`.
-struct Req<'a> {
-    method: &'a str,
-    uri: &'a str,
-    body: Option<Vec<u8>>,
-    origin: Option<&'a str>,
-    fetch_site: Option<&'a str>,
-    token: Option<&'a str>,
-    ip: IpAddr,
-}
-
 fn req<'a>(method: &'a str, uri: &'a str, body: Option<Value>) -> Req<'a> {
-    Req {
-        method,
-        uri,
-        body: body.map(|b| b.to_string().into_bytes()),
-        origin: Some(ORIGIN),
-        fetch_site: None,
-        token: None,
-        ip: "192.0.2.1".parse().unwrap(),
-    }
+    common::page::req(HOST, ORIGIN, method, uri, body)
 }
 
 async fn send(s: &Server, r: Req<'_>) -> Answer {
-    let mut b = Request::builder().method(r.method).uri(r.uri).header("host", HOST);
-    if r.body.is_some() {
-        b = b.header("content-type", "application/json");
-    }
-    if let Some(o) = r.origin {
-        b = b.header("origin", o);
-    }
-    if let Some(f) = r.fetch_site {
-        b = b.header("sec-fetch-site", f);
-    }
-    if let Some(t) = r.token {
-        b = b.header("cookie", format!("theme=dark; {COOKIE}={t}"));
-    }
-    let mut request = b.body(r.body.map(Body::from).unwrap_or_else(Body::empty)).unwrap();
-    request.extensions_mut().insert(ConnectInfo(SocketAddr::new(r.ip, 40_000)));
-    let resp = s.app.clone().oneshot(request).await.unwrap();
-    let header = |name: &str| resp.headers().get(name).map(|v| v.to_str().unwrap().to_string());
-    let (status, set_cookie, retry_after) = (resp.status(), header("set-cookie"), header("retry-after"));
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    Answer { status, set_cookie, retry_after, body: serde_json::from_slice(&bytes).unwrap_or(Value::Null) }
+    common::page::send(&s.app, r).await
 }
 
 fn creds(name: &str, password: &str) -> Value {

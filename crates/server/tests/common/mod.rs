@@ -14,6 +14,7 @@ use serde_json::{json, Value};
 use tower::ServiceExt;
 
 pub mod accounts;
+pub mod page;
 pub mod pg;
 
 /// A server on an in-memory database whose bots move at once.
