@@ -2,9 +2,10 @@
 // a 390×844 phone: two people sign up; one opens a rated table in the lobby
 // (#/lobby); the other sees it appear live, marked rated with the host's
 // rating, and sits down; the table is full, the game starts and both land
-// in it, marked rated, with no hint offered; the game is played to its end (its moves over the API with the
-// seats' tokens the pages keep, to be quick); both profiles then show the
-// rated game and the ratings it moved.
+// in it, marked rated, with no hint offered; the game is played to its end
+// (its moves over the API with the seats' tokens the pages keep, to be
+// quick); the results dialog says what it did to both ratings, and both
+// profiles show the rated game and the new ratings.
 //
 // Needs a running server: BASE_URL (default http://127.0.0.1:8080).
 import test from 'node:test';
@@ -72,6 +73,18 @@ for (const [size, device] of Object.entries(DEVICES)) {
         seats[name] = seat;
       }
       const scores = await playOut(id, tokens);
+
+      // The results dialog says what the game did to both ratings.
+      await guest.waitForSelector('.results-dialog .rating-changes li', { timeout: 15_000 });
+      const changes = await guest.locator('.rating-changes li').allTextContents();
+      assert.equal(changes.length, 2, changes.join(' | '));
+      for (const [name, seat] of Object.entries(seats)) {
+        const other = scores[1 - seat];
+        const after = scores[seat] > other ? '1,662' : scores[seat] < other ? '1,338' : '1,500';
+        assert.ok(changes.some((c) => c.includes(name) && new RegExp(`1,500 → ${after}`).test(c.replace(/\s+/g, ' '))),
+          `${name} (seat ${seat}) scored ${scores}: ${changes.join(' | ')}`);
+      }
+      await shot(guest, `lobby-rated-${size}-results`);
 
       for (const [page, name] of [[host, hostName], [guest, guestName]]) {
         const seat = seats[name];

@@ -657,6 +657,8 @@ account-profile = Dein Profil
 home-rated = Gewertetes Spiel (angemeldet; Regeln einer Vorlage; Eingeladene melden sich an, um ihren Platz einzunehmen)
 error-not_ratable = Dieses Spiel kann nicht gewertet werden.
 game-rated = Gewertet
+results-ratings = Wertungen
+results-ratings-pending = Die Wertungen werden aktualisiert …
 
 ## Passkeys
 account-of = Konto von { $name }

@@ -674,6 +674,8 @@ account-profile = Your profile
 home-rated = Rated game (signed in; a preset's rules; invited players sign in to take their seats)
 error-not_ratable = This game cannot be rated.
 game-rated = Rated
+results-ratings = Ratings
+results-ratings-pending = The ratings are being updated…
 
 ## Passkeys
 account-of = Account of { $name }

@@ -672,6 +672,8 @@ account-profile = Votre profil
 home-rated = Partie classée (connecté ; règles d’un préréglage ; les invités se connectent pour prendre leur place)
 error-not_ratable = Cette partie ne peut pas être classée.
 game-rated = Classée
+results-ratings = Classements
+results-ratings-pending = Les classements sont mis à jour…
 
 ## Passkeys
 account-of = Compte de { $name }

@@ -710,6 +710,7 @@ export class GameScreen {
       <button class="close" title="${esc(t('close'))}" aria-label="${esc(t('close'))}">×</button>
       <h2>${title}</h2>
       <p class="muted">${esc(t('results-after', { n: s.version }))} · ${s.rated ? `${esc(t('game-rated'))} · ` : ''}<a href="#/rules/${esc(s.rules_code)}">${esc(rulesTitle(s.rules))}</a></p>
+      ${s.rated ? '<div class="results-ratings" aria-live="polite"></div>' : ''}
       ${breakdownHtml(s.breakdown, s.players, scores)}
       <details class="final-list"><summary>${esc(t('results-one-by-one'))}</summary>
         <ul class="log">${s.log.map((e, i) => (e.type === 'score' && e.when === 'final' ? scoredHtml(e, i, s.players) : '')).join('')}</ul></details>
@@ -726,6 +727,8 @@ export class GameScreen {
       </div></div>`;
     o.classList.remove('hidden');
     this.chat.renderRematch(o.querySelector('.rematch-box'));
+    const ratings = o.querySelector('.results-ratings');
+    if (ratings) import('./ratingchanges.js').then((m) => m.showRatingChanges(ratings, s.id)).catch(() => {});
     const close = () => o.classList.add('hidden');
     o.querySelector('.close').onclick = close;
     o.querySelector('[data-close]').onclick = close;

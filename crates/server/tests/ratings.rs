@@ -232,6 +232,20 @@ async fn a_rated_game_to_the_end_moves_both_ratings_once() {
         assert_eq!(p["by_players"], json!([{ "players": 2, "games": 1, "wins": u32::from(game["result"] != "lost") }]));
         assert_eq!(p["by_preset"][0]["preset"], "standard");
     }
+    // The game's own account of it (the results dialog): each seat's
+    // account, before and after, on the shown scale.
+    let (status, r) = send(&s, "GET", &format!("/api/games/{id}/ratings"), None, None).await;
+    assert_eq!(status, StatusCode::OK, "{r}");
+    assert_eq!((&r["rated"], &r["settled"]), (&json!(true), &json!(true)), "{r}");
+    let players = r["players"].as_array().unwrap();
+    assert_eq!(players.len(), 2, "{r}");
+    for (p, (seat, name, profile)) in players.iter().zip([(0, "Ada", &pa), (1, "Bob", &pb)]) {
+        assert_eq!((p["seat"].as_u64(), p["player"].as_str()), (Some(seat), Some(name)), "{r}");
+        assert_eq!(p["before"], 1500.0);
+        let rating = profile["ratings"][0]["rating"].as_f64().unwrap();
+        assert_eq!(p["after"].as_f64(), Some(rating.round()), "{r}");
+    }
+
     // Asking again (another server, a restart) changes nothing.
     let again = s.state.settle_rating(&id, &scores.iter().map(|&x| x as u32).collect::<Vec<_>>(), None).await.unwrap();
     assert!(again.is_none());
@@ -562,6 +576,8 @@ async fn a_rated_game_says_so_and_gives_no_hints() {
         // …and so does the game loaded from the store (another server).
         let (_, state) = send(&on(&store), "GET", &format!("/api/games/{id}"), None, None).await;
         assert_eq!(state["rated"], json!(rated), "loaded again: {state}");
+        let (_, r) = send(&s, "GET", &format!("/api/games/{id}/ratings"), None, None).await;
+        assert_eq!(r, json!({ "rated": rated, "settled": false, "players": [] }), "in play: nothing applied yet");
         let (status, v) = send(&s, "POST", &format!("/api/games/{id}/hint?token={token}"), Some(json!({})), None).await;
         assert_eq!(status, want, "rated {rated}: {v}");
         if rated {

@@ -1,6 +1,6 @@
 //! Profiles, the leaderboard and seats linked to accounts over HTTP
 //! (docs/web.md, *Ratings and profiles*): `GET /api/players/{name}`,
-//! `GET /api/leaderboard`, `POST /api/account/seats`.
+//! `GET /api/leaderboard`, `GET /api/games/{id}/ratings`, `POST /api/account/seats`.
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -19,6 +19,7 @@ pub(super) fn routes() -> Router<Shared> {
     Router::new()
         .route("/api/players/{name}", get(profile))
         .route("/api/leaderboard", get(leaderboard))
+        .route("/api/games/{id}/ratings", get(game_ratings))
         .route("/api/account/seats", post(link_seats))
         .layer(axum::extract::DefaultBodyLimit::max(super::MAX_BODY))
 }
@@ -29,6 +30,10 @@ async fn profile(State(app): State<AppState>, Path(name): Path<String>) -> Resul
 
 async fn leaderboard(State(app): State<AppState>) -> Result<Json<Value>, ApiError> {
     Ok(Json(app.leaderboard().await?))
+}
+
+async fn game_ratings(State(app): State<AppState>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    Ok(Json(app.game_ratings(&id).await?))
 }
 
 /// One seat the browser holds.

@@ -227,6 +227,54 @@ impl AppState {
         self.store().account_by_key(&key).await?.ok_or_else(missing)
     }
 
+    /// What a game did to its players' ratings: `{"rated", "settled",
+    /// "players": [{"seat", "player", "before", "after"}]}` — each seat of
+    /// an account (bots keep their fixed ratings), on the shown scale;
+    /// `settled` once the result is applied (or the game found void, when
+    /// the list is empty).
+    ///
+    /// # Errors
+    /// `not_found`; the storage fails.
+    pub async fn game_ratings(&self, id: &str) -> Result<Value, ApiError> {
+        let live = self.game(id).await?;
+        let (rated, seats) = {
+            let table = live.table.lock().await;
+            let seats: Vec<(usize, String)> = table
+                .seats
+                .iter()
+                .enumerate()
+                .filter_map(|(i, s)| match s {
+                    Seat::Human { account: Some(a), .. } => Some((i, a.clone())),
+                    _ => None,
+                })
+                .collect();
+            (table.rated, seats)
+        };
+        if !rated {
+            return Ok(json!({ "rated": false, "settled": false, "players": [] }));
+        }
+        let store = self.store();
+        let settled = store.rated(id).await? == Some(true);
+        let mut players = Vec::new();
+        if settled {
+            let ids: Vec<String> = seats.iter().map(|(_, a)| a.clone()).collect();
+            let names: HashMap<String, String> = store.account_names(&ids).await?.into_iter().collect();
+            for (seat, account) in &seats {
+                // The game just ended: among the account's latest rows.
+                let history = store.rating_history(account, 20).await?;
+                if let (Some(h), Some(name)) = (history.iter().find(|h| h.game == id), names.get(account)) {
+                    players.push(json!({
+                        "seat": seat,
+                        "player": name,
+                        "before": shown(h.pool, &h.before).0.round(),
+                        "after": shown(h.pool, &h.after).0.round(),
+                    }));
+                }
+            }
+        }
+        Ok(json!({ "rated": true, "settled": settled, "players": players }))
+    }
+
     /// A player's public profile: ratings, their history, games with
     /// results, win rates by preset and by player count.
     ///
