@@ -7,7 +7,9 @@
 // account pages, a replay — and fails on English left: any English message of
 // en.ftl (not the same word in the language shown) or common English
 // words, in the text or in labels, titles and placeholders; axe finds
-// nothing in each.
+// nothing in each. The lobby, a profile with a rated game, the leaderboard
+// and the signed-out passkey page are walked in German and in French too,
+// and must be free of a list of their English sentences as well.
 //
 // Needs a running server: BASE_URL (default http://127.0.0.1:8080).
 import test from 'node:test';
@@ -36,11 +38,15 @@ function englishPhrases(lang) {
   const en = plainMessages(ftl('en'));
   const other = plainMessages(ftl(lang));
   const theirs = new Set([...other.values()].map((v) => v.toLowerCase()));
+  // Every word of the other file: an English message of one word that is also a word there
+  // ("Place" in French) reads as that language.
+  const vocabulary = new Set(ftl(lang).toLowerCase().split(/[^\p{L}]+/u));
   const phrases = new Set();
   for (const [key, v] of en) {
     const words = v.replace(/[.…:!?]+$/, '').trim();
     if (words.length < 4 || !/[a-z]{3}/i.test(words)) continue;
     if (other.get(key) === v || theirs.has(words.toLowerCase()) || theirs.has(v.toLowerCase())) continue;
+    if (/^\p{L}+$/u.test(words) && vocabulary.has(words.toLowerCase())) continue;
     phrases.add(words);
   }
   return [...phrases];
@@ -275,6 +281,157 @@ test('the top bar fits a 320 px phone in German and in French', async () => {
       await shot(page, `i18n-${locale}-320`);
       await context.close();
     }
+  } finally {
+    await browser.close();
+  }
+});
+
+/** A rated two-player game between two new accounts, played out over the API: their names. */
+async function ratedPair(browser) {
+  const stamp = Date.now().toString(36);
+  const names = [`Ada ${stamp}`, `Bruno ${stamp}`];
+  const pages = [];
+  for (const name of names) {
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(`${BASE}/#/signup`);
+    await page.waitForSelector('.account-form');
+    const r = await page.evaluate(async (name) => {
+      const resp = await fetch('/api/account/signup', {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name, password: 'correct horse battery' }),
+      });
+      return resp.status;
+    }, name);
+    assert.ok(r === 200 || r === 201, `sign-up: ${r}`);
+    pages.push(page);
+  }
+  const created = await pages[0].evaluate(async () => {
+    const r = await fetch('/api/games', {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ seats: [{ kind: 'human' }, { kind: 'remote' }], rated: true }),
+    });
+    return { status: r.status, body: await r.json() };
+  });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const id = created.body.id;
+  const tokens = [0, 1].map((seat) => created.body.tokens.find((x) => x.seat === seat).token);
+  const linked = await pages[1].evaluate(async (seats) => (await fetch('/api/account/seats', {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seats }),
+  })).status, [{ game: id, token: tokens[1] }]);
+  assert.equal(linked, 200);
+  for (let k = 0; k < 400; k++) {
+    const { body: s } = await api(`/api/games/${id}?token=${tokens.join(',')}`);
+    if (s.status === 'finished') break;
+    const p = s.legal[(k * 7) % s.legal.length];
+    const move = { version: s.version, tile: p.tile, at: p.at, rot: p.rot };
+    if (k % 3 === 0 && p.meeple && p.meeple.length) move.meeple = p.meeple[0];
+    const r = await api(`/api/games/${id}/moves?token=${tokens[s.turn.seat]}`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(move),
+    });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+  }
+  for (const page of pages) await page.context().close();
+  return names;
+}
+
+/** English sentences of the lobby, the profiles, the leaderboard and the passkey page that must not be left in German or French. */
+const LOBBY_PROFILE_ENGLISH = [
+  'Play now', 'Open a table', 'Open tables', 'Your name', 'If nobody comes', 'keep waiting', 'The other seats',
+  'Add a seat', 'Time control', 'Open the table', 'Connecting', 'Live: tables appear', 'Sit here', "'s table",
+  'Start the game', 'Close the table', 'seats free', 'seat free', 'Your table is open', 'No open table yet',
+  'Rating over', 'rated game', 'provisional', 'Rating history', 'Win rates', 'By number of players', 'Playing since',
+  'Leaderboard', 'Two players', 'Three to six players', 'Fixed ratings', 'Nobody yet', 'Rated games only',
+  'You are not signed in', 'Your account',
+];
+
+/** The lobby (a table of mine and one to sit at), a profile with a rated game, the leaderboard and the passkey page, in `lang`. */
+async function lobbyAndProfiles(browser, locale, lang, names, words) {
+  const context = await browser.newContext({ locale, viewport: { width: 1280, height: 860 } });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  const noSentence = async (what) => {
+    const text = (await pageWords(page)).join('\n');
+    const left = LOBBY_PROFILE_ENGLISH.filter((s) => text.includes(s));
+    assert.deepEqual(left, [], `${what} in ${lang}: English sentences left`);
+    await noEnglish(page, lang, what);
+    await checkA11y(page, `${what} (${lang})`);
+  };
+
+  // The lobby: someone else's table (to sit at), and one of mine opened with the form.
+  const other = await api('/api/lobby/tables', {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Bruno', seats: [{ kind: 'me' }, { kind: 'open' }, { kind: 'bot', level: 'easy' }], rules: { preset: 'first-edition' }, clock: { kind: 'turn', days: 3 } }),
+  });
+  assert.equal(other.status, 201, JSON.stringify(other.body));
+  try {
+    await page.goto(`${BASE}/#/lobby`);
+    await page.waitForSelector(`.lobby-table[data-id="${other.body.table.id}"] .sit`);
+    assert.equal((await page.textContent('#play-now-title')).trim(), words.playNow);
+    assert.equal((await page.textContent('.pn-go')).trim(), words.playNow);
+    assert.equal((await page.textContent('#tables-title')).trim(), words.openTables);
+    await page.fill('.ot-name', 'Ada');
+    await page.click('.ot-go');
+    await page.waitForSelector('.lobby-table .start');
+    assert.equal((await page.textContent('.lobby-table .start')).trim(), words.start);
+    await noSentence('the lobby');
+    await shot(page, `i18n-${lang}-lobby`);
+  } finally {
+    // Both tables closed, whatever happened (a host may keep only a few open).
+    await page.evaluate(async () => {
+      for (const [id, s] of Object.entries(JSON.parse(localStorage.getItem('carcassonne.lobby') || '{}'))) {
+        await fetch(`/api/lobby/tables/${id}/stand`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: s.token }) });
+      }
+    }).catch(() => {});
+    await api(`/api/lobby/tables/${other.body.table.id}/stand`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: other.body.token }),
+    });
+  }
+
+  // A profile with a rated game: the rating, its chart, the games and the win rates.
+  await page.goto(`${BASE}/#/player/${encodeURIComponent(names[0])}`);
+  await page.waitForSelector('.profile-games li');
+  await page.click('.history summary');
+  const heads = await page.$$eval('.profile-page h2', (hs) => hs.map((h) => h.textContent.trim()));
+  assert.ok(heads.includes(words.games) && heads.includes(words.winRates), JSON.stringify(heads));
+  assert.match(await page.getAttribute('.rating-chart', 'aria-label'), words.chart);
+  await noSentence('a profile');
+  await shot(page, `i18n-${lang}-profile`);
+
+  // No such player.
+  await page.goto(`${BASE}/#/player/nobody-${Date.now().toString(36)}`);
+  await page.waitForSelector('.profile-page h1');
+  assert.equal((await page.textContent('.profile-page h1')).trim(), words.noSuchPlayer);
+  await noSentence('an unknown player');
+
+  // The leaderboard.
+  await page.goto(`${BASE}/#/leaderboard`);
+  await page.waitForSelector('#lb-bots');
+  assert.equal((await page.textContent('.leaderboard h1')).trim(), words.leaderboard);
+  await noSentence('the leaderboard');
+  await shot(page, `i18n-${lang}-leaderboard`);
+
+  // The account page, signed out.
+  await page.goto(`${BASE}/#/account`);
+  await page.waitForSelector('.account-who a[href="#/signin"]');
+  await noSentence('the account page, signed out');
+
+  assert.deepEqual(errors.filter((e) => !/status of 404/.test(e)), []);
+  await context.close();
+}
+
+test('the lobby, a profile, the leaderboard and the passkey page in German and in French', { timeout: 300_000 }, async () => {
+  const browser = await launchBrowser();
+  try {
+    const names = await ratedPair(browser);
+    await lobbyAndProfiles(browser, 'de-DE', 'de', names, {
+      playNow: 'Sofort spielen', openTables: 'Offene Tische', start: 'Partie starten',
+      games: 'Partien', winRates: 'Siegquoten', chart: /^Wertung über 1 gewertete Partie: von 1500 auf \d+/,
+      noSuchPlayer: 'Diesen Spieler gibt es nicht', leaderboard: 'Rangliste',
+    });
+    await lobbyAndProfiles(browser, 'fr-FR', 'fr', names, {
+      playNow: 'Jouer maintenant', openTables: 'Tables ouvertes', start: 'Lancer la partie',
+      games: 'Parties', winRates: 'Taux de victoire', chart: /^Classement sur 1 partie classée : de 1500 à \d+/,
+      noSuchPlayer: 'Joueur introuvable', leaderboard: 'Classement',
+    });
   } finally {
     await browser.close();
   }

@@ -839,3 +839,158 @@ outnumbered-part = { $n ->
        *[other] { $n } × { $role } von { $name }
     }
 word-and = und
+
+## Lobby, profiles, leaderboard
+# (web/js/lobby.js, profile.js, leaderboard.js, the account page's passkeys
+# in passkeys.js, and push.js's messages)
+
+lobby-title = Lobby
+lobby-play-now = Sofort spielen
+lobby-play-now-about = Standardregeln, gegen wen auch immer gerade wartet (Spieler mit ähnlicher Wertung zuerst).
+lobby-your-name = Dein Name
+lobby-bot-after = Wenn niemand kommt, ein Bot nach
+lobby-never = nie: weiter warten
+lobby-stop-waiting = Nicht mehr warten
+lobby-open-title = Einen Tisch eröffnen
+lobby-other-seats = Die anderen Plätze
+lobby-add-seat = + Platz hinzufügen
+lobby-preset-standard = Standard
+lobby-preset-beginner = Einsteiger
+lobby-preset-first-edition = Erstausgabe
+lobby-rated = Gewertet (angemeldete Spieler, Regeln ohne Hausregeln)
+lobby-open-go = Tisch eröffnen
+lobby-tables-title = Offene Tische
+lobby-connecting = Verbinde…
+lobby-live = Live: Tische erscheinen, sobald sie eröffnet werden.
+lobby-reconnecting = Verbinde neu…
+lobby-new-table = Neuer Tisch von { $host }, { $free ->
+        [one] { $free } Platz frei
+       *[other] { $free } Plätze frei
+    }.
+lobby-table-gone = Der Tisch von { $host } wurde geschlossen.
+lobby-your-table-gone = Ein Tisch, an dem du saßt, wurde geschlossen
+lobby-seat = Platz { $n }
+lobby-seat-open = Frei für einen Spieler
+lobby-level = Stufe
+lobby-remove-seat = Platz { $n } entfernen
+lobby-no-tables = Noch kein offener Tisch: eröffne einen oder drücke „Sofort spielen“.
+lobby-open = frei
+lobby-sit = Hinsetzen
+lobby-sit-label = Hinsetzen: Platz { $n } am Tisch von { $host }
+lobby-bot-seat = (Bot, { $level })
+lobby-host = (Gastgeber)
+lobby-you = (du)
+lobby-seat-of = Platz { $n }:
+lobby-start = Partie starten
+lobby-close-table = Tisch schließen
+lobby-stand = Aufstehen
+lobby-table-of = Tisch von { $host }
+lobby-badge-rated = gewertet
+lobby-badge-casual = ungewertet
+lobby-the-rules = Die Regeln
+lobby-seats-free = { $total ->
+        [one] { $free } von { $total } Platz frei
+       *[other] { $free } von { $total } Plätzen frei
+    }
+lobby-host-rating = Wertung des Gastgebers { $rating }
+lobby-seats = Plätze
+lobby-sat-down = Du hast dich hingesetzt: die Partie öffnet sich, sobald sie beginnt
+lobby-table-opened = Dein Tisch ist offen: er beginnt, sobald er voll ist oder du ihn startest
+lobby-paired-bot = Niemand ist gekommen: eine Partie gegen einen Bot beginnt.
+lobby-paired = Gegner gefunden: die Partie beginnt.
+lobby-looking = Suche einen Mitspieler… { $s } s
+lobby-stopped = Warten beendet.
+profile-loading = Lade das Profil…
+profile-not-found = Diesen Spieler gibt es nicht
+profile-nobody = Niemand spielt hier unter dem Namen „{ $name }“.
+profile-see-leaderboard = Zur Rangliste
+profile-page-title = { $name } — Carcassonne
+profile-pool-duel = Zwei Spieler (Glicko-2)
+profile-pool-multi = Drei bis sechs Spieler (Weng-Lin)
+profile-provisional = vorläufig
+profile-provisional-title = { $n ->
+        [one] Weniger als { $n } gewertete Partie
+       *[other] Weniger als { $n } gewertete Partien
+    }
+profile-rated-games = { $n ->
+        [one] { $n } gewertete Partie
+       *[other] { $n } gewertete Partien
+    }
+profile-chart = { $n ->
+        [one] Wertung über { $n } gewertete Partie
+       *[other] Wertung über { $n } gewertete Partien
+    }: von { $first } auf { $last }, niedrigste { $low }, höchste { $high }.
+profile-history = Verlauf der Wertung als Tabelle
+profile-history-caption = Wertung nach jeder gewerteten Partie
+profile-col-game = Partie
+profile-col-place = Platz
+profile-col-before = Vorher
+profile-col-after = Nachher
+profile-ratings = Wertungen
+profile-no-rated = Noch keine gewerteten Partien.
+profile-bot = (Bot, { $level })
+profile-result-won = gewonnen
+profile-result-lost = verloren
+profile-result-shared-win = geteilter Sieg
+profile-result-in-play = läuft
+profile-rated = gewertet
+profile-replay = Wiederholung
+profile-review = Analyse
+profile-watch = Zuschauen
+profile-no-games = Noch keine Partien.
+profile-games = Partien
+profile-col-won = Gewonnen
+profile-col-win-rate = Siegquote
+profile-since = Spielt seit { $date }
+profile-leaderboard = Rangliste
+profile-win-rates = Siegquoten
+profile-by-rules = Nach Regeln
+profile-col-rules = Regeln
+profile-by-players = Nach Anzahl der Spieler
+profile-col-players = Spieler
+profile-no-finished = Noch keine beendeten Partien.
+leaderboard-loading = Lade die Rangliste…
+leaderboard-title = Rangliste
+leaderboard-page-title = Rangliste — Carcassonne
+leaderboard-duel = Zwei Spieler
+leaderboard-multi = Drei bis sechs Spieler
+leaderboard-col-rank = Platz
+leaderboard-col-player = Spieler
+leaderboard-col-rating = Wertung
+leaderboard-col-games = Partien
+leaderboard-col-bot = Bot
+leaderboard-nobody = { $n ->
+        [one] Noch niemand: ein Spieler erscheint hier nach { $n } gewerteten Partie.
+       *[other] Noch niemand: ein Spieler erscheint hier nach { $n } gewerteten Partien.
+    }
+leaderboard-about = { $n ->
+        [one] Nur gewertete Partien. Eine Wertung ist in ihrer ersten Partie vorläufig.
+       *[other] Nur gewertete Partien. Eine Wertung ist in ihren ersten { $n } Partien vorläufig.
+    }
+leaderboard-bots = Bots
+leaderboard-bots-about = Feste Wertungen, gemessen in Partien von Bots gegeneinander; sie ändern sich nicht.
+passkeys-title = Passkeys
+passkeys-about = Mit einem Passkey meldest du dich per Fingerabdruck, Gesicht oder Geräte-PIN statt mit deinem Passwort an. Dein Passwort funktioniert weiterhin.
+passkeys-name-label = Name des neuen Passkeys (freiwillig)
+passkeys-name-placeholder = z. B. Mein Handy
+passkeys-add = Passkey hinzufügen
+passkeys-no-browser = Dieser Browser kann keine Passkeys verwenden.
+passkeys-none = Noch keine Passkeys.
+passkeys-added-on = Hinzugefügt am { $date }
+passkeys-last-used = zuletzt verwendet am { $date }
+passkeys-not-used = noch nicht verwendet
+passkeys-remove = Entfernen
+passkeys-remove-named = Passkey { $name } entfernen
+passkeys-waiting = Warte auf deinen Passkey…
+passkeys-added = Passkey hinzugefügt. Du kannst dich jetzt damit anmelden.
+passkeys-removed = Passkey { $name } entfernt.
+passkey-not-used = Es wurde kein Passkey verwendet (abgebrochen, oder keiner für diese Seite).
+passkey-already-added = Dieser Passkey gehört schon zu deinem Konto.
+passkey-refused = Dieser Passkey wurde nicht angenommen. Gehört er zu diesem Konto?
+passkey-failed = der Passkey hat nicht funktioniert
+push-will-notify = Du wirst benachrichtigt, wenn du dran bist
+push-no-more = Keine Benachrichtigungen mehr für diese Partie
+push-on-failed = Benachrichtigungen konnten nicht eingeschaltet werden: { $reason }
+push-off-failed = Benachrichtigungen konnten nicht ausgeschaltet werden: { $reason }
+push-no-worker = der Service Worker ist nicht bereit
+push-cannot = Dieser Browser kann von dieser Seite keine Benachrichtigungen empfangen (nötig sind https und ein Browser mit Web Push).

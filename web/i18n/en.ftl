@@ -856,3 +856,158 @@ outnumbered-part = { $n ->
        *[other] { $name }'s { $n } { $role }s
     }
 word-and = and
+
+## Lobby, profiles, leaderboard
+# (web/js/lobby.js, profile.js, leaderboard.js, the account page's passkeys
+# in passkeys.js, and push.js's messages)
+
+lobby-title = Lobby
+lobby-play-now = Play now
+lobby-play-now-about = Standard rules, against whoever is waiting (players close in rating first).
+lobby-your-name = Your name
+lobby-bot-after = If nobody comes, a bot after
+lobby-never = never: keep waiting
+lobby-stop-waiting = Stop waiting
+lobby-open-title = Open a table
+lobby-other-seats = The other seats
+lobby-add-seat = + Add a seat
+lobby-preset-standard = Standard
+lobby-preset-beginner = Beginner
+lobby-preset-first-edition = First edition
+lobby-rated = Rated (signed-in players, rules without house rules)
+lobby-open-go = Open the table
+lobby-tables-title = Open tables
+lobby-connecting = Connecting…
+lobby-live = Live: tables appear as they open.
+lobby-reconnecting = Reconnecting…
+lobby-new-table = New table: { $host }'s, { $free ->
+        [one] { $free } seat free
+       *[other] { $free } seats free
+    }.
+lobby-table-gone = { $host }'s table closed.
+lobby-your-table-gone = A table you sat at was closed
+lobby-seat = Seat { $n }
+lobby-seat-open = Open for a player
+lobby-level = Level
+lobby-remove-seat = Remove seat { $n }
+lobby-no-tables = No open table yet: open one, or press Play now.
+lobby-open = open
+lobby-sit = Sit here
+lobby-sit-label = Sit here: seat { $n } at { $host }'s table
+lobby-bot-seat = (bot, { $level })
+lobby-host = (host)
+lobby-you = (you)
+lobby-seat-of = Seat { $n }:
+lobby-start = Start the game
+lobby-close-table = Close the table
+lobby-stand = Stand up
+lobby-table-of = { $host }'s table
+lobby-badge-rated = rated
+lobby-badge-casual = casual
+lobby-the-rules = The rules
+lobby-seats-free = { $total ->
+        [one] { $free } of { $total } seat free
+       *[other] { $free } of { $total } seats free
+    }
+lobby-host-rating = host rated { $rating }
+lobby-seats = Seats
+lobby-sat-down = You sat down: the game opens when it starts
+lobby-table-opened = Your table is open: it starts when it is full, or when you start it
+lobby-paired-bot = Nobody came: a game against a bot starts.
+lobby-paired = Paired: the game starts.
+lobby-looking = Looking for a player… { $s } s
+lobby-stopped = Stopped waiting.
+profile-loading = Loading the profile…
+profile-not-found = No such player
+profile-nobody = Nobody plays here under the name “{ $name }”.
+profile-see-leaderboard = See the leaderboard
+profile-page-title = { $name } — Carcassonne
+profile-pool-duel = Two players (Glicko-2)
+profile-pool-multi = Three to six players (Weng-Lin)
+profile-provisional = provisional
+profile-provisional-title = { $n ->
+        [one] Fewer than { $n } rated game
+       *[other] Fewer than { $n } rated games
+    }
+profile-rated-games = { $n ->
+        [one] { $n } rated game
+       *[other] { $n } rated games
+    }
+profile-chart = { $n ->
+        [one] Rating over { $n } rated game
+       *[other] Rating over { $n } rated games
+    }: from { $first } to { $last }, lowest { $low }, highest { $high }.
+profile-history = Rating history as a table
+profile-history-caption = Rating after each rated game
+profile-col-game = Game
+profile-col-place = Place
+profile-col-before = Before
+profile-col-after = After
+profile-ratings = Ratings
+profile-no-rated = No rated games yet.
+profile-bot = ({ $level } bot)
+profile-result-won = won
+profile-result-lost = lost
+profile-result-shared-win = shared win
+profile-result-in-play = in play
+profile-rated = rated
+profile-replay = Replay
+profile-review = Review
+profile-watch = Watch
+profile-no-games = No games yet.
+profile-games = Games
+profile-col-won = Won
+profile-col-win-rate = Win rate
+profile-since = Playing since { $date }
+profile-leaderboard = Leaderboard
+profile-win-rates = Win rates
+profile-by-rules = By rules
+profile-col-rules = Rules
+profile-by-players = By number of players
+profile-col-players = Players
+profile-no-finished = No finished games yet.
+leaderboard-loading = Loading the leaderboard…
+leaderboard-title = Leaderboard
+leaderboard-page-title = Leaderboard — Carcassonne
+leaderboard-duel = Two players
+leaderboard-multi = Three to six players
+leaderboard-col-rank = #
+leaderboard-col-player = Player
+leaderboard-col-rating = Rating
+leaderboard-col-games = Games
+leaderboard-col-bot = Bot
+leaderboard-nobody = { $n ->
+        [one] Nobody yet: a player is listed after { $n } rated game.
+       *[other] Nobody yet: a player is listed after { $n } rated games.
+    }
+leaderboard-about = { $n ->
+        [one] Rated games only. A rating is provisional for its first game.
+       *[other] Rated games only. A rating is provisional for its first { $n } games.
+    }
+leaderboard-bots = Bots
+leaderboard-bots-about = Fixed ratings, measured by bots playing each other; they do not move.
+passkeys-title = Passkeys
+passkeys-about = A passkey signs you in with your fingerprint, face or device PIN instead of your password. Your password keeps working.
+passkeys-name-label = Name of the new passkey (optional)
+passkeys-name-placeholder = e.g. My phone
+passkeys-add = Add a passkey
+passkeys-no-browser = This browser cannot use passkeys.
+passkeys-none = No passkeys yet.
+passkeys-added-on = Added { $date }
+passkeys-last-used = last used { $date }
+passkeys-not-used = not used yet
+passkeys-remove = Remove
+passkeys-remove-named = Remove passkey { $name }
+passkeys-waiting = Waiting for your passkey…
+passkeys-added = Passkey added. You can sign in with it now.
+passkeys-removed = Passkey { $name } removed.
+passkey-not-used = No passkey was used (cancelled, or none for this site).
+passkey-already-added = This passkey is already on your account.
+passkey-refused = This passkey was not accepted. Is it one of this account’s?
+passkey-failed = the passkey did not work
+push-will-notify = You will be notified when it is your turn
+push-no-more = No more notifications for this game
+push-on-failed = Notifications could not be switched on: { $reason }
+push-off-failed = Notifications could not be switched off: { $reason }
+push-no-worker = the service worker is not ready
+push-cannot = This browser cannot receive notifications from this page (it needs https and a browser with Web Push).

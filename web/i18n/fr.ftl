@@ -854,3 +854,158 @@ outnumbered-part = { $n ->
        *[other] { $n } × { $role } de { $name }
     }
 word-and = et
+
+## Lobby, profiles, leaderboard
+# (web/js/lobby.js, profile.js, leaderboard.js, the account page's passkeys
+# in passkeys.js, and push.js's messages)
+
+lobby-title = Salon
+lobby-play-now = Jouer maintenant
+lobby-play-now-about = Règles standard, contre qui attend déjà (les joueurs de classement proche d’abord).
+lobby-your-name = Votre nom
+lobby-bot-after = Si personne ne vient, un bot après
+lobby-never = jamais : continuer d’attendre
+lobby-stop-waiting = Ne plus attendre
+lobby-open-title = Ouvrir une table
+lobby-other-seats = Les autres places
+lobby-add-seat = + Ajouter une place
+lobby-preset-standard = Standard
+lobby-preset-beginner = Débutant
+lobby-preset-first-edition = Première édition
+lobby-rated = Classée (joueurs connectés, règles sans variantes maison)
+lobby-open-go = Ouvrir la table
+lobby-tables-title = Tables ouvertes
+lobby-connecting = Connexion…
+lobby-live = En direct : les tables apparaissent dès leur ouverture.
+lobby-reconnecting = Reconnexion…
+lobby-new-table = Nouvelle table de { $host }, { $free ->
+        [one] { $free } place libre
+       *[other] { $free } places libres
+    }.
+lobby-table-gone = La table de { $host } est fermée.
+lobby-your-table-gone = Une table où vous étiez assis a été fermée
+lobby-seat = Place { $n }
+lobby-seat-open = Libre pour un joueur
+lobby-level = Niveau
+lobby-remove-seat = Retirer la place { $n }
+lobby-no-tables = Pas encore de table ouverte : ouvrez-en une, ou appuyez sur « Jouer maintenant ».
+lobby-open = libre
+lobby-sit = S’asseoir ici
+lobby-sit-label = S’asseoir ici : place { $n } à la table de { $host }
+lobby-bot-seat = (bot, { $level })
+lobby-host = (hôte)
+lobby-you = (vous)
+lobby-seat-of = Place { $n } :
+lobby-start = Lancer la partie
+lobby-close-table = Fermer la table
+lobby-stand = Se lever
+lobby-table-of = Table de { $host }
+lobby-badge-rated = classée
+lobby-badge-casual = amicale
+lobby-the-rules = Les règles
+lobby-seats-free = { $free ->
+        [one] { $free } place libre sur { $total }
+       *[other] { $free } places libres sur { $total }
+    }
+lobby-host-rating = classement de l’hôte { $rating }
+lobby-seats = Places
+lobby-sat-down = Vous êtes assis : la partie s’ouvre quand elle commence
+lobby-table-opened = Votre table est ouverte : elle commence quand elle est complète, ou quand vous la lancez
+lobby-paired-bot = Personne n’est venu : une partie contre un bot commence.
+lobby-paired = Adversaire trouvé : la partie commence.
+lobby-looking = Recherche d’un joueur… { $s } s
+lobby-stopped = Attente arrêtée.
+profile-loading = Chargement du profil…
+profile-not-found = Joueur introuvable
+profile-nobody = Personne ne joue ici sous le nom « { $name } ».
+profile-see-leaderboard = Voir le classement
+profile-page-title = { $name } — Carcassonne
+profile-pool-duel = Deux joueurs (Glicko-2)
+profile-pool-multi = Trois à six joueurs (Weng-Lin)
+profile-provisional = provisoire
+profile-provisional-title = { $n ->
+        [one] Moins de { $n } partie classée
+       *[other] Moins de { $n } parties classées
+    }
+profile-rated-games = { $n ->
+        [one] { $n } partie classée
+       *[other] { $n } parties classées
+    }
+profile-chart = { $n ->
+        [one] Classement sur { $n } partie classée
+       *[other] Classement sur { $n } parties classées
+    } : de { $first } à { $last }, au plus bas { $low }, au plus haut { $high }.
+profile-history = L’historique du classement en tableau
+profile-history-caption = Le classement après chaque partie classée
+profile-col-game = Partie
+profile-col-place = Rang
+profile-col-before = Avant
+profile-col-after = Après
+profile-ratings = Classements
+profile-no-rated = Pas encore de partie classée.
+profile-bot = (bot { $level })
+profile-result-won = gagnée
+profile-result-lost = perdue
+profile-result-shared-win = victoire partagée
+profile-result-in-play = en cours
+profile-rated = classée
+profile-replay = Revoir
+profile-review = Analyser
+profile-watch = Regarder
+profile-no-games = Pas encore de partie.
+profile-games = Parties
+profile-col-won = Gagnées
+profile-col-win-rate = Taux de victoire
+profile-since = Joue depuis le { $date }
+profile-leaderboard = Classement
+profile-win-rates = Taux de victoire
+profile-by-rules = Par règles
+profile-col-rules = Règles
+profile-by-players = Par nombre de joueurs
+profile-col-players = Joueurs
+profile-no-finished = Pas encore de partie terminée.
+leaderboard-loading = Chargement du classement…
+leaderboard-title = Classement
+leaderboard-page-title = Classement — Carcassonne
+leaderboard-duel = Deux joueurs
+leaderboard-multi = Trois à six joueurs
+leaderboard-col-rank = Rang
+leaderboard-col-player = Joueur
+leaderboard-col-rating = Points
+leaderboard-col-games = Parties
+leaderboard-col-bot = Bot
+leaderboard-nobody = { $n ->
+        [one] Personne pour l’instant : un joueur apparaît ici après { $n } partie classée.
+       *[other] Personne pour l’instant : un joueur apparaît ici après { $n } parties classées.
+    }
+leaderboard-about = { $n ->
+        [one] Parties classées uniquement. Un classement est provisoire pendant sa première partie.
+       *[other] Parties classées uniquement. Un classement est provisoire pendant ses { $n } premières parties.
+    }
+leaderboard-bots = Bots
+leaderboard-bots-about = Classements fixes, mesurés en faisant jouer les bots entre eux ; ils ne bougent pas.
+passkeys-title = Clés d’accès
+passkeys-about = Une clé d’accès vous connecte avec votre empreinte, votre visage ou le code PIN de votre appareil au lieu de votre mot de passe. Votre mot de passe continue de fonctionner.
+passkeys-name-label = Nom de la nouvelle clé d’accès (facultatif)
+passkeys-name-placeholder = p. ex. Mon téléphone
+passkeys-add = Ajouter une clé d’accès
+passkeys-no-browser = Ce navigateur ne peut pas utiliser de clés d’accès.
+passkeys-none = Pas encore de clé d’accès.
+passkeys-added-on = Ajoutée le { $date }
+passkeys-last-used = dernière utilisation le { $date }
+passkeys-not-used = pas encore utilisée
+passkeys-remove = Retirer
+passkeys-remove-named = Retirer la clé d’accès { $name }
+passkeys-waiting = En attente de votre clé d’accès…
+passkeys-added = Clé d’accès ajoutée. Vous pouvez vous connecter avec dès maintenant.
+passkeys-removed = Clé d’accès { $name } retirée.
+passkey-not-used = Aucune clé d’accès n’a été utilisée (annulé, ou aucune pour ce site).
+passkey-already-added = Cette clé d’accès est déjà sur votre compte.
+passkey-refused = Cette clé d’accès n’a pas été acceptée. Est-elle bien de ce compte ?
+passkey-failed = la clé d’accès n’a pas fonctionné
+push-will-notify = Vous serez prévenu quand ce sera votre tour
+push-no-more = Plus de notifications pour cette partie
+push-on-failed = Les notifications n’ont pas pu être activées : { $reason }
+push-off-failed = Les notifications n’ont pas pu être désactivées : { $reason }
+push-no-worker = le service worker n’est pas prêt
+push-cannot = Ce navigateur ne peut pas recevoir de notifications de cette page (il faut https et un navigateur avec Web Push).

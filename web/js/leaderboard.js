@@ -4,14 +4,15 @@
 
 import { request } from './api.js';
 import { esc } from './dom.js';
-import { playerLink } from './profile.js';
+import { errorText, lang, t } from './i18n.js';
+import { levelName, playerLink, ratingText } from './profile.js';
 
-const POOLS = [['duel', 'Two players'], ['multi', 'Three to six players']];
+const POOLS = [['duel', 'leaderboard-duel'], ['multi', 'leaderboard-multi']];
 
 export class LeaderboardScreen {
   constructor(root) {
     this.root = root;
-    root.innerHTML = '<div class="profile-page leaderboard"><p class="muted" role="status">Loading the leaderboard…</p></div>';
+    root.innerHTML = `<div class="profile-page leaderboard"><p class="muted" role="status">${esc(t('leaderboard-loading'))}</p></div>`;
     this.load();
   }
 
@@ -23,23 +24,24 @@ export class LeaderboardScreen {
     try {
       b = await request('GET', '/api/leaderboard');
     } catch (e) {
-      page.innerHTML = `<section class="card"><h1>Leaderboard</h1><p role="alert">${esc(e.message)}</p></section>`;
+      page.innerHTML = `<section class="card"><h1>${esc(t('leaderboard-title'))}</h1><p role="alert">${esc(errorText(e))}</p></section>`;
       return;
     }
-    document.title = 'Leaderboard — Carcassonne';
+    document.title = t('leaderboard-page-title');
+    const count = (n) => new Intl.NumberFormat(lang).format(n);
     const list = (rows) => (rows.length ? `<table class="board-table">
-        <thead><tr><th scope="col">#</th><th scope="col">Player</th><th scope="col">Rating</th><th scope="col">Games</th></tr></thead>
-        <tbody>${rows.map((r) => `<tr><td>${r.rank}</td><td><a href="${playerLink(r.name)}">${esc(r.name)}</a></td>
-          <td>${Math.round(r.rating)} <span class="muted">± ${Math.round(2 * r.deviation)}</span></td><td>${r.games}</td></tr>`).join('')}</tbody>
-      </table>` : `<p class="muted">Nobody yet: a player is listed after ${b.provisional_games} rated games.</p>`);
+        <thead><tr><th scope="col">${esc(t('leaderboard-col-rank'))}</th><th scope="col">${esc(t('leaderboard-col-player'))}</th><th scope="col">${esc(t('leaderboard-col-rating'))}</th><th scope="col">${esc(t('leaderboard-col-games'))}</th></tr></thead>
+        <tbody>${rows.map((r) => `<tr><td>${count(r.rank)}</td><td><a href="${playerLink(r.name)}">${esc(r.name)}</a></td>
+          <td>${ratingText(r.rating)} <span class="muted">± ${ratingText(2 * r.deviation)}</span></td><td>${count(r.games)}</td></tr>`).join('')}</tbody>
+      </table>` : `<p class="muted">${esc(t('leaderboard-nobody', { n: b.provisional_games }))}</p>`);
     page.innerHTML = `
-      <header class="profile-head"><h1>Leaderboard</h1>
-        <p class="muted">Rated games only. A rating is provisional for its first ${b.provisional_games} games.</p></header>
-      ${POOLS.map(([pool, title]) => `<section class="card" aria-labelledby="lb-${pool}"><h2 id="lb-${pool}">${title}</h2>${list(b[pool] || [])}</section>`).join('')}
-      <section class="card" aria-labelledby="lb-bots"><h2 id="lb-bots">Bots</h2>
-        <p class="muted">Fixed ratings, measured by bots playing each other; they do not move.</p>
-        <table class="board-table"><thead><tr><th scope="col">Bot</th><th scope="col">Rating</th></tr></thead>
-          <tbody>${b.bots.map((x) => `<tr><td>${esc(x.level)}</td><td>${Math.round(x.rating)}</td></tr>`).join('')}</tbody></table>
+      <header class="profile-head"><h1>${esc(t('leaderboard-title'))}</h1>
+        <p class="muted">${esc(t('leaderboard-about', { n: b.provisional_games }))}</p></header>
+      ${POOLS.map(([pool, title]) => `<section class="card" aria-labelledby="lb-${pool}"><h2 id="lb-${pool}">${esc(t(title))}</h2>${list(b[pool] || [])}</section>`).join('')}
+      <section class="card" aria-labelledby="lb-bots"><h2 id="lb-bots">${esc(t('leaderboard-bots'))}</h2>
+        <p class="muted">${esc(t('leaderboard-bots-about'))}</p>
+        <table class="board-table"><thead><tr><th scope="col">${esc(t('leaderboard-col-bot'))}</th><th scope="col">${esc(t('leaderboard-col-rating'))}</th></tr></thead>
+          <tbody>${b.bots.map((x) => `<tr><td>${esc(levelName(x.level))}</td><td>${ratingText(x.rating)}</td></tr>`).join('')}</tbody></table>
       </section>`;
   }
 }

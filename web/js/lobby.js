@@ -6,6 +6,8 @@
 
 import { addTokens, lastName, rememberName, request } from './api.js';
 import { esc, toast } from './dom.js';
+import { errorText, has, lang, t } from './i18n.js';
+import { headlineOf } from './rules.js';
 
 const SEATS_KEY = 'carcassonne.lobby';
 /** How often a host's page says they are still here (the server closes a table after 5 minutes of silence). */
@@ -34,12 +36,27 @@ function dropSeat(table) {
 }
 
 const CLOCKS = [
-  ['none', 'No clock', null],
-  ['rt-10-5', '10 min + 5 s a move', { kind: 'realtime', minutes: 10, increment: 5 }],
-  ['rt-25-10', '25 min + 10 s a move', { kind: 'realtime', minutes: 25, increment: 10 }],
-  ['turn-1', '1 day per move', { kind: 'turn', days: 1 }],
-  ['turn-3', '3 days per move', { kind: 'turn', days: 3 }],
+  ['none', null],
+  ['rt-10-5', { kind: 'realtime', minutes: 10, increment: 5 }],
+  ['rt-25-10', { kind: 'realtime', minutes: 25, increment: 10 }],
+  ['turn-1', { kind: 'turn', days: 1 }],
+  ['turn-3', { kind: 'turn', days: 3 }],
 ];
+
+/** A time control (the clocks' JSON, `null` for none) in words. */
+function clockWords(clock) {
+  if (clock && clock.kind === 'realtime') return t('clock-realtime', { m: clock.minutes, s: clock.increment || 0 });
+  if (clock && clock.kind === 'turn') return t('clock-turn', { n: clock.days });
+  return t('clock-none');
+}
+
+/** A bot level's name: the message for the built-in ones, else as the server says it. */
+function levelName(name) {
+  return has(`bot-level-${name}`) ? t(`bot-level-${name}`) : name;
+}
+
+/** A rating as a whole number, without a thousands separator (ratings read as one figure). */
+const ratingText = (r) => new Intl.NumberFormat(lang, { maximumFractionDigits: 0, useGrouping: false }).format(r);
 
 export class LobbyScreen {
   constructor(root, options) {
@@ -67,46 +84,46 @@ export class LobbyScreen {
   levels(selected) {
     const levels = this.options.bot_levels || [];
     const chosen = selected || this.options.default_bot_level;
-    return levels.map((l) => `<option value="${esc(l.name)}" ${l.name === chosen ? 'selected' : ''}>${esc(l.name)}</option>`).join('');
+    return levels.map((l) => `<option value="${esc(l.name)}" ${l.name === chosen ? 'selected' : ''}>${esc(l.program ? l.name : levelName(l.name))}</option>`).join('');
   }
 
   render() {
-    const titles = { standard: 'Standard', beginner: 'Beginner', 'first-edition': 'First edition' };
-    const presets = (this.options.presets || []).map((p) => `<option value="${esc(p.name)}">${esc(titles[p.name] || p.name)}</option>`).join('');
+    const presetTitle = (name) => (has(`lobby-preset-${name}`) ? t(`lobby-preset-${name}`) : name);
+    const presets = (this.options.presets || []).map((p) => `<option value="${esc(p.name)}">${esc(presetTitle(p.name))}</option>`).join('');
     this.root.innerHTML = `
       <div class="lobby">
-        <h1>Lobby</h1>
+        <h1>${esc(t('lobby-title'))}</h1>
         <div class="lobby-grid">
           <section class="card play-now" aria-labelledby="play-now-title">
-            <h2 id="play-now-title">Play now</h2>
-            <p class="muted">Standard rules, against whoever is waiting (players close in rating first).</p>
-            <label class="opt">Your name <input class="pn-name" autocomplete="nickname" maxlength="40" value="${esc(lastName())}"></label>
-            <label class="opt">If nobody comes, a bot after
+            <h2 id="play-now-title">${esc(t('lobby-play-now'))}</h2>
+            <p class="muted">${esc(t('lobby-play-now-about'))}</p>
+            <label class="opt">${esc(t('lobby-your-name'))} <input class="pn-name" autocomplete="nickname" maxlength="40" value="${esc(lastName())}"></label>
+            <label class="opt">${esc(t('lobby-bot-after'))}
               <select class="pn-after">
-                <option value="15">15 seconds</option><option value="30" selected>30 seconds</option>
-                <option value="60">1 minute</option><option value="">never: keep waiting</option>
+                <option value="15">${esc(t('clock-seconds', { n: 15 }))}</option><option value="30" selected>${esc(t('clock-seconds', { n: 30 }))}</option>
+                <option value="60">${esc(t('clock-minutes', { n: 1 }))}</option><option value="">${esc(t('lobby-never'))}</option>
               </select></label>
-            <label class="opt">Bot level <select class="pn-level">${this.levels()}</select></label>
+            <label class="opt">${esc(t('seat-bot-level'))} <select class="pn-level">${this.levels()}</select></label>
             <div class="row">
-              <button class="btn primary big pn-go" type="button">Play now</button>
-              <button class="btn pn-cancel" type="button" hidden>Stop waiting</button>
+              <button class="btn primary big pn-go" type="button">${esc(t('lobby-play-now'))}</button>
+              <button class="btn pn-cancel" type="button" hidden>${esc(t('lobby-stop-waiting'))}</button>
             </div>
             <p class="pn-status" role="status" aria-live="polite"></p>
           </section>
           <section class="card open-table" aria-labelledby="open-title">
-            <h2 id="open-title">Open a table</h2>
-            <label class="opt">Your name <input class="ot-name" autocomplete="nickname" maxlength="40" value="${esc(lastName())}"></label>
-            <fieldset class="ot-seats"><legend>The other seats</legend><div class="ot-seat-list"></div>
-              <button class="link ot-add" type="button">+ Add a seat</button></fieldset>
-            <label class="opt">Rules <select class="ot-preset">${presets}</select></label>
-            <label class="opt">Time control <select class="ot-clock">${CLOCKS.map(([v, t]) => `<option value="${v}">${t}</option>`).join('')}</select></label>
-            <label class="opt check"><input type="checkbox" class="ot-rated"><span>Rated (signed-in players, rules without house rules)</span></label>
-            <button class="btn primary ot-go" type="button">Open the table</button>
+            <h2 id="open-title">${esc(t('lobby-open-title'))}</h2>
+            <label class="opt">${esc(t('lobby-your-name'))} <input class="ot-name" autocomplete="nickname" maxlength="40" value="${esc(lastName())}"></label>
+            <fieldset class="ot-seats"><legend>${esc(t('lobby-other-seats'))}</legend><div class="ot-seat-list"></div>
+              <button class="link ot-add" type="button">${esc(t('lobby-add-seat'))}</button></fieldset>
+            <label class="opt">${esc(t('home-rules'))} <select class="ot-preset">${presets}</select></label>
+            <label class="opt">${esc(t('clock-control'))} <select class="ot-clock">${CLOCKS.map(([v, c]) => `<option value="${v}">${esc(clockWords(c))}</option>`).join('')}</select></label>
+            <label class="opt check"><input type="checkbox" class="ot-rated"><span>${esc(t('lobby-rated'))}</span></label>
+            <button class="btn primary ot-go" type="button">${esc(t('lobby-open-go'))}</button>
           </section>
         </div>
         <section class="card tables-card" aria-labelledby="tables-title">
-          <h2 id="tables-title">Open tables</h2>
-          <p class="lobby-live muted" role="status" aria-live="polite">Connecting…</p>
+          <h2 id="tables-title">${esc(t('lobby-tables-title'))}</h2>
+          <p class="lobby-live muted" role="status" aria-live="polite">${esc(t('lobby-connecting'))}</p>
           <ul class="lobby-tables"></ul>
         </section>
       </div>`;
@@ -126,11 +143,11 @@ export class LobbyScreen {
     const list = this.root.querySelector('.ot-seat-list');
     list.innerHTML = this.otherSeats.map((s, i) => `
       <div class="ot-seat" data-i="${i}">
-        <label>Seat ${i + 2}
-          <select class="ot-kind"><option value="open" ${s.kind === 'open' ? 'selected' : ''}>Open for a player</option>
-            <option value="bot" ${s.kind === 'bot' ? 'selected' : ''}>Bot</option></select></label>
-        ${s.kind === 'bot' ? `<label>Level <select class="ot-level">${this.levels(s.level)}</select></label>` : ''}
-        ${this.otherSeats.length > 1 ? `<button class="link ot-remove" type="button" aria-label="Remove seat ${i + 2}">Remove</button>` : ''}
+        <label>${esc(t('lobby-seat', { n: i + 2 }))}
+          <select class="ot-kind"><option value="open" ${s.kind === 'open' ? 'selected' : ''}>${esc(t('lobby-seat-open'))}</option>
+            <option value="bot" ${s.kind === 'bot' ? 'selected' : ''}>${esc(t('seat-bot'))}</option></select></label>
+        ${s.kind === 'bot' ? `<label>${esc(t('lobby-level'))} <select class="ot-level">${this.levels(s.level)}</select></label>` : ''}
+        ${this.otherSeats.length > 1 ? `<button class="link ot-remove" type="button" aria-label="${esc(t('lobby-remove-seat', { n: i + 2 }))}">${esc(t('seat-remove'))}</button>` : ''}
       </div>`).join('');
     list.querySelectorAll('.ot-seat').forEach((row) => {
       const i = Number(row.dataset.i);
@@ -158,28 +175,28 @@ export class LobbyScreen {
       let m;
       try { m = JSON.parse(e.data); } catch { return; }
       if (m.type === 'tables') {
-        this.tables = new Map(m.tables.map((t) => [t.id, t]));
-        this.root.querySelector('.lobby-live').textContent = 'Live: tables appear as they open.';
+        this.tables = new Map(m.tables.map((x) => [x.id, x]));
+        this.root.querySelector('.lobby-live').textContent = t('lobby-live');
         this.renderTables();
       } else if (m.type === 'table') {
         // Said once, in the status line (the list itself is redrawn quietly).
-        if (!this.tables.has(m.table.id) && m.table.state === 'open') this.say(`New table: ${m.table.host}'s, ${m.table.free} seat${m.table.free === 1 ? '' : 's'} free.`);
+        if (!this.tables.has(m.table.id) && m.table.state === 'open') this.say(t('lobby-new-table', { host: m.table.host, free: m.table.free }));
         this.tables.set(m.table.id, m.table);
         this.renderTables();
       } else if (m.type === 'gone') {
-        const t = this.tables.get(m.id);
-        if (t && t.state === 'open') this.say(`${t.host}'s table closed.`);
+        const gone = this.tables.get(m.id);
+        if (gone && gone.state === 'open') this.say(t('lobby-table-gone', { host: gone.host }));
         this.tables.delete(m.id);
         if (loadSeats()[m.id]) {
           dropSeat(m.id);
-          toast('A table you sat at was closed');
+          toast(t('lobby-your-table-gone'));
         }
         this.renderTables();
       }
     });
     ws.addEventListener('close', () => {
       if (this.closed) return;
-      this.root.querySelector('.lobby-live').textContent = 'Reconnecting…';
+      this.root.querySelector('.lobby-live').textContent = t('lobby-reconnecting');
       this.reconnectTimer = setTimeout(() => this.connect(), 2000);
     });
   }
@@ -190,52 +207,61 @@ export class LobbyScreen {
     if (live) live.textContent = text;
   }
 
+  /** A table's rules in a sentence: the engine's (English), or the same from the messages. */
+  headline(tb) {
+    const rules = tb.rules || {};
+    const preset = (this.options.presets || []).find((p) => p.name === (rules.preset || 'standard'));
+    return lang === 'en' || !preset ? tb.headline : headlineOf(preset, rules);
+  }
+
   renderTables() {
     const seats = loadSeats();
     // The button in focus keeps it through the redraw (keyboard users).
     const focused = document.activeElement?.closest?.('.lobby-tables button');
     const keep = focused ? { cls: [...focused.classList].find((c) => ['sit', 'stand', 'start'].includes(c)), table: focused.dataset.table, seat: focused.dataset.seat } : null;
     // A table I sit at has started: off to the game.
-    for (const t of this.tables.values()) {
-      const mine = seats[t.id];
-      if (mine && t.state === 'started' && t.game) {
-        addTokens(t.game, [mine.token]);
-        dropSeat(t.id);
-        location.hash = `#/game/${t.game}`;
+    for (const tb of this.tables.values()) {
+      const mine = seats[tb.id];
+      if (mine && tb.state === 'started' && tb.game) {
+        addTokens(tb.game, [mine.token]);
+        dropSeat(tb.id);
+        location.hash = `#/game/${tb.game}`;
         return;
       }
     }
     const list = this.root.querySelector('.lobby-tables');
-    const open = [...this.tables.values()].filter((t) => t.state === 'open');
+    const open = [...this.tables.values()].filter((tb) => tb.state === 'open');
     if (!open.length) {
-      list.innerHTML = '<li class="muted">No open table yet: open one, or press Play now.</li>';
+      list.innerHTML = `<li class="muted">${esc(t('lobby-no-tables'))}</li>`;
       return;
     }
-    list.innerHTML = open.map((t) => {
-      const mine = seats[t.id];
-      const seatItems = t.seats.map((s, i) => {
+    list.innerHTML = open.map((tb) => {
+      const mine = seats[tb.id];
+      const seatItems = tb.seats.map((s, i) => {
         let who;
         if (s.kind === 'open') {
-          who = mine ? '<span class="muted">open</span>'
-            : `<button class="btn small sit" type="button" data-table="${esc(t.id)}" data-seat="${i}" aria-label="Sit here: seat ${i + 1} at ${esc(t.host)}'s table">Sit here</button>`;
+          who = mine ? `<span class="muted">${esc(t('lobby-open'))}</span>`
+            : `<button class="btn small sit" type="button" data-table="${esc(tb.id)}" data-seat="${i}" aria-label="${esc(t('lobby-sit-label', { n: i + 1, host: tb.host }))}">${esc(t('lobby-sit'))}</button>`;
         } else if (s.kind === 'bot') {
-          who = `${esc(s.name)} <span class="muted">(bot, ${esc(s.level)})</span>`;
+          who = `${esc(s.name)} <span class="muted">${esc(t('lobby-bot-seat', { level: levelName(s.level) }))}</span>`;
         } else {
-          who = `${esc(s.name)}${s.host ? ' <span class="muted">(host)</span>' : ''}${mine && mine.seat === i ? ' <strong>(you)</strong>' : ''}`;
+          who = `${esc(s.name)}${s.host ? ` <span class="muted">${esc(t('lobby-host'))}</span>` : ''}${mine && mine.seat === i ? ` <strong>${esc(t('lobby-you'))}</strong>` : ''}`;
         }
-        return `<li>Seat ${i + 1}: ${who}</li>`;
+        return `<li>${esc(t('lobby-seat-of', { n: i + 1 }))} ${who}</li>`;
       }).join('');
       const actions = !mine ? ''
         : mine.host
-          ? `<button class="btn primary small start" type="button" data-table="${esc(t.id)}">Start the game</button>
-             <button class="btn small stand" type="button" data-table="${esc(t.id)}">Close the table</button>`
-          : `<button class="btn small stand" type="button" data-table="${esc(t.id)}">Stand up</button>`;
+          ? `<button class="btn primary small start" type="button" data-table="${esc(tb.id)}">${esc(t('lobby-start'))}</button>
+             <button class="btn small stand" type="button" data-table="${esc(tb.id)}">${esc(t('lobby-close-table'))}</button>`
+          : `<button class="btn small stand" type="button" data-table="${esc(tb.id)}">${esc(t('lobby-stand'))}</button>`;
+      const facts = [clockWords(tb.clock), t('lobby-seats-free', { free: tb.free, total: tb.seats.length })];
+      if (tb.rating != null) facts.push(t('lobby-host-rating', { rating: `${ratingText(tb.rating)}${tb.provisional ? '?' : ''}` }));
       return `
-        <li class="lobby-table" data-id="${esc(t.id)}">
-          <h3>${esc(t.host)}'s table <span class="badge">${t.rated ? 'rated' : 'casual'}</span></h3>
-          <p>${esc(t.headline)} <a href="#/rules/${encodeURIComponent(t.rules_code)}">The rules</a></p>
-          <p class="muted">${esc(t.clock_text)} · ${t.free} of ${t.seats.length} seats free${t.rating == null ? '' : ` · host rated ${t.rating}${t.provisional ? '?' : ''}`}</p>
-          <ul class="lobby-seats" aria-label="Seats">${seatItems}</ul>
+        <li class="lobby-table" data-id="${esc(tb.id)}">
+          <h3>${esc(t('lobby-table-of', { host: tb.host }))} <span class="badge">${esc(t(tb.rated ? 'lobby-badge-rated' : 'lobby-badge-casual'))}</span></h3>
+          <p>${esc(this.headline(tb))} <a href="#/rules/${encodeURIComponent(tb.rules_code)}">${esc(t('lobby-the-rules'))}</a></p>
+          <p class="muted">${facts.map(esc).join(' · ')}</p>
+          <ul class="lobby-seats" aria-label="${esc(t('lobby-seats'))}">${seatItems}</ul>
           ${actions ? `<div class="row">${actions}</div>` : ''}
         </li>`;
     }).join('');
@@ -256,7 +282,7 @@ export class LobbyScreen {
         if (name) rememberName(name);
         const r = await request('POST', `/api/lobby/tables/${encodeURIComponent(id)}/sit`, { seat: Number(btn.dataset.seat), ...(name ? { name } : {}) });
         keepSeat(id, r.seat, r.token, false);
-        toast('You sat down: the game opens when it starts');
+        toast(t('lobby-sat-down'));
         this.tables.set(r.table.id, r.table);
         this.renderTables();
       } else if (btn.classList.contains('stand') && mine) {
@@ -270,7 +296,7 @@ export class LobbyScreen {
       }
     } catch (err) {
       if (err.code === 'unauthorized' || err.code === 'not_found') dropSeat(id);
-      toast(err.message, 'error', 5000);
+      toast(errorText(err), 'error', 5000);
     }
   }
 
@@ -288,7 +314,7 @@ export class LobbyScreen {
     const $ = (s) => this.root.querySelector(s);
     const name = $('.ot-name').value.trim();
     if (name) rememberName(name);
-    const clock = CLOCKS.find(([v]) => v === $('.ot-clock').value)?.[2] || null;
+    const clock = CLOCKS.find(([v]) => v === $('.ot-clock').value)?.[1] || null;
     const body = {
       ...(name ? { name } : {}),
       seats: [{ kind: 'me' }, ...this.otherSeats.map((s) => (s.kind === 'bot' ? { kind: 'bot', level: s.level } : { kind: 'open' }))],
@@ -301,10 +327,10 @@ export class LobbyScreen {
       keepSeat(r.table.id, r.seat, r.token, true);
       this.tables.set(r.table.id, r.table);
       this.renderTables();
-      toast('Your table is open: it starts when it is full, or when you start it');
+      toast(t('lobby-table-opened'));
       this.root.querySelector(`.lobby-table[data-id="${r.table.id}"] .start`)?.focus();
     } catch (err) {
-      toast(err.message, 'error', 5000);
+      toast(errorText(err), 'error', 5000);
     }
   }
 
@@ -323,7 +349,7 @@ export class LobbyScreen {
       $('.pn-cancel').hidden = false;
       this.onWait(r.wait);
     } catch (err) {
-      toast(err.message, 'error', 5000);
+      toast(errorText(err), 'error', 5000);
     }
   }
 
@@ -332,13 +358,13 @@ export class LobbyScreen {
     if (w.state === 'paired' && w.game) {
       addTokens(w.game, [this.wait.token]);
       this.wait = null;
-      status.textContent = w.bot ? 'Nobody came: a game against a bot starts.' : 'Paired: the game starts.';
+      status.textContent = t(w.bot ? 'lobby-paired-bot' : 'lobby-paired');
       location.hash = `#/game/${w.game}`;
       return;
     }
     const s = Math.floor(w.waited_ms / 1000);
     // Said every 5 seconds, so that a screen reader is not flooded.
-    if (s % 5 === 0 || !status.textContent) status.textContent = `Looking for a player… ${s} s`;
+    if (s % 5 === 0 || !status.textContent) status.textContent = t('lobby-looking', { s });
     this.wait.timer = setTimeout(() => this.pollWait(), POLL_MS);
   }
 
@@ -352,7 +378,7 @@ export class LobbyScreen {
         this.wait.timer = setTimeout(() => this.pollWait(), POLL_MS * 3);
         return;
       }
-      toast(err.message, 'error', 5000);
+      toast(errorText(err), 'error', 5000);
       this.resetWait();
     }
   }
@@ -364,10 +390,10 @@ export class LobbyScreen {
     try {
       await request('POST', `/api/lobby/play-now/${encodeURIComponent(id)}/cancel`, { token });
       this.resetWait();
-      this.root.querySelector('.pn-status').textContent = 'Stopped waiting.';
+      this.root.querySelector('.pn-status').textContent = t('lobby-stopped');
     } catch (err) {
       if (err.code === 'already_paired') { this.pollWait(); return; }
-      toast(err.message, 'error', 5000);
+      toast(errorText(err), 'error', 5000);
       this.resetWait();
     }
   }

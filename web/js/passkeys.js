@@ -8,7 +8,7 @@
 
 import { request } from './api.js';
 import { esc } from './dom.js';
-import { t } from './i18n.js';
+import { lang, t } from './i18n.js';
 
 /** Whether this browser can use passkeys at all. */
 export function passkeysSupported() {
@@ -92,12 +92,12 @@ function assertionJSON(cred) {
 
 /** What to tell a person whose passkey did not work. */
 function passkeyMessage(e) {
-  if (e && e.name === 'NotAllowedError') return 'No passkey was used (cancelled, or none for this site).';
-  if (e && e.name === 'InvalidStateError') return 'This passkey is already on your account.';
-  if (e && e.code === 'challenge_expired') return 'That took too long: try again.';
-  if (e && e.code === 'passkey_refused') return 'This passkey was not accepted. Is it one of this account’s?';
-  if (e && e.code === 'passkeys_unavailable') return 'Passkeys do not work on this address of the server.';
-  const m = String((e && e.message) || 'the passkey did not work');
+  if (e && e.name === 'NotAllowedError') return t('passkey-not-used');
+  if (e && e.name === 'InvalidStateError') return t('passkey-already-added');
+  if (e && e.code === 'challenge_expired') return t('error-challenge_expired');
+  if (e && e.code === 'passkey_refused') return t('passkey-refused');
+  if (e && e.code === 'passkeys_unavailable') return t('error-passkeys_unavailable');
+  const m = String((e && e.message) || t('passkey-failed'));
   return `${m[0].toUpperCase()}${m.slice(1)}${/[.!?]$/.test(m) ? '' : '.'}`;
 }
 
@@ -188,7 +188,7 @@ export function offerPasskeySignIn(form, signedIn) {
 }
 
 function when(ms) {
-  return new Date(ms).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+  return new Date(ms).toLocaleDateString(lang, { year: 'numeric', month: 'short', day: 'numeric' });
 }
 
 /** The passkeys of the signed-in account, a part of the account page (settings.js). */
@@ -206,14 +206,13 @@ export class PasskeysSection {
   async load() {
     const body = this.root;
     body.innerHTML = `
-      <h2 id="passkeys-title">Passkeys</h2>
-      <p class="muted">A passkey signs you in with your fingerprint, face or device PIN instead of your
-        password. Your password keeps working.</p>
+      <h2 id="passkeys-title">${esc(t('passkeys-title'))}</h2>
+      <p class="muted">${esc(t('passkeys-about'))}</p>
       <ul class="passkey-list" aria-labelledby="passkeys-title"></ul>
       <form class="account-form passkey-add" novalidate>
-        <label for="passkey-name">Name of the new passkey (optional)</label>
-        <input id="passkey-name" name="passkeyName" maxlength="40" placeholder="e.g. My phone" autocomplete="off">
-        <button class="btn primary" type="submit">Add a passkey</button>
+        <label for="passkey-name">${esc(t('passkeys-name-label'))}</label>
+        <input id="passkey-name" name="passkeyName" maxlength="40" placeholder="${esc(t('passkeys-name-placeholder'))}" autocomplete="off">
+        <button class="btn primary" type="submit">${esc(t('passkeys-add'))}</button>
       </form>
       <p class="passkey-status" role="status" aria-live="polite"></p>`;
     const form = body.querySelector('.passkey-add');
@@ -221,8 +220,8 @@ export class PasskeysSection {
     passkeysHere().then((here) => {
       form.hidden = !here;
       if (here) return;
-      this.say(passkeysSupported() ? 'Passkeys do not work on this address of the server.'
-        : 'This browser cannot use passkeys.');
+      this.say(passkeysSupported() ? t('error-passkeys_unavailable')
+        : t('passkeys-no-browser'));
     });
     form.addEventListener('submit', (e) => {
       e.preventDefault();
@@ -247,7 +246,7 @@ export class PasskeysSection {
     if (!passkeys.length) {
       const li = document.createElement('li');
       li.className = 'passkey-none muted';
-      li.textContent = 'No passkeys yet.';
+      li.textContent = t('passkeys-none');
       list.append(li);
       return;
     }
@@ -260,13 +259,13 @@ export class PasskeysSection {
       name.textContent = p.name;
       const dates = document.createElement('span');
       dates.className = 'muted passkey-dates';
-      dates.textContent = `Added ${when(p.created_at)}${p.used_at ? ` · last used ${when(p.used_at)}` : ' · not used yet'}`;
+      dates.textContent = `${t('passkeys-added-on', { date: when(p.created_at) })} · ${p.used_at ? t('passkeys-last-used', { date: when(p.used_at) }) : t('passkeys-not-used')}`;
       text.append(name, document.createElement('br'), dates);
       const remove = document.createElement('button');
       remove.type = 'button';
       remove.className = 'btn passkey-remove';
-      remove.textContent = 'Remove';
-      remove.setAttribute('aria-label', `Remove passkey ${p.name}`);
+      remove.textContent = t('passkeys-remove');
+      remove.setAttribute('aria-label', t('passkeys-remove-named', { name: p.name }));
       remove.addEventListener('click', () => this.remove(p, remove));
       li.append(text, remove);
       list.append(li);
@@ -276,7 +275,7 @@ export class PasskeysSection {
   async add(form) {
     const button = form.querySelector('button[type=submit]');
     button.disabled = true;
-    this.say('Waiting for your passkey…');
+    this.say(t('passkeys-waiting'));
     try {
       const start = await request('POST', '/api/passkeys/register/start', {});
       const cred = await navigator.credentials.create({ publicKey: creationOptions(start.options.publicKey) });
@@ -289,7 +288,7 @@ export class PasskeysSection {
       });
       form.passkeyName.value = '';
       this.render(answer.passkeys);
-      this.say('Passkey added. You can sign in with it now.');
+      this.say(t('passkeys-added'));
     } catch (e) {
       if (e && e.code === 'not_signed_in') { if (this.onAccountChange) this.onAccountChange(); return; }
       this.say(passkeyMessage(e));
@@ -303,7 +302,7 @@ export class PasskeysSection {
     try {
       const answer = await request('POST', '/api/passkeys/delete', { id: p.id });
       this.render(answer.passkeys);
-      this.say(`Passkey ${p.name} removed.`);
+      this.say(t('passkeys-removed', { name: p.name }));
       const add = this.root.querySelector('.passkey-add button');
       if (add) add.focus();
     } catch (e) {

@@ -8,9 +8,35 @@
 
 import { knownGames, request, tokensFor } from './api.js';
 import { ago, esc } from './dom.js';
+import { errorText, has, lang, t } from './i18n.js';
+import { presetName } from './rules.js';
 
 const LINKED_KEY = 'carcassonne.linked';
-const POOL_NAMES = { duel: 'Two players (Glicko-2)', multi: 'Three to six players (Weng-Lin)' };
+
+/** A rating pool's name ('duel', 'multi'). */
+function poolName(pool) {
+  return has(`profile-pool-${pool}`) ? t(`profile-pool-${pool}`) : pool;
+}
+
+/** A rating as a whole number, without a thousands separator (ratings read as one figure). */
+export function ratingText(r) {
+  return new Intl.NumberFormat(lang, { maximumFractionDigits: 0, useGrouping: false }).format(r);
+}
+
+/** A count in the page's language. */
+function count(n) {
+  return new Intl.NumberFormat(lang).format(n);
+}
+
+/** A preset's name, or the name as the server gives it. */
+function presetWords(name) {
+  return has(`preset-${name}`) ? presetName(name) : name;
+}
+
+/** A bot level's name: the message for the built-in ones, else as the server says it. */
+export function levelName(name) {
+  return has(`bot-level-${name}`) ? t(`bot-level-${name}`) : name;
+}
 
 function linkedSet() {
   try { return new Set(JSON.parse(localStorage.getItem(LINKED_KEY) || '[]')); } catch { return new Set(); }
@@ -56,24 +82,34 @@ function chart(history) {
   const x = (i) => 8 + (i * (w - 16)) / Math.max(1, points.length - 1);
   const y = (r) => h - 8 - ((r - lo) * (h - 16)) / (hi - lo);
   const path = points.map((p, i) => `${i ? 'L' : 'M'}${x(i).toFixed(1)},${y(p.r).toFixed(1)}`).join(' ');
-  const first = Math.round(points[0].r);
-  const last = Math.round(points[points.length - 1].r);
-  const label = `Rating over ${history.length} rated game${history.length === 1 ? '' : 's'}: from ${first} to ${last}, lowest ${Math.round(Math.min(...rs))}, highest ${Math.round(Math.max(...rs))}.`;
+  const label = t('profile-chart', {
+    n: history.length,
+    first: ratingText(points[0].r),
+    last: ratingText(points[points.length - 1].r),
+    low: ratingText(Math.min(...rs)),
+    high: ratingText(Math.max(...rs)),
+  });
   return `<svg class="rating-chart" viewBox="0 0 ${w} ${h}" role="img" aria-label="${esc(label)}">
       <path d="${path}" fill="none" stroke="currentColor" stroke-width="2"/>
       ${points.map((p, i) => `<circle cx="${x(i).toFixed(1)}" cy="${y(p.r).toFixed(1)}" r="2.5" fill="currentColor"/>`).join('')}
     </svg>`;
 }
 
-function rate(t) {
-  return t.games ? `${Math.round((100 * t.wins) / t.games)} %` : '–';
+/** A game's result for its player ('won', 'lost', 'shared win', 'in play') in words. */
+function resultWords(result) {
+  const key = `profile-result-${String(result).replace(/ /g, '-')}`;
+  return has(key) ? t(key) : result;
+}
+
+function rate(tally) {
+  return tally.games ? new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 0 }).format(tally.wins / tally.games) : '–';
 }
 
 /** #/player/NAME */
 export class ProfileScreen {
   constructor(root, name) {
     this.root = root;
-    root.innerHTML = '<div class="profile-page"><p class="muted" role="status">Loading the profile…</p></div>';
+    root.innerHTML = `<div class="profile-page"><p class="muted" role="status">${esc(t('profile-loading'))}</p></div>`;
     this.load(name);
   }
 
@@ -85,55 +121,56 @@ export class ProfileScreen {
     try {
       p = await request('GET', `/api/players/${encodeURIComponent(name)}`);
     } catch (e) {
-      page.innerHTML = `<section class="card"><h1>No such player</h1>
-        <p>${e.status === 404 ? `Nobody plays here under the name “${esc(name)}”.` : esc(e.message)}</p>
-        <p><a href="#/leaderboard">See the leaderboard</a></p></section>`;
+      page.innerHTML = `<section class="card"><h1>${esc(t('profile-not-found'))}</h1>
+        <p>${esc(e.status === 404 ? t('profile-nobody', { name }) : errorText(e))}</p>
+        <p><a href="#/leaderboard">${esc(t('profile-see-leaderboard'))}</a></p></section>`;
       return;
     }
-    document.title = `${p.name} — Carcassonne`;
+    document.title = t('profile-page-title', { name: p.name });
     const byPool = {};
     for (const h of p.history) (byPool[h.pool] ||= []).push(h);
     const ratings = p.ratings.length ? p.ratings.map((r) => `
         <section class="card rating-card" aria-labelledby="pool-${esc(r.pool)}">
-          <h2 id="pool-${esc(r.pool)}">${esc(POOL_NAMES[r.pool] || r.pool)}</h2>
-          <p class="rating-now"><span class="rating-value">${Math.round(r.rating)}</span>
-            <span class="muted">± ${Math.round(2 * r.deviation)}</span>
-            ${r.provisional ? `<span class="badge provisional" title="Fewer than ${p.provisional_games} rated games">provisional</span>` : ''}</p>
-          <p class="muted">${r.games} rated game${r.games === 1 ? '' : 's'}</p>
+          <h2 id="pool-${esc(r.pool)}">${esc(poolName(r.pool))}</h2>
+          <p class="rating-now"><span class="rating-value">${ratingText(r.rating)}</span>
+            <span class="muted">± ${ratingText(2 * r.deviation)}</span>
+            ${r.provisional ? `<span class="badge provisional" title="${esc(t('profile-provisional-title', { n: p.provisional_games }))}">${esc(t('profile-provisional'))}</span>` : ''}</p>
+          <p class="muted">${esc(t('profile-rated-games', { n: r.games }))}</p>
           ${chart(byPool[r.pool] || [])}
-          <details class="history"><summary>Rating history as a table</summary>
-            <table class="history-table"><caption class="sr-only">Rating after each rated game</caption>
-              <thead><tr><th scope="col">Game</th><th scope="col">Place</th><th scope="col">Before</th><th scope="col">After</th></tr></thead>
+          <details class="history"><summary>${esc(t('profile-history'))}</summary>
+            <table class="history-table"><caption class="sr-only">${esc(t('profile-history-caption'))}</caption>
+              <thead><tr><th scope="col">${esc(t('profile-col-game'))}</th><th scope="col">${esc(t('profile-col-place'))}</th><th scope="col">${esc(t('profile-col-before'))}</th><th scope="col">${esc(t('profile-col-after'))}</th></tr></thead>
               <tbody>${(byPool[r.pool] || []).map((h) => `<tr><td><a href="#/replay/${encodeURIComponent(h.game)}">${esc(h.game)}</a></td>
-                <td>${h.place}</td><td>${Math.round(h.before)}</td><td>${Math.round(h.after)}</td></tr>`).join('')}</tbody>
+                <td>${count(h.place)}</td><td>${ratingText(h.before)}</td><td>${ratingText(h.after)}</td></tr>`).join('')}</tbody>
             </table></details>
-        </section>`).join('') : '<section class="card"><h2>Ratings</h2><p class="muted">No rated games yet.</p></section>';
+        </section>`).join('') : `<section class="card"><h2>${esc(t('profile-ratings'))}</h2><p class="muted">${esc(t('profile-no-rated'))}</p></section>`;
     const players = (g) => g.players.map((pl, i) => {
       const who = pl.player ? `<a href="${playerLink(pl.player)}">${esc(pl.player)}</a>` : esc(pl.name);
-      const bot = pl.bot ? ` <span class="muted">(${esc(pl.bot)} bot)</span>` : '';
-      return `<span class="${i === g.seat ? 'me' : ''}">${who}${bot} ${pl.score}</span>`;
+      const bot = pl.bot ? ` <span class="muted">${esc(t('profile-bot', { level: levelName(pl.bot) }))}</span>` : '';
+      return `<span class="${i === g.seat ? 'me' : ''}">${who}${bot} ${count(pl.score)}</span>`;
     }).join(', ');
     const games = p.games.length ? `<ul class="profile-games">${p.games.map((g) => `
-        <li><span class="result ${g.result.replace(' ', '-')}">${esc(g.result)}</span>
-          ${g.rated ? '<span class="badge">rated</span>' : ''}
-          ${g.rating_after !== undefined ? `<span class="muted">${Math.round(g.rating_before)} → ${Math.round(g.rating_after)}</span>` : ''}
+        <li><span class="result ${g.result.replace(' ', '-')}">${esc(resultWords(g.result))}</span>
+          ${g.rated ? `<span class="badge">${esc(t('profile-rated'))}</span>` : ''}
+          ${g.rating_after !== undefined ? `<span class="muted">${ratingText(g.rating_before)} → ${ratingText(g.rating_after)}</span>` : ''}
           <span class="players">${players(g)}</span>
-          <span class="muted">${esc(g.preset)} · ${ago(g.at)}</span>
-          ${g.finished ? `<a href="#/replay/${encodeURIComponent(g.id)}">Replay</a>
-            <a href="#/replay/${encodeURIComponent(g.id)}?review">Review</a>`
-            : `<a href="#/game/${encodeURIComponent(g.id)}">Watch</a>`}</li>`).join('')}</ul>`
-      : '<p class="muted">No games yet.</p>';
-    const table = (rows, key, head) => `<table class="rates">
-        <thead><tr><th scope="col">${head}</th><th scope="col">Games</th><th scope="col">Won</th><th scope="col">Win rate</th></tr></thead>
-        <tbody>${rows.map((t) => `<tr><td>${esc(t[key])}</td><td>${t.games}</td><td>${t.wins}</td><td>${rate(t)}</td></tr>`).join('')}</tbody></table>`;
+          <span class="muted">${esc(presetWords(g.preset))} · ${esc(ago(g.at))}</span>
+          ${g.finished ? `<a href="#/replay/${encodeURIComponent(g.id)}">${esc(t('profile-replay'))}</a>
+            <a href="#/replay/${encodeURIComponent(g.id)}?review">${esc(t('profile-review'))}</a>`
+            : `<a href="#/game/${encodeURIComponent(g.id)}">${esc(t('profile-watch'))}</a>`}</li>`).join('')}</ul>`
+      : `<p class="muted">${esc(t('profile-no-games'))}</p>`;
+    const table = (rows, cell, head) => `<table class="rates">
+        <thead><tr><th scope="col">${esc(head)}</th><th scope="col">${esc(t('profile-games'))}</th><th scope="col">${esc(t('profile-col-won'))}</th><th scope="col">${esc(t('profile-col-win-rate'))}</th></tr></thead>
+        <tbody>${rows.map((x) => `<tr><td>${esc(cell(x))}</td><td>${count(x.games)}</td><td>${count(x.wins)}</td><td>${rate(x)}</td></tr>`).join('')}</tbody></table>`;
+    const since = new Date(p.since).toLocaleDateString(lang, { year: 'numeric', month: 'long', day: 'numeric' });
     page.innerHTML = `
       <header class="profile-head"><h1>${esc(p.name)}</h1>
-        <p class="muted">Playing since ${new Date(p.since).toLocaleDateString()} · <a href="#/leaderboard">Leaderboard</a></p></header>
+        <p class="muted">${esc(t('profile-since', { date: since }))} · <a href="#/leaderboard">${esc(t('profile-leaderboard'))}</a></p></header>
       <div class="profile-ratings">${ratings}</div>
-      <section class="card"><h2>Games</h2>${games}</section>
-      <section class="card"><h2>Win rates</h2>
-        ${p.by_preset.length ? `<h3>By rules</h3>${table(p.by_preset, 'preset', 'Rules')}
-          <h3>By number of players</h3>${table(p.by_players, 'players', 'Players')}` : '<p class="muted">No finished games yet.</p>'}
+      <section class="card"><h2>${esc(t('profile-games'))}</h2>${games}</section>
+      <section class="card"><h2>${esc(t('profile-win-rates'))}</h2>
+        ${p.by_preset.length ? `<h3>${esc(t('profile-by-rules'))}</h3>${table(p.by_preset, (x) => presetWords(x.preset), t('profile-col-rules'))}
+          <h3>${esc(t('profile-by-players'))}</h3>${table(p.by_players, (x) => count(x.players), t('profile-col-players'))}` : `<p class="muted">${esc(t('profile-no-finished'))}</p>`}
       </section>`;
   }
 }

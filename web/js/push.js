@@ -8,7 +8,7 @@
 
 import { request } from './api.js';
 import { toast } from './dom.js';
-import { t } from './i18n.js';
+import { errorText, t } from './i18n.js';
 
 const KEY = 'carcassonne.push';
 /** How long the service worker may take to be ready before we give up. */
@@ -41,8 +41,13 @@ function keyBytes(b64) {
   return Uint8Array.from(raw, (c) => c.charCodeAt(0));
 }
 
+/** Why switching failed, in words: a server refusal in the page's language, else the browser's message. */
+function reasonOf(e) {
+  return e && e.message ? errorText(e) : String(e);
+}
+
 async function registration() {
-  const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error('no service worker')), READY_MS));
+  const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error(t('push-no-worker'))), READY_MS));
   return Promise.race([navigator.serviceWorker.ready, timeout]);
 }
 
@@ -100,9 +105,9 @@ export function mountPushToggle(button, id, tokens) {
       setFollowed(id, true);
       state = 'on';
       render();
-      toast('You will be notified when it is your turn');
+      toast(t('push-will-notify'));
     } catch (e) {
-      fail(`Notifications could not be switched on: ${e && e.message ? e.message : e}`);
+      fail(t('push-on-failed', { reason: reasonOf(e) }));
     }
   };
 
@@ -116,11 +121,11 @@ export function mountPushToggle(button, id, tokens) {
       setFollowed(id, false);
       state = 'off';
       render();
-      toast('No more notifications for this game');
+      toast(t('push-no-more'));
     } catch (e) {
       state = 'on';
       render();
-      toast(`Notifications could not be switched off: ${e && e.message ? e.message : e}`, 'error', 5000);
+      toast(t('push-off-failed', { reason: reasonOf(e) }), 'error', 5000);
     }
   };
 
@@ -131,6 +136,6 @@ export function mountPushToggle(button, id, tokens) {
   button.addEventListener('click', () => {
     if (state === 'on') switchOff();
     else if (state === 'off' || state === 'blocked') switchOn();
-    else if (state === 'unavailable') toast('This browser cannot receive notifications from this page (it needs https and a browser with Web Push).', 'info', 5000);
+    else if (state === 'unavailable') toast(t('push-cannot'), 'info', 5000);
   });
 }

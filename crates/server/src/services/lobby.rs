@@ -15,7 +15,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use carcassonne::record::{rules_from_json, Record};
+use carcassonne::record::{rules_from_json, rules_to_json, Record};
 use carcassonne::{Game, Rules, Setup};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -107,6 +107,9 @@ pub struct TableView {
     /// The game it started.
     pub game: Option<String>,
     pub rules_code: String,
+    /// The rules in record form (`preset` and the options changed from it),
+    /// for the page to say the headline in its own language.
+    pub rules: Map<String, Value>,
     /// The engine's sentence for the rules (`Rules::headline`).
     pub headline: String,
     pub host: String,
@@ -265,6 +268,7 @@ fn view_of(row: &LobbyRow) -> Option<TableView> {
         state: if row.open { "open" } else { "started" },
         game: body.game.clone(),
         rules_code: body.rules_code.clone(),
+        rules: rules_to_json(&rules),
         headline: rules.headline(),
         host,
         rating: body.host_rating,
