@@ -303,7 +303,12 @@ export class GameScreen {
     // The chat again: at first (with the seats known), and at the end (players then read the spectators too).
     if (this.chat && (!prev || prev.status !== s.status)) this.chat.finished();
     this.clocks.update(s);
-    if (!prev) this.root.querySelector('.game-layout').classList.remove('loading'); // shown whole, nothing shifts
+    if (!prev) {
+      // Shown whole, nothing shifts: the chat decides now, with the seats known, whether it is there (at one
+      // screen against bots it is not), rather than when its own answer comes, maybe after the first paint.
+      if (this.chat) this.chat.draw();
+      this.root.querySelector('.game-layout').classList.remove('loading');
+    }
     this.index = indexLegal(s.legal);
     if (!this.sel || this.sel.version !== s.version) {
       const tile = s.turn && s.turn.tiles.length ? s.turn.tiles[0] : null;

@@ -42,15 +42,24 @@ function apply() {
   b.setAttribute('aria-label', t('theme-label', { word, now: WORDS[c], next: WORDS[NEXT[c]] }));
 }
 
-/** Sets the theme now and puts its switch in the top bar. */
+/**
+ * Sets the theme now and makes the switch in the top bar work. The switch is
+ * in index.html already (as "auto"), so that the top bar does not move when
+ * this module runs after the first paint; made here if a page lacks it.
+ */
 export function installTheme() {
   apply();
   SYSTEM.addEventListener('change', apply);
   const bar = document.querySelector('.topbar');
-  if (!bar || bar.querySelector('.theme-toggle')) return;
-  const b = document.createElement('button');
-  b.className = 'theme-toggle';
-  b.type = 'button';
+  if (!bar) return;
+  let b = bar.querySelector('.theme-toggle');
+  if (b && b.onclick) return;
+  if (!b) {
+    b = document.createElement('button');
+    b.className = 'theme-toggle';
+    b.type = 'button';
+    bar.appendChild(b);
+  }
   b.onclick = () => {
     const next = NEXT[themeChoice()];
     try {
@@ -58,6 +67,5 @@ export function installTheme() {
     } catch { /* private mode: this page only */ }
     apply();
   };
-  bar.appendChild(b);
   apply();
 }
