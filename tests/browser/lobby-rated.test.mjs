@@ -34,6 +34,9 @@ for (const [size, device] of Object.entries(DEVICES)) {
       await guest.waitForSelector('.lobby-live:text("Live")');
       await host.goto(`${BASE}/#/lobby`);
       await host.waitForSelector('.lobby-live:text("Live")');
+      // Signed in, the name is the account's.
+      assert.equal(await host.inputValue('.ot-name'), hostName);
+      assert.equal(await host.getAttribute('.ot-name', 'readonly'), '');
       await host.check('.ot-rated');
       await host.click('.ot-go');
       await host.waitForSelector(`.lobby-table:has-text("${hostName}") .start`);

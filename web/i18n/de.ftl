@@ -694,6 +694,7 @@ recover-code = Wiederherstellungscode
 recover-submit = Neues Passwort setzen
 recover-done = Willkommen zurück, { $name }
 recover-next-code = Dein Passwort ist geändert. Der benutzte Code ist verbraucht: hier ist dein neuer Wiederherstellungscode, nur jetzt angezeigt. Schreib ihn auf oder bewahre ihn im Passwort-Manager auf.
+lobby-signed-in-name = Angemeldet: du spielst als { $name }.
 
 ## Chat and rematch
 home-chat-off = Kein Chat in diesem Spiel

@@ -711,6 +711,7 @@ recover-code = Recovery code
 recover-submit = Set the new password
 recover-done = Welcome back, { $name }
 recover-next-code = Your password is changed. The code you used is spent: here is your new recovery code, shown only now. Write it down or keep it in your password manager.
+lobby-signed-in-name = Signed in: you play as { $name }.
 
 ## Chat and rematch
 home-chat-off = No chat in this game

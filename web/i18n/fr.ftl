@@ -709,6 +709,7 @@ recover-code = Code de récupération
 recover-submit = Enregistrer le nouveau mot de passe
 recover-done = Bon retour, { $name }
 recover-next-code = Votre mot de passe est changé. Le code utilisé ne sert plus : voici votre nouveau code de récupération, affiché une seule fois. Notez-le ou gardez-le dans votre gestionnaire de mots de passe.
+lobby-signed-in-name = Connecté : vous jouez sous le nom { $name }.
 
 ## Chat and rematch
 home-chat-off = Pas de discussion dans cette partie

@@ -68,6 +68,7 @@ export class LobbyScreen {
     this.wait = null; // { id, token, timer }
     this.otherSeats = [{ kind: 'open' }];
     this.render();
+    this.showAccountName();
     this.connect();
     this.hereTimer = setInterval(() => this.sayHere(), HERE_EVERY_MS);
     this.sayHere();
@@ -79,6 +80,18 @@ export class LobbyScreen {
     clearTimeout(this.reconnectTimer);
     if (this.wait) clearTimeout(this.wait.timer);
     if (this.ws) this.ws.close();
+  }
+
+  /** Signed in, a person sits under their account's name: the name fields show it, not to be changed. */
+  async showAccountName() {
+    let name = null;
+    try { name = (await request('GET', '/api/me')).name; } catch { /* a guest */ }
+    if (name === null || name === undefined || this.closed) return;
+    for (const input of this.root.querySelectorAll('.pn-name, .ot-name')) {
+      input.value = name;
+      input.readOnly = true;
+      input.title = t('lobby-signed-in-name', { name });
+    }
   }
 
   levels(selected) {
