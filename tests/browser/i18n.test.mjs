@@ -58,8 +58,7 @@ const ENGLISH_WORDS = /(^|[^\p{L}])(the|and|your|with|you|is|are|of|turn|tiles?|
 /** Every word the page shows or says: text nodes and the labels, titles, placeholders and alt texts. */
 async function pageWords(page) {
   return page.evaluate(() => {
-    // (The game review's panel is not translated yet: docs/web.md, "Languages".)
-    const skip = (el) => el.closest('code, script, style, noscript, .lang-select, .recovery-code, .review-panel');
+    const skip = (el) => el.closest('code, script, style, noscript, .lang-select, .recovery-code');
     const parts = [];
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {

@@ -16,6 +16,9 @@ const PHONE = { width: 390, height: 844 };
 
 const lessons = () => staticJson('learn/lessons.json');
 
+/** A message's words as the page says them (web/i18n/*.ftl, in the page's language). */
+const message = (page, id) => page.evaluate(async (key) => (await import('/js/i18n.js')).t(key), id);
+
 test('a newcomer does every lesson by keyboard on a phone-sized screen; wrong moves are explained', async () => {
   const data = await lessons();
   const { context, close } = await launch({ viewport: PHONE });
@@ -31,7 +34,7 @@ test('a newcomer does every lesson by keyboard on a phone-sized screen; wrong mo
       await page.goto(`${BASE}/#/learn/${lesson.key}`);
       await page.waitForSelector('.practice-move .big-tile');
       const goal = await page.textContent('.practice-head .goal');
-      assert.ok(goal.includes(data.messages[`learn-${lesson.key}-goal`]), `${lesson.key}: the goal is shown`);
+      assert.ok(goal.includes(await message(page, `lesson-${lesson.key}-goal`)), `${lesson.key}: the goal is shown`);
       if (i === 0) await checkA11y(page, 'a lesson');
       // Its wrong moves first: each explained, none accepted.
       for (const wrong of lesson.wrong) {
@@ -52,7 +55,7 @@ test('a newcomer does every lesson by keyboard on a phone-sized screen; wrong mo
       await keyMove(page, lesson.solution);
       const ok = page.locator('.practice-result .verdict.ok');
       await ok.waitFor();
-      assert.ok((await ok.textContent()).includes(data.messages[`learn-${lesson.key}-done`]), `${lesson.key}: done`);
+      assert.ok((await ok.textContent()).includes(await message(page, `lesson-${lesson.key}-done`)), `${lesson.key}: done`);
       if (i === 1 || i === 5) await shot(page, `learn-${lesson.key}-done-phone`);
     }
     // Progress is kept: after a reload every lesson is marked done.

@@ -995,3 +995,335 @@ push-on-failed = Benachrichtigungen konnten nicht eingeschaltet werden: { $reaso
 push-off-failed = Benachrichtigungen konnten nicht ausgeschaltet werden: { $reason }
 push-no-worker = der Service Worker ist nicht bereit
 push-cannot = Dieser Browser kann von dieser Seite keine Benachrichtigungen empfangen (nötig sind https und ein Browser mit Web Push).
+
+## Tutorial, puzzles, review
+## Die Wörter der Lernansichten (learn.js, practice.js, puzzles.js, review.js,
+## hint.js und das „Warum“ einer Wertung in panels.js). Die Texte der
+## Lektionen sind lesson-KEY-title, -intro, -goal und -done, KEY der Schlüssel
+## einer Lektion in web/learn/lessons.json. Fakten der Engine ($side, $ours,
+## $theirs, $feature, $role einer Regel; eine Richtung $from oder $dir; ein
+## Gebiet $what) kommen als ihre englischen Codes, für Selektoren.
+
+### Das Tutorial
+learn-title = Spielen lernen
+learn-intro = Kurze Lektionen auf dem echten Spielfeld. Jede stellt eine Stellung auf; du machst den Zug, und die Regel-Engine des Spiels prüft ihn.
+learn-progress = { $done } von { $total } Lektionen geschafft
+learn-you = Du
+learn-check = Diesen Zug spielen
+learn-retry = Noch einmal
+learn-show = Zeig es mir
+learn-next = Nächste Lektion
+learn-back = Alle Lektionen
+learn-done-badge = geschafft
+learn-reset = Meinen Fortschritt vergessen
+learn-go-on = Weiter
+learn-start = Los geht’s
+learn-lesson-of = Lektion { $n } von { $total }
+learn-goal-label = Ziel:
+learn-undo = Zurücknehmen
+learn-refused = Nicht erlaubt
+learn-keys = Tasten: Pfeile bewegen das Plättchen, R dreht es, F wählt einen Gefolgsmann, Enter spielt, Esc nimmt zurück.
+learn-place-first = Leg das Plättchen zuerst auf das Spielfeld: tippe oder klicke auf ein Feld neben einem Plättchen, oder nimm die Pfeiltasten.
+learn-no-follower = Kein Gefolgsmann
+learn-recall = Den Abt zurückholen
+learn-checking = Wird geprüft…
+learn-solved = Gut gemacht!
+learn-finished-all = Du hast alle Lektionen geschafft. Versuch ein Rätsel, oder fang ein Spiel an.
+learn-loading = Die Lektionen werden geladen…
+learn-load-failed = Die Lektionen können nicht geladen werden (HTTP { $status }).
+learn-placed = { $place }, um { $deg }° gedreht
+learn-move = { $tile }, { $place }, um { $deg }° gedreht, { $follower }
+learn-points = { $points ->
+        [one] { $points } Punkt
+       *[other] { $points } Punkte
+    } ({ $what })
+learn-what-final = { $what }, am Ende
+learn-what-recall = Abt zurückgeholt
+learn-goal-miss = Die Regeln erlauben diesen Zug, aber er tut nicht, was diese Lektion verlangt: { $goal }
+learn-goal-miss-scored = Dieser Zug bringt { $scored }; die Lektion verlangt: { $goal }
+learn-goal-miss-deploy = Die Regeln erlauben diesen Zug, aber die Lektion will deinen { $role ->
+        [abbot] Abt
+        [knight] Ritter
+        [thief] Wegelagerer
+        [monk] Mönch
+        [farmer] Bauern
+       *[other] Gefolgsmann
+    } auf dem Spielfeld sehen.
+
+### Warum die Regeln einen Zug ablehnen (nach dem Regelcode der Engine)
+learn-error-edge_mismatch = Diese Kante legt { $ours ->
+        [city] eine Stadt
+        [road] eine Straße
+        [river] den Fluss
+       *[field] eine Wiese
+    } an { $theirs ->
+        [city] eine Stadt
+        [road] eine Straße
+        [river] den Fluss
+       *[field] eine Wiese
+    } (die { $side ->
+        [north] nördliche
+        [east] östliche
+        [south] südliche
+       *[west] westliche
+    } Kante des Plättchens). Jede Kante muss ihre Nachbarin fortsetzen: Straße an Straße, Stadt an Stadt, Wiese an Wiese. Dreh das Plättchen (R) oder versuch ein anderes Feld.
+learn-error-not_adjacent = Ein Plättchen muss ein schon liegendes Plättchen mit einer ganzen Seite berühren, nicht nur an einer Ecke.
+learn-error-cell_occupied = Dort liegt schon ein Plättchen.
+learn-error-feature_occupied = { $feature ->
+        [city] In dieser Stadt
+        [road] Auf dieser Straße
+       *[field] Auf dieser Wiese
+    } steht schon ein { $role ->
+        [knight] Ritter
+        [thief] Wegelagerer
+        [farmer] Bauer
+        [monk] Mönch
+       *[other] Gefolgsmann
+    }: Du darfst einen Gefolgsmann nur auf eine Straße, Stadt oder Wiese setzen, die noch niemand besetzt hat, auch nicht über ein weiter entfernt angeschlossenes Stück.
+learn-error-bad_spot = Diesen Platz gibt es auf diesem Plättchen nicht.
+learn-error-farmers_off = Mit diesen Regeln (ohne Wiesenwertung) spielt niemand Bauern: Wiesen bringen nie Punkte. Setz deinen Gefolgsmann auf eine Straße, eine Stadt oder ein Kloster, oder gar nicht.
+learn-error-no_follower = Du hast keinen Gefolgsmann mehr: alle stehen auf dem Spielfeld.
+learn-error-river_not_continued = Ein Flussplättchen muss den Fluss an seinem offenen Ende fortsetzen.
+learn-error-river_u_turn = Der Fluss darf nicht zweimal hintereinander in dieselbe Richtung abbiegen (keine Kehrtwende).
+learn-error-garden_for_abbot = Nur der Abt darf in einem Garten stehen: wähl den Abt (A), keinen Gefolgsmann.
+learn-error-abbot_spot = Der Abt kommt nur in ein Kloster oder einen Garten.
+learn-error-abbot_in_use = Dein Abt steht schon auf dem Spielfeld: stattdessen kannst du ihn zurückholen (er wird gewertet, wie er steht).
+learn-error-abbot_not_placed = Dein Abt steht nicht auf dem Spielfeld, es gibt also nichts zurückzuholen.
+learn-error-recall_complete = Dieses Plättchen vollendet das Kloster oder den Garten des Abts: er wird voll gewertet und kann daher nicht zurückgeholt werden.
+learn-error-no_abbot = Mit diesen Regeln ist der Abt nicht im Spiel.
+learn-error-other = Die Regeln erlauben diesen Zug nicht: { $message }
+
+### Die Lektionen
+lesson-lay-title = Ein Plättchen legen
+lesson-lay-intro = In jedem Zug ziehst du ein Plättchen und legst es an die Plättchen, die schon auf dem Tisch liegen. Das Startplättchen hat oben eine Stadt und quer hindurch eine Straße. Dein Plättchen, eine Straßenkurve, muss fortsetzen, was es berührt: Straße an Straße, Stadt an Stadt, Wiese an Wiese.
+lesson-lay-goal = Leg die Straßenkurve so, dass sie das Spielfeld mit passenden Kanten berührt.
+lesson-lay-done = Das ist ein Zug: das Plättchen passt. Du hättest auch einen Gefolgsmann daraufsetzen können. Leg dieselbe Kurve umgedreht, und die Regeln erklären, warum sie nicht passt.
+lesson-road-title = Straßen und Wegelagerer
+lesson-road-intro = Ein Gefolgsmann auf einer Straße ist ein Wegelagerer. Du hast einen Wegelagerer auf die Straße westlich vom Start gesetzt; dort endet sie an einer Kreuzung. Eine Straße ist fertig, wenn beide Enden abgeschlossen sind (an einer Kreuzung, einer Stadt, einem Kloster oder als Schleife). Eine fertige Straße bringt dem Besitzer des Wegelagerers 1 Punkt je Plättchen, und der Wegelagerer kommt zurück.
+lesson-road-goal = Schließ deine Straße mit diesem Kreuzungsplättchen ab: sie bringt 3 Punkte (3 Plättchen).
+lesson-road-done = 3 Plättchen, 3 Punkte, und dein Wegelagerer ist wieder in deinem Vorrat. Einen zweiten Wegelagerer hättest du nicht auf dieselbe Straße setzen können: dort steht schon deiner.
+lesson-city-title = Städte, Ritter und Wappen
+lesson-city-intro = Ein Gefolgsmann in einer Stadt ist ein Ritter. Dein Ritter besetzt die Stadt über dem Start; ihr Plättchen hat ein Wappen. Eine fertige Stadt bringt 2 Punkte je Plättchen und 2 mehr für jedes Wappen.
+lesson-city-goal = Schließ die Stadt mit der Stadtkante deines Plättchens: 3 Plättchen und 1 Wappen ergeben 8 Punkte.
+lesson-city-done = 2 × 3 Plättchen + 2 für das Wappen = 8 Punkte, und der Ritter kommt zurück. Eine Stadt, die am Spielende noch offen ist, bringt nur 1 je Plättchen und 1 je Wappen.
+lesson-cloister-title = Klöster und Mönche
+lesson-cloister-intro = Ein Gefolgsmann in einem Kloster ist ein Mönch. Dein Mönch steht im Kloster südlich vom Start, und 7 der 8 Felder ringsum sind belegt. Ein Kloster ist fertig, wenn alle 8 belegt sind: es bringt 9 Punkte (1 für sich selbst und 1 für jeden Nachbarn).
+lesson-cloister-goal = Belege das letzte Feld rund um das Kloster: dein Mönch bringt 9 Punkte.
+lesson-cloister-done = 9 Punkte. Jeder darf die Felder um ein Kloster belegen; die Punkte bekommt der Besitzer des Mönchs.
+lesson-share-title = Eine Stadt teilen
+lesson-share-intro = Dein Ritter besetzt die kleine Stadt nordwestlich vom Start, Beas Ritter die im Nordosten; die Stadt des Startplättchens liegt dazwischen. Niemand darf einen Ritter in eine Stadt setzen, in der schon einer steht, aber ein Plättchen darf getrennt besetzte Städte verbinden. Wird ein verbundenes Gebiet fertig, wertet es, wer die meisten Gefolgsleute darin hat; bei Gleichstand bekommt jeder der Gleichstehenden die vollen Punkte.
+lesson-share-goal = Leg das große Stadtplättchen über den Start, sodass es die drei Städte verbindet und abschließt: je ein Ritter, also bekommen du und Bea jeweils 10 Punkte (4 Plättchen und ein Wappen).
+lesson-share-done = 4 Plättchen × 2 + 2 für das Wappen = 10 Punkte für jeden: ein Gleichstand teilt nichts, er zahlt beiden die vollen Punkte. Beide Ritter kommen zurück.
+lesson-majority-title = Ein Gebiet teilen und übernehmen
+lesson-majority-intro = Du darfst keinen Ritter in eine Stadt setzen, in der schon einer steht, aber zwei getrennt besetzte Städte können später verbunden werden. Dann bekommt, wer die meisten Gefolgsleute darin hat, alle Punkte; bei Gleichstand bekommt jeder der Gleichstehenden die vollen Punkte. Du besetzt zwei kleine Städte (nördlich vom Start und zwei nach Norden, eins nach Osten); Beas Ritter besetzt die Stadt östlich vom Start.
+lesson-majority-goal = Verbinde die drei Städte zu einer und schließ sie ab: deine zwei Ritter schlagen Beas einen, und du bekommst alle 10 Punkte.
+lesson-majority-done = 5 Plättchen × 2 = 10 Punkte, alle für dich: zwei Ritter gegen einen. Bei je einem hättet ihr beide 10 bekommen. Alle Gefolgsleute darin kommen zurück.
+lesson-farm-per-farm-title = Bauern: die Standardregel (pro Wiese)
+lesson-farm-per-farm-intro = Ein Gefolgsmann, der auf einer Wiese liegt, ist ein Bauer. Wiesen werden erst am Spielende gewertet: mit der Standardregel (pro Wiese) bringt jede Wiese dem Besitzer ihrer Bauern 3 Punkte für jede fertige Stadt, die sie berührt. Eine Stadt kann dir über zwei Wiesen zweimal Punkte bringen. Deine Bauern liegen auf zwei Wiesen: der Wiese zwischen den beiden Städten über dem Start und der Wiese nördlich der Straße östlich davon.
+lesson-farm-per-farm-goal = Leg das letzte Plättchen so, dass es die obere Stadt abschließt. Dann endet das Spiel: die erste Wiese berührt 2 fertige Städte (6 Punkte), die zweite 1 (3 Punkte).
+lesson-farm-per-farm-done = 6 + 3 = 9 Punkte: die Stadt über dem Start hat dir zweimal Punkte gebracht, einmal über jede Wiese.
+lesson-farm-per-farm-once-title = Bauern: jede Stadt zahlt einmal (eine Option)
+lesson-farm-per-farm-once-intro = Dasselbe Spielfeld mit der Wiesenregel „pro Wiese, einmal“ (die Überarbeitung von 2001): Wiesen werden wie zuvor gewertet, aber jede fertige Stadt zahlt jedem Spieler nur einmal, egal wie viele ihrer Wiesen er besetzt.
+lesson-farm-per-farm-once-goal = Schließ die obere Stadt mit dem letzten Plättchen ab: die beiden fertigen Städte bringen dir je 3, also 6 Punkte.
+lesson-farm-per-farm-once-done = 6 Punkte, nicht 9: die Stadt über dem Start zahlt dir nur einmal, obwohl zwei deiner Wiesen sie berühren.
+lesson-farm-per-city-title = Bauern: die Regeln der ersten Ausgabe (pro Stadt)
+lesson-farm-per-city-intro = Dasselbe Spielfeld mit der Wiesenregel „pro Stadt“ (die erste Ausgabe): für jede fertige Stadt zählt man die Bauern jedes Spielers auf allen Wiesen, die sie berühren; wer die meisten hat, bekommt 4 Punkte für diese Stadt.
+lesson-farm-per-city-goal = Schließ die obere Stadt mit dem letzten Plättchen ab: jede der beiden fertigen Städte bringt dir 4, also 8 Punkte.
+lesson-farm-per-city-done = 4 + 4 = 8 Punkte: eine Zahlung je fertiger Stadt, an den Spieler mit den meisten Bauern drumherum.
+lesson-farm-off-title = Keine Bauern: die Einsteigerregeln
+lesson-farm-off-intro = Dasselbe Spielfeld ohne Wiesenwertung (wie die Regeln es für die ersten Spiele empfehlen): niemand darf einen Bauern auf eine Wiese legen, und Wiesen bringen nie Punkte.
+lesson-farm-off-goal = Schließ die obere Stadt mit einem Ritter darin ab: eine Stadt aus 2 Plättchen, 4 Punkte.
+lesson-farm-off-done = 4 Punkte für die Stadt und nichts für die Wiesen. Versuch, einen Bauern zu legen: die Regeln lehnen es ab.
+lesson-final-title = Die Schlusswertung
+lesson-final-intro = Wenn das letzte Plättchen liegt, bringt jeder Gefolgsmann, der noch auf dem Spielfeld steht, was er besetzt, auch unfertig: eine Straße 1 je Plättchen, eine Stadt 1 je Plättchen und 1 je Wappen, ein Kloster 1 plus 1 je Nachbar; danach die Wiesen. Dies ist das letzte Plättchen des Spiels.
+lesson-final-goal = Leg das Stadtplättchen mit seinem Wappen über den Start, mit einem Ritter in der Stadt: am Ende bringt die offene Stadt 3 Punkte (2 Plättchen und 1 Wappen).
+lesson-final-done = Eine unfertige Stadt bringt die Hälfte: 1 je Plättchen, 1 je Wappen. Geschlossen wären es 6 gewesen.
+lesson-river-title = Der Fluss
+lesson-river-intro = Mit dem Fluss beginnt das Spiel an der Quelle, und die Flussplättchen werden zuerst gezogen. Jedes muss den Fluss an seinem offenen Ende fortsetzen; der Fluss macht nie kehrt. Straßen, Städte und Wiesen daneben werden wie gewohnt gespielt.
+lesson-river-goal = Leg das Flussplättchen unter die Quelle, sodass der Fluss weiterfließt.
+lesson-river-done = Der Fluss fließt weiter. Wenn er den See erreicht, beginnen die gewöhnlichen Plättchen.
+lesson-abbot-garden-title = Der Abt und der Garten
+lesson-abbot-garden-intro = Mit dem Abt hat jeder Spieler zusätzlich einen Abt. Er kommt nur in ein Kloster oder einen Garten (das grüne Stück auf manchen Plättchen), und nur er darf in einem Garten stehen. Ein Garten wird wie ein Kloster gewertet: 9, wenn er umschlossen ist, am Ende 1 + Nachbarn.
+lesson-abbot-garden-goal = Leg das Plättchen mit dem Garten über den Start und setz deinen Abt (A) in den Garten.
+lesson-abbot-garden-done = Dein Abt pflegt den Garten. Ein Gefolgsmann darf dort nicht stehen: nur ein Abt.
+lesson-abbot-recall-title = Den Abt zurückholen
+lesson-abbot-recall-intro = Statt einen Gefolgsmann auf das gelegte Plättchen zu setzen, darfst du deinen Abt zurückholen: er bringt sofort, was sein Kloster oder Garten jetzt wert ist (1 + jedes Plättchen ringsum), und kommt zu dir zurück.
+lesson-abbot-recall-goal = Leg das Klosterplättchen westlich vom Garten und hol deinen Abt zurück: 1 + 4 Nachbarn = 5 Punkte.
+lesson-abbot-recall-done = 5 Punkte sofort, und dein Abt ist wieder frei. Das war das letzte Plättchen: die Straße deines Wegelagerers bringt dann am Ende 3.
+
+### Rätsel
+puzzle-loading = Die Rätsel werden geladen…
+puzzle-load-failed = Die Rätsel können nicht geladen werden (HTTP { $status }).
+puzzle-player = Spieler { $n }
+puzzle-title = Rätsel
+puzzle-intro = Stellungen aus Spielen zwischen Bots, in denen ein Zug klar der beste ist: die Suche erwartet, dass du mit ihm das Spiel um mindestens { $gap } Punkte besser beendest als mit jedem anderen Zug, bei zwei getrennten Stichproben der kommenden Plättchen. Du siehst, was der Spieler sah: das Spielfeld, die Punkte, das zu legende Plättchen und wie viele von jedem Plättchen übrig sind, nie die Reihenfolge im Beutel.
+puzzle-today = Rätsel des Tages
+puzzle-progress = { $done } von { $total } gelöst
+puzzle-name = Zug { $turn }: der beste von { $legal } Zügen
+puzzle-solved-badge = gelöst
+puzzle-all = Alle Rätsel
+puzzle-bag = { $count } Plättchen im Beutel
+puzzle-bag-list = Welche Plättchen noch übrig sind
+puzzle-goal = Finde den klar besten Zug: das Feld, die Drehung des Plättchens und den Gefolgsmann (oder keinen). Die Suche erwartet, dass er mindestens { $gap } Punkte mehr wert ist als jeder andere.
+puzzle-show = Lösung zeigen
+puzzle-next = Nächstes Rätsel
+puzzle-right = Richtig!
+puzzle-explain = Der beste Zug: { $best }. Die Suche erwartet danach für dich ein Spielende mit { $margin } Punkten gegenüber dem besten anderen Spieler; der zweitbeste Zug, { $second }, liegt { $gap } Punkte dahinter.
+puzzle-wrong = Die Regeln erlauben ihn, aber es ist nicht der klar beste Zug. Deiner: { $yours }; er bringt jetzt { $scored ->
+        [one] { $scored } Punkt
+       *[other] { $scored } Punkte
+    }.
+puzzle-hint = Tipp: der beste Zug liegt { $beside }. Versuch es noch einmal, oder lass dir die Lösung zeigen.
+puzzle-beside = neben { $list }
+puzzle-beside-part = { $what ->
+        [city] der Stadt
+        [road] der Straße
+       *[cloister] dem Kloster
+    } im { $dir ->
+        [north] Norden
+        [east] Osten
+        [south] Süden
+       *[west] Westen
+    }
+puzzle-answer-beside = { $move }, { $beside }
+
+### Die Spielanalyse (im Wiedergabe-Betrachter)
+review-title = Analyse
+review-progress = Die Suche analysiert das Spiel: { $done } von { $total } Zügen…
+review-load-failed = Die Analyse konnte nicht geladen werden.
+review-step = Geh durch das Spiel, um zu sehen, was die Suche von jedem Zug hielt.
+review-better = Zug { $turn }, { $name }: besser war { $tile } { $better }: { $gain }.
+review-agrees = Zug { $turn }, { $name }: die Suche stimmt zu.
+review-played = Gespielt: { $move }.
+review-show-better = Auf dem Spielfeld zeigen
+review-back-to-played = Zurück zum gespielten Zug
+review-totals = Punkte, die durch bessere Züge verloren gingen, wie die Suche sie erwartet: { $totals }
+review-totals-about = Der Wert des besten Zugs der Suche minus der des gespielten Zugs, jeweils der mittlere Endabstand über zufällige Plättchenfolgen (Budget { $budget } je Zug)
+review-curve-dot = Zug { $turn }: { $lost } erwartet
+review-curve-axis = Zug
+review-banner = Zug { $turn }: besser für { $name } war { $tile } { $better }
+review-move = { $where }, { $follower }
+review-where = { $from ->
+        [north] nördlich
+        [north-east] nordöstlich
+        [east] östlich
+        [south-east] südöstlich
+        [south] südlich
+        [south-west] südwestlich
+        [west] westlich
+       *[north-west] nordwestlich
+    } { $what ->
+        [cloister] des Klosters
+        [garden] des Gartens
+        [city] der Stadt
+        [road] der Straße
+       *[start] des Startplättchens
+    }
+review-same-place = dieselbe Stelle
+review-same-place-turned = dieselbe Stelle, { $turn ->
+        [1] um eine Vierteldrehung gedreht
+        [2] halb herum gedreht
+       *[3] um drei Viertel gedreht
+    }
+review-follower-none = kein Gefolgsmann
+review-follower-recall = den Abt zurückholen
+review-gain-little = ein wenig mehr ({ $points } Punkte)
+review-gain-about = etwa { $n ->
+        [one] { $n } Punkt
+       *[other] { $n } Punkte
+    } mehr
+
+### Der Satz des Tipps
+hint-looking = Die Suche sucht einen guten Zug…
+hint-words = Tipp: { $where }, { $follower } – { $gain }.
+hint-gain = { $gain } als dein durchschnittlicher Zug
+hint-gain-none = etwa so gut wie dein durchschnittlicher Zug: hier sind alle Züge ungefähr gleich viel wert
+hint-error-rate_limited = Zu viele Tipps: warte einen Moment und versuch es noch einmal.
+hint-error-busy = Die Suche ist beschäftigt: versuch es gleich noch einmal.
+hint-error-stale_version = Das Spiel ist weitergegangen: frag noch einmal.
+hint-error-other = Kein Tipp: { $message }
+
+### Warum eine Wertung zählte (auf dem Spielfeld gezeigt)
+why-road = Eine fertige Straße aus { $tiles } Plättchen: { $tiles } × 1 = { $points ->
+        [one] { $points } Punkt
+       *[other] { $points } Punkte
+    }.
+why-road-final = Eine unfertige Straße aus { $tiles } Plättchen: { $tiles } × 1 = { $points ->
+        [one] { $points } Punkt
+       *[other] { $points } Punkte
+    }.
+why-city = { $state ->
+        [final] Eine unfertige Stadt
+        [small] Eine fertige kleine Stadt
+       *[done] Eine fertige Stadt
+    } aus { $tiles } Plättchen{ $shields ->
+        [0] {""}
+       *[other] {" "}und { $shields } Wappen
+    }: { $tiles } × { $each }{ $shields ->
+        [0] {""}
+       *[other] {" "}+ { $shields } × { $each }
+    } = { $points ->
+        [one] { $points } Punkt
+       *[other] { $points } Punkte
+    }.
+why-cloister = { $kind ->
+        [garden] Ein Garten
+       *[cloister] Ein Kloster
+    } mit allen 8 Plättchen ringsum: { $points } Punkte.
+why-cloister-final = { $kind ->
+        [garden] Ein unfertiger Garten
+       *[cloister] Ein unfertiges Kloster
+    }: 1 + { $around } Plättchen ringsum = { $points ->
+        [one] { $points } Punkt
+       *[other] { $points } Punkte
+    }.
+why-farm = Eine Wiese, die { $cities ->
+        [one] { $cities } fertige Stadt
+       *[other] { $cities } fertige Städte
+    } versorgt: { $cities } × { $each } = { $points ->
+        [one] { $points } Punkt
+       *[other] { $points } Punkte
+    }.
+why-points = { $points ->
+        [one] { $points } Punkt
+       *[other] { $points } Punkte
+    }.
+why-roles = { $role ->
+        [knight] Ritter
+        [thief] Wegelagerer
+        [monk] Mönche
+        [farmer] Bauern
+        [abbot] Äbte
+       *[other] Gefolgsleute
+    }
+why-most = { $names } { $n ->
+        [one] hatte
+       *[other] hatten
+    } die meisten { $roles } darauf: { $n ->
+        [one] { $points } Punkte
+       *[other] jeder bekommt { $points }
+    }.
+why-alone = Nur { $name } hatte { $n ->
+        [one] { $code ->
+            [knight] einen Ritter
+            [thief] einen Wegelagerer
+            [monk] einen Mönch
+            [farmer] einen Bauern
+            [abbot] einen Abt
+           *[other] einen Gefolgsmann
+        }
+       *[other] { $n } { $roles }
+    } darauf.
+why-tie = Gleich viele { $roles } ({ $tally }): { $names } bekommen je { $points } Punkte.
+why-beat = { $name } hatte die meisten { $roles } ({ $tally }) und bekommt { $points } Punkte; die anderen nichts.
+why-counted = { $n ->
+        [one] Der hervorgehobene Gefolgsmann zählte.
+       *[other] Die hervorgehobenen Gefolgsleute zählten.
+    }
+why-counted-beaten = { $n ->
+        [one] Der hervorgehobene Gefolgsmann zählte
+       *[other] Die hervorgehobenen Gefolgsleute zählten
+    }; { $beaten } { $m ->
+        [one] war überstimmt und bekam nichts
+       *[other] waren überstimmt und bekamen nichts
+    }.

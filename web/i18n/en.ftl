@@ -1012,3 +1012,284 @@ push-on-failed = Notifications could not be switched on: { $reason }
 push-off-failed = Notifications could not be switched off: { $reason }
 push-no-worker = the service worker is not ready
 push-cannot = This browser cannot receive notifications from this page (it needs https and a browser with Web Push).
+
+## Tutorial, puzzles, review
+## The learning views' words (learn.js, practice.js, puzzles.js, review.js,
+## hint.js and the "why" of a scoring in panels.js). The lessons' own texts
+## are lesson-KEY-title, -intro, -goal and -done, KEY a lesson's key in
+## web/learn/lessons.json. Facts from the engine (a rule's $side, $ours,
+## $theirs, $feature, $role; a direction $from or $dir; a feature $what)
+## come as its English codes, for selectors.
+
+### The tutorial
+learn-title = Learn to play
+learn-intro = Short lessons on the real board. Each sets up a position; you make the move, and the game's rules engine checks it.
+learn-progress = { $done } of { $total } lessons done
+learn-you = You
+learn-check = Play this move
+learn-retry = Try again
+learn-show = Show me
+learn-next = Next lesson
+learn-back = All lessons
+learn-done-badge = done
+learn-reset = Forget my progress
+learn-go-on = Go on
+learn-start = Start
+learn-lesson-of = lesson { $n } of { $total }
+learn-goal-label = Goal:
+learn-undo = Undo
+learn-refused = Not allowed
+learn-keys = Keys: arrows move the tile, R turns it, F chooses a follower, Enter plays, Esc takes back.
+learn-place-first = Put the tile on the board first: tap or click a cell next to a tile, or use the arrow keys.
+learn-no-follower = No follower
+learn-recall = Take the abbot back
+learn-checking = Checking…
+learn-solved = Well done!
+learn-finished-all = You have done every lesson. Try a puzzle, or start a game.
+learn-loading = Loading the lessons…
+learn-load-failed = The lessons cannot be loaded (HTTP { $status }).
+learn-placed = { $place }, turned { $deg }°
+learn-move = { $tile }, { $place }, turned { $deg }°, { $follower }
+learn-points = { $points ->
+        [one] { $points } point
+       *[other] { $points } points
+    } ({ $what })
+learn-what-final = { $what }, at the end
+learn-what-recall = abbot taken back
+learn-goal-miss = The rules allow that move, but it does not do what this lesson asks: { $goal }
+learn-goal-miss-scored = That move scores { $scored }; the lesson wants: { $goal }
+learn-goal-miss-deploy = The rules allow that move, but the lesson wants your { $role } on the board.
+
+### Why the rules refuse a move (by the engine's rule code)
+learn-error-edge_mismatch = That edge puts a { $ours } against a { $theirs } (the tile's { $side } edge). Every edge must continue its neighbour: road to road, city to city, field to field. Turn the tile (R) or try another cell.
+learn-error-not_adjacent = A tile must touch a tile already on the board along a whole side, not just at a corner.
+learn-error-cell_occupied = A tile already lies there.
+learn-error-feature_occupied = This { $feature } already has a { $role }: you may only put a follower on a road, city or field that nobody holds yet, even one joined to it further along.
+learn-error-bad_spot = There is no such spot on this tile.
+learn-error-farmers_off = With these rules (farm scoring off) nobody plays farmers: fields never score. Put your follower on a road, a city or a cloister, or on nothing.
+learn-error-no_follower = You have no follower left: all of them are on the board.
+learn-error-river_not_continued = A river tile must continue the river from its open end.
+learn-error-river_u_turn = The river may not turn the same way twice in a row (no U-turns).
+learn-error-garden_for_abbot = Only the abbot may stand on a garden: choose the abbot (A), not a follower.
+learn-error-abbot_spot = The abbot goes only on a cloister or a garden.
+learn-error-abbot_in_use = Your abbot is already on the board: you can take him back instead (he scores as he stands).
+learn-error-abbot_not_placed = Your abbot is not on the board, so there is nothing to take back.
+learn-error-recall_complete = This tile completes the abbot's cloister or garden: it scores in full, so he cannot be recalled.
+learn-error-no_abbot = The abbot is not in play with these rules.
+learn-error-other = The rules do not allow that move: { $message }
+
+### The lessons
+lesson-lay-title = Laying a tile
+lesson-lay-intro = Each turn you draw a tile and lay it next to the tiles already on the table. The start tile has a city at the top and a road across it. Your tile, a bend in the road, must continue what it touches: road to road, city to city, field to field.
+lesson-lay-goal = Lay the road bend so that it touches the board with matching edges.
+lesson-lay-done = That is a turn: the tile fits. You could also have put a follower on it. Lay the same bend turned round, and the rules explain why it does not fit.
+lesson-road-title = Roads and thieves
+lesson-road-intro = A follower on a road is a thief. You put a thief on the road west of the start; it ends at a crossroads there. A road is complete when both its ends stop (at a crossroads, a town, a cloister or a loop). A completed road scores 1 point a tile for the thief's owner, and the thief comes back.
+lesson-road-goal = Close your road with this crossroads tile: it scores 3 points (3 tiles).
+lesson-road-done = 3 tiles, 3 points, and your thief is back in your supply. You could not add a second thief on the same road: it already has yours.
+lesson-city-title = Cities, knights and shields
+lesson-city-intro = A follower in a city is a knight. Your knight holds the city above the start; its tile has a shield. A completed city scores 2 points a tile and 2 more for each shield.
+lesson-city-goal = Close the city with the city edge of your tile: 3 tiles and 1 shield make 8 points.
+lesson-city-done = 2 × 3 tiles + 2 for the shield = 8 points, and the knight comes back. A city still open at the end of the game scores only 1 a tile and 1 a shield.
+lesson-cloister-title = Cloisters and monks
+lesson-cloister-intro = A follower on a cloister is a monk. Your monk stands in the cloister south of the start, and 7 of the 8 cells around it are filled. A cloister is complete when all 8 are: it scores 9 points (1 for itself and 1 for each neighbour).
+lesson-cloister-goal = Fill the last cell around the cloister: your monk scores 9 points.
+lesson-cloister-done = 9 points. Anyone may fill the cells around a cloister; the points go to the monk's owner.
+lesson-share-title = Sharing a city
+lesson-share-intro = Your knight holds the small city north-west of the start, Bea's the one north-east; the start's own city lies between them. Nobody may put a knight into a city that has one, but a tile may join cities that are held apart. When a joined feature is completed, whoever has the most followers in it scores it; with a tie, every tied player scores in full.
+lesson-share-goal = Lay the big city tile above the start so that it joins the three cities and closes them: one knight each, so you and Bea both score 10 points (4 tiles and a shield).
+lesson-share-done = 4 tiles × 2 + 2 for the shield = 10 points each: a tie shares nothing, it pays both in full. Both knights come back.
+lesson-majority-title = Sharing and stealing a feature
+lesson-majority-intro = You may not put a knight into a city that already has one, but two cities held separately may be joined later. Then the player with the most followers in it scores it all; with a tie every tied player scores in full. You hold two small cities (north of the start and two north, one east); Bea's knight holds the city east of the start.
+lesson-majority-goal = Join the three cities into one and close it: your two knights beat Bea's one, and you take all 10 points.
+lesson-majority-done = 5 tiles × 2 = 10 points, all yours: two knights against one. Had it been one each, you would both have scored 10. Every follower in it comes back.
+lesson-farm-per-farm-title = Farmers: the standard rules (per farm)
+lesson-farm-per-farm-intro = A follower lying in a field is a farmer. Fields score only at the end of the game: with the standard rule (per-farm), each farm pays its farmers' owner 3 points for every completed city it touches. A city can pay you twice through two farms. Your farmers lie in two farms: the field between the two cities above the start, and the field north of the road east of it.
+lesson-farm-per-farm-goal = Lay the last tile so that it closes the top city. Then the game ends: the first farm touches 2 completed cities (6 points), the second touches 1 (3 points).
+lesson-farm-per-farm-done = 6 + 3 = 9 points: the city above the start paid you twice, once through each farm.
+lesson-farm-per-farm-once-title = Farmers: each city pays once (an option)
+lesson-farm-per-farm-once-intro = The same board with the farm rule per-farm-once (the 2001 revision): farms score as before, but each completed city pays each player only once, however many of its farms they hold.
+lesson-farm-per-farm-once-goal = Close the top city with the last tile: the two completed cities pay you 3 each, 6 points.
+lesson-farm-per-farm-once-done = 6 points, not 9: the city above the start pays you only once although two of your farms touch it.
+lesson-farm-per-city-title = Farmers: the first edition's rules (per city)
+lesson-farm-per-city-intro = The same board with the farm rule per-city (the first edition): for each completed city, count each player's farmers in all the farms touching it; whoever has most scores 4 points for that city.
+lesson-farm-per-city-goal = Close the top city with the last tile: each of the two completed cities pays you 4, 8 points.
+lesson-farm-per-city-done = 4 + 4 = 8 points: one payment per completed city, to the player with the most farmers around it.
+lesson-farm-off-title = No farmers: the beginner rules
+lesson-farm-off-intro = The same board with farm scoring off (as the rules advise for first games): nobody may lie a farmer in a field, and fields never score.
+lesson-farm-off-goal = Close the top city with a knight in it: a city of 2 tiles, 4 points.
+lesson-farm-off-done = 4 points for the city, and nothing for the fields. Try to lay a farmer: the rules refuse it.
+lesson-final-title = The final scoring
+lesson-final-intro = When the last tile is laid, every follower still on the board scores what it holds, though unfinished: a road 1 a tile, a city 1 a tile and 1 a shield, a cloister 1 plus 1 a neighbour; then the farms. This is the last tile of the game.
+lesson-final-goal = Lay the city tile with its shield above the start, with a knight in the city: at the end the open city scores 3 points (2 tiles and 1 shield).
+lesson-final-done = An unfinished city scores half: 1 a tile, 1 a shield. Closed, it would have been 6.
+lesson-river-title = The River
+lesson-river-intro = With The River the game starts from the spring, and the river tiles are drawn first. Each must continue the river from its open end; the river never turns back on itself. Roads, cities and fields beside it play as usual.
+lesson-river-goal = Lay the river tile below the spring so that the river flows on.
+lesson-river-done = The river flows on. When it reaches the lake the ordinary tiles begin.
+lesson-abbot-garden-title = The Abbot and the garden
+lesson-abbot-garden-intro = With The Abbot each player also has an abbot. He goes only on a cloister or on a garden (the green patch on some tiles), and only he may stand on a garden. A garden scores like a cloister: 9 when surrounded, 1 + neighbours at the end.
+lesson-abbot-garden-goal = Lay the tile with the garden above the start and put your abbot (A) on its garden.
+lesson-abbot-garden-done = Your abbot tends the garden. A follower may not stand there: only an abbot.
+lesson-abbot-recall-title = Taking the abbot back
+lesson-abbot-recall-intro = Instead of putting a follower on the tile you lay, you may take your abbot back: he scores at once what his cloister or garden is worth now (1 + each tile around it), and returns to you.
+lesson-abbot-recall-goal = Lay the cloister tile west of the garden and take your abbot back: 1 + 4 neighbours = 5 points.
+lesson-abbot-recall-done = 5 points now, and your abbot is free again. This was the last tile: your thief's road then scores 3 at the end.
+
+### Puzzles
+puzzle-loading = Loading the puzzles…
+puzzle-load-failed = The puzzles cannot be loaded (HTTP { $status }).
+puzzle-player = Player { $n }
+puzzle-title = Puzzles
+puzzle-intro = Positions from games between bots where one move is clearly best: the search expects it to end the game at least { $gap } points better for you than any other move, on two separate samplings of the tiles to come. You see what the player saw: the board, the scores, the tile to lay and how many of each tile are left, never the order of the bag.
+puzzle-today = Puzzle of the day
+puzzle-progress = { $done } of { $total } solved
+puzzle-name = Move { $turn }: the best of { $legal } moves
+puzzle-solved-badge = solved
+puzzle-all = All puzzles
+puzzle-bag = { $count } tiles left in the bag
+puzzle-bag-list = Which tiles are left
+puzzle-goal = Find the clearly best move: the cell, the turn of the tile and the follower (or none). The search expects it to be worth at least { $gap } points more than any other.
+puzzle-show = Show the answer
+puzzle-next = Next puzzle
+puzzle-right = Right!
+puzzle-explain = The best move: { $best }. The search expects you to end the game { $margin } points against the best other player after it; the next best move, { $second }, is { $gap } points behind.
+puzzle-wrong = The rules allow it, but it is not the clearly best move. Yours: { $yours }; it scores { $scored } now.
+puzzle-hint = Hint: the best move lies { $beside }. Try again, or show the answer.
+puzzle-beside = beside { $list }
+puzzle-beside-part = the { $what } to the { $dir }
+puzzle-answer-beside = { $move }, { $beside }
+
+### The game review (replay viewer)
+review-title = Review
+review-progress = The search is reviewing the game: { $done } of { $total } moves…
+review-load-failed = The review could not be loaded.
+review-step = Step through the game to see what the search thought of each move.
+review-better = Move { $turn }, { $name }: better was { $tile } { $better }: { $gain }.
+review-agrees = Move { $turn }, { $name }: the search agrees.
+review-played = Played: { $move }.
+review-show-better = Show it on the board
+review-back-to-played = Back to the move played
+review-totals = Points lost to better moves, as the search expects them: { $totals }
+review-totals-about = The search's value of its best move minus that of the move played, each the mean final margin over sampled tile orders (budget { $budget } a move)
+review-curve-dot = move { $turn }: { $lost } expected
+review-curve-axis = move
+review-banner = Move { $turn }: better for { $name } was { $tile } { $better }
+review-move = { $where }, { $follower }
+review-where = { $from } of { $what ->
+        [cloister] the cloister
+        [garden] the garden
+        [city] the city
+        [road] the road
+       *[start] the start tile
+    }
+review-same-place = the same place
+review-same-place-turned = the same place, { $turn ->
+        [1] turned a quarter
+        [2] turned half round
+       *[3] turned three quarters
+    }
+review-follower-none = no follower
+review-follower-recall = recalling the abbot
+review-gain-little = a little more ({ $points } points)
+review-gain-about = about { $n ->
+        [one] { $n } point
+       *[other] { $n } points
+    } more
+
+### The hint's sentence
+hint-looking = The search is looking for a good move…
+hint-words = Hint: { $where }, { $follower } — { $gain }.
+hint-gain = { $gain } than your average move
+hint-gain-none = about as good as your average move: here every move is worth much the same
+hint-error-rate_limited = Too many hints: wait a moment and try again.
+hint-error-busy = The search is busy: try again in a moment.
+hint-error-stale_version = The game moved on: ask again.
+hint-error-other = No hint: { $message }
+
+### Why a scoring scored (shown on the board)
+why-road = A finished road of { $tiles ->
+        [one] { $tiles } tile
+       *[other] { $tiles } tiles
+    }: { $tiles } × 1 = { $points ->
+        [one] { $points } point
+       *[other] { $points } points
+    }.
+why-road-final = An unfinished road of { $tiles ->
+        [one] { $tiles } tile
+       *[other] { $tiles } tiles
+    }: { $tiles } × 1 = { $points ->
+        [one] { $points } point
+       *[other] { $points } points
+    }.
+why-city = { $state ->
+        [final] An unfinished city
+        [small] A finished small city
+       *[done] A finished city
+    } of { $tiles ->
+        [one] { $tiles } tile
+       *[other] { $tiles } tiles
+    }{ $shields ->
+        [0] {""}
+        [one] {" "}and { $shields } shield
+       *[other] {" "}and { $shields } shields
+    }: { $tiles } × { $each }{ $shields ->
+        [0] {""}
+       *[other] {" "}+ { $shields } × { $each }
+    } = { $points ->
+        [one] { $points } point
+       *[other] { $points } points
+    }.
+why-cloister = A { $kind ->
+        [garden] garden
+       *[cloister] cloister
+    } with all 8 tiles around it: { $points } points.
+why-cloister-final = An unfinished { $kind ->
+        [garden] garden
+       *[cloister] cloister
+    }: 1 + { $around ->
+        [one] { $around } tile
+       *[other] { $around } tiles
+    } around it = { $points ->
+        [one] { $points } point
+       *[other] { $points } points
+    }.
+why-farm = A farm supplying { $cities ->
+        [one] { $cities } completed city
+       *[other] { $cities } completed cities
+    }: { $cities } × { $each } = { $points ->
+        [one] { $points } point
+       *[other] { $points } points
+    }.
+why-points = { $points ->
+        [one] { $points } point
+       *[other] { $points } points
+    }.
+why-roles = { $role ->
+        [thief] thieves
+       *[other] { $role }s
+    }
+why-most = { $names } had the most { $roles } on it: { $n ->
+        [one] { $points } points
+       *[other] each scores { $points }
+    }.
+why-alone = { $name } alone had { $n ->
+        [one] { $code ->
+            [abbot] an abbot
+           *[other] a { $role }
+        }
+       *[other] { $n } { $roles }
+    } on it.
+why-tie = A tie for the most { $roles } ({ $tally }): { $names } each score { $points }.
+why-beat = { $name } had the most { $roles } ({ $tally }) and scores { $points }; the others nothing.
+why-counted = { $n ->
+        [one] The lit follower counted.
+       *[other] The lit followers counted.
+    }
+why-counted-beaten = { $n ->
+        [one] The lit follower counted
+       *[other] The lit followers counted
+    }; { $beaten } { $m ->
+        [one] was
+       *[other] were
+    } outnumbered and scored nothing.

@@ -1010,3 +1010,344 @@ push-on-failed = Les notifications n’ont pas pu être activées : { $reason }
 push-off-failed = Les notifications n’ont pas pu être désactivées : { $reason }
 push-no-worker = le service worker n’est pas prêt
 push-cannot = Ce navigateur ne peut pas recevoir de notifications de cette page (il faut https et un navigateur avec Web Push).
+
+## Tutorial, puzzles, review
+## Les mots des vues d’apprentissage (learn.js, practice.js, puzzles.js,
+## review.js, hint.js et le « pourquoi » d’un décompte dans panels.js). Les
+## textes des leçons sont lesson-KEY-title, -intro, -goal et -done, KEY la clé
+## d’une leçon dans web/learn/lessons.json. Les faits du moteur ($side, $ours,
+## $theirs, $feature, $role d’une règle ; une direction $from ou $dir ; une
+## zone $what) arrivent comme ses codes anglais, pour les sélecteurs.
+
+### Le tutoriel
+learn-title = Apprendre à jouer
+learn-intro = De courtes leçons sur le vrai plateau. Chacune met en place une position ; vous jouez le coup, et le moteur de règles du jeu le vérifie.
+learn-progress = { $done } leçons terminées sur { $total }
+learn-you = Vous
+learn-check = Jouer ce coup
+learn-retry = Réessayer
+learn-show = Montrez-moi
+learn-next = Leçon suivante
+learn-back = Toutes les leçons
+learn-done-badge = terminée
+learn-reset = Oublier ma progression
+learn-go-on = Continuer
+learn-start = Commencer
+learn-lesson-of = leçon { $n } sur { $total }
+learn-goal-label = Objectif :
+learn-undo = Annuler
+learn-refused = Interdit
+learn-keys = Touches : les flèches déplacent la tuile, R la tourne, F choisit un partisan, Entrée joue, Échap annule.
+learn-place-first = Posez d’abord la tuile sur le plateau : touchez ou cliquez une case à côté d’une tuile, ou utilisez les flèches.
+learn-no-follower = Aucun partisan
+learn-recall = Reprendre l’abbé
+learn-checking = Vérification…
+learn-solved = Bravo !
+learn-finished-all = Vous avez terminé toutes les leçons. Essayez un problème, ou commencez une partie.
+learn-loading = Chargement des leçons…
+learn-load-failed = Les leçons ne peuvent pas être chargées (HTTP { $status }).
+learn-placed = { $place }, tournée de { $deg }°
+learn-move = { $tile }, { $place }, tournée de { $deg }°, { $follower }
+learn-points = { $points ->
+        [one] { $points } point
+       *[other] { $points } points
+    } ({ $what })
+learn-what-final = { $what }, à la fin
+learn-what-recall = abbé repris
+learn-goal-miss = Les règles autorisent ce coup, mais il ne fait pas ce que demande cette leçon : { $goal }
+learn-goal-miss-scored = Ce coup rapporte { $scored } ; la leçon demande : { $goal }
+learn-goal-miss-deploy = Les règles autorisent ce coup, mais la leçon veut votre { $role ->
+        [abbot] abbé
+        [knight] chevalier
+        [thief] voleur
+        [monk] moine
+        [farmer] paysan
+       *[other] partisan
+    } sur le plateau.
+
+### Pourquoi les règles refusent un coup (par le code de règle du moteur)
+learn-error-edge_mismatch = Ce bord met { $ours ->
+        [city] une ville
+        [road] une route
+        [river] la rivière
+       *[field] un pré
+    } contre { $theirs ->
+        [city] une ville
+        [road] une route
+        [river] la rivière
+       *[field] un pré
+    } (le bord { $side ->
+        [north] nord
+        [east] est
+        [south] sud
+       *[west] ouest
+    } de la tuile). Chaque bord doit prolonger son voisin : route contre route, ville contre ville, pré contre pré. Tournez la tuile (R) ou essayez une autre case.
+learn-error-not_adjacent = Une tuile doit toucher une tuile déjà posée sur tout un côté, pas seulement par un coin.
+learn-error-cell_occupied = Une tuile est déjà posée là.
+learn-error-feature_occupied = { $feature ->
+        [city] Cette ville a
+        [road] Cette route a
+       *[field] Ce pré a
+    } déjà un { $role ->
+        [knight] chevalier
+        [thief] voleur
+        [farmer] paysan
+        [monk] moine
+       *[other] partisan
+    } : vous ne pouvez placer un partisan que sur une route, une ville ou un pré que personne n’occupe encore, même par un morceau relié plus loin.
+learn-error-bad_spot = Cet emplacement n’existe pas sur cette tuile.
+learn-error-farmers_off = Avec ces règles (sans décompte des prés), personne ne joue de paysans : les prés ne rapportent jamais rien. Placez votre partisan sur une route, une ville ou une abbaye, ou nulle part.
+learn-error-no_follower = Il ne vous reste aucun partisan : ils sont tous sur le plateau.
+learn-error-river_not_continued = Une tuile rivière doit prolonger la rivière depuis son extrémité ouverte.
+learn-error-river_u_turn = La rivière ne peut pas tourner deux fois de suite du même côté (pas de demi-tour).
+learn-error-garden_for_abbot = Seul l’abbé peut se tenir dans un jardin : choisissez l’abbé (A), pas un partisan.
+learn-error-abbot_spot = L’abbé ne va que dans une abbaye ou un jardin.
+learn-error-abbot_in_use = Votre abbé est déjà sur le plateau : vous pouvez plutôt le reprendre (il rapporte ce que vaut sa place).
+learn-error-abbot_not_placed = Votre abbé n’est pas sur le plateau : il n’y a rien à reprendre.
+learn-error-recall_complete = Cette tuile achève l’abbaye ou le jardin de l’abbé : il est décompté en entier, on ne peut donc pas le reprendre.
+learn-error-no_abbot = L’abbé n’est pas en jeu avec ces règles.
+learn-error-other = Les règles n’autorisent pas ce coup : { $message }
+
+### Les leçons
+lesson-lay-title = Poser une tuile
+lesson-lay-intro = À chaque tour, vous piochez une tuile et la posez à côté des tuiles déjà sur la table. La tuile de départ a une ville en haut et une route qui la traverse. Votre tuile, un virage de route, doit prolonger ce qu’elle touche : route contre route, ville contre ville, pré contre pré.
+lesson-lay-goal = Posez le virage de façon qu’il touche le plateau avec des bords qui correspondent.
+lesson-lay-done = Voilà un tour : la tuile s’insère. Vous auriez aussi pu y placer un partisan. Posez le même virage dans l’autre sens, et les règles expliquent pourquoi il ne s’insère pas.
+lesson-road-title = Routes et voleurs
+lesson-road-intro = Un partisan sur une route est un voleur. Vous avez placé un voleur sur la route à l’ouest du départ ; elle s’y termine à un carrefour. Une route est achevée quand ses deux extrémités s’arrêtent (à un carrefour, une ville, une abbaye ou en boucle). Une route achevée rapporte 1 point par tuile au propriétaire du voleur, et le voleur revient.
+lesson-road-goal = Fermez votre route avec cette tuile carrefour : elle rapporte 3 points (3 tuiles).
+lesson-road-done = 3 tuiles, 3 points, et votre voleur est de retour dans votre réserve. Vous n’auriez pas pu ajouter un second voleur sur la même route : le vôtre y est déjà.
+lesson-city-title = Villes, chevaliers et blasons
+lesson-city-intro = Un partisan dans une ville est un chevalier. Votre chevalier tient la ville au-dessus du départ ; sa tuile porte un blason. Une ville achevée rapporte 2 points par tuile et 2 de plus par blason.
+lesson-city-goal = Fermez la ville avec le bord ville de votre tuile : 3 tuiles et 1 blason font 8 points.
+lesson-city-done = 2 × 3 tuiles + 2 pour le blason = 8 points, et le chevalier revient. Une ville encore ouverte à la fin de la partie ne rapporte que 1 par tuile et 1 par blason.
+lesson-cloister-title = Abbayes et moines
+lesson-cloister-intro = Un partisan dans une abbaye est un moine. Votre moine se tient dans l’abbaye au sud du départ, et 7 des 8 cases qui l’entourent sont remplies. Une abbaye est achevée quand les 8 le sont : elle rapporte 9 points (1 pour elle-même et 1 par voisine).
+lesson-cloister-goal = Remplissez la dernière case autour de l’abbaye : votre moine rapporte 9 points.
+lesson-cloister-done = 9 points. N’importe qui peut remplir les cases autour d’une abbaye ; les points vont au propriétaire du moine.
+lesson-share-title = Partager une ville
+lesson-share-intro = Votre chevalier tient la petite ville au nord-ouest du départ, celui de Bea celle du nord-est ; la ville de la tuile de départ se trouve entre les deux. Personne ne peut placer un chevalier dans une ville qui en a déjà un, mais une tuile peut relier des villes tenues séparément. Quand une zone reliée est achevée, celui qui y a le plus de partisans la marque ; en cas d’égalité, chaque joueur à égalité marque tous les points.
+lesson-share-goal = Posez la grande tuile ville au-dessus du départ pour relier les trois villes et les fermer : un chevalier chacun, donc vous et Bea marquez chacun 10 points (4 tuiles et un blason).
+lesson-share-done = 4 tuiles × 2 + 2 pour le blason = 10 points chacun : une égalité ne partage rien, elle paie les deux en entier. Les deux chevaliers reviennent.
+lesson-majority-title = Partager et prendre une zone
+lesson-majority-intro = Vous ne pouvez pas placer un chevalier dans une ville qui en a déjà un, mais deux villes tenues séparément peuvent être reliées plus tard. Alors le joueur qui y a le plus de partisans marque tout ; en cas d’égalité, chaque joueur à égalité marque tous les points. Vous tenez deux petites villes (au nord du départ, et deux cases au nord, une à l’est) ; le chevalier de Bea tient la ville à l’est du départ.
+lesson-majority-goal = Reliez les trois villes en une seule et fermez-la : vos deux chevaliers battent celui de Bea, et vous prenez les 10 points.
+lesson-majority-done = 5 tuiles × 2 = 10 points, tous pour vous : deux chevaliers contre un. À un contre un, vous auriez marqué 10 chacun. Tous les partisans qui s’y trouvent reviennent.
+lesson-farm-per-farm-title = Paysans : la règle standard (par pré)
+lesson-farm-per-farm-intro = Un partisan couché dans un pré est un paysan. Les prés ne sont décomptés qu’à la fin de la partie : avec la règle standard (par pré), chaque pré rapporte au propriétaire de ses paysans 3 points par ville achevée qu’il touche. Une ville peut vous payer deux fois par deux prés. Vos paysans sont dans deux prés : le pré entre les deux villes au-dessus du départ, et le pré au nord de la route à l’est de celui-ci.
+lesson-farm-per-farm-goal = Posez la dernière tuile de façon qu’elle ferme la ville du haut. Puis la partie se termine : le premier pré touche 2 villes achevées (6 points), le second 1 (3 points).
+lesson-farm-per-farm-done = 6 + 3 = 9 points : la ville au-dessus du départ vous a payé deux fois, une fois par chaque pré.
+lesson-farm-per-farm-once-title = Paysans : chaque ville paie une fois (une option)
+lesson-farm-per-farm-once-intro = Le même plateau avec la règle des prés « par pré, une fois » (la révision de 2001) : les prés sont décomptés comme avant, mais chaque ville achevée ne paie chaque joueur qu’une fois, quel que soit le nombre de ses prés qu’il tient.
+lesson-farm-per-farm-once-goal = Fermez la ville du haut avec la dernière tuile : les deux villes achevées vous paient 3 chacune, 6 points.
+lesson-farm-per-farm-once-done = 6 points, pas 9 : la ville au-dessus du départ ne vous paie qu’une fois, bien que deux de vos prés la touchent.
+lesson-farm-per-city-title = Paysans : les règles de la première édition (par ville)
+lesson-farm-per-city-intro = Le même plateau avec la règle des prés « par ville » (la première édition) : pour chaque ville achevée, on compte les paysans de chaque joueur dans tous les prés qui la touchent ; celui qui en a le plus marque 4 points pour cette ville.
+lesson-farm-per-city-goal = Fermez la ville du haut avec la dernière tuile : chacune des deux villes achevées vous paie 4, soit 8 points.
+lesson-farm-per-city-done = 4 + 4 = 8 points : un paiement par ville achevée, au joueur qui a le plus de paysans autour.
+lesson-farm-off-title = Sans paysans : les règles pour débutants
+lesson-farm-off-intro = Le même plateau sans décompte des prés (comme les règles le conseillent pour les premières parties) : personne ne peut coucher un paysan dans un pré, et les prés ne rapportent jamais rien.
+lesson-farm-off-goal = Fermez la ville du haut avec un chevalier dedans : une ville de 2 tuiles, 4 points.
+lesson-farm-off-done = 4 points pour la ville, et rien pour les prés. Essayez de coucher un paysan : les règles le refusent.
+lesson-final-title = Le décompte final
+lesson-final-intro = Quand la dernière tuile est posée, chaque partisan encore sur le plateau rapporte ce qu’il tient, même inachevé : une route 1 par tuile, une ville 1 par tuile et 1 par blason, une abbaye 1 plus 1 par voisine ; puis les prés. Voici la dernière tuile de la partie.
+lesson-final-goal = Posez la tuile ville avec son blason au-dessus du départ, avec un chevalier dans la ville : à la fin, la ville ouverte rapporte 3 points (2 tuiles et 1 blason).
+lesson-final-done = Une ville inachevée rapporte moitié moins : 1 par tuile, 1 par blason. Fermée, elle aurait valu 6.
+lesson-river-title = La Rivière
+lesson-river-intro = Avec La Rivière, la partie commence à la source, et les tuiles rivière sont piochées en premier. Chacune doit prolonger la rivière depuis son extrémité ouverte ; la rivière ne revient jamais sur elle-même. Les routes, villes et prés qui la bordent se jouent comme d’habitude.
+lesson-river-goal = Posez la tuile rivière sous la source pour que la rivière continue de couler.
+lesson-river-done = La rivière continue. Quand elle atteint le lac, les tuiles ordinaires commencent.
+lesson-abbot-garden-title = L’Abbé et le jardin
+lesson-abbot-garden-intro = Avec L’Abbé, chaque joueur a aussi un abbé. Il ne va que dans une abbaye ou un jardin (la tache verte de certaines tuiles), et lui seul peut se tenir dans un jardin. Un jardin se décompte comme une abbaye : 9 quand il est entouré, 1 + les voisines à la fin.
+lesson-abbot-garden-goal = Posez la tuile avec le jardin au-dessus du départ et placez votre abbé (A) dans son jardin.
+lesson-abbot-garden-done = Votre abbé cultive le jardin. Un partisan ne peut pas s’y tenir : seulement un abbé.
+lesson-abbot-recall-title = Reprendre l’abbé
+lesson-abbot-recall-intro = Au lieu de placer un partisan sur la tuile que vous posez, vous pouvez reprendre votre abbé : il rapporte aussitôt ce que vaut maintenant son abbaye ou son jardin (1 + chaque tuile autour), et vous revient.
+lesson-abbot-recall-goal = Posez la tuile abbaye à l’ouest du jardin et reprenez votre abbé : 1 + 4 voisines = 5 points.
+lesson-abbot-recall-done = 5 points tout de suite, et votre abbé est de nouveau libre. C’était la dernière tuile : la route de votre voleur rapporte ensuite 3 à la fin.
+
+### Problèmes
+puzzle-loading = Chargement des problèmes…
+puzzle-load-failed = Les problèmes ne peuvent pas être chargés (HTTP { $status }).
+puzzle-player = Joueur { $n }
+puzzle-title = Problèmes
+puzzle-intro = Des positions de parties entre bots où un coup est nettement le meilleur : la recherche estime qu’il vous fait finir la partie avec au moins { $gap } points de mieux que tout autre coup, sur deux tirages séparés des tuiles à venir. Vous voyez ce que voyait le joueur : le plateau, les scores, la tuile à poser et combien il reste de chaque tuile, jamais l’ordre du sac.
+puzzle-today = Problème du jour
+puzzle-progress = { $done } résolus sur { $total }
+puzzle-name = Coup { $turn } : le meilleur de { $legal } coups
+puzzle-solved-badge = résolu
+puzzle-all = Tous les problèmes
+puzzle-bag = { $count ->
+        [one] { $count } tuile reste dans le sac
+       *[other] { $count } tuiles restent dans le sac
+    }
+puzzle-bag-list = Les tuiles qui restent
+puzzle-goal = Trouvez le coup nettement meilleur : la case, l’orientation de la tuile et le partisan (ou aucun). La recherche estime qu’il vaut au moins { $gap } points de plus que tout autre.
+puzzle-show = Montrer la solution
+puzzle-next = Problème suivant
+puzzle-right = Exact !
+puzzle-explain = Le meilleur coup : { $best }. La recherche estime qu’après lui vous finissez la partie à { $margin } points du meilleur autre joueur ; le deuxième meilleur coup, { $second }, est { $gap } points derrière.
+puzzle-wrong = Les règles l’autorisent, mais ce n’est pas le coup nettement meilleur. Le vôtre : { $yours } ; il rapporte maintenant { $scored ->
+        [one] { $scored } point
+       *[other] { $scored } points
+    }.
+puzzle-hint = Indice : le meilleur coup se trouve { $beside }. Réessayez, ou affichez la solution.
+puzzle-beside = à côté { $list }
+puzzle-beside-part = { $what ->
+        [city] de la ville
+        [road] de la route
+       *[cloister] de l’abbaye
+    } { $dir ->
+        [north] au nord
+        [east] à l’est
+        [south] au sud
+       *[west] à l’ouest
+    }
+puzzle-answer-beside = { $move }, { $beside }
+
+### L’analyse de la partie (dans le lecteur de parties)
+review-title = Analyse
+review-progress = La recherche analyse la partie : { $done } coups sur { $total }…
+review-load-failed = L’analyse n’a pas pu être chargée.
+review-step = Avancez dans la partie pour voir ce que la recherche a pensé de chaque coup.
+review-better = Coup { $turn }, { $name } : mieux valait { $tile } { $better } : { $gain }.
+review-agrees = Coup { $turn }, { $name } : la recherche est d’accord.
+review-played = Joué : { $move }.
+review-show-better = Le montrer sur le plateau
+review-back-to-played = Revenir au coup joué
+review-totals = Points perdus faute de meilleurs coups, selon l’estimation de la recherche : { $totals }
+review-totals-about = La valeur du meilleur coup de la recherche moins celle du coup joué, chacune l’écart final moyen sur des ordres de tuiles tirés au hasard (budget { $budget } par coup)
+review-curve-dot = coup { $turn } : { $lost } estimé
+review-curve-axis = coup
+review-banner = Coup { $turn } : pour { $name }, mieux valait { $tile } { $better }
+review-move = { $where }, { $follower }
+review-where = { $from ->
+        [north] au nord
+        [north-east] au nord-est
+        [east] à l’est
+        [south-east] au sud-est
+        [south] au sud
+        [south-west] au sud-ouest
+        [west] à l’ouest
+       *[north-west] au nord-ouest
+    } { $what ->
+        [cloister] de l’abbaye
+        [garden] du jardin
+        [city] de la ville
+        [road] de la route
+       *[start] de la tuile de départ
+    }
+review-same-place = au même endroit
+review-same-place-turned = au même endroit, { $turn ->
+        [1] tournée d’un quart de tour
+        [2] tournée d’un demi-tour
+       *[3] tournée de trois quarts de tour
+    }
+review-follower-none = aucun partisan
+review-follower-recall = en reprenant l’abbé
+review-gain-little = un peu plus ({ $points } point)
+review-gain-about = environ { $n ->
+        [one] { $n } point
+       *[other] { $n } points
+    } de plus
+
+### La phrase du conseil
+hint-looking = La recherche cherche un bon coup…
+hint-words = Conseil : { $where }, { $follower } — { $gain }.
+hint-gain = { $gain } que votre coup moyen
+hint-gain-none = à peu près aussi bon que votre coup moyen : ici, tous les coups se valent à peu près
+hint-error-rate_limited = Trop de conseils : attendez un instant et réessayez.
+hint-error-busy = La recherche est occupée : réessayez dans un instant.
+hint-error-stale_version = La partie a avancé : redemandez.
+hint-error-other = Pas de conseil : { $message }
+
+### Pourquoi un décompte a rapporté (montré sur le plateau)
+why-road = Une route achevée de { $tiles ->
+        [one] { $tiles } tuile
+       *[other] { $tiles } tuiles
+    } : { $tiles } × 1 = { $points ->
+        [one] { $points } point
+       *[other] { $points } points
+    }.
+why-road-final = Une route inachevée de { $tiles ->
+        [one] { $tiles } tuile
+       *[other] { $tiles } tuiles
+    } : { $tiles } × 1 = { $points ->
+        [one] { $points } point
+       *[other] { $points } points
+    }.
+why-city = { $state ->
+        [final] Une ville inachevée
+        [small] Une petite ville achevée
+       *[done] Une ville achevée
+    } de { $tiles ->
+        [one] { $tiles } tuile
+       *[other] { $tiles } tuiles
+    }{ $shields ->
+        [0] {""}
+        [one] {" "}et { $shields } blason
+       *[other] {" "}et { $shields } blasons
+    } : { $tiles } × { $each }{ $shields ->
+        [0] {""}
+       *[other] {" "}+ { $shields } × { $each }
+    } = { $points ->
+        [one] { $points } point
+       *[other] { $points } points
+    }.
+why-cloister = { $kind ->
+        [garden] Un jardin entouré
+       *[cloister] Une abbaye entourée
+    } de ses 8 tuiles : { $points } points.
+why-cloister-final = { $kind ->
+        [garden] Un jardin inachevé
+       *[cloister] Une abbaye inachevée
+    } : 1 + { $around ->
+        [one] { $around } tuile
+       *[other] { $around } tuiles
+    } autour = { $points ->
+        [one] { $points } point
+       *[other] { $points } points
+    }.
+why-farm = Un pré qui approvisionne { $cities ->
+        [one] { $cities } ville achevée
+       *[other] { $cities } villes achevées
+    } : { $cities } × { $each } = { $points ->
+        [one] { $points } point
+       *[other] { $points } points
+    }.
+why-points = { $points ->
+        [one] { $points } point
+       *[other] { $points } points
+    }.
+why-roles = { $role ->
+        [knight] chevaliers
+        [thief] voleurs
+        [monk] moines
+        [farmer] paysans
+        [abbot] abbés
+       *[other] partisans
+    }
+why-most = { $names } { $n ->
+        [one] avait
+       *[other] avaient
+    } le plus de { $roles } ici : { $n ->
+        [one] { $points } points
+       *[other] chacun marque { $points }
+    }.
+why-alone = Un seul joueur en avait ici : { $name }, avec { $n ->
+        [one] un { $role }
+       *[other] { $n } { $roles }
+    }.
+why-tie = Égalité pour le plus de { $roles } ({ $tally }) : { $names } marquent chacun { $points } points.
+why-beat = { $name } avait le plus de { $roles } ({ $tally }) et marque { $points } points ; les autres rien.
+why-counted = { $n ->
+        [one] Le partisan en surbrillance a compté.
+       *[other] Les partisans en surbrillance ont compté.
+    }
+why-counted-beaten = { $n ->
+        [one] Le partisan en surbrillance a compté
+       *[other] Les partisans en surbrillance ont compté
+    } ; { $beaten } { $m ->
+        [one] était en minorité et n’a rien marqué
+       *[other] étaient en minorité et n’ont rien marqué
+    }.

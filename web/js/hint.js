@@ -6,6 +6,7 @@
 // games against bots and at one screen: never online with other people.
 
 import { request } from './api.js';
+import { errorText, t } from './i18n.js';
 import { followerWords, gainWords, whereWords } from './review.js';
 import { ROLE_OF_KIND } from './tiles.js';
 
@@ -17,8 +18,8 @@ export function hintsAllowed(s) {
 
 /** A hint's gain in words: "about 5 points more than your average move". */
 export function hintGainWords(gain) {
-  if (!(gain >= 0.05)) return 'about as good as your average move: here every move is worth much the same';
-  return `${gainWords(gain)} than your average move`;
+  if (!(gain >= 0.05)) return t('hint-gain-none');
+  return t('hint-gain', { gain: gainWords(gain) });
 }
 
 export class Hints {
@@ -50,22 +51,20 @@ export class Hints {
     if (this.busy || !hintsAllowed(s)) return;
     this.busy = true;
     this.onChange();
-    this.show('The search is looking for a good move…', false);
+    this.show(t('hint-looking'), false);
     try {
       const tokens = this.tokens();
       const h = await request('POST', `/api/games/${encodeURIComponent(this.id)}/hint${tokens.length ? `?token=${tokens.join(',')}` : ''}`, { version: s.version });
       const before = s.board.map((t) => ({ tile: t.tile, at: t.at, rot: t.rot }));
       const gardens = !!(s.rules && s.rules.abbot);
       const where = whereWords(h.move, before, this.tiles, null, { gardens });
-      const words = `Hint: ${where}, ${followerWords(h.move, this.tiles)} — ${hintGainWords(h.gain)}.`;
+      const words = t('hint-words', { where, follower: followerWords(h.move, this.tiles), gain: hintGainWords(h.gain) });
       this.current = { version: h.version, seat: h.seat, move: h.move, gain: h.gain, words };
       this.show(words, true);
     } catch (e) {
       this.current = null;
-      const why = e.code === 'rate_limited' ? 'Too many hints: wait a moment and try again.'
-        : e.code === 'busy' ? 'The search is busy: try again in a moment.'
-          : e.code === 'stale_version' ? 'The game moved on: ask again.'
-            : `No hint: ${e.message}`;
+      const why = ['rate_limited', 'busy', 'stale_version'].includes(e.code) ? t(`hint-error-${e.code}`)
+        : t('hint-error-other', { message: errorText(e) });
       this.show(why, true);
     } finally {
       this.busy = false;

@@ -2,7 +2,7 @@
 // the tiles left, the end-of-game breakdown and the score chart.
 
 import { esc } from './dom.js';
-import { t } from './i18n.js';
+import { lang, t } from './i18n.js';
 import { colorOf, markIcon, markPath, meepleIcon } from './meeple.js';
 import { ROLE_OF_KIND, tileLabel, tileSvg } from './tiles.js';
 
@@ -216,7 +216,15 @@ export function chartSvg(history, players, { width = 560, height = 240, mark = n
 }
 
 const ROLES_OF_SCORING = { road: ['thief'], city: ['knight'], cloister: ['monk', 'abbot'], garden: ['abbot'], farm: ['farmer'] };
-const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** Words as a list in the language in force: "Ada, Bea and Cy". */
+function listWords(parts) {
+  try {
+    return new Intl.ListFormat(lang, { type: 'conjunction' }).format(parts);
+  } catch {
+    return parts.join(', ');
+  }
+}
 
 /**
  * Why the scoring `log[i]` scored: its tiles (from the server's `cover`,
@@ -243,41 +251,42 @@ export function scoringWhy(log, i, board, players, tiles) {
   return { cells, followers: men, text: whyWords(e, men, players) };
 }
 
-/** The sum of a scoring in words, and who had the majority. */
+/** The sum of a scoring in words, and who had the majority (messages `why-…`). */
 function whyWords(e, men, players) {
   const final = e.when === 'final';
-  const t = e.tiles || 0, s = e.shields || 0, p = e.points;
+  const tiles = e.tiles || 0, shields = e.shields || 0, points = e.points;
   let sum;
-  if (e.kind === 'road') sum = `A${final ? 'n unfinished' : ' finished'} road of ${plural(t, 'tile')}: ${t} × 1 = ${p} point${p === 1 ? '' : 's'}.`;
+  if (e.kind === 'road') sum = t(final ? 'why-road-final' : 'why-road', { tiles, points });
   else if (e.kind === 'city') {
-    const each = final || p !== 2 * (t + s) ? 1 : 2;
-    const what = `${final ? 'An unfinished' : each === 1 ? 'A finished small' : 'A finished'} city of ${plural(t, 'tile')}${s ? ` and ${plural(s, 'shield')}` : ''}`;
-    sum = `${what}: ${t} × ${each}${s ? ` + ${s} × ${each}` : ''} = ${p} points.`;
+    const each = final || points !== 2 * (tiles + shields) ? 1 : 2;
+    sum = t('why-city', { state: final ? 'final' : each === 1 ? 'small' : 'done', tiles, shields, each, points });
   } else if (e.kind === 'cloister' || e.kind === 'garden') {
-    sum = final ? `An unfinished ${e.kind}: 1 + ${plural(p - 1, 'tile')} around it = ${p} points.` : `A ${e.kind} with all 8 tiles around it: 9 points.`;
+    sum = final ? t('why-cloister-final', { kind: e.kind, around: points - 1, points }) : t('why-cloister', { kind: e.kind, points });
   } else if (e.kind === 'farm') {
-    const c = e.cities || 0;
-    sum = `A farm supplying ${plural(c, 'completed city', 'completed cities')}: ${c} × ${c ? p / c : 0} = ${p} points.`;
-  } else sum = `${p} points.`;
+    const cities = e.cities || 0;
+    sum = t('why-farm', { cities, each: cities ? points / cities : 0, points });
+  } else sum = t('why-points', { points });
   // Who had the majority: the followers counted per seat.
   const count = new Map();
   for (const f of men) count.set(f.seat, (count.get(f.seat) || 0) + 1);
   const role = men[0] ? men[0].role : (ROLES_OF_SCORING[e.kind] || ['follower'])[0];
-  const who = (seat) => players[seat] ? players[seat].name : `seat ${seat + 1}`;
+  const roles = t('why-roles', { role });
+  const who = (seat) => (players[seat] ? players[seat].name : t('clock-seat', { n: seat + 1 }));
   const win = e.to.map(who);
   let most;
-  if (!count.size) most = `${win.join(' and ')} had the most ${role}s on it: ${e.to.length > 1 ? `each scores ${p}` : `${p} points`}.`;
+  if (!count.size) most = t('why-most', { names: listWords(win), n: e.to.length, roles, points });
   else if (count.size === 1) {
     const [[seat, n]] = [...count.entries()];
-    most = `${who(seat)} alone had ${n === 1 ? `a ${role}` : `${n} ${role}s`} on it.`;
-  }
-  else {
+    most = t('why-alone', { name: who(seat), n, role: t(`role-${role}`), roles, code: role });
+  } else {
     const tally = [...count.entries()].sort((a, b) => b[1] - a[1]).map(([seat, n]) => `${who(seat)} ${n}`).join(', ');
     most = e.to.length > 1
-      ? `A tie for the most ${role}s (${tally}): ${win.join(' and ')} each score ${p}.`
-      : `${win[0]} had the most ${role}s (${tally}) and scores ${p}; the others nothing.`;
+      ? t('why-tie', { roles, tally, names: listWords(win), points })
+      : t('why-beat', { roles, tally, name: win[0], points });
   }
-  const beaten = final ? outnumberedWords({ followers: men }, players) : '';
-  const counted = final && men.length ? ` ${men.filter((f) => f.counted).length === 1 ? 'The lit follower counted' : 'The lit followers counted'}${beaten ? `; ${beaten} ${men.filter((f) => !f.counted).length === 1 ? 'was' : 'were'} outnumbered and scored nothing` : ''}.` : '';
-  return `${sum} ${most}${counted}`;
+  if (!final || !men.length) return `${sum} ${most}`;
+  const beaten = outnumberedWords({ followers: men }, players);
+  const n = men.filter((f) => f.counted).length;
+  const counted = beaten ? t('why-counted-beaten', { n, beaten, m: men.filter((f) => !f.counted).length }) : t('why-counted', { n });
+  return `${sum} ${most} ${counted}`;
 }

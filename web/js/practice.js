@@ -9,38 +9,44 @@
 import { api } from './api.js';
 import { BoardView } from './board.js';
 import { esc } from './dom.js';
+import { has, lang, t } from './i18n.js';
 import { colorOf } from './meeple.js';
+import { followerWords } from './review.js';
 import { DIRS, HALVES, placeWords, tileWords } from './tiles.js';
 
 export const ROLE_OF_KIND = { city: 'knight', road: 'thief', field: 'farmer', cloister: 'monk', garden: 'abbot' };
 const TOUCH = window.matchMedia('(pointer: coarse)').matches;
-const SIDE_WORDS = { N: 'north', E: 'east', S: 'south', W: 'west' };
-const HALF_WORDS = { Nw: 'north-west', Ne: 'north-east', En: 'east, north', Es: 'east, south', Se: 'south-east', Sw: 'south-west', Ws: 'west, south', Wn: 'west, north' };
 
 // --- texts ---------------------------------------------------------------------
+// Every word of the learning views is a message of web/i18n/LANG.ftl (its
+// section "Tutorial, puzzles, review"): the lessons' own texts are
+// `lesson-KEY-title`, `-intro`, `-goal` and `-done`.
 
 const loaded = new Map(); // path -> Promise of its JSON
 
-/** A static JSON file of the page, fetched once (again after a failure). */
-export function staticJson(path, what) {
+/** A static JSON file of the page, fetched once (again after a failure); `failed`: the message saying it could not be. */
+export function staticJson(path, failed) {
   if (!loaded.has(path)) {
     loaded.set(path, fetch(path).then((r) => {
-      if (!r.ok) throw new Error(`${what} cannot be loaded (HTTP ${r.status})`);
+      if (!r.ok) throw new Error(t(failed, { status: r.status }));
       return r.json();
     }).catch((e) => { loaded.delete(path); throw e; }));
   }
   return loaded.get(path);
 }
 
-/** The learn views' texts and lessons (web/learn/lessons.json): one file, each text under a stable key. */
+/** The tutorial's lessons (web/learn/lessons.json; their words are messages: `lesson-KEY-…`). */
 export function learnData() {
-  return staticJson('learn/lessons.json', 'the lessons');
+  return staticJson('learn/lessons.json', 'learn-load-failed');
 }
 
-/** A text with its `{$name}` placeholders filled in (Fluent's syntax, for the move to message files). */
-export function fill(messages, key, vars = {}) {
-  const text = messages[key] ?? key;
-  return text.replace(/\{\$(\w+)\}/g, (_, k) => (vars[k] ?? ''));
+/** Names as a list in the language in force: "Ada and Bea". */
+export function listWords(parts) {
+  try {
+    return new Intl.ListFormat(lang, { type: 'conjunction' }).format(parts);
+  } catch {
+    return parts.join(', ');
+  }
 }
 
 /**
@@ -59,23 +65,29 @@ export function refusalRule(body) {
   return rule;
 }
 
-/** A refusal (the error's body) explained in words: a rule the lessons have no words for is `other`. */
-export function explainRefusal(messages, body) {
+/**
+ * A refusal (the error's body) explained in words: a rule the lessons have
+ * no words for is `other`. The facts stay the engine's codes ('city',
+ * 'north', 'knight'): the messages choose their words by them.
+ */
+export function explainRefusal(body) {
   const rule = refusalRule(body);
-  if (messages[`learn-error-${rule.code}`] == null) {
+  if (rule.code === 'other' || !has(`learn-error-${rule.code}`)) {
     const message = String((body && body.message) || '').replace(/^move \d+: /, '');
-    return { code: 'other', text: fill(messages, 'learn-error-other', { message }) };
+    return { code: 'other', text: t('learn-error-other', { message }) };
   }
-  return { code: rule.code, text: fill(messages, `learn-error-${rule.code}`, rule) };
+  return { code: rule.code, text: t(`learn-error-${rule.code}`, rule) };
 }
 
 /** A scoring in words: "3 points (road of 3 tiles)". */
 export function scoredWords(e) {
-  const what = e.kind === 'road' ? `road of ${e.tiles} tile${e.tiles === 1 ? '' : 's'}`
-    : e.kind === 'city' ? `city of ${e.tiles} tile${e.tiles === 1 ? '' : 's'}${e.shields ? `, ${e.shields} shield${e.shields === 1 ? '' : 's'}` : ''}`
-      : e.kind === 'farm' ? `farm, ${e.cities} completed cit${e.cities === 1 ? 'y' : 'ies'}`
-        : e.kind === 'recall' ? 'abbot taken back' : e.kind;
-  return `${e.points} point${e.points === 1 ? '' : 's'} (${what}${e.when === 'final' ? ', at the end' : ''})`;
+  let what = e.kind === 'road' ? t('scored-road', { n: e.tiles })
+    : e.kind === 'city' ? t('scored-city', { n: e.tiles, shields: e.shields || 0 })
+      : e.kind === 'farm' ? t('scored-farm', { n: e.cities })
+        : e.kind === 'cloister' || e.kind === 'garden' ? t(`scored-${e.kind}`)
+          : e.kind === 'recall' ? t('learn-what-recall') : e.kind;
+  if (e.when === 'final') what = t('learn-what-final', { what });
+  return t('learn-points', { points: e.points, what });
 }
 
 // --- the position ----------------------------------------------------------------
@@ -87,33 +99,28 @@ export function spotChoices(tiles, tile, rot, { followers = true, abbot = false,
   const out = [];
   for (const seg of g.def.segments) {
     let spot;
-    let where = '';
-    if (seg.kind === 'city' || seg.kind === 'road') {
-      spot = DIRS[(DIRS.indexOf(seg.edges[0]) + rot) % 4];
-      where = seg.edges.length === 1 || g.def.segments.filter((s) => s.kind === seg.kind).length > 1 ? ` (${SIDE_WORDS[spot]})` : '';
-    } else if (seg.kind === 'field') {
+    if (seg.kind === 'city' || seg.kind === 'road') spot = DIRS[(DIRS.indexOf(seg.edges[0]) + rot) % 4];
+    else if (seg.kind === 'field') {
       if (!seg.halves || !seg.halves.length) continue;
       spot = HALVES[(HALVES.indexOf(seg.halves[0]) + 2 * rot) % 8];
-      where = g.def.segments.filter((s) => s.kind === 'field').length > 1 ? ` (${HALF_WORDS[spot]})` : '';
     } else if (seg.kind === 'cloister') spot = 'C';
     else if (seg.kind === 'garden') spot = 'G';
     else continue;
+    // In words by where it lies on the tile as turned: "knight in the north city".
     if (followers && seg.kind !== 'garden') {
-      out.push({ key: `meeple:${spot}`, kind: 'meeple', spot, role: ROLE_OF_KIND[seg.kind], label: `${ROLE_OF_KIND[seg.kind]} on the ${seg.kind}${where}` });
+      out.push({ key: `meeple:${spot}`, kind: 'meeple', spot, role: ROLE_OF_KIND[seg.kind], label: tiles.spotLabel(tile, rot, spot) });
     }
     if (abbot && (seg.kind === 'cloister' || seg.kind === 'garden')) {
-      out.push({ key: `abbot:${spot}`, kind: 'abbot', spot, role: 'abbot', label: `abbot on the ${seg.kind}` });
+      out.push({ key: `abbot:${spot}`, kind: 'abbot', spot, role: 'abbot', label: tiles.spotLabel(tile, rot, spot, true) });
     }
   }
-  if (recall) out.push({ key: 'recall', kind: 'recall', spot: null, role: 'abbot', label: 'take the abbot back' });
+  if (recall) out.push({ key: 'recall', kind: 'recall', spot: null, role: 'abbot', label: t('learn-recall') });
   return out;
 }
 
-/** A move in words, as a player says it: "a tile with a city, north of the start, turned 90°, knight in the city". */
+/** A move in words, as a player says it: "a tile with a city, north of the start, turned 90°, knight in the north city". */
 export function moveWords(tiles, m) {
-  const follower = m.meeple ? `${ROLE_OF_KIND[tiles.spotKind(m.tile, m.rot, m.meeple)] || 'follower'} on the ${tiles.spotKind(m.tile, m.rot, m.meeple)}`
-    : m.abbot ? `abbot on the ${m.abbot === 'G' ? 'garden' : 'cloister'}` : m.recall ? 'the abbot taken back' : 'no follower';
-  return `${tileWords(m.tile)}, ${placeWords(m.at[0], m.at[1])}, turned ${m.rot * 90}°, ${follower}`;
+  return t('learn-move', { tile: tileWords(m.tile), place: placeWords(m.at[0], m.at[1]), deg: m.rot * 90, follower: followerWords(m, tiles) });
 }
 
 /**
@@ -130,7 +137,7 @@ export class Practice {
   /**
    * @param {HTMLElement} host the element to fill (a board and a move panel)
    * @param {import('./tiles.js').TileSet} tiles
-   * @param {{record: object, tile: string, messages: object, head: string, check: Function, onDone?: Function}} spec
+   * @param {{record: object, tile: string, head: string, check: Function, onDone?: Function}} spec
    *   `record`: the position (the learner to move); `tile`: the tile to lay;
    *   `head`: HTML above the move; `check(replay, move)` → `{ok, text}` for a legal move.
    */
@@ -138,7 +145,6 @@ export class Practice {
     this.host = host;
     this.tiles = tiles;
     this.spec = spec;
-    this.msg = spec.messages;
     this.sel = { placed: null, rot: 0, action: null };
     this.busy = false;
     this.outcome = null; // after a move: { ok, text, replay? }
@@ -149,7 +155,7 @@ export class Practice {
           <section class="practice-head">${spec.head}</section>
           <section class="practice-move"></section>
           <section class="practice-result" role="status" aria-live="polite"></section>
-          <p id="board-help" class="sr-only">${esc(this.msg['learn-keys'])}</p>
+          <p id="board-help" class="sr-only">${esc(t('learn-keys'))}</p>
         </aside>
       </div>`;
     this.board = new BoardView(host.querySelector('.board-area'), tiles, {
@@ -265,25 +271,25 @@ export class Practice {
     const c = colorOf(this.me.color);
     const done = this.outcome && this.outcome.replay;
     const choices = this.choices();
-    const picker = placed && !done && choices.length ? `<div class="spot-picker" role="group" aria-label="Follower">
-        <button class="btn small${action ? '' : ' on'}" data-act="none" aria-pressed="${!action}">${esc(this.msg['learn-no-follower'])}</button>
+    const picker = placed && !done && choices.length ? `<div class="spot-picker" role="group" aria-label="${esc(t('spot-picker'))}">
+        <button class="btn small${action ? '' : ' on'}" data-act="none" aria-pressed="${!action}">${esc(t('learn-no-follower'))}</button>
         ${choices.map((ch, i) => `<button class="btn small${action && action.key === ch.key ? ' on' : ''}" data-act="spot" data-key="${ch.key}" aria-pressed="${!!(action && action.key === ch.key)}">${TOUCH ? '' : `<kbd>${i + 1}</kbd> `}${esc(ch.label)}</button>`).join('')}
       </div>` : '';
     panel.innerHTML = `
       <div class="tile-row">
-        <button class="btn icon" data-act="ccw" aria-label="Turn left" ${done ? 'disabled' : ''}>⟲</button>
-        <button class="big-tile" data-act="cw" style="--pc:${c.fill}" aria-label="Your tile, ${esc(tileWords(this.spec.tile))}: turn it" ${done ? 'disabled' : ''}>
+        <button class="btn icon" data-act="ccw" aria-label="${esc(t('turn-left'))}" ${done ? 'disabled' : ''}>⟲</button>
+        <button class="big-tile" data-act="cw" style="--pc:${c.fill}" aria-label="${esc(t('tile-yours-turn', { tile: tileWords(this.spec.tile) }))}" ${done ? 'disabled' : ''}>
           <svg viewBox="0 0 100 100" class="tile-pic big"><use href="#tile-${this.spec.tile}" style="transform: rotate(${rot * 90}deg); transform-origin: 50px 50px"/></svg>
         </button>
-        <button class="btn icon" data-act="cw" aria-label="Turn right" ${done ? 'disabled' : ''}>⟳</button>
+        <button class="btn icon" data-act="cw" aria-label="${esc(t('turn-right'))}" ${done ? 'disabled' : ''}>⟳</button>
       </div>
-      <p class="tile-info">${placed ? esc(`${placeWords(placed.x, placed.y)}, turned ${placed.rot * 90}°`) : esc(this.msg['learn-place-first'])}</p>
+      <p class="tile-info">${placed ? esc(t('learn-placed', { place: placeWords(placed.x, placed.y), deg: placed.rot * 90 })) : esc(t('learn-place-first'))}</p>
       ${picker}
       <div class="actions">
         ${done
-    ? `<button class="btn" data-act="retry">${esc(this.msg['learn-retry'])}</button>`
-    : `<button class="btn" data-act="undo" ${placed ? '' : 'disabled'}>${esc(this.msg['learn-undo'])}${TOUCH ? '' : ' <kbd>Esc</kbd>'}</button>
-        <button class="btn primary" data-act="play" ${placed && !this.busy ? '' : 'disabled'}>${esc(this.msg['learn-check'])}${TOUCH ? '' : ' <kbd>⏎</kbd>'}</button>`}
+    ? `<button class="btn" data-act="retry">${esc(t('learn-retry'))}</button>`
+    : `<button class="btn" data-act="undo" ${placed ? '' : 'disabled'}>${esc(t('learn-undo'))}${TOUCH ? '' : ' <kbd>Esc</kbd>'}</button>
+        <button class="btn primary" data-act="play" ${placed && !this.busy ? '' : 'disabled'}>${esc(t('learn-check'))}${TOUCH ? '' : ' <kbd>⏎</kbd>'}</button>`}
       </div>`;
     // What is chosen, for tests and tools: "x,y,rot" and the follower's key.
     panel.dataset.placed = placed ? `${placed.x},${placed.y},${placed.rot}` : '';
@@ -388,22 +394,22 @@ export class Practice {
   /** Sends the position with the move to the engine; says what the rules and the goal make of it. */
   async play() {
     if (!this.base || this.busy || !this.sel.placed || (this.outcome && this.outcome.replay)) {
-      if (this.base && !this.sel.placed) this.result(`<p>${esc(this.msg['learn-place-first'])}</p>`);
+      if (this.base && !this.sel.placed) this.result(`<p>${esc(t('learn-place-first'))}</p>`);
       return;
     }
     const mv = this.move();
     const record = { ...this.spec.record, moves: [...this.spec.record.moves, mv] };
     this.busy = true;
-    this.result(`<p class="muted">${esc(this.msg['learn-checking'])}</p>`);
+    this.result(`<p class="muted">${esc(t('learn-checking'))}</p>`);
     let replay = null;
     try {
       replay = await api.replayRecord(JSON.stringify(record));
     } catch (e) {
       this.busy = false;
       if (e.code !== 'bad_request') { this.result(`<p class="bad">${esc(e.message)}</p>`); this.renderMove(); return; }
-      const why = explainRefusal(this.msg, e.body);
+      const why = explainRefusal(e.body);
       this.outcome = { ok: false, code: why.code };
-      this.result(`<div class="verdict bad" data-code="${why.code}"><p><b>${esc(this.msg['learn-refused'])}</b></p><p>${esc(why.text)}</p></div>`);
+      this.result(`<div class="verdict bad" data-code="${why.code}"><p><b>${esc(t('learn-refused'))}</b></p><p>${esc(why.text)}</p></div>`);
       this.renderMove();
       return;
     }
@@ -413,7 +419,7 @@ export class Practice {
     this.board.setTiles(replay.board, { at: mv.at, color: this.me.color });
     this.draw();
     const scored = moveEvents(replay, this.spec.final !== false).filter((e) => e.type === 'score' || e.type === 'recall')
-      .map((e) => `<li>${e.to.map((s) => esc(replay.players[s].name)).join(' and ')} +${scoredWords(e)}</li>`).join('');
+      .map((e) => `<li>${esc(listWords(e.to.map((s) => replay.players[s].name)))} +${esc(scoredWords(e))}</li>`).join('');
     this.result(`<div class="verdict ${verdict.ok ? 'ok' : 'bad'}" data-code="${verdict.ok ? 'ok' : 'goal'}">
       ${verdict.html}${scored ? `<ul class="scored">${scored}</ul>` : ''}</div>`);
     if (verdict.ok && this.spec.onDone) this.spec.onDone(this);

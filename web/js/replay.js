@@ -8,7 +8,7 @@ import { esc } from './dom.js';
 import { rulesTitle } from './rules.js';
 import { colorOf, markIcon } from './meeple.js';
 import { breakdownHtml, chartSvg, logHtml, playersHtml, scoringWhy } from './panels.js';
-import { ReviewPanel } from './review.js';
+import { ReviewPanel, tHtml } from './review.js';
 import { ROLE_OF_KIND, tileSvg } from './tiles.js';
 
 const icon = (d) => `<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path d="${d}" fill="currentColor"/></svg>`;
@@ -167,7 +167,9 @@ export class ReplayScreen {
     if (k === 0) banner.innerHTML = esc(t('replay-start-tile'));
     else if (better) {
       const p = this.r.players[better.seat];
-      banner.innerHTML = `Move ${k}: better for <b class="pname">${markIcon(p.color, 13)}${esc(p.name)}</b> was ${tileSvg(better.best.tile, better.best.rot || 0, 22)} ${esc(this.review.words(better.best, k, better.move))}`;
+      banner.innerHTML = tHtml('review-banner', {
+        name: `<b class="pname">${markIcon(p.color, 13)}${esc(p.name)}</b>`, tile: tileSvg(better.best.tile, better.best.rot || 0, 22),
+      }, { turn: k, better: this.review.words(better.best, k, better.move) });
     } else if (mover) {
       const p = this.r.players[mover.seat];
       const deploy = this.r.steps[k].events.find((e) => e.type === 'deploy');

@@ -2,9 +2,12 @@
 // what the search would have played instead, in a player's words ("north
 // of the cloister, knight in the city: about 5 points more") and, when
 // chosen, drawn on the board; and the curve of each player's expected
-// margin (GET /api/games/{id}/review; docs/ai.md, "Game review").
+// margin (GET /api/games/{id}/review; docs/ai.md, "Game review"). Its
+// words are messages (web/i18n/LANG.ftl, `review-…`), shared with the
+// hint's sentence (hint.js).
 
 import { esc } from './dom.js';
+import { errorText, lang, t } from './i18n.js';
 import { colorOf, markIcon } from './meeple.js';
 import { placeWords, tileSvg } from './tiles.js';
 
@@ -12,7 +15,22 @@ const POLL_MS = 1500;
 
 const DIR8 = { '0,-1': 'north', '1,-1': 'north-east', '1,0': 'east', '1,1': 'south-east', '0,1': 'south', '-1,1': 'south-west', '-1,0': 'west', '-1,-1': 'north-west' };
 const EDGE = { '0,-1': 0, '1,0': 1, '0,1': 2, '-1,0': 3 }; // a tile's edge (N E S W) toward a direction
-const TURNS = ['', 'turned a quarter', 'turned half round', 'turned three quarters'];
+
+/**
+ * A message with some arguments that are HTML (a name with its mark, a tile's
+ * picture): the words escaped, the HTML put in as it is.
+ */
+export function tHtml(id, html = {}, args = {}) {
+  const marks = {};
+  Object.keys(html).forEach((k, i) => { marks[k] = `\u0001${i}\u0001`; });
+  const words = esc(t(id, { ...args, ...marks }));
+  return words.replace(/\u0001(\d+)\u0001/g, (_, i) => html[Object.keys(html)[Number(i)]]);
+}
+
+/** Expected points with one decimal, in the language in force. */
+function decimal(v) {
+  return new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(v);
+}
 
 /**
  * Where a move lies, as a player would say it: by the most notable tile
@@ -24,7 +42,7 @@ const TURNS = ['', 'turned a quarter', 'turned half round', 'turned three quarte
 export function whereWords(m, before, tiles, played = null, { gardens = false } = {}) {
   if (played && played.at[0] === m.at[0] && played.at[1] === m.at[1]) {
     const turn = ((m.rot || 0) - (played.rot || 0) + 4) % 4;
-    return turn ? `the same place, ${TURNS[turn]}` : 'the same place';
+    return turn ? t('review-same-place-turned', { turn }) : t('review-same-place');
   }
   const at = new Map(before.map((t) => [`${t.at[0]},${t.at[1]}`, t]));
   const start = before[0];
@@ -39,16 +57,16 @@ export function whereWords(m, before, tiles, played = null, { gardens = false } 
     const def = g ? g.def : {};
     const diagonal = dx && dy;
     let rank = 0, what = '';
-    if (def.cloister) { rank = 5; what = 'the cloister'; }
-    else if (def.garden && gardens) { rank = 4; what = 'the garden'; }
+    if (def.cloister) { rank = 5; what = 'cloister'; }
+    else if (def.garden && gardens) { rank = 4; what = 'garden'; }
     else if (!diagonal) {
       // The neighbour's edge that faces the move.
       const edge = tiles.edgesAt(n.tile, n.rot || 0)[EDGE[`${-dx},${-dy}`]];
-      if (edge === 'city') { rank = 3; what = 'the city'; }
-      else if (edge === 'road') { rank = 2; what = 'the road'; }
-      else if (n === start) { rank = 1; what = 'the start tile'; }
+      if (edge === 'city') { rank = 3; what = 'city'; }
+      else if (edge === 'road') { rank = 2; what = 'road'; }
+      else if (n === start) { rank = 1; what = 'start'; }
     }
-    if (rank && (!best || rank > best.rank)) best = { rank, text: `${from} of ${what}` };
+    if (rank && (!best || rank > best.rank)) best = { rank, text: t('review-where', { from, what }) };
   }
   return best ? best.text : placeWords(m.at[0], m.at[1]);
 }
@@ -57,18 +75,17 @@ export function whereWords(m, before, tiles, played = null, { gardens = false } 
 export function followerWords(m, tiles) {
   if (m.meeple) return tiles.spotLabel(m.tile, m.rot || 0, m.meeple);
   if (m.abbot) return tiles.spotLabel(m.tile, m.rot || 0, m.abbot, true);
-  if (m.recall) return 'recalling the abbot';
-  return 'no follower';
+  if (m.recall) return t('review-follower-recall');
+  return t('review-follower-none');
 }
 
 /** Expected points, as a player would round them: "about 5 points more", "a little more (0.3 points)". */
 export function gainWords(lost) {
-  if (lost < 0.95) return `a little more (${lost.toFixed(1)} point${lost.toFixed(1) === '1.0' ? '' : 's'})`;
-  const n = Math.round(lost);
-  return `about ${n} point${n === 1 ? '' : 's'} more`;
+  if (lost < 0.95) return t('review-gain-little', { points: decimal(lost) });
+  return t('review-gain-about', { n: Math.round(lost) });
 }
 
-const signed = (v) => `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(1)}`;
+const signed = (v) => `${v >= 0 ? '+' : '−'}${decimal(Math.abs(v))}`;
 
 /** Each seat's expected margin after each of its moves, with the current move marked. */
 function curveSvg(moves, players, mark, { width = 320, height = 150 } = {}) {
@@ -89,12 +106,12 @@ function curveSvg(moves, players, mark, { width = 320, height = 150 } = {}) {
     const c = colorOf(p.color);
     const pts = own.map((m) => `${x(m.turn).toFixed(1)},${y(m.played_margin).toFixed(1)}`).join(' ');
     // A dot where a move lost a point or more: bigger for bigger losses.
-    const dots = own.filter((m) => m.lost >= 1).map((m) => `<circle cx="${x(m.turn).toFixed(1)}" cy="${y(m.played_margin).toFixed(1)}" r="${Math.min(6, 2 + m.lost / 3).toFixed(1)}" fill="${c.fill}" stroke="${c.edge}" stroke-width="1"><title>move ${m.turn}: ${signed(-m.lost)} expected</title></circle>`).join('');
+    const dots = own.filter((m) => m.lost >= 1).map((m) => `<circle cx="${x(m.turn).toFixed(1)}" cy="${y(m.played_margin).toFixed(1)}" r="${Math.min(6, 2 + m.lost / 3).toFixed(1)}" fill="${c.fill}" stroke="${c.edge}" stroke-width="1"><title>${esc(t('review-curve-dot', { turn: m.turn, lost: signed(-m.lost) }))}</title></circle>`).join('');
     return `<polyline points="${pts}" fill="none" stroke="${c.fill}" stroke-width="2" stroke-linejoin="round"/>${dots}`;
   }).join('');
   const marker = mark > 0 && mark <= n ? `<line x1="${x(mark)}" x2="${x(mark)}" y1="${pad.t}" y2="${pad.t + H}" class="mark"/>` : '';
   return `<svg class="chart review-curve" viewBox="0 0 ${width} ${height}" width="100%" preserveAspectRatio="xMidYMid meet">
-    ${axis}${marker}${lines}<text x="${pad.l + W}" y="${height - 6}" class="axis" text-anchor="end">move</text></svg>`;
+    ${axis}${marker}${lines}<text x="${pad.l + W}" y="${height - 6}" class="axis" text-anchor="end">${esc(t('review-curve-axis'))}</text></svg>`;
 }
 
 export class ReviewPanel {
@@ -158,7 +175,8 @@ export class ReviewPanel {
     } else if (resp && resp.status === 409) {
       this.message = null; // not finished: no review, no panel
     } else {
-      this.message = body && body.message ? body.message : 'the review could not be loaded';
+      this.message = body && body.error ? errorText({ code: body.error, message: body.message, body })
+        : body && body.message ? body.message : t('review-load-failed');
     }
     this.render();
     if (this.review) this.onReady(this.review);
@@ -188,41 +206,45 @@ export class ReviewPanel {
   /** A move in words: "north of the cloister, knight in the north city". */
   words(m, turn, played = null) {
     const before = this.boardBefore(turn);
-    return `${whereWords(m, before, this.tiles, played, { gardens: this.gardens })}, ${followerWords(m, this.tiles)}`;
+    return t('review-move', { where: whereWords(m, before, this.tiles, played, { gardens: this.gardens }), follower: followerWords(m, this.tiles) });
   }
 
   render() {
     if (this.gone) return;
     if (!this.review) {
       this.shownKey = null;
+      const head = `<h2>${esc(t('review-title'))}</h2>`;
       this.el.innerHTML = this.progress
-        ? `<h2>Review</h2><p class="muted">The search is reviewing the game: ${this.progress.done} of ${this.progress.total} moves…</p>`
-        : this.message ? `<h2>Review</h2><p class="muted">${esc(this.message)}</p>` : '';
+        ? `${head}<p class="muted">${esc(t('review-progress', { done: this.progress.done, total: this.progress.total }))}</p>`
+        : this.message ? `${head}<p class="muted">${esc(this.message)}</p>` : '';
       return;
     }
     const moves = this.review.moves;
     const m = this.move;
     const name = (seat) => {
       const p = this.players[seat];
-      return p ? `<b class="pname">${markIcon(p.color, 12)}${esc(p.name)}</b>` : `seat ${seat + 1}`;
+      return p ? `<b class="pname">${markIcon(p.color, 12)}${esc(p.name)}</b>` : esc(t('clock-seat', { n: seat + 1 }));
     };
     let line;
-    if (!m) line = '<p class="muted">Step through the game to see what the search thought of each move.</p>';
+    if (!m) line = `<p class="muted">${esc(t('review-step'))}</p>`;
     else if (m.lost >= 0.05) {
       const drawn = this.drawn === m;
-      line = `<p class="review-line">Move ${m.turn}, ${name(m.seat)}: better was ${tileSvg(m.best.tile, m.best.rot || 0, 20)}
-        <b class="better-words">${esc(this.words(m.best, m.turn, m.move))}</b>: ${gainWords(m.lost)}.</p>
-        <p class="muted played-words">Played: ${esc(this.words(m.move, m.turn))}.</p>
-        <button class="btn small" data-act="show-better" aria-pressed="${drawn}">${drawn ? 'Back to the move played' : 'Show it on the board'}</button>`;
+      line = `<p class="review-line">${tHtml('review-better', {
+        name: name(m.seat),
+        tile: tileSvg(m.best.tile, m.best.rot || 0, 20),
+        better: `<b class="better-words">${esc(this.words(m.best, m.turn, m.move))}</b>`,
+      }, { turn: m.turn, gain: gainWords(m.lost) })}</p>
+        <p class="muted played-words">${esc(t('review-played', { move: this.words(m.move, m.turn) }))}</p>
+        <button class="btn small" data-act="show-better" aria-pressed="${drawn}">${esc(t(drawn ? 'review-back-to-played' : 'review-show-better'))}</button>`;
     } else {
-      line = `<p class="review-line">Move ${m.turn}, ${name(m.seat)}: the search agrees.</p>`;
+      line = `<p class="review-line">${tHtml('review-agrees', { name: name(m.seat) }, { turn: m.turn })}</p>`;
     }
     const totals = this.players.map((p, s) => `${name(s)} ${signed(-(this.review.lost[s] || 0))}`).join(' · ');
     // Drawn again only when it changed (a button under the pointer stays the same button).
     const key = `${this.k}:${this.drawn ? this.drawn.turn : ''}`;
     if (key === this.shownKey) return;
     this.shownKey = key;
-    this.el.innerHTML = `<h2>Review</h2>${line}${curveSvg(moves, this.players, this.k)}
-      <p class="muted review-totals">Points lost to better moves, as the search expects them: ${totals} <span title="The search's value of its best move minus that of the move played, each the mean final margin over sampled tile orders (budget ${esc(this.review.budget)} a move)">ⓘ</span></p>`;
+    this.el.innerHTML = `<h2>${esc(t('review-title'))}</h2>${line}${curveSvg(moves, this.players, this.k)}
+      <p class="muted review-totals">${tHtml('review-totals', { totals })} <span title="${esc(t('review-totals-about', { budget: this.review.budget }))}">ⓘ</span></p>`;
   }
 }

@@ -2,20 +2,72 @@
 //! are real positions: every lesson's record replays, leaves the learner
 //! (seat 0) to move with the solution's tile, its intended solution is
 //! legal and meets the goal the page checks, its goal text states the points
-//! the engine scores, and each wrong move it lists is refused for the rule it
-//! names (or, with no rule, is legal and misses the goal).
+//! the engine scores (in every language), and each wrong move it lists is
+//! refused for the rule it names (or, with no rule, is legal and misses the
+//! goal). The lessons' words are messages of the page's Fluent files
+//! (web/i18n/LANG.ftl: `lesson-KEY-title`, `-intro`, `-goal`, `-done`, and
+//! the refusals' `learn-error-CODE`); crates/server/tests/i18n.rs checks
+//! that every language has every message.
+
+use std::collections::BTreeMap;
 
 use carcassonne::record::{event_json, Record, RecordMove};
 use carcassonne::{Event, PlayerId};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 const LESSONS: &str = include_str!("../../../web/learn/lessons.json");
+const FTL: [(&str, &str); 3] = [
+    ("en", include_str!("../../../web/i18n/en.ftl")),
+    ("de", include_str!("../../../web/i18n/de.ftl")),
+    ("fr", include_str!("../../../web/i18n/fr.ftl")),
+];
 
-fn lessons() -> (Vec<Value>, Map<String, Value>) {
+/// A Fluent file's messages as their source text: `id = value` and its
+/// indented continuation lines (attributes and terms left out; enough to
+/// read the words, not to format them).
+fn ftl_messages(src: &str) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let mut cur: Option<(String, String)> = None;
+    for line in src.lines() {
+        if line.starts_with(' ') && !line.trim_start().starts_with('.') {
+            if let Some((_, text)) = cur.as_mut() {
+                text.push('\n');
+                text.push_str(line.trim());
+            }
+            continue;
+        }
+        if line.starts_with(' ') {
+            continue;
+        }
+        out.extend(cur.take());
+        if let Some((id, value)) = line.split_once(" = ").or_else(|| line.strip_suffix(" =").map(|id| (id, ""))) {
+            if id.chars().next().is_some_and(|c| c.is_ascii_lowercase()) && !id.contains(' ') {
+                cur = Some((id.to_string(), value.to_string()));
+            }
+        }
+    }
+    out.extend(cur);
+    out
+}
+
+/// The lessons, and the English messages.
+fn lessons() -> (Vec<Value>, BTreeMap<String, String>) {
     let doc: Value = serde_json::from_str(LESSONS).expect("lessons.json is JSON");
+    assert!(doc.get("messages").is_none(), "the words are in web/i18n/*.ftl, not in lessons.json");
     let lessons = doc["lessons"].as_array().expect("a list of lessons").clone();
-    let messages = doc["messages"].as_object().expect("a map of messages").clone();
-    (lessons, messages)
+    (lessons, ftl_messages(FTL[0].1))
+}
+
+/// The variables a message uses (`$name`), in order, without repeats.
+fn variables(text: &str) -> Vec<&str> {
+    let mut vars: Vec<&str> = Vec::new();
+    for part in text.split('$').skip(1) {
+        let end = part.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-')).unwrap_or(part.len());
+        if !vars.contains(&&part[..end]) {
+            vars.push(&part[..end]);
+        }
+    }
+    vars
 }
 
 /// The record of a lesson with `mv` appended.
@@ -85,17 +137,20 @@ fn every_lesson_is_a_legal_position_for_the_learner() {
 
 #[test]
 fn every_solution_meets_its_goal_and_the_text_says_its_points() {
-    let (lessons, messages) = lessons();
+    let (lessons, _) = lessons();
     for lesson in &lessons {
         let key = lesson["key"].as_str().expect("a key");
         let goal = &lesson["goal"];
         let got = outcome(&with_move(lesson, &lesson["solution"]))
             .unwrap_or_else(|code| panic!("{key}: the solution is refused ({code})"));
         assert!(meets(goal, &got), "{key}: the solution meets the goal {goal}: got {:?}", got);
-        let text = messages[&format!("learn-{key}-goal")].as_str().expect("a goal text");
-        for want in goal["events"].as_array().into_iter().flatten() {
-            let points = want["points"].as_u64().expect("points");
-            assert!(says_number(text, points), "{key}: the goal text says {points} points: {text}");
+        for (lang, src) in FTL {
+            let messages = ftl_messages(src);
+            let text = messages.get(&format!("lesson-{key}-goal")).unwrap_or_else(|| panic!("{lang}: {key}'s goal"));
+            for want in goal["events"].as_array().into_iter().flatten() {
+                let points = want["points"].as_u64().expect("points");
+                assert!(says_number(text, points), "{key}: the goal text says {points} points in {lang}: {text}");
+            }
         }
     }
 }
@@ -127,24 +182,24 @@ fn every_wrong_move_is_refused_for_its_rule_or_misses_the_goal() {
 
 #[test]
 fn every_lesson_has_its_texts_and_every_text_is_used() {
-    let (lessons, messages) = lessons();
-    let mut used = std::collections::BTreeSet::new();
-    for lesson in &lessons {
-        let key = lesson["key"].as_str().expect("a key");
-        for part in ["title", "intro", "goal", "done"] {
-            let id = format!("learn-{key}-{part}");
-            assert!(messages.get(&id).and_then(Value::as_str).is_some_and(|t| !t.is_empty()), "{id} is written");
-            used.insert(id);
+    let (lessons, _) = lessons();
+    for (lang, src) in FTL {
+        let messages = ftl_messages(src);
+        let mut used = std::collections::BTreeSet::new();
+        for lesson in &lessons {
+            let key = lesson["key"].as_str().expect("a key");
+            for part in ["title", "intro", "goal", "done"] {
+                let id = format!("lesson-{key}-{part}");
+                assert!(messages.get(&id).is_some_and(|t| !t.trim().is_empty()), "{id} is written in {lang}");
+                used.insert(id);
+            }
+            // The solution's move is well formed (the page sends it as it stands).
+            serde_json::from_value::<RecordMove>(lesson["solution"].clone()).expect("a move");
         }
-        // The solution's move is well formed (the page sends it as it stands).
-        serde_json::from_value::<RecordMove>(lesson["solution"].clone()).expect("a move");
-    }
-    // Every lesson text belongs to a lesson (none left over from a removed one).
-    for id in messages.keys() {
-        let lesson_text = id.starts_with("learn-")
-            && ["-title", "-intro", "-goal", "-done"].iter().any(|p| id.ends_with(p))
-            && !["learn-title", "learn-intro"].contains(&id.as_str());
-        assert!(!lesson_text || used.contains(id), "{id} belongs to no lesson");
+        // Every lesson text belongs to a lesson (none left over from a removed one).
+        for id in messages.keys().filter(|id| id.starts_with("lesson-")) {
+            assert!(used.contains(id), "{id} ({lang}) belongs to no lesson");
+        }
     }
 }
 
@@ -161,7 +216,7 @@ fn every_text_the_pages_name_is_written() {
     let mut named = 0;
     for page in pages {
         for quoted in page.split(['\'', '`']).skip(1).step_by(2) {
-            let is_key = (quoted.starts_with("learn-") || quoted.starts_with("puzzle-"))
+            let is_key = ["learn-", "puzzle-", "lesson-"].iter().any(|p| quoted.starts_with(p))
                 && quoted.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
             if is_key && !quoted.ends_with('-') {
                 assert!(messages.contains_key(quoted), "{quoted} is named by a page and written");
@@ -187,8 +242,7 @@ fn every_text_the_pages_name_is_written() {
     let mut sentences = 0;
     for (key, text) in &messages {
         let Some(code) = key.strip_prefix("learn-error-") else { continue };
-        let vars: Vec<&str> =
-            text.as_str().unwrap_or_default().split("{$").skip(1).map(|v| v.split('}').next().unwrap_or("")).collect();
+        let vars = variables(text);
         if code == "other" {
             assert_eq!(vars, ["message"], "{key}");
             continue;
