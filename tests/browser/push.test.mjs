@@ -126,6 +126,7 @@ test('the Notify me toggle subscribes a seat, says so, and unsubscribes; axe fin
     const body = JSON.parse(sent.body);
     assert.equal(body.game, id);
     assert.equal(body.tokens, token);
+    assert.equal(body.lang, 'en', 'the notifications in the page\'s language');
     assert.match(body.subscription.endpoint, /^https:\/\/push\.example\.com\//);
     assert.ok(answers.every((s) => s === 200), `the server kept it: ${answers}`);
     await page.waitForSelector('.toast:has-text("You will be notified")');

@@ -695,6 +695,11 @@ recover-submit = Neues Passwort setzen
 recover-done = Willkommen zurück, { $name }
 recover-next-code = Dein Passwort ist geändert. Der benutzte Code ist verbraucht: hier ist dein neuer Wiederherstellungscode, nur jetzt angezeigt. Schreib ihn auf oder bewahre ihn im Passwort-Manager auf.
 lobby-signed-in-name = Angemeldet: du spielst als { $name }.
+# Push notifications (written by the server in the subscription's language: services/push.rs)
+push-turn-title = Du bist am Zug
+push-turn-body = Du bist am Zug in Partie { $game } ({ $name } gegen { $others })
+push-invite-title = Deine Einladung wurde angenommen
+push-invite-body = Der Platz von { $name } in Partie { $game } ist besetzt
 
 ## Chat and rematch
 home-chat-off = Kein Chat in diesem Spiel

@@ -712,6 +712,11 @@ recover-submit = Set the new password
 recover-done = Welcome back, { $name }
 recover-next-code = Your password is changed. The code you used is spent: here is your new recovery code, shown only now. Write it down or keep it in your password manager.
 lobby-signed-in-name = Signed in: you play as { $name }.
+# Push notifications (written by the server in the subscription's language: services/push.rs)
+push-turn-title = Your turn
+push-turn-body = Your turn in game { $game } ({ $name } against { $others })
+push-invite-title = Your invite was taken
+push-invite-body = { $name }'s seat in game { $game } was taken
 
 ## Chat and rematch
 home-chat-off = No chat in this game

@@ -710,6 +710,11 @@ recover-submit = Enregistrer le nouveau mot de passe
 recover-done = Bon retour, { $name }
 recover-next-code = Votre mot de passe est changé. Le code utilisé ne sert plus : voici votre nouveau code de récupération, affiché une seule fois. Notez-le ou gardez-le dans votre gestionnaire de mots de passe.
 lobby-signed-in-name = Connecté : vous jouez sous le nom { $name }.
+# Push notifications (written by the server in the subscription's language: services/push.rs)
+push-turn-title = À vous de jouer
+push-turn-body = À vous de jouer dans la partie { $game } ({ $name } contre { $others })
+push-invite-title = Votre invitation a été acceptée
+push-invite-body = La place de { $name } dans la partie { $game } est prise
 
 ## Chat and rematch
 home-chat-off = Pas de discussion dans cette partie

@@ -8,7 +8,7 @@
 
 import { request } from './api.js';
 import { toast } from './dom.js';
-import { errorText, t } from './i18n.js';
+import { errorText, lang, t } from './i18n.js';
 
 const KEY = 'carcassonne.push';
 /** How long the service worker may take to be ready before we give up. */
@@ -101,7 +101,7 @@ export function mountPushToggle(button, id, tokens) {
         const { key } = await request('GET', '/api/push/key');
         sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });
       }
-      await request('POST', '/api/push/subscribe', { subscription: sub.toJSON(), game: id, tokens: tokens.join(',') });
+      await request('POST', '/api/push/subscribe', { subscription: sub.toJSON(), game: id, tokens: tokens.join(','), lang });
       setFollowed(id, true);
       state = 'on';
       render();

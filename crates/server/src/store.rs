@@ -43,6 +43,9 @@ pub struct PushSubscription {
     pub account: Option<String>,
     /// Unix ms.
     pub created_at: i64,
+    /// The language its notifications are written in (`en`, `de`, `fr`:
+    /// the page's when it subscribed).
+    pub lang: String,
 }
 pub(crate) mod passkeys;
 use passkeys::sqlite as passkeys_sql;
@@ -1240,6 +1243,8 @@ const MIGRATIONS: &[&str] = &[
         seat        INTEGER
     );
     CREATE INDEX lobby_waiting_by_seen ON lobby_waiting(seen_at);",
+    // 14: the language of a push subscription's notifications.
+    PUSH_LANG_MIGRATION,
 ];
 /// Web Push's tables (the same in PostgreSQL, `store_pg`).
 pub(crate) const PUSH_MIGRATION: &str = "CREATE TABLE push_keys (
@@ -1265,7 +1270,12 @@ pub(crate) const PUSH_MIGRATION: &str = "CREATE TABLE push_keys (
     );";
 
 /// The columns a [`PushSubscription`] is read from, in its fields' order.
-pub(crate) const PUSH_COLUMNS: &str = "endpoint, p256dh, auth, target, game_id, account, created_at";
+pub(crate) const PUSH_COLUMNS: &str = "endpoint, p256dh, auth, target, game_id, account, created_at, lang";
+
+/// The language of each push subscription's notifications (SQLite and
+/// PostgreSQL alike; the subscriptions made before it are English's).
+pub(crate) const PUSH_LANG_MIGRATION: &str =
+    "ALTER TABLE push_subscriptions ADD COLUMN lang TEXT NOT NULL DEFAULT 'en';";
 
 /// Takes the work of a review (`Store::claim_review`): `?1` game, `?2`
 /// server, `?3` now, `?4` stale before. One row changed: taken.
@@ -2072,8 +2082,8 @@ impl Store for SqliteStore {
             let mut conn = db.conn();
             let tx = conn.transaction()?;
             let renewed = tx.execute(
-                "UPDATE push_subscriptions SET p256dh = ?3, auth = ?4 WHERE endpoint = ?1 AND target = ?2",
-                params![sub.endpoint, sub.target, sub.p256dh, sub.auth],
+                "UPDATE push_subscriptions SET p256dh = ?3, auth = ?4, lang = ?5 WHERE endpoint = ?1 AND target = ?2",
+                params![sub.endpoint, sub.target, sub.p256dh, sub.auth, sub.lang],
             )?;
             if renewed == 0 {
                 let count = |sql: &str, key: &str| tx.query_row(sql, [key], |r| r.get::<_, i64>(0));
@@ -2083,8 +2093,17 @@ impl Store for SqliteStore {
                     return Ok(false);
                 }
                 tx.execute(
-                    &format!("INSERT INTO push_subscriptions ({PUSH_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"),
-                    params![sub.endpoint, sub.p256dh, sub.auth, sub.target, sub.game_id, sub.account, sub.created_at],
+                    &format!("INSERT INTO push_subscriptions ({PUSH_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"),
+                    params![
+                        sub.endpoint,
+                        sub.p256dh,
+                        sub.auth,
+                        sub.target,
+                        sub.game_id,
+                        sub.account,
+                        sub.created_at,
+                        sub.lang
+                    ],
                 )?;
             }
             tx.commit()?;
@@ -2121,6 +2140,7 @@ impl Store for SqliteStore {
                     game_id: r.get(4)?,
                     account: r.get(5)?,
                     created_at: r.get(6)?,
+                    lang: r.get(7)?,
                 })
             })?;
             Ok(rows.collect::<Result<Vec<_>, _>>()?)

@@ -46,7 +46,7 @@ use crate::store::Rematch;
 use crate::store::{
     summary, Account, Beat, Change, ChatMessage, ChatSettings, Feed, GameChanged, GameSummary, NewGame, Progress,
     PushSubscription, SavedRules, Store, StoreError, StoredGame, TurnOf, ACCOUNT_COLUMNS, BEAT_EVERY, CLAIM_REVIEW,
-    PUSH_COLUMNS, PUSH_MIGRATION, SAVE_REVIEW,
+    PUSH_COLUMNS, PUSH_LANG_MIGRATION, PUSH_MIGRATION, SAVE_REVIEW,
 };
 use crate::store::{LobbyRow, LobbySweep, Waiting};
 use crate::store::{PasskeyChallenge, StoredPasskey};
@@ -220,6 +220,8 @@ pub const MIGRATIONS: &[&str] = &[
         seat        BIGINT
     );
     CREATE INDEX lobby_waiting_by_seen ON lobby_waiting (seen_at);",
+    // 13: the language of a push subscription's notifications.
+    PUSH_LANG_MIGRATION,
 ];
 
 /// The most connections one server keeps open for requests (the change
@@ -1073,8 +1075,8 @@ impl Store for PgStore {
         .await?;
         let renewed = tx
             .execute(
-                "UPDATE push_subscriptions SET p256dh = $3, auth = $4 WHERE endpoint = $1 AND target = $2",
-                &[&sub.endpoint, &sub.target, &sub.p256dh, &sub.auth],
+                "UPDATE push_subscriptions SET p256dh = $3, auth = $4, lang = $5 WHERE endpoint = $1 AND target = $2",
+                &[&sub.endpoint, &sub.target, &sub.p256dh, &sub.auth, &sub.lang],
             )
             .await?;
         if renewed == 0 {
@@ -1090,8 +1092,17 @@ impl Store for PgStore {
                 return Ok(false);
             }
             tx.execute(
-                &format!("INSERT INTO push_subscriptions ({PUSH_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)"),
-                &[&sub.endpoint, &sub.p256dh, &sub.auth, &sub.target, &sub.game_id, &sub.account, &sub.created_at],
+                &format!("INSERT INTO push_subscriptions ({PUSH_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"),
+                &[
+                    &sub.endpoint,
+                    &sub.p256dh,
+                    &sub.auth,
+                    &sub.target,
+                    &sub.game_id,
+                    &sub.account,
+                    &sub.created_at,
+                    &sub.lang,
+                ],
             )
             .await?;
         }
@@ -1123,6 +1134,7 @@ impl Store for PgStore {
                     game_id: r.try_get(4)?,
                     account: r.try_get(5)?,
                     created_at: r.try_get(6)?,
+                    lang: r.try_get(7)?,
                 })
             })
             .collect()

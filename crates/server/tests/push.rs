@@ -248,6 +248,32 @@ async fn your_turn_reaches_the_push_service_encrypted_and_signed() {
     assert!(payload["body"].as_str().unwrap().contains(&id), "{payload}");
     assert!(!got.body.windows(id.len()).any(|w| w == id.as_bytes()), "the game's id travels encrypted only");
 
+    // A second browser of Bob's, in German: each is told in its language.
+    let german = Browser::new("bob-de");
+    let de_endpoint = format!("http://{addr}/push/bob-de");
+    let sub = json!({ "subscription": german.subscription(&de_endpoint), "game": id, "tokens": bob, "lang": "de" });
+    assert_eq!(subscribe(&app, sub).await.0, StatusCode::OK);
+    let s = state(&app, &id, Some(&bob)).await;
+    assert_eq!(post_move(&app, &id, &bob, &pick_move(&s, 0, false)).await.0, StatusCode::OK);
+    let s = state(&app, &id, Some(&ada)).await;
+    assert_eq!(post_move(&app, &id, &ada, &pick_move(&s, 0, false)).await.0, StatusCode::OK);
+    let told = [next(&mut pushes).await, next(&mut pushes).await];
+    let to = |path: &str| told.iter().find(|t| t.path == path).unwrap_or_else(|| panic!("nothing to {path}"));
+    let en: Value = serde_json::from_slice(&browser.decrypt(&to("/push/bob-endpoint").body)).unwrap();
+    let de: Value = serde_json::from_slice(&german.decrypt(&to("/push/bob-de").body)).unwrap();
+    assert_eq!(en["title"], "Your turn");
+    assert_eq!(de["title"], "Du bist am Zug", "{de}");
+    assert!(de["body"].as_str().unwrap().starts_with(&format!("Du bist am Zug in Partie {id} (")), "{de}");
+    assert_eq!((&de["kind"], &de["url"]), (&en["kind"], &en["url"]));
+    let (status, _) = call(
+        &app,
+        "POST",
+        "/api/push/unsubscribe",
+        Some(&json!({ "endpoint": de_endpoint, "game": id, "tokens": bob }).to_string()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+
     // Bob moves: Ada is not subscribed, so nothing goes out; once Bob
     // unsubscribes, Ada's next move tells nobody either.
     let s = state(&app, &id, Some(&bob)).await;
@@ -362,6 +388,11 @@ async fn bad_subscriptions_are_refused_with_stable_codes_and_change_nothing() {
     assert_eq!(v["error"], "bad_request");
     let (_, v) = subscribe(&app, json!({ "subscription": good })).await;
     assert_eq!(v["error"], "bad_request", "neither a seat nor an account");
+    for lang in [json!("xx"), json!(""), json!(7), json!("de-DE-x-".repeat(100))] {
+        let (status, v) =
+            subscribe(&app, json!({ "subscription": good, "game": id, "tokens": bob, "lang": lang })).await;
+        assert_eq!((status, v["error"].as_str()), (StatusCode::BAD_REQUEST, Some("bad_request")), "lang {lang}");
+    }
     let (status, v) = subscribe(&app, json!({ "subscription": good, "game": id, "tokens": "0".repeat(32) })).await;
     assert_eq!((status, v["error"].as_str()), (StatusCode::FORBIDDEN, Some("unauthorized")));
     let (_, v) = subscribe(&app, json!({ "subscription": good, "game": "nosuchgame", "tokens": bob })).await;
@@ -425,10 +456,10 @@ async fn an_invite_taken_tells_its_creator_once() {
     let (ada, bob) = (tokens[0].clone().unwrap(), tokens[1].clone().unwrap());
     let browser = Browser::new("ada");
     let endpoint = format!("http://{addr}/push/ada");
-    let (status, v) =
-        subscribe(&app, json!({ "subscription": browser.subscription(&endpoint), "game": id, "tokens": ada })).await;
+    let sub = json!({ "subscription": browser.subscription(&endpoint), "game": id, "tokens": ada, "lang": "fr" });
+    let (status, v) = subscribe(&app, sub).await;
     assert_eq!(status, StatusCode::OK, "{v}");
-    // Bob opens the invite twice: Ada is told once.
+    // Bob opens the invite twice: Ada is told once (in French).
     for _ in 0..2 {
         let (mut ws, _) =
             tokio_tungstenite::connect_async(format!("ws://{server}/api/games/{id}/ws?token={bob}")).await.unwrap();
@@ -441,6 +472,8 @@ async fn an_invite_taken_tells_its_creator_once() {
     assert_eq!(payload["kind"], "invite");
     assert_eq!(payload["game"], id);
     assert_eq!(payload["seat"], 1);
+    assert_eq!(payload["title"], "Votre invitation a été acceptée", "{payload}");
+    assert_eq!(payload["body"], format!("La place de Bob dans la partie {id} est prise"));
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert!(pushes.try_recv().is_err(), "told once");
 }
@@ -458,6 +491,7 @@ async fn push_contract(store: &dyn Store, game: &str) {
         game_id: Some(game.into()),
         account: None,
         created_at: 5,
+        lang: "en".into(),
     };
     let t0 = format!("seat:{game}:0");
     let t1 = format!("seat:{game}:1");
@@ -467,11 +501,12 @@ async fn push_contract(store: &dyn Store, game: &str) {
     assert!(store.push_subscribe(&sub("e1", &t1), 2, 2).await.unwrap());
     assert!(!store.push_subscribe(&sub("e1", &format!("seat:{game}:2")), 2, 2).await.unwrap(), "an endpoint's cap");
     let mut renewed = sub("e1", &t0);
-    renewed.p256dh = "p2".into();
+    (renewed.p256dh, renewed.lang) = ("p2".into(), "de".into());
     assert!(store.push_subscribe(&renewed, 2, 2).await.unwrap(), "a renewal at the cap");
     let kept = store.push_subscriptions(&t0).await.unwrap();
     assert_eq!(kept.len(), 2);
-    assert_eq!(kept.iter().find(|s| s.endpoint == "e1").unwrap().p256dh, "p2");
+    let e1 = kept.iter().find(|s| s.endpoint == "e1").unwrap();
+    assert_eq!((e1.p256dh.as_str(), e1.lang.as_str()), ("p2", "de"), "renewed keys and language");
     assert_eq!(store.push_unsubscribe("e1", Some(&t1)).await.unwrap(), 1);
     assert_eq!(store.push_unsubscribe("e1", None).await.unwrap(), 1);
     assert_eq!(store.push_subscriptions(&t0).await.unwrap().len(), 1);
@@ -510,6 +545,7 @@ async fn sqlite_keeps_one_key_and_the_subscriptions() {
                 game_id: Some(other.clone()),
                 account: None,
                 created_at: 1,
+                lang: "fr".into(),
             },
             8,
             8

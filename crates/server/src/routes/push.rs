@@ -16,6 +16,7 @@ use serde_json::json;
 
 use super::{parse_body, Shared};
 use crate::error::ApiError;
+use crate::i18n::Lang;
 use crate::services::push::{BrowserSubscription, PushFor};
 use crate::services::AppState;
 use crate::store::Account;
@@ -52,6 +53,10 @@ struct Subscribe {
     tokens: Option<String>,
     #[serde(default)]
     account: bool,
+    /// The language of the notifications (`en`, `de`, `fr`); without it,
+    /// the request's `Accept-Language`.
+    #[serde(default)]
+    lang: Option<String>,
 }
 
 /// The body of an unsubscription.
@@ -78,17 +83,25 @@ async fn account_of(what: &PushFor, parts: &Parts, app: &AppState) -> Result<Opt
 }
 
 /// `POST /api/push/subscribe`: `{"subscription": {endpoint, keys: {p256dh,
-/// auth}}, "game": ID, "tokens": "T1,T2"}` or `{…, "account": true}` →
-/// `{"targets": [...]}`.
+/// auth}}, "game": ID, "tokens": "T1,T2"}` or `{…, "account": true}`, and
+/// `"lang"` → `{"targets": [...]}`.
 async fn subscribe(
     State(app): State<AppState>,
     parts: Parts,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let req: Subscribe = parse_body(body)?;
+    let lang = match req.lang.as_deref() {
+        Some(code) => Lang::from_code(code)
+            .filter(|l| l.code() == code)
+            .ok_or_else(|| ApiError::BadRequest(format!("no language {code:?} here: en, de or fr")))?,
+        None => Lang::from_accept_language(
+            parts.headers.get(header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()).unwrap_or(""),
+        ),
+    };
     let what = PushFor { game: req.game, tokens: req.tokens, account: req.account };
     let account = account_of(&what, &parts, &app).await?;
-    let targets = app.push_subscribe(&req.subscription, &what, account.as_ref()).await?;
+    let targets = app.push_subscribe(&req.subscription, &what, account.as_ref(), lang).await?;
     Ok(Json(json!({ "targets": targets })).into_response())
 }
 

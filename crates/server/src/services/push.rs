@@ -25,6 +25,7 @@ use std::time::Duration;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
+use fluent_bundle::FluentValue;
 use p256::ecdsa::signature::Signer as _;
 use p256::elliptic_curve::sec1::ToEncodedPoint as _;
 use serde::Deserialize;
@@ -35,6 +36,7 @@ use super::games::{now_ms, Live, Table, Viewer};
 use super::AppState;
 use crate::config::PushSettings;
 use crate::error::ApiError;
+use crate::i18n::{self, Lang};
 use crate::store::{Account, PushSubscription, Seat, Store};
 
 /// The longest endpoint URL accepted (the push services' are 150–500 bytes).
@@ -117,11 +119,37 @@ impl Vapid {
 /// One message for the browsers following some targets.
 struct Job {
     targets: Vec<String>,
+    /// What the service worker reads (`kind`, `game`, `seat`, `url`);
+    /// `title` and `body` are added in each subscription's language.
     payload: Value,
+    words: Words,
     ttl: u32,
     urgency: &'static str,
     /// A newer message of the same topic replaces one not yet delivered.
     topic: Option<String>,
+}
+
+/// A notification's title and body: their messages (`web/i18n/*.ftl`) and
+/// the arguments they take, written in each subscription's language.
+struct Words {
+    title: &'static str,
+    body: &'static str,
+    args: Vec<(&'static str, String)>,
+}
+
+impl Words {
+    /// `payload` with the title and body in `lang` (English if `lang` is
+    /// not one the server speaks), as the JSON sent.
+    fn payload_in(&self, payload: &Value, lang: &str) -> String {
+        let lang = Lang::from_code(lang).unwrap_or(Lang::En);
+        let args: Vec<(&str, FluentValue<'_>)> =
+            self.args.iter().map(|(k, v)| (*k, FluentValue::from(v.as_str()))).collect();
+        let say = |key: &str| i18n::text(lang, key, &args).or_else(|| i18n::text(Lang::En, key, &args));
+        let mut payload = payload.clone();
+        payload["title"] = say(self.title).unwrap_or_else(|| "Carcassonne".into()).into();
+        payload["body"] = say(self.body).unwrap_or_default().into();
+        payload.to_string()
+    }
 }
 
 /// Web Push's part of the server's state.
@@ -343,6 +371,7 @@ impl AppState {
         sub: &BrowserSubscription,
         what: &PushFor,
         account: Option<&Account>,
+        lang: Lang,
     ) -> Result<Vec<String>, ApiError> {
         Endpoint::parse(&sub.endpoint, &self.config().push).map_err(ApiError::BadSubscription)?;
         browser_keys(&sub.keys).map_err(ApiError::BadSubscription)?;
@@ -357,6 +386,7 @@ impl AppState {
                 game_id,
                 account,
                 created_at: now_ms(),
+                lang: lang.code().to_string(),
             };
             if !self.store().push_subscribe(&row, PER_ENDPOINT, PER_TARGET).await? {
                 return Err(ApiError::TooManySubscriptions);
@@ -442,14 +472,17 @@ impl AppState {
             "kind": "turn",
             "game": live.id,
             "seat": p.index(),
-            "title": "Your turn",
-            "body": format!("Your turn in game {} ({name} against {})", live.id, others.join(", ")),
             "url": format!("/#/game/{}", live.id),
         });
+        let words = Words {
+            title: "push-turn-title",
+            body: "push-turn-body",
+            args: vec![("game", live.id.clone()), ("name", name.clone()), ("others", others.join(", "))],
+        };
         // The browsers following the seat, and those following its account.
         let mut targets = vec![seat_target(&live.id, p.index())];
         targets.extend(account.as_deref().filter(|a| *a != crate::store::DELETED_ACCOUNT).map(account_target));
-        self.enqueue(Job { targets, payload, ttl: TURN_TTL, urgency: "high", topic: topic(&live.id, "t") });
+        self.enqueue(Job { targets, payload, words, ttl: TURN_TTL, urgency: "high", topic: topic(&live.id, "t") });
     }
 
     /// A websocket of `viewer` opened on `live`: an invited seat it holds
@@ -497,10 +530,13 @@ impl AppState {
                         "kind": "invite",
                         "game": live.id,
                         "seat": seat,
-                        "title": "Your invite was taken",
-                        "body": format!("{name}'s seat in game {} was taken", live.id),
                         "url": format!("/#/game/{}", live.id),
                     }),
+                    words: Words {
+                        title: "push-invite-title",
+                        body: "push-invite-body",
+                        args: vec![("game", live.id.clone()), ("name", name.clone())],
+                    },
                     ttl: INVITE_TTL,
                     urgency: "normal",
                     topic: None,
@@ -539,7 +575,7 @@ impl AppState {
                         continue;
                     }
                 };
-                let body = job.payload.to_string();
+                let job = Arc::new(job);
                 for target in &job.targets {
                     let subs = match store.push_subscriptions(target).await {
                         Ok(subs) => subs,
@@ -552,8 +588,14 @@ impl AppState {
                         let Ok(permit) = Arc::clone(&sends).acquire_owned().await else { return };
                         let (store, settings, vapid, tls) =
                             (Arc::clone(&store), settings.clone(), Arc::clone(&vapid), tls.clone());
-                        let (body, urgency, ttl, topic) = (body.clone(), job.urgency, job.ttl, job.topic.clone());
+                        let job = Arc::clone(&job);
                         tokio::spawn(async move {
+                            let (body, urgency, ttl, topic) = (
+                                job.words.payload_in(&job.payload, &sub.lang),
+                                job.urgency,
+                                job.ttl,
+                                job.topic.clone(),
+                            );
                             let message = Message { body: &body, ttl, urgency, topic: topic.as_deref() };
                             let sent =
                                 tokio::time::timeout(SEND_TIMEOUT, send(&sub, &message, &vapid, &settings, &tls)).await;
