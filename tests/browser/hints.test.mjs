@@ -8,22 +8,9 @@
 // Needs a running server: BASE_URL (default http://127.0.0.1:8080).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { api, BASE, launch, nextTurn, shot, watchErrors } from './lib.mjs';
+import { api, BASE, gameAgainstBot, launch, nextTurn, shot, watchErrors } from './lib.mjs';
 import { checkA11y } from './a11y.mjs';
 
-/** A game of one person against a bot, its seat token kept in the page's storage. */
-async function gameAgainstBot(page) {
-  const created = await api('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ seats: [{ kind: 'human', name: 'Ada' }, { kind: 'bot', level: 'easy' }] }) });
-  assert.equal(created.status, 201);
-  const { id, tokens } = created.body;
-  await page.goto(`${BASE}/#/`);
-  await page.evaluate(([id, tokens]) => {
-    localStorage.setItem('carcassonne.tokens', JSON.stringify({ [id]: tokens.filter((t) => !t.remote).map((t) => t.token) }));
-  }, [id, tokens]);
-  await page.goto(`${BASE}/#/game/${id}`);
-  return id;
-}
 
 /** What the board shows of the hint: the advice ghost's cell and rotation, the pending followers. */
 const drawn = (page) => page.evaluate(() => {

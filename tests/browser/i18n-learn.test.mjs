@@ -10,7 +10,7 @@
 // Needs a running server: BASE_URL (default http://127.0.0.1:8080).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { api, BASE, launch, nextTurn, shot, watchErrors } from './lib.mjs';
+import { api, BASE, finishedBotGame, gameAgainstBot, launch, nextTurn, shot, watchErrors } from './lib.mjs';
 import { keyMove, staticJson } from './practice.mjs';
 
 /** English words that never belong in German or French text ("point" is French too). */
@@ -63,17 +63,6 @@ const WORDS = {
 
 const text = async (page, sel) => (await page.textContent(sel)).replace(/\s+/g, ' ').trim();
 
-async function finishedBotGame() {
-  const created = await api('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ seats: [{ kind: 'bot', level: 'random', name: 'Ada' }, { kind: 'bot', level: 'random', name: 'Bruno' }] }) });
-  assert.equal(created.status, 201);
-  for (let i = 0; i < 900; i++) {
-    const s = (await api(`/api/games/${created.body.id}`)).body;
-    if (s.status === 'finished') return s;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('the bots did not finish');
-}
 
 async function lesson(page, lang, w) {
   const data = await staticJson('learn/lessons.json');
@@ -204,15 +193,7 @@ async function review(page, lang, w, game) {
 }
 
 async function hint(page, lang, w) {
-  const created = await api('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ seats: [{ kind: 'human', name: 'Ada' }, { kind: 'bot', level: 'easy', name: 'Bruno' }] }) });
-  assert.equal(created.status, 201);
-  const { id, tokens } = created.body;
-  await page.goto(`${BASE}/#/`);
-  await page.evaluate(([id, tokens]) => {
-    localStorage.setItem('carcassonne.tokens', JSON.stringify({ [id]: tokens.filter((t) => !t.remote).map((t) => t.token) }));
-  }, [id, tokens]);
-  await page.goto(`${BASE}/#/game/${id}`);
+  await gameAgainstBot(page, { kind: 'bot', level: 'easy', name: 'Bruno' });
   assert.equal(await nextTurn(page), 'mine');
   await page.waitForSelector('.tile-panel button[data-act="hint"]');
   await page.locator('svg.board').focus();
@@ -227,7 +208,7 @@ async function hint(page, lang, w) {
 for (const l of ['de', 'fr']) {
   test(`the tutorial, the puzzles, a review, the why of a scoring and a hint in ${l === 'de' ? 'German' : 'French'}`, { timeout: 420_000 }, async () => {
     lang = l;
-    const game = await finishedBotGame();
+    const game = await finishedBotGame([{ kind: 'bot', level: 'random', name: 'Ada' }, { kind: 'bot', level: 'random', name: 'Bruno' }]);
     const { context, close } = await launch({ viewport: { width: 1280, height: 860 }, locale: lang === 'de' ? 'de-DE' : 'fr-FR' });
     try {
       const page = await context.newPage();

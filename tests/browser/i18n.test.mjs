@@ -17,7 +17,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { api, BASE, launchBrowser, shot, watchErrors } from './lib.mjs';
+import { api, BASE, launchBrowser, ratedGameFrom, shot, watchErrors } from './lib.mjs';
 import { checkA11y } from './a11y.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -303,16 +303,7 @@ async function ratedPair(browser) {
     assert.ok(r === 200 || r === 201, `sign-up: ${r}`);
     pages.push(page);
   }
-  const created = await pages[0].evaluate(async () => {
-    const r = await fetch('/api/games', {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ seats: [{ kind: 'human' }, { kind: 'remote' }], rated: true }),
-    });
-    return { status: r.status, body: await r.json() };
-  });
-  assert.equal(created.status, 201, JSON.stringify(created.body));
-  const id = created.body.id;
-  const tokens = [0, 1].map((seat) => created.body.tokens.find((x) => x.seat === seat).token);
+  const { id, tokens } = await ratedGameFrom(pages[0]);
   const linked = await pages[1].evaluate(async (seats) => (await fetch('/api/account/seats', {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seats }),
   })).status, [{ game: id, token: tokens[1] }]);

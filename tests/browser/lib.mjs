@@ -134,3 +134,47 @@ export async function playOut(id, tokens) {
   }
   throw new Error('the game did not end');
 }
+
+const postJson = (body) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+/**
+ * A game of one person ("Ada") against `bot` (an easy bot by default), its
+ * seat token kept in `page`'s storage, and opened there: its id.
+ */
+export async function gameAgainstBot(page, bot = { kind: 'bot', level: 'easy' }) {
+  const created = await api('/api/games', postJson({ seats: [{ kind: 'human', name: 'Ada' }, bot] }));
+  if (created.status !== 201) throw new Error(`a game against a bot: ${created.status} ${JSON.stringify(created.body)}`);
+  const { id, tokens } = created.body;
+  await page.goto(`${BASE}/#/`);
+  await page.evaluate(([id, tokens]) => {
+    localStorage.setItem('carcassonne.tokens', JSON.stringify({ [id]: tokens.filter((t) => !t.remote).map((t) => t.token) }));
+  }, [id, tokens]);
+  await page.goto(`${BASE}/#/game/${id}`);
+  return id;
+}
+
+/** A game of `seats` bots (random ones by default), waited for to its end: its final state. */
+export async function finishedBotGame(seats = [{ kind: 'bot', level: 'random' }, { kind: 'bot', level: 'random' }]) {
+  const created = await api('/api/games', postJson({ seats }));
+  if (created.status !== 201) throw new Error(`a bots' game: ${created.status} ${JSON.stringify(created.body)}`);
+  for (let i = 0; i < 900; i++) {
+    const s = (await api(`/api/games/${created.body.id}`)).body;
+    if (s.status === 'finished') return s;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('the bots did not finish');
+}
+
+/** A rated two-player game made from `page` (signed in: the cookie goes with it), the second seat invited: its id and tokens by seat. */
+export async function ratedGameFrom(page) {
+  const created = await page.evaluate(async () => {
+    const r = await fetch('/api/games', {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ seats: [{ kind: 'human' }, { kind: 'remote' }], rated: true }),
+    });
+    return { status: r.status, body: await r.json() };
+  });
+  if (created.status !== 201) throw new Error(`a rated game: ${created.status} ${JSON.stringify(created.body)}`);
+  const tokens = [0, 1].map((seat) => created.body.tokens.find((x) => x.seat === seat).token);
+  return { id: created.body.id, tokens };
+}

@@ -9,7 +9,7 @@
 // Needs a running server: BASE_URL (default http://127.0.0.1:8080).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, api, launchBrowser, playOut, shot, signUp, watchErrors } from './lib.mjs';
+import { BASE, api, launchBrowser, playOut, ratedGameFrom, shot, signUp, watchErrors } from './lib.mjs';
 import { checkA11y } from './a11y.mjs';
 
 test('a rated game between two people moves both ratings, shown on their profiles', async () => {
@@ -28,16 +28,7 @@ test('a rated game between two people moves both ratings, shown on their profile
     await signUp(bob, bobName);
 
     // Ada creates the rated game from her page (her session's cookie goes with it).
-    const created = await ada.evaluate(async () => {
-      const r = await fetch('/api/games', {
-        method: 'POST', headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ seats: [{ kind: 'human' }, { kind: 'remote' }], rated: true }),
-      });
-      return { status: r.status, body: await r.json() };
-    });
-    assert.equal(created.status, 201, JSON.stringify(created.body));
-    const id = created.body.id;
-    const tokens = [0, 1].map((seat) => created.body.tokens.find((t) => t.seat === seat).token);
+    const { id, tokens } = await ratedGameFrom(ada);
 
     // Bob opens the invitation signed in: his seat becomes his account's.
     await bob.goto(`${BASE}/#/game/${id}?join=${tokens[1]}`);

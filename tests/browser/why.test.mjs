@@ -8,14 +8,14 @@
 // Needs a running server: BASE_URL (default http://127.0.0.1:8080).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { api, BASE, launch, shot, watchErrors } from './lib.mjs';
+import { BASE, finishedBotGame, launch, shot, watchErrors } from './lib.mjs';
 
 /** A finished game between three random bots in which a feature was completed with a follower on it
  * (random bots leave one without such a scoring now and then: another game is played then). */
 async function finishedGame({ outnumbered = false } = {}) {
   let fallback = null;
   for (let tries = 0; tries < 8; tries++) {
-    const s = await botGame();
+    const s = await finishedBotGame([{ kind: 'bot', level: 'random' }, { kind: 'bot', level: 'random' }, { kind: 'bot', level: 'random' }]);
     if (!s.log.some((e) => e.type === 'score' && e.when === 'completed')) continue;
     // Wanted: one where a follower was outnumbered at the end (most games of three random bots have one).
     if (!outnumbered || s.log.some((e) => e.type === 'score' && e.when === 'final' && e.followers.some((f) => !f.counted))) return s;
@@ -25,17 +25,6 @@ async function finishedGame({ outnumbered = false } = {}) {
   throw new Error('eight games of random bots completed no feature');
 }
 
-async function botGame() {
-  const created = await api('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ seats: [{ kind: 'bot', level: 'random' }, { kind: 'bot', level: 'random' }, { kind: 'bot', level: 'random' }] }) });
-  assert.equal(created.status, 201);
-  for (let i = 0; i < 900; i++) {
-    const s = (await api(`/api/games/${created.body.id}`)).body;
-    if (s.status === 'finished') return s;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('the bots did not finish');
-}
 
 /** The lit cells and followers on the board, and the words. */
 const lit = (page) => page.evaluate(() => ({
