@@ -83,8 +83,8 @@ for (const [size, device] of Object.entries(DEVICES)) {
       assert.equal(changes.length, 2, changes.join(' | '));
       for (const [name, seat] of Object.entries(seats)) {
         const other = scores[1 - seat];
-        const after = scores[seat] > other ? '1,662' : scores[seat] < other ? '1,338' : '1,500';
-        assert.ok(changes.some((c) => c.includes(name) && new RegExp(`1,500 → ${after}`).test(c.replace(/\s+/g, ' '))),
+        const after = scores[seat] > other ? '1662' : scores[seat] < other ? '1338' : '1500';
+        assert.ok(changes.some((c) => c.includes(name) && new RegExp(`1500 → ${after}`).test(c.replace(/\s+/g, ' '))),
           `${name} (seat ${seat}) scored ${scores}: ${changes.join(' | ')}`);
       }
       await shot(guest, `lobby-rated-${size}-results`);

@@ -27,8 +27,9 @@ export async function showRatingChanges(box, id, tries = 0) {
     return;
   }
   if (!r.players.length) { box.replaceChildren(); return; }
-  const signed = new Intl.NumberFormat(lang, { signDisplay: 'exceptZero' });
-  const plain = new Intl.NumberFormat(lang);
+  // Ratings read as one figure, without a thousands separator (as in the lobby and the profiles).
+  const signed = new Intl.NumberFormat(lang, { signDisplay: 'exceptZero', useGrouping: false });
+  const plain = new Intl.NumberFormat(lang, { useGrouping: false });
   box.innerHTML = `<h3>${esc(t('results-ratings'))}</h3>
     <ul class="rating-changes">${r.players.map((p) => {
     const delta = p.after - p.before;
