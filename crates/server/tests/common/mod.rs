@@ -135,9 +135,13 @@ pub async fn post_move(app: &Router, id: &str, token: &str, mv: &Value) -> (Stat
     call(app, "POST", &format!("/api/games/{id}/moves?token={token}"), Some(&mv.to_string())).await
 }
 
-/// Polls the game until `done` holds (bots move on their own tasks).
+/// Polls the game until `done` holds (bots move on their own tasks), for up
+/// to 30 s: a bound on the wait, not a speed check (the tests of one file
+/// run at once, and a `normal` bot's search in a debug build can hold both
+/// cores for seconds).
 pub async fn wait_for(app: &Router, id: &str, token: Option<&str>, done: impl Fn(&Value) -> bool) -> Value {
-    for _ in 0..500 {
+    let until = std::time::Instant::now() + Duration::from_secs(30);
+    while std::time::Instant::now() < until {
         let s = state(app, id, token).await;
         if done(&s) {
             return s;
