@@ -6,14 +6,8 @@
 
 import { request } from './api.js';
 import { esc } from './dom.js';
-import { errorText, t } from './i18n.js';
+import { errorText, sentence, t } from './i18n.js';
 import { offerPasskeySignIn } from './passkeys.js';
-
-/** A message as a sentence: capital first, full stop last. */
-function sentence(m) {
-  const s = String(m || t('something-wrong'));
-  return `${s[0].toUpperCase()}${s.slice(1)}${/[.!?]$/.test(s) ? '' : '.'}`;
-}
 
 /** Shows who is signed in (or the way to sign in) in the top bar. */
 export async function showAccount() {

@@ -311,3 +311,9 @@ export function errorText(e) {
   if (code && has(`error-${code}`) && (lang !== 'en' || !e.message)) return t(`error-${code}`, e.body || {});
   return (e && e.message) || t('error-unknown');
 }
+
+/** A message as a sentence: capital first, full stop last. */
+export function sentence(m) {
+  const s = String(m || t('something-wrong'));
+  return `${s[0].toUpperCase()}${s.slice(1)}${/[.!?]$/.test(s) ? '' : '.'}`;
+}

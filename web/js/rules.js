@@ -4,7 +4,7 @@
 
 import { api, qrUrl, rulesLink } from './api.js';
 import { copyText, esc, toast } from './dom.js';
-import { errorText, lang, t } from './i18n.js';
+import { errorText, lang, sentence, t } from './i18n.js';
 
 /** A short title for a record's `rules` object: "Rules: standard + 2 options". */
 export function rulesTitle(rules) {
@@ -49,12 +49,6 @@ export function headlineOf(preset, rules) {
     farms: t(`headline-farms-${values.farms}`),
     small: values.small_city ? 'yes' : 'no',
   });
-}
-
-/** A message as a sentence: capital first, full stop last. */
-function sentence(m) {
-  const s = String(m || t('something-wrong'));
-  return `${s[0].toUpperCase()}${s.slice(1)}${/[.!?]$/.test(s) ? '' : '.'}`;
 }
 
 export class RulesScreen {
