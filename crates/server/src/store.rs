@@ -153,6 +153,11 @@ pub struct NewGame {
     /// Listed for everyone (anyone may watch); otherwise listed only to
     /// those who name it.
     pub public: bool,
+    /// The game's clocks as they start (JSON: services/clock.rs
+    /// `ClockState`), kept in the same write as the game.
+    pub clock: Option<String>,
+    /// When the clocks run out (Unix ms), if they can.
+    pub deadline: Option<i64>,
 }
 
 impl NewGame {
@@ -1327,18 +1332,50 @@ struct Sqlite {
     checkpoints: Option<std::sync::mpsc::SyncSender<()>>,
     /// Checkpoints the checkpointer thread has run.
     checkpointed: Arc<std::sync::atomic::AtomicU64>,
+    /// Of those, the ones that had the log start over.
+    restarted: Arc<std::sync::atomic::AtomicU64>,
     /// One server per file: an exclusive lock on `FILE-lock`, held while
     /// the storage is open (the system releases it when the process ends).
     _lock: Option<std::fs::File>,
 }
 
-/// Group commit: every move is synced to disk before it is acknowledged,
-/// and a sync costs milliseconds, so one writer thread commits the moves
-/// that arrived during its last commit all at once.
-type Pending = (Append, tokio::sync::oneshot::Sender<Result<(), StoreError>>);
+/// Group commit: every move and every new game is synced to disk before
+/// it is acknowledged, and a sync costs milliseconds, so one writer thread
+/// commits the writes that arrived during its last commit all at once.
+type Pending = (Write, tokio::sync::oneshot::Sender<Result<(), StoreError>>);
 
-/// The most moves committed in one transaction.
+/// A write's answer from the writer thread, once committed (or refused).
+struct Committed(tokio::sync::oneshot::Receiver<Result<(), StoreError>>);
+
+impl Committed {
+    async fn wait(self) -> Result<(), StoreError> {
+        self.0.await.map_err(|_| StoreError::failed("the storage's writer stopped"))?
+    }
+}
+
+/// The most writes committed in one transaction.
 const MAX_BATCH: usize = 512;
+
+/// A write for the writer thread.
+enum Write {
+    /// A new game, with its clocks.
+    Create(Box<Create>),
+    /// A game's next move.
+    Append(Append),
+}
+
+/// A `games` row, as it is inserted.
+struct Create {
+    id: String,
+    setup: String,
+    seats: String,
+    progress: String,
+    created_at: i64,
+    live_seed: Option<i64>,
+    public: bool,
+    clock: Option<String>,
+    deadline: Option<i64>,
+}
 
 struct Append {
     id: String,
@@ -1354,6 +1391,12 @@ impl SqliteStore {
     /// # Errors
     /// The file cannot be opened, or is a database from a newer version.
     pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
+        SqliteStore::open_with(path, WAL_SIZE_LIMIT)
+    }
+
+    /// [`SqliteStore::open`], the log started over once it is past
+    /// `wal_limit` bytes.
+    fn open_with(path: &Path, wal_limit: i64) -> Result<SqliteStore, StoreError> {
         // One server per file: the lock is taken now and held until the
         // storage closes (a killed server's lock goes with it). A second
         // server is refused at once rather than fighting over the games.
@@ -1393,12 +1436,13 @@ impl SqliteStore {
             writer: std::sync::mpsc::channel().0,
             checkpoints: Some(tell),
             checkpointed: Arc::default(),
+            restarted: Arc::default(),
             _lock: Some(lock),
         })?;
-        let done = Arc::clone(&store.0.checkpointed);
+        let done = (Arc::clone(&store.0.checkpointed), Arc::clone(&store.0.restarted));
         std::thread::Builder::new()
             .name("sqlite-checkpoints".into())
-            .spawn(move || checkpoint_now_and_then(&checkpointer, &told, &done))
+            .spawn(move || checkpoint_now_and_then(&checkpointer, &told, &done, wal_limit))
             .map_err(|e| StoreError::failed(format!("cannot start the storage's checkpointer: {e}")))?;
         Ok(store)
     }
@@ -1416,6 +1460,7 @@ impl SqliteStore {
             writer: std::sync::mpsc::channel().0,
             checkpoints: None,
             checkpointed: Arc::default(),
+            restarted: Arc::default(),
             _lock: None,
         })
     }
@@ -1428,6 +1473,11 @@ impl SqliteStore {
         conn.pragma_update_and_check(None, "journal_mode", "WAL", |_| Ok(()))?;
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
+        // A transaction takes the write lock as it begins, waiting for it
+        // as long as `busy_timeout` says. One that read first would be
+        // refused at once (SQLite's deadlock rule) while the checkpointer
+        // holds the lock to have the log start over.
+        conn.set_transaction_behavior(rusqlite::TransactionBehavior::Immediate);
         // No checkpoint at the end of a commit (SQLite's default past 1,000
         // pages of log): a checkpoint syncs the whole database file, and
         // on the writer's path it held every move behind it for up to a
@@ -1437,6 +1487,7 @@ impl SqliteStore {
             conn.pragma_update(None, "wal_autocheckpoint", 0)?;
             // The log file is cut back to this size when it starts over.
             conn.pragma_update(None, "journal_size_limit", WAL_SIZE_LIMIT)?;
+            conn.pragma_update(None, "cache_size", WRITER_CACHE_KIB)?;
         }
         migrate(conn)
     }
@@ -1449,7 +1500,7 @@ impl SqliteStore {
         let weak = Arc::downgrade(&db);
         std::thread::Builder::new()
             .name("sqlite-writer".into())
-            .spawn(move || write_moves(&weak, &moves))
+            .spawn(move || write_all(&weak, &moves))
             .map_err(|e| StoreError::failed(format!("cannot start the storage's writer: {e}")))?;
         Ok(SqliteStore(db))
     }
@@ -1515,6 +1566,9 @@ fn try_lock(_file: &std::fs::File) -> std::io::Result<bool> {
     Ok(true)
 }
 
+/// The writer's page cache, in KiB (SQLite's negative `cache_size`).
+const WRITER_CACHE_KIB: i64 = -(64 << 10);
+
 /// The write-ahead log's size once it starts over, in bytes.
 const WAL_SIZE_LIMIT: i64 = 64 << 20;
 
@@ -1522,15 +1576,40 @@ const WAL_SIZE_LIMIT: i64 = 64 << 20;
 /// [`CHECKPOINT_EVERY`]), copies the log's pages into the database file
 /// without blocking the writer (a passive checkpoint: it stops where it
 /// would have to wait). Ends when the storage is dropped.
+///
+/// Under a steady stream of commits a passive checkpoint never catches up
+/// with the last frame, and SQLite starts the log over only once one has:
+/// the log would grow without end (1.8 GB in the 85 s of the 10,000-game
+/// load), and commits slow down as it grows. So once the log is past the
+/// limit ([`WAL_SIZE_LIMIT`] when the store is opened), right
+/// after a passive checkpoint, a restarting one copies what was committed
+/// meanwhile and has the log start over; the writer waits for that copy
+/// alone. `done` counts the checkpoints, and of those the restarting ones.
 fn checkpoint_now_and_then(
     conn: &Connection,
     told: &std::sync::mpsc::Receiver<()>,
-    done: &std::sync::atomic::AtomicU64,
+    done: &(Arc<std::sync::atomic::AtomicU64>, Arc<std::sync::atomic::AtomicU64>),
+    wal_limit: i64,
 ) {
+    let checkpoint = |mode: &str| {
+        // (busy, frames in the log, frames copied): -1, -1 when not in WAL mode.
+        conn.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get::<_, i64>(2)?))
+        })
+    };
+    let page_size: i64 = conn.query_row("PRAGMA page_size", [], |r| r.get(0)).unwrap_or(4096);
     while told.recv().is_ok() {
-        match conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
-            Ok(()) => {
-                done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        match checkpoint("PASSIVE") {
+            Ok((_, frames, _)) => {
+                done.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if frames.saturating_mul(page_size) > wal_limit {
+                    match checkpoint("RESTART") {
+                        Ok(_) => {
+                            done.1.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        }
+                        Err(e) => tracing::warn!(error = %e, "checkpoint failed"),
+                    }
+                }
             }
             Err(e) => tracing::warn!(error = %e, "checkpoint failed"),
         }
@@ -1541,13 +1620,13 @@ fn checkpoint_now_and_then(
 /// The least time between two checkpoints.
 const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(200);
 
-/// The writer thread: takes the moves queued (all of them, up to
+/// The writer thread: takes the writes queued (all of them, up to
 /// [`MAX_BATCH`]), commits them together and answers each. Ends when the
 /// storage is dropped.
-fn write_moves(db: &std::sync::Weak<Sqlite>, moves: &std::sync::mpsc::Receiver<Pending>) {
-    while let Ok(first) = moves.recv() {
-        let all: Vec<Pending> = std::iter::once(first).chain(moves.try_iter().take(MAX_BATCH - 1)).collect();
-        let (batch, replies): (Vec<Append>, Vec<_>) = all.into_iter().unzip();
+fn write_all(db: &std::sync::Weak<Sqlite>, writes: &std::sync::mpsc::Receiver<Pending>) {
+    while let Ok(first) = writes.recv() {
+        let all: Vec<Pending> = std::iter::once(first).chain(writes.try_iter().take(MAX_BATCH - 1)).collect();
+        let (batch, replies): (Vec<Write>, Vec<_>) = all.into_iter().unzip();
         let outcomes = match db.upgrade() {
             Some(db) => {
                 let outcomes = commit_batch(&mut db.conn(), &batch);
@@ -1562,54 +1641,125 @@ fn write_moves(db: &std::sync::Weak<Sqlite>, moves: &std::sync::mpsc::Receiver<P
     }
 }
 
-/// Appends a batch of moves in one transaction (one sync), each under its
-/// own savepoint so that a refused one leaves the others alone. The
-/// outcomes are in the batch's order; none is `Ok` unless the commit was.
-fn commit_batch(conn: &mut Connection, batch: &[Append]) -> Vec<Result<(), StoreError>> {
-    let all_failed = |e: &dyn fmt::Display| batch.iter().map(|_| Err(StoreError::failed(e.to_string()))).collect();
-    let mut tx = match conn.transaction() {
-        Ok(tx) => tx,
-        Err(e) => return all_failed(&e),
-    };
-    let mut outcomes = Vec::with_capacity(batch.len());
-    for a in batch {
-        let outcome = match tx.savepoint() {
-            Ok(mut sp) => {
-                let r = append_one(&sp, a);
-                if r.is_ok() {
-                    sp.commit().map_err(StoreError::from).and(r)
-                } else {
-                    let _ = sp.rollback();
-                    r
-                }
-            }
-            Err(e) => Err(e.into()),
-        };
-        outcomes.push(outcome);
-    }
-    match tx.commit() {
-        Ok(()) => outcomes,
-        Err(e) => all_failed(&e),
+/// Writes a batch in one transaction (one sync). A write refused (a move
+/// whose game is gone, or has another move at its place) leaves the others
+/// alone. The outcomes are in the batch's order; none is `Ok` unless the
+/// commit was.
+///
+/// A move is refused before anything of it is written, so the batch needs
+/// no savepoint per write (a savepoint copies every page it touches to a
+/// journal in memory). A write that fails after its checks passed (not
+/// expected) rolls the whole batch back, and it is done again with a
+/// savepoint per write.
+fn commit_batch(conn: &mut Connection, batch: &[Write]) -> Vec<Result<(), StoreError>> {
+    match commit_batch_with(conn, batch, false) {
+        Ok(outcomes) => outcomes,
+        Err(_) => commit_batch_with(conn, batch, true)
+            .unwrap_or_else(|e| batch.iter().map(|_| Err(StoreError::failed(e.to_string()))).collect()),
     }
 }
 
-fn append_one(tx: &Connection, a: &Append) -> Result<(), StoreError> {
-    let moves: Option<i64> =
-        tx.prepare_cached("SELECT moves FROM games WHERE id = ?1")?.query_row([&a.id], |r| r.get(0)).optional()?;
-    match moves {
-        None => return Err(StoreError::failed(format!("no game {}", a.id))),
-        Some(n) if n != a.ply as i64 => {
-            return Err(StoreError::Conflict(format!("game {} has {n} moves stored, not {}", a.id, a.ply)));
-        }
-        Some(_) => {}
+/// [`commit_batch`], each write under its own savepoint or none. `Err`: the
+/// batch was rolled back (without savepoints: a write failed).
+fn commit_batch_with(
+    conn: &mut Connection,
+    batch: &[Write],
+    savepoints: bool,
+) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+    let mut tx = conn.transaction()?;
+    let mut outcomes = Vec::with_capacity(batch.len());
+    for w in batch {
+        let outcome = if savepoints {
+            let mut sp = tx.savepoint()?;
+            match write_one(&sp, w) {
+                Ok(()) => sp.commit().map_err(StoreError::from),
+                Err(WriteError::Refused(e) | WriteError::Failed(e)) => {
+                    let _ = sp.rollback();
+                    Err(e)
+                }
+            }
+        } else {
+            match write_one(&tx, w) {
+                Ok(()) => Ok(()),
+                Err(WriteError::Refused(e)) => Err(e),
+                Err(WriteError::Failed(e)) => return Err(e),
+            }
+        };
+        outcomes.push(outcome);
     }
-    tx.prepare_cached("INSERT INTO moves (game_id, ply, body) VALUES (?1, ?2, ?3)")?.execute(params![
-        a.id,
-        a.ply as i64,
-        a.body
-    ])?;
-    tx.prepare_cached("UPDATE games SET moves = ?2, progress = ?3, updated_at = ?4 WHERE id = ?1")?
-        .execute(params![a.id, a.ply as i64 + 1, a.progress, a.at])?;
+    tx.commit()?;
+    Ok(outcomes)
+}
+
+fn write_one(tx: &Connection, w: &Write) -> Result<(), WriteError> {
+    match w {
+        Write::Create(c) => insert_game(tx, c),
+        Write::Append(a) => append_one(tx, a),
+    }
+}
+
+/// Inserts a new game's row. A taken id is refused.
+fn insert_game(tx: &Connection, c: &Create) -> Result<(), WriteError> {
+    let taken: bool = tx
+        .prepare_cached("SELECT EXISTS (SELECT 1 FROM games WHERE id = ?1)")
+        .and_then(|mut st| st.query_row([&c.id], |r| r.get(0)))
+        .map_err(|e| WriteError::Refused(e.into()))?;
+    if taken {
+        return Err(WriteError::Refused(StoreError::failed(format!("game id {} is taken", c.id))));
+    }
+    tx.prepare_cached(
+        "INSERT INTO games (id, setup, seats, progress, moves, created_at, updated_at, live_seed, public, clock, deadline)
+         VALUES (?1, ?2, ?3, ?4, 0, ?5, ?5, ?6, ?7, ?8, ?9)",
+    )
+    .and_then(|mut st| {
+        st.execute(params![
+            c.id,
+            c.setup,
+            c.seats,
+            c.progress,
+            c.created_at,
+            c.live_seed,
+            c.public,
+            c.clock,
+            c.deadline
+        ])
+    })
+    .map_err(|e| WriteError::Failed(e.into()))?;
+    Ok(())
+}
+
+/// Why a write was not made.
+enum WriteError {
+    /// Nothing of it was written: a move's game is gone, or has another
+    /// move at its place (`Conflict`); a new game's id is taken.
+    Refused(StoreError),
+    /// A write failed: the transaction may hold part of it.
+    Failed(StoreError),
+}
+
+/// Appends one move. The games row is updated only if the move is the next
+/// one (one statement checks and writes), then the move is inserted.
+fn append_one(tx: &Connection, a: &Append) -> Result<(), WriteError> {
+    let ply = a.ply as i64;
+    let failed = |e: rusqlite::Error| WriteError::Failed(e.into());
+    let updated = tx
+        .prepare_cached("UPDATE games SET moves = ?2 + 1, progress = ?3, updated_at = ?4 WHERE id = ?1 AND moves = ?2")
+        .and_then(|mut st| st.execute(params![a.id, ply, a.progress, a.at]))
+        .map_err(failed)?;
+    if updated == 0 {
+        let refused = |e: rusqlite::Error| WriteError::Refused(e.into());
+        let moves: Option<i64> = tx
+            .prepare_cached("SELECT moves FROM games WHERE id = ?1")
+            .and_then(|mut st| st.query_row([&a.id], |r| r.get(0)).optional())
+            .map_err(refused)?;
+        return Err(WriteError::Refused(match moves {
+            None => StoreError::failed(format!("no game {}", a.id)),
+            Some(n) => StoreError::Conflict(format!("game {} has {n} moves stored, not {}", a.id, a.ply)),
+        }));
+    }
+    tx.prepare_cached("INSERT INTO moves (game_id, ply, body) VALUES (?1, ?2, ?3)")
+        .and_then(|mut st| st.execute(params![a.id, ply, a.body]))
+        .map_err(failed)?;
     Ok(())
 }
 
@@ -1637,13 +1787,11 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
 #[async_trait::async_trait]
 impl Store for SqliteStore {
     async fn create_game(&self, game: &NewGame) -> Result<(), StoreError> {
-        let game = game.clone();
-        self.run(move |db| db.create_game(&game)).await
+        self.0.create_game(game)?.wait().await
     }
 
     async fn append_move(&self, id: &str, ply: usize, mv: &RecordMove, progress: &Progress) -> Result<(), StoreError> {
-        let committed = self.0.append_move(id, ply, mv, progress)?;
-        committed.await.map_err(|_| StoreError::failed("the storage's writer stopped"))?
+        self.0.append_move(id, ply, mv, progress)?.wait().await
     }
 
     async fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
@@ -2293,44 +2441,40 @@ fn account_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Account> {
 }
 
 impl Sqlite {
-    fn create_game(&self, game: &NewGame) -> Result<(), StoreError> {
+    /// Queues a new game for the writer thread: the answer comes once it is
+    /// committed (or refused).
+    fn create_game(&self, game: &NewGame) -> Result<Committed, StoreError> {
         let (setup, progress) = game.setup_and_progress();
-        self.conn().execute(
-            "INSERT INTO games (id, setup, seats, progress, moves, created_at, updated_at, live_seed, public)
-             VALUES (?1, ?2, ?3, ?4, 0, ?5, ?5, ?6, ?7)",
-            params![
-                game.id,
-                serde_json::to_string(&setup)?,
-                serde_json::to_string(&game.seats)?,
-                serde_json::to_string(&progress)?,
-                game.created_at,
-                // SQLite integers are signed: the seed's bits are kept as they are.
-                game.live_seed.map(|s| s as i64),
-                game.public,
-            ],
-        )?;
-        Ok(())
+        self.queue(Write::Create(Box::new(Create {
+            id: game.id.clone(),
+            setup: serde_json::to_string(&setup)?,
+            seats: serde_json::to_string(&game.seats)?,
+            progress: serde_json::to_string(&progress)?,
+            created_at: game.created_at,
+            // SQLite integers are signed: the seed's bits are kept as they are.
+            live_seed: game.live_seed.map(|s| s as i64),
+            public: game.public,
+            clock: game.clock.clone(),
+            deadline: game.deadline,
+        })))
     }
 
     /// Queues a move for the writer thread: the answer comes once it is
     /// committed (or refused).
-    fn append_move(
-        &self,
-        id: &str,
-        ply: usize,
-        mv: &RecordMove,
-        progress: &Progress,
-    ) -> Result<tokio::sync::oneshot::Receiver<Result<(), StoreError>>, StoreError> {
-        let append = Append {
+    fn append_move(&self, id: &str, ply: usize, mv: &RecordMove, progress: &Progress) -> Result<Committed, StoreError> {
+        self.queue(Write::Append(Append {
             id: id.to_string(),
             ply,
             body: serde_json::to_string(mv)?,
             progress: serde_json::to_string(progress)?,
             at: progress.at,
-        };
+        }))
+    }
+
+    fn queue(&self, write: Write) -> Result<Committed, StoreError> {
         let (reply, answer) = tokio::sync::oneshot::channel();
-        self.writer.send((append, reply)).map_err(|_| StoreError::failed("the storage's writer stopped"))?;
-        Ok(answer)
+        self.writer.send((write, reply)).map_err(|_| StoreError::failed("the storage's writer stopped"))?;
+        Ok(Committed(answer))
     }
 
     fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
@@ -2479,6 +2623,8 @@ mod tests {
             ],
             created_at: 1,
             public: false,
+            clock: None,
+            deadline: None,
         }
     }
 
@@ -2652,6 +2798,102 @@ mod tests {
         assert_eq!(store.load("g1").await.unwrap().unwrap().record.moves.len(), 200);
     }
 
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_stream_of_commits_has_the_log_start_over() {
+        let dir = Folder::new("restarts");
+        let limit = 64 << 10;
+        let store = std::sync::Arc::new(SqliteStore::open_with(&dir.0.join("games.db"), limit).unwrap());
+        for g in 0..8 {
+            store.create_game(&new_game(&format!("g{g}"))).await.unwrap();
+        }
+        // Eight games moving all along (for a second or so): the writer
+        // commits without a pause, so a passive checkpoint seldom, if ever,
+        // finds the log at rest.
+        let mut moving = tokio::task::JoinSet::new();
+        for g in 0..8 {
+            let store = std::sync::Arc::clone(&store);
+            moving.spawn(async move {
+                let m = RecordMove { tile: "E".into(), at: [g, -1], rot: 2, meeple: None, abbot: None, recall: None };
+                for ply in 0..400 {
+                    store.append_move(&format!("g{g}"), ply, &m, &progress(ply as i64)).await.unwrap();
+                    tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+                }
+            });
+        }
+        let wal = dir.0.join("games.db-wal");
+        let mut largest = 0;
+        while !moving.is_empty() {
+            largest = largest.max(std::fs::metadata(&wal).map(|m| m.len()).unwrap_or(0));
+            if let Ok(Some(done)) = tokio::time::timeout(std::time::Duration::from_millis(5), moving.join_next()).await
+            {
+                done.unwrap();
+            }
+        }
+        // Past the limit, the checkpointer had the log start over (without
+        // it, this log keeps growing for as long as the stream lasts).
+        let restarts = store.0.restarted.load(std::sync::atomic::Ordering::Relaxed);
+        assert!(restarts > 0, "the log never started over; it reached {largest} bytes");
+        for g in 0..8 {
+            assert_eq!(store.load(&format!("g{g}")).await.unwrap().unwrap().record.moves.len(), 400);
+        }
+    }
+
+    #[test]
+    fn a_write_that_fails_past_its_checks_leaves_the_rest_of_its_batch_alone() {
+        let store = SqliteStore::in_memory().unwrap();
+        let m = RecordMove { tile: "E".into(), at: [0, -1], rot: 2, meeple: None, abbot: None, recall: None };
+        let mut conn = store.0.conn();
+        for g in ["a", "b", "c"] {
+            let (setup, progress) = new_game(g).setup_and_progress();
+            conn.execute(
+                "INSERT INTO games (id, setup, seats, progress, moves, created_at, updated_at) VALUES (?1, ?2, '[]', ?3, 0, 1, 1)",
+                params![g, serde_json::to_string(&setup).unwrap(), serde_json::to_string(&progress).unwrap()],
+            )
+            .unwrap();
+        }
+        // A stray move where game b's first move goes: b's row says the
+        // place is free, so only the insert finds out.
+        conn.execute("INSERT INTO moves (game_id, ply, body) VALUES ('b', 0, '{}')", []).unwrap();
+        let append = |id: &str| {
+            Write::Append(Append {
+                id: id.into(),
+                ply: 0,
+                body: serde_json::to_string(&m).unwrap(),
+                progress: serde_json::to_string(&progress(5)).unwrap(),
+                at: 5,
+            })
+        };
+        let outcomes = commit_batch(&mut conn, &[append("a"), append("b"), append("c"), append("gone")]);
+        let ok: Vec<bool> = outcomes.iter().map(Result::is_ok).collect();
+        assert_eq!(ok, [true, false, true, false]);
+        assert!(matches!(&outcomes[1], Err(StoreError::Failed(_))), "{:?}", outcomes[1]);
+        let moves = |g: &str| -> (i64, i64) {
+            conn.query_row("SELECT moves, updated_at FROM games WHERE id = ?1", [g], |r| Ok((r.get(0)?, r.get(1)?)))
+                .unwrap()
+        };
+        assert_eq!(moves("a"), (1, 5));
+        assert_eq!(moves("b"), (0, 1), "b's row is as it was");
+        assert_eq!(moves("c"), (1, 5));
+        // Refused before anything is written: no savepoints needed.
+        let again = commit_batch(&mut conn, &[append("a"), append("c")]);
+        assert!(again.iter().all(|o| matches!(o, Err(StoreError::Conflict(_)))), "{again:?}");
+    }
+
+    #[tokio::test]
+    async fn a_game_is_kept_with_its_clocks_in_one_write() {
+        let store = SqliteStore::in_memory().unwrap();
+        let clock = r#"{"control":{"kind":"fischer"}}"#;
+        let game = NewGame { clock: Some(clock.into()), deadline: Some(1_000), ..new_game("g1") };
+        store.create_game(&game).await.unwrap();
+        assert_eq!(store.load_clock("g1").await.unwrap().as_deref(), Some(clock));
+        assert_eq!(store.due_clocks(1_000, 10).await.unwrap(), ["g1"]);
+        assert!(store.due_clocks(999, 10).await.unwrap().is_empty());
+        // A taken id is refused, and changes nothing.
+        let again = NewGame { clock: None, deadline: None, ..new_game("g1") };
+        assert!(store.create_game(&again).await.is_err());
+        assert_eq!(store.load_clock("g1").await.unwrap().as_deref(), Some(clock));
+    }
+
     #[tokio::test]
     async fn old_databases_have_their_tokens_hashed() {
         let mut conn = Connection::open_in_memory().unwrap();
@@ -2671,6 +2913,7 @@ mod tests {
             writer: std::sync::mpsc::channel().0,
             checkpoints: None,
             checkpointed: Arc::default(),
+            restarted: Arc::default(),
             _lock: None,
         })
         .unwrap();
@@ -2709,6 +2952,7 @@ mod tests {
                                 .0
                                 .append_move(&format!("g{g}"), ply, &m, &progress(ply as i64))
                                 .unwrap()
+                                .0
                                 .blocking_recv()
                                 .unwrap();
                             assert!(!matches!(r, Err(StoreError::Failed(_))), "{r:?}");

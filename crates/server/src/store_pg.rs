@@ -576,8 +576,9 @@ impl Store for PgStore {
         let conn = self.conn().await?;
         let inserted = conn
             .execute(
-                "INSERT INTO games (id, setup, seats, progress, moves, created_at, updated_at, live_seed, public, bot_turn)
-                 VALUES ($1, $2, $3, $4, 0, $5, $5, $6, $7, $8)",
+                "INSERT INTO games (id, setup, seats, progress, moves, created_at, updated_at, live_seed, public, bot_turn,
+                                    clock, deadline)
+                 VALUES ($1, $2, $3, $4, 0, $5, $5, $6, $7, $8, $9, $10)",
                 &[
                     &game.id,
                     &serde_json::to_string(&setup)?,
@@ -588,6 +589,8 @@ impl Store for PgStore {
                     &game.live_seed.map(|s| s as i64),
                     &game.public,
                     &progress.bot_turn,
+                    &game.clock,
+                    &game.deadline,
                 ],
             )
             .await;

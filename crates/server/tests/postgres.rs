@@ -50,6 +50,8 @@ fn new_game(id: &str) -> NewGame {
         ],
         created_at: 1,
         public: false,
+        clock: None,
+        deadline: None,
     }
 }
 
@@ -274,6 +276,18 @@ async fn in_play_lists_only_unfinished_games() {
     store.append_move("g2", 0, &a_move(), &progress(9, true)).await.unwrap();
     let ids: Vec<String> = store.in_play().await.unwrap().into_iter().map(|g| g.id).collect();
     assert_eq!(ids, vec!["g1".to_string()]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_is_kept_with_its_clocks_in_one_write() {
+    let server = server!();
+    let schema = Schema::new(&server);
+    let store = schema.open().await;
+    let clock = r#"{"control":{"kind":"fischer"}}"#;
+    store.create_game(&NewGame { clock: Some(clock.into()), deadline: Some(1_000), ..new_game("g1") }).await.unwrap();
+    assert_eq!(store.load_clock("g1").await.unwrap().as_deref(), Some(clock));
+    assert_eq!(store.due_clocks(1_000, 10).await.unwrap(), ["g1"]);
+    assert!(store.due_clocks(999, 10).await.unwrap().is_empty());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

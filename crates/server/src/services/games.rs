@@ -559,17 +559,23 @@ impl AppState {
         self.inner.quotas.take(ip, &self.inner.config)?;
         let id = new_game_id()?;
         let created_at = now_ms();
-        let new = NewGame { id: id.clone(), record, live_seed, seats: seats.clone(), created_at, public: req.public };
+        let json = serde_json::to_string(&clock).map_err(|e| ApiError::Storage(e.to_string()))?;
+        let new = NewGame {
+            id: id.clone(),
+            record,
+            live_seed,
+            seats: seats.clone(),
+            created_at,
+            public: req.public,
+            clock: Some(json),
+            deadline: clock.deadline,
+        };
         self.store().create_game(&new).await?;
         self.created_rated(&id, &seats, req.rated).await?;
         if req.chat_off {
             self.store().set_chat_off(&id).await?;
         }
         tracing::info!(game = %id, players = names.len(), "game created");
-        let json = serde_json::to_string(&clock).map_err(|e| ApiError::Storage(e.to_string()))?;
-        if let Err(e) = self.store().save_clock(&id, &json, clock.deadline).await {
-            tracing::error!(game = %id, error = %e, "cannot keep the game's clocks");
-        }
         let mut table = Table::new(game, seats, created_at, created_at);
         table.clock = Some(clock);
         table.rated = req.rated;

@@ -788,10 +788,19 @@ impl AppState {
         let clock = self.clock_of(clock, None, &game, &seats)?;
         let id = new_game_id()?;
         let created_at = now_ms();
-        let new = NewGame { id: id.clone(), record, live_seed, seats: seats.clone(), created_at, public };
+        let json = serde_json::to_string(&clock).map_err(|e| ApiError::Storage(e.to_string()))?;
+        let new = NewGame {
+            id: id.clone(),
+            record,
+            live_seed,
+            seats: seats.clone(),
+            created_at,
+            public,
+            clock: Some(json),
+            deadline: clock.deadline,
+        };
         self.store().create_game(&new).await?;
         self.created_rated(&id, &seats, rated).await?;
-        self.save_clock(&id, &clock).await;
         let mut table = Table::new(game, seats, created_at, created_at);
         table.clock = Some(clock);
         table.rated = rated;
