@@ -391,6 +391,15 @@ async fn on_two_servers_chat_and_rematch_reach_everyone() {
     let two = AppState::new(Arc::new(PgStore::open(&schema.url()).await.unwrap()), Config::quick());
     let (app_one, app_two) = (carcassonne_server::app(one.clone()), carcassonne_server::app(two.clone()));
     let addr_two = start(two).await;
+    // A chat line is told to the other servers once, through their change
+    // feeds (moves are caught up on, chat lines are not): both listening.
+    for app in [&app_one, &app_two] {
+        let end = std::time::Instant::now() + Duration::from_secs(20);
+        while call(app, "GET", "/api/health", None).await.1["feed"] != "up" {
+            assert!(std::time::Instant::now() < end, "a change feed never listened");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
     let (id, tokens, _) = create(&app_one, two_humans()).await;
     let mut bob = connect(&addr_two, &id, tokens[1].as_deref()).await;
     next_of(&mut bob, "state").await;
