@@ -161,6 +161,18 @@ pub struct NewGame {
 }
 
 impl NewGame {
+    /// A new game, its clocks not kept (see `clock`).
+    pub fn new(
+        id: String,
+        record: Record,
+        live_seed: Option<u64>,
+        seats: Vec<Seat>,
+        created_at: i64,
+        public: bool,
+    ) -> Self {
+        NewGame { id, record, live_seed, seats, created_at, public, clock: None, deadline: None }
+    }
+
     /// What a store writes of a game not begun: the record's setup (no
     /// moves) and its progress.
     pub(crate) fn setup_and_progress(&self) -> (Record, Progress) {

@@ -29,7 +29,7 @@ use super::games::{now_ms, Live, Table, Viewer};
 use super::AppState;
 use crate::bots::BotLevel;
 use crate::error::ApiError;
-use crate::store::{Change, Seat};
+use crate::store::{Change, NewGame, Seat};
 
 /// Real-time minutes per player, at most.
 pub const MAX_MINUTES: u32 = 180;
@@ -188,6 +188,12 @@ pub struct ClockState {
 }
 
 impl ClockState {
+    /// `new` with these clocks, kept in the same write as the game.
+    pub(super) fn kept_with(&self, new: NewGame) -> Result<NewGame, ApiError> {
+        let json = serde_json::to_string(self).map_err(|e| ApiError::Storage(e.to_string()))?;
+        Ok(NewGame { clock: Some(json), deadline: self.deadline, ..new })
+    }
+
     /// The clocks of a game about to begin, its first move offered `now`.
     pub fn new(control: TimeControl, away_minutes: u32, game: &Game, seats: &[Seat], now: i64) -> ClockState {
         let n = seats.len();

@@ -559,17 +559,8 @@ impl AppState {
         self.inner.quotas.take(ip, &self.inner.config)?;
         let id = new_game_id()?;
         let created_at = now_ms();
-        let json = serde_json::to_string(&clock).map_err(|e| ApiError::Storage(e.to_string()))?;
-        let new = NewGame {
-            id: id.clone(),
-            record,
-            live_seed,
-            seats: seats.clone(),
-            created_at,
-            public: req.public,
-            clock: Some(json),
-            deadline: clock.deadline,
-        };
+        let new =
+            clock.kept_with(NewGame::new(id.clone(), record, live_seed, seats.clone(), created_at, req.public))?;
         self.store().create_game(&new).await?;
         self.created_rated(&id, &seats, req.rated).await?;
         if req.chat_off {

@@ -788,17 +788,7 @@ impl AppState {
         let clock = self.clock_of(clock, None, &game, &seats)?;
         let id = new_game_id()?;
         let created_at = now_ms();
-        let json = serde_json::to_string(&clock).map_err(|e| ApiError::Storage(e.to_string()))?;
-        let new = NewGame {
-            id: id.clone(),
-            record,
-            live_seed,
-            seats: seats.clone(),
-            created_at,
-            public,
-            clock: Some(json),
-            deadline: clock.deadline,
-        };
+        let new = clock.kept_with(NewGame::new(id.clone(), record, live_seed, seats.clone(), created_at, public))?;
         self.store().create_game(&new).await?;
         self.created_rated(&id, &seats, rated).await?;
         let mut table = Table::new(game, seats, created_at, created_at);

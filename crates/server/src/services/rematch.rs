@@ -107,16 +107,7 @@ impl AppState {
         let id = super::games::new_game_id()?;
         // The first game's rated flag goes along (a rated game's rematch is rated).
         let rated = self.store().rated(&live.id).await?.is_some();
-        let new = NewGame {
-            id: id.clone(),
-            record,
-            live_seed,
-            seats,
-            created_at: now_ms(),
-            public: false,
-            clock: None,
-            deadline: None,
-        };
+        let new = NewGame::new(id.clone(), record, live_seed, seats, now_ms(), false);
         self.store().create_game(&new).await?;
         self.created_rated(&id, &new.seats, rated).await?;
         if self.store().chat_settings(&live.id).await?.off {
