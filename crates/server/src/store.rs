@@ -1653,57 +1653,38 @@ fn write_all(db: &std::sync::Weak<Sqlite>, writes: &std::sync::mpsc::Receiver<Pe
     }
 }
 
-/// Writes a batch in one transaction (one sync). A write refused (a move
-/// whose game is gone, or has another move at its place) leaves the others
+/// Writes a batch in one transaction (one sync), each write under its own
+/// savepoint so that a refused one (a move whose game is gone, or has
+/// another move at its place; a game whose id is taken) leaves the others
 /// alone. The outcomes are in the batch's order; none is `Ok` unless the
 /// commit was.
-///
-/// A move is refused before anything of it is written, so the batch needs
-/// no savepoint per write (a savepoint copies every page it touches to a
-/// journal in memory). A write that fails after its checks passed (not
-/// expected) rolls the whole batch back, and it is done again with a
-/// savepoint per write.
 fn commit_batch(conn: &mut Connection, batch: &[Write]) -> Vec<Result<(), StoreError>> {
-    match commit_batch_with(conn, batch, false) {
-        Ok(outcomes) => outcomes,
-        Err(_) => commit_batch_with(conn, batch, true)
-            .unwrap_or_else(|e| batch.iter().map(|_| Err(StoreError::failed(e.to_string()))).collect()),
-    }
-}
-
-/// [`commit_batch`], each write under its own savepoint or none. `Err`: the
-/// batch was rolled back (without savepoints: a write failed).
-fn commit_batch_with(
-    conn: &mut Connection,
-    batch: &[Write],
-    savepoints: bool,
-) -> Result<Vec<Result<(), StoreError>>, StoreError> {
-    let mut tx = conn.transaction()?;
+    let all_failed = |e: &dyn fmt::Display| batch.iter().map(|_| Err(StoreError::failed(e.to_string()))).collect();
+    let mut tx = match conn.transaction() {
+        Ok(tx) => tx,
+        Err(e) => return all_failed(&e),
+    };
     let mut outcomes = Vec::with_capacity(batch.len());
     for w in batch {
-        let outcome = if savepoints {
-            let mut sp = tx.savepoint()?;
-            match write_one(&sp, w) {
+        let outcome = match tx.savepoint() {
+            Ok(mut sp) => match write_one(&sp, w) {
                 Ok(()) => sp.commit().map_err(StoreError::from),
-                Err(WriteError::Refused(e) | WriteError::Failed(e)) => {
+                Err(e) => {
                     let _ = sp.rollback();
                     Err(e)
                 }
-            }
-        } else {
-            match write_one(&tx, w) {
-                Ok(()) => Ok(()),
-                Err(WriteError::Refused(e)) => Err(e),
-                Err(WriteError::Failed(e)) => return Err(e),
-            }
+            },
+            Err(e) => Err(e.into()),
         };
         outcomes.push(outcome);
     }
-    tx.commit()?;
-    Ok(outcomes)
+    match tx.commit() {
+        Ok(()) => outcomes,
+        Err(e) => all_failed(&e),
+    }
 }
 
-fn write_one(tx: &Connection, w: &Write) -> Result<(), WriteError> {
+fn write_one(tx: &Connection, w: &Write) -> Result<(), StoreError> {
     match w {
         Write::Create(c) => insert_game(tx, c),
         Write::Append(a) => append_one(tx, a),
@@ -1711,67 +1692,37 @@ fn write_one(tx: &Connection, w: &Write) -> Result<(), WriteError> {
 }
 
 /// Inserts a new game's row. A taken id is refused.
-fn insert_game(tx: &Connection, c: &Create) -> Result<(), WriteError> {
-    let taken: bool = tx
-        .prepare_cached("SELECT EXISTS (SELECT 1 FROM games WHERE id = ?1)")
-        .and_then(|mut st| st.query_row([&c.id], |r| r.get(0)))
-        .map_err(|e| WriteError::Refused(e.into()))?;
+fn insert_game(tx: &Connection, c: &Create) -> Result<(), StoreError> {
+    let taken: bool =
+        tx.prepare_cached("SELECT EXISTS (SELECT 1 FROM games WHERE id = ?1)")?.query_row([&c.id], |r| r.get(0))?;
     if taken {
-        return Err(WriteError::Refused(StoreError::failed(format!("game id {} is taken", c.id))));
+        return Err(StoreError::failed(format!("game id {} is taken", c.id)));
     }
     tx.prepare_cached(
         "INSERT INTO games (id, setup, seats, progress, moves, created_at, updated_at, live_seed, public, clock, deadline)
          VALUES (?1, ?2, ?3, ?4, 0, ?5, ?5, ?6, ?7, ?8, ?9)",
-    )
-    .and_then(|mut st| {
-        st.execute(params![
-            c.id,
-            c.setup,
-            c.seats,
-            c.progress,
-            c.created_at,
-            c.live_seed,
-            c.public,
-            c.clock,
-            c.deadline
-        ])
-    })
-    .map_err(|e| WriteError::Failed(e.into()))?;
+    )?
+    .execute(params![c.id, c.setup, c.seats, c.progress, c.created_at, c.live_seed, c.public, c.clock, c.deadline])?;
     Ok(())
-}
-
-/// Why a write was not made.
-enum WriteError {
-    /// Nothing of it was written: a move's game is gone, or has another
-    /// move at its place (`Conflict`); a new game's id is taken.
-    Refused(StoreError),
-    /// A write failed: the transaction may hold part of it.
-    Failed(StoreError),
 }
 
 /// Appends one move. The games row is updated only if the move is the next
 /// one (one statement checks and writes), then the move is inserted.
-fn append_one(tx: &Connection, a: &Append) -> Result<(), WriteError> {
+fn append_one(tx: &Connection, a: &Append) -> Result<(), StoreError> {
     let ply = a.ply as i64;
-    let failed = |e: rusqlite::Error| WriteError::Failed(e.into());
     let updated = tx
-        .prepare_cached("UPDATE games SET moves = ?2 + 1, progress = ?3, updated_at = ?4 WHERE id = ?1 AND moves = ?2")
-        .and_then(|mut st| st.execute(params![a.id, ply, a.progress, a.at]))
-        .map_err(failed)?;
+        .prepare_cached("UPDATE games SET moves = ?2 + 1, progress = ?3, updated_at = ?4 WHERE id = ?1 AND moves = ?2")?
+        .execute(params![a.id, ply, a.progress, a.at])?;
     if updated == 0 {
-        let refused = |e: rusqlite::Error| WriteError::Refused(e.into());
-        let moves: Option<i64> = tx
-            .prepare_cached("SELECT moves FROM games WHERE id = ?1")
-            .and_then(|mut st| st.query_row([&a.id], |r| r.get(0)).optional())
-            .map_err(refused)?;
-        return Err(WriteError::Refused(match moves {
+        let moves: Option<i64> =
+            tx.prepare_cached("SELECT moves FROM games WHERE id = ?1")?.query_row([&a.id], |r| r.get(0)).optional()?;
+        return Err(match moves {
             None => StoreError::failed(format!("no game {}", a.id)),
             Some(n) => StoreError::Conflict(format!("game {} has {n} moves stored, not {}", a.id, a.ply)),
-        }));
+        });
     }
-    tx.prepare_cached("INSERT INTO moves (game_id, ply, body) VALUES (?1, ?2, ?3)")
-        .and_then(|mut st| st.execute(params![a.id, ply, a.body]))
-        .map_err(failed)?;
+    tx.prepare_cached("INSERT INTO moves (game_id, ply, body) VALUES (?1, ?2, ?3)")?
+        .execute(params![a.id, ply, a.body])?;
     Ok(())
 }
 
@@ -2886,7 +2837,6 @@ mod tests {
         assert_eq!(moves("a"), (1, 5));
         assert_eq!(moves("b"), (0, 1), "b's row is as it was");
         assert_eq!(moves("c"), (1, 5));
-        // Refused before anything is written: no savepoints needed.
         let again = commit_batch(&mut conn, &[append("a"), append("c")]);
         assert!(again.iter().all(|o| matches!(o, Err(StoreError::Conflict(_)))), "{again:?}");
     }
