@@ -195,4 +195,30 @@ mod tests {
         assert_eq!(rank_seats(&[30, 20], Some(0)), vec![2, 1]);
         assert_eq!(rank_seats(&[30, 20, 25], Some(1)), vec![1, 3, 2]);
     }
+
+    /// A shared place is a draw between the two, and a draw with a much
+    /// weaker player costs in Weng-Lin as in Glicko-2 (the model expected a
+    /// win): a new player (1500) tied first with the random bot (600) and
+    /// ahead of another falls to about 1450; tied with the hard bot (1855),
+    /// rises; first alone rises most.
+    #[test]
+    fn a_shared_first_is_a_draw_between_the_two() {
+        let me = Pool::Multi.start();
+        let bot = |r: f64| Pool::Multi.native(r, BOT_DEVIATION);
+        let after = |places: [usize; 3], partner: f64| {
+            Pool::Multi
+                .shown(
+                    &update(Pool::Multi, &[(bot(BOT_RANDOM), places[0]), (me, places[1]), (bot(partner), places[2])])
+                        [1],
+                )
+                .0
+        };
+        let tied_with_random = after([3, 1, 1], BOT_RANDOM);
+        assert!((tied_with_random - 1449.7).abs() < 0.1, "{tied_with_random}");
+        let tied_with_hard = after([3, 1, 1], BOT_HARD);
+        let alone = after([3, 1, 2], BOT_HARD);
+        assert!(1500.0 < tied_with_hard && tied_with_hard < alone, "{tied_with_hard} {alone}");
+        // All three tied: two draws with weaker players.
+        assert!(after([1, 1, 1], BOT_RANDOM) < 1500.0);
+    }
 }
