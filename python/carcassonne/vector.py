@@ -136,10 +136,7 @@ class CarcassonneVectorEnv(VectorEnv):
         self._buffers = self.core.buffers()
         self._obs_keys = list(single.spaces)
         self._everyone = np.ones(num_envs, dtype=bool)
-        # The observation's scores are by seat relative to the viewer;
-        # column p of info["scores"] is seat p's.
-        self._by_seat = np.arange(players)[None, :]
-        self._fixed_seat = [(p - seat) % players for p in range(players)]
+        self._info_keys = ["legal_actions", "legal_count"] + (["illegal"] if illegal == "lose" else [])
 
     @property
     def threads(self) -> int:
@@ -153,16 +150,11 @@ class CarcassonneVectorEnv(VectorEnv):
 
     def _info(self) -> Dict[str, Any]:
         b = self._buffers
-        keys = ["legal_actions", "legal_count"] + (["illegal"] if self.illegal == "lose" else [])
         info: Dict[str, Any] = {}
-        for k in keys:
+        for k in self._info_keys:
             info[k] = b[k].copy() if self.copy or k != "legal_actions" else b[k]
             info["_" + k] = self._everyone
-        if self.self_play:
-            columns = (self._by_seat - b["seat"][:, None]) % self._by_seat.shape[1]
-            info["scores"] = np.take_along_axis(b["scores"], columns, axis=1)
-        else:
-            info["scores"] = b["scores"][:, self._fixed_seat]
+        info["scores"] = b["seat_scores"].copy()
         info["seat"] = b["seat"].copy()
         info["_scores"] = info["_seat"] = self._everyone
         return info

@@ -76,7 +76,7 @@ impl Layout {
     }
 
     /// Each game's length in every output array, in `Out`'s field order.
-    fn lengths(&self) -> [usize; 16] {
+    fn lengths(&self) -> [usize; 17] {
         let n = self.players;
         [
             self.planes * self.cells(),
@@ -95,6 +95,7 @@ impl Layout {
             1,
             1,
             1,
+            n,
         ]
     }
 
@@ -128,12 +129,14 @@ struct Out<'a> {
     truncated: &'a mut [bool],
     illegal: &'a mut [bool],
     seat: &'a mut [i32],
+    /// The scores by seat (`scores` is by seat relative to the viewer).
+    seat_scores: &'a mut [i32],
 }
 
 impl<'a> Out<'a> {
     /// The first `games` games, and the rest.
     fn split(self, games: usize, layout: &Layout) -> (Out<'a>, Out<'a>) {
-        let [l0, l1, l2, l3, l4, l5, l6, l7, l8, l9, l10, l11, l12, l13, l14, l15] =
+        let [l0, l1, l2, l3, l4, l5, l6, l7, l8, l9, l10, l11, l12, l13, l14, l15, l16] =
             layout.lengths().map(|l| l * games);
         let (board, board2) = self.board.split_at_mut(l0);
         let (hands, hands2) = self.hands.split_at_mut(l1);
@@ -151,6 +154,7 @@ impl<'a> Out<'a> {
         let (truncated, truncated2) = self.truncated.split_at_mut(l13);
         let (illegal, illegal2) = self.illegal.split_at_mut(l14);
         let (seat, seat2) = self.seat.split_at_mut(l15);
+        let (seat_scores, seat_scores2) = self.seat_scores.split_at_mut(l16);
         (
             Out {
                 board,
@@ -169,6 +173,7 @@ impl<'a> Out<'a> {
                 truncated,
                 illegal,
                 seat,
+                seat_scores,
             },
             Out {
                 board: board2,
@@ -187,6 +192,7 @@ impl<'a> Out<'a> {
                 truncated: truncated2,
                 illegal: illegal2,
                 seat: seat2,
+                seat_scores: seat_scores2,
             },
         )
     }
@@ -427,6 +433,7 @@ impl Table {
             }
             out.hand_sizes[r] = view.hand_len(p) as u8;
             out.scores[r] = view.scores()[p.index()] as i32;
+            out.seat_scores[p.index()] = view.scores()[p.index()] as i32;
             out.supply[r] = view.supply(p);
             out.abbot[r] = view.abbot_in_supply(p) as u8;
             out.to_move[r] = (view.to_move() == Some(p)) as u8;
@@ -517,9 +524,21 @@ fn next_seed(seed: u64) -> u64 {
     carcassonne::seeded_rng(seed).next_u64() >> 1
 }
 
-/// Runs each table's choice, the tables split evenly over the calling
-/// thread and the pool's (kept from call to call: a thread started per call
-/// cost more than a step's work on small batches).
+/// Games per chunk of work handed to a thread: small enough that a thread
+/// woken late, or a chunk of slow turns (a game's start, its final
+/// scoring), leaves little for the others to wait for.
+const CHUNK: usize = 8;
+
+/// Runs each table's choice on the calling thread and the pool's threads
+/// (kept from call to call: a thread started per call cost more than a
+/// step's work on small batches).
+///
+/// The tables go in chunks of [`CHUNK`]. Thread `k` starts at the `k`-th
+/// share of the chunks and goes on past its share, skipping chunks already
+/// taken: each thread keeps to its own games from call to call (and their
+/// memory to its core's cache) while all are awake, and a thread that
+/// wakes late finds its share done by the others instead of holding the
+/// call up.
 fn run_all(layout: &Layout, tables: &mut [Table], choices: &[Choice], out: Out<'_>, pool: Option<&ThreadPool>) {
     fn serial(layout: &Layout, tables: &mut [Table], choices: &[Choice], mut out: Out<'_>) {
         for (t, &c) in tables.iter_mut().zip(choices) {
@@ -528,21 +547,36 @@ fn run_all(layout: &Layout, tables: &mut [Table], choices: &[Choice], out: Out<'
             out = rest;
         }
     }
-    let Some(pool) = pool else { return serial(layout, tables, choices, out) };
-    let per = tables.len().div_ceil(pool.current_num_threads() + 1).max(1);
-    if per >= tables.len() {
-        return serial(layout, tables, choices, out);
+    let Some(pool) = pool.filter(|_| tables.len() > CHUNK) else { return serial(layout, tables, choices, out) };
+    type Chunk<'t, 'o> = (&'t mut [Table], &'t [Choice], Out<'o>);
+    let mut chunks: Vec<std::sync::Mutex<Option<Chunk<'_, '_>>>> = Vec::with_capacity(tables.len().div_ceil(CHUNK));
+    let (mut rest_t, mut rest_c, mut rest_o) = (tables, choices, out);
+    while !rest_t.is_empty() {
+        let n = rest_t.len().min(CHUNK);
+        let (t, t2) = rest_t.split_at_mut(n);
+        let (c, c2) = rest_c.split_at(n);
+        let (o, o2) = rest_o.split(n, layout);
+        chunks.push(std::sync::Mutex::new(Some((t, c, o))));
+        (rest_t, rest_c, rest_o) = (t2, c2, o2);
     }
-    pool.in_place_scope(|s| {
-        let (mut tables, mut choices, mut out) = (tables, choices, out);
-        while tables.len() > per {
-            let (t, t2) = tables.split_at_mut(per);
-            let (c, c2) = choices.split_at(per);
-            let (o, o2) = out.split(per, layout);
-            s.spawn(move |_| serial(layout, t, c, o));
-            (tables, choices, out) = (t2, c2, o2);
+    let threads = pool.current_num_threads() + 1;
+    let work = |k: usize| {
+        let first = k * chunks.len() / threads;
+        for i in (first..chunks.len()).chain(0..first) {
+            // A chunk is taken once; a poisoned lock only means another
+            // thread panicked, and the chunk is still whole or gone.
+            let taken = chunks[i].lock().unwrap_or_else(|e| e.into_inner()).take();
+            if let Some((t, c, o)) = taken {
+                serial(layout, t, c, o);
+            }
         }
-        serial(layout, tables, choices, out);
+    };
+    pool.in_place_scope(|s| {
+        for k in 1..threads {
+            let work = &work;
+            s.spawn(move |_| work(k));
+        }
+        work(0);
     });
 }
 
@@ -564,6 +598,7 @@ struct Arrays {
     truncated: Py<PyArrayDyn<bool>>,
     illegal: Py<PyArrayDyn<bool>>,
     seat: Py<PyArrayDyn<i32>>,
+    seat_scores: Py<PyArrayDyn<i32>>,
 }
 
 fn zeros<T: Element>(py: Python<'_>, shape: &[usize]) -> Py<PyArrayDyn<T>> {
@@ -585,6 +620,7 @@ macro_rules! with_out {
             (rw($py, &a.mask)?, rw($py, &a.legal)?, rw($py, &a.legal_count)?, rw($py, &a.reward)?);
         let (mut b12, mut b13, mut b14, mut b15) =
             (rw($py, &a.terminated)?, rw($py, &a.truncated)?, rw($py, &a.illegal)?, rw($py, &a.seat)?);
+        let mut b16 = rw($py, &a.seat_scores)?;
         let $out = Out {
             board: b0.as_slice_mut()?,
             hands: b1.as_slice_mut()?,
@@ -602,6 +638,7 @@ macro_rules! with_out {
             truncated: b13.as_slice_mut()?,
             illegal: b14.as_slice_mut()?,
             seat: b15.as_slice_mut()?,
+            seat_scores: b16.as_slice_mut()?,
         };
         $body
     }};
@@ -716,6 +753,7 @@ impl VecCore {
             truncated: zeros(py, &[b]),
             illegal: zeros(py, &[b]),
             seat: zeros(py, &[b]),
+            seat_scores: zeros(py, &[b, n]),
         };
         let tables = (0..num_envs).map(|_| Table::new(&layout, first.clone())).collect();
         let pool = if threads > 1 {
@@ -761,7 +799,8 @@ impl VecCore {
     /// time): the observation's `board`, `hands`, `hand_sizes`, `unseen`,
     /// `scores`, `supply`, `abbot`, `to_move` and `action_mask`, and
     /// `legal_actions`, `legal_count`, `reward`, `terminated`,
-    /// `truncated`, `illegal`.
+    /// `truncated`, `illegal`, `seat` (the viewer's) and `seat_scores`
+    /// (the scores by seat, not relative to the viewer).
     fn buffers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         let a = &self.arrays;
@@ -781,6 +820,7 @@ impl VecCore {
         d.set_item("truncated", a.truncated.bind(py))?;
         d.set_item("illegal", a.illegal.bind(py))?;
         d.set_item("seat", a.seat.bind(py))?;
+        d.set_item("seat_scores", a.seat_scores.bind(py))?;
         Ok(d)
     }
 
