@@ -17,6 +17,13 @@ mod play;
 mod render;
 mod vector;
 
+/// The engine's allocations in the module (the bots' move lists, games
+/// growing, the threads of `carcassonne.vector`) go to mimalloc, as in the
+/// `carcassonne` binary: glibc's allocator made the vector environment's
+/// threads wait on each other's arena locks.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use carcassonne::record::RecordError as RecordProblem;
 use carcassonne::{IllegalMove, Rules, RulesError as RulesProblem, SetupError, TileId};
 
