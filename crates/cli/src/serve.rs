@@ -20,7 +20,8 @@ pub struct ServeArgs {
     /// Connections open at once from one client address (websockets included).
     #[arg(long, value_name = "N")]
     pub max_connections_per_ip: Option<usize>,
-    /// Games one client address may create in an hour.
+    /// Games one client address may create in an hour (the new-game form,
+    /// lobby tables it opens, "Play now" waits it starts).
     #[arg(long, value_name = "N")]
     pub max_games_per_hour_per_ip: Option<usize>,
     /// Unfinished games in play that one client address may have created.

@@ -50,10 +50,15 @@ async fn who(parts: &Parts, app: &AppState) -> Result<Who, ApiError> {
     if let Some(token) = cookie_token(&parts.headers) {
         if let Some(account) = app.session_account(&token).await? {
             same_site(parts, app)?;
-            return Ok(Who { owner: format!("account:{}", account.id), account: Some((account.id, account.name)) });
+            return Ok(Who {
+                owner: format!("account:{}", account.id),
+                account: Some((account.id, account.name)),
+                ip: Some(client_key(&parts.extensions, app.config())),
+            });
         }
     }
-    Ok(Who { account: None, owner: format!("address:{}", client_key(&parts.extensions, app.config())) })
+    let ip = client_key(&parts.extensions, app.config());
+    Ok(Who { account: None, owner: format!("address:{ip}"), ip: Some(ip) })
 }
 
 /// A body holding a seat token.

@@ -155,12 +155,15 @@ pub struct OpenRequest {
     pub rated: bool,
 }
 
-/// Who asks: their signed-in account (id, name), and whom their tables and
-/// waits count against (the account, or the address for a guest).
+/// Who asks: their signed-in account (id, name), whom their tables and
+/// waits count against (the account, or the address for a guest), and
+/// their address (its key, `listen::addr_key`), whose new-game quota a
+/// table or a wait spends (each makes one game at most).
 #[derive(Clone, Debug)]
 pub struct Who {
     pub account: Option<(String, String)>,
     pub owner: String,
+    pub ip: Option<std::net::IpAddr>,
 }
 
 /// A seat handed out: the table (or wait) as it is now, and the token.
@@ -550,7 +553,11 @@ impl AppState {
             seen_at: now,
             created_at: now,
         };
+        // The game it will make counts now, against the host's address
+        // (whoever fills it: a host may sit at their own table).
+        self.inner.quotas.take(who.ip, &self.inner.config)?;
         if !self.store().lobby_open(&row, TABLES_PER_HOST, MAX_TABLES).await? {
+            self.inner.quotas.give_back(who.ip);
             return Err(ApiError::Quota(format!(
                 "{TABLES_PER_HOST} open tables per host and {MAX_TABLES} in the lobby"
             )));

@@ -116,7 +116,10 @@ impl AppState {
             game: None,
             seat: None,
         };
+        // The game it will make (paired or with a bot) counts now.
+        self.inner.quotas.take(who.ip, &self.inner.config)?;
         if !self.store().lobby_wait(&w, WAITS_PER_OWNER, MAX_WAITS).await? {
+            self.inner.quotas.give_back(who.ip);
             return Err(ApiError::Quota(format!("{WAITS_PER_OWNER} waits per person")));
         }
         let view = self.try_pair(w).await?;

@@ -61,6 +61,15 @@ impl Quotas {
         Ok(())
     }
 
+    /// Returns a game taken by [`Quotas::take`] that was not made after
+    /// all (a request refused past its quota check spends nothing).
+    pub fn give_back(&self, ip: Option<IpAddr>) {
+        let Some(ip) = ip else { return };
+        if let Some(q) = self.map().get_mut(&ip) {
+            q.created.pop_back();
+        }
+    }
+
     /// Counts `live` among `ip`'s unfinished games.
     pub fn count_active(&self, ip: Option<IpAddr>, live: &Arc<Live>) {
         if let Some(ip) = ip {
