@@ -21,7 +21,8 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N")]
     pub max_connections_per_ip: Option<usize>,
     /// Games one client address may create in an hour (the new-game form,
-    /// lobby tables it opens, "Play now" waits it starts).
+    /// lobby tables it opens, "Play now" waits it starts, rematches it
+    /// completes).
     #[arg(long, value_name = "N")]
     pub max_games_per_hour_per_ip: Option<usize>,
     /// Unfinished games in play that one client address may have created.

@@ -203,6 +203,39 @@ async fn the_chat_is_downloaded_only_when_every_player_agreed() {
     assert!(!record.to_string().contains("Hi Cy"));
 }
 
+/// The acceptance that makes a rematch spends one of its address's new
+/// games of the hour: past the quota it is refused and not kept (a chain
+/// of quick games rematched made games without end).
+#[tokio::test]
+async fn a_rematch_counts_among_the_new_games_of_the_hour() {
+    let state = AppState::new(
+        Arc::new(SqliteStore::in_memory().unwrap()),
+        Config { max_new_games_per_hour_per_ip: 2, ..Config::quick() },
+    );
+    let app = carcassonne_server::app(state);
+    let (id, tokens, _) = create(&app, two_humans()).await;
+    let accept = |id: &str, t: &str| format!("/api/games/{id}/rematch?token={t}");
+    play_to_end(&app, &id, &tokens).await;
+    let (ada, bob) = (tokens[0].as_deref().unwrap(), tokens[1].as_deref().unwrap());
+    let (status, a) = call(&app, "POST", &accept(&id, ada), Some("{}")).await;
+    assert_eq!(status, StatusCode::OK, "{a}");
+    let (status, b) = call(&app, "POST", &accept(&id, bob), Some("{}")).await;
+    assert_eq!(status, StatusCode::OK, "the second game of the hour: {b}");
+    let second = b["rematch"]["game"].as_str().expect("the rematch is made").to_string();
+    let mut held = vec![None; 2];
+    for t in a["tokens"].as_array().unwrap().iter().chain(b["tokens"].as_array().unwrap()) {
+        held[t["seat"].as_u64().unwrap() as usize] = Some(t["token"].as_str().unwrap().to_string());
+    }
+    play_to_end(&app, &second, &held).await;
+    let (first, last) = (held[0].as_deref().unwrap(), held[1].as_deref().unwrap());
+    assert_eq!(call(&app, "POST", &accept(&second, first), Some("{}")).await.0, StatusCode::OK);
+    let (status, v) = call(&app, "POST", &accept(&second, last), Some("{}")).await;
+    assert_eq!((status, v["error"].as_str()), (StatusCode::TOO_MANY_REQUESTS, Some("quota_exceeded")), "{v}");
+    let after = chat(&app, &second, None).await;
+    assert_eq!(after["rematch"]["accepted"], json!([0]), "the refused acceptance is not kept: {after}");
+    assert_eq!(after["rematch"]["game"], Value::Null);
+}
+
 #[tokio::test]
 async fn a_rematch_is_made_when_every_player_accepted() {
     let (app, _) = test_app();

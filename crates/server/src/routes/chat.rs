@@ -118,13 +118,14 @@ async fn rematch(
     State(app): State<AppState>,
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
+    parts: Parts,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let _: Value = parse_body(body)?;
     let tokens = tokens(&query)?;
     let live = app.game(&id).await?;
     let viewer = viewer_of(&live, &tokens).await?;
-    let accepted = app.accept_rematch(&live, &viewer).await?;
+    let accepted = app.accept_rematch(&live, &viewer, Some(client_key(&parts.extensions, app.config()))).await?;
     let tokens: Vec<Value> =
         accepted.tokens.iter().map(|(seat, token)| json!({ "seat": seat.0, "token": token })).collect();
     Ok(Json(json!({ "tokens": tokens, "rematch": accepted.after })))

@@ -66,12 +66,19 @@ pub(super) async fn websocket(
     // A spectator writes in the chat under their account's name, if signed in.
     let account =
         if spectator { super::accounts::signed_in(&request, &app).await.ok().map(|a| a.0.name) } else { None };
-    let speaker = Speaker::of(&viewer, key, account);
+    let client = Client { speaker: Speaker::of(&viewer, key, account), address: key };
     let ws = ws.max_message_size(MAX_WS_MESSAGE).max_frame_size(MAX_WS_MESSAGE).read_buffer_size(WS_READ_BUFFER);
     Ok(ws.on_upgrade(move |socket| async move {
         let _held = place;
-        ws_session(app, live, viewer, speaker, protocol, &slot, socket).await;
+        ws_session(app, live, viewer, client, protocol, &slot, socket).await;
     }))
+}
+
+/// Who is at the other end of a socket: who writes in the chat as them,
+/// and their client address (its key), whose quotas they spend.
+struct Client {
+    speaker: Speaker,
+    address: std::net::IpAddr,
 }
 
 /// What ends a socket besides its client: the server stopping, or a
@@ -96,7 +103,7 @@ async fn ws_session(
     app: AppState,
     live: Arc<Live>,
     viewer: Viewer,
-    speaker: Speaker,
+    client: Client,
     protocol: u8,
     slot: &Slot,
     mut socket: WebSocket,
@@ -114,7 +121,7 @@ async fn ws_session(
     let mut follower = Follower::new(protocol);
     if socket.send(follower.full(&live, &viewer).await).await.is_ok() {
         let mut ends = Ends { stopping: app.stopping(), slot };
-        let mut talk = Talk { speaker, chat: &mut chat };
+        let mut talk = Talk { client, chat: &mut chat };
         ws_loop(&app, &live, &viewer, &mut socket, &mut changes, &mut follower, &mut ends, &mut talk).await;
     }
     live.presence(app.store(), &viewer, false).await;
@@ -122,7 +129,7 @@ async fn ws_session(
 
 /// A socket's chat: who writes through it, and the game's chat room.
 struct Talk<'a> {
-    speaker: Speaker,
+    client: Client,
     chat: &'a mut Option<tokio::sync::broadcast::Receiver<ChatEvent>>,
 }
 
@@ -216,7 +223,7 @@ async fn ws_loop(
                 }
                 let reply = match msg {
                     _ if limited => Reply::Error(ApiError::RateLimited),
-                    Some(Ok(Message::Text(text))) => ws_command(app, live, viewer, &talk.speaker, text.as_str()).await,
+                    Some(Ok(Message::Text(text))) => ws_command(app, live, viewer, &talk.client, text.as_str()).await,
                     Some(Ok(Message::Binary(_))) => Reply::Error(ApiError::BadRequest("messages are JSON text".into())),
                     Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
                     Some(Ok(_)) => Reply::Nothing, // ping/pong: answered by the library
@@ -276,7 +283,7 @@ enum Reply {
 
 /// Handles one client message: `{"type": "move", "version": …, "tile": …}`
 /// or `{"type": "sync"}`.
-async fn ws_command(app: &AppState, live: &Arc<Live>, viewer: &Viewer, speaker: &Speaker, text: &str) -> Reply {
+async fn ws_command(app: &AppState, live: &Arc<Live>, viewer: &Viewer, client: &Client, text: &str) -> Reply {
     match serde_json::from_str::<ClientMessage>(text) {
         Ok(ClientMessage::Move(req)) => match app.play(live, viewer, &req).await {
             Ok(()) => Reply::Nothing,
@@ -284,11 +291,11 @@ async fn ws_command(app: &AppState, live: &Arc<Live>, viewer: &Viewer, speaker: 
         },
         Ok(ClientMessage::Sync) => Reply::State,
         // The message comes back through the chat room, to this socket too.
-        Ok(ClientMessage::Chat { text }) => match app.say(live, speaker, &text).await {
+        Ok(ClientMessage::Chat { text }) => match app.say(live, &client.speaker, &text).await {
             Ok(_) => Reply::Nothing,
             Err(e) => Reply::Error(e),
         },
-        Ok(ClientMessage::Rematch) => match app.accept_rematch(live, viewer).await {
+        Ok(ClientMessage::Rematch) => match app.accept_rematch(live, viewer, Some(client.address)).await {
             Ok(accepted) => {
                 let tokens = accepted
                     .tokens

@@ -35,23 +35,45 @@ pub fn rotated(seat: usize, n: usize) -> usize {
 
 impl AppState {
     /// Seat holder `viewer` accepts the rematch of the finished game
-    /// `live`, for every seat it holds; the last acceptance makes the game.
+    /// `live`, for every seat it holds; the last acceptance makes the game,
+    /// one of the new games of the hour of its client address `ip` (refused
+    /// past the quota, and the acceptance not kept: a chain of quick
+    /// games rematched would otherwise make games without end).
     ///
     /// # Errors
     /// `unauthorized` (a spectator), `game_not_over`, `already_accepted`,
-    /// `storage_error`.
-    pub async fn accept_rematch(&self, live: &Arc<Live>, viewer: &Viewer) -> Result<Accepted, ApiError> {
+    /// `quota_exceeded`, `storage_error`.
+    pub async fn accept_rematch(
+        &self,
+        live: &Arc<Live>,
+        viewer: &Viewer,
+        ip: Option<std::net::IpAddr>,
+    ) -> Result<Accepted, ApiError> {
         if viewer.seats.is_empty() {
             return Err(ApiError::Unauthorized);
         }
-        let (finished, n) = {
+        let (finished, n, humans) = {
             let t = live.lock().await;
-            (t.game.is_over(), t.seats.len())
+            let humans: Vec<u8> = t
+                .seats
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| matches!(s, Seat::Human { .. }))
+                .map(|(i, _)| i as u8)
+                .collect();
+            (t.game.is_over(), t.seats.len(), humans)
         };
         if !finished {
             return Err(ApiError::GameNotOver);
         }
         let before = self.store().rematch(&live.id).await?;
+        let last = before.game.is_none()
+            && humans
+                .iter()
+                .all(|h| viewer.seats.iter().any(|p| p.0 == *h) || before.accepted.iter().any(|a| a.0 == *h));
+        if last {
+            self.inner.quotas.take(ip, &self.inner.config)?;
+        }
         let mut tokens = Vec::new();
         for p in &viewer.seats {
             if before.accepted.iter().any(|a| a.0 == p.0) {
@@ -63,6 +85,9 @@ impl AppState {
             }
         }
         if tokens.is_empty() {
+            if last {
+                self.inner.quotas.give_back(ip);
+            }
             return Err(ApiError::AlreadyAccepted);
         }
         self.make_rematch(live).await?;
