@@ -222,6 +222,8 @@ pub const MIGRATIONS: &[&str] = &[
     CREATE INDEX lobby_waiting_by_seen ON lobby_waiting (seen_at);",
     // 13: the language of a push subscription's notifications.
     PUSH_LANG_MIGRATION,
+    // 14: chat messages by time, for the change feed's look back.
+    "CREATE INDEX chat_messages_by_time ON chat_messages (at);",
 ];
 
 /// The most connections one server keeps open for requests (the change
@@ -975,18 +977,7 @@ impl Store for PgStore {
                 &[&id],
             )
             .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(ChatMessage {
-                    seq: r.try_get::<_, i64>(0)? as u64,
-                    seat: r.try_get::<_, Option<i32>>(1)?.map(|s| s as u8),
-                    author: r.try_get(2)?,
-                    name: r.try_get(3)?,
-                    text: r.try_get(4)?,
-                    at: r.try_get(5)?,
-                })
-            })
-            .collect()
+        rows.iter().map(|r| chat_message(r, 0)).collect()
     }
 
     async fn chat_settings(&self, id: &str) -> Result<ChatSettings, StoreError> {
@@ -1414,6 +1405,19 @@ impl Store for PgStore {
     }
 }
 
+/// A chat message from a row whose columns from `first` on are `seq, seat,
+/// author, name, text, at`.
+fn chat_message(r: &tokio_postgres::Row, first: usize) -> Result<ChatMessage, StoreError> {
+    Ok(ChatMessage {
+        seq: r.try_get::<_, i64>(first)? as u64,
+        seat: r.try_get::<_, Option<i32>>(first + 1)?.map(|s| s as u8),
+        author: r.try_get(first + 2)?,
+        name: r.try_get(first + 3)?,
+        text: r.try_get(first + 4)?,
+        at: r.try_get(first + 5)?,
+    })
+}
+
 /// How often the change feed checks that its connection is alive.
 const FEED_HEARTBEAT: Duration = Duration::from_secs(10);
 
@@ -1517,6 +1521,30 @@ impl Listener {
         for row in missed {
             if let (Ok(id), Ok(moves)) = (row.try_get::<_, String>(0), row.try_get::<_, i64>(1)) {
                 if !self.send(Change::Moved(GameChanged { id, moves: moves.max(0) as usize })) {
+                    return Ended::Closed;
+                }
+            }
+        }
+        // And the chat messages written meanwhile: a message reaches the
+        // other servers only as news. Told again to the sockets of a game
+        // here; a page keeps one message per number, so one it had stays one.
+        let from_ms = since.duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+            - (MISSED_MARGIN_SECS * 1000.0) as i64;
+        let lines = client
+            .query(
+                "SELECT game_id, seq, seat, author, name, text, at FROM chat_messages
+                 WHERE at >= $1::bigint ORDER BY game_id, seq",
+                &[&from_ms],
+            )
+            .await;
+        let lines = match lines {
+            Ok(rows) => rows,
+            Err(e) => return lost(e),
+        };
+        for row in lines {
+            if let (Ok(game), Ok(message)) = (row.try_get::<_, String>(0), chat_message(&row, 1)) {
+                // From no server: every server, the writer's too, tells it.
+                if !self.send(Change::Chat { game, server: String::new(), message }) {
                     return Ended::Closed;
                 }
             }

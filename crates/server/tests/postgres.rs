@@ -16,8 +16,8 @@ use axum::http::StatusCode;
 use axum::Router;
 use carcassonne::record::{Record, RecordMove};
 use carcassonne_server::{
-    hash_token, rebuild, serve_on, AppState, BotLevel, Change, Feed, GameSummary, NewGame, PgStore, Progress,
-    SavedRules, Seat, Store, StoreError, StoredGame,
+    hash_token, rebuild, serve_on, AppState, BotLevel, Change, ChatMessage, Feed, GameSummary, NewGame, PgStore,
+    Progress, SavedRules, Seat, Store, StoreError, StoredGame,
 };
 use common::pg::{server_url, Schema};
 use common::{call, create, post_move, state, two_humans, with_store};
@@ -482,6 +482,46 @@ async fn the_change_feed_comes_back_after_losing_its_connection() {
         expect_news(&mut news, "g1", ply + 1, Duration::from_secs(10)).await;
         wait_until(&schema, &listening, "1").await;
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chat_written_while_the_feed_is_away_is_told_when_it_comes_back() {
+    // A chat message reaches the other servers only as news: one written
+    // while a server's feed reconnects comes with the feed's look back.
+    let server = server!();
+    let schema = Schema::new(&server);
+    let (a, b) = (schema.open().await, schema.open().await);
+    let mut news = b.changes().expect("PostgreSQL reports changes");
+    let listening = format!("SELECT count(*) FROM pg_stat_activity WHERE application_name = '{}:listen'", schema.name);
+    wait_until(&schema, &listening, "1").await;
+    a.create_game(&new_game("g1")).await.unwrap();
+    let killed = schema.one(&format!(
+        "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = '{}:listen'",
+        schema.name
+    ));
+    assert_eq!(killed, "1", "the feed was connected");
+    // Stored, and published by nobody: only the look back can tell it.
+    let at = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64;
+    let line = ChatMessage {
+        seq: 0,
+        seat: Some(0),
+        name: "Ada".into(),
+        text: "still there?".into(),
+        at,
+        author: "seat:0".into(),
+    };
+    let seq = a.add_chat("g1", &line, 100).await.unwrap().expect("room for it");
+    let wait = async {
+        loop {
+            match news.recv().await {
+                Some(Change::Chat { game, message, .. }) if game == "g1" => return message,
+                Some(_) => {}
+                None => panic!("the change feed ended"),
+            }
+        }
+    };
+    let told = tokio::time::timeout(Duration::from_secs(10), wait).await.expect("the message within 10 s");
+    assert_eq!(told, ChatMessage { seq, ..line });
 }
 
 // ---------------------------------------------------------------- two servers, one database
