@@ -222,8 +222,15 @@ pub const MIGRATIONS: &[&str] = &[
     CREATE INDEX lobby_waiting_by_seen ON lobby_waiting (seen_at);",
     // 13: the language of a push subscription's notifications.
     PUSH_LANG_MIGRATION,
-    // 14: chat messages by time, for the change feed's look back.
-    "CREATE INDEX chat_messages_by_time ON chat_messages (at);",
+    // 14: for the change feed's look back: chat messages by time, and when
+    // a game's chat consent or rematch last changed (Unix ms, the
+    // database's clock).
+    "CREATE INDEX chat_messages_by_time ON chat_messages (at);
+    CREATE TABLE after_game_changes (
+        game_id     TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        at          BIGINT NOT NULL
+    );
+    CREATE INDEX after_game_changes_by_time ON after_game_changes (at);",
 ];
 
 /// The most connections one server keeps open for requests (the change
@@ -999,14 +1006,16 @@ impl Store for PgStore {
         } else {
             "DELETE FROM chat_consent WHERE game_id = $1 AND seat = $2"
         };
-        self.conn().await?.execute(sql, &[&id, &i32::from(seat)]).await?;
+        let conn = self.conn().await?;
+        conn.execute(AFTER_GAME_CHANGED, &[&id]).await?;
+        conn.execute(sql, &[&id, &i32::from(seat)]).await?;
         Ok(())
     }
 
     async fn accept_rematch(&self, id: &str, seat: u8, token_hash: &str) -> Result<bool, StoreError> {
-        let n = self
-            .conn()
-            .await?
+        let conn = self.conn().await?;
+        conn.execute(AFTER_GAME_CHANGED, &[&id]).await?;
+        let n = conn
             .execute(
                 "INSERT INTO rematch_accepts (game_id, seat, token_hash) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
                 &[&id, &i32::from(seat), &token_hash],
@@ -1032,9 +1041,9 @@ impl Store for PgStore {
     }
 
     async fn claim_rematch(&self, id: &str, new_id: &str) -> Result<bool, StoreError> {
-        let n = self
-            .conn()
-            .await?
+        let conn = self.conn().await?;
+        conn.execute(AFTER_GAME_CHANGED, &[&id]).await?;
+        let n = conn
             .execute(
                 "INSERT INTO rematches (game_id, new_game_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
                 &[&id, &new_id],
@@ -1405,6 +1414,12 @@ impl Store for PgStore {
     }
 }
 
+/// Notes that game `$1`'s chat consent or rematch changes now (before the
+/// change itself): a change feed that was away looks back for them.
+const AFTER_GAME_CHANGED: &str = "INSERT INTO after_game_changes (game_id, at)
+     VALUES ($1, (extract(epoch FROM now()) * 1000)::bigint)
+     ON CONFLICT (game_id) DO UPDATE SET at = EXCLUDED.at";
+
 /// A chat message from a row whose columns from `first` on are `seq, seat,
 /// author, name, text, at`.
 fn chat_message(r: &tokio_postgres::Row, first: usize) -> Result<ChatMessage, StoreError> {
@@ -1545,6 +1560,19 @@ impl Listener {
             if let (Ok(game), Ok(message)) = (row.try_get::<_, String>(0), chat_message(&row, 1)) {
                 // From no server: every server, the writer's too, tells it.
                 if !self.send(Change::Chat { game, server: String::new(), message }) {
+                    return Ended::Closed;
+                }
+            }
+        }
+        // And the games whose chat consent or rematch changed meanwhile.
+        let changed = client.query("SELECT game_id FROM after_game_changes WHERE at >= $1::bigint", &[&from_ms]).await;
+        let changed = match changed {
+            Ok(rows) => rows,
+            Err(e) => return lost(e),
+        };
+        for row in changed {
+            if let Ok(game) = row.try_get::<_, String>(0) {
+                if !self.send(Change::Rematch { game, server: String::new() }) {
                     return Ended::Closed;
                 }
             }

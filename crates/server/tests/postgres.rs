@@ -486,8 +486,9 @@ async fn the_change_feed_comes_back_after_losing_its_connection() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chat_written_while_the_feed_is_away_is_told_when_it_comes_back() {
-    // A chat message reaches the other servers only as news: one written
-    // while a server's feed reconnects comes with the feed's look back.
+    // A chat message (or a rematch's acceptance) reaches the other servers
+    // only as news: one made while a server's feed reconnects comes with the
+    // feed's look back.
     let server = server!();
     let schema = Schema::new(&server);
     let (a, b) = (schema.open().await, schema.open().await);
@@ -511,17 +512,23 @@ async fn chat_written_while_the_feed_is_away_is_told_when_it_comes_back() {
         author: "seat:0".into(),
     };
     let seq = a.add_chat("g1", &line, 100).await.unwrap().expect("room for it");
+    // A rematch accepted meanwhile, too: the pages there read it again.
+    assert!(a.accept_rematch("g1", 0, "hash").await.unwrap());
     let wait = async {
-        loop {
+        let (mut told, mut rematch) = (None, false);
+        while told.is_none() || !rematch {
             match news.recv().await {
-                Some(Change::Chat { game, message, .. }) if game == "g1" => return message,
+                Some(Change::Chat { game, message, .. }) if game == "g1" => told = Some(message),
+                Some(Change::Rematch { game, .. }) if game == "g1" => rematch = true,
                 Some(_) => {}
                 None => panic!("the change feed ended"),
             }
         }
+        told
     };
-    let told = tokio::time::timeout(Duration::from_secs(10), wait).await.expect("the message within 10 s");
-    assert_eq!(told, ChatMessage { seq, ..line });
+    let told =
+        tokio::time::timeout(Duration::from_secs(10), wait).await.expect("the message and the rematch within 10 s");
+    assert_eq!(told, Some(ChatMessage { seq, ..line }));
 }
 
 // ---------------------------------------------------------------- two servers, one database
