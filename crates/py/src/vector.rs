@@ -25,6 +25,10 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rand_core::RngCore;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
 use crate::env::{
@@ -539,7 +543,7 @@ const CHUNK: usize = 8;
 /// memory to its core's cache) while all are awake, and a thread that
 /// wakes late finds its share done by the others instead of holding the
 /// call up.
-fn run_all(layout: &Layout, tables: &mut [Table], choices: &[Choice], out: Out<'_>, pool: Option<&ThreadPool>) {
+fn run_all(layout: &Layout, tables: &mut [Table], choices: &[Choice], out: Out<'_>, pool: Option<&Pool>) {
     fn serial(layout: &Layout, tables: &mut [Table], choices: &[Choice], mut out: Out<'_>) {
         for (t, &c) in tables.iter_mut().zip(choices) {
             let (mut one, rest) = out.split(1, layout);
@@ -547,7 +551,11 @@ fn run_all(layout: &Layout, tables: &mut [Table], choices: &[Choice], out: Out<'
             out = rest;
         }
     }
-    let Some(pool) = pool.filter(|_| tables.len() > CHUNK) else { return serial(layout, tables, choices, out) };
+    let Some(Pool { threads: pool, warm }) = pool.filter(|_| tables.len() > CHUNK) else {
+        return serial(layout, tables, choices, out);
+    };
+    // The threads kept warm since the last call stop spinning.
+    let call = warm.fetch_add(1, Ordering::Relaxed) + 1;
     type Chunk<'t, 'o> = (&'t mut [Table], &'t [Choice], Out<'o>);
     let mut chunks: Vec<std::sync::Mutex<Option<Chunk<'_, '_>>>> = Vec::with_capacity(tables.len().div_ceil(CHUNK));
     let (mut rest_t, mut rest_c, mut rest_o) = (tables, choices, out);
@@ -578,6 +586,29 @@ fn run_all(layout: &Layout, tables: &mut [Table], choices: &[Choice], out: Out<'
         }
         work(0);
     });
+    // Keep the pool's threads awake through the caller's Python between
+    // two steps (tens of µs): a sleeping thread wakes 25 to 45 µs late.
+    for _ in 1..threads {
+        let warm = Arc::clone(warm);
+        pool.spawn(move || {
+            let started = Instant::now();
+            while warm.load(Ordering::Relaxed) == call && started.elapsed() < WARM {
+                for _ in 0..64 {
+                    std::hint::spin_loop();
+                }
+            }
+        });
+    }
+}
+
+/// How long the pool's threads spin after a step, waiting for the next.
+const WARM: Duration = Duration::from_micros(500);
+
+/// The threads that step games beside the caller's, and the number of the
+/// last call (a change tells the threads kept warm to stop spinning).
+struct Pool {
+    threads: ThreadPool,
+    warm: Arc<AtomicU64>,
 }
 
 /// The numpy arrays a batch writes into.
@@ -661,7 +692,7 @@ pub struct VecCore {
     tables: Vec<Table>,
     threads: usize,
     /// The `threads - 1` threads that step games beside the caller's.
-    pool: Option<ThreadPool>,
+    pool: Option<Pool>,
     arrays: Arrays,
 }
 
@@ -759,7 +790,9 @@ impl VecCore {
         let pool = if threads > 1 {
             let pool =
                 ThreadPoolBuilder::new().num_threads(threads - 1).thread_name(|i| format!("carcassonne-vec-{i}"));
-            Some(pool.build().map_err(|e| PyValueError::new_err(format!("cannot start {threads} threads: {e}")))?)
+            let pool =
+                pool.build().map_err(|e| PyValueError::new_err(format!("cannot start {threads} threads: {e}")))?;
+            Some(Pool { threads: pool, warm: Arc::new(AtomicU64::new(0)) })
         } else {
             None
         };
