@@ -411,6 +411,20 @@ async fn expect_news(rx: &mut tokio::sync::mpsc::UnboundedReceiver<Change>, id: 
         .unwrap_or_else(|_| panic!("no news of {id} at {moves} moves within {within:?}"));
 }
 
+/// The SQL counting the change feed's connections to `schema`.
+fn listening(schema: &Schema) -> String {
+    format!("SELECT count(*) FROM pg_stat_activity WHERE application_name = '{}:listen'", schema.name)
+}
+
+/// Cuts the change feed's connection (it was connected).
+fn cut_feed(schema: &Schema) {
+    let killed = schema.one(&format!(
+        "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = '{}:listen'",
+        schema.name
+    ));
+    assert_eq!(killed, "1", "the feed was connected");
+}
+
 /// Waits until `sql` returns `want`.
 async fn wait_until(schema: &Schema, sql: &str, want: &str) {
     let end = Instant::now() + Duration::from_secs(10);
@@ -426,7 +440,7 @@ async fn a_move_stored_by_one_server_is_announced_to_the_others() {
     let schema = Schema::new(&server);
     let (a, b) = (schema.open().await, schema.open().await);
     let mut news = b.changes().expect("PostgreSQL reports changes");
-    let listening = format!("SELECT count(*) FROM pg_stat_activity WHERE application_name = '{}:listen'", schema.name);
+    let listening = listening(&schema);
     wait_until(&schema, &listening, "1").await;
     a.create_game(&new_game("g1")).await.unwrap();
     a.append_move("g1", 0, &a_move(), &progress(2, false)).await.unwrap();
@@ -460,7 +474,7 @@ async fn the_change_feed_comes_back_after_losing_its_connection() {
     let (a, b) = (schema.open().await, schema.open().await);
     assert_eq!(b.feed(), Feed::None, "no feed before it is asked for");
     let mut news = b.changes().expect("PostgreSQL reports changes");
-    let listening = format!("SELECT count(*) FROM pg_stat_activity WHERE application_name = '{}:listen'", schema.name);
+    let listening = listening(&schema);
     wait_until(&schema, &listening, "1").await;
     let started = Instant::now();
     while b.feed() != Feed::Up {
@@ -473,11 +487,7 @@ async fn the_change_feed_comes_back_after_losing_its_connection() {
         // Cut the feed's connection, and store a move at once: whether it
         // comes as a notice or from the look back after reconnecting, it
         // must come.
-        let killed = schema.one(&format!(
-            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = '{}:listen'",
-            schema.name
-        ));
-        assert_eq!(killed, "1", "the feed was connected");
+        cut_feed(&schema);
         a.append_move("g1", ply, &a_move(), &progress(ply as i64 + 2, false)).await.unwrap();
         expect_news(&mut news, "g1", ply + 1, Duration::from_secs(10)).await;
         wait_until(&schema, &listening, "1").await;
@@ -493,14 +503,9 @@ async fn chat_written_while_the_feed_is_away_is_told_when_it_comes_back() {
     let schema = Schema::new(&server);
     let (a, b) = (schema.open().await, schema.open().await);
     let mut news = b.changes().expect("PostgreSQL reports changes");
-    let listening = format!("SELECT count(*) FROM pg_stat_activity WHERE application_name = '{}:listen'", schema.name);
-    wait_until(&schema, &listening, "1").await;
+    wait_until(&schema, &listening(&schema), "1").await;
     a.create_game(&new_game("g1")).await.unwrap();
-    let killed = schema.one(&format!(
-        "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = '{}:listen'",
-        schema.name
-    ));
-    assert_eq!(killed, "1", "the feed was connected");
+    cut_feed(&schema);
     // Stored, and published by nobody: only the look back can tell it.
     let at = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64;
     let line = ChatMessage {
