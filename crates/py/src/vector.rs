@@ -17,6 +17,10 @@
 //! Games that ended (terminated or truncated) are reset by the next step,
 //! whose action for them is ignored (Gymnasium's next-step autoreset).
 
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
 use carcassonne::TILE_KINDS;
 use carcassonne::{Action, Game, Move, Placement, PlayerId, Pos, Rules, Setup, TileId, View};
 use carcassonne_ai::BotSpec;
@@ -25,10 +29,6 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rand_core::RngCore;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
-
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
 use crate::env::{
