@@ -505,8 +505,9 @@ async fn chat_written_while_the_feed_is_away_is_told_when_it_comes_back() {
     let mut news = b.changes().expect("PostgreSQL reports changes");
     wait_until(&schema, &listening(&schema), "1").await;
     a.create_game(&new_game("g1")).await.unwrap();
-    cut_feed(&schema);
-    // Stored, and published by nobody: only the look back can tell it.
+    // Stored, and published by nobody (as if while the feed was away: a
+    // line written after the cut could race the reconnection): only the
+    // look back of the session after the cut can tell them.
     let at = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64;
     let line = ChatMessage {
         seq: 0,
@@ -519,6 +520,7 @@ async fn chat_written_while_the_feed_is_away_is_told_when_it_comes_back() {
     let seq = a.add_chat("g1", &line, 100).await.unwrap().expect("room for it");
     // A rematch accepted meanwhile, too: the pages there read it again.
     assert!(a.accept_rematch("g1", 0, "hash").await.unwrap());
+    cut_feed(&schema);
     let wait = async {
         let (mut told, mut rematch) = (None, false);
         while told.is_none() || !rematch {
