@@ -24,6 +24,7 @@ mod bots;
 mod config;
 mod error;
 pub mod i18n;
+mod limits;
 mod listen;
 mod names;
 mod qr;
@@ -118,7 +119,7 @@ pub async fn serve_with(addr: &str, db: impl AsRef<std::ffi::OsStr>, config: Con
         let path = Path::new(db);
         (Arc::new(SqliteStore::open(path)?), path.display().to_string())
     };
-    let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let listener = bind(addr).await.map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     let state = AppState::new(store, config);
     tracing::info!(db = %shown, "games are kept in {shown}");
     // The VAPID key (Web Push): a bad one given by the operator stops the server here.
@@ -131,6 +132,32 @@ pub async fn serve_with(addr: &str, db: impl AsRef<std::ffi::OsStr>, config: Con
         tracing::info!(games = resumed, "bots resumed");
     }
     serve_on(listener, state).await
+}
+
+/// How many connections the kernel may hold accepted but not yet taken by the
+/// server. Tokio's `TcpListener::bind` asks for 1,024; a crowd arriving at
+/// 5,000 connections a second overflowed it and saw resets. Linux caps the
+/// number at `net.core.somaxconn` (4,096 by default since 5.4).
+pub const LISTEN_BACKLOG: u32 = 4096;
+
+/// Listens on `addr` (`host:port`; the first address it names that binds),
+/// with address reuse as the standard library sets it and a
+/// [`LISTEN_BACKLOG`]-deep queue.
+///
+/// # Errors
+/// The address does not resolve, or none of its addresses can be bound.
+pub async fn bind(addr: &str) -> std::io::Result<tokio::net::TcpListener> {
+    let mut last = None;
+    for a in tokio::net::lookup_host(addr).await? {
+        let socket = if a.is_ipv4() { tokio::net::TcpSocket::new_v4()? } else { tokio::net::TcpSocket::new_v6()? };
+        #[cfg(unix)]
+        socket.set_reuseaddr(true)?;
+        match socket.bind(a).and_then(|()| socket.listen(LISTEN_BACKLOG)) {
+            Ok(listener) => return Ok(listener),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "no address to listen on")))
 }
 
 /// Serves `state` on a bound listener (tests bind port 0) until Ctrl-C or

@@ -149,7 +149,7 @@ pub async fn start_server_on(name: &str, addr: &str) -> (String, AppState, TempF
     let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&file.0).expect("a database file"));
     let config = Config { bot_delay: Duration::ZERO, ..Config::unlimited() };
     let state = AppState::new(store, config);
-    let listener = tokio::net::TcpListener::bind(addr).await.expect("an address to listen on");
+    let listener = carcassonne_server::bind(addr).await.expect("an address to listen on");
     let addr = listener.local_addr().unwrap().to_string();
     tokio::spawn(serve_on(listener, state.clone()));
     (addr, state, file)
