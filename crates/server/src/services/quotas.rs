@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use super::games::Live;
 use crate::config::Config;
 use crate::error::ApiError;
+use crate::limits::Pruning;
 
 const HOUR: Duration = Duration::from_secs(3600);
 
@@ -21,12 +22,20 @@ struct Quota {
     created: std::collections::VecDeque<Instant>,
     /// Games in play it created (one that left memory, idle, no longer counts).
     active: Vec<Weak<Live>>,
+    /// The length of `active` at which its ended games are next dropped
+    /// (twice what was kept, so that a long list costs O(1) a game).
+    prune_at: usize,
 }
 
 /// Per client address (its key: `listen::addr_key`): when it created games
 /// in the last hour, and the unfinished games it created.
-#[derive(Default)]
-pub struct Quotas(Mutex<HashMap<IpAddr, Quota>>);
+pub struct Quotas(Mutex<HashMap<IpAddr, Quota>>, Pruning);
+
+impl Default for Quotas {
+    fn default() -> Quotas {
+        Quotas(Mutex::default(), Pruning::new(10_000))
+    }
+}
 
 impl Quotas {
     fn map(&self) -> std::sync::MutexGuard<'_, HashMap<IpAddr, Quota>> {
@@ -37,14 +46,23 @@ impl Quotas {
     pub fn take(&self, ip: Option<IpAddr>, c: &Config) -> Result<(), ApiError> {
         let Some(ip) = ip else { return Ok(()) };
         let mut quotas = self.map();
-        if quotas.len() > 10_000 {
+        // Addresses with nothing left to count go.
+        self.1.maybe(quotas.len(), || {
             quotas.retain(|_, q| !q.active.is_empty() || q.created.back().is_some_and(|t| t.elapsed() < HOUR));
-        }
+            quotas.len()
+        });
         let q = quotas.entry(ip).or_default();
         while q.created.front().is_some_and(|t| t.elapsed() >= HOUR) {
             q.created.pop_front();
         }
-        q.active.retain(|live| live.upgrade().is_some_and(|live| !live.finished()));
+        // Ended games are dropped from the list when it reaches the cap
+        // (they must not count) or has doubled since: pruning it on every
+        // game cost O(n²) under a raised cap (17 % of the server's time
+        // while 10,000 games started from one address).
+        if q.active.len() >= c.max_active_games_per_ip.min(q.prune_at) {
+            q.active.retain(|live| live.upgrade().is_some_and(|live| !live.finished()));
+            q.prune_at = (2 * q.active.len()).max(64);
+        }
         if q.created.len() >= c.max_new_games_per_hour_per_ip {
             return Err(ApiError::Quota(format!(
                 "{} new games an hour from one address",
