@@ -182,7 +182,7 @@ pub async fn static_file(uri: Uri, headers: HeaderMap) -> Response {
     resp
 }
 
-type KeyedLimiter = governor::DefaultKeyedRateLimiter<IpAddr>;
+type KeyedLimiter = crate::limits::Keyed<IpAddr>;
 
 /// `router` with requests outside `/api/` (the UI's files) limited to
 /// `rate` per client address (keyed by [`addr_key`]), apart from the API's allowance (a first visit
@@ -191,17 +191,14 @@ pub fn limited(router: Router, rate: Option<Rate>, ipv6_prefix: u8) -> Router {
     let Some(rate) = rate else {
         return router;
     };
-    let limiter: Arc<KeyedLimiter> = Arc::new(governor::RateLimiter::keyed(rate.quota()));
+    let limiter: Arc<KeyedLimiter> = Arc::new(KeyedLimiter::new(rate.quota()));
     router.layer(middleware::from_fn(move |req: Request, next: Next| {
         let limiter = Arc::clone(&limiter);
         async move {
-            if !req.uri().path().starts_with("/api/") {
-                if limiter.len() > 10_000 {
-                    limiter.retain_recent();
-                }
-                if limiter.check_key(&addr_key(client_ip(req.extensions()), ipv6_prefix)).is_err() {
-                    return ApiError::RateLimited.into_response();
-                }
+            if !req.uri().path().starts_with("/api/")
+                && limiter.check(&addr_key(client_ip(req.extensions()), ipv6_prefix)).is_err()
+            {
+                return ApiError::RateLimited.into_response();
             }
             next.run(req).await
         }

@@ -64,7 +64,7 @@ impl Cache {
     }
 }
 
-type KeyedLimiter = governor::DefaultKeyedRateLimiter<IpAddr>;
+type KeyedLimiter = crate::limits::Keyed<IpAddr>;
 
 /// The route's handler: drawing limited per address when the server's
 /// rate limits are on.
@@ -73,7 +73,7 @@ pub fn route<S: Clone + Send + Sync + 'static>(limited: bool, ipv6_prefix: u8) -
     let limiter: Option<Arc<KeyedLimiter>> = limited.then(|| {
         let quota = governor::Quota::per_second(NonZeroU32::new(RENDERS).unwrap_or(NonZeroU32::MIN))
             .allow_burst(NonZeroU32::new(RENDER_BURST).unwrap_or(NonZeroU32::MIN));
-        Arc::new(governor::RateLimiter::keyed(quota))
+        Arc::new(KeyedLimiter::new(quota))
     });
     post(move |extensions: Extensions, body: Result<Bytes, BytesRejection>| {
         let limiter = limiter.clone();
@@ -101,10 +101,7 @@ fn qr_code(
         Some(svg) => svg,
         None => {
             if let Some(l) = limiter {
-                if l.len() > 10_000 {
-                    l.retain_recent();
-                }
-                l.check_key(&ip).map_err(|_| ApiError::RateLimited)?;
+                l.check(&ip).map_err(|_| ApiError::RateLimited)?;
             }
             let svg = render(&req.text)?;
             CACHE.lock().unwrap_or_else(|e| e.into_inner()).put(req.text, svg.clone());
@@ -145,7 +142,7 @@ mod tests {
         // The burst, refilled slowly enough that a slow debug build cannot
         // earn a drawing back during the test.
         let quota = governor::Quota::per_hour(NonZeroU32::MIN).allow_burst(NonZeroU32::new(RENDER_BURST).unwrap());
-        let limiter = governor::RateLimiter::keyed(quota);
+        let limiter = KeyedLimiter::new(quota);
         let l = Some(&limiter);
         let link = "https://example.com/#/game/qr-test?token=0123456789abcdef".to_string();
         assert_eq!(ask(l, [10, 0, 0, 1], &link), StatusCode::OK);

@@ -50,7 +50,7 @@ pub const MAX_WS_MESSAGE: usize = 16 * 1024;
 /// every read and held by every socket.
 pub(crate) const WS_READ_BUFFER: usize = 4 * 1024;
 
-type KeyedLimiter = governor::DefaultKeyedRateLimiter<IpAddr>;
+type KeyedLimiter = crate::limits::Keyed<IpAddr>;
 pub(crate) type DirectLimiter = governor::DefaultDirectRateLimiter;
 
 /// The address a client's limits are counted under (an IPv6 address by its
@@ -62,13 +62,8 @@ pub(crate) fn client_key(extensions: &axum::http::Extensions, config: &Config) -
 /// Refuses `/api/` requests over the client address's rate with `rate_limited`.
 async fn rate_limit(limiter: Arc<KeyedLimiter>, prefix: u8, req: Request, next: Next) -> Response {
     let ip = addr_key(client_ip(req.extensions()), prefix);
-    if req.uri().path().starts_with("/api/") {
-        if limiter.len() > 10_000 {
-            limiter.retain_recent();
-        }
-        if limiter.check_key(&ip).is_err() {
-            return ApiError::RateLimited.into_response();
-        }
+    if req.uri().path().starts_with("/api/") && limiter.check(&ip).is_err() {
+        return ApiError::RateLimited.into_response();
     }
     next.run(req).await
 }
@@ -172,7 +167,7 @@ pub fn app_with(state: AppState, conns: Arc<Connections>) -> Router {
     let router = crate::assets::limited(router, http_rate, prefix);
     let router = match http_rate {
         Some(rate) => {
-            let limiter = Arc::new(governor::RateLimiter::keyed(rate.quota()));
+            let limiter = Arc::new(KeyedLimiter::new(rate.quota()));
             router.layer(middleware::from_fn(move |req, next| rate_limit(Arc::clone(&limiter), prefix, req, next)))
         }
         None => router,

@@ -18,7 +18,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("services", &["services"]),
     ("errors", &["error"]),
     ("store", &["store", "store_pg"]),
-    ("leaves", &["bots", "config", "names", "i18n", "rating"]),
+    ("leaves", &["bots", "config", "names", "i18n", "rating", "limits"]),
 ];
 
 /// What the connection layer may know: settings, never games.

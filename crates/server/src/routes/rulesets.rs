@@ -29,11 +29,10 @@ pub const MAX_SAVED_RULES: usize = 50;
 pub const SAVES_PER_HOUR: u32 = 120;
 
 /// Saves by client address, across every key.
-static SAVES: std::sync::LazyLock<governor::DefaultKeyedRateLimiter<std::net::IpAddr>> =
-    std::sync::LazyLock::new(|| {
-        let per_hour = std::num::NonZeroU32::new(SAVES_PER_HOUR).unwrap_or(std::num::NonZeroU32::MIN);
-        governor::RateLimiter::keyed(governor::Quota::per_hour(per_hour))
-    });
+static SAVES: std::sync::LazyLock<crate::limits::Keyed<std::net::IpAddr>> = std::sync::LazyLock::new(|| {
+    let per_hour = std::num::NonZeroU32::new(SAVES_PER_HOUR).unwrap_or(std::num::NonZeroU32::MIN);
+    crate::limits::Keyed::new(governor::Quota::per_hour(per_hour))
+});
 
 /// Reads a rule-set code, or says plainly why it cannot.
 ///
@@ -128,10 +127,7 @@ pub async fn save(
     let owner = owner_hash(&key)?;
     // Only a request that could be kept spends one of the address's saves.
     let ip = super::client_key(&request.extensions, app.config());
-    if SAVES.len() > 10_000 {
-        SAVES.retain_recent();
-    }
-    if SAVES.check_key(&ip).is_err() {
+    if SAVES.check(&ip).is_err() {
         return Err(ApiError::Quota(format!("{SAVES_PER_HOUR} saved rule sets an hour from one address")));
     }
     let set = SavedRules { id: new_token()?, name, code: rules.to_code(), created_at: now_ms() };

@@ -34,7 +34,7 @@ pub const ATTEMPTS_PER_NAME: u32 = 5;
 /// many at once, then one every six seconds.
 pub const ATTEMPTS_PER_ADDRESS: u32 = 20;
 
-type Limiter<K> = governor::DefaultKeyedRateLimiter<K>;
+type Limiter<K> = crate::limits::Keyed<K>;
 
 /// Sign-in attempts per name and per address.
 struct Throttles {
@@ -51,28 +51,19 @@ impl Throttles {
         let per_address = governor::Quota::with_period(Duration::from_secs(6))
             .unwrap_or_else(|| governor::Quota::per_minute(one))
             .allow_burst(std::num::NonZeroU32::new(ATTEMPTS_PER_ADDRESS).unwrap_or(one));
-        Throttles {
-            per_name: governor::RateLimiter::keyed(per_name),
-            per_address: governor::RateLimiter::keyed(per_address),
-        }
+        Throttles { per_name: Limiter::new(per_name), per_address: Limiter::new(per_address) }
     }
 
     /// Counts an attempt from `address` (and for `name`, if given), or says
     /// how long to wait.
     fn attempt(&self, name: Option<&str>, address: IpAddr) -> Result<(), ApiError> {
-        let wait = |n: governor::NotUntil<_>| {
+        let wait = |n: crate::limits::NotUntil| {
             let secs = n.wait_time_from(DefaultClock::default().now()).as_secs_f64().ceil();
             ApiError::Throttled((secs as u64).max(1))
         };
-        if self.per_address.len() > 10_000 {
-            self.per_address.retain_recent();
-        }
-        if self.per_name.len() > 10_000 {
-            self.per_name.retain_recent();
-        }
-        self.per_address.check_key(&address).map_err(wait)?;
+        self.per_address.check(&address).map_err(wait)?;
         if let Some(name) = name {
-            self.per_name.check_key(&name.to_string()).map_err(wait)?;
+            self.per_name.check(&name.to_string()).map_err(wait)?;
         }
         Ok(())
     }

@@ -17,6 +17,7 @@ use unicode_segmentation::UnicodeSegmentation;
 use super::games::{now_ms, Live, Viewer};
 use super::AppState;
 use crate::error::ApiError;
+use crate::limits::{Keyed, Pruning};
 use crate::names::invisible;
 use crate::store::{hash_token, Change, ChatMessage, Rematch};
 
@@ -64,7 +65,9 @@ impl AfterGame {
 /// rate limits.
 pub struct Rooms {
     rooms: Mutex<HashMap<String, broadcast::Sender<ChatEvent>>>,
-    limiter: governor::DefaultKeyedRateLimiter<String>,
+    /// Rooms nobody listens to any more go (bounded by the open sockets).
+    pruning: Pruning,
+    limiter: Keyed<String>,
 }
 
 impl Default for Rooms {
@@ -72,7 +75,7 @@ impl Default for Rooms {
         let quota = governor::Quota::with_period(CHAT_PERIOD)
             .unwrap_or_else(|| governor::Quota::per_second(NonZeroU32::MIN))
             .allow_burst(NonZeroU32::new(CHAT_BURST).unwrap_or(NonZeroU32::MIN));
-        Rooms { rooms: Mutex::default(), limiter: governor::RateLimiter::keyed(quota) }
+        Rooms { rooms: Mutex::default(), pruning: Pruning::new(64), limiter: Keyed::new(quota) }
     }
 }
 
@@ -84,10 +87,10 @@ impl Rooms {
     /// Follows game `id`'s chat (a websocket does, while it is open).
     pub fn subscribe(&self, id: &str) -> broadcast::Receiver<ChatEvent> {
         let mut rooms = self.rooms();
-        // Rooms nobody listens to any more go (bounded by the open sockets).
-        if rooms.len() > 64 {
+        self.pruning.maybe(rooms.len(), || {
             rooms.retain(|_, tx| tx.receiver_count() > 0);
-        }
+            rooms.len()
+        });
         rooms.entry(id.to_string()).or_insert_with(|| broadcast::channel(64).0).subscribe()
     }
 
@@ -102,10 +105,7 @@ impl Rooms {
     }
 
     fn allow(&self, key: String) -> bool {
-        if self.limiter.len() > 10_000 {
-            self.limiter.retain_recent();
-        }
-        self.limiter.check_key(&key).is_ok()
+        self.limiter.check(&key).is_ok()
     }
 }
 

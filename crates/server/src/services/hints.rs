@@ -66,7 +66,7 @@ pub struct Hints {
     running: Mutex<HashSet<String>>,
     /// The most hints worked out at once on this server.
     max_running: usize,
-    per_address: governor::DefaultKeyedRateLimiter<IpAddr>,
+    per_address: crate::limits::Keyed<IpAddr>,
 }
 
 impl Hints {
@@ -85,7 +85,7 @@ impl Hints {
             budget,
             running: Mutex::default(),
             max_running: bot_workers.max(1),
-            per_address: governor::RateLimiter::keyed(governor::Quota::per_minute(per_minute).allow_burst(burst)),
+            per_address: crate::limits::Keyed::new(governor::Quota::per_minute(per_minute).allow_burst(burst)),
         }
     }
 
@@ -177,12 +177,9 @@ impl AppState {
             return Err(ApiError::NoHints);
         }
         if let Some(ip) = ip {
-            if hints.per_address.check_key(&ip).is_err() {
+            if hints.per_address.check(&ip).is_err() {
                 self.spare(game);
                 return Err(ApiError::RateLimited);
-            }
-            if hints.per_address.len() > 10_000 {
-                hints.per_address.retain_recent();
             }
         }
         let place = match hints.reserve(&live.id) {

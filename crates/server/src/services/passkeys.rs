@@ -72,7 +72,7 @@ pub fn passkey_origin(url: &str) -> Result<String, String> {
     Ok(parsed.origin().ascii_serialization())
 }
 
-type Limiter<K> = governor::DefaultKeyedRateLimiter<K>;
+type Limiter<K> = crate::limits::Keyed<K>;
 
 /// What the passkeys service keeps in memory.
 pub struct Passkeys {
@@ -117,7 +117,7 @@ impl Passkeys {
             webauthn,
             origin: origin.unwrap_or_else(|| Url::parse("http://localhost").expect("a URL")),
             any_port,
-            starts: governor::RateLimiter::keyed(quota),
+            starts: Limiter::new(quota),
         }
     }
 
@@ -134,10 +134,7 @@ impl Passkeys {
 
     /// Counts a ceremony started from `address`, or says how long to wait.
     fn start(&self, address: IpAddr) -> Result<(), ApiError> {
-        if self.starts.len() > 10_000 {
-            self.starts.retain_recent();
-        }
-        self.starts.check_key(&address).map_err(|n| {
+        self.starts.check(&address).map_err(|n| {
             let secs = n.wait_time_from(DefaultClock::default().now()).as_secs_f64().ceil();
             ApiError::Throttled((secs as u64).max(1))
         })
