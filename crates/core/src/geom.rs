@@ -133,6 +133,17 @@ impl Spot {
         (0..14).map(Spot)
     }
 
+    /// The spot's place in [`Spot::all`] (0 to 13).
+    ///
+    /// ```
+    /// use carcassonne::Spot;
+    /// assert!(Spot::all().enumerate().all(|(i, s)| s.index() == i));
+    /// assert_eq!(Spot::GARDEN.index(), 13);
+    /// ```
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
     /// Whether the spot is a half-edge (a field's spot).
     pub const fn is_half_edge(self) -> bool {
         4 <= self.0 && self.0 < 12

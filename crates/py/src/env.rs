@@ -71,7 +71,7 @@ pub(crate) const ROLE_PLANES: [&str; 5] = ["thief", "knight", "monk", "farmer", 
 pub(crate) fn decision(action: Action) -> usize {
     match action {
         Action::Pass => 0,
-        Action::Follower(s) => 1 + Spot::all().position(|x| x == s).unwrap_or(0),
+        Action::Follower(s) => 1 + s.index(),
         Action::Abbot(s) if s == Spot::GARDEN => 16,
         Action::Abbot(_) => 15,
         Action::Recall => 17,
@@ -86,6 +86,22 @@ fn action_of(d: usize) -> Action {
         16 => Action::Abbot(Spot::GARDEN),
         _ => Action::Recall,
     }
+}
+
+/// The move of flat action `action` ([`flat_action`]) for the player to move
+/// of `game`, in the window of `radius` (`width` cells a side); `None` when
+/// nobody is to move or the hand has no such slot.
+pub(crate) fn action_move(game: &Game, radius: i32, width: usize, action: usize) -> Option<Move> {
+    let p = game.to_move()?;
+    let d = action % DECISIONS;
+    let rest = action / DECISIONS;
+    let rot = Rotation::new((rest % 4) as u8)?;
+    let rest = rest / 4;
+    let cells = width * width;
+    let (slot, cell) = (rest / cells, rest % cells);
+    let tile = *game.hand(p).get(slot)?;
+    let pos = Pos::new((cell % width) as i32 - radius, (cell / width) as i32 - radius);
+    Some(Move { tile, pos, rot, action: action_of(d) })
 }
 
 /// The plane of `BASE_PLANES` that marks the cell of the last tile placed.
@@ -137,7 +153,7 @@ pub(crate) fn write_tile(board: &mut [u8], cells: usize, c: usize, t: &PlacedTil
 /// its role and its spot (index + 1).
 pub(crate) fn figure_of(f: &Follower, seat: PlayerId, players: usize) -> (usize, usize, u8) {
     let rel = (f.player.index() + players - seat.index()) % players;
-    (rel, role_index(f.role), 1 + Spot::all().position(|s| s == f.spot).unwrap_or(0) as u8)
+    (rel, role_index(f.role), 1 + f.spot.index() as u8)
 }
 
 /// Sets a figure's planes at cell `c` (`on`), or clears them.
@@ -200,16 +216,7 @@ impl EnvCore {
         if action >= self.actions() {
             return None;
         }
-        let p = self.game.to_move()?;
-        let d = action % DECISIONS;
-        let rest = action / DECISIONS;
-        let rot = Rotation::new((rest % 4) as u8)?;
-        let rest = rest / 4;
-        let cells = self.width * self.width;
-        let (slot, cell) = (rest / cells, rest % cells);
-        let tile = *self.game.hand(p).get(slot)?;
-        let pos = Pos::new((cell % self.width) as i32 - self.radius, (cell / self.width) as i32 - self.radius);
-        Some(Move { tile, pos, rot, action: action_of(d) })
+        action_move(&self.game, self.radius, self.width, action)
     }
 
     fn actions(&self) -> usize {

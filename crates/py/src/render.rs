@@ -150,7 +150,7 @@ fn spot_at(spot: Spot, rot: u8) -> (f32, f32) {
         (0.5, 0.5),
         GARDEN_AT,
     ];
-    let i = Spot::all().position(|s| s == spot).unwrap_or(12);
+    let i = spot.index();
     if spot == Spot::GARDEN {
         turn(GARDEN_AT, rot)
     } else {

@@ -22,7 +22,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use carcassonne::TILE_KINDS;
-use carcassonne::{Action, Game, Move, Placement, PlayerId, Pos, Rules, Setup, TileId, View};
+use carcassonne::{Action, Game, Placement, PlayerId, Pos, Rules, Setup, TileId, View};
 use carcassonne_ai::BotSpec;
 use numpy::{Element, PyArrayDyn, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
@@ -32,8 +32,8 @@ use rand_core::RngCore;
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
 use crate::env::{
-    decision, figure_of, flat_action, window_cell, write_figure, write_tile, BASE_PLANES, DECISIONS, LAST_PLACED,
-    ROLE_PLANES,
+    action_move, decision, figure_of, flat_action, window_cell, write_figure, write_tile, BASE_PLANES, DECISIONS,
+    LAST_PLACED, ROLE_PLANES,
 };
 use crate::{parse_rules, setup_error, CarcassonneError, IllegalMoveError};
 
@@ -236,10 +236,9 @@ impl Figure {
 /// One game of the batch and what its observation last held.
 struct Table {
     game: Game,
-    /// The learner's legal moves inside the window, by action, ascending.
-    /// Each as `action << 24 | index` of the move in `moves`.
-    legal: Vec<u64>,
-    moves: Vec<Move>,
+    /// The learner's legal moves inside the window, by flat action,
+    /// ascending (a move is decoded from its action when played).
+    legal: Vec<u32>,
     /// How many entries of the `legal_actions` row hold an action.
     listed: usize,
     /// The figures the board planes show.
@@ -258,8 +257,8 @@ struct Table {
     /// Whether the episode ended: the next step starts a new one.
     done: bool,
     placements: Vec<Placement>,
-    /// The window's placements of a tile, as `(cell * 4 + rotation) << 16 | index`
-    /// in `placements`, sorted.
+    /// The window's positions of a tile's placements, as `cell << 32 |
+    /// start << 16 | end` (their range in `placements`), sorted.
     keyed: Vec<u64>,
     actions: Vec<Action>,
 }
@@ -269,7 +268,6 @@ impl Table {
         Table {
             game,
             legal: Vec::new(),
-            moves: Vec::new(),
             listed: layout.max_legal,
             figures: Vec::new(),
             scratch: Vec::new(),
@@ -360,7 +358,8 @@ impl Table {
     fn play(&mut self, layout: &Layout, i: usize, out: &mut Out<'_>) {
         let from = self.game.history().len();
         let mover = self.viewer;
-        let mv = self.moves[(self.legal[i] & 0xFF_FFFF) as usize];
+        let mv = action_move(&self.game, layout.radius, layout.width, self.legal[i] as usize)
+            .expect("a listed action is a move of the hand");
         self.game.play_unchecked(&mv);
         self.play_bots(layout);
         let score = self.game.scores()[mover.index()];
@@ -444,20 +443,25 @@ impl Table {
         }
         out.unseen.copy_from_slice(&view.unseen());
 
-        for &k in &self.legal {
-            if let Some(m) = out.mask.get_mut((k >> 24) as usize) {
-                *m = 0;
+        let masked = !out.mask.is_empty();
+        if masked {
+            for &k in &self.legal {
+                if let Some(m) = out.mask.get_mut(k as usize) {
+                    *m = 0;
+                }
             }
         }
         self.collect_legal(layout);
-        for &k in &self.legal {
-            if let Some(m) = out.mask.get_mut((k >> 24) as usize) {
-                *m = 1;
+        if masked {
+            for &k in &self.legal {
+                if let Some(m) = out.mask.get_mut(k as usize) {
+                    *m = 1;
+                }
             }
         }
         let listed = self.legal.len().min(layout.max_legal);
         for (slot, &k) in out.legal.iter_mut().zip(&self.legal) {
-            *slot = (k >> 24) as i32;
+            *slot = k as i32;
         }
         if self.listed > listed {
             out.legal[listed..self.listed].fill(-1);
@@ -473,9 +477,8 @@ impl Table {
     /// slots ascending, each slot's placements sorted by cell and rotation
     /// (a short list), and each placement's few decisions sorted.
     fn collect_legal(&mut self, layout: &Layout) {
-        let Table { game, legal, moves, placements, keyed, actions, viewer, .. } = self;
+        let Table { game, legal, placements, keyed, actions, viewer, .. } = self;
         legal.clear();
-        moves.clear();
         let me = *viewer;
         if game.to_move() != Some(me) {
             return;
@@ -487,27 +490,40 @@ impl Table {
             }
             placements.clear();
             game.placements_of(tile, placements);
+            // The placements come by position, each position's rotations
+            // ascending: only the positions need sorting, by cell.
             keyed.clear();
-            keyed.extend(placements.iter().enumerate().filter_map(|(i, p)| {
-                let cell = layout.cell(p.pos)?;
-                Some(((cell * 4 + p.rot.quarter_turns() as usize) as u64) << 16 | i as u64)
-            }));
+            let mut start = 0;
+            while start < placements.len() {
+                let pos = placements[start].pos;
+                let end = start + placements[start..].iter().take_while(|p| p.pos == pos).count();
+                if let Some(cell) = layout.cell(pos) {
+                    keyed.push((cell as u64) << 32 | (start as u64) << 16 | end as u64);
+                }
+                start = end;
+            }
             keyed.sort_unstable();
             for &k in keyed.iter() {
-                let p = placements[(k & 0xFFFF) as usize];
-                let cell = (k >> 18) as usize;
-                actions.clear();
-                game.actions_into(tile, p, actions);
-                actions.sort_unstable_by_key(|&a| decision(a));
-                for &action in actions.iter() {
-                    let a = flat_action(slot, layout.cells(), cell, p.rot, decision(action));
-                    legal.push((a as u64) << 24 | moves.len() as u64);
-                    moves.push(Move { tile, pos: p.pos, rot: p.rot, action });
+                let cell = (k >> 32) as usize;
+                for &p in &placements[(k >> 16 & 0xFFFF) as usize..(k & 0xFFFF) as usize] {
+                    actions.clear();
+                    game.actions_into(tile, p, actions);
+                    let base = flat_action(slot, layout.cells(), cell, p.rot, 0) as u32;
+                    let from = legal.len();
+                    legal.extend(actions.iter().map(|&a| base + decision(a) as u32));
+                    // Followers come by segment, not always by spot.
+                    if !legal[from..].is_sorted() {
+                        legal[from..].sort_unstable();
+                    }
                 }
             }
         }
-        debug_assert!(legal.is_sorted());
-        legal.dedup_by_key(|k| *k >> 24);
+        // Ascending by construction; checked, since the engine's order of
+        // placements is not a promise (a sort is O(n) when sorted).
+        if !legal.is_sorted() {
+            legal.sort_unstable();
+        }
+        legal.dedup();
     }
 }
 
@@ -920,7 +936,7 @@ impl VecCore {
             let found = if short {
                 ((a as usize) < t.legal.len()).then_some(a as usize)
             } else {
-                t.legal.binary_search_by_key(&(a as u64), |k| k >> 24).ok()
+                u32::try_from(a).ok().and_then(|a| t.legal.binary_search(&a).ok())
             };
             match found {
                 Some(k) => choices.push(Choice::Play(k)),
