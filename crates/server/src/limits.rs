@@ -26,12 +26,21 @@ impl Pruning {
         Pruning { floor, at: AtomicUsize::new(0) }
     }
 
+    /// Whether a map of `len` entries is due.
+    pub fn due(&self, len: usize) -> bool {
+        len > self.at.load(Ordering::Relaxed).max(self.floor)
+    }
+
+    /// Notes a pruning that kept `kept` entries.
+    pub fn pruned(&self, kept: usize) {
+        self.at.store(kept.saturating_mul(2), Ordering::Relaxed);
+    }
+
     /// Runs `prune` if a map of `len` entries is due, `prune` returning how
     /// many entries it kept.
     pub fn maybe(&self, len: usize, prune: impl FnOnce() -> usize) {
-        if len > self.at.load(Ordering::Relaxed).max(self.floor) {
-            let kept = prune();
-            self.at.store(kept.saturating_mul(2), Ordering::Relaxed);
+        if self.due(len) {
+            self.pruned(prune());
         }
     }
 }

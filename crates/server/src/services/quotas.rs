@@ -17,14 +17,18 @@ use crate::limits::Pruning;
 
 const HOUR: Duration = Duration::from_secs(3600);
 
-#[derive(Default)]
 struct Quota {
     created: std::collections::VecDeque<Instant>,
     /// Games in play it created (one that left memory, idle, no longer counts).
     active: Vec<Weak<Live>>,
-    /// The length of `active` at which its ended games are next dropped
-    /// (twice what was kept, so that a long list costs O(1) a game).
-    prune_at: usize,
+    /// When `active` is next pruned of ended games, past the cap aside.
+    pruning: Pruning,
+}
+
+impl Default for Quota {
+    fn default() -> Quota {
+        Quota { created: Default::default(), active: Vec::new(), pruning: Pruning::new(64) }
+    }
 }
 
 /// Per client address (its key: `listen::addr_key`): when it created games
@@ -59,9 +63,9 @@ impl Quotas {
         // (they must not count) or has doubled since: pruning it on every
         // game cost O(n²) under a raised cap (17 % of the server's time
         // while 10,000 games started from one address).
-        if q.active.len() >= c.max_active_games_per_ip.min(q.prune_at) {
+        if q.active.len() >= c.max_active_games_per_ip || q.pruning.due(q.active.len()) {
             q.active.retain(|live| live.upgrade().is_some_and(|live| !live.finished()));
-            q.prune_at = (2 * q.active.len()).max(64);
+            q.pruning.pruned(q.active.len());
         }
         if q.created.len() >= c.max_new_games_per_hour_per_ip {
             return Err(ApiError::Quota(format!(
