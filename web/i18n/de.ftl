@@ -456,6 +456,10 @@ board = Das Spielfeld
 zoom-in = Vergrößern
 zoom-out = Verkleinern
 zoom-fit = Ganzes Spielfeld zeigen
+# Lists of words, as the language writes them (the CLDR's list patterns): two words, and the last of three or more
+# (the others are joined by a comma).
+list-two = { $first } und { $last }
+list-end = { $rest } und { $last }
 tile-words-unknown = Plättchen { $id }
 tile-words-fields = ein Plättchen nur mit Wiese
 tile-words = ein Plättchen mit { $list }

@@ -467,6 +467,10 @@ board = The board
 zoom-in = Zoom in
 zoom-out = Zoom out
 zoom-fit = Show the whole board
+# Lists of words, as the language writes them (the CLDR's list patterns): two words, and the last of three or more
+# (the others are joined by a comma).
+list-two = { $first } and { $last }
+list-end = { $rest }, and { $last }
 tile-words-unknown = tile { $id }
 tile-words-fields = a tile of fields
 tile-words = a tile with { $list }

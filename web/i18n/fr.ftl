@@ -465,6 +465,10 @@ board = Le plateau
 zoom-in = Zoom avant
 zoom-out = Zoom arrière
 zoom-fit = Montrer tout le plateau
+# Lists of words, as the language writes them (the CLDR's list patterns): two words, and the last of three or more
+# (the others are joined by a comma).
+list-two = { $first } et { $last }
+list-end = { $rest } et { $last }
 tile-words-unknown = tuile { $id }
 tile-words-fields = une tuile de pré
 tile-words = une tuile avec { $list }

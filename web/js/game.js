@@ -9,7 +9,7 @@ import { Hints, hintsAllowed } from './hint.js';
 import { clockLogHtml, Clocks } from './clock.js';
 import { ConnectionStatus } from './connection.js';
 import { copyText, esc, toast } from './dom.js';
-import { errorText, lang, t } from './i18n.js';
+import { errorText, lang, listWords, t } from './i18n.js';
 import { rulesTitle } from './rules.js';
 import { colorOf, markIcon } from './meeple.js';
 import { breakdownHtml, chartSvg, logHtml, playersHtml, remainingHtml, scoredHtml, scoringText, scoringWhy, winText } from './panels.js';
@@ -387,7 +387,7 @@ export class GameScreen {
     const name = (seat) => (s.you.length === 1 && s.you[0] === seat ? t('seat-you') : s.players[seat].name);
     const out = [];
     for (const e of fresh) {
-      const who = (seats) => new Intl.ListFormat(lang, { type: 'conjunction' }).format(seats.map(name));
+      const who = (seats) => listWords(seats.map(name));
       if (e.type === 'tile') out.push(t(e.at[0] || e.at[1] ? 'said-laid' : 'said-laid-start', { name: name(e.seat), tile: tileWords(e.tile), place: placeWords(e.at[0], e.at[1]) }));
       else if (e.type === 'deploy' && out.length) out[out.length - 1] += t('said-with', { role: t(`role-${e.role}`) });
       else if (e.type === 'score') out.push(t('said-scored', { names: who(e.to), points: e.points, what: scoringText(e).replace(/<[^>]+>/g, '') }));

@@ -198,7 +198,7 @@ function formatExpr(bundle, e, args, depth) {
     case 'var': {
       const v = args ? args[e.name] : undefined;
       if (v === undefined || v === null) return `{$${e.name}}`;
-      return typeof v === 'number' ? new Intl.NumberFormat(bundle.lang).format(v) : String(v);
+      return typeof v === 'number' ? numberWords(v, bundle.lang) : String(v);
     }
     case 'ref': {
       const entry = bundle.entries[e.id];
@@ -214,13 +214,50 @@ function formatExpr(bundle, e, args, depth) {
       else key = formatExpr(bundle, e.selector, args, depth);
       let chosen = e.variants.find((v) => String(v.key) === String(key));
       if (!chosen && typeof key === 'number') {
-        const cat = new Intl.PluralRules(bundle.lang).select(key);
+        const cat = intl(Intl.PluralRules, {}, bundle.lang).select(key);
         chosen = e.variants.find((v) => v.key === cat);
       }
       return formatPattern(bundle, (chosen || e.variants[e.def]).pattern, args, depth);
     }
     default: return '';
   }
+}
+
+// ---- formatters ----
+
+const formatters = new Map();
+
+/**
+ * An Intl formatter (`Intl.NumberFormat`, …) for the language in force with these options, made once and kept:
+ * making one costs far more than using it (a page's first, about 100 ms on a slow phone, the locale's data).
+ */
+export function intl(Kind, options = {}, l = lang) {
+  const key = `${Kind.name} ${l} ${JSON.stringify(options)}`;
+  let f = formatters.get(key);
+  if (!f) {
+    f = new Kind(l, options);
+    formatters.set(key, f);
+  }
+  return f;
+}
+
+/**
+ * A number in a language's digits. Whole numbers from 0 to 999 are written alike in every language here (no
+ * grouping, no sign) and skip Intl: a page's first Intl.NumberFormat costs about 100 ms on a slow phone.
+ */
+function numberWords(v, l) {
+  return Number.isInteger(v) && v >= 0 && v < 1000 ? String(v) : intl(Intl.NumberFormat, {}, l).format(v);
+}
+
+/**
+ * Words as a list in the language in force: "Ada, Bea, and Cy" (the messages `list-two` and `list-end`: made
+ * from the language's file, not Intl.ListFormat, whose first making costs about 100 ms on a slow phone).
+ */
+export function listWords(parts) {
+  if (parts.length < 2) return parts.join('');
+  const last = parts[parts.length - 1];
+  if (parts.length === 2) return t('list-two', { first: parts[0], last });
+  return t('list-end', { rest: parts.slice(0, -1).join(', '), last });
 }
 
 // ---- the messages in force ----

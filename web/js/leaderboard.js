@@ -4,7 +4,7 @@
 
 import { request } from './api.js';
 import { esc } from './dom.js';
-import { errorText, lang, t } from './i18n.js';
+import { errorText, intl, t } from './i18n.js';
 import { levelName, playerLink, ratingText } from './profile.js';
 
 const POOLS = [['duel', 'leaderboard-duel'], ['multi', 'leaderboard-multi']];
@@ -28,7 +28,7 @@ export class LeaderboardScreen {
       return;
     }
     document.title = t('leaderboard-page-title');
-    const count = (n) => new Intl.NumberFormat(lang).format(n);
+    const count = (n) => intl(Intl.NumberFormat).format(n);
     const list = (rows) => (rows.length ? `<table class="board-table">
         <thead><tr><th scope="col">${esc(t('leaderboard-col-rank'))}</th><th scope="col">${esc(t('leaderboard-col-player'))}</th><th scope="col">${esc(t('leaderboard-col-rating'))}</th><th scope="col">${esc(t('leaderboard-col-games'))}</th></tr></thead>
         <tbody>${rows.map((r) => `<tr><td>${count(r.rank)}</td><td><a href="${playerLink(r.name)}">${esc(r.name)}</a></td>

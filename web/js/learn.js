@@ -5,8 +5,8 @@
 // lesson's `lesson-KEY-title`, `-intro`, `-goal` and `-done`.
 
 import { esc } from './dom.js';
-import { t } from './i18n.js';
-import { Practice, learnData, listWords, moveEvents, moveWords, scoredWords } from './practice.js';
+import { listWords, t } from './i18n.js';
+import { Practice, learnData, moveEvents, moveWords, scoredWords } from './practice.js';
 
 const DONE_KEY = 'carcassonne.learn.done';
 

@@ -6,7 +6,7 @@
 
 import { addTokens, lastName, rememberName, request } from './api.js';
 import { esc, toast } from './dom.js';
-import { errorText, has, lang, t } from './i18n.js';
+import { errorText, has, intl, lang, t } from './i18n.js';
 import { headlineOf } from './rules.js';
 
 const SEATS_KEY = 'carcassonne.lobby';
@@ -56,7 +56,7 @@ function levelName(name) {
 }
 
 /** A rating as a whole number, without a thousands separator (ratings read as one figure). */
-const ratingText = (r) => new Intl.NumberFormat(lang, { maximumFractionDigits: 0, useGrouping: false }).format(r);
+const ratingText = (r) => intl(Intl.NumberFormat, { maximumFractionDigits: 0, useGrouping: false }).format(r);
 
 export class LobbyScreen {
   constructor(root, options) {

@@ -2,7 +2,7 @@
 // the tiles left, the end-of-game breakdown and the score chart.
 
 import { esc } from './dom.js';
-import { lang, t } from './i18n.js';
+import { listWords, t } from './i18n.js';
 import { colorOf, markIcon, markPath, meepleIcon } from './meeple.js';
 import { ROLE_OF_KIND, tileLabel, tileSvg } from './tiles.js';
 
@@ -216,15 +216,6 @@ export function chartSvg(history, players, { width = 560, height = 240, mark = n
 }
 
 const ROLES_OF_SCORING = { road: ['thief'], city: ['knight'], cloister: ['monk', 'abbot'], garden: ['abbot'], farm: ['farmer'] };
-
-/** Words as a list in the language in force: "Ada, Bea and Cy". */
-function listWords(parts) {
-  try {
-    return new Intl.ListFormat(lang, { type: 'conjunction' }).format(parts);
-  } catch {
-    return parts.join(', ');
-  }
-}
 
 /**
  * Why the scoring `log[i]` scored: its tiles (from the server's `cover`,

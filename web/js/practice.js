@@ -9,7 +9,7 @@
 import { api } from './api.js';
 import { BoardView } from './board.js';
 import { esc } from './dom.js';
-import { has, lang, t } from './i18n.js';
+import { has, listWords, t } from './i18n.js';
 import { colorOf } from './meeple.js';
 import { followerWords } from './review.js';
 import { DIRS, HALVES, placeWords, tileWords } from './tiles.js';
@@ -40,14 +40,6 @@ export function learnData() {
   return staticJson('learn/lessons.json', 'learn-load-failed');
 }
 
-/** Names as a list in the language in force: "Ada and Bea". */
-export function listWords(parts) {
-  try {
-    return new Intl.ListFormat(lang, { type: 'conjunction' }).format(parts);
-  } catch {
-    return parts.join(', ');
-  }
-}
 
 /**
  * The engine's refusal of POST /api/replay as the rule's stable code and

@@ -8,7 +8,7 @@
 
 import { knownGames, request, tokensFor } from './api.js';
 import { ago, esc } from './dom.js';
-import { errorText, has, lang, t } from './i18n.js';
+import { errorText, has, intl, lang, t } from './i18n.js';
 import { presetName } from './rules.js';
 
 const LINKED_KEY = 'carcassonne.linked';
@@ -20,12 +20,12 @@ function poolName(pool) {
 
 /** A rating as a whole number, without a thousands separator (ratings read as one figure). */
 export function ratingText(r) {
-  return new Intl.NumberFormat(lang, { maximumFractionDigits: 0, useGrouping: false }).format(r);
+  return intl(Intl.NumberFormat, { maximumFractionDigits: 0, useGrouping: false }).format(r);
 }
 
 /** A count in the page's language. */
 function count(n) {
-  return new Intl.NumberFormat(lang).format(n);
+  return intl(Intl.NumberFormat).format(n);
 }
 
 /** A preset's name, or the name as the server gives it. */
@@ -102,7 +102,7 @@ function resultWords(result) {
 }
 
 function rate(tally) {
-  return tally.games ? new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 0 }).format(tally.wins / tally.games) : '–';
+  return tally.games ? intl(Intl.NumberFormat, { style: 'percent', maximumFractionDigits: 0 }).format(tally.wins / tally.games) : '–';
 }
 
 /** #/player/NAME */

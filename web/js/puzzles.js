@@ -10,9 +10,9 @@
 // language in force.
 
 import { esc } from './dom.js';
-import { lang, t } from './i18n.js';
+import { intl, listWords, t } from './i18n.js';
 import { markIcon } from './meeple.js';
-import { Practice, listWords, moveEvents, moveWords, staticJson } from './practice.js';
+import { Practice, moveEvents, moveWords, staticJson } from './practice.js';
 import { tileSvg } from './tiles.js';
 
 const SOLVED_KEY = 'carcassonne.puzzles.solved';
@@ -69,7 +69,7 @@ function answerWords(tiles, board, m) {
 
 /** Expected points with one decimal, in the language in force (`sign`: always signed, "+3.5", "−1.0"). */
 function decimal(v, sign = false) {
-  const s = new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: sign ? 'always' : 'auto' }).format(v);
+  const s = intl(Intl.NumberFormat, { minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: sign ? 'always' : 'auto' }).format(v);
   return s.replace(/^-/, '−');
 }
 

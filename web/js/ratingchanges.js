@@ -5,7 +5,7 @@
 
 import { request } from './api.js';
 import { esc } from './dom.js';
-import { lang, t } from './i18n.js';
+import { intl, t } from './i18n.js';
 
 const TRIES = 5;
 const AGAIN_MS = 1500;
@@ -28,8 +28,8 @@ export async function showRatingChanges(box, id, tries = 0) {
   }
   if (!r.players.length) { box.replaceChildren(); return; }
   // Ratings read as one figure, without a thousands separator (as in the lobby and the profiles).
-  const signed = new Intl.NumberFormat(lang, { signDisplay: 'exceptZero', useGrouping: false });
-  const plain = new Intl.NumberFormat(lang, { useGrouping: false });
+  const signed = intl(Intl.NumberFormat, { signDisplay: 'exceptZero', useGrouping: false });
+  const plain = intl(Intl.NumberFormat, { useGrouping: false });
   box.innerHTML = `<h3>${esc(t('results-ratings'))}</h3>
     <ul class="rating-changes">${r.players.map((p) => {
     const delta = p.after - p.before;

@@ -7,7 +7,7 @@
 // hint's sentence (hint.js).
 
 import { esc } from './dom.js';
-import { errorText, lang, t } from './i18n.js';
+import { errorText, intl, t } from './i18n.js';
 import { colorOf, markIcon } from './meeple.js';
 import { placeWords, tileSvg } from './tiles.js';
 
@@ -29,7 +29,7 @@ export function tHtml(id, html = {}, args = {}) {
 
 /** Expected points with one decimal, in the language in force. */
 function decimal(v) {
-  return new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(v);
+  return intl(Intl.NumberFormat, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(v);
 }
 
 /**

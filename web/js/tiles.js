@@ -6,7 +6,7 @@
 // geometry: cities and roads from their shapes, fields from a small raster of
 // the tile in which each field is flood-filled from its half-edges.
 
-import { lang, t } from './i18n.js';
+import { listWords, t } from './i18n.js';
 
 export const DIRS = ['N', 'E', 'S', 'W'];
 export const HALVES = ['Nw', 'Ne', 'En', 'Es', 'Se', 'Sw', 'Ws', 'Wn'];
@@ -732,15 +732,6 @@ export class TileSet {
   edgesAt(id, rot) {
     const e = this.shape(id).def.edges;
     return DIRS.map((_, i) => e[(i - rot + 8) % 4]);
-  }
-}
-
-/** Words as a list in the language in force: "a, b and c". */
-function listWords(parts) {
-  try {
-    return new Intl.ListFormat(lang, { type: 'conjunction' }).format(parts);
-  } catch {
-    return parts.join(', ');
   }
 }
 
