@@ -333,8 +333,30 @@ impl Game {
     /// Every decision after placing `tile` at `placement`: pass, each
     /// follower spot, the abbot's spots, recalling the abbot.
     pub fn actions_into(&self, tile: TileId, placement: Placement, out: &mut Vec<Action>) {
-        out.push(Action::Pass);
-        self.each_spot(tile, placement, |s| out.push(Action::Follower(s)));
+        self.each_action(tile, placement, |a| out.push(a));
+    }
+
+    /// The same decisions as [`Game::actions_into`], in the same order,
+    /// each handed to `f` (nothing collected: for callers that turn each
+    /// into something else at once).
+    ///
+    /// ```
+    /// use carcassonne::{Action, Game, Rules, Setup};
+    ///
+    /// let game = Game::new(Setup::standard(Rules::default(), 2, 7)).unwrap();
+    /// let tile = game.tile().unwrap();
+    /// let placement = game.placements()[0];
+    /// let mut seen = Vec::new();
+    /// game.each_action(tile, placement, |a| seen.push(a));
+    /// // Passing, then a follower on each free spot (no abbot in these rules).
+    /// assert_eq!(seen[0], Action::Pass);
+    /// let spots: Vec<Action> = game.spots(placement).into_iter().map(Action::Follower).collect();
+    /// assert_eq!(seen[1..], spots[..]);
+    /// ```
+    #[inline]
+    pub fn each_action(&self, tile: TileId, placement: Placement, mut f: impl FnMut(Action)) {
+        f(Action::Pass);
+        self.each_spot(tile, placement, |s| f(Action::Follower(s)));
         if !self.rules.abbot {
             return;
         }
@@ -343,11 +365,11 @@ impl Game {
             let rt = tile.rotated(placement.rot);
             for spot in [Spot::CLOISTER, Spot::GARDEN] {
                 if rt.segment_at(spot, true).is_some() {
-                    out.push(Action::Abbot(spot));
+                    f(Action::Abbot(spot));
                 }
             }
         } else if self.recall_allowed(placement.pos) {
-            out.push(Action::Recall);
+            f(Action::Recall);
         }
     }
 

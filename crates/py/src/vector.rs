@@ -22,7 +22,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use carcassonne::TILE_KINDS;
-use carcassonne::{Action, Game, Placement, PlayerId, Pos, Rules, Setup, TileId, View};
+use carcassonne::{Game, Placement, PlayerId, Pos, Rules, Setup, TileId, View};
 use carcassonne_ai::BotSpec;
 use numpy::{Element, PyArrayDyn, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
@@ -260,7 +260,6 @@ struct Table {
     /// The window's positions of a tile's placements, as `cell << 32 |
     /// start << 16 | end` (their range in `placements`), sorted.
     keyed: Vec<u64>,
-    actions: Vec<Action>,
 }
 
 impl Table {
@@ -279,7 +278,6 @@ impl Table {
             done: false,
             placements: Vec::new(),
             keyed: Vec::new(),
-            actions: Vec::new(),
         }
     }
 
@@ -477,7 +475,7 @@ impl Table {
     /// slots ascending, each slot's placements sorted by cell and rotation
     /// (a short list), and each placement's few decisions sorted.
     fn collect_legal(&mut self, layout: &Layout) {
-        let Table { game, legal, placements, keyed, actions, viewer, .. } = self;
+        let Table { game, legal, placements, keyed, viewer, .. } = self;
         legal.clear();
         let me = *viewer;
         if game.to_move() != Some(me) {
@@ -506,11 +504,9 @@ impl Table {
             for &k in keyed.iter() {
                 let cell = (k >> 32) as usize;
                 for &p in &placements[(k >> 16 & 0xFFFF) as usize..(k & 0xFFFF) as usize] {
-                    actions.clear();
-                    game.actions_into(tile, p, actions);
                     let base = flat_action(slot, layout.cells(), cell, p.rot, 0) as u32;
                     let from = legal.len();
-                    legal.extend(actions.iter().map(|&a| base + decision(a) as u32));
+                    game.each_action(tile, p, |a| legal.push(base + decision(a) as u32));
                     // Followers come by segment, not always by spot.
                     if !legal[from..].is_sorted() {
                         legal[from..].sort_unstable();
