@@ -505,11 +505,13 @@ impl Table {
                 let cell = (k >> 32) as usize;
                 for &p in &placements[(k >> 16 & 0xFFFF) as usize..(k & 0xFFFF) as usize] {
                     let base = flat_action(slot, layout.cells(), cell, p.rot, 0) as u32;
-                    let from = legal.len();
-                    game.each_action(tile, p, |a| legal.push(base + decision(a) as u32));
-                    // Followers come by segment, not always by spot.
-                    if !legal[from..].is_sorted() {
-                        legal[from..].sort_unstable();
+                    // The decisions as a set (followers come by segment, not
+                    // always by spot), listed in ascending order from it.
+                    let mut set = 0u32;
+                    game.each_action(tile, p, |a| set |= 1 << decision(a));
+                    while set != 0 {
+                        legal.push(base + set.trailing_zeros());
+                        set &= set - 1;
                     }
                 }
             }
@@ -522,6 +524,9 @@ impl Table {
         legal.dedup();
     }
 }
+
+// A placement's decisions fit one `u32` set (`Table::collect_legal`).
+const _: () = assert!(DECISIONS <= 32);
 
 /// +1 for a winner and -1 for the others, 0 when everyone ties (as `SingleAgentEnv`).
 fn end_reward(game: &Game, seat: PlayerId) -> f64 {
