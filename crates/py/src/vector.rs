@@ -473,7 +473,8 @@ impl Table {
     ///
     /// They come out in ascending action order without sorting the list:
     /// slots ascending, each slot's placements sorted by cell and rotation
-    /// (a short list), and each placement's few decisions sorted.
+    /// (a short list), and each placement's decisions listed in order from
+    /// a set of bits.
     fn collect_legal(&mut self, layout: &Layout) {
         let Table { game, legal, placements, keyed, viewer, .. } = self;
         legal.clear();
