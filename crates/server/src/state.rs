@@ -104,7 +104,8 @@ pub struct Notice {
 }
 
 /// One placement the player to move may make, with the follower decisions
-/// it allows.
+/// it allows. (`abbot` and `recall` are left out where they do not apply:
+/// most games have no abbot, and the list goes with every turn.)
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LegalPlacement {
     pub tile: &'static str,
@@ -113,39 +114,42 @@ pub struct LegalPlacement {
     /// Spots a follower may go to.
     pub meeple: Spots,
     /// Spots the abbot may go to.
+    #[serde(skip_serializing_if = "Spots::is_empty")]
     pub abbot: Spots,
     /// Whether the abbot may be taken back instead.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub recall: bool,
 }
 
-/// The legal moves of the player to move, one entry per placement.
+/// The legal moves of the player to move, one entry per placement, in the
+/// engine's order (each tile of the hand once, its placements, and each
+/// placement's decisions).
 pub fn legal_placements(game: &Game) -> Vec<LegalPlacement> {
-    let mut groups: Vec<LegalPlacement> = Vec::new();
-    for mv in game.legal_moves() {
-        let (tile, at, rot) = (mv.tile.name(), at(mv.pos), mv.rot.quarter_turns());
-        let same = |g: &LegalPlacement| g.tile == tile && g.at == at && g.rot == rot;
-        // The engine lists a placement's decisions together: look at the
-        // last group first.
-        let i = match groups.last().filter(|g| same(g)) {
-            Some(_) => groups.len() - 1,
-            None => match groups.iter().position(same) {
-                Some(i) => i,
-                None => {
-                    let none = Spots::default();
-                    groups.push(LegalPlacement { tile, at, rot, meeple: none, abbot: none, recall: false });
-                    groups.len() - 1
-                }
-            },
-        };
-        let g = &mut groups[i];
-        match mv.action {
-            Action::Follower(s) => g.meeple.add(s),
-            Action::Abbot(s) => g.abbot.add(s),
-            Action::Recall => g.recall = true,
-            Action::Pass => {}
+    let mut out = Vec::new();
+    let Some(p) = game.to_move().filter(|_| !game.is_over()) else { return out };
+    let hand = game.hand(p);
+    let mut placements = Vec::new();
+    for (i, &tile) in hand.iter().enumerate() {
+        if hand[..i].contains(&tile) {
+            continue;
+        }
+        placements.clear();
+        game.placements_of(tile, &mut placements);
+        out.reserve(placements.len());
+        for &placement in &placements {
+            let none = Spots::default();
+            let (at, rot) = (at(placement.pos), placement.rot.quarter_turns());
+            let mut g = LegalPlacement { tile: tile.name(), at, rot, meeple: none, abbot: none, recall: false };
+            game.each_action(tile, placement, |action| match action {
+                Action::Follower(s) => g.meeple.add(s),
+                Action::Abbot(s) => g.abbot.add(s),
+                Action::Recall => g.recall = true,
+                Action::Pass => {}
+            });
+            out.push(g);
         }
     }
-    groups
+    out
 }
 
 /// A set of a tile's spots, listed by name (in the order they were added).
@@ -156,6 +160,10 @@ pub struct Spots {
 }
 
 impl Spots {
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
     fn add(&mut self, s: carcassonne::Spot) {
         if let Some(slot) = self.list.get_mut(self.len as usize) {
             *slot = s.name();
@@ -747,6 +755,66 @@ mod tests {
         for key in ["board", "score_history"] {
             assert!(appended.get(key).is_some_and(|&n| n > 1000), "{key} appended: {appended:?}");
         }
+    }
+
+    /// The `legal` list, read back as record moves, is every legal move of
+    /// the engine once; `abbot` and `recall` appear
+    /// only where they apply. Over random games with the abbot, the river
+    /// and hands.
+    #[test]
+    fn the_legal_list_is_the_engines_moves() {
+        let options = [
+            Rules::default(),
+            Rules { abbot: true, river: true, ..Rules::default() },
+            Rules { hand: 3, abbot: true, ..Rules::default() },
+        ];
+        let (mut abbots, mut recalls) = (0, 0);
+        for seed in 0..9u64 {
+            let rules = options[seed as usize % options.len()];
+            let mut game = Game::new(Setup::standard(rules, 2 + seed as usize % 3, seed)).unwrap();
+            let (mut rng, mut mover) = (seeded_rng(seed), RandomMover::new());
+            loop {
+                let listed = serde_json::to_value(super::legal_placements(&game)).unwrap();
+                let mut moves = Vec::new();
+                for p in listed.as_array().unwrap() {
+                    let base = serde_json::json!({ "tile": p["tile"], "at": p["at"], "rot": p["rot"] });
+                    moves.push(base.clone());
+                    for (key, one) in [("meeple", false), ("abbot", false), ("recall", true)] {
+                        match &p[key] {
+                            Value::Null => {}
+                            Value::Array(spots) if !one => {
+                                assert!(key == "meeple" || !spots.is_empty(), "an empty {key} is left out: {p}");
+                                abbots += (key == "abbot") as usize;
+                                for s in spots {
+                                    let mut m = base.clone();
+                                    m[key] = s.clone();
+                                    moves.push(m);
+                                }
+                            }
+                            Value::Bool(true) if one => {
+                                recalls += 1;
+                                let mut m = base.clone();
+                                m[key] = true.into();
+                                moves.push(m);
+                            }
+                            other => panic!("{key}: {other}"),
+                        }
+                    }
+                }
+                let engine: Vec<Value> = game
+                    .legal_moves()
+                    .iter()
+                    .map(|m| serde_json::to_value(carcassonne::record::RecordMove::from_move(m)).unwrap())
+                    .collect();
+                let (mut a, mut b) = (moves.clone(), engine.clone());
+                a.sort_by_key(Value::to_string);
+                b.sort_by_key(Value::to_string);
+                assert_eq!(a, b, "seed {seed}, move {}", game.moves_played());
+                let Some(mv) = mover.choose(&game, &mut rng) else { break };
+                game.play(&mv).unwrap();
+            }
+        }
+        assert!(abbots > 0 && recalls > 0, "abbot {abbots}, recall {recalls}");
     }
 
     /// The log's scorings, discards and recalls carry the record's `score`

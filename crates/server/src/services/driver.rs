@@ -69,10 +69,26 @@ impl AppState {
             return;
         }
         loop {
+            let quick = self.inner.config.quick_bots;
+            let programs = &self.inner.config.external_bots;
             let next = {
                 let mut t = live.lock().await;
                 match t.bot_to_move() {
-                    Some((seat, level)) => Ok((self.copy_of(&t.game), level, seat, t.version(), t.names())),
+                    Some((seat, level)) => {
+                        let (version, names) = (t.version(), t.names());
+                        // A random move takes microseconds: chosen now, on
+                        // the table's game (no copy, no worker); a search
+                        // gets a copy to think on while the game is free.
+                        let game = if level == BotLevel::Random {
+                            let seed = bot_seed(&live.id, version);
+                            Think::Chosen(bots::choose_bot_move(
+                                &level, &t.game, seed, quick, programs, &live.id, &names,
+                            ))
+                        } else {
+                            Think::On(self.copy_of(&t.game))
+                        };
+                        Ok((game, level, seat, version, names))
+                    }
                     None => Err(t.thinking.take().is_some()),
                 }
             };
@@ -103,30 +119,26 @@ impl AppState {
             self.inner.bot_thoughts.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let started = Instant::now();
             let seed = bot_seed(&live.id, version);
-            let quick = self.inner.config.quick_bots;
-            let (programs, id) = (self.inner.config.external_bots.clone(), live.id.clone());
+            let (programs, id) = (programs.clone(), live.id.clone());
             let permits = Arc::clone(&self.inner.bot_permits);
             let gate = Arc::clone(&self.inner.bot_gate);
             let delay = self.inner.config.bot_delay;
-            let app = self.clone();
             let thought = async move {
-                let chosen = if level == BotLevel::Random {
-                    // A random move takes microseconds: no worker needed.
-                    let chosen = bots::choose_bot_move(&level, &game, seed, quick, &programs, &id, &names);
-                    app.spare(game);
-                    Ok(chosen)
-                } else {
-                    // Bots take turns at the workers: a person's move never
-                    // waits for a core behind a crowd of searches.
-                    // Counted at the gate from now until its search is
-                    // done: reviews wait meanwhile (bots first, always).
-                    let _turn = gate.bot_turn();
-                    let permit = permits.acquire_owned().await;
-                    tokio::task::spawn_blocking(move || {
-                        let _permit = permit;
-                        bots::choose_bot_move(&level, &game, seed, quick, &programs, &id, &names)
-                    })
-                    .await
+                let chosen = match game {
+                    Think::Chosen(chosen) => Ok(chosen),
+                    Think::On(game) => {
+                        // Bots take turns at the workers: a person's move never
+                        // waits for a core behind a crowd of searches.
+                        // Counted at the gate from now until its search is
+                        // done: reviews wait meanwhile (bots first, always).
+                        let _turn = gate.bot_turn();
+                        let permit = permits.acquire_owned().await;
+                        tokio::task::spawn_blocking(move || {
+                            let _permit = permit;
+                            bots::choose_bot_move(&level, &game, seed, quick, &programs, &id, &names)
+                        })
+                        .await
+                    }
                 };
                 let wait = delay.saturating_sub(started.elapsed());
                 if !wait.is_zero() {
@@ -238,4 +250,12 @@ fn bot_seed(id: &str, version: u64) -> u64 {
         h = h.wrapping_mul(0x0100_0000_01b3);
     }
     h
+}
+
+/// A bot's move: chosen already, or to be searched for on a copy of the game.
+// (Made once per bot move and moved to the search's thread: not boxed.)
+#[allow(clippy::large_enum_variant)]
+enum Think {
+    Chosen(bots::BotMove),
+    On(carcassonne::Game),
 }

@@ -81,6 +81,8 @@ pub struct Report {
     pub wall: Duration,
     /// Client move latencies: from sending the move to the state that includes it.
     pub latencies: Vec<Duration>,
+    /// When each of `latencies` was sent, from the start of the run.
+    pub sent_at: Vec<Duration>,
     pub errors: Vec<String>,
     /// Spectator sockets opened, and the messages and bytes they received.
     pub spectators: usize,
@@ -132,7 +134,26 @@ impl Report {
             self.spectators,
             self.spectator_messages,
             self.errors.len(),
-        )
+        ) + &self.timeline()
+    }
+
+    /// The p99 latency of the moves sent in each 10 s of the run (where a
+    /// slow tail comes from: the games starting, or all along).
+    pub fn timeline(&self) -> String {
+        let mut windows: Vec<Vec<Duration>> = Vec::new();
+        for (at, latency) in self.sent_at.iter().zip(&self.latencies) {
+            let w = (at.as_secs() / 10) as usize;
+            if windows.len() <= w {
+                windows.resize(w + 1, Vec::new());
+            }
+            windows[w].push(*latency);
+        }
+        let p99 = |l: &mut Vec<Duration>| {
+            l.sort();
+            l.get(((l.len().max(1) - 1) as f64 * 0.99).round() as usize).map_or(0.0, |d| d.as_secs_f64() * 1000.0)
+        };
+        let figures: Vec<String> = windows.iter_mut().map(|l| format!("{:.0}", p99(l))).collect();
+        format!("\nclient move latency p99 by 10 s of the run (ms): {}", figures.join(" "))
     }
 }
 
@@ -214,7 +235,10 @@ pub async fn run(addr: &str, opts: &Options, progress: Option<ProgressBar>) -> R
         match t.await {
             Ok(out) => {
                 report.games.extend(out.game);
-                report.latencies.extend(out.latencies);
+                for (sent, latency) in out.latencies {
+                    report.sent_at.push(sent.saturating_duration_since(started));
+                    report.latencies.push(latency);
+                }
                 report.errors.extend(out.errors);
                 report.client_bytes += out.bytes;
                 report.spectators += out.spectators;
@@ -234,7 +258,7 @@ type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStre
 #[derive(Default)]
 struct Outcome {
     game: Option<GameRun>,
-    latencies: Vec<Duration>,
+    latencies: Vec<(Instant, Duration)>,
     errors: Vec<String>,
     bytes: u64,
     spectators: usize,
@@ -478,7 +502,7 @@ async fn play_one(addr: &str, opts: &Options, i: usize) -> Outcome {
         game.last_version = game.last_version.max(version);
         if let Some((at, sent)) = pending {
             if version > at {
-                out.latencies.push(sent.elapsed());
+                out.latencies.push((sent, sent.elapsed()));
                 pending = None;
             }
         }
