@@ -1344,8 +1344,12 @@ struct Sqlite {
     checkpoints: Option<std::sync::mpsc::SyncSender<()>>,
     /// Checkpoints the checkpointer thread has run.
     checkpointed: Arc<std::sync::atomic::AtomicU64>,
-    /// Of those, the ones that had the log start over.
+    /// The checkpoints the writer finished between two batches, each
+    /// having the log start over.
     restarted: Arc<std::sync::atomic::AtomicU64>,
+    /// Set by the checkpointer when the log is past its limit: the writer
+    /// finishes the checkpoint between two batches.
+    start_over: Arc<std::sync::atomic::AtomicBool>,
     /// One server per file: an exclusive lock on `FILE-lock`, held while
     /// the storage is open (the system releases it when the process ends).
     _lock: Option<std::fs::File>,
@@ -1449,12 +1453,13 @@ impl SqliteStore {
             checkpoints: Some(tell),
             checkpointed: Arc::default(),
             restarted: Arc::default(),
+            start_over: Arc::default(),
             _lock: Some(lock),
         })?;
-        let done = (Arc::clone(&store.0.checkpointed), Arc::clone(&store.0.restarted));
+        let (done, start_over) = (Arc::clone(&store.0.checkpointed), Arc::clone(&store.0.start_over));
         std::thread::Builder::new()
             .name("sqlite-checkpoints".into())
-            .spawn(move || checkpoint_now_and_then(&checkpointer, &told, &done, wal_limit))
+            .spawn(move || checkpoint_now_and_then(&checkpointer, &told, &done, &start_over, wal_limit))
             .map_err(|e| StoreError::failed(format!("cannot start the storage's checkpointer: {e}")))?;
         Ok(store)
     }
@@ -1473,6 +1478,7 @@ impl SqliteStore {
             checkpoints: None,
             checkpointed: Arc::default(),
             restarted: Arc::default(),
+            start_over: Arc::default(),
             _lock: None,
         })
     }
@@ -1593,40 +1599,42 @@ const WAL_SIZE_LIMIT: i64 = 64 << 20;
 /// with the last frame, and SQLite starts the log over only once one has:
 /// the log would grow without end (1.8 GB in the 85 s of the 10,000-game
 /// load), and commits slow down as it grows. So once the log is past the
-/// limit ([`WAL_SIZE_LIMIT`] when the store is opened), right
-/// after a passive checkpoint, a restarting one copies what was committed
-/// meanwhile and has the log start over; the writer waits for that copy
-/// alone. `done` counts the checkpoints, and of those the restarting ones.
+/// limit ([`WAL_SIZE_LIMIT`] when the store is opened), the checkpointer
+/// sets `start_over` and the writer, between two batches, copies what was
+/// committed since (see [`write_all`]): its next commit starts the log over.
+/// (A restarting checkpoint here did the same, but it had to take the write
+/// lock: it waited for a gap between the writer's commits, then the writer
+/// waited for it in SQLite's busy handler, which sleeps 1, 2, 5, 10, 15, 20
+/// ms… in turn: at 10,000 games the batch after each, about once a
+/// second, took 25-58 ms.) `done` counts the checkpoints.
 fn checkpoint_now_and_then(
     conn: &Connection,
     told: &std::sync::mpsc::Receiver<()>,
-    done: &(Arc<std::sync::atomic::AtomicU64>, Arc<std::sync::atomic::AtomicU64>),
+    done: &Arc<std::sync::atomic::AtomicU64>,
+    start_over: &std::sync::atomic::AtomicBool,
     wal_limit: i64,
 ) {
-    let checkpoint = |mode: &str| {
-        // (busy, frames in the log, frames copied): -1, -1 when not in WAL mode.
-        conn.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |r| {
-            Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get::<_, i64>(2)?))
-        })
-    };
     let page_size: i64 = conn.query_row("PRAGMA page_size", [], |r| r.get(0)).unwrap_or(4096);
     while told.recv().is_ok() {
-        match checkpoint("PASSIVE") {
+        match checkpoint(conn, "PASSIVE") {
             Ok((_, frames, _)) => {
-                done.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 if frames.saturating_mul(page_size) > wal_limit {
-                    match checkpoint("RESTART") {
-                        Ok(_) => {
-                            done.1.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        }
-                        Err(e) => tracing::warn!(error = %e, "checkpoint failed"),
-                    }
+                    start_over.store(true, std::sync::atomic::Ordering::Relaxed);
                 }
             }
             Err(e) => tracing::warn!(error = %e, "checkpoint failed"),
         }
         std::thread::sleep(CHECKPOINT_EVERY);
     }
+}
+
+/// A checkpoint of `conn`'s database in `mode`: (busy, frames in the log,
+/// frames copied), -1, -1 when not in WAL mode.
+fn checkpoint(conn: &Connection, mode: &str) -> rusqlite::Result<(i64, i64, i64)> {
+    conn.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |r| {
+        Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get::<_, i64>(2)?))
+    })
 }
 
 /// The least time between two checkpoints.
@@ -1639,17 +1647,31 @@ fn write_all(db: &std::sync::Weak<Sqlite>, writes: &std::sync::mpsc::Receiver<Pe
     while let Ok(first) = writes.recv() {
         let all: Vec<Pending> = std::iter::once(first).chain(writes.try_iter().take(MAX_BATCH - 1)).collect();
         let (batch, replies): (Vec<Write>, Vec<_>) = all.into_iter().unzip();
-        let outcomes = match db.upgrade() {
-            Some(db) => {
-                let outcomes = commit_batch(&mut db.conn(), &batch);
-                db.log_grew();
-                outcomes
+        let Some(db) = db.upgrade() else {
+            for reply in replies {
+                let _ = reply.send(Err(StoreError::failed("the storage is closed")));
             }
-            None => batch.iter().map(|_| Err(StoreError::failed("the storage is closed"))).collect(),
+            continue;
         };
+        let outcomes = commit_batch(&mut db.conn(), &batch);
         for (reply, outcome) in replies.into_iter().zip(outcomes) {
             let _ = reply.send(outcome);
         }
+        // The batch answered, and before the next: with no commit of its
+        // own under way, a checkpoint on the writer's connection copies
+        // what the checkpointer has not (the last fraction of a second's
+        // commits), and the next commit starts the log over.
+        if db.start_over.swap(false, std::sync::atomic::Ordering::Relaxed) {
+            match checkpoint(&db.conn(), "PASSIVE") {
+                Ok((0, frames, copied)) if frames == copied => {
+                    db.restarted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
+                // A reader still on an older snapshot: the checkpointer asks again.
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, "checkpoint failed"),
+            }
+        }
+        db.log_grew();
     }
 }
 
@@ -2876,6 +2898,7 @@ mod tests {
             checkpoints: None,
             checkpointed: Arc::default(),
             restarted: Arc::default(),
+            start_over: Arc::default(),
             _lock: None,
         })
         .unwrap();
