@@ -383,19 +383,31 @@ impl Game {
         })
     }
 
+    /// The tiles the player to move may place: each kind in the hand once
+    /// (a hand may hold two of a tile, with the same moves), with the slot
+    /// where it first is.
+    ///
+    /// ```
+    /// use carcassonne::{Game, Rules, Setup};
+    ///
+    /// let game = Game::new(Setup::standard(Rules { hand: 3, ..Rules::default() }, 2, 7)).unwrap();
+    /// let kinds: Vec<_> = game.tiles_to_place().map(|(_, tile)| tile).collect();
+    /// assert!(!kinds.is_empty() && kinds.len() <= 3);
+    /// ```
+    pub fn tiles_to_place(&self) -> impl Iterator<Item = (usize, TileId)> + '_ {
+        let hand = self.hands[self.to_move.index()].as_slice();
+        hand.iter().enumerate().filter(move |&(i, tile)| !hand[..i].contains(tile)).map(|(i, &tile)| (i, tile))
+    }
+
     /// Every legal move: each tile of the hand, each placement, each decision.
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut moves = Vec::new();
         if self.finished {
             return moves;
         }
-        let hand = self.hands[self.to_move.index()];
         let mut placements = Vec::new();
         let mut actions = Vec::new();
-        for (i, &tile) in hand.as_slice().iter().enumerate() {
-            if hand.as_slice()[..i].contains(&tile) {
-                continue;
-            }
+        for (_, tile) in self.tiles_to_place() {
             placements.clear();
             self.placements_of(tile, &mut placements);
             for &p in &placements {

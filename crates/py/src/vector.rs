@@ -482,11 +482,7 @@ impl Table {
         if game.to_move() != Some(me) {
             return;
         }
-        let hand = game.hand(me);
-        for (slot, &tile) in hand.iter().enumerate().take(layout.slots) {
-            if hand[..slot].contains(&tile) {
-                continue;
-            }
+        for (slot, tile) in game.tiles_to_place().take_while(|&(slot, _)| slot < layout.slots) {
             placements.clear();
             game.placements_of(tile, placements);
             // The placements come by position, each position's rotations

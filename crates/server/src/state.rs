@@ -126,13 +126,11 @@ pub struct LegalPlacement {
 /// placement's decisions).
 pub fn legal_placements(game: &Game) -> Vec<LegalPlacement> {
     let mut out = Vec::new();
-    let Some(p) = game.to_move().filter(|_| !game.is_over()) else { return out };
-    let hand = game.hand(p);
+    if game.is_over() {
+        return out;
+    }
     let mut placements = Vec::new();
-    for (i, &tile) in hand.iter().enumerate() {
-        if hand[..i].contains(&tile) {
-            continue;
-        }
+    for (_, tile) in game.tiles_to_place() {
         placements.clear();
         game.placements_of(tile, &mut placements);
         out.reserve(placements.len());
