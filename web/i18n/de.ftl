@@ -1278,7 +1278,7 @@ why-city = { $state ->
 why-cloister = { $kind ->
         [garden] Ein Garten
        *[cloister] Ein Kloster
-    } mit allen 8 Plättchen ringsum: { $points } Punkte.
+    } mit allen 8 Plättchen ringsum: 1 + 8 = { $points } Punkte.
 why-cloister-final = { $kind ->
         [garden] Ein unfertiger Garten
        *[cloister] Ein unfertiges Kloster

@@ -1252,7 +1252,7 @@ why-city = { $state ->
 why-cloister = A { $kind ->
         [garden] garden
        *[cloister] cloister
-    } with all 8 tiles around it: { $points } points.
+    } with all 8 tiles around it: 1 + 8 = { $points } points.
 why-cloister-final = An unfinished { $kind ->
         [garden] garden
        *[cloister] cloister

@@ -1306,7 +1306,7 @@ why-city = { $state ->
 why-cloister = { $kind ->
         [garden] Un jardin entouré
        *[cloister] Une abbaye entourée
-    } de ses 8 tuiles : { $points } points.
+    } de ses 8 tuiles : 1 + 8 = { $points } points.
 why-cloister-final = { $kind ->
         [garden] Un jardin inachevé
        *[cloister] Une abbaye inachevée
