@@ -265,6 +265,30 @@ test('the page formats every message of every language (no placeholder left, no 
   }
 });
 
+test('plural categories worked out at once are those of Intl.PluralRules', async () => {
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${BASE}/`);
+    await page.waitForSelector('.new-game .start');
+    const wrong = await page.evaluate(async () => {
+      const { pluralOf } = await import('/js/i18n.js');
+      const out = [];
+      const numbers = [];
+      for (let n = 0; n <= 2100; n++) numbers.push(n);
+      for (const n of [1e4, 1e5, 999999, 1e6, 1000001, 2e6, 3e6 + 1, 5e6, 1e7, 1e9, 1.5, 0.5, 2.25]) numbers.push(n);
+      for (const l of ['en', 'de', 'fr']) {
+        const rules = new Intl.PluralRules(l);
+        for (const n of numbers) if (pluralOf(n, l) !== rules.select(n)) out.push(`${l} ${n}: ${pluralOf(n, l)}, not ${rules.select(n)}`);
+      }
+      return out;
+    });
+    assert.deepEqual(wrong, []);
+  } finally {
+    await browser.close();
+  }
+});
+
 test('the top bar fits a 320 px phone in German and in French', async () => {
   const browser = await launchBrowser();
   try {

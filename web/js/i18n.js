@@ -45,7 +45,7 @@ export function setLanguage(l) {
 
 // ---- the Fluent subset ----
 
-/** Parses a .ftl file into { id: { value, attrs: { name: pattern } } } (terms keep their leading '-'). */
+/** Parses a .ftl file into { id: { value, attrs: { name: pattern } } } (terms keep their leading '-'; each pattern its text until first used). */
 export function parseFtl(text) {
   const entries = {};
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
@@ -53,9 +53,10 @@ export function parseFtl(text) {
   const flush = () => {
     if (!cur) return;
     const entry = { value: null, attrs: {} };
+    // Kept as text, parsed on first use (patternOf): a page formats a few dozen of the file's messages.
     const v = joinPattern(cur.valueLines);
-    if (v !== '') entry.value = parsePattern(v);
-    for (const [name, ls] of cur.attrs) entry.attrs[name] = parsePattern(joinPattern(ls));
+    if (v !== '') entry.value = v;
+    for (const [name, ls] of cur.attrs) entry.attrs[name] = joinPattern(ls);
     entries[cur.id] = entry;
     cur = null;
   };
@@ -97,6 +98,15 @@ function joinPattern(ls) {
   const cut = indents.length ? Math.min(...indents) : 0;
   const body = rest.map((l) => l.slice(cut));
   return (first === '' ? body : [first, ...body]).join('\n');
+}
+
+/** An entry's value (`attr` null) or attribute, parsed (once: kept in the entry); null if it has none. */
+function patternOf(entry, attr) {
+  const holder = attr ? entry.attrs : entry;
+  const key = attr || 'value';
+  const p = holder[key];
+  if (typeof p !== 'string') return p || null;
+  return (holder[key] = parsePattern(p));
 }
 
 /** A pattern: a list of strings and placeables. */
@@ -203,7 +213,7 @@ function formatExpr(bundle, e, args, depth) {
     case 'ref': {
       const entry = bundle.entries[e.id];
       if (!entry) return `{${e.id}}`;
-      const pat = e.attr ? entry.attrs[e.attr] : entry.value;
+      const pat = patternOf(entry, e.attr);
       if (!pat) return `{${e.id}}`;
       // Terms see only the arguments given to them (none here); messages see the caller's.
       return formatPattern(bundle, pat, e.id.startsWith('-') ? {} : args, depth + 1);
@@ -214,7 +224,7 @@ function formatExpr(bundle, e, args, depth) {
       else key = formatExpr(bundle, e.selector, args, depth);
       let chosen = e.variants.find((v) => String(v.key) === String(key));
       if (!chosen && typeof key === 'number') {
-        const cat = intl(Intl.PluralRules, {}, bundle.lang).select(key);
+        const cat = pluralOf(key, bundle.lang);
         chosen = e.variants.find((v) => v.key === cat);
       }
       return formatPattern(bundle, (chosen || e.variants[e.def]).pattern, args, depth);
@@ -239,6 +249,20 @@ export function intl(Kind, options = {}, l = lang) {
     formatters.set(key, f);
   }
   return f;
+}
+
+/**
+ * A number's plural category (CLDR's, as `Intl.PluralRules` gives it). Whole numbers of at least 0 in the three
+ * languages here are worked out at once (en, de: "one" for 1; fr: "one" for 0 and 1, "many" for whole millions),
+ * others through Intl: a page's first Intl.PluralRules costs about 100 ms on a slow phone, in a game page's first
+ * task. tests/browser/i18n.test.mjs checks this against Intl.PluralRules.
+ */
+export function pluralOf(n, l = lang) {
+  if (Number.isInteger(n) && n >= 0) {
+    if (l === 'en' || l === 'de') return n === 1 ? 'one' : 'other';
+    if (l === 'fr') return n < 2 ? 'one' : n % 1000000 === 0 ? 'many' : 'other';
+  }
+  return intl(Intl.PluralRules, {}, l).select(n);
 }
 
 /**
@@ -290,7 +314,7 @@ export function t(id, args) {
   for (const b of bundles) {
     const entry = b.entries[msg];
     if (!entry) continue;
-    const pat = attr ? entry.attrs[attr] : entry.value;
+    const pat = patternOf(entry, attr);
     if (pat) return formatPattern(b, pat, args, 0);
   }
   return id;
