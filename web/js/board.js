@@ -396,10 +396,6 @@ export class BoardView {
 
   /**
    * Frames cells (those where a tile fits), each at least `minPx` pixels
-   * wide: all of them if they fit on screen so, else their middle.
-   */
-  /**
-   * Frames cells (those where a tile fits), each at least `minPx` pixels
    * wide, clear of the banner and the buttons: all of them if they fit on
    * screen so, else as many as fit (the largest group). Returns how many
    * are left out of view.

@@ -353,8 +353,11 @@ export class GameScreen {
     this.framing = requestAnimationFrame(() => {
       delete host.dataset.moving;
       if (!this.myTurn) return;
+      // The panel is drawn again (and the board framed again) only when the count it says changes.
       for (let i = 0; i < 2; i++) {
+        const said = this.offView;
         this.offView = this.board.frameCells(this.cellsFor(this.sel.tile), 48);
+        if (this.offView === said) break;
         this.renderTilePanel();
       }
     });
