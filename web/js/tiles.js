@@ -137,6 +137,13 @@ function throughPath(edges) {
   return rotPath([['M', 100, 50], ['C', 80, 50, 50, 80, 50, 100]], k);
 }
 
+// The page's next task: at once when the browser can (scheduler.yield, not
+// clamped as nested timers are), else a timer.
+const nextTask = () => (globalThis.scheduler && scheduler.yield ? scheduler.yield() : new Promise((r) => setTimeout(r)));
+// A task when the page has nothing else to do (scheduler.postTask's background priority), else a timer.
+const backgroundTask = () => (globalThis.scheduler && scheduler.postTask
+  ? scheduler.postTask(() => {}, { priority: 'background' }) : new Promise((r) => setTimeout(r)));
+
 // A tiny canvas to ask "is this point in that shape?" with the browser's own geometry.
 let hitCtx = null;
 function hitContext() {
@@ -329,48 +336,60 @@ function* fieldAnchors(g, cityPaths) {
     }
     return pts;
   };
-  // (The loops are in plain functions, not in the generator: V8 optimises those mid-loop.)
-  const flood = (si, s) => {
+  // (The loops are in plain functions, not in the generator: V8 optimises those mid-loop. Each does
+  // a share of the work, the generator pausing in between: a step is about a millisecond.)
+  const seeds = (si, s) => {
     const stack = [];
     for (const h of s.halves) for (const [x, y] of seedsOf(h)) {
       const k = y * N + x;
       if (!barrier[k] && label[k] < 0) { label[k] = si; stack.push(k); }
     }
+    return stack;
+  };
+  // Grows field `si` from `stack` by up to `n` pixels; whether it has more to grow.
+  const spread = (si, stack, n) => {
     const reach = (nk) => {
       if (!barrier[nk] && label[nk] < 0) { label[nk] = si; stack.push(nk); }
     };
-    while (stack.length) {
+    for (let i = 0; i < n && stack.length; i++) {
       const k = stack.pop(), x = k % N, y = (k / N) | 0;
       if (x + 1 < N) reach(k + 1);
       if (x > 0) reach(k - 1);
       if (y + 1 < N) reach(k + N);
       if (y > 0) reach(k - N);
     }
+    return stack.length > 0;
   };
   const fields = [];
   for (const [si, s] of g.def.segments.entries()) {
     if (s.kind !== 'field') continue;
     fields.push(si);
-    flood(si, s);
+    const stack = seeds(si, s);
+    while (spread(si, stack, 2500)) yield;
     yield;
   }
 
   // Chamfer distance to anything that is not this field (the tile border included).
-  const forward = (si) => {
+  const ROWS = 25; // rows of a pass a step
+  const start = (si) => {
     const d = new Float32Array(N * N);
     for (let k = 0; k < N * N; k++) d[k] = label[k] === si && !obstacle[k] ? 1e6 : 0;
+    return d;
+  };
+  // The forward pass over rows `from` to `to` (excluded), top to bottom.
+  const forward = (d, from, to) => {
     // (Neighbours off the tile count as 0; the loops are written out, as they run at boot.)
-    for (let y = 0; y < N; y++) for (let x = 0; x < N; x++) {
+    for (let y = from; y < to; y++) for (let x = 0; x < N; x++) {
       const k = y * N + x;
       if (!d[k]) continue;
       const up = y > 0;
       d[k] = Math.min(d[k], (x > 0 ? d[k - 1] : 0) + 1, (up ? d[k - N] : 0) + 1,
         (up && x > 0 ? d[k - N - 1] : 0) + 1.414, (up && x + 1 < N ? d[k - N + 1] : 0) + 1.414);
     }
-    return d;
   };
-  const backward = (d) => {
-    for (let y = N - 1; y >= 0; y--) for (let x = N - 1; x >= 0; x--) {
+  // The backward pass over rows `from` down to `to` (excluded), bottom to top.
+  const backward = (d, from, to) => {
+    for (let y = from; y > to; y--) for (let x = N - 1; x >= 0; x--) {
       const k = y * N + x;
       if (!d[k]) continue;
       const down = y + 1 < N;
@@ -396,12 +415,18 @@ function* fieldAnchors(g, cityPaths) {
     }
     return { point: [(bk % N) + 0.5, ((bk / N) | 0) + 0.5], width: best, area };
   };
-  // A field's widest spot, a pass at a time.
+  // A field's widest spot, a share of a pass at a time.
   function* widest(si) {
-    const d = forward(si);
+    const d = start(si);
     yield;
-    backward(d);
-    yield;
+    for (let y = 0; y < N; y += ROWS) {
+      forward(d, y, Math.min(N, y + ROWS));
+      yield;
+    }
+    for (let y = N - 1; y >= 0; y -= ROWS) {
+      backward(d, y, Math.max(-1, y - ROWS));
+      yield;
+    }
     return spotOf(si, d);
   }
 
@@ -633,38 +658,51 @@ export class TileSet {
   }
 
   /**
-   * The same into `el` (the page's `<defs>`): worked out and parsed in short
-   * tasks (of a few ms: 3 ms of work, then what it drew is parsed; the first
-   * one after the caller's), the page answering in between, then put in at
-   * once (each change of the page's `<defs>` restyles them all).
+   * The same into `el` (the page's `<defs>`), in short tasks, the page
+   * answering in between. First every tile without a garden (a few ms of
+   * work a task, then what it drew is parsed), put in at once (each change
+   * of the page's `<defs>` restyles them all); then the tiles with a garden
+   * (The Abbot's), whose pictures wait on their fields' raster, flood fills
+   * and the largest field's widest spot (the heaviest work here: some ms a
+   * step while the JIT warms), one step a task at background priority, put
+   * in at the end.
    */
   async defsInSlices(el) {
-    let since = -Infinity;
+    const ids = [...this.byId.keys()];
+    const garden = (id) => !!tileDefs.get(id).garden;
+    await this.defsInto(el, sharedDefs(), ids.filter((id) => !garden(id)), 3, nextTask);
+    await this.defsInto(el, '', ids.filter(garden), 0, backgroundTask);
+  }
+
+  /** Adds to `el` the drawings `head` and those of tiles `ids`, in tasks of `sliceMs` of work, `next` between them. */
+  async defsInto(el, head, ids, sliceMs, next) {
     const out = document.createElementNS(el.namespaceURI, 'defs'); // off the page: parsed, not styled
     let batch = ''; // drawings made and not parsed yet
-    const put = () => {
-      out.insertAdjacentHTML('beforeend', batch);
-      batch = '';
-    };
+    let since = -Infinity;
     const pause = async () => {
-      if (performance.now() - since < 3) return;
-      if (batch) put();
-      await new Promise((r) => setTimeout(r));
+      if (performance.now() - since < sliceMs) return;
+      if (batch) out.insertAdjacentHTML('beforeend', batch);
+      batch = '';
+      await next();
       since = performance.now();
     };
-    await pause();
-    batch = sharedDefs();
-    for (const id of this.byId.keys()) {
+    await pause(); // (the first task is not the caller's)
+    batch = head;
+    for (const id of ids) {
       const g = this.shape(id);
       await pause();
       if (g.def.garden) {
-        for (const _ of fieldsInSteps(g)) await pause();
+        // The picture needs the garden's place only: the fields' own spots are finished when first asked for (geom).
+        for (const _ of fieldsInSteps(g)) {
+          if (g.garden) break;
+          await pause();
+        }
       }
       batch += this.def(id);
       await pause();
     }
-    put();
-    el.replaceChildren(...out.childNodes);
+    if (batch) out.insertAdjacentHTML('beforeend', batch);
+    el.append(...out.childNodes);
   }
 
   def(id) {
