@@ -37,6 +37,8 @@ async function boot() {
   }
   window.addEventListener('hashchange', route);
   route();
+  // The top bar's account and "your turn" list in the next task: the screen's own comes first.
+  await new Promise((r) => setTimeout(r));
   showAccount();
   installYourTurn();
   // The tiles' pictures come just after the first screen (its <use>s fill in),
