@@ -10,8 +10,8 @@
 // The formatter is a small subset of Fluent, written here (no build step, no
 // vendored package): messages, terms (-term), attributes (.attr), variables
 // ({ $name }), message and term references, string and number literals, and
-// select expressions on a variable (plural categories through
-// Intl.PluralRules, or exact values). The server's test parses the same
+// select expressions on a variable (plural categories, `pluralOf`, or exact
+// values). The server's test parses the same
 // files with the real Fluent parser, so a file this formatter reads wrongly
 // but Fluent rejects fails there; tests/browser/i18n.test.mjs checks that
 // every message formats here.
