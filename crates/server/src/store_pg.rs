@@ -1159,7 +1159,8 @@ impl Store for PgStore {
 
     async fn save_clock(&self, id: &str, clock: &str, deadline: Option<i64>) -> Result<(), StoreError> {
         let conn = self.conn().await?;
-        let save = conn.prepare_cached("UPDATE games SET clock = $2, deadline = $3 WHERE id = $1").await?;
+        let save =
+            conn.prepare_cached("UPDATE games SET clock = $2, deadline = $3, stored_at = now() WHERE id = $1").await?;
         conn.execute(&save, &[&id, &clock, &deadline]).await?;
         Ok(())
     }
@@ -1174,7 +1175,9 @@ impl Store for PgStore {
         let conn = self.conn().await?;
         let swap = conn
             .prepare_cached(
-                "UPDATE games SET clock = $2, deadline = $3 WHERE id = $1 AND deadline IS NOT DISTINCT FROM $4",
+                // (`stored_at`: a feed that was away announces it, `Listener::session`.)
+                "UPDATE games SET clock = $2, deadline = $3, stored_at = now()
+                 WHERE id = $1 AND deadline IS NOT DISTINCT FROM $4",
             )
             .await?;
         Ok(conn.execute(&swap, &[&id, &clock, &deadline, &expected]).await? == 1)
@@ -1516,11 +1519,13 @@ impl Listener {
             Err(e) => return lost(e),
         };
         // Announce what was stored while the feed was not listening (before
-        // its first session, or since its last sign of life).
+        // its first session, or since its last sign of life): the moves, and
+        // the clocks (a time that ran out, a seat handed to a bot).
         let since = std::mem::replace(alive, now);
         let missed = client
             .query(
-                "SELECT id, moves FROM games WHERE stored_at >= $1::timestamptz - make_interval(secs => $2)",
+                "SELECT id, moves, clock IS NOT NULL FROM games
+                 WHERE stored_at >= $1::timestamptz - make_interval(secs => $2)",
                 &[&since, &MISSED_MARGIN_SECS],
             )
             .await;
@@ -1535,10 +1540,17 @@ impl Listener {
         }
         for row in missed {
             if let (Ok(id), Ok(moves)) = (row.try_get::<_, String>(0), row.try_get::<_, i64>(1)) {
-                if !self.send(Change::Moved(GameChanged { id, moves: moves.max(0) as usize })) {
+                let clock = row.try_get::<_, bool>(2).unwrap_or(true).then(|| Change::Clock { game: id.clone() });
+                // The move first: a server reads the clocks once caught up.
+                let moved = Change::Moved(GameChanged { id, moves: moves.max(0) as usize });
+                if !self.send(moved) || clock.is_some_and(|c| !self.send(c)) {
                     return Ended::Closed;
                 }
             }
+        }
+        // The lobby's tables are read again (one may have opened or closed meanwhile).
+        if !self.send(Change::Lobby { table: String::new() }) {
+            return Ended::Closed;
         }
         // And the chat messages written meanwhile: a message reaches the
         // other servers only as news. Told again to the sockets of a game

@@ -468,6 +468,47 @@ async fn moves_stored_before_the_feed_listens_are_announced_too() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clocks_changed_before_the_feed_listens_are_announced_too() {
+    // A time that ran out (or a seat handed to a bot) while a server's feed
+    // was not yet listening: that server reads the game's clocks again when
+    // its feed starts, after the game's moves. (Two servers once disagreed
+    // on an expiry for want of this: clocks.rs, two_servers_act_on_an_expiry_once.)
+    let server = server!();
+    let schema = Schema::new(&server);
+    let (a, b) = (schema.open().await, schema.open().await);
+    a.create_game(&new_game("g1")).await.unwrap();
+    a.create_game(&new_game("g2")).await.unwrap();
+    a.append_move("g1", 0, &a_move(), &progress(2, false)).await.unwrap();
+    assert!(a.swap_clock("g1", None, r#"{"seen":1}"#, Some(5)).await.unwrap());
+    let mut news = b.changes().expect("PostgreSQL reports changes");
+    let wait = async {
+        let mut seen = Vec::new();
+        while !seen.iter().any(|c| matches!(c, Change::Lobby { .. })) {
+            match news.recv().await {
+                Some(c @ (Change::Moved(_) | Change::Clock { .. } | Change::Lobby { .. })) => seen.push(c),
+                Some(_) => {}
+                None => panic!("the change feed ended"),
+            }
+        }
+        seen
+    };
+    let seen = tokio::time::timeout(Duration::from_secs(5), wait).await.expect("the feed's look back");
+    let told: Vec<String> = seen
+        .iter()
+        .map(|c| match c {
+            Change::Moved(m) => format!("moved {} {}", m.id, m.moves),
+            Change::Clock { game } => format!("clock {game}"),
+            _ => "lobby".to_string(),
+        })
+        .collect();
+    // g2 has no clock: its clocks are not read again. The lobby is, last.
+    let g1: Vec<&String> = told.iter().filter(|t| t.contains("g1")).collect();
+    assert_eq!(g1, ["moved g1 1", "clock g1"], "{told:?}");
+    assert!(!told.contains(&"clock g2".to_string()), "{told:?}");
+    assert_eq!(told.last().map(String::as_str), Some("lobby"), "{told:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_change_feed_comes_back_after_losing_its_connection() {
     let server = server!();
     let schema = Schema::new(&server);

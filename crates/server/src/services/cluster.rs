@@ -35,6 +35,11 @@ impl AppState {
                 if (t.game.moves_played() as usize) < moves {
                     if let Err(e) = self.catch_up(&live, &mut t).await {
                         tracing::error!(game = %id, error = %e, "cannot catch up with the storage");
+                    } else if t.clock.is_some() {
+                        // The clocks as stored with those moves, at once (their
+                        // own news may come later: after a feed's look back,
+                        // always).
+                        self.load_clock_into(&id, &mut t).await;
                     }
                 }
                 drop(t);

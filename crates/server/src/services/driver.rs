@@ -65,6 +65,7 @@ impl AppState {
         // One server drives a game's bots: the one holding its lease (with
         // a storage that only this server uses, this one).
         if !self.take_lease(&live).await {
+            tracing::debug!(game = %live.id, "another server drives the game's bots");
             live.lock().await.bots_running = false;
             return;
         }

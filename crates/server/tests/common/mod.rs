@@ -140,13 +140,21 @@ pub async fn post_move(app: &Router, id: &str, token: &str, mv: &Value) -> (Stat
 /// run at once, and a `normal` bot's search in a debug build can hold both
 /// cores for seconds).
 pub async fn wait_for(app: &Router, id: &str, token: Option<&str>, done: impl Fn(&Value) -> bool) -> Value {
+    match wait_a_while(app, id, token, done).await {
+        Some(s) => s,
+        None => panic!("the game did not reach the expected state: {}", state(app, id, token).await),
+    }
+}
+
+/// As [`wait_for`], but `None` after the 30 s (the caller says what it saw).
+pub async fn wait_a_while(app: &Router, id: &str, token: Option<&str>, done: impl Fn(&Value) -> bool) -> Option<Value> {
     let until = std::time::Instant::now() + Duration::from_secs(30);
     while std::time::Instant::now() < until {
         let s = state(app, id, token).await;
         if done(&s) {
-            return s;
+            return Some(s);
         }
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
-    panic!("the game did not reach the expected state");
+    None
 }
