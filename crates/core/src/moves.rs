@@ -277,6 +277,41 @@ impl Game {
         }
     }
 
+    /// Every legal placement of `tile`, a position at a time: `f` gets each
+    /// position where it fits and the set of rotations that fit there (bit
+    /// `r` for [`Rotation::ALL`]`[r]`, never empty), in the order of
+    /// [`Game::placements_of`].
+    ///
+    /// ```
+    /// use carcassonne::{Game, Placement, Rotation, Rules, Setup};
+    ///
+    /// let game = Game::new(Setup::standard(Rules::default(), 2, 7)).unwrap();
+    /// let tile = game.tile().unwrap();
+    /// let mut listed = Vec::new();
+    /// game.each_fit(tile, |pos, rots| {
+    ///     let fit = Rotation::ALL.into_iter().enumerate().filter(|(r, _)| rots & (1 << r) != 0);
+    ///     listed.extend(fit.map(|(_, rot)| Placement { pos, rot }));
+    /// });
+    /// assert_eq!(listed, game.placements());
+    /// ```
+    #[inline]
+    pub fn each_fit(&self, tile: TileId, mut f: impl FnMut(Pos, u8)) {
+        let cells = self.board.frontier_cells();
+        if tile.is_river() {
+            if let Some((cell, mask)) = self.river_rotations(tile) {
+                if mask != 0 {
+                    f(cells[cell], mask);
+                }
+            }
+            return;
+        }
+        for (&pos, mask) in cells.iter().zip(self.board.fit_masks(tile)) {
+            if mask & 15 != 0 {
+                f(pos, mask & 15);
+            }
+        }
+    }
+
     /// Every legal placement of the tile the player to move must place
     /// (the first of their hand), appended to `out`.
     pub fn placements_into(&self, out: &mut Vec<Placement>) {

@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 
 use carcassonne::record::{event_json, Record};
 use carcassonne::{
-    seeded_rng, uniform_below, Action, Event, FarmRule, FirstPlayer, Game, Move, PlayerId, Pos, RandomMover, Role,
-    Rotation, Rules, Setup, Spot, Unplaceable, FOLLOWERS,
+    seeded_rng, uniform_below, Action, Event, FarmRule, FirstPlayer, Game, Move, Placement, PlayerId, Pos, RandomMover,
+    Role, Rotation, Rules, Setup, Spot, Unplaceable, FOLLOWERS,
 };
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
@@ -79,6 +79,14 @@ fn play_checked(seed: u64, players: usize, rules: Rules) -> Game {
             let ours: BTreeSet<(i32, i32, u8)> =
                 placements.iter().map(|p| (p.pos.x, p.pos.y, p.rot.quarter_turns())).collect();
             assert_eq!(ours, reference.all_fits(tile), "seed {seed} {rules}: placements of {tile}");
+            // By position, the same placements in the same order.
+            let mut by_position = Vec::new();
+            game.each_fit(tile, |pos, rots| {
+                assert!(rots != 0 && rots < 16, "seed {seed}: rotation set {rots}");
+                let fit = Rotation::ALL.into_iter().enumerate().filter(|(r, _)| rots & (1 << r) != 0);
+                by_position.extend(fit.map(|(_, rot)| Placement { pos, rot }));
+            });
+            assert_eq!(by_position, placements, "seed {seed} {rules}: each_fit of {tile}");
         }
 
         let action = match mv.action {

@@ -152,7 +152,9 @@ pub(crate) fn write_tile(board: &mut [u8], cells: usize, c: usize, t: &PlacedTil
 /// A figure as the planes show it to `seat`: its seat relative to `seat`,
 /// its role and its spot (index + 1).
 pub(crate) fn figure_of(f: &Follower, seat: PlayerId, players: usize) -> (usize, usize, u8) {
-    let rel = (f.player.index() + players - seat.index()) % players;
+    // (player - seat) mod players, without a division.
+    let rel = f.player.index() + players - seat.index();
+    let rel = if rel >= players { rel - players } else { rel };
     (rel, role_index(f.role), 1 + f.spot.index() as u8)
 }
 

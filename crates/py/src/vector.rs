@@ -22,7 +22,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use carcassonne::TILE_KINDS;
-use carcassonne::{Game, Placement, PlayerId, Pos, Rules, Setup, TileId, View};
+use carcassonne::{Game, Placement, PlayerId, Pos, Rotation, Rules, Setup, TileId, View};
 use carcassonne_ai::BotSpec;
 use numpy::{Element, PyArrayDyn, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
@@ -60,6 +60,8 @@ struct Layout {
     /// Self-play: the learner plays every seat, one move a step, and each
     /// observation is the view of the seat to move.
     self_play: bool,
+    /// Each window cell's position.
+    cell_pos: Vec<Pos>,
 }
 
 impl Layout {
@@ -138,6 +140,34 @@ struct Out<'a> {
 }
 
 impl<'a> Out<'a> {
+    /// Game `i`'s part of every array, given each game's `lengths`
+    /// ([`Layout::lengths`]).
+    fn game(&mut self, i: usize, lengths: &[usize; 17]) -> Out<'_> {
+        fn at<T>(s: &mut [T], i: usize, l: usize) -> &mut [T] {
+            &mut s[i * l..(i + 1) * l]
+        }
+        let l = lengths;
+        Out {
+            board: at(self.board, i, l[0]),
+            hands: at(self.hands, i, l[1]),
+            hand_sizes: at(self.hand_sizes, i, l[2]),
+            unseen: at(self.unseen, i, l[3]),
+            scores: at(self.scores, i, l[4]),
+            supply: at(self.supply, i, l[5]),
+            abbot: at(self.abbot, i, l[6]),
+            to_move: at(self.to_move, i, l[7]),
+            mask: at(self.mask, i, l[8]),
+            legal: at(self.legal, i, l[9]),
+            legal_count: at(self.legal_count, i, l[10]),
+            reward: at(self.reward, i, l[11]),
+            terminated: at(self.terminated, i, l[12]),
+            truncated: at(self.truncated, i, l[13]),
+            illegal: at(self.illegal, i, l[14]),
+            seat: at(self.seat, i, l[15]),
+            seat_scores: at(self.seat_scores, i, l[16]),
+        }
+    }
+
     /// The first `games` games, and the rest.
     fn split(self, games: usize, layout: &Layout) -> (Out<'a>, Out<'a>) {
         let [l0, l1, l2, l3, l4, l5, l6, l7, l8, l9, l10, l11, l12, l13, l14, l15, l16] =
@@ -231,6 +261,20 @@ impl Figure {
         let figure = ((self.0 >> 16) as u8 as usize, (self.0 >> 8) as u8 as usize, self.0 as u8);
         write_figure(board, layout.cells(), layout.players, cell, figure, on);
     }
+
+    /// The same figure seen `by` seats further on (its relative seat moves
+    /// on by that, modulo the seats), its seat plane redrawn: the role and
+    /// spot planes stay.
+    fn reseat(&mut self, board: &mut [u8], layout: &Layout, by: usize) {
+        let n = layout.players;
+        let (cell, seat) = ((self.0 >> 24) as usize, (self.0 >> 16) as u8 as usize);
+        let moved = seat + by;
+        let moved = if moved >= n { moved - n } else { moved };
+        let seats_at = BASE_PLANES.len() * layout.cells();
+        board[seats_at + seat * layout.cells() + cell] = 0;
+        board[seats_at + moved * layout.cells() + cell] = 1;
+        self.0 = self.0 & !(0xFF << 16) | (moved as u64) << 16;
+    }
 }
 
 /// One game of the batch and what its observation last held.
@@ -256,10 +300,10 @@ struct Table {
     seed: u64,
     /// Whether the episode ended: the next step starts a new one.
     done: bool,
-    placements: Vec<Placement>,
-    /// The window's positions of a tile's placements, as `cell << 32 |
-    /// start << 16 | end` (their range in `placements`), sorted.
-    keyed: Vec<u64>,
+    /// The window's cells where a tile fits, a bit each (`Table::collect_legal`).
+    fit_cells: Vec<u64>,
+    /// The rotations that fit there, by cell (only those cells are read).
+    fit_rots: Vec<u8>,
 }
 
 impl Table {
@@ -276,8 +320,8 @@ impl Table {
             score: 0,
             seed: 0,
             done: false,
-            placements: Vec::new(),
-            keyed: Vec::new(),
+            fit_cells: vec![0; layout.cells().div_ceil(64)],
+            fit_rots: vec![0; layout.cells()],
         }
     }
 
@@ -397,9 +441,12 @@ impl Table {
         // placed): clear the figures that left, draw the ones that came.
         let n = layout.players;
         if self.drawn_for != self.viewer {
-            // Another seat's view: every figure's relative seat changes.
-            for f in self.figures.drain(..) {
-                f.draw(board, layout, false);
+            // Another seat's view: every figure's relative seat changes, and
+            // only that (their order stays: one figure a cell, cells first).
+            let by = self.drawn_for.index() + n - self.viewer.index();
+            let by = if by >= n { by - n } else { by };
+            for f in &mut self.figures {
+                f.reseat(board, layout, by);
             }
             self.drawn_for = self.viewer;
         }
@@ -471,50 +518,57 @@ impl Table {
     /// The learner's legal moves inside the window (none unless it is to
     /// move), as `Game::legal_moves` lists them, with their actions.
     ///
-    /// They come out in ascending action order without sorting the list:
-    /// slots ascending, each slot's placements sorted by cell and rotation
-    /// (a short list), and each placement's decisions listed in order from
-    /// a set of bits.
+    /// They come out in ascending action order without sorting: slots
+    /// ascending, each slot's placements by cell (read from a set of bits)
+    /// and rotation, and each placement's decisions listed in order from a
+    /// set of bits.
     fn collect_legal(&mut self, layout: &Layout) {
-        let Table { game, legal, placements, keyed, viewer, .. } = self;
+        let Table { game, legal, fit_cells, fit_rots, viewer, .. } = self;
         legal.clear();
         let me = *viewer;
         if game.to_move() != Some(me) {
             return;
         }
+        // No follower left and no abbot in the rules (most turns of a
+        // random game's second half): every placement's one decision is
+        // to pass, as `Game::each_action` would list it.
+        let pass_only = game.supply(me) == 0 && !game.rules().abbot;
         for (slot, tile) in game.tiles_to_place().take_while(|&(slot, _)| slot < layout.slots) {
-            placements.clear();
-            game.placements_of(tile, placements);
-            // The placements come by position, each position's rotations
-            // ascending: only the positions need sorting, by cell.
-            keyed.clear();
-            let mut start = 0;
-            while start < placements.len() {
-                let pos = placements[start].pos;
-                let end = start + placements[start..].iter().take_while(|p| p.pos == pos).count();
+            // The window's cells where the tile fits, then read in cell
+            // order from their bits (no sort), each bit cleared as it is read.
+            game.each_fit(tile, |pos, rots| {
                 if let Some(cell) = layout.cell(pos) {
-                    keyed.push((cell as u64) << 32 | (start as u64) << 16 | end as u64);
+                    fit_cells[cell / 64] |= 1 << (cell % 64);
+                    fit_rots[cell] = rots;
                 }
-                start = end;
-            }
-            keyed.sort_unstable();
-            for &k in keyed.iter() {
-                let cell = (k >> 32) as usize;
-                for &p in &placements[(k >> 16 & 0xFFFF) as usize..(k & 0xFFFF) as usize] {
-                    let base = flat_action(slot, layout.cells(), cell, p.rot, 0) as u32;
-                    // The decisions as a set (followers come by segment, not
-                    // always by spot), listed in ascending order from it.
-                    let mut set = 0u32;
-                    game.each_action(tile, p, |a| set |= 1 << decision(a));
-                    while set != 0 {
-                        legal.push(base + set.trailing_zeros());
-                        set &= set - 1;
+            });
+            for (w, word) in fit_cells.iter_mut().enumerate() {
+                while *word != 0 {
+                    let cell = w * 64 + word.trailing_zeros() as usize;
+                    *word &= *word - 1;
+                    let pos = layout.cell_pos[cell];
+                    let mut rots = fit_rots[cell];
+                    while rots != 0 {
+                        let rot = Rotation::ALL[rots.trailing_zeros() as usize];
+                        rots &= rots - 1;
+                        let base = flat_action(slot, layout.cells(), cell, rot, 0) as u32;
+                        if pass_only {
+                            legal.push(base);
+                            continue;
+                        }
+                        // The decisions as a set (followers come by segment,
+                        // not always by spot), listed in ascending order from it.
+                        let mut set = 0u32;
+                        game.each_action(tile, Placement { pos, rot }, |a| set |= 1 << decision(a));
+                        while set != 0 {
+                            legal.push(base + set.trailing_zeros());
+                            set &= set - 1;
+                        }
                     }
                 }
             }
         }
-        // Ascending by construction; checked, since the engine's order of
-        // placements is not a promise (a sort is O(n) when sorted).
+        // Ascending by construction (checked: a sort is O(n) when sorted).
         if !legal.is_sorted() {
             legal.sort_unstable();
         }
@@ -559,10 +613,9 @@ const CHUNK: usize = 8;
 /// call up.
 fn run_all(layout: &Layout, tables: &mut [Table], choices: &[Choice], out: Out<'_>, pool: Option<&Pool>) {
     fn serial(layout: &Layout, tables: &mut [Table], choices: &[Choice], mut out: Out<'_>) {
-        for (t, &c) in tables.iter_mut().zip(choices) {
-            let (mut one, rest) = out.split(1, layout);
-            t.run(layout, c, &mut one);
-            out = rest;
+        let lengths = layout.lengths();
+        for (i, (t, &c)) in tables.iter_mut().zip(choices).enumerate() {
+            t.run(layout, c, &mut out.game(i, &lengths));
         }
     }
     let Some(Pool { threads: pool, warm }) = pool.filter(|_| tables.len() > CHUNK) else {
@@ -771,6 +824,9 @@ impl VecCore {
             width,
             slots,
             planes: BASE_PLANES.len() + players + ROLE_PLANES.len() + 1,
+            cell_pos: (0..width * width)
+                .map(|c| Pos::new((c % width) as i32 - radius as i32, (c / width) as i32 - radius as i32))
+                .collect(),
             actions: slots * width * width * 4 * DECISIONS,
             max_legal,
             flat_mask,
