@@ -554,16 +554,17 @@ impl Board {
         // edge or half-edge that meets a neighbour. Each link is written,
         // and kept only if it exists: which ones exist is too random for
         // the CPU to predict, and an absent one reads a harmless segment.
+        let near = Dir::ALL.map(|d| self.grid[cell_index(pos.step(d))].tile);
         let mut sides = 0u8;
         for d in Dir::ALL {
-            sides |= ((self.grid[cell_index(pos.step(d))].tile != 0) as u8) << d.index();
+            sides |= ((near[d.index()] != 0) as u8) << d.index();
         }
         let mut links = [(0u8, 0u16); 12];
         let mut n = 0;
         while sides != 0 {
             let d = Dir::from_index(sides.trailing_zeros() as usize);
             sides &= sides - 1;
-            let nb = &self.tiles[self.grid[cell_index(pos.step(d))].tile as usize - 1];
+            let nb = &self.tiles[near[d.index()] as usize - 1];
             let nrt = self.shape(nb);
             let link = |mine: u8, theirs: u8| {
                 let seg = if mine != NO_SEGMENT { theirs } else { 0 };
