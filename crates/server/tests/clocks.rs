@@ -352,7 +352,10 @@ async fn two_servers_act_on_an_expiry_once() {
         assert_eq!(status, StatusCode::OK, "{v}");
         let s = wait_a_while(&a, &id, Some(t1), |s| s["version"] == 1).await;
         let Some(s) = s else {
-            // (Failed once in CI, not since: what each side holds, for next time.)
+            // (This failed when a server's change feed began listening after
+            // the other had acted on the expiry: the feed's look back did not
+            // announce clock changes. Fixed in d05d946; what each side holds,
+            // should it come back.)
             let on_b = state(&b, &id, Some(t1)).await;
             let stored = schema.rows(&format!(
                 "SELECT moves, bot_turn, (SELECT string_agg(server, ',') FROM bot_leases WHERE game_id = '{id}'),
