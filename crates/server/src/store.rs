@@ -307,6 +307,11 @@ pub enum Change {
     Moved(GameChanged),
     /// The websockets that `server` holds open on `game`, per seat.
     Presence { game: String, server: String, online: Vec<u32> },
+    /// Who is here through every server, as the storage holds it now
+    /// (`(game, server, online)`; a game or server absent: nobody): what
+    /// the change feed tells after it was away, when [`Change::Presence`]
+    /// news may have been missed. Never published.
+    PresenceAll { present: Vec<(String, String, Vec<u32>)> },
     /// `server`'s bot for `seat` is choosing move `version` of `game`;
     /// `seat: None` once it stopped without moving.
     Thinking { game: String, server: String, version: u64, seat: Option<u8> },

@@ -21,7 +21,8 @@
 //!   `bot_leases`. A bot whose server died is claimed by another at its next
 //!   heartbeat, without anyone watching the game.
 //! - **Presence**: each server keeps, per game, how many websockets it holds
-//!   on each seat in `presence`, and announces every change.
+//!   on each seat in `presence`, and announces every change; a change feed
+//!   that was away reads the whole table when it listens again.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -1311,7 +1312,7 @@ impl Store for PgStore {
             | Change::Rematch { .. }
             | Change::Clock { .. }
             | Change::Lobby { .. } => self.notify(EVENTS, &payload).await,
-            Change::Moved(_) | Change::Gone { .. } => Ok(()),
+            Change::Moved(_) | Change::Gone { .. } | Change::PresenceAll { .. } => Ok(()),
         }
     }
 
@@ -1547,6 +1548,21 @@ impl Listener {
                     return Ended::Closed;
                 }
             }
+        }
+        // Who is here through each server (players who came or left meanwhile).
+        let present = match client.query("SELECT game_id, server, online FROM presence", &[]).await {
+            Ok(rows) => rows,
+            Err(e) => return lost(e),
+        };
+        let present = present
+            .iter()
+            .filter_map(|r| {
+                let online = serde_json::from_str(r.try_get::<_, &str>(2).ok()?).ok()?;
+                Some((r.try_get(0).ok()?, r.try_get(1).ok()?, online))
+            })
+            .collect();
+        if !self.send(Change::PresenceAll { present }) {
+            return Ended::Closed;
         }
         // The lobby's tables are read again (one may have opened or closed meanwhile).
         if !self.send(Change::Lobby { table: String::new() }) {

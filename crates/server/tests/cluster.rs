@@ -557,3 +557,45 @@ async fn races_a_dead_server_and_a_cut_feed_leave_one_game() {
     converge(&mut refs, version).await;
     converge(&mut [&mut watch_a, &mut watch_b], version).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn who_came_or_left_while_a_feed_was_away_is_shown_when_it_comes_back() {
+    // Who is here through another server reaches a server as news (and from
+    // the storage when it opens the game). News missed while its change
+    // feed reconnects is read from the storage by the feed's look back.
+    let server = server!();
+    let _alone = ONE_AT_A_TIME.lock().await;
+    let schema = Schema::new(&server);
+    let url = schema.url();
+    let nodes = [Node::start(&url, config()).await, Node::start(&url, config()).await];
+    let seats = json!({ "seats": [ { "kind": "remote", "name": "Ada" }, { "kind": "remote", "name": "Bob" } ] });
+    let (id, _) = nodes[0].create(seats).await;
+    let mut watch_b = Sock::open(&nodes[1], &id, None).await;
+    watch_b.wait("nobody online", PRESENCE_WITHIN, |s| online(s) == [false, false]).await;
+    let listening = format!("SELECT count(*) FROM pg_stat_activity WHERE application_name = '{}:listen'", schema.name);
+    let cut = format!(
+        "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = '{}:listen'",
+        schema.name
+    );
+    let steps = [
+        // Ada's page on A, as A keeps it, its news lost: written here, not announced.
+        (
+            format!("INSERT INTO presence (game_id, server, online) VALUES ('{id}', '{}', '[1,0]')", nodes[0].name),
+            [true, false],
+        ),
+        // And she leaves the same way.
+        (format!("DELETE FROM presence WHERE game_id = '{id}'"), [false, false]),
+    ];
+    for (sql, want) in steps {
+        let end = Instant::now() + Duration::from_secs(10);
+        while schema.one(&listening) != "2" {
+            assert!(Instant::now() < end, "the feeds never listened");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        schema.rows(&sql);
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert_eq!(online(&watch_b.latest.borrow()), [!want[0], false], "nothing was announced");
+        assert_eq!(schema.one(&cut), "2", "both feeds were cut");
+        watch_b.wait("presence read again after the feed came back", PRESENCE_WITHIN, |s| online(s) == want).await;
+    }
+}

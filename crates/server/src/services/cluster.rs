@@ -2,6 +2,7 @@
 //! heartbeats (who is alive, whose bots to drive), who is here and which
 //! bot thinks, on every server.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -56,6 +57,7 @@ impl AppState {
                 drop(t);
                 live.changed();
             }
+            Change::PresenceAll { present } => self.presence_now(present, me).await,
             Change::Thinking { game, server, version, seat } if server != me => {
                 let Some(live) = self.in_memory(&game) else { return };
                 let mut t = live.lock().await;
@@ -76,6 +78,28 @@ impl AppState {
             Change::Clock { game } => self.clock_changed(&game).await,
             Change::Lobby { .. } => self.lobby_heard(),
             Change::Presence { .. } | Change::Thinking { .. } | Change::Gone { .. } => {}
+        }
+    }
+
+    /// Who is here through the other servers, on every game held here, as
+    /// `present` says (`(game, server, online)`, this server's own rows
+    /// left out): the presence news missed while the change feed was away.
+    async fn presence_now(&self, present: Vec<(String, String, Vec<u32>)>, me: &str) {
+        let mut by_game: HashMap<String, HashMap<String, Vec<u32>>> = HashMap::new();
+        for (game, server, online) in present {
+            if server != me && online.iter().any(|n| *n > 0) {
+                by_game.entry(game).or_default().insert(server, online);
+            }
+        }
+        let games: Vec<Arc<Live>> = self.games().values().cloned().collect();
+        for live in games {
+            let now = by_game.remove(&live.id).unwrap_or_default();
+            let mut t = live.lock().await;
+            if t.remote_online != now {
+                t.remote_online = now;
+                drop(t);
+                live.changed();
+            }
         }
     }
 
