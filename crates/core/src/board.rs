@@ -78,6 +78,17 @@ impl Feature {
     }
 }
 
+/// The features the tiles around a cell offer a tile put there
+/// (`Board::near`).
+pub(crate) struct Near {
+    /// Bit per `Dir` with a neighbour.
+    sides: u8,
+    /// Per side: the roots met by its edge and by its two half-edges.
+    roots: [[u16; 3]; 4],
+    /// Every follower on those features, as `Node::meeples` (0: none).
+    meeples: u32,
+}
+
 /// What the board knows of one feature.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct FeatureInfo {
@@ -550,42 +561,68 @@ impl Board {
     /// wraps round its cloister and can join both fields of a `K` laid
     /// beside it, so those two are one farm once the `K` is down.
     pub(crate) fn occupied_segments(&self, rt: &RotatedTile, pos: Pos) -> u16 {
+        self.occupied_near(rt, &self.near(pos))
+    }
+
+    /// What the tiles around `pos` offer a tile put there, whatever its
+    /// rotation: per side, the roots of the features that the side's edge
+    /// and its two half-edges meet.
+    pub(crate) fn near(&self, pos: Pos) -> Near {
+        let mut near = Near { sides: 0, roots: [[0; 3]; 4], meeples: 0 };
+        for d in Dir::ALL {
+            let t = self.grid[cell_index(pos.step(d))].tile;
+            if t == 0 {
+                continue;
+            }
+            near.sides |= 1 << d.index();
+            let nb = &self.tiles[t as usize - 1];
+            let nrt = self.shape(nb);
+            let (h0, h1) = (2 * d.index(), 2 * d.index() + 1);
+            let theirs = [
+                nrt.edge_seg[d.opposite().index()],
+                nrt.half_seg[HALF_OPPOSITE[h0] as usize],
+                nrt.half_seg[HALF_OPPOSITE[h1] as usize],
+            ];
+            for (root, seg) in near.roots[d.index()].iter_mut().zip(theirs) {
+                // A side with no such segment is never linked (a tile that
+                // fits has one exactly where its neighbour has): any
+                // segment of the neighbour does as a stand-in.
+                let present = seg != NO_SEGMENT;
+                *root = self.root(nb.seg_base + if present { seg as u16 } else { 0 });
+                near.meeples |= if present { self.feats[*root as usize].meeples } else { 0 };
+            }
+        }
+        near
+    }
+
+    /// [`Board::occupied_segments`] for a tile of shape `rt` put where
+    /// `near` was read (one reading serves every rotation of a cell).
+    pub(crate) fn occupied_near(&self, rt: &RotatedTile, near: &Near) -> u16 {
+        if near.meeples == 0 {
+            return 0;
+        }
         // (segment of the new tile, root of the touched feature) for every
         // edge or half-edge that meets a neighbour. Each link is written,
         // and kept only if it exists: which ones exist is too random for
-        // the CPU to predict, and an absent one reads a harmless segment.
-        let near = Dir::ALL.map(|d| self.grid[cell_index(pos.step(d))].tile);
-        let mut sides = 0u8;
-        for d in Dir::ALL {
-            sides |= ((near[d.index()] != 0) as u8) << d.index();
-        }
+        // the CPU to predict.
         let mut links = [(0u8, 0u16); 12];
         let mut n = 0;
+        let mut sides = near.sides;
         while sides != 0 {
-            let d = Dir::from_index(sides.trailing_zeros() as usize);
+            let d = sides.trailing_zeros() as usize;
             sides &= sides - 1;
-            let nb = &self.tiles[near[d.index()] as usize - 1];
-            let nrt = self.shape(nb);
-            let link = |mine: u8, theirs: u8| {
-                let seg = if mine != NO_SEGMENT { theirs } else { 0 };
-                (mine, self.root(nb.seg_base + seg as u16))
-            };
-            let es = rt.edge_seg[d.index()];
-            links[n] = link(es, nrt.edge_seg[d.opposite().index()]);
+            let [edge, half0, half1] = near.roots[d];
+            let es = rt.edge_seg[d];
+            links[n] = (es, edge);
             n += (es != NO_SEGMENT) as usize;
-            let (h0, h1) = (2 * d.index(), 2 * d.index() + 1);
-            let (a0, a1) = (rt.half_seg[h0], rt.half_seg[h1]);
-            let (b0, b1) = (nrt.half_seg[HALF_OPPOSITE[h0] as usize], nrt.half_seg[HALF_OPPOSITE[h1] as usize]);
-            links[n] = link(a0, b0);
+            let (a0, a1) = (rt.half_seg[2 * d], rt.half_seg[2 * d + 1]);
+            links[n] = (a0, half0);
             n += (a0 != NO_SEGMENT) as usize;
             // Both halves of a plain field edge make the same link.
-            links[n] = link(a1, b1);
-            n += ((a1 != NO_SEGMENT) & ((a1, b1) != (a0, b0))) as usize;
+            links[n] = (a1, half1);
+            n += ((a1 != NO_SEGMENT) & ((a1, half1) != (a0, half0))) as usize;
         }
         let links = &links[..n];
-        if links.iter().fold(0, |acc, &(_, root)| acc | self.feats[root as usize].meeples) == 0 {
-            return 0;
-        }
         // The tile's segments joined to each touched feature (bit per
         // segment), and those touching an occupied one. Segments that touch
         // a common feature become one: grow the occupied set through every

@@ -8,7 +8,7 @@ use crate::event::Role;
 use crate::game::{river_turn, Action, Game, Move, Placement};
 use crate::geom::{Pos, Rotation, Spot};
 use crate::rules::FarmRule;
-use crate::tile::{SegmentKind, TileId, FIT_ROW, NO_SEGMENT};
+use crate::tile::{RotatedTile, SegmentKind, TileId, FIT_ROW, NO_SEGMENT};
 
 /// For each mask of rotations, the rotations it holds in order (padded).
 const ROTATIONS_IN_MASK: [[Rotation; 4]; 16] = {
@@ -334,12 +334,20 @@ impl Game {
         self.each_spot(tile, placement, |s| out.push(s));
     }
 
-    fn each_spot(&self, tile: TileId, placement: Placement, mut f: impl FnMut(Spot)) {
+    fn each_spot(&self, tile: TileId, placement: Placement, f: impl FnMut(Spot)) {
+        let rt = tile.rotated(placement.rot);
+        self.each_spot_of(rt, || self.board.occupied_segments(rt, placement.pos), f);
+    }
+
+    /// The spots of a tile of shape `rt` where the player to move may
+    /// deploy, given the tile's segments that would join an occupied
+    /// feature (asked only if the player has a follower).
+    #[inline]
+    fn each_spot_of(&self, rt: &RotatedTile, occupied: impl FnOnce() -> u16, mut f: impl FnMut(Spot)) {
         if self.supply[self.to_move.index()] == 0 {
             return;
         }
-        let rt = tile.rotated(placement.rot);
-        let occupied = self.board.occupied_segments(rt, placement.pos);
+        let occupied = occupied();
         // Followers go on any segment but a garden, and on fields only with farmers.
         let allowed =
             if self.rules.farms == FarmRule::Off { rt.follower_segs & !rt.field_segs } else { rt.follower_segs };
@@ -389,21 +397,59 @@ impl Game {
     /// assert_eq!(seen[1..], spots[..]);
     /// ```
     #[inline]
-    pub fn each_action(&self, tile: TileId, placement: Placement, mut f: impl FnMut(Action)) {
+    pub fn each_action(&self, tile: TileId, placement: Placement, f: impl FnMut(Action)) {
+        let rt = tile.rotated(placement.rot);
+        self.each_action_of(rt, placement.pos, || self.board.occupied_segments(rt, placement.pos), f);
+    }
+
+    /// The decisions of [`Game::each_action`] for each rotation of `tile`
+    /// at `pos` in `rots` (a bit per rotation, as [`Game::each_fit`] gives
+    /// them; each must be a legal placement), rotations in ascending
+    /// order: what the tiles around the cell offer is read once for all.
+    ///
+    /// ```
+    /// use carcassonne::{Game, Placement, Rules, Setup};
+    ///
+    /// let game = Game::new(Setup::standard(Rules::default(), 2, 7)).unwrap();
+    /// let tile = game.tile().unwrap();
+    /// game.each_fit(tile, |pos, rots| {
+    ///     let mut at_once = Vec::new();
+    ///     game.each_action_at(tile, pos, rots, |rot, a| at_once.push((rot, a)));
+    ///     let mut one_by_one = Vec::new();
+    ///     for rot in carcassonne::Rotation::ALL.into_iter().filter(|r| rots & (1 << r.quarter_turns()) != 0) {
+    ///         game.each_action(tile, Placement { pos, rot }, |a| one_by_one.push((rot, a)));
+    ///     }
+    ///     assert_eq!(at_once, one_by_one);
+    /// });
+    /// ```
+    #[inline]
+    pub fn each_action_at(&self, tile: TileId, pos: Pos, mut rots: u8, mut f: impl FnMut(Rotation, Action)) {
+        let near = self.board.near(pos);
+        while rots & 15 != 0 {
+            let rot = Rotation::ALL[rots.trailing_zeros() as usize];
+            rots &= rots - 1;
+            let rt = tile.rotated(rot);
+            self.each_action_of(rt, pos, || self.board.occupied_near(rt, &near), |a| f(rot, a));
+        }
+    }
+
+    /// [`Game::each_action`] for a tile of shape `rt` at `pos`, with the
+    /// segments that would join an occupied feature asked of `occupied`.
+    #[inline]
+    fn each_action_of(&self, rt: &RotatedTile, pos: Pos, occupied: impl FnOnce() -> u16, mut f: impl FnMut(Action)) {
         f(Action::Pass);
-        self.each_spot(tile, placement, |s| f(Action::Follower(s)));
+        self.each_spot_of(rt, occupied, |s| f(Action::Follower(s)));
         if !self.rules.abbot {
             return;
         }
         let p = self.to_move.index();
         if self.abbot_home[p] {
-            let rt = tile.rotated(placement.rot);
             for spot in [Spot::CLOISTER, Spot::GARDEN] {
                 if rt.segment_at(spot, true).is_some() {
                     f(Action::Abbot(spot));
                 }
             }
-        } else if self.recall_allowed(placement.pos) {
+        } else if self.recall_allowed(pos) {
             f(Action::Recall);
         }
     }

@@ -84,6 +84,15 @@ fn play_checked(seed: u64, players: usize, rules: Rules) -> Game {
             game.each_fit(tile, |pos, rots| {
                 assert!(rots != 0 && rots < 16, "seed {seed}: rotation set {rots}");
                 let fit = Rotation::ALL.into_iter().enumerate().filter(|(r, _)| rots & (1 << r) != 0);
+                // A cell's rotations at once: each one's decisions as one
+                // placement at a time lists them.
+                let mut at_once = Vec::new();
+                game.each_action_at(tile, pos, rots, |rot, a| at_once.push((rot, a)));
+                let mut one_by_one = Vec::new();
+                for (_, rot) in fit.clone() {
+                    game.each_action(tile, Placement { pos, rot }, |a| one_by_one.push((rot, a)));
+                }
+                assert_eq!(at_once, one_by_one, "seed {seed} {rules}: each_action_at of {tile} at {pos:?}");
                 by_position.extend(fit.map(|(_, rot)| Placement { pos, rot }));
             });
             assert_eq!(by_position, placements, "seed {seed} {rules}: each_fit of {tile}");

@@ -22,7 +22,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use carcassonne::TILE_KINDS;
-use carcassonne::{Game, Placement, PlayerId, Pos, Rotation, Rules, Setup, TileId, View};
+use carcassonne::{Action, Follower, Game, PlayerId, Pos, Rotation, Rules, Setup, TileId, View};
 use carcassonne_ai::BotSpec;
 use numpy::{Element, PyArrayDyn, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
@@ -51,7 +51,11 @@ struct Layout {
     slots: usize,
     planes: usize,
     actions: usize,
+    /// The length of the `legal_actions` rows (at most `legal_room`
+    /// actions of a game are listed there).
     max_legal: usize,
+    /// The most legal actions a game can have ([`Layout::legal_bound`]).
+    legal_room: usize,
     flat_mask: bool,
     score_reward: bool,
     illegal_lose: bool,
@@ -281,13 +285,19 @@ impl Figure {
 struct Table {
     game: Game,
     /// The learner's legal moves inside the window, by flat action,
-    /// ascending (a move is decoded from its action when played).
+    /// ascending (a move is decoded from its action when played): the
+    /// first `n_legal` entries of a buffer as long as the longest list
+    /// (`Layout::legal_bound`), written by index.
     legal: Vec<u32>,
+    n_legal: usize,
     /// How many entries of the `legal_actions` row hold an action.
     listed: usize,
     /// The figures the board planes show.
     figures: Vec<Figure>,
     scratch: Vec<Figure>,
+    /// The game's followers when `figures` were drawn (most moves change
+    /// none: their figures are then not listed again).
+    drawn: Vec<Follower>,
     /// The cell whose `last_placed` plane is set.
     last: Option<usize>,
     /// The seat whose view the observation holds: the learner's, or in
@@ -310,10 +320,12 @@ impl Table {
     fn new(layout: &Layout, game: Game) -> Table {
         Table {
             game,
-            legal: Vec::new(),
+            legal: vec![0; layout.legal_room],
+            n_legal: 0,
             listed: layout.max_legal,
             figures: Vec::new(),
             scratch: Vec::new(),
+            drawn: Vec::new(),
             last: None,
             viewer: layout.seat,
             drawn_for: layout.seat,
@@ -323,6 +335,11 @@ impl Table {
             fit_cells: vec![0; layout.cells().div_ceil(64)],
             fit_rots: vec![0; layout.cells()],
         }
+    }
+
+    /// The learner's legal moves inside the window, by flat action, ascending.
+    fn legal(&self) -> &[u32] {
+        &self.legal[..self.n_legal]
     }
 
     fn run(&mut self, layout: &Layout, choice: Choice, out: &mut Out<'_>) {
@@ -354,6 +371,7 @@ impl Table {
         out.board.fill(0);
         out.mask.fill(0);
         self.figures.clear();
+        self.drawn.clear();
         self.drawn_for = self.viewer;
         self.last = None;
         for t in self.game.board().tiles() {
@@ -400,7 +418,7 @@ impl Table {
     fn play(&mut self, layout: &Layout, i: usize, out: &mut Out<'_>) {
         let from = self.game.history().len();
         let mover = self.viewer;
-        let mv = action_move(&self.game, layout.radius, layout.width, self.legal[i] as usize)
+        let mv = action_move(&self.game, layout.radius, layout.width, self.legal()[i] as usize)
             .expect("a listed action is a move of the hand");
         self.game.play_unchecked(&mv);
         self.play_bots(layout);
@@ -415,7 +433,7 @@ impl Table {
         self.observe(layout, from, out);
         out.reward[0] = reward;
         out.terminated[0] = over;
-        out.truncated[0] = !over && self.legal.is_empty();
+        out.truncated[0] = !over && self.n_legal == 0;
         out.illegal[0] = false;
         self.done = out.terminated[0] || out.truncated[0];
     }
@@ -450,23 +468,25 @@ impl Table {
             }
             self.drawn_for = self.viewer;
         }
-        let mut figures = std::mem::take(&mut self.scratch);
-        figures.clear();
-        for f in self.game.followers() {
-            if let Some(c) = layout.cell(f.pos) {
-                figures.push(Figure::new(c, figure_of(f, self.viewer, n)));
+        if self.game.followers() != self.drawn {
+            let mut figures = std::mem::take(&mut self.scratch);
+            figures.clear();
+            for f in self.game.followers() {
+                if let Some(c) = layout.cell(f.pos) {
+                    figures.push(Figure::new(c, figure_of(f, self.viewer, n)));
+                }
             }
-        }
-        figures.sort_unstable();
-        if figures != self.figures {
+            figures.sort_unstable();
             for f in self.figures.iter().filter(|f| figures.binary_search(f).is_err()) {
                 f.draw(board, layout, false);
             }
             for f in figures.iter().filter(|f| self.figures.binary_search(f).is_err()) {
                 f.draw(board, layout, true);
             }
+            self.scratch = std::mem::replace(&mut self.figures, figures);
+            self.drawn.clear();
+            self.drawn.extend_from_slice(self.game.followers());
         }
-        self.scratch = std::mem::replace(&mut self.figures, figures);
 
         let me = self.viewer;
         out.seat[0] = me.index() as i32;
@@ -490,7 +510,7 @@ impl Table {
 
         let masked = !out.mask.is_empty();
         if masked {
-            for &k in &self.legal {
+            for &k in self.legal() {
                 if let Some(m) = out.mask.get_mut(k as usize) {
                     *m = 0;
                 }
@@ -498,21 +518,21 @@ impl Table {
         }
         self.collect_legal(layout);
         if masked {
-            for &k in &self.legal {
+            for &k in self.legal() {
                 if let Some(m) = out.mask.get_mut(k as usize) {
                     *m = 1;
                 }
             }
         }
-        let listed = self.legal.len().min(layout.max_legal);
-        for (slot, &k) in out.legal.iter_mut().zip(&self.legal) {
+        let listed = self.n_legal.min(layout.max_legal);
+        for (slot, &k) in out.legal.iter_mut().zip(self.legal()) {
             *slot = k as i32;
         }
         if self.listed > listed {
             out.legal[listed..self.listed].fill(-1);
         }
         self.listed = listed;
-        out.legal_count[0] = self.legal.len() as i32;
+        out.legal_count[0] = self.n_legal as i32;
     }
 
     /// The learner's legal moves inside the window (none unless it is to
@@ -523,12 +543,14 @@ impl Table {
     /// and rotation, and each placement's decisions listed in order from a
     /// set of bits.
     fn collect_legal(&mut self, layout: &Layout) {
-        let Table { game, legal, fit_cells, fit_rots, viewer, .. } = self;
-        legal.clear();
+        let Table { game, legal, n_legal, fit_cells, fit_rots, viewer, .. } = self;
+        *n_legal = 0;
         let me = *viewer;
         if game.to_move() != Some(me) {
             return;
         }
+        // The list's length kept in a local while it is written.
+        let mut n = 0;
         // No follower left and no abbot in the rules (most turns of a
         // random game's second half): every placement's one decision is
         // to pass, as `Game::each_action` would list it.
@@ -546,33 +568,48 @@ impl Table {
                 while *word != 0 {
                     let cell = w * 64 + word.trailing_zeros() as usize;
                     *word &= *word - 1;
-                    let pos = layout.cell_pos[cell];
-                    let mut rots = fit_rots[cell];
+                    let rots = fit_rots[cell];
+                    // Per rotation, the decisions as a set (followers come by
+                    // segment, not always by spot), listed in ascending order
+                    // from it.
+                    let mut sets = [1u32 << decision(Action::Pass); 4];
+                    if !pass_only {
+                        sets = [0; 4];
+                        let pos = layout.cell_pos[cell];
+                        game.each_action_at(tile, pos, rots, |rot, a| {
+                            sets[rot.quarter_turns() as usize] |= 1 << decision(a);
+                        });
+                    }
+                    let mut rots = rots;
                     while rots != 0 {
-                        let rot = Rotation::ALL[rots.trailing_zeros() as usize];
+                        let r = rots.trailing_zeros() as usize;
                         rots &= rots - 1;
-                        let base = flat_action(slot, layout.cells(), cell, rot, 0) as u32;
-                        if pass_only {
-                            legal.push(base);
-                            continue;
-                        }
-                        // The decisions as a set (followers come by segment,
-                        // not always by spot), listed in ascending order from it.
-                        let mut set = 0u32;
-                        game.each_action(tile, Placement { pos, rot }, |a| set |= 1 << decision(a));
+                        let base = flat_action(slot, layout.cells(), cell, Rotation::ALL[r], 0) as u32;
+                        let mut set = sets[r];
                         while set != 0 {
-                            legal.push(base + set.trailing_zeros());
+                            legal[n] = base + set.trailing_zeros();
+                            n += 1;
                             set &= set - 1;
                         }
                     }
                 }
             }
         }
-        // Ascending by construction (checked: a sort is O(n) when sorted).
-        if !legal.is_sorted() {
-            legal.sort_unstable();
+        // Strictly ascending by construction (checked, which costs less
+        // than sorting and removing repeats would).
+        let listed = &mut legal[..n];
+        if !listed.is_sorted_by(|a, b| a < b) {
+            listed.sort_unstable();
+            let mut kept = 0;
+            for i in 0..n {
+                if kept == 0 || listed[i] != listed[kept - 1] {
+                    listed[kept] = listed[i];
+                    kept += 1;
+                }
+            }
+            n = kept;
         }
-        legal.dedup();
+        *n_legal = n;
     }
 }
 
@@ -829,6 +866,7 @@ impl VecCore {
                 .collect(),
             actions: slots * width * width * 4 * DECISIONS,
             max_legal,
+            legal_room: bound,
             flat_mask,
             score_reward: reward == "score",
             illegal_lose: illegal == "lose",
@@ -988,9 +1026,9 @@ impl VecCore {
                 ));
             }
             let found = if short {
-                ((a as usize) < t.legal.len()).then_some(a as usize)
+                ((a as usize) < t.n_legal).then_some(a as usize)
             } else {
-                u32::try_from(a).ok().and_then(|a| t.legal.binary_search(&a).ok())
+                u32::try_from(a).ok().and_then(|a| t.legal().binary_search(&a).ok())
             };
             match found {
                 Some(k) => choices.push(Choice::Play(k)),
@@ -1001,7 +1039,7 @@ impl VecCore {
                         py,
                         i,
                         "not_legal",
-                        format!("{what} {a} is not one of its {} legal actions", t.legal.len()),
+                        format!("{what} {a} is not one of its {} legal actions", t.n_legal),
                     ));
                 }
             }
