@@ -79,14 +79,17 @@ impl Feature {
 }
 
 /// The features the tiles around a cell offer a tile put there
-/// (`Board::near`).
+/// (`Board::near`), each one once.
 pub(crate) struct Near {
     /// Bit per `Dir` with a neighbour.
     sides: u8,
-    /// Per side: the roots met by its edge and by its two half-edges.
-    roots: [[u16; 3]; 4],
-    /// Every follower on those features, as `Node::meeples` (0: none).
-    meeples: u32,
+    /// Per side, the features met by its edge and by its two half-edges,
+    /// as indices into the distinct features met around the cell.
+    slots: [[u8; 3]; 4],
+    /// How many distinct features the cell's sides meet.
+    count: u8,
+    /// Bit per distinct feature that holds a follower (0: none near).
+    occupied: u16,
 }
 
 /// What the board knows of one feature.
@@ -565,10 +568,12 @@ impl Board {
     }
 
     /// What the tiles around `pos` offer a tile put there, whatever its
-    /// rotation: per side, the roots of the features that the side's edge
-    /// and its two half-edges meet.
+    /// rotation: per side, which of the features around the cell the
+    /// side's edge and its two half-edges meet, and which of those hold a
+    /// follower.
     pub(crate) fn near(&self, pos: Pos) -> Near {
-        let mut near = Near { sides: 0, roots: [[0; 3]; 4], meeples: 0 };
+        let mut near = Near { sides: 0, slots: [[0; 3]; 4], count: 0, occupied: 0 };
+        let mut roots = [0u16; 12];
         for d in Dir::ALL {
             let t = self.grid[cell_index(pos.step(d))].tile;
             if t == 0 {
@@ -583,13 +588,19 @@ impl Board {
                 nrt.half_seg[HALF_OPPOSITE[h0] as usize],
                 nrt.half_seg[HALF_OPPOSITE[h1] as usize],
             ];
-            for (root, seg) in near.roots[d.index()].iter_mut().zip(theirs) {
-                // A side with no such segment is never linked (a tile that
-                // fits has one exactly where its neighbour has): any
-                // segment of the neighbour does as a stand-in.
-                let present = seg != NO_SEGMENT;
-                *root = self.root(nb.seg_base + if present { seg as u16 } else { 0 });
-                near.meeples |= if present { self.feats[*root as usize].meeples } else { 0 };
+            for (slot, seg) in near.slots[d.index()].iter_mut().zip(theirs) {
+                // A side with no such segment is never linked: a tile that
+                // fits has one exactly where its neighbour has.
+                if seg == NO_SEGMENT {
+                    continue;
+                }
+                let root = self.root(nb.seg_base + seg as u16);
+                let m = near.count as usize;
+                let k = roots[..m].iter().position(|&r| r == root).unwrap_or(m);
+                roots[k] = root;
+                near.count += (k == m) as u8;
+                near.occupied |= ((self.feats[root as usize].meeples != 0) as u16) << k;
+                *slot = k as u8;
             }
         }
         near
@@ -598,49 +609,35 @@ impl Board {
     /// [`Board::occupied_segments`] for a tile of shape `rt` put where
     /// `near` was read (one reading serves every rotation of a cell).
     pub(crate) fn occupied_near(&self, rt: &RotatedTile, near: &Near) -> u16 {
-        if near.meeples == 0 {
+        if near.occupied == 0 {
             return 0;
         }
-        // (segment of the new tile, root of the touched feature) for every
-        // edge or half-edge that meets a neighbour. Each link is written,
-        // and kept only if it exists: which ones exist is too random for
-        // the CPU to predict.
-        let mut links = [(0u8, 0u16); 12];
-        let mut n = 0;
+        // Per feature around the cell, the tile's segments that would join
+        // it (bit per segment). A missing segment (`NO_SEGMENT`) adds no
+        // bit, without a branch.
+        let mut joins = [0u16; 12];
+        let bit = |seg: u8| ((seg != NO_SEGMENT) as u16) << (seg & 15);
         let mut sides = near.sides;
         while sides != 0 {
             let d = sides.trailing_zeros() as usize;
             sides &= sides - 1;
-            let [edge, half0, half1] = near.roots[d];
-            let es = rt.edge_seg[d];
-            links[n] = (es, edge);
-            n += (es != NO_SEGMENT) as usize;
-            let (a0, a1) = (rt.half_seg[2 * d], rt.half_seg[2 * d + 1]);
-            links[n] = (a0, half0);
-            n += (a0 != NO_SEGMENT) as usize;
-            // Both halves of a plain field edge make the same link.
-            links[n] = (a1, half1);
-            n += ((a1 != NO_SEGMENT) & ((a1, half1) != (a0, half0))) as usize;
+            let [edge, half0, half1] = near.slots[d];
+            joins[edge as usize] |= bit(rt.edge_seg[d]);
+            joins[half0 as usize] |= bit(rt.half_seg[2 * d]);
+            joins[half1 as usize] |= bit(rt.half_seg[2 * d + 1]);
         }
-        let links = &links[..n];
-        // The tile's segments joined to each touched feature (bit per
-        // segment), and those touching an occupied one. Segments that touch
-        // a common feature become one: grow the occupied set through every
-        // feature it touches until it stops growing.
-        let mut roots = [0u16; 12];
-        let mut masks = [0u16; 12];
-        let mut m = 0;
+        let joins = &joins[..near.count as usize];
+        // The segments touching an occupied feature; then segments that
+        // touch a common feature become one: grow the occupied set through
+        // every feature it touches until it stops growing.
         let mut occupied = 0u16;
-        for &(seg, root) in links {
-            let k = roots[..m].iter().position(|&r| r == root).unwrap_or(m);
-            roots[k] = root;
-            masks[k] |= 1 << seg;
-            m += (k == m) as usize;
-            occupied |= ((self.feats[root as usize].meeples != 0) as u16) << seg;
+        let mut held = near.occupied;
+        while held != 0 {
+            occupied |= joins[held.trailing_zeros() as usize];
+            held &= held - 1;
         }
         loop {
-            let grown =
-                masks[..m].iter().fold(occupied, |acc, &mask| acc | if mask & occupied != 0 { mask } else { 0 });
+            let grown = joins.iter().fold(occupied, |acc, &j| acc | if j & occupied != 0 { j } else { 0 });
             if grown == occupied {
                 return occupied;
             }
