@@ -92,6 +92,12 @@ pub(crate) struct Near {
     occupied: u16,
 }
 
+impl Near {
+    /// Nothing around: no segment of a tile put there joins an occupied
+    /// feature.
+    pub(crate) const NOTHING: Near = Near { sides: 0, slots: [[0; 3]; 4], count: 0, occupied: 0 };
+}
+
 /// What the board knows of one feature.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct FeatureInfo {
@@ -572,7 +578,7 @@ impl Board {
     /// side's edge and its two half-edges meet, and which of those hold a
     /// follower.
     pub(crate) fn near(&self, pos: Pos) -> Near {
-        let mut near = Near { sides: 0, slots: [[0; 3]; 4], count: 0, occupied: 0 };
+        let mut near = Near::NOTHING;
         let mut roots = [0u16; 12];
         for d in Dir::ALL {
             let t = self.grid[cell_index(pos.step(d))].tile;

@@ -2,7 +2,7 @@
 //! follower and abbot decisions, and the checked path that says which rule a
 //! move breaks.
 
-use crate::board::{Board, MAX_TILES};
+use crate::board::{Board, Near, MAX_TILES};
 use crate::error::IllegalMove;
 use crate::event::Role;
 use crate::game::{river_turn, Action, Game, Move, Placement};
@@ -424,7 +424,8 @@ impl Game {
     /// ```
     #[inline]
     pub fn each_action_at(&self, tile: TileId, pos: Pos, mut rots: u8, mut f: impl FnMut(Rotation, Action)) {
-        let near = self.board.near(pos);
+        // Only a player with a follower asks which features are occupied.
+        let near = if self.supply[self.to_move.index()] > 0 { self.board.near(pos) } else { Near::NOTHING };
         while rots & 15 != 0 {
             let rot = Rotation::ALL[rots.trailing_zeros() as usize];
             rots &= rots - 1;

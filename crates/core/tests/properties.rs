@@ -84,8 +84,8 @@ fn play_checked(seed: u64, players: usize, rules: Rules) -> Game {
             game.each_fit(tile, |pos, rots| {
                 assert!(rots != 0 && rots < 16, "seed {seed}: rotation set {rots}");
                 let fit = Rotation::ALL.into_iter().enumerate().filter(|(r, _)| rots & (1 << r) != 0);
-                // A cell's rotations at once: each one's decisions as one
-                // placement at a time lists them.
+                // Asked for all of a cell's rotations at once, the
+                // decisions are those asked one placement at a time.
                 let mut at_once = Vec::new();
                 game.each_action_at(tile, pos, rots, |rot, a| at_once.push((rot, a)));
                 let mut one_by_one = Vec::new();
