@@ -20,7 +20,13 @@
 //! (Ctrl-C or SIGTERM); `load --url http://ADDR …` in another process then plays
 //! against it (each process gets its own limit of open files: one process
 //! holding both ends of 10,000 sockets would need 20,000) and checks each
-//! game's downloadable record.
+//! game's downloadable record. `--limits shipped` (with `--serve`, or
+//! without `--url`) gives that server the shipped defaults less the limits
+//! per address, which the one address every player here comes from would
+//! trip, and a connection cap of `--max-connections` (16,384 by default;
+//! the shipped 4,096 is fewer than one socket per game at 10,000 games):
+//! each socket's message rate, the sockets per game, the reviews in all and
+//! the timeouts stay on. `--limits none` (the default) lifts every limit.
 
 #[path = "../tests/loadgen/mod.rs"]
 mod loadgen;
@@ -36,7 +42,8 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn usage() -> ExitCode {
     eprintln!(
         "usage: load [--games N] [--pace-ms MS] [--ramp-ms MS] [--spectators N] [--protocol 1|2] [--moves-per-game N] [--bots B] \
-         [--seed S] [--url http://HOST:PORT]\n       load --serve ADDR"
+         [--seed S] [--url http://HOST:PORT] [--limits none|shipped] [--max-connections N]\n       \
+         load --serve ADDR [--limits none|shipped] [--max-connections N]"
     );
     ExitCode::from(2)
 }
@@ -47,6 +54,8 @@ async fn main() -> ExitCode {
     let mut url: Option<String> = None;
     let mut serve: Option<String> = None;
     let mut ramp = None;
+    let mut shipped = false;
+    let mut max_connections = 16_384;
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let Some(value) = args.next() else { return usage() };
@@ -62,6 +71,8 @@ async fn main() -> ExitCode {
             ("--protocol", Some(n @ 1..=2)) => opts.protocol = n as u8,
             ("--url", _) => url = Some(value.trim_end_matches('/').to_string()),
             ("--serve", _) => serve = Some(value),
+            ("--limits", _) if value == "none" || value == "shipped" => shipped = value == "shipped",
+            ("--max-connections", Some(n)) if n > 0 => max_connections = n as usize,
             _ => return usage(),
         }
     }
@@ -69,9 +80,11 @@ async fn main() -> ExitCode {
     opts.ramp = ramp.unwrap_or(opts.pace);
     // Every socket is two files here (both ends in one process).
     let _ = rlimit::increase_nofile_limit(1 << 20);
+    let config = if shipped { loadgen::shipped(max_connections) } else { loadgen::unlimited() };
     if let Some(addr) = serve {
-        let (addr, _state, db) = loadgen::start_server_on("load", &addr).await;
-        eprintln!("server on {addr}, games in {} (Ctrl-C or SIGTERM stops it)", db.path().display());
+        let (addr, _state, db) = loadgen::start_server_on("load", &addr, config).await;
+        let limits = if shipped { "shipped less per address" } else { "none" };
+        eprintln!("server on {addr}, limits {limits}, games in {} (Ctrl-C or SIGTERM stops it)", db.path().display());
         carcassonne_server::shutdown_signal().await;
         return ExitCode::SUCCESS;
     }
@@ -81,7 +94,7 @@ async fn main() -> ExitCode {
             None => return usage(),
         },
         None => {
-            let (addr, state, db) = loadgen::start_server("load").await;
+            let (addr, state, db) = loadgen::start_server_on("load", "127.0.0.1:0", config).await;
             eprintln!("server on {addr}, games in {}", db.path().display());
             (addr, Some((state, db)))
         }

@@ -158,17 +158,45 @@ impl Report {
 }
 
 /// An in-process server on a loopback port with its games in a temporary
-/// SQLite file; bots move at once. Returns `host:port`, the state, the file.
+/// SQLite file; bots move at once, no limits. Returns `host:port`, the
+/// state, the file.
 pub async fn start_server(name: &str) -> (String, AppState, TempFile) {
-    start_server_on(name, "127.0.0.1:0").await
+    start_server_on(name, "127.0.0.1:0", unlimited()).await
 }
 
-/// [`start_server`] on `addr`.
-pub async fn start_server_on(name: &str, addr: &str) -> (String, AppState, TempFile) {
+/// No limits, bots move at once (`load` and the reduced test).
+pub fn unlimited() -> Config {
+    Config { bot_delay: Duration::ZERO, ..Config::unlimited() }
+}
+
+/// The shipped defaults (`Config::default()`), less what the one address
+/// every load player comes from would trip, and bots that move at once.
+/// Lifted: the limits per address (the HTTP rate, connections, sockets,
+/// games made and active, reviews, spectators per game). Raised: the
+/// connection cap, to `max_connections` (4,096 by default, fewer than one
+/// socket per game at 10,000 games). Kept: each socket's message rate, the
+/// sockets per game, the reviews in all, the timeouts, expiry, and the
+/// connection layer's giving way to newcomers at the cap.
+pub fn shipped(max_connections: usize) -> Config {
+    Config {
+        bot_delay: Duration::ZERO,
+        http_rate: None,
+        max_connections,
+        max_connections_per_ip: usize::MAX,
+        max_sockets_per_ip: usize::MAX,
+        max_new_games_per_hour_per_ip: usize::MAX,
+        max_active_games_per_ip: usize::MAX,
+        max_reviews_per_ip: usize::MAX,
+        max_spectators_per_ip_per_game: usize::MAX,
+        ..Config::default()
+    }
+}
+
+/// A server as [`start_server`] with `config`, on `addr`.
+pub async fn start_server_on(name: &str, addr: &str, config: Config) -> (String, AppState, TempFile) {
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
     let file = TempFile(std::env::temp_dir().join(format!("carcassonne-{name}-{}-{nanos}.db", std::process::id())));
     let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&file.0).expect("a database file"));
-    let config = Config { bot_delay: Duration::ZERO, ..Config::unlimited() };
     let state = AppState::new(store, config);
     let listener = carcassonne_server::bind(addr).await.expect("an address to listen on");
     let addr = listener.local_addr().unwrap().to_string();
