@@ -185,7 +185,7 @@ pub fn app_with(state: AppState, conns: Arc<Connections>) -> Router {
 /// that a balancer stops sending players here. `{"ok", "store", "feed"}`,
 /// each part `up`, `down` (or `none`: no feed with one server).
 async fn health(State(app): State<AppState>) -> Response {
-    let probe = app.store().health();
+    let probe = app.store().cluster.health();
     let store_up = match tokio::time::timeout(std::time::Duration::from_secs(2), probe).await {
         Ok(Ok(())) => true,
         Ok(Err(e)) => {
@@ -200,7 +200,7 @@ async fn health(State(app): State<AppState>) -> Response {
         store: &'static str,
         feed: &'static str,
     }
-    let feed = app.store().feed();
+    let feed = app.store().cluster.feed();
     let ok = store_up && feed != crate::store::Feed::Down;
     let body = Health { ok, store: if store_up { "up" } else { "down" }, feed: feed.word() };
     let status = if ok { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
@@ -300,7 +300,7 @@ pub const MAX_LISTED_IDS: usize = 200;
 async fn list_games(State(app): State<AppState>, RawQuery(query): RawQuery) -> Result<Json<Value>, ApiError> {
     let ids: Vec<String> =
         query_list(&query, "ids").into_iter().filter(|id| plausible_id(id)).take(MAX_LISTED_IDS).collect();
-    let games = app.store().listed(&ids, 200).await?;
+    let games = app.store().games.listed(&ids, 200).await?;
     Ok(Json(json!({ "games": games.iter().map(view::summary_json).collect::<Vec<_>>() })))
 }
 

@@ -7,14 +7,13 @@
 mod common;
 
 use std::net::SocketAddr;
-use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Body;
 use axum::extract::ConnectInfo;
 use axum::http::{Request, StatusCode};
 use axum::Router;
-use carcassonne_server::{serve_on, AppState, Config, PgStore, SqliteStore};
+use carcassonne_server::{serve_on, AppState, Config, Store};
 use common::*;
 use futures_util::{SinkExt, StreamExt};
 use http_body_util::BodyExt;
@@ -208,10 +207,8 @@ async fn the_chat_is_downloaded_only_when_every_player_agreed() {
 /// of quick games rematched made games without end).
 #[tokio::test]
 async fn a_rematch_counts_among_the_new_games_of_the_hour() {
-    let state = AppState::new(
-        Arc::new(SqliteStore::in_memory().unwrap()),
-        Config { max_new_games_per_hour_per_ip: 2, ..Config::quick() },
-    );
+    let state =
+        AppState::new(Store::in_memory().unwrap(), Config { max_new_games_per_hour_per_ip: 2, ..Config::quick() });
     let app = carcassonne_server::app(state);
     let (id, tokens, _) = create(&app, two_humans()).await;
     let accept = |id: &str, t: &str| format!("/api/games/{id}/rematch?token={t}");
@@ -343,7 +340,7 @@ async fn send(ws: &mut Socket, v: Value) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_websocket_carries_chat_to_those_who_may_read_it() {
-    let server = AppState::new(Arc::new(SqliteStore::in_memory().unwrap()), Config::quick());
+    let server = AppState::new(Store::in_memory().unwrap(), Config::quick());
     let app = carcassonne_server::app(server.clone());
     let addr = start(server).await;
     let (id, tokens, _) = create(&app, two_humans()).await;
@@ -378,7 +375,7 @@ async fn the_websocket_carries_chat_to_those_who_may_read_it() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rematch_over_the_websocket_hands_each_player_their_token() {
-    let server = AppState::new(Arc::new(SqliteStore::in_memory().unwrap()), Config::quick());
+    let server = AppState::new(Store::in_memory().unwrap(), Config::quick());
     let app = carcassonne_server::app(server.clone());
     let addr = start(server).await;
     let (id, tokens, _) = create(&app, two_humans()).await;
@@ -420,8 +417,8 @@ async fn a_rematch_over_the_websocket_hands_each_player_their_token() {
 async fn on_two_servers_chat_and_rematch_reach_everyone() {
     let Some(server) = pg::server_url() else { return };
     let schema = pg::Schema::new(&server);
-    let one = AppState::new(Arc::new(PgStore::open(&schema.url()).await.unwrap()), Config::quick());
-    let two = AppState::new(Arc::new(PgStore::open(&schema.url()).await.unwrap()), Config::quick());
+    let one = AppState::new(Store::postgres(&schema.url()).await.unwrap(), Config::quick());
+    let two = AppState::new(Store::postgres(&schema.url()).await.unwrap(), Config::quick());
     let (app_one, app_two) = (carcassonne_server::app(one.clone()), carcassonne_server::app(two.clone()));
     let addr_two = start(two).await;
     // A chat line is told to the other servers once, through their change

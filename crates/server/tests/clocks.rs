@@ -6,12 +6,11 @@
 
 mod common;
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use axum::http::StatusCode;
 use axum::Router;
-use carcassonne_server::{AppState, SqliteStore, Store};
+use carcassonne_server::{AppState, Store};
 use common::*;
 use serde_json::{json, Value};
 
@@ -280,7 +279,7 @@ async fn without_a_clock_an_away_seat_may_be_handed_over_after_its_minutes() {
 async fn a_deadline_outlives_a_restart_and_is_acted_on_after_it() {
     let db = TempDb::new("clocks-restart");
     let (id, tokens, deadline) = {
-        let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&db.0).unwrap());
+        let store: Store = Store::sqlite(&db.0).unwrap();
         let (app, server) = with_store(store, Duration::ZERO);
         let (id, tokens, _) = create(&app, timed(json!({ "kind": "realtime", "minutes": 2, "increment": 1 }))).await;
         let t0 = tokens[0].as_deref().unwrap();
@@ -290,15 +289,15 @@ async fn a_deadline_outlives_a_restart_and_is_acted_on_after_it() {
         assert_eq!(status, StatusCode::OK, "{v}");
         (id, tokens, ms(&v["clock"]["deadline"]))
     };
-    let mut reopened = SqliteStore::open(&db.0);
+    let mut reopened = Store::sqlite(&db.0);
     for _ in 0..100 {
         if reopened.is_ok() {
             break;
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
-        reopened = SqliteStore::open(&db.0);
+        reopened = Store::sqlite(&db.0);
     }
-    let store: Arc<dyn Store> = Arc::new(reopened.unwrap());
+    let store: Store = reopened.unwrap();
     let (app, server) = with_store(store, Duration::ZERO);
     let t1 = tokens[1].as_deref().unwrap();
     let s = state(&app, &id, Some(t1)).await;
@@ -326,8 +325,8 @@ async fn two_servers_act_on_an_expiry_once() {
         .with_env_filter("carcassonne_server=debug")
         .try_init();
     let schema = common::pg::Schema::new(&url);
-    let a_store: Arc<dyn Store> = Arc::new(schema.open().await);
-    let b_store: Arc<dyn Store> = Arc::new(schema.open().await);
+    let a_store: Store = schema.open().await;
+    let b_store: Store = schema.open().await;
     let (a, a_state) = with_store(a_store, Duration::ZERO);
     let (b, b_state) = with_store(b_store, Duration::ZERO);
     for round in 0..5 {
@@ -378,7 +377,7 @@ async fn two_servers_act_on_an_expiry_once() {
 
 #[test]
 fn app_state_now_is_the_injected_clock() {
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+    let store: Store = Store::in_memory().unwrap();
     let state = AppState::new(store, carcassonne_server::Config::quick());
     let before = state.now().ms();
     state.now().advance(DAY);

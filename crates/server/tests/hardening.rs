@@ -7,10 +7,9 @@
 mod common;
 
 use std::net::SocketAddr;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use carcassonne_server::{serve_until, AppState, Config, Rate, SqliteStore};
+use carcassonne_server::{serve_until, AppState, Config, Rate, Store};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -31,7 +30,7 @@ struct Server {
 async fn start(config: Config) -> Server {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let state = AppState::new(Arc::new(SqliteStore::in_memory().unwrap()), config);
+    let state = AppState::new(Store::in_memory().unwrap(), config);
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let served = state.clone();
     let done = tokio::spawn(async move {

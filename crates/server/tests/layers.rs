@@ -17,7 +17,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("views", &["wire", "view", "state"]),
     ("services", &["services"]),
     ("errors", &["error"]),
-    ("store", &["store", "store_pg"]),
+    ("store", &["store"]),
     ("leaves", &["bots", "config", "names", "i18n", "rating", "limits"]),
 ];
 

@@ -14,7 +14,6 @@
 mod common;
 
 use std::net::SocketAddr;
-use std::sync::Arc;
 use std::time::Duration;
 
 use aes_gcm::aead::{Aead, KeyInit};
@@ -22,7 +21,7 @@ use axum::http::StatusCode;
 use axum::Router;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
-use carcassonne_server::{app, serve_on, AppState, Config, PushSettings, PushSubscription, SqliteStore, Store};
+use carcassonne_server::{app, serve_on, AppState, Config, PushSettings, PushSubscription, Store};
 use common::{call, create, pick_move, post_move, state, two_humans};
 use futures_util::StreamExt;
 use hkdf::Hkdf;
@@ -89,7 +88,7 @@ fn push_config() -> Config {
     }
 }
 
-fn server_with(store: Arc<dyn Store>, config: Config) -> (Router, AppState) {
+fn server_with(store: Store, config: Config) -> (Router, AppState) {
     let state = AppState::new(store, config);
     (app(state.clone()), state)
 }
@@ -212,7 +211,7 @@ async fn next(rx: &mut mpsc::UnboundedReceiver<Received>) -> Received {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn your_turn_reaches_the_push_service_encrypted_and_signed() {
     let (addr, mut pushes) = push_service().await;
-    let (app, _) = server_with(Arc::new(SqliteStore::in_memory().unwrap()), push_config());
+    let (app, _) = server_with(Store::in_memory().unwrap(), push_config());
     let key = server_key(&app).await;
     assert_eq!(server_key(&app).await, key, "one key");
     let (id, tokens, created) = create(&app, two_humans()).await;
@@ -295,8 +294,8 @@ async fn your_turn_reaches_the_push_service_encrypted_and_signed() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_subscription_the_push_service_says_is_gone_is_removed() {
     let (addr, mut pushes) = push_service().await;
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
-    let (app, _) = server_with(Arc::clone(&store), push_config());
+    let store: Store = Store::in_memory().unwrap();
+    let (app, _) = server_with(store.clone(), push_config());
     let (id, tokens, created) = create(&app, two_humans()).await;
     let first = created["turn"]["seat"].as_u64().unwrap() as usize;
     let (ada, bob) = (tokens[first].clone().unwrap(), tokens[1 - first].clone().unwrap());
@@ -306,12 +305,12 @@ async fn a_subscription_the_push_service_says_is_gone_is_removed() {
         subscribe(&app, json!({ "subscription": browser.subscription(&endpoint), "game": id, "tokens": bob })).await;
     assert_eq!(status, StatusCode::OK, "{v}");
     let target = format!("seat:{id}:{}", 1 - first);
-    assert_eq!(store.push_subscriptions(&target).await.unwrap().len(), 1);
+    assert_eq!(store.push.subscriptions(&target).await.unwrap().len(), 1);
     let s = state(&app, &id, Some(&ada)).await;
     assert_eq!(post_move(&app, &id, &ada, &pick_move(&s, 0, false)).await.0, StatusCode::OK);
     assert_eq!(next(&mut pushes).await.path, "/gone/1");
     for _ in 0..200 {
-        if store.push_subscriptions(&target).await.unwrap().is_empty() {
+        if store.push.subscriptions(&target).await.unwrap().is_empty() {
             return;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
@@ -321,9 +320,9 @@ async fn a_subscription_the_push_service_says_is_gone_is_removed() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_subscriptions_are_refused_with_stable_codes_and_change_nothing() {
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+    let store: Store = Store::in_memory().unwrap();
     // The settings of a real server: no http endpoints at all.
-    let (app, _) = server_with(Arc::clone(&store), Config::quick());
+    let (app, _) = server_with(store.clone(), Config::quick());
     let (id, tokens, _) = create(&app, two_humans()).await;
     let bob = tokens[1].clone().unwrap();
     let browser = Browser::new("bad");
@@ -401,7 +400,7 @@ async fn bad_subscriptions_are_refused_with_stable_codes_and_change_nothing() {
     assert_eq!(v["error"], "too_many_tokens");
     let (status, v) = subscribe(&app, json!({ "subscription": good, "account": true })).await;
     assert!(v["error"] == "not_signed_in" || v["error"] == "forbidden_origin", "{status} {v}");
-    assert!(store.push_subscriptions(&format!("seat:{id}:1")).await.unwrap().is_empty(), "nothing kept");
+    assert!(store.push.subscriptions(&format!("seat:{id}:1")).await.unwrap().is_empty(), "nothing kept");
 
     // Caps: 8 browsers per seat (a browser renewing its keys is not a new one)…
     for n in 0..8 {
@@ -411,7 +410,7 @@ async fn bad_subscriptions_are_refused_with_stable_codes_and_change_nothing() {
     assert_eq!(subscribe(&app, with("https://push.example.com/b3")).await.0, StatusCode::OK, "renewed");
     let (status, v) = subscribe(&app, with("https://push.example.com/b8")).await;
     assert_eq!((status, v["error"].as_str()), (StatusCode::CONFLICT, Some("too_many_subscriptions")));
-    assert_eq!(store.push_subscriptions(&format!("seat:{id}:1")).await.unwrap().len(), 8);
+    assert_eq!(store.push.subscriptions(&format!("seat:{id}:1")).await.unwrap().len(), 8);
     // …and 32 seats per browser.
     let six =
         json!({ "seats": (0..6).map(|i| json!({ "kind": "human", "name": format!("P{i}") })).collect::<Vec<_>>() });
@@ -445,7 +444,7 @@ async fn bad_subscriptions_are_refused_with_stable_codes_and_change_nothing() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_invite_taken_tells_its_creator_once() {
     let (addr, mut pushes) = push_service().await;
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+    let store: Store = Store::in_memory().unwrap();
     let (app, state_) = server_with(store, push_config());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let server = listener.local_addr().unwrap();
@@ -479,10 +478,10 @@ async fn an_invite_taken_tells_its_creator_once() {
 }
 
 /// What every storage keeps for Web Push.
-async fn push_contract(store: &dyn Store, game: &str) {
-    let first = store.vapid_key("first-key", 1).await.unwrap();
+async fn push_contract(store: &Store, game: &str) {
+    let first = store.push.vapid_key("first-key", 1).await.unwrap();
     assert_eq!(first, "first-key");
-    assert_eq!(store.vapid_key("second-key", 2).await.unwrap(), "first-key", "one key per storage");
+    assert_eq!(store.push.vapid_key("second-key", 2).await.unwrap(), "first-key", "one key per storage");
     let sub = |endpoint: &str, target: &str| PushSubscription {
         endpoint: endpoint.into(),
         p256dh: "p".into(),
@@ -495,32 +494,32 @@ async fn push_contract(store: &dyn Store, game: &str) {
     };
     let t0 = format!("seat:{game}:0");
     let t1 = format!("seat:{game}:1");
-    assert!(store.push_subscribe(&sub("e1", &t0), 2, 2).await.unwrap());
-    assert!(store.push_subscribe(&sub("e2", &t0), 2, 2).await.unwrap());
-    assert!(!store.push_subscribe(&sub("e3", &t0), 2, 2).await.unwrap(), "a target's cap");
-    assert!(store.push_subscribe(&sub("e1", &t1), 2, 2).await.unwrap());
-    assert!(!store.push_subscribe(&sub("e1", &format!("seat:{game}:2")), 2, 2).await.unwrap(), "an endpoint's cap");
+    assert!(store.push.subscribe(&sub("e1", &t0), 2, 2).await.unwrap());
+    assert!(store.push.subscribe(&sub("e2", &t0), 2, 2).await.unwrap());
+    assert!(!store.push.subscribe(&sub("e3", &t0), 2, 2).await.unwrap(), "a target's cap");
+    assert!(store.push.subscribe(&sub("e1", &t1), 2, 2).await.unwrap());
+    assert!(!store.push.subscribe(&sub("e1", &format!("seat:{game}:2")), 2, 2).await.unwrap(), "an endpoint's cap");
     let mut renewed = sub("e1", &t0);
     (renewed.p256dh, renewed.lang) = ("p2".into(), "de".into());
-    assert!(store.push_subscribe(&renewed, 2, 2).await.unwrap(), "a renewal at the cap");
-    let kept = store.push_subscriptions(&t0).await.unwrap();
+    assert!(store.push.subscribe(&renewed, 2, 2).await.unwrap(), "a renewal at the cap");
+    let kept = store.push.subscriptions(&t0).await.unwrap();
     assert_eq!(kept.len(), 2);
     let e1 = kept.iter().find(|s| s.endpoint == "e1").unwrap();
     assert_eq!((e1.p256dh.as_str(), e1.lang.as_str()), ("p2", "de"), "renewed keys and language");
-    assert_eq!(store.push_unsubscribe("e1", Some(&t1)).await.unwrap(), 1);
-    assert_eq!(store.push_unsubscribe("e1", None).await.unwrap(), 1);
-    assert_eq!(store.push_subscriptions(&t0).await.unwrap().len(), 1);
-    assert!(store.push_invite_taken(game, 1).await.unwrap());
-    assert!(!store.push_invite_taken(game, 1).await.unwrap(), "once");
-    assert!(store.push_invite_taken(game, 2).await.unwrap());
+    assert_eq!(store.push.unsubscribe("e1", Some(&t1)).await.unwrap(), 1);
+    assert_eq!(store.push.unsubscribe("e1", None).await.unwrap(), 1);
+    assert_eq!(store.push.subscriptions(&t0).await.unwrap().len(), 1);
+    assert!(store.push.invite_taken(game, 1).await.unwrap());
+    assert!(!store.push.invite_taken(game, 1).await.unwrap(), "once");
+    assert!(store.push.invite_taken(game, 2).await.unwrap());
     // An account's subscriptions go with the account.
-    assert!(store.create_account(&common::accounts::account("acc-push", "Pusher")).await.unwrap());
+    assert!(store.accounts.create(&common::accounts::account("acc-push", "Pusher")).await.unwrap());
     let mut mine = sub("e9", "account:acc-push");
     (mine.game_id, mine.account) = (None, Some("acc-push".into()));
-    assert!(store.push_subscribe(&mine, 2, 2).await.unwrap());
-    assert_eq!(store.push_subscriptions("account:acc-push").await.unwrap().len(), 1);
-    assert!(store.delete_account("acc-push").await.unwrap());
-    assert!(store.push_subscriptions("account:acc-push").await.unwrap().is_empty());
+    assert!(store.push.subscribe(&mine, 2, 2).await.unwrap());
+    assert_eq!(store.push.subscriptions("account:acc-push").await.unwrap().len(), 1);
+    assert!(store.accounts.delete("acc-push").await.unwrap());
+    assert!(store.push.subscriptions("account:acc-push").await.unwrap().is_empty());
 }
 
 async fn a_game(app: &Router) -> String {
@@ -529,14 +528,15 @@ async fn a_game(app: &Router) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sqlite_keeps_one_key_and_the_subscriptions() {
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
-    let (app, _) = server_with(Arc::clone(&store), Config::quick());
+    let store: Store = Store::in_memory().unwrap();
+    let (app, _) = server_with(store.clone(), Config::quick());
     let game = a_game(&app).await;
-    push_contract(store.as_ref(), &game).await;
+    push_contract(&store, &game).await;
     // A game's subscriptions and invites go with the game.
     let other = a_game(&app).await;
     assert!(store
-        .push_subscribe(
+        .push
+        .subscribe(
             &PushSubscription {
                 endpoint: "e".into(),
                 p256dh: "p".into(),
@@ -552,25 +552,25 @@ async fn sqlite_keeps_one_key_and_the_subscriptions() {
         )
         .await
         .unwrap());
-    assert_eq!(store.expire(i64::MAX).await.unwrap().len(), 2, "both games expire");
-    assert!(store.push_subscriptions(&format!("seat:{other}:0")).await.unwrap().is_empty());
+    assert_eq!(store.games.expire(i64::MAX).await.unwrap().len(), 2, "both games expire");
+    assert!(store.push.subscriptions(&format!("seat:{other}:0")).await.unwrap().is_empty());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_keeps_one_key_for_every_server_and_the_subscriptions() {
     let Some(server) = common::pg::server_url() else { return };
     let schema = common::pg::Schema::new(&server);
-    let one: Arc<dyn Store> = Arc::new(schema.open().await);
-    let two: Arc<dyn Store> = Arc::new(schema.open().await);
-    let (app_one, _) = server_with(Arc::clone(&one), Config::quick());
-    let (app_two, _) = server_with(Arc::clone(&two), Config::quick());
+    let one: Store = schema.open().await;
+    let two: Store = schema.open().await;
+    let (app_one, _) = server_with(one.clone(), Config::quick());
+    let (app_two, _) = server_with(two.clone(), Config::quick());
     // Two servers starting on one database sign with one key.
     let (k1, k2) = tokio::join!(server_key(&app_one), server_key(&app_two));
     assert_eq!(k1, k2, "one VAPID key for the servers sharing a database");
     let game = a_game(&app_one).await;
     // The contract on a fresh key table: drop the servers' key first.
     schema.rows("DELETE FROM push_keys");
-    push_contract(two.as_ref(), &game).await;
+    push_contract(&two, &game).await;
     // A deleted game takes its subscriptions and invites with it.
     schema.rows(&format!("DELETE FROM games WHERE id = '{game}'"));
     assert_eq!(schema.one("SELECT count(*) FROM push_subscriptions"), "0");
@@ -582,10 +582,10 @@ async fn the_operator_s_key_is_used_and_a_bad_one_refused() {
     // A key as `web-push generate-vapid-keys` prints it: base64url of 32 bytes.
     let secret = Sha256::digest(b"operator key");
     let public = p256::SecretKey::from_slice(&secret).unwrap().public_key().to_encoded_point(false).as_bytes().to_vec();
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+    let store: Store = Store::in_memory().unwrap();
     let mut config = push_config();
     config.push.vapid_key = Some(format!("{}\n", URL_SAFE_NO_PAD.encode(secret)));
-    let (app, state_) = server_with(Arc::clone(&store), config);
+    let (app, state_) = server_with(store.clone(), config);
     assert_eq!(server_key(&app).await, public, "the operator's key, not the storage's");
     assert!(state_.push_ready().await.is_ok());
     for bad in [
@@ -596,7 +596,7 @@ async fn the_operator_s_key_is_used_and_a_bad_one_refused() {
     ] {
         let mut config = push_config();
         config.push.vapid_key = Some(bad.to_string());
-        let (app, state_) = server_with(Arc::new(SqliteStore::in_memory().unwrap()), config);
+        let (app, state_) = server_with(Store::in_memory().unwrap(), config);
         assert!(state_.push_ready().await.is_err(), "{bad} refused");
         let (status, v) = call(&app, "GET", "/api/push/key", None).await;
         assert_eq!((status, v["error"].as_str()), (StatusCode::INTERNAL_SERVER_ERROR, Some("storage_error")));
@@ -606,7 +606,7 @@ async fn the_operator_s_key_is_used_and_a_bad_one_refused() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slow_push_service_never_holds_a_move_up() {
     let (addr, mut pushes) = push_service().await;
-    let (app, _) = server_with(Arc::new(SqliteStore::in_memory().unwrap()), push_config());
+    let (app, _) = server_with(Store::in_memory().unwrap(), push_config());
     let (id, tokens, created) = create(&app, two_humans()).await;
     let first = created["turn"]["seat"].as_u64().unwrap() as usize;
     let (a, b) = (tokens[first].clone().unwrap(), tokens[1 - first].clone().unwrap());

@@ -8,7 +8,6 @@
 mod common;
 
 use std::net::SocketAddr;
-use std::sync::Arc;
 
 use axum::body::Body;
 use axum::extract::ConnectInfo;
@@ -17,7 +16,7 @@ use axum::Router;
 use carcassonne::record::Record;
 use carcassonne_server::{
     app, bot_rating, hash_token, rank_seats, update_ratings, AppState, BotLevel, Config, NewGame, Pool, Progress,
-    RatedResult, RatedSeat, Rating, Seat, SqliteStore, Store, COOKIE, DELETED_ACCOUNT, PROVISIONAL_GAMES,
+    RatedResult, RatedSeat, Rating, Seat, Store, COOKIE, DELETED_ACCOUNT, PROVISIONAL_GAMES,
 };
 use common::accounts::account;
 use common::pick_move;
@@ -98,7 +97,7 @@ struct Server {
 }
 
 fn server() -> Server {
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+    let store: Store = Store::in_memory().unwrap();
     let state = AppState::new(store, Config { bot_delay: std::time::Duration::ZERO, ..Config::quick() });
     Server { app: app(state.clone()), state }
 }
@@ -264,7 +263,7 @@ async fn a_rated_game_to_the_end_moves_both_ratings_once() {
     assert!(pa["games"][0]["players"][1].get("player").is_none());
     let (status, _) = send(&s, "GET", "/api/players/Bob", None, None).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
-    let seats = s.state.store().load(&id).await.unwrap().unwrap().seats;
+    let seats = s.state.store().games.load(&id).await.unwrap().unwrap().seats;
     assert_eq!(seats[1].account(), Some(DELETED_ACCOUNT), "the link is dropped");
     assert_eq!(seats[1].name(), "Player 2", "the record keeps the name it was played under");
 }
@@ -378,7 +377,7 @@ async fn a_guest_who_signs_up_keeps_their_seats_and_an_unlinked_seat_voids_a_rat
         create(&s, Some(&ada), json!({ "seats": [ { "kind": "human" }, { "kind": "remote" } ], "rated": true })).await;
     play_to_the_end(&s, &id, &tokens).await;
     assert_eq!(profile(&s, "Ada").await["ratings"], json!([]));
-    assert_eq!(s.state.store().rated(&id).await.unwrap(), Some(true), "settled (void), never applied later");
+    assert_eq!(s.state.store().ratings.rated(&id).await.unwrap(), Some(true), "settled (void), never applied later");
 }
 
 // --- the stores ------------------------------------------------------------
@@ -409,63 +408,64 @@ fn result(game: &str, places: [usize; 2]) -> RatedResult {
 
 /// What every store must do with ratings; `stores` share one database
 /// (several servers), and each tries to apply every result at once.
-async fn ratings_contract(stores: &[Arc<dyn Store>]) {
+async fn ratings_contract(stores: &[Store]) {
     let store = &stores[0];
-    store.create_account(&account("a1", "Ada")).await.unwrap();
-    store.create_account(&account("b1", "Bob")).await.unwrap();
+    store.accounts.create(&account("a1", "Ada")).await.unwrap();
+    store.accounts.create(&account("b1", "Bob")).await.unwrap();
     for g in 0..6 {
         let id = format!("g{g}");
         store
-            .create_game(&new_game(&id, vec![human("Ada", &format!("a{g}")), human("Bob", &format!("b{g}"))]))
+            .games
+            .create(&new_game(&id, vec![human("Ada", &format!("a{g}")), human("Bob", &format!("b{g}"))]))
             .await
             .unwrap();
-        assert_eq!(store.rated(&id).await.unwrap(), None);
-        store.mark_rated(&id, "duel").await.unwrap();
-        assert_eq!(store.rated(&id).await.unwrap(), Some(false));
-        assert_eq!(store.link_seat(&id, &hash_token(&format!("a{g}")), "a1").await.unwrap(), Some(0));
-        assert_eq!(store.link_seat(&id, &hash_token(&format!("b{g}")), "b1").await.unwrap(), Some(1));
-        assert_eq!(store.link_seat(&id, &hash_token(&format!("b{g}")), "a1").await.unwrap(), None, "taken");
+        assert_eq!(store.ratings.rated(&id).await.unwrap(), None);
+        store.ratings.mark_rated(&id, "duel").await.unwrap();
+        assert_eq!(store.ratings.rated(&id).await.unwrap(), Some(false));
+        assert_eq!(store.ratings.link_seat(&id, &hash_token(&format!("a{g}")), "a1").await.unwrap(), Some(0));
+        assert_eq!(store.ratings.link_seat(&id, &hash_token(&format!("b{g}")), "b1").await.unwrap(), Some(1));
+        assert_eq!(store.ratings.link_seat(&id, &hash_token(&format!("b{g}")), "a1").await.unwrap(), None, "taken");
         // Every server applies it at once: one does.
         let tries = stores.iter().map(|s| {
-            let (s, r) = (Arc::clone(s), result(&id, [1, 2]));
-            tokio::spawn(async move { s.apply_rating(&r).await.unwrap() })
+            let (s, r) = (s.clone(), result(&id, [1, 2]));
+            tokio::spawn(async move { s.ratings.apply(&r).await.unwrap() })
         });
         let applied: Vec<_> = futures_join(tries).await.into_iter().flatten().collect();
         assert_eq!(applied.len(), 1, "game {g}: applied once");
         assert_eq!(applied[0].len(), 2);
-        assert_eq!(store.rated(&id).await.unwrap(), Some(true));
+        assert_eq!(store.ratings.rated(&id).await.unwrap(), Some(true));
     }
-    let ratings = store.account_ratings("a1").await.unwrap();
+    let ratings = store.ratings.of("a1").await.unwrap();
     assert_eq!(ratings.len(), 1);
     assert_eq!(ratings[0].games, 6);
     assert!(ratings[0].rating.rating > 1700.0, "{ratings:?}");
-    let history = store.rating_history("b1", 100).await.unwrap();
+    let history = store.ratings.history("b1", 100).await.unwrap();
     assert_eq!(history.len(), 6);
     assert!(history.windows(2).all(|w| w[1].before == w[0].after), "each game starts from the last");
-    assert_eq!(store.rating_history("b1", 2).await.unwrap().len(), 2);
-    let board = store.leaderboard("duel", PROVISIONAL_GAMES, 10).await.unwrap();
+    assert_eq!(store.ratings.history("b1", 2).await.unwrap().len(), 2);
+    let board = store.ratings.leaderboard("duel", PROVISIONAL_GAMES, 10).await.unwrap();
     assert_eq!(board.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(), ["Ada", "Bob"]);
-    assert!(store.leaderboard("duel", 7, 10).await.unwrap().is_empty());
-    assert!(store.leaderboard("multi", 0, 10).await.unwrap().is_empty());
-    let games = store.account_games("a1", 100).await.unwrap();
+    assert!(store.ratings.leaderboard("duel", 7, 10).await.unwrap().is_empty());
+    assert!(store.ratings.leaderboard("multi", 0, 10).await.unwrap().is_empty());
+    let games = store.ratings.account_games("a1", 100).await.unwrap();
     assert_eq!(games.len(), 6);
     assert!(games.iter().all(|g| g.rated && g.seat == 0));
-    let names = store.account_names(&["a1".into(), "zz".into()]).await.unwrap();
+    let names = store.ratings.account_names(&["a1".into(), "zz".into()]).await.unwrap();
     assert_eq!(names, vec![("a1".to_string(), "Ada".to_string())]);
     // A voided game is never applied.
-    store.create_game(&new_game("v", vec![human("Ada", "av"), human("Bob", "bv")])).await.unwrap();
-    store.mark_rated("v", "duel").await.unwrap();
+    store.games.create(&new_game("v", vec![human("Ada", "av"), human("Bob", "bv")])).await.unwrap();
+    store.ratings.mark_rated("v", "duel").await.unwrap();
     let void = RatedResult { seats: vec![], ..result("v", [1, 2]) };
-    assert_eq!(store.apply_rating(&void).await.unwrap(), Some(vec![]));
-    assert_eq!(store.apply_rating(&result("v", [1, 2])).await.unwrap(), None);
+    assert_eq!(store.ratings.apply(&void).await.unwrap(), Some(vec![]));
+    assert_eq!(store.ratings.apply(&result("v", [1, 2])).await.unwrap(), None);
     // A deleted account: its links dropped, its ratings gone.
-    store.forget_account_seats("b1").await.unwrap();
-    assert!(store.delete_account("b1").await.unwrap());
-    let seats = store.load("g0").await.unwrap().unwrap().seats;
+    store.ratings.forget_account_seats("b1").await.unwrap();
+    assert!(store.accounts.delete("b1").await.unwrap());
+    let seats = store.games.load("g0").await.unwrap().unwrap().seats;
     assert_eq!(seats[1].account(), Some(DELETED_ACCOUNT));
     assert_eq!(seats[0].account(), Some("a1"));
-    assert!(store.account_ratings("b1").await.unwrap().is_empty());
-    assert!(store.account_games("b1", 10).await.unwrap().is_empty());
+    assert!(store.ratings.of("b1").await.unwrap().is_empty());
+    assert!(store.ratings.account_games("b1", 10).await.unwrap().is_empty());
 }
 
 async fn futures_join<T: Send + 'static>(handles: impl Iterator<Item = tokio::task::JoinHandle<T>>) -> Vec<T> {
@@ -478,19 +478,19 @@ async fn futures_join<T: Send + 'static>(handles: impl Iterator<Item = tokio::ta
 
 #[tokio::test]
 async fn sqlite_keeps_ratings_and_applies_a_result_once() {
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
-    ratings_contract(&[Arc::clone(&store), Arc::clone(&store), store]).await;
+    let store: Store = Store::in_memory().unwrap();
+    ratings_contract(&[store.clone(), store.clone(), store]).await;
 }
 
 /// A rated game finished (its last move stored) whose result was never
 /// applied: the server that stored it stopped first.
-async fn unsettled_game(store: &Arc<dyn Store>) {
-    store.create_account(&account("a1", "Ada")).await.unwrap();
-    store.create_account(&account("b1", "Bob")).await.unwrap();
-    store.create_game(&new_game("u", vec![human("Ada", "au"), human("Bob", "bu")])).await.unwrap();
-    store.mark_rated("u", "duel").await.unwrap();
-    store.link_seat("u", &hash_token("au"), "a1").await.unwrap();
-    store.link_seat("u", &hash_token("bu"), "b1").await.unwrap();
+async fn unsettled_game(store: &Store) {
+    store.accounts.create(&account("a1", "Ada")).await.unwrap();
+    store.accounts.create(&account("b1", "Bob")).await.unwrap();
+    store.games.create(&new_game("u", vec![human("Ada", "au"), human("Bob", "bu")])).await.unwrap();
+    store.ratings.mark_rated("u", "duel").await.unwrap();
+    store.ratings.link_seat("u", &hash_token("au"), "a1").await.unwrap();
+    store.ratings.link_seat("u", &hash_token("bu"), "b1").await.unwrap();
     let m = carcassonne::record::RecordMove {
         tile: "E".into(),
         at: [0, -1],
@@ -501,39 +501,39 @@ async fn unsettled_game(store: &Arc<dyn Store>) {
     };
     let done =
         Progress { finished: true, scores: vec![3, 10], to_move: None, winners: vec![1], at: 5, bot_turn: false };
-    store.append_move("u", 0, &m, &done).await.unwrap();
+    store.games.append_move("u", 0, &m, &done).await.unwrap();
 }
 
-async fn a_sweep_settles_what_was_left(stores: [Arc<dyn Store>; 2]) {
+async fn a_sweep_settles_what_was_left(stores: [Store; 2]) {
     unsettled_game(&stores[0]).await;
     let apps = stores.map(|s| AppState::new(s, Config::quick()));
     let (a, b) = tokio::join!(apps[0].settle_unsettled(), apps[1].settle_unsettled());
     assert_eq!(a.unwrap() + b.unwrap(), 1, "applied once");
     assert_eq!(apps[0].settle_unsettled().await.unwrap(), 0);
-    let bob = apps[1].store().account_ratings("b1").await.unwrap();
+    let bob = apps[1].store().ratings.of("b1").await.unwrap();
     assert!(bob[0].rating.rating > 1500.0 && bob[0].games == 1, "{bob:?}");
 }
 
 #[tokio::test]
 async fn sqlite_a_sweep_settles_a_result_left_unapplied() {
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
-    a_sweep_settles_what_was_left([Arc::clone(&store), store]).await;
+    let store: Store = Store::in_memory().unwrap();
+    a_sweep_settles_what_was_left([store.clone(), store]).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn postgres_a_sweep_settles_a_result_left_unapplied() {
     let Some(url) = common::pg::server_url() else { return };
     let schema = common::pg::Schema::new(&url);
-    a_sweep_settles_what_was_left([Arc::new(schema.open().await), Arc::new(schema.open().await)]).await;
+    a_sweep_settles_what_was_left([schema.open().await, schema.open().await]).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_servers_on_postgres_apply_a_result_once() {
     let Some(url) = common::pg::server_url() else { return };
     let schema = common::pg::Schema::new(&url);
-    let a: Arc<dyn Store> = Arc::new(schema.open().await);
-    let b: Arc<dyn Store> = Arc::new(schema.open().await);
-    ratings_contract(&[Arc::clone(&a), Arc::clone(&b), Arc::clone(&a), b]).await;
+    let a: Store = schema.open().await;
+    let b: Store = schema.open().await;
+    ratings_contract(&[a.clone(), b.clone(), a.clone(), b]).await;
     assert_eq!(schema.one("SELECT count(*) FROM rating_history WHERE account = 'a1'"), "6");
 }
 
@@ -541,10 +541,10 @@ async fn two_servers_on_postgres_apply_a_result_once() {
 async fn two_servers_on_postgres_finish_a_rated_game_once() {
     let Some(url) = common::pg::server_url() else { return };
     let schema = common::pg::Schema::new(&url);
-    let one: Arc<dyn Store> = Arc::new(schema.open().await);
-    let two: Arc<dyn Store> = Arc::new(schema.open().await);
-    let s1 = AppState::new(Arc::clone(&one), Config { bot_delay: std::time::Duration::ZERO, ..Config::quick() });
-    let s2 = AppState::new(Arc::clone(&two), Config { bot_delay: std::time::Duration::ZERO, ..Config::quick() });
+    let one: Store = schema.open().await;
+    let two: Store = schema.open().await;
+    let s1 = AppState::new(one.clone(), Config { bot_delay: std::time::Duration::ZERO, ..Config::quick() });
+    let s2 = AppState::new(two.clone(), Config { bot_delay: std::time::Duration::ZERO, ..Config::quick() });
     let server = Server { app: app(s1.clone()), state: s1 };
     let ada = sign_up(&server, "Ada").await;
     let (id, tokens) = create(
@@ -562,10 +562,9 @@ async fn two_servers_on_postgres_finish_a_rated_game_once() {
 
 #[tokio::test]
 async fn a_rated_game_says_so_and_gives_no_hints() {
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
-    let on = |store: &Arc<dyn Store>| {
-        let state =
-            AppState::new(Arc::clone(store), Config { bot_delay: std::time::Duration::ZERO, ..Config::quick() });
+    let store: Store = Store::in_memory().unwrap();
+    let on = |store: &Store| {
+        let state = AppState::new(store.clone(), Config { bot_delay: std::time::Duration::ZERO, ..Config::quick() });
         Server { app: app(state.clone()), state }
     };
     let s = on(&store);

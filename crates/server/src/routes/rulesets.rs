@@ -97,7 +97,7 @@ pub async fn list(State(app): State<AppState>, RawQuery(query): RawQuery) -> Res
     let key = super::query_list(&query, "key").into_iter().next();
     let Some(key) = key else { return Ok(Json(json!({ "sets": [] }))) };
     let owner = owner_hash(&key)?;
-    let sets = app.store().saved_rules(&owner).await?;
+    let sets = app.store().rule_sets.of(&owner).await?;
     Ok(Json(json!({ "sets": sets.iter().map(saved_json).collect::<Vec<_>>(), "max": MAX_SAVED_RULES })))
 }
 
@@ -132,7 +132,7 @@ pub async fn save(
     }
     let set = SavedRules { id: new_token()?, name, code: rules.to_code(), created_at: now_ms() };
     let kept = set.clone();
-    let saved = app.store().save_rules(&owner, &kept, MAX_SAVED_RULES).await?;
+    let saved = app.store().rule_sets.save(&owner, &kept, MAX_SAVED_RULES).await?;
     if !saved {
         return Err(ApiError::Quota(format!("{MAX_SAVED_RULES} saved rule sets per visitor: delete one first")));
     }
@@ -158,10 +158,10 @@ pub async fn change(
     let req: ChangeRequest = super::parse_body(body)?;
     let owner = owner_hash(&req.key)?;
     let found = match (req.delete, req.name) {
-        (true, None) => app.store().delete_rules(&owner, &id).await?,
+        (true, None) => app.store().rule_sets.delete(&owner, &id).await?,
         (false, Some(name)) => {
             let name = rule_set_name(&name)?;
-            app.store().rename_rules(&owner, &id, &name).await?
+            app.store().rule_sets.rename(&owner, &id, &name).await?
         }
         _ => return Err(ApiError::BadRequest("send either a new name or \"delete\": true".into())),
     };

@@ -207,7 +207,7 @@ impl AppState {
     pub(super) async fn start_session(&self, account: Account) -> Result<Session, ApiError> {
         let token = new_token()?;
         let now = now_ms();
-        self.store().create_session(&hash_token(&token), &account.id, now, now - self.idle_ms()).await?;
+        self.store().accounts.create_session(&hash_token(&token), &account.id, now, now - self.idle_ms()).await?;
         Ok(Session { account, token })
     }
 
@@ -234,7 +234,7 @@ impl AppState {
         check_password(password)?;
         let key = name_key(&name);
         self.accounts().throttles.attempt(None, address)?;
-        if self.store().account_by_key(&key).await?.is_some() {
+        if self.store().accounts.by_key(&key).await?.is_some() {
             return Err(ApiError::NameTaken);
         }
         let recovery = new_token()?;
@@ -246,7 +246,7 @@ impl AppState {
             recovery: hash_token(&recovery),
             created_at: now_ms(),
         };
-        if !self.store().create_account(&account).await? {
+        if !self.store().accounts.create(&account).await? {
             return Err(ApiError::NameTaken);
         }
         Ok((self.start_session(account).await?, recovery))
@@ -257,7 +257,7 @@ impl AppState {
     /// unknown or the password wrong.
     async fn check_credentials(&self, key: &str, password: &str, address: IpAddr) -> Result<Account, ApiError> {
         self.accounts().throttles.attempt(Some(key), address)?;
-        let account = self.store().account_by_key(key).await?;
+        let account = self.store().accounts.by_key(key).await?;
         let ok = self.verify_password(password, account.as_ref().map(|a| a.password.as_str())).await?;
         match account {
             Some(a) if ok => Ok(a),
@@ -283,7 +283,7 @@ impl AppState {
         let now = now_ms();
         let idle = self.idle_ms();
         let renew_every = (idle / 10).min(60_000);
-        Ok(self.store().session(&hash_token(token), now, now - idle, now - renew_every).await?)
+        Ok(self.store().accounts.session(&hash_token(token), now, now - idle, now - renew_every).await?)
     }
 
     /// Ends the session of this token.
@@ -291,7 +291,7 @@ impl AppState {
     /// # Errors
     /// The storage fails.
     pub async fn sign_out(&self, token: &str) -> Result<(), ApiError> {
-        self.store().end_session(&hash_token(token)).await?;
+        self.store().accounts.end_session(&hash_token(token)).await?;
         Ok(())
     }
 
@@ -300,7 +300,7 @@ impl AppState {
     /// # Errors
     /// The storage fails.
     pub async fn sign_out_everywhere(&self, account: &Account) -> Result<(), ApiError> {
-        self.store().end_sessions(&account.id, None).await?;
+        self.store().accounts.end_sessions(&account.id, None).await?;
         Ok(())
     }
 
@@ -320,10 +320,10 @@ impl AppState {
         check_password(new)?;
         let account = self.check_credentials(&account.name_key, current, address).await?;
         let hash = self.hash_password(new).await?;
-        if !self.store().set_password(&account.id, &hash, None).await? {
+        if !self.store().accounts.set_password(&account.id, &hash, None).await? {
             return Err(ApiError::NotSignedIn);
         }
-        self.store().end_sessions(&account.id, Some(&hash_token(token))).await?;
+        self.store().accounts.end_sessions(&account.id, Some(&hash_token(token))).await?;
         Ok(())
     }
 
@@ -342,7 +342,7 @@ impl AppState {
         check_password(new)?;
         let key = key_of(name);
         self.accounts().throttles.attempt(Some(&key), address)?;
-        let account = self.store().account_by_key(&key).await?;
+        let account = self.store().accounts.by_key(&key).await?;
         let given = hash_token(code.trim());
         let account = match account {
             Some(a) if crate::store::same_hash(&a.recovery, &given) => a,
@@ -350,10 +350,10 @@ impl AppState {
         };
         let hash = self.hash_password(new).await?;
         let recovery = new_token()?;
-        if !self.store().set_password(&account.id, &hash, Some(&hash_token(&recovery))).await? {
+        if !self.store().accounts.set_password(&account.id, &hash, Some(&hash_token(&recovery))).await? {
             return Err(ApiError::BadCredentials);
         }
-        self.store().end_sessions(&account.id, None).await?;
+        self.store().accounts.end_sessions(&account.id, None).await?;
         Ok((self.start_session(account).await?, recovery))
     }
 
@@ -365,8 +365,8 @@ impl AppState {
     /// `bad_credentials`, `too_many_attempts`.
     pub async fn delete_account(&self, account: &Account, password: &str, address: IpAddr) -> Result<(), ApiError> {
         let account = self.check_credentials(&account.name_key, password, address).await?;
-        self.store().forget_account_seats(&account.id).await?;
-        self.store().delete_account(&account.id).await?;
+        self.store().ratings.forget_account_seats(&account.id).await?;
+        self.store().accounts.delete(&account.id).await?;
         Ok(())
     }
 }

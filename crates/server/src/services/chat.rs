@@ -184,7 +184,7 @@ impl AppState {
     /// `chat_full`, `storage_error`.
     pub async fn say(&self, live: &Arc<Live>, speaker: &Speaker, text: &str) -> Result<ChatMessage, ApiError> {
         let text = clean_message(text)?;
-        let settings = self.store().chat_settings(&live.id).await?;
+        let settings = self.store().chat.settings(&live.id).await?;
         if settings.off {
             return Err(ApiError::ChatOff);
         }
@@ -208,13 +208,14 @@ impl AppState {
         let mut message = ChatMessage { seq: 0, seat, name, text, at: now_ms(), author };
         message.seq = self
             .store()
-            .add_chat(&live.id, &message, MAX_CHAT_MESSAGES)
+            .chat
+            .add(&live.id, &message, MAX_CHAT_MESSAGES)
             .await?
             .ok_or(ApiError::ChatFull(MAX_CHAT_MESSAGES))?;
         self.inner.chat.tell(&live.id, ChatEvent::Message(message.clone()));
-        if let Some(server) = self.store().server() {
+        if let Some(server) = self.store().cluster.server() {
             let change = Change::Chat { game: live.id.clone(), server: server.to_string(), message: message.clone() };
-            if let Err(e) = self.store().publish(&change).await {
+            if let Err(e) = self.store().cluster.publish(&change).await {
                 tracing::warn!(game = %live.id, error = %e, "cannot tell the other servers of a chat message");
             }
         }
@@ -223,7 +224,7 @@ impl AppState {
 
     /// "Spectator N": the number this spectator had in this game's chat, or the next one.
     async fn spectator_name(&self, id: &str, author: &str) -> Result<String, ApiError> {
-        let chat = self.store().chat(id).await?;
+        let chat = self.store().chat.messages(id).await?;
         let mut seen: Vec<&str> = Vec::new();
         for m in chat.iter().filter(|m| m.seat.is_none()) {
             if m.author == author {
@@ -242,11 +243,11 @@ impl AppState {
     /// `storage_error`.
     pub async fn chat_of(&self, live: &Live, viewer: &Viewer) -> Result<(bool, Vec<ChatMessage>, AfterGame), ApiError> {
         let finished = live.lock().await.game.is_over();
-        let settings = self.store().chat_settings(&live.id).await?;
+        let settings = self.store().chat.settings(&live.id).await?;
         let player = !viewer.seats.is_empty();
         let messages =
-            self.store().chat(&live.id).await?.into_iter().filter(|m| visible(m, player, finished)).collect();
-        let rematch = self.store().rematch(&live.id).await?;
+            self.store().chat.messages(&live.id).await?.into_iter().filter(|m| visible(m, player, finished)).collect();
+        let rematch = self.store().rematches.get(&live.id).await?;
         Ok((settings.off, messages, AfterGame::of(settings.consent, &rematch)))
     }
 
@@ -260,7 +261,7 @@ impl AppState {
             return Err(ApiError::Unauthorized);
         }
         for p in &viewer.seats {
-            self.store().set_chat_consent(&live.id, p.0, agree).await?;
+            self.store().chat.set_consent(&live.id, p.0, agree).await?;
         }
         self.after_game_changed(&live.id).await
     }
@@ -280,12 +281,12 @@ impl AppState {
         if !finished {
             return Err(ApiError::GameNotOver);
         }
-        let settings = self.store().chat_settings(&live.id).await?;
+        let settings = self.store().chat.settings(&live.id).await?;
         if !humans.iter().all(|h| settings.consent.contains(h)) {
             return Err(ApiError::ChatNotAgreed);
         }
         let messages: Vec<ChatMessage> =
-            self.store().chat(&live.id).await?.into_iter().filter(|m| m.seat.is_some()).collect();
+            self.store().chat.messages(&live.id).await?.into_iter().filter(|m| m.seat.is_some()).collect();
         Ok(serde_json::json!({ "game": live.id, "players": names, "messages": messages }))
     }
 
@@ -294,9 +295,9 @@ impl AppState {
     pub(super) async fn after_game_changed(&self, id: &str) -> Result<AfterGame, ApiError> {
         let after = self.after_game(id).await?;
         self.inner.chat.tell(id, ChatEvent::After(after.clone()));
-        if let Some(server) = self.store().server() {
+        if let Some(server) = self.store().cluster.server() {
             let change = Change::Rematch { game: id.to_string(), server: server.to_string() };
-            if let Err(e) = self.store().publish(&change).await {
+            if let Err(e) = self.store().cluster.publish(&change).await {
                 tracing::warn!(game = %id, error = %e, "cannot tell the other servers of a rematch");
             }
         }
@@ -304,8 +305,8 @@ impl AppState {
     }
 
     pub(super) async fn after_game(&self, id: &str) -> Result<AfterGame, ApiError> {
-        let settings = self.store().chat_settings(id).await?;
-        let rematch = self.store().rematch(id).await?;
+        let settings = self.store().chat.settings(id).await?;
+        let rematch = self.store().rematches.get(id).await?;
         Ok(AfterGame::of(settings.consent, &rematch))
     }
 

@@ -457,7 +457,7 @@ impl AppState {
     /// Stores a game's clocks as they are now (after a move or at creation).
     pub(super) async fn save_clock(&self, id: &str, clock: &ClockState) {
         let saved = match serde_json::to_string(clock) {
-            Ok(json) => self.store().save_clock(id, &json, clock.deadline).await,
+            Ok(json) => self.store().clocks.save(id, &json, clock.deadline).await,
             Err(e) => Err(e.into()),
         };
         if let Err(e) = saved {
@@ -467,17 +467,17 @@ impl AppState {
     }
 
     async fn publish_clock(&self, id: &str) {
-        if self.store().server().is_none() {
+        if self.store().cluster.server().is_none() {
             return;
         }
-        if let Err(e) = self.store().publish(&Change::Clock { game: id.to_string() }).await {
+        if let Err(e) = self.store().cluster.publish(&Change::Clock { game: id.to_string() }).await {
             tracing::warn!(game = %id, error = %e, "cannot tell the other servers about the game's clocks");
         }
     }
 
     /// The clocks as stored, into the table (another server changed them).
     pub(super) async fn load_clock_into(&self, id: &str, table: &mut Table) {
-        match self.store().load_clock(id).await {
+        match self.store().clocks.load(id).await {
             Ok(Some(json)) => match serde_json::from_str::<ClockState>(&json) {
                 Ok(c) if c.remaining.len() == table.seats.len() => table.clock = Some(c),
                 Ok(_) => tracing::error!(game = %id, "stored clocks for another number of seats"),
@@ -552,7 +552,7 @@ impl AppState {
     /// The storage fails.
     pub async fn sweep_clocks(&self) -> Result<usize, ApiError> {
         let now = self.now().ms();
-        let due = self.store().due_clocks(now, 100).await?;
+        let due = self.store().clocks.due(now, 100).await?;
         let mut acted = 0;
         for id in due {
             let live = match self.game(&id).await {
@@ -589,7 +589,7 @@ impl AppState {
             return Ok(false);
         }
         let json = serde_json::to_string(&next).map_err(|e| ApiError::Storage(e.to_string()))?;
-        if !self.store().swap_clock(&live.id, Some(deadline), &json, next.deadline).await? {
+        if !self.store().clocks.swap(&live.id, Some(deadline), &json, next.deadline).await? {
             // Another server acted first: what it did is read when it says so.
             return Ok(false);
         }
@@ -605,7 +605,7 @@ impl AppState {
     /// The seat of game `id` that ran out of time first (its stored
     /// clocks), if one did: a rated game places it last.
     pub(super) async fn timed_out_seat(&self, id: &str) -> Option<usize> {
-        let json = self.store().load_clock(id).await.ok()??;
+        let json = self.store().clocks.load(id).await.ok()??;
         let clock: ClockState = serde_json::from_str(&json).ok()?;
         clock.timed_out.map(usize::from)
     }
@@ -651,7 +651,7 @@ impl AppState {
         let by = viewer.seats.first().map(|s| s.0);
         next.stand_in(p, level, by, turn, now);
         let json = serde_json::to_string(&next).map_err(|e| ApiError::Storage(e.to_string()))?;
-        if !self.store().swap_clock(&live.id, c.deadline, &json, next.deadline).await? {
+        if !self.store().clocks.swap(&live.id, c.deadline, &json, next.deadline).await? {
             self.load_clock_into(&live.id, &mut t).await;
             return Err(ApiError::StaleVersion { current: version });
         }
@@ -685,7 +685,7 @@ impl AppState {
             next.take_back(p, game, seats, now);
         }
         let json = serde_json::to_string(&next).map_err(|e| ApiError::Storage(e.to_string()))?;
-        if !self.store().swap_clock(&live.id, c.deadline, &json, next.deadline).await? {
+        if !self.store().clocks.swap(&live.id, c.deadline, &json, next.deadline).await? {
             self.load_clock_into(&live.id, &mut t).await;
             return Err(ApiError::StaleVersion { current: version });
         }
@@ -727,7 +727,7 @@ impl AppState {
         let ids: Vec<String> = held.iter().map(|(id, _)| id.clone()).collect();
         let now = self.now().ms();
         let mut out = Vec::new();
-        for t in self.store().turns_of(&ids).await? {
+        for t in self.store().clocks.turns_of(&ids).await? {
             let Some(p) = t.progress.to_move.filter(|_| !t.progress.finished) else { continue };
             let Some(seat) = t.seats.get(p as usize) else { continue };
             let tokens = held.iter().find(|(id, _)| *id == t.id).map(|(_, k)| k.as_slice()).unwrap_or_default();

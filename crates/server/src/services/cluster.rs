@@ -18,7 +18,7 @@ impl AppState {
     /// stored elsewhere, and learns who is online and which bot is thinking
     /// there; its viewers are told, whichever news it was.
     pub(super) fn follow_changes(&self) {
-        let Some(mut rx) = self.store().changes() else { return };
+        let Some(mut rx) = self.store().cluster.changes() else { return };
         let app = self.clone();
         tokio::spawn(async move {
             while let Some(change) = rx.recv().await {
@@ -28,7 +28,7 @@ impl AppState {
     }
 
     pub(super) async fn learn(&self, change: Change) {
-        let me = self.store().server().unwrap_or_default();
+        let me = self.store().cluster.server().unwrap_or_default();
         match change {
             Change::Moved(GameChanged { id, moves }) => {
                 let Some(live) = self.in_memory(&id) else { return };
@@ -118,7 +118,7 @@ impl AppState {
     /// storage with others: learns which servers died (their players go
     /// offline here) and drives the bots their deaths orphaned.
     pub(super) fn beat_now_and_then(&self) {
-        if self.store().server().is_none() {
+        if self.store().cluster.server().is_none() {
             return;
         }
         let weak = Arc::downgrade(&self.inner);
@@ -134,7 +134,7 @@ impl AppState {
                 if app.inner.left.load(std::sync::atomic::Ordering::Relaxed) {
                     return;
                 }
-                match app.store().beat().await {
+                match app.store().cluster.beat().await {
                     Ok(beat) => {
                         if std::mem::take(&mut failing) {
                             tracing::info!("heartbeats reach the database again");
@@ -174,7 +174,7 @@ impl AppState {
                 }
                 Err(e) => {
                     tracing::error!(game = %id, error = %e, "cannot drive the bots of a game");
-                    let _ = self.store().release_bots(&id).await;
+                    let _ = self.store().cluster.release_bots(&id).await;
                 }
             }
         }
@@ -184,10 +184,10 @@ impl AppState {
     /// the storage are told at once (its bots go to them, its players offline).
     pub async fn leave(&self) {
         self.inner.left.store(true, std::sync::atomic::Ordering::Relaxed);
-        if self.store().server().is_none() {
+        if self.store().cluster.server().is_none() {
             return;
         }
-        match tokio::time::timeout(Duration::from_secs(2), self.store().leave()).await {
+        match tokio::time::timeout(Duration::from_secs(2), self.store().cluster.leave()).await {
             Ok(Ok(())) => {}
             Ok(Err(e)) => tracing::warn!(error = %e, "cannot tell the other servers this one stops"),
             Err(_) => tracing::warn!("the database did not hear that this server stops"),

@@ -21,12 +21,12 @@ impl AppState {
     /// # Errors
     /// The storage fails.
     pub async fn resume_bots(&self) -> Result<usize, ApiError> {
-        if self.store().server().is_some() {
+        if self.store().cluster.server().is_some() {
             // Servers sharing the storage claim the bots nobody drives at
             // their heartbeats, a few at a time (`Store::beat`).
             return Ok(0);
         }
-        let games = self.store().in_play().await?;
+        let games = self.store().games.in_play().await?;
         let mut resumed = 0;
         for g in games {
             let bot_turn =
@@ -213,17 +213,17 @@ impl AppState {
     /// Tells the other servers that a bot of this one is choosing move
     /// `version` (or stopped without moving: `seat: None`).
     pub(super) async fn publish_thinking(&self, live: &Live, version: u64, seat: Option<PlayerId>) {
-        let Some(server) = self.store().server() else { return };
+        let Some(server) = self.store().cluster.server() else { return };
         let change =
             Change::Thinking { game: live.id.clone(), server: server.to_string(), version, seat: seat.map(|p| p.0) };
-        if let Err(e) = self.store().publish(&change).await {
+        if let Err(e) = self.store().cluster.publish(&change).await {
             tracing::warn!(game = %live.id, error = %e, "cannot tell the other servers a bot is thinking");
         }
     }
 
     /// Whether this server holds the lease on `live`'s bots (taking it if free).
     pub(super) async fn take_lease(&self, live: &Live) -> bool {
-        match self.store().claim_bots(&live.id).await {
+        match self.store().cluster.claim_bots(&live.id).await {
             Ok(held) => held,
             Err(e) => {
                 tracing::error!(game = %live.id, error = %e, "cannot take the lease on the game's bots");
@@ -233,7 +233,7 @@ impl AppState {
     }
 
     pub(super) async fn release_bots(&self, live: &Live) {
-        if let Err(e) = self.store().release_bots(&live.id).await {
+        if let Err(e) = self.store().cluster.release_bots(&live.id).await {
             tracing::warn!(game = %live.id, error = %e, "cannot give up the lease on the game's bots");
         }
     }

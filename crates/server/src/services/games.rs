@@ -270,7 +270,7 @@ impl Live {
 
     /// Counts a websocket of `viewer` in (`+1`) or out (`-1`), and tells
     /// everyone, on every server sharing the storage.
-    pub async fn presence(&self, store: &Arc<dyn Store>, viewer: &Viewer, joined: bool) {
+    pub async fn presence(&self, store: &Store, viewer: &Viewer, joined: bool) {
         if viewer.seats.is_empty() {
             return;
         }
@@ -286,10 +286,10 @@ impl Live {
         self.publish_presence(store, online).await;
     }
 
-    pub(super) async fn publish_presence(&self, store: &Arc<dyn Store>, online: Vec<u32>) {
-        let Some(server) = store.server() else { return };
+    pub(super) async fn publish_presence(&self, store: &Store, online: Vec<u32>) {
+        let Some(server) = store.cluster.server() else { return };
         let change = Change::Presence { game: self.id.clone(), server: server.to_string(), online };
-        if let Err(e) = store.publish(&change).await {
+        if let Err(e) = store.cluster.publish(&change).await {
             tracing::warn!(game = %self.id, error = %e, "cannot tell the other servers who is here");
         }
     }
@@ -561,10 +561,10 @@ impl AppState {
         let created_at = now_ms();
         let new =
             clock.kept_with(NewGame::new(id.clone(), record, live_seed, seats.clone(), created_at, req.public))?;
-        self.store().create_game(&new).await?;
+        self.store().games.create(&new).await?;
         self.created_rated(&id, &seats, req.rated).await?;
         if req.chat_off {
-            self.store().set_chat_off(&id).await?;
+            self.store().chat.set_off(&id).await?;
         }
         tracing::info!(game = %id, players = names.len(), "game created");
         let mut table = Table::new(game, seats, created_at, created_at);
@@ -599,13 +599,13 @@ impl AppState {
         if !plausible_id(id) {
             return Err(ApiError::NotFound(format!("game {id}")));
         }
-        let stored = self.store().load(id).await?.ok_or_else(|| ApiError::NotFound(format!("game {id}")))?;
+        let stored = self.store().games.load(id).await?.ok_or_else(|| ApiError::NotFound(format!("game {id}")))?;
         let game = rebuild(&stored.record, stored.live_seed)
             .map_err(|e| ApiError::Storage(format!("game {id} does not replay: {e}")))?;
         let mut table = Table::new(game, stored.seats, stored.created_at, stored.updated_at);
-        table.rated = self.store().rated(id).await?.is_some();
+        table.rated = self.store().ratings.rated(id).await?.is_some();
         // Who is here through the other servers.
-        match self.store().presence(id).await {
+        match self.store().cluster.presence(id).await {
             Ok(remote) => table.remote_online = remote.into_iter().collect(),
             Err(e) => tracing::warn!(game = %id, error = %e, "cannot ask who is on the other servers"),
         }
@@ -675,7 +675,7 @@ impl AppState {
         let progress = progress_of(&next, &table.seats);
         let ply = table.game.moves_played() as usize;
         let (id, rm, at) = (live.id.clone(), RecordMove::from_move(&mv), progress.at);
-        match self.store().append_move(&id, ply, &rm, &progress).await {
+        match self.store().games.append_move(&id, ply, &rm, &progress).await {
             Ok(()) => {}
             Err(StoreError::Conflict(why)) => {
                 // Another server sharing the storage stored this move first:
@@ -729,6 +729,7 @@ impl AppState {
     pub(super) async fn catch_up(&self, live: &Live, table: &mut Table) -> Result<(), ApiError> {
         let stored = self
             .store()
+            .games
             .load(&live.id)
             .await?
             .ok_or_else(|| ApiError::Storage(format!("game {} is gone from the storage", live.id)))?;

@@ -172,7 +172,7 @@ impl AppState {
             }
             (self.copy_of(&t.game), to_move, t.version())
         };
-        if self.store().rated(&live.id).await?.is_some() {
+        if self.store().ratings.rated(&live.id).await?.is_some() {
             self.spare(game);
             return Err(ApiError::NoHints);
         }

@@ -356,7 +356,7 @@ impl AppState {
 
     async fn read_lobby(&self) {
         let _one = self.lobby().reading.lock().await;
-        match self.store().lobby_tables(MAX_TABLES).await {
+        match self.store().lobby.tables(MAX_TABLES).await {
             Ok(rows) => {
                 let list: Vec<TableView> = rows.iter().filter_map(view_of).collect();
                 self.lobby().list.send_if_modified(|old| {
@@ -381,7 +381,7 @@ impl AppState {
             waiting_before: now - ms(WAIT_GONE),
             paired_before: now - ms(PAIRED_KEPT),
         };
-        match self.store().lobby_sweep(when).await {
+        match self.store().lobby.sweep(when).await {
             Ok(gone) => {
                 for id in gone {
                     tracing::info!(table = %id, "lobby table closed: its host is gone");
@@ -401,8 +401,8 @@ impl AppState {
     /// servers told.
     async fn lobby_news(&self, id: &str) {
         self.lobby().refresh.notify_one();
-        if self.store().server().is_some() {
-            if let Err(e) = self.store().publish(&Change::Lobby { table: id.to_string() }).await {
+        if self.store().cluster.server().is_some() {
+            if let Err(e) = self.store().cluster.publish(&Change::Lobby { table: id.to_string() }).await {
                 tracing::warn!(table = %id, error = %e, "cannot tell the other servers of a lobby change");
             }
         }
@@ -420,7 +420,7 @@ impl AppState {
     /// # Errors
     /// `storage_error`.
     pub async fn lobby_tables(&self) -> Result<Vec<TableView>, ApiError> {
-        let rows = self.store().lobby_tables(MAX_TABLES).await?;
+        let rows = self.store().lobby.tables(MAX_TABLES).await?;
         Ok(rows.iter().filter_map(view_of).collect())
     }
 
@@ -437,7 +437,7 @@ impl AppState {
         if !plausible(id) {
             return Err(not_found(id));
         }
-        self.store().lobby_table(id).await?.ok_or_else(|| not_found(id))
+        self.store().lobby.table(id).await?.ok_or_else(|| not_found(id))
     }
 
     /// Opens a table: the host sits at their `me` seat (its token handed
@@ -556,7 +556,7 @@ impl AppState {
         // The game it will make counts now, against the host's address
         // (whoever fills it: a host may sit at their own table).
         self.inner.quotas.take(who.ip, &self.inner.config)?;
-        if !self.store().lobby_open(&row, TABLES_PER_HOST, MAX_TABLES).await? {
+        if !self.store().lobby.open(&row, TABLES_PER_HOST, MAX_TABLES).await? {
             self.inner.quotas.give_back(who.ip);
             return Err(ApiError::Quota(format!(
                 "{TABLES_PER_HOST} open tables per host and {MAX_TABLES} in the lobby"
@@ -582,7 +582,7 @@ impl AppState {
             let (keep, out) = f(&row, &mut body)?;
             let text = serde_json::to_string(&body).map_err(|e| ApiError::Storage(e.to_string()))?;
             let next = keep.map(|()| (text.as_str(), row.open, row.seen_at));
-            if self.store().lobby_update(id, row.version, next).await? {
+            if self.store().lobby.update(id, row.version, next).await? {
                 self.lobby_news(id).await;
                 let mut row = row;
                 row.version += 1;
@@ -707,7 +707,7 @@ impl AppState {
             if seat != body.host || !row.open {
                 return view_of(&row).ok_or_else(|| not_found(id));
             }
-            if self.store().lobby_update(id, row.version, Some((&row.body, true, now))).await? {
+            if self.store().lobby.update(id, row.version, Some((&row.body, true, now))).await? {
                 return view_of(&row).ok_or_else(|| not_found(id));
             }
         }
@@ -766,7 +766,7 @@ impl AppState {
             body.game = Some(live.id.clone());
             let text = serde_json::to_string(&body).map_err(|e| ApiError::Storage(e.to_string()))?;
             let now = now_ms();
-            if self.store().lobby_update(id, row.version, Some((&text, false, now))).await? {
+            if self.store().lobby.update(id, row.version, Some((&text, false, now))).await? {
                 tracing::info!(table = %id, game = %live.id, "lobby table started");
                 self.lobby_news(id).await;
                 let row = LobbyRow { body: text, open: false, seen_at: now, version: row.version + 1, ..row };
@@ -796,7 +796,7 @@ impl AppState {
         let id = new_game_id()?;
         let created_at = now_ms();
         let new = clock.kept_with(NewGame::new(id.clone(), record, live_seed, seats.clone(), created_at, public))?;
-        self.store().create_game(&new).await?;
+        self.store().games.create(&new).await?;
         self.created_rated(&id, &seats, rated).await?;
         let mut table = Table::new(game, seats, created_at, created_at);
         table.clock = Some(clock);

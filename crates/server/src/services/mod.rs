@@ -59,7 +59,7 @@ pub struct AppState {
 }
 
 struct Inner {
-    store: Arc<dyn Store>,
+    store: Store,
     games: Mutex<HashMap<String, Arc<Live>>>,
     config: Config,
     /// Becomes true when the server begins to stop: websockets close.
@@ -99,7 +99,7 @@ struct Inner {
 impl AppState {
     /// The server's state. Inside a tokio runtime, it also starts following
     /// the storage's changes made by other servers (if it reports any).
-    pub fn new(store: Arc<dyn Store>, config: Config) -> AppState {
+    pub fn new(store: Store, config: Config) -> AppState {
         let bot_gate = Arc::new(review::BotGate::default());
         let inner = Inner {
             store,
@@ -139,7 +139,7 @@ impl AppState {
         &self.inner.config
     }
 
-    pub fn store(&self) -> &Arc<dyn Store> {
+    pub fn store(&self) -> &Store {
         &self.inner.store
     }
 

@@ -230,7 +230,7 @@ impl AppState {
             state,
             expires_at: now.saturating_add(ttl),
         };
-        self.store().save_passkey_challenge(&challenge, now).await?;
+        self.store().passkeys.save_challenge(&challenge, now).await?;
         Ok(token)
     }
 
@@ -238,7 +238,7 @@ impl AppState {
     /// there (never was, taken, or too old).
     async fn take_challenge(&self, kind: &str, token: &str) -> Result<PasskeyChallenge, ApiError> {
         let hash = challenge_hash(token)?;
-        self.store().take_passkey_challenge(&hash, kind, now_ms()).await?.ok_or(ApiError::ChallengeExpired)
+        self.store().passkeys.take_challenge(&hash, kind, now_ms()).await?.ok_or(ApiError::ChallengeExpired)
     }
 
     /// The account's passkeys.
@@ -246,7 +246,7 @@ impl AppState {
     /// # Errors
     /// The storage fails.
     pub async fn passkeys_of(&self, account: &Account) -> Result<Vec<PasskeyInfo>, ApiError> {
-        Ok(self.store().passkeys(&account.id).await?.iter().map(PasskeyInfo::from).collect())
+        Ok(self.store().passkeys.of(&account.id).await?.iter().map(PasskeyInfo::from).collect())
     }
 
     /// Whether pages served under this `Host` can use passkeys (a hint for
@@ -269,7 +269,7 @@ impl AppState {
     ) -> Result<Started, ApiError> {
         let webauthn = self.webauthn_for(origin)?;
         self.passkeys_service().start(address)?;
-        let existing = self.store().passkeys(&account.id).await?;
+        let existing = self.store().passkeys.of(&account.id).await?;
         if existing.len() >= MAX_PASSKEYS {
             return Err(ApiError::Quota(format!("{MAX_PASSKEYS} passkeys per account")));
         }
@@ -329,8 +329,8 @@ impl AppState {
             created_at: now_ms(),
             used_at: None,
         };
-        if !self.store().add_passkey(&stored, MAX_PASSKEYS).await? {
-            if self.store().passkeys(&account.id).await?.len() >= MAX_PASSKEYS {
+        if !self.store().passkeys.add(&stored, MAX_PASSKEYS).await? {
+            if self.store().passkeys.of(&account.id).await?.len() >= MAX_PASSKEYS {
                 return Err(ApiError::Quota(format!("{MAX_PASSKEYS} passkeys per account")));
             }
             return Err(refused("the credential is stored already"));
@@ -344,7 +344,7 @@ impl AppState {
     /// `not_found`.
     pub async fn remove_passkey(&self, account: &Account, id: &str) -> Result<Vec<PasskeyInfo>, ApiError> {
         let plausible = id.len() <= MAX_CREDENTIAL_ID && id.bytes().all(|b| b.is_ascii_hexdigit());
-        if !plausible || !self.store().delete_passkey(&account.id, id).await? {
+        if !plausible || !self.store().passkeys.delete(&account.id, id).await? {
             return Err(ApiError::NotFound("that passkey".into()));
         }
         self.passkeys_of(account).await
@@ -386,7 +386,7 @@ impl AppState {
         }
         let id = hex(cred_id);
         let (stored, account) =
-            self.store().passkey_by_credential(&id).await?.ok_or_else(|| refused("an unknown credential"))?;
+            self.store().passkeys.by_credential(&id).await?.ok_or_else(|| refused("an unknown credential"))?;
         if handle != user_handle(&account) {
             return Err(refused("the user handle is not the account's"));
         }
@@ -395,7 +395,7 @@ impl AppState {
             .finish_discoverable_authentication(credential, state, &[DiscoverableKey::from(&passkey)])
             .map_err(refused)?;
         passkey.update_credential(&result);
-        self.store().passkey_used(&id, &json(&passkey)?, now_ms()).await?;
+        self.store().passkeys.used(&id, &json(&passkey)?, now_ms()).await?;
         self.start_session(account).await
     }
 }

@@ -118,7 +118,7 @@ impl AppState {
         };
         // The game it will make (paired or with a bot) counts now.
         self.inner.quotas.take(who.ip, &self.inner.config)?;
-        if !self.store().lobby_wait(&w, WAITS_PER_OWNER, MAX_WAITS).await? {
+        if !self.store().lobby.wait(&w, WAITS_PER_OWNER, MAX_WAITS).await? {
             self.inner.quotas.give_back(who.ip);
             return Err(ApiError::Quota(format!("{WAITS_PER_OWNER} waits per person")));
         }
@@ -136,11 +136,11 @@ impl AppState {
         if !plausible(id) {
             return Err(ApiError::NotFound(format!("wait {id}")));
         }
-        let w = self.store().lobby_waiting(id, None).await?.ok_or_else(|| ApiError::NotFound(format!("wait {id}")))?;
+        let w = self.store().lobby.waiting(id, None).await?.ok_or_else(|| ApiError::NotFound(format!("wait {id}")))?;
         if !plausible_token(token) || !same_hash(&w.token_hash, &hash_token(token)) {
             return Err(ApiError::Unauthorized);
         }
-        let w = self.store().lobby_waiting(id, Some(now_ms())).await?.unwrap_or(w);
+        let w = self.store().lobby.waiting(id, Some(now_ms())).await?.unwrap_or(w);
         self.try_pair(w).await
     }
 
@@ -152,11 +152,11 @@ impl AppState {
         if !plausible(id) {
             return Err(ApiError::NotFound(format!("wait {id}")));
         }
-        let w = self.store().lobby_waiting(id, None).await?.ok_or_else(|| ApiError::NotFound(format!("wait {id}")))?;
+        let w = self.store().lobby.waiting(id, None).await?.ok_or_else(|| ApiError::NotFound(format!("wait {id}")))?;
         if !plausible_token(token) || !same_hash(&w.token_hash, &hash_token(token)) {
             return Err(ApiError::Unauthorized);
         }
-        if self.store().lobby_cancel(id).await? {
+        if self.store().lobby.cancel(id).await? {
             Ok(())
         } else {
             Err(refused("already_paired", "you were paired: the game is on"))
@@ -183,7 +183,7 @@ impl AppState {
         }
         // Someone waiting near enough in rating: the one waiting longest.
         let seen_after = now - WAIT_GONE.as_millis() as i64;
-        let others = self.store().lobby_waiters(seen_after, 100).await?;
+        let others = self.store().lobby.waiters(seen_after, 100).await?;
         let mine = now - w.since;
         let other = others
             .into_iter()
@@ -201,13 +201,13 @@ impl AppState {
             // The game first, then the claim of both waits: a game whose
             // claim lost a race is never handed out.
             let live = self.create_seated(seats, Rules::default(), true, None, false).await?;
-            if self.store().lobby_pair(&[o.id.clone(), w.id.clone()], &live.id).await? {
+            if self.store().lobby.pair(&[o.id.clone(), w.id.clone()], &live.id).await? {
                 tracing::info!(game = %live.id, "two waiting players paired");
                 let w = Waiting { game: Some(live.id.clone()), seat: Some(1), ..w };
                 return Ok(Self::wait_view(&w, now, false));
             }
             // Someone else paired one of them first: as it stands now.
-            let w = self.store().lobby_waiting(&w.id, None).await?.ok_or_else(|| ApiError::NotFound("wait".into()))?;
+            let w = self.store().lobby.waiting(&w.id, None).await?.ok_or_else(|| ApiError::NotFound("wait".into()))?;
             return Ok(Self::wait_view(&w, now, false));
         }
         if let Some(after) = body.bot_after {
@@ -219,12 +219,12 @@ impl AppState {
                     Seat::Bot { name: bot.to_string(), level },
                 ];
                 let live = self.create_seated(seats, Rules::default(), true, None, false).await?;
-                if self.store().lobby_pair(std::slice::from_ref(&w.id), &live.id).await? {
+                if self.store().lobby.pair(std::slice::from_ref(&w.id), &live.id).await? {
                     let w = Waiting { game: Some(live.id.clone()), seat: Some(0), ..w };
                     return Ok(Self::wait_view(&w, now, true));
                 }
                 let w =
-                    self.store().lobby_waiting(&w.id, None).await?.ok_or_else(|| ApiError::NotFound("wait".into()))?;
+                    self.store().lobby.waiting(&w.id, None).await?.ok_or_else(|| ApiError::NotFound("wait".into()))?;
                 return Ok(Self::wait_view(&w, now, false));
             }
         }

@@ -388,7 +388,7 @@ impl AppState {
                 created_at: now_ms(),
                 lang: lang.code().to_string(),
             };
-            if !self.store().push_subscribe(&row, PER_ENDPOINT, PER_TARGET).await? {
+            if !self.store().push.subscribe(&row, PER_ENDPOINT, PER_TARGET).await? {
                 return Err(ApiError::TooManySubscriptions);
             }
             done.push(target);
@@ -412,11 +412,11 @@ impl AppState {
             return Err(ApiError::BadSubscription(format!("an endpoint is 1 to {MAX_ENDPOINT} bytes")));
         }
         if what.game.is_none() && what.tokens.is_none() && !what.account {
-            return Ok(self.store().push_unsubscribe(endpoint, None).await?);
+            return Ok(self.store().push.unsubscribe(endpoint, None).await?);
         }
         let mut removed = 0;
         for (target, _, _) in self.push_targets(what, account).await? {
-            removed += self.store().push_unsubscribe(endpoint, Some(&target)).await?;
+            removed += self.store().push.unsubscribe(endpoint, Some(&target)).await?;
         }
         Ok(removed)
     }
@@ -523,7 +523,7 @@ impl AppState {
                     continue;
                 }
             }
-            match self.store().push_invite_taken(&live.id, seat as u8).await {
+            match self.store().push.invite_taken(&live.id, seat as u8).await {
                 Ok(true) if !creators.is_empty() => self.enqueue(Job {
                     targets: creators.clone(),
                     payload: json!({
@@ -561,7 +561,7 @@ impl AppState {
         };
         // The worker holds the storage, never the server's state: it ends
         // when the state (and with it the queue's sender) is dropped.
-        let store = Arc::clone(self.store());
+        let store = self.store().clone();
         let settings = self.config().push.clone();
         let cell = Arc::clone(&self.push().vapid);
         tokio::spawn(async move {
@@ -577,7 +577,7 @@ impl AppState {
                 };
                 let job = Arc::new(job);
                 for target in &job.targets {
-                    let subs = match store.push_subscriptions(target).await {
+                    let subs = match store.push.subscriptions(target).await {
                         Ok(subs) => subs,
                         Err(e) => {
                             tracing::warn!(%target, error = %e, "cannot read push subscriptions");
@@ -587,7 +587,7 @@ impl AppState {
                     for sub in subs {
                         let Ok(permit) = Arc::clone(&sends).acquire_owned().await else { return };
                         let (store, settings, vapid, tls) =
-                            (Arc::clone(&store), settings.clone(), Arc::clone(&vapid), tls.clone());
+                            (store.clone(), settings.clone(), Arc::clone(&vapid), tls.clone());
                         let job = Arc::clone(&job);
                         tokio::spawn(async move {
                             let (body, urgency, ttl, topic) = (
@@ -603,7 +603,7 @@ impl AppState {
                             match sent {
                                 Ok(Ok(404 | 410)) => {
                                     tracing::info!("a push subscription is gone: removed");
-                                    if let Err(e) = store.push_unsubscribe(&sub.endpoint, None).await {
+                                    if let Err(e) = store.push.unsubscribe(&sub.endpoint, None).await {
                                         tracing::warn!(error = %e, "cannot remove a gone push subscription");
                                     }
                                 }
@@ -623,18 +623,14 @@ impl AppState {
 }
 
 /// The VAPID key kept in `cell`, loaded (or made) the first time.
-async fn vapid_of(
-    cell: &OnceCell<Arc<Vapid>>,
-    settings: &PushSettings,
-    store: &Arc<dyn Store>,
-) -> Result<Arc<Vapid>, ApiError> {
+async fn vapid_of(cell: &OnceCell<Arc<Vapid>>, settings: &PushSettings, store: &Store) -> Result<Arc<Vapid>, ApiError> {
     let key = cell
         .get_or_try_init(|| async {
             let text = match &settings.vapid_key {
                 Some(text) => text.clone(),
                 None => {
                     let candidate = Vapid::generate().map_err(ApiError::Storage)?;
-                    store.vapid_key(&candidate, now_ms()).await?
+                    store.push.vapid_key(&candidate, now_ms()).await?
                 }
             };
             Vapid::parse(&text).map(Arc::new).map_err(|e| ApiError::Storage(format!("the VAPID key: {e}")))

@@ -75,11 +75,11 @@ impl AppState {
     pub(super) async fn created_rated(&self, id: &str, seats: &[Seat], rated: bool) -> Result<(), ApiError> {
         for s in seats {
             if let Seat::Human { token_hash, account: Some(account), .. } = s {
-                self.store().link_seat(id, token_hash, account).await?;
+                self.store().ratings.link_seat(id, token_hash, account).await?;
             }
         }
         if rated {
-            self.store().mark_rated(id, Pool::of_players(seats.len()).word()).await?;
+            self.store().ratings.mark_rated(id, Pool::of_players(seats.len()).word()).await?;
         }
         Ok(())
     }
@@ -98,11 +98,11 @@ impl AppState {
         scores: &[u32],
         forced_loser: Option<usize>,
     ) -> Result<Option<Vec<RatingChange>>, ApiError> {
-        match self.store().rated(id).await? {
+        match self.store().ratings.rated(id).await? {
             None | Some(true) => return Ok(None),
             Some(false) => {}
         }
-        let stored = self.store().load(id).await?.ok_or_else(|| ApiError::NotFound(format!("game {id}")))?;
+        let stored = self.store().games.load(id).await?.ok_or_else(|| ApiError::NotFound(format!("game {id}")))?;
         let pool = Pool::of_players(stored.seats.len());
         let places = rank_seats(scores, forced_loser);
         let mut seats = Vec::new();
@@ -137,14 +137,14 @@ impl AppState {
             seats.clear();
         }
         let result = RatedResult { game: id.to_string(), pool, seats, at: super::games::now_ms() };
-        Ok(self.store().apply_rating(&result).await?)
+        Ok(self.store().ratings.apply(&result).await?)
     }
 
     /// An account's two-player (Glicko-2) rating, rounded, and whether it
     /// is provisional (a new account's is the starting rating): the lobby
     /// shows a table host's, Play now pairs by it. `None` if the store fails.
     pub(super) async fn duel_rating(&self, account: &str) -> Option<(i64, bool)> {
-        let rows = self.store().account_ratings(account).await.ok()?;
+        let rows = self.store().ratings.of(account).await.ok()?;
         let (rating, games) = match rows.iter().find(|r| r.pool == Pool::Duel) {
             Some(row) => (row.rating, row.games),
             None => (Pool::Duel.start(), 0),
@@ -161,7 +161,7 @@ impl AppState {
     pub async fn settle_unsettled(&self) -> Result<usize, ApiError> {
         let before = super::games::now_ms() - 60_000;
         let mut applied = 0;
-        for (id, scores) in self.store().unsettled_ratings(before, 100).await? {
+        for (id, scores) in self.store().ratings.unsettled(before, 100).await? {
             let forced = self.timed_out_seat(&id).await;
             applied += usize::from(self.settle_rating(&id, &scores, forced).await?.is_some());
         }
@@ -204,7 +204,7 @@ impl AppState {
                 continue;
             }
             let hash = hash_token(token);
-            let Some(seat) = self.store().link_seat(game, &hash, &account.id).await? else { continue };
+            let Some(seat) = self.store().ratings.link_seat(game, &hash, &account.id).await? else { continue };
             // The game in memory (on this server) knows it too.
             if let Some(live) = self.in_memory(game) {
                 let mut table = live.lock().await;
@@ -224,7 +224,7 @@ impl AppState {
         if key.is_empty() || name.len() > 200 {
             return Err(missing());
         }
-        self.store().account_by_key(&key).await?.ok_or_else(missing)
+        self.store().accounts.by_key(&key).await?.ok_or_else(missing)
     }
 
     /// What a game did to its players' ratings: `{"rated", "settled",
@@ -254,14 +254,14 @@ impl AppState {
             return Ok(json!({ "rated": false, "settled": false, "players": [] }));
         }
         let store = self.store();
-        let settled = store.rated(id).await? == Some(true);
+        let settled = store.ratings.rated(id).await? == Some(true);
         let mut players = Vec::new();
         if settled {
             let ids: Vec<String> = seats.iter().map(|(_, a)| a.clone()).collect();
-            let names: HashMap<String, String> = store.account_names(&ids).await?.into_iter().collect();
+            let names: HashMap<String, String> = store.ratings.account_names(&ids).await?.into_iter().collect();
             for (seat, account) in &seats {
                 // The game just ended: among the account's latest rows.
-                let history = store.rating_history(account, 20).await?;
+                let history = store.ratings.history(account, 20).await?;
                 if let (Some(h), Some(name)) = (history.iter().find(|h| h.game == id), names.get(account)) {
                     players.push(json!({
                         "seat": seat,
@@ -283,9 +283,9 @@ impl AppState {
     pub async fn profile(&self, name: &str) -> Result<Value, ApiError> {
         let account = self.player(name).await?;
         let store = self.store();
-        let ratings = store.account_ratings(&account.id).await?;
-        let history = store.rating_history(&account.id, HISTORY_ROWS).await?;
-        let games = store.account_games(&account.id, STATS_GAMES).await?;
+        let ratings = store.ratings.of(&account.id).await?;
+        let history = store.ratings.history(&account.id, HISTORY_ROWS).await?;
+        let games = store.ratings.account_games(&account.id, STATS_GAMES).await?;
         // Names of the accounts seated in the games listed.
         let mut ids: Vec<String> = games
             .iter()
@@ -295,7 +295,7 @@ impl AppState {
             .collect();
         ids.sort();
         ids.dedup();
-        let names: HashMap<String, String> = store.account_names(&ids).await?.into_iter().collect();
+        let names: HashMap<String, String> = store.ratings.account_names(&ids).await?.into_iter().collect();
         let changes: HashMap<&str, &crate::store::HistoryRow> = history.iter().map(|h| (h.game.as_str(), h)).collect();
 
         #[derive(Default)]
@@ -388,7 +388,7 @@ impl AppState {
     pub async fn leaderboard(&self) -> Result<Value, ApiError> {
         let mut out = json!({ "provisional_games": PROVISIONAL_GAMES });
         for pool in [Pool::Duel, Pool::Multi] {
-            let rows = self.store().leaderboard(pool.word(), PROVISIONAL_GAMES, LEADERBOARD_SIZE).await?;
+            let rows = self.store().ratings.leaderboard(pool.word(), PROVISIONAL_GAMES, LEADERBOARD_SIZE).await?;
             out[pool.word()] = rows
                 .iter()
                 .enumerate()

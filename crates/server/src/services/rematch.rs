@@ -66,7 +66,7 @@ impl AppState {
         if !finished {
             return Err(ApiError::GameNotOver);
         }
-        let before = self.store().rematch(&live.id).await?;
+        let before = self.store().rematches.get(&live.id).await?;
         let last = before.game.is_none()
             && humans
                 .iter()
@@ -80,7 +80,7 @@ impl AppState {
                 continue;
             }
             let token = new_token()?;
-            if self.store().accept_rematch(&live.id, p.0, &hash_token(&token)).await? {
+            if self.store().rematches.accept(&live.id, p.0, &hash_token(&token)).await? {
                 tokens.push((PlayerId(rotated(p.index(), n) as u8), token));
             }
         }
@@ -98,7 +98,7 @@ impl AppState {
     /// Makes the rematch of `live` if every human seat accepted and nobody
     /// made it yet.
     async fn make_rematch(&self, live: &Arc<Live>) -> Result<(), ApiError> {
-        let rematch = self.store().rematch(&live.id).await?;
+        let rematch = self.store().rematches.get(&live.id).await?;
         if rematch.game.is_some() {
             return Ok(());
         }
@@ -131,17 +131,17 @@ impl AppState {
         let record = Record::from_game(&game, &names);
         let id = super::games::new_game_id()?;
         // The first game's rated flag goes along (a rated game's rematch is rated).
-        let rated = self.store().rated(&live.id).await?.is_some();
+        let rated = self.store().ratings.rated(&live.id).await?.is_some();
         let new = NewGame::new(id.clone(), record, live_seed, seats, now_ms(), false);
-        self.store().create_game(&new).await?;
+        self.store().games.create(&new).await?;
         self.created_rated(&id, &new.seats, rated).await?;
-        if self.store().chat_settings(&live.id).await?.off {
-            self.store().set_chat_off(&id).await?;
+        if self.store().chat.settings(&live.id).await?.off {
+            self.store().chat.set_off(&id).await?;
         }
         // Made first, then claimed: two servers hearing the last two
         // acceptances at once each make one, and one claim wins (the other
         // game is never named: nobody plays it).
-        if self.store().claim_rematch(&live.id, &id).await? {
+        if self.store().rematches.claim(&live.id, &id).await? {
             tracing::info!(game = %live.id, rematch = %id, "rematch made");
         }
         Ok(())

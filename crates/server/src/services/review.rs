@@ -336,7 +336,7 @@ impl AppState {
             }
             Record::from_game(&t.game, &t.names())
         };
-        if let Some(json) = self.store().review(id).await? {
+        if let Some(json) = self.store().reviews.get(id).await? {
             let review: Review = serde_json::from_str(&json)
                 .map_err(|e| ApiError::Storage(format!("the kept review of game {id}: {e}")))?;
             let status = ReviewStatus::Done { review: Arc::new(review) };
@@ -349,7 +349,7 @@ impl AppState {
         }
         let now = now_ms();
         let stale = now - CLAIM_STALE.as_millis() as i64;
-        match self.store().claim_review(id, now, stale).await {
+        match self.store().reviews.claim(id, now, stale).await {
             Ok(true) => {}
             Ok(false) => {
                 // Another server is working it out: it will be in the store.
@@ -363,7 +363,7 @@ impl AppState {
         }
         let status = ReviewStatus::Computing { done: 0, total };
         let done = reviews.work_out(id, record);
-        let (reviews, store, id) = (Arc::clone(reviews), Arc::clone(self.store()), id.to_string());
+        let (reviews, store, id) = (Arc::clone(reviews), self.store().clone(), id.to_string());
         tokio::spawn(async move {
             let result = done.await.unwrap_or_else(|_| Err("the review thread stopped".into()));
             let status = match result {
@@ -371,7 +371,7 @@ impl AppState {
                     reviews.worked_out.fetch_add(1, Ordering::Relaxed);
                     match serde_json::to_string(&review) {
                         Ok(json) => {
-                            if let Err(e) = store.save_review(&id, &json).await {
+                            if let Err(e) = store.reviews.save(&id, &json).await {
                                 tracing::error!(game = %id, error = %e, "cannot keep the review");
                             }
                         }

@@ -59,7 +59,7 @@ impl AppState {
     pub async fn expire_abandoned(&self) -> Result<usize, ApiError> {
         let Some(after) = self.inner.config.expire_after else { return Ok(0) };
         let before = now_ms() - after.as_millis().min(i64::MAX as u128) as i64;
-        let ids = self.store().expire(before).await?;
+        let ids = self.store().games.expire(before).await?;
         let mut games = self.games();
         for id in &ids {
             games.remove(id);

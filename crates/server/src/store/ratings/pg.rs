@@ -1,88 +1,43 @@
-//! The PostgreSQL side of ratings (`store/ratings.rs` has the types and
-//! the SQLite side). A result is applied by one server: the rated game's
+//! Ratings in PostgreSQL. A result is applied by one server: the rated game's
 //! row is claimed (`applied` from 0) in the transaction that writes the
 //! ratings, whose rows are locked in a fixed order (by account id) so that
 //! two games finishing at once never deadlock.
 
+use std::sync::Arc;
+
+use super::{
+    changes_of, forget_in, link_in, AccountGame, HistoryRow, RatedResult, RatingChange, RatingRepo, RatingRow,
+    RATING_COLUMNS,
+};
 use crate::rating::{Pool, Rating};
-use crate::store::ratings::{changes_of, forget_in, link_in};
-use crate::store::{summary, AccountGame, HistoryRow, RatedResult, RatingChange, RatingRow, Seat, StoreError};
+use crate::store::error::StoreError;
+use crate::store::games::{summary, Seat};
+use crate::store::pg::Pg;
 
-use super::PgStore;
+/// The ratings of a PostgreSQL database.
+pub(crate) struct PgRatings(pub(crate) Arc<Pg>);
 
-/// PostgreSQL migration (ratings).
-pub(super) const MIGRATION: &str = "CREATE TABLE account_seats (
-        game_id     TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        seat        INTEGER NOT NULL,
-        account     TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
-        PRIMARY KEY (game_id, seat)
-    );
-    CREATE INDEX account_seats_by_account ON account_seats (account);
-    CREATE TABLE rated_games (
-        game_id     TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
-        pool        TEXT NOT NULL,     -- duel | multi
-        applied     INTEGER NOT NULL DEFAULT 0  -- 0 to apply, 1 applied, 2 void
-    );
-    CREATE TABLE ratings (
-        account     TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
-        pool        TEXT NOT NULL,
-        rating      DOUBLE PRECISION NOT NULL,  -- native scale (rating.rs)
-        deviation   DOUBLE PRECISION NOT NULL,
-        volatility  DOUBLE PRECISION NOT NULL,
-        games       BIGINT NOT NULL,
-        updated_at  BIGINT NOT NULL,  -- Unix ms
-        PRIMARY KEY (account, pool)
-    );
-    CREATE INDEX ratings_by_pool ON ratings (pool, rating DESC);
-    CREATE TABLE rating_history (
-        account     TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
-        game_id     TEXT NOT NULL,
-        pool        TEXT NOT NULL,
-        seat        INTEGER NOT NULL,
-        place       INTEGER NOT NULL,
-        before_rating DOUBLE PRECISION NOT NULL, before_deviation DOUBLE PRECISION NOT NULL,
-        after_rating  DOUBLE PRECISION NOT NULL, after_deviation  DOUBLE PRECISION NOT NULL,
-        at          BIGINT NOT NULL,  -- Unix ms
-        PRIMARY KEY (account, game_id)
-    );";
-
-const RATING_COLUMNS: &str = "r.account, r.pool, r.rating, r.deviation, r.volatility, r.games, r.updated_at";
-
-fn rating_row(r: &tokio_postgres::Row) -> Result<RatingRow, StoreError> {
-    let pool: String = r.try_get(1)?;
-    Ok(RatingRow {
-        account: r.try_get(0)?,
-        pool: Pool::from_word(&pool).unwrap_or(Pool::Duel),
-        rating: Rating { rating: r.try_get(2)?, deviation: r.try_get(3)?, volatility: r.try_get(4)? },
-        games: r.try_get(5)?,
-        updated_at: r.try_get(6)?,
-    })
-}
-
-impl PgStore {
-    pub(super) async fn ratings_mark_rated(&self, id: &str, pool: &str) -> Result<(), StoreError> {
-        self.conn()
+#[async_trait::async_trait]
+impl RatingRepo for PgRatings {
+    async fn mark_rated(&self, id: &str, pool: &str) -> Result<(), StoreError> {
+        self.0
+            .conn()
             .await?
             .execute("INSERT INTO rated_games (game_id, pool, applied) VALUES ($1, $2, 0)", &[&id, &pool])
             .await?;
         Ok(())
     }
 
-    pub(super) async fn ratings_rated(&self, id: &str) -> Result<Option<bool>, StoreError> {
-        let row = self.conn().await?.query_opt("SELECT applied FROM rated_games WHERE game_id = $1", &[&id]).await?;
+    async fn rated(&self, id: &str) -> Result<Option<bool>, StoreError> {
+        let row = self.0.conn().await?.query_opt("SELECT applied FROM rated_games WHERE game_id = $1", &[&id]).await?;
         Ok(match row {
             Some(r) => Some(r.try_get::<_, i32>(0)? != 0),
             None => None,
         })
     }
 
-    pub(super) async fn ratings_link_seat(
-        &self,
-        id: &str,
-        token_hash: &str,
-        account: &str,
-    ) -> Result<Option<u8>, StoreError> {
-        let mut conn = self.conn().await?;
+    async fn link_seat(&self, id: &str, token_hash: &str, account: &str) -> Result<Option<u8>, StoreError> {
+        let mut conn = self.0.conn().await?;
         let tx = conn.transaction().await?;
         let Some(row) = tx.query_opt("SELECT seats FROM games WHERE id = $1 FOR UPDATE", &[&id]).await? else {
             return Ok(None);
@@ -99,8 +54,8 @@ impl PgStore {
         Ok(Some(seat))
     }
 
-    pub(super) async fn ratings_apply(&self, result: &RatedResult) -> Result<Option<Vec<RatingChange>>, StoreError> {
-        let mut conn = self.conn().await?;
+    async fn apply(&self, result: &RatedResult) -> Result<Option<Vec<RatingChange>>, StoreError> {
+        let mut conn = self.0.conn().await?;
         let tx = conn.transaction().await?;
         let to: i32 = if result.seats.is_empty() { 2 } else { 1 };
         // The claim: one transaction sets the flag from 0; another server's
@@ -166,15 +121,16 @@ impl PgStore {
         Ok(Some(changes))
     }
 
-    pub(super) async fn ratings_of(&self, account: &str) -> Result<Vec<RatingRow>, StoreError> {
+    async fn of(&self, account: &str) -> Result<Vec<RatingRow>, StoreError> {
         let sql =
             format!("SELECT {RATING_COLUMNS} FROM ratings r WHERE r.account = $1 AND r.games > 0 ORDER BY r.pool");
-        self.conn().await?.query(&sql, &[&account]).await?.iter().map(rating_row).collect()
+        self.0.conn().await?.query(&sql, &[&account]).await?.iter().map(rating_row).collect()
     }
 
-    pub(super) async fn ratings_history(&self, account: &str, limit: usize) -> Result<Vec<HistoryRow>, StoreError> {
+    async fn history(&self, account: &str, limit: usize) -> Result<Vec<HistoryRow>, StoreError> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let rows = self
+            .0
             .conn()
             .await?
             .query(
@@ -200,13 +156,10 @@ impl PgStore {
             .collect()
     }
 
-    pub(super) async fn ratings_account_games(
-        &self,
-        account: &str,
-        limit: usize,
-    ) -> Result<Vec<AccountGame>, StoreError> {
+    async fn account_games(&self, account: &str, limit: usize) -> Result<Vec<AccountGame>, StoreError> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let rows = self
+            .0
             .conn()
             .await?
             .query(
@@ -234,12 +187,12 @@ impl PgStore {
             .collect()
     }
 
-    pub(super) async fn ratings_account_names(&self, ids: &[String]) -> Result<Vec<(String, String)>, StoreError> {
-        let rows = self.conn().await?.query("SELECT id, name FROM accounts WHERE id = ANY($1)", &[&ids]).await?;
+    async fn account_names(&self, ids: &[String]) -> Result<Vec<(String, String)>, StoreError> {
+        let rows = self.0.conn().await?.query("SELECT id, name FROM accounts WHERE id = ANY($1)", &[&ids]).await?;
         rows.iter().map(|r| Ok((r.try_get(0)?, r.try_get(1)?))).collect()
     }
 
-    pub(super) async fn ratings_leaderboard(
+    async fn leaderboard(
         &self,
         pool: &str,
         min_games: i64,
@@ -250,17 +203,14 @@ impl PgStore {
             "SELECT {RATING_COLUMNS}, a.name FROM ratings r JOIN accounts a ON a.id = r.account
              WHERE r.pool = $1 AND r.games >= $2 ORDER BY r.rating DESC, a.name_key LIMIT $3"
         );
-        let rows = self.conn().await?.query(&sql, &[&pool, &min_games, &limit]).await?;
+        let rows = self.0.conn().await?.query(&sql, &[&pool, &min_games, &limit]).await?;
         rows.iter().map(|r| Ok((r.try_get::<_, String>(7)?, rating_row(r)?))).collect()
     }
 
-    pub(super) async fn ratings_unsettled(
-        &self,
-        before: i64,
-        limit: usize,
-    ) -> Result<Vec<(String, Vec<u32>)>, StoreError> {
+    async fn unsettled(&self, before: i64, limit: usize) -> Result<Vec<(String, Vec<u32>)>, StoreError> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let rows = self
+            .0
             .conn()
             .await?
             .query(
@@ -278,8 +228,8 @@ impl PgStore {
             .collect()
     }
 
-    pub(super) async fn ratings_forget_account(&self, account: &str) -> Result<(), StoreError> {
-        let mut conn = self.conn().await?;
+    async fn forget_account_seats(&self, account: &str) -> Result<(), StoreError> {
+        let mut conn = self.0.conn().await?;
         let tx = conn.transaction().await?;
         let rows = tx
             .query(
@@ -300,4 +250,15 @@ impl PgStore {
         tx.commit().await?;
         Ok(())
     }
+}
+
+fn rating_row(r: &tokio_postgres::Row) -> Result<RatingRow, StoreError> {
+    let pool: String = r.try_get(1)?;
+    Ok(RatingRow {
+        account: r.try_get(0)?,
+        pool: Pool::from_word(&pool).unwrap_or(Pool::Duel),
+        rating: Rating { rating: r.try_get(2)?, deviation: r.try_get(3)?, volatility: r.try_get(4)? },
+        games: r.try_get(5)?,
+        updated_at: r.try_get(6)?,
+    })
 }
