@@ -113,11 +113,11 @@ pub async fn serve_with(addr: &str, db: impl AsRef<std::ffi::OsStr>, config: Con
     let state = AppState::new(store, config);
     tracing::info!(db = %shown, "games are kept in {shown}");
     // The VAPID key (Web Push): a bad one given by the operator stops the server here.
-    state.push_ready().await.map_err(|e| match e {
+    state.push.ready().await.map_err(|e| match e {
         ApiError::Storage(detail) => format!("Web Push: {detail}"),
         other => format!("Web Push: {other}"),
     })?;
-    let resumed = state.resume_bots().await?;
+    let resumed = state.bots.resume().await?;
     if resumed > 0 {
         tracing::info!(games = resumed, "bots resumed");
     }
@@ -186,7 +186,7 @@ impl Site for AppState {
     }
 
     async fn leave(&self) {
-        AppState::leave(self).await;
+        self.cluster.leave().await;
     }
 }
 

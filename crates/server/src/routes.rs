@@ -17,7 +17,8 @@ use serde_json::{json, Value};
 use crate::config::Config;
 use crate::error::{body_bytes, parse_body, ApiError};
 use crate::listen::{addr_key, client_ip, Connections};
-use crate::services::games::{plausible_id, CreateRequest, Live, MoveRequest, Viewer};
+use crate::services::games::{CreateRequest, Live, MoveRequest, Viewer};
+use crate::services::ids::plausible_id;
 use crate::services::review::ReviewStatus;
 use crate::services::AppState;
 use crate::view;
@@ -312,7 +313,7 @@ async fn create_game(
     let req: CreateRequest = parse_body(body)?;
     // A signed-in creator's seat is linked to their account (ratings).
     let account = accounts::account_of(&request, &app).await?;
-    let created = app.create_as(req, Some(client_key(&request.extensions, app.config())), account.as_ref()).await?;
+    let created = app.games.create(req, Some(client_key(&request.extensions, app.config())), account.as_ref()).await?;
     // The creator plays the seats at their screen; invited seats are for others.
     let viewer = Viewer { seats: created.tokens.iter().filter(|t| !t.remote).map(|t| t.seat).collect() };
     let state = state_of(&created.live, &viewer).await;
@@ -327,7 +328,7 @@ async fn game_state(
     RawQuery(query): RawQuery,
 ) -> Result<Json<Value>, ApiError> {
     let tokens = tokens(&query)?;
-    let live = app.game(&id).await?;
+    let live = app.games.game(&id).await?;
     let viewer = viewer_of(&live, &tokens).await?;
     Ok(Json(state_of(&live, &viewer).await))
 }
@@ -348,16 +349,16 @@ async fn post_move(
     if toks.len() > MAX_TOKENS {
         return Err(ApiError::TooManyTokens);
     }
-    let live = app.game(&id).await?;
+    let live = app.games.game(&id).await?;
     let viewer = viewer_of(&live, &toks).await?;
     let req: MoveRequest =
         serde_json::from_value(body).map_err(|e| ApiError::BadRequest(format!("malformed move: {e}")))?;
-    app.play(&live, &viewer, &req).await?;
+    app.games.play(&live, &viewer, &req).await?;
     Ok(Json(state_of(&live, &viewer).await))
 }
 
 async fn download_record(State(app): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let live = app.game(&id).await?;
+    let live = app.games.game(&id).await?;
     let record = view::public_record(&*live.lock().await).ok_or(ApiError::HiddenInformation)?;
     let disposition = format!("attachment; filename=\"carcassonne-{}.json\"", live.id);
     Ok((
@@ -374,7 +375,7 @@ async fn download_record(State(app): State<AppState>, Path(id): Path<String>) ->
 }
 
 async fn game_replay(State(app): State<AppState>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
-    let live = app.game(&id).await?;
+    let live = app.games.game(&id).await?;
     // The full record stays here: the replay shows only what happened.
     let record = {
         let t = live.lock().await;
@@ -393,7 +394,7 @@ async fn game_review(
     Path(id): Path<String>,
     request: axum::http::request::Parts,
 ) -> Result<Response, ApiError> {
-    let status = app.review(&id, Some(client_key(&request.extensions, app.config()))).await?;
+    let status = app.reviews.review(&id, Some(client_key(&request.extensions, app.config()))).await?;
     let code = match status {
         ReviewStatus::Computing { .. } => StatusCode::ACCEPTED,
         ReviewStatus::Done { .. } => StatusCode::OK,

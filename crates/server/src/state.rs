@@ -20,7 +20,7 @@ use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
-use crate::services::clock::ClockView;
+use crate::services::games::clock::ClockView;
 use crate::services::games::{Table, Viewer};
 use crate::store::Seat;
 
@@ -535,7 +535,9 @@ impl StateView {
             winners: game.winners().iter().map(|p| p.0).collect(),
             created_at: table.created_at,
             updated_at: table.updated_at,
-            clock: ClockView::new(table),
+            clock: table.clock.as_ref().map(|c| {
+                ClockView::new(c, game, &table.seats, |i| table.seat_online(i), table.updated_at, table.now.ms())
+            }),
         }
     }
 }

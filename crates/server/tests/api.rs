@@ -677,7 +677,7 @@ async fn abandoned_games_expire() {
         tokio::time::sleep(std::time::Duration::from_millis(10)).await;
     }
     tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-    assert_eq!(server.expire_abandoned().await.unwrap(), 1);
+    assert_eq!(server.sweeps.expire_abandoned().await.unwrap(), 1);
     let (status, v) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
     assert_eq!((status, v["error"].as_str()), (StatusCode::NOT_FOUND, Some("not_found")));
     assert_eq!(call(&app, "GET", &format!("/api/games/{done}"), None).await.0, StatusCode::OK);

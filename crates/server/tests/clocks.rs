@@ -95,7 +95,7 @@ async fn real_time_counts_from_the_offer_and_adds_the_increment() {
     assert_eq!(clock["running"], 0);
     assert!(near(ms(&clock["left_ms"]), 600_000, 1000), "{clock}");
 
-    server.now().advance(Duration::from_secs(30));
+    server.games.now().advance(Duration::from_secs(30));
     let s = state(&app, &id, Some(t0)).await;
     let left = ms(&s["clock"]["remaining"][0]);
     assert!(near(left, 570_000, 1000), "30 s gone: {}", s["clock"]);
@@ -109,7 +109,7 @@ async fn real_time_counts_from_the_offer_and_adds_the_increment() {
     assert!(near(ms(&c["left_ms"]), 600_000, 1000), "{c}");
 
     // The second player's move: their time counts from the first's move.
-    server.now().advance(Duration::from_secs(100));
+    server.games.now().advance(Duration::from_secs(100));
     let t1 = tokens[1].as_deref().unwrap();
     let s = state(&app, &id, Some(t1)).await;
     let (status, v) = post_move(&app, &id, t1, &pick_move(&s, 0, false)).await;
@@ -128,11 +128,11 @@ async fn time_runs_out_a_bot_is_handed_the_seat_and_its_player_takes_it_back() {
     let (status, v) = hand_over(&app, &id, t1, json!({ "seat": 0, "level": "random" })).await;
     assert_eq!((status, v["error"].as_str()), (StatusCode::CONFLICT, Some("not_away")), "{v}");
 
-    server.now().advance(MINUTE + Duration::from_secs(1));
+    server.games.now().advance(MINUTE + Duration::from_secs(1));
     // A move after the deadline is refused, whether or not the sweeper acted yet.
     let (status, v) = post_move(&app, &id, t0, &pick_move(&s, 0, false)).await;
     assert_eq!((status, v["error"].as_str()), (StatusCode::CONFLICT, Some("time_up")), "{v}");
-    server.sweep_clocks().await.unwrap();
+    server.clocks.sweep().await.unwrap();
     let s = state(&app, &id, Some(t1)).await;
     assert_eq!(s["version"], 0);
     assert_eq!(s["clock"]["expired"], json!([0]), "{}", s["clock"]);
@@ -184,8 +184,8 @@ async fn time_runs_out_a_bot_is_handed_the_seat_and_its_player_takes_it_back() {
     let (status, v) = post_move(&app, &id, t1, &pick_move(&s, 0, false)).await;
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_eq!(v["clock"]["running"], Value::Null, "seat 0 plays on untimed: {}", v["clock"]);
-    server.now().advance(10 * MINUTE);
-    server.sweep_clocks().await.unwrap();
+    server.games.now().advance(10 * MINUTE);
+    server.clocks.sweep().await.unwrap();
     let s = state(&app, &id, Some(t0)).await;
     assert_eq!(s["version"], 4, "no bot moved for the returned player");
     let (status, v) = post_move(&app, &id, t0, &pick_move(&s, 0, false)).await;
@@ -197,16 +197,16 @@ async fn with_nobody_acting_a_normal_bot_takes_the_seat_after_the_grace_minute()
     let (app, server) = test_app();
     let (id, tokens, _) = create(&app, timed(json!({ "kind": "realtime", "minutes": 1, "increment": 0 }))).await;
     let t1 = tokens[1].as_deref().unwrap();
-    server.now().advance(MINUTE + Duration::from_secs(1));
-    server.sweep_clocks().await.unwrap();
+    server.games.now().advance(MINUTE + Duration::from_secs(1));
+    server.clocks.sweep().await.unwrap();
     let s = state(&app, &id, Some(t1)).await;
     assert_eq!(events(&s), ["timeout:0"]);
     assert!(near(ms(&s["clock"]["left_ms"]), 60_000, 1000), "the grace: {}", s["clock"]);
-    server.now().advance(Duration::from_secs(30));
-    server.sweep_clocks().await.unwrap();
+    server.games.now().advance(Duration::from_secs(30));
+    server.clocks.sweep().await.unwrap();
     assert_eq!(state(&app, &id, Some(t1)).await["clock"]["standin"], json!([null, null]), "still in the grace");
-    server.now().advance(Duration::from_secs(31));
-    server.sweep_clocks().await.unwrap();
+    server.games.now().advance(Duration::from_secs(31));
+    server.clocks.sweep().await.unwrap();
     let s = wait_for(&app, &id, Some(t1), |s| s["version"] == 1).await;
     assert_eq!(s["clock"]["standin"], json!(["normal", null]));
     assert_eq!(events(&s), ["timeout:0", "bot:0"]);
@@ -222,15 +222,15 @@ async fn turn_based_games_give_days_per_move() {
     assert_eq!(s["clock"]["days"], 3);
     assert!(s["clock"].get("remaining").is_none());
     // Two days later, a move: the next one has three days again.
-    server.now().advance(2 * DAY);
+    server.games.now().advance(2 * DAY);
     let s = state(&app, &id, Some(t0)).await;
     assert!(near(ms(&s["clock"]["left_ms"]), 86_400_000, 1000), "{}", s["clock"]);
     let (status, v) = post_move(&app, &id, t0, &pick_move(&s, 0, false)).await;
     assert_eq!(status, StatusCode::OK, "{v}");
     assert!(near(ms(&v["clock"]["left_ms"]), 3 * 86_400_000, 1000), "{}", v["clock"]);
     // Seat 1 lets its three days pass: seat 0 hands it to a bot.
-    server.now().advance(3 * DAY + MINUTE);
-    server.sweep_clocks().await.unwrap();
+    server.games.now().advance(3 * DAY + MINUTE);
+    server.clocks.sweep().await.unwrap();
     let s = state(&app, &id, Some(t0)).await;
     assert_eq!(s["clock"]["expired"], json!([1]));
     assert_eq!(s["clock"]["timed_out"], Value::Null, "a turn-based game times nobody out");
@@ -260,10 +260,10 @@ async fn without_a_clock_an_away_seat_may_be_handed_over_after_its_minutes() {
     let t1 = tokens[1].as_deref().unwrap();
     assert_eq!(s["clock"]["kind"], "none");
     assert_eq!(s["clock"]["deadline"], Value::Null);
-    server.now().advance(2 * MINUTE);
+    server.games.now().advance(2 * MINUTE);
     let (status, v) = hand_over(&app, &id, t1, json!({ "seat": 0 })).await;
     assert_eq!((status, v["error"].as_str()), (StatusCode::CONFLICT, Some("not_away")), "{v}");
-    server.now().advance(MINUTE + Duration::from_secs(1));
+    server.games.now().advance(MINUTE + Duration::from_secs(1));
     let s = state(&app, &id, Some(t1)).await;
     assert_eq!(s["clock"]["may_hand_over"], json!([0]));
     // Not the seat that is not to move.
@@ -283,7 +283,7 @@ async fn a_deadline_outlives_a_restart_and_is_acted_on_after_it() {
         let (app, server) = with_store(store, Duration::ZERO);
         let (id, tokens, _) = create(&app, timed(json!({ "kind": "realtime", "minutes": 2, "increment": 1 }))).await;
         let t0 = tokens[0].as_deref().unwrap();
-        server.now().advance(Duration::from_secs(20));
+        server.games.now().advance(Duration::from_secs(20));
         let s = state(&app, &id, Some(t0)).await;
         let (status, v) = post_move(&app, &id, t0, &pick_move(&s, 0, false)).await;
         assert_eq!(status, StatusCode::OK, "{v}");
@@ -305,8 +305,8 @@ async fn a_deadline_outlives_a_restart_and_is_acted_on_after_it() {
     assert!(near(ms(&s["clock"]["remaining"][0]), 101_000, 1500), "seat 0's time was kept: {}", s["clock"]);
     // The new server acts on it (its clock is the system's again: the
     // first server's was 20 s ahead).
-    server.now().advance(3 * MINUTE);
-    server.sweep_clocks().await.unwrap();
+    server.games.now().advance(3 * MINUTE);
+    server.clocks.sweep().await.unwrap();
     let s = state(&app, &id, Some(t1)).await;
     assert_eq!(s["clock"]["expired"], json!([1]), "{}", s["clock"]);
     assert_eq!(events(&s), ["timeout:1"]);
@@ -335,11 +335,11 @@ async fn two_servers_act_on_an_expiry_once() {
         // Both hold the game in memory.
         state(&b, &id, Some(t1)).await;
         let by = MINUTE + Duration::from_secs(1);
-        a_state.now().advance(by);
-        b_state.now().advance(by);
+        a_state.games.now().advance(by);
+        b_state.games.now().advance(by);
         // Both sweep at once (their background sweepers too): the log
         // says the time ran out once.
-        let (x, y) = tokio::join!(a_state.sweep_clocks(), b_state.sweep_clocks());
+        let (x, y) = tokio::join!(a_state.clocks.sweep(), b_state.clocks.sweep());
         x.unwrap();
         y.unwrap();
         let on_a = wait_for(&a, &id, Some(t1), |s| s["clock"]["expired"] == json!([0])).await;
@@ -379,9 +379,9 @@ async fn two_servers_act_on_an_expiry_once() {
 fn app_state_now_is_the_injected_clock() {
     let store: Store = Store::in_memory().unwrap();
     let state = AppState::new(store, carcassonne_server::Config::quick());
-    let before = state.now().ms();
-    state.now().advance(DAY);
-    assert!(state.now().ms() - before >= 86_400_000);
+    let before = state.games.now().ms();
+    state.games.now().advance(DAY);
+    assert!(state.games.now().ms() - before >= 86_400_000);
 }
 
 #[tokio::test]
@@ -410,7 +410,7 @@ async fn the_your_turn_list_names_the_games_where_a_held_seat_is_to_move() {
     assert_eq!(v["games"], json!([]));
     // After seat 0's move in g1, g1 is seat 1's.
     let t0 = k1[0].as_deref().unwrap();
-    server.now().advance(Duration::from_secs(3600));
+    server.games.now().advance(Duration::from_secs(3600));
     let s = state(&app, &g1, Some(t0)).await;
     let (status, _) = post_move(&app, &g1, t0, &pick_move(&s, 0, false)).await;
     assert_eq!(status, StatusCode::OK);

@@ -88,7 +88,7 @@ impl Node {
     }
 
     fn thoughts(&self) -> u64 {
-        self.state.bot_thoughts()
+        self.state.bots.thoughts()
     }
 
     async fn get(&self, path: &str) -> (u16, Value) {

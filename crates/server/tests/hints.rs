@@ -206,17 +206,17 @@ async fn one_hint_at_a_time_per_game() {
         tokio::spawn(async move { ask(&app, &id, json!({ "token": token }), "10.6.0.1").await })
     };
     for _ in 0..400 {
-        if server.hints().in_progress() == 1 {
+        if server.hints.in_progress() == 1 {
             break;
         }
         tokio::time::sleep(std::time::Duration::from_millis(1)).await;
     }
-    assert_eq!(server.hints().in_progress(), 1);
+    assert_eq!(server.hints.in_progress(), 1);
     let (status, v) = ask(&app, &id, json!({ "token": token }), "10.6.0.2").await;
     assert_eq!((status, v["error"].as_str()), (StatusCode::SERVICE_UNAVAILABLE, Some("busy")), "{v}");
     let (status, v) = first.await.unwrap();
     assert_eq!((status, v["budget"].as_str()), (StatusCode::OK, Some("400ms")), "{v}");
-    assert_eq!(server.hints().in_progress(), 0);
+    assert_eq!(server.hints.in_progress(), 0);
     // Its place is free again.
     let (status, v) = ask(&app, &id, json!({ "token": token }), "10.6.0.2").await;
     assert_eq!(status, StatusCode::OK, "{v}");

@@ -587,7 +587,7 @@ async fn the_operator_s_key_is_used_and_a_bad_one_refused() {
     config.push.vapid_key = Some(format!("{}\n", URL_SAFE_NO_PAD.encode(secret)));
     let (app, state_) = server_with(store.clone(), config);
     assert_eq!(server_key(&app).await, public, "the operator's key, not the storage's");
-    assert!(state_.push_ready().await.is_ok());
+    assert!(state_.push.ready().await.is_ok());
     for bad in [
         "garbage",
         "AAAA",
@@ -597,7 +597,7 @@ async fn the_operator_s_key_is_used_and_a_bad_one_refused() {
         let mut config = push_config();
         config.push.vapid_key = Some(bad.to_string());
         let (app, state_) = server_with(Store::in_memory().unwrap(), config);
-        assert!(state_.push_ready().await.is_err(), "{bad} refused");
+        assert!(state_.push.ready().await.is_err(), "{bad} refused");
         let (status, v) = call(&app, "GET", "/api/push/key", None).await;
         assert_eq!((status, v["error"].as_str()), (StatusCode::INTERNAL_SERVER_ERROR, Some("storage_error")));
     }

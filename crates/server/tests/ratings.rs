@@ -246,7 +246,7 @@ async fn a_rated_game_to_the_end_moves_both_ratings_once() {
     }
 
     // Asking again (another server, a restart) changes nothing.
-    let again = s.state.settle_rating(&id, &scores.iter().map(|&x| x as u32).collect::<Vec<_>>(), None).await.unwrap();
+    let again = s.state.ratings.settle(&id, &scores.iter().map(|&x| x as u32).collect::<Vec<_>>(), None).await.unwrap();
     assert!(again.is_none());
     assert_eq!(profile(&s, "Ada").await["ratings"][0]["games"], 1);
 
@@ -507,9 +507,9 @@ async fn unsettled_game(store: &Store) {
 async fn a_sweep_settles_what_was_left(stores: [Store; 2]) {
     unsettled_game(&stores[0]).await;
     let apps = stores.map(|s| AppState::new(s, Config::quick()));
-    let (a, b) = tokio::join!(apps[0].settle_unsettled(), apps[1].settle_unsettled());
+    let (a, b) = tokio::join!(apps[0].ratings.settle_unsettled(), apps[1].ratings.settle_unsettled());
     assert_eq!(a.unwrap() + b.unwrap(), 1, "applied once");
-    assert_eq!(apps[0].settle_unsettled().await.unwrap(), 0);
+    assert_eq!(apps[0].ratings.settle_unsettled().await.unwrap(), 0);
     let bob = apps[1].store().ratings.of("b1").await.unwrap();
     assert!(bob[0].rating.rating > 1500.0 && bob[0].games == 1, "{bob:?}");
 }
@@ -555,7 +555,7 @@ async fn two_servers_on_postgres_finish_a_rated_game_once() {
     .await;
     let scores: Vec<u32> = play_to_the_end(&server, &id, &tokens).await.into_iter().map(|x| x as u32).collect();
     // The second server (asked late, or after a restart) applies nothing more.
-    assert!(s2.settle_rating(&id, &scores, None).await.unwrap().is_none());
+    assert!(s2.ratings.settle(&id, &scores, None).await.unwrap().is_none());
     assert_eq!(schema.one("SELECT games FROM ratings"), "1");
     assert_eq!(schema.one("SELECT count(*) FROM rating_history"), "1");
 }

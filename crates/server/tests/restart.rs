@@ -80,7 +80,7 @@ fn a_bot_whose_turn_it_was_moves_after_a_restart() {
         let store: Store = Store::sqlite(&db.0).unwrap();
         let (app, state) = with_store(store, Duration::ZERO);
         // Resumed when the server starts, before anyone opens the game.
-        assert_eq!(state.resume_bots().await.unwrap(), 1);
+        assert_eq!(state.bots.resume().await.unwrap(), 1);
         let s = wait_for(&app, &id, Some(&token), |s| s["version"] == 2 && s["thinking"].is_null()).await;
         assert_eq!(s["turn"]["seat"], 0);
         assert!(s["legal"].as_array().is_some_and(|l| !l.is_empty()));

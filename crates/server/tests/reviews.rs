@@ -94,11 +94,11 @@ async fn a_review_is_worked_out_once_and_read_back_from_the_store() {
         assert!(started.elapsed() < PATIENCE, "the review did not finish");
         tokio::time::sleep(Duration::from_millis(50)).await;
     };
-    assert_eq!(first.reviews().worked_out(), 1);
+    assert_eq!(first.reviews.work().worked_out(), 1);
     // Another server on the same store (or this one restarted): read back at once.
     let second = AppState::new(store, Config::quick());
     let two = app(second.clone());
     let (status, again) = call(&two, "GET", &url, None).await;
     assert_eq!((status, &again), (StatusCode::OK, &review));
-    assert_eq!(second.reviews().worked_out(), 0, "never worked out twice");
+    assert_eq!(second.reviews.work().worked_out(), 0, "never worked out twice");
 }

@@ -129,7 +129,7 @@ pub(super) async fn signed_in_request<T: DeserializeOwned>(
 /// The signed-in account of the request, or `not_signed_in`.
 pub(super) async fn signed_in(parts: &Parts, app: &AppState) -> Result<(Account, String), ApiError> {
     let token = cookie_token(&parts.headers).ok_or(ApiError::NotSignedIn)?;
-    let account = app.session_account(&token).await?.ok_or(ApiError::NotSignedIn)?;
+    let account = app.accounts.session(&token).await?.ok_or(ApiError::NotSignedIn)?;
     Ok((account, token))
 }
 
@@ -208,7 +208,7 @@ async fn sign_up(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let (req, address): (Credentials, _) = read(&parts, &app, body)?;
-    let (session, recovery) = app.sign_up(&req.name, &req.password, address).await?;
+    let (session, recovery) = app.accounts.sign_up(&req.name, &req.password, address).await?;
     Ok(started(StatusCode::CREATED, &session, Some(recovery), &parts, &app))
 }
 
@@ -218,7 +218,7 @@ async fn sign_in(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let (req, address): (Credentials, _) = read(&parts, &app, body)?;
-    let session = app.sign_in(&req.name, &req.password, address).await?;
+    let session = app.accounts.sign_in(&req.name, &req.password, address).await?;
     Ok(started(StatusCode::OK, &session, None, &parts, &app))
 }
 
@@ -230,7 +230,7 @@ fn signed_out(parts: &Parts, app: &AppState) -> Response {
 async fn sign_out(State(app): State<AppState>, parts: Parts) -> Result<Response, ApiError> {
     same_site(&parts, &app)?;
     if let Some(token) = cookie_token(&parts.headers) {
-        app.sign_out(&token).await?;
+        app.accounts.sign_out(&token).await?;
     }
     Ok(signed_out(&parts, &app))
 }
@@ -238,7 +238,7 @@ async fn sign_out(State(app): State<AppState>, parts: Parts) -> Result<Response,
 async fn sign_out_everywhere(State(app): State<AppState>, parts: Parts) -> Result<Response, ApiError> {
     same_site(&parts, &app)?;
     let (account, _) = signed_in(&parts, &app).await?;
-    app.sign_out_everywhere(&account).await?;
+    app.accounts.sign_out_everywhere(&account).await?;
     Ok(signed_out(&parts, &app))
 }
 
@@ -249,7 +249,7 @@ async fn change_password(
 ) -> Result<Response, ApiError> {
     let (req, address): (NewPassword, _) = read(&parts, &app, body)?;
     let (account, token) = signed_in(&parts, &app).await?;
-    app.change_password(&account, &token, &req.current, &req.new, address).await?;
+    app.accounts.change_password(&account, &token, &req.current, &req.new, address).await?;
     Ok(Json(json!({ "name": account.name })).into_response())
 }
 
@@ -259,7 +259,7 @@ async fn recover(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let (req, address): (Recovery, _) = read(&parts, &app, body)?;
-    let (session, recovery) = app.recover(&req.name, &req.recovery_code, &req.password, address).await?;
+    let (session, recovery) = app.accounts.recover(&req.name, &req.recovery_code, &req.password, address).await?;
     Ok(started(StatusCode::OK, &session, Some(recovery), &parts, &app))
 }
 
@@ -270,6 +270,6 @@ async fn delete(
 ) -> Result<Response, ApiError> {
     let (req, address): (Password, _) = read(&parts, &app, body)?;
     let (account, _) = signed_in(&parts, &app).await?;
-    app.delete_account(&account, &req.password, address).await?;
+    app.accounts.delete(&account, &req.password, address).await?;
     Ok(signed_out(&parts, &app))
 }

@@ -32,9 +32,9 @@ async fn chat(
     RawQuery(query): RawQuery,
 ) -> Result<Json<Value>, ApiError> {
     let tokens = tokens(&query)?;
-    let live = app.game(&id).await?;
+    let live = app.games.game(&id).await?;
     let viewer = viewer_of(&live, &tokens).await?;
-    let (off, messages, after) = app.chat_of(&live, &viewer).await?;
+    let (off, messages, after) = app.chat.chat_of(&live, &viewer).await?;
     Ok(Json(json!({ "off": off, "messages": messages, "rematch": after })))
 }
 
@@ -55,7 +55,7 @@ async fn say(
 ) -> Result<Json<Value>, ApiError> {
     let req: Say = parse_body(body)?;
     let tokens = tokens(&query)?;
-    let live = app.game(&id).await?;
+    let live = app.games.game(&id).await?;
     let viewer = viewer_of(&live, &tokens).await?;
     // A signed-in spectator writes under their account's name: only from
     // this site's own pages (the cookie would come along from any site).
@@ -65,7 +65,7 @@ async fn say(
         None
     };
     let speaker = Speaker::of(&viewer, client_key(&parts.extensions, app.config()), account);
-    let message = app.say(&live, &speaker, &req.text).await?;
+    let message = app.chat.say(&live, &speaker, &req.text).await?;
     Ok(Json(json!({ "message": message })))
 }
 
@@ -85,9 +85,9 @@ async fn consent(
 ) -> Result<Json<Value>, ApiError> {
     let req: Consent = parse_body(body)?;
     let tokens = tokens(&query)?;
-    let live = app.game(&id).await?;
+    let live = app.games.game(&id).await?;
     let viewer = viewer_of(&live, &tokens).await?;
-    let after = app.consent_to_chat(&live, &viewer, req.include).await?;
+    let after = app.chat.consent(&live, &viewer, req.include).await?;
     Ok(Json(json!({ "rematch": after })))
 }
 
@@ -95,8 +95,8 @@ async fn consent(
 /// whose players all agreed, as a JSON file (apart from the record, whose
 /// format is fixed).
 async fn download(State(app): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let live = app.game(&id).await?;
-    let chat = app.chat_download(&live).await?;
+    let live = app.games.game(&id).await?;
+    let chat = app.chat.download(&live).await?;
     let disposition = format!("attachment; filename=\"carcassonne-{}-chat.json\"", live.id);
     Ok((
         [
@@ -123,9 +123,9 @@ async fn rematch(
 ) -> Result<Json<Value>, ApiError> {
     let _: Value = parse_body(body)?;
     let tokens = tokens(&query)?;
-    let live = app.game(&id).await?;
+    let live = app.games.game(&id).await?;
     let viewer = viewer_of(&live, &tokens).await?;
-    let accepted = app.accept_rematch(&live, &viewer, Some(client_key(&parts.extensions, app.config()))).await?;
+    let accepted = app.rematches.accept(&live, &viewer, Some(client_key(&parts.extensions, app.config()))).await?;
     let tokens: Vec<Value> =
         accepted.tokens.iter().map(|(seat, token)| json!({ "seat": seat.0, "token": token })).collect();
     Ok(Json(json!({ "tokens": tokens, "rematch": accepted.after })))

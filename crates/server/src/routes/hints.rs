@@ -40,8 +40,8 @@ pub async fn hint(
     if toks.len() > MAX_TOKENS {
         return Err(ApiError::TooManyTokens);
     }
-    let live = app.game(&id).await?;
+    let live = app.games.game(&id).await?;
     let viewer = viewer_of(&live, &toks).await?;
     let ip = client_key(&request.extensions, app.config());
-    Ok(Json(app.hint(&live, &viewer, req.version, Some(ip)).await?))
+    Ok(Json(app.hints.hint(&live, &viewer, req.version, Some(ip)).await?))
 }

@@ -25,15 +25,15 @@ pub(super) fn routes() -> Router<Shared> {
 }
 
 async fn profile(State(app): State<AppState>, Path(name): Path<String>) -> Result<Json<Value>, ApiError> {
-    Ok(Json(app.profile(&name).await?))
+    Ok(Json(app.ratings.profile(&name).await?))
 }
 
 async fn leaderboard(State(app): State<AppState>) -> Result<Json<Value>, ApiError> {
-    Ok(Json(app.leaderboard().await?))
+    Ok(Json(app.ratings.leaderboard().await?))
 }
 
 async fn game_ratings(State(app): State<AppState>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
-    Ok(Json(app.game_ratings(&id).await?))
+    Ok(Json(app.ratings.game_ratings(&id).await?))
 }
 
 /// One seat the browser holds.
@@ -60,7 +60,7 @@ async fn link_seats(
 ) -> Result<Json<Value>, ApiError> {
     let (req, account): (LinkRequest, _) = super::accounts::signed_in_request(&parts, &app, body).await?;
     let held: Vec<(String, String)> = req.seats.into_iter().map(|h| (h.game, h.token)).collect();
-    let linked = app.link_seats(&account, &held).await?;
+    let linked = app.ratings.link_seats(&account, &held).await?;
     let linked: Vec<Value> = linked.into_iter().map(|(game, seat)| json!({ "game": game, "seat": seat })).collect();
     Ok(Json(json!({ "linked": linked })))
 }

@@ -36,7 +36,7 @@ pub(super) fn routes() -> Router<Shared> {
 
 /// `GET /api/push/key`: `{"key": <the VAPID public key, base64url>}`.
 async fn key(State(app): State<AppState>) -> Result<Response, ApiError> {
-    let vapid = app.vapid().await?;
+    let vapid = app.push.vapid().await?;
     let mut resp = Json(json!({ "key": vapid.public_key() })).into_response();
     resp.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     Ok(resp)
@@ -101,7 +101,7 @@ async fn subscribe(
     };
     let what = PushFor { game: req.game, tokens: req.tokens, account: req.account };
     let account = account_of(&what, &parts, &app).await?;
-    let targets = app.push_subscribe(&req.subscription, &what, account.as_ref(), lang).await?;
+    let targets = app.push.subscribe(&req.subscription, &what, account.as_ref(), lang).await?;
     Ok(Json(json!({ "targets": targets })).into_response())
 }
 
@@ -116,6 +116,6 @@ async fn unsubscribe(
     let req: Unsubscribe = parse_body(body)?;
     let what = PushFor { game: req.game, tokens: req.tokens, account: req.account };
     let account = account_of(&what, &parts, &app).await?;
-    let removed = app.push_unsubscribe(&req.endpoint, &what, account.as_ref()).await?;
+    let removed = app.push.unsubscribe(&req.endpoint, &what, account.as_ref()).await?;
     Ok(Json(json!({ "removed": removed })).into_response())
 }

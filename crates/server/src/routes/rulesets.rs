@@ -18,7 +18,7 @@ use serde_json::{json, Value};
 
 use crate::error::ApiError;
 use crate::i18n::{rules_summary, Lang};
-use crate::services::games::{new_token, now_ms};
+use crate::services::ids::{new_token, now_ms};
 use crate::services::AppState;
 use crate::store::{hash_token, SavedRules};
 

@@ -48,7 +48,7 @@ pub(super) async fn websocket(
         Some(other) => return Err(ApiError::BadRequest(format!("protocol {other} is not spoken here (1 or 2)"))),
     };
     let tokens = tokens(&query)?;
-    let live = app.game(&id).await?;
+    let live = app.games.game(&id).await?;
     let viewer = viewer_of(&live, &tokens).await?;
     // A seat holder's websocket counts among the address's connections but
     // not its spectators' websockets: players behind one address with a
@@ -108,12 +108,12 @@ async fn ws_session(
     slot: &Slot,
     mut socket: WebSocket,
 ) {
-    live.presence(app.store(), &viewer, true).await;
-    let mut chat = Some(app.chat_rooms().subscribe(&live.id));
-    app.notify_invite_taken(&live, &viewer).await;
+    app.games.presence(&live, &viewer, true).await;
+    let mut chat = Some(app.chat.rooms().subscribe(&live.id));
+    app.push.notify_invite_taken(&live, &viewer).await;
     // A player back at their game takes their seats back from the bots
     // standing in for them (services/clock.rs).
-    if let Err(e) = app.take_back(&live, &viewer).await {
+    if let Err(e) = app.clocks.take_back(&live, &viewer).await {
         tracing::warn!(game = %live.id, error = %e, "cannot give a player their seat back");
     }
     let mut changes = live.subscribe();
@@ -124,7 +124,7 @@ async fn ws_session(
         let mut talk = Talk { client, chat: &mut chat };
         ws_loop(&app, &live, &viewer, &mut socket, &mut changes, &mut follower, &mut ends, &mut talk).await;
     }
-    live.presence(app.store(), &viewer, false).await;
+    app.games.presence(&live, &viewer, false).await;
 }
 
 /// A socket's chat: who writes through it, and the game's chat room.
@@ -285,17 +285,17 @@ enum Reply {
 /// or `{"type": "sync"}`.
 async fn ws_command(app: &AppState, live: &Arc<Live>, viewer: &Viewer, client: &Client, text: &str) -> Reply {
     match serde_json::from_str::<ClientMessage>(text) {
-        Ok(ClientMessage::Move(req)) => match app.play(live, viewer, &req).await {
+        Ok(ClientMessage::Move(req)) => match app.games.play(live, viewer, &req).await {
             Ok(()) => Reply::Nothing,
             Err(e) => Reply::Error(e),
         },
         Ok(ClientMessage::Sync) => Reply::State,
         // The message comes back through the chat room, to this socket too.
-        Ok(ClientMessage::Chat { text }) => match app.say(live, &client.speaker, &text).await {
+        Ok(ClientMessage::Chat { text }) => match app.chat.say(live, &client.speaker, &text).await {
             Ok(_) => Reply::Nothing,
             Err(e) => Reply::Error(e),
         },
-        Ok(ClientMessage::Rematch) => match app.accept_rematch(live, viewer, Some(client.address)).await {
+        Ok(ClientMessage::Rematch) => match app.rematches.accept(live, viewer, Some(client.address)).await {
             Ok(accepted) => {
                 let tokens = accepted
                     .tokens

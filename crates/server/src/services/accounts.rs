@@ -17,12 +17,11 @@ use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, Salt
 use argon2::{Algorithm, Argon2, Params, Version};
 use governor::clock::{Clock, DefaultClock};
 
-use super::games::{new_token, now_ms};
-use super::AppState;
-use crate::config::PasswordCost;
+use super::ids::{new_token, now_ms};
+use crate::config::{Config, PasswordCost};
 use crate::error::ApiError;
 use crate::names::{clean_name, name_key};
-use crate::store::{hash_token, Account};
+use crate::store::{hash_token, Account, AccountRepo, RatingRepo, Store};
 
 /// Password hashes computed at once.
 pub const HASHES_AT_ONCE: usize = 2;
@@ -69,8 +68,13 @@ impl Throttles {
     }
 }
 
-/// What the accounts service keeps in memory.
+/// Accounts and their sessions.
 pub struct Accounts {
+    repo: Arc<dyn AccountRepo>,
+    ratings: Arc<dyn RatingRepo>,
+    cost: PasswordCost,
+    queue: usize,
+    idle: Duration,
     throttles: Throttles,
     hashing: Arc<tokio::sync::Semaphore>,
     /// Password checks waiting for a hashing thread.
@@ -79,9 +83,14 @@ pub struct Accounts {
     dummy: Arc<OnceLock<String>>,
 }
 
-impl Default for Accounts {
-    fn default() -> Self {
+impl Accounts {
+    pub fn new(store: &Store, config: &Config) -> Accounts {
         Accounts {
+            repo: Arc::clone(&store.accounts),
+            ratings: Arc::clone(&store.ratings),
+            cost: config.password_cost,
+            queue: config.password_queue,
+            idle: config.session_idle,
             throttles: Throttles::new(),
             hashing: Arc::new(tokio::sync::Semaphore::new(HASHES_AT_ONCE)),
             waiting: AtomicUsize::new(0),
@@ -140,18 +149,14 @@ fn check_password(password: &str) -> Result<(), ApiError> {
     }
 }
 
-impl AppState {
-    fn accounts(&self) -> &Accounts {
-        &self.inner.accounts
-    }
-
+impl Accounts {
     /// A turn on one of the [`HASHES_AT_ONCE`] hashing threads, waiting
     /// in line if `Config::password_queue` others are not waiting already.
     ///
     /// # Errors
     /// `busy` (503, `Retry-After`) when the line is full.
     async fn hashing_turn(&self) -> Result<tokio::sync::SemaphorePermit<'_>, ApiError> {
-        let accounts = self.accounts();
+        let accounts = self;
         if let Ok(permit) = accounts.hashing.try_acquire() {
             return Ok(permit);
         }
@@ -164,7 +169,7 @@ impl AppState {
         }
         let ahead = accounts.waiting.fetch_add(1, Ordering::SeqCst);
         let _in_line = InLine(&accounts.waiting);
-        if ahead >= self.config().password_queue {
+        if ahead >= self.queue {
             return Err(ApiError::TryLater("too many passwords are being checked".into()));
         }
         accounts.hashing.acquire().await.map_err(|e| ApiError::Storage(e.to_string()))
@@ -172,7 +177,7 @@ impl AppState {
 
     /// Hashes a password on a blocking thread (one of [`HASHES_AT_ONCE`]).
     async fn hash_password(&self, password: &str) -> Result<String, ApiError> {
-        let cost = self.config().password_cost;
+        let cost = self.cost;
         let password = password.to_string();
         let _permit = self.hashing_turn().await?;
         tokio::task::spawn_blocking(move || hash_with(cost, &password))
@@ -183,9 +188,9 @@ impl AppState {
     /// Whether `password` is the one `phc` hashes; with no hash (an unknown
     /// name), checks it against the dummy hash, in the same time, and says no.
     async fn verify_password(&self, password: &str, phc: Option<&str>) -> Result<bool, ApiError> {
-        let cost = self.config().password_cost;
+        let cost = self.cost;
         let (password, phc) = (password.to_string(), phc.map(str::to_string));
-        let dummy = Arc::clone(&self.accounts().dummy);
+        let dummy = Arc::clone(&self.dummy);
         let _permit = self.hashing_turn().await?;
         tokio::task::spawn_blocking(move || {
             // Made at the first check, known name or not.
@@ -204,10 +209,10 @@ impl AppState {
     }
 
     /// A new session for `account`.
-    pub(super) async fn start_session(&self, account: Account) -> Result<Session, ApiError> {
+    pub async fn start_session(&self, account: Account) -> Result<Session, ApiError> {
         let token = new_token()?;
         let now = now_ms();
-        self.store().accounts.create_session(&hash_token(&token), &account.id, now, now - self.idle_ms()).await?;
+        self.repo.create_session(&hash_token(&token), &account.id, now, now - self.idle_ms()).await?;
         Ok(Session { account, token })
     }
 
@@ -216,12 +221,12 @@ impl AppState {
     ///
     /// # Errors
     /// `too_many_attempts`.
-    pub(super) fn count_sign_in_attempt(&self, address: IpAddr) -> Result<(), ApiError> {
-        self.accounts().throttles.attempt(None, address)
+    pub fn count_sign_in_attempt(&self, address: IpAddr) -> Result<(), ApiError> {
+        self.throttles.attempt(None, address)
     }
 
     fn idle_ms(&self) -> i64 {
-        i64::try_from(self.config().session_idle.as_millis()).unwrap_or(i64::MAX / 4)
+        i64::try_from(self.idle.as_millis()).unwrap_or(i64::MAX / 4)
     }
 
     /// Opens an account (and a session): the session and the recovery
@@ -233,8 +238,8 @@ impl AppState {
         let name = account_name(name)?;
         check_password(password)?;
         let key = name_key(&name);
-        self.accounts().throttles.attempt(None, address)?;
-        if self.store().accounts.by_key(&key).await?.is_some() {
+        self.throttles.attempt(None, address)?;
+        if self.repo.by_key(&key).await?.is_some() {
             return Err(ApiError::NameTaken);
         }
         let recovery = new_token()?;
@@ -246,7 +251,7 @@ impl AppState {
             recovery: hash_token(&recovery),
             created_at: now_ms(),
         };
-        if !self.store().accounts.create(&account).await? {
+        if !self.repo.create(&account).await? {
             return Err(ApiError::NameTaken);
         }
         Ok((self.start_session(account).await?, recovery))
@@ -256,8 +261,8 @@ impl AppState {
     /// address): the account, or `bad_credentials` whether the name is
     /// unknown or the password wrong.
     async fn check_credentials(&self, key: &str, password: &str, address: IpAddr) -> Result<Account, ApiError> {
-        self.accounts().throttles.attempt(Some(key), address)?;
-        let account = self.store().accounts.by_key(key).await?;
+        self.throttles.attempt(Some(key), address)?;
+        let account = self.repo.by_key(key).await?;
         let ok = self.verify_password(password, account.as_ref().map(|a| a.password.as_str())).await?;
         match account {
             Some(a) if ok => Ok(a),
@@ -279,11 +284,11 @@ impl AppState {
     ///
     /// # Errors
     /// The storage fails.
-    pub async fn session_account(&self, token: &str) -> Result<Option<Account>, ApiError> {
+    pub async fn session(&self, token: &str) -> Result<Option<Account>, ApiError> {
         let now = now_ms();
         let idle = self.idle_ms();
         let renew_every = (idle / 10).min(60_000);
-        Ok(self.store().accounts.session(&hash_token(token), now, now - idle, now - renew_every).await?)
+        Ok(self.repo.session(&hash_token(token), now, now - idle, now - renew_every).await?)
     }
 
     /// Ends the session of this token.
@@ -291,7 +296,7 @@ impl AppState {
     /// # Errors
     /// The storage fails.
     pub async fn sign_out(&self, token: &str) -> Result<(), ApiError> {
-        self.store().accounts.end_session(&hash_token(token)).await?;
+        self.repo.end_session(&hash_token(token)).await?;
         Ok(())
     }
 
@@ -300,7 +305,7 @@ impl AppState {
     /// # Errors
     /// The storage fails.
     pub async fn sign_out_everywhere(&self, account: &Account) -> Result<(), ApiError> {
-        self.store().accounts.end_sessions(&account.id, None).await?;
+        self.repo.end_sessions(&account.id, None).await?;
         Ok(())
     }
 
@@ -320,10 +325,10 @@ impl AppState {
         check_password(new)?;
         let account = self.check_credentials(&account.name_key, current, address).await?;
         let hash = self.hash_password(new).await?;
-        if !self.store().accounts.set_password(&account.id, &hash, None).await? {
+        if !self.repo.set_password(&account.id, &hash, None).await? {
             return Err(ApiError::NotSignedIn);
         }
-        self.store().accounts.end_sessions(&account.id, Some(&hash_token(token))).await?;
+        self.repo.end_sessions(&account.id, Some(&hash_token(token))).await?;
         Ok(())
     }
 
@@ -341,8 +346,8 @@ impl AppState {
     ) -> Result<(Session, String), ApiError> {
         check_password(new)?;
         let key = key_of(name);
-        self.accounts().throttles.attempt(Some(&key), address)?;
-        let account = self.store().accounts.by_key(&key).await?;
+        self.throttles.attempt(Some(&key), address)?;
+        let account = self.repo.by_key(&key).await?;
         let given = hash_token(code.trim());
         let account = match account {
             Some(a) if crate::store::same_hash(&a.recovery, &given) => a,
@@ -350,10 +355,10 @@ impl AppState {
         };
         let hash = self.hash_password(new).await?;
         let recovery = new_token()?;
-        if !self.store().accounts.set_password(&account.id, &hash, Some(&hash_token(&recovery))).await? {
+        if !self.repo.set_password(&account.id, &hash, Some(&hash_token(&recovery))).await? {
             return Err(ApiError::BadCredentials);
         }
-        self.store().accounts.end_sessions(&account.id, None).await?;
+        self.repo.end_sessions(&account.id, None).await?;
         Ok((self.start_session(account).await?, recovery))
     }
 
@@ -363,10 +368,10 @@ impl AppState {
     ///
     /// # Errors
     /// `bad_credentials`, `too_many_attempts`.
-    pub async fn delete_account(&self, account: &Account, password: &str, address: IpAddr) -> Result<(), ApiError> {
+    pub async fn delete(&self, account: &Account, password: &str, address: IpAddr) -> Result<(), ApiError> {
         let account = self.check_credentials(&account.name_key, password, address).await?;
-        self.store().ratings.forget_account_seats(&account.id).await?;
-        self.store().accounts.delete(&account.id).await?;
+        self.ratings.forget_account_seats(&account.id).await?;
+        self.repo.delete(&account.id).await?;
         Ok(())
     }
 }

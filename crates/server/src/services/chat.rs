@@ -14,12 +14,12 @@ use tokio::sync::broadcast;
 use unicode_normalization::UnicodeNormalization;
 use unicode_segmentation::UnicodeSegmentation;
 
-use super::games::{now_ms, Live, Viewer};
-use super::AppState;
+use super::games::live::{Live, Viewer};
+use super::ids::now_ms;
 use crate::error::ApiError;
 use crate::limits::{Keyed, Pruning};
 use crate::names::invisible;
-use crate::store::{hash_token, Change, ChatMessage, Rematch};
+use crate::store::{hash_token, Change, ChatMessage, ChatRepo, ClusterRepo, Rematch, RematchRepo, Store};
 
 /// The longest message, in characters (Unicode code points, after cleaning).
 pub const MAX_CHAT_CHARS: usize = 200;
@@ -56,7 +56,7 @@ pub struct AfterGame {
 }
 
 impl AfterGame {
-    pub(super) fn of(consent: Vec<u8>, rematch: &Rematch) -> AfterGame {
+    pub fn of(consent: Vec<u8>, rematch: &Rematch) -> AfterGame {
         AfterGame { consent, accepted: rematch.accepted.iter().map(|a| a.0).collect(), game: rematch.game.clone() }
     }
 }
@@ -170,10 +170,27 @@ pub fn visible(message: &ChatMessage, player: bool, finished: bool) -> bool {
     !player || finished || message.seat.is_some()
 }
 
-impl AppState {
+/// The chat of the games, and what follows a game (consent, rematch).
+pub struct Chat {
+    repo: Arc<dyn ChatRepo>,
+    rematches: Arc<dyn RematchRepo>,
+    cluster: Arc<dyn ClusterRepo>,
+    rooms: Rooms,
+}
+
+impl Chat {
+    pub fn new(store: &Store) -> Chat {
+        Chat {
+            repo: Arc::clone(&store.chat),
+            rematches: Arc::clone(&store.rematches),
+            cluster: Arc::clone(&store.cluster),
+            rooms: Rooms::default(),
+        }
+    }
+
     /// The chat rooms of this server.
-    pub fn chat_rooms(&self) -> &Rooms {
-        &self.inner.chat
+    pub fn rooms(&self) -> &Rooms {
+        &self.rooms
     }
 
     /// Sends `text` to game `live`'s chat for `speaker`: checked, stored,
@@ -184,7 +201,7 @@ impl AppState {
     /// `chat_full`, `storage_error`.
     pub async fn say(&self, live: &Arc<Live>, speaker: &Speaker, text: &str) -> Result<ChatMessage, ApiError> {
         let text = clean_message(text)?;
-        let settings = self.store().chat.settings(&live.id).await?;
+        let settings = self.repo.settings(&live.id).await?;
         if settings.off {
             return Err(ApiError::ChatOff);
         }
@@ -201,21 +218,17 @@ impl AppState {
                 (None, account.clone().unwrap_or_default(), hash_token(&format!("{}/{address}", live.id)))
             }
         };
-        if !self.inner.chat.allow(format!("{}/{author}", live.id)) {
+        if !self.rooms.allow(format!("{}/{author}", live.id)) {
             return Err(ApiError::ChatTooFast(CHAT_PERIOD.as_secs()));
         }
         let name = if seat.is_none() && name.is_empty() { self.spectator_name(&live.id, &author).await? } else { name };
         let mut message = ChatMessage { seq: 0, seat, name, text, at: now_ms(), author };
-        message.seq = self
-            .store()
-            .chat
-            .add(&live.id, &message, MAX_CHAT_MESSAGES)
-            .await?
-            .ok_or(ApiError::ChatFull(MAX_CHAT_MESSAGES))?;
-        self.inner.chat.tell(&live.id, ChatEvent::Message(message.clone()));
-        if let Some(server) = self.store().cluster.server() {
+        message.seq =
+            self.repo.add(&live.id, &message, MAX_CHAT_MESSAGES).await?.ok_or(ApiError::ChatFull(MAX_CHAT_MESSAGES))?;
+        self.rooms.tell(&live.id, ChatEvent::Message(message.clone()));
+        if let Some(server) = self.cluster.server() {
             let change = Change::Chat { game: live.id.clone(), server: server.to_string(), message: message.clone() };
-            if let Err(e) = self.store().cluster.publish(&change).await {
+            if let Err(e) = self.cluster.publish(&change).await {
                 tracing::warn!(game = %live.id, error = %e, "cannot tell the other servers of a chat message");
             }
         }
@@ -224,7 +237,7 @@ impl AppState {
 
     /// "Spectator N": the number this spectator had in this game's chat, or the next one.
     async fn spectator_name(&self, id: &str, author: &str) -> Result<String, ApiError> {
-        let chat = self.store().chat.messages(id).await?;
+        let chat = self.repo.messages(id).await?;
         let mut seen: Vec<&str> = Vec::new();
         for m in chat.iter().filter(|m| m.seat.is_none()) {
             if m.author == author {
@@ -243,11 +256,11 @@ impl AppState {
     /// `storage_error`.
     pub async fn chat_of(&self, live: &Live, viewer: &Viewer) -> Result<(bool, Vec<ChatMessage>, AfterGame), ApiError> {
         let finished = live.lock().await.game.is_over();
-        let settings = self.store().chat.settings(&live.id).await?;
+        let settings = self.repo.settings(&live.id).await?;
         let player = !viewer.seats.is_empty();
         let messages =
-            self.store().chat.messages(&live.id).await?.into_iter().filter(|m| visible(m, player, finished)).collect();
-        let rematch = self.store().rematches.get(&live.id).await?;
+            self.repo.messages(&live.id).await?.into_iter().filter(|m| visible(m, player, finished)).collect();
+        let rematch = self.rematches.get(&live.id).await?;
         Ok((settings.off, messages, AfterGame::of(settings.consent, &rematch)))
     }
 
@@ -256,12 +269,12 @@ impl AppState {
     ///
     /// # Errors
     /// `unauthorized` for a spectator, `storage_error`.
-    pub async fn consent_to_chat(&self, live: &Live, viewer: &Viewer, agree: bool) -> Result<AfterGame, ApiError> {
+    pub async fn consent(&self, live: &Live, viewer: &Viewer, agree: bool) -> Result<AfterGame, ApiError> {
         if viewer.seats.is_empty() {
             return Err(ApiError::Unauthorized);
         }
         for p in &viewer.seats {
-            self.store().chat.set_consent(&live.id, p.0, agree).await?;
+            self.repo.set_consent(&live.id, p.0, agree).await?;
         }
         self.after_game_changed(&live.id).await
     }
@@ -271,7 +284,7 @@ impl AppState {
     ///
     /// # Errors
     /// `game_not_over`, `chat_not_agreed`, `storage_error`.
-    pub async fn chat_download(&self, live: &Live) -> Result<serde_json::Value, ApiError> {
+    pub async fn download(&self, live: &Live) -> Result<serde_json::Value, ApiError> {
         let (finished, names, humans) = {
             let t = live.lock().await;
             let humans: Vec<u8> =
@@ -281,41 +294,41 @@ impl AppState {
         if !finished {
             return Err(ApiError::GameNotOver);
         }
-        let settings = self.store().chat.settings(&live.id).await?;
+        let settings = self.repo.settings(&live.id).await?;
         if !humans.iter().all(|h| settings.consent.contains(h)) {
             return Err(ApiError::ChatNotAgreed);
         }
         let messages: Vec<ChatMessage> =
-            self.store().chat.messages(&live.id).await?.into_iter().filter(|m| m.seat.is_some()).collect();
+            self.repo.messages(&live.id).await?.into_iter().filter(|m| m.seat.is_some()).collect();
         Ok(serde_json::json!({ "game": live.id, "players": names, "messages": messages }))
     }
 
     /// Reads what follows game `id` again and tells every socket, here and
     /// on the other servers.
-    pub(super) async fn after_game_changed(&self, id: &str) -> Result<AfterGame, ApiError> {
+    pub async fn after_game_changed(&self, id: &str) -> Result<AfterGame, ApiError> {
         let after = self.after_game(id).await?;
-        self.inner.chat.tell(id, ChatEvent::After(after.clone()));
-        if let Some(server) = self.store().cluster.server() {
+        self.rooms.tell(id, ChatEvent::After(after.clone()));
+        if let Some(server) = self.cluster.server() {
             let change = Change::Rematch { game: id.to_string(), server: server.to_string() };
-            if let Err(e) = self.store().cluster.publish(&change).await {
+            if let Err(e) = self.cluster.publish(&change).await {
                 tracing::warn!(game = %id, error = %e, "cannot tell the other servers of a rematch");
             }
         }
         Ok(after)
     }
 
-    pub(super) async fn after_game(&self, id: &str) -> Result<AfterGame, ApiError> {
-        let settings = self.store().chat.settings(id).await?;
-        let rematch = self.store().rematches.get(id).await?;
+    pub async fn after_game(&self, id: &str) -> Result<AfterGame, ApiError> {
+        let settings = self.repo.settings(id).await?;
+        let rematch = self.rematches.get(id).await?;
         Ok(AfterGame::of(settings.consent, &rematch))
     }
 
     /// News from another server: a chat message, or what follows a game changed.
-    pub(super) async fn learn_chat(&self, change: Change) {
+    pub async fn learn(&self, change: Change) {
         match change {
-            Change::Chat { game, message, .. } => self.inner.chat.tell(&game, ChatEvent::Message(message)),
+            Change::Chat { game, message, .. } => self.rooms.tell(&game, ChatEvent::Message(message)),
             Change::Rematch { game, .. } => match self.after_game(&game).await {
-                Ok(after) => self.inner.chat.tell(&game, ChatEvent::After(after)),
+                Ok(after) => self.rooms.tell(&game, ChatEvent::After(after)),
                 Err(e) => tracing::warn!(game = %game, error = %e, "cannot read a game's rematch"),
             },
             _ => {}

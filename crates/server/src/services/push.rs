@@ -4,7 +4,7 @@
 //! * **Keys.** The server signs its requests to the push services with a
 //!   VAPID key (RFC 8292): the operator's (`Config::push`), or one made on
 //!   first start and kept in the storage, so that every server sharing a
-//!   database signs with the same key (`Store::vapid_key`).
+//!   database signs with the same key (`PushRepo::vapid_key`).
 //! * **Subscriptions.** A browser subscribes (its push service's endpoint,
 //!   its P-256 key and auth secret) for a seat, proved by the seat's token,
 //!   or for the signed-in account; within caps ([`PER_ENDPOINT`],
@@ -32,12 +32,13 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::{mpsc, OnceCell, Semaphore};
 
-use super::games::{now_ms, Live, Table, Viewer};
-use super::AppState;
+use super::games::live::{Live, Table, Viewer};
+use super::games::Games;
+use super::ids::now_ms;
 use crate::config::PushSettings;
 use crate::error::ApiError;
 use crate::i18n::{self, Lang};
-use crate::store::{Account, PushSubscription, Seat, Store};
+use crate::store::{Account, PushRepo, PushSubscription, Seat, Store};
 
 /// The longest endpoint URL accepted (the push services' are 150–500 bytes).
 pub const MAX_ENDPOINT: usize = 1024;
@@ -152,8 +153,11 @@ impl Words {
     }
 }
 
-/// Web Push's part of the server's state.
+/// Web Push: subscriptions, and the notifications sent in the background.
 pub struct Push {
+    repo: Arc<dyn PushRepo>,
+    games: Arc<Games>,
+    settings: PushSettings,
     vapid: Arc<OnceCell<Arc<Vapid>>>,
     queue: mpsc::Sender<Job>,
     waiting: Mutex<Option<mpsc::Receiver<Job>>>,
@@ -165,10 +169,18 @@ pub struct Push {
 /// The most invited seats remembered as taken.
 const TAKEN_KEPT: usize = 10_000;
 
-impl Default for Push {
-    fn default() -> Self {
+impl Push {
+    pub fn new(store: &Store, games: Arc<Games>, settings: PushSettings) -> Push {
         let (queue, waiting) = mpsc::channel(QUEUE);
-        Push { vapid: Arc::default(), queue, waiting: Mutex::new(Some(waiting)), taken: Mutex::default() }
+        Push {
+            repo: Arc::clone(&store.push),
+            games,
+            settings,
+            vapid: Arc::default(),
+            queue,
+            waiting: Mutex::new(Some(waiting)),
+            taken: Mutex::default(),
+        }
     }
 }
 
@@ -338,24 +350,20 @@ fn browser_keys(keys: &BrowserKeys) -> Result<(p256::PublicKey, [u8; 16]), Strin
     Ok((public, auth))
 }
 
-impl AppState {
-    fn push(&self) -> &Push {
-        &self.inner.push
-    }
-
+impl Push {
     /// The VAPID key: the operator's, or the storage's (made now if it has none).
     ///
     /// # Errors
     /// `storage_error`: the storage fails, or the key does not parse.
     pub async fn vapid(&self) -> Result<Arc<Vapid>, ApiError> {
-        vapid_of(&self.push().vapid, &self.config().push, self.store()).await
+        vapid_of(&self.vapid, &self.settings, self.repo.as_ref()).await
     }
 
     /// Makes sure the VAPID key is there (at start: a bad operator key stops the server).
     ///
     /// # Errors
-    /// As [`AppState::vapid`].
-    pub async fn push_ready(&self) -> Result<(), ApiError> {
+    /// As [`Push::vapid`].
+    pub async fn ready(&self) -> Result<(), ApiError> {
         self.vapid().await.map(|_| ())
     }
 
@@ -366,16 +374,16 @@ impl AppState {
     /// `bad_subscription` (malformed, oversized, an endpoint this server
     /// may not write to), `bad_request`, `not_found`, `unauthorized`,
     /// `too_many_tokens`, `not_signed_in`, `too_many_subscriptions`, `storage_error`.
-    pub async fn push_subscribe(
+    pub async fn subscribe(
         &self,
         sub: &BrowserSubscription,
         what: &PushFor,
         account: Option<&Account>,
         lang: Lang,
     ) -> Result<Vec<String>, ApiError> {
-        Endpoint::parse(&sub.endpoint, &self.config().push).map_err(ApiError::BadSubscription)?;
+        Endpoint::parse(&sub.endpoint, &self.settings).map_err(ApiError::BadSubscription)?;
         browser_keys(&sub.keys).map_err(ApiError::BadSubscription)?;
-        let targets = self.push_targets(what, account).await?;
+        let targets = self.targets(what, account).await?;
         let mut done = Vec::new();
         for (target, game_id, account) in targets {
             let row = PushSubscription {
@@ -388,7 +396,7 @@ impl AppState {
                 created_at: now_ms(),
                 lang: lang.code().to_string(),
             };
-            if !self.store().push.subscribe(&row, PER_ENDPOINT, PER_TARGET).await? {
+            if !self.repo.subscribe(&row, PER_ENDPOINT, PER_TARGET).await? {
                 return Err(ApiError::TooManySubscriptions);
             }
             done.push(target);
@@ -401,8 +409,8 @@ impl AppState {
     /// the browser's, is enough): how many went.
     ///
     /// # Errors
-    /// As [`AppState::push_subscribe`].
-    pub async fn push_unsubscribe(
+    /// As [`Push::subscribe`].
+    pub async fn unsubscribe(
         &self,
         endpoint: &str,
         what: &PushFor,
@@ -412,17 +420,17 @@ impl AppState {
             return Err(ApiError::BadSubscription(format!("an endpoint is 1 to {MAX_ENDPOINT} bytes")));
         }
         if what.game.is_none() && what.tokens.is_none() && !what.account {
-            return Ok(self.store().push.unsubscribe(endpoint, None).await?);
+            return Ok(self.repo.unsubscribe(endpoint, None).await?);
         }
         let mut removed = 0;
-        for (target, _, _) in self.push_targets(what, account).await? {
-            removed += self.store().push.unsubscribe(endpoint, Some(&target)).await?;
+        for (target, _, _) in self.targets(what, account).await? {
+            removed += self.repo.unsubscribe(endpoint, Some(&target)).await?;
         }
         Ok(removed)
     }
 
     /// The targets a request names: (target, game, account).
-    async fn push_targets(
+    async fn targets(
         &self,
         what: &PushFor,
         account: Option<&Account>,
@@ -437,7 +445,7 @@ impl AppState {
                 if tokens.len() > carcassonne::MAX_PLAYERS {
                     return Err(ApiError::TooManyTokens);
                 }
-                let live = self.game(game).await?;
+                let live = self.games.game(game).await?;
                 let table = live.lock().await;
                 let viewer = Viewer::from_tokens(&table.seats, tokens)?;
                 if viewer.seats.is_empty() {
@@ -458,7 +466,7 @@ impl AppState {
     /// After a move: tells the seat to move that it is its turn, if it is a
     /// person with no websocket open on the game (on any server). Called by
     /// the server that stored the move (only one can: `append_move`), once.
-    pub(super) fn notify_turn(&self, live: &Live, table: &Table) {
+    pub fn notify_turn(&self, live: &Live, table: &Table) {
         let Some(p) = table.game.to_move() else { return };
         let Some(Seat::Human { name, account, .. }) = table.seats.get(p.index()) else { return };
         // A player on the game's page (a websocket open) needs no
@@ -487,7 +495,7 @@ impl AppState {
 
     /// A websocket of `viewer` opened on `live`: an invited seat it holds
     /// that nobody had taken yet is taken now, and the creator's seats are told
-    /// (once, whichever server the invitee came to: `Store::push_invite_taken`).
+    /// (once, whichever server the invitee came to: `PushRepo::invite_taken`).
     pub async fn notify_invite_taken(&self, live: &Live, viewer: &Viewer) {
         let invited: Vec<(usize, String)> = {
             let table = live.lock().await;
@@ -515,7 +523,7 @@ impl AppState {
         };
         for (seat, name) in invited {
             {
-                let mut taken = self.push().taken.lock().unwrap_or_else(|e| e.into_inner());
+                let mut taken = self.taken.lock().unwrap_or_else(|e| e.into_inner());
                 if taken.len() >= TAKEN_KEPT {
                     taken.clear();
                 }
@@ -523,7 +531,7 @@ impl AppState {
                     continue;
                 }
             }
-            match self.store().push.invite_taken(&live.id, seat as u8).await {
+            match self.repo.invite_taken(&live.id, seat as u8).await {
                 Ok(true) if !creators.is_empty() => self.enqueue(Job {
                     targets: creators.clone(),
                     payload: json!({
@@ -549,26 +557,26 @@ impl AppState {
 
     /// Puts a message on the queue, or drops it (logged) when the queue is full.
     fn enqueue(&self, job: Job) {
-        if let Err(e) = self.push().queue.try_send(job) {
+        if let Err(e) = self.queue.try_send(job) {
             tracing::warn!(error = %e, "push queue full: a notification is dropped");
         }
     }
 
     /// Starts the worker that sends the queued messages (inside a runtime).
-    pub(super) fn start_push(&self) {
-        let Some(mut waiting) = self.push().waiting.lock().unwrap_or_else(|e| e.into_inner()).take() else {
+    pub fn start(&self) {
+        let Some(mut waiting) = self.waiting.lock().unwrap_or_else(|e| e.into_inner()).take() else {
             return;
         };
-        // The worker holds the storage, never the server's state: it ends
-        // when the state (and with it the queue's sender) is dropped.
-        let store = self.store().clone();
-        let settings = self.config().push.clone();
-        let cell = Arc::clone(&self.push().vapid);
+        // The worker holds the storage, never the service: it ends when the
+        // service (and with it the queue's sender) is dropped.
+        let store = Arc::clone(&self.repo);
+        let settings = self.settings.clone();
+        let cell = Arc::clone(&self.vapid);
         tokio::spawn(async move {
             let sends = Arc::new(Semaphore::new(SENDS_AT_ONCE));
             let tls = tls_connector();
             while let Some(job) = waiting.recv().await {
-                let vapid = match vapid_of(&cell, &settings, &store).await {
+                let vapid = match vapid_of(&cell, &settings, store.as_ref()).await {
                     Ok(v) => v,
                     Err(e) => {
                         tracing::warn!(error = %e, "no VAPID key: a notification is dropped");
@@ -577,7 +585,7 @@ impl AppState {
                 };
                 let job = Arc::new(job);
                 for target in &job.targets {
-                    let subs = match store.push.subscriptions(target).await {
+                    let subs = match store.subscriptions(target).await {
                         Ok(subs) => subs,
                         Err(e) => {
                             tracing::warn!(%target, error = %e, "cannot read push subscriptions");
@@ -587,7 +595,7 @@ impl AppState {
                     for sub in subs {
                         let Ok(permit) = Arc::clone(&sends).acquire_owned().await else { return };
                         let (store, settings, vapid, tls) =
-                            (store.clone(), settings.clone(), Arc::clone(&vapid), tls.clone());
+                            (Arc::clone(&store), settings.clone(), Arc::clone(&vapid), tls.clone());
                         let job = Arc::clone(&job);
                         tokio::spawn(async move {
                             let (body, urgency, ttl, topic) = (
@@ -603,7 +611,7 @@ impl AppState {
                             match sent {
                                 Ok(Ok(404 | 410)) => {
                                     tracing::info!("a push subscription is gone: removed");
-                                    if let Err(e) = store.push.unsubscribe(&sub.endpoint, None).await {
+                                    if let Err(e) = store.unsubscribe(&sub.endpoint, None).await {
                                         tracing::warn!(error = %e, "cannot remove a gone push subscription");
                                     }
                                 }
@@ -623,14 +631,18 @@ impl AppState {
 }
 
 /// The VAPID key kept in `cell`, loaded (or made) the first time.
-async fn vapid_of(cell: &OnceCell<Arc<Vapid>>, settings: &PushSettings, store: &Store) -> Result<Arc<Vapid>, ApiError> {
+async fn vapid_of(
+    cell: &OnceCell<Arc<Vapid>>,
+    settings: &PushSettings,
+    store: &dyn PushRepo,
+) -> Result<Arc<Vapid>, ApiError> {
     let key = cell
         .get_or_try_init(|| async {
             let text = match &settings.vapid_key {
                 Some(text) => text.clone(),
                 None => {
                     let candidate = Vapid::generate().map_err(ApiError::Storage)?;
-                    store.push.vapid_key(&candidate, now_ms()).await?
+                    store.vapid_key(&candidate, now_ms()).await?
                 }
             };
             Vapid::parse(&text).map(Arc::new).map_err(|e| ApiError::Storage(format!("the VAPID key: {e}")))

@@ -1,17 +1,22 @@
 //! Ratings, profiles, the leaderboard and the seats linked to accounts
 //! (docs/web.md, *Ratings and profiles*). The maths is `crate::rating`;
-//! a result is applied once by the store's claim ([`Store::apply_rating`]).
+//! a result is applied once by the store's claim ([`RatingRepo::apply`]).
 
 use std::collections::HashMap;
+use std::sync::{Arc, Weak};
 
-use carcassonne::Rules;
 use serde_json::{json, Value};
 
-use super::AppState;
+use super::games::clock::ClockState;
+use super::games::Games;
+use super::ids::{now_ms, plausible_id};
 use crate::error::ApiError;
 use crate::names::{clean_name, name_key};
 use crate::rating::{bot_rating, rank_seats, Pool, Rating, BOT_DEVIATION, PROVISIONAL_GAMES};
-use crate::store::{hash_token, Account, RatedResult, RatedSeat, RatingChange, RatingRow, Seat, DELETED_ACCOUNT};
+use crate::store::{
+    hash_token, Account, AccountRepo, ClockRepo, GameRepo, RatedResult, RatedSeat, RatingChange, RatingRepo, RatingRow,
+    Seat, Store, DELETED_ACCOUNT,
+};
 
 /// The most seats one request may link.
 pub const MAX_LINKS: usize = 50;
@@ -26,31 +31,6 @@ pub const LEADERBOARD_SIZE: usize = 50;
 
 /// How a deleted account's seat is named in lists and profiles.
 pub const DELETED_NAME: &str = "deleted player";
-
-/// Whether a game may be rated: the creator signed in, seated once at
-/// their screen (everyone else is invited, and links their seat by
-/// signing in), the rules a preset without house rules, every bot a rated
-/// level.
-///
-/// # Errors
-/// `not_ratable`, saying why.
-pub fn check_rated(seats: &[Seat], rules: &Rules, account: Option<&Account>) -> Result<(), ApiError> {
-    let refuse = |why: &str| Err(ApiError::NotRatable(why.into()));
-    if account.is_none() {
-        return refuse("sign in to play a rated game");
-    }
-    let here = seats.iter().filter(|s| matches!(s, Seat::Human { remote: false, .. })).count();
-    if here != 1 {
-        return refuse("a rated game seats you once: invite the other people to their own seats");
-    }
-    if let Some(i) = seats.iter().position(|s| s.bot_level().is_some_and(|l| bot_rating(&l).is_none())) {
-        return refuse(&format!("seat {}: only the built-in bot levels play rated games", i + 1));
-    }
-    if *rules != Rules::preset(rules.preset) {
-        return refuse("rated games are played by a preset's rules, without house rules");
-    }
-    Ok(())
-}
 
 /// A rating as shown: its pool, rating and deviation on the shown scale.
 fn shown(pool: Pool, r: &Rating) -> (f64, f64) {
@@ -69,19 +49,24 @@ fn rating_json(row: &RatingRow) -> Value {
     })
 }
 
-impl AppState {
-    /// After creating a game: links the creator's seat (its row in the
-    /// store), marks a rated game.
-    pub(super) async fn created_rated(&self, id: &str, seats: &[Seat], rated: bool) -> Result<(), ApiError> {
-        for s in seats {
-            if let Seat::Human { token_hash, account: Some(account), .. } = s {
-                self.store().ratings.link_seat(id, token_hash, account).await?;
-            }
+/// Ratings, profiles and the leaderboard.
+pub struct Ratings {
+    repo: Arc<dyn RatingRepo>,
+    stored: Arc<dyn GameRepo>,
+    accounts: Arc<dyn AccountRepo>,
+    clocks: Arc<dyn ClockRepo>,
+    games: Arc<Games>,
+}
+
+impl Ratings {
+    pub fn new(store: &Store, games: Arc<Games>) -> Ratings {
+        Ratings {
+            repo: Arc::clone(&store.ratings),
+            stored: Arc::clone(&store.games),
+            accounts: Arc::clone(&store.accounts),
+            clocks: Arc::clone(&store.clocks),
+            games,
         }
-        if rated {
-            self.store().ratings.mark_rated(id, Pool::of_players(seats.len()).word()).await?;
-        }
-        Ok(())
     }
 
     /// Applies a finished rated game's result (final `scores`; a seat that
@@ -92,17 +77,17 @@ impl AppState {
     ///
     /// # Errors
     /// The storage fails (nothing is applied; a later call may).
-    pub async fn settle_rating(
+    pub async fn settle(
         &self,
         id: &str,
         scores: &[u32],
         forced_loser: Option<usize>,
     ) -> Result<Option<Vec<RatingChange>>, ApiError> {
-        match self.store().ratings.rated(id).await? {
+        match self.repo.rated(id).await? {
             None | Some(true) => return Ok(None),
             Some(false) => {}
         }
-        let stored = self.store().games.load(id).await?.ok_or_else(|| ApiError::NotFound(format!("game {id}")))?;
+        let stored = self.stored.load(id).await?.ok_or_else(|| ApiError::NotFound(format!("game {id}")))?;
         let pool = Pool::of_players(stored.seats.len());
         let places = rank_seats(scores, forced_loser);
         let mut seats = Vec::new();
@@ -136,15 +121,15 @@ impl AppState {
             tracing::info!(game = %id, "a rated game is void: a seat was not a signed-in player");
             seats.clear();
         }
-        let result = RatedResult { game: id.to_string(), pool, seats, at: super::games::now_ms() };
-        Ok(self.store().ratings.apply(&result).await?)
+        let result = RatedResult { game: id.to_string(), pool, seats, at: now_ms() };
+        Ok(self.repo.apply(&result).await?)
     }
 
     /// An account's two-player (Glicko-2) rating, rounded, and whether it
     /// is provisional (a new account's is the starting rating): the lobby
     /// shows a table host's, Play now pairs by it. `None` if the store fails.
-    pub(super) async fn duel_rating(&self, account: &str) -> Option<(i64, bool)> {
-        let rows = self.store().ratings.of(account).await.ok()?;
+    pub async fn duel_rating(&self, account: &str) -> Option<(i64, bool)> {
+        let rows = self.repo.of(account).await.ok()?;
         let (rating, games) = match rows.iter().find(|r| r.pool == Pool::Duel) {
             Some(row) => (row.rating, row.games),
             None => (Pool::Duel.start(), 0),
@@ -159,24 +144,26 @@ impl AppState {
     /// # Errors
     /// The storage fails.
     pub async fn settle_unsettled(&self) -> Result<usize, ApiError> {
-        let before = super::games::now_ms() - 60_000;
+        let before = now_ms() - 60_000;
         let mut applied = 0;
-        for (id, scores) in self.store().ratings.unsettled(before, 100).await? {
-            let forced = self.timed_out_seat(&id).await;
-            applied += usize::from(self.settle_rating(&id, &scores, forced).await?.is_some());
+        for (id, scores) in self.repo.unsettled(before, 100).await? {
+            // The seat that ran out of time first (its stored clocks), if one did.
+            let clock = self.clocks.load(&id).await.ok().flatten();
+            let forced = clock.and_then(|json| serde_json::from_str::<ClockState>(&json).ok()?.timed_out);
+            applied += usize::from(self.settle(&id, &scores, forced.map(usize::from)).await?.is_some());
         }
         Ok(applied)
     }
 
-    /// Settles what is left unsettled ([`AppState::settle_unsettled`]): a
+    /// Settles what is left unsettled ([`Ratings::settle_unsettled`]): a
     /// minute after start, then every ten minutes.
-    pub(super) fn settle_now_and_then(&self) {
-        let weak = std::sync::Arc::downgrade(&self.inner);
+    pub fn start(self: &Arc<Self>) {
+        let weak: Weak<Ratings> = Arc::downgrade(self);
         tokio::spawn(async move {
             tokio::time::sleep(std::time::Duration::from_secs(60)).await;
             loop {
-                let Some(inner) = weak.upgrade() else { return };
-                if let Err(e) = (AppState { inner }).settle_unsettled().await {
+                let Some(ratings) = weak.upgrade() else { return };
+                if let Err(e) = ratings.settle_unsettled().await {
                     tracing::warn!(error = %e, "cannot settle the rated games left unsettled");
                 }
                 tokio::time::sleep(std::time::Duration::from_secs(600)).await;
@@ -200,13 +187,13 @@ impl AppState {
         }
         let mut linked = Vec::new();
         for (game, token) in held {
-            if !super::games::plausible_id(game) || token.is_empty() || token.len() > 128 {
+            if !plausible_id(game) || token.is_empty() || token.len() > 128 {
                 continue;
             }
             let hash = hash_token(token);
-            let Some(seat) = self.store().ratings.link_seat(game, &hash, &account.id).await? else { continue };
+            let Some(seat) = self.repo.link_seat(game, &hash, &account.id).await? else { continue };
             // The game in memory (on this server) knows it too.
-            if let Some(live) = self.in_memory(game) {
+            if let Some(live) = self.games.in_memory(game) {
                 let mut table = live.lock().await;
                 if let Some(Seat::Human { account: a @ None, .. }) = table.seats.get_mut(seat as usize) {
                     *a = Some(account.id.clone());
@@ -224,7 +211,7 @@ impl AppState {
         if key.is_empty() || name.len() > 200 {
             return Err(missing());
         }
-        self.store().accounts.by_key(&key).await?.ok_or_else(missing)
+        self.accounts.by_key(&key).await?.ok_or_else(missing)
     }
 
     /// What a game did to its players' ratings: `{"rated", "settled",
@@ -236,7 +223,7 @@ impl AppState {
     /// # Errors
     /// `not_found`; the storage fails.
     pub async fn game_ratings(&self, id: &str) -> Result<Value, ApiError> {
-        let live = self.game(id).await?;
+        let live = self.games.game(id).await?;
         let (rated, seats) = {
             let table = live.table.lock().await;
             let seats: Vec<(usize, String)> = table
@@ -253,15 +240,14 @@ impl AppState {
         if !rated {
             return Ok(json!({ "rated": false, "settled": false, "players": [] }));
         }
-        let store = self.store();
-        let settled = store.ratings.rated(id).await? == Some(true);
+        let settled = self.repo.rated(id).await? == Some(true);
         let mut players = Vec::new();
         if settled {
             let ids: Vec<String> = seats.iter().map(|(_, a)| a.clone()).collect();
-            let names: HashMap<String, String> = store.ratings.account_names(&ids).await?.into_iter().collect();
+            let names: HashMap<String, String> = self.repo.account_names(&ids).await?.into_iter().collect();
             for (seat, account) in &seats {
                 // The game just ended: among the account's latest rows.
-                let history = store.ratings.history(account, 20).await?;
+                let history = self.repo.history(account, 20).await?;
                 if let (Some(h), Some(name)) = (history.iter().find(|h| h.game == id), names.get(account)) {
                     players.push(json!({
                         "seat": seat,
@@ -282,10 +268,9 @@ impl AppState {
     /// `not_found` for a name no account has; the storage fails.
     pub async fn profile(&self, name: &str) -> Result<Value, ApiError> {
         let account = self.player(name).await?;
-        let store = self.store();
-        let ratings = store.ratings.of(&account.id).await?;
-        let history = store.ratings.history(&account.id, HISTORY_ROWS).await?;
-        let games = store.ratings.account_games(&account.id, STATS_GAMES).await?;
+        let ratings = self.repo.of(&account.id).await?;
+        let history = self.repo.history(&account.id, HISTORY_ROWS).await?;
+        let games = self.repo.account_games(&account.id, STATS_GAMES).await?;
         // Names of the accounts seated in the games listed.
         let mut ids: Vec<String> = games
             .iter()
@@ -295,7 +280,7 @@ impl AppState {
             .collect();
         ids.sort();
         ids.dedup();
-        let names: HashMap<String, String> = store.ratings.account_names(&ids).await?.into_iter().collect();
+        let names: HashMap<String, String> = self.repo.account_names(&ids).await?.into_iter().collect();
         let changes: HashMap<&str, &crate::store::HistoryRow> = history.iter().map(|h| (h.game.as_str(), h)).collect();
 
         #[derive(Default)]
@@ -388,7 +373,7 @@ impl AppState {
     pub async fn leaderboard(&self) -> Result<Value, ApiError> {
         let mut out = json!({ "provisional_games": PROVISIONAL_GAMES });
         for pool in [Pool::Duel, Pool::Multi] {
-            let rows = self.store().ratings.leaderboard(pool.word(), PROVISIONAL_GAMES, LEADERBOARD_SIZE).await?;
+            let rows = self.repo.leaderboard(pool.word(), PROVISIONAL_GAMES, LEADERBOARD_SIZE).await?;
             out[pool.word()] = rows
                 .iter()
                 .enumerate()

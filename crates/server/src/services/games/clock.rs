@@ -25,11 +25,10 @@ use carcassonne::{Game, PlayerId};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::games::{now_ms, Live, Table, Viewer};
-use super::AppState;
 use crate::bots::BotLevel;
 use crate::error::ApiError;
-use crate::store::{Change, NewGame, Seat};
+use crate::services::ids::now_ms;
+use crate::store::{NewGame, Seat};
 
 /// Real-time minutes per player, at most.
 pub const MAX_MINUTES: u32 = 180;
@@ -189,7 +188,7 @@ pub struct ClockState {
 
 impl ClockState {
     /// `new` with these clocks, kept in the same write as the game.
-    pub(super) fn kept_with(&self, new: NewGame) -> Result<NewGame, ApiError> {
+    pub fn kept_with(&self, new: NewGame) -> Result<NewGame, ApiError> {
         let json = serde_json::to_string(self).map_err(|e| ApiError::Storage(e.to_string()))?;
         Ok(NewGame { clock: Some(json), deadline: self.deadline, ..new })
     }
@@ -316,7 +315,7 @@ impl ClockState {
     /// Whether seat `p` may be handed to a bot at `now`: its time ran out,
     /// or it is to move and has been away (no connection open) for the
     /// game's away minutes.
-    fn may_hand_over(&self, game: &Game, p: PlayerId, online: bool, now: i64, last_move: i64) -> bool {
+    pub fn may_hand_over(&self, game: &Game, p: PlayerId, online: bool, now: i64, last_move: i64) -> bool {
         if self.expired.get(p.index()).copied().unwrap_or(false) {
             return true;
         }
@@ -363,10 +362,17 @@ pub struct ClockView {
 }
 
 impl ClockView {
-    pub fn new(table: &Table) -> Option<ClockView> {
-        let c = table.clock.as_ref()?;
-        let now = table.now.ms();
-        let running = c.deadline.and(table.game.to_move());
+    /// The clocks `c` of a game at `now`: its `game` and `seats`, which
+    /// seats are `online` now, and when its last move was stored.
+    pub fn new(
+        c: &ClockState,
+        game: &Game,
+        seats: &[Seat],
+        online: impl Fn(usize) -> bool,
+        last_move: i64,
+        now: i64,
+    ) -> ClockView {
+        let running = c.deadline.and(game.to_move());
         let remaining = match c.control {
             TimeControl::Realtime { .. } => Some(
                 c.remaining
@@ -385,17 +391,17 @@ impl ClockView {
             TimeControl::Turn { days } => (None, None, Some(days)),
             TimeControl::None => (None, None, None),
         };
-        let may_hand_over = (0..table.seats.len())
+        let may_hand_over = (0..seats.len())
             .filter(|&i| {
                 let p = PlayerId(i as u8);
-                matches!(table.seats[i], Seat::Human { .. })
+                matches!(seats[i], Seat::Human { .. })
                     && c.standin[i].is_none()
-                    && !table.game.is_over()
-                    && c.may_hand_over(&table.game, p, table.seat_online(i), now, table.updated_at)
+                    && !game.is_over()
+                    && c.may_hand_over(game, p, online(i), now, last_move)
             })
             .map(|i| i as u8)
             .collect();
-        Some(ClockView {
+        ClockView {
             kind: c.control.word(),
             minutes,
             increment,
@@ -410,341 +416,7 @@ impl ClockView {
             timed_out: c.timed_out,
             may_hand_over,
             events: c.events.clone(),
-        })
-    }
-}
-
-/// A request to hand a seat to a bot.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct HandOver {
-    pub seat: u8,
-    #[serde(default)]
-    pub level: Option<String>,
-    /// A seat token may also come in the body (as with moves).
-    #[serde(default)]
-    pub token: Option<String>,
-}
-
-impl AppState {
-    /// The server's clock (tests move it on).
-    pub fn now(&self) -> &Now {
-        &self.inner.now
-    }
-
-    /// The clocks of a new game: checked, then kept with it.
-    ///
-    /// # Errors
-    /// `bad_clock`.
-    pub(super) fn clock_of(
-        &self,
-        clock: Option<&Value>,
-        away_minutes: Option<u32>,
-        game: &Game,
-        seats: &[Seat],
-    ) -> Result<ClockState, ApiError> {
-        let control = match clock {
-            Some(v) => TimeControl::parse(v)?,
-            None => TimeControl::None,
-        };
-        let away = away_minutes.unwrap_or(DEFAULT_AWAY_MINUTES);
-        if !(1..=MAX_AWAY_MINUTES).contains(&away) {
-            return Err(ApiError::BadClock(format!("away_minutes must be from 1 to {MAX_AWAY_MINUTES}")));
         }
-        Ok(ClockState::new(control, away, game, seats, self.now().ms()))
-    }
-
-    /// Stores a game's clocks as they are now (after a move or at creation).
-    pub(super) async fn save_clock(&self, id: &str, clock: &ClockState) {
-        let saved = match serde_json::to_string(clock) {
-            Ok(json) => self.store().clocks.save(id, &json, clock.deadline).await,
-            Err(e) => Err(e.into()),
-        };
-        if let Err(e) = saved {
-            tracing::error!(game = %id, error = %e, "cannot keep the game's clocks");
-        }
-        self.publish_clock(id).await;
-    }
-
-    async fn publish_clock(&self, id: &str) {
-        if self.store().cluster.server().is_none() {
-            return;
-        }
-        if let Err(e) = self.store().cluster.publish(&Change::Clock { game: id.to_string() }).await {
-            tracing::warn!(game = %id, error = %e, "cannot tell the other servers about the game's clocks");
-        }
-    }
-
-    /// The clocks as stored, into the table (another server changed them).
-    pub(super) async fn load_clock_into(&self, id: &str, table: &mut Table) {
-        match self.store().clocks.load(id).await {
-            Ok(Some(json)) => match serde_json::from_str::<ClockState>(&json) {
-                Ok(c) if c.remaining.len() == table.seats.len() => table.clock = Some(c),
-                Ok(_) => tracing::error!(game = %id, "stored clocks for another number of seats"),
-                Err(e) => tracing::error!(game = %id, error = %e, "stored clocks do not read"),
-            },
-            Ok(None) => {}
-            Err(e) => tracing::warn!(game = %id, error = %e, "cannot read the game's clocks"),
-        }
-    }
-
-    /// A move was stored: the mover's time used, the next move offered.
-    pub(super) async fn clock_after_move(&self, live: &Live, table: &mut Table, mover: Option<PlayerId>) {
-        let now = self.now().ms();
-        let Table { clock, game, seats, .. } = table;
-        let Some(c) = clock.as_mut() else { return };
-        if let Some(p) = mover {
-            c.moved(p, seats, now);
-        }
-        c.offer(game, seats, now);
-        // Without a clock nothing timed changed: the stored clocks stay (the
-        // away minutes count from the last move stored, `Table::updated_at`).
-        if c.control != TimeControl::None {
-            let c = c.clone();
-            self.save_clock(&live.id, &c).await;
-        }
-    }
-
-    /// Refuses a person's move after their deadline (the sweeper acts on it).
-    pub(super) fn check_time(&self, table: &Table) -> Result<(), ApiError> {
-        match table.clock.as_ref().and_then(|c| c.deadline) {
-            Some(d) if d <= self.now().ms() => Err(ApiError::TimeUp),
-            _ => Ok(()),
-        }
-    }
-
-    /// Another server changed a game's clocks: this one reads them again.
-    pub(super) async fn clock_changed(&self, id: &str) {
-        let Some(live) = self.in_memory(id) else { return };
-        let mut t = live.lock().await;
-        // (A move comes before its clocks on the feed: `Change::Moved` caught up.)
-        self.load_clock_into(id, &mut t).await;
-        drop(t);
-        live.changed();
-        self.kick_bots(&live);
-    }
-
-    /// Acts on the clocks that ran out, now and then (every second, or
-    /// sooner with a test minute).
-    pub(super) fn sweep_clocks_now_and_then(&self) {
-        let weak = Arc::downgrade(&self.inner);
-        let every = Duration::from_millis((minute_ms() / 60).clamp(50, 1000) as u64);
-        tokio::spawn(async move {
-            loop {
-                tokio::time::sleep(every).await;
-                let Some(inner) = weak.upgrade() else { return };
-                let app = AppState { inner };
-                if app.inner.left.load(Ordering::Relaxed) {
-                    return;
-                }
-                if let Err(e) = app.sweep_clocks().await {
-                    tracing::warn!(error = %e, "cannot act on the clocks that ran out");
-                }
-            }
-        });
-    }
-
-    /// Acts on every deadline passed now, each on one server only (the one
-    /// whose conditional update of the stored clock succeeds). Returns how
-    /// many this server acted on.
-    ///
-    /// # Errors
-    /// The storage fails.
-    pub async fn sweep_clocks(&self) -> Result<usize, ApiError> {
-        let now = self.now().ms();
-        let due = self.store().clocks.due(now, 100).await?;
-        let mut acted = 0;
-        for id in due {
-            let live = match self.game(&id).await {
-                Ok(live) => live,
-                Err(e) => {
-                    tracing::warn!(game = %id, error = %e, "cannot load a game whose clock ran out");
-                    continue;
-                }
-            };
-            match self.act_on_clock(&live, now).await {
-                Ok(true) => acted += 1,
-                Ok(false) => {}
-                Err(e) => tracing::warn!(game = %id, error = %e, "cannot act on a clock that ran out"),
-            }
-        }
-        Ok(acted)
-    }
-
-    async fn act_on_clock(&self, live: &Arc<Live>, now: i64) -> Result<bool, ApiError> {
-        let mut t = live.lock().await;
-        // What the storage holds is what counts: another server may have
-        // moved or acted.
-        self.catch_up(live, &mut t).await?;
-        self.load_clock_into(&live.id, &mut t).await;
-        let Some(clock) = t.clock.clone() else { return Ok(false) };
-        let Some(deadline) = clock.deadline.filter(|d| *d <= now) else { return Ok(false) };
-        let Some(p) = t.game.to_move() else { return Ok(false) };
-        if clock.offered_version != t.version() {
-            return Ok(false);
-        }
-        let mut next = clock;
-        let turn = t.game.moves_played().saturating_add(1);
-        if !next.expire(p, turn, now) {
-            return Ok(false);
-        }
-        let json = serde_json::to_string(&next).map_err(|e| ApiError::Storage(e.to_string()))?;
-        if !self.store().clocks.swap(&live.id, Some(deadline), &json, next.deadline).await? {
-            // Another server acted first: what it did is read when it says so.
-            return Ok(false);
-        }
-        tracing::info!(game = %live.id, seat = p.0, "a clock ran out");
-        t.clock = Some(next);
-        drop(t);
-        live.changed();
-        self.publish_clock(&live.id).await;
-        self.kick_bots(live);
-        Ok(true)
-    }
-
-    /// The seat of game `id` that ran out of time first (its stored
-    /// clocks), if one did: a rated game places it last.
-    pub(super) async fn timed_out_seat(&self, id: &str) -> Option<usize> {
-        let json = self.store().clocks.load(id).await.ok()??;
-        let clock: ClockState = serde_json::from_str(&json).ok()?;
-        clock.timed_out.map(usize::from)
-    }
-
-    /// Seat `seat` is handed to a bot of `level` by `viewer` (holding
-    /// another seat), if its time ran out or its player has been away.
-    ///
-    /// # Errors
-    /// `unauthorized` (no seat held, or only that one), `bad_request` (no
-    /// such seat, a bot's, a bot stands in already, an unknown level),
-    /// `game_over`, `not_away` (time left, or not away long enough),
-    /// `stale_version` (the clocks changed meanwhile).
-    pub async fn hand_over(&self, live: &Arc<Live>, viewer: &Viewer, req: &HandOver) -> Result<(), ApiError> {
-        let level = req.level.as_deref().unwrap_or("normal");
-        if BotLevel::from_name(level).is_none() {
-            return Err(ApiError::BadRequest(format!("unknown bot level \"{level}\"")));
-        }
-        let mut t = live.lock().await;
-        let p = PlayerId(req.seat);
-        if viewer.seats.is_empty() || viewer.holds(p) {
-            return Err(ApiError::Unauthorized);
-        }
-        if t.game.is_over() {
-            return Err(ApiError::GameOver);
-        }
-        if !matches!(t.seats.get(p.index()), Some(Seat::Human { .. })) {
-            return Err(ApiError::BadRequest(format!("seat {} is not a person's", req.seat)));
-        }
-        let now = self.now().ms();
-        let online = t.seat_online(p.index());
-        let version = t.version();
-        let Some(c) = t.clock.as_ref() else {
-            return Err(ApiError::NotAway);
-        };
-        if c.standin[p.index()].is_some() {
-            return Err(ApiError::BadRequest(format!("a bot stands in for seat {} already", req.seat)));
-        }
-        if !c.may_hand_over(&t.game, p, online, now, t.updated_at) {
-            return Err(ApiError::NotAway);
-        }
-        let mut next = c.clone();
-        let turn = t.game.moves_played().saturating_add(1);
-        let by = viewer.seats.first().map(|s| s.0);
-        next.stand_in(p, level, by, turn, now);
-        let json = serde_json::to_string(&next).map_err(|e| ApiError::Storage(e.to_string()))?;
-        if !self.store().clocks.swap(&live.id, c.deadline, &json, next.deadline).await? {
-            self.load_clock_into(&live.id, &mut t).await;
-            return Err(ApiError::StaleVersion { current: version });
-        }
-        tracing::info!(game = %live.id, seat = req.seat, level, "a seat handed to a bot");
-        t.clock = Some(next);
-        drop(t);
-        live.changed();
-        self.publish_clock(&live.id).await;
-        self.kick_bots(live);
-        Ok(())
-    }
-
-    /// The seats `viewer` holds that a bot stands in for become theirs
-    /// again, at once (their page connected, or they asked). Whether any did.
-    ///
-    /// # Errors
-    /// The storage fails, or the clocks changed meanwhile (`stale_version`).
-    pub async fn take_back(&self, live: &Arc<Live>, viewer: &Viewer) -> Result<bool, ApiError> {
-        let mut t = live.lock().await;
-        let now = self.now().ms();
-        let version = t.version();
-        let Table { clock, game, seats, .. } = &mut *t;
-        let Some(c) = clock.as_ref() else { return Ok(false) };
-        let mine: Vec<PlayerId> =
-            viewer.seats.iter().copied().filter(|p| c.standin.get(p.index()).is_some_and(Option::is_some)).collect();
-        if mine.is_empty() || game.is_over() {
-            return Ok(false);
-        }
-        let mut next = c.clone();
-        for p in mine {
-            next.take_back(p, game, seats, now);
-        }
-        let json = serde_json::to_string(&next).map_err(|e| ApiError::Storage(e.to_string()))?;
-        if !self.store().clocks.swap(&live.id, c.deadline, &json, next.deadline).await? {
-            self.load_clock_into(&live.id, &mut t).await;
-            return Err(ApiError::StaleVersion { current: version });
-        }
-        tracing::info!(game = %live.id, "a player took their seat back from a bot");
-        t.clock = Some(next);
-        drop(t);
-        live.changed();
-        self.publish_clock(&live.id).await;
-        Ok(true)
-    }
-}
-
-/// The most games one "your turn" request may name, and tokens per game.
-pub const MAX_TURN_GAMES: usize = 100;
-
-/// A game where it is the asker's turn.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct YourTurn {
-    pub id: String,
-    pub seat: u8,
-    /// The seats' names, in order.
-    pub names: Vec<String>,
-    /// When the move runs out of time (Unix ms), and how long from now (ms).
-    pub deadline: Option<i64>,
-    pub left_ms: Option<i64>,
-}
-
-impl AppState {
-    /// The games among `held` (game id, the seat tokens this browser holds
-    /// in it) where a seat those tokens hold is to move: read from the
-    /// stored progress (no game is loaded), at most [`MAX_TURN_GAMES`] games
-    /// and [`carcassonne::MAX_PLAYERS`] tokens a game looked at.
-    ///
-    /// # Errors
-    /// The storage fails.
-    pub async fn your_turn(&self, held: &[(String, Vec<String>)]) -> Result<Vec<YourTurn>, ApiError> {
-        let held: Vec<&(String, Vec<String>)> =
-            held.iter().filter(|(id, _)| super::games::plausible_id(id)).take(MAX_TURN_GAMES).collect();
-        let ids: Vec<String> = held.iter().map(|(id, _)| id.clone()).collect();
-        let now = self.now().ms();
-        let mut out = Vec::new();
-        for t in self.store().clocks.turns_of(&ids).await? {
-            let Some(p) = t.progress.to_move.filter(|_| !t.progress.finished) else { continue };
-            let Some(seat) = t.seats.get(p as usize) else { continue };
-            let tokens = held.iter().find(|(id, _)| *id == t.id).map(|(_, k)| k.as_slice()).unwrap_or_default();
-            let mine = tokens.iter().take(carcassonne::MAX_PLAYERS).any(|k| k.len() <= 128 && seat.held_by(k));
-            if mine {
-                out.push(YourTurn {
-                    id: t.id,
-                    seat: p,
-                    names: t.seats.iter().map(|s| s.name().to_string()).collect(),
-                    deadline: t.deadline,
-                    left_ms: t.deadline.map(|d| (d - now).max(0)),
-                });
-            }
-        }
-        // The most pressing first.
-        out.sort_by_key(|y| (y.deadline.unwrap_or(i64::MAX), y.id.clone()));
-        Ok(out)
     }
 }
 

@@ -1,24 +1,10 @@
-//! Game reviews (`GET /api/games/{id}/review`): every move of a finished
-//! game judged by the search (`carcassonne_ai::review`, docs/ai.md "Game
-//! review"), worked out in the background, once, and kept in the store.
-//!
-//! Bots first, always. Reviews run on threads of their own
-//! (`Config::review_workers`, at the lowest priority the system gives) and
-//! start a position only while no bot search waits or runs ([`BotGate`]): a
-//! bot's move never waits behind a review. A review in progress holds one
-//! position at a time (the game replayed as it goes), and the reviews being
-//! worked out or waiting their turn are capped in all
-//! (`Config::max_reviews`) and per client address
-//! (`Config::max_reviews_per_ip`): one more is answered `busy` (503 with
-//! `Retry-After`). Kept in memory: the last [`KEPT`] reviews asked for,
-//! those in progress included; a finished review is in the store, so a
-//! review forgotten here, or asked of another server or after a restart, is
-//! read back and never worked out again.
+//! The reviews being worked out: their threads (the lowest priority, each
+//! position after the bots), the caps, and the last ones asked for.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use carcassonne::record::{Record, Replayer};
@@ -26,16 +12,11 @@ use carcassonne_ai::review::{MoveReview, Review, ReviewOptions};
 use carcassonne_ai::Budget;
 use serde::Serialize;
 
-use super::games::now_ms;
-use super::AppState;
 use crate::error::ApiError;
+use crate::services::bots::BotGate;
 
 /// Reviews kept in memory (those in progress included).
 pub const KEPT: usize = 256;
-
-/// A server that took a review and said nothing for this long is taken for
-/// gone: another may take it.
-const CLAIM_STALE: Duration = Duration::from_secs(600);
 
 /// What `GET /api/games/{id}/review` answers.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -47,53 +28,6 @@ pub enum ReviewStatus {
     Done { review: Arc<Review> },
     /// It could not be made (the record does not replay, a task failed).
     Failed { message: String },
-}
-
-/// Bot searches waiting or running: reviews start a position only when
-/// there are none.
-#[derive(Debug, Default)]
-pub struct BotGate {
-    busy: Mutex<usize>,
-    calm: Condvar,
-}
-
-/// A bot search counted at the gate, from when it asks for a worker until it
-/// has moved; dropping it counts it out.
-pub struct BotTurn(Arc<BotGate>);
-
-impl BotGate {
-    fn busy(&self) -> std::sync::MutexGuard<'_, usize> {
-        self.busy.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Counts a bot search in (until the turn is dropped).
-    pub fn bot_turn(self: &Arc<Self>) -> BotTurn {
-        *self.busy() += 1;
-        BotTurn(Arc::clone(self))
-    }
-
-    /// Bot searches waiting or running now.
-    pub fn bots(&self) -> usize {
-        *self.busy()
-    }
-
-    /// Blocks (a review worker's thread) until no bot search waits or runs.
-    fn wait_for_bots(&self) {
-        let mut busy = self.busy();
-        while *busy > 0 {
-            busy = self.calm.wait(busy).unwrap_or_else(|e| e.into_inner());
-        }
-    }
-}
-
-impl Drop for BotTurn {
-    fn drop(&mut self) {
-        let mut busy = self.0.busy();
-        *busy = busy.saturating_sub(1);
-        if *busy == 0 {
-            self.0.calm.notify_all();
-        }
-    }
 }
 
 type Job = Box<dyn FnOnce() + Send>;
@@ -150,8 +84,8 @@ struct Entry {
     by: Option<IpAddr>,
 }
 
-/// The reviews being worked out and made, by game id.
-pub struct Reviews {
+/// The reviews being worked out and made, by game id, on their own threads.
+pub struct Work {
     entries: Mutex<HashMap<String, Entry>>,
     options: ReviewOptions,
     /// Counts requests, to forget the least recently asked for first.
@@ -161,21 +95,21 @@ pub struct Reviews {
     max_running: usize,
     max_per_ip: usize,
     /// Reviews worked out by this server since it started.
-    worked_out: AtomicU64,
+    pub(crate) worked_out: AtomicU64,
 }
 
-impl Reviews {
+impl Work {
     /// With `quick`, a few iterations a position (tests); else
     /// `CARCASSONNE_REVIEW_MS` milliseconds a position, by default 500 (a
     /// 72-tile game in about 40 s of one worker). Positions wait at `gate`.
-    pub fn new(quick: bool, config: &crate::config::Config, gate: Arc<BotGate>) -> Reviews {
+    pub fn new(quick: bool, config: &crate::config::Config, gate: Arc<BotGate>) -> Work {
         let ms = std::env::var("CARCASSONNE_REVIEW_MS").ok().and_then(|v| v.trim().parse::<u64>().ok());
         let budget = if quick {
             Budget::Iterations(40)
         } else {
             Budget::Time(Duration::from_millis(ms.unwrap_or(500).clamp(10, 60_000)))
         };
-        Reviews {
+        Work {
             entries: Mutex::default(),
             options: ReviewOptions { budget, seed: 1, threads: 1 },
             clock: Default::default(),
@@ -211,7 +145,7 @@ impl Reviews {
     }
 
     /// The review of `id` if this server holds it.
-    fn held(&self, id: &str) -> Option<ReviewStatus> {
+    pub(crate) fn held(&self, id: &str) -> Option<ReviewStatus> {
         let now = self.tick();
         let mut entries = self.entries();
         let e = entries.get_mut(id)?;
@@ -221,7 +155,7 @@ impl Reviews {
 
     /// Keeps `status` for `id`, forgetting the least recently asked for
     /// finished review if full (one in progress is never forgotten).
-    fn keep(&self, id: &str, status: ReviewStatus, by: Option<IpAddr>) {
+    pub(crate) fn keep(&self, id: &str, status: ReviewStatus, by: Option<IpAddr>) {
         let now = self.tick();
         let mut entries = self.entries();
         if entries.len() >= KEPT && !entries.contains_key(id) {
@@ -243,7 +177,7 @@ impl Reviews {
     ///
     /// # Errors
     /// `busy`: as many reviews are in progress, in all or for `ip`.
-    fn reserve(&self, id: &str, total: usize, ip: Option<IpAddr>) -> Result<Option<ReviewStatus>, ApiError> {
+    pub(crate) fn reserve(&self, id: &str, total: usize, ip: Option<IpAddr>) -> Result<Option<ReviewStatus>, ApiError> {
         let entries = self.entries();
         if let Some(e) = entries.get(id) {
             return Ok(Some(e.status.clone()));
@@ -268,11 +202,11 @@ impl Reviews {
     }
 
     /// Forgets `id` (a place taken for a review this server does not make).
-    fn forget(&self, id: &str) {
+    pub(crate) fn forget(&self, id: &str) {
         self.entries().remove(id);
     }
 
-    fn set(&self, id: &str, status: ReviewStatus) {
+    pub(crate) fn set(&self, id: &str, status: ReviewStatus) {
         if let Some(e) = self.entries().get_mut(id) {
             e.status = status;
             if !matches!(e.status, ReviewStatus::Computing { .. }) {
@@ -282,7 +216,11 @@ impl Reviews {
     }
 
     /// Works the review out on the pool, each position once no bot waits.
-    fn work_out(self: &Arc<Self>, id: &str, record: Record) -> tokio::sync::oneshot::Receiver<Result<Review, String>> {
+    pub(crate) fn work_out(
+        self: &Arc<Self>,
+        id: &str,
+        record: Record,
+    ) -> tokio::sync::oneshot::Receiver<Result<Review, String>> {
         let (tx, rx) = tokio::sync::oneshot::channel();
         let reviews = Arc::clone(self);
         let id = id.to_string();
@@ -315,86 +253,6 @@ impl Reviews {
     }
 }
 
-impl AppState {
-    /// The review of finished game `id` as it stands: kept (here or in the
-    /// store), or being worked out; the first request starts it, for a
-    /// client at `ip`, within the caps.
-    ///
-    /// # Errors
-    /// `not_found`, `not_finished`, `busy` (no room for another review now),
-    /// `storage_error`.
-    pub async fn review(&self, id: &str, ip: Option<IpAddr>) -> Result<ReviewStatus, ApiError> {
-        let reviews = &self.inner.reviews;
-        if let Some(status) = reviews.held(id) {
-            return Ok(status);
-        }
-        let live = self.game(id).await?;
-        let record = {
-            let t = live.lock().await;
-            if !t.game.is_over() {
-                return Err(ApiError::NotFinished);
-            }
-            Record::from_game(&t.game, &t.names())
-        };
-        if let Some(json) = self.store().reviews.get(id).await? {
-            let review: Review = serde_json::from_str(&json)
-                .map_err(|e| ApiError::Storage(format!("the kept review of game {id}: {e}")))?;
-            let status = ReviewStatus::Done { review: Arc::new(review) };
-            reviews.keep(id, status.clone(), None);
-            return Ok(status);
-        }
-        let total = record.moves.len();
-        if let Some(status) = reviews.reserve(id, total, ip)? {
-            return Ok(status);
-        }
-        let now = now_ms();
-        let stale = now - CLAIM_STALE.as_millis() as i64;
-        match self.store().reviews.claim(id, now, stale).await {
-            Ok(true) => {}
-            Ok(false) => {
-                // Another server is working it out: it will be in the store.
-                reviews.forget(id);
-                return Ok(ReviewStatus::Computing { done: 0, total });
-            }
-            Err(e) => {
-                reviews.forget(id);
-                return Err(e.into());
-            }
-        }
-        let status = ReviewStatus::Computing { done: 0, total };
-        let done = reviews.work_out(id, record);
-        let (reviews, store, id) = (Arc::clone(reviews), self.store().clone(), id.to_string());
-        tokio::spawn(async move {
-            let result = done.await.unwrap_or_else(|_| Err("the review thread stopped".into()));
-            let status = match result {
-                Ok(review) => {
-                    reviews.worked_out.fetch_add(1, Ordering::Relaxed);
-                    match serde_json::to_string(&review) {
-                        Ok(json) => {
-                            if let Err(e) = store.reviews.save(&id, &json).await {
-                                tracing::error!(game = %id, error = %e, "cannot keep the review");
-                            }
-                        }
-                        Err(e) => tracing::error!(game = %id, error = %e, "cannot write the review"),
-                    }
-                    ReviewStatus::Done { review: Arc::new(review) }
-                }
-                Err(message) => {
-                    tracing::error!(game = %id, error = %message, "the review failed");
-                    ReviewStatus::Failed { message }
-                }
-            };
-            reviews.set(&id, status);
-        });
-        Ok(status)
-    }
-
-    /// The reviews of finished games.
-    pub fn reviews(&self) -> &Arc<Reviews> {
-        &self.inner.reviews
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -415,7 +273,7 @@ mod tests {
     async fn a_review_waits_while_a_bot_searches() {
         let gate = Arc::new(BotGate::default());
         let config = crate::config::Config::quick();
-        let reviews = Arc::new(Reviews::new(true, &config, Arc::clone(&gate)));
+        let reviews = Arc::new(Work::new(true, &config, Arc::clone(&gate)));
         let record = finished_record();
         let total = record.moves.len();
         // A bot asks for a worker before the review starts.
@@ -432,7 +290,7 @@ mod tests {
     #[test]
     fn reviews_in_progress_are_capped_in_all_and_per_address() {
         let config = crate::config::Config { max_reviews: 3, max_reviews_per_ip: 2, ..crate::config::Config::quick() };
-        let reviews = Reviews::new(true, &config, Arc::default());
+        let reviews = Work::new(true, &config, Arc::default());
         let (a, b): (IpAddr, IpAddr) = ("10.0.0.1".parse().unwrap(), "10.0.0.2".parse().unwrap());
         assert_eq!(reviews.reserve("1", 1, Some(a)).unwrap(), None);
         assert_eq!(reviews.reserve("2", 1, Some(a)).unwrap(), None);
@@ -451,7 +309,7 @@ mod tests {
     #[test]
     fn the_cache_never_forgets_a_review_in_progress() {
         let config = crate::config::Config::quick();
-        let reviews = Reviews::new(true, &config, Arc::default());
+        let reviews = Work::new(true, &config, Arc::default());
         for i in 0..KEPT {
             reviews.keep(&i.to_string(), ReviewStatus::Computing { done: 0, total: 1 }, None);
         }

@@ -1,18 +1,125 @@
 //! The bots of games in play: one driver per game, searches on the bots'
-//! worker pool, one server per game (the lease).
+//! worker pool, one server per game (the lease). Bots first, always: the
+//! gate counts the searches waiting or running, and reviews wait for it.
 
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, Weak};
 use std::time::{Duration, Instant};
 
 use carcassonne::PlayerId;
+use tokio::sync::Semaphore;
 
-use super::games::Live;
-use super::AppState;
-use crate::bots::{self, BotLevel};
+use super::games::live::Live;
+use super::games::Games;
+use crate::bots::{self, BotLevel, ExternalBot};
+use crate::config::Config;
 use crate::error::ApiError;
-use crate::store::Change;
+use crate::store::{Change, ClusterRepo, GameRepo, Store};
 
-impl AppState {
+/// The bots' worker pool: one permit per search that may run at once, and
+/// the gate reviews wait at.
+#[derive(Clone)]
+pub struct Workers {
+    pub permits: Arc<Semaphore>,
+    pub gate: Arc<BotGate>,
+}
+
+impl Workers {
+    pub fn new(workers: usize) -> Workers {
+        Workers { permits: Arc::new(Semaphore::new(workers.max(1))), gate: Arc::default() }
+    }
+}
+
+/// Bot searches waiting or running: reviews start a position only when
+/// there are none.
+#[derive(Debug, Default)]
+pub struct BotGate {
+    busy: Mutex<usize>,
+    calm: Condvar,
+}
+
+/// A bot search counted at the gate, from when it asks for a worker until it
+/// has moved; dropping it counts it out.
+pub struct BotTurn(Arc<BotGate>);
+
+impl BotGate {
+    fn busy(&self) -> std::sync::MutexGuard<'_, usize> {
+        self.busy.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Counts a bot search in (until the turn is dropped).
+    pub fn bot_turn(self: &Arc<Self>) -> BotTurn {
+        *self.busy() += 1;
+        BotTurn(Arc::clone(self))
+    }
+
+    /// Bot searches waiting or running now.
+    pub fn bots(&self) -> usize {
+        *self.busy()
+    }
+
+    /// Blocks (a review worker's thread) until no bot search waits or runs.
+    pub fn wait_for_bots(&self) {
+        let mut busy = self.busy();
+        while *busy > 0 {
+            busy = self.calm.wait(busy).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+}
+
+impl Drop for BotTurn {
+    fn drop(&mut self) {
+        let mut busy = self.0.busy();
+        *busy = busy.saturating_sub(1);
+        if *busy == 0 {
+            self.0.calm.notify_all();
+        }
+    }
+}
+
+/// The bots of the games in play here.
+pub struct Bots {
+    games: Arc<Games>,
+    stored: Arc<dyn GameRepo>,
+    cluster: Arc<dyn ClusterRepo>,
+    workers: Workers,
+    size: usize,
+    quick: bool,
+    programs: Vec<ExternalBot>,
+    delay: Duration,
+    /// Bot searches started on this server (each bot move is thought about
+    /// by one server only).
+    thoughts: AtomicU64,
+    /// Itself, for the drivers it starts.
+    me: Weak<Bots>,
+}
+
+impl Bots {
+    pub fn new(store: &Store, games: Arc<Games>, workers: Workers, config: &Config) -> Arc<Bots> {
+        Arc::new_cyclic(|me| Bots {
+            games,
+            stored: Arc::clone(&store.games),
+            cluster: Arc::clone(&store.cluster),
+            workers,
+            size: config.bot_workers.max(1),
+            quick: config.quick_bots,
+            programs: config.external_bots.clone(),
+            delay: config.bot_delay,
+            thoughts: AtomicU64::new(0),
+            me: me.clone(),
+        })
+    }
+
+    /// Bot searches started by this server since it started.
+    pub fn thoughts(&self) -> u64 {
+        self.thoughts.load(Ordering::Relaxed)
+    }
+
+    /// Bot searches running now (at most `Config::bot_workers`).
+    pub fn searching(&self) -> usize {
+        self.size - self.workers.permits.available_permits()
+    }
+
     /// Starts the bots of every unfinished game whose turn is a bot's (a
     /// server that stopped mid-game picks up where it left off), with a
     /// storage that only this server uses. Returns how many games were
@@ -20,19 +127,19 @@ impl AppState {
     ///
     /// # Errors
     /// The storage fails.
-    pub async fn resume_bots(&self) -> Result<usize, ApiError> {
-        if self.store().cluster.server().is_some() {
+    pub async fn resume(&self) -> Result<usize, ApiError> {
+        if self.cluster.server().is_some() {
             // Servers sharing the storage claim the bots nobody drives at
             // their heartbeats, a few at a time (`Store::beat`).
             return Ok(0);
         }
-        let games = self.store().games.in_play().await?;
+        let games = self.stored.in_play().await?;
         let mut resumed = 0;
         for g in games {
             let bot_turn =
                 g.progress.to_move.and_then(|p| g.seats.get(p as usize)).is_some_and(|s| s.bot_level().is_some());
             if bot_turn {
-                match self.game(&g.id).await {
+                match self.games.game(&g.id).await {
                     Ok(_) => resumed += 1,
                     Err(e) => tracing::error!(game = %g.id, error = %e, "cannot resume the game"),
                 }
@@ -42,19 +149,19 @@ impl AppState {
     }
 
     /// Lets the bots play while it is their turn (one driver per game).
-    pub fn kick_bots(&self, live: &Arc<Live>) {
+    pub fn kick(&self, live: &Arc<Live>) {
         // Most moves leave a person to move: nothing to start then.
         if let Ok(t) = live.table.try_lock() {
             if t.bots_running || t.bot_to_move().is_none() {
                 return;
             }
         }
-        let app = self.clone();
+        let Some(bots) = self.me.upgrade() else { return };
         let live = Arc::clone(live);
-        tokio::spawn(async move { app.drive_bots(live).await });
+        tokio::spawn(async move { bots.drive(live).await });
     }
 
-    pub(super) async fn drive_bots(self, live: Arc<Live>) {
+    async fn drive(self: Arc<Self>, live: Arc<Live>) {
         {
             let mut t = live.lock().await;
             if t.bots_running || t.bot_to_move().is_none() {
@@ -70,8 +177,8 @@ impl AppState {
             return;
         }
         loop {
-            let quick = self.inner.config.quick_bots;
-            let programs = &self.inner.config.external_bots;
+            let quick = self.quick;
+            let programs = &self.programs;
             let next = {
                 let mut t = live.lock().await;
                 match t.bot_to_move() {
@@ -86,7 +193,7 @@ impl AppState {
                                 &level, &t.game, seed, quick, programs, &live.id, &names,
                             ))
                         } else {
-                            Think::On(self.copy_of(&t.game))
+                            Think::On(self.games.copy_of(&t.game))
                         };
                         Ok((game, level, seat, version, names))
                     }
@@ -117,13 +224,13 @@ impl AppState {
                     return;
                 }
             };
-            self.inner.bot_thoughts.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            self.thoughts.fetch_add(1, Ordering::Relaxed);
             let started = Instant::now();
             let seed = bot_seed(&live.id, version);
             let (programs, id) = (programs.clone(), live.id.clone());
-            let permits = Arc::clone(&self.inner.bot_permits);
-            let gate = Arc::clone(&self.inner.bot_gate);
-            let delay = self.inner.config.bot_delay;
+            let permits = Arc::clone(&self.workers.permits);
+            let gate = Arc::clone(&self.workers.gate);
+            let delay = self.delay;
             let thought = async move {
                 let chosen = match game {
                     Think::Chosen(chosen) => Ok(chosen),
@@ -177,7 +284,7 @@ impl AppState {
             let result = match chosen {
                 // A bot stands in no longer (its player took the seat back): no move.
                 Ok(Some(_)) if t.bot_to_move().is_none_or(|(p, _)| p != seat) => Ok(()),
-                Ok(Some(mv)) if t.version() == version => match self.commit(&live, &mut t, mv).await {
+                Ok(Some(mv)) if t.version() == version => match self.games.commit(&live, &mut t, mv).await {
                     Ok(()) => {
                         moved = true;
                         Ok(())
@@ -212,18 +319,18 @@ impl AppState {
 
     /// Tells the other servers that a bot of this one is choosing move
     /// `version` (or stopped without moving: `seat: None`).
-    pub(super) async fn publish_thinking(&self, live: &Live, version: u64, seat: Option<PlayerId>) {
-        let Some(server) = self.store().cluster.server() else { return };
+    async fn publish_thinking(&self, live: &Live, version: u64, seat: Option<PlayerId>) {
+        let Some(server) = self.cluster.server() else { return };
         let change =
             Change::Thinking { game: live.id.clone(), server: server.to_string(), version, seat: seat.map(|p| p.0) };
-        if let Err(e) = self.store().cluster.publish(&change).await {
+        if let Err(e) = self.cluster.publish(&change).await {
             tracing::warn!(game = %live.id, error = %e, "cannot tell the other servers a bot is thinking");
         }
     }
 
     /// Whether this server holds the lease on `live`'s bots (taking it if free).
-    pub(super) async fn take_lease(&self, live: &Live) -> bool {
-        match self.store().cluster.claim_bots(&live.id).await {
+    async fn take_lease(&self, live: &Live) -> bool {
+        match self.cluster.claim_bots(&live.id).await {
             Ok(held) => held,
             Err(e) => {
                 tracing::error!(game = %live.id, error = %e, "cannot take the lease on the game's bots");
@@ -232,8 +339,8 @@ impl AppState {
         }
     }
 
-    pub(super) async fn release_bots(&self, live: &Live) {
-        if let Err(e) = self.store().cluster.release_bots(&live.id).await {
+    async fn release_bots(&self, live: &Live) {
+        if let Err(e) = self.cluster.release_bots(&live.id).await {
             tracing::warn!(game = %live.id, error = %e, "cannot give up the lease on the game's bots");
         }
     }

@@ -2,30 +2,30 @@
 //! someone waiting on standard rules, close in rating first (the window
 //! widening with the wait), or starts a game against a bot after the wait
 //! they chose. Waits live in the store: two waits are paired in one
-//! conditional write (`Store::lobby_pair`), so that two servers pairing the
+//! conditional write (`LobbyRepo::pair`), so that two servers pairing the
 //! same people pair them once.
 
-use std::time::Duration;
+use std::sync::Arc;
 
 use carcassonne::Rules;
 use serde::{Deserialize, Serialize};
 
-use super::games::{new_token, now_ms, BOT_NAMES};
-use super::lobby::{new_id, plausible, plausible_token, refused, sitter_name, Seated, Who};
-use super::AppState;
-use crate::bots::BotLevel;
+pub use super::common::WAIT_GONE;
+use super::common::{refused, sitter_name, Seated, Who};
+use crate::bots::{BotLevel, ExternalBot};
 use crate::error::ApiError;
 use crate::names::name_key;
-use crate::store::{hash_token, same_hash, Seat, Waiting};
+use crate::services::games::new::BOT_NAMES;
+use crate::services::games::{Games, Start};
+use crate::services::ids::{new_id, new_token, now_ms, plausible, plausible_token};
+use crate::services::quotas::Quotas;
+use crate::services::ratings::Ratings;
+use crate::store::{hash_token, same_hash, LobbyRepo, Seat, Store, Waiting};
 
 /// Unpaired waits per person (account, or address) at once.
 pub const WAITS_PER_OWNER: usize = 4;
 /// Waits stored at most.
 pub const MAX_WAITS: usize = 1000;
-/// A wait not asked about for this long is over (the page asks every second).
-pub const WAIT_GONE: Duration = Duration::from_secs(20);
-/// A paired wait is kept this long (its page learns the game).
-pub const PAIRED_KEPT: Duration = Duration::from_secs(10 * 60);
 /// The rating of a player without one (a guest, or no rated duel yet).
 pub const DEFAULT_RATING: i64 = 1500;
 /// Bot games offered after a wait of this many seconds at least / at most.
@@ -72,13 +72,32 @@ pub fn rating_window(waited_ms: i64) -> i64 {
     100 + 50 * (waited_ms.max(0) / 5000)
 }
 
-impl AppState {
+/// "Play now": people waiting, paired.
+pub struct PlayNow {
+    repo: Arc<dyn LobbyRepo>,
+    games: Arc<Games>,
+    ratings: Arc<Ratings>,
+    quotas: Arc<Quotas>,
+    programs: Vec<ExternalBot>,
+}
+
+impl PlayNow {
+    pub fn new(
+        store: &Store,
+        games: Arc<Games>,
+        ratings: Arc<Ratings>,
+        quotas: Arc<Quotas>,
+        programs: Vec<ExternalBot>,
+    ) -> PlayNow {
+        PlayNow { repo: Arc::clone(&store.lobby), games, ratings, quotas, programs }
+    }
+
     /// Starts waiting for "Play now": the seat token of the game to come
     /// is handed back.
     ///
     /// # Errors
     /// `bad_request` (name, level, wait), `quota_exceeded`, `storage_error`.
-    pub async fn play_now(&self, req: PlayNowRequest, who: &Who) -> Result<Seated<WaitView>, ApiError> {
+    pub async fn wait(&self, req: PlayNowRequest, who: &Who) -> Result<Seated<WaitView>, ApiError> {
         if let Some(s) = req.bot_after {
             if !BOT_AFTER.contains(&s) {
                 return Err(ApiError::BadRequest(format!(
@@ -91,7 +110,7 @@ impl AppState {
         let level = match req.level.as_deref() {
             None => None,
             Some(l) => Some(
-                BotLevel::named(l, &self.config().external_bots)
+                BotLevel::named(l, &self.programs)
                     .ok_or_else(|| ApiError::BadRequest(format!("unknown bot level \"{l}\"")))?,
             ),
         };
@@ -101,7 +120,7 @@ impl AppState {
         let body = WaitBody { bot_after: req.bot_after, level };
         // A signed-in player's two-player rating; a guest's, a new player's.
         let rating = match &who.account {
-            Some((account, _)) => self.duel_rating(account).await.map_or(DEFAULT_RATING, |(rating, _)| rating),
+            Some((account, _)) => self.ratings.duel_rating(account).await.map_or(DEFAULT_RATING, |(rating, _)| rating),
             None => DEFAULT_RATING,
         };
         let w = Waiting {
@@ -117,9 +136,9 @@ impl AppState {
             seat: None,
         };
         // The game it will make (paired or with a bot) counts now.
-        self.inner.quotas.take(who.ip, &self.inner.config)?;
-        if !self.store().lobby.wait(&w, WAITS_PER_OWNER, MAX_WAITS).await? {
-            self.inner.quotas.give_back(who.ip);
+        self.quotas.take(who.ip)?;
+        if !self.repo.wait(&w, WAITS_PER_OWNER, MAX_WAITS).await? {
+            self.quotas.give_back(who.ip);
             return Err(ApiError::Quota(format!("{WAITS_PER_OWNER} waits per person")));
         }
         let view = self.try_pair(w).await?;
@@ -136,11 +155,11 @@ impl AppState {
         if !plausible(id) {
             return Err(ApiError::NotFound(format!("wait {id}")));
         }
-        let w = self.store().lobby.waiting(id, None).await?.ok_or_else(|| ApiError::NotFound(format!("wait {id}")))?;
+        let w = self.repo.waiting(id, None).await?.ok_or_else(|| ApiError::NotFound(format!("wait {id}")))?;
         if !plausible_token(token) || !same_hash(&w.token_hash, &hash_token(token)) {
             return Err(ApiError::Unauthorized);
         }
-        let w = self.store().lobby.waiting(id, Some(now_ms())).await?.unwrap_or(w);
+        let w = self.repo.waiting(id, Some(now_ms())).await?.unwrap_or(w);
         self.try_pair(w).await
     }
 
@@ -148,15 +167,15 @@ impl AppState {
     ///
     /// # Errors
     /// `not_found`, `unauthorized`, `already_paired`, `storage_error`.
-    pub async fn stop_waiting(&self, id: &str, token: &str) -> Result<(), ApiError> {
+    pub async fn stop(&self, id: &str, token: &str) -> Result<(), ApiError> {
         if !plausible(id) {
             return Err(ApiError::NotFound(format!("wait {id}")));
         }
-        let w = self.store().lobby.waiting(id, None).await?.ok_or_else(|| ApiError::NotFound(format!("wait {id}")))?;
+        let w = self.repo.waiting(id, None).await?.ok_or_else(|| ApiError::NotFound(format!("wait {id}")))?;
         if !plausible_token(token) || !same_hash(&w.token_hash, &hash_token(token)) {
             return Err(ApiError::Unauthorized);
         }
-        if self.store().lobby.cancel(id).await? {
+        if self.repo.cancel(id).await? {
             Ok(())
         } else {
             Err(refused("already_paired", "you were paired: the game is on"))
@@ -183,7 +202,7 @@ impl AppState {
         }
         // Someone waiting near enough in rating: the one waiting longest.
         let seen_after = now - WAIT_GONE.as_millis() as i64;
-        let others = self.store().lobby.waiters(seen_after, 100).await?;
+        let others = self.repo.waiters(seen_after, 100).await?;
         let mine = now - w.since;
         let other = others
             .into_iter()
@@ -200,14 +219,14 @@ impl AppState {
             ];
             // The game first, then the claim of both waits: a game whose
             // claim lost a race is never handed out.
-            let live = self.create_seated(seats, Rules::default(), true, None, false).await?;
-            if self.store().lobby.pair(&[o.id.clone(), w.id.clone()], &live.id).await? {
+            let live = self.games.start(seats, Rules::default(), Start { public: true, ..Start::default() }).await?;
+            if self.repo.pair(&[o.id.clone(), w.id.clone()], &live.id).await? {
                 tracing::info!(game = %live.id, "two waiting players paired");
                 let w = Waiting { game: Some(live.id.clone()), seat: Some(1), ..w };
                 return Ok(Self::wait_view(&w, now, false));
             }
             // Someone else paired one of them first: as it stands now.
-            let w = self.store().lobby.waiting(&w.id, None).await?.ok_or_else(|| ApiError::NotFound("wait".into()))?;
+            let w = self.repo.waiting(&w.id, None).await?.ok_or_else(|| ApiError::NotFound("wait".into()))?;
             return Ok(Self::wait_view(&w, now, false));
         }
         if let Some(after) = body.bot_after {
@@ -218,13 +237,13 @@ impl AppState {
                     Seat::Human { name: w.name.clone(), token_hash: w.token_hash.clone(), remote: true, account: None },
                     Seat::Bot { name: bot.to_string(), level },
                 ];
-                let live = self.create_seated(seats, Rules::default(), true, None, false).await?;
-                if self.store().lobby.pair(std::slice::from_ref(&w.id), &live.id).await? {
+                let live =
+                    self.games.start(seats, Rules::default(), Start { public: true, ..Start::default() }).await?;
+                if self.repo.pair(std::slice::from_ref(&w.id), &live.id).await? {
                     let w = Waiting { game: Some(live.id.clone()), seat: Some(0), ..w };
                     return Ok(Self::wait_view(&w, now, true));
                 }
-                let w =
-                    self.store().lobby.waiting(&w.id, None).await?.ok_or_else(|| ApiError::NotFound("wait".into()))?;
+                let w = self.repo.waiting(&w.id, None).await?.ok_or_else(|| ApiError::NotFound("wait".into()))?;
                 return Ok(Self::wait_view(&w, now, false));
             }
         }

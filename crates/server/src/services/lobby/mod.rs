@@ -12,22 +12,30 @@
 //! keeps only its hash, and the game started from the table seats that
 //! hash: there is nothing to pick up later.
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 
-use carcassonne::record::{rules_from_json, rules_to_json, Record};
-use carcassonne::{Game, Rules, Setup};
+use carcassonne::record::{rules_from_json, rules_to_json};
+use carcassonne::Rules;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use tokio::sync::{watch, Notify};
 
-use super::games::{new_game_id, new_token, now_ms, random_bytes, Live, Table, BOT_NAMES};
-use super::play_now::{PAIRED_KEPT, WAIT_GONE};
-use super::AppState;
-use crate::bots::BotLevel;
+pub mod common;
+pub mod play_now;
+
+use self::common::{refused, sitter_name, PAIRED_KEPT, WAIT_GONE};
+pub use self::common::{Seated, Who};
+use super::games::clock::TimeControl;
+use super::games::new::{check_rules, BOT_NAMES};
+use super::games::{Games, Start};
+use super::ids::{new_id, new_token, now_ms, plausible, plausible_token};
+use super::quotas::Quotas;
+use super::ratings::Ratings;
+use crate::bots::{BotLevel, ExternalBot};
 use crate::error::ApiError;
 use crate::names::{clean_name, name_key};
-use crate::store::{hash_token, same_hash, Change, LobbyRow, LobbySweep, NewGame, Seat};
+use crate::store::{hash_token, same_hash, Change, ClusterRepo, LobbyRepo, LobbyRow, LobbySweep, Seat, Store};
 
 /// Open tables one host (account, or address for guests) may hold at once.
 pub const TABLES_PER_HOST: usize = 3;
@@ -155,28 +163,15 @@ pub struct OpenRequest {
     pub rated: bool,
 }
 
-/// Who asks: their signed-in account (id, name), whom their tables and
-/// waits count against (the account, or the address for a guest), and
-/// their address (its key, `listen::addr_key`), whose new-game quota a
-/// table or a wait spends (each makes one game at most).
-#[derive(Clone, Debug)]
-pub struct Who {
-    pub account: Option<(String, String)>,
-    pub owner: String,
-    pub ip: Option<std::net::IpAddr>,
-}
-
-/// A seat handed out: the table (or wait) as it is now, and the token.
-#[derive(Clone, Debug)]
-pub struct Seated<T> {
-    pub view: T,
-    pub seat: usize,
-    pub token: String,
-}
-
-/// Each server's lobby: the list its websockets share, and the wake-up for
-/// reading it again.
+/// The lobby's tables. Each server keeps the list its websockets share,
+/// and the wake-up for reading it again.
 pub struct Lobby {
+    repo: Arc<dyn LobbyRepo>,
+    cluster: Arc<dyn ClusterRepo>,
+    games: Arc<Games>,
+    ratings: Arc<Ratings>,
+    quotas: Arc<Quotas>,
+    programs: Vec<ExternalBot>,
     list: watch::Sender<Arc<Vec<TableView>>>,
     /// Shared with the task that reads the list (which holds the server
     /// only while it reads or sweeps, so that a server dropped is gone).
@@ -186,9 +181,21 @@ pub struct Lobby {
     reading: tokio::sync::Mutex<()>,
 }
 
-impl Default for Lobby {
-    fn default() -> Self {
+impl Lobby {
+    pub fn new(
+        store: &Store,
+        games: Arc<Games>,
+        ratings: Arc<Ratings>,
+        quotas: Arc<Quotas>,
+        programs: Vec<ExternalBot>,
+    ) -> Lobby {
         Lobby {
+            repo: Arc::clone(&store.lobby),
+            cluster: Arc::clone(&store.cluster),
+            games,
+            ratings,
+            quotas,
+            programs,
             list: watch::channel(Arc::new(Vec::new())).0,
             refresh: Arc::new(Notify::new()),
             reading: Default::default(),
@@ -196,22 +203,8 @@ impl Default for Lobby {
     }
 }
 
-pub(super) fn refused(code: &'static str, why: impl Into<String>) -> ApiError {
-    ApiError::Lobby(code, why.into())
-}
-
 fn not_found(id: &str) -> ApiError {
     ApiError::NotFound(format!("table {id}"))
-}
-
-/// Whether `id` could be a table or wait id.
-pub(super) fn plausible(id: &str) -> bool {
-    (1..=40).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_alphanumeric())
-}
-
-/// A seat token as sent: 32 hex digits.
-pub(super) fn plausible_token(token: &str) -> bool {
-    token.len() == 32 && token.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 /// The time control in words; `bad_request` for one that is not the
@@ -290,23 +283,6 @@ fn rated_rules(rules: &Rules) -> bool {
     *rules == Rules::preset(rules.preset)
 }
 
-/// The name a person sits under: their account's, or the one they gave
-/// (checked as seat names are), or "Guest N"; never one taken at the table.
-pub(super) fn sitter_name(who: &Who, given: Option<&str>, taken: &[String]) -> Result<String, ApiError> {
-    let name = match (&who.account, given) {
-        (Some((_, name)), _) => name.clone(),
-        (None, Some(raw)) => clean_name(raw).ok_or_else(|| ApiError::BadRequest("name: nothing readable".into()))?,
-        (None, None) => {
-            let n = u16::from_le_bytes(random_bytes::<2>()?) % 9000 + 1000;
-            format!("Guest {n}")
-        }
-    };
-    if taken.iter().any(|t| name_key(t) == name_key(&name)) {
-        return Err(refused("name_taken_here", format!("\"{name}\" is already seated at this table")));
-    }
-    Ok(name)
-}
-
 fn taken_names(seats: &[TableSeat]) -> Vec<String> {
     seats
         .iter()
@@ -317,29 +293,19 @@ fn taken_names(seats: &[TableSeat]) -> Vec<String> {
         .collect()
 }
 
-/// A fresh id for a table or wait: 12 characters easy to read aloud.
-pub(super) fn new_id() -> Result<String, ApiError> {
-    const ALPHABET: &[u8] = b"23456789abcdefghjkmnpqrstuvwxyz";
-    Ok(random_bytes::<12>()?.iter().map(|b| ALPHABET[*b as usize % ALPHABET.len()] as char).collect())
-}
-
-impl AppState {
-    fn lobby(&self) -> &Lobby {
-        &self.inner.lobby
-    }
-
+impl Lobby {
     /// Follows the lobby: reads the list again on news (from this server
     /// or, through the change feed, another), sweeps stale tables and waits.
-    pub(super) fn follow_lobby(&self) {
-        let weak = Arc::downgrade(&self.inner);
-        let refresh = Arc::clone(&self.lobby().refresh);
+    pub fn start(self: &Arc<Self>) {
+        let weak: Weak<Lobby> = Arc::downgrade(self);
+        let refresh = Arc::clone(&self.refresh);
         tokio::spawn(async move {
             let mut sweep = tokio::time::interval(SWEEP_EVERY);
             sweep.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             loop {
                 {
-                    let Some(inner) = weak.upgrade() else { return };
-                    AppState { inner }.read_lobby().await;
+                    let Some(lobby) = weak.upgrade() else { return };
+                    lobby.read().await;
                 }
                 // News during the read left a permit: the wait ends at once.
                 let swept = tokio::select! {
@@ -347,19 +313,19 @@ impl AppState {
                     _ = sweep.tick() => true,
                 };
                 if swept {
-                    let Some(inner) = weak.upgrade() else { return };
-                    AppState { inner }.sweep_lobby().await;
+                    let Some(lobby) = weak.upgrade() else { return };
+                    lobby.sweep().await;
                 }
             }
         });
     }
 
-    async fn read_lobby(&self) {
-        let _one = self.lobby().reading.lock().await;
-        match self.store().lobby.tables(MAX_TABLES).await {
+    async fn read(&self) {
+        let _one = self.reading.lock().await;
+        match self.repo.tables(MAX_TABLES).await {
             Ok(rows) => {
                 let list: Vec<TableView> = rows.iter().filter_map(view_of).collect();
-                self.lobby().list.send_if_modified(|old| {
+                self.list.send_if_modified(|old| {
                     if **old == list {
                         false
                     } else {
@@ -372,7 +338,7 @@ impl AppState {
         }
     }
 
-    async fn sweep_lobby(&self) {
+    async fn sweep(&self) {
         let now = now_ms();
         let ms = |d: Duration| d.as_millis() as i64;
         let when = LobbySweep {
@@ -381,11 +347,11 @@ impl AppState {
             waiting_before: now - ms(WAIT_GONE),
             paired_before: now - ms(PAIRED_KEPT),
         };
-        match self.store().lobby.sweep(when).await {
+        match self.repo.sweep(when).await {
             Ok(gone) => {
                 for id in gone {
                     tracing::info!(table = %id, "lobby table closed: its host is gone");
-                    self.lobby_news(&id).await;
+                    self.news(&id).await;
                 }
             }
             Err(e) => tracing::warn!(error = %e, "cannot sweep the lobby"),
@@ -393,16 +359,16 @@ impl AppState {
     }
 
     /// News of table `id` (from another server): the list is read again.
-    pub(super) fn lobby_heard(&self) {
-        self.lobby().refresh.notify_one();
+    pub fn heard(&self) {
+        self.refresh.notify_one();
     }
 
     /// Table `id` changed here: the list is read again, and the other
     /// servers told.
-    async fn lobby_news(&self, id: &str) {
-        self.lobby().refresh.notify_one();
-        if self.store().cluster.server().is_some() {
-            if let Err(e) = self.store().cluster.publish(&Change::Lobby { table: id.to_string() }).await {
+    async fn news(&self, id: &str) {
+        self.refresh.notify_one();
+        if self.cluster.server().is_some() {
+            if let Err(e) = self.cluster.publish(&Change::Lobby { table: id.to_string() }).await {
                 tracing::warn!(table = %id, error = %e, "cannot tell the other servers of a lobby change");
             }
         }
@@ -410,17 +376,17 @@ impl AppState {
 
     /// The lobby's tables, read from the store now (a page opening the
     /// lobby sees every change made before), and each list after.
-    pub async fn lobby_list(&self) -> watch::Receiver<Arc<Vec<TableView>>> {
-        self.read_lobby().await;
-        self.lobby().list.subscribe()
+    pub async fn list(&self) -> watch::Receiver<Arc<Vec<TableView>>> {
+        self.read().await;
+        self.list.subscribe()
     }
 
     /// The tables, read from the store now.
     ///
     /// # Errors
     /// `storage_error`.
-    pub async fn lobby_tables(&self) -> Result<Vec<TableView>, ApiError> {
-        let rows = self.store().lobby.tables(MAX_TABLES).await?;
+    pub async fn tables(&self) -> Result<Vec<TableView>, ApiError> {
+        let rows = self.repo.tables(MAX_TABLES).await?;
         Ok(rows.iter().filter_map(view_of).collect())
     }
 
@@ -428,7 +394,7 @@ impl AppState {
     ///
     /// # Errors
     /// `not_found`, `storage_error`.
-    pub async fn lobby_table(&self, id: &str) -> Result<TableView, ApiError> {
+    pub async fn table(&self, id: &str) -> Result<TableView, ApiError> {
         let row = self.table_row(id).await?;
         view_of(&row).ok_or_else(|| not_found(id))
     }
@@ -437,7 +403,7 @@ impl AppState {
         if !plausible(id) {
             return Err(not_found(id));
         }
-        self.store().lobby.table(id).await?.ok_or_else(|| not_found(id))
+        self.repo.table(id).await?.ok_or_else(|| not_found(id))
     }
 
     /// Opens a table: the host sits at their `me` seat (its token handed
@@ -447,7 +413,7 @@ impl AppState {
     /// `bad_request` (seats, names, levels, rules, clock), `not_signed_in`
     /// (a rated table for a guest), `rated_needs_preset`, `quota_exceeded`
     /// (too many tables), `storage_error`.
-    pub async fn open_table(&self, req: OpenRequest, who: &Who) -> Result<Seated<TableView>, ApiError> {
+    pub async fn open(&self, req: OpenRequest, who: &Who) -> Result<Seated<TableView>, ApiError> {
         let n = req.seats.len();
         if !(2..=carcassonne::MAX_PLAYERS).contains(&n) {
             return Err(ApiError::BadRequest(format!("a table has 2 to {} seats, not {n}", carcassonne::MAX_PLAYERS)));
@@ -462,7 +428,7 @@ impl AppState {
             rules_from_json(&req.rules.clone().unwrap_or_default()).map_err(|e| ApiError::BadRequest(e.to_string()))?;
         clock_text(req.clock.as_ref())?;
         if let Some(c) = &req.clock {
-            super::clock::TimeControl::parse(c)?;
+            TimeControl::parse(c)?;
         }
         let clock = req.clock.clone().filter(|c| c.get("kind").and_then(Value::as_str) != Some("none"));
         // A rated table: signed-in people only (here and at `sit`), a preset's rules.
@@ -492,7 +458,7 @@ impl AppState {
                 "bot" => {
                     let level = match s.level.as_deref() {
                         None => BotLevel::Normal,
-                        Some(l) => BotLevel::named(l, &self.config().external_bots).ok_or_else(|| {
+                        Some(l) => BotLevel::named(l, &self.programs).ok_or_else(|| {
                             ApiError::BadRequest(format!("seat {}: unknown bot level \"{l}\"", i + 1))
                         })?,
                     };
@@ -527,10 +493,9 @@ impl AppState {
                 _ => None,
             })
             .collect();
-        super::games::check_rules(&seat_programs, &rules, &self.config().external_bots)
-            .map_err(ApiError::BadRequest)?;
+        check_rules(&seat_programs, &rules, &self.programs).map_err(ApiError::BadRequest)?;
         let (host_rating, host_provisional) = match &who.account {
-            Some((account, _)) => self.duel_rating(account).await.unzip(),
+            Some((account, _)) => self.ratings.duel_rating(account).await.unzip(),
             None => (None, None),
         };
         let body = Body {
@@ -555,15 +520,15 @@ impl AppState {
         };
         // The game it will make counts now, against the host's address
         // (whoever fills it: a host may sit at their own table).
-        self.inner.quotas.take(who.ip, &self.inner.config)?;
-        if !self.store().lobby.open(&row, TABLES_PER_HOST, MAX_TABLES).await? {
-            self.inner.quotas.give_back(who.ip);
+        self.quotas.take(who.ip)?;
+        if !self.repo.open(&row, TABLES_PER_HOST, MAX_TABLES).await? {
+            self.quotas.give_back(who.ip);
             return Err(ApiError::Quota(format!(
                 "{TABLES_PER_HOST} open tables per host and {MAX_TABLES} in the lobby"
             )));
         }
         tracing::info!(table = %row.id, "lobby table opened");
-        self.lobby_news(&row.id).await;
+        self.news(&row.id).await;
         let view = view_of(&row).ok_or_else(|| ApiError::Storage("a table just stored does not read".into()))?;
         Ok(Seated { view, seat: host, token })
     }
@@ -582,8 +547,8 @@ impl AppState {
             let (keep, out) = f(&row, &mut body)?;
             let text = serde_json::to_string(&body).map_err(|e| ApiError::Storage(e.to_string()))?;
             let next = keep.map(|()| (text.as_str(), row.open, row.seen_at));
-            if self.store().lobby.update(id, row.version, next).await? {
-                self.lobby_news(id).await;
+            if self.repo.update(id, row.version, next).await? {
+                self.news(id).await;
                 let mut row = row;
                 row.version += 1;
                 row.body = text;
@@ -643,7 +608,7 @@ impl AppState {
             .await?;
         let full = !body.seats.contains(&TableSeat::Open);
         let view = if full {
-            match self.start_table(id).await {
+            match self.start_once(id).await {
                 Ok(view) => view,
                 Err(e) => {
                     tracing::warn!(table = %id, error = %e, "a full table did not start");
@@ -698,7 +663,7 @@ impl AppState {
     ///
     /// # Errors
     /// `not_found`, `unauthorized` (not the host), `storage_error`.
-    pub async fn host_here(&self, id: &str, token: &str) -> Result<TableView, ApiError> {
+    pub async fn here(&self, id: &str, token: &str) -> Result<TableView, ApiError> {
         let now = now_ms();
         for _ in 0..20 {
             let row = self.table_row(id).await?;
@@ -707,7 +672,7 @@ impl AppState {
             if seat != body.host || !row.open {
                 return view_of(&row).ok_or_else(|| not_found(id));
             }
-            if self.store().lobby.update(id, row.version, Some((&row.body, true, now))).await? {
+            if self.repo.update(id, row.version, Some((&row.body, true, now))).await? {
                 return view_of(&row).ok_or_else(|| not_found(id));
             }
         }
@@ -720,7 +685,7 @@ impl AppState {
     /// # Errors
     /// `not_found`, `unauthorized`, `not_host`, `table_started`,
     /// `too_few_players`, `storage_error`.
-    pub async fn host_start(&self, id: &str, token: &str) -> Result<TableView, ApiError> {
+    pub async fn start_table(&self, id: &str, token: &str) -> Result<TableView, ApiError> {
         let row = self.table_row(id).await?;
         let body: Body = serde_json::from_str(&row.body).map_err(|e| ApiError::Storage(e.to_string()))?;
         let seat = Self::seat_of(&body, token)?;
@@ -730,14 +695,14 @@ impl AppState {
         if !row.open {
             return Err(refused("table_started", "this table has started"));
         }
-        self.start_table(id).await
+        self.start_once(id).await
     }
 
     /// Starts table `id` once, whichever servers race: the game is made
     /// from its seats, then the table marked started with it, at the
     /// version read. A game made by a start that lost the race is never
     /// handed out (it expires unplayed).
-    async fn start_table(&self, id: &str) -> Result<TableView, ApiError> {
+    async fn start_once(&self, id: &str) -> Result<TableView, ApiError> {
         for _ in 0..20 {
             let row = self.table_row(id).await?;
             let mut body: Body = serde_json::from_str(&row.body).map_err(|e| ApiError::Storage(e.to_string()))?;
@@ -762,57 +727,20 @@ impl AppState {
                 return Err(refused("too_few_players", "a game needs two players at least"));
             }
             let rules = Rules::from_code(&body.rules_code).map_err(|e| ApiError::Storage(e.to_string()))?;
-            let live = self.create_seated(seats, rules, true, body.clock.as_ref(), body.rated).await?;
+            let start = Start { public: true, clock: body.clock.clone(), rated: body.rated, ..Start::default() };
+            let live = self.games.start(seats, rules, start).await?;
             body.game = Some(live.id.clone());
             let text = serde_json::to_string(&body).map_err(|e| ApiError::Storage(e.to_string()))?;
             let now = now_ms();
-            if self.store().lobby.update(id, row.version, Some((&text, false, now))).await? {
+            if self.repo.update(id, row.version, Some((&text, false, now))).await? {
                 tracing::info!(table = %id, game = %live.id, "lobby table started");
-                self.lobby_news(id).await;
+                self.news(id).await;
                 let row = LobbyRow { body: text, open: false, seen_at: now, version: row.version + 1, ..row };
                 return view_of(&row).ok_or_else(|| not_found(id));
             }
             tracing::info!(table = %id, game = %live.id, "a lobby table's start raced another change");
         }
         Err(ApiError::TryLater("this table is changing too fast".into()))
-    }
-
-    /// Makes and stores a game of `seats` (tokens already hashed), with
-    /// its time control (`clock`, the clocks' JSON), rated or not.
-    pub(super) async fn create_seated(
-        &self,
-        seats: Vec<Seat>,
-        rules: Rules,
-        public: bool,
-        clock: Option<&Value>,
-        rated: bool,
-    ) -> Result<Arc<Live>, ApiError> {
-        let names: Vec<String> = seats.iter().map(|s| s.name().to_string()).collect();
-        let setup = Setup::standard(rules, names.len(), u64::from_le_bytes(random_bytes::<8>()?));
-        let live_seed = setup.live_seed;
-        let game = Game::new(setup).map_err(|e| ApiError::BadRequest(e.to_string()))?;
-        let record = Record::from_game(&game, &names);
-        let clock = self.clock_of(clock, None, &game, &seats)?;
-        let id = new_game_id()?;
-        let created_at = now_ms();
-        let new = clock.kept_with(NewGame::new(id.clone(), record, live_seed, seats.clone(), created_at, public))?;
-        self.store().games.create(&new).await?;
-        self.created_rated(&id, &seats, rated).await?;
-        let mut table = Table::new(game, seats, created_at, created_at);
-        table.clock = Some(clock);
-        table.rated = rated;
-        table.now = self.now().clone();
-        let live = Arc::new(Live {
-            id: id.clone(),
-            table: tokio::sync::Mutex::new(table),
-            changes: watch::channel(0).0,
-            sockets: Default::default(),
-            touched: now_ms().into(),
-            views: Mutex::default(),
-        });
-        self.games().insert(id, Arc::clone(&live));
-        self.kick_bots(&live);
-        Ok(live)
     }
 }
 
