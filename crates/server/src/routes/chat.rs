@@ -11,7 +11,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde_json::{json, Value};
 
-use super::{client_key, tokens, viewer_of, Shared};
+use super::common::{client_key, tokens, viewer_of, Shared};
 use crate::error::{parse_body, ApiError};
 use crate::services::chat::Speaker;
 use crate::services::AppState;
@@ -59,8 +59,8 @@ async fn say(
     let viewer = viewer_of(&live, &tokens).await?;
     // A signed-in spectator writes under their account's name: only from
     // this site's own pages (the cookie would come along from any site).
-    let account = if viewer.seats.is_empty() && super::accounts::same_site(&parts, &app).is_ok() {
-        super::accounts::signed_in(&parts, &app).await.ok().map(|a| a.0.name)
+    let account = if viewer.seats.is_empty() && super::session::same_site(&parts, &app).is_ok() {
+        super::session::signed_in(&parts, &app).await.ok().map(|a| a.0.name)
     } else {
         None
     };

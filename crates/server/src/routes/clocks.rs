@@ -7,7 +7,7 @@ use axum::extract::{Path, RawQuery, State};
 use axum::Json;
 use serde_json::Value;
 
-use super::{state_of, tokens, viewer_of, MAX_TOKENS};
+use super::common::{state_of, tokens, viewer_of, MAX_TOKENS};
 use crate::error::{parse_body, ApiError};
 use crate::services::clocks::{HandOver, MAX_TURN_GAMES};
 use crate::services::AppState;

@@ -7,7 +7,7 @@ use axum::extract::{Path, RawQuery, State};
 use axum::Json;
 use serde::Deserialize;
 
-use super::{client_key, tokens, viewer_of, MAX_TOKENS};
+use super::common::{client_key, tokens, viewer_of, MAX_TOKENS};
 use crate::error::{parse_body, ApiError};
 use crate::services::hints::HintAnswer;
 use crate::services::AppState;

@@ -16,8 +16,9 @@ use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::accounts::{cookie_token, same_site};
-use super::{client_key, parse_body, Shared, MAX_WS_MESSAGE, WS_READ_BUFFER};
+use super::common::{client_key, Shared, MAX_WS_MESSAGE, WS_READ_BUFFER};
+use super::session::{cookie_token, same_site};
+use crate::error::parse_body;
 use crate::error::ApiError;
 use crate::listen::{client_ip, until_set, Class, Connections};
 use crate::services::lobby::play_now::PlayNowRequest;
@@ -188,7 +189,7 @@ async fn websocket(
     request: Parts,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    if !super::ws::origin_allowed(&request.headers, &app.config().allowed_origins) {
+    if !super::session::origin_allowed(&request.headers, &app.config().allowed_origins) {
         return Err(ApiError::ForbiddenOrigin);
     }
     // A watcher's socket: counted among the address's, displaced first

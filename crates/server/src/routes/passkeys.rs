@@ -16,8 +16,8 @@ use serde::Deserialize;
 use serde_json::json;
 use webauthn_rs::prelude::{PublicKeyCredential, RegisterPublicKeyCredential};
 
-use super::accounts::{read, same_site, signed_in, started};
-use super::{client_key, Shared};
+use super::common::{client_key, Shared};
+use super::session::{read, same_site, signed_in, started};
 use crate::error::ApiError;
 use crate::services::passkeys::{PasskeyInfo, Started};
 use crate::services::AppState;

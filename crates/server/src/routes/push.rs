@@ -14,7 +14,8 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{parse_body, Shared};
+use super::common::Shared;
+use crate::error::parse_body;
 use crate::error::ApiError;
 use crate::i18n::Lang;
 use crate::services::push::{BrowserSubscription, PushFor};
@@ -78,8 +79,8 @@ async fn account_of(what: &PushFor, parts: &Parts, app: &AppState) -> Result<Opt
     if !what.account {
         return Ok(None);
     }
-    super::accounts::same_site(parts, app)?;
-    Ok(Some(super::accounts::signed_in(parts, app).await?.0))
+    super::session::same_site(parts, app)?;
+    Ok(Some(super::session::signed_in(parts, app).await?.0))
 }
 
 /// `POST /api/push/subscribe`: `{"subscription": {endpoint, keys: {p256dh,

@@ -6,30 +6,15 @@ use std::sync::Arc;
 use axum::body::Bytes;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, RawQuery, State};
-use axum::http::{header, HeaderMap};
 use axum::response::Response;
 
-use super::{query_list, tokens, viewer_of, DirectLimiter, MAX_WS_MESSAGE, WS_READ_BUFFER};
+use super::common::{query_list, tokens, viewer_of, DirectLimiter, MAX_WS_MESSAGE, WS_READ_BUFFER};
 use crate::error::ApiError;
 use crate::listen::{client_ip, until_set, Class, Connections, Slot};
 use crate::services::chat::{visible, ChatEvent, Speaker};
 use crate::services::games::{Live, Viewer};
 use crate::services::AppState;
 use crate::wire::{ClientMessage, Follower, ServerMessage};
-
-/// Whether a websocket may be opened from the page at `origin` (none: not
-/// a browser): the server's own (the origin's host is the request's
-/// `Host`), or one of `Config::allowed_origins`.
-pub(super) fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
-    let Some(origin) = headers.get(header::ORIGIN) else { return true };
-    let Ok(origin) = origin.to_str() else { return false };
-    if allowed.iter().any(|a| a.trim_end_matches('/').eq_ignore_ascii_case(origin)) {
-        return true;
-    }
-    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
-    let origin_host = origin.split_once("://").map(|(_, rest)| rest);
-    matches!((origin_host, host), (Some(o), Some(h)) if o.eq_ignore_ascii_case(h))
-}
 
 pub(super) async fn websocket(
     State(app): State<AppState>,
@@ -39,7 +24,7 @@ pub(super) async fn websocket(
     request: axum::http::request::Parts,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    if !origin_allowed(&request.headers, &app.config().allowed_origins) {
+    if !super::session::origin_allowed(&request.headers, &app.config().allowed_origins) {
         return Err(ApiError::ForbiddenOrigin);
     }
     let protocol = match query_list(&query, "protocol").first().map(String::as_str) {
@@ -59,13 +44,12 @@ pub(super) async fn websocket(
     // longest; a seat holder's socket never.
     slot.set_class(if spectator { Class::Idle } else { Class::Held });
     let c = app.config();
-    let key = super::client_key(&request.extensions, c);
+    let key = super::common::client_key(&request.extensions, c);
     let place = live
         .take_socket_place(&viewer, key, c.max_sockets_per_game, c.max_spectators_per_ip_per_game)
         .map_err(ApiError::Busy)?;
     // A spectator writes in the chat under their account's name, if signed in.
-    let account =
-        if spectator { super::accounts::signed_in(&request, &app).await.ok().map(|a| a.0.name) } else { None };
+    let account = if spectator { super::session::signed_in(&request, &app).await.ok().map(|a| a.0.name) } else { None };
     let client = Client { speaker: Speaker::of(&viewer, key, account), address: key };
     let ws = ws.max_message_size(MAX_WS_MESSAGE).max_frame_size(MAX_WS_MESSAGE).read_buffer_size(WS_READ_BUFFER);
     Ok(ws.on_upgrade(move |socket| async move {

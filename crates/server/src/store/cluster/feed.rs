@@ -9,11 +9,16 @@ use std::time::{Duration, SystemTime};
 use tokio::sync::mpsc::UnboundedSender;
 use tokio_postgres::{Config, Notification};
 
-use super::pg::{CHANNEL, EVENTS};
 use super::{Change, GameChanged};
 use crate::store::chat::pg::chat_message;
 use crate::store::error::describe;
 use crate::store::pg::Tls;
+
+/// The channel on which stored moves are announced: `"<game id>:<moves>"`.
+pub(crate) const CHANNEL: &str = "carcassonne_moves";
+
+/// The channel of the other news between servers: a [`Change`] in JSON.
+pub(crate) const EVENTS: &str = "carcassonne_events";
 
 /// How often the change feed checks that its connection is alive.
 const FEED_HEARTBEAT: Duration = Duration::from_secs(10);

@@ -1,7 +1,7 @@
 //! Several servers on one PostgreSQL database:
 //!
 //! - **The change feed.** Every stored move is announced on the
-//!   [`CHANNEL`] channel (`NOTIFY`, delivered when its transaction
+//!   [`CHANNEL`](super::feed::CHANNEL) channel (`NOTIFY`, delivered when its transaction
 //!   commits), and presence, bot thinking and the rest on [`EVENTS`];
 //!   the feed (`feed.rs`) listens on a connection of its own, read as a
 //!   stream, and hands the news to the server.
@@ -22,16 +22,10 @@ use std::time::Duration;
 
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
 
-use super::feed::Listener;
+use super::feed::{Listener, EVENTS};
 use super::{Beat, Change, ClusterRepo, Feed, BEAT_EVERY};
 use crate::store::error::StoreError;
 use crate::store::pg::Pg;
-
-/// The channel on which stored moves are announced: `"<game id>:<moves>"`.
-pub(crate) const CHANNEL: &str = "carcassonne_moves";
-
-/// The channel of the other news between servers: a [`Change`] in JSON.
-pub(crate) const EVENTS: &str = "carcassonne_events";
 
 /// A server whose heartbeat is older than this is taken for dead.
 pub const DEAD_AFTER: Duration = Duration::from_millis(5 * BEAT_EVERY.as_millis() as u64);

@@ -7,7 +7,7 @@ use carcassonne::record::{Record, RecordMove};
 use tokio_postgres::IsolationLevel;
 
 use super::{summary, GameRepo, GameSummary, NewGame, Progress, StoredGame};
-use crate::store::cluster::pg::CHANNEL;
+use crate::store::cluster::feed::CHANNEL;
 use crate::store::error::{is_unique_violation, StoreError};
 use crate::store::pg::Pg;
 
