@@ -102,7 +102,7 @@ pub enum ApiError {
     BadSubscription(String),
     /// A push subscription over a cap (per browser, per seat or account).
     TooManySubscriptions,
-    // Clocks (services/clock.rs):
+    // Clocks (services/clocks.rs):
     /// A time control out of bounds or malformed.
     BadClock(String),
     /// The seat's time ran out: its move is refused.
@@ -110,7 +110,7 @@ pub enum ApiError {
     /// The seat may not be handed to a bot: its time did not run out and
     /// its player has not been away long enough.
     NotAway,
-    /// A lobby request out of order (services/lobby.rs): a taken seat, a
+    /// A lobby request out of order (services/lobby/): a taken seat, a
     /// table started or full, a rated table for a guest…; its stable code
     /// and why. Nothing changed.
     Lobby(&'static str, String),

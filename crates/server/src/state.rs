@@ -464,7 +464,7 @@ state_fields! {
         winners: Vec<u8>,
         created_at: i64,
         updated_at: i64,
-        /// The clocks (services/clock.rs): none for a game made before them.
+        /// The clocks (services/clocks.rs): none for a game made before them.
         clock: Option<ClockView>,
     }
 }

@@ -1,5 +1,5 @@
 //! Clocks: a seat whose time ran out (or whose player is away) handed to a
-//! bot by the others, and taken back by its player (services/clock.rs).
+//! bot by the others, and taken back by its player (services/clocks.rs).
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;

@@ -96,7 +96,7 @@ async fn ws_session(
     let mut chat = Some(app.chat.rooms().subscribe(&live.id));
     app.push.notify_invite_taken(&live, &viewer).await;
     // A player back at their game takes their seats back from the bots
-    // standing in for them (services/clock.rs).
+    // standing in for them (services/clocks.rs).
     if let Err(e) = app.clocks.take_back(&live, &viewer).await {
         tracing::warn!(game = %live.id, error = %e, "cannot give a player their seat back");
     }

@@ -130,7 +130,7 @@ impl Bots {
     pub async fn resume(&self) -> Result<usize, ApiError> {
         if self.cluster.server().is_some() {
             // Servers sharing the storage claim the bots nobody drives at
-            // their heartbeats, a few at a time (`Store::beat`).
+            // their heartbeats, a few at a time (`ClusterRepo::beat`).
             return Ok(0);
         }
         let games = self.stored.in_play().await?;

@@ -154,7 +154,7 @@ pub const MIGRATIONS: &[&str] = &[
     "CREATE TABLE lobby_tables (
         id          TEXT PRIMARY KEY,
         owner       TEXT NOT NULL,     -- the host's account or address
-        body        TEXT NOT NULL,     -- JSON (services/lobby.rs)
+        body        TEXT NOT NULL,     -- JSON (services/lobby/)
         version     BIGINT NOT NULL,
         open        BOOLEAN NOT NULL,  -- until started
         seen_at     BIGINT NOT NULL,   -- Unix ms, the host last heard from
@@ -167,7 +167,7 @@ pub const MIGRATIONS: &[&str] = &[
         token_hash  TEXT NOT NULL,     -- SHA-256 of the coming game's seat token
         name        TEXT NOT NULL,
         rating      BIGINT NOT NULL,
-        body        TEXT NOT NULL,     -- JSON (services/lobby.rs)
+        body        TEXT NOT NULL,     -- JSON (services/lobby/)
         since       BIGINT NOT NULL,   -- Unix ms
         seen_at     BIGINT NOT NULL,   -- Unix ms, last asked about
         game        TEXT,              -- the game paired into

@@ -120,7 +120,7 @@ const MIGRATIONS: &[&str] = &[
     "CREATE TABLE lobby_tables (
         id          TEXT PRIMARY KEY,
         owner       TEXT NOT NULL,     -- the host's account or address
-        body        TEXT NOT NULL,     -- JSON (services/lobby.rs)
+        body        TEXT NOT NULL,     -- JSON (services/lobby/)
         version     INTEGER NOT NULL,
         open        INTEGER NOT NULL,  -- 1 until started
         seen_at     INTEGER NOT NULL,  -- Unix ms, the host last heard from
@@ -133,7 +133,7 @@ const MIGRATIONS: &[&str] = &[
         token_hash  TEXT NOT NULL,     -- SHA-256 of the coming game's seat token
         name        TEXT NOT NULL,
         rating      INTEGER NOT NULL,
-        body        TEXT NOT NULL,     -- JSON (services/lobby.rs)
+        body        TEXT NOT NULL,     -- JSON (services/lobby/)
         since       INTEGER NOT NULL,  -- Unix ms
         seen_at     INTEGER NOT NULL,  -- Unix ms, last asked about
         game        TEXT,              -- the game paired into

@@ -15,7 +15,7 @@
 //! * Turn-based: each move has its days; a seat that took longer may be
 //!   handed to a bot by the others; its next move has its days again.
 //! * Expiry is acted on by one server: the sweeper claims a due deadline
-//!   with a conditional update of the stored clock ([`crate::store::Store::swap_clock`]).
+//!   with a conditional update of the stored clock ([`crate::store::ClockRepo::swap`]).
 
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -277,7 +277,7 @@ impl ClockState {
                     if self.timed_out.is_none() {
                         // In a rated game, the seat that ran out of time
                         // first is placed last whatever the scores, when
-                        // the game ends (`AppState::settle_rating`).
+                        // the game ends (`Ratings::settle`).
                         self.timed_out = Some(p.0);
                     }
                     Some(now + GRACE_MINUTES * minute_ms())

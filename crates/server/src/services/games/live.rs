@@ -101,7 +101,7 @@ pub struct Table {
     pub notice: Option<(u64, String)>,
     /// The id and rules its views share, made on first use.
     pub(crate) fixed: OnceLock<Arc<dyn Any + Send + Sync>>,
-    /// Its clocks (services/clock.rs); none for a game made before clocks were kept.
+    /// Its clocks (services/clocks.rs); none for a game made before clocks were kept.
     pub clock: Option<ClockState>,
     /// A rated game (set when made or loaded; its views say so).
     pub rated: bool,

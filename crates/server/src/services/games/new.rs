@@ -45,7 +45,7 @@ pub struct CreateRequest {
     /// Chat turned off for everyone in this game (services/chat.rs).
     #[serde(default)]
     pub chat_off: bool,
-    /// The time control (services/clock.rs `TimeControl`); none by default.
+    /// The time control (services/games/clock.rs `TimeControl`); none by default.
     #[serde(default)]
     pub clock: Option<Value>,
     /// Minutes a seat to move must have been away before the others may

@@ -4,7 +4,7 @@
 //!
 //! Bots first, always. Reviews run on threads of their own
 //! (`Config::review_workers`, at the lowest priority the system gives) and
-//! start a position only while no bot search waits or runs ([`BotGate`]): a
+//! start a position only while no bot search waits or runs (`BotGate`): a
 //! bot's move never waits behind a review. A review in progress holds one
 //! position at a time (the game replayed as it goes), and the reviews being
 //! worked out or waiting their turn are capped in all

@@ -14,7 +14,7 @@ pub(crate) mod sqlite;
 
 /// An account as stored: its name as shown, the key names are compared
 /// by (`names::name_key`), the argon2id hash of its password (a PHC string)
-/// and the SHA-256 of its recovery code ([`hash_token`]).
+/// and the SHA-256 of its recovery code (`hash_token`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Account {
     pub id: String,

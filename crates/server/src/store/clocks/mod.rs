@@ -1,4 +1,4 @@
-//! Clocks (services/clock.rs): kept with the game, as JSON, with the
+//! Clocks (services/clocks.rs): kept with the game, as JSON, with the
 //! deadline of the move to make now in a column of its own.
 
 use super::error::StoreError;

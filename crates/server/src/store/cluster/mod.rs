@@ -13,7 +13,7 @@ pub(crate) mod pg;
 pub(crate) mod sqlite;
 
 /// How often a server sharing its storage with others says it is alive
-/// ([`Store::beat`]).
+/// ([`ClusterRepo::beat`]).
 pub const BEAT_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
 
 /// A game that changed in the storage: it now holds `moves` moves.
@@ -41,7 +41,7 @@ pub enum Change {
     Thinking { game: String, server: String, version: u64, seat: Option<u8> },
     /// `server` stopped, or stopped answering: its websockets and bots are gone.
     Gone { server: String },
-    /// Lobby table `table` opened, changed or closed (services/lobby.rs).
+    /// Lobby table `table` opened, changed or closed (services/lobby/).
     Lobby { table: String },
     /// The clocks of `game` changed (a move, an expiry, a bot standing in):
     /// servers holding it read them again.
@@ -53,7 +53,7 @@ pub enum Change {
     Rematch { game: String, server: String },
 }
 
-/// What a server learns at each heartbeat ([`Store::beat`]).
+/// What a server learns at each heartbeat ([`ClusterRepo::beat`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Beat {
     /// The servers alive now (this one included).
@@ -100,7 +100,7 @@ pub trait ClusterRepo: Send + Sync {
     /// It does not.
     async fn health(&self) -> Result<(), StoreError>;
 
-    /// Whether the change feed ([`Store::changes`]) is listening.
+    /// Whether the change feed ([`ClusterRepo::changes`]) is listening.
     fn feed(&self) -> Feed;
 
     /// This server's name among those sharing the storage; `None` for a

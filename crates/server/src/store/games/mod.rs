@@ -30,7 +30,7 @@ pub enum Seat {
         remote: bool,
         /// The account this seat is linked to (its id): set when a
         /// signed-in person creates the game or takes the seat, or links the
-        /// seats they hold ([`Store::link_seat`]); [`DELETED_ACCOUNT`] once
+        /// seats they hold (`RatingRepo::link_seat`); `DELETED_ACCOUNT` once
         /// that account was deleted.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         account: Option<String>,

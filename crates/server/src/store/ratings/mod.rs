@@ -23,7 +23,7 @@ pub struct RatedSeat {
     pub place: usize,
 }
 
-/// A finished rated game's result, to apply once ([`super::Store::apply_rating`]).
+/// A finished rated game's result, to apply once ([`RatingRepo::apply`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RatedResult {
     pub game: String,

@@ -20,7 +20,7 @@ pub struct SavedRules {
 #[async_trait::async_trait]
 pub trait RuleSetRepo: Send + Sync {
     /// Keeps a named rule set for the visitor whose key hashes to `owner`
-    /// ([`hash_token`]), unless they keep `max` already: whether it was kept.
+    /// (`hash_token`), unless they keep `max` already: whether it was kept.
     ///
     /// # Errors
     /// The id is taken, or the storage fails.
