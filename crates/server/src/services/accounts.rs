@@ -20,7 +20,7 @@ use governor::clock::{Clock, DefaultClock};
 use super::ids::{new_token, now_ms};
 use crate::config::{Config, PasswordCost};
 use crate::error::ApiError;
-use crate::names::{clean_name, name_key};
+use crate::names::{clean_name, name_key, reserved};
 use crate::store::{hash_token, Account, AccountRepo, RatingRepo, Store};
 
 /// Password hashes computed at once.
@@ -239,7 +239,8 @@ impl Accounts {
         check_password(password)?;
         let key = name_key(&name);
         self.throttles.attempt(None, address)?;
-        if self.repo.by_key(&key).await?.is_some() {
+        // A name the server gives or speaks under is as good as taken.
+        if reserved(&name) || self.repo.by_key(&key).await?.is_some() {
             return Err(ApiError::NameTaken);
         }
         let recovery = new_token()?;

@@ -96,7 +96,7 @@ pub const MIGRATIONS: &[&str] = &[
     "CREATE TABLE accounts (
         id          TEXT PRIMARY KEY,
         name        TEXT NOT NULL,     -- as shown
-        name_key    TEXT NOT NULL UNIQUE, -- as compared (NFKC, case folded)
+        name_key    TEXT NOT NULL UNIQUE, -- as compared (names::name_key)
         password    TEXT NOT NULL,     -- argon2id, PHC string
         recovery    TEXT NOT NULL,     -- SHA-256 of the recovery code
         created_at  BIGINT NOT NULL    -- Unix ms
@@ -185,6 +185,9 @@ pub const MIGRATIONS: &[&str] = &[
         at          BIGINT NOT NULL
     );
     CREATE INDEX after_game_changes_by_time ON after_game_changes (at);",
+    // 15: accounts' name keys with the confusables skeleton (done in Rust:
+    // `rekey_accounts`).
+    "",
 ];
 
 /// The most connections one server keeps open for requests (the change
@@ -440,6 +443,18 @@ impl Pg {
     }
 }
 
+/// Migration 15: every account's `name_key` again (`accounts::rekeyed`).
+async fn rekey_accounts(tx: &tokio_postgres::Transaction<'_>) -> Result<(), StoreError> {
+    let rows = tx.query("SELECT id, name FROM accounts ORDER BY created_at, id", &[]).await?;
+    let rows: Vec<(String, String)> =
+        rows.iter().map(|r| Ok((r.try_get(0)?, r.try_get(1)?))).collect::<Result<_, StoreError>>()?;
+    tx.execute(super::accounts::REKEY_TEMPORARY, &[]).await?;
+    for (id, key) in super::accounts::rekeyed(&rows) {
+        tx.execute("UPDATE accounts SET name_key = $2 WHERE id = $1", &[&id, &key]).await?;
+    }
+    Ok(())
+}
+
 /// Brings the schema up to date, under an advisory lock held until the
 /// transaction ends: a second server starting at the same time waits, then
 /// finds nothing left to do.
@@ -468,6 +483,9 @@ async fn migrate(client: &mut Client) -> Result<(), StoreError> {
     let from = version;
     for (i, sql) in MIGRATIONS.iter().enumerate().skip(version.max(0) as usize) {
         tx.batch_execute(sql).await?;
+        if i + 1 == 15 {
+            rekey_accounts(&tx).await?;
+        }
         tx.execute("UPDATE schema_version SET version = $1", &[&(i as i32 + 1)]).await?;
     }
     tx.commit().await?;

@@ -63,7 +63,7 @@ const MIGRATIONS: &[&str] = &[
     "CREATE TABLE accounts (
         id          TEXT PRIMARY KEY,
         name        TEXT NOT NULL,     -- as shown
-        name_key    TEXT NOT NULL UNIQUE, -- as compared (NFKC, case folded)
+        name_key    TEXT NOT NULL UNIQUE, -- as compared (names::name_key)
         password    TEXT NOT NULL,     -- argon2id, PHC string
         recovery    TEXT NOT NULL,     -- SHA-256 of the recovery code
         created_at  INTEGER NOT NULL   -- Unix ms
@@ -142,6 +142,9 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX lobby_waiting_by_seen ON lobby_waiting(seen_at);",
     // 14: the language of a push subscription's notifications.
     super::push::LANG_SCHEMA,
+    // 15: accounts' name keys with the confusables skeleton (done in Rust:
+    // `rekey_accounts`).
+    "",
 ];
 
 /// Migration 3: every stored `token` becomes its `token_hash`.
@@ -161,6 +164,20 @@ fn hash_stored_tokens(tx: &rusqlite::Transaction<'_>) -> Result<(), StoreError> 
             }
         }
         tx.execute("UPDATE games SET seats = ?2 WHERE id = ?1", params![id, serde_json::to_string(&seats)?])?;
+    }
+    Ok(())
+}
+
+/// Migration 15: every account's `name_key` again (`accounts::rekeyed`).
+fn rekey_accounts(tx: &rusqlite::Transaction<'_>) -> Result<(), StoreError> {
+    let rows: Vec<(String, String)> = {
+        let mut stmt = tx.prepare("SELECT id, name FROM accounts ORDER BY created_at, id")?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        rows.collect::<Result<_, _>>()?
+    };
+    tx.execute(super::accounts::REKEY_TEMPORARY, [])?;
+    for (id, key) in super::accounts::rekeyed(&rows) {
+        tx.execute("UPDATE accounts SET name_key = ?2 WHERE id = ?1", params![id, key])?;
     }
     Ok(())
 }
@@ -550,6 +567,9 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
         if i + 1 == 3 {
             hash_stored_tokens(&tx)?;
         }
+        if i + 1 == 15 {
+            rekey_accounts(&tx)?;
+        }
         tx.pragma_update(None, "user_version", i as i64 + 1)?;
         tx.commit()?;
         tracing::info!(version = i + 1, "database migrated");
@@ -621,7 +641,17 @@ mod tests {
         let Err(e) = SqliteDb::open(&path) else { panic!("a second server opened the file") };
         assert!(e.to_string().contains("in use by another carcassonne server"), "{e}");
         drop(first);
-        let again = SqliteDb::open(&path).unwrap();
+        // (The writer thread lets go of the file once it has answered its
+        // last batch: a moment after the last write returned.)
+        let mut again = SqliteDb::open(&path);
+        for _ in 0..100 {
+            if again.is_ok() {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            again = SqliteDb::open(&path);
+        }
+        let again = again.unwrap();
         assert!(games(&again).load("g1").await.unwrap().is_some(), "the game is still there");
         drop(again);
         let _ = std::fs::remove_dir_all(&dir);
@@ -774,6 +804,38 @@ mod tests {
         let seats: Vec<Seat> = serde_json::from_str(&seats).unwrap();
         assert!(seats[0].held_by("t0"));
         assert_eq!(seats[1].bot_level(), Some(BotLevel::Easy));
+    }
+
+    #[test]
+    fn accounts_are_keyed_again_when_the_key_changes() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        for (i, sql) in MIGRATIONS[..14].iter().enumerate() {
+            conn.execute_batch(sql).unwrap();
+            if i + 1 == 3 {
+                let tx = conn.transaction().unwrap();
+                hash_stored_tokens(&tx).unwrap();
+                tx.commit().unwrap();
+            }
+        }
+        conn.pragma_update(None, "user_version", 14).unwrap();
+        // Keys as the old function made them (NFKC, case folded): the
+        // Greek "Αda" was a key of its own.
+        for (id, name, key, at) in
+            [("a1", "Ada", "ada", 1), ("a2", "\u{391}da", "\u{3b1}da", 2), ("a3", "Bernie", "bernie", 3)]
+        {
+            conn.execute(
+                "INSERT INTO accounts (id, name, name_key, password, recovery, created_at) VALUES (?1, ?2, ?3, '', '', ?4)",
+                params![id, name, key, at],
+            )
+            .unwrap();
+        }
+        SqliteDb::prepare(&mut conn, false).unwrap();
+        let key = |id: &str| -> String {
+            conn.query_row("SELECT name_key FROM accounts WHERE id = ?1", [id], |r| r.get(0)).unwrap()
+        };
+        assert_eq!(key("a1"), crate::names::name_key("Ada"));
+        assert_eq!(key("a3"), crate::names::name_key("Bernie"), "keyed again: {}", key("a3"));
+        assert_eq!(key("a2"), format!("{}#a2", crate::names::name_key("Ada")), "the younger look-alike steps aside");
     }
 
     #[tokio::test]

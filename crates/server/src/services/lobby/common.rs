@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use crate::error::ApiError;
-use crate::names::{clean_name, name_key};
+use crate::names::{clean_name, name_key, reserved};
 use crate::services::ids::random_bytes;
 
 /// A wait not asked about for this long is over (the page asks every second).
@@ -39,7 +39,13 @@ pub fn refused(code: &'static str, why: impl Into<String>) -> ApiError {
 pub fn sitter_name(who: &Who, given: Option<&str>, taken: &[String]) -> Result<String, ApiError> {
     let name = match (&who.account, given) {
         (Some((_, name)), _) => name.clone(),
-        (None, Some(raw)) => clean_name(raw).ok_or_else(|| ApiError::BadRequest("name: nothing readable".into()))?,
+        (None, Some(raw)) => {
+            let name = clean_name(raw).ok_or_else(|| ApiError::BadRequest("name: nothing readable".into()))?;
+            if reserved(&name) {
+                return Err(ApiError::BadRequest(format!("name: \"{name}\" is the server's to give")));
+            }
+            name
+        }
         (None, None) => {
             let n = u16::from_le_bytes(random_bytes::<2>()?) % 9000 + 1000;
             format!("Guest {n}")

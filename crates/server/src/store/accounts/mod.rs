@@ -25,6 +25,31 @@ pub struct Account {
     pub created_at: i64,
 }
 
+/// The accounts' keys again, after a change of `names::name_key` (a
+/// migration): each account's name's key, in the order the accounts were
+/// made (`accounts` so sorted). An account whose name's key an older one
+/// holds already keeps a key no name gives (`key#id`): it signs in with a
+/// passkey, not by its name, and is logged.
+pub(crate) fn rekeyed(accounts: &[(String, String)]) -> Vec<(String, String)> {
+    let mut taken = std::collections::HashSet::new();
+    accounts
+        .iter()
+        .map(|(id, name)| {
+            let key = crate::names::name_key(name);
+            if taken.insert(key.clone()) {
+                (id.clone(), key)
+            } else {
+                tracing::warn!(account = %id, "an account's name looks like an older one's: it no longer signs in by name");
+                (id.clone(), format!("{key}#{id}"))
+            }
+        })
+        .collect()
+}
+
+/// Sets the accounts' keys to `keys` in two passes (each key first made
+/// unique by its id), so that no key is held twice on the way.
+pub(crate) const REKEY_TEMPORARY: &str = "UPDATE accounts SET name_key = '#' || id";
+
 /// The columns an [`Account`] is read from, in its fields' order.
 pub(crate) const ACCOUNT_COLUMNS: &str = "a.id, a.name, a.name_key, a.password, a.recovery, a.created_at";
 
