@@ -47,6 +47,7 @@ macro_rules! conformance {
 #[path = "../common/mod.rs"]
 mod common;
 
+mod accounts;
 mod clocks;
 mod games;
 mod reviews;
@@ -60,6 +61,8 @@ use carcassonne_server::{hash_token, BotLevel, NewGame, Progress, Seat, Store};
 use common::pg::{server_url, Schema};
 use common::TempDb;
 use tokio::sync::Barrier;
+
+pub use common::accounts::account;
 
 #[derive(Clone, Copy)]
 pub enum Backend {
