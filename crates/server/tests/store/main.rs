@@ -50,6 +50,7 @@ mod common;
 mod accounts;
 mod clocks;
 mod games;
+mod lobby;
 mod reviews;
 mod rule_sets;
 
