@@ -51,6 +51,7 @@ mod accounts;
 mod clocks;
 mod games;
 mod lobby;
+mod push;
 mod reviews;
 mod rule_sets;
 
