@@ -52,6 +52,7 @@ mod clocks;
 mod games;
 mod lobby;
 mod push;
+mod ratings;
 mod reviews;
 mod rule_sets;
 
