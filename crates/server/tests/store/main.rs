@@ -48,6 +48,7 @@ macro_rules! conformance {
 mod common;
 
 mod accounts;
+mod chat;
 mod clocks;
 mod games;
 mod lobby;
