@@ -50,6 +50,7 @@ mod common;
 mod accounts;
 mod chat;
 mod clocks;
+mod cluster;
 mod games;
 mod lobby;
 mod push;
