@@ -14,22 +14,11 @@ use std::time::Duration;
 use axum::http::StatusCode;
 use axum::Router;
 use carcassonne_server::{
-    app, passkey_origin, AppState, Config, Store, StoredPasskey, MAX_PASSKEYS, MAX_PASSKEY_BODY, STARTS_PER_ADDRESS,
+    app, passkey_origin, AppState, Config, Store, MAX_PASSKEYS, MAX_PASSKEY_BODY, STARTS_PER_ADDRESS,
 };
+use common::accounts::passkey;
 use common::page::{Answer, Req};
 use serde_json::{json, Value};
-
-/// A passkey as stored.
-fn passkey(id: &str, account: &str, at: i64) -> StoredPasskey {
-    StoredPasskey {
-        credential_id: id.into(),
-        account: account.into(),
-        name: format!("key {id}"),
-        passkey: format!("{{\"cred\":\"{id}\"}}"),
-        created_at: at,
-        used_at: None,
-    }
-}
 
 // ---------------------------------------------------------------- through the router
 

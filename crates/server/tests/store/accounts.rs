@@ -3,7 +3,7 @@
 
 use carcassonne_server::{Account, PasskeyChallenge, Store, StoredPasskey};
 
-use crate::{account, ids, race, wins};
+use crate::{account, ids, passkey, race, wins};
 
 conformance!(
     an_account_is_found_by_its_name_s_key_which_is_taken_once,
@@ -146,17 +146,6 @@ fn challenge(id: &str, kind: &str, account: Option<&str>, expires_at: i64) -> Pa
         account: account.map(str::to_string),
         state: format!("{{\"state\":\"{id}\"}}"),
         expires_at,
-    }
-}
-
-fn passkey(id: &str, account: &str, at: i64) -> StoredPasskey {
-    StoredPasskey {
-        credential_id: id.into(),
-        account: account.into(),
-        name: format!("key {id}"),
-        passkey: format!("{{\"cred\":\"{id}\"}}"),
-        created_at: at,
-        used_at: None,
     }
 }
 

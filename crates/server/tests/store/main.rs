@@ -67,7 +67,7 @@ use common::pg::{server_url, Schema};
 use common::TempDb;
 use tokio::sync::Barrier;
 
-pub use common::accounts::account;
+pub use common::accounts::{account, passkey};
 
 #[derive(Clone, Copy)]
 pub enum Backend {
