@@ -6,8 +6,8 @@
 //! [`conformance!`] runs it three times:
 //!
 //! - `DOMAIN::sqlite::name`: SQLite in memory;
-//! - `DOMAIN::sqlite_file::name`: a SQLite file (reads on a connection of
-//!   their own, moves and new games through the writer thread);
+//! - `DOMAIN::sqlite_file::name`: a SQLite file (its write-ahead log, and
+//!   reads on a connection of their own);
 //! - `DOMAIN::postgres::name`: PostgreSQL, in a fresh schema of its own
 //!   (`CARCASSONNE_TEST_POSTGRES`; without it these pass without running,
 //!   unless `CI` is set).
@@ -69,16 +69,21 @@ use tokio::sync::Barrier;
 
 pub use common::accounts::{account, passkey};
 
+/// Where a test runs.
 #[derive(Clone, Copy)]
-pub enum Backend {
+enum Backend {
     Memory,
     File,
     Postgres,
 }
 
 /// One database for one test, gone at its end.
-pub enum Db {
-    Sqlite(Store, Option<TempDb>),
+enum Db {
+    /// The file, if any, is removed at the end.
+    Sqlite {
+        store: Store,
+        _file: Option<TempDb>,
+    },
     Postgres(Schema),
 }
 
@@ -86,10 +91,10 @@ impl Db {
     /// `None`: a PostgreSQL test without a server to run on.
     fn open(backend: Backend) -> Option<Db> {
         Some(match backend {
-            Backend::Memory => Db::Sqlite(Store::in_memory().unwrap(), None),
+            Backend::Memory => Db::Sqlite { store: Store::in_memory().unwrap(), _file: None },
             Backend::File => {
                 let file = TempDb::new("conformance");
-                Db::Sqlite(Store::sqlite(&file.0).unwrap(), Some(file))
+                Db::Sqlite { store: Store::sqlite(&file.0).unwrap(), _file: Some(file) }
             }
             Backend::Postgres => Db::Postgres(Schema::new(&server_url()?)),
         })
@@ -99,7 +104,7 @@ impl Db {
     /// time; with SQLite, the one store of the one server.
     async fn server(&self) -> Store {
         match self {
-            Db::Sqlite(store, _) => store.clone(),
+            Db::Sqlite { store, .. } => store.clone(),
             Db::Postgres(schema) => schema.open().await,
         }
     }
