@@ -413,8 +413,3 @@ async fn passwords_are_hashed_with_the_documented_cost() {
     assert_eq!(sign_in(&s, "Ada", "correct horse").await.status, StatusCode::OK);
     assert_eq!(sign_in(&s, "Ada", "wrong horse!").await.body["error"], "bad_credentials");
 }
-
-#[tokio::test]
-async fn the_sqlite_store_keeps_accounts_and_sessions() {
-    common::accounts::accounts_contract(&Store::in_memory().unwrap()).await;
-}

@@ -1,10 +1,10 @@
-//! Passkeys: what the stores keep (SQLite; PostgreSQL when
-//! `CARCASSONNE_TEST_POSTGRES` is set), and the refusals through the
-//! router: not signed in, pages of other sites, origins passkeys are not
-//! made for, ceremonies unknown, taken twice, expired, of another account
-//! or kind, answers that do not check out, throttles, and bodies too large
-//! or malformed. A whole ceremony needs an authenticator: the browser test
-//! (tests/browser/passkeys.test.mjs) does it with Chromium's virtual one.
+//! Passkeys: the refusals through the router: not signed in, pages of other
+//! sites, origins passkeys are not made for, ceremonies unknown, taken
+//! twice, expired, of another account or kind, answers that do not check
+//! out, throttles, and bodies too large or malformed. A whole ceremony needs
+//! an authenticator: the browser test (tests/browser/passkeys.test.mjs) does
+//! it with Chromium's virtual one. (What the stores keep is the conformance
+//! suite's: tests/store/accounts.rs.)
 
 mod common;
 
@@ -14,99 +14,11 @@ use std::time::Duration;
 use axum::http::StatusCode;
 use axum::Router;
 use carcassonne_server::{
-    app, passkey_origin, AppState, Config, PasskeyChallenge, Store, StoredPasskey, MAX_PASSKEYS, MAX_PASSKEY_BODY,
-    STARTS_PER_ADDRESS,
+    app, passkey_origin, AppState, Config, Store, MAX_PASSKEYS, MAX_PASSKEY_BODY, STARTS_PER_ADDRESS,
 };
-use common::accounts::account;
+use common::accounts::passkey;
 use common::page::{Answer, Req};
 use serde_json::{json, Value};
-
-// ---------------------------------------------------------------- the stores
-
-fn challenge(id: &str, kind: &str, account: Option<&str>, expires_at: i64) -> PasskeyChallenge {
-    PasskeyChallenge {
-        id_hash: id.into(),
-        kind: kind.into(),
-        account: account.map(str::to_string),
-        state: format!("{{\"state\":\"{id}\"}}"),
-        expires_at,
-    }
-}
-
-fn passkey(id: &str, account: &str, at: i64) -> StoredPasskey {
-    StoredPasskey {
-        credential_id: id.into(),
-        account: account.into(),
-        name: format!("key {id}"),
-        passkey: format!("{{\"cred\":\"{id}\"}}"),
-        created_at: at,
-        used_at: None,
-    }
-}
-
-/// What every store must do with passkeys and ceremonies.
-async fn passkeys_contract(store: &Store) {
-    store.accounts.create(&account("a1", "Ada")).await.unwrap();
-    store.accounts.create(&account("b1", "Bob")).await.unwrap();
-
-    // A ceremony is taken once, by its kind, while it has not expired.
-    store.passkeys.save_challenge(&challenge("c1", "register", Some("a1"), 2_000), 1_000).await.unwrap();
-    store.passkeys.save_challenge(&challenge("c2", "signin", None, 2_000), 1_000).await.unwrap();
-    store.passkeys.save_challenge(&challenge("c3", "signin", None, 1_500), 1_000).await.unwrap();
-    assert_eq!(store.passkeys.take_challenge("c1", "signin", 1_100).await.unwrap(), None, "another kind");
-    let c1 = store.passkeys.take_challenge("c1", "register", 1_100).await.unwrap().expect("c1");
-    assert_eq!(c1, challenge("c1", "register", Some("a1"), 2_000));
-    assert_eq!(store.passkeys.take_challenge("c1", "register", 1_100).await.unwrap(), None, "taken once");
-    assert_eq!(store.passkeys.take_challenge("c3", "signin", 1_600).await.unwrap(), None, "expired");
-    assert_eq!(store.passkeys.take_challenge("c3", "signin", 1_100).await.unwrap(), None, "and gone");
-    // Saving one sweeps those expired.
-    store.passkeys.save_challenge(&challenge("c4", "signin", None, 9_000), 2_500).await.unwrap();
-    assert_eq!(store.passkeys.take_challenge("c2", "signin", 0).await.unwrap(), None, "swept at 2500");
-    assert!(store.passkeys.take_challenge("c4", "signin", 2_600).await.unwrap().is_some());
-
-    // Passkeys: added (not twice, not past the most), listed oldest first,
-    // found by credential with their account, used, removed by their account only.
-    assert!(store.passkeys.add(&passkey("k2", "a1", 20), 3).await.unwrap());
-    assert!(store.passkeys.add(&passkey("k1", "a1", 10), 3).await.unwrap());
-    assert!(!store.passkeys.add(&passkey("k1", "b1", 30), 3).await.unwrap(), "a credential is stored once");
-    assert!(store.passkeys.add(&passkey("k3", "a1", 30), 3).await.unwrap());
-    assert!(!store.passkeys.add(&passkey("k4", "a1", 40), 3).await.unwrap(), "three at most");
-    assert!(store.passkeys.add(&passkey("k5", "b1", 50), 3).await.unwrap());
-    let ids = |v: Vec<StoredPasskey>| v.into_iter().map(|p| p.credential_id).collect::<Vec<_>>();
-    assert_eq!(ids(store.passkeys.of("a1").await.unwrap()), ["k1", "k2", "k3"]);
-    assert_eq!(ids(store.passkeys.of("b1").await.unwrap()), ["k5"]);
-    let (k1, owner) = store.passkeys.by_credential("k1").await.unwrap().expect("k1");
-    assert_eq!((k1, owner.name.as_str()), (passkey("k1", "a1", 10), "Ada"));
-    assert_eq!(store.passkeys.by_credential("k4").await.unwrap(), None);
-    assert!(store.passkeys.used("k1", "{\"cred\":\"k1 again\"}", 99).await.unwrap());
-    assert!(!store.passkeys.used("k4", "{}", 99).await.unwrap());
-    let (k1, _) = store.passkeys.by_credential("k1").await.unwrap().unwrap();
-    assert_eq!((k1.passkey.as_str(), k1.used_at), ("{\"cred\":\"k1 again\"}", Some(99)));
-    assert!(!store.passkeys.delete("b1", "k1").await.unwrap(), "not Bob's");
-    assert!(store.passkeys.delete("a1", "k1").await.unwrap());
-    assert!(!store.passkeys.delete("a1", "k1").await.unwrap());
-    assert_eq!(ids(store.passkeys.of("a1").await.unwrap()), ["k2", "k3"]);
-
-    // An account deleted takes its passkeys and ceremonies along.
-    store.passkeys.save_challenge(&challenge("c5", "register", Some("a1"), 9_000), 3_000).await.unwrap();
-    assert!(store.accounts.delete("a1").await.unwrap());
-    assert!(store.passkeys.of("a1").await.unwrap().is_empty());
-    assert_eq!(store.passkeys.by_credential("k2").await.unwrap(), None);
-    assert_eq!(store.passkeys.take_challenge("c5", "register", 3_000).await.unwrap(), None);
-    assert_eq!(ids(store.passkeys.of("b1").await.unwrap()), ["k5"]);
-}
-
-#[tokio::test]
-async fn sqlite_keeps_passkeys_and_ceremonies() {
-    passkeys_contract(&Store::in_memory().unwrap()).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn postgres_keeps_passkeys_and_ceremonies() {
-    let Some(server) = common::pg::server_url() else { return };
-    let schema = common::pg::Schema::new(&server);
-    passkeys_contract(&schema.open().await).await;
-}
 
 // ---------------------------------------------------------------- through the router
 

@@ -16,7 +16,7 @@ use axum::Router;
 use carcassonne::record::Record;
 use carcassonne_server::{
     app, bot_rating, hash_token, rank_seats, update_ratings, AppState, BotLevel, Config, NewGame, Pool, Progress,
-    RatedResult, RatedSeat, Rating, Seat, Store, COOKIE, DELETED_ACCOUNT, PROVISIONAL_GAMES,
+    Rating, Seat, Store, COOKIE, DELETED_ACCOUNT, PROVISIONAL_GAMES,
 };
 use common::accounts::account;
 use common::pick_move;
@@ -394,94 +394,6 @@ fn human(name: &str, token: &str) -> Seat {
     Seat::Human { name: name.into(), token_hash: hash_token(token), remote: true, account: None }
 }
 
-fn result(game: &str, places: [usize; 2]) -> RatedResult {
-    RatedResult {
-        game: game.into(),
-        pool: Pool::Duel,
-        seats: vec![
-            RatedSeat { seat: 0, account: Some("a1".into()), fixed: None, place: places[0] },
-            RatedSeat { seat: 1, account: Some("b1".into()), fixed: None, place: places[1] },
-        ],
-        at: 10,
-    }
-}
-
-/// What every store must do with ratings; `stores` share one database
-/// (several servers), and each tries to apply every result at once.
-async fn ratings_contract(stores: &[Store]) {
-    let store = &stores[0];
-    store.accounts.create(&account("a1", "Ada")).await.unwrap();
-    store.accounts.create(&account("b1", "Bob")).await.unwrap();
-    for g in 0..6 {
-        let id = format!("g{g}");
-        store
-            .games
-            .create(&new_game(&id, vec![human("Ada", &format!("a{g}")), human("Bob", &format!("b{g}"))]))
-            .await
-            .unwrap();
-        assert_eq!(store.ratings.rated(&id).await.unwrap(), None);
-        store.ratings.mark_rated(&id, "duel").await.unwrap();
-        assert_eq!(store.ratings.rated(&id).await.unwrap(), Some(false));
-        assert_eq!(store.ratings.link_seat(&id, &hash_token(&format!("a{g}")), "a1").await.unwrap(), Some(0));
-        assert_eq!(store.ratings.link_seat(&id, &hash_token(&format!("b{g}")), "b1").await.unwrap(), Some(1));
-        assert_eq!(store.ratings.link_seat(&id, &hash_token(&format!("b{g}")), "a1").await.unwrap(), None, "taken");
-        // Every server applies it at once: one does.
-        let tries = stores.iter().map(|s| {
-            let (s, r) = (s.clone(), result(&id, [1, 2]));
-            tokio::spawn(async move { s.ratings.apply(&r).await.unwrap() })
-        });
-        let applied: Vec<_> = futures_join(tries).await.into_iter().flatten().collect();
-        assert_eq!(applied.len(), 1, "game {g}: applied once");
-        assert_eq!(applied[0].len(), 2);
-        assert_eq!(store.ratings.rated(&id).await.unwrap(), Some(true));
-    }
-    let ratings = store.ratings.of("a1").await.unwrap();
-    assert_eq!(ratings.len(), 1);
-    assert_eq!(ratings[0].games, 6);
-    assert!(ratings[0].rating.rating > 1700.0, "{ratings:?}");
-    let history = store.ratings.history("b1", 100).await.unwrap();
-    assert_eq!(history.len(), 6);
-    assert!(history.windows(2).all(|w| w[1].before == w[0].after), "each game starts from the last");
-    assert_eq!(store.ratings.history("b1", 2).await.unwrap().len(), 2);
-    let board = store.ratings.leaderboard("duel", PROVISIONAL_GAMES, 10).await.unwrap();
-    assert_eq!(board.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(), ["Ada", "Bob"]);
-    assert!(store.ratings.leaderboard("duel", 7, 10).await.unwrap().is_empty());
-    assert!(store.ratings.leaderboard("multi", 0, 10).await.unwrap().is_empty());
-    let games = store.ratings.account_games("a1", 100).await.unwrap();
-    assert_eq!(games.len(), 6);
-    assert!(games.iter().all(|g| g.rated && g.seat == 0));
-    let names = store.ratings.account_names(&["a1".into(), "zz".into()]).await.unwrap();
-    assert_eq!(names, vec![("a1".to_string(), "Ada".to_string())]);
-    // A voided game is never applied.
-    store.games.create(&new_game("v", vec![human("Ada", "av"), human("Bob", "bv")])).await.unwrap();
-    store.ratings.mark_rated("v", "duel").await.unwrap();
-    let void = RatedResult { seats: vec![], ..result("v", [1, 2]) };
-    assert_eq!(store.ratings.apply(&void).await.unwrap(), Some(vec![]));
-    assert_eq!(store.ratings.apply(&result("v", [1, 2])).await.unwrap(), None);
-    // A deleted account: its links dropped, its ratings gone.
-    store.ratings.forget_account_seats("b1").await.unwrap();
-    assert!(store.accounts.delete("b1").await.unwrap());
-    let seats = store.games.load("g0").await.unwrap().unwrap().seats;
-    assert_eq!(seats[1].account(), Some(DELETED_ACCOUNT));
-    assert_eq!(seats[0].account(), Some("a1"));
-    assert!(store.ratings.of("b1").await.unwrap().is_empty());
-    assert!(store.ratings.account_games("b1", 10).await.unwrap().is_empty());
-}
-
-async fn futures_join<T: Send + 'static>(handles: impl Iterator<Item = tokio::task::JoinHandle<T>>) -> Vec<T> {
-    let mut out = Vec::new();
-    for h in handles.collect::<Vec<_>>() {
-        out.push(h.await.unwrap());
-    }
-    out
-}
-
-#[tokio::test]
-async fn sqlite_keeps_ratings_and_applies_a_result_once() {
-    let store: Store = Store::in_memory().unwrap();
-    ratings_contract(&[store.clone(), store.clone(), store]).await;
-}
-
 /// A rated game finished (its last move stored) whose result was never
 /// applied: the server that stored it stopped first.
 async fn unsettled_game(store: &Store) {
@@ -525,16 +437,6 @@ async fn postgres_a_sweep_settles_a_result_left_unapplied() {
     let Some(url) = common::pg::server_url() else { return };
     let schema = common::pg::Schema::new(&url);
     a_sweep_settles_what_was_left([schema.open().await, schema.open().await]).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn two_servers_on_postgres_apply_a_result_once() {
-    let Some(url) = common::pg::server_url() else { return };
-    let schema = common::pg::Schema::new(&url);
-    let a: Store = schema.open().await;
-    let b: Store = schema.open().await;
-    ratings_contract(&[a.clone(), b.clone(), a.clone(), b]).await;
-    assert_eq!(schema.one("SELECT count(*) FROM rating_history WHERE account = 'a1'"), "6");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
