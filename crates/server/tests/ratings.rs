@@ -489,3 +489,53 @@ async fn a_rated_game_says_so_and_gives_no_hints() {
         }
     }
 }
+
+/// Issue 45, 11: a seat linked to an account on the server that does not
+/// hold the game is linked on every server. Before, only the linking
+/// server's memory learnt it: the holder's results dialog listed the
+/// creator alone and the rematch it made seated Bob unlinked (a rated
+/// rematch voided).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_seat_linked_on_another_server_is_linked_on_every_server() {
+    let Some(url) = common::pg::server_url() else { return };
+    let schema = common::pg::Schema::new(&url);
+    let config = || Config { bot_delay: std::time::Duration::ZERO, ..Config::quick() };
+    let a = AppState::new(schema.open().await, config());
+    let b = AppState::new(schema.open().await, config());
+    let (on_a, on_b) = (Server { app: app(a.clone()), state: a.clone() }, Server { app: app(b.clone()), state: b });
+    let ada = sign_up(&on_a, "Ada").await;
+    let body = json!({ "seats": [ { "kind": "human" }, { "kind": "remote" } ], "rated": true });
+    let (id, tokens) = create(&on_a, Some(&ada), body).await;
+    // Bob signs in on the other server and takes his seat there.
+    let bob = sign_up(&on_b, "Bob").await;
+    assert_eq!(link(&on_b, &bob, &id, tokens[1].as_deref().unwrap()).await, json!([{ "game": id, "seat": 1 }]));
+    // The server holding the game hears of it.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let live = a.games.game(&id).await.unwrap();
+        if live.lock().await.seats[1].account().is_some() {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "the holder never learnt that Bob took his seat");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    play_to_the_end(&on_a, &id, &tokens).await;
+    // The results dialog (on the holder) lists both players.
+    let (status, ratings) = send(&on_a, "GET", &format!("/api/games/{id}/ratings"), None, None).await;
+    assert_eq!(status, StatusCode::OK, "{ratings}");
+    let players: Vec<&str> =
+        ratings["players"].as_array().unwrap().iter().map(|p| p["player"].as_str().unwrap()).collect();
+    assert_eq!(players.len(), 2, "{ratings}");
+    // The rematch made there seats both accounts, rated.
+    for token in tokens.iter().flatten() {
+        let (status, v) =
+            send(&on_a, "POST", &format!("/api/games/{id}/rematch?token={token}"), Some(json!({})), None).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+    }
+    let (_, v) =
+        send(&on_a, "GET", &format!("/api/games/{id}/chat?token={}", tokens[0].as_deref().unwrap()), None, None).await;
+    let rematch = v["rematch"]["game"].as_str().unwrap_or_else(|| panic!("a rematch: {v}")).to_string();
+    let stored = a.store().games.load(&rematch).await.unwrap().unwrap();
+    assert!(stored.seats.iter().all(|s| s.account().is_some()), "{:?}", stored.seats);
+    assert!(a.store().ratings.rated(&rematch).await.unwrap().is_some(), "the rematch is rated");
+}

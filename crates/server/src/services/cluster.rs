@@ -110,6 +110,8 @@ impl Cluster {
                 self.chat.learn(change).await;
             }
             Change::Chat { .. } | Change::Rematch { .. } => {}
+            Change::Seats { game, server } if server != me => self.games.reload_seats(&game).await,
+            Change::Seats { .. } => {}
             Change::Clock { game } => self.clocks.changed(&game).await,
             Change::Lobby { .. } => self.lobby.heard(),
             Change::Presence { .. } | Change::Thinking { .. } | Change::Gone { .. } => {}

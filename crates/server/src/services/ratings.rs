@@ -14,8 +14,8 @@ use crate::error::ApiError;
 use crate::names::{clean_name, name_key};
 use crate::rating::{bot_rating, rank_seats, Pool, Rating, BOT_DEVIATION, PROVISIONAL_GAMES};
 use crate::store::{
-    hash_token, Account, AccountRepo, ClockRepo, GameRepo, RatedResult, RatedSeat, RatingChange, RatingRepo, RatingRow,
-    Seat, Store, DELETED_ACCOUNT,
+    hash_token, Account, AccountRepo, Change, ClockRepo, ClusterRepo, GameRepo, RatedResult, RatedSeat, RatingChange,
+    RatingRepo, RatingRow, Seat, Store, DELETED_ACCOUNT,
 };
 
 /// The most seats one request may link.
@@ -55,6 +55,7 @@ pub struct Ratings {
     stored: Arc<dyn GameRepo>,
     accounts: Arc<dyn AccountRepo>,
     clocks: Arc<dyn ClockRepo>,
+    cluster: Arc<dyn ClusterRepo>,
     games: Arc<Games>,
 }
 
@@ -65,6 +66,7 @@ impl Ratings {
             stored: Arc::clone(&store.games),
             accounts: Arc::clone(&store.accounts),
             clocks: Arc::clone(&store.clocks),
+            cluster: Arc::clone(&store.cluster),
             games,
         }
     }
@@ -192,11 +194,18 @@ impl Ratings {
             }
             let hash = hash_token(token);
             let Some(seat) = self.repo.link_seat(game, &hash, &account.id).await? else { continue };
-            // The game in memory (on this server) knows it too.
+            // The game in memory (on this server) knows it too, and the
+            // other servers sharing the storage are told.
             if let Some(live) = self.games.in_memory(game) {
                 let mut table = live.lock().await;
                 if let Some(Seat::Human { account: a @ None, .. }) = table.seats.get_mut(seat as usize) {
                     *a = Some(account.id.clone());
+                }
+            }
+            if let Some(server) = self.cluster.server() {
+                let change = Change::Seats { game: game.clone(), server: server.to_string() };
+                if let Err(e) = self.cluster.publish(&change).await {
+                    tracing::warn!(game = %game, error = %e, "cannot tell the other servers of a seat linked");
                 }
             }
             linked.push((game.clone(), seat));

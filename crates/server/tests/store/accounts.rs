@@ -18,13 +18,10 @@ conformance!(
     a_ceremony_taken_on_two_servers_at_once_is_taken_once,
     passkeys_are_added_once_within_the_bound_and_listed_oldest_first,
     a_passkey_is_found_by_its_credential_used_and_removed_by_its_account,
-    passkeys_added_at_once_stay_within_the_bound (postgres:
-        "src/store/accounts/pg.rs: add counts an account's passkeys without a lock, so adds at once pass `max`"),
+    passkeys_added_at_once_stay_within_the_bound,
     a_deleted_account_takes_its_passkeys_and_ceremonies_along,
-    a_refused_session_sweeps_nothing (postgres:
-        "src/store/accounts/pg.rs: create_session sweeps and inserts outside a transaction, so a refused one sweeps"),
-    a_refused_ceremony_sweeps_nothing (postgres:
-        "src/store/accounts/pg.rs: save_challenge sweeps and inserts outside a transaction, so a refused one sweeps"),
+    a_refused_session_sweeps_nothing,
+    a_refused_ceremony_sweeps_nothing,
 );
 
 // ---------------------------------------------------------------- accounts and sessions

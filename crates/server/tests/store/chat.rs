@@ -12,11 +12,8 @@ conformance!(
     a_rematch_is_accepted_once_per_seat_and_made_once,
     a_rematch_claimed_from_two_servers_at_once_is_made_once,
     a_game_s_chat_and_rematch_go_with_it,
-    consent_withdrawn_for_a_game_that_is_gone_is_refused (sqlite:
-        "src/store/chat/sqlite.rs: set_consent(.., false) deletes nothing and says Ok (PostgreSQL refuses it)"),
-    a_chat_bounded_past_any_count_takes_every_message
-        (sqlite: "src/store/chat/sqlite.rs: add passes `max as i64`, -1 for usize::MAX: the chat is always full")
-        (postgres: "src/store/chat/pg.rs: add passes `max as i64`, -1 for usize::MAX: the chat is always full"),
+    consent_withdrawn_for_a_game_that_is_gone_is_refused,
+    a_chat_bounded_past_any_count_takes_every_message,
 );
 
 fn line(seat: Option<u8>, text: &str, at: i64) -> ChatMessage {

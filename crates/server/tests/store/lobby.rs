@@ -10,12 +10,10 @@ conformance!(
     a_table_changes_only_at_the_version_read,
     a_table_changed_from_two_servers_at_once_changes_once,
     tables_opened_at_once_stay_within_their_owner_s_bound,
-    tables_opened_at_once_by_many_owners_stay_within_the_lobby_s_bound (postgres:
-        "src/store/lobby/pg.rs: open counts the lobby's tables under a lock per owner only, so owners opening at once pass `total`"),
+    tables_opened_at_once_by_many_owners_stay_within_the_lobby_s_bound,
     waits_start_within_their_bounds,
     waits_started_at_once_stay_within_their_owner_s_bound,
-    waits_started_at_once_by_many_owners_stay_within_the_bound_in_all (postgres:
-        "src/store/lobby/pg.rs: wait counts the waits under a lock per owner only, so owners waiting at once pass `total`"),
+    waits_started_at_once_by_many_owners_stay_within_the_bound_in_all,
     waits_are_paired_all_or_none_and_once,
     waits_paired_from_two_servers_at_once_are_paired_once,
     a_wait_is_seen_and_cancelled_only_while_unpaired,

@@ -405,6 +405,34 @@ impl Games {
         before - games.len()
     }
 
+    /// Game `id`'s seats as stored, if it is in memory here (another
+    /// server linked one to an account): each seat's account link.
+    pub async fn reload_seats(&self, id: &str) {
+        let Some(live) = self.in_memory(id) else { return };
+        let stored = match self.games.load(id).await {
+            Ok(Some(stored)) => stored,
+            Ok(None) => return,
+            Err(e) => {
+                tracing::warn!(game = %id, error = %e, "cannot read a game's seats again");
+                return;
+            }
+        };
+        let mut t = live.lock().await;
+        let mut changed = false;
+        for (mine, theirs) in t.seats.iter_mut().zip(stored.seats) {
+            if let (Seat::Human { account, .. }, Seat::Human { account: linked, .. }) = (mine, theirs) {
+                if *account != linked {
+                    *account = linked;
+                    changed = true;
+                }
+            }
+        }
+        drop(t);
+        if changed {
+            live.changed();
+        }
+    }
+
     /// Lets games `ids` leave memory (they were deleted).
     pub fn forget(&self, ids: &[String]) {
         let mut games = self.held();

@@ -58,13 +58,16 @@ impl AccountRepo for PgAccounts {
         now: i64,
         idle_before: i64,
     ) -> Result<(), StoreError> {
-        let conn = self.0.conn().await?;
-        conn.execute("DELETE FROM sessions WHERE seen_at < $1", &[&idle_before]).await?;
-        conn.execute(
+        let mut conn = self.0.conn().await?;
+        // The sweep and the session in one transaction: a refused one sweeps nothing.
+        let tx = conn.transaction().await?;
+        tx.execute("DELETE FROM sessions WHERE seen_at < $1", &[&idle_before]).await?;
+        tx.execute(
             "INSERT INTO sessions (token_hash, account, created_at, seen_at) VALUES ($1, $2, $3, $3)",
             &[&token_hash, &account, &now],
         )
         .await?;
+        tx.commit().await?;
         Ok(())
     }
 
@@ -108,8 +111,12 @@ impl AccountRepo for PgAccounts {
 #[async_trait::async_trait]
 impl PasskeyRepo for PgPasskeys {
     async fn save_challenge(&self, challenge: &PasskeyChallenge, now: i64) -> Result<(), StoreError> {
-        let conn = self.0.conn().await?;
-        passkeys::save_challenge(&conn, challenge, now).await
+        let mut conn = self.0.conn().await?;
+        // The sweep and the ceremony kept in one transaction: a refused one sweeps nothing.
+        let tx = conn.transaction().await?;
+        passkeys::save_challenge(&tx, challenge, now).await?;
+        tx.commit().await?;
+        Ok(())
     }
 
     async fn take_challenge(
@@ -123,8 +130,13 @@ impl PasskeyRepo for PgPasskeys {
     }
 
     async fn add(&self, passkey: &StoredPasskey, max: usize) -> Result<bool, StoreError> {
-        let conn = self.0.conn().await?;
-        passkeys::add(&conn, passkey, max).await
+        let mut conn = self.0.conn().await?;
+        // One account's passkeys added one at a time, so that the bound holds.
+        let tx = conn.transaction().await?;
+        tx.execute("SELECT pg_advisory_xact_lock(hashtext('passkeys:' || $1))", &[&passkey.account]).await?;
+        let added = passkeys::add(&tx, passkey, max).await?;
+        tx.commit().await?;
+        Ok(added)
     }
 
     async fn of(&self, account: &str) -> Result<Vec<StoredPasskey>, StoreError> {
@@ -160,7 +172,7 @@ fn account_row(r: &tokio_postgres::Row) -> Result<Account, StoreError> {
 }
 
 mod passkeys {
-    use tokio_postgres::Client;
+    use tokio_postgres::{Client, Transaction};
 
     use crate::store::accounts::{
         unexpired, Account, PasskeyChallenge, StoredPasskey, ACCOUNT_COLUMNS, ADD, PASSKEY_COLUMNS, SAVE, TAKE,
@@ -178,7 +190,7 @@ mod passkeys {
         })
     }
 
-    pub async fn save_challenge(conn: &Client, c: &PasskeyChallenge, now: i64) -> Result<(), StoreError> {
+    pub async fn save_challenge(conn: &Transaction<'_>, c: &PasskeyChallenge, now: i64) -> Result<(), StoreError> {
         conn.execute("DELETE FROM passkey_challenges WHERE expires_at < $1", &[&now]).await?;
         conn.execute(SAVE, &[&c.id_hash, &c.kind, &c.account, &c.state, &c.expires_at]).await?;
         Ok(())
@@ -205,7 +217,7 @@ mod passkeys {
         Ok(c.and_then(|c| unexpired(c, now)))
     }
 
-    pub async fn add(conn: &Client, p: &StoredPasskey, max: usize) -> Result<bool, StoreError> {
+    pub async fn add(conn: &Transaction<'_>, p: &StoredPasskey, max: usize) -> Result<bool, StoreError> {
         let max = i64::try_from(max).unwrap_or(i64::MAX);
         let n = conn.execute(ADD, &[&p.credential_id, &p.account, &p.name, &p.passkey, &p.created_at, &max]).await?;
         Ok(n == 1)

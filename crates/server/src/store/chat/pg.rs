@@ -28,7 +28,7 @@ impl ChatRepo for PgChat {
             )
             .await?;
         let seat = m.seat.map(i32::from);
-        let max = max as i64;
+        let max = i64::try_from(max).unwrap_or(i64::MAX);
         // Two servers numbering a message at once: the second tries again.
         for _ in 0..8 {
             match conn.query_opt(&st, &[&id, &seat, &m.author, &m.name, &m.text, &m.at, &max]).await {

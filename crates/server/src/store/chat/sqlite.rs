@@ -26,7 +26,7 @@ impl ChatRepo for SqliteChat {
                             ?2, ?3, ?4, ?5, ?6
                      WHERE (SELECT COUNT(*) FROM chat_messages WHERE game_id = ?1) < ?7
                      RETURNING seq",
-                        params![id, m.seat, m.author, m.name, m.text, m.at, max as i64],
+                        params![id, m.seat, m.author, m.name, m.text, m.at, i64::try_from(max).unwrap_or(i64::MAX)],
                         |r| r.get::<_, i64>(0),
                     )
                     .optional()?;
@@ -88,12 +88,21 @@ impl ChatRepo for SqliteChat {
         let id = id.to_string();
         self.0
             .run(move |db| {
-                let sql = if agree {
-                    "INSERT OR IGNORE INTO chat_consent (game_id, seat) VALUES (?1, ?2)"
-                } else {
-                    "DELETE FROM chat_consent WHERE game_id = ?1 AND seat = ?2"
-                };
-                db.conn().execute(sql, params![id, seat])?;
+                let conn = db.conn();
+                if agree {
+                    conn.execute(
+                        "INSERT OR IGNORE INTO chat_consent (game_id, seat) VALUES (?1, ?2)",
+                        params![id, seat],
+                    )?;
+                    return Ok(());
+                }
+                // A withdrawal for a game that is gone is refused, as any write is.
+                let game: bool =
+                    conn.query_row("SELECT EXISTS (SELECT 1 FROM games WHERE id = ?1)", [&id], |r| r.get(0))?;
+                if !game {
+                    return Err(StoreError::failed(format!("no game {id}")));
+                }
+                conn.execute("DELETE FROM chat_consent WHERE game_id = ?1 AND seat = ?2", params![id, seat])?;
                 Ok(())
             })
             .await

@@ -52,7 +52,7 @@ impl ClockRepo for PgClocks {
         let conn = self.0.conn().await?;
         let rows = conn
             .query(
-                "SELECT id FROM games WHERE deadline IS NOT NULL AND deadline <= $1 ORDER BY deadline LIMIT $2",
+                "SELECT id FROM games WHERE deadline IS NOT NULL AND deadline <= $1 ORDER BY deadline, id LIMIT $2",
                 &[&now, &limit],
             )
             .await?;

@@ -62,7 +62,7 @@ impl ClockRepo for SqliteClocks {
             .run(move |db| {
                 let conn = db.conn();
                 let mut stmt = conn.prepare(
-                    "SELECT id FROM games WHERE deadline IS NOT NULL AND deadline <= ?1 ORDER BY deadline LIMIT ?2",
+                    "SELECT id FROM games WHERE deadline IS NOT NULL AND deadline <= ?1 ORDER BY deadline, id LIMIT ?2",
                 )?;
                 let ids =
                     stmt.query_map(params![now, limit], |r| r.get::<_, String>(0))?.collect::<Result<Vec<_>, _>>()?;

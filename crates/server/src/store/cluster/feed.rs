@@ -125,9 +125,11 @@ impl Listener {
         for row in missed {
             if let (Ok(id), Ok(moves)) = (row.try_get::<_, String>(0), row.try_get::<_, i64>(1)) {
                 let clock = row.try_get::<_, bool>(2).unwrap_or(true).then(|| Change::Clock { game: id.clone() });
+                // Its seats too (one may have been linked to an account).
+                let seats = Change::Seats { game: id.clone(), server: String::new() };
                 // The move first: a server reads the clocks once caught up.
                 let moved = Change::Moved(GameChanged { id, moves: moves.max(0) as usize });
-                if !self.send(moved) || clock.is_some_and(|c| !self.send(c)) {
+                if !self.send(moved) || clock.is_some_and(|c| !self.send(c)) || !self.send(seats) {
                     return Ended::Closed;
                 }
             }

@@ -51,6 +51,9 @@ pub enum Change {
     /// A game's chat download consent or rematch changed on `server`: the
     /// others read it again (services/rematch.rs).
     Rematch { game: String, server: String },
+    /// A seat of `game` was linked to an account on `server` (a player
+    /// signed in): the others read its seats again (services/ratings.rs).
+    Seats { game: String, server: String },
 }
 
 /// What a server learns at each heartbeat ([`ClusterRepo::beat`]).

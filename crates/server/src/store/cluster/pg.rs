@@ -128,6 +128,7 @@ impl ClusterRepo for PgCluster {
             Change::Thinking { .. }
             | Change::Chat { .. }
             | Change::Rematch { .. }
+            | Change::Seats { .. }
             | Change::Clock { .. }
             | Change::Lobby { .. } => self.0.notify(EVENTS, &payload).await,
             Change::Moved(_) | Change::Gone { .. } | Change::PresenceAll { .. } => Ok(()),

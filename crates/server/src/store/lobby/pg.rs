@@ -22,8 +22,9 @@ impl LobbyRepo for PgLobby {
     async fn open(&self, row: &LobbyRow, per_owner: usize, total: usize) -> Result<bool, StoreError> {
         let mut conn = self.0.conn().await?;
         let tx = conn.transaction().await?;
-        // One owner's tables one at a time, so that their bound holds.
-        tx.execute("SELECT pg_advisory_xact_lock(hashtext('lobby:' || $1))", &[&row.owner]).await?;
+        // Tables opened one at a time, so that the owner's bound and the
+        // lobby's both hold (a table is opened a few times a minute).
+        tx.execute("SELECT pg_advisory_xact_lock(hashtext('lobby:tables'))", &[]).await?;
         let n = tx
             .execute(
                 "INSERT INTO lobby_tables (id, owner, body, version, open, seen_at, created_at)
@@ -105,7 +106,9 @@ impl LobbyRepo for PgLobby {
     async fn wait(&self, w: &Waiting, per_owner: usize, total: usize) -> Result<bool, StoreError> {
         let mut conn = self.0.conn().await?;
         let tx = conn.transaction().await?;
-        tx.execute("SELECT pg_advisory_xact_lock(hashtext('wait:' || $1))", &[&w.owner]).await?;
+        // Waits started one at a time, so that the owner's bound and the
+        // store's both hold.
+        tx.execute("SELECT pg_advisory_xact_lock(hashtext('lobby:waits'))", &[]).await?;
         let n = tx
             .execute(
                 "INSERT INTO lobby_waiting (id, owner, token_hash, name, rating, body, since, seen_at, game, seat)

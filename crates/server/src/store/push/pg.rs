@@ -86,7 +86,7 @@ impl PushRepo for PgPush {
     }
 
     async fn subscriptions(&self, target: &str) -> Result<Vec<PushSubscription>, StoreError> {
-        let sql = format!("SELECT {COLUMNS} FROM push_subscriptions WHERE target = $1 ORDER BY created_at");
+        let sql = format!("SELECT {COLUMNS} FROM push_subscriptions WHERE target = $1 ORDER BY created_at, endpoint");
         let rows = self.0.conn().await?.query(&sql, &[&target]).await?;
         rows.iter()
             .map(|r| {

@@ -87,7 +87,7 @@ impl PushRepo for SqlitePush {
             .run(move |db| {
                 let conn = db.conn();
                 let mut stmt = conn.prepare(&format!(
-                    "SELECT {COLUMNS} FROM push_subscriptions WHERE target = ?1 ORDER BY created_at"
+                    "SELECT {COLUMNS} FROM push_subscriptions WHERE target = ?1 ORDER BY created_at, endpoint"
                 ))?;
                 let rows = stmt.query_map([target], |r| {
                     Ok(PushSubscription {

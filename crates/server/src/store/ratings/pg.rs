@@ -44,7 +44,12 @@ impl RatingRepo for PgRatings {
         };
         let mut seats: Vec<Seat> = serde_json::from_str(row.try_get::<_, &str>(0)?)?;
         let Some(seat) = link_in(&mut seats, token_hash, account) else { return Ok(None) };
-        tx.execute("UPDATE games SET seats = $2 WHERE id = $1", &[&id, &serde_json::to_string(&seats)?]).await?;
+        // (`stored_at`: a change feed that was away reads the seats again.)
+        tx.execute(
+            "UPDATE games SET seats = $2, stored_at = now() WHERE id = $1",
+            &[&id, &serde_json::to_string(&seats)?],
+        )
+        .await?;
         tx.execute(
             "INSERT INTO account_seats (game_id, seat, account) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
             &[&id, &i32::from(seat), &account],
@@ -216,7 +221,7 @@ impl RatingRepo for PgRatings {
             .query(
                 "SELECT g.id, g.progress FROM rated_games r JOIN games g ON g.id = r.game_id
                  WHERE r.applied = 0 AND (g.progress::jsonb ->> 'finished') = 'true' AND g.updated_at < $1
-                 ORDER BY g.updated_at LIMIT $2",
+                 ORDER BY g.updated_at, g.id LIMIT $2",
                 &[&before, &limit],
             )
             .await?;

@@ -244,7 +244,7 @@ impl RatingRepo for SqliteRatings {
                 let mut stmt = conn.prepare(
                     "SELECT g.id, g.progress FROM rated_games r JOIN games g ON g.id = r.game_id
                  WHERE r.applied = 0 AND json_extract(g.progress, '$.finished') = 1 AND g.updated_at < ?1
-                 ORDER BY g.updated_at LIMIT ?2",
+                 ORDER BY g.updated_at, g.id LIMIT ?2",
                 )?;
                 let rows =
                     stmt.query_map(params![before, limit], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
