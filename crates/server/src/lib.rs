@@ -47,8 +47,8 @@ pub use qr::MAX_QR_TEXT;
 pub use rating::{bot_rating, rank_seats, update as update_ratings, Pool, Rating, MULTI_SCALE, PROVISIONAL_GAMES};
 pub use routes::MAX_PASSKEY_BODY;
 pub use routes::{
-    app, app_with, COOKIE, COOKIE_MAX_AGE, MAX_ACCOUNT_BODY, MAX_BODY, MAX_RECORD, MAX_SAVED_RULES, MAX_TOKENS,
-    MAX_WS_MESSAGE, SAVES_PER_HOUR,
+    app, app_with, COOKIE, COOKIE_MAX_AGE, DEVICE_COOKIE, MAX_ACCOUNT_BODY, MAX_BODY, MAX_RECORD, MAX_SAVED_RULES,
+    MAX_TOKENS, MAX_WS_MESSAGE, SAVES_PER_HOUR,
 };
 pub use services::games::{rebuild, MoveRequest, SeatToken, Viewer};
 pub use services::passkeys::{passkey_origin, MAX_PASSKEYS, STARTS_PER_ADDRESS};

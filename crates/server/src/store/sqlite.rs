@@ -145,6 +145,8 @@ const MIGRATIONS: &[&str] = &[
     // 15: accounts' name keys with the confusables skeleton (done in Rust:
     // `rekey_accounts`).
     "",
+    // 16: the devices that signed in to an account.
+    super::accounts::DEVICES_SCHEMA,
 ];
 
 /// Migration 3: every stored `token` becomes its `token_hash`.
