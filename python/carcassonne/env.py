@@ -288,7 +288,10 @@ class CarcassonneEnv(AECEnv):
         assert seat is not None, "a game that is not over has a player to move"
         self.agent_selection = self.possible_agents[seat]
         legal = self.core.legal_actions()
-        self.infos[self.agent_selection] = {"legal_actions": legal}
+        # The flat form follows PettingZoo's classic games: the mask is in the
+        # observation and the infos hold nothing (a list of varying length
+        # there is what libraries that stack infos into arrays cannot take).
+        self.infos[self.agent_selection] = {"legal_actions": legal} if self.observation == "dict" else {}
         if len(legal) == 0:
             # Every legal move lies outside the window: the game cannot go
             # on in this action space, so it is truncated (never seen with

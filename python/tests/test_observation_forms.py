@@ -26,7 +26,8 @@ def test_the_flat_form_follows_the_pettingzoo_convention():
     assert set(obs) == {"observation", "action_mask"}
     assert obs["observation"].dtype == np.float32 and obs["action_mask"].dtype == np.int8
     assert space.contains(obs)
-    assert np.array_equal(np.flatnonzero(obs["action_mask"]), e.infos[e.agent_selection]["legal_actions"])
+    assert np.array_equal(np.flatnonzero(obs["action_mask"]), e.core.legal_actions())
+    assert e.infos[e.agent_selection] == {}  # as PettingZoo's classic games: the mask says it all
 
 
 def test_flat_vector_is_the_dict_observation_in_order():
