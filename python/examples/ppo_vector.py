@@ -144,7 +144,7 @@ def main():
     ap.add_argument("--epochs", type=int, default=2)
     ap.add_argument("--minibatch", type=int, default=512)
     ap.add_argument("--lr", type=float, default=1e-3)
-    ap.add_argument("--radius", type=int, default=8, help="the window (17 × 17 cells: no game against random left it)")
+    ap.add_argument("--radius", type=int, default=8, help="the window (17 × 17 cells)")
     ap.add_argument("--eval", type=int, default=200, help="evaluation games against random, before and after")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2, help="PyTorch's threads")

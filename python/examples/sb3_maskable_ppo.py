@@ -10,9 +10,10 @@ its 69,192 entries out of the network's input (it still works with them).
     python python/examples/sb3_maskable_ppo.py --steps 2048 --policy MultiInputPolicy
     python python/examples/sb3_maskable_ppo.py --steps 2048 --policy MlpPolicy
 
-`--radius 8` (17 × 17 cells, 20,808 actions; no game against random left
-it) makes the network and each step about three times smaller. This shows
-the plumbing; see ppo_vector.py for a policy that wins.
+`--radius 8` (17 × 17 cells, 20,808 actions; in 2,048 games of random moves
+against random none was truncated by it) makes the network and each step
+about three times smaller. This shows the plumbing; see ppo_vector.py for a
+policy that wins.
 """
 
 import argparse
@@ -49,7 +50,7 @@ def main():
     ap.add_argument("--eval", type=int, default=4, help="evaluation games after training")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
-    torch.set_num_threads(2)
+    torch.set_num_threads(1)  # one network step at a time: a second thread only waits
     observation = "dict" if args.policy == "MultiInputPolicy" else "flat"
     env = SingleAgentEnv(opponents=args.opponents, radius=args.radius, observation=observation, action_mask=False)
     model = MaskablePPO(args.policy, env, n_steps=min(512, args.steps), batch_size=64, n_epochs=2, seed=args.seed)
