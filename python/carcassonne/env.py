@@ -36,7 +36,7 @@ except ImportError as e:  # pragma: no cover - exercised only without the extra
         "(or pip install pettingzoo gymnasium)"
     ) from e
 
-from ._carcassonne import DEFAULT_RADIUS, TILE_KINDS, Bot, EnvCore
+from ._carcassonne import DECISIONS, DEFAULT_RADIUS, TILE_KINDS, Bot, EnvCore
 
 REWARDS = ("win", "score")
 ILLEGAL = ("lose", "raise")
@@ -107,6 +107,14 @@ def flat_space(core: EnvCore) -> spaces.Box:
 def flatten(obs: Dict[str, np.ndarray]) -> np.ndarray:
     """A dict observation as one float32 vector (`flat_space`)."""
     return np.concatenate([obs[k].ravel() for k in FLAT_KEYS], dtype=np.float32)
+
+
+def action_shape(core: EnvCore) -> Tuple[int, int, int, int, int]:
+    """The flat action space as the array it indexes, in C order: (hand slot,
+    row y + radius, column x + radius, rotation, decision). A flat action is
+    `np.ravel_multi_index((slot, row, col, rot, decision), action_shape(core))`,
+    and a spatial policy's logits of that shape, flattened, are the action's."""
+    return (core.slots, core.width, core.width, 4, DECISIONS)
 
 
 def mask_space(core: EnvCore) -> spaces.Box:
@@ -522,5 +530,5 @@ GYM_ID = "carcassonne/SingleAgent-v0"
 if GYM_ID not in gymnasium.registry:
     gymnasium.register(GYM_ID, entry_point="carcassonne.env:SingleAgentEnv", disable_env_checker=True)
 
-__all__ = ["FLAT_KEYS", "GYM_ID", "CarcassonneEnv", "SingleAgentEnv", "action_index", "env", "flat_layout", "flat_space",
+__all__ = ["FLAT_KEYS", "GYM_ID", "CarcassonneEnv", "SingleAgentEnv", "action_index", "action_shape", "env", "flat_layout", "flat_space",
            "flatten", "observation_space", "raw_env", "render_text", "state_space"]

@@ -97,3 +97,27 @@ def test_bad_observation_form_is_refused():
         env(observation="image")
     with pytest.raises(ValueError, match="observation must be one of"):
         SingleAgentEnv(observation="image")
+
+
+def test_action_shape_factors_every_legal_action():
+    """Each legal flat action, unravelled in `action_shape`, is its move's
+    hand slot, cell (row y + radius, column x + radius), rotation and
+    decision, over rule sets with hands, The River and The Abbot."""
+    from carcassonne.env import action_shape
+
+    for rules, players in (("standard", 2), ("standard,hand=3,abbot=true", 3), ("first-edition,river=true", 2)):
+        e = env(rules=rules, players=players, radius=9)
+        e.reset(seed=7)
+        shape = action_shape(e.core)
+        assert int(np.prod(shape)) == e.action_space("player_0").n
+        rng = np.random.default_rng(7)
+        for _ in range(25):
+            agent = e.agent_selection
+            hand = e.core.game().hand(e.core.to_move)
+            for a in e.infos[agent]["legal_actions"]:
+                slot, row, col, rot, decision = np.unravel_index(int(a), shape)
+                move = e.core.decode(int(a))
+                assert hand[slot] == move.tile
+                assert (col - 9, row - 9) == tuple(move.at) and rot == move.rot
+                assert (decision == 0) == (move.meeple is None and move.abbot is None and not move.recall)
+            e.step(int(rng.choice(e.infos[agent]["legal_actions"])))
