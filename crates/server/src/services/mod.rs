@@ -120,7 +120,7 @@ impl AppState {
         let games = Arc::new(Games::new(&store, programs.clone(), Arc::clone(&quotas), games::clock::Now::default()));
         let bots = Bots::new(&store, Arc::clone(&games), workers.clone(), &config);
         let clocks = Arc::new(Clocks::new(&store, Arc::clone(&games), Arc::clone(&bots), Arc::clone(&left)));
-        let ratings = Arc::new(Ratings::new(&store, Arc::clone(&games)));
+        let ratings = Arc::new(Ratings::new(&store, Arc::clone(&games), &config));
         let push = Arc::new(Push::new(&store, Arc::clone(&games), config.push.clone()));
         let chat = Arc::new(Chat::new(&store));
         let rematches = Rematches::new(&store, Arc::clone(&games), Arc::clone(&chat), Arc::clone(&quotas));

@@ -190,6 +190,8 @@ pub const MIGRATIONS: &[&str] = &[
     "",
     // 16: the devices that signed in to an account.
     super::accounts::DEVICES_SCHEMA,
+    // 17: the address each seat of a rated game was taken from.
+    super::ratings::SEAT_ADDRESS_SCHEMA,
 ];
 
 /// The most connections one server keeps open for requests (the change

@@ -147,6 +147,8 @@ const MIGRATIONS: &[&str] = &[
     "",
     // 16: the devices that signed in to an account.
     super::accounts::DEVICES_SCHEMA,
+    // 17: the address each seat of a rated game was taken from.
+    super::ratings::SEAT_ADDRESS_SCHEMA,
 ];
 
 /// Migration 3: every stored `token` becomes its `token_hash`.

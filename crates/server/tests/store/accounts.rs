@@ -23,6 +23,7 @@ conformance!(
     a_refused_session_sweeps_nothing,
     a_refused_ceremony_sweeps_nothing,
     devices_are_kept_per_account_the_oldest_forgotten,
+    an_account_is_found_by_its_id,
 );
 
 // ---------------------------------------------------------------- accounts and sessions
@@ -123,6 +124,15 @@ async fn a_deleted_account_ends_its_sessions_and_frees_its_name(store: Store) {
     assert!(!store.accounts.end_session("s1").await.unwrap(), "its sessions went with it");
     assert!(store.accounts.session("s2", 10_000, 0, 0).await.unwrap().is_some());
     assert!(store.accounts.create(&account("a3", "Ada")).await.unwrap(), "the name is free again");
+}
+
+async fn an_account_is_found_by_its_id(store: Store) {
+    let ada = account("a1", "Ada");
+    assert!(store.accounts.create(&ada).await.unwrap());
+    assert_eq!(store.accounts.by_id("a1").await.unwrap(), Some(ada));
+    assert_eq!(store.accounts.by_id("nope").await.unwrap(), None);
+    assert!(store.accounts.delete("a1").await.unwrap());
+    assert_eq!(store.accounts.by_id("a1").await.unwrap(), None);
 }
 
 async fn devices_are_kept_per_account_the_oldest_forgotten(store: Store) {

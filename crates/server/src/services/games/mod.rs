@@ -27,7 +27,8 @@ use crate::error::ApiError;
 use crate::services::ids::{new_game_id, now_ms, plausible_id, random_bytes};
 use crate::services::quotas::Quotas;
 use crate::store::{
-    Account, Change, ChatRepo, ClockRepo, ClusterRepo, GameRepo, NewGame, RatingRepo, Seat, Store, StoreError,
+    hash_token, Account, Change, ChatRepo, ClockRepo, ClusterRepo, GameRepo, NewGame, RatingRepo, Seat, Store,
+    StoreError,
 };
 
 /// A move as a client sends it: the record's move fields plus the version
@@ -67,6 +68,9 @@ pub struct Start {
     pub rated: bool,
     /// Chat turned off for everyone.
     pub chat_off: bool,
+    /// The client address the game was made from (the key's hash): where
+    /// its creator's linked seat was taken (ratings).
+    pub address: Option<String>,
 }
 
 /// The most spare games kept.
@@ -155,6 +159,7 @@ impl Games {
             away_minutes: req.away_minutes,
             rated: req.rated,
             chat_off: req.chat_off,
+            address: ip.map(|ip| hash_token(&ip.to_string())),
         };
         control_of(start.clock.as_ref(), start.away_minutes)?;
         self.quotas.take(ip)?;
@@ -183,7 +188,7 @@ impl Games {
         let created_at = now_ms();
         let new =
             clock.kept_with(NewGame::new(id.clone(), record, live_seed, seats.clone(), created_at, start.public))?;
-        self.keep(&new, start.rated, start.chat_off).await?;
+        self.keep(&new, start.rated, start.chat_off, start.address.as_deref()).await?;
         tracing::info!(game = %id, players = names.len(), "game created");
         let mut table = Table::new(game, seats, created_at, created_at);
         table.clock = Some(clock);
@@ -196,16 +201,23 @@ impl Games {
     }
 
     /// Stores a new game (not held in memory: it is loaded when asked for),
-    /// its seats linked to their accounts (their rows), marked rated, its
+    /// its seats linked to their accounts (their rows; taken from the
+    /// address whose key hashes to `address`, if known), marked rated, its
     /// chat turned off.
     ///
     /// # Errors
     /// `storage_error` (a taken id among them).
-    pub async fn keep(&self, new: &NewGame, rated: bool, chat_off: bool) -> Result<(), ApiError> {
+    pub async fn keep(
+        &self,
+        new: &NewGame,
+        rated: bool,
+        chat_off: bool,
+        address: Option<&str>,
+    ) -> Result<(), ApiError> {
         self.games.create(new).await?;
         for s in &new.seats {
             if let Seat::Human { token_hash, account: Some(account), .. } = s {
-                self.ratings.link_seat(&new.id, token_hash, account).await?;
+                self.ratings.link_seat(&new.id, token_hash, account, address).await?;
             }
         }
         if rated {

@@ -225,6 +225,12 @@ pub trait AccountRepo: Send + Sync {
     /// The storage fails.
     async fn end_sessions(&self, account: &str, keep: Option<&str>) -> Result<u64, StoreError>;
 
+    /// The account of this id.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn by_id(&self, id: &str) -> Result<Option<Account>, StoreError>;
+
     /// Keeps a device that signed in to `account` (its token's hash), at
     /// `now`; the account's oldest devices beyond `keep` are forgotten.
     ///

@@ -107,6 +107,12 @@ impl AccountRepo for PgAccounts {
             .await?)
     }
 
+    async fn by_id(&self, id: &str) -> Result<Option<Account>, StoreError> {
+        let sql = format!("SELECT {ACCOUNT_COLUMNS} FROM accounts a WHERE a.id = $1");
+        let row = self.0.conn().await?.query_opt(&sql, &[&id]).await?;
+        row.map(|r| account_row(&r)).transpose()
+    }
+
     async fn add_device(&self, token_hash: &str, account: &str, now: i64, keep: usize) -> Result<(), StoreError> {
         let keep = i64::try_from(keep).unwrap_or(i64::MAX);
         let mut conn = self.0.conn().await?;

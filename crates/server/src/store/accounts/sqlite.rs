@@ -143,6 +143,16 @@ impl AccountRepo for SqliteAccounts {
             .await
     }
 
+    async fn by_id(&self, id: &str) -> Result<Option<Account>, StoreError> {
+        let id = id.to_string();
+        self.0
+            .run(move |db| {
+                let sql = format!("SELECT {ACCOUNT_COLUMNS} FROM accounts a WHERE a.id = ?1");
+                Ok(db.read().query_row(&sql, [id], account_row).optional()?)
+            })
+            .await
+    }
+
     async fn add_device(&self, token_hash: &str, account: &str, now: i64, keep: usize) -> Result<(), StoreError> {
         let (hash, account) = (token_hash.to_string(), account.to_string());
         let keep = i64::try_from(keep).unwrap_or(i64::MAX);
