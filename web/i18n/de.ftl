@@ -781,6 +781,7 @@ clock-handover-away = { $name } ist seit { $n ->
     } weg. Den Platz einem Bot geben, bis { $name } zurückkommt?
 clock-bot-level = Bot-Stufe
 clock-handover = Den Platz von { $name } einem Bot geben
+clock-flagged-note = Deine Zeit ist abgelaufen: Ein Bot spielt deinen Platz bis zum Ende der Partie.
 clock-takeback-note = Ein Bot spielt für dich, während du weg warst.
 clock-takeback = Meinen Platz zurücknehmen
 clock-none = Ohne Uhr

@@ -798,6 +798,7 @@ clock-handover-away = { $name } has been away for { $n ->
     }. Hand their seat to a bot until they come back?
 clock-bot-level = Bot level
 clock-handover = Hand { $name }'s seat to a bot
+clock-flagged-note = Your time ran out: a bot plays your seat to the end of the game.
 clock-takeback-note = A bot plays for you while you were away.
 clock-takeback = Take my seat back
 clock-none = No clock

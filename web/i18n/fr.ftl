@@ -796,6 +796,7 @@ clock-handover-away = { $name } est absent depuis { $n ->
     }. Confier sa place à un bot jusqu’à son retour ?
 clock-bot-level = Niveau du bot
 clock-handover = Confier la place de { $name } à un bot
+clock-flagged-note = Votre temps est écoulé : un bot joue votre place jusqu’à la fin de la partie.
 clock-takeback-note = Un bot joue pour vous pendant votre absence.
 clock-takeback = Reprendre ma place
 clock-none = Sans pendule

@@ -535,9 +535,10 @@ impl StateView {
             winners: game.winners().iter().map(|p| p.0).collect(),
             created_at: table.created_at,
             updated_at: table.updated_at,
-            clock: table.clock.as_ref().map(|c| {
-                ClockView::new(c, game, &table.seats, |i| table.seat_online(i), table.updated_at, table.now.ms())
-            }),
+            clock: table
+                .clock
+                .as_ref()
+                .map(|c| ClockView::new(c, game, &table.seats, table.updated_at, table.now.ms())),
         }
     }
 }

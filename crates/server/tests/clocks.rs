@@ -120,7 +120,7 @@ async fn real_time_counts_from_the_offer_and_adds_the_increment() {
 }
 
 #[tokio::test]
-async fn time_runs_out_a_bot_is_handed_the_seat_and_its_player_takes_it_back() {
+async fn time_runs_out_a_bot_is_handed_the_seat_and_keeps_it() {
     let (app, server) = test_app();
     let (id, tokens, s) = create(&app, timed(json!({ "kind": "realtime", "minutes": 1, "increment": 0 }))).await;
     let (t0, t1) = (tokens[0].as_deref().unwrap(), tokens[1].as_deref().unwrap());
@@ -174,22 +174,70 @@ async fn time_runs_out_a_bot_is_handed_the_seat_and_its_player_takes_it_back() {
     let (status, _) = post_move(&app, &id, t0, &pick_move(&s, 0, false)).await;
     assert_eq!(status, StatusCode::CONFLICT);
 
-    // Its player comes back: the seat is theirs at once (untimed: their
-    // time ran out), the log says so.
+    // Its player comes back: in real time a seat whose flag fell moves no
+    // more (issue 45, 8): the bot keeps it, the seat's moves are refused.
     let (status, v) = call(&app, "POST", &format!("/api/games/{id}/back?token={t0}"), Some("{}")).await;
     assert_eq!(status, StatusCode::OK, "{v}");
-    assert_eq!(v["clock"]["standin"], json!([null, null]));
-    assert_eq!(events(&v), ["timeout:0", "bot:0", "back:0"]);
+    assert_eq!(v["clock"]["standin"], json!(["random", null]), "the bot keeps the seat");
+    assert_eq!(events(&v), ["timeout:0", "bot:0"]);
     let s = state(&app, &id, Some(t1)).await;
     let (status, v) = post_move(&app, &id, t1, &pick_move(&s, 0, false)).await;
     assert_eq!(status, StatusCode::OK, "{v}");
-    assert_eq!(v["clock"]["running"], Value::Null, "seat 0 plays on untimed: {}", v["clock"]);
-    server.games.now().advance(10 * MINUTE);
+    let s = wait_for(&app, &id, Some(t0), |s| s["version"] == 5).await;
+    assert_eq!(s["turn"]["seat"], 1, "the bot moved for seat 0 again");
+}
+
+/// Issue 45, 8: a move after the flag fell is refused, also once the
+/// sweeper acted (the seat has no deadline then) and during the grace
+/// minute, before any bot stands in.
+#[tokio::test]
+async fn after_the_flag_fell_the_seat_never_moves_again() {
+    let (app, server) = test_app();
+    let (id, tokens, s) = create(&app, timed(json!({ "kind": "realtime", "minutes": 1, "increment": 0 }))).await;
+    let t0 = tokens[0].as_deref().unwrap();
+    server.games.now().advance(MINUTE + Duration::from_secs(6));
     server.clocks.sweep().await.unwrap();
-    let s = state(&app, &id, Some(t0)).await;
-    assert_eq!(s["version"], 4, "no bot moved for the returned player");
+    let after = state(&app, &id, Some(t0)).await;
+    assert_eq!(after["clock"]["expired"], json!([0]));
+    assert_eq!(after["clock"]["standin"], json!([null, null]), "the grace minute: no bot yet");
     let (status, v) = post_move(&app, &id, t0, &pick_move(&s, 0, false)).await;
+    assert_eq!((status, v["error"].as_str()), (StatusCode::CONFLICT, Some("time_up")), "{v}");
+    // Nor after the grace, when a bot took the seat and the player asks for it back.
+    server.games.now().advance(MINUTE + Duration::from_secs(1));
+    server.clocks.sweep().await.unwrap();
+    let s = wait_for(&app, &id, Some(t0), |s| s["version"] == 1).await;
+    assert_eq!(s["clock"]["standin"], json!(["normal", null]));
+    call(&app, "POST", &format!("/api/games/{id}/back?token={t0}"), Some("{}")).await;
+    assert_eq!(state(&app, &id, Some(t0)).await["clock"]["standin"], json!(["normal", null]));
+    assert_eq!(state(&app, &id, Some(t0)).await["version"], 1, "nothing moved meanwhile");
+}
+
+/// Issue 45, 8: a player who keeps the page open and never moves holds
+/// nobody hostage: after the away minutes the others may hand the seat
+/// over, the page open or not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_open_page_that_never_moves_may_be_handed_over() {
+    use futures_util::StreamExt;
+    let (app, server) = test_app();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(carcassonne_server::serve_on(listener, server.clone()));
+    let body = json!({ "seats": [ { "kind": "human" }, { "kind": "human" } ], "away_minutes": 3 });
+    let (id, tokens, _) = create(&app, body).await;
+    let (t0, t1) = (tokens[0].as_deref().unwrap(), tokens[1].as_deref().unwrap());
+    let (mut page, _) =
+        tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{id}/ws?token={t0}")).await.unwrap();
+    page.next().await.unwrap().unwrap();
+    let s = wait_for(&app, &id, Some(t1), |s| s["players"][0]["online"] == true).await;
+    assert_eq!(s["clock"]["may_hand_over"], json!([]));
+    server.games.now().advance(3 * MINUTE + Duration::from_secs(1));
+    let s = state(&app, &id, Some(t1)).await;
+    assert_eq!(s["players"][0]["online"], true, "the page is still open");
+    assert_eq!(s["clock"]["may_hand_over"], json!([0]));
+    let (status, v) = hand_over(&app, &id, t1, json!({ "seat": 0, "level": "random" })).await;
     assert_eq!(status, StatusCode::OK, "{v}");
+    wait_for(&app, &id, Some(t1), |s| s["version"] == 1).await;
+    drop(page);
 }
 
 #[tokio::test]

@@ -632,3 +632,32 @@ async fn a_deleted_loser_leaves_the_winners_result_standing() {
     play_to_the_end(&s, &id, &tokens).await;
     assert_eq!(duels(&s, "Ada").await, 1, "Ada's result stands");
 }
+
+/// Issue 45, 8: a rated player who stops moving for the away minutes (the
+/// page open or not) is handed over and loses: placed last whatever the
+/// bot then scores for the seat.
+#[tokio::test]
+async fn a_rated_seat_handed_over_for_being_away_loses() {
+    let s = server();
+    let ada = sign_up(&s, "Ada").await;
+    let bob = sign_up(&s, "Bob").await;
+    let body = json!({ "seats": [ { "kind": "human" }, { "kind": "remote" } ], "rated": true, "away_minutes": 2 });
+    let (id, tokens) = create(&s, Some(&ada), body).await;
+    link(&s, &bob, &id, tokens[1].as_deref().unwrap()).await;
+    let t0 = tokens[0].as_deref().unwrap();
+    // Ada moves; Bob does not.
+    let (_, st) = send(&s, "GET", &format!("/api/games/{id}?token={t0}"), None, None).await;
+    let (status, v) =
+        send(&s, "POST", &format!("/api/games/{id}/moves?token={t0}"), Some(pick_move(&st, 0, false)), None).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    s.state.games.now().advance(std::time::Duration::from_secs(2 * 60 + 1));
+    let handover = json!({ "seat": 1, "level": "random" });
+    let (status, v) = send(&s, "POST", &format!("/api/games/{id}/handover?token={t0}"), Some(handover), None).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["clock"]["timed_out"], 1, "{}", v["clock"]);
+    // The bot plays Bob's seat to the end (Ada's moves by her token).
+    play_to_the_end(&s, &id, &[Some(t0.to_string()), None]).await;
+    let (pa, pb) = (profile(&s, "Ada").await, profile(&s, "Bob").await);
+    assert!(close(pa["ratings"][0]["rating"].as_f64().unwrap(), 1662.3, 0.2), "Ada wins: {pa}");
+    assert!(close(pb["ratings"][0]["rating"].as_f64().unwrap(), 1337.7, 0.2), "Bob loses: {pb}");
+}

@@ -162,7 +162,6 @@ impl Clocks {
             return Err(ApiError::BadRequest(format!("seat {} is not a person's", req.seat)));
         }
         let now = self.now.ms();
-        let online = t.seat_online(p.index());
         let version = t.version();
         let Some(c) = t.clock.as_ref() else {
             return Err(ApiError::NotAway);
@@ -170,13 +169,18 @@ impl Clocks {
         if c.standin[p.index()].is_some() {
             return Err(ApiError::BadRequest(format!("a bot stands in for seat {} already", req.seat)));
         }
-        if !c.may_hand_over(&t.game, p, online, now, t.updated_at) {
+        if !c.may_hand_over(&t.game, p, now, t.updated_at) {
             return Err(ApiError::NotAway);
         }
         let mut next = c.clone();
         let turn = t.game.moves_played().saturating_add(1);
         let by = viewer.seats.first().map(|s| s.0);
         next.stand_in(p, level, by, turn, now);
+        // In a rated game the seat handed over loses, as one that ran out
+        // of time does (a claim of the game): placed last at the end.
+        if t.rated && next.timed_out.is_none() {
+            next.timed_out = Some(p.0);
+        }
         let json = serde_json::to_string(&next).map_err(|e| ApiError::Storage(e.to_string()))?;
         if !self.repo.swap(&live.id, c.deadline, &json, next.deadline).await? {
             self.games.load_clock_into(&live.id, &mut t).await;
@@ -202,8 +206,13 @@ impl Clocks {
         let version = t.version();
         let Table { clock, game, seats, .. } = &mut *t;
         let Some(c) = clock.as_ref() else { return Ok(false) };
-        let mine: Vec<PlayerId> =
-            viewer.seats.iter().copied().filter(|p| c.standin.get(p.index()).is_some_and(Option::is_some)).collect();
+        // (A seat whose real-time clock ran out moves no more: a bot keeps it.)
+        let mine: Vec<PlayerId> = viewer
+            .seats
+            .iter()
+            .copied()
+            .filter(|p| c.standin.get(p.index()).is_some_and(Option::is_some) && !c.flagged(*p))
+            .collect();
         if mine.is_empty() || game.is_over() {
             return Ok(false);
         }

@@ -312,16 +312,23 @@ impl ClockState {
         }
     }
 
+    /// Whether seat `p`'s real-time clock ran out: it moves no more (a
+    /// bot stands in for it).
+    pub fn flagged(&self, p: PlayerId) -> bool {
+        matches!(self.control, TimeControl::Realtime { .. }) && self.expired.get(p.index()).copied().unwrap_or(false)
+    }
+
     /// Whether seat `p` may be handed to a bot at `now`: its time ran out,
-    /// or it is to move and has been away (no connection open) for the
-    /// game's away minutes.
-    pub fn may_hand_over(&self, game: &Game, p: PlayerId, online: bool, now: i64, last_move: i64) -> bool {
+    /// or it is to move and has not moved for the game's away minutes —
+    /// its page open or not (a player who keeps the page open and never
+    /// moves holds nobody hostage).
+    pub fn may_hand_over(&self, game: &Game, p: PlayerId, now: i64, last_move: i64) -> bool {
         if self.expired.get(p.index()).copied().unwrap_or(false) {
             return true;
         }
         let since = self.offered_at.max(last_move);
         // (Real minutes: the test minute scales clocks only.)
-        game.to_move() == Some(p) && !online && now - since >= self.away_minutes as i64 * 60_000
+        game.to_move() == Some(p) && now - since >= self.away_minutes as i64 * 60_000
     }
 
     /// The level of the bot standing in for `p`.
@@ -362,16 +369,9 @@ pub struct ClockView {
 }
 
 impl ClockView {
-    /// The clocks `c` of a game at `now`: its `game` and `seats`, which
-    /// seats are `online` now, and when its last move was stored.
-    pub fn new(
-        c: &ClockState,
-        game: &Game,
-        seats: &[Seat],
-        online: impl Fn(usize) -> bool,
-        last_move: i64,
-        now: i64,
-    ) -> ClockView {
+    /// The clocks `c` of a game at `now`: its `game` and `seats`, and when
+    /// its last move was stored.
+    pub fn new(c: &ClockState, game: &Game, seats: &[Seat], last_move: i64, now: i64) -> ClockView {
         let running = c.deadline.and(game.to_move());
         let remaining = match c.control {
             TimeControl::Realtime { .. } => Some(
@@ -397,7 +397,7 @@ impl ClockView {
                 matches!(seats[i], Seat::Human { .. })
                     && c.standin[i].is_none()
                     && !game.is_over()
-                    && c.may_hand_over(game, p, online(i), now, last_move)
+                    && c.may_hand_over(game, p, now, last_move)
             })
             .map(|i| i as u8)
             .collect();

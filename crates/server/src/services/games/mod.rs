@@ -294,9 +294,12 @@ impl Games {
             return Err(ApiError::NotYourTurn);
         }
         // A person's move after their deadline is refused (the clocks'
-        // sweeper acts on it).
-        if table.clock.as_ref().and_then(|c| c.deadline).is_some_and(|d| d <= self.now.ms()) {
-            return Err(ApiError::TimeUp);
+        // sweeper acts on it), and in real time after their flag fell,
+        // for good: the seat no longer moves.
+        if let Some(c) = &table.clock {
+            if c.deadline.is_some_and(|d| d <= self.now.ms()) || c.flagged(to_move) {
+                return Err(ApiError::TimeUp);
+            }
         }
         let mv = req.mv.to_move().map_err(|e| match e {
             carcassonne::record::RecordError::Illegal(e) => ApiError::Illegal(e),
