@@ -48,6 +48,7 @@ export function eventText(e, players) {
       : t('clock-bot-plays', { level, name });
   }
   if (e.what === 'back') return t('clock-back', { name });
+  if (e.what === 'aborted') return t('clock-aborted', { name });
   return `${name}: ${e.what}`;
 }
 

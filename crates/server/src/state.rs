@@ -509,7 +509,7 @@ impl StateView {
             count: game.hand(p).len(),
         });
         let thinking = table.thinking_seat();
-        let legal = match game.to_move() {
+        let legal = match table.to_move() {
             Some(p) if viewer.holds(p) && thinking.is_none() && table.bot_to_move().is_none() => {
                 Some(legal_placements(game))
             }
@@ -518,7 +518,13 @@ impl StateView {
         StateView {
             fixed: fixed(&table.fixed, id, game, table.rated),
             version: table.version(),
-            status: if game.is_over() { "finished" } else { "playing" },
+            status: if game.is_over() {
+                "finished"
+            } else if table.aborted() {
+                "aborted"
+            } else {
+                "playing"
+            },
             players,
             you: viewer.seats.iter().map(|p| p.0).collect(),
             board: Laid::all(game),

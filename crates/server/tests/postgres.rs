@@ -61,7 +61,15 @@ fn a_move() -> RecordMove {
 }
 
 fn progress(at: i64, finished: bool) -> Progress {
-    Progress { finished, scores: vec![4, 0], to_move: (!finished).then_some(1), winners: vec![], at, bot_turn: false }
+    Progress {
+        finished,
+        scores: vec![4, 0],
+        to_move: (!finished).then_some(1),
+        winners: vec![],
+        at,
+        bot_turn: false,
+        aborted: false,
+    }
 }
 
 // ---------------------------------------------------------------- migrations and connecting

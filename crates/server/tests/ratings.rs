@@ -431,8 +431,15 @@ async fn unsettled_game(store: &Store) {
         abbot: None,
         recall: None,
     };
-    let done =
-        Progress { finished: true, scores: vec![3, 10], to_move: None, winners: vec![1], at: 5, bot_turn: false };
+    let done = Progress {
+        finished: true,
+        scores: vec![3, 10],
+        to_move: None,
+        winners: vec![1],
+        at: 5,
+        bot_turn: false,
+        aborted: false,
+    };
     store.games.append_move("u", 0, &m, &done).await.unwrap();
 }
 

@@ -162,7 +162,7 @@ impl Hints {
         let hints = self;
         let (game, seat, at) = {
             let t = live.lock().await;
-            let Some(to_move) = t.game.to_move() else {
+            let Some(to_move) = t.to_move() else {
                 return Err(ApiError::GameOver);
             };
             if viewer.seats.is_empty() {

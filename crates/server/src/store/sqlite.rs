@@ -615,7 +615,15 @@ mod tests {
     }
 
     fn progress(at: i64) -> Progress {
-        Progress { finished: false, scores: vec![4, 0], to_move: Some(1), winners: vec![], at, bot_turn: true }
+        Progress {
+            finished: false,
+            scores: vec![4, 0],
+            to_move: Some(1),
+            winners: vec![],
+            at,
+            bot_turn: true,
+            aborted: false,
+        }
     }
 
     /// A database file in a folder of its own, removed on drop.

@@ -158,9 +158,28 @@ impl Table {
         self.game.moves_played() as u64
     }
 
+    /// Whether the game was aborted (a real-time clock ran out before
+    /// anyone moved): nobody moves in it again.
+    pub fn aborted(&self) -> bool {
+        self.clock.as_ref().is_some_and(|c| c.aborted)
+    }
+
+    /// Whether the game is over: played to its end, or aborted.
+    pub fn over(&self) -> bool {
+        self.game.is_over() || self.aborted()
+    }
+
+    /// The seat to move, if anyone may move (none once over or aborted).
+    pub fn to_move(&self) -> Option<PlayerId> {
+        if self.aborted() {
+            return None;
+        }
+        self.game.to_move()
+    }
+
     /// The bot to move, if a bot is to move.
     pub(crate) fn bot_to_move(&self) -> Option<(PlayerId, BotLevel)> {
-        let p = self.game.to_move()?;
+        let p = self.to_move()?;
         let level = self.seats.get(p.index())?.bot_level();
         // A bot standing in for a person (clock.rs).
         let level = level.or_else(|| self.clock.as_ref()?.standin_level(p));
@@ -204,9 +223,9 @@ impl Live {
         }
     }
 
-    /// Whether the game is over (`false` while its table is in use).
+    /// Whether the game is over or aborted (`false` while its table is in use).
     pub fn finished(&self) -> bool {
-        self.table.try_lock().is_ok_and(|t| t.game.is_over())
+        self.table.try_lock().is_ok_and(|t| t.over())
     }
 
     pub fn subscribe(&self) -> watch::Receiver<u64> {

@@ -281,7 +281,7 @@ impl Games {
     /// code), `storage_error`.
     pub async fn play(&self, live: &Arc<Live>, viewer: &Viewer, req: &MoveRequest) -> Result<(), ApiError> {
         let mut table = live.lock().await;
-        let Some(to_move) = table.game.to_move() else {
+        let Some(to_move) = table.to_move() else {
             return Err(ApiError::GameOver);
         };
         if req.version != table.version() {

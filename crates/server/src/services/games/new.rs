@@ -165,6 +165,7 @@ pub fn progress_of(game: &Game, seats: &[Seat]) -> Progress {
         winners: game.winners().iter().map(|p| p.0).collect(),
         at: now_ms(),
         bot_turn: game.to_move().and_then(|p| seats.get(p.index())).is_some_and(|s| s.bot_level().is_some()),
+        aborted: false,
     }
 }
 

@@ -134,6 +134,7 @@ impl NewGame {
             winners: Vec::new(),
             at: self.created_at,
             bot_turn: self.seats.get(first as usize).is_some_and(|s| s.bot_level().is_some()),
+            aborted: false,
         };
         (setup, progress)
     }
@@ -165,6 +166,10 @@ pub struct Progress {
     /// A bot is to move (a shared storage finds games whose bots nobody drives).
     #[serde(default)]
     pub bot_turn: bool,
+    /// Aborted: a real-time clock ran out before anyone moved (no one is
+    /// to move; not finished, so it expires with the abandoned games).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub aborted: bool,
 }
 
 /// One line of the games list.
