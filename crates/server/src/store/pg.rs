@@ -188,6 +188,8 @@ pub const MIGRATIONS: &[&str] = &[
     // 15: accounts' name keys with the confusables skeleton (done in Rust:
     // `rekey_accounts`).
     "",
+    // 16: the chat's parts and spectators (store/chat/).
+    super::chat::PG_SPECTATORS,
 ];
 
 /// The most connections one server keeps open for requests (the change
