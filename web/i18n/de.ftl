@@ -836,6 +836,11 @@ chat-mute = Stumm
 chat-mute-name = { $name } stummschalten
 chat-muted = Stummgeschaltet:
 chat-unmute-name = { $name } wieder zeigen
+chat-new-hidden = { $n ->
+        [one] Eine Nachricht eines neuen Zuschauers ist ausgeblendet (du hast einen Zuschauer stummgeschaltet).
+       *[other] { $n } Nachrichten neuer Zuschauer sind ausgeblendet (du hast einen Zuschauer stummgeschaltet).
+    }
+chat-show-new = Anzeigen
 chat-offer = Diesen Chat zum Herunterladen mit der Partie anbieten
 chat-agreed = { $agreed } von { $n } Spielern haben dem Herunterladen des Chats zugestimmt.
 chat-download = Chat herunterladen

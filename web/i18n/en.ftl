@@ -853,6 +853,11 @@ chat-mute = Mute
 chat-mute-name = Mute { $name }
 chat-muted = Muted:
 chat-unmute-name = Unmute { $name }
+chat-new-hidden = { $n ->
+        [one] One message from a new spectator is hidden (you muted a spectator).
+       *[other] { $n } messages from new spectators are hidden (you muted a spectator).
+    }
+chat-show-new = Show
 chat-offer = Offer this chat for download with the record
 chat-agreed = { $agreed } of { $n } players agreed to the chat’s download.
 chat-download = Download chat

@@ -851,6 +851,11 @@ chat-mute = Masquer
 chat-mute-name = Masquer { $name }
 chat-muted = Masqués :
 chat-unmute-name = Ne plus masquer { $name }
+chat-new-hidden = { $n ->
+        [one] Un message d’un nouveau spectateur est masqué (vous avez masqué un spectateur).
+       *[other] { $n } messages de nouveaux spectateurs sont masqués (vous avez masqué un spectateur).
+    }
+chat-show-new = Afficher
 chat-offer = Proposer cette discussion au téléchargement avec la partie
 chat-agreed = { $agreed } joueurs sur { $n } ont accepté le téléchargement de la discussion.
 chat-download = Télécharger la discussion
