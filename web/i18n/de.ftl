@@ -715,7 +715,8 @@ error-chat_off = Der Chat ist in diesem Spiel aus.
 error-empty_message = Die Nachricht ist leer.
 error-message_too_long = Die Nachricht ist zu lang.
 error-chat_too_fast = Zu viele Nachrichten: warte einen Moment.
-error-chat_full = Der Chat dieses Spiels ist voll.
+error-chat_full = Der Chat der Spieler dieses Spiels ist voll.
+error-chat_crowded = So viele Zuschauer haben in diesem Spiel geschrieben, dass niemand Neues mehr schreiben kann: melde dich an, um zu schreiben.
 error-chat_not_agreed = Der Chat wird nur heruntergeladen, wenn alle Spieler zugestimmt haben.
 error-game_not_over = Das Spiel ist noch nicht vorbei.
 error-already_accepted = Du hast die Revanche schon angenommen.
@@ -841,6 +842,11 @@ chat-mute = Stumm
 chat-mute-name = { $name } stummschalten
 chat-muted = Stummgeschaltet:
 chat-unmute-name = { $name } wieder zeigen
+chat-new-hidden = { $n ->
+        [one] Eine Nachricht eines neuen Zuschauers ist ausgeblendet (du hast einen Zuschauer stummgeschaltet).
+       *[other] { $n } Nachrichten neuer Zuschauer sind ausgeblendet (du hast einen Zuschauer stummgeschaltet).
+    }
+chat-show-new = Anzeigen
 chat-offer = Diesen Chat zum Herunterladen mit der Partie anbieten
 chat-agreed = { $agreed } von { $n } Spielern haben dem Herunterladen des Chats zugestimmt.
 chat-download = Chat herunterladen

@@ -732,7 +732,8 @@ error-chat_off = Chat is off in this game.
 error-empty_message = The message is empty.
 error-message_too_long = The message is too long.
 error-chat_too_fast = Too many messages: wait a moment.
-error-chat_full = This game's chat is full.
+error-chat_full = This game's players' chat is full.
+error-chat_crowded = So many spectators wrote in this game's chat that no one new may: sign in to write.
 error-chat_not_agreed = The chat is downloaded only when every player agreed to it.
 error-game_not_over = The game is not over yet.
 error-already_accepted = You accepted the rematch already.
@@ -858,6 +859,11 @@ chat-mute = Mute
 chat-mute-name = Mute { $name }
 chat-muted = Muted:
 chat-unmute-name = Unmute { $name }
+chat-new-hidden = { $n ->
+        [one] One message from a new spectator is hidden (you muted a spectator).
+       *[other] { $n } messages from new spectators are hidden (you muted a spectator).
+    }
+chat-show-new = Show
 chat-offer = Offer this chat for download with the record
 chat-agreed = { $agreed } of { $n } players agreed to the chat’s download.
 chat-download = Download chat

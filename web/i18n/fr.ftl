@@ -730,7 +730,8 @@ error-chat_off = La discussion est désactivée dans cette partie.
 error-empty_message = Le message est vide.
 error-message_too_long = Le message est trop long.
 error-chat_too_fast = Trop de messages : attendez un instant.
-error-chat_full = La discussion de cette partie est pleine.
+error-chat_full = La discussion des joueurs de cette partie est pleine.
+error-chat_crowded = Tant de spectateurs ont écrit dans cette partie qu’aucun nouveau ne le peut : connectez-vous pour écrire.
 error-chat_not_agreed = La discussion ne se télécharge que si tous les joueurs l’ont accepté.
 error-game_not_over = La partie n’est pas encore finie.
 error-already_accepted = Vous avez déjà accepté la revanche.
@@ -856,6 +857,11 @@ chat-mute = Masquer
 chat-mute-name = Masquer { $name }
 chat-muted = Masqués :
 chat-unmute-name = Ne plus masquer { $name }
+chat-new-hidden = { $n ->
+        [one] Un message d’un nouveau spectateur est masqué (vous avez masqué un spectateur).
+       *[other] { $n } messages de nouveaux spectateurs sont masqués (vous avez masqué un spectateur).
+    }
+chat-show-new = Afficher
 chat-offer = Proposer cette discussion au téléchargement avec la partie
 chat-agreed = { $agreed } joueurs sur { $n } ont accepté le téléchargement de la discussion.
 chat-download = Télécharger la discussion

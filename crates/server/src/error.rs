@@ -89,8 +89,11 @@ pub enum ApiError {
     MessageTooLong(usize),
     /// Chat messages faster than one per so many seconds (after a few).
     ChatTooFast(u64),
-    /// The game's chat holds as many messages as it may.
+    /// The players' chat of the game holds as many messages as it may.
     ChatFull(usize),
+    /// So many spectators who are not signed in wrote in the game's chat
+    /// that no new one may.
+    ChatCrowded(usize),
     /// Not every player agreed to the chat's download.
     ChatNotAgreed,
     /// A rematch (or the chat's download) before the game is over.
@@ -158,6 +161,7 @@ impl ApiError {
             ApiError::MessageTooLong(_) => "message_too_long",
             ApiError::ChatTooFast(_) => "chat_too_fast",
             ApiError::ChatFull(_) => "chat_full",
+            ApiError::ChatCrowded(_) => "chat_crowded",
             ApiError::ChatNotAgreed => "chat_not_agreed",
             ApiError::GameNotOver => "game_not_over",
             ApiError::AlreadyAccepted => "already_accepted",
@@ -198,7 +202,9 @@ impl ApiError {
             ApiError::PasskeysUnavailable => StatusCode::NOT_FOUND,
             ApiError::ChallengeExpired => StatusCode::CONFLICT,
             ApiError::PasskeyRefused => StatusCode::UNAUTHORIZED,
-            ApiError::ChatOff | ApiError::ChatFull(_) | ApiError::ChatNotAgreed => StatusCode::FORBIDDEN,
+            ApiError::ChatOff | ApiError::ChatFull(_) | ApiError::ChatCrowded(_) | ApiError::ChatNotAgreed => {
+                StatusCode::FORBIDDEN
+            }
             ApiError::EmptyMessage => StatusCode::BAD_REQUEST,
             ApiError::MessageTooLong(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::ChatTooFast(_) => StatusCode::TOO_MANY_REQUESTS,
@@ -258,7 +264,10 @@ impl ApiError {
             ApiError::EmptyMessage => "the message is empty".into(),
             ApiError::MessageTooLong(max) => format!("a message has at most {max} characters"),
             ApiError::ChatTooFast(secs) => format!("too many messages: one every {secs} seconds, please"),
-            ApiError::ChatFull(max) => format!("this game's chat holds its {max} messages: no more"),
+            ApiError::ChatFull(max) => format!("this game's players' chat holds its {max} messages: no more"),
+            ApiError::ChatCrowded(max) => {
+                format!("{max} spectators wrote in this game's chat already: sign in to write")
+            }
             ApiError::ChatNotAgreed => "the chat is downloaded only when every player agreed to it".into(),
             ApiError::GameNotOver => "the game is not over yet".into(),
             ApiError::AlreadyAccepted => "you accepted the rematch already".into(),

@@ -41,7 +41,7 @@ pub(crate) mod rule_sets;
 pub(crate) mod sqlite;
 
 pub use accounts::{Account, AccountRepo, PasskeyChallenge, PasskeyRepo, StoredPasskey};
-pub use chat::{ChatMessage, ChatRepo, ChatSettings, Rematch, RematchRepo};
+pub use chat::{ChatCaps, ChatMessage, ChatRepo, ChatSettings, Rematch, RematchRepo, SPECTATOR_KEYS};
 pub use clocks::{ClockRepo, TurnOf};
 pub use cluster::pg::DEAD_AFTER;
 pub use cluster::{Beat, Change, ClusterRepo, Feed, GameChanged, BEAT_EVERY};

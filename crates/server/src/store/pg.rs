@@ -192,6 +192,8 @@ pub const MIGRATIONS: &[&str] = &[
     super::accounts::DEVICES_SCHEMA,
     // 17: the address each seat of a rated game was taken from.
     super::ratings::SEAT_ADDRESS_SCHEMA,
+    // 18: the chat's parts and spectators (store/chat/).
+    super::chat::PG_SPECTATORS,
 ];
 
 /// The most connections one server keeps open for requests (the change

@@ -149,6 +149,8 @@ const MIGRATIONS: &[&str] = &[
     super::accounts::DEVICES_SCHEMA,
     // 17: the address each seat of a rated game was taken from.
     super::ratings::SEAT_ADDRESS_SCHEMA,
+    // 18: the chat's parts and spectators (store/chat/).
+    super::chat::SQLITE_SPECTATORS,
 ];
 
 /// Migration 3: every stored `token` becomes its `token_hash`.
@@ -848,6 +850,54 @@ mod tests {
         assert_eq!(key("a1"), crate::names::name_key("Ada"));
         assert_eq!(key("a3"), crate::names::name_key("Bernie"), "keyed again: {}", key("a3"));
         assert_eq!(key("a2"), format!("{}#a2", crate::names::name_key("Ada")), "the younger look-alike steps aside");
+    }
+
+    #[test]
+    fn spectators_numbered_before_keep_their_numbers() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        for sql in &MIGRATIONS[..15] {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", 15).unwrap();
+        conn.execute(
+            "INSERT INTO games (id, setup, seats, progress, moves, created_at, updated_at)
+             VALUES ('g', '{}', '[]', '{}', 0, 1, 1)",
+            [],
+        )
+        .unwrap();
+        // As the older server wrote them: a spectator by a hash of their address.
+        for (seq, seat, author, name) in [
+            (1, Some(0), "seat:0", "Ada"),
+            (2, None, "h1", "Spectator 1"),
+            (3, None, "h2", "Eve"),
+            (4, None, "h3", "Spectator 3"),
+            (5, None, "h1", "Spectator 1"),
+            (6, None, "h4", "Spectator Sport"),
+        ] {
+            conn.execute(
+                "INSERT INTO chat_messages (game_id, seq, seat, author, name, text, at) VALUES ('g', ?1, ?2, ?3, ?4, 'hi', 1)",
+                params![seq, seat, author, name],
+            )
+            .unwrap();
+        }
+        SqliteDb::prepare(&mut conn, false).unwrap();
+        let numbers: Vec<(i64, Option<i64>, bool)> = conn
+            .prepare("SELECT seq, spectator, account FROM chat_messages ORDER BY seq")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let expected = [(1, None), (2, Some(1)), (3, None), (4, Some(3)), (5, Some(1)), (6, None)];
+        assert_eq!(numbers, expected.map(|(seq, n)| (seq, n, false)));
+        let keys: Vec<(String, i64)> = conn
+            .prepare("SELECT key, number FROM chat_spectators ORDER BY number")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(keys, [("h1".to_string(), 1), ("h3".to_string(), 3)], "their addresses name them still");
     }
 
     #[tokio::test]
