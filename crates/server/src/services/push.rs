@@ -7,9 +7,12 @@
 //!   database signs with the same key (`PushRepo::vapid_key`).
 //! * **Subscriptions.** A browser subscribes (its push service's endpoint,
 //!   its P-256 key and auth secret) for a seat, proved by the seat's token,
-//!   or for the signed-in account; within caps ([`PER_ENDPOINT`],
-//!   [`PER_TARGET`]). Endpoints are https on port 443 at a public address
-//!   (checked again, resolved, when a message is sent: see [`allowed_ip`]).
+//!   or for the signed-in account; within bounds ([`PER_ENDPOINT`],
+//!   [`PER_TARGET`], and per subscriber: [`PER_ADDRESS`] for a client
+//!   address, [`PER_ACCOUNT`] for a signed-in account, counted apart).
+//!   Endpoints are https on port 443 at a public address (checked again,
+//!   resolved, when a message is sent: see [`allowed_ip`]). A game's end
+//!   forgets its seats' subscriptions.
 //! * **Sending** is background work: a move only puts a message on a
 //!   bounded queue ([`QUEUE`]; when full, the message is dropped and logged),
 //!   a worker sends it, [`SENDS_AT_ONCE`] at a time, each within
@@ -42,7 +45,10 @@ use crate::store::{Account, PushRepo, PushSubscription, Seat, Store};
 
 /// The longest endpoint URL accepted (the push services' are 150–500 bytes).
 pub const MAX_ENDPOINT: usize = 1024;
-pub use crate::config::{PUSH_PER_ENDPOINT as PER_ENDPOINT, PUSH_PER_TARGET as PER_TARGET};
+pub use crate::config::{
+    PUSH_PER_ACCOUNT as PER_ACCOUNT, PUSH_PER_ADDRESS as PER_ADDRESS, PUSH_PER_ENDPOINT as PER_ENDPOINT,
+    PUSH_PER_TARGET as PER_TARGET,
+};
 /// Messages waiting to be sent, at most: a move never waits for the queue.
 pub const QUEUE: usize = 256;
 /// Requests to push services under way at once.
@@ -153,6 +159,9 @@ impl Words {
     }
 }
 
+/// A target, its game (a seat's) and its account (an account's).
+type Target = (String, Option<String>, Option<String>);
+
 /// Web Push: subscriptions, and the notifications sent in the background.
 pub struct Push {
     repo: Arc<dyn PushRepo>,
@@ -180,6 +189,35 @@ impl Push {
             queue,
             waiting: Mutex::new(Some(waiting)),
             taken: Mutex::default(),
+        }
+    }
+}
+
+/// Who subscribes: the share a subscription counts in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Subscriber {
+    /// A signed-in account: its own share ([`PER_ACCOUNT`]), whoever else
+    /// is at its address.
+    Account(String),
+    /// Anyone else, by client address (an IPv6 address by its prefix):
+    /// [`PER_ADDRESS`].
+    Address(IpAddr),
+}
+
+impl Subscriber {
+    /// The key its subscriptions are counted under (`PushSubscription::owner`).
+    fn owner(&self) -> String {
+        match self {
+            Subscriber::Account(id) => format!("account:{id}"),
+            Subscriber::Address(ip) => format!("addr:{ip}"),
+        }
+    }
+
+    /// Its share.
+    fn share(&self) -> usize {
+        match self {
+            Subscriber::Account(_) => PER_ACCOUNT,
+            Subscriber::Address(_) => PER_ADDRESS,
         }
     }
 }
@@ -368,7 +406,9 @@ impl Push {
     }
 
     /// Keeps `sub` for the seats `what.tokens` hold in `what.game`, or for
-    /// `account` (`what.account`): the targets it now follows.
+    /// `account` (`what.account`), in `by`'s share: the targets it now
+    /// follows (none for a game that is over: it has nothing more to say).
+    /// All of them or, refused, none.
     ///
     /// # Errors
     /// `bad_subscription` (malformed, oversized, an endpoint this server
@@ -379,29 +419,34 @@ impl Push {
         sub: &BrowserSubscription,
         what: &PushFor,
         account: Option<&Account>,
+        by: &Subscriber,
         lang: Lang,
     ) -> Result<Vec<String>, ApiError> {
         Endpoint::parse(&sub.endpoint, &self.settings).map_err(ApiError::BadSubscription)?;
         browser_keys(&sub.keys).map_err(ApiError::BadSubscription)?;
-        let targets = self.targets(what, account).await?;
-        let mut done = Vec::new();
-        for (target, game_id, account) in targets {
-            let row = PushSubscription {
+        let (targets, over) = self.targets(what, account).await?;
+        if over {
+            return Ok(Vec::new());
+        }
+        let (now, owner) = (now_ms(), by.owner());
+        let rows: Vec<PushSubscription> = targets
+            .into_iter()
+            .map(|(target, game_id, account)| PushSubscription {
                 endpoint: sub.endpoint.clone(),
                 p256dh: sub.keys.p256dh.trim_end_matches('=').to_string(),
                 auth: sub.keys.auth.trim_end_matches('=').to_string(),
-                target: target.clone(),
+                target,
                 game_id,
                 account,
-                created_at: now_ms(),
+                created_at: now,
                 lang: lang.code().to_string(),
-            };
-            if !self.repo.subscribe(&row, PER_ENDPOINT, PER_TARGET).await? {
-                return Err(ApiError::TooManySubscriptions);
-            }
-            done.push(target);
+                owner: owner.clone(),
+            })
+            .collect();
+        if !self.repo.subscribe(&rows, PER_ENDPOINT, PER_TARGET, by.share()).await? {
+            return Err(ApiError::TooManySubscriptions);
         }
-        Ok(done)
+        Ok(rows.into_iter().map(|r| r.target).collect())
     }
 
     /// Removes `endpoint`'s subscriptions to what `what` names (to
@@ -423,22 +468,19 @@ impl Push {
             return Ok(self.repo.unsubscribe(endpoint, None).await?);
         }
         let mut removed = 0;
-        for (target, _, _) in self.targets(what, account).await? {
+        for (target, _, _) in self.targets(what, account).await?.0 {
             removed += self.repo.unsubscribe(endpoint, Some(&target)).await?;
         }
         Ok(removed)
     }
 
-    /// The targets a request names: (target, game, account).
-    async fn targets(
-        &self,
-        what: &PushFor,
-        account: Option<&Account>,
-    ) -> Result<Vec<(String, Option<String>, Option<String>)>, ApiError> {
+    /// The targets a request names: (target, game, account), and whether
+    /// their game is over.
+    async fn targets(&self, what: &PushFor, account: Option<&Account>) -> Result<(Vec<Target>, bool), ApiError> {
         match (&what.game, &what.tokens, what.account) {
             (None, None, true) => {
                 let account = account.ok_or(ApiError::NotSignedIn)?;
-                Ok(vec![(account_target(&account.id), None, Some(account.id.clone()))])
+                Ok((vec![(account_target(&account.id), None, Some(account.id.clone()))], false))
             }
             (Some(game), Some(tokens), false) => {
                 let tokens: Vec<&str> = tokens.split(',').collect();
@@ -451,11 +493,12 @@ impl Push {
                 if viewer.seats.is_empty() {
                     return Err(ApiError::Unauthorized);
                 }
-                Ok(viewer
+                let targets = viewer
                     .seats
                     .iter()
                     .map(|p| (seat_target(&live.id, p.index()), Some(live.id.clone()), None))
-                    .collect())
+                    .collect();
+                Ok((targets, table.game.is_over()))
             }
             _ => Err(ApiError::BadRequest(
                 "name a game and its seat tokens (\"game\", \"tokens\"), or \"account\": true".into(),
@@ -466,7 +509,12 @@ impl Push {
     /// After a move: tells the seat to move that it is its turn, if it is a
     /// person with no websocket open on the game (on any server). Called by
     /// the server that stored the move (only one can: `append_move`), once.
+    /// The game's last move forgets its seats' subscriptions instead.
     pub fn notify_turn(&self, live: &Live, table: &Table) {
+        if table.game.is_over() {
+            self.game_over(&live.id);
+            return;
+        }
         let Some(p) = table.game.to_move() else { return };
         let Some(Seat::Human { name, account, .. }) = table.seats.get(p.index()) else { return };
         // A player on the game's page (a websocket open) needs no
@@ -559,6 +607,19 @@ impl Push {
     fn enqueue(&self, job: Job) {
         if let Err(e) = self.queue.try_send(job) {
             tracing::warn!(error = %e, "push queue full: a notification is dropped");
+        }
+    }
+
+    /// Forgets the seats' subscriptions of game `id`, which just ended (in
+    /// the background: the last move does not wait for it).
+    fn game_over(&self, id: &str) {
+        let (repo, id) = (Arc::clone(&self.repo), id.to_string());
+        if tokio::runtime::Handle::try_current().is_ok() {
+            tokio::spawn(async move {
+                if let Err(e) = repo.forget_game(&id).await {
+                    tracing::warn!(game = %id, error = %e, "cannot forget an ended game's push subscriptions");
+                }
+            });
         }
     }
 

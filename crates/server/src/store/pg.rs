@@ -188,6 +188,8 @@ pub const MIGRATIONS: &[&str] = &[
     // 15: accounts' name keys with the confusables skeleton (done in Rust:
     // `rekey_accounts`).
     "",
+    // 16: whose share each push subscription counts in.
+    super::push::OWNER_SCHEMA,
 ];
 
 /// The most connections one server keeps open for requests (the change

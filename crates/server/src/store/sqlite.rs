@@ -145,6 +145,8 @@ const MIGRATIONS: &[&str] = &[
     // 15: accounts' name keys with the confusables skeleton (done in Rust:
     // `rekey_accounts`).
     "",
+    // 16: whose share each push subscription counts in.
+    super::push::OWNER_SCHEMA,
 ];
 
 /// Migration 3: every stored `token` becomes its `token_hash`.
