@@ -723,7 +723,7 @@ error-already_accepted = Du hast die Revanche schon angenommen.
 
 ## Notifications
 error-bad_subscription = Das Benachrichtigungs-Abo dieses Browsers wurde abgelehnt.
-error-too_many_subscriptions = Dieser Browser erhält schon zu viele Benachrichtigungen von diesem Server.
+error-too_many_subscriptions = Für diesen Browser, diesen Platz oder deine Adresse werden schon zu viele Benachrichtigungen gehalten (angemeldet hast du ein eigenes Kontingent).
 
 ## Clocks
 error-bad_clock = Diese Bedenkzeit bietet der Server nicht an.

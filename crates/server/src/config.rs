@@ -255,6 +255,12 @@ impl Config {
 pub const PUSH_PER_ENDPOINT: usize = 32;
 /// Browsers (push endpoints) one seat or one account is followed by at most.
 pub const PUSH_PER_TARGET: usize = 8;
+/// Subscriptions made from one client address (an IPv6 address by its
+/// prefix, `Config::ipv6_prefix`) kept at once, by anyone not signed in.
+pub const PUSH_PER_ADDRESS: usize = 64;
+/// Subscriptions made by one signed-in account kept at once: its own share,
+/// apart from its address's.
+pub const PUSH_PER_ACCOUNT: usize = 128;
 
 /// Web Push's settings.
 #[derive(Clone, Debug, PartialEq, Eq)]

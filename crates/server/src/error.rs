@@ -273,9 +273,12 @@ impl ApiError {
             ApiError::AlreadyAccepted => "you accepted the rematch already".into(),
             ApiError::BadSubscription(why) => format!("this push subscription is refused: {why}"),
             ApiError::TooManySubscriptions => format!(
-                "a browser follows at most {} seats or accounts, and a seat or account at most {} browsers",
+                "a browser follows at most {} seats or accounts, a seat or account at most {} browsers, \
+                 and an address keeps at most {} subscriptions ({} when signed in)",
                 crate::config::PUSH_PER_ENDPOINT,
-                crate::config::PUSH_PER_TARGET
+                crate::config::PUSH_PER_TARGET,
+                crate::config::PUSH_PER_ADDRESS,
+                crate::config::PUSH_PER_ACCOUNT
             ),
             ApiError::BadClock(why) => why.clone(),
             ApiError::TimeUp => "your time ran out: the others may hand your seat to a bot".into(),

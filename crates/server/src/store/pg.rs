@@ -194,6 +194,8 @@ pub const MIGRATIONS: &[&str] = &[
     super::ratings::SEAT_ADDRESS_SCHEMA,
     // 18: the chat's parts and spectators (store/chat/).
     super::chat::PG_SPECTATORS,
+    // 19: whose share each push subscription counts in.
+    super::push::OWNER_SCHEMA,
 ];
 
 /// The most connections one server keeps open for requests (the change

@@ -151,6 +151,8 @@ const MIGRATIONS: &[&str] = &[
     super::ratings::SEAT_ADDRESS_SCHEMA,
     // 18: the chat's parts and spectators (store/chat/).
     super::chat::SQLITE_SPECTATORS,
+    // 19: whose share each push subscription counts in.
+    super::push::OWNER_SCHEMA,
 ];
 
 /// Migration 3: every stored `token` becomes its `token_hash`.
