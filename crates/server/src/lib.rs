@@ -58,8 +58,8 @@ pub use store::{
     hash_token, is_postgres_url, redact_url, Account, AccountGame, AccountRepo, Beat, Change, ChatCaps, ChatMessage,
     ChatRepo, ChatSettings, ClockRepo, ClusterRepo, Feed, GameChanged, GameRepo, GameSummary, HistoryRow, LobbyRepo,
     LobbyRow, LobbySweep, NewGame, PasskeyChallenge, PasskeyRepo, Progress, PushRepo, PushSubscription, RatedResult,
-    RatedSeat, RatingChange, RatingRepo, RatingRow, Rematch, RematchRepo, ReviewRepo, RuleSetRepo, SavedRules, Seat,
-    Store, StoreError, StoredGame, StoredPasskey, TurnOf, Waiting, BEAT_EVERY, DEAD_AFTER, DELETED_ACCOUNT,
+    RatedSeat, RatingChange, RatingRepo, RatingRow, Rematch, RematchRepo, ReviewRepo, Room, RuleSetRepo, SavedRules,
+    Seat, Store, StoreError, StoredGame, StoredPasskey, TurnOf, Waiting, BEAT_EVERY, DEAD_AFTER, DELETED_ACCOUNT,
     PG_MIGRATIONS, SPECTATOR_KEYS,
 };
 pub use view::{options_json, replay_json, rules_json, state_json, tiles_json, COLORS};

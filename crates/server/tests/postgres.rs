@@ -53,6 +53,7 @@ fn new_game(id: &str) -> NewGame {
         public: false,
         clock: None,
         deadline: None,
+        owner: None,
     }
 }
 

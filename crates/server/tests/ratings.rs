@@ -407,7 +407,17 @@ fn new_game(id: &str, seats: Vec<Seat>) -> NewGame {
         r#"{ "format": 1, "rules": { "preset": "standard" }, "players": ["Ada", "Bob"], "deck": ["E", "V"] }"#,
     )
     .unwrap();
-    NewGame { id: id.into(), record, live_seed: None, seats, created_at: 1, public: false, clock: None, deadline: None }
+    NewGame {
+        id: id.into(),
+        record,
+        live_seed: None,
+        seats,
+        created_at: 1,
+        public: false,
+        clock: None,
+        deadline: None,
+        owner: None,
+    }
 }
 
 fn human(name: &str, token: &str) -> Seat {

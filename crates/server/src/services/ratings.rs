@@ -63,6 +63,8 @@ pub struct Ratings {
     /// `Config::rated_min_age`, `Config::rated_min_games`.
     min_age: std::time::Duration,
     min_games: usize,
+    /// `Config::rated_shared_address`.
+    shared_address: bool,
 }
 
 impl Ratings {
@@ -76,6 +78,7 @@ impl Ratings {
             games,
             min_age: config.rated_min_age,
             min_games: config.rated_min_games,
+            shared_address: config.rated_shared_address,
         }
     }
 
@@ -148,7 +151,7 @@ impl Ratings {
     /// defences against farming a rating with puppet accounts): an account
     /// too new (younger than `Config::rated_min_age` and fewer than
     /// `Config::rated_min_games` finished games), two seats taken from one
-    /// client address, or two
+    /// client address (unless `Config::rated_shared_address`), or two
     /// accounts that played [`TOGETHER_PER_DAY`] rated games together in
     /// the last day already.
     async fn farmed(&self, id: &str, seats: &[RatedSeat]) -> Result<Option<&'static str>, ApiError> {
@@ -167,10 +170,12 @@ impl Ratings {
                 }
             }
         }
-        let linked = self.repo.linked(id).await?;
-        for (i, (_, _, address)) in linked.iter().enumerate() {
-            if address.is_some() && linked[..i].iter().any(|(_, _, other)| other == address) {
-                return Ok(Some("two seats taken from one address"));
+        if !self.shared_address {
+            let linked = self.repo.linked(id).await?;
+            for (i, (_, _, address)) in linked.iter().enumerate() {
+                if address.is_some() && linked[..i].iter().any(|(_, _, other)| other == address) {
+                    return Ok(Some("two seats taken from one address"));
+                }
             }
         }
         let day = now - 24 * 3600 * 1000;

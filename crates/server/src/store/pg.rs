@@ -196,6 +196,12 @@ pub const MIGRATIONS: &[&str] = &[
     super::chat::PG_SPECTATORS,
     // 19: whose share each push subscription counts in.
     super::push::OWNER_SCHEMA,
+    // 20: whose each game and saved rule set is (the hash of the client
+    // address it came from): what one address keeps is bounded.
+    "ALTER TABLE games ADD COLUMN owner TEXT;
+     CREATE INDEX games_by_owner ON games(owner, created_at);
+     ALTER TABLE rule_sets ADD COLUMN address TEXT;
+     CREATE INDEX rule_sets_by_address ON rule_sets(address);",
 ];
 
 /// The most connections one server keeps open for requests (the change

@@ -169,6 +169,7 @@ pub fn with_seats(id: &str, seats: Vec<Seat>) -> NewGame {
         public: false,
         clock: None,
         deadline: None,
+        owner: None,
     }
 }
 

@@ -27,7 +27,7 @@ use crate::error::ApiError;
 use crate::services::ids::{new_game_id, now_ms, plausible_id, random_bytes};
 use crate::services::quotas::Quotas;
 use crate::store::{
-    hash_token, Account, Change, ChatRepo, ClockRepo, ClusterRepo, GameRepo, NewGame, RatingRepo, Seat, Store,
+    hash_token, Account, Change, ChatRepo, ClockRepo, ClusterRepo, GameRepo, NewGame, RatingRepo, Room, Seat, Store,
     StoreError,
 };
 
@@ -163,9 +163,32 @@ impl Games {
         };
         control_of(start.clock.as_ref(), start.away_minutes)?;
         self.quotas.take(ip)?;
+        if let Some(owner) = &start.address {
+            self.make_room(owner).await.inspect_err(|_| self.quotas.give_back(ip))?;
+        }
         let live = self.start(seats, rules, start).await?;
         self.quotas.count_active(ip, &live);
         Ok(Created { live, tokens })
+    }
+
+    /// Room in the store for one more game of `owner` (a client address's
+    /// hash): its oldest unfinished casual game may go (`GameRepo::make_room`).
+    ///
+    /// # Errors
+    /// `quota_exceeded` (every game it keeps stays), `storage_error`.
+    async fn make_room(&self, owner: &str) -> Result<(), ApiError> {
+        match self.games.make_room(owner, self.quotas.kept).await? {
+            Room::Free => Ok(()),
+            Room::Dropped(id) => {
+                tracing::info!(game = %id, "a game was dropped: its address keeps the most games allowed");
+                self.forget(std::slice::from_ref(&id));
+                Ok(())
+            }
+            Room::Full => Err(ApiError::Quota(format!(
+                "{} games kept from one address, every one rated or in an account's history",
+                self.quotas.kept
+            ))),
+        }
     }
 
     /// Makes, stores and holds a game of `seats` (tokens already hashed):
@@ -186,11 +209,14 @@ impl Games {
         let clock = ClockState::new(control, away, &game, &seats, self.now.ms());
         let id = new_game_id()?;
         let created_at = now_ms();
-        let new =
-            clock.kept_with(NewGame::new(id.clone(), record, live_seed, seats.clone(), created_at, start.public))?;
+        let new = NewGame {
+            owner: start.address.clone(),
+            ..clock.kept_with(NewGame::new(id.clone(), record, live_seed, seats.clone(), created_at, start.public))?
+        };
         self.keep(&new, start.rated, start.chat_off, start.address.as_deref()).await?;
         tracing::info!(game = %id, players = names.len(), "game created");
         let mut table = Table::new(game, seats, created_at, created_at);
+        table.owner = start.address;
         table.clock = Some(clock);
         table.rated = start.rated;
         table.now = self.now.clone();
@@ -246,6 +272,7 @@ impl Games {
         let game = rebuild(&stored.record, stored.live_seed)
             .map_err(|e| ApiError::Storage(format!("game {id} does not replay: {e}")))?;
         let mut table = Table::new(game, stored.seats, stored.created_at, stored.updated_at);
+        table.owner = stored.owner;
         table.rated = self.ratings.rated(id).await?.is_some();
         // Who is here through the other servers.
         match self.cluster.presence(id).await {
@@ -336,9 +363,13 @@ impl Games {
             Err(e) => return Err(e.into()),
         }
         let mover = table.game.to_move();
+        let by_person = table.bot_to_move().is_none();
         let before = std::mem::replace(&mut table.game, next);
         self.spare(before);
         table.updated_at = at;
+        if by_person {
+            table.person_at = at;
+        }
         self.clock_after_move(live, table, mover).await;
         live.changed();
         if let Some(events) = self.events.get() {
