@@ -162,3 +162,28 @@ fn bench_splits_the_games_over_threads() {
     let none = bin().args(["bench", "--games", "0"]).output().unwrap();
     assert!(!none.status.success());
 }
+
+/// `carcassonne score` prints, for every scenario written before the
+/// expansions, exactly what it printed then (stdout, or the stderr line of
+/// a refusal): tests/scenarios/before-expansions/.
+#[test]
+fn old_scenarios_score_byte_for_byte_as_before_the_expansions() {
+    let dir = scenarios().join("before-expansions");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let want = entry.unwrap().path();
+        let stem = want.file_stem().unwrap().to_string_lossy().to_string();
+        let out = bin().arg("score").arg(scenarios().join(format!("{stem}.json"))).output().unwrap();
+        let expected = std::fs::read(&want).unwrap();
+        if want.extension().is_some_and(|e| e == "err") {
+            assert_eq!(out.status.code(), Some(2), "{stem}");
+            assert_eq!(out.stderr, expected, "{stem}");
+            assert!(out.stdout.is_empty(), "{stem}");
+        } else {
+            assert_eq!(out.status.code(), Some(0), "{stem}");
+            assert_eq!(String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&expected), "{stem}");
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 121);
+}

@@ -144,3 +144,27 @@ fn a_record_in_course_names_scores_as_the_same_record_in_letters() {
     }
     assert!(renamed >= 100, "only {renamed} scenarios have a tile with a course name");
 }
+
+/// The `score` output of every scenario written before the expansions
+/// (`tests/scenarios/before-expansions/NAME.out`, or `NAME.err` for the
+/// refusal's line), kept as the engine printed it then: old records must
+/// replay and score byte for byte as they did.
+#[test]
+fn old_scenarios_score_byte_for_byte_as_before_the_expansions() {
+    let dir = scenario_dir().join("before-expansions");
+    let mut checked = 0;
+    for path in scenario_files() {
+        let stem = path.file_stem().unwrap().to_string_lossy().to_string();
+        let (out, err) = (dir.join(format!("{stem}.out")), dir.join(format!("{stem}.err")));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let got = Record::from_json(&text).and_then(|r| r.replay());
+        match (std::fs::read_to_string(&out), std::fs::read_to_string(&err), got) {
+            (Ok(want), _, Ok(game)) => assert_eq!(carcassonne::record::score_json(&game), want, "{stem}"),
+            (_, Ok(want), Err(e)) => assert_eq!(format!("{e}\n"), want, "{stem}"),
+            (Err(_), Err(_), _) => continue,
+            (_, _, got) => panic!("{stem}: replays differently than before: {:?}", got.map(|g| g.scores().to_vec())),
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 121, "every scenario written before the expansions has its output");
+}
