@@ -580,13 +580,21 @@ impl Board {
     pub(crate) fn near(&self, pos: Pos) -> Near {
         let mut near = Near::NOTHING;
         let mut roots = [0u16; 12];
+        // Which neighbours exist, and which of their segments meet the
+        // cell, is too random for the CPU to predict: the sides are found
+        // without a branch per side, and every link is looked up, a missing
+        // one through a harmless segment (the neighbour's first). A link
+        // with no segment on the neighbour's side has none on a tile that
+        // fits either, so whatever feature it names, no segment of the tile
+        // joins it (`occupied_near` adds no bit for `NO_SEGMENT`).
         for d in Dir::ALL {
-            let t = self.grid[cell_index(pos.step(d))].tile;
-            if t == 0 {
-                continue;
-            }
-            near.sides |= 1 << d.index();
-            let nb = &self.tiles[t as usize - 1];
+            near.sides |= ((self.grid[cell_index(pos.step(d))].tile != 0) as u8) << d.index();
+        }
+        let mut sides = near.sides;
+        while sides != 0 {
+            let d = Dir::from_index(sides.trailing_zeros() as usize);
+            sides &= sides - 1;
+            let nb = &self.tiles[self.grid[cell_index(pos.step(d))].tile as usize - 1];
             let nrt = self.shape(nb);
             let (h0, h1) = (2 * d.index(), 2 * d.index() + 1);
             let theirs = [
@@ -595,17 +603,13 @@ impl Board {
                 nrt.half_seg[HALF_OPPOSITE[h1] as usize],
             ];
             for (slot, seg) in near.slots[d.index()].iter_mut().zip(theirs) {
-                // A side with no such segment is never linked: a tile that
-                // fits has one exactly where its neighbour has.
-                if seg == NO_SEGMENT {
-                    continue;
-                }
-                let root = self.root(nb.seg_base + seg as u16);
+                let real = seg != NO_SEGMENT;
+                let root = self.root(nb.seg_base + if real { seg as u16 } else { 0 });
                 let m = near.count as usize;
                 let k = roots[..m].iter().position(|&r| r == root).unwrap_or(m);
                 roots[k] = root;
                 near.count += (k == m) as u8;
-                near.occupied |= ((self.feats[root as usize].meeples != 0) as u16) << k;
+                near.occupied |= ((real & (self.feats[root as usize].meeples != 0)) as u16) << k;
                 *slot = k as u8;
             }
         }

@@ -26,8 +26,13 @@ impl Game {
 
     /// The followers on the board whose feature's root `on` holds, a bit per
     /// index into `followers` ([`Scoring::followers`]).
+    /// Only for the event log: 0 without it (search and the bench keep no
+    /// log, and the look at every follower is a tenth of the final scoring).
     fn followers_on(&mut self, on: impl Fn(u16) -> bool) -> u64 {
         let mut men = 0u64;
+        if !self.log_events {
+            return men;
+        }
         for i in 0..self.followers.len().min(64) {
             let seg = self.followers[i].seg;
             if on(self.board.find(seg)) {
@@ -90,7 +95,7 @@ impl Game {
             tiles: 0,
             shields: 0,
             cities: 0,
-            cover: self.board.around(pos),
+            cover: if self.log_events { self.board.around(pos) } else { 0 },
             followers: 0,
         });
         self.return_followers(seg, turn);
@@ -194,7 +199,7 @@ impl Game {
                 SegmentKind::Cloister | SegmentKind::Garden => {
                     s.kind = if feat.kind == SegmentKind::Garden { ScoredKind::Garden } else { ScoredKind::Cloister };
                     s.points = 1 + self.board.neighbours(f.pos);
-                    s.cover = self.board.around(f.pos);
+                    s.cover = if self.log_events { self.board.around(f.pos) } else { 0 };
                 }
                 SegmentKind::Field => unreachable!("farms are scored below"),
             }
@@ -268,7 +273,11 @@ impl Game {
                     let n = bordering(fi).count();
                     if n > 0 {
                         let to = self.majority(self.board.feature(farm).meeples);
-                        let cover = self.board.feature(farm).tiles | tiles_of(&self.board, bordering(fi));
+                        let cover = if self.log_events {
+                            self.board.feature(farm).tiles | tiles_of(&self.board, bordering(fi))
+                        } else {
+                            0
+                        };
                         let men = self.followers_on(|r| r == farm);
                         self.award(farm_scoring(3 * n as u32, to, n, cover, men));
                     }
@@ -292,7 +301,9 @@ impl Game {
                     }
                     if !paid.is_empty() {
                         let n = paid.len();
-                        cover |= tiles_of(&self.board, paid.iter().copied());
+                        if self.log_events {
+                            cover |= tiles_of(&self.board, paid.iter().copied());
+                        }
                         let men = self.followers_on(|r| held.contains(&r));
                         self.award(farm_scoring(3 * n as u32, Seats(1 << p), n, cover, men));
                     }
@@ -300,7 +311,8 @@ impl Game {
             }
             FarmRule::PerCity => {
                 // Each city with the farmers and the tiles of the farms bordering it.
-                let mut cities: Vec<(u16, u32, u128, Vec<u16>)> = Vec::new();
+                // (city, farmers, tiles, the farms feeding it: a bit per index in `farms`)
+                let mut cities: Vec<(u16, u32, u128, u64)> = Vec::new();
                 for (fi, &farm) in farms.iter().enumerate() {
                     let m = self.board.feature(farm).meeples;
                     let t = self.board.feature(farm).tiles;
@@ -309,16 +321,17 @@ impl Game {
                             Some((_, sum, tiles, fed)) => {
                                 *sum += m;
                                 *tiles |= t;
-                                fed.push(farm);
+                                *fed |= 1 << fi;
                             }
-                            None => cities.push((c, m, t, vec![farm])),
+                            None => cities.push((c, m, t, 1 << fi)),
                         }
                     }
                 }
                 cities.sort_unstable();
                 for (c, m, t, fed) in cities {
                     let to = self.majority(m);
-                    let men = self.followers_on(|r| fed.contains(&r));
+                    let men =
+                        self.followers_on(|r| farms.iter().enumerate().any(|(i, &f)| f == r && fed & (1 << i) != 0));
                     self.award(farm_scoring(4, to, 1, t | self.board.feature(c).tiles, men));
                 }
             }
