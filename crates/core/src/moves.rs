@@ -5,7 +5,8 @@
 use crate::board::{Board, Near, MAX_TILES};
 use crate::error::IllegalMove;
 use crate::event::Role;
-use crate::game::{river_turn, Action, Game, Move, Placement};
+use crate::expansion::traders;
+use crate::game::{river_turn, Action, Figure, Game, Move, Placement};
 use crate::geom::{Pos, Rotation, Spot};
 use crate::rules::FarmRule;
 use crate::tile::{RotatedTile, SegmentKind, TileId, FIT_ROW, NO_SEGMENT};
@@ -340,23 +341,23 @@ impl Game {
     }
 
     /// The spots of a tile of shape `rt` where the player to move may
-    /// deploy, given the tile's segments that would join an occupied
-    /// feature (asked only if the player has a follower).
+    /// deploy a follower, given the tile's segments that would join an
+    /// occupied feature (asked only if the player has a follower).
     #[inline]
-    fn each_spot_of(&self, rt: &RotatedTile, occupied: impl FnOnce() -> u16, mut f: impl FnMut(Spot)) {
+    fn each_spot_of(&self, rt: &RotatedTile, occupied: impl FnOnce() -> u16, f: impl FnMut(Spot)) {
         if self.supply[self.to_move.index()] == 0 {
             return;
         }
-        let occupied = occupied();
-        // Followers go on any segment but a garden, and on fields only with farmers.
+        each_spot_in(rt, self.free_segments(rt, occupied()), f);
+    }
+
+    /// The segments of `rt` a follower (big or not) may take: any but a
+    /// garden, fields only with farmers, none whose feature is occupied.
+    #[inline]
+    fn free_segments(&self, rt: &RotatedTile, occupied: u16) -> u16 {
         let allowed =
             if self.rules.farms == FarmRule::Off { rt.follower_segs & !rt.field_segs } else { rt.follower_segs };
-        let mut free = allowed & !occupied;
-        while free != 0 {
-            let s = free.trailing_zeros() as usize;
-            free &= free - 1;
-            f(rt.spots[s]);
-        }
+        allowed & !occupied
     }
 
     /// The follower spots for the tile to place at `placement`, appended to `out`.
@@ -424,8 +425,10 @@ impl Game {
     /// ```
     #[inline]
     pub fn each_action_at(&self, tile: TileId, pos: Pos, mut rots: u8, mut f: impl FnMut(Rotation, Action)) {
-        // Only a player with a follower asks which features are occupied.
-        let near = if self.supply[self.to_move.index()] > 0 { self.board.near(pos) } else { Near::NOTHING };
+        // Only a player with a follower (big or not) asks which features are occupied.
+        let me = self.to_move;
+        let any = self.supply[me.index()] > 0 || self.rules.has_big_follower() && self.at_home(me, Figure::BigFollower);
+        let near = if any { self.board.near(pos) } else { Near::NOTHING };
         while rots & 15 != 0 {
             let rot = Rotation::ALL[rots.trailing_zeros() as usize];
             rots &= rots - 1;
@@ -439,12 +442,20 @@ impl Game {
     #[inline]
     fn each_action_of(&self, rt: &RotatedTile, pos: Pos, occupied: impl FnOnce() -> u16, mut f: impl FnMut(Action)) {
         f(Action::Pass);
+        if self.rules.expansions() {
+            return self.each_expansion_action_of(rt, pos, occupied, f);
+        }
         self.each_spot_of(rt, occupied, |s| f(Action::Follower(s)));
+        self.each_abbot_action_of(rt, pos, f);
+    }
+
+    /// The abbot's decisions: its spots on the tile, or recalling it.
+    #[inline]
+    fn each_abbot_action_of(&self, rt: &RotatedTile, pos: Pos, mut f: impl FnMut(Action)) {
         if !self.rules.abbot {
             return;
         }
-        let p = self.to_move.index();
-        if self.abbot_home[p] {
+        if self.at_home(self.to_move, Figure::Abbot) {
             for spot in [Spot::CLOISTER, Spot::GARDEN] {
                 if rt.segment_at(spot, true).is_some() {
                     f(Action::Abbot(spot));
@@ -452,6 +463,43 @@ impl Game {
             }
         } else if self.recall_allowed(pos) {
             f(Action::Recall);
+        }
+    }
+
+    /// [`Game::each_action_of`] with the expansions' figures, after the
+    /// pass: followers, the big follower, the abbot's decisions, the
+    /// builder, the pig.
+    #[cold]
+    fn each_expansion_action_of(
+        &self,
+        rt: &RotatedTile,
+        pos: Pos,
+        occupied: impl FnOnce() -> u16,
+        mut f: impl FnMut(Action),
+    ) {
+        let me = self.to_move;
+        let follower = self.supply[me.index()] > 0;
+        let big = self.rules.has_big_follower() && self.at_home(me, Figure::BigFollower);
+        if follower || big {
+            let free = self.free_segments(rt, occupied());
+            if follower {
+                each_spot_in(rt, free, |s| f(Action::Follower(s)));
+            }
+            if big {
+                each_spot_in(rt, free, |s| f(Action::BigFollower(s)));
+            }
+        }
+        self.each_abbot_action_of(rt, pos, &mut f);
+        let builder = self.rules.has_builder() && self.at_home(me, Figure::Builder);
+        let pig = self.rules.has_pig() && self.rules.farms != FarmRule::Off && self.at_home(me, Figure::Pig);
+        if builder || pig {
+            let joined = self.board.joined(rt, pos);
+            if builder {
+                each_spot_in(rt, self.builder_segments(&joined, rt), |s| f(Action::Builder(s)));
+            }
+            if pig {
+                each_spot_in(rt, self.pig_segments(&joined, rt), |s| f(Action::Pig(s)));
+            }
         }
     }
 
@@ -481,7 +529,8 @@ impl Game {
         hand.iter().enumerate().filter(move |&(i, tile)| !hand[..i].contains(tile)).map(|(i, &tile)| (i, tile))
     }
 
-    /// Every legal move: each tile of the hand, each placement, each decision.
+    /// Every legal move: each tile of the hand, each placement, each
+    /// decision (all saying which part of the turn they are: [`Game::bonus`]).
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut moves = Vec::new();
         if self.finished {
@@ -495,7 +544,8 @@ impl Game {
             for &p in &placements {
                 actions.clear();
                 self.actions_into(tile, p, &mut actions);
-                moves.extend(actions.iter().map(|&action| Move { tile, pos: p.pos, rot: p.rot, action }));
+                let bonus = self.bonus;
+                moves.extend(actions.iter().map(|&action| Move { tile, pos: p.pos, rot: p.rot, action, bonus }));
             }
         }
         moves
@@ -508,6 +558,14 @@ impl Game {
     pub fn check(&self, mv: &Move) -> Result<(), IllegalMove> {
         if self.finished {
             return Err(IllegalMove::GameOver);
+        }
+        match (self.bonus, mv.bonus) {
+            (Some(bonus), None) => return Err(IllegalMove::BonusExpected { bonus }),
+            (due, Some(bonus)) if due != Some(bonus) => return Err(IllegalMove::BonusNotDue { bonus }),
+            _ => {}
+        }
+        if let Some(expansion) = mv.tile.expansion().filter(|&e| !self.rules.has(e)) {
+            return Err(IllegalMove::TileNotInPlay { tile: mv.tile, expansion });
         }
         let hand = self.hands[self.to_move.index()];
         if hand.position(mv.tile).is_none() {
@@ -571,7 +629,7 @@ impl Game {
                 if !matches!(rt.seg_kind[seg as usize], SegmentKind::Cloister | SegmentKind::Garden) {
                     return Err(IllegalMove::AbbotSpot { spot });
                 }
-                if !self.abbot_home[p] {
+                if !self.at_home(self.to_move, Figure::Abbot) {
                     return Err(IllegalMove::AbbotInUse);
                 }
                 Ok(())
@@ -580,11 +638,78 @@ impl Game {
                 if !self.rules.abbot {
                     return Err(IllegalMove::NoAbbot);
                 }
-                if self.abbot_home[p] {
+                if self.at_home(self.to_move, Figure::Abbot) {
                     return Err(IllegalMove::AbbotNotPlaced);
                 }
                 if !self.recall_allowed(mv.pos) {
                     return Err(IllegalMove::RecallComplete);
+                }
+                Ok(())
+            }
+            Action::BigFollower(spot) => {
+                let figure = Figure::BigFollower;
+                if !self.rules.has_big_follower() {
+                    return Err(IllegalMove::FigureOff { figure });
+                }
+                let seg =
+                    rt.segment_at(spot, self.rules.abbot).ok_or(IllegalMove::BadSpot { tile, rot: mv.rot, spot })?;
+                let kind = rt.seg_kind[seg as usize];
+                if kind == SegmentKind::Garden {
+                    return Err(IllegalMove::GardenForAbbot);
+                }
+                if kind == SegmentKind::Field && self.rules.farms == FarmRule::Off {
+                    return Err(IllegalMove::FarmersOff);
+                }
+                if !self.at_home(self.to_move, figure) {
+                    return Err(IllegalMove::NotInSupply { figure });
+                }
+                if self.board.occupied_segments(rt, mv.pos) & (1 << seg) != 0 {
+                    return Err(IllegalMove::FeatureOccupied { kind, spot });
+                }
+                Ok(())
+            }
+            Action::Builder(spot) => {
+                let figure = Figure::Builder;
+                if !self.rules.has_builder() {
+                    return Err(IllegalMove::FigureOff { figure });
+                }
+                let seg =
+                    rt.segment_at(spot, self.rules.abbot).ok_or(IllegalMove::BadSpot { tile, rot: mv.rot, spot })?;
+                let kind = rt.seg_kind[seg as usize];
+                if !traders::builder_may_stand_on(kind) {
+                    return Err(IllegalMove::FigureSpot { figure, spot });
+                }
+                if !self.at_home(self.to_move, figure) {
+                    return Err(IllegalMove::NotInSupply { figure });
+                }
+                let joined = self.board.joined(rt, mv.pos);
+                if (joined.meeples[seg as usize] >> (4 * p)) & 0xF == 0 {
+                    return Err(IllegalMove::BuilderNeedsFollower { kind, spot });
+                }
+                if joined.open[seg as usize] <= 0 {
+                    return Err(IllegalMove::BuilderOnCompleted { kind, spot });
+                }
+                Ok(())
+            }
+            Action::Pig(spot) => {
+                let figure = Figure::Pig;
+                if !self.rules.has_pig() {
+                    return Err(IllegalMove::FigureOff { figure });
+                }
+                let seg =
+                    rt.segment_at(spot, self.rules.abbot).ok_or(IllegalMove::BadSpot { tile, rot: mv.rot, spot })?;
+                if rt.seg_kind[seg as usize] != SegmentKind::Field {
+                    return Err(IllegalMove::FigureSpot { figure, spot });
+                }
+                if self.rules.farms == FarmRule::Off {
+                    return Err(IllegalMove::FarmersOff);
+                }
+                if !self.at_home(self.to_move, figure) {
+                    return Err(IllegalMove::NotInSupply { figure });
+                }
+                let joined = self.board.joined(rt, mv.pos);
+                if (joined.meeples[seg as usize] >> (4 * p)) & 0xF == 0 {
+                    return Err(IllegalMove::PigNeedsFarmer { spot });
                 }
                 Ok(())
             }
@@ -599,5 +724,15 @@ impl Game {
         self.check(mv)?;
         self.play_unchecked(mv);
         Ok(())
+    }
+}
+
+/// `f` with the spot of each segment of `rt` in `segs` (bit per segment).
+#[inline]
+fn each_spot_in(rt: &RotatedTile, mut segs: u16, mut f: impl FnMut(Spot)) {
+    while segs != 0 {
+        let s = segs.trailing_zeros() as usize;
+        segs &= segs - 1;
+        f(rt.spots[s]);
     }
 }

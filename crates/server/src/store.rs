@@ -2626,8 +2626,15 @@ mod tests {
     async fn a_game_round_trips_with_its_moves_in_order() {
         let store = SqliteStore::in_memory().unwrap();
         store.create_game(&new_game("g1")).await.unwrap();
-        let m0 =
-            RecordMove { tile: "E".into(), at: [0, -1], rot: 2, meeple: Some("S".into()), abbot: None, recall: None };
+        let m0 = RecordMove {
+            tile: "E".into(),
+            at: [0, -1],
+            rot: 2,
+            meeple: Some("S".into()),
+            abbot: None,
+            recall: None,
+            ..Default::default()
+        };
         store.append_move("g1", 0, &m0, &progress(5)).await.unwrap();
         let g = store.load("g1").await.unwrap().unwrap();
         assert_eq!(g.record.moves, vec![m0]);
@@ -2645,7 +2652,15 @@ mod tests {
     #[tokio::test]
     async fn only_unfinished_games_without_a_recent_move_expire() {
         let store = SqliteStore::in_memory().unwrap();
-        let m = RecordMove { tile: "E".into(), at: [0, -1], rot: 2, meeple: None, abbot: None, recall: None };
+        let m = RecordMove {
+            tile: "E".into(),
+            at: [0, -1],
+            rot: 2,
+            meeple: None,
+            abbot: None,
+            recall: None,
+            ..Default::default()
+        };
         for id in ["old", "done", "recent"] {
             store.create_game(&new_game(id)).await.unwrap();
         }
@@ -2665,7 +2680,15 @@ mod tests {
     async fn a_move_out_of_sequence_is_refused() {
         let store = SqliteStore::in_memory().unwrap();
         store.create_game(&new_game("g1")).await.unwrap();
-        let m = RecordMove { tile: "E".into(), at: [0, -1], rot: 2, meeple: None, abbot: None, recall: None };
+        let m = RecordMove {
+            tile: "E".into(),
+            at: [0, -1],
+            rot: 2,
+            meeple: None,
+            abbot: None,
+            recall: None,
+            ..Default::default()
+        };
         assert!(store.append_move("g1", 1, &m, &progress(2)).await.is_err());
         store.append_move("g1", 0, &m, &progress(2)).await.unwrap();
         assert!(store.append_move("g1", 0, &m, &progress(3)).await.is_err(), "a second writer of move 0");
@@ -2677,7 +2700,15 @@ mod tests {
     async fn a_second_writer_of_a_move_is_a_conflict() {
         let store = SqliteStore::in_memory().unwrap();
         store.create_game(&new_game("g1")).await.unwrap();
-        let m = RecordMove { tile: "E".into(), at: [0, -1], rot: 2, meeple: None, abbot: None, recall: None };
+        let m = RecordMove {
+            tile: "E".into(),
+            at: [0, -1],
+            rot: 2,
+            meeple: None,
+            abbot: None,
+            recall: None,
+            ..Default::default()
+        };
         store.append_move("g1", 0, &m, &progress(2)).await.unwrap();
         assert!(matches!(store.append_move("g1", 0, &m, &progress(3)).await, Err(StoreError::Conflict(_))));
         assert!(matches!(store.append_move("nope", 0, &m, &progress(3)).await, Err(StoreError::Failed(_))));
@@ -2701,7 +2732,15 @@ mod tests {
         let store = SqliteStore::in_memory().unwrap();
         store.create_game(&new_game("g1")).await.unwrap();
         store.create_game(&new_game("g2")).await.unwrap();
-        let m = RecordMove { tile: "E".into(), at: [0, -1], rot: 2, meeple: None, abbot: None, recall: None };
+        let m = RecordMove {
+            tile: "E".into(),
+            at: [0, -1],
+            rot: 2,
+            meeple: None,
+            abbot: None,
+            recall: None,
+            ..Default::default()
+        };
         let done =
             Progress { finished: true, scores: vec![1, 0], to_move: None, winners: vec![0], at: 9, bot_turn: false };
         store.append_move("g2", 0, &m, &done).await.unwrap();
@@ -2765,7 +2804,15 @@ mod tests {
         let auto: i64 = store.0.conn().pragma_query_value(None, "wal_autocheckpoint", |r| r.get(0)).unwrap();
         assert_eq!(auto, 0, "the writer leaves checkpoints to the checkpointer");
         store.create_game(&new_game("g1")).await.unwrap();
-        let m = RecordMove { tile: "E".into(), at: [0, -1], rot: 2, meeple: None, abbot: None, recall: None };
+        let m = RecordMove {
+            tile: "E".into(),
+            at: [0, -1],
+            rot: 2,
+            meeple: None,
+            abbot: None,
+            recall: None,
+            ..Default::default()
+        };
         for ply in 0..200 {
             store.append_move("g1", ply, &m, &progress(ply as i64)).await.unwrap();
         }
@@ -2803,7 +2850,15 @@ mod tests {
         for g in 0..8 {
             let store = std::sync::Arc::clone(&store);
             moving.spawn(async move {
-                let m = RecordMove { tile: "E".into(), at: [g, -1], rot: 2, meeple: None, abbot: None, recall: None };
+                let m = RecordMove {
+                    tile: "E".into(),
+                    at: [g, -1],
+                    rot: 2,
+                    meeple: None,
+                    abbot: None,
+                    recall: None,
+                    ..Default::default()
+                };
                 for ply in 0..400 {
                     store.append_move(&format!("g{g}"), ply, &m, &progress(ply as i64)).await.unwrap();
                     tokio::time::sleep(std::time::Duration::from_millis(2)).await;
@@ -2831,7 +2886,15 @@ mod tests {
     #[test]
     fn a_write_that_fails_past_its_checks_leaves_the_rest_of_its_batch_alone() {
         let store = SqliteStore::in_memory().unwrap();
-        let m = RecordMove { tile: "E".into(), at: [0, -1], rot: 2, meeple: None, abbot: None, recall: None };
+        let m = RecordMove {
+            tile: "E".into(),
+            at: [0, -1],
+            rot: 2,
+            meeple: None,
+            abbot: None,
+            recall: None,
+            ..Default::default()
+        };
         let mut conn = store.0.conn();
         for g in ["a", "b", "c"] {
             let (setup, progress) = new_game(g).setup_and_progress();
@@ -2937,6 +3000,7 @@ mod tests {
                                 meeple: None,
                                 abbot: None,
                                 recall: None,
+                                ..Default::default()
                             };
                             let r = store
                                 .0

@@ -498,6 +498,7 @@ async fn unsettled_game(store: &Arc<dyn Store>) {
         meeple: None,
         abbot: None,
         recall: None,
+        ..Default::default()
     };
     let done =
         Progress { finished: true, scores: vec![3, 10], to_move: None, winners: vec![1], at: 5, bot_turn: false };
