@@ -74,9 +74,9 @@ pub(crate) struct Feature {
     pub parent: u16,
     /// City or road edges not yet matched by a neighbour.
     pub open: u16,
-    pub kind: SegmentKind,
-    /// An inn on a road, a cathedral in a city (`MARK_INN`, `MARK_CATHEDRAL`), joined by `|`.
-    pub marks: u8,
+    /// The kind (low three bits) and the marks, an inn on a road, a
+    /// cathedral in a city (`MARK_INN`, `MARK_CATHEDRAL`), joined by `|`.
+    pub kind_marks: u8,
 }
 
 // Four features to a cache line: joining them stays cheap.
@@ -88,16 +88,21 @@ impl Feature {
         self.tiles.count_ones()
     }
 
+    #[inline]
+    pub fn kind(&self) -> SegmentKind {
+        SegmentKind::from_low_bits(self.kind_marks)
+    }
+
     pub fn shields(&self) -> u32 {
         self.sums.shields()
     }
 
     pub fn inn(&self) -> bool {
-        self.marks & MARK_INN != 0
+        self.kind_marks & MARK_INN != 0
     }
 
     pub fn cathedral(&self) -> bool {
-        self.marks & MARK_CATHEDRAL != 0
+        self.kind_marks & MARK_CATHEDRAL != 0
     }
 }
 
@@ -446,7 +451,7 @@ impl Board {
         k.meeples += g.meeples;
         k.open += g.open;
         k.sums.0 += g.sums.0;
-        k.marks |= g.marks;
+        k.kind_marks |= g.kind_marks;
         self.feats[gone as usize].parent = keep;
         keep
     }
@@ -469,9 +474,8 @@ impl Board {
             meeples: 0,
             parent: base + s as u16,
             open: rt.seg_open[s],
-            kind: rt.seg_kind[s],
             sums: Sums(rt.seg_sums[s]),
-            marks: rt.seg_marks[s],
+            kind_marks: rt.seg_kind_marks[s],
         }));
         self.tiles.push(PlacedTile { tile, rot, pos, seg_base: base });
         let cell = cell_index(pos);
@@ -607,6 +611,7 @@ impl Board {
     /// segment of the same tile that touches one of those: an `A`'s field
     /// wraps round its cloister and can join both fields of a `K` laid
     /// beside it, so those two are one farm once the `K` is down.
+    #[inline(always)]
     pub(crate) fn occupied_segments(&self, rt: &RotatedTile, pos: Pos) -> u16 {
         self.occupied_near(rt, &self.near(pos))
     }
@@ -615,6 +620,7 @@ impl Board {
     /// rotation: per side, which of the features around the cell the
     /// side's edge and its two half-edges meet, and which of those hold a
     /// follower.
+    #[inline(always)]
     pub(crate) fn near(&self, pos: Pos) -> Near {
         let mut near = Near::NOTHING;
         // Which neighbours exist, and which of their segments meet the
@@ -675,6 +681,7 @@ impl Board {
 
     /// [`Board::occupied_segments`] for a tile of shape `rt` put where
     /// `near` was read (one reading serves every rotation of a cell).
+    #[inline(always)]
     pub(crate) fn occupied_near(&self, rt: &RotatedTile, near: &Near) -> u16 {
         if near.occupied == 0 {
             return 0;
@@ -918,13 +925,13 @@ impl Board {
         for (p, n) in followers.iter_mut().enumerate() {
             *n = ((f.meeples >> (4 * p)) & 0xF) as u8;
         }
-        let complete = match f.kind {
+        let complete = match f.kind() {
             SegmentKind::City | SegmentKind::Road => f.open == 0,
             SegmentKind::Cloister | SegmentKind::Garden => self.neighbours(pos) == 8,
             SegmentKind::Field => false,
         };
         Some(FeatureInfo {
-            kind: f.kind,
+            kind: f.kind(),
             complete,
             tiles: f.tile_count(),
             shields: f.shields(),

@@ -11,7 +11,7 @@ use crate::error::SetupError;
 use crate::event::{Event, PlayerId, Role, Seats, TurnNo};
 use crate::geom::{Dir, Pos, Rotation, Spot};
 use crate::rules::{Rules, Unplaceable};
-use crate::tile::{TileId, TILE_KINDS};
+use crate::tile::{RotatedTile, TileId, TILE_KINDS};
 
 /// Most players at one table.
 pub const MAX_PLAYERS: usize = 6;
@@ -230,6 +230,8 @@ pub(crate) struct RiverEnd {
 #[derive(Debug)]
 pub struct Game {
     pub(crate) rules: Rules,
+    /// `rules.expansions()`, read on every move: one flag, not two.
+    pub(crate) ext: bool,
     pub(crate) players: u8,
     pub(crate) board: Board,
     /// Every draw of the game in order: past draws before `next_draw`, the
@@ -274,6 +276,7 @@ impl Clone for Game {
     fn clone(&self) -> Game {
         let mut g = Game {
             rules: self.rules,
+            ext: self.ext,
             players: self.players,
             board: self.board.clone(),
             deck: Vec::new(),
@@ -319,6 +322,7 @@ impl Game {
         check_setup(&setup)?;
         let mut game = Game {
             rules: setup.rules,
+            ext: setup.rules.expansions(),
             players: 0,
             board: Board::new(setup.rules.board_limit, setup.rules.border_completes),
             deck: Vec::new(),
@@ -389,6 +393,7 @@ impl Game {
         // Every field named, so that a new one cannot be forgotten here.
         let Game {
             rules: game_rules,
+            ext,
             players,
             board: _,
             deck,
@@ -413,6 +418,7 @@ impl Game {
             finished,
         } = self;
         *game_rules = rules;
+        *ext = rules.expansions();
         *players = setup.players as u8;
         *deck = setup.deck;
         *next_draw = 0;
@@ -450,6 +456,7 @@ impl Game {
     fn copy_rest(&mut self, source: &Game) {
         let Game {
             rules,
+            ext,
             players,
             board: _,
             deck,
@@ -474,6 +481,7 @@ impl Game {
             finished,
         } = source;
         self.rules = *rules;
+        self.ext = *ext;
         self.players = *players;
         self.deck.clone_from(deck);
         self.next_draw = *next_draw;
@@ -942,16 +950,14 @@ impl Game {
         // Traders & Builders: whether this tile extends the builder's road
         // or city, read before anything is deployed (R5) or scored (R1); a
         // second part never earns a third (R2).
-        let second_part = self.rules.expansions() && self.bonus.is_none() && self.builder_extended(player, idx);
+        let second_part = self.ext && self.bonus.is_none() && self.builder_extended(player, idx);
 
         match mv.action {
             Action::Pass => {}
-            Action::Follower(spot) => self.deploy(player, idx, mv.pos, spot, Figure::Follower, turn),
-            Action::Abbot(spot) => self.deploy(player, idx, mv.pos, spot, Figure::Abbot, turn),
+            Action::Follower(spot) => self.deploy(player, idx, rt, mv.pos, spot, Figure::Follower, turn),
             Action::Recall => self.recall(player, turn),
-            Action::BigFollower(spot) => self.deploy(player, idx, mv.pos, spot, Figure::BigFollower, turn),
-            Action::Builder(spot) => self.deploy(player, idx, mv.pos, spot, Figure::Builder, turn),
-            Action::Pig(spot) => self.deploy(player, idx, mv.pos, spot, Figure::Pig, turn),
+            // The abbot and the expansions' figures, away from the hot path.
+            other => self.deploy_figure(player, idx, rt, mv.pos, other, turn),
         }
 
         // Roads and cities this tile completes (each once, however many of
@@ -1002,24 +1008,50 @@ impl Game {
             self.log(Event::BonusTurn { turn, player });
             self.pending += 1;
         }
-        if second_part {
-            self.bonus = Some(Bonus::Builder);
-        } else if self.pending > 0 {
-            self.pending -= 1;
-            self.bonus = None;
+        self.bonus = None;
+        if second_part | (self.pending > 0) {
+            if second_part {
+                self.bonus = Some(Bonus::Builder);
+            } else {
+                self.pending -= 1;
+            }
         } else {
-            self.bonus = None;
             self.to_move = self.next_seat(player);
         }
         self.begin_turn();
     }
 
+    /// [`Game::deploy`] of the figure an action other than a follower's deploys.
+    #[inline(never)]
+    fn deploy_figure(
+        &mut self,
+        player: PlayerId,
+        idx: usize,
+        rt: &RotatedTile,
+        pos: Pos,
+        action: Action,
+        turn: TurnNo,
+    ) {
+        if let Some((figure, spot)) = action.deploys() {
+            self.deploy(player, idx, rt, pos, spot, figure, turn);
+        }
+    }
+
     /// Puts `player`'s `figure` on the segment at `spot` of the tile just
-    /// placed (tile index `idx`, at `pos`); the move was checked.
-    #[inline]
-    fn deploy(&mut self, player: PlayerId, idx: usize, pos: Pos, spot: Spot, figure: Figure, turn: TurnNo) {
+    /// placed (tile index `idx`, shape `rt`, at `pos`); the move was checked.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn deploy(
+        &mut self,
+        player: PlayerId,
+        idx: usize,
+        rt: &RotatedTile,
+        pos: Pos,
+        spot: Spot,
+        figure: Figure,
+        turn: TurnNo,
+    ) {
         let p = player.index();
-        let rt = self.board.shape(&self.board.tiles()[idx]);
         let seg = rt.segment_at(spot, self.rules.abbot).expect("a checked spot");
         let id = self.board.segment(idx, seg);
         let root = self.board.find(id);

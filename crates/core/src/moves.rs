@@ -376,6 +376,7 @@ impl Game {
 
     /// Every decision after placing `tile` at `placement`: pass, each
     /// follower spot, the abbot's spots, recalling the abbot.
+    #[inline]
     pub fn actions_into(&self, tile: TileId, placement: Placement, out: &mut Vec<Action>) {
         self.each_action(tile, placement, |a| out.push(a));
     }
@@ -442,8 +443,10 @@ impl Game {
     #[inline]
     fn each_action_of(&self, rt: &RotatedTile, pos: Pos, occupied: impl FnOnce() -> u16, mut f: impl FnMut(Action)) {
         f(Action::Pass);
-        if self.rules.expansions() {
-            return self.each_expansion_action_of(rt, pos, occupied, f);
+        if self.ext {
+            // Its own look at the occupied features: `occupied` stays one
+            // call site, inlined into the base game's path.
+            return self.each_expansion_action_of(rt, pos, f);
         }
         self.each_spot_of(rt, occupied, |s| f(Action::Follower(s)));
         self.each_abbot_action_of(rt, pos, f);
@@ -470,18 +473,12 @@ impl Game {
     /// pass: followers, the big follower, the abbot's decisions, the
     /// builder, the pig.
     #[cold]
-    fn each_expansion_action_of(
-        &self,
-        rt: &RotatedTile,
-        pos: Pos,
-        occupied: impl FnOnce() -> u16,
-        mut f: impl FnMut(Action),
-    ) {
+    fn each_expansion_action_of(&self, rt: &RotatedTile, pos: Pos, mut f: impl FnMut(Action)) {
         let me = self.to_move;
         let follower = self.supply[me.index()] > 0;
         let big = self.rules.has_big_follower() && self.at_home(me, Figure::BigFollower);
         if follower || big {
-            let free = self.free_segments(rt, occupied());
+            let free = self.free_segments(rt, self.board.occupied_segments(rt, pos));
             if follower {
                 each_spot_in(rt, free, |s| f(Action::Follower(s)));
             }

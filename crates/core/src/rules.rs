@@ -744,7 +744,14 @@ impl Rules {
         if self.border_completes && self.board_limit.is_none() {
             return Err(RulesError::Conflict("border_completes needs board_limit".into()));
         }
-        // A part of an expansion can only be switched off while the expansion is on.
+        // A part of an expansion can only be switched off while the expansion
+        // is on (the loop only to name the part: a game restarts often).
+        let parts_on = |on: bool, parts: [bool; 3]| on || parts == [true; 3];
+        if parts_on(self.inns_cathedrals, [self.big_follower, self.inns, self.cathedrals])
+            && parts_on(self.traders_builders, [self.builder, self.pig, self.goods])
+        {
+            return Ok(());
+        }
         for o in &RULE_OPTIONS {
             if let Some(expansion) = o.needs {
                 if !self.has(expansion) && o.value(self) != OptionValue::Flag(true) {

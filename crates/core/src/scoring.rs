@@ -59,7 +59,7 @@ impl Game {
     /// (Traders & Builders, R6: held or not), and the figures on it go home.
     pub(crate) fn score_completed(&mut self, root: u16, turn: TurnNo) {
         let f = *self.board.feature(root);
-        let goods = f.kind == SegmentKind::City && self.rules.has_goods() && f.sums.goods() != [0; 3];
+        let goods = f.kind() == SegmentKind::City && self.rules.has_goods() && f.sums.goods() != [0; 3];
         if f.meeples == 0 {
             if goods {
                 self.take_goods(f.sums.goods(), f.tiles, turn);
@@ -71,7 +71,7 @@ impl Game {
         let mut s = Scoring::new(Some(turn), ScoredKind::Road, When::Completed, 0, self.majority(f.meeples));
         s.tiles = tiles as u8;
         s.cover = f.tiles;
-        if f.kind == SegmentKind::Road {
+        if f.kind() == SegmentKind::Road {
             s.points = inns::road_points(&self.rules, tiles, f.inn(), true);
             s.inn = f.inn() && self.rules.has_inns();
         } else {
@@ -90,7 +90,7 @@ impl Game {
     /// A cloister or garden (segment `seg`) surrounded by the tile of `turn`.
     pub(crate) fn score_cloister(&mut self, seg: u16, turn: TurnNo) {
         let f = *self.board.feature(seg);
-        let kind = if f.kind == SegmentKind::Garden { ScoredKind::Garden } else { ScoredKind::Cloister };
+        let kind = if f.kind() == SegmentKind::Garden { ScoredKind::Garden } else { ScoredKind::Cloister };
         let to = self.majority(f.meeples);
         // The cloister's tile is the feature's one tile: it and the eight around it.
         let pos = self.board.tiles()[f.tiles.trailing_zeros() as usize].pos;
@@ -172,7 +172,7 @@ impl Game {
             seen[n_seen] = root;
             n_seen += 1;
             let feat = *self.board.feature(root);
-            if feat.kind == SegmentKind::Field {
+            if feat.kind() == SegmentKind::Field {
                 farms[n_farms] = root;
                 n_farms += 1;
                 continue;
@@ -182,7 +182,7 @@ impl Game {
             }
             let mut s = Scoring::new(None, ScoredKind::Road, When::Final, 0, self.majority(feat.meeples));
             s.cover = feat.tiles;
-            match feat.kind {
+            match feat.kind() {
                 SegmentKind::Road => {
                     s.tiles = feat.tile_count() as u8;
                     s.points = inns::road_points(&self.rules, feat.tile_count(), feat.inn(), false);
@@ -195,7 +195,7 @@ impl Game {
                         inns::city_points(&self.rules, feat.tile_count(), feat.shields(), feat.cathedral(), false);
                 }
                 SegmentKind::Cloister | SegmentKind::Garden => {
-                    s.kind = if feat.kind == SegmentKind::Garden { ScoredKind::Garden } else { ScoredKind::Cloister };
+                    s.kind = if feat.kind() == SegmentKind::Garden { ScoredKind::Garden } else { ScoredKind::Cloister };
                     s.points = 1 + self.board.neighbours(f.pos);
                     s.cover = if self.log_events { self.board.around(f.pos) } else { 0 };
                 }
@@ -231,12 +231,11 @@ impl Game {
         // a city's place in `cities`.
         const SEGMENTS: usize = MAX_TILES * MAX_SEGMENTS;
         const NONE: u8 = u8::MAX;
-        const NO_CITY: u16 = u16::MAX;
         let mut farm_index = [NONE; SEGMENTS];
         for (fi, &f) in farms.iter().enumerate() {
             farm_index[f as usize] = fi as u8;
         }
-        let mut city_index = [NO_CITY; SEGMENTS];
+        let mut city_index = [NONE; SEGMENTS];
         let mut cities: Vec<(u16, u64)> = Vec::with_capacity(32);
         let mut covered = farms.iter().fold(0u128, |acc, &f| acc | self.board.feature(f).tiles);
         while covered != 0 {
@@ -252,12 +251,23 @@ impl Game {
                 if self.board.feature(city).open != 0 {
                     continue;
                 }
-                let slot = &mut city_index[city as usize];
-                if *slot == NO_CITY {
-                    *slot = cities.len() as u16;
-                    cities.push((city, 0));
-                }
-                cities[*slot as usize].1 |= 1 << fi;
+                let k = match city_index[city as usize] {
+                    // A city met for the first time; or, past 254 cities
+                    // (custom decks and table edges only), one without an
+                    // index, found by search.
+                    NONE => match cities.iter().position(|&(c, _)| c == city) {
+                        Some(k) => k,
+                        None => {
+                            cities.push((city, 0));
+                            if cities.len() <= NONE as usize {
+                                city_index[city as usize] = (cities.len() - 1) as u8;
+                            }
+                            cities.len() - 1
+                        }
+                    },
+                    k => k as usize,
+                };
+                cities[k].1 |= 1 << fi;
             }
         }
         // The pigs' owners in each farm (a seat bit per farm index).

@@ -115,18 +115,29 @@ const EXPANSION_START: [usize; 3] = [BASE_TILES.len(), BASE_TILES.len() + inns::
 /// The most segments any tile has (X: four roads and four fields).
 pub(crate) const MAX_SEGMENTS: usize = 10;
 
-/// The river tiles (bit per tile id): those whose name starts with `RV`.
-const RIVER_KINDS: u128 = {
-    let mut mask = 0u128;
-    let mut i = 0;
-    while i < TILE_DATA.len() {
+/// The river tiles: ids `RIVER.0` up to (not including) `RIVER.1`, those
+/// whose name starts with `RV` (a range, so that telling a river tile is
+/// one subtraction and compare on the hot path).
+const RIVER: (u8, u8) = {
+    const fn is_river(i: usize) -> bool {
         let name = TILE_DATA[i].0.as_bytes();
-        if name.len() > 2 && name[0] == b'R' && name[1] == b'V' {
-            mask |= 1 << i;
-        }
+        name.len() > 2 && name[0] == b'R' && name[1] == b'V'
+    }
+    let mut first = 0;
+    while !is_river(first) {
+        first += 1;
+    }
+    let mut end = first;
+    while end < TILE_KINDS && is_river(end) {
+        end += 1;
+    }
+    // No river tile outside the range.
+    let mut i = end;
+    while i < TILE_KINDS {
+        assert!(!is_river(i));
         i += 1;
     }
-    mask
+    (first as u8, end as u8)
 };
 const _: () = assert!(TILE_KINDS <= 128);
 
@@ -224,7 +235,7 @@ impl TileId {
 
     #[inline]
     pub fn is_river(self) -> bool {
-        RIVER_KINDS & (1 << self.0) != 0
+        self.0.wrapping_sub(RIVER.0) < RIVER.1 - RIVER.0
     }
 
     /// The expansion the tile belongs to (`None` for base and river tiles).
@@ -338,10 +349,11 @@ pub(crate) struct RotatedTile {
     pub seg_cities: [u16; MAX_SEGMENTS],
     /// Per segment, the counters its feature starts with when the tile is
     /// laid: open edges (cities and roads), its sums (shields and goods,
-    /// see [`Sums`]) and its marks (inn, cathedral: [`MARK_INN`], [`MARK_CATHEDRAL`]).
+    /// see [`Sums`]) and its kind with its marks (inn, cathedral:
+    /// [`MARK_INN`], [`MARK_CATHEDRAL`]).
     pub seg_open: [u16; MAX_SEGMENTS],
     pub seg_sums: [u32; MAX_SEGMENTS],
-    pub seg_marks: [u8; MAX_SEGMENTS],
+    pub seg_kind_marks: [u8; MAX_SEGMENTS],
     /// Per side, what this tile adds to the constraint code of an empty
     /// neighbour on that side (its edge kind, weighted for the neighbour's
     /// opposite side).
@@ -396,9 +408,29 @@ impl Sums {
     }
 }
 
-/// A feature's marks, joined by `|`: a road with an inn, a city with a cathedral.
-pub(crate) const MARK_INN: u8 = 1;
-pub(crate) const MARK_CATHEDRAL: u8 = 2;
+/// A feature's marks, above its kind in one byte and joined by `|` (the
+/// kind bits of two joined features are the same): a road with an inn, a
+/// city with a cathedral.
+pub(crate) const MARK_INN: u8 = 8;
+pub(crate) const MARK_CATHEDRAL: u8 = 16;
+
+impl SegmentKind {
+    /// The kind in the low three bits of a feature's kind-and-marks byte.
+    #[inline]
+    pub(crate) const fn from_low_bits(bits: u8) -> SegmentKind {
+        const KINDS: [SegmentKind; 8] = [
+            SegmentKind::City,
+            SegmentKind::Road,
+            SegmentKind::Field,
+            SegmentKind::Cloister,
+            SegmentKind::Garden,
+            SegmentKind::Garden,
+            SegmentKind::Garden,
+            SegmentKind::Garden,
+        ];
+        KINDS[(bits & 7) as usize]
+    }
+}
 
 impl RotatedTile {
     /// The segment that `spot` names, if any (the garden counts only when
@@ -534,7 +566,7 @@ fn rotate_def(def: &TileDef, rot: Rotation) -> RotatedTile {
         seg_cities: [0; MAX_SEGMENTS],
         seg_open: [0; MAX_SEGMENTS],
         seg_sums: [0; MAX_SEGMENTS],
-        seg_marks: [0; MAX_SEGMENTS],
+        seg_kind_marks: [0; MAX_SEGMENTS],
         side_code: [0; 4],
         closable: [0; 16],
         n_segs: def.segments.len() as u8,
@@ -567,7 +599,8 @@ fn rotate_def(def: &TileDef, rot: Rotation) -> RotatedTile {
             t.seg_open[i] = edges.count_ones() as u16;
         }
         t.seg_sums[i] = u32::from(s.shield) * Sums::ONE_SHIELD + s.goods.map_or(0, Sums::one);
-        t.seg_marks[i] = (u8::from(s.inn) * MARK_INN) | (u8::from(s.cathedral) * MARK_CATHEDRAL);
+        t.seg_kind_marks[i] = s.kind as u8 | (u8::from(s.inn) * MARK_INN) | (u8::from(s.cathedral) * MARK_CATHEDRAL);
+        debug_assert_eq!(SegmentKind::from_low_bits(t.seg_kind_marks[i]), s.kind);
         if matches!(s.kind, SegmentKind::City | SegmentKind::Road) {
             t.road_city_segs |= 1 << i;
         }
