@@ -118,12 +118,18 @@ pub(crate) struct Near {
     count: u8,
     /// Bit per distinct feature that holds a follower (0: none near).
     occupied: u16,
+    /// The feature each link meets (three a side: the edge, then the two
+    /// half-edges; a missing one names a harmless feature), and the links
+    /// that exist (bit per link).
+    links: [u16; 12],
+    real: u16,
 }
 
 impl Near {
     /// Nothing around: no segment of a tile put there joins an occupied
     /// feature.
-    pub(crate) const NOTHING: Near = Near { sides: 0, slots: [[0; 3]; 4], count: 0, occupied: 0 };
+    pub(crate) const NOTHING: Near =
+        Near { sides: 0, slots: [[0; 3]; 4], count: 0, occupied: 0, links: [0; 12], real: 0 };
 }
 
 /// Per segment of a tile about to be placed, the feature it would belong
@@ -636,7 +642,6 @@ impl Board {
         }
         // The features each link meets (three a side: the edge, then the
         // two half-edges), and those of them that hold a follower.
-        let mut links = [0u16; 12];
         let mut held = 0u16;
         let mut sides = near.sides;
         while sides != 0 {
@@ -653,7 +658,8 @@ impl Board {
             for (i, seg) in theirs.into_iter().enumerate() {
                 let real = seg != NO_SEGMENT;
                 let root = self.root(nb.seg_base + if real { seg as u16 } else { 0 });
-                links[3 * d.index() + i] = root;
+                near.links[3 * d.index() + i] = root;
+                near.real |= (real as u16) << (3 * d.index() + i);
                 held |= ((real & (self.feats[root as usize].meeples != 0)) as u16) << (3 * d.index() + i);
             }
         }
@@ -667,7 +673,7 @@ impl Board {
             let d = sides.trailing_zeros() as usize;
             sides &= sides - 1;
             for i in 0..3 {
-                let root = links[3 * d + i];
+                let root = near.links[3 * d + i];
                 let m = near.count as usize;
                 let k = roots[..m].iter().position(|&r| r == root).unwrap_or(m);
                 roots[k] = root;
@@ -683,7 +689,33 @@ impl Board {
     /// `near` was read (one reading serves every rotation of a cell).
     #[inline(always)]
     pub(crate) fn occupied_near(&self, rt: &RotatedTile, near: &Near) -> u16 {
-        if near.occupied == 0 {
+        Self::joining(rt, near, near.occupied)
+    }
+
+    /// The segments of a tile of shape `rt` put where `near` was read that
+    /// would belong to a feature holding a follower of `player` (bit per
+    /// segment): where their builder and pig may go (before the check that
+    /// the tile does not complete the builder's road or city).
+    pub(crate) fn mine_near(&self, rt: &RotatedTile, near: &Near, player: u8) -> u16 {
+        // Only an occupied feature can hold the player's follower; the
+        // links name the features around (`slots`: their distinct index).
+        let mut mine = 0u16;
+        let mut links = near.real;
+        while links != 0 && near.occupied != 0 {
+            let k = links.trailing_zeros() as usize;
+            links &= links - 1;
+            let held = (self.feats[near.links[k] as usize].meeples >> (4 * player as u32)) & 0xF != 0;
+            mine |= (held as u16) << near.slots[k / 3][k % 3];
+        }
+        Self::joining(rt, near, mine)
+    }
+
+    /// The segments of a tile of shape `rt` that would join one of the
+    /// features around (where `near` was read) in `seeds` (bit per distinct
+    /// feature), directly or through another segment of the tile.
+    #[inline(always)]
+    fn joining(rt: &RotatedTile, near: &Near, seeds: u16) -> u16 {
+        if seeds == 0 {
             return 0;
         }
         // Per feature around the cell, the tile's segments that would join
@@ -705,7 +737,7 @@ impl Board {
         // touch a common feature become one: grow the occupied set through
         // every feature it touches until it stops growing.
         let mut occupied = 0u16;
-        let mut held = near.occupied;
+        let mut held = seeds;
         while held != 0 {
             occupied |= joins[held.trailing_zeros() as usize];
             held &= held - 1;
@@ -727,7 +759,31 @@ impl Board {
     /// go where the tile completes (the builder); slower than
     /// [`Board::occupied_segments`], which only says which segments join
     /// an occupied feature.
-    pub(crate) fn joined(&self, rt: &RotatedTile, pos: Pos) -> Joined {
+    ///
+    /// `None` when no feature around the cell holds a follower of `player`
+    /// (then no segment of the tile would belong to one): the usual case,
+    /// answered before any joining is worked out.
+    pub(crate) fn joined(&self, rt: &RotatedTile, pos: Pos, player: u8) -> Option<Joined> {
+        let mine = |root: u16| (self.feats[root as usize].meeples >> (4 * player as u32)) & 0xF != 0;
+        let mut any = false;
+        for d in Dir::ALL {
+            let t = self.grid[cell_index(pos.step(d))].tile;
+            if t != 0 {
+                let nb = &self.tiles[t as usize - 1];
+                let nrt = self.shape(nb);
+                let (h0, h1) = (2 * d.index(), 2 * d.index() + 1);
+                for seg in [
+                    nrt.edge_seg[d.opposite().index()],
+                    nrt.half_seg[HALF_OPPOSITE[h0] as usize],
+                    nrt.half_seg[HALF_OPPOSITE[h1] as usize],
+                ] {
+                    any |= seg != NO_SEGMENT && mine(self.root(nb.seg_base + seg as u16));
+                }
+            }
+        }
+        if !any {
+            return None;
+        }
         let n = rt.n_segs as usize;
         // Nodes: the tile's segments (0..n), then the distinct features
         // around the cell (n..); a tiny union–find over them.
@@ -798,7 +854,7 @@ impl Board {
             out.meeples[s] = meeples[g];
             out.open[s] = open[g];
         }
-        out
+        Some(out)
     }
 
     /// Points that roads and cities completed by a tile of shape `rt` put

@@ -39,8 +39,7 @@ impl Setup {
         }
         shuffle_with(&mut land, &mut rng);
         let (start, deck) = if rules.river {
-            let spring = TileId::from_name("RV01").expect("the spring");
-            let lake = TileId::from_name("RV02").expect("the lake");
+            let (spring, lake) = (TileId::SPRING, TileId::LAKE);
             let mut river: Vec<TileId> = river_tiles().into_iter().filter(|&t| t != spring && t != lake).collect();
             shuffle_with(&mut river, &mut rng);
             river.push(lake);
@@ -59,7 +58,7 @@ impl Setup {
     /// A game with exactly these draws after the start tile (the spring
     /// with The River, else `D`).
     pub fn with_deck(rules: Rules, players: usize, deck: Vec<TileId>) -> Setup {
-        let start = if rules.river { TileId::from_name("RV01").expect("the spring") } else { TileId::START };
+        let start = if rules.river { TileId::SPRING } else { TileId::START };
         Setup { rules, players, start, start_rot: Rotation::default(), deck, first: PlayerId(0), live_seed: None }
     }
 }

@@ -9,6 +9,7 @@ use crate::board::{Board, MAX_TILES};
 use crate::deck::{seeded_rng, shuffle_with, uniform_below, Setup};
 use crate::error::SetupError;
 use crate::event::{Event, PlayerId, Role, Seats, TurnNo};
+use crate::expansion::traders::TradersState;
 use crate::geom::{Dir, Pos, Rotation, Spot};
 use crate::rules::{Rules, Unplaceable};
 use crate::tile::{RotatedTile, TileId, TILE_KINDS};
@@ -250,8 +251,11 @@ pub struct Game {
     pub(crate) supply: [u8; MAX_PLAYERS],
     /// The one-of figures each player has at home: [`Figure::home_bit`]s.
     pub(crate) home: [u8; MAX_PLAYERS],
-    /// Goods tokens held, by kind (Traders & Builders).
-    pub(crate) goods: [[u8; 3]; MAX_PLAYERS],
+    /// Where each player's abbot stands while it is not at home (a move's
+    /// decisions ask whether it may be recalled).
+    pub(crate) abbot_at: [Pos; MAX_PLAYERS],
+    /// Traders & Builders: goods tokens held, where the builders stand.
+    pub(crate) traders: TradersState,
     /// What the current part of the turn is: `None` a turn's first part,
     /// or the builder's second tile.
     pub(crate) bonus: Option<Bonus>,
@@ -289,7 +293,8 @@ impl Clone for Game {
             scores: self.scores,
             supply: self.supply,
             home: self.home,
-            goods: self.goods,
+            abbot_at: self.abbot_at,
+            traders: self.traders,
             bonus: self.bonus,
             pending: self.pending,
             followers: Vec::new(),
@@ -335,7 +340,8 @@ impl Game {
             scores: [0; MAX_PLAYERS],
             supply: [FOLLOWERS; MAX_PLAYERS],
             home: [0; MAX_PLAYERS],
-            goods: [[0; 3]; MAX_PLAYERS],
+            abbot_at: [Pos::ORIGIN; MAX_PLAYERS],
+            traders: TradersState::NEW,
             bonus: None,
             pending: 0,
             followers: Vec::with_capacity(MAX_PLAYERS * (FOLLOWERS as usize + 4)),
@@ -406,7 +412,8 @@ impl Game {
             scores,
             supply,
             home,
-            goods,
+            abbot_at,
+            traders,
             bonus,
             pending,
             followers,
@@ -430,7 +437,8 @@ impl Game {
         *scores = [0; MAX_PLAYERS];
         *supply = [FOLLOWERS; MAX_PLAYERS];
         *home = [home_figures(&rules); MAX_PLAYERS];
-        *goods = [[0; 3]; MAX_PLAYERS];
+        *abbot_at = [Pos::ORIGIN; MAX_PLAYERS];
+        *traders = TradersState::NEW;
         *bonus = None;
         *pending = 0;
         followers.clear();
@@ -469,7 +477,8 @@ impl Game {
             scores,
             supply,
             home,
-            goods,
+            abbot_at,
+            traders,
             bonus,
             pending,
             followers,
@@ -493,7 +502,8 @@ impl Game {
         self.scores = *scores;
         self.supply = *supply;
         self.home = *home;
-        self.goods = *goods;
+        self.abbot_at = *abbot_at;
+        self.traders = *traders;
         self.bonus = *bonus;
         self.pending = *pending;
         self.followers.clone_from(followers);
@@ -583,7 +593,7 @@ impl Game {
     /// The goods tokens `p` holds, by kind in [`crate::Good::ALL`]'s order
     /// (Traders & Builders; public, as the tokens lie on the table).
     pub fn goods(&self, p: PlayerId) -> [u8; 3] {
-        self.goods[p.index()]
+        self.traders.goods[p.index()]
     }
 
     /// What the part of the turn to play is: `None` for a turn's first
@@ -1067,6 +1077,7 @@ impl Game {
             }
             Figure::Abbot => {
                 self.home[p] &= !figure.home_bit();
+                self.abbot_at[p] = pos;
                 Role::Abbot
             }
             Figure::Builder | Figure::Pig => {
@@ -1082,6 +1093,9 @@ impl Game {
             self.monks.push(pos);
         }
         let big = figure == Figure::BigFollower;
+        if figure == Figure::Builder {
+            self.traders.builder_at[p] = id;
+        }
         self.followers.push(Follower { player, pos, spot, role, big, seg: id });
         self.log(Event::FollowerDeployed { turn, player, pos, spot, role, big });
     }

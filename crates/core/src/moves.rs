@@ -477,8 +477,12 @@ impl Game {
         let me = self.to_move;
         let follower = self.supply[me.index()] > 0;
         let big = self.rules.has_big_follower() && self.at_home(me, Figure::BigFollower);
+        let builder = self.rules.has_builder() && self.at_home(me, Figure::Builder);
+        let pig = self.rules.has_pig() && self.rules.farms != FarmRule::Off && self.at_home(me, Figure::Pig);
+        // One look at the features around the cell serves every figure.
+        let near = if follower || big || builder || pig { self.board.near(pos) } else { Near::NOTHING };
         if follower || big {
-            let free = self.free_segments(rt, self.board.occupied_segments(rt, pos));
+            let free = self.free_segments(rt, self.board.occupied_near(rt, &near));
             if follower {
                 each_spot_in(rt, free, |s| f(Action::Follower(s)));
             }
@@ -487,15 +491,17 @@ impl Game {
             }
         }
         self.each_abbot_action_of(rt, pos, &mut f);
-        let builder = self.rules.has_builder() && self.at_home(me, Figure::Builder);
-        let pig = self.rules.has_pig() && self.rules.farms != FarmRule::Off && self.at_home(me, Figure::Pig);
         if builder || pig {
-            let joined = self.board.joined(rt, pos);
-            if builder {
-                each_spot_in(rt, self.builder_segments(&joined, rt), |s| f(Action::Builder(s)));
+            let mine = self.board.mine_near(rt, &near, me.0);
+            if builder && mine & rt.road_city_segs != 0 {
+                // Not onto a road or city this tile completes: worked out
+                // only here, where the builder could go.
+                if let Some(joined) = self.board.joined(rt, pos, me.0) {
+                    each_spot_in(rt, self.builder_segments(&joined, rt), |s| f(Action::Builder(s)));
+                }
             }
             if pig {
-                each_spot_in(rt, self.pig_segments(&joined, rt), |s| f(Action::Pig(s)));
+                each_spot_in(rt, mine & rt.field_segs, |s| f(Action::Pig(s)));
             }
         }
     }
@@ -504,10 +510,12 @@ impl Game {
     /// stays incomplete with a tile put at `pos`.
     fn recall_allowed(&self, pos: Pos) -> bool {
         let p = self.to_move;
-        self.followers.iter().find(|f| f.player == p && f.role == Role::Abbot).is_some_and(|f| {
-            let adjacent = (f.pos.x - pos.x).abs() <= 1 && (f.pos.y - pos.y).abs() <= 1;
-            self.board.neighbours(f.pos) + (adjacent as u32) < 8
-        })
+        if self.at_home(p, Figure::Abbot) || !self.rules.abbot {
+            return false;
+        }
+        let at = self.abbot_at[p.index()];
+        let adjacent = (at.x - pos.x).abs() <= 1 && (at.y - pos.y).abs() <= 1;
+        self.board.neighbours(at) + (adjacent as u32) < 8
     }
 
     /// The tiles the player to move may place: each kind in the hand once
@@ -679,10 +687,10 @@ impl Game {
                 if !self.at_home(self.to_move, figure) {
                     return Err(IllegalMove::NotInSupply { figure });
                 }
-                let joined = self.board.joined(rt, mv.pos);
-                if (joined.meeples[seg as usize] >> (4 * p)) & 0xF == 0 {
+                let joined = self.board.joined(rt, mv.pos, p as u8);
+                let Some(joined) = joined.filter(|j| (j.meeples[seg as usize] >> (4 * p)) & 0xF != 0) else {
                     return Err(IllegalMove::BuilderNeedsFollower { kind, spot });
-                }
+                };
                 if joined.open[seg as usize] <= 0 {
                     return Err(IllegalMove::BuilderOnCompleted { kind, spot });
                 }
@@ -704,8 +712,8 @@ impl Game {
                 if !self.at_home(self.to_move, figure) {
                     return Err(IllegalMove::NotInSupply { figure });
                 }
-                let joined = self.board.joined(rt, mv.pos);
-                if (joined.meeples[seg as usize] >> (4 * p)) & 0xF == 0 {
+                let joined = self.board.joined(rt, mv.pos, p as u8);
+                if joined.is_none_or(|j| (j.meeples[seg as usize] >> (4 * p)) & 0xF == 0) {
                     return Err(IllegalMove::PigNeedsFarmer { spot });
                 }
                 Ok(())

@@ -140,6 +140,9 @@ impl Game {
                     Figure::Follower => self.supply[f.player.index()] += 1,
                     figure => self.home[f.player.index()] |= figure.home_bit(),
                 }
+                if f.role == Role::Builder {
+                    self.traders.builder_at[f.player.index()] = crate::expansion::traders::TradersState::NOWHERE;
+                }
                 self.log(Event::FollowerReturned { turn, player: f.player, pos: f.pos, spot: f.spot });
             } else {
                 i += 1;

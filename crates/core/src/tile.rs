@@ -203,9 +203,32 @@ impl SegmentKind {
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TileId(u8);
 
+/// The id of the tile named `name` in the table (for constants).
+const fn id_of(name: &str) -> TileId {
+    let name = name.as_bytes();
+    let mut i = 0;
+    while i < TILE_KINDS {
+        let other = TILE_DATA[i].0.as_bytes();
+        if other.len() == name.len() {
+            let mut k = 0;
+            while k < name.len() && other[k] == name[k] {
+                k += 1;
+            }
+            if k == name.len() {
+                return TileId(i as u8);
+            }
+        }
+        i += 1;
+    }
+    panic!("a tile of the table")
+}
+
 impl TileId {
     /// The start tile `D`.
-    pub const START: TileId = TileId(3);
+    pub const START: TileId = id_of("D");
+    /// The River's spring `RV01` (its start) and lake `RV02` (its last tile).
+    pub const SPRING: TileId = id_of("RV01");
+    pub const LAKE: TileId = id_of("RV02");
 
     pub fn all() -> impl Iterator<Item = TileId> {
         (0..TILE_KINDS as u8).map(TileId)
@@ -472,6 +495,10 @@ pub(crate) struct Tables {
     /// a code masked by `FIT_ROW - 1` indexes them without a bounds check.
     pub fits: Vec<[u8; FIT_ROW]>,
     pub standard_deck: Vec<TileId>,
+    /// The river's tiles and each expansion's, as their counts list them
+    /// (kept: a game is set up many times a second in benches and search).
+    pub river_tiles: Vec<TileId>,
+    pub expansion_tiles: [Vec<TileId>; 2],
 }
 
 /// Number of distinct edge constraints of a cell: 5 states (no neighbour,
@@ -672,7 +699,8 @@ fn build_tables() -> Tables {
     let mut standard_deck = expand(STANDARD_COUNTS);
     let start = standard_deck.iter().position(|&t| t == TileId::START).expect("a D tile");
     standard_deck.remove(start);
-    Tables { defs, rotated, fits, standard_deck }
+    let expansion_tiles = Expansion::ALL.map(|e| expand(e.counts()));
+    Tables { defs, rotated, fits, standard_deck, river_tiles: expand(RIVER_COUNTS), expansion_tiles }
 }
 
 /// The standard land deck: every land tile but the start tile (71 tiles), in a
@@ -683,13 +711,13 @@ pub fn standard_deck() -> Vec<TileId> {
 
 /// The 12 river tiles, spring and lake included.
 pub fn river_tiles() -> Vec<TileId> {
-    expand(RIVER_COUNTS)
+    tables().river_tiles.clone()
 }
 
 /// An expansion's land tiles (18 for Inns & Cathedrals, 24 for Traders &
 /// Builders), in a fixed order.
 pub fn expansion_tiles(expansion: Expansion) -> Vec<TileId> {
-    expand(expansion.counts())
+    tables().expansion_tiles[expansion as usize].clone()
 }
 
 fn expand(counts: &[(&str, u8)]) -> Vec<TileId> {

@@ -15,8 +15,8 @@
 
 use std::fmt;
 
-use crate::event::{PlayerId, Role, ScoredKind, Scoring, Seats, TurnNo, When};
-use crate::game::Game;
+use crate::event::{PlayerId, ScoredKind, Scoring, Seats, TurnNo, When};
+use crate::game::{Game, MAX_PLAYERS};
 use crate::tile::{SegmentKind, TileLine};
 
 /// The 24 tiles: expansions.md §7, in the notation of `tile.rs`.
@@ -97,12 +97,28 @@ impl fmt::Display for Good {
 /// Goods tokens by kind, in [`Good::ALL`]'s order.
 pub type Goods = [u8; 3];
 
+/// What Traders & Builders adds to a game's state.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct TradersState {
+    /// Goods tokens each player holds.
+    pub goods: [Goods; MAX_PLAYERS],
+    /// The segment each player's builder stands on (`NOWHERE` at home):
+    /// the turn asks it on every move.
+    pub builder_at: [u16; MAX_PLAYERS],
+}
+
+impl TradersState {
+    pub const NOWHERE: u16 = u16::MAX;
+    pub const NEW: TradersState =
+        TradersState { goods: [[0; 3]; MAX_PLAYERS], builder_at: [Self::NOWHERE; MAX_PLAYERS] };
+}
+
 impl Game {
     /// A completed city's goods go to the player who placed the completing
     /// tile (the player to move), whoever holds the city (R6, R7).
     pub(crate) fn take_goods(&mut self, goods: Goods, cover: u128, turn: TurnNo) {
         let player = self.to_move;
-        for (held, n) in self.goods[player.index()].iter_mut().zip(goods) {
+        for (held, n) in self.traders.goods[player.index()].iter_mut().zip(goods) {
             *held += n;
         }
         let mut s = Scoring::new(Some(turn), ScoredKind::Goods, When::Completed, 0, Seats::default().with(player));
@@ -116,7 +132,7 @@ impl Game {
     /// pays nobody (expansions.md §2.2).
     pub(crate) fn score_goods(&mut self) {
         for good in Good::ALL {
-            let held = |p: usize| self.goods[p][good.index()];
+            let held = |p: usize| self.traders.goods[p][good.index()];
             let top = (0..self.players as usize).map(held).max().unwrap_or(0);
             if top == 0 {
                 continue;
@@ -138,13 +154,11 @@ impl Game {
     /// segments now lies in the builder's feature (a field never counts:
     /// expansions.md §5).
     pub(crate) fn builder_extended(&mut self, player: PlayerId, idx: usize) -> bool {
-        if !self.rules.has_builder() {
+        let seg = self.traders.builder_at[player.index()];
+        if seg == TradersState::NOWHERE {
             return false;
         }
-        let Some(builder) = self.followers.iter().find(|f| f.player == player && f.role == Role::Builder) else {
-            return false;
-        };
-        let at = self.board.find(builder.seg);
+        let at = self.board.find(seg);
         let rt = self.board.shape(&self.board.tiles()[idx]);
         let mut segs = rt.road_city_segs;
         while segs != 0 {
@@ -169,23 +183,6 @@ impl Game {
             let s = segs.trailing_zeros() as usize;
             segs &= segs - 1;
             if (joined.meeples[s] >> me) & 0xF != 0 && joined.open[s] > 0 {
-                out |= 1 << s;
-            }
-        }
-        out
-    }
-
-    /// The fields (bit per segment of the tile `rt`) where the player to
-    /// move may deploy their pig: a farm that, with the tile, holds a
-    /// farmer of theirs.
-    pub(crate) fn pig_segments(&self, joined: &crate::board::Joined, rt: &crate::tile::RotatedTile) -> u16 {
-        let me = 4 * self.to_move.0 as u32;
-        let mut out = 0;
-        let mut segs = rt.field_segs;
-        while segs != 0 {
-            let s = segs.trailing_zeros() as usize;
-            segs &= segs - 1;
-            if (joined.meeples[s] >> me) & 0xF != 0 {
                 out |= 1 << s;
             }
         }
