@@ -94,16 +94,20 @@ enum Command {
         #[arg(long)]
         step: bool,
     },
-    /// Build a rule set and print its shareable code and JSON, or explain a code.
+    /// Build a rule set and print its shareable code and JSON, or explain a
+    /// code; `--list` lists every preset and option.
     Rules {
         /// A rule-set code to explain (e.g. from an invite link).
         code: Option<String>,
-        /// Start from this preset: standard, beginner, first-edition.
+        /// Start from this preset: standard, beginner, first-edition, big-box.
         #[arg(long, default_value = "standard")]
         preset: String,
         /// Set an option, e.g. `--set river=true --set farms=per-city --set board_limit=9x9`.
         #[arg(long = "set", value_name = "OPTION=VALUE")]
         set: Vec<String>,
+        /// List the presets and every option with its values and default.
+        #[arg(long, conflicts_with_all = ["code", "set"])]
+        list: bool,
     },
     /// Time complete random games (full legal-move enumeration every turn).
     Bench {
@@ -144,7 +148,8 @@ fn main() -> ExitCode {
             Command::Score { record } => return score(&record),
             Command::Replay { record, step } => replay(&record, step),
             Command::Bench { games, players, rules, seed, threads } => bench(games, players, &rules, seed, threads),
-            Command::Rules { code, preset, set } => rules_command(code, &preset, &set),
+            Command::Rules { list: true, .. } => rules_list(),
+            Command::Rules { code, preset, set, .. } => rules_command(code, &preset, &set),
         };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -375,6 +380,29 @@ fn breakdown(game: &Game) -> Vec<[u32; 6]> {
 fn bot_command(spec: &str) -> Result<()> {
     let spec: carcassonne_ai::BotSpec = spec.parse()?;
     carcassonne_ai::protocol::play_as_bot(&spec, std::io::stdin().lock(), std::io::stdout().lock())?;
+    Ok(())
+}
+
+/// Every preset and option, from the engine's one description of them.
+fn rules_list() -> Result<()> {
+    use carcassonne::{OptionKind, Preset, RULE_OPTIONS};
+    say!("presets:");
+    for p in Preset::ALL {
+        say!("  {:<14} {}", p.name(), p.summary());
+    }
+    say!();
+    say!("options (--set OPTION=VALUE; the default is the standard preset's):");
+    for o in &RULE_OPTIONS {
+        let values = match o.kind {
+            OptionKind::Flag => "true | false".to_string(),
+            OptionKind::Choice(words) => words.join(" | "),
+            OptionKind::Count { min, max } => format!("{min} to {max}"),
+            OptionKind::Table { .. } => "none | WxH (odd)".to_string(),
+        };
+        let needs = o.needs.map(|e| format!(" (only with {e})")).unwrap_or_default();
+        say!("  {:<20} {values}; default {}{needs}", o.name, o.default_for(Preset::Standard).text());
+        say!("  {:<20} {}", "", o.about);
+    }
     Ok(())
 }
 
