@@ -1096,6 +1096,9 @@ impl Game {
         if figure == Figure::Builder {
             self.traders.builder_at[p] = id;
         }
+        if self.ext {
+            self.traders.count(p, role, 1);
+        }
         self.followers.push(Follower { player, pos, spot, role, big, seg: id });
         self.log(Event::FollowerDeployed { turn, player, pos, spot, role, big });
     }

@@ -477,8 +477,11 @@ impl Game {
         let me = self.to_move;
         let follower = self.supply[me.index()] > 0;
         let big = self.rules.has_big_follower() && self.at_home(me, Figure::BigFollower);
-        let builder = self.rules.has_builder() && self.at_home(me, Figure::Builder);
-        let pig = self.rules.has_pig() && self.rules.farms != FarmRule::Off && self.at_home(me, Figure::Pig);
+        // A figure's home bit is set only if the rules give it; the builder
+        // and the pig need a thief or knight, a farmer, of the player's.
+        let builder = self.at_home(me, Figure::Builder) && self.traders.thieves_knights[me.index()] > 0;
+        let pig =
+            self.at_home(me, Figure::Pig) && self.traders.farmers[me.index()] > 0 && self.rules.farms != FarmRule::Off;
         // One look at the features around the cell serves every figure.
         let near = if follower || big || builder || pig { self.board.near(pos) } else { Near::NOTHING };
         if follower || big {

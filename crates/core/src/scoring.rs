@@ -143,6 +143,9 @@ impl Game {
                 if f.role == Role::Builder {
                     self.traders.builder_at[f.player.index()] = crate::expansion::traders::TradersState::NOWHERE;
                 }
+                if self.ext {
+                    self.traders.count(f.player.index(), f.role, -1);
+                }
                 self.log(Event::FollowerReturned { turn, player: f.player, pos: f.pos, spot: f.spot });
             } else {
                 i += 1;

@@ -15,7 +15,7 @@
 
 use std::fmt;
 
-use crate::event::{PlayerId, ScoredKind, Scoring, Seats, TurnNo, When};
+use crate::event::{PlayerId, Role, ScoredKind, Scoring, Seats, TurnNo, When};
 use crate::game::{Game, MAX_PLAYERS};
 use crate::tile::{SegmentKind, TileLine};
 
@@ -105,12 +105,31 @@ pub(crate) struct TradersState {
     /// The segment each player's builder stands on (`NOWHERE` at home):
     /// the turn asks it on every move.
     pub builder_at: [u16; MAX_PLAYERS],
+    /// Each player's thieves and knights, and farmers, on the board (big
+    /// or not): without one, their builder or pig has nowhere to go, and
+    /// the board need not be asked.
+    pub thieves_knights: [u8; MAX_PLAYERS],
+    pub farmers: [u8; MAX_PLAYERS],
 }
 
 impl TradersState {
     pub const NOWHERE: u16 = u16::MAX;
-    pub const NEW: TradersState =
-        TradersState { goods: [[0; 3]; MAX_PLAYERS], builder_at: [Self::NOWHERE; MAX_PLAYERS] };
+    pub const NEW: TradersState = TradersState {
+        goods: [[0; 3]; MAX_PLAYERS],
+        builder_at: [Self::NOWHERE; MAX_PLAYERS],
+        thieves_knights: [0; MAX_PLAYERS],
+        farmers: [0; MAX_PLAYERS],
+    };
+
+    /// A follower with `role` of player `p` came (`+1`) or left (`-1`).
+    #[inline]
+    pub fn count(&mut self, p: usize, role: Role, change: i8) {
+        match role {
+            Role::Thief | Role::Knight => self.thieves_knights[p] = self.thieves_knights[p].wrapping_add_signed(change),
+            Role::Farmer => self.farmers[p] = self.farmers[p].wrapping_add_signed(change),
+            _ => {}
+        }
+    }
 }
 
 impl Game {
