@@ -123,13 +123,16 @@ pub(crate) struct Near {
     /// that exist (bit per link).
     links: [u16; 12],
     real: u16,
+    /// The links whose feature holds a follower of the player asked about
+    /// ([`Board::near_for`]; 0 from [`Board::near`]).
+    mine: u16,
 }
 
 impl Near {
     /// Nothing around: no segment of a tile put there joins an occupied
     /// feature.
     pub(crate) const NOTHING: Near =
-        Near { sides: 0, slots: [[0; 3]; 4], count: 0, occupied: 0, links: [0; 12], real: 0 };
+        Near { sides: 0, slots: [[0; 3]; 4], count: 0, occupied: 0, links: [0; 12], real: 0, mine: 0 };
 }
 
 /// Per segment of a tile about to be placed, the feature it would belong
@@ -359,6 +362,22 @@ impl Board {
         match self.grid[cell_index(p)].front {
             0 => None,
             i => Some(FrontierCell { pos: self.fr_pos[i as usize - 1], constraint: self.fr_code[i as usize - 1] }),
+        }
+    }
+
+    /// The index of the frontier cell at `p` in [`Board::frontier_cells`]
+    /// and the rotations of `tile` that fit there (the fit table's entry).
+    #[inline]
+    pub(crate) fn frontier_fit(&self, p: Pos, tile: TileId) -> Option<(usize, u8)> {
+        if !self.tiles.is_empty() && !self.in_reach(p) {
+            return None;
+        }
+        match self.grid[cell_index(p)].front {
+            0 => None,
+            i => {
+                let code = self.fr_code[i as usize - 1];
+                Some((i as usize - 1, self.tables.fits[tile.index()][code as usize & (FIT_ROW - 1)]))
+            }
         }
     }
 
@@ -628,6 +647,18 @@ impl Board {
     /// follower.
     #[inline(always)]
     pub(crate) fn near(&self, pos: Pos) -> Near {
+        self.near_of::<false>(pos, 0)
+    }
+
+    /// [`Board::near`], also marking the links whose feature holds a
+    /// follower of `player` (for [`Board::mine_near`]).
+    #[inline]
+    pub(crate) fn near_for(&self, pos: Pos, player: u8) -> Near {
+        self.near_of::<true>(pos, player)
+    }
+
+    #[inline(always)]
+    fn near_of<const MINE: bool>(&self, pos: Pos, player: u8) -> Near {
         let mut near = Near::NOTHING;
         // Which neighbours exist, and which of their segments meet the
         // cell, is too random for the CPU to predict: the sides are found
@@ -660,7 +691,12 @@ impl Board {
                 let root = self.root(nb.seg_base + if real { seg as u16 } else { 0 });
                 near.links[3 * d.index() + i] = root;
                 near.real |= (real as u16) << (3 * d.index() + i);
-                held |= ((real & (self.feats[root as usize].meeples != 0)) as u16) << (3 * d.index() + i);
+                let meeples = self.feats[root as usize].meeples;
+                held |= ((real & (meeples != 0)) as u16) << (3 * d.index() + i);
+                if MINE {
+                    let mine = real & ((meeples >> (4 * player as u32)) & 0xF != 0);
+                    near.mine |= (mine as u16) << (3 * d.index() + i);
+                }
             }
         }
         // Nothing occupied around (most cells): no segment is, whatever the rotation.
@@ -696,16 +732,14 @@ impl Board {
     /// would belong to a feature holding a follower of `player` (bit per
     /// segment): where their builder and pig may go (before the check that
     /// the tile does not complete the builder's road or city).
-    pub(crate) fn mine_near(&self, rt: &RotatedTile, near: &Near, player: u8) -> u16 {
-        // Only an occupied feature can hold the player's follower; the
-        // links name the features around (`slots`: their distinct index).
+    pub(crate) fn mine_near(rt: &RotatedTile, near: &Near) -> u16 {
+        // The player's links (`near_for`), as distinct features (`slots`).
         let mut mine = 0u16;
-        let mut links = near.real;
-        while links != 0 && near.occupied != 0 {
+        let mut links = near.mine;
+        while links != 0 {
             let k = links.trailing_zeros() as usize;
             links &= links - 1;
-            let held = (self.feats[near.links[k] as usize].meeples >> (4 * player as u32)) & 0xF != 0;
-            mine |= (held as u16) << near.slots[k / 3][k % 3];
+            mine |= 1 << near.slots[k / 3][k % 3];
         }
         Self::joining(rt, near, mine)
     }

@@ -105,8 +105,8 @@ impl Game {
     /// The River). `None` when the river has no open end on the frontier.
     pub(crate) fn river_rotations(&self, tile: TileId) -> Option<(usize, u8)> {
         let end = self.river?;
-        let cell = self.board.frontier_cells().iter().position(|&p| p == end.cell)?;
-        let fit = self.board.fit_masks(tile).nth(cell)? & 15;
+        let (cell, fit) = self.board.frontier_fit(end.cell, tile)?;
+        let fit = fit & 15;
         let back = end.flow.opposite();
         let mut mask = 0;
         for r in 0..4 {
@@ -483,7 +483,7 @@ impl Game {
         let pig =
             self.at_home(me, Figure::Pig) && self.traders.farmers[me.index()] > 0 && self.rules.farms != FarmRule::Off;
         // One look at the features around the cell serves every figure.
-        let near = if follower || big || builder || pig { self.board.near(pos) } else { Near::NOTHING };
+        let near = if follower || big || builder || pig { self.board.near_for(pos, me.0) } else { Near::NOTHING };
         if follower || big {
             let free = self.free_segments(rt, self.board.occupied_near(rt, &near));
             if follower {
@@ -495,7 +495,7 @@ impl Game {
         }
         self.each_abbot_action_of(rt, pos, &mut f);
         if builder || pig {
-            let mine = self.board.mine_near(rt, &near, me.0);
+            let mine = Board::mine_near(rt, &near);
             if builder && mine & rt.road_city_segs != 0 {
                 // Not onto a road or city this tile completes: worked out
                 // only here, where the builder could go.
