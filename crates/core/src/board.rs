@@ -118,11 +118,6 @@ pub(crate) struct Near {
     count: u8,
     /// Bit per distinct feature that holds a follower (0: none near).
     occupied: u16,
-    /// The feature each link meets (three a side: the edge, then the two
-    /// half-edges; a missing one names a harmless feature), and the links
-    /// that exist (bit per link).
-    links: [u16; 12],
-    real: u16,
     /// The links whose feature holds a follower of the player asked about
     /// ([`Board::near_for`]; 0 from [`Board::near`]).
     mine: u16,
@@ -131,8 +126,7 @@ pub(crate) struct Near {
 impl Near {
     /// Nothing around: no segment of a tile put there joins an occupied
     /// feature.
-    pub(crate) const NOTHING: Near =
-        Near { sides: 0, slots: [[0; 3]; 4], count: 0, occupied: 0, links: [0; 12], real: 0, mine: 0 };
+    pub(crate) const NOTHING: Near = Near { sides: 0, slots: [[0; 3]; 4], count: 0, occupied: 0, mine: 0 };
 }
 
 /// Per segment of a tile about to be placed, the feature it would belong
@@ -673,6 +667,7 @@ impl Board {
         }
         // The features each link meets (three a side: the edge, then the
         // two half-edges), and those of them that hold a follower.
+        let mut links = [0u16; 12];
         let mut held = 0u16;
         let mut sides = near.sides;
         while sides != 0 {
@@ -689,8 +684,7 @@ impl Board {
             for (i, seg) in theirs.into_iter().enumerate() {
                 let real = seg != NO_SEGMENT;
                 let root = self.root(nb.seg_base + if real { seg as u16 } else { 0 });
-                near.links[3 * d.index() + i] = root;
-                near.real |= (real as u16) << (3 * d.index() + i);
+                links[3 * d.index() + i] = root;
                 let meeples = self.feats[root as usize].meeples;
                 held |= ((real & (meeples != 0)) as u16) << (3 * d.index() + i);
                 if MINE {
@@ -709,7 +703,7 @@ impl Board {
             let d = sides.trailing_zeros() as usize;
             sides &= sides - 1;
             for i in 0..3 {
-                let root = near.links[3 * d + i];
+                let root = links[3 * d + i];
                 let m = near.count as usize;
                 let k = roots[..m].iter().position(|&r| r == root).unwrap_or(m);
                 roots[k] = root;
