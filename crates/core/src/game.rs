@@ -960,7 +960,7 @@ impl Game {
         // Traders & Builders: whether this tile extends the builder's road
         // or city, read before anything is deployed (R5) or scored (R1); a
         // second part never earns a third (R2).
-        let second_part = self.ext && self.bonus.is_none() && self.builder_extended(player, idx);
+        let second_part = self.ext && self.second_part_due(player, idx);
 
         match mv.action {
             Action::Pass => {}
@@ -1014,21 +1014,41 @@ impl Game {
         // The turn's end: the builder's second part first, then the turns
         // owed for holes filled (this part's included: expansions.md §5,
         // R2), then the next player.
-        if self.rules.hole_bonus_turn && self.board.surrounded(mv.pos) {
+        let filled = self.rules.hole_bonus_turn && self.board.surrounded(mv.pos);
+        if filled {
             self.log(Event::BonusTurn { turn, player });
-            self.pending += 1;
         }
-        self.bonus = None;
-        if second_part | (self.pending > 0) {
-            if second_part {
-                self.bonus = Some(Bonus::Builder);
-            } else {
-                self.pending -= 1;
-            }
+        if (second_part | filled) || self.pending > 0 || self.bonus.is_some() {
+            self.turn_end(second_part, filled);
         } else {
             self.to_move = self.next_seat(player);
         }
         self.begin_turn();
+    }
+
+    /// The builder's second part is due after this part (Traders &
+    /// Builders): it is a first part, and its tile (index `idx`) extended
+    /// the player's builder's road or city.
+    #[inline(never)]
+    fn second_part_due(&mut self, player: PlayerId, idx: usize) -> bool {
+        self.bonus.is_none() && self.builder_extended(player, idx)
+    }
+
+    /// A part's end other than the plain one (the next seat): the
+    /// builder's second part first, then a turn owed for each hole filled
+    /// (`filled`: this part's included; expansions.md §5, R2).
+    #[cold]
+    fn turn_end(&mut self, second_part: bool, filled: bool) {
+        self.pending += filled as u8;
+        if second_part {
+            self.bonus = Some(Bonus::Builder);
+        } else if self.pending > 0 {
+            self.pending -= 1;
+            self.bonus = None;
+        } else {
+            self.bonus = None;
+            self.to_move = self.next_seat(self.to_move);
+        }
     }
 
     /// [`Game::deploy`] of the figure an action other than a follower's deploys.
