@@ -164,6 +164,7 @@ seat-here = Hier (dieser Bildschirm)
 seat-invite = Jemanden einladen (Link)
 seat-remove = Entfernen
 game-row-bot = Bot
+game-row-aborted = abgebrochen: niemand hat gezogen
 game-row-finished = beendet · { $turns } Züge
 game-row-turn = Zug { $n }
 game-row-to-play = { $name } ist am Zug
@@ -312,6 +313,7 @@ title-your-turn = ● Du bist dran — Carcassonne
 title-game-over = Spielende — Carcassonne
 title-watching = Zuschauen — Carcassonne
 banner-you-win = Spielende — du hast gewonnen!
+banner-aborted = Partie abgebrochen: Eine Uhr ist abgelaufen, bevor jemand gezogen hat.
 banner-game-over = Spielende — { $winners }!
 banner-see-results = Zum Ergebnis
 banner-placing = Wird gelegt…
@@ -329,6 +331,8 @@ banner-thinking = { $name } überlegt
 banner-waiting-join = Warten, bis { $name } dazukommt
 banner-waiting-offline = Warten auf { $name } (offline)
 banner-waiting = Warten auf { $name }
+game-aborted = Partie abgebrochen
+game-aborted-why = Eine Uhr ist abgelaufen, bevor jemand gezogen hat: Die Partie endet ungespielt und zählt für niemanden.
 game-over = Spielende
 game-all-placed = Alle Plättchen liegen.
 results = Ergebnis
@@ -727,14 +731,15 @@ error-chat_off = Der Chat ist in diesem Spiel aus.
 error-empty_message = Die Nachricht ist leer.
 error-message_too_long = Die Nachricht ist zu lang.
 error-chat_too_fast = Zu viele Nachrichten: warte einen Moment.
-error-chat_full = Der Chat dieses Spiels ist voll.
+error-chat_full = Der Chat der Spieler dieses Spiels ist voll.
+error-chat_crowded = So viele Zuschauer haben in diesem Spiel geschrieben, dass niemand Neues mehr schreiben kann: melde dich an, um zu schreiben.
 error-chat_not_agreed = Der Chat wird nur heruntergeladen, wenn alle Spieler zugestimmt haben.
 error-game_not_over = Das Spiel ist noch nicht vorbei.
 error-already_accepted = Du hast die Revanche schon angenommen.
 
 ## Notifications
 error-bad_subscription = Das Benachrichtigungs-Abo dieses Browsers wurde abgelehnt.
-error-too_many_subscriptions = Dieser Browser erhält schon zu viele Benachrichtigungen von diesem Server.
+error-too_many_subscriptions = Für diesen Browser, diesen Platz oder deine Adresse werden schon zu viele Benachrichtigungen gehalten (angemeldet hast du ein eigenes Kontingent).
 
 ## Clocks
 error-bad_clock = Diese Bedenkzeit bietet der Server nicht an.
@@ -780,6 +785,7 @@ clock-seconds = { $n ->
        *[other] { $n } Sekunden
     }
 clock-seat = Platz { $n }
+clock-aborted = { $name } hatte keine Zeit mehr, bevor jemand gezogen hat: Die Partie ist abgebrochen
 clock-ran-out = { $name } hat keine Zeit mehr
 clock-bot-plays = Ein Bot ({ $level }) spielt für { $name }
 clock-bot-plays-by = Ein Bot ({ $level }) spielt für { $name } (auf Wunsch von { $by })
@@ -797,6 +803,7 @@ clock-handover-away = { $name } ist seit { $n ->
     } weg. Den Platz einem Bot geben, bis { $name } zurückkommt?
 clock-bot-level = Bot-Stufe
 clock-handover = Den Platz von { $name } einem Bot geben
+clock-flagged-note = Deine Zeit ist abgelaufen: Ein Bot spielt deinen Platz bis zum Ende der Partie.
 clock-takeback-note = Ein Bot spielt für dich, während du weg warst.
 clock-takeback = Meinen Platz zurücknehmen
 clock-none = Ohne Uhr
@@ -851,6 +858,11 @@ chat-mute = Stumm
 chat-mute-name = { $name } stummschalten
 chat-muted = Stummgeschaltet:
 chat-unmute-name = { $name } wieder zeigen
+chat-new-hidden = { $n ->
+        [one] Eine Nachricht eines neuen Zuschauers ist ausgeblendet (du hast einen Zuschauer stummgeschaltet).
+       *[other] { $n } Nachrichten neuer Zuschauer sind ausgeblendet (du hast einen Zuschauer stummgeschaltet).
+    }
+chat-show-new = Anzeigen
 chat-offer = Diesen Chat zum Herunterladen mit der Partie anbieten
 chat-agreed = { $agreed } von { $n } Spielern haben dem Herunterladen des Chats zugestimmt.
 chat-download = Chat herunterladen

@@ -166,6 +166,7 @@ seat-here = Here (this screen)
 seat-invite = Invite a friend (link)
 seat-remove = Remove
 game-row-bot = bot
+game-row-aborted = aborted: nobody moved
 game-row-finished = finished · { $turns } turns
 game-row-turn = turn { $n }
 game-row-to-play = { $name } to play
@@ -314,6 +315,7 @@ title-your-turn = ● Your turn — Carcassonne
 title-game-over = Game over — Carcassonne
 title-watching = Watching — Carcassonne
 banner-you-win = Game over — you win!
+banner-aborted = Game aborted: a clock ran out before anyone moved.
 banner-game-over = Game over — { $winners }!
 banner-see-results = See the results
 banner-placing = Placing…
@@ -331,6 +333,8 @@ banner-thinking = { $name } is thinking
 banner-waiting-join = Waiting for { $name } to join
 banner-waiting-offline = Waiting for { $name } (offline)
 banner-waiting = Waiting for { $name }
+game-aborted = Game aborted
+game-aborted-why = A clock ran out before anyone moved: the game ends unplayed, and counts for nobody.
 game-over = Game over
 game-all-placed = All tiles are placed.
 results = Results
@@ -744,14 +748,15 @@ error-chat_off = Chat is off in this game.
 error-empty_message = The message is empty.
 error-message_too_long = The message is too long.
 error-chat_too_fast = Too many messages: wait a moment.
-error-chat_full = This game's chat is full.
+error-chat_full = This game's players' chat is full.
+error-chat_crowded = So many spectators wrote in this game's chat that no one new may: sign in to write.
 error-chat_not_agreed = The chat is downloaded only when every player agreed to it.
 error-game_not_over = The game is not over yet.
 error-already_accepted = You accepted the rematch already.
 
 ## Notifications
 error-bad_subscription = This browser's notification subscription was refused.
-error-too_many_subscriptions = This browser already gets too many notifications from this server.
+error-too_many_subscriptions = This browser, this seat or your address already has too many notifications kept (signed in, you have a share of your own).
 
 ## Clocks
 error-bad_clock = This time control is not one the server offers.
@@ -797,6 +802,7 @@ clock-seconds = { $n ->
        *[other] { $n } seconds
     }
 clock-seat = Seat { $n }
+clock-aborted = { $name } ran out of time before anyone moved: the game is aborted
 clock-ran-out = { $name } ran out of time
 clock-bot-plays = A { $level } bot plays for { $name }
 clock-bot-plays-by = A { $level } bot plays for { $name } ({ $by }'s choice)
@@ -814,6 +820,7 @@ clock-handover-away = { $name } has been away for { $n ->
     }. Hand their seat to a bot until they come back?
 clock-bot-level = Bot level
 clock-handover = Hand { $name }'s seat to a bot
+clock-flagged-note = Your time ran out: a bot plays your seat to the end of the game.
 clock-takeback-note = A bot plays for you while you were away.
 clock-takeback = Take my seat back
 clock-none = No clock
@@ -868,6 +875,11 @@ chat-mute = Mute
 chat-mute-name = Mute { $name }
 chat-muted = Muted:
 chat-unmute-name = Unmute { $name }
+chat-new-hidden = { $n ->
+        [one] One message from a new spectator is hidden (you muted a spectator).
+       *[other] { $n } messages from new spectators are hidden (you muted a spectator).
+    }
+chat-show-new = Show
 chat-offer = Offer this chat for download with the record
 chat-agreed = { $agreed } of { $n } players agreed to the chat’s download.
 chat-download = Download chat

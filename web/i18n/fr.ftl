@@ -164,6 +164,7 @@ seat-here = Ici (cet écran)
 seat-invite = Inviter un ami (lien)
 seat-remove = Retirer
 game-row-bot = bot
+game-row-aborted = annulée : personne n’a joué
 game-row-finished = terminée · { $turns } tours
 game-row-turn = tour { $n }
 game-row-to-play = à { $name } de jouer
@@ -312,6 +313,7 @@ title-your-turn = ● À vous — Carcassonne
 title-game-over = Partie terminée — Carcassonne
 title-watching = Spectateur — Carcassonne
 banner-you-win = Partie terminée — vous avez gagné !
+banner-aborted = Partie annulée : une pendule est tombée avant que quiconque ait joué.
 banner-game-over = Partie terminée — { $winners } !
 banner-see-results = Voir les résultats
 banner-placing = Pose en cours…
@@ -329,6 +331,8 @@ banner-thinking = { $name } réfléchit
 banner-waiting-join = En attente de l’arrivée de { $name }
 banner-waiting-offline = En attente de { $name } (hors ligne)
 banner-waiting = En attente de { $name }
+game-aborted = Partie annulée
+game-aborted-why = Une pendule est tombée avant que quiconque ait joué : la partie s’arrête sans avoir été jouée et ne compte pour personne.
 game-over = Partie terminée
 game-all-placed = Toutes les tuiles sont posées.
 results = Résultats
@@ -742,14 +746,15 @@ error-chat_off = La discussion est désactivée dans cette partie.
 error-empty_message = Le message est vide.
 error-message_too_long = Le message est trop long.
 error-chat_too_fast = Trop de messages : attendez un instant.
-error-chat_full = La discussion de cette partie est pleine.
+error-chat_full = La discussion des joueurs de cette partie est pleine.
+error-chat_crowded = Tant de spectateurs ont écrit dans cette partie qu’aucun nouveau ne le peut : connectez-vous pour écrire.
 error-chat_not_agreed = La discussion ne se télécharge que si tous les joueurs l’ont accepté.
 error-game_not_over = La partie n’est pas encore finie.
 error-already_accepted = Vous avez déjà accepté la revanche.
 
 ## Notifications
 error-bad_subscription = L’abonnement aux notifications de ce navigateur a été refusé.
-error-too_many_subscriptions = Ce navigateur reçoit déjà trop de notifications de ce serveur.
+error-too_many_subscriptions = Ce navigateur, cette place ou votre adresse a déjà trop de notifications enregistrées (connecté, vous avez votre propre part).
 
 ## Clocks
 error-bad_clock = Ce contrôle du temps n’est pas proposé par le serveur.
@@ -795,6 +800,7 @@ clock-seconds = { $n ->
        *[other] { $n } secondes
     }
 clock-seat = Place { $n }
+clock-aborted = { $name } n’avait plus de temps avant que quiconque ait joué : la partie est annulée
 clock-ran-out = { $name } n’a plus de temps
 clock-bot-plays = Un bot ({ $level }) joue pour { $name }
 clock-bot-plays-by = Un bot ({ $level }) joue pour { $name } (au choix de { $by })
@@ -812,6 +818,7 @@ clock-handover-away = { $name } est absent depuis { $n ->
     }. Confier sa place à un bot jusqu’à son retour ?
 clock-bot-level = Niveau du bot
 clock-handover = Confier la place de { $name } à un bot
+clock-flagged-note = Votre temps est écoulé : un bot joue votre place jusqu’à la fin de la partie.
 clock-takeback-note = Un bot joue pour vous pendant votre absence.
 clock-takeback = Reprendre ma place
 clock-none = Sans pendule
@@ -866,6 +873,11 @@ chat-mute = Masquer
 chat-mute-name = Masquer { $name }
 chat-muted = Masqués :
 chat-unmute-name = Ne plus masquer { $name }
+chat-new-hidden = { $n ->
+        [one] Un message d’un nouveau spectateur est masqué (vous avez masqué un spectateur).
+       *[other] { $n } messages de nouveaux spectateurs sont masqués (vous avez masqué un spectateur).
+    }
+chat-show-new = Afficher
 chat-offer = Proposer cette discussion au téléchargement avec la partie
 chat-agreed = { $agreed } joueurs sur { $n } ont accepté le téléchargement de la discussion.
 chat-download = Télécharger la discussion

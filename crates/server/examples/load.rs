@@ -120,7 +120,7 @@ async fn main() -> ExitCode {
     let mut report = report;
     // Nothing lost: what the client saw is stored, and every record replays.
     let wrong = match &_server {
-        Some((state, _)) => loadgen::verify(state.store().as_ref(), &report).await,
+        Some((state, _)) => loadgen::verify(state.store(), &report).await,
         None => loadgen::verify_remote(&addr, &report).await,
     };
     println!("stored games checked: {} ({} wrong; every record replayed)", report.games.len(), wrong.len());

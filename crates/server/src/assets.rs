@@ -210,7 +210,7 @@ mod tests {
     use super::*;
     use crate::config::Config;
     use crate::services::AppState;
-    use crate::store::SqliteStore;
+    use crate::store::Store;
     use http_body_util::BodyExt;
     use tower::ServiceExt;
 
@@ -223,7 +223,7 @@ mod tests {
     }
 
     fn app(config: Config) -> Router {
-        crate::routes::app(AppState::new(Arc::new(SqliteStore::in_memory().unwrap()), config))
+        crate::routes::app(AppState::new(Store::in_memory().unwrap(), config))
     }
 
     #[tokio::test]

@@ -83,6 +83,11 @@ pub struct Config {
     pub password_queue: usize,
     /// A session unused this long ends (each use renews it).
     pub session_idle: Duration,
+    /// An account plays rated games once it is this old, or has finished
+    /// `rated_min_games` games (services/ratings.rs): puppets made at once
+    /// farm no rating.
+    pub rated_min_age: Duration,
+    pub rated_min_games: usize,
     /// Session cookies are `Secure` whatever the page's origin says (a
     /// server behind a TLS proxy whose pages are all https).
     pub secure_cookies: bool,
@@ -159,6 +164,8 @@ impl Default for Config {
             password_cost: PasswordCost::STANDARD,
             password_queue: 32,
             session_idle: Duration::from_secs(30 * 24 * 3600),
+            rated_min_age: Duration::from_secs(24 * 3600),
+            rated_min_games: 5,
             secure_cookies: false,
             public_url: None,
             passkey_challenge_ttl: Duration::from_secs(5 * 60),
@@ -214,6 +221,9 @@ impl Config {
             bot_delay: Duration::ZERO,
             quick_bots: true,
             password_cost: PasswordCost::TESTS,
+            // (Tests of rated games sign up their players just before.)
+            rated_min_age: Duration::ZERO,
+            rated_min_games: 0,
             ..Config::unlimited()
         }
     }
@@ -245,6 +255,12 @@ impl Config {
 pub const PUSH_PER_ENDPOINT: usize = 32;
 /// Browsers (push endpoints) one seat or one account is followed by at most.
 pub const PUSH_PER_TARGET: usize = 8;
+/// Subscriptions made from one client address (an IPv6 address by its
+/// prefix, `Config::ipv6_prefix`) kept at once, by anyone not signed in.
+pub const PUSH_PER_ADDRESS: usize = 64;
+/// Subscriptions made by one signed-in account kept at once: its own share,
+/// apart from its address's.
+pub const PUSH_PER_ACCOUNT: usize = 128;
 
 /// Web Push's settings.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -17,7 +17,7 @@
 //! ```
 //!
 //! Tests drive [`app`] directly (`tower::ServiceExt::oneshot`), with a
-//! [`SqliteStore::in_memory`] store.
+//! [`Store::in_memory`] store.
 
 mod assets;
 mod bots;
@@ -33,12 +33,10 @@ mod routes;
 mod services;
 mod state;
 mod store;
-mod store_pg;
 mod view;
 mod wire;
 
 use std::net::SocketAddr;
-use std::path::Path;
 use std::sync::Arc;
 
 pub use bots::{choose_bot_move, choose_move, BotLevel, BotMove, ExternalBot, ExternalBotError};
@@ -49,21 +47,21 @@ pub use qr::MAX_QR_TEXT;
 pub use rating::{bot_rating, rank_seats, update as update_ratings, Pool, Rating, MULTI_SCALE, PROVISIONAL_GAMES};
 pub use routes::MAX_PASSKEY_BODY;
 pub use routes::{
-    app, app_with, COOKIE, COOKIE_MAX_AGE, MAX_ACCOUNT_BODY, MAX_BODY, MAX_RECORD, MAX_SAVED_RULES, MAX_TOKENS,
-    MAX_WS_MESSAGE, SAVES_PER_HOUR,
+    app, app_with, COOKIE, COOKIE_MAX_AGE, DEVICE_COOKIE, MAX_ACCOUNT_BODY, MAX_BODY, MAX_RECORD, MAX_SAVED_RULES,
+    MAX_TOKENS, MAX_WS_MESSAGE, SAVES_PER_HOUR,
 };
 pub use services::games::{rebuild, MoveRequest, SeatToken, Viewer};
 pub use services::passkeys::{passkey_origin, MAX_PASSKEYS, STARTS_PER_ADDRESS};
 pub use services::{hints, review, AppState};
 pub use state::{score_history, StateView};
 pub use store::{
-    hash_token, Account, AccountGame, Beat, Change, ChatMessage, ChatSettings, Feed, GameChanged, GameSummary,
-    HistoryRow, NewGame, Progress, PushSubscription, RatedResult, RatedSeat, RatingChange, RatingRow, Rematch,
-    SavedRules, Seat, SqliteStore, Store, StoreError, StoredGame, BEAT_EVERY, DELETED_ACCOUNT,
+    hash_token, is_postgres_url, redact_url, Account, AccountGame, AccountRepo, Beat, Change, ChatCaps, ChatMessage,
+    ChatRepo, ChatSettings, ClockRepo, ClusterRepo, Feed, GameChanged, GameRepo, GameSummary, HistoryRow, LobbyRepo,
+    LobbyRow, LobbySweep, NewGame, PasskeyChallenge, PasskeyRepo, Progress, PushRepo, PushSubscription, RatedResult,
+    RatedSeat, RatingChange, RatingRepo, RatingRow, Rematch, RematchRepo, ReviewRepo, RuleSetRepo, SavedRules, Seat,
+    Store, StoreError, StoredGame, StoredPasskey, TurnOf, Waiting, BEAT_EVERY, DEAD_AFTER, DELETED_ACCOUNT,
+    PG_MIGRATIONS, SPECTATOR_KEYS,
 };
-pub use store::{LobbyRow, LobbySweep, Waiting};
-pub use store::{PasskeyChallenge, StoredPasskey};
-pub use store_pg::{is_postgres_url, redact_url, PgStore, DEAD_AFTER, MIGRATIONS as PG_MIGRATIONS};
 pub use view::{options_json, replay_json, rules_json, state_json, tiles_json, COLORS};
 
 /// An error on the way to serving.
@@ -93,7 +91,7 @@ pub fn init_logging(format: LogFormat) {
 
 /// Opens the games' storage named by `db` (the `--db` value), listens on
 /// `addr`, prints the URL to open and serves until Ctrl-C. `db` is a
-/// PostgreSQL URL (`postgres://…` or `postgresql://…`, see [`PgStore::open`]),
+/// PostgreSQL URL (`postgres://…` or `postgresql://…`, see [`Store::postgres`]),
 /// shared with any other server given the same one, or else the path of a
 /// SQLite file (created if missing) that only this server uses (a `&str`, or
 /// a `&Path` as before). Settings come from the environment
@@ -111,23 +109,16 @@ pub async fn serve(addr: &str, db: impl AsRef<std::ffi::OsStr>) -> Result<(), Bo
 /// As [`serve`].
 pub async fn serve_with(addr: &str, db: impl AsRef<std::ffi::OsStr>, config: Config) -> Result<(), BoxError> {
     let db = db.as_ref();
-    let (store, shown): (Arc<dyn Store>, String) = if let Some(url) = db.to_str().filter(|d| is_postgres_url(d)) {
-        let store = PgStore::open(url).await?;
-        let shown = format!("PostgreSQL at {}", store.shown());
-        (Arc::new(store), shown)
-    } else {
-        let path = Path::new(db);
-        (Arc::new(SqliteStore::open(path)?), path.display().to_string())
-    };
+    let (store, shown) = Store::open(db).await?;
     let listener = bind(addr).await.map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     let state = AppState::new(store, config);
     tracing::info!(db = %shown, "games are kept in {shown}");
     // The VAPID key (Web Push): a bad one given by the operator stops the server here.
-    state.push_ready().await.map_err(|e| match e {
+    state.push.ready().await.map_err(|e| match e {
         ApiError::Storage(detail) => format!("Web Push: {detail}"),
         other => format!("Web Push: {other}"),
     })?;
-    let resumed = state.resume_bots().await?;
+    let resumed = state.bots.resume().await?;
     if resumed > 0 {
         tracing::info!(games = resumed, "bots resumed");
     }
@@ -196,7 +187,7 @@ impl Site for AppState {
     }
 
     async fn leave(&self) {
-        AppState::leave(self).await;
+        self.cluster.leave().await;
     }
 }
 

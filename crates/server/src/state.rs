@@ -20,7 +20,7 @@ use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
-use crate::services::clock::ClockView;
+use crate::services::games::clock::ClockView;
 use crate::services::games::{Table, Viewer};
 use crate::store::Seat;
 
@@ -484,7 +484,7 @@ state_fields! {
         winners: Vec<u8>,
         created_at: i64,
         updated_at: i64,
-        /// The clocks (services/clock.rs): none for a game made before them.
+        /// The clocks (services/clocks.rs): none for a game made before them.
         clock: Option<ClockView>,
     }
 }
@@ -529,7 +529,7 @@ impl StateView {
             count: game.hand(p).len(),
         });
         let thinking = table.thinking_seat();
-        let legal = match game.to_move() {
+        let legal = match table.to_move() {
             Some(p) if viewer.holds(p) && thinking.is_none() && table.bot_to_move().is_none() => {
                 Some(legal_placements(game))
             }
@@ -538,7 +538,13 @@ impl StateView {
         StateView {
             fixed: fixed(&table.fixed, id, game, table.rated),
             version: table.version(),
-            status: if game.is_over() { "finished" } else { "playing" },
+            status: if game.is_over() {
+                "finished"
+            } else if table.aborted() {
+                "aborted"
+            } else {
+                "playing"
+            },
             players,
             you: viewer.seats.iter().map(|p| p.0).collect(),
             board: Laid::all(game),
@@ -555,7 +561,10 @@ impl StateView {
             winners: game.winners().iter().map(|p| p.0).collect(),
             created_at: table.created_at,
             updated_at: table.updated_at,
-            clock: ClockView::new(table),
+            clock: table
+                .clock
+                .as_ref()
+                .map(|c| ClockView::new(c, game, &table.seats, table.updated_at, table.now.ms())),
         }
     }
 }

@@ -61,7 +61,13 @@ pub fn summary_json(s: &GameSummary) -> Value {
         .collect();
     json!({
         "id": s.id,
-        "status": if s.progress.finished { "finished" } else { "playing" },
+        "status": if s.progress.finished {
+            "finished"
+        } else if s.progress.aborted {
+            "aborted"
+        } else {
+            "playing"
+        },
         "players": players,
         "rules": s.rules,
         "rules_code": carcassonne::record::rules_from_json(&s.rules).ok().map(|r| r.to_code()),

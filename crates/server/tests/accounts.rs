@@ -5,12 +5,11 @@
 
 mod common;
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use axum::http::StatusCode;
 use axum::Router;
-use carcassonne_server::{app, hash_token, AppState, Config, SqliteStore, Store, COOKIE_MAX_AGE, MAX_ACCOUNT_BODY};
+use carcassonne_server::{app, hash_token, AppState, Config, Store, COOKIE_MAX_AGE, MAX_ACCOUNT_BODY};
 use common::page::{Answer, Req};
 use serde_json::{json, Value};
 
@@ -19,12 +18,12 @@ const ORIGIN: &str = "http://play.example";
 
 struct Server {
     app: Router,
-    store: Arc<SqliteStore>,
+    store: Store,
 }
 
 fn server(config: Config) -> Server {
-    let store = Arc::new(SqliteStore::in_memory().unwrap());
-    let state = AppState::new(Arc::clone(&store) as Arc<dyn Store>, config);
+    let store = Store::in_memory().unwrap();
+    let state = AppState::new(store.clone(), config);
     Server { app: app(state), store }
 }
 
@@ -66,7 +65,7 @@ async fn sign_up_in_and_out() {
     assert_eq!(first.len(), 32, "128 bits in hex");
     assert_eq!(me(&s, &first).await, "Ada Lovelace");
     // Kept hashed: the stored account holds neither the password nor the code.
-    let stored = s.store.account_by_key("ada lovelace").await.unwrap().unwrap();
+    let stored = s.store.accounts.by_key("ada lovelace").await.unwrap().unwrap();
     assert!(stored.password.starts_with("$argon2id$v=19$"), "{}", stored.password);
     assert!(!stored.password.contains("correct horse"));
     assert_eq!(stored.recovery, hash_token(code));
@@ -231,7 +230,7 @@ async fn deleting_the_account_needs_the_password_and_ends_its_sessions() {
     assert!(ok.set_cookie.unwrap().contains("Max-Age=0"));
     assert_eq!(me(&s, &b).await, Value::Null);
     assert_eq!(sign_in(&s, "Ada", "correct horse").await.body["error"], "bad_credentials");
-    assert!(s.store.account_by_key("ada").await.unwrap().is_none());
+    assert!(s.store.accounts.by_key("ada").await.unwrap().is_none());
     assert_eq!(sign_up(&s, "Ada", "another one!").await.status, StatusCode::CREATED, "the name is free again");
 }
 
@@ -368,7 +367,7 @@ async fn requests_from_another_site_are_refused_and_change_nothing() {
         assert_eq!(a.body["error"], "forbidden_origin", "{uri}");
     }
     assert_eq!(me(&s, &token).await, "Ada", "still signed in");
-    assert!(s.store.account_by_key("eve").await.unwrap().is_none());
+    assert!(s.store.accounts.by_key("eve").await.unwrap().is_none());
     assert_eq!(sign_in(&s, "Ada", "correct horse").await.status, StatusCode::OK, "the password unchanged");
     // The server's own pages (same-origin) are welcome.
     let a = send(
@@ -401,7 +400,7 @@ async fn oversized_and_malformed_bodies_are_refused_and_change_nothing() {
     }
     let junk = Req { body: Some(b"{not json".to_vec()), ..req("POST", "/api/account/signin", None) };
     assert_eq!(send(&s, junk).await.body["error"], "bad_request");
-    assert!(s.store.account_by_key("ada").await.unwrap().is_none(), "nothing was made");
+    assert!(s.store.accounts.by_key("ada").await.unwrap().is_none(), "nothing was made");
 }
 
 #[tokio::test]
@@ -409,13 +408,8 @@ async fn passwords_are_hashed_with_the_documented_cost() {
     // The defaults (docs/web.md): argon2id, 19 MiB, 2 passes, 1 lane.
     let s = server(Config { http_rate: None, ..Config::default() });
     assert_eq!(sign_up(&s, "Ada", "correct horse").await.status, StatusCode::CREATED);
-    let stored = s.store.account_by_key("ada").await.unwrap().unwrap();
+    let stored = s.store.accounts.by_key("ada").await.unwrap().unwrap();
     assert!(stored.password.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{}", stored.password);
     assert_eq!(sign_in(&s, "Ada", "correct horse").await.status, StatusCode::OK);
     assert_eq!(sign_in(&s, "Ada", "wrong horse!").await.body["error"], "bad_credentials");
-}
-
-#[tokio::test]
-async fn the_sqlite_store_keeps_accounts_and_sessions() {
-    common::accounts::accounts_contract(&SqliteStore::in_memory().unwrap()).await;
 }

@@ -3,11 +3,9 @@
 
 mod common;
 
-use std::sync::Arc;
-
 use axum::http::StatusCode;
 use carcassonne::record::Record;
-use carcassonne_server::{AppState, Config, SqliteStore, Store};
+use carcassonne_server::{AppState, Config, Store};
 use common::*;
 use serde_json::{json, Value};
 
@@ -272,7 +270,7 @@ async fn new_games_check_their_form() {
     }
     let (status, v) = call(&app, "POST", "/api/games", Some("{")).await;
     assert_eq!((status, v["error"].as_str()), (StatusCode::BAD_REQUEST, Some("bad_request")));
-    assert_eq!(server.store().list(10).await.unwrap().len(), 0, "no refused form made a game");
+    assert_eq!(server.store().games.list(10).await.unwrap().len(), 0, "no refused form made a game");
 
     // A rule set and names come through; blank names get defaults; names are cut.
     let (_, _, s) = create(
@@ -307,7 +305,7 @@ async fn the_deck_order_never_leaves_the_server() {
         assert_eq!(status, StatusCode::OK);
         s = next;
     }
-    let stored = state_handle.store().load(&id).await.unwrap().unwrap();
+    let stored = state_handle.store().games.load(&id).await.unwrap().unwrap();
     let deck = stored.record.deck.clone().unwrap();
     let played = 6;
     let drawn = deck.len() - s["tiles_left"].as_u64().unwrap() as usize;
@@ -565,7 +563,7 @@ async fn seat_tokens_are_not_kept_and_invited_seats_are_not_the_creators() {
     assert_eq!(bob.len(), 32, "128 bits in hex");
     assert_ne!(ada, bob);
     // What is stored holds neither token.
-    let stored = state.store().load(&id).await.unwrap().unwrap();
+    let stored = state.store().games.load(&id).await.unwrap().unwrap();
     let seats = serde_json::to_string(&stored.seats).unwrap();
     assert!(!seats.contains(&ada) && !seats.contains(&bob), "{seats}");
     // Bob's link seats him (and only him).
@@ -581,7 +579,7 @@ async fn state_json_for(app: &axum::Router, id: &str, token: &str) -> Value {
 
 #[tokio::test]
 async fn too_many_requests_are_refused_and_change_nothing() {
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+    let store: Store = Store::in_memory().unwrap();
     let config = Config { http_rate: Some(carcassonne_server::Rate { per_second: 1, burst: 5 }), ..Config::quick() };
     let app = carcassonne_server::app(AppState::new(store, config));
     let mut codes = Vec::new();
@@ -613,14 +611,14 @@ async fn names_cannot_pose_as_another_player() {
 
     // The same name, in another case, in full-width letters or with a hidden
     // character, is refused, and no game is made.
-    let before = server.store().list(10).await.unwrap().len();
+    let before = server.store().games.list(10).await.unwrap().len();
     for twin in ["ADA", "\u{FF21}\u{FF44}\u{FF41}", "A\u{200D}da", " Ada "] {
         let (status, v) = call(&app, "POST", "/api/games", Some(&seats("Ada", twin).to_string())).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{twin:?}: {v}");
         assert_eq!(v["error"], "bad_request", "{v}");
         assert!(v["message"].as_str().unwrap().contains("already the name of seat 1"), "{v}");
     }
-    assert_eq!(server.store().list(10).await.unwrap().len(), before);
+    assert_eq!(server.store().games.list(10).await.unwrap().len(), before);
 
     // A default name steps aside for a name a seat has taken.
     let body = json!({ "seats": [ { "kind": "human", "name": "Player 2" }, { "kind": "human" } ] });
@@ -666,7 +664,7 @@ async fn the_games_list_holds_the_visitors_games_and_the_public_ones() {
 #[tokio::test]
 async fn abandoned_games_expire() {
     let config = Config { expire_after: Some(std::time::Duration::from_millis(1)), ..Config::quick() };
-    let server = AppState::new(Arc::new(SqliteStore::in_memory().unwrap()), config);
+    let server = AppState::new(Store::in_memory().unwrap(), config);
     let app = carcassonne_server::app(server.clone());
     let (id, _, _) = create(&app, two_humans()).await;
     let bots = json!({ "seats": [ { "kind": "bot", "level": "random" }, { "kind": "bot", "level": "random" } ] });
@@ -679,7 +677,7 @@ async fn abandoned_games_expire() {
         tokio::time::sleep(std::time::Duration::from_millis(10)).await;
     }
     tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-    assert_eq!(server.expire_abandoned().await.unwrap(), 1);
+    assert_eq!(server.sweeps.expire_abandoned().await.unwrap(), 1);
     let (status, v) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
     assert_eq!((status, v["error"].as_str()), (StatusCode::NOT_FOUND, Some("not_found")));
     assert_eq!(call(&app, "GET", &format!("/api/games/{done}"), None).await.0, StatusCode::OK);

@@ -21,7 +21,7 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use carcassonne_server::{rebuild, serve_until, AppState, Config, PgStore, Store};
+use carcassonne_server::{rebuild, serve_until, AppState, Config, Store};
 use common::pg::{server_url, Schema};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
@@ -67,15 +67,15 @@ impl Node {
         let (tx, rx) = tokio::sync::oneshot::channel();
         let url = url.to_string();
         runtime.spawn(async move {
-            let store = PgStore::open(&url).await.unwrap_or_else(|e| panic!("{e}"));
-            let state = AppState::new(Arc::new(store), config);
+            let store = Store::postgres(&url).await.unwrap_or_else(|e| panic!("{e}"));
+            let state = AppState::new(store, config);
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
             let addr = listener.local_addr().unwrap();
             let _ = tx.send((state.clone(), addr));
             let _ = serve_until(listener, state, std::future::pending()).await;
         });
         let (state, addr) = rx.await.expect("the server started");
-        let name = state.store().server().expect("a shared store names its server").to_string();
+        let name = state.store().cluster.server().expect("a shared store names its server").to_string();
         Node { runtime: Some(runtime), state, addr, name }
     }
 
@@ -88,7 +88,7 @@ impl Node {
     }
 
     fn thoughts(&self) -> u64 {
-        self.state.bot_thoughts()
+        self.state.bots.thoughts()
     }
 
     async fn get(&self, path: &str) -> (u16, Value) {
@@ -283,8 +283,8 @@ fn stored_moves(schema: &Schema, id: &str) -> u64 {
 
 /// The stored record replays, to the scores shown.
 async fn replays(url: &str, id: &str, shown: &Value) {
-    let store = PgStore::open(url).await.unwrap();
-    let stored = store.load(id).await.unwrap().expect("the game is stored");
+    let store = Store::postgres(url).await.unwrap();
+    let stored = store.games.load(id).await.unwrap().expect("the game is stored");
     let game = rebuild(&stored.record, stored.live_seed).expect("the record replays");
     let scores: Vec<Value> = game.scores().iter().map(|s| json!(s)).collect();
     let shown: Vec<Value> = shown["players"].as_array().unwrap().iter().map(|p| p[1].clone()).collect();

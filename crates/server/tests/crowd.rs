@@ -7,10 +7,9 @@
 mod common;
 
 use std::net::SocketAddr;
-use std::sync::Arc;
 use std::time::Duration;
 
-use carcassonne_server::{serve_until, AppState, Config, SqliteStore};
+use carcassonne_server::{serve_until, AppState, Config, Store};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -30,7 +29,7 @@ async fn start(cap: usize) -> SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let config = Config { max_connections: cap, header_timeout: Duration::from_secs(600), ..Config::quick() };
-    let state = AppState::new(Arc::new(SqliteStore::in_memory().unwrap()), config);
+    let state = AppState::new(Store::in_memory().unwrap(), config);
     tokio::spawn(async move { serve_until(listener, state, std::future::pending()).await.unwrap() });
     addr
 }

@@ -11,80 +11,44 @@ use std::time::Duration;
 
 use carcassonne::record::RecordMove;
 use carcassonne_server::{
-    rebuild, serve_until, AppState, Change, Config, Feed, GameChanged, GameSummary, NewGame, Progress, SavedRules,
-    SqliteStore, Store, StoreError, StoredGame,
+    rebuild, serve_until, AppState, Beat, Change, ClusterRepo, Config, Feed, GameChanged, Progress, Store, StoreError,
 };
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 use tokio_tungstenite::tungstenite::Message;
 
-/// A SQLite store whose change feed the test writes, and whose health it sets.
+/// The cluster of a SQLite store whose change feed the test writes, and
+/// whose health it sets.
 struct FedStore {
-    inner: SqliteStore,
+    inner: Store,
     feed: Mutex<Option<UnboundedReceiver<Change>>>,
     store_up: AtomicBool,
     feed_up: AtomicBool,
 }
 
 impl FedStore {
-    fn new(feed: UnboundedReceiver<Change>) -> FedStore {
-        FedStore {
-            inner: SqliteStore::in_memory().unwrap(),
+    /// The store, with this cluster in it.
+    fn new(feed: UnboundedReceiver<Change>) -> (Store, Arc<FedStore>) {
+        let inner = Store::in_memory().unwrap();
+        let fed = Arc::new(FedStore {
+            inner: inner.clone(),
             feed: Mutex::new(Some(feed)),
             store_up: AtomicBool::new(true),
             feed_up: AtomicBool::new(true),
-        }
+        });
+        (Store { cluster: fed.clone(), ..inner }, fed)
     }
 }
 
 #[async_trait::async_trait]
-impl Store for FedStore {
-    async fn create_game(&self, game: &NewGame) -> Result<(), StoreError> {
-        self.inner.create_game(game).await
-    }
-    async fn append_move(&self, id: &str, ply: usize, mv: &RecordMove, progress: &Progress) -> Result<(), StoreError> {
-        self.inner.append_move(id, ply, mv, progress).await
-    }
-    async fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
-        self.inner.load(id).await
-    }
-    async fn list(&self, limit: usize) -> Result<Vec<GameSummary>, StoreError> {
-        self.inner.list(limit).await
-    }
-    async fn in_play(&self) -> Result<Vec<GameSummary>, StoreError> {
-        self.inner.in_play().await
-    }
-    async fn expire(&self, before: i64) -> Result<Vec<String>, StoreError> {
-        self.inner.expire(before).await
-    }
-    async fn save_rules(&self, owner: &str, rules: &SavedRules, max: usize) -> Result<bool, StoreError> {
-        self.inner.save_rules(owner, rules, max).await
-    }
-    async fn saved_rules(&self, owner: &str) -> Result<Vec<SavedRules>, StoreError> {
-        self.inner.saved_rules(owner).await
-    }
-    async fn rename_rules(&self, owner: &str, id: &str, name: &str) -> Result<bool, StoreError> {
-        self.inner.rename_rules(owner, id, name).await
-    }
-    async fn delete_rules(&self, owner: &str, id: &str) -> Result<bool, StoreError> {
-        self.inner.delete_rules(owner, id).await
-    }
-    async fn review(&self, id: &str) -> Result<Option<String>, StoreError> {
-        self.inner.review(id).await
-    }
-    async fn claim_review(&self, id: &str, now: i64, stale_before: i64) -> Result<bool, StoreError> {
-        self.inner.claim_review(id, now, stale_before).await
-    }
-    async fn save_review(&self, id: &str, review: &str) -> Result<(), StoreError> {
-        self.inner.save_review(id, review).await
-    }
+impl ClusterRepo for FedStore {
     fn changes(&self) -> Option<UnboundedReceiver<Change>> {
         self.feed.lock().unwrap().take()
     }
     async fn health(&self) -> Result<(), StoreError> {
         if self.store_up.load(Ordering::Relaxed) {
-            self.inner.health().await
+            self.inner.cluster.health().await
         } else {
             Err(StoreError::failed("the database is down"))
         }
@@ -95,6 +59,27 @@ impl Store for FedStore {
         } else {
             Feed::Down
         }
+    }
+    fn server(&self) -> Option<&str> {
+        None
+    }
+    async fn claim_bots(&self, id: &str) -> Result<bool, StoreError> {
+        self.inner.cluster.claim_bots(id).await
+    }
+    async fn release_bots(&self, id: &str) -> Result<(), StoreError> {
+        self.inner.cluster.release_bots(id).await
+    }
+    async fn publish(&self, change: &Change) -> Result<(), StoreError> {
+        self.inner.cluster.publish(change).await
+    }
+    async fn presence(&self, id: &str) -> Result<Vec<(String, Vec<u32>)>, StoreError> {
+        self.inner.cluster.presence(id).await
+    }
+    async fn beat(&self) -> Result<Beat, StoreError> {
+        self.inner.cluster.beat().await
+    }
+    async fn leave(&self) -> Result<(), StoreError> {
+        self.inner.cluster.leave().await
     }
 }
 
@@ -121,10 +106,10 @@ async fn state_where(ws: &mut Socket, what: &str, done: impl Fn(&Value) -> bool)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_move_caught_up_while_the_bot_thinks_does_not_leave_it_thinking() {
     let (news, feed): (UnboundedSender<Change>, _) = unbounded_channel();
-    let store = Arc::new(FedStore::new(feed));
+    let (store, _) = FedStore::new(feed);
     // The bot takes a second over each move: time for "another server" to move first.
     let config = Config { bot_delay: Duration::from_millis(1000), ..Config::quick() };
-    let state = AppState::new(Arc::clone(&store) as Arc<dyn Store>, config);
+    let state = AppState::new(store.clone(), config);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(serve_until(listener, state.clone(), std::future::pending()));
@@ -143,7 +128,7 @@ async fn a_move_caught_up_while_the_bot_thinks_does_not_leave_it_thinking() {
     state_where(&mut ws, "the bot thinks", |s| s["version"] == 1 && s["thinking"] == 1).await;
 
     // Another server stores the bot's move and announces it.
-    let stored = store.load(&id).await.unwrap().unwrap();
+    let stored = store.games.load(&id).await.unwrap().unwrap();
     let game = rebuild(&stored.record, stored.live_seed).unwrap();
     let bot_move = game.legal_moves()[0];
     let mut after = game.clone();
@@ -155,8 +140,9 @@ async fn a_move_caught_up_while_the_bot_thinks_does_not_leave_it_thinking() {
         winners: vec![],
         at: 1,
         bot_turn: false,
+        aborted: false,
     };
-    store.append_move(&id, 1, &RecordMove::from_move(&bot_move), &progress).await.unwrap();
+    store.games.append_move(&id, 1, &RecordMove::from_move(&bot_move), &progress).await.unwrap();
     news.send(Change::Moved(GameChanged { id: id.clone(), moves: 2 })).unwrap();
 
     // The page here ends up with Ada to move and her legal moves, not the
@@ -168,24 +154,24 @@ async fn a_move_caught_up_while_the_bot_thinks_does_not_leave_it_thinking() {
     assert_eq!(s["turn"]["seat"], 0);
     // The bot's own thought was dropped: the move is stored once.
     tokio::time::sleep(Duration::from_millis(1500)).await;
-    assert_eq!(store.load(&id).await.unwrap().unwrap().record.moves.len(), 2);
+    assert_eq!(store.games.load(&id).await.unwrap().unwrap().record.moves.len(), 2);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn health_fails_while_the_storage_or_the_change_feed_is_down() {
     let (_news, feed) = unbounded_channel();
-    let store = Arc::new(FedStore::new(feed));
-    let app = carcassonne_server::app(AppState::new(Arc::clone(&store) as Arc<dyn Store>, Config::quick()));
+    let (store, fed) = FedStore::new(feed);
+    let app = carcassonne_server::app(AppState::new(store, Config::quick()));
     let health = || async { common::call(&app, "GET", "/api/health", None).await };
     let (status, v) = health().await;
     assert_eq!((status.as_u16(), v), (200, json!({ "ok": true, "store": "up", "feed": "up" })));
-    store.feed_up.store(false, Ordering::Relaxed);
+    fed.feed_up.store(false, Ordering::Relaxed);
     let (status, v) = health().await;
     assert_eq!((status.as_u16(), v), (503, json!({ "ok": false, "store": "up", "feed": "down" })));
-    store.store_up.store(false, Ordering::Relaxed);
+    fed.store_up.store(false, Ordering::Relaxed);
     let (status, v) = health().await;
     assert_eq!((status.as_u16(), v), (503, json!({ "ok": false, "store": "down", "feed": "down" })));
-    store.feed_up.store(true, Ordering::Relaxed);
-    store.store_up.store(true, Ordering::Relaxed);
+    fed.feed_up.store(true, Ordering::Relaxed);
+    fed.store_up.store(true, Ordering::Relaxed);
     assert_eq!(health().await.0.as_u16(), 200, "healthy again once both are back");
 }

@@ -7,10 +7,9 @@
 mod common;
 
 use std::net::SocketAddr;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use carcassonne_server::{serve_until, AppState, Config, Rate, SqliteStore};
+use carcassonne_server::{serve_until, AppState, Config, Rate, Store};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -31,7 +30,7 @@ struct Server {
 async fn start(config: Config) -> Server {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let state = AppState::new(Arc::new(SqliteStore::in_memory().unwrap()), config);
+    let state = AppState::new(Store::in_memory().unwrap(), config);
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let served = state.clone();
     let done = tokio::spawn(async move {
@@ -440,7 +439,7 @@ async fn bots_search_one_at_a_time_on_one_worker() {
     // Four games want a search at once; the pool runs one.
     let (mut most, started) = (0, Instant::now());
     while started.elapsed() < Duration::from_millis(1500) {
-        most = most.max(server.state.bots_searching());
+        most = most.max(server.state.bots.searching());
         tokio::time::sleep(Duration::from_millis(1)).await;
     }
     assert_eq!(most, 1, "searches at once");
@@ -457,16 +456,16 @@ async fn an_idle_game_leaves_memory_and_comes_back_when_asked_for() {
     let watched = new_game(server.addr).await;
     let _ws = open_ws(server.addr, &watched, &[]).await.unwrap();
     let started = Instant::now();
-    while server.state.games_in_memory() > 1 {
+    while server.state.games.count() > 1 {
         assert!(started.elapsed() < Duration::from_secs(5), "the idle game stays in memory");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     tokio::time::sleep(Duration::from_millis(500)).await;
-    assert_eq!(server.state.games_in_memory(), 1, "the watched game stays");
+    assert_eq!(server.state.games.count(), 1, "the watched game stays");
     let (status, _, body) = request(server.addr, &format!("GET /api/games/{id} HTTP/1.1"), "").await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(serde_json::from_str::<Value>(&body).unwrap()["id"], id.as_str());
-    assert_eq!(server.state.games_in_memory(), 2, "back from the storage");
+    assert_eq!(server.state.games.count(), 2, "back from the storage");
 }
 
 /// A new game of two people from `addr`: its id and the seats' tokens.
@@ -521,7 +520,7 @@ async fn spectators_never_lock_the_players_out() {
     let mut mv = common::pick_move(&hello["state"], 0, false);
     mv["type"] = json!("move");
     first.send(Message::Text(mv.to_string().into())).await.unwrap();
-    let after = server.state.game(&id).await.unwrap();
+    let after = server.state.games.game(&id).await.unwrap();
     let mut moved = false;
     for _ in 0..100 {
         if after.lock().await.version() == 1 {

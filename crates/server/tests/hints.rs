@@ -151,8 +151,7 @@ async fn hints_are_refused_online_to_spectators_and_after_the_end() {
 /// time, so that the test sees its turn).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hint_out_of_turn_is_refused() {
-    let store: std::sync::Arc<dyn carcassonne_server::Store> =
-        std::sync::Arc::new(carcassonne_server::SqliteStore::in_memory().unwrap());
+    let store: carcassonne_server::Store = carcassonne_server::Store::in_memory().unwrap();
     let (app, _) = with_store(store, std::time::Duration::from_secs(5));
     let (id, tokens, _) = create(&app, versus_bot()).await;
     let token = tokens[0].clone().unwrap();
@@ -192,8 +191,7 @@ async fn hints_are_rate_limited_per_address() {
 /// come back (`busy`). Hints here at their real budget (400 ms).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_hint_at_a_time_per_game() {
-    let store: std::sync::Arc<dyn carcassonne_server::Store> =
-        std::sync::Arc::new(carcassonne_server::SqliteStore::in_memory().unwrap());
+    let store: carcassonne_server::Store = carcassonne_server::Store::in_memory().unwrap();
     let config = carcassonne_server::Config {
         bot_delay: std::time::Duration::ZERO,
         quick_bots: false,
@@ -208,17 +206,17 @@ async fn one_hint_at_a_time_per_game() {
         tokio::spawn(async move { ask(&app, &id, json!({ "token": token }), "10.6.0.1").await })
     };
     for _ in 0..400 {
-        if server.hints().in_progress() == 1 {
+        if server.hints.in_progress() == 1 {
             break;
         }
         tokio::time::sleep(std::time::Duration::from_millis(1)).await;
     }
-    assert_eq!(server.hints().in_progress(), 1);
+    assert_eq!(server.hints.in_progress(), 1);
     let (status, v) = ask(&app, &id, json!({ "token": token }), "10.6.0.2").await;
     assert_eq!((status, v["error"].as_str()), (StatusCode::SERVICE_UNAVAILABLE, Some("busy")), "{v}");
     let (status, v) = first.await.unwrap();
     assert_eq!((status, v["budget"].as_str()), (StatusCode::OK, Some("400ms")), "{v}");
-    assert_eq!(server.hints().in_progress(), 0);
+    assert_eq!(server.hints.in_progress(), 0);
     // Its place is free again.
     let (status, v) = ask(&app, &id, json!({ "token": token }), "10.6.0.2").await;
     assert_eq!(status, StatusCode::OK, "{v}");

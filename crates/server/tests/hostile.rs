@@ -8,12 +8,12 @@ mod common;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
 use axum::Router;
-use carcassonne_server::{app, AppState, Config, Rate, SqliteStore, Store, MAX_BODY, MAX_WS_MESSAGE};
+use carcassonne_server::{app, AppState, Config, Rate, Store, MAX_BODY, MAX_WS_MESSAGE};
 use common::*;
 use futures_util::{SinkExt, StreamExt};
 use proptest::prelude::*;
@@ -32,7 +32,7 @@ const PATIENCE: Duration = Duration::from_secs(20);
 /// A server on a loopback port (so that websockets are real) and its router
 /// for `oneshot` requests; both share one state and one store.
 async fn start(config: Config) -> (Router, AppState, String) {
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+    let store: Store = Store::in_memory().unwrap();
     let state = AppState::new(store, config);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap().to_string();
@@ -130,9 +130,9 @@ impl Table {
 
 /// What must not change: the full state as a seated viewer sees it, and the
 /// stored record (with its seats and the time of the last move).
-async fn snapshot(app: &Router, store: &Arc<dyn Store>, id: &str, tokens: &str) -> (Value, String) {
+async fn snapshot(app: &Router, store: &Store, id: &str, tokens: &str) -> (Value, String) {
     let s = state(app, id, Some(tokens)).await;
-    let stored = store.load(id).await.unwrap().expect("the game is stored");
+    let stored = store.games.load(id).await.unwrap().expect("the game is stored");
     let seats = serde_json::to_string(&stored.seats).unwrap();
     (s, format!("{}\n{}\n{}", stored.record.to_json(), seats, stored.updated_at))
 }
@@ -577,7 +577,7 @@ async fn send_ws(addr: &str, t: &mut Table, over_ws: &mut Socket, over: &(String
 fn hostile_requests_between_legal_moves_are_refused_and_change_nothing() {
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     let (app, server, addr) = rt.block_on(start(Config::quick()));
-    let store = Arc::clone(server.store());
+    let store = server.store().clone();
     let setup = rt.block_on(async {
         // Another game (for its token), and a finished one.
         let (_, other, _) = create(&app, two_humans()).await;
@@ -649,7 +649,7 @@ fn hostile_requests_between_legal_moves_are_refused_and_change_nothing() {
                 if now["status"] == "finished" {
                     // Every acknowledged move is stored, in order, and the
                     // record replays to the scores shown.
-                    let record = store.load(&table.id).await.unwrap().unwrap().record;
+                    let record = store.games.load(&table.id).await.unwrap().unwrap().record;
                     let moves: Vec<Value> = record.moves.iter().map(|m| serde_json::to_value(m).unwrap()).collect();
                     assert_eq!(&moves, played);
                     let (status, bytes) = call_raw(&app, "GET", &format!("/api/games/{}/record", table.id), None).await;
@@ -683,10 +683,10 @@ fn hostile_requests_between_legal_moves_are_refused_and_change_nothing() {
 async fn a_burst_of_requests_is_rate_limited_and_changes_nothing() {
     let rate = Rate { per_second: 5, burst: 10 };
     let (app, server, _) = start(Config { http_rate: Some(rate), ..Config::quick() }).await;
-    let store = Arc::clone(server.store());
+    let store = server.store().clone();
     let (id, tokens, first) = create(&app, two_humans()).await;
     let t0 = tokens[0].clone().unwrap();
-    let stored_before = store.load(&id).await.unwrap().unwrap();
+    let stored_before = store.games.load(&id).await.unwrap().unwrap();
 
     let started = Instant::now();
     let mut ok = 1; // the game's creation
@@ -711,7 +711,7 @@ async fn a_burst_of_requests_is_rate_limited_and_changes_nothing() {
     assert!((ok as f64) <= allowed, "{ok} requests passed, at most {allowed} may");
     if status == StatusCode::TOO_MANY_REQUESTS {
         assert_eq!(v["error"], "rate_limited");
-        let after = store.load(&id).await.unwrap().unwrap();
+        let after = store.games.load(&id).await.unwrap().unwrap();
         assert_eq!(after.record.to_json(), stored_before.record.to_json());
         assert_eq!(after.updated_at, stored_before.updated_at);
         assert!(after.record.moves.is_empty());
@@ -727,7 +727,7 @@ async fn a_burst_of_requests_is_rate_limited_and_changes_nothing() {
         let (status, v) = post_move(&app, &id, &t0, &pick_move(&s, 0, false)).await;
         assert_eq!(status, StatusCode::OK, "{v}");
     }
-    assert_eq!(store.load(&id).await.unwrap().unwrap().record.moves.len(), 1);
+    assert_eq!(store.games.load(&id).await.unwrap().unwrap().record.moves.len(), 1);
 }
 
 /// A socket flooding messages past its rate gets `rate_limited` errors, its
@@ -736,7 +736,7 @@ async fn a_burst_of_requests_is_rate_limited_and_changes_nothing() {
 async fn a_flooding_websocket_is_rate_limited_and_stays_open() {
     let rate = Rate { per_second: 2, burst: 5 };
     let (app, server, addr) = start(Config { ws_rate: Some(rate), ..Config::quick() }).await;
-    let store = Arc::clone(server.store());
+    let store = server.store().clone();
     let (id, tokens, first) = create(&app, two_humans()).await;
     let t0 = tokens[0].clone().unwrap();
     let mut ws = connect(&addr, &id, Some(&t0)).await.unwrap();
@@ -768,7 +768,7 @@ async fn a_flooding_websocket_is_rate_limited_and_stays_open() {
     let passed = (flood + 1 - limited) as f64;
     let allowed = rate.burst as f64 + started.elapsed().as_secs_f64() * rate.per_second as f64 + 1.0;
     assert!(limited > 0 && passed <= allowed, "{passed} messages passed, at most {allowed} may");
-    let stored = store.load(&id).await.unwrap().unwrap();
+    let stored = store.games.load(&id).await.unwrap().unwrap();
     let played = stored.record.moves.len();
     // The move was either among the first few (allowed) or refused; over
     // this flood it is refused unless the bucket refilled.
@@ -789,5 +789,5 @@ async fn a_flooding_websocket_is_rate_limited_and_stays_open() {
             }
         }
     }
-    assert_eq!(store.load(&id).await.unwrap().unwrap().record.moves.len(), 1);
+    assert_eq!(store.games.load(&id).await.unwrap().unwrap().record.moves.len(), 1);
 }

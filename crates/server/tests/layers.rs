@@ -17,7 +17,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("views", &["wire", "view", "state"]),
     ("services", &["services"]),
     ("errors", &["error"]),
-    ("store", &["store", "store_pg"]),
+    ("store", &["store"]),
     ("leaves", &["bots", "config", "names", "i18n", "rating", "limits"]),
 ];
 
@@ -132,4 +132,259 @@ fn the_check_sees_an_arrow_the_wrong_way() {
     assert!(graph["routes"].contains("services"), "routes uses the services: {:?}", graph["routes"]);
     assert!(graph["services"].contains("store"), "{:?}", graph["services"]);
     assert!(!graph["services"].contains("routes"), "{:?}", graph["services"]);
+}
+
+// ---------------------------------------------------------------- files
+
+/// The most lines a file of the server may hold.
+const MAX_LINES: usize = 1200;
+
+/// The most public methods a type or a trait may have.
+const MAX_METHODS: usize = 25;
+
+/// Every `.rs` file under `src/` (but `lib.rs`, which puts the modules
+/// together), by its module path (`services::games::live`), with its code
+/// (unit tests and comment lines left out).
+fn files() -> BTreeMap<String, (std::path::PathBuf, String)> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut out = BTreeMap::new();
+    let mut todo = vec![src.clone()];
+    while let Some(path) = todo.pop() {
+        if path.is_dir() {
+            todo.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+            continue;
+        }
+        if path.extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        let rel = path.strip_prefix(&src).unwrap().with_extension("");
+        let mut parts: Vec<String> = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+        if parts.last().is_some_and(|p| p == "mod") {
+            parts.pop();
+        }
+        if parts == ["lib"] {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let code: String = text
+            .split("#[cfg(test)]")
+            .next()
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        out.insert(parts.join("::"), (path, code));
+    }
+    out
+}
+
+/// The paths a file's code names from `crate::`, `super::` or `self::`,
+/// `use` groups (`super::{a, b::c}`) spread out.
+fn named_paths(code: &str) -> Vec<(String, Vec<String>)> {
+    fn word(s: &str) -> (&str, &str) {
+        let end = s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(s.len());
+        s.split_at(end)
+    }
+    /// The paths of `rest` (what follows a `::`), each as its segments.
+    fn spread(rest: &str, prefix: &[String], out: &mut Vec<Vec<String>>) {
+        let rest = rest.trim_start();
+        if let Some(group) = rest.strip_prefix('{') {
+            // Items split at top-level commas, up to the matching brace.
+            let (mut depth, mut start) = (0, 0);
+            for (i, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => {
+                        spread(&group[start..i], prefix, out);
+                        return;
+                    }
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        spread(&group[start..i], prefix, out);
+                        start = i + 1;
+                    }
+                    _ => {}
+                }
+            }
+            return;
+        }
+        let (w, after) = word(rest);
+        if w.is_empty() {
+            out.push(prefix.to_vec());
+            return;
+        }
+        let mut path = prefix.to_vec();
+        path.push(w.to_string());
+        match after.strip_prefix("::") {
+            Some(more) => spread(more, &path, out),
+            None => out.push(path),
+        }
+    }
+    let mut found = Vec::new();
+    for root in ["crate::", "super::", "self::"] {
+        for (i, _) in code.match_indices(root) {
+            let before = code[..i].chars().last();
+            if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':') {
+                continue; // `super::super::x` is read from its first `super`
+            }
+            let mut head = vec![root.trim_end_matches(':').to_string()];
+            let mut rest = &code[i + root.len()..];
+            while let Some(more) = rest.strip_prefix("super::") {
+                head.push("super".into());
+                rest = more;
+            }
+            let mut paths = Vec::new();
+            spread(rest, &[], &mut paths);
+            found.extend(paths.into_iter().map(|p| (head.join("::"), p)));
+        }
+    }
+    found
+}
+
+/// Each file and the files it names.
+fn file_graph() -> BTreeMap<String, BTreeSet<String>> {
+    let files = files();
+    let mut graph = BTreeMap::new();
+    for (module, (_, code)) in &files {
+        let here: Vec<&str> = if module.is_empty() { vec![] } else { module.split("::").collect() };
+        let uses = graph.entry(module.clone()).or_insert_with(BTreeSet::new);
+        for (head, segments) in named_paths(code) {
+            let mut at: Vec<&str> = match head.split("::").next() {
+                Some("crate") => vec![],
+                _ => here.clone(),
+            };
+            for h in head.split("::") {
+                if h == "super" {
+                    at.pop();
+                }
+            }
+            // The deepest file the path reaches.
+            let mut target: Option<String> = None;
+            let mut cur: Vec<String> = at.iter().map(|s| s.to_string()).collect();
+            if !cur.is_empty() {
+                target = Some(cur.join("::"));
+            }
+            for s in &segments {
+                cur.push(s.clone());
+                if files.contains_key(&cur.join("::")) {
+                    target = Some(cur.join("::"));
+                } else {
+                    break;
+                }
+            }
+            if let Some(t) = target.filter(|t| t != module && files.contains_key(t)) {
+                uses.insert(t);
+            }
+        }
+        // A module declared here (`mod x;`) and named without a prefix (`x::f`).
+        for line in code.lines() {
+            let line = line.trim_start().trim_start_matches("pub ").trim_start_matches("pub(crate) ");
+            let Some(child) = line.strip_prefix("mod ").and_then(|l| l.strip_suffix(';')) else { continue };
+            let child_path = if module.is_empty() { child.to_string() } else { format!("{module}::{child}") };
+            let named = code.match_indices(&format!("{child}::")).any(|(i, _)| {
+                let before = code[..i].chars().last();
+                !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':')
+            });
+            if named && files.contains_key(&child_path) {
+                uses.insert(child_path);
+            }
+        }
+    }
+    graph
+}
+
+#[test]
+fn files_form_no_cycle() {
+    let graph = file_graph();
+    fn visit<'a>(
+        m: &'a str,
+        graph: &'a BTreeMap<String, BTreeSet<String>>,
+        path: &mut Vec<&'a str>,
+        done: &mut BTreeSet<&'a str>,
+        cycles: &mut Vec<String>,
+    ) {
+        if done.contains(m) {
+            return;
+        }
+        if let Some(i) = path.iter().position(|p| *p == m) {
+            cycles.push(format!("{} → {m}", path[i..].join(" → ")));
+            return;
+        }
+        path.push(m);
+        for next in graph.get(m).into_iter().flatten() {
+            visit(next, graph, path, done, cycles);
+        }
+        path.pop();
+        done.insert(m);
+    }
+    let (mut done, mut cycles) = (BTreeSet::new(), Vec::new());
+    for m in graph.keys() {
+        visit(m, &graph, &mut Vec::new(), &mut done, &mut cycles);
+    }
+    assert!(cycles.is_empty(), "files in a circle (src/, as module paths):\n{}", cycles.join("\n"));
+}
+
+#[test]
+fn files_are_short() {
+    let long: Vec<String> = files()
+        .values()
+        .filter_map(|(path, _)| {
+            let lines = std::fs::read_to_string(path).unwrap().lines().count();
+            (lines > MAX_LINES).then(|| format!("{} ({lines} lines)", path.display()))
+        })
+        .collect();
+    assert!(long.is_empty(), "files over {MAX_LINES} lines: split them by what they do\n{}", long.join("\n"));
+}
+
+/// The public methods of each type (its own `impl` blocks, wherever they
+/// are) and of each trait: `pub fn` and `pub(crate) fn` of an inherent
+/// impl, every `fn` of a trait.
+fn public_methods() -> BTreeMap<String, usize> {
+    let mut count: BTreeMap<String, usize> = BTreeMap::new();
+    for (_, code) in files().values() {
+        let mut owner: Option<(String, bool)> = None; // (name, is a trait)
+        for line in code.lines() {
+            if !line.starts_with(' ') && !line.is_empty() {
+                owner = None;
+                let head = line.trim_start_matches("pub ").trim_start_matches("pub(crate) ");
+                if let Some(rest) = head.strip_prefix("impl") {
+                    // `impl<T> Name<T> {` (not `impl Trait for Name`).
+                    let rest = if rest.starts_with('<') { rest.split_once("> ").map_or("", |r| r.1) } else { rest };
+                    let rest = rest.trim_start();
+                    if !rest.contains(" for ") && line.trim_end().ends_with('{') {
+                        let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                        owner = Some((name, false));
+                    }
+                } else if let Some(rest) = head.strip_prefix("trait ") {
+                    let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                    owner = Some((name, true));
+                }
+                continue;
+            }
+            let Some((name, is_trait)) = &owner else { continue };
+            let Some(item) = line.strip_prefix("    ") else { continue };
+            let item = item.trim_start_matches("async ");
+            let public = if *is_trait {
+                item.starts_with("fn ") || item.starts_with("async fn ")
+            } else {
+                ["pub fn ", "pub async fn ", "pub(crate) fn ", "pub(crate) async fn "]
+                    .iter()
+                    .any(|p| item.starts_with(p))
+            };
+            if public {
+                *count.entry(name.clone()).or_default() += 1;
+            }
+        }
+    }
+    count
+}
+
+#[test]
+fn no_type_or_trait_has_too_many_public_methods() {
+    let methods = public_methods();
+    assert!(methods.get("Games").is_some_and(|n| *n > 5), "the count sees the games' methods: {methods:?}");
+    let big: Vec<String> =
+        methods.iter().filter(|(_, n)| **n > MAX_METHODS).map(|(t, n)| format!("{t}: {n}")).collect();
+    assert!(big.is_empty(), "more than {MAX_METHODS} public methods: split the part\n{}", big.join("\n"));
 }

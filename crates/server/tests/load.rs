@@ -18,7 +18,7 @@ async fn two_hundred_games_at_once_lose_nothing() {
     assert_eq!(report.client_moves(), 200 * 6);
     assert_eq!(report.latencies.len(), 200 * 6, "every move came back");
     assert_eq!(report.spectators, 200);
-    let wrong = loadgen::verify(state.store().as_ref(), &report).await;
+    let wrong = loadgen::verify(state.store(), &report).await;
     assert!(wrong.is_empty(), "{} games wrong, the first: {:?}", wrong.len(), wrong.first());
     for g in &report.games {
         // The client saw its last move come back; the bots moved in between,
@@ -42,6 +42,6 @@ async fn the_shipped_limits_refuse_no_player() {
     assert_eq!(report.client_moves(), 80 * 4);
     assert_eq!(report.latencies.len(), 80 * 4, "every move came back");
     assert_eq!(report.spectators, 80);
-    let wrong = loadgen::verify(state.store().as_ref(), &report).await;
+    let wrong = loadgen::verify(state.store(), &report).await;
     assert!(wrong.is_empty(), "{} games wrong, the first: {:?}", wrong.len(), wrong.first());
 }

@@ -9,7 +9,6 @@
 mod common;
 
 use std::net::SocketAddr;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use carcassonne_server::{serve_until, AppState, Config, Store};
@@ -281,7 +280,7 @@ struct Node {
 
 impl Node {
     async fn start(schema: &Schema) -> Node {
-        let store: Arc<dyn Store> = Arc::new(schema.open().await);
+        let store: Store = schema.open().await;
         let state = AppState::new(store, Config::quick());
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
@@ -577,112 +576,10 @@ async fn a_rated_table_starts_a_rated_game_on_its_clock_with_the_sitters_account
     let (s, g) = get(&app, &format!("/api/games/{game}")).await;
     assert_eq!(s, 200, "{g}");
     assert_eq!((g["clock"]["kind"].as_str(), g["clock"]["minutes"].as_u64()), (Some("realtime"), Some(10)), "{g}");
-    assert!(state.store().rated(&game).await.unwrap().is_some(), "the game is rated");
-    let stored = state.store().load(&game).await.unwrap().unwrap();
+    assert!(state.store().ratings.rated(&game).await.unwrap().is_some(), "the game is rated");
+    let stored = state.store().games.load(&game).await.unwrap().unwrap();
     for (seat, name) in stored.seats.iter().zip(["ada", "bob"]) {
-        let account = state.store().account_by_key(name).await.unwrap().unwrap();
+        let account = state.store().accounts.by_key(name).await.unwrap().unwrap();
         assert_eq!(seat.account(), Some(account.id.as_str()), "{name}'s seat is linked to their account");
     }
-}
-
-// ---- The store's lobby methods, both stores ----
-
-fn row(id: &str, owner: &str, at: i64) -> carcassonne_server::LobbyRow {
-    carcassonne_server::LobbyRow {
-        id: id.into(),
-        owner: owner.into(),
-        body: "{}".into(),
-        version: 0,
-        open: true,
-        seen_at: at,
-        created_at: at,
-    }
-}
-
-fn waiter(id: &str, at: i64) -> carcassonne_server::Waiting {
-    carcassonne_server::Waiting {
-        id: id.into(),
-        owner: "o".into(),
-        token_hash: format!("hash-{id}"),
-        name: id.into(),
-        rating: 1500,
-        body: "{}".into(),
-        since: at,
-        seen_at: at,
-        game: None,
-        seat: None,
-    }
-}
-
-/// What every store does with lobby tables and waits: caps, changes only at
-/// the version read, pairs all or none, sweeps the stale.
-async fn lobby_contract(store: &dyn Store) {
-    use carcassonne_server::LobbySweep;
-    let now = 1_000_000_000_000;
-    assert!(store.lobby_open(&row("t1", "a", now), 2, 3).await.unwrap());
-    assert!(store.lobby_open(&row("t2", "a", now + 1), 2, 3).await.unwrap());
-    assert!(!store.lobby_open(&row("t3", "a", now + 2), 2, 3).await.unwrap(), "two per owner");
-    assert!(store.lobby_open(&row("t3", "b", now + 2), 2, 3).await.unwrap());
-    assert!(!store.lobby_open(&row("t4", "c", now + 3), 2, 3).await.unwrap(), "three in all");
-    let ids: Vec<String> = store.lobby_tables(10).await.unwrap().into_iter().map(|r| r.id).collect();
-    assert_eq!(ids, ["t1", "t2", "t3"]);
-    assert_eq!(store.lobby_tables(2).await.unwrap().len(), 2);
-    // A change at the version read, once; a second change from the same version fails.
-    assert!(store.lobby_update("t1", 0, Some(("{\"x\":1}", true, now + 5))).await.unwrap());
-    assert!(!store.lobby_update("t1", 0, Some(("{\"x\":2}", true, now + 6))).await.unwrap());
-    let t1 = store.lobby_table("t1").await.unwrap().unwrap();
-    assert_eq!((t1.version, t1.body.as_str(), t1.seen_at), (1, "{\"x\":1}", now + 5));
-    // Started (no longer open): it no longer counts against its owner.
-    assert!(store.lobby_update("t1", 1, Some(("{}", false, now + 7))).await.unwrap());
-    assert!(store.lobby_open(&row("t5", "a", now + 8), 2, 4).await.unwrap());
-    // Removed only at its version.
-    assert!(!store.lobby_update("t2", 5, None).await.unwrap());
-    assert!(store.lobby_update("t2", 0, None).await.unwrap());
-    assert!(store.lobby_table("t2").await.unwrap().is_none());
-
-    // Waits: paired all or none, once.
-    for (i, id) in ["w1", "w2", "w3"].into_iter().enumerate() {
-        assert!(store.lobby_wait(&waiter(id, now + i as i64), 3, 10).await.unwrap());
-    }
-    assert!(!store.lobby_wait(&waiter("w4", now), 3, 10).await.unwrap(), "three per owner");
-    assert_eq!(store.lobby_waiters(now, 10).await.unwrap().len(), 3);
-    assert!(store.lobby_pair(&["w1".into(), "w2".into()], "g1").await.unwrap());
-    assert!(!store.lobby_pair(&["w3".into(), "w2".into()], "g2").await.unwrap(), "w2 is paired");
-    let w3 = store.lobby_waiting("w3", Some(now + 50)).await.unwrap().unwrap();
-    assert_eq!((w3.game, w3.seen_at), (None, now + 50), "all or none: w3 is still waiting");
-    let w2 = store.lobby_waiting("w2", None).await.unwrap().unwrap();
-    assert_eq!((w2.game.as_deref(), w2.seat), (Some("g1"), Some(1)));
-    assert_eq!(store.lobby_waiters(now, 10).await.unwrap().len(), 1);
-    assert!(!store.lobby_cancel("w1").await.unwrap(), "paired: not cancelled");
-    // The sweep: open tables seen before, started ones, unpaired and paired waits.
-    let gone = store
-        .lobby_sweep(LobbySweep {
-            open_before: now + 4,
-            started_before: now + 100,
-            waiting_before: now + 10,
-            paired_before: now,
-        })
-        .await
-        .unwrap();
-    let mut gone = gone;
-    gone.sort();
-    assert_eq!(gone, ["t1", "t3"], "t1 started long ago, t3 open and unseen; t5 seen since");
-    assert!(store.lobby_waiting("w3", None).await.unwrap().is_some(), "w3 was asked about since");
-    assert!(store.lobby_waiting("w1", None).await.unwrap().is_some(), "paired, kept a while");
-    assert!(store.lobby_cancel("w3").await.unwrap());
-    assert!(store.lobby_waiting("w3", None).await.unwrap().is_none());
-}
-
-#[tokio::test]
-async fn the_sqlite_store_keeps_the_lobby() {
-    let store = carcassonne_server::SqliteStore::in_memory().unwrap();
-    lobby_contract(&store).await;
-}
-
-#[tokio::test]
-async fn the_postgres_store_keeps_the_lobby() {
-    let url = server!();
-    let schema = Schema::new(&url);
-    let store = schema.open().await;
-    lobby_contract(&store).await;
 }

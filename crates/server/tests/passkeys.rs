@@ -1,113 +1,24 @@
-//! Passkeys: what the stores keep (SQLite; PostgreSQL when
-//! `CARCASSONNE_TEST_POSTGRES` is set), and the refusals through the
-//! router: not signed in, pages of other sites, origins passkeys are not
-//! made for, ceremonies unknown, taken twice, expired, of another account
-//! or kind, answers that do not check out, throttles, and bodies too large
-//! or malformed. A whole ceremony needs an authenticator: the browser test
-//! (tests/browser/passkeys.test.mjs) does it with Chromium's virtual one.
+//! Passkeys: the refusals through the router: not signed in, pages of other
+//! sites, origins passkeys are not made for, ceremonies unknown, taken
+//! twice, expired, of another account or kind, answers that do not check
+//! out, throttles, and bodies too large or malformed. A whole ceremony needs
+//! an authenticator: the browser test (tests/browser/passkeys.test.mjs) does
+//! it with Chromium's virtual one. (What the stores keep is the conformance
+//! suite's: tests/store/accounts.rs.)
 
 mod common;
 
 use std::net::IpAddr;
-use std::sync::Arc;
 use std::time::Duration;
 
 use axum::http::StatusCode;
 use axum::Router;
 use carcassonne_server::{
-    app, passkey_origin, AppState, Config, PasskeyChallenge, SqliteStore, Store, StoredPasskey, MAX_PASSKEYS,
-    MAX_PASSKEY_BODY, STARTS_PER_ADDRESS,
+    app, passkey_origin, AppState, Config, Store, MAX_PASSKEYS, MAX_PASSKEY_BODY, STARTS_PER_ADDRESS,
 };
-use common::accounts::account;
+use common::accounts::passkey;
 use common::page::{Answer, Req};
 use serde_json::{json, Value};
-
-// ---------------------------------------------------------------- the stores
-
-fn challenge(id: &str, kind: &str, account: Option<&str>, expires_at: i64) -> PasskeyChallenge {
-    PasskeyChallenge {
-        id_hash: id.into(),
-        kind: kind.into(),
-        account: account.map(str::to_string),
-        state: format!("{{\"state\":\"{id}\"}}"),
-        expires_at,
-    }
-}
-
-fn passkey(id: &str, account: &str, at: i64) -> StoredPasskey {
-    StoredPasskey {
-        credential_id: id.into(),
-        account: account.into(),
-        name: format!("key {id}"),
-        passkey: format!("{{\"cred\":\"{id}\"}}"),
-        created_at: at,
-        used_at: None,
-    }
-}
-
-/// What every store must do with passkeys and ceremonies.
-async fn passkeys_contract(store: &dyn Store) {
-    store.create_account(&account("a1", "Ada")).await.unwrap();
-    store.create_account(&account("b1", "Bob")).await.unwrap();
-
-    // A ceremony is taken once, by its kind, while it has not expired.
-    store.save_passkey_challenge(&challenge("c1", "register", Some("a1"), 2_000), 1_000).await.unwrap();
-    store.save_passkey_challenge(&challenge("c2", "signin", None, 2_000), 1_000).await.unwrap();
-    store.save_passkey_challenge(&challenge("c3", "signin", None, 1_500), 1_000).await.unwrap();
-    assert_eq!(store.take_passkey_challenge("c1", "signin", 1_100).await.unwrap(), None, "another kind");
-    let c1 = store.take_passkey_challenge("c1", "register", 1_100).await.unwrap().expect("c1");
-    assert_eq!(c1, challenge("c1", "register", Some("a1"), 2_000));
-    assert_eq!(store.take_passkey_challenge("c1", "register", 1_100).await.unwrap(), None, "taken once");
-    assert_eq!(store.take_passkey_challenge("c3", "signin", 1_600).await.unwrap(), None, "expired");
-    assert_eq!(store.take_passkey_challenge("c3", "signin", 1_100).await.unwrap(), None, "and gone");
-    // Saving one sweeps those expired.
-    store.save_passkey_challenge(&challenge("c4", "signin", None, 9_000), 2_500).await.unwrap();
-    assert_eq!(store.take_passkey_challenge("c2", "signin", 0).await.unwrap(), None, "swept at 2500");
-    assert!(store.take_passkey_challenge("c4", "signin", 2_600).await.unwrap().is_some());
-
-    // Passkeys: added (not twice, not past the most), listed oldest first,
-    // found by credential with their account, used, removed by their account only.
-    assert!(store.add_passkey(&passkey("k2", "a1", 20), 3).await.unwrap());
-    assert!(store.add_passkey(&passkey("k1", "a1", 10), 3).await.unwrap());
-    assert!(!store.add_passkey(&passkey("k1", "b1", 30), 3).await.unwrap(), "a credential is stored once");
-    assert!(store.add_passkey(&passkey("k3", "a1", 30), 3).await.unwrap());
-    assert!(!store.add_passkey(&passkey("k4", "a1", 40), 3).await.unwrap(), "three at most");
-    assert!(store.add_passkey(&passkey("k5", "b1", 50), 3).await.unwrap());
-    let ids = |v: Vec<StoredPasskey>| v.into_iter().map(|p| p.credential_id).collect::<Vec<_>>();
-    assert_eq!(ids(store.passkeys("a1").await.unwrap()), ["k1", "k2", "k3"]);
-    assert_eq!(ids(store.passkeys("b1").await.unwrap()), ["k5"]);
-    let (k1, owner) = store.passkey_by_credential("k1").await.unwrap().expect("k1");
-    assert_eq!((k1, owner.name.as_str()), (passkey("k1", "a1", 10), "Ada"));
-    assert_eq!(store.passkey_by_credential("k4").await.unwrap(), None);
-    assert!(store.passkey_used("k1", "{\"cred\":\"k1 again\"}", 99).await.unwrap());
-    assert!(!store.passkey_used("k4", "{}", 99).await.unwrap());
-    let (k1, _) = store.passkey_by_credential("k1").await.unwrap().unwrap();
-    assert_eq!((k1.passkey.as_str(), k1.used_at), ("{\"cred\":\"k1 again\"}", Some(99)));
-    assert!(!store.delete_passkey("b1", "k1").await.unwrap(), "not Bob's");
-    assert!(store.delete_passkey("a1", "k1").await.unwrap());
-    assert!(!store.delete_passkey("a1", "k1").await.unwrap());
-    assert_eq!(ids(store.passkeys("a1").await.unwrap()), ["k2", "k3"]);
-
-    // An account deleted takes its passkeys and ceremonies along.
-    store.save_passkey_challenge(&challenge("c5", "register", Some("a1"), 9_000), 3_000).await.unwrap();
-    assert!(store.delete_account("a1").await.unwrap());
-    assert!(store.passkeys("a1").await.unwrap().is_empty());
-    assert_eq!(store.passkey_by_credential("k2").await.unwrap(), None);
-    assert_eq!(store.take_passkey_challenge("c5", "register", 3_000).await.unwrap(), None);
-    assert_eq!(ids(store.passkeys("b1").await.unwrap()), ["k5"]);
-}
-
-#[tokio::test]
-async fn sqlite_keeps_passkeys_and_ceremonies() {
-    passkeys_contract(&SqliteStore::in_memory().unwrap()).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn postgres_keeps_passkeys_and_ceremonies() {
-    let Some(server) = common::pg::server_url() else { return };
-    let schema = common::pg::Schema::new(&server);
-    passkeys_contract(&schema.open().await).await;
-}
 
 // ---------------------------------------------------------------- through the router
 
@@ -119,12 +30,12 @@ struct Server {
     app: Router,
 }
 
-fn server_on(store: Arc<dyn Store>, config: Config) -> Server {
+fn server_on(store: Store, config: Config) -> Server {
     Server { app: app(AppState::new(store, config)) }
 }
 
 fn server(config: Config) -> Server {
-    server_on(Arc::new(SqliteStore::in_memory().unwrap()), config)
+    server_on(Store::in_memory().unwrap(), config)
 }
 
 fn req<'a>(method: &'a str, uri: &'a str, body: Option<Value>) -> Req<'a> {
@@ -454,12 +365,12 @@ async fn bad_bodies_are_refused_with_stable_codes() {
 
 #[tokio::test]
 async fn an_account_has_at_most_so_many_passkeys() {
-    let store = Arc::new(SqliteStore::in_memory().unwrap());
-    let s = server_on(Arc::clone(&store) as Arc<dyn Store>, Config::quick());
+    let store = Store::in_memory().unwrap();
+    let s = server_on(store.clone(), Config::quick());
     let ada = signed_up(&s, "Ada").await;
-    let me = store.account_by_key("ada").await.unwrap().unwrap();
+    let me = store.accounts.by_key("ada").await.unwrap().unwrap();
     for i in 0..MAX_PASSKEYS {
-        assert!(store.add_passkey(&passkey(&format!("{i:02x}"), &me.id, i as i64), MAX_PASSKEYS).await.unwrap());
+        assert!(store.passkeys.add(&passkey(&format!("{i:02x}"), &me.id, i as i64), MAX_PASSKEYS).await.unwrap());
     }
     let a = register_start(&s, &ada).await;
     assert_eq!((a.status, a.code()), (StatusCode::TOO_MANY_REQUESTS, "quota_exceeded"));
@@ -480,8 +391,8 @@ async fn an_account_has_at_most_so_many_passkeys() {
 async fn a_ceremony_begun_on_one_server_finishes_on_another() {
     let Some(url) = common::pg::server_url() else { return };
     let schema = common::pg::Schema::new(&url);
-    let one = server_on(Arc::new(schema.open().await), Config::quick());
-    let two = server_on(Arc::new(schema.open().await), Config::quick());
+    let one = server_on(schema.open().await, Config::quick());
+    let two = server_on(schema.open().await, Config::quick());
     let c = sign_in_start(&one).await.body["challenge"].as_str().unwrap().to_string();
     let body = json!({ "challenge": c, "credential": bogus_assertion() });
     // The second server finds the ceremony (and checks the answer: refused), once.

@@ -4,12 +4,11 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Duration;
 
 use axum::http::StatusCode;
 use axum::Router;
-use carcassonne_server::{app, AppState, Config, ExternalBot, SqliteStore, Store};
+use carcassonne_server::{app, AppState, Config, ExternalBot, Store};
 use common::*;
 use serde_json::{json, Value};
 
@@ -22,7 +21,7 @@ fn repo() -> PathBuf {
 }
 
 fn server(config: Config) -> Router {
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+    let store: Store = Store::in_memory().unwrap();
     app(AppState::new(store, config))
 }
 

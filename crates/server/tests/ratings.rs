@@ -8,7 +8,6 @@
 mod common;
 
 use std::net::SocketAddr;
-use std::sync::Arc;
 
 use axum::body::Body;
 use axum::extract::ConnectInfo;
@@ -17,7 +16,7 @@ use axum::Router;
 use carcassonne::record::Record;
 use carcassonne_server::{
     app, bot_rating, hash_token, rank_seats, update_ratings, AppState, BotLevel, Config, NewGame, Pool, Progress,
-    RatedResult, RatedSeat, Rating, Seat, SqliteStore, Store, COOKIE, DELETED_ACCOUNT, PROVISIONAL_GAMES,
+    Rating, Seat, Store, COOKIE, DELETED_ACCOUNT, PROVISIONAL_GAMES,
 };
 use common::accounts::account;
 use common::pick_move;
@@ -98,13 +97,28 @@ struct Server {
 }
 
 fn server() -> Server {
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
-    let state = AppState::new(store, Config { bot_delay: std::time::Duration::ZERO, ..Config::quick() });
+    server_with(Config { bot_delay: std::time::Duration::ZERO, ..Config::quick() })
+}
+
+fn server_with(config: Config) -> Server {
+    let state = AppState::new(Store::in_memory().unwrap(), config);
     Server { app: app(state.clone()), state }
 }
 
 /// A request from the server's own page, with the session `cookie`.
 async fn send(s: &Server, method: &str, uri: &str, body: Option<Value>, cookie: Option<&str>) -> (StatusCode, Value) {
+    send_from(s, None, method, uri, body, cookie).await
+}
+
+/// [`send`] from client address 192.0.2.`ip` (by default each account's own).
+async fn send_from(
+    s: &Server,
+    ip: Option<u8>,
+    method: &str,
+    uri: &str,
+    body: Option<Value>,
+    cookie: Option<&str>,
+) -> (StatusCode, Value) {
     let mut b = Request::builder().method(method).uri(uri).header("host", HOST).header("origin", ORIGIN);
     if body.is_some() {
         b = b.header("content-type", "application/json");
@@ -113,7 +127,12 @@ async fn send(s: &Server, method: &str, uri: &str, body: Option<Value>, cookie: 
         b = b.header("cookie", format!("{COOKIE}={t}"));
     }
     let mut request = b.body(body.map(|v| Body::from(v.to_string())).unwrap_or_else(Body::empty)).unwrap();
-    request.extensions_mut().insert(ConnectInfo(SocketAddr::new("192.0.2.7".parse().unwrap(), 40_000)));
+    // Each account from an address of its own (seats of one rated game
+    // taken from one address count for nothing).
+    let ip = ip.unwrap_or_else(|| {
+        cookie.map_or(7, |c| c.bytes().fold(7u8, |h, b| h.wrapping_mul(31).wrapping_add(b)) % 200 + 10)
+    });
+    request.extensions_mut().insert(ConnectInfo(SocketAddr::new([192, 0, 2, ip].into(), 40_000)));
     let resp = s.app.clone().oneshot(request).await.unwrap();
     let status = resp.status();
     let cookie = resp.headers().get("set-cookie").map(|v| v.to_str().unwrap().to_string());
@@ -247,7 +266,7 @@ async fn a_rated_game_to_the_end_moves_both_ratings_once() {
     }
 
     // Asking again (another server, a restart) changes nothing.
-    let again = s.state.settle_rating(&id, &scores.iter().map(|&x| x as u32).collect::<Vec<_>>(), None).await.unwrap();
+    let again = s.state.ratings.settle(&id, &scores.iter().map(|&x| x as u32).collect::<Vec<_>>(), None).await.unwrap();
     assert!(again.is_none());
     assert_eq!(profile(&s, "Ada").await["ratings"][0]["games"], 1);
 
@@ -264,7 +283,7 @@ async fn a_rated_game_to_the_end_moves_both_ratings_once() {
     assert!(pa["games"][0]["players"][1].get("player").is_none());
     let (status, _) = send(&s, "GET", "/api/players/Bob", None, None).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
-    let seats = s.state.store().load(&id).await.unwrap().unwrap().seats;
+    let seats = s.state.store().games.load(&id).await.unwrap().unwrap().seats;
     assert_eq!(seats[1].account(), Some(DELETED_ACCOUNT), "the link is dropped");
     assert_eq!(seats[1].name(), "Player 2", "the record keeps the name it was played under");
 }
@@ -378,7 +397,7 @@ async fn a_guest_who_signs_up_keeps_their_seats_and_an_unlinked_seat_voids_a_rat
         create(&s, Some(&ada), json!({ "seats": [ { "kind": "human" }, { "kind": "remote" } ], "rated": true })).await;
     play_to_the_end(&s, &id, &tokens).await;
     assert_eq!(profile(&s, "Ada").await["ratings"], json!([]));
-    assert_eq!(s.state.store().rated(&id).await.unwrap(), Some(true), "settled (void), never applied later");
+    assert_eq!(s.state.store().ratings.rated(&id).await.unwrap(), Some(true), "settled (void), never applied later");
 }
 
 // --- the stores ------------------------------------------------------------
@@ -395,102 +414,15 @@ fn human(name: &str, token: &str) -> Seat {
     Seat::Human { name: name.into(), token_hash: hash_token(token), remote: true, account: None }
 }
 
-fn result(game: &str, places: [usize; 2]) -> RatedResult {
-    RatedResult {
-        game: game.into(),
-        pool: Pool::Duel,
-        seats: vec![
-            RatedSeat { seat: 0, account: Some("a1".into()), fixed: None, place: places[0] },
-            RatedSeat { seat: 1, account: Some("b1".into()), fixed: None, place: places[1] },
-        ],
-        at: 10,
-    }
-}
-
-/// What every store must do with ratings; `stores` share one database
-/// (several servers), and each tries to apply every result at once.
-async fn ratings_contract(stores: &[Arc<dyn Store>]) {
-    let store = &stores[0];
-    store.create_account(&account("a1", "Ada")).await.unwrap();
-    store.create_account(&account("b1", "Bob")).await.unwrap();
-    for g in 0..6 {
-        let id = format!("g{g}");
-        store
-            .create_game(&new_game(&id, vec![human("Ada", &format!("a{g}")), human("Bob", &format!("b{g}"))]))
-            .await
-            .unwrap();
-        assert_eq!(store.rated(&id).await.unwrap(), None);
-        store.mark_rated(&id, "duel").await.unwrap();
-        assert_eq!(store.rated(&id).await.unwrap(), Some(false));
-        assert_eq!(store.link_seat(&id, &hash_token(&format!("a{g}")), "a1").await.unwrap(), Some(0));
-        assert_eq!(store.link_seat(&id, &hash_token(&format!("b{g}")), "b1").await.unwrap(), Some(1));
-        assert_eq!(store.link_seat(&id, &hash_token(&format!("b{g}")), "a1").await.unwrap(), None, "taken");
-        // Every server applies it at once: one does.
-        let tries = stores.iter().map(|s| {
-            let (s, r) = (Arc::clone(s), result(&id, [1, 2]));
-            tokio::spawn(async move { s.apply_rating(&r).await.unwrap() })
-        });
-        let applied: Vec<_> = futures_join(tries).await.into_iter().flatten().collect();
-        assert_eq!(applied.len(), 1, "game {g}: applied once");
-        assert_eq!(applied[0].len(), 2);
-        assert_eq!(store.rated(&id).await.unwrap(), Some(true));
-    }
-    let ratings = store.account_ratings("a1").await.unwrap();
-    assert_eq!(ratings.len(), 1);
-    assert_eq!(ratings[0].games, 6);
-    assert!(ratings[0].rating.rating > 1700.0, "{ratings:?}");
-    let history = store.rating_history("b1", 100).await.unwrap();
-    assert_eq!(history.len(), 6);
-    assert!(history.windows(2).all(|w| w[1].before == w[0].after), "each game starts from the last");
-    assert_eq!(store.rating_history("b1", 2).await.unwrap().len(), 2);
-    let board = store.leaderboard("duel", PROVISIONAL_GAMES, 10).await.unwrap();
-    assert_eq!(board.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(), ["Ada", "Bob"]);
-    assert!(store.leaderboard("duel", 7, 10).await.unwrap().is_empty());
-    assert!(store.leaderboard("multi", 0, 10).await.unwrap().is_empty());
-    let games = store.account_games("a1", 100).await.unwrap();
-    assert_eq!(games.len(), 6);
-    assert!(games.iter().all(|g| g.rated && g.seat == 0));
-    let names = store.account_names(&["a1".into(), "zz".into()]).await.unwrap();
-    assert_eq!(names, vec![("a1".to_string(), "Ada".to_string())]);
-    // A voided game is never applied.
-    store.create_game(&new_game("v", vec![human("Ada", "av"), human("Bob", "bv")])).await.unwrap();
-    store.mark_rated("v", "duel").await.unwrap();
-    let void = RatedResult { seats: vec![], ..result("v", [1, 2]) };
-    assert_eq!(store.apply_rating(&void).await.unwrap(), Some(vec![]));
-    assert_eq!(store.apply_rating(&result("v", [1, 2])).await.unwrap(), None);
-    // A deleted account: its links dropped, its ratings gone.
-    store.forget_account_seats("b1").await.unwrap();
-    assert!(store.delete_account("b1").await.unwrap());
-    let seats = store.load("g0").await.unwrap().unwrap().seats;
-    assert_eq!(seats[1].account(), Some(DELETED_ACCOUNT));
-    assert_eq!(seats[0].account(), Some("a1"));
-    assert!(store.account_ratings("b1").await.unwrap().is_empty());
-    assert!(store.account_games("b1", 10).await.unwrap().is_empty());
-}
-
-async fn futures_join<T: Send + 'static>(handles: impl Iterator<Item = tokio::task::JoinHandle<T>>) -> Vec<T> {
-    let mut out = Vec::new();
-    for h in handles.collect::<Vec<_>>() {
-        out.push(h.await.unwrap());
-    }
-    out
-}
-
-#[tokio::test]
-async fn sqlite_keeps_ratings_and_applies_a_result_once() {
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
-    ratings_contract(&[Arc::clone(&store), Arc::clone(&store), store]).await;
-}
-
 /// A rated game finished (its last move stored) whose result was never
 /// applied: the server that stored it stopped first.
-async fn unsettled_game(store: &Arc<dyn Store>) {
-    store.create_account(&account("a1", "Ada")).await.unwrap();
-    store.create_account(&account("b1", "Bob")).await.unwrap();
-    store.create_game(&new_game("u", vec![human("Ada", "au"), human("Bob", "bu")])).await.unwrap();
-    store.mark_rated("u", "duel").await.unwrap();
-    store.link_seat("u", &hash_token("au"), "a1").await.unwrap();
-    store.link_seat("u", &hash_token("bu"), "b1").await.unwrap();
+async fn unsettled_game(store: &Store) {
+    store.accounts.create(&account("a1", "Ada")).await.unwrap();
+    store.accounts.create(&account("b1", "Bob")).await.unwrap();
+    store.games.create(&new_game("u", vec![human("Ada", "au"), human("Bob", "bu")])).await.unwrap();
+    store.ratings.mark_rated("u", "duel").await.unwrap();
+    store.ratings.link_seat("u", &hash_token("au"), "a1", None).await.unwrap();
+    store.ratings.link_seat("u", &hash_token("bu"), "b1", None).await.unwrap();
     let m = carcassonne::record::RecordMove {
         tile: "E".into(),
         at: [0, -1],
@@ -500,52 +432,49 @@ async fn unsettled_game(store: &Arc<dyn Store>) {
         recall: None,
         ..Default::default()
     };
-    let done =
-        Progress { finished: true, scores: vec![3, 10], to_move: None, winners: vec![1], at: 5, bot_turn: false };
-    store.append_move("u", 0, &m, &done).await.unwrap();
+    let done = Progress {
+        finished: true,
+        scores: vec![3, 10],
+        to_move: None,
+        winners: vec![1],
+        at: 5,
+        bot_turn: false,
+        aborted: false,
+    };
+    store.games.append_move("u", 0, &m, &done).await.unwrap();
 }
 
-async fn a_sweep_settles_what_was_left(stores: [Arc<dyn Store>; 2]) {
+async fn a_sweep_settles_what_was_left(stores: [Store; 2]) {
     unsettled_game(&stores[0]).await;
     let apps = stores.map(|s| AppState::new(s, Config::quick()));
-    let (a, b) = tokio::join!(apps[0].settle_unsettled(), apps[1].settle_unsettled());
+    let (a, b) = tokio::join!(apps[0].ratings.settle_unsettled(), apps[1].ratings.settle_unsettled());
     assert_eq!(a.unwrap() + b.unwrap(), 1, "applied once");
-    assert_eq!(apps[0].settle_unsettled().await.unwrap(), 0);
-    let bob = apps[1].store().account_ratings("b1").await.unwrap();
+    assert_eq!(apps[0].ratings.settle_unsettled().await.unwrap(), 0);
+    let bob = apps[1].store().ratings.of("b1").await.unwrap();
     assert!(bob[0].rating.rating > 1500.0 && bob[0].games == 1, "{bob:?}");
 }
 
 #[tokio::test]
 async fn sqlite_a_sweep_settles_a_result_left_unapplied() {
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
-    a_sweep_settles_what_was_left([Arc::clone(&store), store]).await;
+    let store: Store = Store::in_memory().unwrap();
+    a_sweep_settles_what_was_left([store.clone(), store]).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn postgres_a_sweep_settles_a_result_left_unapplied() {
     let Some(url) = common::pg::server_url() else { return };
     let schema = common::pg::Schema::new(&url);
-    a_sweep_settles_what_was_left([Arc::new(schema.open().await), Arc::new(schema.open().await)]).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn two_servers_on_postgres_apply_a_result_once() {
-    let Some(url) = common::pg::server_url() else { return };
-    let schema = common::pg::Schema::new(&url);
-    let a: Arc<dyn Store> = Arc::new(schema.open().await);
-    let b: Arc<dyn Store> = Arc::new(schema.open().await);
-    ratings_contract(&[Arc::clone(&a), Arc::clone(&b), Arc::clone(&a), b]).await;
-    assert_eq!(schema.one("SELECT count(*) FROM rating_history WHERE account = 'a1'"), "6");
+    a_sweep_settles_what_was_left([schema.open().await, schema.open().await]).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_servers_on_postgres_finish_a_rated_game_once() {
     let Some(url) = common::pg::server_url() else { return };
     let schema = common::pg::Schema::new(&url);
-    let one: Arc<dyn Store> = Arc::new(schema.open().await);
-    let two: Arc<dyn Store> = Arc::new(schema.open().await);
-    let s1 = AppState::new(Arc::clone(&one), Config { bot_delay: std::time::Duration::ZERO, ..Config::quick() });
-    let s2 = AppState::new(Arc::clone(&two), Config { bot_delay: std::time::Duration::ZERO, ..Config::quick() });
+    let one: Store = schema.open().await;
+    let two: Store = schema.open().await;
+    let s1 = AppState::new(one.clone(), Config { bot_delay: std::time::Duration::ZERO, ..Config::quick() });
+    let s2 = AppState::new(two.clone(), Config { bot_delay: std::time::Duration::ZERO, ..Config::quick() });
     let server = Server { app: app(s1.clone()), state: s1 };
     let ada = sign_up(&server, "Ada").await;
     let (id, tokens) = create(
@@ -556,17 +485,16 @@ async fn two_servers_on_postgres_finish_a_rated_game_once() {
     .await;
     let scores: Vec<u32> = play_to_the_end(&server, &id, &tokens).await.into_iter().map(|x| x as u32).collect();
     // The second server (asked late, or after a restart) applies nothing more.
-    assert!(s2.settle_rating(&id, &scores, None).await.unwrap().is_none());
+    assert!(s2.ratings.settle(&id, &scores, None).await.unwrap().is_none());
     assert_eq!(schema.one("SELECT games FROM ratings"), "1");
     assert_eq!(schema.one("SELECT count(*) FROM rating_history"), "1");
 }
 
 #[tokio::test]
 async fn a_rated_game_says_so_and_gives_no_hints() {
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
-    let on = |store: &Arc<dyn Store>| {
-        let state =
-            AppState::new(Arc::clone(store), Config { bot_delay: std::time::Duration::ZERO, ..Config::quick() });
+    let store: Store = Store::in_memory().unwrap();
+    let on = |store: &Store| {
+        let state = AppState::new(store.clone(), Config { bot_delay: std::time::Duration::ZERO, ..Config::quick() });
         Server { app: app(state.clone()), state }
     };
     let s = on(&store);
@@ -588,4 +516,156 @@ async fn a_rated_game_says_so_and_gives_no_hints() {
             assert_eq!(v["error"], "no_hints", "{v}");
         }
     }
+}
+
+/// Issue 45, 11: a seat linked to an account on the server that does not
+/// hold the game is linked on every server. Before, only the linking
+/// server's memory learnt it: the holder's results dialog listed the
+/// creator alone and the rematch it made seated Bob unlinked (a rated
+/// rematch voided).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_seat_linked_on_another_server_is_linked_on_every_server() {
+    let Some(url) = common::pg::server_url() else { return };
+    let schema = common::pg::Schema::new(&url);
+    let config = || Config { bot_delay: std::time::Duration::ZERO, ..Config::quick() };
+    let a = AppState::new(schema.open().await, config());
+    let b = AppState::new(schema.open().await, config());
+    let (on_a, on_b) = (Server { app: app(a.clone()), state: a.clone() }, Server { app: app(b.clone()), state: b });
+    let ada = sign_up(&on_a, "Ada").await;
+    let body = json!({ "seats": [ { "kind": "human" }, { "kind": "remote" } ], "rated": true });
+    let (id, tokens) = create(&on_a, Some(&ada), body).await;
+    // Bob signs in on the other server and takes his seat there.
+    let bob = sign_up(&on_b, "Bob").await;
+    assert_eq!(link(&on_b, &bob, &id, tokens[1].as_deref().unwrap()).await, json!([{ "game": id, "seat": 1 }]));
+    // The server holding the game hears of it.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let live = a.games.game(&id).await.unwrap();
+        if live.lock().await.seats[1].account().is_some() {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "the holder never learnt that Bob took his seat");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    play_to_the_end(&on_a, &id, &tokens).await;
+    // The results dialog (on the holder) lists both players.
+    let (status, ratings) = send(&on_a, "GET", &format!("/api/games/{id}/ratings"), None, None).await;
+    assert_eq!(status, StatusCode::OK, "{ratings}");
+    let players: Vec<&str> =
+        ratings["players"].as_array().unwrap().iter().map(|p| p["player"].as_str().unwrap()).collect();
+    assert_eq!(players.len(), 2, "{ratings}");
+    // The rematch made there seats both accounts, rated.
+    for token in tokens.iter().flatten() {
+        let (status, v) =
+            send(&on_a, "POST", &format!("/api/games/{id}/rematch?token={token}"), Some(json!({})), None).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+    }
+    let (_, v) =
+        send(&on_a, "GET", &format!("/api/games/{id}/chat?token={}", tokens[0].as_deref().unwrap()), None, None).await;
+    let rematch = v["rematch"]["game"].as_str().unwrap_or_else(|| panic!("a rematch: {v}")).to_string();
+    let stored = a.store().games.load(&rematch).await.unwrap().unwrap();
+    assert!(stored.seats.iter().all(|s| s.account().is_some()), "{:?}", stored.seats);
+    assert!(a.store().ratings.rated(&rematch).await.unwrap().is_some(), "the rematch is rated");
+}
+
+/// A rated duel of Ada's (`ada`, her cookie) against the holder of `bob`'s
+/// cookie, who takes his invited seat from client address 192.0.2.`ip` (his
+/// own by default): the game, played to the end.
+async fn rated_duel(s: &Server, ada: &str, bob: &str, ip: Option<u8>) -> String {
+    let body = json!({ "seats": [ { "kind": "human" }, { "kind": "remote" } ], "rated": true });
+    let (id, tokens) = create(s, Some(ada), body).await;
+    let link = json!({ "seats": [ { "game": id, "token": tokens[1].as_deref().unwrap() } ] });
+    let (status, v) = send_from(s, ip, "POST", "/api/account/seats", Some(link), Some(bob)).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    play_to_the_end(s, &id, &tokens).await;
+    id
+}
+
+/// The rated duels `name` played (its duel rating's game count).
+async fn duels(s: &Server, name: &str) -> u64 {
+    profile(s, name).await["ratings"].as_array().unwrap().first().map_or(0, |r| r["games"].as_u64().unwrap())
+}
+
+/// Issue 45, 8: puppet accounts farm no rating. A rating moves only for
+/// accounts a day old or with a history (`rated_min_games`), for seats
+/// taken from different addresses, and twice a day at most per pair.
+#[tokio::test]
+async fn puppets_farm_no_rating() {
+    let config = Config {
+        bot_delay: std::time::Duration::ZERO,
+        rated_min_age: std::time::Duration::from_secs(24 * 3600),
+        rated_min_games: 1,
+        ..Config::quick()
+    };
+    let s = server_with(config);
+    let ada = sign_up(&s, "Ada").await;
+    let puppet = sign_up(&s, "Puppet").await;
+    // Two fresh accounts: the game is played, and counts for nothing.
+    rated_duel(&s, &ada, &puppet, None).await;
+    assert_eq!((duels(&s, "Ada").await, duels(&s, "Puppet").await), (0, 0), "fresh accounts");
+    // With a game behind each (that one), their next duel counts…
+    rated_duel(&s, &ada, &puppet, None).await;
+    assert_eq!((duels(&s, "Ada").await, duels(&s, "Puppet").await), (1, 1));
+    rated_duel(&s, &ada, &puppet, None).await;
+    assert_eq!(duels(&s, "Ada").await, 2);
+    // …but not a third time in a day between the same two.
+    rated_duel(&s, &ada, &puppet, None).await;
+    assert_eq!((duels(&s, "Ada").await, duels(&s, "Puppet").await), (2, 2), "a third duel in a day");
+    // Another account with a history, its seat taken from Ada's address: nothing.
+    let carl = sign_up(&s, "Carl").await;
+    let casual = json!({ "seats": [ { "kind": "human" }, { "kind": "bot", "level": "random" } ] });
+    let (game, tokens) = create(&s, Some(&carl), casual).await;
+    play_to_the_end(&s, &game, &tokens).await;
+    let ada_ip = ada.bytes().fold(7u8, |h, b| h.wrapping_mul(31).wrapping_add(b)) % 200 + 10;
+    rated_duel(&s, &ada, &carl, Some(ada_ip)).await;
+    assert_eq!((duels(&s, "Ada").await, duels(&s, "Carl").await), (2, 0), "two seats from one address");
+    rated_duel(&s, &ada, &carl, None).await;
+    assert_eq!((duels(&s, "Ada").await, duels(&s, "Carl").await), (3, 1), "from two addresses it counts");
+}
+
+/// Issue 45, 8: an account deleted before the end voids nothing; its
+/// opponents' results stand (against the starting rating).
+#[tokio::test]
+async fn a_deleted_loser_leaves_the_winners_result_standing() {
+    let s = server();
+    let ada = sign_up(&s, "Ada").await;
+    let bob = sign_up(&s, "Bob").await;
+    let body = json!({ "seats": [ { "kind": "human" }, { "kind": "remote" } ], "rated": true });
+    let (id, tokens) = create(&s, Some(&ada), body).await;
+    link(&s, &bob, &id, tokens[1].as_deref().unwrap()).await;
+    // Bob deletes his account while the game is on.
+    let (status, v) =
+        send(&s, "POST", "/api/account/delete", Some(json!({ "password": "long enough" })), Some(&bob)).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    play_to_the_end(&s, &id, &tokens).await;
+    assert_eq!(duels(&s, "Ada").await, 1, "Ada's result stands");
+}
+
+/// Issue 45, 8: a rated player who stops moving for the away minutes (the
+/// page open or not) is handed over and loses: placed last whatever the
+/// bot then scores for the seat.
+#[tokio::test]
+async fn a_rated_seat_handed_over_for_being_away_loses() {
+    let s = server();
+    let ada = sign_up(&s, "Ada").await;
+    let bob = sign_up(&s, "Bob").await;
+    let body = json!({ "seats": [ { "kind": "human" }, { "kind": "remote" } ], "rated": true, "away_minutes": 2 });
+    let (id, tokens) = create(&s, Some(&ada), body).await;
+    link(&s, &bob, &id, tokens[1].as_deref().unwrap()).await;
+    let t0 = tokens[0].as_deref().unwrap();
+    // Ada moves; Bob does not.
+    let (_, st) = send(&s, "GET", &format!("/api/games/{id}?token={t0}"), None, None).await;
+    let (status, v) =
+        send(&s, "POST", &format!("/api/games/{id}/moves?token={t0}"), Some(pick_move(&st, 0, false)), None).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    s.state.games.now().advance(std::time::Duration::from_secs(2 * 60 + 1));
+    let handover = json!({ "seat": 1, "level": "random" });
+    let (status, v) = send(&s, "POST", &format!("/api/games/{id}/handover?token={t0}"), Some(handover), None).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["clock"]["timed_out"], 1, "{}", v["clock"]);
+    // The bot plays Bob's seat to the end (Ada's moves by her token).
+    play_to_the_end(&s, &id, &[Some(t0.to_string()), None]).await;
+    let (pa, pb) = (profile(&s, "Ada").await, profile(&s, "Bob").await);
+    assert!(close(pa["ratings"][0]["rating"].as_f64().unwrap(), 1662.3, 0.2), "Ada wins: {pa}");
+    assert!(close(pb["ratings"][0]["rating"].as_f64().unwrap(), 1337.7, 0.2), "Bob loses: {pb}");
 }

@@ -3,11 +3,10 @@
 
 mod common;
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use axum::http::StatusCode;
-use carcassonne_server::{SqliteStore, Store};
+use carcassonne_server::Store;
 use common::*;
 use serde_json::json;
 
@@ -15,7 +14,7 @@ use serde_json::json;
 async fn a_game_continues_after_a_restart() {
     let db = TempDb::new("restart");
     let (id, tokens, before) = {
-        let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&db.0).unwrap());
+        let store: Store = Store::sqlite(&db.0).unwrap();
         let (app, _) = with_store(store, Duration::ZERO);
         let (id, tokens, _) = create(&app, two_humans()).await;
         for i in 0..5 {
@@ -31,15 +30,15 @@ async fn a_game_continues_after_a_restart() {
     };
 
     // (Tasks of the first server may still hold its file for a moment.)
-    let mut reopened = SqliteStore::open(&db.0);
+    let mut reopened = Store::sqlite(&db.0);
     for _ in 0..100 {
         if reopened.is_ok() {
             break;
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
-        reopened = SqliteStore::open(&db.0);
+        reopened = Store::sqlite(&db.0);
     }
-    let store: Arc<dyn Store> = Arc::new(reopened.unwrap());
+    let store: Store = reopened.unwrap();
     let (app, _) = with_store(store, Duration::ZERO);
     let after = state(&app, &id, Some(tokens[1].as_ref().unwrap())).await;
     for key in ["version", "board", "followers", "players", "turn", "legal", "remaining", "log", "score_history"] {
@@ -62,7 +61,7 @@ fn a_bot_whose_turn_it_was_moves_after_a_restart() {
     // process would) while its bot is thinking: bots that take an hour.
     let first = tokio::runtime::Runtime::new().unwrap();
     let (id, token) = first.block_on(async {
-        let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&db.0).unwrap());
+        let store: Store = Store::sqlite(&db.0).unwrap();
         let (app, _) = with_store(store, Duration::from_secs(3600));
         let (id, tokens, s) = create(
             &app,
@@ -78,10 +77,10 @@ fn a_bot_whose_turn_it_was_moves_after_a_restart() {
     });
     drop(first);
     tokio::runtime::Runtime::new().unwrap().block_on(async {
-        let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&db.0).unwrap());
+        let store: Store = Store::sqlite(&db.0).unwrap();
         let (app, state) = with_store(store, Duration::ZERO);
         // Resumed when the server starts, before anyone opens the game.
-        assert_eq!(state.resume_bots().await.unwrap(), 1);
+        assert_eq!(state.bots.resume().await.unwrap(), 1);
         let s = wait_for(&app, &id, Some(&token), |s| s["version"] == 2 && s["thinking"].is_null()).await;
         assert_eq!(s["turn"]["seat"], 0);
         assert!(s["legal"].as_array().is_some_and(|l| !l.is_empty()));
@@ -91,10 +90,10 @@ fn a_bot_whose_turn_it_was_moves_after_a_restart() {
 #[test]
 fn a_database_from_a_newer_version_is_refused() {
     let db = TempDb::new("newer");
-    drop(SqliteStore::open(&db.0).unwrap());
+    drop(Store::sqlite(&db.0).unwrap());
     let conn = rusqlite::Connection::open(&db.0).unwrap();
     conn.pragma_update(None, "user_version", 999).unwrap();
     drop(conn);
-    let err = SqliteStore::open(&db.0).err().expect("a newer schema is refused");
+    let err = Store::sqlite(&db.0).err().expect("a newer schema is refused");
     assert!(err.to_string().contains("newer"), "{err}");
 }

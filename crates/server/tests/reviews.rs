@@ -4,14 +4,13 @@
 mod common;
 
 use std::net::SocketAddr;
-use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Body;
 use axum::extract::ConnectInfo;
 use axum::http::{Request, StatusCode};
 use axum::Router;
-use carcassonne_server::{app, AppState, Config, SqliteStore, Store};
+use carcassonne_server::{app, AppState, Config, Store};
 use common::*;
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
@@ -52,7 +51,7 @@ async fn reviews_beyond_the_caps_are_told_to_try_later() {
         max_reviews_per_ip: 1,
         ..Config::unlimited()
     };
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+    let store: Store = Store::in_memory().unwrap();
     let app = app(AppState::new(store, config));
     let games = [finished_game(&app).await, finished_game(&app).await, finished_game(&app).await];
     let url = |g: &str| format!("/api/games/{g}/review");
@@ -80,8 +79,8 @@ async fn reviews_beyond_the_caps_are_told_to_try_later() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_review_is_worked_out_once_and_read_back_from_the_store() {
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
-    let first = AppState::new(Arc::clone(&store), Config { bot_delay: Duration::ZERO, ..Config::quick() });
+    let store: Store = Store::in_memory().unwrap();
+    let first = AppState::new(store.clone(), Config { bot_delay: Duration::ZERO, ..Config::quick() });
     let one = app(first.clone());
     let id = finished_game(&one).await;
     let url = format!("/api/games/{id}/review");
@@ -95,11 +94,11 @@ async fn a_review_is_worked_out_once_and_read_back_from_the_store() {
         assert!(started.elapsed() < PATIENCE, "the review did not finish");
         tokio::time::sleep(Duration::from_millis(50)).await;
     };
-    assert_eq!(first.reviews().worked_out(), 1);
+    assert_eq!(first.reviews.work().worked_out(), 1);
     // Another server on the same store (or this one restarted): read back at once.
     let second = AppState::new(store, Config::quick());
     let two = app(second.clone());
     let (status, again) = call(&two, "GET", &url, None).await;
     assert_eq!((status, &again), (StatusCode::OK, &review));
-    assert_eq!(second.reviews().worked_out(), 0, "never worked out twice");
+    assert_eq!(second.reviews.work().worked_out(), 0, "never worked out twice");
 }

@@ -3,10 +3,9 @@
 
 mod common;
 
-use std::sync::Arc;
 use std::time::Duration;
 
-use carcassonne_server::{serve_on, AppState, Config, SqliteStore};
+use carcassonne_server::{serve_on, AppState, Config, Store};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
@@ -16,7 +15,7 @@ type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStre
 async fn start_server() -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let state = AppState::new(Arc::new(SqliteStore::in_memory().unwrap()), Config::quick());
+    let state = AppState::new(Store::in_memory().unwrap(), Config::quick());
     tokio::spawn(serve_on(listener, state));
     addr.to_string()
 }
@@ -272,7 +271,7 @@ async fn a_flood_of_websocket_messages_is_slowed_down_not_served() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap().to_string();
     let config = Config { ws_rate: Some(carcassonne_server::Rate { per_second: 1, burst: 3 }), ..Config::quick() };
-    tokio::spawn(serve_on(listener, AppState::new(Arc::new(SqliteStore::in_memory().unwrap()), config)));
+    tokio::spawn(serve_on(listener, AppState::new(Store::in_memory().unwrap(), config)));
     let (_, created) = http(&addr, "POST", "/api/games", &common::two_humans().to_string()).await;
     let id = created["id"].as_str().unwrap();
     let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{id}/ws")).await.unwrap();
@@ -306,7 +305,7 @@ async fn a_socket_that_went_silent_is_let_go() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap().to_string();
     let config = Config { ws_ping: Duration::from_millis(100), ..Config::quick() };
-    tokio::spawn(serve_on(listener, AppState::new(Arc::new(SqliteStore::in_memory().unwrap()), config)));
+    tokio::spawn(serve_on(listener, AppState::new(Store::in_memory().unwrap(), config)));
     let form = json!({ "seats": [ { "kind": "human", "name": "Ada" }, { "kind": "remote", "name": "Bob" } ] });
     let (_, created) = http(&addr, "POST", "/api/games", &form.to_string()).await;
     let id = created["id"].as_str().unwrap();

@@ -11,9 +11,9 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde_json::{json, Value};
 
-use super::{client_key, tokens, viewer_of, Shared};
+use super::common::{client_key, query_list, tokens, viewer_of, Shared};
 use crate::error::{parse_body, ApiError};
-use crate::services::chat::Speaker;
+use crate::services::chat::{Member, Speaker};
 use crate::services::AppState;
 
 pub(super) fn routes() -> Router<Shared> {
@@ -32,9 +32,9 @@ async fn chat(
     RawQuery(query): RawQuery,
 ) -> Result<Json<Value>, ApiError> {
     let tokens = tokens(&query)?;
-    let live = app.game(&id).await?;
+    let live = app.games.game(&id).await?;
     let viewer = viewer_of(&live, &tokens).await?;
-    let (off, messages, after) = app.chat_of(&live, &viewer).await?;
+    let (off, messages, after) = app.chat.chat_of(&live, &viewer).await?;
     Ok(Json(json!({ "off": off, "messages": messages, "rematch": after })))
 }
 
@@ -44,8 +44,22 @@ struct Say {
     text: String,
 }
 
+/// The spectator token of `?spectator=`: 32 hex digits a browser keeps and
+/// sends with a spectator's messages, so that they stay the same spectator
+/// of a game from another address.
+///
+/// # Errors
+/// `bad_request` for another value, or more than one.
+pub(super) fn spectator_token(query: &Option<String>) -> Result<Option<String>, ApiError> {
+    match query_list(query, "spectator").as_slice() {
+        [] => Ok(None),
+        [t] if t.len() == 32 && t.bytes().all(|b| b.is_ascii_hexdigit()) => Ok(Some(t.to_ascii_lowercase())),
+        _ => Err(ApiError::BadRequest("spectator: one token of 32 hex digits".into())),
+    }
+}
+
 /// `POST /api/games/ID/chat?token=…` `{"text"}`: a message (a spectator's
-/// without a token).
+/// without a token; `&spectator=` their browser's spectator token).
 async fn say(
     State(app): State<AppState>,
     Path(id): Path<String>,
@@ -55,17 +69,18 @@ async fn say(
 ) -> Result<Json<Value>, ApiError> {
     let req: Say = parse_body(body)?;
     let tokens = tokens(&query)?;
-    let live = app.game(&id).await?;
+    let live = app.games.game(&id).await?;
     let viewer = viewer_of(&live, &tokens).await?;
+    let browser = spectator_token(&query)?;
     // A signed-in spectator writes under their account's name: only from
     // this site's own pages (the cookie would come along from any site).
-    let account = if viewer.seats.is_empty() && super::accounts::same_site(&parts, &app).is_ok() {
-        super::accounts::signed_in(&parts, &app).await.ok().map(|a| a.0.name)
+    let account = if viewer.seats.is_empty() && super::session::same_site(&parts, &app).is_ok() {
+        super::session::signed_in(&parts, &app).await.ok().map(|(a, _)| Member { id: a.id, name: a.name })
     } else {
         None
     };
-    let speaker = Speaker::of(&viewer, client_key(&parts.extensions, app.config()), account);
-    let message = app.say(&live, &speaker, &req.text).await?;
+    let speaker = Speaker::of(&viewer, client_key(&parts.extensions, app.config()), account, browser);
+    let message = app.chat.say(&live, &speaker, &req.text).await?;
     Ok(Json(json!({ "message": message })))
 }
 
@@ -85,9 +100,9 @@ async fn consent(
 ) -> Result<Json<Value>, ApiError> {
     let req: Consent = parse_body(body)?;
     let tokens = tokens(&query)?;
-    let live = app.game(&id).await?;
+    let live = app.games.game(&id).await?;
     let viewer = viewer_of(&live, &tokens).await?;
-    let after = app.consent_to_chat(&live, &viewer, req.include).await?;
+    let after = app.chat.consent(&live, &viewer, req.include).await?;
     Ok(Json(json!({ "rematch": after })))
 }
 
@@ -95,8 +110,8 @@ async fn consent(
 /// whose players all agreed, as a JSON file (apart from the record, whose
 /// format is fixed).
 async fn download(State(app): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let live = app.game(&id).await?;
-    let chat = app.chat_download(&live).await?;
+    let live = app.games.game(&id).await?;
+    let chat = app.chat.download(&live).await?;
     let disposition = format!("attachment; filename=\"carcassonne-{}-chat.json\"", live.id);
     Ok((
         [
@@ -123,9 +138,9 @@ async fn rematch(
 ) -> Result<Json<Value>, ApiError> {
     let _: Value = parse_body(body)?;
     let tokens = tokens(&query)?;
-    let live = app.game(&id).await?;
+    let live = app.games.game(&id).await?;
     let viewer = viewer_of(&live, &tokens).await?;
-    let accepted = app.accept_rematch(&live, &viewer, Some(client_key(&parts.extensions, app.config()))).await?;
+    let accepted = app.rematches.accept(&live, &viewer, Some(client_key(&parts.extensions, app.config()))).await?;
     let tokens: Vec<Value> =
         accepted.tokens.iter().map(|(seat, token)| json!({ "seat": seat.0, "token": token })).collect();
     Ok(Json(json!({ "tokens": tokens, "rematch": accepted.after })))

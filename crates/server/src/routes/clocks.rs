@@ -1,5 +1,5 @@
 //! Clocks: a seat whose time ran out (or whose player is away) handed to a
-//! bot by the others, and taken back by its player (services/clock.rs).
+//! bot by the others, and taken back by its player (services/clocks.rs).
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -7,9 +7,9 @@ use axum::extract::{Path, RawQuery, State};
 use axum::Json;
 use serde_json::Value;
 
-use super::{state_of, tokens, viewer_of, MAX_TOKENS};
+use super::common::{state_of, tokens, viewer_of, MAX_TOKENS};
 use crate::error::{parse_body, ApiError};
-use crate::services::clock::{HandOver, MAX_TURN_GAMES};
+use crate::services::clocks::{HandOver, MAX_TURN_GAMES};
 use crate::services::AppState;
 
 /// The tokens of `?token=` and of the body's `token`, at most [`MAX_TOKENS`].
@@ -36,9 +36,9 @@ pub(super) async fn hand_over(
 ) -> Result<Json<Value>, ApiError> {
     let req: HandOver = parse_body(body)?;
     let toks = tokens_with(&query, req.token.as_deref())?;
-    let live = app.game(&id).await?;
+    let live = app.games.game(&id).await?;
     let viewer = viewer_of(&live, &toks).await?;
-    app.hand_over(&live, &viewer, &req).await?;
+    app.clocks.hand_over(&live, &viewer, &req).await?;
     Ok(Json(state_of(&live, &viewer).await))
 }
 
@@ -60,12 +60,12 @@ pub(super) async fn take_back(
 ) -> Result<Json<Value>, ApiError> {
     let req: Back = parse_body(body)?;
     let toks = tokens_with(&query, req.token.as_deref())?;
-    let live = app.game(&id).await?;
+    let live = app.games.game(&id).await?;
     let viewer = viewer_of(&live, &toks).await?;
     if viewer.seats.is_empty() {
         return Err(ApiError::Unauthorized);
     }
-    app.take_back(&live, &viewer).await?;
+    app.clocks.take_back(&live, &viewer).await?;
     Ok(Json(state_of(&live, &viewer).await))
 }
 
@@ -86,6 +86,6 @@ pub(super) async fn your_turn(
         return Err(ApiError::BadRequest(format!("name at most {MAX_TURN_GAMES} games")));
     }
     let held: Vec<(String, Vec<String>)> = held.games.into_iter().collect();
-    let games = app.your_turn(&held).await?;
+    let games = app.clocks.your_turn(&held).await?;
     Ok(Json(serde_json::json!({ "games": games })))
 }

@@ -7,7 +7,7 @@ use axum::extract::{Path, RawQuery, State};
 use axum::Json;
 use serde::Deserialize;
 
-use super::{client_key, tokens, viewer_of, MAX_TOKENS};
+use super::common::{client_key, tokens, viewer_of, MAX_TOKENS};
 use crate::error::{parse_body, ApiError};
 use crate::services::hints::HintAnswer;
 use crate::services::AppState;
@@ -40,8 +40,8 @@ pub async fn hint(
     if toks.len() > MAX_TOKENS {
         return Err(ApiError::TooManyTokens);
     }
-    let live = app.game(&id).await?;
+    let live = app.games.game(&id).await?;
     let viewer = viewer_of(&live, &toks).await?;
     let ip = client_key(&request.extensions, app.config());
-    Ok(Json(app.hint(&live, &viewer, req.version, Some(ip)).await?))
+    Ok(Json(app.hints.hint(&live, &viewer, req.version, Some(ip)).await?))
 }

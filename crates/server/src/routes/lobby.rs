@@ -16,12 +16,13 @@ use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::accounts::{cookie_token, same_site};
-use super::{client_key, parse_body, Shared, MAX_WS_MESSAGE, WS_READ_BUFFER};
+use super::common::{client_key, Shared, MAX_WS_MESSAGE, WS_READ_BUFFER};
+use super::session::{cookie_token, same_site};
+use crate::error::parse_body;
 use crate::error::ApiError;
 use crate::listen::{client_ip, until_set, Class, Connections};
+use crate::services::lobby::play_now::PlayNowRequest;
 use crate::services::lobby::{OpenRequest, TableView, Who};
-use crate::services::play_now::PlayNowRequest;
 use crate::services::AppState;
 
 /// The largest body of a lobby request.
@@ -48,7 +49,7 @@ pub(super) fn routes() -> Router<Shared> {
 /// address.
 async fn who(parts: &Parts, app: &AppState) -> Result<Who, ApiError> {
     if let Some(token) = cookie_token(&parts.headers) {
-        if let Some(account) = app.session_account(&token).await? {
+        if let Some(account) = app.accounts.session(&token).await? {
             same_site(parts, app)?;
             return Ok(Who {
                 owner: format!("account:{}", account.id),
@@ -78,11 +79,11 @@ struct SitBody {
 }
 
 async fn list(State(app): State<AppState>) -> Result<Json<Value>, ApiError> {
-    Ok(Json(json!({ "tables": app.lobby_tables().await? })))
+    Ok(Json(json!({ "tables": app.lobby.tables().await? })))
 }
 
 async fn one(State(app): State<AppState>, Path(id): Path<String>) -> Result<Json<TableView>, ApiError> {
-    Ok(Json(app.lobby_table(&id).await?))
+    Ok(Json(app.lobby.table(&id).await?))
 }
 
 async fn open(
@@ -92,7 +93,7 @@ async fn open(
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let req: OpenRequest = parse_body(body)?;
     let who = who(&parts, &app).await?;
-    let seated = app.open_table(req, &who).await?;
+    let seated = app.lobby.open(req, &who).await?;
     Ok((StatusCode::CREATED, Json(json!({ "table": seated.view, "seat": seated.seat, "token": seated.token }))))
 }
 
@@ -104,7 +105,7 @@ async fn sit(
 ) -> Result<Json<Value>, ApiError> {
     let req: SitBody = parse_body(body)?;
     let who = who(&parts, &app).await?;
-    let seated = app.sit(&id, req.seat, req.name.as_deref(), &who).await?;
+    let seated = app.lobby.sit(&id, req.seat, req.name.as_deref(), &who).await?;
     Ok(Json(json!({ "table": seated.view, "seat": seated.seat, "token": seated.token })))
 }
 
@@ -114,7 +115,7 @@ async fn stand(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let req: TokenBody = parse_body(body)?;
-    let table = app.stand(&id, &req.token).await?;
+    let table = app.lobby.stand(&id, &req.token).await?;
     Ok(Json(json!({ "table": table, "closed": table.is_none() })))
 }
 
@@ -124,7 +125,7 @@ async fn start(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let req: TokenBody = parse_body(body)?;
-    Ok(Json(json!({ "table": app.host_start(&id, &req.token).await? })))
+    Ok(Json(json!({ "table": app.lobby.start_table(&id, &req.token).await? })))
 }
 
 async fn here(
@@ -133,7 +134,7 @@ async fn here(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let req: TokenBody = parse_body(body)?;
-    Ok(Json(json!({ "table": app.host_here(&id, &req.token).await? })))
+    Ok(Json(json!({ "table": app.lobby.here(&id, &req.token).await? })))
 }
 
 async fn play_now(
@@ -143,7 +144,7 @@ async fn play_now(
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let req: PlayNowRequest = parse_body(body)?;
     let who = who(&parts, &app).await?;
-    let seated = app.play_now(req, &who).await?;
+    let seated = app.play_now.wait(req, &who).await?;
     Ok((StatusCode::CREATED, Json(json!({ "wait": seated.view, "token": seated.token }))))
 }
 
@@ -153,7 +154,7 @@ async fn waiting(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let req: TokenBody = parse_body(body)?;
-    Ok(Json(json!({ "wait": app.waiting(&id, &req.token).await? })))
+    Ok(Json(json!({ "wait": app.play_now.waiting(&id, &req.token).await? })))
 }
 
 async fn cancel(
@@ -162,7 +163,7 @@ async fn cancel(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let req: TokenBody = parse_body(body)?;
-    app.stop_waiting(&id, &req.token).await?;
+    app.play_now.stop(&id, &req.token).await?;
     Ok(Json(json!({ "cancelled": true })))
 }
 
@@ -188,7 +189,7 @@ async fn websocket(
     request: Parts,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    if !super::ws::origin_allowed(&request.headers, &app.config().allowed_origins) {
+    if !super::session::origin_allowed(&request.headers, &app.config().allowed_origins) {
         return Err(ApiError::ForbiddenOrigin);
     }
     // A watcher's socket: counted among the address's, displaced first
@@ -197,7 +198,7 @@ async fn websocket(
     slot.set_class(Class::Idle);
     let ws = ws.max_message_size(MAX_WS_MESSAGE).max_frame_size(MAX_WS_MESSAGE).read_buffer_size(WS_READ_BUFFER);
     Ok(ws.on_upgrade(move |mut socket| async move {
-        let mut list = app.lobby_list().await;
+        let mut list = app.lobby.list().await;
         let first = Arc::clone(&list.borrow_and_update());
         if socket.send(LobbyMessage::Tables { tables: &first }.frame()).await.is_err() {
             return;

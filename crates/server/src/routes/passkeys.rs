@@ -16,8 +16,8 @@ use serde::Deserialize;
 use serde_json::json;
 use webauthn_rs::prelude::{PublicKeyCredential, RegisterPublicKeyCredential};
 
-use super::accounts::{read, same_site, signed_in, started};
-use super::{client_key, Shared};
+use super::common::{client_key, Shared};
+use super::session::{read, same_site, signed_in, started};
 use crate::error::ApiError;
 use crate::services::passkeys::{PasskeyInfo, Started};
 use crate::services::AppState;
@@ -81,20 +81,20 @@ struct Remove {
 /// work for pages of the address the request came to.
 async fn available(State(app): State<AppState>, parts: Parts) -> Response {
     let host = parts.headers.get(header::HOST).and_then(|h| h.to_str().ok());
-    Json(json!({ "available": app.passkeys_available(host) })).into_response()
+    Json(json!({ "available": app.passkeys.available(host) })).into_response()
 }
 
 /// `GET /api/passkeys`: the account's passkeys.
 async fn list(State(app): State<AppState>, parts: Parts) -> Result<Response, ApiError> {
     let (account, _) = signed_in(&parts, &app).await?;
-    Ok(listed(app.passkeys_of(&account).await?).into_response())
+    Ok(listed(app.passkeys.of(&account).await?).into_response())
 }
 
 async fn register_start(State(app): State<AppState>, parts: Parts) -> Result<Response, ApiError> {
     same_site(&parts, &app)?;
     let (account, _) = signed_in(&parts, &app).await?;
     let address = client_key(&parts.extensions, app.config());
-    Ok(begun(app.start_passkey_registration(&account, origin(&parts), address).await?))
+    Ok(begun(app.passkeys.start_registration(&account, origin(&parts), address).await?))
 }
 
 async fn register_finish(
@@ -105,7 +105,7 @@ async fn register_finish(
     let (req, _): (RegisterFinish, _) = read(&parts, &app, body)?;
     let (account, _) = signed_in(&parts, &app).await?;
     let passkeys =
-        app.finish_passkey_registration(&account, &req.challenge, &req.credential, req.name.as_deref()).await?;
+        app.passkeys.finish_registration(&account, &req.challenge, &req.credential, req.name.as_deref()).await?;
     Ok((StatusCode::CREATED, listed(passkeys)).into_response())
 }
 
@@ -116,13 +116,13 @@ async fn delete(
 ) -> Result<Response, ApiError> {
     let (req, _): (Remove, _) = read(&parts, &app, body)?;
     let (account, _) = signed_in(&parts, &app).await?;
-    Ok(listed(app.remove_passkey(&account, &req.id).await?).into_response())
+    Ok(listed(app.passkeys.remove(&account, &req.id).await?).into_response())
 }
 
 async fn sign_in_start(State(app): State<AppState>, parts: Parts) -> Result<Response, ApiError> {
     same_site(&parts, &app)?;
     let address = client_key(&parts.extensions, app.config());
-    Ok(begun(app.start_passkey_sign_in(origin(&parts), address).await?))
+    Ok(begun(app.passkeys.start_sign_in(origin(&parts), address).await?))
 }
 
 async fn sign_in_finish(
@@ -131,6 +131,7 @@ async fn sign_in_finish(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let (req, address): (SignInFinish, _) = read(&parts, &app, body)?;
-    let session = app.finish_passkey_sign_in(&req.challenge, &req.credential, address).await?;
+    let device = super::session::device_token(&parts.headers);
+    let session = app.passkeys.finish_sign_in(&req.challenge, &req.credential, address, device.as_deref()).await?;
     Ok(started(StatusCode::OK, &session, None, &parts, &app))
 }

@@ -11,7 +11,7 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::Shared;
+use super::common::Shared;
 use crate::error::ApiError;
 use crate::services::AppState;
 
@@ -21,19 +21,19 @@ pub(super) fn routes() -> Router<Shared> {
         .route("/api/leaderboard", get(leaderboard))
         .route("/api/games/{id}/ratings", get(game_ratings))
         .route("/api/account/seats", post(link_seats))
-        .layer(axum::extract::DefaultBodyLimit::max(super::MAX_BODY))
+        .layer(axum::extract::DefaultBodyLimit::max(super::common::MAX_BODY))
 }
 
 async fn profile(State(app): State<AppState>, Path(name): Path<String>) -> Result<Json<Value>, ApiError> {
-    Ok(Json(app.profile(&name).await?))
+    Ok(Json(app.ratings.profile(&name).await?))
 }
 
 async fn leaderboard(State(app): State<AppState>) -> Result<Json<Value>, ApiError> {
-    Ok(Json(app.leaderboard().await?))
+    Ok(Json(app.ratings.leaderboard().await?))
 }
 
 async fn game_ratings(State(app): State<AppState>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
-    Ok(Json(app.game_ratings(&id).await?))
+    Ok(Json(app.ratings.game_ratings(&id).await?))
 }
 
 /// One seat the browser holds.
@@ -58,9 +58,10 @@ async fn link_seats(
     parts: Parts,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let (req, account): (LinkRequest, _) = super::accounts::signed_in_request(&parts, &app, body).await?;
+    let (req, account): (LinkRequest, _) = super::session::signed_in_request(&parts, &app, body).await?;
     let held: Vec<(String, String)> = req.seats.into_iter().map(|h| (h.game, h.token)).collect();
-    let linked = app.link_seats(&account, &held).await?;
+    let address = super::common::client_key(&parts.extensions, app.config());
+    let linked = app.ratings.link_seats(&account, &held, Some(address)).await?;
     let linked: Vec<Value> = linked.into_iter().map(|(game, seat)| json!({ "game": game, "seat": seat })).collect();
     Ok(Json(json!({ "linked": linked })))
 }

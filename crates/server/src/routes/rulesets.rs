@@ -18,7 +18,7 @@ use serde_json::{json, Value};
 
 use crate::error::ApiError;
 use crate::i18n::{rules_summary, Lang};
-use crate::services::games::{new_token, now_ms};
+use crate::services::ids::{new_token, now_ms};
 use crate::services::AppState;
 use crate::store::{hash_token, SavedRules};
 
@@ -68,7 +68,7 @@ pub async fn rules_page(Path(code): Path<String>, headers: HeaderMap) -> Result<
 /// `POST /api/rules` with a record's `rules` object: the same page, for a
 /// rule set being built (its code to share).
 pub async fn rules_of(body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
-    let obj: serde_json::Map<String, Value> = super::parse_body(body)?;
+    let obj: serde_json::Map<String, Value> = crate::error::parse_body(body)?;
     let rules = carcassonne::record::rules_from_json(&obj).map_err(|e| ApiError::BadRequest(e.to_string()))?;
     Ok(Json(crate::view::rules_json(&rules)))
 }
@@ -94,10 +94,10 @@ fn rule_set_name(raw: &str) -> Result<String, ApiError> {
 
 /// `GET /api/rulesets?key=K`: the rule sets the visitor keeps.
 pub async fn list(State(app): State<AppState>, RawQuery(query): RawQuery) -> Result<Json<Value>, ApiError> {
-    let key = super::query_list(&query, "key").into_iter().next();
+    let key = super::common::query_list(&query, "key").into_iter().next();
     let Some(key) = key else { return Ok(Json(json!({ "sets": [] }))) };
     let owner = owner_hash(&key)?;
-    let sets = app.store().saved_rules(&owner).await?;
+    let sets = app.store().rule_sets.of(&owner).await?;
     Ok(Json(json!({ "sets": sets.iter().map(saved_json).collect::<Vec<_>>(), "max": MAX_SAVED_RULES })))
 }
 
@@ -117,7 +117,7 @@ pub async fn save(
     request: axum::http::request::Parts,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
-    let req: SaveRequest = super::parse_body(body)?;
+    let req: SaveRequest = crate::error::parse_body(body)?;
     let rules = read_code(&req.code)?;
     let name = rule_set_name(&req.name)?;
     let key = match req.key {
@@ -126,13 +126,13 @@ pub async fn save(
     };
     let owner = owner_hash(&key)?;
     // Only a request that could be kept spends one of the address's saves.
-    let ip = super::client_key(&request.extensions, app.config());
+    let ip = super::common::client_key(&request.extensions, app.config());
     if SAVES.check(&ip).is_err() {
         return Err(ApiError::Quota(format!("{SAVES_PER_HOUR} saved rule sets an hour from one address")));
     }
     let set = SavedRules { id: new_token()?, name, code: rules.to_code(), created_at: now_ms() };
     let kept = set.clone();
-    let saved = app.store().save_rules(&owner, &kept, MAX_SAVED_RULES).await?;
+    let saved = app.store().rule_sets.save(&owner, &kept, MAX_SAVED_RULES).await?;
     if !saved {
         return Err(ApiError::Quota(format!("{MAX_SAVED_RULES} saved rule sets per visitor: delete one first")));
     }
@@ -155,13 +155,13 @@ pub async fn change(
     Path(id): Path<String>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let req: ChangeRequest = super::parse_body(body)?;
+    let req: ChangeRequest = crate::error::parse_body(body)?;
     let owner = owner_hash(&req.key)?;
     let found = match (req.delete, req.name) {
-        (true, None) => app.store().delete_rules(&owner, &id).await?,
+        (true, None) => app.store().rule_sets.delete(&owner, &id).await?,
         (false, Some(name)) => {
             let name = rule_set_name(&name)?;
-            app.store().rename_rules(&owner, &id, &name).await?
+            app.store().rule_sets.rename(&owner, &id, &name).await?
         }
         _ => return Err(ApiError::BadRequest("send either a new name or \"delete\": true".into())),
     };

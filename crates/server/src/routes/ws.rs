@@ -6,30 +6,15 @@ use std::sync::Arc;
 use axum::body::Bytes;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, RawQuery, State};
-use axum::http::{header, HeaderMap};
 use axum::response::Response;
 
-use super::{query_list, tokens, viewer_of, DirectLimiter, MAX_WS_MESSAGE, WS_READ_BUFFER};
+use super::common::{query_list, tokens, viewer_of, DirectLimiter, MAX_WS_MESSAGE, WS_READ_BUFFER};
 use crate::error::ApiError;
 use crate::listen::{client_ip, until_set, Class, Connections, Slot};
-use crate::services::chat::{visible, ChatEvent, Speaker};
+use crate::services::chat::{visible, ChatEvent, Member, Speaker};
 use crate::services::games::{Live, Viewer};
 use crate::services::AppState;
 use crate::wire::{ClientMessage, Follower, ServerMessage};
-
-/// Whether a websocket may be opened from the page at `origin` (none: not
-/// a browser): the server's own (the origin's host is the request's
-/// `Host`), or one of `Config::allowed_origins`.
-pub(super) fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
-    let Some(origin) = headers.get(header::ORIGIN) else { return true };
-    let Ok(origin) = origin.to_str() else { return false };
-    if allowed.iter().any(|a| a.trim_end_matches('/').eq_ignore_ascii_case(origin)) {
-        return true;
-    }
-    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
-    let origin_host = origin.split_once("://").map(|(_, rest)| rest);
-    matches!((origin_host, host), (Some(o), Some(h)) if o.eq_ignore_ascii_case(h))
-}
 
 pub(super) async fn websocket(
     State(app): State<AppState>,
@@ -39,7 +24,7 @@ pub(super) async fn websocket(
     request: axum::http::request::Parts,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    if !origin_allowed(&request.headers, &app.config().allowed_origins) {
+    if !super::session::origin_allowed(&request.headers, &app.config().allowed_origins) {
         return Err(ApiError::ForbiddenOrigin);
     }
     let protocol = match query_list(&query, "protocol").first().map(String::as_str) {
@@ -48,7 +33,8 @@ pub(super) async fn websocket(
         Some(other) => return Err(ApiError::BadRequest(format!("protocol {other} is not spoken here (1 or 2)"))),
     };
     let tokens = tokens(&query)?;
-    let live = app.game(&id).await?;
+    let browser = super::chat::spectator_token(&query)?;
+    let live = app.games.game(&id).await?;
     let viewer = viewer_of(&live, &tokens).await?;
     // A seat holder's websocket counts among the address's connections but
     // not its spectators' websockets: players behind one address with a
@@ -59,14 +45,17 @@ pub(super) async fn websocket(
     // longest; a seat holder's socket never.
     slot.set_class(if spectator { Class::Idle } else { Class::Held });
     let c = app.config();
-    let key = super::client_key(&request.extensions, c);
+    let key = super::common::client_key(&request.extensions, c);
     let place = live
         .take_socket_place(&viewer, key, c.max_sockets_per_game, c.max_spectators_per_ip_per_game)
         .map_err(ApiError::Busy)?;
-    // A spectator writes in the chat under their account's name, if signed in.
-    let account =
-        if spectator { super::accounts::signed_in(&request, &app).await.ok().map(|a| a.0.name) } else { None };
-    let client = Client { speaker: Speaker::of(&viewer, key, account), address: key };
+    // A spectator writes in the chat under their account's name, if signed
+    // in; else as the spectator their address or browser's token names.
+    let account = match spectator {
+        true => super::session::signed_in(&request, &app).await.ok().map(|(a, _)| Member { id: a.id, name: a.name }),
+        false => None,
+    };
+    let client = Client { speaker: Speaker::of(&viewer, key, account, browser), address: key };
     let ws = ws.max_message_size(MAX_WS_MESSAGE).max_frame_size(MAX_WS_MESSAGE).read_buffer_size(WS_READ_BUFFER);
     Ok(ws.on_upgrade(move |socket| async move {
         let _held = place;
@@ -108,12 +97,12 @@ async fn ws_session(
     slot: &Slot,
     mut socket: WebSocket,
 ) {
-    live.presence(app.store(), &viewer, true).await;
-    let mut chat = Some(app.chat_rooms().subscribe(&live.id));
-    app.notify_invite_taken(&live, &viewer).await;
+    app.games.presence(&live, &viewer, true).await;
+    let mut chat = Some(app.chat.rooms().subscribe(&live.id));
+    app.push.notify_invite_taken(&live, &viewer).await;
     // A player back at their game takes their seats back from the bots
-    // standing in for them (services/clock.rs).
-    if let Err(e) = app.take_back(&live, &viewer).await {
+    // standing in for them (services/clocks.rs).
+    if let Err(e) = app.clocks.take_back(&live, &viewer).await {
         tracing::warn!(game = %live.id, error = %e, "cannot give a player their seat back");
     }
     let mut changes = live.subscribe();
@@ -124,7 +113,7 @@ async fn ws_session(
         let mut talk = Talk { client, chat: &mut chat };
         ws_loop(&app, &live, &viewer, &mut socket, &mut changes, &mut follower, &mut ends, &mut talk).await;
     }
-    live.presence(app.store(), &viewer, false).await;
+    app.games.presence(&live, &viewer, false).await;
 }
 
 /// A socket's chat: who writes through it, and the game's chat room.
@@ -285,17 +274,17 @@ enum Reply {
 /// or `{"type": "sync"}`.
 async fn ws_command(app: &AppState, live: &Arc<Live>, viewer: &Viewer, client: &Client, text: &str) -> Reply {
     match serde_json::from_str::<ClientMessage>(text) {
-        Ok(ClientMessage::Move(req)) => match app.play(live, viewer, &req).await {
+        Ok(ClientMessage::Move(req)) => match app.games.play(live, viewer, &req).await {
             Ok(()) => Reply::Nothing,
             Err(e) => Reply::Error(e),
         },
         Ok(ClientMessage::Sync) => Reply::State,
         // The message comes back through the chat room, to this socket too.
-        Ok(ClientMessage::Chat { text }) => match app.say(live, &client.speaker, &text).await {
+        Ok(ClientMessage::Chat { text }) => match app.chat.say(live, &client.speaker, &text).await {
             Ok(_) => Reply::Nothing,
             Err(e) => Reply::Error(e),
         },
-        Ok(ClientMessage::Rematch) => match app.accept_rematch(live, viewer, Some(client.address)).await {
+        Ok(ClientMessage::Rematch) => match app.rematches.accept(live, viewer, Some(client.address)).await {
             Ok(accepted) => {
                 let tokens = accepted
                     .tokens

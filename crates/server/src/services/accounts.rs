@@ -7,6 +7,15 @@
 //! attempt counts against its name and its address ([`Throttles`]) before
 //! anything is hashed; an unknown name costs a hash of a dummy password, so
 //! that it answers as a wrong password does, in the same time.
+//!
+//! A browser that signed in to an account is given a device cookie (its
+//! token kept hashed with the account, OWASP's "device cookies"). An
+//! attempt on that account from that device goes another way: it counts
+//! only against the device's own budget (not the name's, which strangers
+//! may spend, nor the address's), and has a hashing thread of its own
+//! ([`KNOWN_HASHES`]) and a line of its own ([`KNOWN_QUEUE`]), so that
+//! neither a crowd of made-up names nor wrong passwords from many
+//! addresses keep its owner out.
 
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -17,15 +26,22 @@ use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, Salt
 use argon2::{Algorithm, Argon2, Params, Version};
 use governor::clock::{Clock, DefaultClock};
 
-use super::games::{new_token, now_ms};
-use super::AppState;
-use crate::config::PasswordCost;
+use super::ids::{new_token, now_ms};
+use crate::config::{Config, PasswordCost};
 use crate::error::ApiError;
-use crate::names::{clean_name, name_key};
-use crate::store::{hash_token, Account};
+use crate::names::{clean_name, name_key, reserved};
+use crate::store::{hash_token, Account, AccountRepo, RatingRepo, Store};
 
 /// Password hashes computed at once.
 pub const HASHES_AT_ONCE: usize = 2;
+/// One more hash at once, for devices that signed in to the account before.
+pub const KNOWN_HASHES: usize = 1;
+/// Password checks from known devices that may wait for a hashing thread.
+pub const KNOWN_QUEUE: usize = 16;
+/// Attempts from one known device: this many at once, then one every six seconds.
+pub const ATTEMPTS_PER_DEVICE: u32 = 10;
+/// Devices kept per account (the oldest forgotten).
+pub const DEVICES_PER_ACCOUNT: usize = 20;
 /// The shortest and longest password, in characters.
 pub const PASSWORD_CHARS: std::ops::RangeInclusive<usize> = 8..=256;
 /// Password attempts for one name: this many at once, then one a minute.
@@ -36,10 +52,13 @@ pub const ATTEMPTS_PER_ADDRESS: u32 = 20;
 
 type Limiter<K> = crate::limits::Keyed<K>;
 
-/// Sign-in attempts per name and per address.
+/// Sign-in attempts per name and per address (unknown devices), per
+/// known device, and recoveries per name.
 struct Throttles {
     per_name: Limiter<String>,
     per_address: Limiter<IpAddr>,
+    per_device: Limiter<String>,
+    recovery_per_name: Limiter<String>,
 }
 
 impl Throttles {
@@ -51,7 +70,15 @@ impl Throttles {
         let per_address = governor::Quota::with_period(Duration::from_secs(6))
             .unwrap_or_else(|| governor::Quota::per_minute(one))
             .allow_burst(std::num::NonZeroU32::new(ATTEMPTS_PER_ADDRESS).unwrap_or(one));
-        Throttles { per_name: Limiter::new(per_name), per_address: Limiter::new(per_address) }
+        let per_device = governor::Quota::with_period(Duration::from_secs(6))
+            .unwrap_or_else(|| governor::Quota::per_minute(one))
+            .allow_burst(std::num::NonZeroU32::new(ATTEMPTS_PER_DEVICE).unwrap_or(one));
+        Throttles {
+            per_name: Limiter::new(per_name),
+            per_address: Limiter::new(per_address),
+            per_device: Limiter::new(per_device),
+            recovery_per_name: Limiter::new(per_name),
+        }
     }
 
     /// Counts an attempt from `address` (and for `name`, if given), or says
@@ -67,33 +94,79 @@ impl Throttles {
         }
         Ok(())
     }
+
+    /// Counts an attempt in `lane` (a known device: its own budget only;
+    /// else as [`Throttles::attempt`], a recovery against a budget of its own).
+    fn attempt_in(&self, lane: &Lane, name: &str, address: IpAddr, recovery: bool) -> Result<(), ApiError> {
+        match lane {
+            Lane::Known(device) => self.per_device.check(device).map_err(|n| {
+                let secs = n.wait_time_from(DefaultClock::default().now()).as_secs_f64().ceil();
+                ApiError::Throttled((secs as u64).max(1))
+            }),
+            Lane::Unknown if recovery => {
+                self.attempt(None, address)?;
+                self.recovery_per_name.check(&name.to_string()).map_err(|n| {
+                    let secs = n.wait_time_from(DefaultClock::default().now()).as_secs_f64().ceil();
+                    ApiError::Throttled((secs as u64).max(1))
+                })
+            }
+            Lane::Unknown => self.attempt(Some(name), address),
+        }
+    }
 }
 
-/// What the accounts service keeps in memory.
+/// Where an attempt on an account comes from: a device that signed in to
+/// it before (its token's hash), or anywhere else.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Lane {
+    Known(String),
+    Unknown,
+}
+
+/// Accounts and their sessions.
 pub struct Accounts {
+    repo: Arc<dyn AccountRepo>,
+    ratings: Arc<dyn RatingRepo>,
+    cost: PasswordCost,
+    queue: usize,
+    idle: Duration,
     throttles: Throttles,
     hashing: Arc<tokio::sync::Semaphore>,
-    /// Password checks waiting for a hashing thread.
+    /// The known devices' own hashing thread.
+    reserve: tokio::sync::Semaphore,
+    /// Password checks waiting for a hashing thread, from anywhere and from
+    /// known devices.
     waiting: AtomicUsize,
+    known_waiting: AtomicUsize,
     /// The hash an unknown name's password is checked against.
     dummy: Arc<OnceLock<String>>,
 }
 
-impl Default for Accounts {
-    fn default() -> Self {
+impl Accounts {
+    pub fn new(store: &Store, config: &Config) -> Accounts {
         Accounts {
+            repo: Arc::clone(&store.accounts),
+            ratings: Arc::clone(&store.ratings),
+            cost: config.password_cost,
+            queue: config.password_queue,
+            idle: config.session_idle,
             throttles: Throttles::new(),
             hashing: Arc::new(tokio::sync::Semaphore::new(HASHES_AT_ONCE)),
+            reserve: tokio::sync::Semaphore::new(KNOWN_HASHES),
             waiting: AtomicUsize::new(0),
+            known_waiting: AtomicUsize::new(0),
             dummy: Arc::default(),
         }
     }
 }
 
-/// A new session: the account and the token for its cookie (kept only hashed).
+/// A new session: the account and the token for its cookie (kept only
+/// hashed), and a new device token for the browser's device cookie (none
+/// when the one it sent is this account's already).
 pub struct Session {
     pub account: Account,
     pub token: String,
+    pub device: Option<String>,
 }
 
 fn hasher(cost: PasswordCost) -> Result<Argon2<'static>, ApiError> {
@@ -140,20 +213,23 @@ fn check_password(password: &str) -> Result<(), ApiError> {
     }
 }
 
-impl AppState {
-    fn accounts(&self) -> &Accounts {
-        &self.inner.accounts
-    }
-
+impl Accounts {
     /// A turn on one of the [`HASHES_AT_ONCE`] hashing threads, waiting
     /// in line if `Config::password_queue` others are not waiting already.
     ///
     /// # Errors
     /// `busy` (503, `Retry-After`) when the line is full.
-    async fn hashing_turn(&self) -> Result<tokio::sync::SemaphorePermit<'_>, ApiError> {
-        let accounts = self.accounts();
-        if let Ok(permit) = accounts.hashing.try_acquire() {
+    /// A known device's check takes the first of those threads or its own
+    /// ([`KNOWN_HASHES`]), in a line of its own ([`KNOWN_QUEUE`]).
+    async fn hashing_turn(&self, lane: &Lane) -> Result<tokio::sync::SemaphorePermit<'_>, ApiError> {
+        if let Ok(permit) = self.hashing.try_acquire() {
             return Ok(permit);
+        }
+        let known = matches!(lane, Lane::Known(_));
+        if known {
+            if let Ok(permit) = self.reserve.try_acquire() {
+                return Ok(permit);
+            }
         }
         /// Leaves the line however the wait ends (a request dropped too).
         struct InLine<'a>(&'a AtomicUsize);
@@ -162,19 +238,42 @@ impl AppState {
                 self.0.fetch_sub(1, Ordering::SeqCst);
             }
         }
-        let ahead = accounts.waiting.fetch_add(1, Ordering::SeqCst);
-        let _in_line = InLine(&accounts.waiting);
-        if ahead >= self.config().password_queue {
+        let (line, bound) = if known { (&self.known_waiting, KNOWN_QUEUE) } else { (&self.waiting, self.queue) };
+        let ahead = line.fetch_add(1, Ordering::SeqCst);
+        let _in_line = InLine(line);
+        if ahead >= bound {
             return Err(ApiError::TryLater("too many passwords are being checked".into()));
         }
-        accounts.hashing.acquire().await.map_err(|e| ApiError::Storage(e.to_string()))
+        let closed = |e: tokio::sync::AcquireError| ApiError::Storage(e.to_string());
+        if known {
+            tokio::select! {
+                p = self.hashing.acquire() => p.map_err(closed),
+                p = self.reserve.acquire() => p.map_err(closed),
+            }
+        } else {
+            self.hashing.acquire().await.map_err(closed)
+        }
+    }
+
+    /// The lane of an attempt on `account` from the device whose token is
+    /// `device` (its cookie, if any).
+    async fn lane(&self, account: Option<&Account>, device: Option<&str>) -> Result<Lane, ApiError> {
+        let (Some(account), Some(device)) = (account, device) else { return Ok(Lane::Unknown) };
+        if device.is_empty() || device.len() > 128 {
+            return Ok(Lane::Unknown);
+        }
+        let hash = hash_token(device);
+        Ok(match self.repo.device(&hash).await? {
+            Some(owner) if owner == account.id => Lane::Known(hash),
+            _ => Lane::Unknown,
+        })
     }
 
     /// Hashes a password on a blocking thread (one of [`HASHES_AT_ONCE`]).
-    async fn hash_password(&self, password: &str) -> Result<String, ApiError> {
-        let cost = self.config().password_cost;
+    async fn hash_password(&self, password: &str, lane: &Lane) -> Result<String, ApiError> {
+        let cost = self.cost;
         let password = password.to_string();
-        let _permit = self.hashing_turn().await?;
+        let _permit = self.hashing_turn(lane).await?;
         tokio::task::spawn_blocking(move || hash_with(cost, &password))
             .await
             .map_err(|e| ApiError::Storage(format!("hashing: {e}")))?
@@ -182,11 +281,11 @@ impl AppState {
 
     /// Whether `password` is the one `phc` hashes; with no hash (an unknown
     /// name), checks it against the dummy hash, in the same time, and says no.
-    async fn verify_password(&self, password: &str, phc: Option<&str>) -> Result<bool, ApiError> {
-        let cost = self.config().password_cost;
+    async fn verify_password(&self, password: &str, phc: Option<&str>, lane: &Lane) -> Result<bool, ApiError> {
+        let cost = self.cost;
         let (password, phc) = (password.to_string(), phc.map(str::to_string));
-        let dummy = Arc::clone(&self.accounts().dummy);
-        let _permit = self.hashing_turn().await?;
+        let dummy = Arc::clone(&self.dummy);
+        let _permit = self.hashing_turn(lane).await?;
         tokio::task::spawn_blocking(move || {
             // Made at the first check, known name or not.
             let dummy = match dummy.get() {
@@ -203,12 +302,22 @@ impl AppState {
         .map_err(|e| ApiError::Storage(format!("hashing: {e}")))?
     }
 
-    /// A new session for `account`.
-    pub(super) async fn start_session(&self, account: Account) -> Result<Session, ApiError> {
+    /// A new session for `account`, from the browser whose device cookie
+    /// holds `device` (if any): a new device token when that is not one
+    /// of this account's devices.
+    pub async fn start_session(&self, account: Account, device: Option<&str>) -> Result<Session, ApiError> {
         let token = new_token()?;
         let now = now_ms();
-        self.store().create_session(&hash_token(&token), &account.id, now, now - self.idle_ms()).await?;
-        Ok(Session { account, token })
+        self.repo.create_session(&hash_token(&token), &account.id, now, now - self.idle_ms()).await?;
+        let device = match self.lane(Some(&account), device).await? {
+            Lane::Known(_) => None,
+            Lane::Unknown => {
+                let device = new_token()?;
+                self.repo.add_device(&hash_token(&device), &account.id, now, DEVICES_PER_ACCOUNT).await?;
+                Some(device)
+            }
+        };
+        Ok(Session { account, token, device })
     }
 
     /// Counts a sign-in attempt from `address` that names no account (a
@@ -216,12 +325,12 @@ impl AppState {
     ///
     /// # Errors
     /// `too_many_attempts`.
-    pub(super) fn count_sign_in_attempt(&self, address: IpAddr) -> Result<(), ApiError> {
-        self.accounts().throttles.attempt(None, address)
+    pub fn count_sign_in_attempt(&self, address: IpAddr) -> Result<(), ApiError> {
+        self.throttles.attempt(None, address)
     }
 
     fn idle_ms(&self) -> i64 {
-        i64::try_from(self.config().session_idle.as_millis()).unwrap_or(i64::MAX / 4)
+        i64::try_from(self.idle.as_millis()).unwrap_or(i64::MAX / 4)
     }
 
     /// Opens an account (and a session): the session and the recovery
@@ -233,8 +342,9 @@ impl AppState {
         let name = account_name(name)?;
         check_password(password)?;
         let key = name_key(&name);
-        self.accounts().throttles.attempt(None, address)?;
-        if self.store().account_by_key(&key).await?.is_some() {
+        self.throttles.attempt(None, address)?;
+        // A name the server gives or speaks under is as good as taken.
+        if reserved(&name) || self.repo.by_key(&key).await?.is_some() {
             return Err(ApiError::NameTaken);
         }
         let recovery = new_token()?;
@@ -242,36 +352,52 @@ impl AppState {
             id: new_token()?,
             name,
             name_key: key,
-            password: self.hash_password(password).await?,
+            password: self.hash_password(password, &Lane::Unknown).await?,
             recovery: hash_token(&recovery),
             created_at: now_ms(),
         };
-        if !self.store().create_account(&account).await? {
+        if !self.repo.create(&account).await? {
             return Err(ApiError::NameTaken);
         }
-        Ok((self.start_session(account).await?, recovery))
+        Ok((self.start_session(account, None).await?, recovery))
     }
 
-    /// Checks a name's password (counted against the name and the
-    /// address): the account, or `bad_credentials` whether the name is
+    /// Checks a name's password, from the device whose cookie holds
+    /// `device` (if any): counted against the name and the address, or
+    /// against the device's own budget if it signed in to that account
+    /// before. The account, or `bad_credentials` whether the name is
     /// unknown or the password wrong.
-    async fn check_credentials(&self, key: &str, password: &str, address: IpAddr) -> Result<Account, ApiError> {
-        self.accounts().throttles.attempt(Some(key), address)?;
-        let account = self.store().account_by_key(key).await?;
-        let ok = self.verify_password(password, account.as_ref().map(|a| a.password.as_str())).await?;
+    async fn check_credentials(
+        &self,
+        key: &str,
+        password: &str,
+        address: IpAddr,
+        device: Option<&str>,
+    ) -> Result<Account, ApiError> {
+        let account = self.repo.by_key(key).await?;
+        let lane = self.lane(account.as_ref(), device).await?;
+        self.throttles.attempt_in(&lane, key, address, false)?;
+        let ok = self.verify_password(password, account.as_ref().map(|a| a.password.as_str()), &lane).await?;
         match account {
             Some(a) if ok => Ok(a),
             _ => Err(ApiError::BadCredentials),
         }
     }
 
-    /// Signs in: a new session.
+    /// Signs in from the device whose cookie holds `device` (if any): a new
+    /// session.
     ///
     /// # Errors
-    /// `bad_credentials`, `too_many_attempts`.
-    pub async fn sign_in(&self, name: &str, password: &str, address: IpAddr) -> Result<Session, ApiError> {
-        let account = self.check_credentials(&key_of(name), password, address).await?;
-        self.start_session(account).await
+    /// `bad_credentials`, `too_many_attempts`, `busy`.
+    pub async fn sign_in(
+        &self,
+        name: &str,
+        password: &str,
+        address: IpAddr,
+        device: Option<&str>,
+    ) -> Result<Session, ApiError> {
+        let account = self.check_credentials(&key_of(name), password, address, device).await?;
+        self.start_session(account, device).await
     }
 
     /// The account a session token belongs to (renewing the session), if
@@ -279,11 +405,11 @@ impl AppState {
     ///
     /// # Errors
     /// The storage fails.
-    pub async fn session_account(&self, token: &str) -> Result<Option<Account>, ApiError> {
+    pub async fn session(&self, token: &str) -> Result<Option<Account>, ApiError> {
         let now = now_ms();
         let idle = self.idle_ms();
         let renew_every = (idle / 10).min(60_000);
-        Ok(self.store().session(&hash_token(token), now, now - idle, now - renew_every).await?)
+        Ok(self.repo.session(&hash_token(token), now, now - idle, now - renew_every).await?)
     }
 
     /// Ends the session of this token.
@@ -291,7 +417,7 @@ impl AppState {
     /// # Errors
     /// The storage fails.
     pub async fn sign_out(&self, token: &str) -> Result<(), ApiError> {
-        self.store().end_session(&hash_token(token)).await?;
+        self.repo.end_session(&hash_token(token)).await?;
         Ok(())
     }
 
@@ -300,7 +426,7 @@ impl AppState {
     /// # Errors
     /// The storage fails.
     pub async fn sign_out_everywhere(&self, account: &Account) -> Result<(), ApiError> {
-        self.store().end_sessions(&account.id, None).await?;
+        self.repo.end_sessions(&account.id, None).await?;
         Ok(())
     }
 
@@ -316,19 +442,24 @@ impl AppState {
         current: &str,
         new: &str,
         address: IpAddr,
+        device: Option<&str>,
     ) -> Result<(), ApiError> {
         check_password(new)?;
-        let account = self.check_credentials(&account.name_key, current, address).await?;
-        let hash = self.hash_password(new).await?;
-        if !self.store().set_password(&account.id, &hash, None).await? {
+        let account = self.check_credentials(&account.name_key, current, address, device).await?;
+        let hash = self.hash_password(new, &self.lane(Some(&account), device).await?).await?;
+        if !self.repo.set_password(&account.id, &hash, None).await? {
             return Err(ApiError::NotSignedIn);
         }
-        self.store().end_sessions(&account.id, Some(&hash_token(token))).await?;
+        self.repo.end_sessions(&account.id, Some(&hash_token(token))).await?;
         Ok(())
     }
 
-    /// Sets a new password with the recovery code: every session ends, a
-    /// new recovery code replaces the one used, and a new session starts.
+    /// Sets a new password with the recovery code (from the device whose
+    /// cookie holds `device`, if any): every session ends, a new recovery
+    /// code replaces the one used, and a new session starts. Recoveries have
+    /// a budget per name of their own (sign-ins do not spend it), and a
+    /// known device its own as for sign-in. The code is read in either case
+    /// (it is hexadecimal), spaces around it left out.
     ///
     /// # Errors
     /// `bad_request`, `bad_credentials` (unknown name or wrong code), `too_many_attempts`.
@@ -338,23 +469,25 @@ impl AppState {
         code: &str,
         new: &str,
         address: IpAddr,
+        device: Option<&str>,
     ) -> Result<(Session, String), ApiError> {
         check_password(new)?;
         let key = key_of(name);
-        self.accounts().throttles.attempt(Some(&key), address)?;
-        let account = self.store().account_by_key(&key).await?;
-        let given = hash_token(code.trim());
+        let account = self.repo.by_key(&key).await?;
+        let lane = self.lane(account.as_ref(), device).await?;
+        self.throttles.attempt_in(&lane, &key, address, true)?;
+        let given = hash_token(&code.trim().to_ascii_lowercase());
         let account = match account {
             Some(a) if crate::store::same_hash(&a.recovery, &given) => a,
             _ => return Err(ApiError::BadCredentials),
         };
-        let hash = self.hash_password(new).await?;
+        let hash = self.hash_password(new, &lane).await?;
         let recovery = new_token()?;
-        if !self.store().set_password(&account.id, &hash, Some(&hash_token(&recovery))).await? {
+        if !self.repo.set_password(&account.id, &hash, Some(&hash_token(&recovery))).await? {
             return Err(ApiError::BadCredentials);
         }
-        self.store().end_sessions(&account.id, None).await?;
-        Ok((self.start_session(account).await?, recovery))
+        self.repo.end_sessions(&account.id, None).await?;
+        Ok((self.start_session(account, device).await?, recovery))
     }
 
     /// Deletes the account (its password asked again) and its sessions,
@@ -363,10 +496,16 @@ impl AppState {
     ///
     /// # Errors
     /// `bad_credentials`, `too_many_attempts`.
-    pub async fn delete_account(&self, account: &Account, password: &str, address: IpAddr) -> Result<(), ApiError> {
-        let account = self.check_credentials(&account.name_key, password, address).await?;
-        self.store().forget_account_seats(&account.id).await?;
-        self.store().delete_account(&account.id).await?;
+    pub async fn delete(
+        &self,
+        account: &Account,
+        password: &str,
+        address: IpAddr,
+        device: Option<&str>,
+    ) -> Result<(), ApiError> {
+        let account = self.check_credentials(&account.name_key, password, address, device).await?;
+        self.ratings.forget_account_seats(&account.id).await?;
+        self.repo.delete(&account.id).await?;
         Ok(())
     }
 }

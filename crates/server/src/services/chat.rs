@@ -1,8 +1,12 @@
 //! Chat in a game (docs/web.md, "Chat and rematch"): the players' chat and
 //! the spectators' chat, kept apart while the game is in play; messages
 //! cleaned (text only, no control or bidi characters, NFC, capped), rate
-//! limited per seat or per spectator's address, stored with the game and
-//! told to every socket on every server sharing the storage.
+//! limited per seat, per signed-in spectator or per spectator's address,
+//! stored with the game and told to every socket on every server sharing
+//! the storage. The players' messages have a cap of their own; the
+//! spectators' theirs, shared out fairly among addresses, with a reserve
+//! for signed-in spectators (`ChatRepo::add`). Each spectator is a number
+//! of the game's, given out in the store (`ChatRepo::spectator`).
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -14,23 +18,36 @@ use tokio::sync::broadcast;
 use unicode_normalization::UnicodeNormalization;
 use unicode_segmentation::UnicodeSegmentation;
 
-use super::games::{now_ms, Live, Viewer};
-use super::AppState;
+use super::games::live::{Live, Viewer};
+use super::ids::now_ms;
 use crate::error::ApiError;
 use crate::limits::{Keyed, Pruning};
 use crate::names::invisible;
-use crate::store::{hash_token, Change, ChatMessage, Rematch};
+use crate::store::{hash_token, Change, ChatCaps, ChatMessage, ChatRepo, ClusterRepo, Rematch, RematchRepo, Store};
 
 /// The longest message, in characters (Unicode code points, after cleaning).
 pub const MAX_CHAT_CHARS: usize = 200;
 /// The largest message a client may send, in bytes, before cleaning.
 pub const MAX_CHAT_BYTES: usize = 2048;
-/// The most messages one game's chat keeps (players' and spectators').
-pub const MAX_CHAT_MESSAGES: usize = 1000;
-/// A seat (or a spectator's address) may send this many messages at once…
+/// The most messages each part of a game's chat keeps: the players' (past
+/// it a player is refused, `chat_full`), signed-in spectators' (their
+/// reserve) and other spectators' (past either, the oldest message of
+/// whoever holds the most in it goes).
+pub const CHAT_CAPS: ChatCaps = ChatCaps { players: 1000, accounts: 500, others: 500 };
+/// The most spectators of a game who write without signing in: past it,
+/// a new one is refused (`chat_crowded`); signed-in spectators never are.
+pub const MAX_SPECTATORS: usize = 2000;
+/// A seat, a signed-in spectator or a spectator's address may send this
+/// many messages at once…
 pub const CHAT_BURST: u32 = 5;
 /// …and then one per this period.
 pub const CHAT_PERIOD: Duration = Duration::from_secs(2);
+/// The spectators of a game who are not signed in, all together, may send
+/// this many messages at once…
+pub const CROWD_BURST: u32 = 30;
+/// …and then one per this period (per server): a crowd of addresses
+/// floods the game's pages no faster.
+pub const CROWD_PERIOD: Duration = Duration::from_millis(250);
 /// Most code points one grapheme may hold (as in names).
 const MAX_GRAPHEME: usize = 8;
 
@@ -56,7 +73,7 @@ pub struct AfterGame {
 }
 
 impl AfterGame {
-    pub(super) fn of(consent: Vec<u8>, rematch: &Rematch) -> AfterGame {
+    pub fn of(consent: Vec<u8>, rematch: &Rematch) -> AfterGame {
         AfterGame { consent, accepted: rematch.accepted.iter().map(|a| a.0).collect(), game: rematch.game.clone() }
     }
 }
@@ -67,15 +84,27 @@ pub struct Rooms {
     rooms: Mutex<HashMap<String, broadcast::Sender<ChatEvent>>>,
     /// Rooms nobody listens to any more go (bounded by the open sockets).
     pruning: Pruning,
+    /// Per seat, signed-in spectator or spectator's address, in a game.
     limiter: Keyed<String>,
+    /// Per game, its spectators who are not signed in all together.
+    crowd: Keyed<String>,
+}
+
+/// `burst` at once, then one per `period`.
+fn quota(period: Duration, burst: u32) -> governor::Quota {
+    governor::Quota::with_period(period)
+        .unwrap_or_else(|| governor::Quota::per_second(NonZeroU32::MIN))
+        .allow_burst(NonZeroU32::new(burst).unwrap_or(NonZeroU32::MIN))
 }
 
 impl Default for Rooms {
     fn default() -> Rooms {
-        let quota = governor::Quota::with_period(CHAT_PERIOD)
-            .unwrap_or_else(|| governor::Quota::per_second(NonZeroU32::MIN))
-            .allow_burst(NonZeroU32::new(CHAT_BURST).unwrap_or(NonZeroU32::MIN));
-        Rooms { rooms: Mutex::default(), pruning: Pruning::new(64), limiter: Keyed::new(quota) }
+        Rooms {
+            rooms: Mutex::default(),
+            pruning: Pruning::new(64),
+            limiter: Keyed::new(quota(CHAT_PERIOD, CHAT_BURST)),
+            crowd: Keyed::new(quota(CROWD_PERIOD, CROWD_BURST)),
+        }
     }
 }
 
@@ -107,21 +136,33 @@ impl Rooms {
     fn allow(&self, key: String) -> bool {
         self.limiter.check(&key).is_ok()
     }
+
+    fn allow_crowd(&self, game: &str) -> bool {
+        self.crowd.check(&game.to_string()).is_ok()
+    }
 }
 
-/// Who writes: a seat holder, or a spectator (by client address, with the
-/// name of their account if they are signed in).
+/// Who writes: a seat holder, or a spectator: by client address (its key),
+/// with their account if they are signed in, and the spectator token their
+/// browser keeps (the same from any address).
 #[derive(Clone, Debug)]
 pub enum Speaker {
     Seats(Viewer),
-    Spectator { address: IpAddr, account: Option<String> },
+    Spectator { address: IpAddr, account: Option<Member>, browser: Option<String> },
+}
+
+/// A signed-in spectator's account: its id, and the name they write under.
+#[derive(Clone, Debug)]
+pub struct Member {
+    pub id: String,
+    pub name: String,
 }
 
 impl Speaker {
     /// The speaker for `viewer` (a spectator when it holds no seat).
-    pub fn of(viewer: &Viewer, address: IpAddr, account: Option<String>) -> Speaker {
+    pub fn of(viewer: &Viewer, address: IpAddr, account: Option<Member>, browser: Option<String>) -> Speaker {
         if viewer.seats.is_empty() {
-            Speaker::Spectator { address, account }
+            Speaker::Spectator { address, account, browser }
         } else {
             Speaker::Seats(viewer.clone())
         }
@@ -170,10 +211,27 @@ pub fn visible(message: &ChatMessage, player: bool, finished: bool) -> bool {
     !player || finished || message.seat.is_some()
 }
 
-impl AppState {
+/// The chat of the games, and what follows a game (consent, rematch).
+pub struct Chat {
+    repo: Arc<dyn ChatRepo>,
+    rematches: Arc<dyn RematchRepo>,
+    cluster: Arc<dyn ClusterRepo>,
+    rooms: Rooms,
+}
+
+impl Chat {
+    pub fn new(store: &Store) -> Chat {
+        Chat {
+            repo: Arc::clone(&store.chat),
+            rematches: Arc::clone(&store.rematches),
+            cluster: Arc::clone(&store.cluster),
+            rooms: Rooms::default(),
+        }
+    }
+
     /// The chat rooms of this server.
-    pub fn chat_rooms(&self) -> &Rooms {
-        &self.inner.chat
+    pub fn rooms(&self) -> &Rooms {
+        &self.rooms
     }
 
     /// Sends `text` to game `live`'s chat for `speaker`: checked, stored,
@@ -181,59 +239,93 @@ impl AppState {
     ///
     /// # Errors
     /// `chat_off`, `message_too_long`, `empty_message`, `chat_too_fast`,
-    /// `chat_full`, `storage_error`.
+    /// `chat_full` (the players' messages), `chat_crowded` (a new spectator
+    /// past [`MAX_SPECTATORS`]), `storage_error`.
     pub async fn say(&self, live: &Arc<Live>, speaker: &Speaker, text: &str) -> Result<ChatMessage, ApiError> {
         let text = clean_message(text)?;
-        let settings = self.store().chat_settings(&live.id).await?;
+        let settings = self.repo.settings(&live.id).await?;
         if settings.off {
             return Err(ApiError::ChatOff);
         }
-        let (seat, name, author) = match speaker {
+        let mut message = match speaker {
             Speaker::Seats(viewer) => {
                 let t = live.lock().await;
                 // Of the seats a screen holds, the one to move speaks (else the first).
                 let seat = t.game.to_move().filter(|p| viewer.holds(*p)).or_else(|| viewer.seats.first().copied());
                 let seat = seat.ok_or(ApiError::Unauthorized)?;
                 let name = t.seats.get(seat.index()).map(|s| s.name().to_string()).ok_or(ApiError::Unauthorized)?;
-                (Some(seat.0), name, format!("seat:{}", seat.0))
+                if !self.rooms.allow(format!("{}/seat:{}", live.id, seat.0)) {
+                    return Err(ApiError::ChatTooFast(CHAT_PERIOD.as_secs()));
+                }
+                ChatMessage {
+                    seq: 0,
+                    seat: Some(seat.0),
+                    name,
+                    text,
+                    at: now_ms(),
+                    spectator: None,
+                    account: false,
+                    author: format!("seat:{}", seat.0),
+                }
             }
-            Speaker::Spectator { address, account } => {
-                (None, account.clone().unwrap_or_default(), hash_token(&format!("{}/{address}", live.id)))
+            Speaker::Spectator { address, account, browser } => {
+                self.spectator(&live.id, *address, account.as_ref(), browser.as_deref(), text).await?
             }
         };
-        if !self.inner.chat.allow(format!("{}/{author}", live.id)) {
-            return Err(ApiError::ChatTooFast(CHAT_PERIOD.as_secs()));
-        }
-        let name = if seat.is_none() && name.is_empty() { self.spectator_name(&live.id, &author).await? } else { name };
-        let mut message = ChatMessage { seq: 0, seat, name, text, at: now_ms(), author };
-        message.seq = self
-            .store()
-            .add_chat(&live.id, &message, MAX_CHAT_MESSAGES)
-            .await?
-            .ok_or(ApiError::ChatFull(MAX_CHAT_MESSAGES))?;
-        self.inner.chat.tell(&live.id, ChatEvent::Message(message.clone()));
-        if let Some(server) = self.store().server() {
+        message.seq =
+            self.repo.add(&live.id, &message, &CHAT_CAPS).await?.ok_or(ApiError::ChatFull(CHAT_CAPS.players))?;
+        self.rooms.tell(&live.id, ChatEvent::Message(message.clone()));
+        if let Some(server) = self.cluster.server() {
             let change = Change::Chat { game: live.id.clone(), server: server.to_string(), message: message.clone() };
-            if let Err(e) = self.store().publish(&change).await {
+            if let Err(e) = self.cluster.publish(&change).await {
                 tracing::warn!(game = %live.id, error = %e, "cannot tell the other servers of a chat message");
             }
         }
         Ok(message)
     }
 
-    /// "Spectator N": the number this spectator had in this game's chat, or the next one.
-    async fn spectator_name(&self, id: &str, author: &str) -> Result<String, ApiError> {
-        let chat = self.store().chat(id).await?;
-        let mut seen: Vec<&str> = Vec::new();
-        for m in chat.iter().filter(|m| m.seat.is_none()) {
-            if m.author == author {
-                return Ok(m.name.clone());
+    /// A spectator's message of game `id`, unnumbered: they are the game's
+    /// spectator their account names, else the one their address or their
+    /// browser's token names (their address first: a new browser at the
+    /// same address, or the same browser at a new one, is the same
+    /// spectator), numbered in the store ("Spectator N" unless signed in).
+    /// Its author, whose share and rate it spends: the account, else the address.
+    async fn spectator(
+        &self,
+        id: &str,
+        address: IpAddr,
+        account: Option<&Member>,
+        browser: Option<&str>,
+        text: String,
+    ) -> Result<ChatMessage, ApiError> {
+        let (author, keys, max) = match account {
+            Some(member) => {
+                let key = hash_token(&format!("{id}/account/{}", member.id));
+                (key.clone(), vec![key], usize::MAX)
             }
-            if !seen.contains(&m.author.as_str()) {
-                seen.push(&m.author);
+            None => {
+                let key = hash_token(&format!("{id}/{address}"));
+                let mut keys = vec![key.clone()];
+                keys.extend(browser.map(|b| hash_token(&format!("{id}/browser/{b}"))));
+                (key, keys, MAX_SPECTATORS)
             }
+        };
+        // Spent before a new spectator is numbered: a refusal stores nothing.
+        if !self.rooms.allow(format!("{id}/{author}")) || (account.is_none() && !self.rooms.allow_crowd(id)) {
+            return Err(ApiError::ChatTooFast(CHAT_PERIOD.as_secs()));
         }
-        Ok(format!("Spectator {}", seen.len() + 1))
+        let number = self.repo.spectator(id, &keys, max).await?.ok_or(ApiError::ChatCrowded(MAX_SPECTATORS))?;
+        let name = account.map_or_else(|| format!("Spectator {number}"), |m| m.name.clone());
+        Ok(ChatMessage {
+            seq: 0,
+            seat: None,
+            name,
+            text,
+            at: now_ms(),
+            spectator: Some(number),
+            account: account.is_some(),
+            author,
+        })
     }
 
     /// The chat of game `live` as `viewer` sees it now, with what follows the game.
@@ -242,11 +334,11 @@ impl AppState {
     /// `storage_error`.
     pub async fn chat_of(&self, live: &Live, viewer: &Viewer) -> Result<(bool, Vec<ChatMessage>, AfterGame), ApiError> {
         let finished = live.lock().await.game.is_over();
-        let settings = self.store().chat_settings(&live.id).await?;
+        let settings = self.repo.settings(&live.id).await?;
         let player = !viewer.seats.is_empty();
         let messages =
-            self.store().chat(&live.id).await?.into_iter().filter(|m| visible(m, player, finished)).collect();
-        let rematch = self.store().rematch(&live.id).await?;
+            self.repo.messages(&live.id).await?.into_iter().filter(|m| visible(m, player, finished)).collect();
+        let rematch = self.rematches.get(&live.id).await?;
         Ok((settings.off, messages, AfterGame::of(settings.consent, &rematch)))
     }
 
@@ -255,12 +347,12 @@ impl AppState {
     ///
     /// # Errors
     /// `unauthorized` for a spectator, `storage_error`.
-    pub async fn consent_to_chat(&self, live: &Live, viewer: &Viewer, agree: bool) -> Result<AfterGame, ApiError> {
+    pub async fn consent(&self, live: &Live, viewer: &Viewer, agree: bool) -> Result<AfterGame, ApiError> {
         if viewer.seats.is_empty() {
             return Err(ApiError::Unauthorized);
         }
         for p in &viewer.seats {
-            self.store().set_chat_consent(&live.id, p.0, agree).await?;
+            self.repo.set_consent(&live.id, p.0, agree).await?;
         }
         self.after_game_changed(&live.id).await
     }
@@ -270,7 +362,7 @@ impl AppState {
     ///
     /// # Errors
     /// `game_not_over`, `chat_not_agreed`, `storage_error`.
-    pub async fn chat_download(&self, live: &Live) -> Result<serde_json::Value, ApiError> {
+    pub async fn download(&self, live: &Live) -> Result<serde_json::Value, ApiError> {
         let (finished, names, humans) = {
             let t = live.lock().await;
             let humans: Vec<u8> =
@@ -280,41 +372,41 @@ impl AppState {
         if !finished {
             return Err(ApiError::GameNotOver);
         }
-        let settings = self.store().chat_settings(&live.id).await?;
+        let settings = self.repo.settings(&live.id).await?;
         if !humans.iter().all(|h| settings.consent.contains(h)) {
             return Err(ApiError::ChatNotAgreed);
         }
         let messages: Vec<ChatMessage> =
-            self.store().chat(&live.id).await?.into_iter().filter(|m| m.seat.is_some()).collect();
+            self.repo.messages(&live.id).await?.into_iter().filter(|m| m.seat.is_some()).collect();
         Ok(serde_json::json!({ "game": live.id, "players": names, "messages": messages }))
     }
 
     /// Reads what follows game `id` again and tells every socket, here and
     /// on the other servers.
-    pub(super) async fn after_game_changed(&self, id: &str) -> Result<AfterGame, ApiError> {
+    pub async fn after_game_changed(&self, id: &str) -> Result<AfterGame, ApiError> {
         let after = self.after_game(id).await?;
-        self.inner.chat.tell(id, ChatEvent::After(after.clone()));
-        if let Some(server) = self.store().server() {
+        self.rooms.tell(id, ChatEvent::After(after.clone()));
+        if let Some(server) = self.cluster.server() {
             let change = Change::Rematch { game: id.to_string(), server: server.to_string() };
-            if let Err(e) = self.store().publish(&change).await {
+            if let Err(e) = self.cluster.publish(&change).await {
                 tracing::warn!(game = %id, error = %e, "cannot tell the other servers of a rematch");
             }
         }
         Ok(after)
     }
 
-    pub(super) async fn after_game(&self, id: &str) -> Result<AfterGame, ApiError> {
-        let settings = self.store().chat_settings(id).await?;
-        let rematch = self.store().rematch(id).await?;
+    pub async fn after_game(&self, id: &str) -> Result<AfterGame, ApiError> {
+        let settings = self.repo.settings(id).await?;
+        let rematch = self.rematches.get(id).await?;
         Ok(AfterGame::of(settings.consent, &rematch))
     }
 
     /// News from another server: a chat message, or what follows a game changed.
-    pub(super) async fn learn_chat(&self, change: Change) {
+    pub async fn learn(&self, change: Change) {
         match change {
-            Change::Chat { game, message, .. } => self.inner.chat.tell(&game, ChatEvent::Message(message)),
+            Change::Chat { game, message, .. } => self.rooms.tell(&game, ChatEvent::Message(message)),
             Change::Rematch { game, .. } => match self.after_game(&game).await {
-                Ok(after) => self.inner.chat.tell(&game, ChatEvent::After(after)),
+                Ok(after) => self.rooms.tell(&game, ChatEvent::After(after)),
                 Err(e) => tracing::warn!(game = %game, error = %e, "cannot read a game's rematch"),
             },
             _ => {}

@@ -3,51 +3,86 @@
 //! bot thinks, on every server.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use carcassonne::PlayerId;
 
-use super::games::Live;
-use super::AppState;
-use crate::store::{Beat, Change, GameChanged, BEAT_EVERY};
+use super::bots::Bots;
+use super::chat::Chat;
+use super::clocks::Clocks;
+use super::games::Games;
+use super::lobby::Lobby;
+use crate::store::{Beat, Change, ClusterRepo, GameChanged, Store, BEAT_EVERY};
 
-impl AppState {
+/// This server among those sharing the storage.
+pub struct Cluster {
+    repo: Arc<dyn ClusterRepo>,
+    games: Arc<Games>,
+    bots: Arc<Bots>,
+    clocks: Arc<Clocks>,
+    chat: Arc<Chat>,
+    lobby: Arc<Lobby>,
+    /// Set once this server leaves the others (it is stopping).
+    left: Arc<AtomicBool>,
+}
+
+impl Cluster {
+    pub fn new(
+        store: &Store,
+        games: Arc<Games>,
+        bots: Arc<Bots>,
+        clocks: Arc<Clocks>,
+        chat: Arc<Chat>,
+        lobby: Arc<Lobby>,
+        left: Arc<AtomicBool>,
+    ) -> Cluster {
+        Cluster { repo: Arc::clone(&store.cluster), games, bots, clocks, chat, lobby, left }
+    }
+
+    /// Starts following the other servers' changes, and the heartbeats.
+    pub fn start(self: &Arc<Self>) {
+        self.follow_changes();
+        self.beat_now_and_then();
+    }
+
     /// Follows the storage's news from the other servers sharing it (a
     /// PostgreSQL database): a game in play here catches up with a move
     /// stored elsewhere, and learns who is online and which bot is thinking
     /// there; its viewers are told, whichever news it was.
-    pub(super) fn follow_changes(&self) {
-        let Some(mut rx) = self.store().changes() else { return };
-        let app = self.clone();
+    fn follow_changes(self: &Arc<Self>) {
+        let Some(mut rx) = self.repo.changes() else { return };
+        let weak: Weak<Cluster> = Arc::downgrade(self);
         tokio::spawn(async move {
             while let Some(change) = rx.recv().await {
-                app.learn(change).await;
+                let Some(cluster) = weak.upgrade() else { return };
+                cluster.learn(change).await;
             }
         });
     }
 
-    pub(super) async fn learn(&self, change: Change) {
-        let me = self.store().server().unwrap_or_default();
+    async fn learn(&self, change: Change) {
+        let me = self.repo.server().unwrap_or_default();
         match change {
             Change::Moved(GameChanged { id, moves }) => {
-                let Some(live) = self.in_memory(&id) else { return };
+                let Some(live) = self.games.in_memory(&id) else { return };
                 let mut t = live.lock().await;
                 if (t.game.moves_played() as usize) < moves {
-                    if let Err(e) = self.catch_up(&live, &mut t).await {
+                    if let Err(e) = self.games.catch_up(&live, &mut t).await {
                         tracing::error!(game = %id, error = %e, "cannot catch up with the storage");
                     } else if t.clock.is_some() {
                         // The clocks as stored with those moves, at once (their
                         // own news may come later: after a feed's look back,
                         // always).
-                        self.load_clock_into(&id, &mut t).await;
+                        self.games.load_clock_into(&id, &mut t).await;
                     }
                 }
                 drop(t);
-                self.kick_bots(&live);
+                self.bots.kick(&live);
             }
             Change::Presence { game, server, online } if server != me => {
-                let Some(live) = self.in_memory(&game) else { return };
+                let Some(live) = self.games.in_memory(&game) else { return };
                 let mut t = live.lock().await;
                 if online.iter().all(|n| *n == 0) {
                     t.remote_online.remove(&server);
@@ -59,7 +94,7 @@ impl AppState {
             }
             Change::PresenceAll { present } => self.presence_now(present, me).await,
             Change::Thinking { game, server, version, seat } if server != me => {
-                let Some(live) = self.in_memory(&game) else { return };
+                let Some(live) = self.games.in_memory(&game) else { return };
                 let mut t = live.lock().await;
                 match seat {
                     Some(seat) => t.remote_thinking = Some((server, PlayerId(seat), version)),
@@ -72,11 +107,13 @@ impl AppState {
             }
             Change::Gone { server } if server != me => self.forget_server(&server).await,
             Change::Chat { ref server, .. } | Change::Rematch { ref server, .. } if *server != me => {
-                self.learn_chat(change).await;
+                self.chat.learn(change).await;
             }
             Change::Chat { .. } | Change::Rematch { .. } => {}
-            Change::Clock { game } => self.clock_changed(&game).await,
-            Change::Lobby { .. } => self.lobby_heard(),
+            Change::Seats { game, server } if server != me => self.games.reload_seats(&game).await,
+            Change::Seats { .. } => {}
+            Change::Clock { game } => self.clocks.changed(&game).await,
+            Change::Lobby { .. } => self.lobby.heard(),
             Change::Presence { .. } | Change::Thinking { .. } | Change::Gone { .. } => {}
         }
     }
@@ -91,7 +128,7 @@ impl AppState {
                 by_game.entry(game).or_default().insert(server, online);
             }
         }
-        let games: Vec<Arc<Live>> = self.games().values().cloned().collect();
+        let games = self.games.all();
         for live in games {
             let now = by_game.remove(&live.id).unwrap_or_default();
             let mut t = live.lock().await;
@@ -105,8 +142,8 @@ impl AppState {
 
     /// Server `server` stopped: its players are offline and its bots no
     /// longer thinking, on every game here.
-    pub(super) async fn forget_server(&self, server: &str) {
-        let games: Vec<Arc<Live>> = self.games().values().cloned().collect();
+    async fn forget_server(&self, server: &str) {
+        let games = self.games.all();
         for live in games {
             if live.lock().await.forget_server(server) {
                 live.changed();
@@ -117,11 +154,11 @@ impl AppState {
     /// Says this server is alive a few times a second, while it shares its
     /// storage with others: learns which servers died (their players go
     /// offline here) and drives the bots their deaths orphaned.
-    pub(super) fn beat_now_and_then(&self) {
-        if self.store().server().is_none() {
+    fn beat_now_and_then(self: &Arc<Self>) {
+        if self.repo.server().is_none() {
             return;
         }
-        let weak = Arc::downgrade(&self.inner);
+        let weak: Weak<Cluster> = Arc::downgrade(self);
         tokio::spawn(async move {
             let mut every = tokio::time::interval(BEAT_EVERY);
             every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -129,17 +166,16 @@ impl AppState {
             let mut failing = false;
             loop {
                 every.tick().await;
-                let Some(inner) = weak.upgrade() else { return };
-                let app = AppState { inner };
-                if app.inner.left.load(std::sync::atomic::Ordering::Relaxed) {
+                let Some(cluster) = weak.upgrade() else { return };
+                if cluster.left.load(Ordering::Relaxed) {
                     return;
                 }
-                match app.store().beat().await {
+                match cluster.repo.beat().await {
                     Ok(beat) => {
                         if std::mem::take(&mut failing) {
                             tracing::info!("heartbeats reach the database again");
                         }
-                        app.after_beat(beat, &mut servers).await;
+                        cluster.after_beat(beat, &mut servers).await;
                     }
                     Err(e) => {
                         if !std::mem::replace(&mut failing, true) {
@@ -151,30 +187,30 @@ impl AppState {
         });
     }
 
-    pub(super) async fn after_beat(&self, beat: Beat, servers: &mut Vec<String>) {
+    async fn after_beat(&self, beat: Beat, servers: &mut Vec<String>) {
         for gone in servers.iter().filter(|s| !beat.servers.contains(s)) {
             self.forget_server(gone).await;
         }
         *servers = beat.servers;
         if beat.rejoined {
             // Taken for dead meanwhile: who is here through this server was forgotten.
-            let games: Vec<Arc<Live>> = self.games().values().cloned().collect();
+            let games = self.games.all();
             for live in games {
                 let online = live.lock().await.online.clone();
                 if online.iter().any(|n| *n > 0) {
-                    live.publish_presence(self.store(), online).await;
+                    self.games.publish_presence(&live, online).await;
                 }
             }
         }
         for id in beat.claimed {
-            match self.game(&id).await {
+            match self.games.game(&id).await {
                 Ok(live) => {
                     tracing::info!(game = %id, "driving the bots of a game whose server stopped");
-                    self.kick_bots(&live);
+                    self.bots.kick(&live);
                 }
                 Err(e) => {
                     tracing::error!(game = %id, error = %e, "cannot drive the bots of a game");
-                    let _ = self.store().release_bots(&id).await;
+                    let _ = self.repo.release_bots(&id).await;
                 }
             }
         }
@@ -183,11 +219,11 @@ impl AppState {
     /// This server stops: it stops beating, and the other servers sharing
     /// the storage are told at once (its bots go to them, its players offline).
     pub async fn leave(&self) {
-        self.inner.left.store(true, std::sync::atomic::Ordering::Relaxed);
-        if self.store().server().is_none() {
+        self.left.store(true, Ordering::Relaxed);
+        if self.repo.server().is_none() {
             return;
         }
-        match tokio::time::timeout(Duration::from_secs(2), self.store().leave()).await {
+        match tokio::time::timeout(Duration::from_secs(2), self.repo.leave()).await {
             Ok(Ok(())) => {}
             Ok(Err(e)) => tracing::warn!(error = %e, "cannot tell the other servers this one stops"),
             Err(_) => tracing::warn!("the database did not hear that this server stops"),

@@ -24,10 +24,11 @@ use carcassonne::record::RecordMove;
 use carcassonne_ai::Budget;
 use serde::Serialize;
 
-use super::games::{Live, Viewer};
-use super::AppState;
+use super::bots::Workers;
+use super::games::live::{Live, Viewer};
+use super::games::Games;
 use crate::error::ApiError;
-use crate::store::Seat;
+use crate::store::{RatingRepo, Seat, Store};
 
 /// Hints one client address may ask for in a minute.
 pub const HINTS_PER_MINUTE: u32 = 20;
@@ -61,6 +62,9 @@ pub struct HintAnswer {
 
 /// The hints being worked out, and who may ask.
 pub struct Hints {
+    games: Arc<Games>,
+    ratings: Arc<dyn RatingRepo>,
+    workers: Workers,
     budget: Budget,
     /// Games with a hint being worked out.
     running: Mutex<HashSet<String>>,
@@ -72,7 +76,7 @@ pub struct Hints {
 impl Hints {
     /// With `quick`, a few iterations (tests); else [`HINT_MS`] milliseconds
     /// (or `CARCASSONNE_HINT_MS`, 10 to 5,000).
-    pub fn new(quick: bool, bot_workers: usize) -> Hints {
+    pub fn new(store: &Store, games: Arc<Games>, workers: Workers, quick: bool, bot_workers: usize) -> Hints {
         let ms = std::env::var("CARCASSONNE_HINT_MS").ok().and_then(|v| v.trim().parse::<u64>().ok());
         let budget = if quick {
             Budget::Iterations(60)
@@ -82,6 +86,9 @@ impl Hints {
         let per_minute = NonZeroU32::new(HINTS_PER_MINUTE).unwrap_or(NonZeroU32::MIN);
         let burst = NonZeroU32::new(HINT_BURST).unwrap_or(NonZeroU32::MIN);
         Hints {
+            games,
+            ratings: Arc::clone(&store.ratings),
+            workers,
             budget,
             running: Mutex::default(),
             max_running: bot_workers.max(1),
@@ -130,12 +137,12 @@ impl Drop for Running {
 
 /// Whether hints are given in a game with these seats: not with a person
 /// invited to play from elsewhere (an online game with people).
-/// (A rated game gives none either: [`AppState::hint`] asks the store.)
+/// (A rated game gives none either: [`Hints::hint`] asks the store.)
 pub fn hints_allowed(seats: &[Seat]) -> bool {
     !seats.iter().any(|s| matches!(s, Seat::Human { remote: true, .. }))
 }
 
-impl AppState {
+impl Hints {
     /// The search's best move for `viewer`, who holds the seat to move of
     /// `live` (at `version` if given), asked from client address `ip`.
     ///
@@ -146,16 +153,16 @@ impl AppState {
     /// (a hint for this game is being worked out, or as many as the server
     /// works out at once).
     pub async fn hint(
-        &self,
+        self: &Arc<Self>,
         live: &Arc<Live>,
         viewer: &Viewer,
         version: Option<u64>,
         ip: Option<IpAddr>,
     ) -> Result<HintAnswer, ApiError> {
-        let hints = &self.inner.hints;
+        let hints = self;
         let (game, seat, at) = {
             let t = live.lock().await;
-            let Some(to_move) = t.game.to_move() else {
+            let Some(to_move) = t.to_move() else {
                 return Err(ApiError::GameOver);
             };
             if viewer.seats.is_empty() {
@@ -170,22 +177,22 @@ impl AppState {
             if version.is_some_and(|v| v != t.version()) {
                 return Err(ApiError::StaleVersion { current: t.version() });
             }
-            (self.copy_of(&t.game), to_move, t.version())
+            (self.games.copy_of(&t.game), to_move, t.version())
         };
-        if self.store().rated(&live.id).await?.is_some() {
-            self.spare(game);
+        if self.ratings.rated(&live.id).await?.is_some() {
+            self.games.spare(game);
             return Err(ApiError::NoHints);
         }
         if let Some(ip) = ip {
             if hints.per_address.check(&ip).is_err() {
-                self.spare(game);
+                self.games.spare(game);
                 return Err(ApiError::RateLimited);
             }
         }
         let place = match hints.reserve(&live.id) {
             Ok(place) => place,
             Err(e) => {
-                self.spare(game);
+                self.games.spare(game);
                 return Err(e);
             }
         };
@@ -193,17 +200,17 @@ impl AppState {
         let seed = hint_seed(&live.id, at);
         // Like a bot's move: counted at the gate (reviews wait), then a
         // worker's permit, in turn with the bots' searches.
-        let _turn = self.inner.bot_gate.bot_turn();
-        let permit = Arc::clone(&self.inner.bot_permits)
+        let _turn = self.workers.gate.bot_turn();
+        let permit = Arc::clone(&self.workers.permits)
             .acquire_owned()
             .await
             .map_err(|_| ApiError::TryLater("the server is stopping".into()))?;
-        let app = self.clone();
+        let games = Arc::clone(&self.games);
         let found = tokio::task::spawn_blocking(move || {
             let _permit = permit;
             let _place = place;
             let h = carcassonne_ai::hint::hint(&game, budget, seed);
-            app.spare(game);
+            games.spare(game);
             h
         })
         .await
@@ -220,11 +227,6 @@ impl AppState {
             samples: h.samples,
             budget: budget.to_string(),
         })
-    }
-
-    /// The hints being worked out.
-    pub fn hints(&self) -> &Arc<Hints> {
-        &self.inner.hints
     }
 }
 

@@ -1,30 +1,35 @@
 //! The services: what the server does, whoever asks (the HTTP handlers in
-//! `routes`, the websocket sessions). Each part does one job:
+//! `routes`, the websocket sessions). One service per domain, as lila's
+//! modules each have their own `Env`: a struct holding only the
+//! repositories and the other services it needs, given in its constructor.
+//! [`AppState`] only puts them together:
 //!
-//! * `games`: the games in memory, one lock per game; creating, loading,
-//!   playing (checked, stored, then applied);
-//! * `driver`: the bots of games in play, on the bots' worker pool;
-//! * `cluster`: servers sharing a PostgreSQL database (changes, heartbeats,
-//!   the bot leases, who is here);
-//! * `quotas`: new games per client address;
-//! * `sweeps`: idle games leaving memory, abandoned games expiring;
-//! * `review`: reviews of finished games, on their own low-priority pool;
-//! * `accounts`: accounts, passwords and sessions, sign-in throttles;
-//! * `hints`: the search's advice to the seat to move, run like a bot's move.
-//! * `ratings`: rated games, profiles, the leaderboard, seats linked to accounts.
-//! * `passkeys`: passkeys (WebAuthn) to sign in to accounts.
-//! * `chat`: a game's chat (players' and spectators'), its rooms and limits;
-//! * `rematch`: the rematch of a finished game, once every player accepts.
-//! * `push`: Web Push notifications (the VAPID key, subscriptions, sending).
-//! * `clock`: time controls, each seat's time, expiry and bots standing in.
-//! * `lobby`: the lobby's tables (kept in the store);
-//! * `play_now`: "Play now", pairing people waiting (kept in the store).
+//! | service | what | uses |
+//! |---|---|---|
+//! | [`Games`] (`games/`) | the games in memory, one lock per game: create, load, play (checked, stored, applied); their clocks | games, clocks, ratings, chat and cluster repositories; quotas |
+//! | [`Bots`] (`bots.rs`) | the bots of games in play, on the bots' worker pool; one server per game (the lease) | games |
+//! | [`Clocks`] (`clocks.rs`) | clocks that run out, seats handed to bots and taken back, "your turn" | games, bots |
+//! | [`Ratings`] (`ratings.rs`) | rated results, profiles, leaderboard, seats linked to accounts | games |
+//! | [`Push`] (`push/`) | Web Push: the VAPID key, subscriptions, notifications sent in the background | games |
+//! | [`Chat`] (`chat.rs`) | a game's chat (players' and spectators'), its rooms and limits; what follows a game | — |
+//! | [`Rematches`] (`rematch.rs`) | the rematch of a finished game, once every player accepts | games, chat, quotas |
+//! | [`Lobby`], [`PlayNow`] (`lobby/`) | the lobby's tables; "Play now", pairing people waiting | games, ratings, quotas |
+//! | [`Accounts`] (`accounts.rs`) | accounts (argon2id), sessions, sign-in throttles | — |
+//! | [`Passkeys`] (`passkeys.rs`) | passkeys (WebAuthn) to sign in | accounts |
+//! | [`Reviews`] (`review/`) | reviews of finished games, on their own low-priority pool | games, the bots' gate |
+//! | [`Hints`] (`hints.rs`) | the search's advice to the seat to move, run like a bot's move | games, the bots' workers |
+//! | [`Cluster`] (`cluster.rs`) | servers sharing PostgreSQL: their news, heartbeats, who is here | games, bots, clocks, chat, lobby |
+//! | [`Sweeps`] (`sweeps.rs`) | idle games leave memory, abandoned games expire | games |
 //!
-//! Services use the store and the engine, never a handler or the connection
-//! layer (docs/architecture.md; `tests::services_import_no_handler`).
+//! Below them: `quotas` (new games per client address) and `ids` (random
+//! ids and tokens). What a move sets off in other services (bots, the next
+//! player told, a result applied) goes through [`GameEvents`], wired here,
+//! so that the games know none of them. Services use the store and the
+//! engine, never a handler or the connection layer (docs/architecture.md;
+//! `tests/layers.rs`).
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Weak};
 
 use tokio::sync::watch;
 
@@ -32,15 +37,15 @@ use crate::config::Config;
 use crate::store::Store;
 
 pub mod accounts;
+pub mod bots;
 pub mod chat;
-pub mod clock;
+pub mod clocks;
 pub mod cluster;
-pub mod driver;
 pub mod games;
 pub mod hints;
+pub mod ids;
 pub mod lobby;
 pub mod passkeys;
-pub mod play_now;
 pub mod push;
 pub mod quotas;
 pub mod ratings;
@@ -48,127 +53,182 @@ pub mod rematch;
 pub mod review;
 pub mod sweeps;
 
-use carcassonne::Game;
+pub use self::accounts::Accounts;
+pub use self::bots::Bots;
+pub use self::chat::Chat;
+pub use self::clocks::Clocks;
+pub use self::cluster::Cluster;
+pub use self::games::{GameEvents, Games};
+pub use self::hints::Hints;
+pub use self::lobby::play_now::PlayNow;
+pub use self::lobby::Lobby;
+pub use self::passkeys::Passkeys;
+pub use self::push::Push;
+pub use self::ratings::Ratings;
+pub use self::rematch::Rematches;
+pub use self::review::Reviews;
+pub use self::sweeps::Sweeps;
 
-use games::Live;
+use self::games::live::{Live, Table};
 
-/// The server's shared state: the store, the games in play, the settings.
+/// The server: its settings, its store, and a service per domain. Cheap to
+/// clone; `app.lobby.open(…)`, `app.accounts.sign_in(…)`.
 #[derive(Clone)]
-pub struct AppState {
-    inner: Arc<Inner>,
-}
+pub struct AppState(Arc<Services>);
 
-struct Inner {
-    store: Arc<dyn Store>,
-    games: Mutex<HashMap<String, Arc<Live>>>,
-    config: Config,
+/// The services, put together once.
+pub struct Services {
+    pub config: Config,
+    pub store: Store,
+    pub games: Arc<Games>,
+    pub bots: Arc<Bots>,
+    pub clocks: Arc<Clocks>,
+    pub ratings: Arc<Ratings>,
+    pub push: Arc<Push>,
+    pub chat: Arc<Chat>,
+    pub rematches: Rematches,
+    pub lobby: Arc<Lobby>,
+    pub play_now: PlayNow,
+    pub accounts: Arc<Accounts>,
+    pub passkeys: Passkeys,
+    pub reviews: Reviews,
+    pub hints: Arc<Hints>,
+    pub cluster: Arc<Cluster>,
+    pub sweeps: Arc<Sweeps>,
     /// Becomes true when the server begins to stop: websockets close.
     stopping: watch::Sender<bool>,
-    /// One permit per bot search that may run at once.
-    bot_permits: Arc<tokio::sync::Semaphore>,
-    /// Bot searches waiting or running: reviews wait while there are any.
-    bot_gate: Arc<review::BotGate>,
-    /// Reviews of finished games, on their own threads.
-    reviews: Arc<review::Reviews>,
-    /// New games per client address.
-    quotas: quotas::Quotas,
-    /// Bot searches started on this server (each bot move is thought about
-    /// by one server only).
-    bot_thoughts: std::sync::atomic::AtomicU64,
-    /// This server has left the storage's servers (it is stopping).
-    left: std::sync::atomic::AtomicBool,
-    /// Games whose buffers a move being checked may reuse (a copy of a game
-    /// allocates its board; a copy into a spare one does not).
-    spare_games: Mutex<Vec<Game>>,
-    /// Sign-in throttles and password hashing.
-    accounts: accounts::Accounts,
-    /// Hints being worked out, and their rate per address.
-    hints: Arc<hints::Hints>,
-    /// Passkeys: the relying party, ceremonies started per address.
-    passkeys: passkeys::Passkeys,
-    /// Chat rooms of the games with sockets here, and chat rate limits.
-    chat: chat::Rooms,
-    /// Web Push: the VAPID key and the queue of notifications.
-    push: push::Push,
-    /// The server's clock (tests move it on).
-    now: clock::Now,
-    /// The lobby's list as this server last read it.
-    lobby: lobby::Lobby,
+}
+
+impl std::ops::Deref for AppState {
+    type Target = Services;
+
+    fn deref(&self) -> &Services {
+        &self.0
+    }
 }
 
 impl AppState {
-    /// The server's state. Inside a tokio runtime, it also starts following
-    /// the storage's changes made by other servers (if it reports any).
-    pub fn new(store: Arc<dyn Store>, config: Config) -> AppState {
-        let bot_gate = Arc::new(review::BotGate::default());
-        let inner = Inner {
-            store,
-            games: Mutex::new(HashMap::new()),
-            stopping: watch::channel(false).0,
-            bot_permits: Arc::new(tokio::sync::Semaphore::new(config.bot_workers.max(1))),
-            reviews: Arc::new(review::Reviews::new(config.quick_bots, &config, Arc::clone(&bot_gate))),
-            bot_gate,
-            quotas: quotas::Quotas::default(),
-            bot_thoughts: Default::default(),
-            left: Default::default(),
-            spare_games: Mutex::default(),
-            accounts: accounts::Accounts::default(),
-            hints: Arc::new(hints::Hints::new(config.quick_bots, config.bot_workers)),
-            passkeys: passkeys::Passkeys::new(&config),
-            chat: chat::Rooms::default(),
-            push: push::Push::default(),
-            now: clock::Now::default(),
-            lobby: lobby::Lobby::default(),
+    /// The server's state. Inside a tokio runtime, it also starts its
+    /// background work: following the storage's changes made by other
+    /// servers (if it reports any), heartbeats, sweeps, the clocks'
+    /// sweeper, notifications, the lobby.
+    pub fn new(store: Store, config: Config) -> AppState {
+        let quotas = Arc::new(quotas::Quotas::new(&config));
+        let workers = bots::Workers::new(config.bot_workers);
+        let left = Arc::new(AtomicBool::new(false));
+        let programs = config.external_bots.clone();
+        let games = Arc::new(Games::new(&store, programs.clone(), Arc::clone(&quotas), games::clock::Now::default()));
+        let bots = Bots::new(&store, Arc::clone(&games), workers.clone(), &config);
+        let clocks = Arc::new(Clocks::new(&store, Arc::clone(&games), Arc::clone(&bots), Arc::clone(&left)));
+        let ratings = Arc::new(Ratings::new(&store, Arc::clone(&games), &config));
+        let push = Arc::new(Push::new(&store, Arc::clone(&games), config.push.clone()));
+        let chat = Arc::new(Chat::new(&store));
+        let rematches = Rematches::new(&store, Arc::clone(&games), Arc::clone(&chat), Arc::clone(&quotas));
+        let lobby = Arc::new(Lobby::new(
+            &store,
+            Arc::clone(&games),
+            Arc::clone(&ratings),
+            Arc::clone(&quotas),
+            programs.clone(),
+        ));
+        let play_now = PlayNow::new(&store, Arc::clone(&games), Arc::clone(&ratings), Arc::clone(&quotas), programs);
+        let accounts = Arc::new(Accounts::new(&store, &config));
+        let passkeys = Passkeys::new(&store, Arc::clone(&accounts), &config);
+        let reviews = Reviews::new(&store, Arc::clone(&games), &config, Arc::clone(&workers.gate));
+        let hints = Arc::new(Hints::new(&store, Arc::clone(&games), workers, config.quick_bots, config.bot_workers));
+        let cluster = Arc::new(Cluster::new(
+            &store,
+            Arc::clone(&games),
+            Arc::clone(&bots),
+            Arc::clone(&clocks),
+            Arc::clone(&chat),
+            Arc::clone(&lobby),
+            left,
+        ));
+        let sweeps = Arc::new(Sweeps::new(&store, Arc::clone(&games), &config));
+        games.tell(Arc::new(Followers {
+            bots: Arc::downgrade(&bots),
+            push: Arc::downgrade(&push),
+            ratings: Arc::downgrade(&ratings),
+        }));
+        let app = AppState(Arc::new(Services {
             config,
-        };
-        let app = AppState { inner: Arc::new(inner) };
+            store,
+            games,
+            bots,
+            clocks,
+            ratings,
+            push,
+            chat,
+            rematches,
+            lobby,
+            play_now,
+            accounts,
+            passkeys,
+            reviews,
+            hints,
+            cluster,
+            sweeps,
+            stopping: watch::channel(false).0,
+        }));
         if tokio::runtime::Handle::try_current().is_ok() {
-            app.follow_changes();
-            app.beat_now_and_then();
-            app.sweep_idle_games();
-            app.expire_now_and_then();
-            app.settle_now_and_then();
-            app.start_push();
-            app.sweep_clocks_now_and_then();
-            app.follow_lobby();
+            app.cluster.start();
+            app.sweeps.start();
+            app.ratings.start();
+            app.push.start();
+            app.clocks.start();
+            app.lobby.start();
         }
         app
     }
 
+    /// The server's settings.
     pub fn config(&self) -> &Config {
-        &self.inner.config
+        &self.0.config
     }
 
-    pub fn store(&self) -> &Arc<dyn Store> {
-        &self.inner.store
-    }
-
-    /// Games held in memory now.
-    pub fn games_in_memory(&self) -> usize {
-        self.games().len()
-    }
-
-    /// Bot searches started by this server since it started.
-    pub fn bot_thoughts(&self) -> u64 {
-        self.inner.bot_thoughts.load(std::sync::atomic::Ordering::Relaxed)
-    }
-
-    /// Bot searches running now (at most `Config::bot_workers`).
-    pub fn bots_searching(&self) -> usize {
-        self.inner.config.bot_workers.max(1) - self.inner.bot_permits.available_permits()
+    /// The server's store (the repositories of every domain).
+    pub fn store(&self) -> &Store {
+        &self.0.store
     }
 
     /// Tells every websocket that the server is stopping.
     pub fn begin_shutdown(&self) {
-        self.inner.stopping.send_replace(true);
+        self.stopping.send_replace(true);
     }
 
     /// Becomes true when the server begins to stop.
     pub fn stopping(&self) -> watch::Receiver<bool> {
-        self.inner.stopping.subscribe()
+        self.stopping.subscribe()
+    }
+}
+
+/// What follows a move, in the services that follow it (held weakly: the
+/// games outlive none of them).
+struct Followers {
+    bots: Weak<Bots>,
+    push: Weak<Push>,
+    ratings: Weak<Ratings>,
+}
+
+#[async_trait::async_trait]
+impl GameEvents for Followers {
+    fn bots(&self, live: &Arc<Live>) {
+        if let Some(bots) = self.bots.upgrade() {
+            bots.kick(live);
+        }
     }
 
-    fn games(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Live>>> {
-        self.inner.games.lock().unwrap_or_else(|e| e.into_inner())
+    fn moved(&self, live: &Live, table: &Table) {
+        if let Some(push) = self.push.upgrade() {
+            push.notify_turn(live, table);
+        }
+    }
+
+    async fn finished(&self, id: &str, scores: &[u32], forced_loser: Option<usize>) {
+        let Some(ratings) = self.ratings.upgrade() else { return };
+        if let Err(e) = ratings.settle(id, scores, forced_loser).await {
+            tracing::warn!(game = %id, error = %e, "the ratings could not be updated");
+        }
     }
 }

@@ -23,13 +23,14 @@ use webauthn_rs::prelude::{
     RegisterPublicKeyCredential, Url, Uuid, Webauthn, WebauthnBuilder,
 };
 
-use super::accounts::Session;
-use super::games::{new_token, now_ms};
-use super::AppState;
+use std::sync::Arc;
+
+use super::accounts::{Accounts, Session};
+use super::ids::{new_token, now_ms};
 use crate::config::Config;
 use crate::error::ApiError;
 use crate::names::clean_name;
-use crate::store::{hash_token, Account, PasskeyChallenge, StoredPasskey};
+use crate::store::{hash_token, Account, PasskeyChallenge, PasskeyRepo, Store, StoredPasskey};
 
 /// Passkeys one account may have.
 pub const MAX_PASSKEYS: usize = 10;
@@ -74,8 +75,12 @@ pub fn passkey_origin(url: &str) -> Result<String, String> {
 
 type Limiter<K> = crate::limits::Keyed<K>;
 
-/// What the passkeys service keeps in memory.
+/// Passkeys: a second way to sign in.
 pub struct Passkeys {
+    repo: Arc<dyn PasskeyRepo>,
+    accounts: Arc<Accounts>,
+    /// `Config::passkey_challenge_ttl`.
+    ttl: Duration,
     /// `None` when `Config::public_url` is not a usable origin (logged).
     webauthn: Option<Webauthn>,
     /// The origin pages must come from.
@@ -87,7 +92,7 @@ pub struct Passkeys {
 }
 
 impl Passkeys {
-    pub fn new(config: &Config) -> Passkeys {
+    pub fn new(store: &Store, accounts: Arc<Accounts>, config: &Config) -> Passkeys {
         let (origin, any_port) = match &config.public_url {
             Some(url) => match passkey_origin(url) {
                 Ok(o) => (Url::parse(&o).ok(), false),
@@ -114,6 +119,9 @@ impl Passkeys {
             .unwrap_or_else(|| governor::Quota::per_minute(one))
             .allow_burst(std::num::NonZeroU32::new(STARTS_PER_ADDRESS).unwrap_or(one));
         Passkeys {
+            repo: Arc::clone(&store.passkeys),
+            accounts,
+            ttl: config.passkey_challenge_ttl,
             webauthn,
             origin: origin.unwrap_or_else(|| Url::parse("http://localhost").expect("a URL")),
             any_port,
@@ -200,14 +208,10 @@ fn challenge_hash(token: &str) -> Result<String, ApiError> {
     }
 }
 
-impl AppState {
-    fn passkeys_service(&self) -> &Passkeys {
-        &self.inner.passkeys
-    }
-
+impl Passkeys {
     /// webauthn-rs, if passkeys work for pages of `origin`.
     fn webauthn_for(&self, origin: Option<&str>) -> Result<&Webauthn, ApiError> {
-        let p = self.passkeys_service();
+        let p = self;
         match &p.webauthn {
             Some(w) if p.serves(origin) => Ok(w),
             _ => Err(ApiError::PasskeysUnavailable),
@@ -215,14 +219,14 @@ impl AppState {
     }
 
     fn webauthn(&self) -> Result<&Webauthn, ApiError> {
-        self.passkeys_service().webauthn.as_ref().ok_or(ApiError::PasskeysUnavailable)
+        self.webauthn.as_ref().ok_or(ApiError::PasskeysUnavailable)
     }
 
     /// Keeps a ceremony's state; the token for the browser.
     async fn keep_challenge(&self, kind: &str, account: Option<&Account>, state: String) -> Result<String, ApiError> {
         let token = new_token()?;
         let now = now_ms();
-        let ttl = i64::try_from(self.config().passkey_challenge_ttl.as_millis()).unwrap_or(i64::MAX / 4);
+        let ttl = i64::try_from(self.ttl.as_millis()).unwrap_or(i64::MAX / 4);
         let challenge = PasskeyChallenge {
             id_hash: hash_token(&token),
             kind: kind.into(),
@@ -230,7 +234,7 @@ impl AppState {
             state,
             expires_at: now.saturating_add(ttl),
         };
-        self.store().save_passkey_challenge(&challenge, now).await?;
+        self.repo.save_challenge(&challenge, now).await?;
         Ok(token)
     }
 
@@ -238,21 +242,21 @@ impl AppState {
     /// there (never was, taken, or too old).
     async fn take_challenge(&self, kind: &str, token: &str) -> Result<PasskeyChallenge, ApiError> {
         let hash = challenge_hash(token)?;
-        self.store().take_passkey_challenge(&hash, kind, now_ms()).await?.ok_or(ApiError::ChallengeExpired)
+        self.repo.take_challenge(&hash, kind, now_ms()).await?.ok_or(ApiError::ChallengeExpired)
     }
 
     /// The account's passkeys.
     ///
     /// # Errors
     /// The storage fails.
-    pub async fn passkeys_of(&self, account: &Account) -> Result<Vec<PasskeyInfo>, ApiError> {
-        Ok(self.store().passkeys(&account.id).await?.iter().map(PasskeyInfo::from).collect())
+    pub async fn of(&self, account: &Account) -> Result<Vec<PasskeyInfo>, ApiError> {
+        Ok(self.repo.of(&account.id).await?.iter().map(PasskeyInfo::from).collect())
     }
 
     /// Whether pages served under this `Host` can use passkeys (a hint for
     /// the page: a `GET` carries no `Origin`; the ceremonies check the origin).
-    pub fn passkeys_available(&self, host: Option<&str>) -> bool {
-        let p = self.passkeys_service();
+    pub fn available(&self, host: Option<&str>) -> bool {
+        let p = self;
         host.is_some_and(|h| p.serves(Some(&format!("{}://{h}", p.origin.scheme()))))
     }
 
@@ -261,15 +265,15 @@ impl AppState {
     /// # Errors
     /// `passkeys_unavailable`, `quota_exceeded` (the account has
     /// [`MAX_PASSKEYS`]), `too_many_attempts`.
-    pub async fn start_passkey_registration(
+    pub async fn start_registration(
         &self,
         account: &Account,
         origin: Option<&str>,
         address: IpAddr,
     ) -> Result<Started, ApiError> {
         let webauthn = self.webauthn_for(origin)?;
-        self.passkeys_service().start(address)?;
-        let existing = self.store().passkeys(&account.id).await?;
+        self.start(address)?;
+        let existing = self.repo.of(&account.id).await?;
         if existing.len() >= MAX_PASSKEYS {
             return Err(ApiError::Quota(format!("{MAX_PASSKEYS} passkeys per account")));
         }
@@ -298,7 +302,7 @@ impl AppState {
     /// `challenge_expired`, `passkey_refused` (the browser's answer does
     /// not check out, or the passkey is stored already), `bad_request`
     /// (the name), `quota_exceeded`.
-    pub async fn finish_passkey_registration(
+    pub async fn finish_registration(
         &self,
         account: &Account,
         token: &str,
@@ -329,34 +333,34 @@ impl AppState {
             created_at: now_ms(),
             used_at: None,
         };
-        if !self.store().add_passkey(&stored, MAX_PASSKEYS).await? {
-            if self.store().passkeys(&account.id).await?.len() >= MAX_PASSKEYS {
+        if !self.repo.add(&stored, MAX_PASSKEYS).await? {
+            if self.repo.of(&account.id).await?.len() >= MAX_PASSKEYS {
                 return Err(ApiError::Quota(format!("{MAX_PASSKEYS} passkeys per account")));
             }
             return Err(refused("the credential is stored already"));
         }
-        self.passkeys_of(account).await
+        self.of(account).await
     }
 
     /// Removes one of the account's passkeys: those left.
     ///
     /// # Errors
     /// `not_found`.
-    pub async fn remove_passkey(&self, account: &Account, id: &str) -> Result<Vec<PasskeyInfo>, ApiError> {
+    pub async fn remove(&self, account: &Account, id: &str) -> Result<Vec<PasskeyInfo>, ApiError> {
         let plausible = id.len() <= MAX_CREDENTIAL_ID && id.bytes().all(|b| b.is_ascii_hexdigit());
-        if !plausible || !self.store().delete_passkey(&account.id, id).await? {
+        if !plausible || !self.repo.delete(&account.id, id).await? {
             return Err(ApiError::NotFound("that passkey".into()));
         }
-        self.passkeys_of(account).await
+        self.of(account).await
     }
 
     /// Starts a sign-in with a passkey, from a page of `origin`.
     ///
     /// # Errors
     /// `passkeys_unavailable`, `too_many_attempts`.
-    pub async fn start_passkey_sign_in(&self, origin: Option<&str>, address: IpAddr) -> Result<Started, ApiError> {
+    pub async fn start_sign_in(&self, origin: Option<&str>, address: IpAddr) -> Result<Started, ApiError> {
         let webauthn = self.webauthn_for(origin)?;
-        self.passkeys_service().start(address)?;
+        self.start(address)?;
         let (rcr, state) =
             webauthn.start_discoverable_authentication().map_err(|e| ApiError::Storage(format!("webauthn: {e}")))?;
         let options = serde_json::to_value(&rcr).map_err(|e| ApiError::Storage(e.to_string()))?;
@@ -370,14 +374,15 @@ impl AppState {
     /// # Errors
     /// `challenge_expired`, `passkey_refused` (an unknown passkey, or an
     /// answer that does not check out), `too_many_attempts`.
-    pub async fn finish_passkey_sign_in(
+    pub async fn finish_sign_in(
         &self,
         token: &str,
         credential: &PublicKeyCredential,
         address: IpAddr,
+        device: Option<&str>,
     ) -> Result<Session, ApiError> {
         let webauthn = self.webauthn()?;
-        self.count_sign_in_attempt(address)?;
+        self.accounts.count_sign_in_attempt(address)?;
         let challenge = self.take_challenge(SIGN_IN, token).await?;
         let state: DiscoverableAuthentication = parse(&challenge.state)?;
         let (handle, cred_id) = webauthn.identify_discoverable_authentication(credential).map_err(refused)?;
@@ -385,8 +390,7 @@ impl AppState {
             return Err(refused("a credential id too long"));
         }
         let id = hex(cred_id);
-        let (stored, account) =
-            self.store().passkey_by_credential(&id).await?.ok_or_else(|| refused("an unknown credential"))?;
+        let (stored, account) = self.repo.by_credential(&id).await?.ok_or_else(|| refused("an unknown credential"))?;
         if handle != user_handle(&account) {
             return Err(refused("the user handle is not the account's"));
         }
@@ -395,7 +399,7 @@ impl AppState {
             .finish_discoverable_authentication(credential, state, &[DiscoverableKey::from(&passkey)])
             .map_err(refused)?;
         passkey.update_credential(&result);
-        self.store().passkey_used(&id, &json(&passkey)?, now_ms()).await?;
-        self.start_session(account).await
+        self.repo.used(&id, &json(&passkey)?, now_ms()).await?;
+        self.accounts.start_session(account, device).await
     }
 }

@@ -10,7 +10,7 @@ use std::net::IpAddr;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
-use super::games::Live;
+use super::games::live::Live;
 use crate::config::Config;
 use crate::error::ApiError;
 use crate::limits::Pruning;
@@ -33,25 +33,34 @@ impl Default for Quota {
 
 /// Per client address (its key: `listen::addr_key`): when it created games
 /// in the last hour, and the unfinished games it created.
-pub struct Quotas(Mutex<HashMap<IpAddr, Quota>>, Pruning);
-
-impl Default for Quotas {
-    fn default() -> Quotas {
-        Quotas(Mutex::default(), Pruning::new(10_000))
-    }
+pub struct Quotas {
+    by_ip: Mutex<HashMap<IpAddr, Quota>>,
+    pruning: Pruning,
+    /// `Config::max_new_games_per_hour_per_ip`, `Config::max_active_games_per_ip`.
+    per_hour: usize,
+    active: usize,
 }
 
 impl Quotas {
+    pub fn new(config: &Config) -> Quotas {
+        Quotas {
+            by_ip: Mutex::default(),
+            pruning: Pruning::new(10_000),
+            per_hour: config.max_new_games_per_hour_per_ip,
+            active: config.max_active_games_per_ip,
+        }
+    }
+
     fn map(&self) -> std::sync::MutexGuard<'_, HashMap<IpAddr, Quota>> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner())
+        self.by_ip.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Counts a new game against `ip`'s quotas, or says which is used up.
-    pub fn take(&self, ip: Option<IpAddr>, c: &Config) -> Result<(), ApiError> {
+    pub fn take(&self, ip: Option<IpAddr>) -> Result<(), ApiError> {
         let Some(ip) = ip else { return Ok(()) };
         let mut quotas = self.map();
         // Addresses with nothing left to count go.
-        self.1.maybe(quotas.len(), || {
+        self.pruning.maybe(quotas.len(), || {
             quotas.retain(|_, q| !q.active.is_empty() || q.created.back().is_some_and(|t| t.elapsed() < HOUR));
             quotas.len()
         });
@@ -63,20 +72,17 @@ impl Quotas {
         // (they must not count) or has doubled since: pruning it on every
         // game cost O(n²) under a raised cap (17 % of the server's time
         // while 10,000 games started from one address).
-        if q.active.len() >= c.max_active_games_per_ip || q.pruning.due(q.active.len()) {
+        if q.active.len() >= self.active || q.pruning.due(q.active.len()) {
             q.active.retain(|live| live.upgrade().is_some_and(|live| !live.finished()));
             q.pruning.pruned(q.active.len());
         }
-        if q.created.len() >= c.max_new_games_per_hour_per_ip {
-            return Err(ApiError::Quota(format!(
-                "{} new games an hour from one address",
-                c.max_new_games_per_hour_per_ip
-            )));
+        if q.created.len() >= self.per_hour {
+            return Err(ApiError::Quota(format!("{} new games an hour from one address", self.per_hour)));
         }
-        if q.active.len() >= c.max_active_games_per_ip {
+        if q.active.len() >= self.active {
             return Err(ApiError::Quota(format!(
                 "{} unfinished games from one address: finish one first",
-                c.max_active_games_per_ip
+                self.active
             )));
         }
         q.created.push_back(Instant::now());

@@ -1,17 +1,22 @@
 //! Ratings, profiles, the leaderboard and the seats linked to accounts
 //! (docs/web.md, *Ratings and profiles*). The maths is `crate::rating`;
-//! a result is applied once by the store's claim ([`Store::apply_rating`]).
+//! a result is applied once by the store's claim ([`RatingRepo::apply`]).
 
 use std::collections::HashMap;
+use std::sync::{Arc, Weak};
 
-use carcassonne::Rules;
 use serde_json::{json, Value};
 
-use super::AppState;
+use super::games::clock::ClockState;
+use super::games::Games;
+use super::ids::{now_ms, plausible_id};
 use crate::error::ApiError;
 use crate::names::{clean_name, name_key};
 use crate::rating::{bot_rating, rank_seats, Pool, Rating, BOT_DEVIATION, PROVISIONAL_GAMES};
-use crate::store::{hash_token, Account, RatedResult, RatedSeat, RatingChange, RatingRow, Seat, DELETED_ACCOUNT};
+use crate::store::{
+    hash_token, Account, AccountRepo, Change, ClockRepo, ClusterRepo, GameRepo, RatedResult, RatedSeat, RatingChange,
+    RatingRepo, RatingRow, Seat, Store, DELETED_ACCOUNT,
+};
 
 /// The most seats one request may link.
 pub const MAX_LINKS: usize = 50;
@@ -26,31 +31,9 @@ pub const LEADERBOARD_SIZE: usize = 50;
 
 /// How a deleted account's seat is named in lists and profiles.
 pub const DELETED_NAME: &str = "deleted player";
-
-/// Whether a game may be rated: the creator signed in, seated once at
-/// their screen (everyone else is invited, and links their seat by
-/// signing in), the rules a preset without house rules, every bot a rated
-/// level.
-///
-/// # Errors
-/// `not_ratable`, saying why.
-pub fn check_rated(seats: &[Seat], rules: &Rules, account: Option<&Account>) -> Result<(), ApiError> {
-    let refuse = |why: &str| Err(ApiError::NotRatable(why.into()));
-    if account.is_none() {
-        return refuse("sign in to play a rated game");
-    }
-    let here = seats.iter().filter(|s| matches!(s, Seat::Human { remote: false, .. })).count();
-    if here != 1 {
-        return refuse("a rated game seats you once: invite the other people to their own seats");
-    }
-    if let Some(i) = seats.iter().position(|s| s.bot_level().is_some_and(|l| bot_rating(&l).is_none())) {
-        return refuse(&format!("seat {}: only the built-in bot levels play rated games", i + 1));
-    }
-    if *rules != Rules::preset(rules.preset) {
-        return refuse("rated games are played by a preset's rules, without house rules");
-    }
-    Ok(())
-}
+/// Rated games two accounts may play together in a day: the next ones
+/// count for nothing.
+pub const TOGETHER_PER_DAY: u64 = 2;
 
 /// A rating as shown: its pool, rating and deviation on the shown scale.
 fn shown(pool: Pool, r: &Rating) -> (f64, f64) {
@@ -69,19 +52,31 @@ fn rating_json(row: &RatingRow) -> Value {
     })
 }
 
-impl AppState {
-    /// After creating a game: links the creator's seat (its row in the
-    /// store), marks a rated game.
-    pub(super) async fn created_rated(&self, id: &str, seats: &[Seat], rated: bool) -> Result<(), ApiError> {
-        for s in seats {
-            if let Seat::Human { token_hash, account: Some(account), .. } = s {
-                self.store().link_seat(id, token_hash, account).await?;
-            }
+/// Ratings, profiles and the leaderboard.
+pub struct Ratings {
+    repo: Arc<dyn RatingRepo>,
+    stored: Arc<dyn GameRepo>,
+    accounts: Arc<dyn AccountRepo>,
+    clocks: Arc<dyn ClockRepo>,
+    cluster: Arc<dyn ClusterRepo>,
+    games: Arc<Games>,
+    /// `Config::rated_min_age`, `Config::rated_min_games`.
+    min_age: std::time::Duration,
+    min_games: usize,
+}
+
+impl Ratings {
+    pub fn new(store: &Store, games: Arc<Games>, config: &crate::config::Config) -> Ratings {
+        Ratings {
+            repo: Arc::clone(&store.ratings),
+            stored: Arc::clone(&store.games),
+            accounts: Arc::clone(&store.accounts),
+            clocks: Arc::clone(&store.clocks),
+            cluster: Arc::clone(&store.cluster),
+            games,
+            min_age: config.rated_min_age,
+            min_games: config.rated_min_games,
         }
-        if rated {
-            self.store().mark_rated(id, Pool::of_players(seats.len()).word()).await?;
-        }
-        Ok(())
     }
 
     /// Applies a finished rated game's result (final `scores`; a seat that
@@ -92,17 +87,17 @@ impl AppState {
     ///
     /// # Errors
     /// The storage fails (nothing is applied; a later call may).
-    pub async fn settle_rating(
+    pub async fn settle(
         &self,
         id: &str,
         scores: &[u32],
         forced_loser: Option<usize>,
     ) -> Result<Option<Vec<RatingChange>>, ApiError> {
-        match self.store().rated(id).await? {
+        match self.repo.rated(id).await? {
             None | Some(true) => return Ok(None),
             Some(false) => {}
         }
-        let stored = self.store().load(id).await?.ok_or_else(|| ApiError::NotFound(format!("game {id}")))?;
+        let stored = self.stored.load(id).await?.ok_or_else(|| ApiError::NotFound(format!("game {id}")))?;
         let pool = Pool::of_players(stored.seats.len());
         let places = rank_seats(scores, forced_loser);
         let mut seats = Vec::new();
@@ -115,6 +110,12 @@ impl AppState {
                         void = true;
                     }
                     RatedSeat { seat: i as u8, account: Some(a.clone()), fixed: None, place }
+                }
+                // An account deleted before the end: its result stands for
+                // the others, against a player of the starting rating.
+                Seat::Human { account: Some(_), .. } => {
+                    let fixed = pool.native(pool.shown(&pool.start()).0, BOT_DEVIATION);
+                    RatedSeat { seat: i as u8, account: None, fixed: Some(fixed), place }
                 }
                 Seat::Bot { level, .. } => match bot_rating(level) {
                     Some(r) => {
@@ -135,16 +136,59 @@ impl AppState {
         if void {
             tracing::info!(game = %id, "a rated game is void: a seat was not a signed-in player");
             seats.clear();
+        } else if let Some(why) = self.farmed(id, &seats).await? {
+            tracing::info!(game = %id, why, "a rated game counts for nothing");
+            seats.clear();
         }
-        let result = RatedResult { game: id.to_string(), pool, seats, at: super::games::now_ms() };
-        Ok(self.store().apply_rating(&result).await?)
+        let result = RatedResult { game: id.to_string(), pool, seats, at: now_ms() };
+        Ok(self.repo.apply(&result).await?)
+    }
+
+    /// Why a rated game's result must count for nothing, if it must (the
+    /// defences against farming a rating with puppet accounts): an account
+    /// too new (younger than `Config::rated_min_age` and fewer than
+    /// `Config::rated_min_games` finished games), two seats taken from one
+    /// client address, or two
+    /// accounts that played [`TOGETHER_PER_DAY`] rated games together in
+    /// the last day already.
+    async fn farmed(&self, id: &str, seats: &[RatedSeat]) -> Result<Option<&'static str>, ApiError> {
+        let now = now_ms();
+        let accounts: Vec<&str> = seats.iter().filter_map(|s| s.account.as_deref()).collect();
+        for a in &accounts {
+            let old = match self.accounts.by_id(a).await? {
+                Some(account) => now - account.created_at >= self.min_age.as_millis() as i64,
+                None => false,
+            };
+            if !old {
+                let games = self.repo.account_games(a, self.min_games + 1).await?;
+                let finished = games.iter().filter(|g| g.game.id != id && g.game.progress.finished).count();
+                if finished < self.min_games {
+                    return Ok(Some("an account too new to play rated games"));
+                }
+            }
+        }
+        let linked = self.repo.linked(id).await?;
+        for (i, (_, _, address)) in linked.iter().enumerate() {
+            if address.is_some() && linked[..i].iter().any(|(_, _, other)| other == address) {
+                return Ok(Some("two seats taken from one address"));
+            }
+        }
+        let day = now - 24 * 3600 * 1000;
+        for (i, a) in accounts.iter().enumerate() {
+            for b in &accounts[i + 1..] {
+                if self.repo.together(a, b, day).await? >= TOGETHER_PER_DAY {
+                    return Ok(Some("the same accounts' third rated game in a day"));
+                }
+            }
+        }
+        Ok(None)
     }
 
     /// An account's two-player (Glicko-2) rating, rounded, and whether it
     /// is provisional (a new account's is the starting rating): the lobby
     /// shows a table host's, Play now pairs by it. `None` if the store fails.
-    pub(super) async fn duel_rating(&self, account: &str) -> Option<(i64, bool)> {
-        let rows = self.store().account_ratings(account).await.ok()?;
+    pub async fn duel_rating(&self, account: &str) -> Option<(i64, bool)> {
+        let rows = self.repo.of(account).await.ok()?;
         let (rating, games) = match rows.iter().find(|r| r.pool == Pool::Duel) {
             Some(row) => (row.rating, row.games),
             None => (Pool::Duel.start(), 0),
@@ -159,24 +203,26 @@ impl AppState {
     /// # Errors
     /// The storage fails.
     pub async fn settle_unsettled(&self) -> Result<usize, ApiError> {
-        let before = super::games::now_ms() - 60_000;
+        let before = now_ms() - 60_000;
         let mut applied = 0;
-        for (id, scores) in self.store().unsettled_ratings(before, 100).await? {
-            let forced = self.timed_out_seat(&id).await;
-            applied += usize::from(self.settle_rating(&id, &scores, forced).await?.is_some());
+        for (id, scores) in self.repo.unsettled(before, 100).await? {
+            // The seat that ran out of time first (its stored clocks), if one did.
+            let clock = self.clocks.load(&id).await.ok().flatten();
+            let forced = clock.and_then(|json| serde_json::from_str::<ClockState>(&json).ok()?.timed_out);
+            applied += usize::from(self.settle(&id, &scores, forced.map(usize::from)).await?.is_some());
         }
         Ok(applied)
     }
 
-    /// Settles what is left unsettled ([`AppState::settle_unsettled`]): a
+    /// Settles what is left unsettled ([`Ratings::settle_unsettled`]): a
     /// minute after start, then every ten minutes.
-    pub(super) fn settle_now_and_then(&self) {
-        let weak = std::sync::Arc::downgrade(&self.inner);
+    pub fn start(self: &Arc<Self>) {
+        let weak: Weak<Ratings> = Arc::downgrade(self);
         tokio::spawn(async move {
             tokio::time::sleep(std::time::Duration::from_secs(60)).await;
             loop {
-                let Some(inner) = weak.upgrade() else { return };
-                if let Err(e) = (AppState { inner }).settle_unsettled().await {
+                let Some(ratings) = weak.upgrade() else { return };
+                if let Err(e) = ratings.settle_unsettled().await {
                     tracing::warn!(error = %e, "cannot settle the rated games left unsettled");
                 }
                 tokio::time::sleep(std::time::Duration::from_secs(600)).await;
@@ -194,22 +240,31 @@ impl AppState {
         &self,
         account: &Account,
         held: &[(String, String)],
+        address: Option<std::net::IpAddr>,
     ) -> Result<Vec<(String, u8)>, ApiError> {
+        let address = address.map(|ip| hash_token(&ip.to_string()));
         if held.len() > MAX_LINKS {
             return Err(ApiError::BadRequest(format!("at most {MAX_LINKS} seats at once")));
         }
         let mut linked = Vec::new();
         for (game, token) in held {
-            if !super::games::plausible_id(game) || token.is_empty() || token.len() > 128 {
+            if !plausible_id(game) || token.is_empty() || token.len() > 128 {
                 continue;
             }
             let hash = hash_token(token);
-            let Some(seat) = self.store().link_seat(game, &hash, &account.id).await? else { continue };
-            // The game in memory (on this server) knows it too.
-            if let Some(live) = self.in_memory(game) {
+            let Some(seat) = self.repo.link_seat(game, &hash, &account.id, address.as_deref()).await? else { continue };
+            // The game in memory (on this server) knows it too, and the
+            // other servers sharing the storage are told.
+            if let Some(live) = self.games.in_memory(game) {
                 let mut table = live.lock().await;
                 if let Some(Seat::Human { account: a @ None, .. }) = table.seats.get_mut(seat as usize) {
                     *a = Some(account.id.clone());
+                }
+            }
+            if let Some(server) = self.cluster.server() {
+                let change = Change::Seats { game: game.clone(), server: server.to_string() };
+                if let Err(e) = self.cluster.publish(&change).await {
+                    tracing::warn!(game = %game, error = %e, "cannot tell the other servers of a seat linked");
                 }
             }
             linked.push((game.clone(), seat));
@@ -224,7 +279,7 @@ impl AppState {
         if key.is_empty() || name.len() > 200 {
             return Err(missing());
         }
-        self.store().account_by_key(&key).await?.ok_or_else(missing)
+        self.accounts.by_key(&key).await?.ok_or_else(missing)
     }
 
     /// What a game did to its players' ratings: `{"rated", "settled",
@@ -236,7 +291,7 @@ impl AppState {
     /// # Errors
     /// `not_found`; the storage fails.
     pub async fn game_ratings(&self, id: &str) -> Result<Value, ApiError> {
-        let live = self.game(id).await?;
+        let live = self.games.game(id).await?;
         let (rated, seats) = {
             let table = live.table.lock().await;
             let seats: Vec<(usize, String)> = table
@@ -253,15 +308,14 @@ impl AppState {
         if !rated {
             return Ok(json!({ "rated": false, "settled": false, "players": [] }));
         }
-        let store = self.store();
-        let settled = store.rated(id).await? == Some(true);
+        let settled = self.repo.rated(id).await? == Some(true);
         let mut players = Vec::new();
         if settled {
             let ids: Vec<String> = seats.iter().map(|(_, a)| a.clone()).collect();
-            let names: HashMap<String, String> = store.account_names(&ids).await?.into_iter().collect();
+            let names: HashMap<String, String> = self.repo.account_names(&ids).await?.into_iter().collect();
             for (seat, account) in &seats {
                 // The game just ended: among the account's latest rows.
-                let history = store.rating_history(account, 20).await?;
+                let history = self.repo.history(account, 20).await?;
                 if let (Some(h), Some(name)) = (history.iter().find(|h| h.game == id), names.get(account)) {
                     players.push(json!({
                         "seat": seat,
@@ -282,10 +336,9 @@ impl AppState {
     /// `not_found` for a name no account has; the storage fails.
     pub async fn profile(&self, name: &str) -> Result<Value, ApiError> {
         let account = self.player(name).await?;
-        let store = self.store();
-        let ratings = store.account_ratings(&account.id).await?;
-        let history = store.rating_history(&account.id, HISTORY_ROWS).await?;
-        let games = store.account_games(&account.id, STATS_GAMES).await?;
+        let ratings = self.repo.of(&account.id).await?;
+        let history = self.repo.history(&account.id, HISTORY_ROWS).await?;
+        let games = self.repo.account_games(&account.id, STATS_GAMES).await?;
         // Names of the accounts seated in the games listed.
         let mut ids: Vec<String> = games
             .iter()
@@ -295,7 +348,7 @@ impl AppState {
             .collect();
         ids.sort();
         ids.dedup();
-        let names: HashMap<String, String> = store.account_names(&ids).await?.into_iter().collect();
+        let names: HashMap<String, String> = self.repo.account_names(&ids).await?.into_iter().collect();
         let changes: HashMap<&str, &crate::store::HistoryRow> = history.iter().map(|h| (h.game.as_str(), h)).collect();
 
         #[derive(Default)]
@@ -388,7 +441,7 @@ impl AppState {
     pub async fn leaderboard(&self) -> Result<Value, ApiError> {
         let mut out = json!({ "provisional_games": PROVISIONAL_GAMES });
         for pool in [Pool::Duel, Pool::Multi] {
-            let rows = self.store().leaderboard(pool.word(), PROVISIONAL_GAMES, LEADERBOARD_SIZE).await?;
+            let rows = self.repo.leaderboard(pool.word(), PROVISIONAL_GAMES, LEADERBOARD_SIZE).await?;
             out[pool.word()] = rows
                 .iter()
                 .enumerate()

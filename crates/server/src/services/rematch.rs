@@ -4,18 +4,20 @@
 //! first player moves on. Each accepting seat holder is handed the token
 //! of their seat in the new game in their own answer, and only its hash is
 //! stored; the new game is made once, whichever server hears the last
-//! acceptance (`Store::claim_rematch`).
+//! acceptance (`RematchRepo::claim`).
 
 use std::sync::Arc;
 
 use carcassonne::record::Record;
 use carcassonne::{Game, PlayerId, Setup};
 
-use super::chat::AfterGame;
-use super::games::{new_token, now_ms, Live, Viewer};
-use super::AppState;
+use super::chat::{AfterGame, Chat};
+use super::games::live::{Live, Viewer};
+use super::games::Games;
+use super::ids::{new_game_id, new_token, now_ms, random_bytes};
+use super::quotas::Quotas;
 use crate::error::ApiError;
-use crate::store::{hash_token, NewGame, Seat};
+use crate::store::{hash_token, ChatRepo, NewGame, RatingRepo, RematchRepo, Seat, Store};
 
 /// A seat holder's acceptance: their seats in the new game with their
 /// tokens (for them alone), and what follows the game now.
@@ -33,7 +35,28 @@ pub fn rotated(seat: usize, n: usize) -> usize {
     (seat + n - 1) % n
 }
 
-impl AppState {
+/// Rematches of finished games.
+pub struct Rematches {
+    repo: Arc<dyn RematchRepo>,
+    ratings: Arc<dyn RatingRepo>,
+    chat_repo: Arc<dyn ChatRepo>,
+    games: Arc<Games>,
+    chat: Arc<Chat>,
+    quotas: Arc<Quotas>,
+}
+
+impl Rematches {
+    pub fn new(store: &Store, games: Arc<Games>, chat: Arc<Chat>, quotas: Arc<Quotas>) -> Rematches {
+        Rematches {
+            repo: Arc::clone(&store.rematches),
+            ratings: Arc::clone(&store.ratings),
+            chat_repo: Arc::clone(&store.chat),
+            games,
+            chat,
+            quotas,
+        }
+    }
+
     /// Seat holder `viewer` accepts the rematch of the finished game
     /// `live`, for every seat it holds; the last acceptance makes the game,
     /// one of the new games of the hour of its client address `ip` (refused
@@ -43,7 +66,7 @@ impl AppState {
     /// # Errors
     /// `unauthorized` (a spectator), `game_not_over`, `already_accepted`,
     /// `quota_exceeded`, `storage_error`.
-    pub async fn accept_rematch(
+    pub async fn accept(
         &self,
         live: &Arc<Live>,
         viewer: &Viewer,
@@ -66,13 +89,13 @@ impl AppState {
         if !finished {
             return Err(ApiError::GameNotOver);
         }
-        let before = self.store().rematch(&live.id).await?;
+        let before = self.repo.get(&live.id).await?;
         let last = before.game.is_none()
             && humans
                 .iter()
                 .all(|h| viewer.seats.iter().any(|p| p.0 == *h) || before.accepted.iter().any(|a| a.0 == *h));
         if last {
-            self.inner.quotas.take(ip, &self.inner.config)?;
+            self.quotas.take(ip)?;
         }
         let mut tokens = Vec::new();
         for p in &viewer.seats {
@@ -80,25 +103,25 @@ impl AppState {
                 continue;
             }
             let token = new_token()?;
-            if self.store().accept_rematch(&live.id, p.0, &hash_token(&token)).await? {
+            if self.repo.accept(&live.id, p.0, &hash_token(&token)).await? {
                 tokens.push((PlayerId(rotated(p.index(), n) as u8), token));
             }
         }
         if tokens.is_empty() {
             if last {
-                self.inner.quotas.give_back(ip);
+                self.quotas.give_back(ip);
             }
             return Err(ApiError::AlreadyAccepted);
         }
-        self.make_rematch(live).await?;
-        let after = self.after_game_changed(&live.id).await?;
+        self.make(live).await?;
+        let after = self.chat.after_game_changed(&live.id).await?;
         Ok(Accepted { tokens, after })
     }
 
     /// Makes the rematch of `live` if every human seat accepted and nobody
     /// made it yet.
-    async fn make_rematch(&self, live: &Arc<Live>) -> Result<(), ApiError> {
-        let rematch = self.store().rematch(&live.id).await?;
+    async fn make(&self, live: &Arc<Live>) -> Result<(), ApiError> {
+        let rematch = self.repo.get(&live.id).await?;
         if rematch.game.is_some() {
             return Ok(());
         }
@@ -123,25 +146,21 @@ impl AppState {
         }
         let seats: Vec<Seat> = seats.into_iter().flatten().collect();
         let names: Vec<String> = seats.iter().map(|s| s.name().to_string()).collect();
-        let mut seed = [0u8; 8];
-        getrandom::fill(&mut seed).map_err(|e| ApiError::Storage(format!("no randomness: {e}")))?;
-        let setup = Setup::standard(rules, n, u64::from_le_bytes(seed));
+        let setup = Setup::standard(rules, n, u64::from_le_bytes(random_bytes::<8>()?));
         let live_seed = setup.live_seed;
         let game = Game::new(setup).map_err(|e| ApiError::BadRequest(e.to_string()))?;
         let record = Record::from_game(&game, &names);
-        let id = super::games::new_game_id()?;
-        // The first game's rated flag goes along (a rated game's rematch is rated).
-        let rated = self.store().rated(&live.id).await?.is_some();
+        let id = new_game_id()?;
+        // The first game's rated flag goes along (a rated game's rematch is
+        // rated), and its chat turned off, if it was.
+        let rated = self.ratings.rated(&live.id).await?.is_some();
+        let chat_off = self.chat_repo.settings(&live.id).await?.off;
         let new = NewGame::new(id.clone(), record, live_seed, seats, now_ms(), false);
-        self.store().create_game(&new).await?;
-        self.created_rated(&id, &new.seats, rated).await?;
-        if self.store().chat_settings(&live.id).await?.off {
-            self.store().set_chat_off(&id).await?;
-        }
+        self.games.keep(&new, rated, chat_off, None).await?;
         // Made first, then claimed: two servers hearing the last two
         // acceptances at once each make one, and one claim wins (the other
         // game is never named: nobody plays it).
-        if self.store().claim_rematch(&live.id, &id).await? {
+        if self.repo.claim(&live.id, &id).await? {
             tracing::info!(game = %live.id, rematch = %id, "rematch made");
         }
         Ok(())

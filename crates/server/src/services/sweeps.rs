@@ -1,51 +1,64 @@
 //! Idle games leave memory; abandoned games are deleted.
 
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 
-use super::games::now_ms;
-use super::AppState;
+use super::games::Games;
+use super::ids::now_ms;
+use crate::config::Config;
 use crate::error::ApiError;
+use crate::store::{GameRepo, Store};
 
 const HOUR: Duration = Duration::from_secs(3600);
 
-impl AppState {
-    /// Lets idle games leave memory, now and then (`Config::idle_after`).
-    pub(super) fn sweep_idle_games(&self) {
-        let weak = Arc::downgrade(&self.inner);
-        let idle = self.inner.config.idle_after;
+/// The sweeps of the games in memory and in the store.
+pub struct Sweeps {
+    games: Arc<Games>,
+    stored: Arc<dyn GameRepo>,
+    idle_after: Duration,
+    expire_after: Option<Duration>,
+}
+
+impl Sweeps {
+    pub fn new(store: &Store, games: Arc<Games>, config: &Config) -> Sweeps {
+        Sweeps {
+            games,
+            stored: Arc::clone(&store.games),
+            idle_after: config.idle_after,
+            expire_after: config.expire_after,
+        }
+    }
+
+    /// Starts the sweeps: idle games leave memory now and then
+    /// (`Config::idle_after`); the abandoned games are deleted
+    /// (`Config::expire_after`) a minute after start, then every hour.
+    pub fn start(self: &Arc<Self>) {
+        let weak: Weak<Sweeps> = Arc::downgrade(self);
+        let idle = self.idle_after;
         let every = (idle / 4).clamp(Duration::from_millis(20), Duration::from_secs(60));
         tokio::spawn(async move {
             loop {
                 tokio::time::sleep(every).await;
-                let Some(inner) = weak.upgrade() else { return };
-                let mut games = inner.games.lock().unwrap_or_else(|e| e.into_inner());
-                let before = games.len();
-                games.retain(|_, live| !live.idle(idle));
-                let left = before - games.len();
-                drop(games);
+                let Some(sweeps) = weak.upgrade() else { return };
+                let left = sweeps.games.retain(|live| !live.idle(idle));
                 if left > 0 {
                     tracing::debug!(games = left, "idle games left memory");
                 }
             }
         });
-    }
-
-    /// Deletes the abandoned games (`Config::expire_after`): a minute after
-    /// start, then every hour.
-    pub(super) fn expire_now_and_then(&self) {
-        if self.inner.config.expire_after.is_none() {
+        if self.expire_after.is_none() {
             return;
         }
-        let weak = Arc::downgrade(&self.inner);
+        let weak: Weak<Sweeps> = Arc::downgrade(self);
         tokio::spawn(async move {
             // A minute after start (not amid it), then every hour.
             tokio::time::sleep(Duration::from_secs(60)).await;
             loop {
-                let Some(inner) = weak.upgrade() else { return };
-                if let Err(e) = (AppState { inner }).expire_abandoned().await {
+                let Some(sweeps) = weak.upgrade() else { return };
+                if let Err(e) = sweeps.expire_abandoned().await {
                     tracing::error!(error = %e, "cannot expire abandoned games");
                 }
+                drop(sweeps);
                 tokio::time::sleep(HOUR).await;
             }
         });
@@ -57,14 +70,10 @@ impl AppState {
     /// # Errors
     /// The storage fails.
     pub async fn expire_abandoned(&self) -> Result<usize, ApiError> {
-        let Some(after) = self.inner.config.expire_after else { return Ok(0) };
+        let Some(after) = self.expire_after else { return Ok(0) };
         let before = now_ms() - after.as_millis().min(i64::MAX as u128) as i64;
-        let ids = self.store().expire(before).await?;
-        let mut games = self.games();
-        for id in &ids {
-            games.remove(id);
-        }
-        drop(games);
+        let ids = self.stored.expire(before).await?;
+        self.games.forget(&ids);
         if !ids.is_empty() {
             tracing::info!(games = ids.len(), "abandoned games expired");
         }

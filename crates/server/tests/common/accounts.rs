@@ -1,7 +1,7 @@
-//! What every store must do with accounts and sessions (SQLite in
-//! tests/accounts.rs, PostgreSQL in tests/postgres.rs).
+//! An account and a passkey as the tests store them (what every store must
+//! do with them is the conformance suite's: tests/store/accounts.rs).
 
-use carcassonne_server::{hash_token, Account, Store};
+use carcassonne_server::{hash_token, Account, StoredPasskey};
 
 pub fn account(id: &str, name: &str) -> Account {
     Account {
@@ -14,45 +14,14 @@ pub fn account(id: &str, name: &str) -> Account {
     }
 }
 
-pub async fn accounts_contract(store: &dyn Store) {
-    let ada = account("a1", "Ada");
-    assert!(store.create_account(&ada).await.unwrap());
-    assert!(!store.create_account(&account("a2", "ADA")).await.unwrap(), "the name's key is taken");
-    assert_eq!(store.account_by_key("ada").await.unwrap(), Some(ada.clone()));
-    assert_eq!(store.account_by_key("bob").await.unwrap(), None);
-
-    // Sessions: found while used within the idle time, renewed on use.
-    store.create_session("s1", "a1", 1_000, 0).await.unwrap();
-    store.create_session("s2", "a1", 1_000, 0).await.unwrap();
-    assert_eq!(store.session("s1", 1_500, 900, 1_400).await.unwrap().unwrap().id, "a1", "renewed at 1500");
-    assert_eq!(store.session("s1", 2_400, 1_450, 1_400).await.unwrap().unwrap().id, "a1", "used at 1500: alive");
-    assert_eq!(store.session("s2", 2_400, 1_450, 1_400).await.unwrap(), None, "idle since 1000: over");
-    assert_eq!(store.session("s2", 0, -10, -10).await.unwrap(), None, "and removed");
-    assert_eq!(store.session("nope", 2_400, 0, 0).await.unwrap(), None);
-    // A new session sweeps the idle ones.
-    store.create_session("s3", "a1", 10_000, 2_000).await.unwrap();
-    assert_eq!(store.session("s1", 10_000, 0, 0).await.unwrap(), None, "swept: last used at 1500");
-
-    // Ending one, the others, all.
-    store.create_session("s4", "a1", 10_000, 0).await.unwrap();
-    store.create_session("s5", "a1", 10_000, 0).await.unwrap();
-    assert!(store.end_session("s3").await.unwrap());
-    assert!(!store.end_session("s3").await.unwrap());
-    assert_eq!(store.end_sessions("a1", Some("s4")).await.unwrap(), 1);
-    assert!(store.session("s4", 10_000, 0, 0).await.unwrap().is_some(), "the kept one stays");
-    assert_eq!(store.session("s5", 10_000, 0, 0).await.unwrap(), None);
-
-    // The password (and recovery code) replaced.
-    assert!(store.set_password("a1", "new", None).await.unwrap());
-    let a = store.account_by_key("ada").await.unwrap().unwrap();
-    assert_eq!((a.password.as_str(), a.recovery.as_str()), ("new", ada.recovery.as_str()));
-    assert!(store.set_password("a1", "newer", Some("r2")).await.unwrap());
-    assert_eq!(store.account_by_key("ada").await.unwrap().unwrap().recovery, "r2");
-    assert!(!store.set_password("zz", "x", None).await.unwrap());
-
-    // Deleting the account ends its sessions and frees the name.
-    assert!(store.delete_account("a1").await.unwrap());
-    assert!(!store.delete_account("a1").await.unwrap());
-    assert_eq!(store.session("s4", 10_000, 0, 0).await.unwrap(), None);
-    assert!(store.create_account(&account("a3", "Ada")).await.unwrap());
+/// A passkey of `account`'s, named after its credential id, added at `at`.
+pub fn passkey(id: &str, account: &str, at: i64) -> StoredPasskey {
+    StoredPasskey {
+        credential_id: id.into(),
+        account: account.into(),
+        name: format!("key {id}"),
+        passkey: format!("{{\"cred\":\"{id}\"}}"),
+        created_at: at,
+        used_at: None,
+    }
 }

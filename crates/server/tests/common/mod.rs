@@ -2,13 +2,12 @@
 #![allow(dead_code)]
 
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::Router;
-use carcassonne_server::{app, AppState, Config, SqliteStore, Store};
+use carcassonne_server::{app, AppState, Config, Store};
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
@@ -16,14 +15,15 @@ use tower::ServiceExt;
 pub mod accounts;
 pub mod page;
 pub mod pg;
+pub mod push;
 
 /// A server on an in-memory database whose bots move at once.
 pub fn test_app() -> (Router, AppState) {
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+    let store: Store = Store::in_memory().unwrap();
     with_store(store, Duration::ZERO)
 }
 
-pub fn with_store(store: Arc<dyn Store>, bot_delay: Duration) -> (Router, AppState) {
+pub fn with_store(store: Store, bot_delay: Duration) -> (Router, AppState) {
     let state = AppState::new(store, Config { bot_delay, ..Config::quick() });
     (app(state.clone()), state)
 }

@@ -4,7 +4,7 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use carcassonne_server::PgStore;
+use carcassonne_server::Store;
 
 /// The test server's URL, or `None` (the test then passes without running).
 pub fn server_url() -> Option<String> {
@@ -84,8 +84,8 @@ impl Schema {
         format!("{}{sep}options=-c%20search_path%3D{}&application_name={}", self.server, self.name, self.name)
     }
 
-    pub async fn open(&self) -> PgStore {
-        PgStore::open(&self.url()).await.unwrap_or_else(|e| panic!("{e}"))
+    pub async fn open(&self) -> Store {
+        Store::postgres(&self.url()).await.unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// Runs `sql` in this schema.

@@ -11,10 +11,9 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use carcassonne_server::{rebuild, serve_on, AppState, Config, SqliteStore, Store};
+use carcassonne_server::{rebuild, serve_on, AppState, Config, Store};
 use futures_util::{SinkExt, StreamExt};
 use indicatif::ProgressBar;
 use rand_chacha::ChaCha8Rng;
@@ -196,7 +195,7 @@ pub fn shipped(max_connections: usize) -> Config {
 pub async fn start_server_on(name: &str, addr: &str, config: Config) -> (String, AppState, TempFile) {
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
     let file = TempFile(std::env::temp_dir().join(format!("carcassonne-{name}-{}-{nanos}.db", std::process::id())));
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&file.0).expect("a database file"));
+    let store: Store = Store::sqlite(&file.0).expect("a database file");
     let state = AppState::new(store, config);
     let listener = carcassonne_server::bind(addr).await.expect("an address to listen on");
     let addr = listener.local_addr().unwrap().to_string();
@@ -587,14 +586,14 @@ async fn play_one(addr: &str, opts: &Options, i: usize) -> Outcome {
 /// client's moves where it played them, at least as many moves stored as it
 /// saw, and every stored record replays through the engine. Returns what
 /// is wrong (nothing: all is well).
-pub async fn verify(store: &dyn Store, report: &Report) -> Vec<String> {
+pub async fn verify(store: &Store, report: &Report) -> Vec<String> {
     let mut wrong = Vec::new();
     let mut ids = std::collections::HashSet::new();
     for g in &report.games {
         if !ids.insert(g.id.clone()) {
             wrong.push(format!("{}: the id was given twice", g.id));
         }
-        match store.load(&g.id).await {
+        match store.games.load(&g.id).await {
             Ok(Some(s)) => check(g, &s.record, s.live_seed, &mut wrong),
             Ok(None) => wrong.push(format!("{}: not stored", g.id)),
             Err(e) => wrong.push(format!("{}: {e}", g.id)),

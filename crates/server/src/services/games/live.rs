@@ -1,0 +1,331 @@
+//! A game in play in memory: its table (the game, seats, clocks, who is
+//! here), the websockets open on it, and who is looking.
+
+use std::any::Any;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+use carcassonne::{Game, PlayerId};
+use tokio::sync::watch;
+
+use super::clock::{ClockState, Now};
+use crate::bots::BotLevel;
+use crate::error::ApiError;
+use crate::services::ids::now_ms;
+use crate::store::Seat;
+
+/// One game in play.
+pub struct Live {
+    pub id: String,
+    pub(crate) table: tokio::sync::Mutex<Table>,
+    /// Bumped on every change (a move, a bot starting to think): websockets
+    /// watch it and send each viewer a fresh state.
+    pub(crate) changes: watch::Sender<u64>,
+    /// Websockets open on this game.
+    pub(crate) sockets: Mutex<Places>,
+    /// When the game was last asked for, played or watched (Unix ms).
+    pub(crate) touched: std::sync::atomic::AtomicI64,
+    /// What its websockets were last sent, shared between them (`wire`).
+    pub(crate) views: Mutex<Option<Box<dyn Any + Send>>>,
+}
+
+/// Websockets a seat may hold open on its game (a player's tabs and
+/// devices), besides every spectator's: a crowd of spectators never takes a
+/// player's place.
+pub const SEAT_SOCKETS: u32 = 8;
+
+/// The websockets open on one game: by seat (a socket holding several seats
+/// counts on its first), and the spectators', in all and by client address.
+#[derive(Default)]
+pub struct Places {
+    seats: [u32; carcassonne::MAX_PLAYERS],
+    spectators: usize,
+    by_ip: HashMap<std::net::IpAddr, usize>,
+}
+
+impl Places {
+    fn open(&self) -> usize {
+        self.spectators + self.seats.iter().map(|&n| n as usize).sum::<usize>()
+    }
+}
+
+/// Who a place was given to.
+#[derive(Clone, Copy)]
+enum Holder {
+    Seat(usize),
+    Spectator(std::net::IpAddr),
+}
+
+/// A websocket's place on a game; dropping it frees the place.
+pub struct SocketPlace {
+    live: Arc<Live>,
+    holder: Holder,
+}
+
+impl Drop for SocketPlace {
+    fn drop(&mut self) {
+        let mut places = self.live.places();
+        match self.holder {
+            Holder::Seat(i) => places.seats[i] = places.seats[i].saturating_sub(1),
+            Holder::Spectator(ip) => {
+                places.spectators = places.spectators.saturating_sub(1);
+                if let Some(n) = places.by_ip.get_mut(&ip) {
+                    *n = n.saturating_sub(1);
+                    if *n == 0 {
+                        places.by_ip.remove(&ip);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The state of one game on the server.
+pub struct Table {
+    pub game: Game,
+    pub seats: Vec<Seat>,
+    pub created_at: i64,
+    pub updated_at: i64,
+    /// The bot that is choosing a move here.
+    pub thinking: Option<PlayerId>,
+    /// Open websockets holding each seat on this server (who is here).
+    pub online: Vec<u32>,
+    /// The same, on the other servers sharing the storage, by server.
+    pub(crate) remote_online: HashMap<String, Vec<u32>>,
+    /// A bot choosing a move on another server: (server, seat, version).
+    pub(crate) remote_thinking: Option<(String, PlayerId, u64)>,
+    pub(crate) bots_running: bool,
+    /// The last word for the players about a bot (a program replaced by the
+    /// built-in bot), with the version it was said at.
+    pub notice: Option<(u64, String)>,
+    /// The id and rules its views share, made on first use.
+    pub(crate) fixed: OnceLock<Arc<dyn Any + Send + Sync>>,
+    /// Its clocks (services/clocks.rs); none for a game made before clocks were kept.
+    pub clock: Option<ClockState>,
+    /// A rated game (set when made or loaded; its views say so).
+    pub rated: bool,
+    /// The server's clock, for the views' time left.
+    pub(crate) now: Now,
+}
+
+impl Table {
+    pub(crate) fn new(game: Game, seats: Vec<Seat>, created_at: i64, updated_at: i64) -> Table {
+        let online = vec![0; seats.len()];
+        Table {
+            game,
+            seats,
+            created_at,
+            updated_at,
+            thinking: None,
+            online,
+            remote_online: HashMap::new(),
+            remote_thinking: None,
+            bots_running: false,
+            notice: None,
+            fixed: Default::default(),
+            clock: None,
+            rated: false,
+            now: Default::default(),
+        }
+    }
+
+    /// Whether a websocket holding seat `i` is open, on any server.
+    pub fn seat_online(&self, i: usize) -> bool {
+        self.online.get(i).is_some_and(|n| *n > 0)
+            || self.remote_online.values().any(|o| o.get(i).is_some_and(|n| *n > 0))
+    }
+
+    /// The bot choosing a move now, on this server or another.
+    pub fn thinking_seat(&self) -> Option<PlayerId> {
+        let version = self.version();
+        self.thinking.or_else(|| self.remote_thinking.as_ref().filter(|t| t.2 == version).map(|t| t.1))
+    }
+
+    /// Forgets what server `server` said (it stopped); whether anything changed.
+    pub(crate) fn forget_server(&mut self, server: &str) -> bool {
+        let online = self.remote_online.remove(server).is_some();
+        let thinking = self.remote_thinking.take_if(|t| t.0 == server).is_some();
+        online || thinking
+    }
+
+    pub fn names(&self) -> Vec<String> {
+        self.seats.iter().map(|s| s.name().to_string()).collect()
+    }
+
+    /// The game's version: the number of moves played. A move must name it.
+    pub fn version(&self) -> u64 {
+        self.game.moves_played() as u64
+    }
+
+    /// Whether the game was aborted (a real-time clock ran out before
+    /// anyone moved): nobody moves in it again.
+    pub fn aborted(&self) -> bool {
+        self.clock.as_ref().is_some_and(|c| c.aborted)
+    }
+
+    /// Whether the game is over: played to its end, or aborted.
+    pub fn over(&self) -> bool {
+        self.game.is_over() || self.aborted()
+    }
+
+    /// The seat to move, if anyone may move (none once over or aborted).
+    pub fn to_move(&self) -> Option<PlayerId> {
+        if self.aborted() {
+            return None;
+        }
+        self.game.to_move()
+    }
+
+    /// The bot to move, if a bot is to move.
+    pub(crate) fn bot_to_move(&self) -> Option<(PlayerId, BotLevel)> {
+        let p = self.to_move()?;
+        let level = self.seats.get(p.index())?.bot_level();
+        // A bot standing in for a person (clock.rs).
+        let level = level.or_else(|| self.clock.as_ref()?.standin_level(p));
+        level.map(|l| (p, l))
+    }
+}
+
+impl Live {
+    /// A game in memory, touched now.
+    pub fn new(id: String, table: Table) -> Arc<Live> {
+        Arc::new(Live {
+            id,
+            table: tokio::sync::Mutex::new(table),
+            changes: watch::channel(0).0,
+            sockets: Mutex::default(),
+            touched: now_ms().into(),
+            views: Mutex::default(),
+        })
+    }
+
+    pub async fn lock(&self) -> tokio::sync::MutexGuard<'_, Table> {
+        self.table.lock().await
+    }
+
+    /// The game's revision on this server: bumped by every change anyone
+    /// sees (a move, presence, a bot thinking).
+    pub fn rev(&self) -> u64 {
+        *self.changes.borrow()
+    }
+
+    /// The views of this game its websockets share (`wire::Views`: kept
+    /// here, typed by the websocket layer).
+    pub(crate) fn with_views<T: Any + Send + Default, R>(&self, f: impl FnOnce(&mut T) -> R) -> R {
+        let mut slot = self.views.lock().unwrap_or_else(|e| e.into_inner());
+        if !slot.as_ref().is_some_and(|b| b.is::<T>()) {
+            *slot = Some(Box::new(T::default()));
+        }
+        match slot.as_mut().and_then(|b| b.downcast_mut::<T>()) {
+            Some(views) => f(views),
+            None => f(&mut T::default()),
+        }
+    }
+
+    /// Whether the game is over or aborted (`false` while its table is in use).
+    pub fn finished(&self) -> bool {
+        self.table.try_lock().is_ok_and(|t| t.over())
+    }
+
+    pub fn subscribe(&self) -> watch::Receiver<u64> {
+        self.changes.subscribe()
+    }
+
+    fn places(&self) -> std::sync::MutexGuard<'_, Places> {
+        self.sockets.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A place for one more websocket on this game, or why there is none:
+    /// a seat holder's among their seat's [`SEAT_SOCKETS`], whatever the
+    /// spectators; a spectator's (from client address `ip`, its key) if the
+    /// game holds fewer than `max_spectators` of them and fewer than
+    /// `max_per_ip` from that address.
+    ///
+    /// # Errors
+    /// Which cap is reached.
+    pub fn take_socket_place(
+        self: &Arc<Self>,
+        viewer: &Viewer,
+        ip: std::net::IpAddr,
+        max_spectators: usize,
+        max_per_ip: usize,
+    ) -> Result<SocketPlace, &'static str> {
+        let mut places = self.places();
+        let holder = match viewer.seats.first() {
+            Some(p) => {
+                let i = p.index().min(carcassonne::MAX_PLAYERS - 1);
+                if places.seats[i] >= SEAT_SOCKETS {
+                    return Err("this seat has as many live connections open as it can");
+                }
+                places.seats[i] += 1;
+                Holder::Seat(i)
+            }
+            None => {
+                if places.spectators >= max_spectators {
+                    return Err("this game has as many spectators as it can take");
+                }
+                let mine = places.by_ip.get(&ip).copied().unwrap_or(0);
+                if mine >= max_per_ip {
+                    return Err("too many spectators of this game from your address");
+                }
+                places.spectators += 1;
+                places.by_ip.insert(ip, mine + 1);
+                Holder::Spectator(ip)
+            }
+        };
+        drop(places);
+        Ok(SocketPlace { live: Arc::clone(self), holder })
+    }
+
+    pub(crate) fn changed(&self) {
+        self.touch();
+        self.changes.send_modify(|v| *v = v.wrapping_add(1));
+    }
+
+    pub(crate) fn touch(&self) {
+        self.touched.store(now_ms(), std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether nothing holds this game in memory: no live connection, no
+    /// bot driving it, nobody for `idle` (and its table not in use now).
+    pub(crate) fn idle(&self, idle: Duration) -> bool {
+        use std::sync::atomic::Ordering;
+        let quiet = now_ms() - self.touched.load(Ordering::Relaxed) >= idle.as_millis() as i64;
+        quiet
+            && self.places().open() == 0
+            && self.table.try_lock().is_ok_and(|t| !t.bots_running && t.thinking.is_none())
+    }
+}
+
+/// Who is looking: the seats their tokens hold (none for a spectator).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Viewer {
+    pub seats: Vec<PlayerId>,
+}
+
+impl Viewer {
+    /// The viewer holding `tokens` (comma-separated in URLs).
+    ///
+    /// # Errors
+    /// A token that holds no seat of this game.
+    pub fn from_tokens<'a>(seats: &[Seat], tokens: impl IntoIterator<Item = &'a str>) -> Result<Viewer, ApiError> {
+        let mut viewer = Viewer::default();
+        for token in tokens.into_iter().map(str::trim).filter(|t| !t.is_empty()) {
+            if token.len() > 128 {
+                return Err(ApiError::Unauthorized);
+            }
+            let seat = seats.iter().position(|s| s.held_by(token)).ok_or(ApiError::Unauthorized)?;
+            let p = PlayerId(seat as u8);
+            if !viewer.seats.contains(&p) {
+                viewer.seats.push(p);
+            }
+        }
+        viewer.seats.sort();
+        Ok(viewer)
+    }
+
+    pub fn holds(&self, p: PlayerId) -> bool {
+        self.seats.contains(&p)
+    }
+}

@@ -1,0 +1,768 @@
+//! The lobby: open tables people sit down at (docs/web.md, *Lobby*);
+//! "Play now" is `play_now`.
+//!
+//! Tables and waits live in the store, so that every server sharing a
+//! PostgreSQL database shows the same lobby: a change is a conditional
+//! write (a table changes only at the version it was read at, so a seat is
+//! taken once and a table starts once, whichever servers race), then news
+//! for the others (`Change::Lobby`); each server keeps the list its lobby
+//! websockets share, read again from the store on news.
+//!
+//! A seat's token is handed to the sitter when they sit down; the table
+//! keeps only its hash, and the game started from the table seats that
+//! hash: there is nothing to pick up later.
+
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+use carcassonne::record::{rules_from_json, rules_to_json};
+use carcassonne::Rules;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use tokio::sync::{watch, Notify};
+
+pub mod common;
+pub mod play_now;
+
+use self::common::{refused, sitter_name, PAIRED_KEPT, WAIT_GONE};
+pub use self::common::{Seated, Who};
+use super::games::clock::TimeControl;
+use super::games::new::{check_rules, BOT_NAMES};
+use super::games::{Games, Start};
+use super::ids::{new_id, new_token, now_ms, plausible, plausible_token};
+use super::quotas::Quotas;
+use super::ratings::Ratings;
+use crate::bots::{BotLevel, ExternalBot};
+use crate::error::ApiError;
+use crate::names::{clean_name, name_key};
+use crate::store::{hash_token, same_hash, Change, ClusterRepo, LobbyRepo, LobbyRow, LobbySweep, Seat, Store};
+
+/// Open tables one host (account, or address for guests) may hold at once.
+pub const TABLES_PER_HOST: usize = 3;
+/// Tables the lobby holds at most (open and recently started): also the
+/// most a list shows.
+pub const MAX_TABLES: usize = 200;
+/// An open table whose host was not heard from for this long is closed
+/// (the page says it is here every [`HERE_EVERY`]).
+pub const HOST_GONE: Duration = Duration::from_secs(5 * 60);
+/// How often a table's page says its host is still here.
+#[allow(dead_code)] // (the page says so: web/js/lobby.js)
+pub const HERE_EVERY: Duration = Duration::from_secs(60);
+/// A started table stays listed this long (its sitters' pages learn the game).
+pub const STARTED_KEPT: Duration = Duration::from_secs(2 * 60);
+/// How often stale tables and waits are swept.
+const SWEEP_EVERY: Duration = Duration::from_secs(10);
+
+/// A seat at a lobby table, as stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+enum TableSeat {
+    Open,
+    Human {
+        name: String,
+        token_hash: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        account: Option<String>,
+    },
+    Bot {
+        name: String,
+        level: BotLevel,
+    },
+}
+
+/// A lobby table as stored (`LobbyRow::body`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct Body {
+    /// The host's seat.
+    host: usize,
+    rules_code: String,
+    /// The time control as given (the clocks' JSON), `None` for none.
+    #[serde(default)]
+    clock: Option<Value>,
+    #[serde(default)]
+    rated: bool,
+    seats: Vec<TableSeat>,
+    /// The game it started, once started.
+    #[serde(default)]
+    game: Option<String>,
+    /// The host's two-player rating when the table opened (a signed-in host's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    host_rating: Option<i64>,
+    /// Whether that rating is provisional (fewer than
+    /// [`PROVISIONAL_GAMES`](crate::rating::PROVISIONAL_GAMES) rated duels).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    host_provisional: bool,
+}
+
+/// A seat as the lobby shows it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SeatView {
+    /// `open`, `human` or `bot`.
+    pub kind: &'static str,
+    pub name: Option<String>,
+    pub level: Option<String>,
+    /// A human seat of a signed-in account.
+    pub signed_in: bool,
+    pub host: bool,
+}
+
+/// A table as the lobby shows it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TableView {
+    pub id: String,
+    /// `open` or `started`.
+    pub state: &'static str,
+    /// The game it started.
+    pub game: Option<String>,
+    pub rules_code: String,
+    /// The rules in record form (`preset` and the options changed from it),
+    /// for the page to say the headline in its own language.
+    pub rules: Map<String, Value>,
+    /// The engine's sentence for the rules (`Rules::headline`).
+    pub headline: String,
+    pub host: String,
+    /// The host's two-player rating when the table opened (`null`: a guest;
+    /// a new account's is the starting rating, provisional).
+    pub rating: Option<i64>,
+    /// Whether `rating` is provisional (fewer than
+    /// [`PROVISIONAL_GAMES`](crate::rating::PROVISIONAL_GAMES) rated duels).
+    pub provisional: bool,
+    pub clock: Option<Value>,
+    /// The time control in words ("no clock").
+    pub clock_text: String,
+    pub rated: bool,
+    pub seats: Vec<SeatView>,
+    pub free: usize,
+    pub created_at: i64,
+}
+
+/// A seat as the form asks for it: `me` (the host's, once), `open`, `bot`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatAsk {
+    pub kind: String,
+    #[serde(default)]
+    pub level: Option<String>,
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
+/// `POST /api/lobby/tables`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OpenRequest {
+    /// The host's name (a signed-in host sits under their account's).
+    #[serde(default)]
+    pub name: Option<String>,
+    pub seats: Vec<SeatAsk>,
+    #[serde(default)]
+    pub rules: Option<Map<String, Value>>,
+    #[serde(default)]
+    pub clock: Option<Value>,
+    #[serde(default)]
+    pub rated: bool,
+}
+
+/// The lobby's tables. Each server keeps the list its websockets share,
+/// and the wake-up for reading it again.
+pub struct Lobby {
+    repo: Arc<dyn LobbyRepo>,
+    cluster: Arc<dyn ClusterRepo>,
+    games: Arc<Games>,
+    ratings: Arc<Ratings>,
+    quotas: Arc<Quotas>,
+    programs: Vec<ExternalBot>,
+    list: watch::Sender<Arc<Vec<TableView>>>,
+    /// Shared with the task that reads the list (which holds the server
+    /// only while it reads or sweeps, so that a server dropped is gone).
+    refresh: Arc<Notify>,
+    /// Held while the list is read and published: one read at a time, so
+    /// that a read begun earlier never replaces a later one's list.
+    reading: tokio::sync::Mutex<()>,
+}
+
+impl Lobby {
+    pub fn new(
+        store: &Store,
+        games: Arc<Games>,
+        ratings: Arc<Ratings>,
+        quotas: Arc<Quotas>,
+        programs: Vec<ExternalBot>,
+    ) -> Lobby {
+        Lobby {
+            repo: Arc::clone(&store.lobby),
+            cluster: Arc::clone(&store.cluster),
+            games,
+            ratings,
+            quotas,
+            programs,
+            list: watch::channel(Arc::new(Vec::new())).0,
+            refresh: Arc::new(Notify::new()),
+            reading: Default::default(),
+        }
+    }
+}
+
+fn not_found(id: &str) -> ApiError {
+    ApiError::NotFound(format!("table {id}"))
+}
+
+/// The time control in words; `bad_request` for one that is not the
+/// clocks' JSON (which `services::clock` checks again when the game starts).
+fn clock_text(clock: Option<&Value>) -> Result<String, ApiError> {
+    let bad = |why: &str| ApiError::BadRequest(format!("clock: {why}"));
+    let Some(clock) = clock else { return Ok("no clock".into()) };
+    let obj = clock.as_object().ok_or_else(|| bad("an object {\"kind\": …}"))?;
+    let int = |k: &str| obj.get(k).and_then(Value::as_u64);
+    let only = |keys: &[&str]| obj.keys().all(|k| k == "kind" || keys.contains(&k.as_str()));
+    match obj.get("kind").and_then(Value::as_str) {
+        Some("none") if only(&[]) => Ok("no clock".into()),
+        Some("realtime") if only(&["minutes", "increment"]) => {
+            let m = int("minutes").filter(|m| (1..=180).contains(m)).ok_or_else(|| bad("minutes 1 to 180"))?;
+            let s = int("increment").unwrap_or(0);
+            if s > 180 {
+                return Err(bad("increment 0 to 180 seconds"));
+            }
+            Ok(format!("{m} min + {s} s"))
+        }
+        Some("turn") if only(&["days"]) => {
+            let d = int("days").filter(|d| [1, 3, 7].contains(d)).ok_or_else(|| bad("days 1, 3 or 7"))?;
+            Ok(if d == 1 { "1 day per move".into() } else { format!("{d} days per move") })
+        }
+        _ => Err(bad("kind \"none\", \"realtime\" (minutes, increment) or \"turn\" (days)")),
+    }
+}
+
+fn view_of(row: &LobbyRow) -> Option<TableView> {
+    let body: Body = serde_json::from_str(&row.body).ok()?;
+    let rules = Rules::from_code(&body.rules_code).ok()?;
+    let seats: Vec<SeatView> = body
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(i, s)| match s {
+            TableSeat::Open => SeatView { kind: "open", name: None, level: None, signed_in: false, host: false },
+            TableSeat::Human { name, account, .. } => SeatView {
+                kind: "human",
+                name: Some(name.clone()),
+                level: None,
+                signed_in: account.is_some(),
+                host: i == body.host,
+            },
+            TableSeat::Bot { name, level } => SeatView {
+                kind: "bot",
+                name: Some(name.clone()),
+                level: Some(level.name().to_string()),
+                signed_in: false,
+                host: false,
+            },
+        })
+        .collect();
+    let host = seats.get(body.host).and_then(|s| s.name.clone()).unwrap_or_default();
+    Some(TableView {
+        id: row.id.clone(),
+        state: if row.open { "open" } else { "started" },
+        game: body.game.clone(),
+        rules_code: body.rules_code.clone(),
+        rules: rules_to_json(&rules),
+        headline: rules.headline(),
+        host,
+        rating: body.host_rating,
+        provisional: body.host_provisional,
+        clock_text: clock_text(body.clock.as_ref()).unwrap_or_else(|_| "no clock".into()),
+        clock: body.clock.clone(),
+        rated: body.rated,
+        free: seats.iter().filter(|s| s.kind == "open").count(),
+        seats,
+        created_at: row.created_at,
+    })
+}
+
+/// Whether a rule set may be played rated: a preset as it stands, no house rule.
+fn rated_rules(rules: &Rules) -> bool {
+    *rules == Rules::preset(rules.preset)
+}
+
+fn taken_names(seats: &[TableSeat]) -> Vec<String> {
+    seats
+        .iter()
+        .filter_map(|s| match s {
+            TableSeat::Human { name, .. } | TableSeat::Bot { name, .. } => Some(name.clone()),
+            TableSeat::Open => None,
+        })
+        .collect()
+}
+
+impl Lobby {
+    /// Follows the lobby: reads the list again on news (from this server
+    /// or, through the change feed, another), sweeps stale tables and waits.
+    pub fn start(self: &Arc<Self>) {
+        let weak: Weak<Lobby> = Arc::downgrade(self);
+        let refresh = Arc::clone(&self.refresh);
+        tokio::spawn(async move {
+            let mut sweep = tokio::time::interval(SWEEP_EVERY);
+            sweep.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                {
+                    let Some(lobby) = weak.upgrade() else { return };
+                    lobby.read().await;
+                }
+                // News during the read left a permit: the wait ends at once.
+                let swept = tokio::select! {
+                    () = refresh.notified() => false,
+                    _ = sweep.tick() => true,
+                };
+                if swept {
+                    let Some(lobby) = weak.upgrade() else { return };
+                    lobby.sweep().await;
+                }
+            }
+        });
+    }
+
+    async fn read(&self) {
+        let _one = self.reading.lock().await;
+        match self.repo.tables(MAX_TABLES).await {
+            Ok(rows) => {
+                let list: Vec<TableView> = rows.iter().filter_map(view_of).collect();
+                self.list.send_if_modified(|old| {
+                    if **old == list {
+                        false
+                    } else {
+                        *old = Arc::new(list);
+                        true
+                    }
+                });
+            }
+            Err(e) => tracing::warn!(error = %e, "cannot read the lobby"),
+        }
+    }
+
+    async fn sweep(&self) {
+        let now = now_ms();
+        let ms = |d: Duration| d.as_millis() as i64;
+        let when = LobbySweep {
+            open_before: now - ms(HOST_GONE),
+            started_before: now - ms(STARTED_KEPT),
+            waiting_before: now - ms(WAIT_GONE),
+            paired_before: now - ms(PAIRED_KEPT),
+        };
+        match self.repo.sweep(when).await {
+            Ok(gone) => {
+                for id in gone {
+                    tracing::info!(table = %id, "lobby table closed: its host is gone");
+                    self.news(&id).await;
+                }
+            }
+            Err(e) => tracing::warn!(error = %e, "cannot sweep the lobby"),
+        }
+    }
+
+    /// News of table `id` (from another server): the list is read again.
+    pub fn heard(&self) {
+        self.refresh.notify_one();
+    }
+
+    /// Table `id` changed here: the list is read again, and the other
+    /// servers told.
+    async fn news(&self, id: &str) {
+        self.refresh.notify_one();
+        if self.cluster.server().is_some() {
+            if let Err(e) = self.cluster.publish(&Change::Lobby { table: id.to_string() }).await {
+                tracing::warn!(table = %id, error = %e, "cannot tell the other servers of a lobby change");
+            }
+        }
+    }
+
+    /// The lobby's tables, read from the store now (a page opening the
+    /// lobby sees every change made before), and each list after.
+    pub async fn list(&self) -> watch::Receiver<Arc<Vec<TableView>>> {
+        self.read().await;
+        self.list.subscribe()
+    }
+
+    /// The tables, read from the store now.
+    ///
+    /// # Errors
+    /// `storage_error`.
+    pub async fn tables(&self) -> Result<Vec<TableView>, ApiError> {
+        let rows = self.repo.tables(MAX_TABLES).await?;
+        Ok(rows.iter().filter_map(view_of).collect())
+    }
+
+    /// One table, read from the store now.
+    ///
+    /// # Errors
+    /// `not_found`, `storage_error`.
+    pub async fn table(&self, id: &str) -> Result<TableView, ApiError> {
+        let row = self.table_row(id).await?;
+        view_of(&row).ok_or_else(|| not_found(id))
+    }
+
+    async fn table_row(&self, id: &str) -> Result<LobbyRow, ApiError> {
+        if !plausible(id) {
+            return Err(not_found(id));
+        }
+        self.repo.table(id).await?.ok_or_else(|| not_found(id))
+    }
+
+    /// Opens a table: the host sits at their `me` seat (its token handed
+    /// back), bots at theirs, the others open.
+    ///
+    /// # Errors
+    /// `bad_request` (seats, names, levels, rules, clock), `not_signed_in`
+    /// (a rated table for a guest), `rated_needs_preset`, `quota_exceeded`
+    /// (too many tables), `storage_error`.
+    pub async fn open(&self, req: OpenRequest, who: &Who) -> Result<Seated<TableView>, ApiError> {
+        let n = req.seats.len();
+        if !(2..=carcassonne::MAX_PLAYERS).contains(&n) {
+            return Err(ApiError::BadRequest(format!("a table has 2 to {} seats, not {n}", carcassonne::MAX_PLAYERS)));
+        }
+        if req.seats.iter().filter(|s| s.kind == "me").count() != 1 {
+            return Err(ApiError::BadRequest("exactly one seat is the host's (kind \"me\")".into()));
+        }
+        if !req.seats.iter().any(|s| s.kind == "open") {
+            return Err(ApiError::BadRequest("a lobby table has at least one open seat".into()));
+        }
+        let rules =
+            rules_from_json(&req.rules.clone().unwrap_or_default()).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+        clock_text(req.clock.as_ref())?;
+        if let Some(c) = &req.clock {
+            TimeControl::parse(c)?;
+        }
+        let clock = req.clock.clone().filter(|c| c.get("kind").and_then(Value::as_str) != Some("none"));
+        // A rated table: signed-in people only (here and at `sit`), a preset's rules.
+        if req.rated {
+            if who.account.is_none() {
+                return Err(ApiError::NotSignedIn);
+            }
+            if !rated_rules(&rules) {
+                return Err(refused("rated_needs_preset", "a rated table plays a preset without house rules"));
+            }
+        }
+        let token = new_token()?;
+        let mut seats = Vec::with_capacity(n);
+        let mut host = 0;
+        for (i, s) in req.seats.iter().enumerate() {
+            let seat = match s.kind.as_str() {
+                "me" => {
+                    host = i;
+                    let taken = taken_names(&seats);
+                    TableSeat::Human {
+                        name: sitter_name(who, req.name.as_deref(), &taken)?,
+                        token_hash: hash_token(&token),
+                        account: who.account.as_ref().map(|a| a.0.clone()),
+                    }
+                }
+                "open" => TableSeat::Open,
+                "bot" => {
+                    let level = match s.level.as_deref() {
+                        None => BotLevel::Normal,
+                        Some(l) => BotLevel::named(l, &self.programs).ok_or_else(|| {
+                            ApiError::BadRequest(format!("seat {}: unknown bot level \"{l}\"", i + 1))
+                        })?,
+                    };
+                    let taken = taken_names(&seats);
+                    let name =
+                        s.name.as_deref().and_then(clean_name).unwrap_or_else(|| BOT_NAMES[i % BOT_NAMES.len()].into());
+                    if taken.iter().any(|t| name_key(t) == name_key(&name)) {
+                        return Err(ApiError::BadRequest(format!("seat {}: \"{name}\" is taken at this table", i + 1)));
+                    }
+                    TableSeat::Bot { name, level }
+                }
+                other => {
+                    return Err(ApiError::BadRequest(format!(
+                        "seat {}: kind must be \"me\", \"open\" or \"bot\", not \"{other}\"",
+                        i + 1
+                    )))
+                }
+            };
+            seats.push(seat);
+        }
+        // The host's name must not clash with a bot's named after it.
+        let names = taken_names(&seats);
+        for (i, a) in names.iter().enumerate() {
+            if names[..i].iter().any(|b| name_key(a) == name_key(b)) {
+                return Err(ApiError::BadRequest(format!("\"{a}\" names two seats")));
+            }
+        }
+        let seat_programs: Vec<Seat> = seats
+            .iter()
+            .filter_map(|s| match s {
+                TableSeat::Bot { name, level } => Some(Seat::Bot { name: name.clone(), level: level.clone() }),
+                _ => None,
+            })
+            .collect();
+        check_rules(&seat_programs, &rules, &self.programs).map_err(ApiError::BadRequest)?;
+        let (host_rating, host_provisional) = match &who.account {
+            Some((account, _)) => self.ratings.duel_rating(account).await.unzip(),
+            None => (None, None),
+        };
+        let body = Body {
+            host,
+            rules_code: rules.to_code(),
+            clock,
+            rated: req.rated,
+            seats,
+            game: None,
+            host_rating,
+            host_provisional: host_provisional.unwrap_or(false),
+        };
+        let now = now_ms();
+        let row = LobbyRow {
+            id: new_id()?,
+            owner: who.owner.clone(),
+            body: serde_json::to_string(&body).map_err(|e| ApiError::Storage(e.to_string()))?,
+            version: 0,
+            open: true,
+            seen_at: now,
+            created_at: now,
+        };
+        // The game it will make counts now, against the host's address
+        // (whoever fills it: a host may sit at their own table).
+        self.quotas.take(who.ip)?;
+        if !self.repo.open(&row, TABLES_PER_HOST, MAX_TABLES).await? {
+            self.quotas.give_back(who.ip);
+            return Err(ApiError::Quota(format!(
+                "{TABLES_PER_HOST} open tables per host and {MAX_TABLES} in the lobby"
+            )));
+        }
+        tracing::info!(table = %row.id, "lobby table opened");
+        self.news(&row.id).await;
+        let view = view_of(&row).ok_or_else(|| ApiError::Storage("a table just stored does not read".into()))?;
+        Ok(Seated { view, seat: host, token })
+    }
+
+    /// Changes table `id` with `f` at the version read, reading it again
+    /// when another change got there first. `f` answers the next body (or
+    /// `None`: the table closes) and what to hand back.
+    async fn change_table<T>(
+        &self,
+        id: &str,
+        mut f: impl FnMut(&LobbyRow, &mut Body) -> Result<(Option<()>, T), ApiError>,
+    ) -> Result<(LobbyRow, Body, T), ApiError> {
+        for _ in 0..20 {
+            let row = self.table_row(id).await?;
+            let mut body: Body = serde_json::from_str(&row.body).map_err(|e| ApiError::Storage(e.to_string()))?;
+            let (keep, out) = f(&row, &mut body)?;
+            let text = serde_json::to_string(&body).map_err(|e| ApiError::Storage(e.to_string()))?;
+            let next = keep.map(|()| (text.as_str(), row.open, row.seen_at));
+            if self.repo.update(id, row.version, next).await? {
+                self.news(id).await;
+                let mut row = row;
+                row.version += 1;
+                row.body = text;
+                return Ok((row, body, out));
+            }
+        }
+        Err(ApiError::TryLater("this table is changing too fast".into()))
+    }
+
+    /// Sits `who` at open seat `seat` of table `id`; the table starts when
+    /// this fills it.
+    ///
+    /// # Errors
+    /// `not_found`, `table_started`, `seat_taken`, `bad_request` (no such
+    /// seat, a name), `not_signed_in` (a rated table), `name_taken_here`,
+    /// `storage_error`.
+    pub async fn sit(
+        &self,
+        id: &str,
+        seat: usize,
+        name: Option<&str>,
+        who: &Who,
+    ) -> Result<Seated<TableView>, ApiError> {
+        let token = new_token()?;
+        let hash = hash_token(&token);
+        let (row, body, ()) = self
+            .change_table(id, |row, body| {
+                if !row.open {
+                    return Err(refused("table_started", "this table has started"));
+                }
+                if seat >= body.seats.len() {
+                    return Err(ApiError::BadRequest(format!("the table has {} seats", body.seats.len())));
+                }
+                if body.seats[seat] != TableSeat::Open {
+                    return Err(refused("seat_taken", format!("seat {} is taken", seat + 1)));
+                }
+                if body.rated && who.account.is_none() {
+                    return Err(ApiError::NotSignedIn);
+                }
+                if let Some((account, _)) = &who.account {
+                    let here = body
+                        .seats
+                        .iter()
+                        .any(|s| matches!(s, TableSeat::Human { account: Some(a), .. } if a == account));
+                    if here {
+                        return Err(refused("already_seated", "you already sit at this table"));
+                    }
+                }
+                let name = sitter_name(who, name, &taken_names(&body.seats))?;
+                body.seats[seat] = TableSeat::Human {
+                    name,
+                    token_hash: hash.clone(),
+                    account: who.account.as_ref().map(|a| a.0.clone()),
+                };
+                Ok((Some(()), ()))
+            })
+            .await?;
+        let full = !body.seats.contains(&TableSeat::Open);
+        let view = if full {
+            match self.start_once(id).await {
+                Ok(view) => view,
+                Err(e) => {
+                    tracing::warn!(table = %id, error = %e, "a full table did not start");
+                    view_of(&row).ok_or_else(|| not_found(id))?
+                }
+            }
+        } else {
+            view_of(&row).ok_or_else(|| not_found(id))?
+        };
+        Ok(Seated { view, seat, token })
+    }
+
+    /// The seat `token` holds at a table's `body`.
+    fn seat_of(body: &Body, token: &str) -> Result<usize, ApiError> {
+        if !plausible_token(token) {
+            return Err(ApiError::Unauthorized);
+        }
+        let hash = hash_token(token);
+        body.seats
+            .iter()
+            .position(|s| matches!(s, TableSeat::Human { token_hash, .. } if same_hash(token_hash, &hash)))
+            .ok_or(ApiError::Unauthorized)
+    }
+
+    /// The holder of `token` stands up; the host standing up closes the table.
+    ///
+    /// # Errors
+    /// `not_found`, `unauthorized` (no seat of this table), `table_started`,
+    /// `storage_error`.
+    pub async fn stand(&self, id: &str, token: &str) -> Result<Option<TableView>, ApiError> {
+        let (row, _, closed) = self
+            .change_table(id, |row, body| {
+                let seat = Self::seat_of(body, token)?;
+                if !row.open {
+                    return Err(refused("table_started", "this table has started: the game is on"));
+                }
+                if seat == body.host {
+                    return Ok((None, true));
+                }
+                body.seats[seat] = TableSeat::Open;
+                Ok((Some(()), false))
+            })
+            .await?;
+        if closed {
+            tracing::info!(table = %id, "lobby table closed by its host");
+            return Ok(None);
+        }
+        Ok(view_of(&row))
+    }
+
+    /// The host (holder of `token`) says they are still here.
+    ///
+    /// # Errors
+    /// `not_found`, `unauthorized` (not the host), `storage_error`.
+    pub async fn here(&self, id: &str, token: &str) -> Result<TableView, ApiError> {
+        let now = now_ms();
+        for _ in 0..20 {
+            let row = self.table_row(id).await?;
+            let body: Body = serde_json::from_str(&row.body).map_err(|e| ApiError::Storage(e.to_string()))?;
+            let seat = Self::seat_of(&body, token)?;
+            if seat != body.host || !row.open {
+                return view_of(&row).ok_or_else(|| not_found(id));
+            }
+            if self.repo.update(id, row.version, Some((&row.body, true, now))).await? {
+                return view_of(&row).ok_or_else(|| not_found(id));
+            }
+        }
+        Err(ApiError::TryLater("this table is changing too fast".into()))
+    }
+
+    /// The host (holder of `token`) starts the table: open seats are left
+    /// out (at least two seats must be taken).
+    ///
+    /// # Errors
+    /// `not_found`, `unauthorized`, `not_host`, `table_started`,
+    /// `too_few_players`, `storage_error`.
+    pub async fn start_table(&self, id: &str, token: &str) -> Result<TableView, ApiError> {
+        let row = self.table_row(id).await?;
+        let body: Body = serde_json::from_str(&row.body).map_err(|e| ApiError::Storage(e.to_string()))?;
+        let seat = Self::seat_of(&body, token)?;
+        if seat != body.host {
+            return Err(refused("not_host", "only the table's host starts it"));
+        }
+        if !row.open {
+            return Err(refused("table_started", "this table has started"));
+        }
+        self.start_once(id).await
+    }
+
+    /// Starts table `id` once, whichever servers race: the game is made
+    /// from its seats, then the table marked started with it, at the
+    /// version read. A game made by a start that lost the race is never
+    /// handed out (it expires unplayed).
+    async fn start_once(&self, id: &str) -> Result<TableView, ApiError> {
+        for _ in 0..20 {
+            let row = self.table_row(id).await?;
+            let mut body: Body = serde_json::from_str(&row.body).map_err(|e| ApiError::Storage(e.to_string()))?;
+            if !row.open {
+                return view_of(&row).ok_or_else(|| not_found(id));
+            }
+            let seats: Vec<Seat> = body
+                .seats
+                .iter()
+                .filter_map(|s| match s {
+                    TableSeat::Open => None,
+                    TableSeat::Human { name, token_hash, account } => Some(Seat::Human {
+                        name: name.clone(),
+                        token_hash: token_hash.clone(),
+                        remote: true,
+                        account: account.clone(),
+                    }),
+                    TableSeat::Bot { name, level } => Some(Seat::Bot { name: name.clone(), level: level.clone() }),
+                })
+                .collect();
+            if seats.len() < 2 {
+                return Err(refused("too_few_players", "a game needs two players at least"));
+            }
+            let rules = Rules::from_code(&body.rules_code).map_err(|e| ApiError::Storage(e.to_string()))?;
+            let start = Start { public: true, clock: body.clock.clone(), rated: body.rated, ..Start::default() };
+            let live = self.games.start(seats, rules, start).await?;
+            body.game = Some(live.id.clone());
+            let text = serde_json::to_string(&body).map_err(|e| ApiError::Storage(e.to_string()))?;
+            let now = now_ms();
+            if self.repo.update(id, row.version, Some((&text, false, now))).await? {
+                tracing::info!(table = %id, game = %live.id, "lobby table started");
+                self.news(id).await;
+                let row = LobbyRow { body: text, open: false, seen_at: now, version: row.version + 1, ..row };
+                return view_of(&row).ok_or_else(|| not_found(id));
+            }
+            tracing::info!(table = %id, game = %live.id, "a lobby table's start raced another change");
+        }
+        Err(ApiError::TryLater("this table is changing too fast".into()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clocks_are_read_or_refused() {
+        assert_eq!(clock_text(None).unwrap(), "no clock");
+        assert_eq!(clock_text(Some(&serde_json::json!({"kind": "none"}))).unwrap(), "no clock");
+        let rt = serde_json::json!({"kind": "realtime", "minutes": 10, "increment": 5});
+        assert_eq!(clock_text(Some(&rt)).unwrap(), "10 min + 5 s");
+        assert_eq!(clock_text(Some(&serde_json::json!({"kind": "turn", "days": 3}))).unwrap(), "3 days per move");
+        for bad in [
+            serde_json::json!({"kind": "turn", "days": 2}),
+            serde_json::json!({"kind": "realtime", "minutes": 0}),
+            serde_json::json!({"kind": "blitz"}),
+            serde_json::json!({"kind": "none", "x": 1}),
+            serde_json::json!([1]),
+        ] {
+            assert!(clock_text(Some(&bad)).is_err(), "{bad}");
+        }
+    }
+}

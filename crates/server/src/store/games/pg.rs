@@ -1,0 +1,177 @@
+//! Games and moves in PostgreSQL. A stored move is announced to every
+//! server (`NOTIFY` on the moves channel, delivered when it commits).
+
+use std::sync::Arc;
+
+use carcassonne::record::{Record, RecordMove};
+use tokio_postgres::IsolationLevel;
+
+use super::{summary, GameRepo, GameSummary, NewGame, Progress, StoredGame};
+use crate::store::cluster::feed::CHANNEL;
+use crate::store::error::{is_unique_violation, StoreError};
+use crate::store::pg::Pg;
+
+/// The games of a PostgreSQL database.
+pub(crate) struct PgGames(pub(crate) Arc<Pg>);
+
+#[async_trait::async_trait]
+impl GameRepo for PgGames {
+    async fn create(&self, game: &NewGame) -> Result<(), StoreError> {
+        let (setup, progress) = game.setup_and_progress();
+        let conn = self.0.conn().await?;
+        let inserted = conn
+            .execute(
+                "INSERT INTO games (id, setup, seats, progress, moves, created_at, updated_at, live_seed, public, bot_turn,
+                                    clock, deadline)
+                 VALUES ($1, $2, $3, $4, 0, $5, $5, $6, $7, $8, $9, $10)",
+                &[
+                    &game.id,
+                    &serde_json::to_string(&setup)?,
+                    &serde_json::to_string(&game.seats)?,
+                    &serde_json::to_string(&progress)?,
+                    &game.created_at,
+                    // BIGINT is signed: the seed's bits are kept as they are.
+                    &game.live_seed.map(|s| s as i64),
+                    &game.public,
+                    &progress.bot_turn,
+                    &game.clock,
+                    &game.deadline,
+                ],
+            )
+            .await;
+        match inserted {
+            Ok(_) => Ok(()),
+            Err(e) if is_unique_violation(&e) => Err(StoreError::failed(format!("game id {} is taken", game.id))),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    async fn append_move(&self, id: &str, ply: usize, mv: &RecordMove, progress: &Progress) -> Result<(), StoreError> {
+        let ply = i64::try_from(ply).map_err(|_| StoreError::failed("move number out of range"))?;
+        let body = serde_json::to_string(mv)?;
+        let progress_json = serde_json::to_string(progress)?;
+        let mut conn = self.0.conn().await?;
+        let tx = conn.transaction().await?;
+        // The game's row stays locked until commit: a second writer of the
+        // same move waits here, then sees the count has moved on.
+        let lock = tx.prepare_cached("SELECT moves FROM games WHERE id = $1 FOR UPDATE").await?;
+        let moves: i64 = match tx.query_opt(&lock, &[&id]).await? {
+            None => return Err(StoreError::failed(format!("no game {id}"))),
+            Some(row) => row.try_get(0)?,
+        };
+        if moves != ply {
+            return Err(StoreError::Conflict(format!("game {id} has {moves} moves stored, not {ply}")));
+        }
+        let insert = tx.prepare_cached("INSERT INTO moves (game_id, ply, body) VALUES ($1, $2, $3)").await?;
+        match tx.execute(&insert, &[&id, &ply, &body]).await {
+            Ok(_) => {}
+            // The row lock makes this unreachable, unless the moves were
+            // written by something else: still, never two moves at one ply.
+            Err(e) if is_unique_violation(&e) => {
+                return Err(StoreError::Conflict(format!("game {id} already has move {ply}")));
+            }
+            Err(e) => return Err(e.into()),
+        }
+        // Delivered to every listener when (and only if) the move commits.
+        let update = tx
+            .prepare_cached(
+                "UPDATE games SET moves = $2, progress = $3, updated_at = $4, stored_at = now(), bot_turn = $5
+                 WHERE id = $1 RETURNING pg_notify($6, id || ':' || moves)",
+            )
+            .await?;
+        tx.execute(&update, &[&id, &(ply + 1), &progress_json, &progress.at, &progress.bot_turn, &CHANNEL]).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+        let mut conn = self.0.conn().await?;
+        // One snapshot for the game and its moves.
+        let tx =
+            conn.build_transaction().isolation_level(IsolationLevel::RepeatableRead).read_only(true).start().await?;
+        let game = tx
+            .prepare_cached("SELECT setup, seats, created_at, updated_at, live_seed FROM games WHERE id = $1")
+            .await?;
+        let Some(row) = tx.query_opt(&game, &[&id]).await? else {
+            return Ok(None);
+        };
+        let mut record: Record = serde_json::from_str(row.try_get::<_, &str>(0)?)?;
+        let seats = serde_json::from_str(row.try_get::<_, &str>(1)?)?;
+        let (created_at, updated_at): (i64, i64) = (row.try_get(2)?, row.try_get(3)?);
+        let live_seed: Option<i64> = row.try_get(4)?;
+        record.moves.clear();
+        let moves = tx.prepare_cached("SELECT body FROM moves WHERE game_id = $1 ORDER BY ply").await?;
+        for m in tx.query(&moves, &[&id]).await? {
+            record.moves.push(serde_json::from_str(m.try_get::<_, &str>(0)?)?);
+        }
+        tx.commit().await?;
+        Ok(Some(StoredGame {
+            id: id.to_string(),
+            record,
+            live_seed: live_seed.map(|s| s as u64),
+            seats,
+            created_at,
+            updated_at,
+        }))
+    }
+
+    async fn list(&self, limit: usize) -> Result<Vec<GameSummary>, StoreError> {
+        summaries(&self.0, "TRUE", limit, None).await
+    }
+
+    async fn listed(&self, ids: &[String], limit: usize) -> Result<Vec<GameSummary>, StoreError> {
+        summaries(&self.0, "public OR id = ANY($2)", limit, Some(ids)).await
+    }
+
+    async fn in_play(&self) -> Result<Vec<GameSummary>, StoreError> {
+        summaries(&self.0, "NOT COALESCE((progress::jsonb ->> 'finished')::boolean, FALSE)", usize::MAX >> 1, None)
+            .await
+    }
+
+    async fn expire(&self, before: i64) -> Result<Vec<String>, StoreError> {
+        let rows = self
+            .0
+            .conn()
+            .await?
+            .query(
+                "DELETE FROM games WHERE NOT COALESCE((progress::jsonb ->> 'finished')::boolean, FALSE)
+                 AND updated_at < $1 RETURNING id",
+                &[&before],
+            )
+            .await?;
+        rows.iter().map(|r| r.try_get(0).map_err(StoreError::from)).collect()
+    }
+}
+
+/// Summaries of the games matching `filter` (SQL; `$1` is the limit,
+/// `$2` the ids of `ids`), most recent first.
+async fn summaries(
+    pg: &Pg,
+    filter: &str,
+    limit: usize,
+    ids: Option<&[String]>,
+) -> Result<Vec<GameSummary>, StoreError> {
+    let conn = pg.conn().await?;
+    let sql = format!(
+        "SELECT id, setup, seats, progress, moves, created_at, public FROM games WHERE {filter}
+         ORDER BY updated_at DESC, id LIMIT $1"
+    );
+    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+    let rows = match ids {
+        Some(ids) => conn.query(&sql, &[&limit, &ids]).await?,
+        None => conn.query(&sql, &[&limit]).await?,
+    };
+    rows.iter()
+        .map(|r| {
+            summary(
+                r.try_get(0)?,
+                r.try_get(1)?,
+                r.try_get(2)?,
+                r.try_get(3)?,
+                r.try_get(4)?,
+                r.try_get(5)?,
+                r.try_get(6)?,
+            )
+        })
+        .collect()
+}
