@@ -90,6 +90,22 @@ rule-first_player = Startspieler
     .about = Wer beginnt: der erste Platz oder ein zufällig gewählter Spieler.
 rule-first_player-seat0 = der erste Platz
 rule-first_player-random = zufällig gewählt
+rule-inns_cathedrals = Wirtshäuser & Kathedralen: Wirtshäuser, Kathedralen und je ein großer Gefolgsmann
+    .about = Fügt die 18 Karten von Wirtshäuser & Kathedralen hinzu: Wirtshäuser verdoppeln eine fertige Straße, Kathedralen verdreifachen eine fertige Stadt, und jeder Spieler hat einen großen Gefolgsmann.
+rule-traders_builders = Händler & Baumeister: Waren, je ein Baumeister und ein Schwein
+    .about = Fügt die 24 Karten von Händler & Baumeister hinzu: wer eine Stadt mit Waren fertigstellt, erhält ihre Warenplättchen, und jeder Spieler hat einen Baumeister und ein Schwein.
+rule-big_follower = Große Gefolgsleute (Wirtshäuser & Kathedralen)
+    .about = Der große Gefolgsmann jedes Spielers zählt bei jeder Mehrheit wie zwei Gefolgsleute.
+rule-inns = Wirtshäuser (Wirtshäuser & Kathedralen)
+    .about = Eine fertige Straße mit Wirtshaus zählt 2 je Karte, eine unfertige nichts.
+rule-cathedrals = Kathedralen (Wirtshäuser & Kathedralen)
+    .about = Eine fertige Stadt mit Kathedrale zählt 3 je Karte und Wappen, eine unfertige nichts.
+rule-builder = Baumeister (Händler & Baumeister)
+    .about = Ein Baumeister neben deinem Gefolgsmann gibt dir eine zweite Karte, sooft du seine Straße oder Stadt verlängerst.
+rule-pig = Schweine (Händler & Baumeister)
+    .about = Ein Schwein neben deinem Bauern lässt dich über diese Wiese je fertiger Stadt 1 Punkt mehr erhalten.
+rule-goods = Waren (Händler & Baumeister)
+    .about = Wer eine Stadt fertigstellt, erhält ihre Warenplättchen; die meisten jeder Sorte zählen am Ende 10.
 
 ## Shared words
 

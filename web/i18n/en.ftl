@@ -92,6 +92,22 @@ rule-first_player = First player
     .about = Who plays first: the first seat, or a player chosen at random.
 rule-first_player-seat0 = the first seat
 rule-first_player-random = chosen at random
+rule-inns_cathedrals = Inns & Cathedrals: inns, cathedrals and a big follower each
+    .about = Adds the 18 tiles of Inns & Cathedrals: inns double a finished road, cathedrals triple a finished city, and each player has a big follower.
+rule-traders_builders = Traders & Builders: goods, a builder and a pig each
+    .about = Adds the 24 tiles of Traders & Builders: finishing a city with goods earns its tokens, and each player has a builder and a pig.
+rule-big_follower = Big followers (Inns & Cathedrals)
+    .about = Each player's big follower counts as two followers in every majority.
+rule-inns = Inns (Inns & Cathedrals)
+    .about = A finished road with an inn scores 2 a tile; an unfinished one nothing.
+rule-cathedrals = Cathedrals (Inns & Cathedrals)
+    .about = A finished city with a cathedral scores 3 a tile and shield; an unfinished one nothing.
+rule-builder = Builders (Traders & Builders)
+    .about = A builder beside your follower gives you a second tile whenever you extend its road or city.
+rule-pig = Pigs (Traders & Builders)
+    .about = A pig beside your farmer makes each finished city pay you 1 more through that farm.
+rule-goods = Goods (Traders & Builders)
+    .about = Finishing a city earns its goods tokens; the most of each kind scores 10 at the end.
 
 ## Shared words
 

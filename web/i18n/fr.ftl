@@ -90,6 +90,22 @@ rule-first_player = Premier joueur
     .about = Qui commence : la première place, ou un joueur tiré au sort.
 rule-first_player-seat0 = la première place
 rule-first_player-random = tiré au sort
+rule-inns_cathedrals = Auberges et Cathédrales : auberges, cathédrales et un grand partisan chacun
+    .about = Ajoute les 18 tuiles d’Auberges et Cathédrales : une auberge double une route achevée, une cathédrale triple une ville achevée, et chaque joueur a un grand partisan.
+rule-traders_builders = Marchands et Bâtisseurs : marchandises, un bâtisseur et un cochon chacun
+    .about = Ajoute les 24 tuiles de Marchands et Bâtisseurs : achever une ville à marchandises en rapporte les jetons, et chaque joueur a un bâtisseur et un cochon.
+rule-big_follower = Grands partisans (Auberges et Cathédrales)
+    .about = Le grand partisan de chaque joueur compte pour deux partisans dans toute majorité.
+rule-inns = Auberges (Auberges et Cathédrales)
+    .about = Une route achevée avec une auberge rapporte 2 par tuile ; inachevée, rien.
+rule-cathedrals = Cathédrales (Auberges et Cathédrales)
+    .about = Une ville achevée avec une cathédrale rapporte 3 par tuile et blason ; inachevée, rien.
+rule-builder = Bâtisseurs (Marchands et Bâtisseurs)
+    .about = Un bâtisseur près de votre partisan vous donne une seconde tuile chaque fois que vous prolongez sa route ou sa ville.
+rule-pig = Cochons (Marchands et Bâtisseurs)
+    .about = Un cochon près de votre paysan fait rapporter 1 de plus à chaque ville achevée par ce pré.
+rule-goods = Marchandises (Marchands et Bâtisseurs)
+    .about = Achever une ville en rapporte les jetons de marchandises ; le plus de chaque sorte marque 10 à la fin.
 
 ## Shared words
 

@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use carcassonne::TILE_KINDS;
+use crate::env::TILE_KINDS;
 use carcassonne::{Action, Follower, Game, PlayerId, Pos, Rotation, Rules, Setup, TileId, View};
 use carcassonne_ai::BotSpec;
 use numpy::{Element, PyArrayDyn, PyArrayMethods, PyReadonlyArray1};
@@ -35,7 +35,7 @@ use crate::env::{
     action_move, decision, figure_of, flat_action, window_cell, write_figure, write_tile, BASE_PLANES, DECISIONS,
     LAST_PLACED, ROLE_PLANES,
 };
-use crate::{parse_rules, setup_error, CarcassonneError, IllegalMoveError};
+use crate::{env_rules, setup_error, CarcassonneError, IllegalMoveError};
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<VecCore>()
@@ -525,7 +525,7 @@ impl Table {
             out.abbot[r] = view.abbot_in_supply(p) as u8;
             out.to_move[r] = (view.to_move() == Some(p)) as u8;
         }
-        out.unseen.copy_from_slice(&view.unseen());
+        out.unseen.copy_from_slice(&view.unseen()[..TILE_KINDS]);
 
         let masked = !out.mask.is_empty();
         if masked {
@@ -843,7 +843,7 @@ impl VecCore {
         max_legal: Option<usize>,
         threads: Option<usize>,
     ) -> PyResult<VecCore> {
-        let rules = parse_rules(py, rules)?;
+        let rules = env_rules(py, rules)?;
         if num_envs == 0 {
             return Err(PyValueError::new_err("num_envs must be at least 1"));
         }

@@ -119,6 +119,13 @@ pub struct LegalPlacement {
     /// Whether the abbot may be taken back instead.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub recall: bool,
+    /// Spots the big follower, the builder, the pig may go to (the expansions).
+    #[serde(skip_serializing_if = "Spots::is_empty")]
+    pub big: Spots,
+    #[serde(skip_serializing_if = "Spots::is_empty")]
+    pub builder: Spots,
+    #[serde(skip_serializing_if = "Spots::is_empty")]
+    pub pig: Spots,
 }
 
 /// The legal moves of the player to move, one entry per placement, in the
@@ -137,12 +144,25 @@ pub fn legal_placements(game: &Game) -> Vec<LegalPlacement> {
         for &placement in &placements {
             let none = Spots::default();
             let (at, rot) = (at(placement.pos), placement.rot.quarter_turns());
-            let mut g = LegalPlacement { tile: tile.name(), at, rot, meeple: none, abbot: none, recall: false };
+            let mut g = LegalPlacement {
+                tile: tile.name(),
+                at,
+                rot,
+                meeple: none,
+                abbot: none,
+                recall: false,
+                big: none,
+                builder: none,
+                pig: none,
+            };
             game.each_action(tile, placement, |action| match action {
                 Action::Follower(s) => g.meeple.add(s),
                 Action::Abbot(s) => g.abbot.add(s),
                 Action::Recall => g.recall = true,
                 Action::Pass => {}
+                Action::BigFollower(s) => g.big.add(s),
+                Action::Builder(s) => g.builder.add(s),
+                Action::Pig(s) => g.pig.add(s),
             });
             out.push(g);
         }
@@ -622,7 +642,7 @@ impl LogEntry {
                 at: at(pos),
                 rot: rot.quarter_turns(),
             },
-            Event::FollowerDeployed { turn, player, pos, spot, role } => {
+            Event::FollowerDeployed { turn, player, pos, spot, role, .. } => {
                 LogEntry::Deploy { turn: turn.0, seat: player.0, at: at(pos), spot: spot.name(), role: role.word() }
             }
             Event::FollowerReturned { turn, player, pos, spot } => {

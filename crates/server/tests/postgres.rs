@@ -58,7 +58,15 @@ fn new_game(id: &str) -> NewGame {
 }
 
 fn a_move() -> RecordMove {
-    RecordMove { tile: "E".into(), at: [0, -1], rot: 2, meeple: Some("S".into()), abbot: None, recall: None }
+    RecordMove {
+        tile: "E".into(),
+        at: [0, -1],
+        rot: 2,
+        meeple: Some("S".into()),
+        abbot: None,
+        recall: None,
+        ..Default::default()
+    }
 }
 
 fn progress(at: i64, finished: bool) -> Progress {

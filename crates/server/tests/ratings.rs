@@ -440,6 +440,7 @@ async fn unsettled_game(store: &Store) {
         meeple: None,
         abbot: None,
         recall: None,
+        ..Default::default()
     };
     let done = Progress {
         finished: true,

@@ -703,7 +703,15 @@ mod tests {
         let auto: i64 = store.0.conn().pragma_query_value(None, "wal_autocheckpoint", |r| r.get(0)).unwrap();
         assert_eq!(auto, 0, "the writer leaves checkpoints to the checkpointer");
         games(&store).create(&new_game("g1")).await.unwrap();
-        let m = RecordMove { tile: "E".into(), at: [0, -1], rot: 2, meeple: None, abbot: None, recall: None };
+        let m = RecordMove {
+            tile: "E".into(),
+            at: [0, -1],
+            rot: 2,
+            meeple: None,
+            abbot: None,
+            recall: None,
+            ..Default::default()
+        };
         for ply in 0..200 {
             games(&store).append_move("g1", ply, &m, &progress(ply as i64)).await.unwrap();
         }
@@ -741,7 +749,15 @@ mod tests {
         for g in 0..8 {
             let store = std::sync::Arc::clone(&store);
             moving.spawn(async move {
-                let m = RecordMove { tile: "E".into(), at: [g, -1], rot: 2, meeple: None, abbot: None, recall: None };
+                let m = RecordMove {
+                    tile: "E".into(),
+                    at: [g, -1],
+                    rot: 2,
+                    meeple: None,
+                    abbot: None,
+                    recall: None,
+                    ..Default::default()
+                };
                 for ply in 0..400 {
                     games(&store).append_move(&format!("g{g}"), ply, &m, &progress(ply as i64)).await.unwrap();
                     tokio::time::sleep(std::time::Duration::from_millis(2)).await;
@@ -769,7 +785,15 @@ mod tests {
     #[test]
     fn a_write_that_fails_past_its_checks_leaves_the_rest_of_its_batch_alone() {
         let store = SqliteDb::in_memory().unwrap();
-        let m = RecordMove { tile: "E".into(), at: [0, -1], rot: 2, meeple: None, abbot: None, recall: None };
+        let m = RecordMove {
+            tile: "E".into(),
+            at: [0, -1],
+            rot: 2,
+            meeple: None,
+            abbot: None,
+            recall: None,
+            ..Default::default()
+        };
         let mut conn = store.0.conn();
         for g in ["a", "b", "c"] {
             let (setup, progress) = new_game(g).setup_and_progress();
@@ -933,6 +957,7 @@ mod tests {
                                 meeple: None,
                                 abbot: None,
                                 recall: None,
+                                ..Default::default()
                             };
                             let write =
                                 crate::store::games::sqlite::append(&format!("g{g}"), ply, &m, &progress(ply as i64));

@@ -179,7 +179,15 @@ pub fn human(name: &str, token: &str) -> Seat {
 }
 
 pub fn a_move() -> RecordMove {
-    RecordMove { tile: "E".into(), at: [0, -1], rot: 2, meeple: Some("S".into()), abbot: None, recall: None }
+    RecordMove {
+        tile: "E".into(),
+        at: [0, -1],
+        rot: 2,
+        meeple: Some("S".into()),
+        abbot: None,
+        recall: None,
+        ..Default::default()
+    }
 }
 
 /// The progress of a game in play after a move at `at`, the bot to move.
