@@ -312,7 +312,7 @@ export class GameScreen {
     this.index = indexLegal(s.legal);
     if (!this.sel || this.sel.version !== s.version) {
       const tile = s.turn && s.turn.tiles.length ? s.turn.tiles[0] : null;
-      this.sel = { version: s.version, tile, rot: 0, placed: null, action: null };
+      this.sel = { version: s.version, tile, rot: this.fittingRot(tile), placed: null, action: null };
       this.pending = false;
     } else if (this.pending) {
       // The same version again (a reconnect): our move was not played; the
@@ -780,6 +780,12 @@ export class GameScreen {
     return [...m.values()].map((c) => ({ x: c.x, y: c.y, rots: [...c.rots.keys()].sort() }));
   }
 
+  /** The first rotation (from upright, clockwise) in which `tile` fits somewhere: the tile is shown so at a turn's start. */
+  fittingRot(tile) {
+    const fits = new Set(this.cellsFor(tile).flatMap((c) => c.rots));
+    return [0, 1, 2, 3].find((r) => fits.has(r)) ?? 0;
+  }
+
   entry(tile, x, y, rot) {
     const c = this.index.get(tile)?.get(`${x},${y}`);
     return c ? c.rots.get(rot) : null;
@@ -895,7 +901,7 @@ export class GameScreen {
 
   chooseHandTile(tile) {
     if (!this.myTurn || this.pending) return;
-    Object.assign(this.sel, { tile, placed: null, action: null, rot: 0 });
+    Object.assign(this.sel, { tile, placed: null, action: null, rot: this.fittingRot(tile) });
     this.draw();
   }
 
