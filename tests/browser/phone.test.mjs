@@ -148,6 +148,8 @@ test('a whole game on a phone, played by tapping', async () => {
     assert.ok(smallest >= 44, `every cell offered at the start of a turn is at least 44 px (${smallest.toFixed(0)})`);
     assert.ok(tappedAgain > 5, `tiles were laid by tapping them again (${tappedAgain} times)`);
     await page.waitForSelector('.overlay.results:not(.hidden) .results-dialog');
+    // No toast of the final scoring left over the dialog.
+    await page.waitForFunction(() => !document.querySelector('.toasts .toast:not(.out)'), null, { timeout: 1000 });
     await shot(page, 'phone-05-results');
     // Behind the results, the whole board (not the last tile, however close it was looked at),
     // as large as it fits, with followers big enough to see.

@@ -8,7 +8,7 @@ import { ChatPanel } from './chat.js';
 import { Hints, hintsAllowed } from './hint.js';
 import { clockLogHtml, Clocks } from './clock.js';
 import { ConnectionStatus } from './connection.js';
-import { copyText, esc, toast } from './dom.js';
+import { copyText, dismissToasts, esc, toast } from './dom.js';
 import { errorText, lang, listWords, t } from './i18n.js';
 import { rulesTitle } from './rules.js';
 import { colorOf, markIcon } from './meeple.js';
@@ -741,6 +741,8 @@ export class GameScreen {
         <a class="btn primary" href="#/new">${esc(t('nav-new-game'))}</a>
       </div></div>`;
     o.classList.remove('hidden');
+    // The final scoring's toasts would cover the dialog on a phone: it says them all.
+    dismissToasts();
     this.chat.renderRematch(o.querySelector('.rematch-box'));
     const ratings = o.querySelector('.results-ratings');
     if (ratings) import('./ratingchanges.js').then((m) => m.showRatingChanges(ratings, s.id)).catch(() => {});
