@@ -238,3 +238,28 @@ test('the start page and the new-game form fit a 320 px phone', async () => {
     await close();
   }
 });
+
+test('the new-game form says each seat\'s kind whole on a 390 px phone, in English, German and French', async () => {
+  for (const lang of ['en', 'de', 'fr']) {
+    const { context, close } = await launch({ ...PHONE, viewport: { width: 390, height: 844 } });
+    try {
+      await context.addInitScript((l) => localStorage.setItem('carcassonne.lang', l), lang);
+      const page = await context.newPage();
+      await page.goto(`${BASE}/#/new`);
+      await page.waitForSelector('.new-game .start');
+      // Each select as wide as its longest option needs (its max-content width).
+      const cut = await page.evaluate(() => [...document.querySelectorAll('.seat select')].map((sel) => {
+        const now = sel.getBoundingClientRect().width;
+        const was = sel.style.width;
+        sel.style.width = 'max-content';
+        const needs = sel.getBoundingClientRect().width;
+        sel.style.width = was;
+        return { cls: sel.className, text: sel.selectedOptions[0]?.textContent, now, needs };
+      }).filter((s) => s.now + 1 < s.needs));
+      assert.deepEqual(cut, [], `${lang}: a seat's choice is cut`);
+      await shot(page, `phone-08-seats-${lang}`);
+    } finally {
+      await close();
+    }
+  }
+});
