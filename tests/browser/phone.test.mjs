@@ -263,3 +263,23 @@ test('the new-game form says each seat\'s kind whole on a 390 px phone, in Engli
     }
   }
 });
+
+test('the front page fits a 390 px phone in English, German and French', async () => {
+  for (const lang of ['en', 'de', 'fr']) {
+    const { context, close } = await launch({ ...PHONE, viewport: { width: 390, height: 844 } });
+    try {
+      await context.addInitScript((l) => localStorage.setItem('carcassonne.lang', l), lang);
+      const page = await context.newPage();
+      await page.goto(`${BASE}/#/`);
+      await page.waitForSelector('.new-game .start');
+      await page.waitForSelector('.games-list :is(table, p:not(:empty))');
+      const wide = await page.evaluate(() => [...document.querySelectorAll('body *')]
+        .filter((el) => !el.closest('.hero-tiles, .toasts') && el.getBoundingClientRect().width > 0 && el.getBoundingClientRect().right > window.innerWidth + 1)
+        .map((el) => `${el.tagName}.${el.className} ${Math.round(el.getBoundingClientRect().right)}`));
+      assert.deepEqual(wide, [], `${lang}: nothing wider than the phone`);
+      assert.ok(await page.evaluate(() => document.scrollingElement.scrollWidth <= innerWidth), `${lang}: no sideways scrolling`);
+    } finally {
+      await close();
+    }
+  }
+});
