@@ -188,6 +188,10 @@ pub const MIGRATIONS: &[&str] = &[
     // 15: accounts' name keys with the confusables skeleton (done in Rust:
     // `rekey_accounts`).
     "",
+    // 16: the lobby's people: a table's host's address and history; a
+    // wait's person (address, account, device) and history, and whether its
+    // game is made or only claimed (store/lobby/mod.rs).
+    super::lobby::PG_SCHEMA,
 ];
 
 /// The most connections one server keeps open for requests (the change

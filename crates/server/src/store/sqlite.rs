@@ -145,6 +145,10 @@ const MIGRATIONS: &[&str] = &[
     // 15: accounts' name keys with the confusables skeleton (done in Rust:
     // `rekey_accounts`).
     "",
+    // 16: the lobby's people: a table's host's address and history; a
+    // wait's person (address, account, device) and history, and whether its
+    // game is made or only claimed (store/lobby/mod.rs).
+    super::lobby::SQLITE_SCHEMA,
 ];
 
 /// Migration 3: every stored `token` becomes its `token_hash`.
