@@ -304,6 +304,55 @@ async fn a_socket_that_stops_answering_lets_go() {
     assert_eq!(node.post(&format!("/api/lobby/play-now/{wait}"), json!({"token": token})).await.0, 404);
 }
 
+/// The server full, a newcomer displaces a watcher's lobby socket, never
+/// one that holds a table or a wait (the host's, older than the watcher's).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_socket_holding_something_is_never_displaced() {
+    // An open socket takes one place; one opening, two (its connection's
+    // and its own): the host's and the watcher's fill three places when a
+    // third socket opens.
+    let node = Node::sqlite(config(|c| c.max_connections = 3)).await;
+    let mut host = Page::open(&node, "127.0.0.2", None, None).await;
+    let (id, _) = seated(&host.open_table(json!({"seats": [{"kind": "me"}, {"kind": "open"}]})).await);
+    let mut watcher = Page::open(&node, "127.0.0.3", None, None).await;
+    // A newcomer: the watcher gives way, the host does not.
+    let newcomer = Page::open(&node, "127.0.0.4", None, None).await;
+    assert!(watcher.closed_within(SOON).await, "the watcher gave way");
+    assert_eq!(newcomer.first["tables"][0]["id"], id.as_str(), "the host's table is still there");
+    let v = host.ask(json!({"type": "hold", "table": id, "token": "0123456789abcdef0123456789abcdef"})).await;
+    assert_eq!(refusal(&v), "unauthorized", "the host's socket is still open: {v}");
+}
+
+/// A lobby socket takes its messages at the websocket rate, and its
+/// commands count with its address's API requests: past either, a message
+/// is answered `rate_limited` and not done.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lobby_messages_and_commands_are_rate_limited() {
+    let slow = carcassonne_server::Rate { per_second: 1, burst: 3 };
+    let node = Node::sqlite(config(|c| c.ws_rate = Some(slow))).await;
+    let mut page = Page::open(&node, "127.0.0.2", None, None).await;
+    let codes: Vec<String> = {
+        let mut out = Vec::new();
+        for _ in 0..5 {
+            out.push(refusal(&page.ask(json!({"type": "dance"})).await).to_string());
+        }
+        out
+    };
+    assert_eq!(codes, ["bad_request", "bad_request", "bad_request", "rate_limited", "rate_limited"]);
+    // Commands, at the address's API rate: spread over two sockets, counted together.
+    let node = Node::sqlite(config(|c| c.http_rate = Some(slow))).await;
+    let mut first = Page::open(&node, "127.0.0.77", None, None).await;
+    let mut second = Page::open(&node, "127.0.0.77", None, None).await;
+    let mut codes = Vec::new();
+    for k in 0..5 {
+        let page = if k % 2 == 0 { &mut first } else { &mut second };
+        codes.push(refusal(&page.sit("nosuchtable", 1, None).await).to_string());
+    }
+    assert_eq!(codes, ["not_found", "not_found", "not_found", "rate_limited", "rate_limited"]);
+    let mut elsewhere = Page::open(&node, "127.0.0.78", None, None).await;
+    assert_eq!(refusal(&elsewhere.sit("nosuchtable", 1, None).await), "not_found", "another address's own rate");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn play_now_pairs_two_people_or_offers_a_bot() {
     let node = Node::sqlite(config(|_| {})).await;
@@ -572,4 +621,51 @@ async fn what_a_stopped_server_held_is_held_again_elsewhere_or_swept() {
     let (s, v) = b.post(&format!("/api/lobby/play-now/{wait}"), json!({"token": wait_token})).await;
     assert_eq!((s, v["wait"]["state"].as_str()), (200, Some("waiting")), "{v}");
     drop(lost);
+}
+
+/// A person with a history is a signed-in account a day old with a rated
+/// game played to the end: such a host takes a place kept, a newer
+/// account (or one without a rated game) does not, and is counted by its
+/// address.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_history_is_a_day_old_account_with_a_rated_game() {
+    let url = server!();
+    let schema = Schema::new(&url);
+    let settings = |c: &mut carcassonne_server::Config| {
+        c.lobby.max_tables = 2;
+        c.lobby.tables_kept = 1;
+    };
+    let node = Node::postgres(
+        &schema,
+        lobby_socket::config(|c| {
+            settings(c);
+            c.lobby.known_after = Duration::from_secs(24 * 3600);
+            c.lobby.known_rated_games = 1;
+        }),
+    )
+    .await;
+    let table = json!({"seats": [{"kind": "me"}, {"kind": "open"}]});
+    let mut guest = Page::open(&node, "127.0.0.2", None, None).await;
+    seated(&guest.open_table(table.clone()).await);
+    let mut ids = Vec::new();
+    for name in ["Old", "Rated", "Both"] {
+        let cookie = node.sign_up("127.0.0.3", name).await;
+        ids.push(schema.one(&format!("SELECT id FROM accounts WHERE name = '{name}'")));
+        ids.push(cookie);
+    }
+    let day = 24 * 3600 * 1000 + 1000;
+    schema.rows(&format!("UPDATE accounts SET created_at = created_at - {day} WHERE name IN ('Old', 'Both')"));
+    for name in ["Rated", "Both"] {
+        schema.rows(&format!(
+            "INSERT INTO ratings (account, pool, rating, deviation, volatility, games, updated_at)
+             SELECT id, 'duel', 0, 1, 0.06, 1, 0 FROM accounts WHERE name = '{name}'"
+        ));
+    }
+    // The one place not kept is the guest's: a day old without a rated
+    // game, or a rated game a minute old, is fresh; both, known.
+    for (k, name, code) in [(1, "Old", "quota_exceeded"), (3, "Rated", "quota_exceeded"), (5, "Both", "")] {
+        let mut page = Page::open(&node, &format!("127.0.1.{k}"), None, Some(&ids[k])).await;
+        let v = page.open_table(table.clone()).await;
+        assert_eq!(refusal(&v), code, "{name}: {v}");
+    }
 }

@@ -165,7 +165,6 @@ async fn a_crowd_of_addresses_cannot_fill_the_lobby() {
             }
         }
         assert!(here <= 3, "3 open tables per address: {here}");
-        // A fresh account at the same address is counted with it.
         opened += here;
         crowd.push(page);
     }

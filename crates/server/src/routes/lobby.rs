@@ -394,7 +394,9 @@ async fn session(
                 let reply = match msg {
                     Some(Ok(Message::Text(text))) => {
                         if limiter.as_ref().is_some_and(|l| l.check().is_err()) {
-                            LobbyMessage::Error { reference: None, error: ApiError::RateLimited.body() }.frame()
+                            // Not done: read only for the answer to name its `ref`.
+                            let (reference, _) = read_command(text.as_str());
+                            LobbyMessage::Error { reference, error: ApiError::RateLimited.body() }.frame()
                         } else {
                             let (reply, done) = answer(app, holder, text.as_str()).await;
                             if done && !holds {
