@@ -26,6 +26,7 @@ const SHELL = [
   '/js/api.js',
   '/js/board.js',
   '/js/chat.js',
+  '/js/chatlog.js',
   '/js/clock.js',
   '/js/connection.js',
   '/js/dom.js',

@@ -23,7 +23,7 @@ their CMSC 22001 course name (`CRFR50`).
 - `carcassonne.vector`: a batch of games stepped in Rust, as a Gymnasium
   vector environment (`CarcassonneVectorEnv`, the same extra).
 - `carcassonne.openspiel`: registers the OpenSpiel game `python_carcassonne`
-  (needs the `open_spiel` extra).
+  (needs the `openspiel` extra).
 """
 
 from ._carcassonne import (

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import operator
 import os
-from typing import Any, Dict, List, Optional, Sequence, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -36,21 +36,33 @@ except ImportError as e:  # pragma: no cover - exercised only without the extra
         "(or pip install pettingzoo gymnasium)"
     ) from e
 
-from ._carcassonne import DEFAULT_RADIUS, TILE_KINDS, Bot, EnvCore
+from ._carcassonne import DECISIONS, DEFAULT_RADIUS, TILE_KINDS, Bot, EnvCore
 
 REWARDS = ("win", "score")
 ILLEGAL = ("lose", "raise")
 RENDER_MODES = ["ansi", "rgb_array", "human"]
 
 
+# The most each board plane holds (python/README.md, "Observations"); the
+# others are 0 or 1. True bounds also keep libraries that take any uint8 Box
+# of three dimensions bounded by 0 and 255 for an image (Stable-Baselines3)
+# from putting the board through a CNN made for Atari frames.
+PLANE_HIGH = {"tile": TILE_KINDS, "rotation": 3, "follower_spot": 14}
+
+
+def board_high(core: EnvCore) -> np.ndarray:
+    """The upper bound of each value of `board`, shape (planes, W, W)."""
+    top = np.array([PLANE_HIGH.get(name, 1) for name in core.plane_names], dtype=np.uint8)
+    return np.broadcast_to(top[:, None, None], (len(top), core.width, core.width)).copy()
+
+
 def observation_space(core: EnvCore) -> spaces.Dict:
     """The observation space of an environment core (the same for every agent)."""
-    n, w, s = core.players, core.width, core.slots
-    planes = len(core.plane_names)
+    n, s = core.players, core.slots
     u8 = np.uint8
     return spaces.Dict(
         {
-            "board": spaces.Box(0, 255, (planes, w, w), u8),
+            "board": spaces.Box(np.zeros_like(board_high(core)), board_high(core), dtype=u8),
             "hands": spaces.Box(0, 1, (n, s, TILE_KINDS), u8),
             "hand_sizes": spaces.Box(0, 3, (n,), u8),
             "unseen": spaces.Box(0, 255, (TILE_KINDS,), u8),
@@ -58,9 +70,55 @@ def observation_space(core: EnvCore) -> spaces.Dict:
             "supply": spaces.Box(0, 7, (n,), u8),
             "abbot": spaces.Box(0, 1, (n,), u8),
             "to_move": spaces.Box(0, 1, (n,), u8),
-            "action_mask": spaces.Box(0, 1, (core.action_size,), np.int8),
+            "action_mask": mask_space(core),
         }
     )
+
+
+# The arrays of a "flat" observation, in order (python/README.md, "Flat observations").
+FLAT_KEYS = ("board", "hands", "hand_sizes", "unseen", "scores", "supply", "abbot", "to_move")
+OBSERVATIONS = ("dict", "flat")
+
+
+def _parts(core: EnvCore) -> List[spaces.Box]:
+    space = observation_space(core)
+    return [space.spaces[k] for k in FLAT_KEYS]  # type: ignore[misc]
+
+
+def flat_layout(core: EnvCore) -> Dict[str, Tuple[slice, Tuple[int, ...]]]:
+    """Where each array of the dict observation lies in a flat one: its
+    slice of the vector and its shape (`vec[sl].reshape(shape)`)."""
+    layout, at = {}, 0
+    for key, part in zip(FLAT_KEYS, _parts(core)):
+        layout[key] = (slice(at, at + int(np.prod(part.shape))), part.shape)
+        at += int(np.prod(part.shape))
+    return layout
+
+
+def flat_space(core: EnvCore) -> spaces.Box:
+    """The space of a flat observation: one float32 vector, the arrays of the
+    dict observation (without the mask) one after the other, in `FLAT_KEYS` order."""
+    parts = _parts(core)
+    low = np.concatenate([p.low.ravel().astype(np.float32) for p in parts])
+    high = np.concatenate([p.high.ravel().astype(np.float32) for p in parts])
+    return spaces.Box(low, high, dtype=np.float32)
+
+
+def flatten(obs: Dict[str, np.ndarray]) -> np.ndarray:
+    """A dict observation as one float32 vector (`flat_space`)."""
+    return np.concatenate([obs[k].ravel() for k in FLAT_KEYS], dtype=np.float32)
+
+
+def action_shape(core: EnvCore) -> Tuple[int, int, int, int, int]:
+    """The flat action space as the array it indexes, in C order: (hand slot,
+    row y + radius, column x + radius, rotation, decision). A flat action is
+    `np.ravel_multi_index((slot, row, col, rot, decision), action_shape(core))`,
+    and a spatial policy's logits of that shape, flattened, are the action's."""
+    return (core.slots, core.width, core.width, 4, DECISIONS)
+
+
+def mask_space(core: EnvCore) -> spaces.Box:
+    return spaces.Box(0, 1, (core.action_size,), np.int8)
 
 
 def state_space(core: EnvCore) -> spaces.Box:
@@ -80,7 +138,9 @@ def action_index(action: Any, core: EnvCore) -> int:
     return a
 
 
-def _check_options(reward: str, illegal: str, render_mode: Optional[str]) -> None:
+def _check_options(reward: str, illegal: str, render_mode: Optional[str], observation: str = "dict") -> None:
+    if observation not in OBSERVATIONS:
+        raise ValueError(f"observation must be one of {OBSERVATIONS}, not {observation!r}")
     if reward not in REWARDS:
         raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
     if illegal not in ILLEGAL:
@@ -103,6 +163,31 @@ def _render(core: EnvCore, render_mode: Optional[str]) -> Union[None, str, np.nd
         print(text)
         return None
     return text
+
+
+def _observation_space_of(core: EnvCore, observation: str, mask: bool) -> spaces.Space:
+    """The space of the observations an environment gives (see `_shape`)."""
+    if observation == "dict":
+        space = observation_space(core)
+        if mask:
+            return space
+        return spaces.Dict({k: v for k, v in space.spaces.items() if k != "action_mask"})
+    if mask:
+        return spaces.Dict({"observation": flat_space(core), "action_mask": mask_space(core)})
+    return flat_space(core)
+
+
+def _shape(obs: Dict[str, np.ndarray], observation: str, mask: bool) -> Any:
+    """A dict observation (with its mask) in the form an environment gives:
+    "dict" the arrays by name (the mask among them, or not); "flat" one
+    vector, beside the mask as PettingZoo's classic games give it
+    (`{"observation", "action_mask"}`), or alone."""
+    if observation == "dict":
+        if not mask:
+            del obs["action_mask"]
+        return obs
+    flat = flatten(obs)
+    return {"observation": flat, "action_mask": obs["action_mask"]} if mask else flat
 
 
 def _seed(seed: Optional[int]) -> int:
@@ -130,7 +215,10 @@ class CarcassonneEnv(AECEnv):
     code), `players` (2–6), `radius` (of the window of cells around the
     start tile that actions and board planes cover), `reward` (`"win"`: +1
     to the winners and -1 to the others at the end; `"score"`: each step,
-    the points each seat gained).
+    the points each seat gained), `observation` (`"dict"`: the arrays by
+    name, the mask among them; `"flat"`: `{"observation": one float32
+    vector, "action_mask": the mask}`, the convention of PettingZoo's
+    classic games that Tianshou and AgileRL read).
 
     `infos[agent]["legal_actions"]` holds the legal actions of the agent to
     move (ascending), the same as the nonzero entries of its mask.
@@ -155,16 +243,18 @@ class CarcassonneEnv(AECEnv):
         reward: str = "win",
         render_mode: Optional[str] = None,
         illegal: str = "lose",
+        observation: str = "dict",
     ):
         super().__init__()
-        _check_options(reward, illegal, render_mode)
+        _check_options(reward, illegal, render_mode, observation)
         self.core = EnvCore(rules, players, radius, 0)
+        self.observation = observation
         self.reward_mode = reward
         self.illegal = illegal
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
-        self._observation_space = observation_space(self.core)
+        self._observation_space = _observation_space_of(self.core, observation, True)
         self._action_space = spaces.Discrete(self.core.action_size)
         self.state_space = state_space(self.core)
         self.agents: List[str] = []
@@ -176,7 +266,7 @@ class CarcassonneEnv(AECEnv):
         if not self._has_reset:
             raise RuntimeError(f"{call}() before reset(): call reset() first")
 
-    def observation_space(self, agent: str) -> spaces.Dict:
+    def observation_space(self, agent: str) -> spaces.Space:
         return self._observation_space
 
     def action_space(self, agent: str) -> spaces.Discrete:
@@ -206,7 +296,10 @@ class CarcassonneEnv(AECEnv):
         assert seat is not None, "a game that is not over has a player to move"
         self.agent_selection = self.possible_agents[seat]
         legal = self.core.legal_actions()
-        self.infos[self.agent_selection] = {"legal_actions": legal}
+        # The flat form follows PettingZoo's classic games: the mask is in the
+        # observation and the infos hold nothing (a list of varying length
+        # there is what libraries that stack infos into arrays cannot take).
+        self.infos[self.agent_selection] = {"legal_actions": legal} if self.observation == "dict" else {}
         if len(legal) == 0:
             # Every legal move lies outside the window: the game cannot go
             # on in this action space, so it is truncated (never seen with
@@ -214,9 +307,9 @@ class CarcassonneEnv(AECEnv):
             for a in self.agents:
                 self.truncations[a] = True
 
-    def observe(self, agent: str) -> Dict[str, np.ndarray]:
+    def observe(self, agent: str) -> Any:
         self._check_reset("observe")
-        return self.core.observe(self._index[agent])
+        return _shape(self.core.observe(self._index[agent]), self.observation, True)
 
     def last(self, observe: bool = True):
         self._check_reset("last")
@@ -318,6 +411,9 @@ class SingleAgentEnv(gymnasium.Env):
     turn and `step` plays the agent's action and then the bots' turns.
     Rewards as in `CarcassonneEnv` (for the agent's seat). `action_masks()`
     gives the mask as booleans (as sb3-contrib's MaskablePPO expects).
+    `observation` as in `CarcassonneEnv`; `action_mask=False` leaves the
+    mask out of the observation (a "flat" one is then the vector alone, as
+    Stable-Baselines3's `MlpPolicy` takes it).
 
     Actions are checked as in `CarcassonneEnv`: a float raises `TypeError`,
     one out of range `ValueError`; one in range but outside the mask ends the
@@ -344,9 +440,13 @@ class SingleAgentEnv(gymnasium.Env):
         reward: str = "win",
         render_mode: Optional[str] = None,
         illegal: str = "lose",
+        observation: str = "dict",
+        action_mask: bool = True,
     ):
-        _check_options(reward, illegal, render_mode)
+        _check_options(reward, illegal, render_mode, observation)
         self.illegal = illegal
+        self.observation = observation
+        self.action_mask = bool(action_mask)
         if not 0 <= seat < players:
             raise ValueError(f"seat {seat} is not at a table of {players}")
         self.core = EnvCore(rules, players, radius, 0)
@@ -359,7 +459,7 @@ class SingleAgentEnv(gymnasium.Env):
             Bot(spec)  # a bad spec fails here, not at the first reset
         self.reward_mode = reward
         self.render_mode = render_mode
-        self.observation_space = observation_space(self.core)
+        self.observation_space = _observation_space_of(self.core, observation, self.action_mask)
         self.action_space = spaces.Discrete(self.core.action_size)
         others = [s for s in range(players) if s != seat]
         self._spec_of = dict(zip(others, specs))
@@ -373,6 +473,9 @@ class SingleAgentEnv(gymnasium.Env):
             # environment holds no bot state, so it pickles by its game.
             turn_seed = (self._game_seed * 1_000_003 + self.core.moves_played) % 2**64
             self.core.play_bot(Bot(self._spec_of[seat], turn_seed))
+
+    def _observe(self) -> Any:
+        return _shape(self.core.observe(self.seat), self.observation, self.action_mask)
 
     def _info(self) -> Dict[str, Any]:
         return {"legal_actions": self.core.legal_actions().tolist(),
@@ -391,7 +494,7 @@ class SingleAgentEnv(gymnasium.Env):
         self._play_bots()
         if self.render_mode == "human":
             self.render()
-        return self.core.observe(self.seat), self._info()
+        return self._observe(), self._info()
 
     def step(self, action: int):
         a = action_index(action, self.core)
@@ -400,7 +503,7 @@ class SingleAgentEnv(gymnasium.Env):
         if self.illegal == "lose" and not self.core.is_legal(a):
             self._ended = True
             info = {**self._info(), "illegal": True}
-            return self.core.observe(self.seat), -1.0, True, False, info
+            return self._observe(), -1.0, True, False, info
         self.core.step(a)
         self._play_bots()
         scores = self.core.scores
@@ -412,7 +515,7 @@ class SingleAgentEnv(gymnasium.Env):
         info = self._info()
         if self.render_mode == "human":
             self.render()
-        return self.core.observe(self.seat), reward, terminated, self._truncated(info), info
+        return self._observe(), reward, terminated, self._truncated(info), info
 
     def action_masks(self) -> np.ndarray:
         return self.core.mask(self.seat).astype(bool)
@@ -427,5 +530,5 @@ GYM_ID = "carcassonne/SingleAgent-v0"
 if GYM_ID not in gymnasium.registry:
     gymnasium.register(GYM_ID, entry_point="carcassonne.env:SingleAgentEnv", disable_env_checker=True)
 
-__all__ = ["GYM_ID", "CarcassonneEnv", "SingleAgentEnv", "action_index", "env", "observation_space", "raw_env", "render_text",
-           "state_space"]
+__all__ = ["FLAT_KEYS", "GYM_ID", "CarcassonneEnv", "SingleAgentEnv", "action_index", "action_shape", "env", "flat_layout", "flat_space",
+           "flatten", "observation_space", "raw_env", "render_text", "state_space"]

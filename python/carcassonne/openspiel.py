@@ -32,7 +32,7 @@ random first player or with `unplaceable=reshuffle` are refused: their
 draws go to hands others cannot see, or back into the bag, which needs
 chance outcomes private to one player (not built yet).
 
-Needs `open_spiel` (`pip install "./python[open_spiel]"`).
+Needs `open_spiel` (`pip install "./python[openspiel]"`).
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ import numpy as np
 try:
     import pyspiel
 except ImportError as e:  # pragma: no cover - exercised only without the extra
-    raise ImportError("carcassonne.openspiel needs open_spiel: pip install 'carcassonne[open_spiel]'") from e
+    raise ImportError("carcassonne.openspiel needs open_spiel: pip install 'carcassonne[openspiel]'") from e
 
 from ._carcassonne import DEFAULT_RADIUS, TILE_KINDS, EnvCore, Game, rules as parse_rules, tiles
 

@@ -117,6 +117,10 @@ class CarcassonneVectorEnv(VectorEnv):
         max_legal: Optional[int] = None,
         copy: bool = False,
     ):
+        # The arguments, kept for pickling (`__reduce__`).
+        self._kwargs = dict(num_envs=num_envs, rules=rules, players=players, seat=seat, opponents=opponents,
+                            radius=radius, reward=reward, illegal=illegal, actions=actions, action_mask=action_mask,
+                            threads=threads, max_legal=max_legal, copy=copy)
         if actions not in ACTION_FORMS:
             raise ValueError(f"actions must be one of {ACTION_FORMS}, not {actions!r}")
         specs = [opponents] if isinstance(opponents, str) else list(opponents)
@@ -221,6 +225,27 @@ class CarcassonneVectorEnv(VectorEnv):
 
     def close_extras(self, **kwargs: Any) -> None:
         pass
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        """Pickling and `copy.deepcopy`: the arguments, every game as `Game`
+        pickles (its record and live bag) with its seed and episode state,
+        the last step's rewards and end flags, and the seeding generator.
+        The copy steps on exactly as the original."""
+        b = self._buffers
+        last = {k: b[k].copy() for k in ("reward", "terminated", "truncated", "illegal")}
+        extra = {k: self.__dict__[k] for k in ("_np_random", "_np_random_seed") if k in self.__dict__}
+        return (_restore, (self._kwargs, self.core.tables_state(), last, extra))
+
+
+def _restore(kwargs: Dict[str, Any], tables: List[Any], last: Dict[str, np.ndarray],
+             extra: Dict[str, Any]) -> CarcassonneVectorEnv:
+    """The inverse of `CarcassonneVectorEnv.__reduce__`."""
+    envs = CarcassonneVectorEnv(**kwargs)
+    envs.core.restore(tables)
+    for k, v in last.items():
+        envs._buffers[k][...] = v
+    envs.__dict__.update(extra)
+    return envs
 
 
 __all__ = ["CarcassonneVectorEnv"]

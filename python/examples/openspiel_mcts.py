@@ -1,6 +1,6 @@
 """OpenSpiel's MCTS bot against one of ours, on `python_carcassonne`.
 
-    pip install "./python[open_spiel]"
+    pip install "./python[openspiel]"
     python python/examples/openspiel_mcts.py --games 4 --simulations 200 --opponent greedy
 
 OpenSpiel's `MCTSBot` (open_spiel.python.algorithms.mcts) searches the

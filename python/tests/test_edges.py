@@ -18,7 +18,11 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 def test_readme_counts_the_tile_kinds():
     readme = (ROOT / "python" / "README.md").read_text()
-    assert carcassonne.TILE_KINDS == len(carcassonne.tiles()) == 43
+    # The environments observe the base game's and the river's tiles, the
+    # first 43 of tiles(); the expansions' 41 follow them.
+    assert carcassonne.TILE_KINDS == 43
+    assert len(carcassonne.tiles()) == 43 + 17 + 24
+    assert all(not t.id.startswith(("IC", "TB")) for t in carcassonne.tiles()[:43])
     stated = {int(n) for n in re.findall(r"\((?:players, slots, |)(\d+)\) uint8", readme)}
     assert stated == {carcassonne.TILE_KINDS}
 

@@ -141,3 +141,46 @@ def test_sync_and_async_vector_environments_reset_and_step():
     a = run_vector(gymnasium.vector.SyncVectorEnv([make_env, make_env]))
     b = run_vector(gymnasium.vector.AsyncVectorEnv([make_env, make_env], context="spawn"))
     assert all(np.array_equal(a[k], b[k]) for k in a), "the same games in both"
+
+
+def _vector_step(envs, rng):
+    """A random legal action per game (the flat action; games that ended ignore theirs)."""
+    legal, count = envs._buffers["legal_actions"], envs._buffers["legal_count"]
+    picks = (rng.random(envs.num_envs) * np.maximum(count, 1)).astype(np.int64)
+    return np.where(count > 0, legal[np.arange(envs.num_envs), picks], 0).astype(np.int64)
+
+
+def _same_outputs(a, b):
+    for k, v in a.items():
+        assert np.array_equal(v, b[k]), k
+
+
+def test_the_vector_environment_pickles_and_deep_copies_mid_game():
+    """A pickled batch (and a deep copy) has the same observations, rewards,
+    end flags and infos, and steps on exactly as the original, through
+    episode ends and autoresets; the copy shares no array with it."""
+    from carcassonne.vector import CarcassonneVectorEnv
+
+    for kwargs in ({"opponents": "random", "rules": "standard,unplaceable=reshuffle"},
+                   {"opponents": "self", "players": 3, "reward": "score", "action_mask": True},
+                   {"opponents": ["greedy", "random"], "players": 3, "seat": 1, "rules": "standard,hand=3"}):
+        envs = CarcassonneVectorEnv(num_envs=9, threads=2, **kwargs)
+        envs.reset(seed=4)
+        rng = np.random.default_rng(4)
+        for _ in range(40):  # some games end (and restart) on the way
+            out = envs.step(_vector_step(envs, rng))
+        for twin in (pickle.loads(pickle.dumps(envs)), copy.deepcopy(envs)):
+            assert twin.core.seeds == envs.core.seeds
+            for k, v in envs._buffers.items():
+                assert np.array_equal(twin._buffers[k], v) and not np.shares_memory(twin._buffers[k], v), k
+            r1, r2 = np.random.default_rng(9), np.random.default_rng(9)
+            a = copy.deepcopy(envs)
+            for _ in range(60):
+                o1 = a.step(_vector_step(a, r1))
+                o2 = twin.step(_vector_step(twin, r2))
+                _same_outputs(o1[0], o2[0])
+                for x, y in zip(o1[1:4], o2[1:4]):
+                    assert np.array_equal(x, y)
+                _same_outputs({k: v for k, v in o1[4].items()}, o2[4])
+            assert np.array_equal(a.reset(seed=1)[0]["board"], twin.reset(seed=1)[0]["board"])
+        assert out[2].dtype == bool

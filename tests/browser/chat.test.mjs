@@ -4,11 +4,13 @@
 // the chat panel open; the game is played out (through the API, to be quick),
 // both accept the rematch in the results dialog and each lands in the new
 // game with their new seat. One device is a desktop, the other a 390×844 phone.
+// A spectator mutes a signed-in spectator named as a player (the player
+// still speaks) and a spectator who comes back from another browser.
 //
 // Needs a running server: BASE_URL (default http://127.0.0.1:8080).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { api, BASE, launchBrowser, playOut, shot, watchErrors } from './lib.mjs';
+import { api, BASE, launchBrowser, playOut, shot, signUp, watchErrors } from './lib.mjs';
 import { checkA11y } from './a11y.mjs';
 
 const json = (body) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -111,6 +113,64 @@ test('two players chat, mute, and play a rematch', async () => {
       assert.deepEqual(s.you, [seat]);
     }
     await shot(pa, '62-rematch-landed');
+    assert.deepEqual(errors.filter((e) => !/status of 4\d\d/.test(e)), []);
+  } finally {
+    await browser.close();
+  }
+});
+
+test('a spectator mutes by whose a message is: a signed-in spectator named as a player, a spectator from another browser', async () => {
+  const browser = await launchBrowser();
+  const errors = [];
+  try {
+    // The player and a signed-in spectator share a name (an account's is unique, a seat's need not be).
+    const name = `Quill${Date.now() % 100000}`;
+    const made = await api('/api/games', json({ seats: [{ kind: 'human', name: 'Ada' }, { kind: 'remote', name }] }));
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const id = made.body.id;
+    const player = made.body.tokens.find((t) => t.seat === 1).token;
+    assert.equal((await api(`/api/games/${id}/chat?token=${player}`, json({ text: 'I play' }))).status, 200);
+    const ctxM = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const member = await ctxM.newPage();
+    watchErrors(member, errors);
+    await signUp(member, name);
+    await member.goto(`${BASE}/#/game/${id}`);
+    await openChat(member);
+    await member.fill('#chat-input', 'I watch');
+    await member.press('#chat-input', 'Enter');
+    await member.waitForFunction((n) => document.querySelector('.chat-log')?.innerText.includes(`${n} (watching): I watch`), name);
+    // A spectator not signed in (this machine's address), from a browser of its own.
+    const troll = (text, token) => api(`/api/games/${id}/chat?spectator=${token}`, json({ text }));
+    const first = await troll('boo', '0123456789abcdef0123456789abcdef');
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    const trollName = first.body.message.name;
+
+    const ctxV = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const viewer = await ctxV.newPage();
+    watchErrors(viewer, errors);
+    await viewer.goto(`${BASE}/#/game/${id}`);
+    await openChat(viewer);
+    await viewer.waitForFunction(() => document.querySelector('.chat-log')?.innerText.includes('boo'));
+    await viewer.getByRole('button', { name: `Mute ${name} (watching)`, exact: true }).click();
+    await viewer.waitForFunction(() => !document.querySelector('.chat-log').innerText.includes('I watch'));
+    assert.match(await logText(viewer), new RegExp(`${name}: I play`), 'the player of the same name still speaks');
+    await viewer.getByRole('button', { name: `Mute ${trollName} (watching)`, exact: true }).click();
+    await viewer.waitForFunction(() => !document.querySelector('.chat-log').innerText.includes('boo'));
+    // Back in another browser (another spectator token) from the same address: the same spectator, muted.
+    const again = await troll('boo again', 'fedcba9876543210fedcba9876543210');
+    assert.equal(again.body.message.name, trollName);
+    await member.waitForFunction(() => document.querySelector('.chat-log')?.innerText.includes('boo again'));
+    await viewer.waitForTimeout(500);
+    assert.doesNotMatch(await logText(viewer), /boo again/);
+    const muted = await viewer.locator('.chat-muted').innerText();
+    assert.match(muted, new RegExp(`${name} \\(watching\\)`));
+    assert.match(muted, new RegExp(`${trollName} \\(watching\\)`));
+    await checkA11y(viewer, 'a spectator\'s chat with two people muted');
+    // Kept in this browser, by whose the messages are.
+    await viewer.reload();
+    await openChat(viewer);
+    await viewer.waitForFunction((n) => document.querySelector('.chat-log')?.innerText.includes(`${n}: I play`), name);
+    assert.doesNotMatch(await logText(viewer), /I watch|boo/);
     assert.deepEqual(errors.filter((e) => !/status of 4\d\d/.test(e)), []);
   } finally {
     await browser.close();

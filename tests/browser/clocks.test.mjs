@@ -2,8 +2,10 @@
 // contexts) playing each other:
 //  * a real-time game made with the new-game form's custom clock (1 minute
 //    each): both clocks show, the running one counts down; it runs out; the
-//    other player hands the seat to a bot, which moves for it; its player
-//    takes the seat back; axe finds nothing on the page with clocks.
+//    other player hands the seat to a bot, which moves for it; its player's
+//    page says the bot plays on (a flag that fell is for good); axe finds
+//    nothing on the page with clocks. A game made and left before anyone
+//    moved shows as aborted once its first clock runs out.
 //  * a turn-based game (3 days a move): the "your turn" list in the top bar
 //    of the other device shows it once it is their turn, leads to it, and
 //    the game shows "2 days left"; at phone size (390×844), axe 0.
@@ -58,7 +60,7 @@ function seconds(text) {
   return m * 60 + s;
 }
 
-test('a real-time game: clocks run, one runs out, a bot takes the seat, its player takes it back', async () => {
+test('a real-time game: clocks run, one runs out, a bot takes the seat for good', async () => {
   const minute = await minuteMs();
   assert.ok(minute <= 30_000, `this test needs a short test minute (CARCASSONNE_TEST_MINUTE_MS), not ${minute} ms`);
   const browser = await launchBrowser();
@@ -74,19 +76,38 @@ test('a real-time game: clocks run, one runs out, a bot takes the seat, its play
     await bob.goto(link);
     await loaded(bob);
     const { body: s0 } = await api(`/api/games/${id}`);
-    const first = s0.turn.seat;
+    // The first to play moves at once (a real-time game where nobody moved
+    // would be aborted when the first clock runs out): then the other's
+    // clock runs; `first` names that seat from here on.
+    const starter = s0.turn.seat === 0 ? ada : bob;
+    const token = await starter.evaluate((g) => JSON.parse(localStorage.getItem('carcassonne.tokens'))[g][0], id);
+    const { body: own } = await api(`/api/games/${id}?token=${token}`);
+    const p = own.legal[0];
+    const moved = await api(`/api/games/${id}/moves?token=${token}`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ version: own.version, tile: p.tile, at: p.at, rot: p.rot }),
+    });
+    assert.equal(moved.status, 200, JSON.stringify(moved.body));
+    const first = 1 - s0.turn.seat;
     const mover = first === 0 ? ada : bob;
     const other = first === 0 ? bob : ada;
+    // Meanwhile a game made and left before anyone moved: aborted when its
+    // first clock runs out, and its page says so.
+    const { body: left } = await api('/api/games', {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ seats: [{ kind: 'human' }, { kind: 'human' }], clock: { kind: 'realtime', minutes: 1, increment: 0 } }),
+    });
     // Both clocks show on both pages; the running one counts down, the other stands.
     for (const page of [ada, bob]) {
       await seatClock(page, 0).waitFor();
       await seatClock(page, 1).waitFor();
     }
     const before = seconds(await seatClock(other, first).innerText());
+    const standing = await seatClock(other, 1 - first).innerText();
     await other.waitForTimeout(2200);
     const after = seconds(await seatClock(other, first).innerText());
     assert.ok(after < before, `the running clock counts down: ${before} then ${after}`);
-    assert.equal(await seatClock(other, 1 - first).innerText(), `0:${String(Math.round(minute / 1000)).padStart(2, '0')}`.replace(/^0:60$/, '1:00'));
+    assert.equal(await seatClock(other, 1 - first).innerText(), standing, 'the other clock stands still');
     assert.equal(await seatClock(other, first).getAttribute('role'), 'timer');
     assert.equal(await seatClock(other, first).getAttribute('aria-live'), null, 'a clock is not read out every second');
     await checkA11y(ada, 'the game with clocks');
@@ -105,20 +126,31 @@ test('a real-time game: clocks run, one runs out, a bot takes the seat, its play
     await shot(other, 'clocks-handover');
     await hand.locator('button').click();
     // The bot moves for the seat: the game goes on; the log says what happened.
-    await other.waitForFunction(() => Number(document.querySelector('#app').dataset.version) >= 1, null, { timeout: 30_000 });
+    await other.waitForFunction(() => Number(document.querySelector('#app').dataset.version) >= 2, null, { timeout: 30_000 });
     await other.waitForFunction((seat) => /bot \(random\) plays/.test(document.querySelector(`.seat-clock[data-seat="${seat}"]`)?.textContent || ''), first);
     const log = await other.locator('.log .clock-log').innerText();
     assert.match(log, /ran out of time/);
     assert.match(log, /A random bot plays for/);
 
-    // Its player takes the seat back, at once.
-    const back = mover.locator('.clock-panel [data-act="back"]');
-    await back.waitFor({ timeout: 10_000 });
-    await back.click();
-    await mover.waitForFunction(() => /is back and plays again/.test(document.querySelector('.log .clock-log')?.textContent || ''));
+    // Its flag fell: the seat moves no more, its page says so and offers
+    // no way back (a seat that was only away is taken back at once: the
+    // server tests, tests/clocks.rs).
+    const note = mover.locator('.clock-panel .takeback');
+    await note.waitFor({ timeout: 10_000 });
+    assert.match(await note.innerText(), /Your time ran out/);
+    assert.equal(await mover.locator('.clock-panel [data-act="back"]').count(), 0);
     const { body: s1 } = await api(`/api/games/${id}`);
-    assert.deepEqual(s1.clock.standin, [null, null]);
+    assert.equal(s1.clock.standin[first], 'random');
     assert.ok(s1.clock.expired.includes(first));
+
+    const gone = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+    errors.push(...watchErrors(gone));
+    await gone.goto(`${BASE}/#/game/${left.id}`);
+    await gone.waitForSelector('.banner.over', { timeout: minute * 2 });
+    assert.match(await gone.locator('.banner').innerText(), /Game aborted/);
+    assert.match(await gone.locator('.log').innerText(), /before anyone moved/);
+    await checkA11y(gone, 'an aborted game, at phone size');
+    await shot(gone, 'clocks-aborted');
     assert.deepEqual(errors, []);
   } finally {
     await browser.close();

@@ -90,6 +90,22 @@ rule-first_player = Startspieler
     .about = Wer beginnt: der erste Platz oder ein zufällig gewählter Spieler.
 rule-first_player-seat0 = der erste Platz
 rule-first_player-random = zufällig gewählt
+rule-inns_cathedrals = Wirtshäuser & Kathedralen: Wirtshäuser, Kathedralen und je ein großer Gefolgsmann
+    .about = Fügt die 18 Karten von Wirtshäuser & Kathedralen hinzu: Wirtshäuser verdoppeln eine fertige Straße, Kathedralen verdreifachen eine fertige Stadt, und jeder Spieler hat einen großen Gefolgsmann.
+rule-traders_builders = Händler & Baumeister: Waren, je ein Baumeister und ein Schwein
+    .about = Fügt die 24 Karten von Händler & Baumeister hinzu: wer eine Stadt mit Waren fertigstellt, erhält ihre Warenplättchen, und jeder Spieler hat einen Baumeister und ein Schwein.
+rule-big_follower = Große Gefolgsleute (Wirtshäuser & Kathedralen)
+    .about = Der große Gefolgsmann jedes Spielers zählt bei jeder Mehrheit wie zwei Gefolgsleute.
+rule-inns = Wirtshäuser (Wirtshäuser & Kathedralen)
+    .about = Eine fertige Straße mit Wirtshaus zählt 2 je Karte, eine unfertige nichts.
+rule-cathedrals = Kathedralen (Wirtshäuser & Kathedralen)
+    .about = Eine fertige Stadt mit Kathedrale zählt 3 je Karte und Wappen, eine unfertige nichts.
+rule-builder = Baumeister (Händler & Baumeister)
+    .about = Ein Baumeister neben deinem Gefolgsmann gibt dir eine zweite Karte, sooft du seine Straße oder Stadt verlängerst.
+rule-pig = Schweine (Händler & Baumeister)
+    .about = Ein Schwein neben deinem Bauern lässt dich über diese Wiese je fertiger Stadt 1 Punkt mehr erhalten.
+rule-goods = Waren (Händler & Baumeister)
+    .about = Wer eine Stadt fertigstellt, erhält ihre Warenplättchen; die meisten jeder Sorte zählen am Ende 10.
 
 ## Shared words
 
@@ -148,6 +164,7 @@ seat-here = Hier (dieser Bildschirm)
 seat-invite = Jemanden einladen (Link)
 seat-remove = Entfernen
 game-row-bot = Bot
+game-row-aborted = abgebrochen: niemand hat gezogen
 game-row-finished = beendet · { $turns } Züge
 game-row-turn = Zug { $n }
 game-row-to-play = { $name } ist am Zug
@@ -296,6 +313,7 @@ title-your-turn = ● Du bist dran — Carcassonne
 title-game-over = Spielende — Carcassonne
 title-watching = Zuschauen — Carcassonne
 banner-you-win = Spielende — du hast gewonnen!
+banner-aborted = Partie abgebrochen: Eine Uhr ist abgelaufen, bevor jemand gezogen hat.
 banner-game-over = Spielende — { $winners }!
 banner-see-results = Zum Ergebnis
 banner-placing = Wird gelegt…
@@ -313,6 +331,8 @@ banner-thinking = { $name } überlegt
 banner-waiting-join = Warten, bis { $name } dazukommt
 banner-waiting-offline = Warten auf { $name } (offline)
 banner-waiting = Warten auf { $name }
+game-aborted = Partie abgebrochen
+game-aborted-why = Eine Uhr ist abgelaufen, bevor jemand gezogen hat: Die Partie endet ungespielt und zählt für niemanden.
 game-over = Spielende
 game-all-placed = Alle Plättchen liegen.
 results = Ergebnis
@@ -711,14 +731,15 @@ error-chat_off = Der Chat ist in diesem Spiel aus.
 error-empty_message = Die Nachricht ist leer.
 error-message_too_long = Die Nachricht ist zu lang.
 error-chat_too_fast = Zu viele Nachrichten: warte einen Moment.
-error-chat_full = Der Chat dieses Spiels ist voll.
+error-chat_full = Der Chat der Spieler dieses Spiels ist voll.
+error-chat_crowded = So viele Zuschauer haben in diesem Spiel geschrieben, dass niemand Neues mehr schreiben kann: melde dich an, um zu schreiben.
 error-chat_not_agreed = Der Chat wird nur heruntergeladen, wenn alle Spieler zugestimmt haben.
 error-game_not_over = Das Spiel ist noch nicht vorbei.
 error-already_accepted = Du hast die Revanche schon angenommen.
 
 ## Notifications
 error-bad_subscription = Das Benachrichtigungs-Abo dieses Browsers wurde abgelehnt.
-error-too_many_subscriptions = Dieser Browser erhält schon zu viele Benachrichtigungen von diesem Server.
+error-too_many_subscriptions = Für diesen Browser, diesen Platz oder deine Adresse werden schon zu viele Benachrichtigungen gehalten (angemeldet hast du ein eigenes Kontingent).
 
 ## Clocks
 error-bad_clock = Diese Bedenkzeit bietet der Server nicht an.
@@ -766,6 +787,7 @@ clock-seconds = { $n ->
        *[other] { $n } Sekunden
     }
 clock-seat = Platz { $n }
+clock-aborted = { $name } hatte keine Zeit mehr, bevor jemand gezogen hat: Die Partie ist abgebrochen
 clock-ran-out = { $name } hat keine Zeit mehr
 clock-bot-plays = Ein Bot ({ $level }) spielt für { $name }
 clock-bot-plays-by = Ein Bot ({ $level }) spielt für { $name } (auf Wunsch von { $by })
@@ -783,6 +805,7 @@ clock-handover-away = { $name } ist seit { $n ->
     } weg. Den Platz einem Bot geben, bis { $name } zurückkommt?
 clock-bot-level = Bot-Stufe
 clock-handover = Den Platz von { $name } einem Bot geben
+clock-flagged-note = Deine Zeit ist abgelaufen: Ein Bot spielt deinen Platz bis zum Ende der Partie.
 clock-takeback-note = Ein Bot spielt für dich, während du weg warst.
 clock-takeback = Meinen Platz zurücknehmen
 clock-none = Ohne Uhr
@@ -837,6 +860,11 @@ chat-mute = Stumm
 chat-mute-name = { $name } stummschalten
 chat-muted = Stummgeschaltet:
 chat-unmute-name = { $name } wieder zeigen
+chat-new-hidden = { $n ->
+        [one] Eine Nachricht eines neuen Zuschauers ist ausgeblendet (du hast einen Zuschauer stummgeschaltet).
+       *[other] { $n } Nachrichten neuer Zuschauer sind ausgeblendet (du hast einen Zuschauer stummgeschaltet).
+    }
+chat-show-new = Anzeigen
 chat-offer = Diesen Chat zum Herunterladen mit der Partie anbieten
 chat-agreed = { $agreed } von { $n } Spielern haben dem Herunterladen des Chats zugestimmt.
 chat-download = Chat herunterladen

@@ -92,6 +92,22 @@ rule-first_player = First player
     .about = Who plays first: the first seat, or a player chosen at random.
 rule-first_player-seat0 = the first seat
 rule-first_player-random = chosen at random
+rule-inns_cathedrals = Inns & Cathedrals: inns, cathedrals and a big follower each
+    .about = Adds the 18 tiles of Inns & Cathedrals: inns double a finished road, cathedrals triple a finished city, and each player has a big follower.
+rule-traders_builders = Traders & Builders: goods, a builder and a pig each
+    .about = Adds the 24 tiles of Traders & Builders: finishing a city with goods earns its tokens, and each player has a builder and a pig.
+rule-big_follower = Big followers (Inns & Cathedrals)
+    .about = Each player's big follower counts as two followers in every majority.
+rule-inns = Inns (Inns & Cathedrals)
+    .about = A finished road with an inn scores 2 a tile; an unfinished one nothing.
+rule-cathedrals = Cathedrals (Inns & Cathedrals)
+    .about = A finished city with a cathedral scores 3 a tile and shield; an unfinished one nothing.
+rule-builder = Builders (Traders & Builders)
+    .about = A builder beside your follower gives you a second tile whenever you extend its road or city.
+rule-pig = Pigs (Traders & Builders)
+    .about = A pig beside your farmer makes each finished city pay you 1 more through that farm.
+rule-goods = Goods (Traders & Builders)
+    .about = Finishing a city earns its goods tokens; the most of each kind scores 10 at the end.
 
 ## Shared words
 
@@ -150,6 +166,7 @@ seat-here = Here (this screen)
 seat-invite = Invite a friend (link)
 seat-remove = Remove
 game-row-bot = bot
+game-row-aborted = aborted: nobody moved
 game-row-finished = finished · { $turns } turns
 game-row-turn = turn { $n }
 game-row-to-play = { $name } to play
@@ -298,6 +315,7 @@ title-your-turn = ● Your turn — Carcassonne
 title-game-over = Game over — Carcassonne
 title-watching = Watching — Carcassonne
 banner-you-win = Game over — you win!
+banner-aborted = Game aborted: a clock ran out before anyone moved.
 banner-game-over = Game over — { $winners }!
 banner-see-results = See the results
 banner-placing = Placing…
@@ -315,6 +333,8 @@ banner-thinking = { $name } is thinking
 banner-waiting-join = Waiting for { $name } to join
 banner-waiting-offline = Waiting for { $name } (offline)
 banner-waiting = Waiting for { $name }
+game-aborted = Game aborted
+game-aborted-why = A clock ran out before anyone moved: the game ends unplayed, and counts for nobody.
 game-over = Game over
 game-all-placed = All tiles are placed.
 results = Results
@@ -728,14 +748,15 @@ error-chat_off = Chat is off in this game.
 error-empty_message = The message is empty.
 error-message_too_long = The message is too long.
 error-chat_too_fast = Too many messages: wait a moment.
-error-chat_full = This game's chat is full.
+error-chat_full = This game's players' chat is full.
+error-chat_crowded = So many spectators wrote in this game's chat that no one new may: sign in to write.
 error-chat_not_agreed = The chat is downloaded only when every player agreed to it.
 error-game_not_over = The game is not over yet.
 error-already_accepted = You accepted the rematch already.
 
 ## Notifications
 error-bad_subscription = This browser's notification subscription was refused.
-error-too_many_subscriptions = This browser already gets too many notifications from this server.
+error-too_many_subscriptions = This browser, this seat or your address already has too many notifications kept (signed in, you have a share of your own).
 
 ## Clocks
 error-bad_clock = This time control is not one the server offers.
@@ -783,6 +804,7 @@ clock-seconds = { $n ->
        *[other] { $n } seconds
     }
 clock-seat = Seat { $n }
+clock-aborted = { $name } ran out of time before anyone moved: the game is aborted
 clock-ran-out = { $name } ran out of time
 clock-bot-plays = A { $level } bot plays for { $name }
 clock-bot-plays-by = A { $level } bot plays for { $name } ({ $by }'s choice)
@@ -800,6 +822,7 @@ clock-handover-away = { $name } has been away for { $n ->
     }. Hand their seat to a bot until they come back?
 clock-bot-level = Bot level
 clock-handover = Hand { $name }'s seat to a bot
+clock-flagged-note = Your time ran out: a bot plays your seat to the end of the game.
 clock-takeback-note = A bot plays for you while you were away.
 clock-takeback = Take my seat back
 clock-none = No clock
@@ -854,6 +877,11 @@ chat-mute = Mute
 chat-mute-name = Mute { $name }
 chat-muted = Muted:
 chat-unmute-name = Unmute { $name }
+chat-new-hidden = { $n ->
+        [one] One message from a new spectator is hidden (you muted a spectator).
+       *[other] { $n } messages from new spectators are hidden (you muted a spectator).
+    }
+chat-show-new = Show
 chat-offer = Offer this chat for download with the record
 chat-agreed = { $agreed } of { $n } players agreed to the chat’s download.
 chat-download = Download chat

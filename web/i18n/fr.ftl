@@ -90,6 +90,22 @@ rule-first_player = Premier joueur
     .about = Qui commence : la première place, ou un joueur tiré au sort.
 rule-first_player-seat0 = la première place
 rule-first_player-random = tiré au sort
+rule-inns_cathedrals = Auberges et Cathédrales : auberges, cathédrales et un grand partisan chacun
+    .about = Ajoute les 18 tuiles d’Auberges et Cathédrales : une auberge double une route achevée, une cathédrale triple une ville achevée, et chaque joueur a un grand partisan.
+rule-traders_builders = Marchands et Bâtisseurs : marchandises, un bâtisseur et un cochon chacun
+    .about = Ajoute les 24 tuiles de Marchands et Bâtisseurs : achever une ville à marchandises en rapporte les jetons, et chaque joueur a un bâtisseur et un cochon.
+rule-big_follower = Grands partisans (Auberges et Cathédrales)
+    .about = Le grand partisan de chaque joueur compte pour deux partisans dans toute majorité.
+rule-inns = Auberges (Auberges et Cathédrales)
+    .about = Une route achevée avec une auberge rapporte 2 par tuile ; inachevée, rien.
+rule-cathedrals = Cathédrales (Auberges et Cathédrales)
+    .about = Une ville achevée avec une cathédrale rapporte 3 par tuile et blason ; inachevée, rien.
+rule-builder = Bâtisseurs (Marchands et Bâtisseurs)
+    .about = Un bâtisseur près de votre partisan vous donne une seconde tuile chaque fois que vous prolongez sa route ou sa ville.
+rule-pig = Cochons (Marchands et Bâtisseurs)
+    .about = Un cochon près de votre paysan fait rapporter 1 de plus à chaque ville achevée par ce pré.
+rule-goods = Marchandises (Marchands et Bâtisseurs)
+    .about = Achever une ville en rapporte les jetons de marchandises ; le plus de chaque sorte marque 10 à la fin.
 
 ## Shared words
 
@@ -148,6 +164,7 @@ seat-here = Ici (cet écran)
 seat-invite = Inviter un ami (lien)
 seat-remove = Retirer
 game-row-bot = bot
+game-row-aborted = annulée : personne n’a joué
 game-row-finished = terminée · { $turns } tours
 game-row-turn = tour { $n }
 game-row-to-play = à { $name } de jouer
@@ -296,6 +313,7 @@ title-your-turn = ● À vous — Carcassonne
 title-game-over = Partie terminée — Carcassonne
 title-watching = Spectateur — Carcassonne
 banner-you-win = Partie terminée — vous avez gagné !
+banner-aborted = Partie annulée : une pendule est tombée avant que quiconque ait joué.
 banner-game-over = Partie terminée — { $winners } !
 banner-see-results = Voir les résultats
 banner-placing = Pose en cours…
@@ -313,6 +331,8 @@ banner-thinking = { $name } réfléchit
 banner-waiting-join = En attente de l’arrivée de { $name }
 banner-waiting-offline = En attente de { $name } (hors ligne)
 banner-waiting = En attente de { $name }
+game-aborted = Partie annulée
+game-aborted-why = Une pendule est tombée avant que quiconque ait joué : la partie s’arrête sans avoir été jouée et ne compte pour personne.
 game-over = Partie terminée
 game-all-placed = Toutes les tuiles sont posées.
 results = Résultats
@@ -726,14 +746,15 @@ error-chat_off = La discussion est désactivée dans cette partie.
 error-empty_message = Le message est vide.
 error-message_too_long = Le message est trop long.
 error-chat_too_fast = Trop de messages : attendez un instant.
-error-chat_full = La discussion de cette partie est pleine.
+error-chat_full = La discussion des joueurs de cette partie est pleine.
+error-chat_crowded = Tant de spectateurs ont écrit dans cette partie qu’aucun nouveau ne le peut : connectez-vous pour écrire.
 error-chat_not_agreed = La discussion ne se télécharge que si tous les joueurs l’ont accepté.
 error-game_not_over = La partie n’est pas encore finie.
 error-already_accepted = Vous avez déjà accepté la revanche.
 
 ## Notifications
 error-bad_subscription = L’abonnement aux notifications de ce navigateur a été refusé.
-error-too_many_subscriptions = Ce navigateur reçoit déjà trop de notifications de ce serveur.
+error-too_many_subscriptions = Ce navigateur, cette place ou votre adresse a déjà trop de notifications enregistrées (connecté, vous avez votre propre part).
 
 ## Clocks
 error-bad_clock = Ce contrôle du temps n’est pas proposé par le serveur.
@@ -781,6 +802,7 @@ clock-seconds = { $n ->
        *[other] { $n } secondes
     }
 clock-seat = Place { $n }
+clock-aborted = { $name } n’avait plus de temps avant que quiconque ait joué : la partie est annulée
 clock-ran-out = { $name } n’a plus de temps
 clock-bot-plays = Un bot ({ $level }) joue pour { $name }
 clock-bot-plays-by = Un bot ({ $level }) joue pour { $name } (au choix de { $by })
@@ -798,6 +820,7 @@ clock-handover-away = { $name } est absent depuis { $n ->
     }. Confier sa place à un bot jusqu’à son retour ?
 clock-bot-level = Niveau du bot
 clock-handover = Confier la place de { $name } à un bot
+clock-flagged-note = Votre temps est écoulé : un bot joue votre place jusqu’à la fin de la partie.
 clock-takeback-note = Un bot joue pour vous pendant votre absence.
 clock-takeback = Reprendre ma place
 clock-none = Sans pendule
@@ -852,6 +875,11 @@ chat-mute = Masquer
 chat-mute-name = Masquer { $name }
 chat-muted = Masqués :
 chat-unmute-name = Ne plus masquer { $name }
+chat-new-hidden = { $n ->
+        [one] Un message d’un nouveau spectateur est masqué (vous avez masqué un spectateur).
+       *[other] { $n } messages de nouveaux spectateurs sont masqués (vous avez masqué un spectateur).
+    }
+chat-show-new = Afficher
 chat-offer = Proposer cette discussion au téléchargement avec la partie
 chat-agreed = { $agreed } joueurs sur { $n } ont accepté le téléchargement de la discussion.
 chat-download = Télécharger la discussion

@@ -139,6 +139,22 @@ export function knownGames() {
   return [...new Set(ids)].slice(-200);
 }
 
+// The spectator token this browser keeps, made here at random: sent with a
+// spectator's chat (`?spectator=`), so that they stay the same spectator
+// of a game from another address (docs/web.md, "Chat and rematch").
+const SPECTATOR_KEY = 'carcassonne.spectator';
+let spectatorMade = null;
+
+export function spectatorToken() {
+  try {
+    const k = localStorage.getItem(SPECTATOR_KEY);
+    if (k && /^[0-9a-f]{32}$/.test(k)) return k;
+  } catch { /* private mode: made for this page */ }
+  spectatorMade = spectatorMade || [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('');
+  try { localStorage.setItem(SPECTATOR_KEY, spectatorMade); } catch { /* private mode: this page's alone */ }
+  return spectatorMade;
+}
+
 /** Forgets this browser's seats in a game (their tokens were refused). */
 export function dropTokens(id) {
   const all = loadTokens();
@@ -204,7 +220,7 @@ export function applyUpdate(state, rev, msg) {
  * socket that closed before it ever opened (a bad token, a missing game).
  */
 /** Refusals of a chat message (chat.js shows them, not the game). */
-const CHAT_ERRORS = new Set(['chat_off', 'empty_message', 'message_too_long', 'chat_too_fast', 'chat_full']);
+const CHAT_ERRORS = new Set(['chat_off', 'empty_message', 'message_too_long', 'chat_too_fast', 'chat_full', 'chat_crowded']);
 
 export class GameSocket {
   constructor(id, tokens, { onState, onError, onStatus, onRefused }) {
@@ -234,7 +250,7 @@ export class GameSocket {
     if (this.closed) return;
     this.timer = null;
     const proto = location.protocol === 'https:' ? 'wss' : 'ws';
-    const q = this.tokens.length ? `&token=${this.tokens.join(',')}` : '';
+    const q = this.tokens.length ? `&token=${this.tokens.join(',')}` : `&spectator=${spectatorToken()}`;
     const ws = new WebSocket(`${proto}://${location.host}/api/games/${encodeURIComponent(this.id)}/ws?protocol=2${q}`);
     this.ws = ws;
     let opened = false;

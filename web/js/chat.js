@@ -1,11 +1,12 @@
 // Chat and rematch in a game (docs/web.md, "Chat and rematch"): the chat
-// panel (quick phrases, free text, mute a person, chat off for this
-// browser, the chat's download when every player agreed) and the rematch
-// box of the results dialog. Every name and message is put in as text,
-// never as HTML.
+// panel (quick phrases, free text, mute a person by seat or spectator
+// number: chatlog.js, chat off for this browser, the chat's download when
+// every player agreed) and the rematch box of the results dialog. Every
+// name and message is put in as text, never as HTML.
 
-import { addTokens, request } from './api.js';
+import { addTokens, request, spectatorToken } from './api.js';
 import { t } from './i18n.js';
+import { mute, outOfSight, overflow, readMutes, showNew, unmute } from './chatlog.js';
 
 /** Quick phrases (one tap on a phone). */
 /** The quick phrases (their messages): sent in the sender's language. */
@@ -39,7 +40,7 @@ const q = (tokens) => (tokens.length ? `?token=${tokens.join(',')}` : '');
 
 export const chatApi = {
   get: (id, tokens) => request('GET', `/api/games/${encodeURIComponent(id)}/chat${q(tokens)}`),
-  say: (id, tokens, text) => request('POST', `/api/games/${encodeURIComponent(id)}/chat${q(tokens)}`, { text }),
+  say: (id, tokens, text) => request('POST', `/api/games/${encodeURIComponent(id)}/chat${tokens.length ? q(tokens) : `?spectator=${spectatorToken()}`}`, { text }),
   consent: (id, tokens, include) =>
     request('POST', `/api/games/${encodeURIComponent(id)}/chat/consent${q(tokens)}`, { include }),
   rematch: (id, tokens) => request('POST', `/api/games/${encodeURIComponent(id)}/rematch${q(tokens)}`, {}),
@@ -71,8 +72,9 @@ export class ChatPanel {
   }
 
   get hidden() { return load(OFF_KEY, false) === true; }
-  muted() { const all = load(MUTED_KEY, {}); return Array.isArray(all[this.id]) ? all[this.id] : []; }
-  setMuted(list) { const all = load(MUTED_KEY, {}); all[this.id] = list; save(MUTED_KEY, all); }
+  /** Whom this browser muted in this game (chatlog.js). */
+  mutes() { return readMutes(load(MUTED_KEY, {})[this.id]); }
+  setMutes(mutes) { const all = load(MUTED_KEY, {}); all[this.id] = mutes; save(MUTED_KEY, all); }
   player() { const s = this.state(); return !!(s && s.you && s.you.length); }
 
   build() {
@@ -103,9 +105,10 @@ export class ChatPanel {
     this.input = el('input', { id: 'chat-input', type: 'text', maxlength: String(MAX_CHARS), autocomplete: 'off', placeholder: t('chat-message') });
     this.form.append(label, this.input, el('button', { type: 'submit', class: 'btn' }, t('chat-send')));
     this.status = el('p', { class: 'chat-status', role: 'status' });
+    this.newNote = el('p', { class: 'chat-new-hidden muted' });
     this.mutedList = el('p', { class: 'chat-muted muted' });
     this.consentBox = el('div', { class: 'chat-consent' });
-    this.body.append(this.note, this.log, this.phrases, this.form, this.status, this.mutedList, this.consentBox);
+    this.body.append(this.note, this.log, this.newNote, this.phrases, this.form, this.status, this.mutedList, this.consentBox);
     r.append(this.body);
 
     this.toggle.onclick = () => { this.open = !this.open; this.unread = 0; this.draw(); };
@@ -122,16 +125,23 @@ export class ChatPanel {
     };
     this.log.onclick = (e) => {
       const b = e.target.closest('button[data-mute]');
-      if (!b) return;
-      this.setMuted([...new Set([...this.muted(), b.dataset.mute])]);
-      this.say(t('chat-muted-one', { name: b.dataset.mute }));
+      const m = b && this.messages.get(Number(b.dataset.mute));
+      if (!m) return;
+      this.setMutes(mute(this.mutes(), m, this.messages.values()));
+      this.say(t('chat-muted-one', { name: this.who(m) }));
+      this.draw();
+    };
+    this.newNote.onclick = (e) => {
+      if (!e.target.closest('button')) return;
+      this.setMutes(showNew(this.mutes()));
       this.draw();
     };
     this.mutedList.onclick = (e) => {
       const b = e.target.closest('button[data-unmute]');
-      if (!b) return;
-      this.setMuted(this.muted().filter((n) => n !== b.dataset.unmute));
-      this.say(t('chat-unmuted-one', { name: b.dataset.unmute }));
+      const p = b && this.mutes().people.find((x) => x.key === b.dataset.unmute);
+      if (!p) return;
+      this.setMutes(unmute(this.mutes(), p.key));
+      this.say(t('chat-unmuted-one', { name: this.who(p) }));
       this.draw();
     };
   }
@@ -150,12 +160,18 @@ export class ChatPanel {
 
   onMessage(msg) {
     if (msg.type === 'chat') {
-      if (!this.messages.has(msg.message.seq) && !this.open && !this.muted().includes(msg.message.name)) this.unread++;
+      if (!this.messages.has(msg.message.seq) && !this.open && !outOfSight(this.mutes(), msg.message)) this.unread++;
       this.messages.set(msg.message.seq, msg.message);
+      this.prune();
       this.draw();
     } else if (msg.type === 'rematch') this.setAfter(msg);
     else if (msg.type === 'accepted') this.setAfter(msg.after);
     else if (msg.type === 'error') this.say(msg.message || msg.error);
+  }
+
+  /** Past the most spectators' messages a page keeps, their oldest go (as on the server). */
+  prune() {
+    for (const seq of overflow(this.messages)) this.messages.delete(seq);
   }
 
   /** After the game ends, players read the spectators' chat too: read it again. */
@@ -175,6 +191,12 @@ export class ChatPanel {
 
   say(text) { this.status.textContent = text; }
 
+  /** A writer's name as the chat shows it (a spectator's marked so): of a message, or of a muted person. */
+  who(x) {
+    const spectator = x.kind ? x.kind !== 'player' : x.seat == null;
+    return spectator ? t('chat-watching', { name: x.name }) : x.name;
+  }
+
   draw() {
     // Someone to talk to: a seat played online, or spectators (this page
     // watching); at one screen against bots the panel keeps out of the way.
@@ -191,24 +213,31 @@ export class ChatPanel {
     this.note.classList.toggle('hidden', !this.note.textContent);
     this.phrases.classList.toggle('hidden', off);
     this.form.classList.toggle('hidden', off);
-    const muted = new Set(this.muted());
-    const items = [...this.messages.values()].sort((a, b) => a.seq - b.seq).filter((m) => !muted.has(m.name));
+    const mutes = this.mutes();
+    const all = [...this.messages.values()].sort((a, b) => a.seq - b.seq);
+    const items = all.filter((m) => !outOfSight(mutes, m));
+    const fresh = all.filter((m) => outOfSight(mutes, m) === 'new').length;
     const s = this.state();
     const mine = new Set(s && s.you ? s.you : []);
     this.list.replaceChildren(...items.map((m) => {
       const li = el('li', { class: m.seat == null ? 'chat-msg spectator' : 'chat-msg' });
-      li.append(el('span', { class: 'chat-name' }, m.seat == null ? t('chat-watching', { name: m.name }) : m.name), document.createTextNode(': '), el('span', { class: 'chat-text' }, m.text));
-      if (m.seat == null || !mine.has(m.seat)) {
-        li.append(document.createTextNode(' '), el('button', { type: 'button', class: 'link chat-mute', 'data-mute': m.name, 'aria-label': t('chat-mute-name', { name: m.name }) }, t('chat-mute')));
+      li.append(el('span', { class: 'chat-name' }, this.who(m)), document.createTextNode(': '), el('span', { class: 'chat-text' }, m.text));
+      if ((m.seat == null && m.spectator != null) || (m.seat != null && !mine.has(m.seat))) {
+        li.append(document.createTextNode(' '), el('button', { type: 'button', class: 'link chat-mute', 'data-mute': String(m.seq), 'aria-label': t('chat-mute-name', { name: this.who(m) }) }, t('chat-mute')));
       }
       return li;
     }));
     this.log.scrollTop = this.log.scrollHeight;
+    this.newNote.replaceChildren();
+    this.newNote.classList.toggle('hidden', !fresh);
+    if (fresh) {
+      this.newNote.append(document.createTextNode(`${t('chat-new-hidden', { n: fresh })} `), el('button', { type: 'button', class: 'link chat-show-new' }, t('chat-show-new')));
+    }
     this.mutedList.replaceChildren();
-    if (muted.size) {
+    if (mutes.people.length) {
       this.mutedList.append(document.createTextNode(`${t('chat-muted')} `));
-      for (const n of muted) {
-        this.mutedList.append(el('button', { type: 'button', class: 'link', 'data-unmute': n, 'aria-label': t('chat-unmute-name', { name: n }) }, n), document.createTextNode(' '));
+      for (const p of mutes.people) {
+        this.mutedList.append(el('button', { type: 'button', class: 'link', 'data-unmute': p.key, 'aria-label': t('chat-unmute-name', { name: this.who(p) }) }, this.who(p)), document.createTextNode(' '));
       }
     }
     this.drawConsent();

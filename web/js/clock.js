@@ -48,6 +48,7 @@ export function eventText(e, players) {
       : t('clock-bot-plays', { level, name });
   }
   if (e.what === 'back') return t('clock-back', { name });
+  if (e.what === 'aborted') return t('clock-aborted', { name });
   return `${name}: ${e.what}`;
 }
 
@@ -174,7 +175,10 @@ export class Clocks {
     }
     const mine = s.you;
     const hand = mine.length ? c.may_hand_over.filter((i) => !mine.includes(i)) : [];
-    const back = mine.filter((i) => c.standin[i]);
+    // A real-time seat whose flag fell moves no more: its bot plays on.
+    const flagged = (i) => c.kind === 'realtime' && c.expired.includes(i);
+    const back = mine.filter((i) => c.standin[i] && !flagged(i));
+    const out = mine.filter((i) => c.standin[i] && flagged(i));
     const parts = [];
     for (const i of hand) {
       const p = s.players[i];
@@ -184,6 +188,9 @@ export class Clocks {
         <label>${esc(t('clock-bot-level'))} <select class="handover-level">${LEVELS.map((l) => `<option value="${l}"${l === 'normal' ? ' selected' : ''}>${esc(t(`bot-level-${l}`))}</option>`).join('')}</select></label>
         <button class="btn small" data-act="handover" data-seat="${i}">${esc(t('clock-handover', { name: p.name }))}</button>
       </div>`);
+    }
+    if (out.length) {
+      parts.push(`<div class="takeback"><p>${esc(t('clock-flagged-note'))}</p></div>`);
     }
     if (back.length) {
       parts.push(`<div class="takeback"><p>${esc(t('clock-takeback-note'))}</p>

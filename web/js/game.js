@@ -472,7 +472,7 @@ export class GameScreen {
     const s = this.state;
     const mark = this.myTurn || this.attention;
     document.title = mark ? t('title-your-turn')
-      : s.status === 'finished' ? t('title-game-over')
+      : s.status !== 'playing' ? t('title-game-over')
         : s.you.length ? t('app-title') : t('title-watching');
     setFavicon(mark);
   }
@@ -580,6 +580,9 @@ export class GameScreen {
       const youWon = s.winners.length === 1 && s.you.includes(s.winners[0]) && s.you.length === 1;
       text = `${youWon ? esc(t('banner-you-win')) : t('banner-game-over', { winners: winText(s.winners, s.players) })} <button class="link" data-open-results>${esc(t('banner-see-results'))}</button>`;
       cls = 'over';
+    } else if (s.status === 'aborted') {
+      text = esc(t('banner-aborted'));
+      cls = 'over';
     } else if (this.pending) {
       text = esc(t('banner-placing'));
     } else if (this.myTurn) {
@@ -609,6 +612,10 @@ export class GameScreen {
 
   renderTilePanel() {
     const s = this.state, sel = this.sel, panel = this.$('.tile-panel');
+    if (s.status === 'aborted') {
+      panel.innerHTML = `<h3>${esc(t('game-aborted'))}</h3><p class="muted">${esc(t('game-aborted-why'))}</p>`;
+      return;
+    }
     if (s.status === 'finished' || !s.turn) {
       panel.innerHTML = `<h3>${esc(t('game-over'))}</h3><p class="muted">${esc(t('game-all-placed'))}</p>
         <button class="btn primary show-results">${esc(t('results'))}</button>`;

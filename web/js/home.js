@@ -313,6 +313,7 @@ function gameRow(g) {
       ${markIcon(p.color, 12)}${esc(p.name)}${p.kind === 'bot' ? ` <small>${esc(t('game-row-bot'))}</small>` : ''} <b>${p.score}</b></span>`).join('');
   const status = g.status === 'finished'
     ? `<span class="status done">${esc(t('game-row-finished', { turns: g.moves }))}</span>`
+    : g.status === 'aborted' ? `<span class="status done">${esc(t('game-row-aborted'))}</span>`
     : `<span class="status live">${esc(t('game-row-turn', { n: g.moves + 1 }))}${g.to_move != null ? ` · ${esc(t('game-row-to-play', { name: g.players[g.to_move].name }))}` : ''}</span>`;
   return `<tr data-id="${g.id}">
     <td class="gplayers">${players}<div class="gmeta">${status} · ${ago(g.updated_at)}${g.rules_code ? ` · <a href="#/rules/${esc(g.rules_code)}">${esc(rulesTitle(g.rules))}</a>` : ''}</div></td>
@@ -325,7 +326,7 @@ function gameRow(g) {
 
 /** Continue a game this browser plays in; watch one it does not; view one that ended. */
 function gameLinkButton(g) {
-  const kind = g.status === 'finished' ? 'view' : tokensFor(g.id).length ? 'continue' : 'watch';
+  const kind = g.status !== 'playing' ? 'view' : tokensFor(g.id).length ? 'continue' : 'watch';
   return `<a class="btn small${kind === 'continue' ? ' primary' : ''}" href="#/game/${g.id}">${esc(t(`game-row-${kind}`))}</a>`;
 }
 

@@ -100,6 +100,7 @@ fn build_seg_spots(tile: TileId, rot: Rotation) -> Vec<SegSpot> {
             SegmentKind::City | SegmentKind::Road => {
                 Spot::edge(carcassonne::Dir::from_index((s.edges.trailing_zeros() + r) as usize % 4))
             }
+            SegmentKind::Field if s.halves == 0 => Spot::ENCLOSED,
             SegmentKind::Field => Spot::half(((s.halves.trailing_zeros() + 2 * r) % 8) as u8),
             SegmentKind::Cloister => Spot::CLOISTER,
             SegmentKind::Garden => Spot::GARDEN,

@@ -751,9 +751,7 @@ impl Playout {
         {
             mv.action = Action::Pass;
         }
-        if self.farmer < 1.0
-            && matches!(mv.action, Action::Follower(s) if s.is_half_edge())
-            && rng_unit(rng) >= self.farmer
+        if self.farmer < 1.0 && matches!(mv.action, Action::Follower(s) if s.is_field()) && rng_unit(rng) >= self.farmer
         {
             mv.action = Action::Pass;
         }
@@ -815,7 +813,7 @@ impl PolicyMover {
             Some(w) => {
                 let def = tile.def();
                 let weight = |a: &Action| match *a {
-                    Action::Follower(s) if s.is_half_edge() => 1.0,
+                    Action::Follower(s) if s.is_field() => 1.0,
                     Action::Follower(s) if s == Spot::CLOISTER || s == Spot::GARDEN => w[2],
                     Action::Follower(s) => {
                         // A board edge d of a tile turned r quarters is its edge d − r.
@@ -843,7 +841,7 @@ impl PolicyMover {
                 chosen
             }
         };
-        Some(Move { tile, pos: p.pos, rot: p.rot, action })
+        Some(Move { tile, pos: p.pos, rot: p.rot, action, bonus: game.bonus() })
     }
 }
 

@@ -296,7 +296,7 @@ mod tests {
     fn a_bad_record_is_refused() {
         let mut record =
             Record::from_game(&Game::new(Setup::standard(Rules::default(), 2, 1)).unwrap(), &["A".into(), "B".into()]);
-        record.moves.push(RecordMove { tile: "A".into(), at: [9, 9], rot: 0, meeple: None, abbot: None, recall: None });
+        record.moves.push(RecordMove { tile: "A".into(), at: [9, 9], rot: 0, ..Default::default() });
         assert_eq!(review(&record, &ReviewOptions::default(), |_, _| {}).unwrap_err().move_no, Some(1));
     }
 }

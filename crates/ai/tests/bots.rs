@@ -194,3 +194,35 @@ fn no_bot_sees_the_order_of_the_bag() {
         assert_eq!(x.last_search().unwrap().iterations, 300);
     }
 }
+
+/// Inns & Cathedrals and Traders & Builders: every bot plays legal moves
+/// (the engine's own checked path judges each), second parts included, and
+/// the bots' figures go on the board. The bots' valuation does not yet know
+/// the expansions (docs/ai.md); they play the expansions' moves as legal moves.
+#[test]
+fn every_bot_plays_legal_big_box_games() {
+    use carcassonne::{Action, Preset};
+    let rules_sets = [
+        Rules::preset(Preset::BigBox),
+        Rules::parse("first-edition,inns_cathedrals=true,traders_builders=true,hand=2").unwrap(),
+    ];
+    let mut seen = std::collections::BTreeSet::new();
+    for (i, rules) in rules_sets.into_iter().enumerate() {
+        let mut bots: Vec<Box<dyn Bot>> = specs().iter().map(|s| s.build(i as u64 + 7)).collect();
+        let game = play(rules, 3, 40 + i as u64, &mut bots);
+        assert!(game.is_over());
+        for mv in game.history() {
+            seen.insert(match mv.action {
+                Action::BigFollower(_) => "big follower",
+                Action::Builder(_) => "builder",
+                Action::Pig(_) => "pig",
+                Action::Follower(_) => "follower",
+                _ => "other",
+            });
+            if mv.bonus.is_some() {
+                seen.insert("second part");
+            }
+        }
+    }
+    assert!(seen.contains("big follower") && seen.contains("builder"), "{seen:?}");
+}

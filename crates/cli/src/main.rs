@@ -94,16 +94,20 @@ enum Command {
         #[arg(long)]
         step: bool,
     },
-    /// Build a rule set and print its shareable code and JSON, or explain a code.
+    /// Build a rule set and print its shareable code and JSON, or explain a
+    /// code; `--list` lists every preset and option.
     Rules {
         /// A rule-set code to explain (e.g. from an invite link).
         code: Option<String>,
-        /// Start from this preset: standard, beginner, first-edition.
+        /// Start from this preset: standard, beginner, first-edition, big-box.
         #[arg(long, default_value = "standard")]
         preset: String,
         /// Set an option, e.g. `--set river=true --set farms=per-city --set board_limit=9x9`.
         #[arg(long = "set", value_name = "OPTION=VALUE")]
         set: Vec<String>,
+        /// List the presets and every option with its values and default.
+        #[arg(long, conflicts_with_all = ["code", "set"])]
+        list: bool,
     },
     /// Time complete random games (full legal-move enumeration every turn).
     Bench {
@@ -144,7 +148,8 @@ fn main() -> ExitCode {
             Command::Score { record } => return score(&record),
             Command::Replay { record, step } => replay(&record, step),
             Command::Bench { games, players, rules, seed, threads } => bench(games, players, &rules, seed, threads),
-            Command::Rules { code, preset, set } => rules_command(code, &preset, &set),
+            Command::Rules { list: true, .. } => rules_list(),
+            Command::Rules { code, preset, set, .. } => rules_command(code, &preset, &set),
         };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -263,11 +268,27 @@ fn describe(e: &Event, names: &[String]) -> Option<String> {
     Some(match e {
         Event::Scored(s) => {
             let what = match s.kind {
+                ScoredKind::Road if s.inn => format!("road of {} tiles with an inn", s.tiles),
                 ScoredKind::Road => format!("road of {} tiles", s.tiles),
+                ScoredKind::City if s.cathedral => {
+                    format!("city of {} tiles and {} shields with a cathedral", s.tiles, s.shields)
+                }
                 ScoredKind::City => format!("city of {} tiles and {} shields", s.tiles, s.shields),
                 ScoredKind::Cloister => "cloister".to_string(),
                 ScoredKind::Garden => "garden".to_string(),
+                ScoredKind::Farm if s.pig > 0 => {
+                    format!("farm feeding {} cities, {} fattened by a pig", s.cities, s.pig)
+                }
                 ScoredKind::Farm => format!("farm feeding {} cities", s.cities),
+                ScoredKind::Goods if s.when == When::Completed => {
+                    let kinds = carcassonne::Good::ALL.into_iter().zip(s.goods).filter(|&(_, n)| n > 0);
+                    let taken: Vec<String> = kinds.map(|(g, n)| format!("{n} {g}")).collect();
+                    return Some(format!("{} takes {}", seats(s.to, names), taken.join(", ")));
+                }
+                ScoredKind::Goods => {
+                    let good = s.good().map_or("goods", |g| g.word());
+                    format!("most {good} ({} tokens)", s.good().map_or(0, |g| s.goods[g.index()]))
+                }
             };
             let when = if s.when == When::Final { "final: " } else { "" };
             format!("{when}{what}: {} to {}", s.points, seats(s.to, names))
@@ -289,25 +310,30 @@ fn score_line(game: &Game, names: &[String]) -> String {
 /// Scores by feature kind and the winners.
 fn print_summary(game: &Game, names: &[String]) {
     let table = breakdown(game);
+    // The goods column only where goods are played.
+    let goods = game.rules().has_goods();
+    let column = |text: String| if goods { format!(" {text:>6}") } else { String::new() };
     say!(
-        "{:<8} {:>6} {:>6} {:>9} {:>7} {:>6} {:>6}",
+        "{:<8} {:>6} {:>6} {:>9} {:>7} {:>6}{} {:>6}",
         "player",
         "roads",
         "cities",
         "cloisters",
         "gardens",
         "farms",
+        column("goods".into()),
         "total"
     );
     for (i, row) in table.iter().enumerate() {
         say!(
-            "{:<8} {:>6} {:>6} {:>9} {:>7} {:>6} {:>6}",
+            "{:<8} {:>6} {:>6} {:>9} {:>7} {:>6}{} {:>6}",
             names[i],
             row[0],
             row[1],
             row[2],
             row[3],
             row[4],
+            column(row[5].to_string()),
             game.scores()[i]
         );
     }
@@ -321,10 +347,17 @@ fn print_summary(game: &Game, names: &[String]) {
     }
 }
 
-/// Points per player by kind: roads, cities, cloisters, gardens, farms.
-fn breakdown(game: &Game) -> Vec<[u32; 5]> {
-    let kinds = [ScoredKind::Road, ScoredKind::City, ScoredKind::Cloister, ScoredKind::Garden, ScoredKind::Farm];
-    let mut table = vec![[0u32; 5]; game.num_players()];
+/// Points per player by kind: roads, cities, cloisters, gardens, farms, goods.
+fn breakdown(game: &Game) -> Vec<[u32; 6]> {
+    let kinds = [
+        ScoredKind::Road,
+        ScoredKind::City,
+        ScoredKind::Cloister,
+        ScoredKind::Garden,
+        ScoredKind::Farm,
+        ScoredKind::Goods,
+    ];
+    let mut table = vec![[0u32; 6]; game.num_players()];
     for e in game.events() {
         match e {
             Event::Scored(s) => {
@@ -347,6 +380,29 @@ fn breakdown(game: &Game) -> Vec<[u32; 5]> {
 fn bot_command(spec: &str) -> Result<()> {
     let spec: carcassonne_ai::BotSpec = spec.parse()?;
     carcassonne_ai::protocol::play_as_bot(&spec, std::io::stdin().lock(), std::io::stdout().lock())?;
+    Ok(())
+}
+
+/// Every preset and option, from the engine's one description of them.
+fn rules_list() -> Result<()> {
+    use carcassonne::{OptionKind, Preset, RULE_OPTIONS};
+    say!("presets:");
+    for p in Preset::ALL {
+        say!("  {:<14} {}", p.name(), p.summary());
+    }
+    say!();
+    say!("options (--set OPTION=VALUE; the default is the standard preset's):");
+    for o in &RULE_OPTIONS {
+        let values = match o.kind {
+            OptionKind::Flag => "true | false".to_string(),
+            OptionKind::Choice(words) => words.join(" | "),
+            OptionKind::Count { min, max } => format!("{min} to {max}"),
+            OptionKind::Table { .. } => "none | WxH (odd)".to_string(),
+        };
+        let needs = o.needs.map(|e| format!(" (only with {e})")).unwrap_or_default();
+        say!("  {:<20} {values}; default {}{needs}", o.name, o.default_for(Preset::Standard).text());
+        say!("  {:<20} {}", "", o.about);
+    }
     Ok(())
 }
 

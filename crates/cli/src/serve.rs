@@ -28,6 +28,22 @@ pub struct ServeArgs {
     /// Unfinished games in play that one client address may have created.
     #[arg(long, value_name = "N")]
     pub max_active_games_per_ip: Option<usize>,
+    /// Games one client address may keep stored (default 300): past it, a
+    /// new game first makes room by dropping the address's oldest unrated
+    /// unfinished game, else its oldest finished game without an account.
+    #[arg(long, value_name = "N")]
+    pub max_kept_games_per_ip: Option<usize>,
+    /// Hours after sign-up from which an account's rated games count
+    /// (default 24; sooner once it has finished `--rated-min-games` games).
+    #[arg(long, value_name = "HOURS")]
+    pub rated_min_age_hours: Option<u64>,
+    /// Finished games after which a new account's rated games count (default 5).
+    #[arg(long, value_name = "N")]
+    pub rated_min_games: Option<usize>,
+    /// Seats of one rated game may be taken from one client address (a club
+    /// behind one router); by default such a game counts for nothing.
+    #[arg(long)]
+    pub rated_shared_address: bool,
     /// Bot searches run at once (default: one core fewer than the machine has, at least one).
     #[arg(long, value_name = "N")]
     pub bot_workers: Option<usize>,
@@ -105,6 +121,10 @@ impl Default for ServeArgs {
             max_connections_per_ip: None,
             max_games_per_hour_per_ip: None,
             max_active_games_per_ip: None,
+            max_kept_games_per_ip: None,
+            rated_min_age_hours: None,
+            rated_min_games: None,
+            rated_shared_address: false,
             bot_workers: None,
             review_workers: None,
             max_reviews: None,
@@ -141,6 +161,16 @@ impl ServeArgs {
         if let Some(n) = self.max_active_games_per_ip {
             c.max_active_games_per_ip = n;
         }
+        if let Some(n) = self.max_kept_games_per_ip {
+            c.max_kept_games_per_ip = n.max(1);
+        }
+        if let Some(h) = self.rated_min_age_hours {
+            c.rated_min_age = Duration::from_secs(h.saturating_mul(3600));
+        }
+        if let Some(n) = self.rated_min_games {
+            c.rated_min_games = n;
+        }
+        c.rated_shared_address |= self.rated_shared_address;
         if let Some(n) = self.bot_workers {
             c.bot_workers = n.max(1);
         }

@@ -162,3 +162,89 @@ fn bench_splits_the_games_over_threads() {
     let none = bin().args(["bench", "--games", "0"]).output().unwrap();
     assert!(!none.status.success());
 }
+
+/// `carcassonne score` prints, for every scenario written before the
+/// expansions, exactly what it printed then (stdout, or the stderr line of
+/// a refusal): tests/scenarios/before-expansions/.
+#[test]
+fn old_scenarios_score_byte_for_byte_as_before_the_expansions() {
+    let dir = scenarios().join("before-expansions");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let want = entry.unwrap().path();
+        let stem = want.file_stem().unwrap().to_string_lossy().to_string();
+        let out = bin().arg("score").arg(scenarios().join(format!("{stem}.json"))).output().unwrap();
+        let expected = std::fs::read(&want).unwrap();
+        if want.extension().is_some_and(|e| e == "err") {
+            assert_eq!(out.status.code(), Some(2), "{stem}");
+            assert_eq!(out.stderr, expected, "{stem}");
+            assert!(out.stdout.is_empty(), "{stem}");
+        } else {
+            assert_eq!(out.status.code(), Some(0), "{stem}");
+            assert_eq!(String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&expected), "{stem}");
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 121);
+}
+
+/// A whole Big Box game (`play --rules big-box --save`): `score` replays
+/// its record (second parts, big followers, builders, pigs, goods), and so
+/// does `replay`, whose breakdown adds a goods column that sums to the scores.
+#[test]
+fn a_whole_big_box_game_scores_and_replays_through_the_binary() {
+    let dir = std::env::temp_dir().join(format!("carcassonne-bigbox-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("bigbox.json");
+    let mut kinds = std::collections::BTreeSet::new();
+    for seed in 1..=6u64 {
+        let out = bin()
+            .args(["play", "--seed", &seed.to_string(), "--players", "3", "--rules", "big-box", "--save"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let record: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(record["rules"]["preset"], "big-box");
+        for m in record["moves"].as_array().unwrap() {
+            kinds.extend(["big", "builder", "pig", "bonus", "abbot"].into_iter().filter(|k| m.get(k).is_some()));
+        }
+        let score = bin().arg("score").arg(&path).output().unwrap();
+        assert!(score.status.success(), "{}", String::from_utf8_lossy(&score.stderr));
+        let doc: Value = serde_json::from_slice(&score.stdout).unwrap();
+        assert_eq!(doc["finished"], true);
+        let scores: Vec<u64> = doc["scores"].as_array().unwrap().iter().map(|s| s.as_u64().unwrap()).collect();
+        let replay = bin().arg("replay").arg(&path).output().unwrap();
+        assert!(replay.status.success());
+        let text = String::from_utf8(replay.stdout).unwrap();
+        let header = text.lines().position(|l| l.starts_with("player")).expect("a breakdown");
+        assert!(text.lines().nth(header).unwrap().contains("goods"), "{text}");
+        for (row, want) in text.lines().skip(header + 1).zip(&scores) {
+            let cells: Vec<u64> = row.split_whitespace().skip(1).map(|c| c.parse().unwrap()).collect();
+            let (parts, total) = cells.split_at(cells.len() - 1);
+            assert_eq!(parts.iter().sum::<u64>(), total[0], "{row}");
+            assert_eq!(total[0], *want, "{row}");
+        }
+    }
+    assert_eq!(kinds.len(), 5, "every expansion figure and the second part appear: {kinds:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The §6 example of expansions.md through the binary: its scores and the
+/// goods and inn fields in the output.
+#[test]
+fn the_expansions_example_record_scores_through_the_binary() {
+    let out = bin().arg("score").arg(scenarios().join("122-bigbox-record-md-example.json")).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("{\n  \"finished\": true,\n  \"scores\": [26, 12],\n  \"winners\": [0],\n"), "{text}");
+    assert!(text.contains(
+        "    { \"turn\": 3, \"kind\": \"goods\", \"when\": \"completed\", \"to\": [0], \"goods\": { \"wine\": 1 } },\n"
+    ));
+    assert!(text.contains("\"tiles\": 5, \"inn\": true }"));
+    let rules = bin().args(["rules", "--list"]).output().unwrap();
+    let list = String::from_utf8(rules.stdout).unwrap();
+    for name in ["big-box", "inns_cathedrals", "traders_builders", "big_follower", "builder", "pig", "goods"] {
+        assert!(list.contains(name), "`rules --list` names {name}");
+    }
+}

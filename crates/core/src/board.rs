@@ -10,16 +10,21 @@
 
 use crate::geom::{Dir, Pos, Rotation, HALF_OPPOSITE};
 use crate::tile::{
-    constraint_side, tables, EdgeKind, RotatedTile, SegmentKind, Tables, TileId, FIT_ROW, MAX_SEGMENTS, NO_SEGMENT,
+    constraint_side, tables, EdgeKind, RotatedTile, SegmentKind, Sums, Tables, TileId, FIT_ROW, MARK_CATHEDRAL,
+    MARK_INN, MAX_SEGMENTS, NO_SEGMENT,
 };
 
 const GRID_BITS: u32 = 7;
 const GRID: i32 = 1 << GRID_BITS;
 const CELLS: usize = (GRID * GRID) as usize;
 
-/// The most tiles one game may place (start tile included). Bounded by the
-/// grid and by the 128-bit tile sets the features carry.
-pub const MAX_TILES: usize = 120;
+/// The most tiles one game may place (start tile included): the Big Box's
+/// 113 land tiles after the 12 river tiles. Bounded by the 128-bit tile
+/// sets the features carry and by the grid: the played area spans at most
+/// 125 cells either way, so with its one-cell border it stays inside the
+/// 128 cells of the torus, and a cell two away from it never falls on a
+/// placed tile.
+pub const MAX_TILES: usize = 125;
 
 /// Room for the frontier: each tile adds at most two cells to it, and a
 /// cell's frontier index + 1 must fit in a byte. One spare slot takes the
@@ -62,19 +67,42 @@ pub(crate) struct FrontierCell {
 pub(crate) struct Feature {
     /// Placed-tile indices the feature covers (a tile counts once).
     pub tiles: u128,
-    /// Followers per player, 4 bits each.
+    /// Followers per player, 4 bits each (a big follower counts 2).
     pub meeples: u32,
+    /// Shields and goods symbols, four lanes that add up as features join.
+    pub sums: Sums,
     pub parent: u16,
     /// City or road edges not yet matched by a neighbour.
     pub open: u16,
-    pub kind: SegmentKind,
-    pub shields: u8,
+    /// The kind (low three bits) and the marks, an inn on a road, a
+    /// cathedral in a city (`MARK_INN`, `MARK_CATHEDRAL`), joined by `|`.
+    pub kind_marks: u8,
 }
+
+// Four features to a cache line: joining them stays cheap.
+const _: () = assert!(std::mem::size_of::<Feature>() == 32);
 
 impl Feature {
     #[inline]
     pub fn tile_count(&self) -> u32 {
         self.tiles.count_ones()
+    }
+
+    #[inline]
+    pub fn kind(&self) -> SegmentKind {
+        SegmentKind::from_low_bits(self.kind_marks)
+    }
+
+    pub fn shields(&self) -> u32 {
+        self.sums.shields()
+    }
+
+    pub fn inn(&self) -> bool {
+        self.kind_marks & MARK_INN != 0
+    }
+
+    pub fn cathedral(&self) -> bool {
+        self.kind_marks & MARK_CATHEDRAL != 0
     }
 }
 
@@ -90,12 +118,23 @@ pub(crate) struct Near {
     count: u8,
     /// Bit per distinct feature that holds a follower (0: none near).
     occupied: u16,
+    /// The links whose feature holds a follower of the player asked about
+    /// ([`Board::near_for`]; 0 from [`Board::near`]).
+    mine: u16,
 }
 
 impl Near {
     /// Nothing around: no segment of a tile put there joins an occupied
     /// feature.
-    pub(crate) const NOTHING: Near = Near { sides: 0, slots: [[0; 3]; 4], count: 0, occupied: 0 };
+    pub(crate) const NOTHING: Near = Near { sides: 0, slots: [[0; 3]; 4], count: 0, occupied: 0, mine: 0 };
+}
+
+/// Per segment of a tile about to be placed, the feature it would belong
+/// to ([`Board::joined`]): its followers (4 bits a seat) and, for a road or
+/// city, its open edges (0: the tile completes it).
+pub(crate) struct Joined {
+    pub meeples: [u32; MAX_SEGMENTS],
+    pub open: [i32; MAX_SEGMENTS],
 }
 
 /// What the board knows of one feature.
@@ -107,9 +146,14 @@ pub struct FeatureInfo {
     /// Tiles the feature covers (each tile once).
     pub tiles: u32,
     pub shields: u32,
+    /// A road with an inn, a city with a cathedral (Inns & Cathedrals).
+    pub inn: bool,
+    pub cathedral: bool,
+    /// Goods symbols in a city by kind, in [`crate::Good::ALL`]'s order (Traders & Builders).
+    pub goods: [u8; 3],
     /// Road or city edges not yet matched.
     pub open_edges: u32,
-    /// Followers on it per seat.
+    /// Followers on it per seat, as majorities count them (a big follower 2).
     pub followers: [u8; 8],
     /// Identifies the feature while the board does not change (two spots
     /// with the same id lie on one feature).
@@ -315,6 +359,22 @@ impl Board {
         }
     }
 
+    /// The index of the frontier cell at `p` in [`Board::frontier_cells`]
+    /// and the rotations of `tile` that fit there (the fit table's entry).
+    #[inline]
+    pub(crate) fn frontier_fit(&self, p: Pos, tile: TileId) -> Option<(usize, u8)> {
+        if !self.tiles.is_empty() && !self.in_reach(p) {
+            return None;
+        }
+        match self.grid[cell_index(p)].front {
+            0 => None,
+            i => {
+                let code = self.fr_code[i as usize - 1];
+                Some((i as usize - 1, self.tables.fits[tile.index()][code as usize & (FIT_ROW - 1)]))
+            }
+        }
+    }
+
     /// The cells of the frontier.
     pub(crate) fn frontier_cells(&self) -> &[Pos] {
         &self.fr_pos[..self.fr_len]
@@ -409,7 +469,8 @@ impl Board {
         k.tiles |= g.tiles;
         k.meeples += g.meeples;
         k.open += g.open;
-        k.shields += g.shields;
+        k.sums.0 += g.sums.0;
+        k.kind_marks |= g.kind_marks;
         self.feats[gone as usize].parent = keep;
         keep
     }
@@ -432,8 +493,8 @@ impl Board {
             meeples: 0,
             parent: base + s as u16,
             open: rt.seg_open[s],
-            kind: rt.seg_kind[s],
-            shields: rt.seg_shields[s],
+            sums: Sums(rt.seg_sums[s]),
+            kind_marks: rt.seg_kind_marks[s],
         }));
         self.tiles.push(PlacedTile { tile, rot, pos, seg_base: base });
         let cell = cell_index(pos);
@@ -569,6 +630,7 @@ impl Board {
     /// segment of the same tile that touches one of those: an `A`'s field
     /// wraps round its cloister and can join both fields of a `K` laid
     /// beside it, so those two are one farm once the `K` is down.
+    #[inline(always)]
     pub(crate) fn occupied_segments(&self, rt: &RotatedTile, pos: Pos) -> u16 {
         self.occupied_near(rt, &self.near(pos))
     }
@@ -577,16 +639,41 @@ impl Board {
     /// rotation: per side, which of the features around the cell the
     /// side's edge and its two half-edges meet, and which of those hold a
     /// follower.
+    #[inline(always)]
     pub(crate) fn near(&self, pos: Pos) -> Near {
+        self.near_of::<false>(pos, 0)
+    }
+
+    /// [`Board::near`], also marking the links whose feature holds a
+    /// follower of `player` (for [`Board::mine_near`]).
+    #[inline]
+    pub(crate) fn near_for(&self, pos: Pos, player: u8) -> Near {
+        self.near_of::<true>(pos, player)
+    }
+
+    #[inline(always)]
+    fn near_of<const MINE: bool>(&self, pos: Pos, player: u8) -> Near {
         let mut near = Near::NOTHING;
-        let mut roots = [0u16; 12];
+        // Which neighbours exist, and which of their segments meet the
+        // cell, is too random for the CPU to predict: the sides are found
+        // without a branch per side, and every link is looked up, a missing
+        // one through a harmless segment (the neighbour's first). A link
+        // with no segment on the neighbour's side has none on a tile that
+        // fits either, so whatever feature it names, no segment of the tile
+        // joins it (`occupied_near` adds no bit for `NO_SEGMENT`), and it
+        // never counts as occupied.
         for d in Dir::ALL {
-            let t = self.grid[cell_index(pos.step(d))].tile;
-            if t == 0 {
-                continue;
-            }
-            near.sides |= 1 << d.index();
-            let nb = &self.tiles[t as usize - 1];
+            near.sides |= ((self.grid[cell_index(pos.step(d))].tile != 0) as u8) << d.index();
+        }
+        // The features each link meets (three a side: the edge, then the
+        // two half-edges), and those of them that hold a follower.
+        let mut links = [0u16; 12];
+        let mut held = 0u16;
+        let mut sides = near.sides;
+        while sides != 0 {
+            let d = Dir::from_index(sides.trailing_zeros() as usize);
+            sides &= sides - 1;
+            let nb = &self.tiles[self.grid[cell_index(pos.step(d))].tile as usize - 1];
             let nrt = self.shape(nb);
             let (h0, h1) = (2 * d.index(), 2 * d.index() + 1);
             let theirs = [
@@ -594,19 +681,35 @@ impl Board {
                 nrt.half_seg[HALF_OPPOSITE[h0] as usize],
                 nrt.half_seg[HALF_OPPOSITE[h1] as usize],
             ];
-            for (slot, seg) in near.slots[d.index()].iter_mut().zip(theirs) {
-                // A side with no such segment is never linked: a tile that
-                // fits has one exactly where its neighbour has.
-                if seg == NO_SEGMENT {
-                    continue;
+            for (i, seg) in theirs.into_iter().enumerate() {
+                let real = seg != NO_SEGMENT;
+                let root = self.root(nb.seg_base + if real { seg as u16 } else { 0 });
+                links[3 * d.index() + i] = root;
+                let meeples = self.feats[root as usize].meeples;
+                held |= ((real & (meeples != 0)) as u16) << (3 * d.index() + i);
+                if MINE {
+                    let mine = real & ((meeples >> (4 * player as u32)) & 0xF != 0);
+                    near.mine |= (mine as u16) << (3 * d.index() + i);
                 }
-                let root = self.root(nb.seg_base + seg as u16);
+            }
+        }
+        // Nothing occupied around (most cells): no segment is, whatever the rotation.
+        if held == 0 {
+            return near;
+        }
+        let mut roots = [0u16; 12];
+        let mut sides = near.sides;
+        while sides != 0 {
+            let d = sides.trailing_zeros() as usize;
+            sides &= sides - 1;
+            for i in 0..3 {
+                let root = links[3 * d + i];
                 let m = near.count as usize;
                 let k = roots[..m].iter().position(|&r| r == root).unwrap_or(m);
                 roots[k] = root;
                 near.count += (k == m) as u8;
-                near.occupied |= ((self.feats[root as usize].meeples != 0) as u16) << k;
-                *slot = k as u8;
+                near.occupied |= ((held >> (3 * d + i)) & 1) << k;
+                near.slots[d][i] = k as u8;
             }
         }
         near
@@ -614,8 +717,33 @@ impl Board {
 
     /// [`Board::occupied_segments`] for a tile of shape `rt` put where
     /// `near` was read (one reading serves every rotation of a cell).
+    #[inline(always)]
     pub(crate) fn occupied_near(&self, rt: &RotatedTile, near: &Near) -> u16 {
-        if near.occupied == 0 {
+        Self::joining(rt, near, near.occupied)
+    }
+
+    /// The segments of a tile of shape `rt` put where `near` was read that
+    /// would belong to a feature holding a follower of `player` (bit per
+    /// segment): where their builder and pig may go (before the check that
+    /// the tile does not complete the builder's road or city).
+    pub(crate) fn mine_near(rt: &RotatedTile, near: &Near) -> u16 {
+        // The player's links (`near_for`), as distinct features (`slots`).
+        let mut mine = 0u16;
+        let mut links = near.mine;
+        while links != 0 {
+            let k = links.trailing_zeros() as usize;
+            links &= links - 1;
+            mine |= 1 << near.slots[k / 3][k % 3];
+        }
+        Self::joining(rt, near, mine)
+    }
+
+    /// The segments of a tile of shape `rt` that would join one of the
+    /// features around (where `near` was read) in `seeds` (bit per distinct
+    /// feature), directly or through another segment of the tile.
+    #[inline(always)]
+    fn joining(rt: &RotatedTile, near: &Near, seeds: u16) -> u16 {
+        if seeds == 0 {
             return 0;
         }
         // Per feature around the cell, the tile's segments that would join
@@ -637,7 +765,7 @@ impl Board {
         // touch a common feature become one: grow the occupied set through
         // every feature it touches until it stops growing.
         let mut occupied = 0u16;
-        let mut held = near.occupied;
+        let mut held = seeds;
         while held != 0 {
             occupied |= joins[held.trailing_zeros() as usize];
             held &= held - 1;
@@ -649,6 +777,112 @@ impl Board {
             }
             occupied = grown;
         }
+    }
+
+    /// What each segment of a tile of shape `rt` about to be put at `pos`
+    /// would belong to, exactly (the tile's segments that touch a common
+    /// feature become one with it): that feature's followers and, for a
+    /// road or city, its open edges afterwards. For the figures that need
+    /// a follower of their owner there (the builder, the pig) and may not
+    /// go where the tile completes (the builder); slower than
+    /// [`Board::occupied_segments`], which only says which segments join
+    /// an occupied feature.
+    ///
+    /// `None` when no feature around the cell holds a follower of `player`
+    /// (then no segment of the tile would belong to one): the usual case,
+    /// answered before any joining is worked out.
+    pub(crate) fn joined(&self, rt: &RotatedTile, pos: Pos, player: u8) -> Option<Joined> {
+        let mine = |root: u16| (self.feats[root as usize].meeples >> (4 * player as u32)) & 0xF != 0;
+        let mut any = false;
+        for d in Dir::ALL {
+            let t = self.grid[cell_index(pos.step(d))].tile;
+            if t != 0 {
+                let nb = &self.tiles[t as usize - 1];
+                let nrt = self.shape(nb);
+                let (h0, h1) = (2 * d.index(), 2 * d.index() + 1);
+                for seg in [
+                    nrt.edge_seg[d.opposite().index()],
+                    nrt.half_seg[HALF_OPPOSITE[h0] as usize],
+                    nrt.half_seg[HALF_OPPOSITE[h1] as usize],
+                ] {
+                    any |= seg != NO_SEGMENT && mine(self.root(nb.seg_base + seg as u16));
+                }
+            }
+        }
+        if !any {
+            return None;
+        }
+        let n = rt.n_segs as usize;
+        // Nodes: the tile's segments (0..n), then the distinct features
+        // around the cell (n..); a tiny union–find over them.
+        let mut up = [0u8; MAX_SEGMENTS + 12];
+        for (i, u) in up.iter_mut().enumerate() {
+            *u = i as u8;
+        }
+        fn top(up: &[u8], mut i: usize) -> usize {
+            while up[i] as usize != i {
+                i = up[i] as usize;
+            }
+            i
+        }
+        let mut roots = [0u16; 12];
+        let mut m = 0;
+        // Per segment: its edges matched by a neighbour, and those facing
+        // the table's edge where it closes them.
+        let mut matched = [0i32; MAX_SEGMENTS];
+        for d in Dir::ALL {
+            let np = pos.step(d);
+            let t = self.grid[cell_index(np)].tile;
+            if t == 0 {
+                let es = rt.edge_seg[d.index()];
+                if es != NO_SEGMENT && self.border_completes && !self.within_limit(np) {
+                    matched[es as usize] += 1;
+                }
+                continue;
+            }
+            let nb = &self.tiles[t as usize - 1];
+            let nrt = self.shape(nb);
+            let (h0, h1) = (2 * d.index(), 2 * d.index() + 1);
+            let links = [
+                (rt.edge_seg[d.index()], nrt.edge_seg[d.opposite().index()]),
+                (rt.half_seg[h0], nrt.half_seg[HALF_OPPOSITE[h0] as usize]),
+                (rt.half_seg[h1], nrt.half_seg[HALF_OPPOSITE[h1] as usize]),
+            ];
+            for (i, (mine, theirs)) in links.into_iter().enumerate() {
+                if mine == NO_SEGMENT || theirs == NO_SEGMENT {
+                    continue;
+                }
+                if i == 0 {
+                    matched[mine as usize] += 2;
+                }
+                let root = self.root(nb.seg_base + theirs as u16);
+                let k = roots[..m].iter().position(|&r| r == root).unwrap_or(m);
+                if k == m {
+                    roots[m] = root;
+                    m += 1;
+                }
+                let (a, b) = (top(&up, mine as usize), top(&up, n + k));
+                up[a.max(b)] = a.min(b) as u8;
+            }
+        }
+        let mut out = Joined { meeples: [0; MAX_SEGMENTS], open: [0; MAX_SEGMENTS] };
+        let mut meeples = [0u32; MAX_SEGMENTS + 12];
+        let mut open = [0i32; MAX_SEGMENTS + 12];
+        for (k, &root) in roots[..m].iter().enumerate() {
+            let g = top(&up, n + k);
+            meeples[g] += self.feats[root as usize].meeples;
+            open[g] += self.feats[root as usize].open as i32;
+        }
+        for (s, &m) in matched[..n].iter().enumerate() {
+            let g = top(&up, s);
+            open[g] += rt.seg_open[s] as i32 - m;
+        }
+        for s in 0..n {
+            let g = top(&up, s);
+            out.meeples[s] = meeples[g];
+            out.open[s] = open[g];
+        }
+        Some(out)
     }
 
     /// Points that roads and cities completed by a tile of shape `rt` put
@@ -711,7 +945,7 @@ impl Board {
             let mut roots = [u16::MAX; 4];
             let mut tiles = idx_bit;
             let mut meeples = 0u32;
-            let mut shields = (rt.seg_kind[s as usize] == SegmentKind::City && rt.shield) as u32;
+            let mut shields = Sums(rt.seg_sums[s as usize]).shields();
             for e in 0..4 {
                 if edges & (1 << e) == 0 {
                     continue;
@@ -730,7 +964,7 @@ impl Board {
                 open += f.open as i32;
                 tiles |= f.tiles;
                 meeples += f.meeples;
-                shields += f.shields as u32;
+                shields += f.shields();
             }
             if open <= 0 {
                 f(s as usize, tiles.count_ones(), shields, meeples);
@@ -775,16 +1009,19 @@ impl Board {
         for (p, n) in followers.iter_mut().enumerate() {
             *n = ((f.meeples >> (4 * p)) & 0xF) as u8;
         }
-        let complete = match f.kind {
+        let complete = match f.kind() {
             SegmentKind::City | SegmentKind::Road => f.open == 0,
             SegmentKind::Cloister | SegmentKind::Garden => self.neighbours(pos) == 8,
             SegmentKind::Field => false,
         };
         Some(FeatureInfo {
-            kind: f.kind,
+            kind: f.kind(),
             complete,
             tiles: f.tile_count(),
-            shields: f.shields as u32,
+            shields: f.shields(),
+            inn: f.inn(),
+            cathedral: f.cathedral(),
+            goods: f.sums.goods(),
             open_edges: f.open as u32,
             followers,
             id: root,

@@ -3,9 +3,10 @@
 use rand_core::{RngCore, SeedableRng};
 
 use crate::event::PlayerId;
+use crate::expansion::Expansion;
 use crate::geom::Rotation;
 use crate::rules::{FirstPlayer, Rules};
-use crate::tile::{river_tiles, standard_deck, TileId};
+use crate::tile::{expansion_tiles, river_tiles, standard_deck, TileId};
 
 /// Everything needed to start a game, not yet checked (see [`crate::Game::new`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,15 +28,18 @@ pub struct Setup {
 impl Setup {
     /// A game with the standard deck for the rules shuffled from `seed`: with
     /// The River, the river tiles first (the lake last of them), then the
-    /// land tiles. The seed also picks the first player when the rules say
+    /// land tiles (the expansions' among them). The seed also picks the first player when the rules say
     /// so.
     pub fn standard(rules: Rules, players: usize, seed: u64) -> Setup {
         let mut rng = seeded_rng(seed);
         let mut land = standard_deck();
+        // The expansions' tiles are shuffled into the land tiles.
+        for expansion in Expansion::ALL.into_iter().filter(|&e| rules.has(e)) {
+            land.extend(expansion_tiles(expansion));
+        }
         shuffle_with(&mut land, &mut rng);
         let (start, deck) = if rules.river {
-            let spring = TileId::from_name("RV01").expect("the spring");
-            let lake = TileId::from_name("RV02").expect("the lake");
+            let (spring, lake) = (TileId::SPRING, TileId::LAKE);
             let mut river: Vec<TileId> = river_tiles().into_iter().filter(|&t| t != spring && t != lake).collect();
             shuffle_with(&mut river, &mut rng);
             river.push(lake);
@@ -54,7 +58,7 @@ impl Setup {
     /// A game with exactly these draws after the start tile (the spring
     /// with The River, else `D`).
     pub fn with_deck(rules: Rules, players: usize, deck: Vec<TileId>) -> Setup {
-        let start = if rules.river { TileId::from_name("RV01").expect("the spring") } else { TileId::START };
+        let start = if rules.river { TileId::SPRING } else { TileId::START };
         Setup { rules, players, start, start_rot: Rotation::default(), deck, first: PlayerId(0), live_seed: None }
     }
 }

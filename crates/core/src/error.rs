@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::expansion::Expansion;
+use crate::game::{Bonus, Figure};
 use crate::geom::{Dir, Pos, Rotation, Spot};
 use crate::tile::{EdgeKind, SegmentKind, TileId};
 
@@ -46,6 +48,25 @@ pub enum IllegalMove {
     RecallComplete,
     /// The abbot is not in play with these rules.
     NoAbbot,
+    /// The move's tile belongs to an expansion not in play.
+    TileNotInPlay { tile: TileId, expansion: Expansion },
+    /// A figure the rules do not give the players (an expansion, or a part
+    /// of one, is off): the big follower, the builder, the pig.
+    FigureOff { figure: Figure },
+    /// The player's big follower, builder or pig is already on the board.
+    NotInSupply { figure: Figure },
+    /// The builder goes on a road or city, the pig in a field.
+    FigureSpot { figure: Figure, spot: Spot },
+    /// The builder's road or city holds no follower of the player.
+    BuilderNeedsFollower { kind: SegmentKind, spot: Spot },
+    /// The builder onto a road or city this tile completes (it would go home at once).
+    BuilderOnCompleted { kind: SegmentKind, spot: Spot },
+    /// The pig's farm holds no farmer of the player.
+    PigNeedsFarmer { spot: Spot },
+    /// The builder's second tile is due and the move does not say so.
+    BonusExpected { bonus: Bonus },
+    /// The move says it is the builder's second tile, and none is due.
+    BonusNotDue { bonus: Bonus },
 }
 
 impl IllegalMove {
@@ -71,6 +92,21 @@ impl IllegalMove {
             IllegalMove::AbbotNotPlaced => "abbot_not_placed",
             IllegalMove::RecallComplete => "recall_complete",
             IllegalMove::NoAbbot => "no_abbot",
+            IllegalMove::TileNotInPlay { .. } => "tile_not_in_play",
+            IllegalMove::FigureOff { .. } => "figure_off",
+            IllegalMove::NotInSupply { figure: Figure::BigFollower } => "no_big_follower",
+            IllegalMove::NotInSupply { figure: Figure::Builder } => "no_builder",
+            IllegalMove::NotInSupply { figure: Figure::Pig } => "no_pig",
+            IllegalMove::NotInSupply { figure: Figure::Abbot } => "abbot_in_use",
+            IllegalMove::NotInSupply { figure: Figure::Follower } => "no_follower",
+            IllegalMove::FigureSpot { figure: Figure::Builder, .. } => "builder_spot",
+            IllegalMove::FigureSpot { figure: Figure::Pig, .. } => "pig_spot",
+            IllegalMove::FigureSpot { .. } => "bad_spot",
+            IllegalMove::BuilderNeedsFollower { .. } => "builder_needs_follower",
+            IllegalMove::BuilderOnCompleted { .. } => "builder_on_completed",
+            IllegalMove::PigNeedsFarmer { .. } => "pig_needs_farmer",
+            IllegalMove::BonusExpected { .. } => "bonus_expected",
+            IllegalMove::BonusNotDue { .. } => "bonus_not_due",
         }
     }
 
@@ -85,6 +121,12 @@ impl IllegalMove {
                 vec![("side", side.word()), ("ours", ours.word()), ("theirs", theirs.word())]
             }
             IllegalMove::FeatureOccupied { kind, .. } => vec![("feature", kind.word())],
+            IllegalMove::BuilderNeedsFollower { kind, .. } | IllegalMove::BuilderOnCompleted { kind, .. } => {
+                vec![("feature", kind.word())]
+            }
+            IllegalMove::FigureOff { figure } | IllegalMove::NotInSupply { figure } => {
+                vec![("figure", figure.word())]
+            }
             _ => Vec::new(),
         }
     }
@@ -133,6 +175,28 @@ impl fmt::Display for IllegalMove {
                 write!(f, "this tile completes the abbot's cloister or garden: it scores, it cannot be recalled")
             }
             IllegalMove::NoAbbot => write!(f, "the abbot is not in play with these rules"),
+            IllegalMove::TileNotInPlay { tile, expansion } => write!(f, "tile {tile} needs {expansion}"),
+            IllegalMove::FigureOff { figure } => write!(f, "the {} is not in play with these rules", figure.word()),
+            IllegalMove::NotInSupply { figure } => write!(f, "no {} in supply", figure.word()),
+            IllegalMove::FigureSpot { figure: Figure::Pig, spot } => {
+                write!(f, "the pig goes in a field, not on {spot}")
+            }
+            IllegalMove::FigureSpot { figure, spot } => {
+                write!(f, "the {} goes on a road or a city, not on {spot}", figure.word())
+            }
+            IllegalMove::BuilderNeedsFollower { kind, spot } => {
+                write!(f, "the builder needs a follower of yours on the {} at {spot}", kind.word())
+            }
+            IllegalMove::BuilderOnCompleted { kind, spot } => {
+                write!(f, "the builder cannot go on the {} at {spot}: this tile completes it", kind.word())
+            }
+            IllegalMove::PigNeedsFarmer { spot } => write!(f, "the pig needs a farmer of yours in the field at {spot}"),
+            IllegalMove::BonusExpected { bonus } => {
+                write!(f, "expected the {}'s extra tile (\"bonus\": \"{}\")", bonus.word(), bonus.word())
+            }
+            IllegalMove::BonusNotDue { bonus } => {
+                write!(f, "\"bonus\": \"{}\" but no double turn is due", bonus.word())
+            }
         }
     }
 }
@@ -150,6 +214,8 @@ pub enum SetupError {
     FirstPlayer(u8),
     /// Options that do not fit together.
     Rules(crate::rules::RulesError),
+    /// A tile of an expansion not in play (in the deck or as the start).
+    TileNotInPlay { tile: TileId, expansion: Expansion },
 }
 
 impl SetupError {
@@ -159,6 +225,7 @@ impl SetupError {
             SetupError::DeckTooLong(_) => "deck_too_long",
             SetupError::FirstPlayer(_) => "bad_first",
             SetupError::Rules(_) => "bad_rules",
+            SetupError::TileNotInPlay { .. } => "tile_not_in_play",
         }
     }
 }
@@ -172,6 +239,7 @@ impl fmt::Display for SetupError {
             }
             SetupError::FirstPlayer(s) => write!(f, "seat {s} is not at the table"),
             SetupError::Rules(e) => e.fmt(f),
+            SetupError::TileNotInPlay { tile, expansion } => write!(f, "tile {tile} needs {expansion}"),
         }
     }
 }

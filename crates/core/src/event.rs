@@ -48,7 +48,8 @@ impl Seats {
     }
 }
 
-/// What a follower is, by what it stands on.
+/// What a figure on the board is: a follower by what it stands on, or a
+/// figure that is no follower.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Role {
     /// On a road (highwayman).
@@ -61,9 +62,24 @@ pub enum Role {
     Farmer,
     /// The abbot, on a cloister or garden (The Abbot).
     Abbot,
+    /// The builder, on a road or city (Traders & Builders).
+    Builder,
+    /// The pig, in a field (Traders & Builders).
+    Pig,
 }
 
 impl Role {
+    /// A follower's role on a segment of this kind.
+    pub(crate) const fn on(kind: crate::tile::SegmentKind) -> Role {
+        use crate::tile::SegmentKind;
+        match kind {
+            SegmentKind::Road => Role::Thief,
+            SegmentKind::City => Role::Knight,
+            SegmentKind::Field => Role::Farmer,
+            SegmentKind::Cloister | SegmentKind::Garden => Role::Monk,
+        }
+    }
+
     pub const fn word(self) -> &'static str {
         match self {
             Role::Thief => "thief",
@@ -71,6 +87,8 @@ impl Role {
             Role::Monk => "monk",
             Role::Farmer => "farmer",
             Role::Abbot => "abbot",
+            Role::Builder => "builder",
+            Role::Pig => "pig",
         }
     }
 }
@@ -83,6 +101,9 @@ pub enum ScoredKind {
     Cloister,
     Garden,
     Farm,
+    /// Goods tokens (Traders & Builders): taken when a city is completed
+    /// (no points), and the majority of each kind at the end (10 points).
+    Goods,
 }
 
 impl ScoredKind {
@@ -93,6 +114,7 @@ impl ScoredKind {
             ScoredKind::Cloister => "cloister",
             ScoredKind::Garden => "garden",
             ScoredKind::Farm => "farm",
+            ScoredKind::Goods => "goods",
         }
     }
 }
@@ -131,6 +153,16 @@ pub struct Scoring {
     pub shields: u8,
     /// Completed cities a farm scoring paid for.
     pub cities: u8,
+    /// A road with an inn, a city with a cathedral, that scored as such
+    /// (Inns & Cathedrals: 2 a tile, 3 a tile and shield).
+    pub inn: bool,
+    pub cathedral: bool,
+    /// Of a farm scoring's cities, how many paid 1 more for the pig of the
+    /// seats in `to` (Traders & Builders).
+    pub pig: u8,
+    /// Goods: the tokens taken, by kind in [`crate::Good::ALL`]'s order (a
+    /// completed city), or at the end the top count of the one kind scored.
+    pub goods: [u8; 3],
     /// The tiles the scoring was for, a bit per placed tile in the order
     /// laid (bit 0: the start tile): a road's or city's tiles, a cloister
     /// or garden and the tiles around it, a farm and the completed cities
@@ -144,6 +176,35 @@ pub struct Scoring {
     /// followers come home: `FollowerReturned` events follow it). For
     /// showing players why it scored; no part of the record.
     pub followers: u64,
+}
+
+impl Scoring {
+    /// A scoring with nothing but what every scoring says.
+    pub(crate) const fn new(turn: Option<TurnNo>, kind: ScoredKind, when: When, points: u32, to: Seats) -> Scoring {
+        Scoring {
+            turn,
+            kind,
+            when,
+            points,
+            to,
+            tiles: 0,
+            shields: 0,
+            cities: 0,
+            inn: false,
+            cathedral: false,
+            pig: 0,
+            goods: [0; 3],
+            cover: 0,
+            followers: 0,
+        }
+    }
+
+    /// The kind of goods a final goods scoring was for.
+    pub fn good(&self) -> Option<crate::Good> {
+        let kinds = crate::Good::ALL.into_iter();
+        (self.kind == ScoredKind::Goods && self.when == When::Final).then_some(())?;
+        kinds.zip(self.goods).find(|&(_, n)| n > 0).map(|(g, _)| g)
+    }
 }
 
 /// Something that happened.
@@ -162,6 +223,8 @@ pub enum Event {
         pos: Pos,
         spot: Spot,
         role: Role,
+        /// The big follower (Inns & Cathedrals).
+        big: bool,
     },
     Scored(Scoring),
     /// A follower came home after its feature was scored.

@@ -9,9 +9,10 @@ use crate::board::{Board, MAX_TILES};
 use crate::deck::{seeded_rng, shuffle_with, uniform_below, Setup};
 use crate::error::SetupError;
 use crate::event::{Event, PlayerId, Role, Seats, TurnNo};
+use crate::expansion::traders::TradersState;
 use crate::geom::{Dir, Pos, Rotation, Spot};
 use crate::rules::{Rules, Unplaceable};
-use crate::tile::{SegmentKind, TileId, TILE_KINDS};
+use crate::tile::{RotatedTile, TileId, TILE_KINDS};
 
 /// Most players at one table.
 pub const MAX_PLAYERS: usize = 6;
@@ -30,7 +31,9 @@ pub struct Placement {
     pub rot: Rotation,
 }
 
-/// What a player does after placing the tile.
+/// What a player does after placing the tile: deploy one figure, recall
+/// the abbot, or nothing (step 2 of a turn; each part of a double turn has
+/// its own).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Action {
     /// Deploy nothing.
@@ -44,15 +47,106 @@ pub enum Action {
     /// Take the abbot back from wherever it stands, scoring its cloister or
     /// garden now (The Abbot; each player has one abbot).
     Recall,
+    /// Deploy the big follower, like a follower (not on a garden); it
+    /// counts 2 in every majority (Inns & Cathedrals).
+    BigFollower(Spot),
+    /// Deploy the builder on a road or city of the tile just placed that
+    /// holds a follower of the player (Traders & Builders).
+    Builder(Spot),
+    /// Deploy the pig in a field of the tile just placed whose farm holds a
+    /// farmer of the player (Traders & Builders).
+    Pig(Spot),
 }
 
-/// One turn: the tile, where it goes, and the follower decision.
+impl Action {
+    /// The figure the action deploys and where, if it deploys one.
+    pub const fn deploys(self) -> Option<(Figure, Spot)> {
+        match self {
+            Action::Follower(s) => Some((Figure::Follower, s)),
+            Action::Abbot(s) => Some((Figure::Abbot, s)),
+            Action::BigFollower(s) => Some((Figure::BigFollower, s)),
+            Action::Builder(s) => Some((Figure::Builder, s)),
+            Action::Pig(s) => Some((Figure::Pig, s)),
+            Action::Pass | Action::Recall => None,
+        }
+    }
+}
+
+/// The figures a player owns: followers (seven), and one each of the
+/// others their rules give them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Figure {
+    Follower,
+    /// Inns & Cathedrals: counts as two followers.
+    BigFollower,
+    /// The Abbot.
+    Abbot,
+    /// Traders & Builders: gives a second tile; no follower.
+    Builder,
+    /// Traders & Builders: fattens a farm; no follower.
+    Pig,
+}
+
+impl Figure {
+    pub const fn word(self) -> &'static str {
+        match self {
+            Figure::Follower => "follower",
+            Figure::BigFollower => "big follower",
+            Figure::Abbot => "abbot",
+            Figure::Builder => "builder",
+            Figure::Pig => "pig",
+        }
+    }
+
+    /// How many followers it counts as in a majority.
+    pub(crate) const fn weight(self) -> u32 {
+        match self {
+            Figure::Follower | Figure::Abbot => 1,
+            Figure::BigFollower => 2,
+            Figure::Builder | Figure::Pig => 0,
+        }
+    }
+
+    /// Its bit in a player's figures at home (none for followers, which are counted).
+    pub(crate) const fn home_bit(self) -> u8 {
+        match self {
+            Figure::Follower => 0,
+            Figure::BigFollower => 1,
+            Figure::Abbot => 2,
+            Figure::Builder => 4,
+            Figure::Pig => 8,
+        }
+    }
+}
+
+/// Why a part of a turn is an extra one.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Bonus {
+    /// The builder's second tile (Traders & Builders: the player's tile
+    /// extended their builder's road or city).
+    Builder,
+}
+
+impl Bonus {
+    /// The record's word: `builder`.
+    pub const fn word(self) -> &'static str {
+        match self {
+            Bonus::Builder => "builder",
+        }
+    }
+}
+
+/// One part of a turn: the tile, where it goes, the follower decision, and
+/// which part it is (`bonus`: `None` for a turn's first part; the game's
+/// state says which is due, [`Game::bonus`], and the checked path refuses
+/// a move that says otherwise).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
     pub tile: TileId,
     pub pos: Pos,
     pub rot: Rotation,
     pub action: Action,
+    pub bonus: Option<Bonus>,
 }
 
 impl Move {
@@ -61,7 +155,7 @@ impl Move {
     }
 }
 
-/// A follower (or abbot) on the board.
+/// A figure on the board: a follower (big or not), an abbot, a builder or a pig.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Follower {
     pub player: PlayerId,
@@ -69,7 +163,27 @@ pub struct Follower {
     /// The spot it was deployed on, as the move named it.
     pub spot: Spot,
     pub role: Role,
+    /// The big follower (Inns & Cathedrals).
+    pub big: bool,
     pub(crate) seg: u16,
+}
+
+impl Follower {
+    /// The kind of figure.
+    pub fn figure(&self) -> Figure {
+        match self.role {
+            Role::Abbot => Figure::Abbot,
+            Role::Builder => Figure::Builder,
+            Role::Pig => Figure::Pig,
+            _ if self.big => Figure::BigFollower,
+            _ => Figure::Follower,
+        }
+    }
+
+    /// Whether it counts in majorities (followers, big or not, and abbots).
+    pub fn counts(&self) -> bool {
+        !matches!(self.role, Role::Builder | Role::Pig)
+    }
 }
 
 /// The tiles a player holds.
@@ -117,6 +231,8 @@ pub(crate) struct RiverEnd {
 #[derive(Debug)]
 pub struct Game {
     pub(crate) rules: Rules,
+    /// `rules.expansions()`, read on every move: one flag, not two.
+    pub(crate) ext: bool,
     pub(crate) players: u8,
     pub(crate) board: Board,
     /// Every draw of the game in order: past draws before `next_draw`, the
@@ -131,8 +247,22 @@ pub struct Game {
     pub(crate) to_move: PlayerId,
     pub(crate) first: PlayerId,
     pub(crate) scores: [u32; MAX_PLAYERS],
+    /// Followers in supply.
     pub(crate) supply: [u8; MAX_PLAYERS],
-    pub(crate) abbot_home: [bool; MAX_PLAYERS],
+    /// The one-of figures each player has at home: [`Figure::home_bit`]s.
+    pub(crate) home: [u8; MAX_PLAYERS],
+    /// Where each player's abbot stands while it is not at home (a move's
+    /// decisions ask whether it may be recalled).
+    pub(crate) abbot_at: [Pos; MAX_PLAYERS],
+    /// Traders & Builders: goods tokens held, where the builders stand.
+    pub(crate) traders: TradersState,
+    /// What the current part of the turn is: `None` a turn's first part,
+    /// or the builder's second tile.
+    pub(crate) bonus: Option<Bonus>,
+    /// Turns owed to the player to move for holes filled
+    /// (`hole_bonus_turn`), played after the part under way.
+    pub(crate) pending: u8,
+    /// Every figure on the board.
     pub(crate) followers: Vec<Follower>,
     /// Where the followers on a cloister or garden (monks and abbots)
     /// stand, in no particular order: only those can be completed by the
@@ -150,6 +280,7 @@ impl Clone for Game {
     fn clone(&self) -> Game {
         let mut g = Game {
             rules: self.rules,
+            ext: self.ext,
             players: self.players,
             board: self.board.clone(),
             deck: Vec::new(),
@@ -161,7 +292,11 @@ impl Clone for Game {
             first: self.first,
             scores: self.scores,
             supply: self.supply,
-            abbot_home: self.abbot_home,
+            home: self.home,
+            abbot_at: self.abbot_at,
+            traders: self.traders,
+            bonus: self.bonus,
+            pending: self.pending,
             followers: Vec::new(),
             monks: Vec::new(),
             history: Vec::new(),
@@ -192,6 +327,7 @@ impl Game {
         check_setup(&setup)?;
         let mut game = Game {
             rules: setup.rules,
+            ext: setup.rules.expansions(),
             players: 0,
             board: Board::new(setup.rules.board_limit, setup.rules.border_completes),
             deck: Vec::new(),
@@ -203,8 +339,12 @@ impl Game {
             first: setup.first,
             scores: [0; MAX_PLAYERS],
             supply: [FOLLOWERS; MAX_PLAYERS],
-            abbot_home: [false; MAX_PLAYERS],
-            followers: Vec::with_capacity(MAX_PLAYERS * (FOLLOWERS as usize + 1)),
+            home: [0; MAX_PLAYERS],
+            abbot_at: [Pos::ORIGIN; MAX_PLAYERS],
+            traders: TradersState::NEW,
+            bonus: None,
+            pending: 0,
+            followers: Vec::with_capacity(MAX_PLAYERS * (FOLLOWERS as usize + 4)),
             monks: Vec::with_capacity(8),
             history: Vec::with_capacity(MAX_TILES),
             river: None,
@@ -259,6 +399,7 @@ impl Game {
         // Every field named, so that a new one cannot be forgotten here.
         let Game {
             rules: game_rules,
+            ext,
             players,
             board: _,
             deck,
@@ -270,7 +411,11 @@ impl Game {
             first,
             scores,
             supply,
-            abbot_home,
+            home,
+            abbot_at,
+            traders,
+            bonus,
+            pending,
             followers,
             monks,
             history,
@@ -280,6 +425,7 @@ impl Game {
             finished,
         } = self;
         *game_rules = rules;
+        *ext = rules.expansions();
         *players = setup.players as u8;
         *deck = setup.deck;
         *next_draw = 0;
@@ -290,7 +436,11 @@ impl Game {
         *first = setup.first;
         *scores = [0; MAX_PLAYERS];
         *supply = [FOLLOWERS; MAX_PLAYERS];
-        *abbot_home = [rules.abbot; MAX_PLAYERS];
+        *home = [home_figures(&rules); MAX_PLAYERS];
+        *abbot_at = [Pos::ORIGIN; MAX_PLAYERS];
+        *traders = TradersState::NEW;
+        *bonus = None;
+        *pending = 0;
         followers.clear();
         monks.clear();
         history.clear();
@@ -314,6 +464,7 @@ impl Game {
     fn copy_rest(&mut self, source: &Game) {
         let Game {
             rules,
+            ext,
             players,
             board: _,
             deck,
@@ -325,7 +476,11 @@ impl Game {
             first,
             scores,
             supply,
-            abbot_home,
+            home,
+            abbot_at,
+            traders,
+            bonus,
+            pending,
             followers,
             monks,
             history,
@@ -335,6 +490,7 @@ impl Game {
             finished,
         } = source;
         self.rules = *rules;
+        self.ext = *ext;
         self.players = *players;
         self.deck.clone_from(deck);
         self.next_draw = *next_draw;
@@ -345,7 +501,11 @@ impl Game {
         self.first = *first;
         self.scores = *scores;
         self.supply = *supply;
-        self.abbot_home = *abbot_home;
+        self.home = *home;
+        self.abbot_at = *abbot_at;
+        self.traders = *traders;
+        self.bonus = *bonus;
+        self.pending = *pending;
         self.followers.clone_from(followers);
         self.monks.clone_from(monks);
         self.history.clone_from(history);
@@ -405,17 +565,45 @@ impl Game {
         &self.scores[..self.players as usize]
     }
 
-    /// Followers `p` has in supply (the abbot not counted).
+    /// Followers `p` has in supply (the abbot, big follower, builder and pig not counted).
     pub fn supply(&self, p: PlayerId) -> u8 {
         self.supply[p.index()]
     }
 
     /// Whether `p`'s abbot is in supply (always false without The Abbot).
     pub fn abbot_in_supply(&self, p: PlayerId) -> bool {
-        self.abbot_home[p.index()]
+        self.at_home(p, Figure::Abbot)
     }
 
-    /// Followers and abbots on the board.
+    /// Whether `p` has a figure of this kind in supply: a follower (any of
+    /// the seven), or their one abbot, big follower, builder or pig (always
+    /// false for a figure their rules do not give them).
+    pub fn in_supply(&self, p: PlayerId, figure: Figure) -> bool {
+        match figure {
+            Figure::Follower => self.supply[p.index()] > 0,
+            _ => self.at_home(p, figure),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn at_home(&self, p: PlayerId, figure: Figure) -> bool {
+        self.home[p.index()] & figure.home_bit() != 0
+    }
+
+    /// The goods tokens `p` holds, by kind in [`crate::Good::ALL`]'s order
+    /// (Traders & Builders; public, as the tokens lie on the table).
+    pub fn goods(&self, p: PlayerId) -> [u8; 3] {
+        self.traders.goods[p.index()]
+    }
+
+    /// What the part of the turn to play is: `None` for a turn's first
+    /// part, `Some(Bonus::Builder)` for the builder's second tile. Moves
+    /// must say the same ([`Move::bonus`]).
+    pub fn bonus(&self) -> Option<Bonus> {
+        self.bonus
+    }
+
+    /// Every figure on the board: followers (big or not), abbots, builders and pigs.
     pub fn followers(&self) -> &[Follower] {
         &self.followers
     }
@@ -741,6 +929,9 @@ impl Game {
                 self.finish();
                 return;
             }
+            // An empty hand: the part or turns due to this player are lost.
+            self.bonus = None;
+            self.pending = 0;
             self.to_move = self.next_seat(self.to_move);
         }
         // Every seat was skipped: nobody holds a tile that can be played.
@@ -766,34 +957,17 @@ impl Game {
         if mv.tile.is_river() {
             self.river = self.river_after(mv.tile, mv.rot, mv.pos);
         }
+        // Traders & Builders: whether this tile extends the builder's road
+        // or city, read before anything is deployed (R5) or scored (R1); a
+        // second part never earns a third (R2).
+        let second_part = self.ext && self.second_part_due(player, idx);
 
         match mv.action {
             Action::Pass => {}
-            Action::Follower(spot) | Action::Abbot(spot) => {
-                let abbot = matches!(mv.action, Action::Abbot(_));
-                let seg = rt.segment_at(spot, self.rules.abbot).expect("a checked spot");
-                let id = self.board.segment(idx, seg);
-                let root = self.board.find(id);
-                self.board.feature_mut(root).meeples += 1 << (4 * player.0);
-                let role = if abbot {
-                    self.abbot_home[p] = false;
-                    Role::Abbot
-                } else {
-                    self.supply[p] -= 1;
-                    match rt.seg_kind[seg as usize] {
-                        SegmentKind::Road => Role::Thief,
-                        SegmentKind::City => Role::Knight,
-                        SegmentKind::Field => Role::Farmer,
-                        SegmentKind::Cloister | SegmentKind::Garden => Role::Monk,
-                    }
-                };
-                if matches!(role, Role::Monk | Role::Abbot) {
-                    self.monks.push(mv.pos);
-                }
-                self.followers.push(Follower { player, pos: mv.pos, spot, role, seg: id });
-                self.log(Event::FollowerDeployed { turn, player, pos: mv.pos, spot, role });
-            }
+            Action::Follower(spot) => self.deploy(player, idx, rt, mv.pos, spot, Figure::Follower, turn),
             Action::Recall => self.recall(player, turn),
+            // The abbot and the expansions' figures, away from the hot path.
+            other => self.deploy_figure(player, idx, rt, mv.pos, other, turn),
         }
 
         // Roads and cities this tile completes (each once, however many of
@@ -837,12 +1011,116 @@ impl Game {
                 }
             }
         }
-        if self.rules.hole_bonus_turn && self.board.surrounded(mv.pos) {
+        // The turn's end: the builder's second part first, then the turns
+        // owed for holes filled (this part's included: expansions.md §5,
+        // R2), then the next player.
+        let filled = self.rules.hole_bonus_turn && self.board.surrounded(mv.pos);
+        if filled {
             self.log(Event::BonusTurn { turn, player });
+        }
+        if (second_part | filled) || self.pending > 0 || self.bonus.is_some() {
+            self.turn_end(second_part, filled);
         } else {
             self.to_move = self.next_seat(player);
         }
         self.begin_turn();
+    }
+
+    /// The builder's second part is due after this part (Traders &
+    /// Builders): it is a first part, and its tile (index `idx`) extended
+    /// the player's builder's road or city.
+    #[inline(never)]
+    fn second_part_due(&mut self, player: PlayerId, idx: usize) -> bool {
+        self.bonus.is_none() && self.builder_extended(player, idx)
+    }
+
+    /// A part's end other than the plain one (the next seat): the
+    /// builder's second part first, then a turn owed for each hole filled
+    /// (`filled`: this part's included; expansions.md §5, R2).
+    #[cold]
+    fn turn_end(&mut self, second_part: bool, filled: bool) {
+        self.pending += filled as u8;
+        if second_part {
+            self.bonus = Some(Bonus::Builder);
+        } else if self.pending > 0 {
+            self.pending -= 1;
+            self.bonus = None;
+        } else {
+            self.bonus = None;
+            self.to_move = self.next_seat(self.to_move);
+        }
+    }
+
+    /// [`Game::deploy`] of the figure an action other than a follower's deploys.
+    #[inline(never)]
+    fn deploy_figure(
+        &mut self,
+        player: PlayerId,
+        idx: usize,
+        rt: &RotatedTile,
+        pos: Pos,
+        action: Action,
+        turn: TurnNo,
+    ) {
+        if let Some((figure, spot)) = action.deploys() {
+            self.deploy(player, idx, rt, pos, spot, figure, turn);
+        }
+    }
+
+    /// Puts `player`'s `figure` on the segment at `spot` of the tile just
+    /// placed (tile index `idx`, shape `rt`, at `pos`); the move was checked.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn deploy(
+        &mut self,
+        player: PlayerId,
+        idx: usize,
+        rt: &RotatedTile,
+        pos: Pos,
+        spot: Spot,
+        figure: Figure,
+        turn: TurnNo,
+    ) {
+        let p = player.index();
+        let seg = rt.segment_at(spot, self.rules.abbot).expect("a checked spot");
+        let id = self.board.segment(idx, seg);
+        let root = self.board.find(id);
+        self.board.feature_mut(root).meeples += figure.weight() << (4 * player.0);
+        let role = match figure {
+            Figure::Follower => {
+                self.supply[p] -= 1;
+                Role::on(rt.seg_kind[seg as usize])
+            }
+            Figure::BigFollower => {
+                self.home[p] &= !figure.home_bit();
+                Role::on(rt.seg_kind[seg as usize])
+            }
+            Figure::Abbot => {
+                self.home[p] &= !figure.home_bit();
+                self.abbot_at[p] = pos;
+                Role::Abbot
+            }
+            Figure::Builder | Figure::Pig => {
+                self.home[p] &= !figure.home_bit();
+                if figure == Figure::Builder {
+                    Role::Builder
+                } else {
+                    Role::Pig
+                }
+            }
+        };
+        if matches!(role, Role::Monk | Role::Abbot) {
+            self.monks.push(pos);
+        }
+        let big = figure == Figure::BigFollower;
+        if figure == Figure::Builder {
+            self.traders.builder_at[p] = id;
+        }
+        if self.ext {
+            self.traders.count(p, role, 1);
+        }
+        self.followers.push(Follower { player, pos, spot, role, big, seg: id });
+        self.log(Event::FollowerDeployed { turn, player, pos, spot, role, big });
     }
 
     /// Where the river's open end is after `tile` is placed at `pos` turned
@@ -856,6 +1134,15 @@ impl Game {
     }
 }
 
+/// The one-of figures each player starts with under `rules`.
+fn home_figures(rules: &Rules) -> u8 {
+    let bit = |on: bool, figure: Figure| if on { figure.home_bit() } else { 0 };
+    bit(rules.abbot, Figure::Abbot)
+        | bit(rules.has_big_follower(), Figure::BigFollower)
+        | bit(rules.has_builder(), Figure::Builder)
+        | bit(rules.has_pig(), Figure::Pig)
+}
+
 /// The checks [`Game::new`] makes of a setup.
 fn check_setup(setup: &Setup) -> Result<(), SetupError> {
     if !(2..=MAX_PLAYERS).contains(&setup.players) {
@@ -867,7 +1154,15 @@ fn check_setup(setup: &Setup) -> Result<(), SetupError> {
     if setup.first.index() >= setup.players {
         return Err(SetupError::FirstPlayer(setup.first.0));
     }
-    setup.rules.validate().map_err(SetupError::Rules)
+    setup.rules.validate().map_err(SetupError::Rules)?;
+    // expansions.md §5: an expansion's tile only with the expansion.
+    let start = std::iter::once(&setup.start);
+    if let Some((tile, expansion)) =
+        start.chain(&setup.deck).find_map(|t| t.expansion().filter(|&e| !setup.rules.has(e)).map(|e| (*t, e)))
+    {
+        return Err(SetupError::TileNotInPlay { tile, expansion });
+    }
+    Ok(())
 }
 
 /// The tiles given to [`Game::set_hidden`] are not the ones hidden from the viewer.
@@ -910,6 +1205,7 @@ mod tests {
             pos: Pos::new(0, -1),
             rot: Rotation::new(2).unwrap(),
             action: Action::Follower(Spot::S),
+            bonus: None,
         };
         g.play(&mv).unwrap();
         assert_eq!(g.scores(), &[4, 0]);
@@ -921,7 +1217,13 @@ mod tests {
     fn an_illegal_move_changes_nothing() {
         let mut g = Game::new(Setup::with_deck(Rules::default(), 2, vec![id("E"), id("E")])).unwrap();
         let before = format!("{:?}", g);
-        let mv = Move { tile: id("E"), pos: Pos::new(0, -1), rot: Rotation::new(0).unwrap(), action: Action::Pass };
+        let mv = Move {
+            tile: id("E"),
+            pos: Pos::new(0, -1),
+            rot: Rotation::new(0).unwrap(),
+            action: Action::Pass,
+            bonus: None,
+        };
         assert!(matches!(g.play(&mv), Err(IllegalMove::EdgeMismatch { .. })));
         assert_eq!(before, format!("{:?}", g));
     }

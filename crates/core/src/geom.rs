@@ -107,7 +107,8 @@ pub(crate) const HALF_OPPOSITE: [u8; 8] = [5, 4, 7, 6, 1, 0, 3, 2];
 
 /// A place on a tile as it lies on the board, naming one of its segments
 /// (record.md): an edge `N E S W` (city, road), a half-edge (field), the
-/// cloister `C` or the garden `G`.
+/// cloister `C`, the garden `G` or the enclosed field `I` (a field touching
+/// no edge: expansions.md §6).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Spot(u8);
 
@@ -118,6 +119,7 @@ impl Spot {
     pub const W: Spot = Spot(3);
     pub const CLOISTER: Spot = Spot(12);
     pub const GARDEN: Spot = Spot(13);
+    pub const ENCLOSED: Spot = Spot(14);
 
     pub const fn edge(dir: Dir) -> Spot {
         Spot(dir as u8)
@@ -128,25 +130,31 @@ impl Spot {
         Spot(4 + (h & 7))
     }
 
-    /// All 14 spot names, in a fixed order.
+    /// All 15 spot names, in a fixed order.
     pub fn all() -> impl Iterator<Item = Spot> {
-        (0..14).map(Spot)
+        (0..15).map(Spot)
     }
 
-    /// The spot's place in [`Spot::all`] (0 to 13).
+    /// The spot's place in [`Spot::all`] (0 to 14).
     ///
     /// ```
     /// use carcassonne::Spot;
     /// assert!(Spot::all().enumerate().all(|(i, s)| s.index() == i));
     /// assert_eq!(Spot::GARDEN.index(), 13);
+    /// assert_eq!(Spot::ENCLOSED.index(), 14);
     /// ```
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
-    /// Whether the spot is a half-edge (a field's spot).
+    /// Whether the spot is a half-edge (a field's spot on the tile's border).
     pub const fn is_half_edge(self) -> bool {
         4 <= self.0 && self.0 < 12
+    }
+
+    /// Whether the spot names a field: a half-edge or the enclosed field `I`.
+    pub const fn is_field(self) -> bool {
+        self.is_half_edge() || self.0 == 14
     }
 
     pub(crate) const fn raw(self) -> u8 {
@@ -158,7 +166,8 @@ impl Spot {
             0..=3 => Dir::from_index(self.0 as usize).name(),
             4..=11 => HALF_NAMES[(self.0 - 4) as usize],
             12 => "C",
-            _ => "G",
+            13 => "G",
+            _ => "I",
         }
     }
 }

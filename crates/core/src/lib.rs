@@ -1,5 +1,6 @@
 //! A rules engine for Carcassonne: the base game with farmers and every
-//! farm-scoring option of the rule texts, deterministic from a seed, fast
+//! farm-scoring option of the rule texts, The River, The Abbot, Inns &
+//! Cathedrals and Traders & Builders, deterministic from a seed, fast
 //! enough for search, with game records for save, replay and tests.
 //!
 //! ```
@@ -23,6 +24,7 @@ mod board;
 mod deck;
 mod error;
 mod event;
+mod expansion;
 mod game;
 mod geom;
 mod moves;
@@ -37,7 +39,10 @@ pub use board::{Board, FeatureInfo, PlacedTile, MAX_TILES};
 pub use deck::{seeded_rng, shuffle, shuffle_with, uniform_below, Setup};
 pub use error::{IllegalMove, SetupError};
 pub use event::{Event, PlayerId, Role, ScoredKind, Scoring, Seats, TurnNo, When};
-pub use game::{Action, Follower, Game, HiddenMismatch, Move, Placement, FOLLOWERS, MAX_DECK, MAX_HAND, MAX_PLAYERS};
+pub use expansion::{Expansion, Good};
+pub use game::{
+    Action, Bonus, Figure, Follower, Game, HiddenMismatch, Move, Placement, FOLLOWERS, MAX_DECK, MAX_HAND, MAX_PLAYERS,
+};
 pub use geom::{Dir, Pos, Rotation, Spot, HALF_NAMES};
 pub use moves::PackedPlacements;
 pub use random::RandomMover;
@@ -45,5 +50,7 @@ pub use rules::{
     CodeField, FarmRule, FirstPlayer, OptionKind, OptionValue, Preset, RuleOption, Rules, RulesError, Section,
     Unplaceable, RULE_OPTIONS,
 };
-pub use tile::{river_tiles, standard_deck, EdgeKind, SegmentDef, SegmentKind, TileDef, TileId, TILE_KINDS};
+pub use tile::{
+    expansion_tiles, river_tiles, standard_deck, EdgeKind, SegmentDef, SegmentKind, TileDef, TileId, TILE_KINDS,
+};
 pub use view::View;

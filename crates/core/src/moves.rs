@@ -5,7 +5,8 @@
 use crate::board::{Board, Near, MAX_TILES};
 use crate::error::IllegalMove;
 use crate::event::Role;
-use crate::game::{river_turn, Action, Game, Move, Placement};
+use crate::expansion::traders;
+use crate::game::{river_turn, Action, Figure, Game, Move, Placement};
 use crate::geom::{Pos, Rotation, Spot};
 use crate::rules::FarmRule;
 use crate::tile::{RotatedTile, SegmentKind, TileId, FIT_ROW, NO_SEGMENT};
@@ -104,8 +105,8 @@ impl Game {
     /// The River). `None` when the river has no open end on the frontier.
     pub(crate) fn river_rotations(&self, tile: TileId) -> Option<(usize, u8)> {
         let end = self.river?;
-        let cell = self.board.frontier_cells().iter().position(|&p| p == end.cell)?;
-        let fit = self.board.fit_masks(tile).nth(cell)? & 15;
+        let (cell, fit) = self.board.frontier_fit(end.cell, tile)?;
+        let fit = fit & 15;
         let back = end.flow.opposite();
         let mut mask = 0;
         for r in 0..4 {
@@ -340,23 +341,23 @@ impl Game {
     }
 
     /// The spots of a tile of shape `rt` where the player to move may
-    /// deploy, given the tile's segments that would join an occupied
-    /// feature (asked only if the player has a follower).
+    /// deploy a follower, given the tile's segments that would join an
+    /// occupied feature (asked only if the player has a follower).
     #[inline]
-    fn each_spot_of(&self, rt: &RotatedTile, occupied: impl FnOnce() -> u16, mut f: impl FnMut(Spot)) {
+    fn each_spot_of(&self, rt: &RotatedTile, occupied: impl FnOnce() -> u16, f: impl FnMut(Spot)) {
         if self.supply[self.to_move.index()] == 0 {
             return;
         }
-        let occupied = occupied();
-        // Followers go on any segment but a garden, and on fields only with farmers.
+        each_spot_in(rt, self.free_segments(rt, occupied()), f);
+    }
+
+    /// The segments of `rt` a follower (big or not) may take: any but a
+    /// garden, fields only with farmers, none whose feature is occupied.
+    #[inline]
+    fn free_segments(&self, rt: &RotatedTile, occupied: u16) -> u16 {
         let allowed =
             if self.rules.farms == FarmRule::Off { rt.follower_segs & !rt.field_segs } else { rt.follower_segs };
-        let mut free = allowed & !occupied;
-        while free != 0 {
-            let s = free.trailing_zeros() as usize;
-            free &= free - 1;
-            f(rt.spots[s]);
-        }
+        allowed & !occupied
     }
 
     /// The follower spots for the tile to place at `placement`, appended to `out`.
@@ -375,6 +376,7 @@ impl Game {
 
     /// Every decision after placing `tile` at `placement`: pass, each
     /// follower spot, the abbot's spots, recalling the abbot.
+    #[inline]
     pub fn actions_into(&self, tile: TileId, placement: Placement, out: &mut Vec<Action>) {
         self.each_action(tile, placement, |a| out.push(a));
     }
@@ -424,8 +426,10 @@ impl Game {
     /// ```
     #[inline]
     pub fn each_action_at(&self, tile: TileId, pos: Pos, mut rots: u8, mut f: impl FnMut(Rotation, Action)) {
-        // Only a player with a follower asks which features are occupied.
-        let near = if self.supply[self.to_move.index()] > 0 { self.board.near(pos) } else { Near::NOTHING };
+        // Only a player with a follower (big or not) asks which features are occupied.
+        let me = self.to_move;
+        let any = self.supply[me.index()] > 0 || self.rules.has_big_follower() && self.at_home(me, Figure::BigFollower);
+        let near = if any { self.board.near(pos) } else { Near::NOTHING };
         while rots & 15 != 0 {
             let rot = Rotation::ALL[rots.trailing_zeros() as usize];
             rots &= rots - 1;
@@ -439,12 +443,22 @@ impl Game {
     #[inline]
     fn each_action_of(&self, rt: &RotatedTile, pos: Pos, occupied: impl FnOnce() -> u16, mut f: impl FnMut(Action)) {
         f(Action::Pass);
+        if self.ext {
+            // Its own look at the occupied features: `occupied` stays one
+            // call site, inlined into the base game's path.
+            return self.each_expansion_action_of(rt, pos, f);
+        }
         self.each_spot_of(rt, occupied, |s| f(Action::Follower(s)));
+        self.each_abbot_action_of(rt, pos, f);
+    }
+
+    /// The abbot's decisions: its spots on the tile, or recalling it.
+    #[inline]
+    fn each_abbot_action_of(&self, rt: &RotatedTile, pos: Pos, mut f: impl FnMut(Action)) {
         if !self.rules.abbot {
             return;
         }
-        let p = self.to_move.index();
-        if self.abbot_home[p] {
+        if self.at_home(self.to_move, Figure::Abbot) {
             for spot in [Spot::CLOISTER, Spot::GARDEN] {
                 if rt.segment_at(spot, true).is_some() {
                     f(Action::Abbot(spot));
@@ -455,14 +469,56 @@ impl Game {
         }
     }
 
+    /// [`Game::each_action_of`] with the expansions' figures, after the
+    /// pass: followers, the big follower, the abbot's decisions, the
+    /// builder, the pig.
+    #[cold]
+    fn each_expansion_action_of(&self, rt: &RotatedTile, pos: Pos, mut f: impl FnMut(Action)) {
+        let me = self.to_move;
+        let follower = self.supply[me.index()] > 0;
+        let big = self.rules.has_big_follower() && self.at_home(me, Figure::BigFollower);
+        // A figure's home bit is set only if the rules give it; the builder
+        // and the pig need a thief or knight, a farmer, of the player's.
+        let builder = self.at_home(me, Figure::Builder) && self.traders.thieves_knights[me.index()] > 0;
+        let pig =
+            self.at_home(me, Figure::Pig) && self.traders.farmers[me.index()] > 0 && self.rules.farms != FarmRule::Off;
+        // One look at the features around the cell serves every figure.
+        let near = if follower || big || builder || pig { self.board.near_for(pos, me.0) } else { Near::NOTHING };
+        if follower || big {
+            let free = self.free_segments(rt, self.board.occupied_near(rt, &near));
+            if follower {
+                each_spot_in(rt, free, |s| f(Action::Follower(s)));
+            }
+            if big {
+                each_spot_in(rt, free, |s| f(Action::BigFollower(s)));
+            }
+        }
+        self.each_abbot_action_of(rt, pos, &mut f);
+        if builder || pig {
+            let mine = Board::mine_near(rt, &near);
+            if builder && mine & rt.road_city_segs != 0 {
+                // Not onto a road or city this tile completes: worked out
+                // only here, where the builder could go.
+                if let Some(joined) = self.board.joined(rt, pos, me.0) {
+                    each_spot_in(rt, self.builder_segments(&joined, rt), |s| f(Action::Builder(s)));
+                }
+            }
+            if pig {
+                each_spot_in(rt, mine & rt.field_segs, |s| f(Action::Pig(s)));
+            }
+        }
+    }
+
     /// Whether the abbot of the player to move stands on the board and
     /// stays incomplete with a tile put at `pos`.
     fn recall_allowed(&self, pos: Pos) -> bool {
         let p = self.to_move;
-        self.followers.iter().find(|f| f.player == p && f.role == Role::Abbot).is_some_and(|f| {
-            let adjacent = (f.pos.x - pos.x).abs() <= 1 && (f.pos.y - pos.y).abs() <= 1;
-            self.board.neighbours(f.pos) + (adjacent as u32) < 8
-        })
+        if self.at_home(p, Figure::Abbot) || !self.rules.abbot {
+            return false;
+        }
+        let at = self.abbot_at[p.index()];
+        let adjacent = (at.x - pos.x).abs() <= 1 && (at.y - pos.y).abs() <= 1;
+        self.board.neighbours(at) + (adjacent as u32) < 8
     }
 
     /// The tiles the player to move may place: each kind in the hand once
@@ -481,7 +537,8 @@ impl Game {
         hand.iter().enumerate().filter(move |&(i, tile)| !hand[..i].contains(tile)).map(|(i, &tile)| (i, tile))
     }
 
-    /// Every legal move: each tile of the hand, each placement, each decision.
+    /// Every legal move: each tile of the hand, each placement, each
+    /// decision (all saying which part of the turn they are: [`Game::bonus`]).
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut moves = Vec::new();
         if self.finished {
@@ -495,7 +552,8 @@ impl Game {
             for &p in &placements {
                 actions.clear();
                 self.actions_into(tile, p, &mut actions);
-                moves.extend(actions.iter().map(|&action| Move { tile, pos: p.pos, rot: p.rot, action }));
+                let bonus = self.bonus;
+                moves.extend(actions.iter().map(|&action| Move { tile, pos: p.pos, rot: p.rot, action, bonus }));
             }
         }
         moves
@@ -508,6 +566,14 @@ impl Game {
     pub fn check(&self, mv: &Move) -> Result<(), IllegalMove> {
         if self.finished {
             return Err(IllegalMove::GameOver);
+        }
+        match (self.bonus, mv.bonus) {
+            (Some(bonus), None) => return Err(IllegalMove::BonusExpected { bonus }),
+            (due, Some(bonus)) if due != Some(bonus) => return Err(IllegalMove::BonusNotDue { bonus }),
+            _ => {}
+        }
+        if let Some(expansion) = mv.tile.expansion().filter(|&e| !self.rules.has(e)) {
+            return Err(IllegalMove::TileNotInPlay { tile: mv.tile, expansion });
         }
         let hand = self.hands[self.to_move.index()];
         if hand.position(mv.tile).is_none() {
@@ -571,7 +637,7 @@ impl Game {
                 if !matches!(rt.seg_kind[seg as usize], SegmentKind::Cloister | SegmentKind::Garden) {
                     return Err(IllegalMove::AbbotSpot { spot });
                 }
-                if !self.abbot_home[p] {
+                if !self.at_home(self.to_move, Figure::Abbot) {
                     return Err(IllegalMove::AbbotInUse);
                 }
                 Ok(())
@@ -580,11 +646,78 @@ impl Game {
                 if !self.rules.abbot {
                     return Err(IllegalMove::NoAbbot);
                 }
-                if self.abbot_home[p] {
+                if self.at_home(self.to_move, Figure::Abbot) {
                     return Err(IllegalMove::AbbotNotPlaced);
                 }
                 if !self.recall_allowed(mv.pos) {
                     return Err(IllegalMove::RecallComplete);
+                }
+                Ok(())
+            }
+            Action::BigFollower(spot) => {
+                let figure = Figure::BigFollower;
+                if !self.rules.has_big_follower() {
+                    return Err(IllegalMove::FigureOff { figure });
+                }
+                let seg =
+                    rt.segment_at(spot, self.rules.abbot).ok_or(IllegalMove::BadSpot { tile, rot: mv.rot, spot })?;
+                let kind = rt.seg_kind[seg as usize];
+                if kind == SegmentKind::Garden {
+                    return Err(IllegalMove::GardenForAbbot);
+                }
+                if kind == SegmentKind::Field && self.rules.farms == FarmRule::Off {
+                    return Err(IllegalMove::FarmersOff);
+                }
+                if !self.at_home(self.to_move, figure) {
+                    return Err(IllegalMove::NotInSupply { figure });
+                }
+                if self.board.occupied_segments(rt, mv.pos) & (1 << seg) != 0 {
+                    return Err(IllegalMove::FeatureOccupied { kind, spot });
+                }
+                Ok(())
+            }
+            Action::Builder(spot) => {
+                let figure = Figure::Builder;
+                if !self.rules.has_builder() {
+                    return Err(IllegalMove::FigureOff { figure });
+                }
+                let seg =
+                    rt.segment_at(spot, self.rules.abbot).ok_or(IllegalMove::BadSpot { tile, rot: mv.rot, spot })?;
+                let kind = rt.seg_kind[seg as usize];
+                if !traders::builder_may_stand_on(kind) {
+                    return Err(IllegalMove::FigureSpot { figure, spot });
+                }
+                if !self.at_home(self.to_move, figure) {
+                    return Err(IllegalMove::NotInSupply { figure });
+                }
+                let joined = self.board.joined(rt, mv.pos, p as u8);
+                let Some(joined) = joined.filter(|j| (j.meeples[seg as usize] >> (4 * p)) & 0xF != 0) else {
+                    return Err(IllegalMove::BuilderNeedsFollower { kind, spot });
+                };
+                if joined.open[seg as usize] <= 0 {
+                    return Err(IllegalMove::BuilderOnCompleted { kind, spot });
+                }
+                Ok(())
+            }
+            Action::Pig(spot) => {
+                let figure = Figure::Pig;
+                if !self.rules.has_pig() {
+                    return Err(IllegalMove::FigureOff { figure });
+                }
+                let seg =
+                    rt.segment_at(spot, self.rules.abbot).ok_or(IllegalMove::BadSpot { tile, rot: mv.rot, spot })?;
+                if rt.seg_kind[seg as usize] != SegmentKind::Field {
+                    return Err(IllegalMove::FigureSpot { figure, spot });
+                }
+                if self.rules.farms == FarmRule::Off {
+                    return Err(IllegalMove::FarmersOff);
+                }
+                if !self.at_home(self.to_move, figure) {
+                    return Err(IllegalMove::NotInSupply { figure });
+                }
+                let joined = self.board.joined(rt, mv.pos, p as u8);
+                if joined.is_none_or(|j| (j.meeples[seg as usize] >> (4 * p)) & 0xF == 0) {
+                    return Err(IllegalMove::PigNeedsFarmer { spot });
                 }
                 Ok(())
             }
@@ -599,5 +732,15 @@ impl Game {
         self.check(mv)?;
         self.play_unchecked(mv);
         Ok(())
+    }
+}
+
+/// `f` with the spot of each segment of `rt` in `segs` (bit per segment).
+#[inline]
+fn each_spot_in(rt: &RotatedTile, mut segs: u16, mut f: impl FnMut(Spot)) {
+    while segs != 0 {
+        let s = segs.trailing_zeros() as usize;
+        segs &= segs - 1;
+        f(rt.spots[s]);
     }
 }

@@ -22,7 +22,8 @@ impl RandomMover {
 
     /// A legal move for the player to move: a tile and placement uniformly
     /// among all legal ones (full enumeration), then uniformly one of the
-    /// decisions after it (no follower, each follower spot, the abbot's).
+    /// decisions after it (no follower, each follower spot, the other
+    /// figures' spots, the abbot's).
     /// `None` once the game is over.
     #[inline(always)]
     pub fn choose(&mut self, game: &Game, rng: &mut impl RngCore) -> Option<Move> {
@@ -34,7 +35,7 @@ impl RandomMover {
         self.actions.clear();
         game.actions_into(tile, p, &mut self.actions);
         let action = self.actions[uniform_below(rng, self.actions.len() as u32) as usize];
-        Some(Move { tile, pos: p.pos, rot: p.rot, action })
+        Some(Move { tile, pos: p.pos, rot: p.rot, action, bonus: game.bonus() })
     }
 
     /// Plays random moves (unchecked) until the game ends.

@@ -23,7 +23,7 @@ use serde_json::{Map, Value};
 use crate::deck::Setup;
 use crate::error::{IllegalMove, SetupError};
 use crate::event::{Event, PlayerId, Scoring};
-use crate::game::{Action, Game, Move};
+use crate::game::{Action, Bonus, Game, Move};
 use crate::geom::{Pos, Rotation, Spot};
 use crate::rules::{OptionKind, OptionValue, Preset, RuleOption, Rules, RulesError};
 use crate::tile::TileId;
@@ -56,17 +56,30 @@ pub struct RecordStart {
 }
 
 /// One move of a record.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RecordMove {
     pub tile: String,
     pub at: [i32; 2],
     pub rot: u8,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub meeple: Option<String>,
+    /// The big follower's spot (Inns & Cathedrals).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub big: Option<String>,
+    /// The builder's spot, a road or city (Traders & Builders).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub builder: Option<String>,
+    /// The pig's spot, a field (Traders & Builders).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pig: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub abbot: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub recall: Option<bool>,
+    /// `"builder"` on the builder's extra tile, required exactly there
+    /// (expansions.md §6).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bonus: Option<String>,
 }
 
 /// What is wrong with a record.
@@ -186,6 +199,7 @@ pub fn rules_from_json(obj: &Map<String, Value>) -> Result<Rules, RulesError> {
         };
         option.set(&mut rules, value);
     }
+    rules.check_named(obj.keys().map(String::as_str))?;
     rules.validate()?;
     Ok(rules)
 }
@@ -390,18 +404,34 @@ impl RecordMove {
         let tile = tile_id(&self.tile)?;
         let rot =
             Rotation::new(self.rot).ok_or_else(|| RecordError::BadMove(format!("rot {} is not 0-3", self.rot)))?;
-        let actions = self.meeple.is_some() as u8 + self.abbot.is_some() as u8 + self.recall.unwrap_or(false) as u8;
+        let deployments = [
+            (&self.meeple, Action::Follower as fn(Spot) -> Action),
+            (&self.big, Action::BigFollower),
+            (&self.builder, Action::Builder),
+            (&self.pig, Action::Pig),
+            (&self.abbot, Action::Abbot),
+        ];
+        let actions = deployments.iter().filter(|(s, _)| s.is_some()).count() + self.recall.unwrap_or(false) as usize;
         if actions > 1 {
-            return Err(RecordError::BadMove("a move takes at most one of meeple, abbot and recall".into()));
+            let what = if self.big.is_some() || self.builder.is_some() || self.pig.is_some() {
+                "a move takes at most one of meeple, big, builder, pig, abbot and recall"
+            } else {
+                "a move takes at most one of meeple, abbot and recall"
+            };
+            return Err(RecordError::BadMove(what.into()));
         }
         let spot = |s: &String| s.parse::<Spot>().map_err(|()| RecordError::BadMove(format!("\"{s}\" is not a spot")));
-        let action = match (&self.meeple, &self.abbot, self.recall) {
-            (Some(s), _, _) => Action::Follower(spot(s)?),
-            (_, Some(s), _) => Action::Abbot(spot(s)?),
-            (_, _, Some(true)) => Action::Recall,
-            _ => Action::Pass,
+        let action = match deployments.iter().find_map(|(s, make)| s.as_ref().map(|s| (s, make))) {
+            Some((s, make)) => make(spot(s)?),
+            None if self.recall == Some(true) => Action::Recall,
+            None => Action::Pass,
         };
-        Ok(Move { tile, pos: Pos::new(self.at[0], self.at[1]), rot, action })
+        let bonus = match self.bonus.as_deref() {
+            None => None,
+            Some("builder") => Some(Bonus::Builder),
+            Some(other) => return Err(RecordError::BadMove(format!("\"{other}\" is not a bonus (only \"builder\")"))),
+        };
+        Ok(Move { tile, pos: Pos::new(self.at[0], self.at[1]), rot, action, bonus })
     }
 
     pub fn from_move(mv: &Move) -> RecordMove {
@@ -413,11 +443,24 @@ impl RecordMove {
                 Action::Follower(s) => Some(s.name().to_string()),
                 _ => None,
             },
+            big: match mv.action {
+                Action::BigFollower(s) => Some(s.name().to_string()),
+                _ => None,
+            },
+            builder: match mv.action {
+                Action::Builder(s) => Some(s.name().to_string()),
+                _ => None,
+            },
+            pig: match mv.action {
+                Action::Pig(s) => Some(s.name().to_string()),
+                _ => None,
+            },
             abbot: match mv.action {
                 Action::Abbot(s) => Some(s.name().to_string()),
                 _ => None,
             },
             recall: matches!(mv.action, Action::Recall).then_some(true),
+            bonus: mv.bonus.map(|b| b.word().to_string()),
         }
     }
 }
@@ -427,24 +470,46 @@ impl RecordMove {
 pub fn event_json(e: &Event) -> Option<Value> {
     let mut m = Map::new();
     match *e {
-        Event::Scored(Scoring { turn, kind, when, points, to, tiles, shields, cities, .. }) => {
+        Event::Scored(ref s @ Scoring { turn, kind, when, points, to, tiles, shields, cities, .. }) => {
             if let Some(t) = turn {
                 m.insert("turn".into(), t.0.into());
             }
             m.insert("kind".into(), kind.word().into());
             m.insert("when".into(), when.word().into());
-            m.insert("points".into(), points.into());
+            // Goods taken with a completed city pay no points (expansions.md §6).
+            if !(kind == crate::ScoredKind::Goods && when == crate::When::Completed) {
+                m.insert("points".into(), points.into());
+            }
             m.insert("to".into(), to.iter().map(|p| Value::from(p.0)).collect());
             match kind {
                 crate::ScoredKind::Road => {
                     m.insert("tiles".into(), tiles.into());
+                    if s.inn {
+                        m.insert("inn".into(), true.into());
+                    }
                 }
                 crate::ScoredKind::City => {
                     m.insert("tiles".into(), tiles.into());
                     m.insert("shields".into(), shields.into());
+                    if s.cathedral {
+                        m.insert("cathedral".into(), true.into());
+                    }
                 }
                 crate::ScoredKind::Farm => {
                     m.insert("cities".into(), cities.into());
+                    if s.pig > 0 {
+                        m.insert("pig".into(), s.pig.into());
+                    }
+                }
+                crate::ScoredKind::Goods if when == crate::When::Completed => {
+                    let kinds = crate::Good::ALL.into_iter().zip(s.goods).filter(|&(_, n)| n > 0);
+                    m.insert("goods".into(), kinds.map(|(g, n)| (g.word().to_string(), Value::from(n))).collect());
+                }
+                crate::ScoredKind::Goods => {
+                    if let Some(good) = s.good() {
+                        m.insert("good".into(), good.word().into());
+                        m.insert("count".into(), s.goods[good.index()].into());
+                    }
                 }
                 crate::ScoredKind::Cloister | crate::ScoredKind::Garden => {}
             }
@@ -574,8 +639,9 @@ mod tests {
             let game = Game::new(Setup::standard(Rules::default(), 2, seed)).unwrap();
             let tile = game.tile().unwrap();
             let cells = [Pos::new(0, -1), Pos::new(1, 0), Pos::new(0, 1), Pos::new(-1, 0)];
-            let bad =
-                cells.iter().flat_map(|&pos| Rotation::ALL.map(|rot| Move { tile, pos, rot, action: Action::Pass }));
+            let bad = cells
+                .iter()
+                .flat_map(|&pos| Rotation::ALL.map(|rot| Move { tile, pos, rot, action: Action::Pass, bonus: None }));
             let Some(mv) = bad.into_iter().find(|mv| matches!(game.check(mv), Err(IllegalMove::EdgeMismatch { .. })))
             else {
                 continue;
@@ -622,14 +688,7 @@ mod tests {
         let e = Record::from_json(r#"{"format": 1, "players": "A"}"#).unwrap_err();
         assert!(e.rule().is_none());
         let mut record = Record::from_game(&game, &names);
-        record.moves.push(RecordMove {
-            tile: "nonsense".into(),
-            at: [0, 0],
-            rot: 0,
-            meeple: None,
-            abbot: None,
-            recall: None,
-        });
+        record.moves.push(RecordMove { tile: "nonsense".into(), at: [0, 0], rot: 0, ..RecordMove::default() });
         assert!(record.replay().unwrap_err().rule().is_none());
     }
 }

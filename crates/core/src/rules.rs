@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::expansion::Expansion;
+
 /// How farms score at the end of the game (rules.md, "Farm scoring — options").
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub enum FarmRule {
@@ -74,16 +76,20 @@ pub enum Preset {
     Standard,
     Beginner,
     FirstEdition,
+    /// `standard` with The River, The Abbot, Inns & Cathedrals and Traders
+    /// & Builders: the Big Box's two big expansions and two minis (expansions.md §5).
+    BigBox,
 }
 
 impl Preset {
-    pub const ALL: [Preset; 3] = [Preset::Standard, Preset::Beginner, Preset::FirstEdition];
+    pub const ALL: [Preset; 4] = [Preset::Standard, Preset::Beginner, Preset::FirstEdition, Preset::BigBox];
 
     pub const fn name(self) -> &'static str {
         match self {
             Preset::Standard => "standard",
             Preset::Beginner => "beginner",
             Preset::FirstEdition => "first-edition",
+            Preset::BigBox => "big-box",
         }
     }
 
@@ -103,6 +109,7 @@ impl Preset {
             Preset::Standard => "Today's rules",
             Preset::Beginner => "A gentle first game",
             Preset::FirstEdition => "The 2000 rules",
+            Preset::BigBox => "The Big Box",
         }
     }
 }
@@ -168,6 +175,19 @@ pub struct Rules {
     /// With `board_limit`: road and city edges on the table's edge count as closed.
     pub border_completes: bool,
     pub first_player: FirstPlayer,
+    /// Inns & Cathedrals: its 18 tiles, inns, cathedrals, a big follower each.
+    pub inns_cathedrals: bool,
+    /// Traders & Builders: its 24 tiles, goods, a builder and a pig each.
+    pub traders_builders: bool,
+    /// The parts of the expansions, each on by default and switched off
+    /// only while its expansion is on (expansions.md §5). Read them through
+    /// [`Rules::has_big_follower`] and the like, which also ask the expansion.
+    pub big_follower: bool,
+    pub inns: bool,
+    pub cathedrals: bool,
+    pub builder: bool,
+    pub pig: bool,
+    pub goods: bool,
 }
 
 impl Default for Rules {
@@ -213,7 +233,9 @@ impl OptionValue {
 }
 
 /// Where an option lives in a rule-set code (see [`Rules::to_code`]): the
-/// code is six bytes, `[version, enums, flags, hand, width, height]`.
+/// code is six bytes, `[version, enums, flags, hand, width, height]`, and a
+/// seventh for the expansions when any of its bits is set (so that the
+/// code of a rule set without them is what it always was).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum CodeField {
     /// `width` bits from bit `shift` of byte `byte`: a choice's index in its
@@ -255,6 +277,10 @@ pub struct RuleOption {
     /// A choice's values in words, in the order of its [`OptionKind::Choice`] list.
     labels: &'static [&'static str],
     pub code: CodeField,
+    /// The expansion a part of it switches (`big_follower` needs
+    /// `inns_cathedrals`): naming the option while the expansion is off is
+    /// an error, whatever the value (expansions.md §5).
+    pub needs: Option<Expansion>,
     get: fn(&Rules) -> OptionValue,
     put: fn(&mut Rules, OptionValue),
     /// The line [`Rules::explain`] says about it, when there is one.
@@ -276,6 +302,12 @@ impl RuleOption {
     /// The option's value in a rule set.
     pub fn value(&self, rules: &Rules) -> OptionValue {
         (self.get)(rules)
+    }
+
+    /// The expansion the option belongs to: the expansion it turns on, or
+    /// the one a part of which it switches.
+    pub fn expansion(&self) -> Option<Expansion> {
+        self.needs.or_else(|| Expansion::ALL.into_iter().find(|e| e.option() == self.name))
     }
 
     /// Its value in the preset's rule set.
@@ -400,6 +432,7 @@ macro_rules! flag_option {
             about: $about,
             labels: &[],
             code: CodeField::Bits { byte: 2, shift: $bit, width: 1, zero: $zero },
+            needs: None,
             get: |r| OptionValue::Flag(r.$field),
             put: |r, v| r.$field = flag(v),
             line: $line,
@@ -407,8 +440,35 @@ macro_rules! flag_option {
     };
 }
 
-/// Every rule option, in the order rules.md lists them.
-pub static RULE_OPTIONS: [RuleOption; 13] = [
+/// An expansion's flag, or a part of it (on by default; `needs` its
+/// expansion), in the code's seventh byte.
+macro_rules! expansion_option {
+    ($name:literal, $field:ident, $label:literal, $about:literal, bit $bit:literal, $needs:expr, $line:expr) => {
+        RuleOption {
+            name: $name,
+            key: concat!("rule-", $name),
+            kind: OptionKind::Flag,
+            label: $label,
+            about: $about,
+            labels: &[],
+            code: CodeField::Bits { byte: 6, shift: $bit, width: 1, zero: $needs.is_some() },
+            needs: $needs,
+            get: |r| OptionValue::Flag(r.$field),
+            put: |r, v| r.$field = flag(v),
+            line: $line,
+        }
+    };
+}
+
+/// A part of an expansion's line: said only when the part is switched off
+/// while its expansion is on.
+fn part_off(on: bool, part: bool, line: &str) -> Option<String> {
+    (on && !part).then(|| line.to_string())
+}
+
+/// Every rule option, in the order rules.md lists them, then the
+/// expansions' (expansions.md §5).
+pub static RULE_OPTIONS: [RuleOption; 21] = [
     RuleOption {
         name: "farms",
         key: "rule-farms",
@@ -422,6 +482,7 @@ pub static RULE_OPTIONS: [RuleOption; 13] = [
             "no farmers",
         ],
         code: CodeField::Bits { byte: 1, shift: 2, width: 2, zero: false },
+        needs: None,
         get: |r| OptionValue::Choice(r.farms.name()),
         put: |r, v| r.farms = choice(&FarmRule::ALL, &FARM_NAMES, v),
         line: |r| Some(format!("Farms: {}", r.farms.summary())),
@@ -443,6 +504,7 @@ pub static RULE_OPTIONS: [RuleOption; 13] = [
         about: "How many tiles each player holds and chooses from.",
         labels: &[],
         code: CodeField::Bytes { byte: 3 },
+        needs: None,
         get: |r| OptionValue::Count(r.hand),
         put: |r, v| r.hand = count(v),
         line: |r| {
@@ -464,6 +526,7 @@ pub static RULE_OPTIONS: [RuleOption; 13] = [
         about: "What happens to a drawn tile that fits nowhere.",
         labels: &["is discarded", "goes back into the bag"],
         code: CodeField::Bits { byte: 1, shift: 5, width: 1, zero: false },
+        needs: None,
         get: |r| OptionValue::Choice(r.unplaceable.name()),
         put: |r, v| r.unplaceable = choice(&[Unplaceable::Discard, Unplaceable::Reshuffle], &UNPLACEABLE_NAMES, v),
         line: |r| {
@@ -485,6 +548,7 @@ pub static RULE_OPTIONS: [RuleOption; 13] = [
         about: "Every tile must lie within a W × H rectangle centred on the start tile.",
         labels: &[],
         code: CodeField::Bytes { byte: 4 },
+        needs: None,
         get: |r| OptionValue::Table(r.board_limit),
         put: |r, v| {
             if let OptionValue::Table(t) = v {
@@ -505,10 +569,41 @@ pub static RULE_OPTIONS: [RuleOption; 13] = [
         about: "Who plays first: the first seat, or a player chosen at random.",
         labels: &["the first seat", "chosen at random"],
         code: CodeField::Bits { byte: 1, shift: 4, width: 1, zero: false },
+        needs: None,
         get: |r| OptionValue::Choice(r.first_player.name()),
         put: |r, v| r.first_player = choice(&[FirstPlayer::Seat0, FirstPlayer::Random], &FIRST_PLAYER_NAMES, v),
         line: |r| (r.first_player == FirstPlayer::Random).then(|| "The first player is chosen at random.".into()),
     },
+    expansion_option!("inns_cathedrals", inns_cathedrals, "Inns & Cathedrals: inns, cathedrals and a big follower each",
+        "Adds the 18 tiles of Inns & Cathedrals: inns double a finished road, cathedrals triple a finished city, and each player has a big follower.",
+        bit 0, None::<Expansion>,
+        |r| r.inns_cathedrals.then(|| "Inns & Cathedrals: 18 more tiles; inns and cathedrals pay more when finished and nothing when not; each player has a big follower worth two.".into())),
+    expansion_option!("traders_builders", traders_builders, "Traders & Builders: goods, a builder and a pig each",
+        "Adds the 24 tiles of Traders & Builders: finishing a city with goods earns its tokens, and each player has a builder and a pig.",
+        bit 1, None::<Expansion>,
+        |r| r.traders_builders.then(|| "Traders & Builders: 24 more tiles; finishing a city takes its goods; each player has a builder (a second tile) and a pig (fatter farms).".into())),
+    expansion_option!("big_follower", big_follower, "Big followers (Inns & Cathedrals)",
+        "Each player's big follower counts as two followers in every majority.", bit 2, Some(Expansion::InnsCathedrals),
+        |r| part_off(r.inns_cathedrals, r.big_follower, "Inns & Cathedrals without big followers.")),
+    expansion_option!("inns", inns, "Inns (Inns & Cathedrals)",
+        "A finished road with an inn scores 2 a tile; an unfinished one nothing.", bit 3, Some(Expansion::InnsCathedrals),
+        |r| part_off(r.inns_cathedrals, r.inns, "Inns & Cathedrals without inns: an inn is scenery.")),
+    expansion_option!("cathedrals", cathedrals, "Cathedrals (Inns & Cathedrals)",
+        "A finished city with a cathedral scores 3 a tile and shield; an unfinished one nothing.", bit 4,
+        Some(Expansion::InnsCathedrals),
+        |r| part_off(r.inns_cathedrals, r.cathedrals, "Inns & Cathedrals without cathedrals: a cathedral tile is a plain city tile.")),
+    expansion_option!("builder", builder, "Builders (Traders & Builders)",
+        "A builder beside your follower gives you a second tile whenever you extend its road or city.", bit 5,
+        Some(Expansion::TradersBuilders),
+        |r| part_off(r.traders_builders, r.builder, "Traders & Builders without builders.")),
+    expansion_option!("pig", pig, "Pigs (Traders & Builders)",
+        "A pig beside your farmer makes each finished city pay you 1 more through that farm.", bit 6,
+        Some(Expansion::TradersBuilders),
+        |r| part_off(r.traders_builders, r.pig, "Traders & Builders without pigs.")),
+    expansion_option!("goods", goods, "Goods (Traders & Builders)",
+        "Finishing a city earns its goods tokens; the most of each kind scores 10 at the end.", bit 7,
+        Some(Expansion::TradersBuilders),
+        |r| part_off(r.traders_builders, r.goods, "Traders & Builders without goods: a goods symbol is scenery.")),
 ];
 
 impl Rules {
@@ -533,16 +628,17 @@ impl Rules {
     /// rule off, no River, no Abbot.
     pub const fn preset(preset: Preset) -> Rules {
         let (farms, small_city) = match preset {
-            Preset::Standard => (FarmRule::PerFarm, false),
+            Preset::Standard | Preset::BigBox => (FarmRule::PerFarm, false),
             Preset::Beginner => (FarmRule::Off, false),
             Preset::FirstEdition => (FarmRule::PerCity, true),
         };
+        let big_box = matches!(preset, Preset::BigBox);
         Rules {
             preset,
             farms,
             small_city,
-            river: false,
-            abbot: false,
+            river: big_box,
+            abbot: big_box,
             hand: 1,
             hand_visible: false,
             draw_at_turn_end: false,
@@ -552,7 +648,59 @@ impl Rules {
             board_limit: None,
             border_completes: false,
             first_player: FirstPlayer::Seat0,
+            inns_cathedrals: big_box,
+            traders_builders: big_box,
+            big_follower: true,
+            inns: true,
+            cathedrals: true,
+            builder: true,
+            pig: true,
+            goods: true,
         }
+    }
+
+    /// Whether an expansion is in play.
+    pub const fn has(&self, expansion: Expansion) -> bool {
+        match expansion {
+            Expansion::InnsCathedrals => self.inns_cathedrals,
+            Expansion::TradersBuilders => self.traders_builders,
+        }
+    }
+
+    /// Whether any expansion is in play.
+    #[inline]
+    pub const fn expansions(&self) -> bool {
+        self.inns_cathedrals || self.traders_builders
+    }
+
+    /// The big follower is played (Inns & Cathedrals, not switched off).
+    pub const fn has_big_follower(&self) -> bool {
+        self.inns_cathedrals && self.big_follower
+    }
+
+    /// Inns double a completed road (Inns & Cathedrals, not switched off).
+    pub const fn has_inns(&self) -> bool {
+        self.inns_cathedrals && self.inns
+    }
+
+    /// Cathedrals triple a completed city (Inns & Cathedrals, not switched off).
+    pub const fn has_cathedrals(&self) -> bool {
+        self.inns_cathedrals && self.cathedrals
+    }
+
+    /// The builder is played (Traders & Builders, not switched off).
+    pub const fn has_builder(&self) -> bool {
+        self.traders_builders && self.builder
+    }
+
+    /// The pig is played (Traders & Builders, not switched off).
+    pub const fn has_pig(&self) -> bool {
+        self.traders_builders && self.pig
+    }
+
+    /// Goods symbols give tokens (Traders & Builders, not switched off).
+    pub const fn has_goods(&self) -> bool {
+        self.traders_builders && self.goods
     }
 
     /// Whether players hold tiles between turns (a hand of more than one,
@@ -596,6 +744,39 @@ impl Rules {
         if self.border_completes && self.board_limit.is_none() {
             return Err(RulesError::Conflict("border_completes needs board_limit".into()));
         }
+        // A part of an expansion can only be switched off while the expansion
+        // is on (the loop only to name the part: a game restarts often).
+        let parts_on = |on: bool, parts: [bool; 3]| on || parts == [true; 3];
+        if parts_on(self.inns_cathedrals, [self.big_follower, self.inns, self.cathedrals])
+            && parts_on(self.traders_builders, [self.builder, self.pig, self.goods])
+        {
+            return Ok(());
+        }
+        for o in &RULE_OPTIONS {
+            if let Some(expansion) = o.needs {
+                if !self.has(expansion) && o.value(self) != OptionValue::Flag(true) {
+                    return Err(RulesError::NeedsExpansion { option: o.name, expansion });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks that every option named in a rule set's text (`names`) may
+    /// be named with these rules: a part of an expansion (`big_follower`,
+    /// `builder`…) only with its expansion on, whatever its value
+    /// (expansions.md §5).
+    ///
+    /// # Errors
+    /// The first option named without its expansion.
+    pub fn check_named<'a>(&self, names: impl IntoIterator<Item = &'a str>) -> Result<(), RulesError> {
+        for name in names {
+            if let Some(o) = RuleOption::named(name) {
+                if let Some(expansion) = o.needs.filter(|&e| !self.has(e)) {
+                    return Err(RulesError::NeedsExpansion { option: o.name, expansion });
+                }
+            }
+        }
         Ok(())
     }
 
@@ -605,9 +786,13 @@ impl Rules {
     /// An unknown preset or option, a bad value, or options that conflict.
     pub fn parse(spec: &str) -> Result<Rules, RulesError> {
         let mut rules = Rules::default();
+        let mut named = Vec::new();
         for (i, part) in spec.split(',').map(str::trim).filter(|s| !s.is_empty()).enumerate() {
             match part.split_once('=') {
-                Some((k, v)) => rules.set(k.trim(), v.trim())?,
+                Some((k, v)) => {
+                    rules.set(k.trim(), v.trim())?;
+                    named.push(k.trim());
+                }
                 None if i == 0 => {
                     rules = Rules::preset(
                         Preset::from_name(part).ok_or_else(|| RulesError::UnknownPreset(part.to_string()))?,
@@ -616,6 +801,7 @@ impl Rules {
                 None => return Err(RulesError::UnknownOption(part.to_string())),
             }
         }
+        rules.check_named(named)?;
         rules.validate()?;
         Ok(rules)
     }
@@ -667,6 +853,11 @@ pub enum RulesError {
         value: String,
     },
     Conflict(String),
+    /// A part of an expansion named while the expansion is off.
+    NeedsExpansion {
+        option: &'static str,
+        expansion: Expansion,
+    },
     /// A rule-set code that does not decode.
     BadCode(String),
     /// A rule-set code of a later version than this engine reads.
@@ -680,6 +871,7 @@ impl fmt::Display for RulesError {
             RulesError::UnknownOption(o) => write!(f, "unknown rule option \"{o}\""),
             RulesError::BadValue { option, value } => write!(f, "rule option {option} cannot be {value}"),
             RulesError::Conflict(m) => write!(f, "{m}"),
+            RulesError::NeedsExpansion { option, expansion } => write!(f, "option \"{option}\" needs {expansion}"),
             RulesError::BadCode(m) => write!(f, "not a rule-set code: {m}"),
             RulesError::LaterCode(v) => {
                 write!(f, "a rule-set code of version {v}, from a later version of the game than this one")
@@ -754,6 +946,11 @@ mod tests {
                 if o.name == "border_completes" {
                     rules.board_limit = Some((7, 7));
                 }
+                match o.needs {
+                    Some(Expansion::InnsCathedrals) => rules.inns_cathedrals = true,
+                    Some(Expansion::TradersBuilders) => rules.traders_builders = true,
+                    None => {}
+                }
                 o.set(&mut rules, v);
                 assert_eq!(o.value(&rules), v);
                 let listed = rules.changes().iter().any(|(name, text)| *name == o.name && *text == v.text());
@@ -780,6 +977,43 @@ mod tests {
         assert!(matches!(Rules::parse("board_limit=6x5"), Err(RulesError::BadValue { .. })));
         assert!(matches!(Rules::parse("border_completes=true"), Err(RulesError::Conflict(_))));
     }
+
+    #[test]
+    fn the_big_box_is_standard_with_four_expansions() {
+        let big = Rules::preset(Preset::BigBox);
+        let plus = Rules::parse("standard,river=true,abbot=true,inns_cathedrals=true,traders_builders=true").unwrap();
+        assert_eq!(Rules { preset: Preset::Standard, ..big }, plus);
+        assert_eq!(Rules::parse("big-box").unwrap(), big);
+        assert!(big.has_big_follower() && big.has_inns() && big.has_cathedrals());
+        assert!(big.has_builder() && big.has_pig() && big.has_goods());
+        assert_eq!(big.to_string(), "big-box");
+        assert_eq!(Preset::BigBox.summary(), "The Big Box: farmers score 3 per completed city.");
+        // Without them, no part of an expansion is in play.
+        let plain = Rules::default();
+        assert!(!plain.has_big_follower() && !plain.has_builder() && !plain.has_goods() && !plain.expansions());
+    }
+
+    /// expansions.md §5: a part of an expansion named while the expansion
+    /// is off is an error, whatever its value; with it on, it switches.
+    #[test]
+    fn a_part_needs_its_expansion() {
+        for spec in ["standard,pig=false", "standard,pig=true", "big-box,traders_builders=false,goods=true"] {
+            let e = Rules::parse(spec).unwrap_err();
+            assert!(matches!(e, RulesError::NeedsExpansion { expansion: Expansion::TradersBuilders, .. }), "{spec}");
+        }
+        assert_eq!(
+            Rules::parse("standard,big_follower=false").unwrap_err().to_string(),
+            "option \"big_follower\" needs inns_cathedrals"
+        );
+        let r = Rules::parse("standard,inns_cathedrals=true,inns=false").unwrap();
+        assert!(r.inns_cathedrals && !r.has_inns() && r.has_cathedrals());
+        assert_eq!(r.to_string(), "standard,inns_cathedrals=true,inns=false");
+        assert!(r.explain().iter().any(|l| l.contains("an inn is scenery")), "{:?}", r.explain());
+        // Turning the expansion off after a part was switched off is refused too.
+        let mut off = r;
+        off.inns_cathedrals = false;
+        assert!(off.validate().is_err());
+    }
 }
 
 /// Rule-set codes: a compact, URL-safe form of a rule set to share, e.g. in
@@ -799,9 +1033,12 @@ mod code {
         ((1u16 << width) - 1) as u8
     }
 
+    /// The bytes of a code: six, and a seventh for the expansions.
+    const BYTES: usize = 7;
+
     /// The bits of each byte that the preset and the options use.
-    fn used_bits() -> [u8; 6] {
-        let mut used = [0xff, 0b11, 0, 0, 0, 0];
+    fn used_bits() -> [u8; BYTES] {
+        let mut used = [0xff, 0b11, 0, 0, 0, 0, 0];
         for o in &RULE_OPTIONS {
             match (o.code, o.kind) {
                 (CodeField::Bits { byte, shift, width, .. }, _) => used[byte] |= mask(width) << shift,
@@ -819,7 +1056,7 @@ mod code {
         /// The rule set's code (round-trips through [`Rules::from_code`]).
         pub fn to_code(&self) -> String {
             let preset = Preset::ALL.iter().position(|&p| p == self.preset).unwrap_or(0) as u8;
-            let mut bytes = [VERSION, preset, 0, 0, 0, 0];
+            let mut bytes = [VERSION, preset, 0, 0, 0, 0, 0];
             for o in &RULE_OPTIONS {
                 match (o.code, o.value(self)) {
                     (CodeField::Bits { byte, shift, zero, .. }, OptionValue::Flag(on)) => {
@@ -841,7 +1078,9 @@ mod code {
                     _ => {}
                 }
             }
-            URL_SAFE_NO_PAD.encode(bytes)
+            // Without the expansions, the six bytes codes have always had.
+            let len = if bytes[6] == 0 { 6 } else { BYTES };
+            URL_SAFE_NO_PAD.encode(&bytes[..len])
         }
 
         /// Reads a rule-set code.
@@ -850,8 +1089,13 @@ mod code {
         /// Text that is not a code of this version, or options that do not fit together.
         pub fn from_code(code: &str) -> Result<Rules, RulesError> {
             let bad = |m: &str| RulesError::BadCode(m.to_string());
-            let bytes = URL_SAFE_NO_PAD.decode(code.trim()).map_err(|_| bad("not base64url"))?;
-            let bytes: [u8; 6] = bytes[..].try_into().map_err(|_| bad("wrong length"))?;
+            let read = URL_SAFE_NO_PAD.decode(code.trim()).map_err(|_| bad("not base64url"))?;
+            // Six bytes, or seven with the expansions' byte set (a code has one reading).
+            if !(read.len() == 6 || read.len() == BYTES && read[6] != 0) {
+                return Err(bad("wrong length"));
+            }
+            let mut bytes = [0u8; BYTES];
+            bytes[..read.len()].copy_from_slice(&read);
             if bytes[0] > VERSION {
                 return Err(RulesError::LaterCode(bytes[0]));
             }
@@ -893,11 +1137,11 @@ mod code {
 
         #[test]
         fn every_option_has_its_own_bits() {
-            let mut seen = [0u8; 6];
+            let mut seen = [0u8; BYTES];
             seen[0] = 0xff;
             seen[1] = 0b11;
             for o in &RULE_OPTIONS {
-                let mut mine = [0u8; 6];
+                let mut mine = [0u8; BYTES];
                 match (o.code, o.kind) {
                     (CodeField::Bits { byte, shift, width, .. }, _) => mine[byte] = mask(width) << shift,
                     (CodeField::Bytes { byte }, OptionKind::Table { .. }) => {
@@ -934,6 +1178,52 @@ mod code {
             assert!(matches!(Rules::from_code(&unknown_bit), Err(RulesError::BadCode(_))));
             assert!(Rules::from_code("AQAAAAAA").is_err(), "a hand of 0 is refused");
         }
+
+        /// The codes of rule sets without the expansions are what they were
+        /// before the expansions came (pinned from that engine), and read
+        /// back to the same rules.
+        #[test]
+        fn old_codes_are_unchanged() {
+            for (spec, code) in [
+                ("standard", "AQAAAQAA"),
+                ("beginner", "AQ0AAQAA"),
+                ("first-edition", "AQoBAQAA"),
+                ("standard,river=true,abbot=true", "AQAGAQAA"),
+                (
+                    "first-edition,farms=per-farm-once,board_limit=9x7,border_completes=true,incomplete_scoring=false",
+                    "AQbBAQkH",
+                ),
+                ("standard,hand=3,hand_visible=true,unplaceable=reshuffle,first_player=random", "ATAIAwAA"),
+                ("standard,draw_at_turn_end=true,hole_bonus_turn=true,small_city=true", "AQAxAQAA"),
+                ("beginner,river=true,farms=per-city", "AQkCAQAA"),
+            ] {
+                let rules = Rules::parse(spec).unwrap();
+                assert_eq!(rules.to_code(), code, "{spec}");
+                assert_eq!(Rules::from_code(code), Ok(rules), "{spec}");
+            }
+        }
+
+        #[test]
+        fn expansion_codes_have_a_seventh_byte_and_round_trip() {
+            for spec in [
+                "big-box",
+                "standard,inns_cathedrals=true",
+                "standard,traders_builders=true,pig=false,goods=false",
+                "first-edition,inns_cathedrals=true,traders_builders=true,big_follower=false,inns=false,cathedrals=false,builder=false",
+                "big-box,river=false,abbot=false,farms=per-city",
+            ] {
+                let rules = Rules::parse(spec).unwrap();
+                let code = rules.to_code();
+                assert_eq!(URL_SAFE_NO_PAD.decode(&code).unwrap().len(), 7, "{spec}");
+                assert_eq!(Rules::from_code(&code), Ok(rules), "{spec} → {code}");
+            }
+            // Seven bytes whose seventh is 0 are not a code (six are).
+            let padded = URL_SAFE_NO_PAD.encode([VERSION, 0, 0, 1, 0, 0, 0]);
+            assert!(matches!(Rules::from_code(&padded), Err(RulesError::BadCode(_))));
+            // A part switched off without its expansion is refused.
+            let part_alone = URL_SAFE_NO_PAD.encode([VERSION, 0, 0, 1, 0, 0, 1 << 6]);
+            assert!(matches!(Rules::from_code(&part_alone), Err(RulesError::NeedsExpansion { option: "pig", .. })));
+        }
     }
 }
 
@@ -959,15 +1249,30 @@ impl Rules {
     pub fn summary(&self) -> Vec<Section> {
         let s = |t: &str| t.to_string();
         let farmers = self.farms != FarmRule::Off;
+        let land = 71 + 18 * self.inns_cathedrals as u32 + 24 * self.traders_builders as u32;
         let mut setup = vec![if self.river {
-            s("The spring starts the table; the other 11 river tiles are drawn first (the lake last of them), then the 71 land tiles.")
+            format!("The spring starts the table; the other 11 river tiles are drawn first (the lake last of them), then the {land} land tiles.")
         } else {
-            s("The start tile lies face up in the middle of the table; the other 71 tiles are shuffled face down.")
+            format!("The start tile lies face up in the middle of the table; the other {land} tiles are shuffled face down.")
         }];
-        setup.push(if self.abbot {
-            s("Each player has 7 followers and an abbot.")
+        let mut figures = vec!["7 followers"];
+        if self.has_big_follower() {
+            figures.push("a big follower");
+        }
+        if self.abbot {
+            figures.push("an abbot");
+        }
+        if self.has_builder() {
+            figures.push("a builder");
+        }
+        if self.has_pig() && self.farms != FarmRule::Off {
+            figures.push("a pig");
+        }
+        let last = figures.pop().unwrap_or_default();
+        setup.push(if figures.is_empty() {
+            format!("Each player has {last}.")
         } else {
-            s("Each player has 7 followers.")
+            format!("Each player has {} and {last}.", figures.join(", "))
         });
         if self.hand > 1 {
             let seen = if self.hand_visible { "shown to everyone" } else { "seen only by their owner" };
@@ -1000,8 +1305,19 @@ impl Rules {
         } else {
             s("Then you may put one follower on a road, city or cloister of that tile, if no follower stands on that whole feature yet. Fields take no followers.")
         });
+        if self.has_big_follower() {
+            turn.push(s("Or put your big follower there the same way: it counts as two followers in every majority, but scores no more (not on a garden)."));
+        }
         if self.abbot {
             turn.push(s("Or put your abbot on its cloister or garden; or, instead of placing anything, take your abbot back, scoring 1 + the tiles around it."));
+        }
+        if self.has_builder() {
+            turn.push(s("Or put your builder on a road or city of that tile that holds one of your followers (and that the tile does not finish). Whenever you extend the road or city of your builder, you play a second tile right after: draw, lay, deploy and score again (never a third)."));
+        }
+        if self.has_pig() && farmers {
+            turn.push(s(
+                "Or put your pig in a field of that tile whose farm holds one of your farmers. It stays to the end.",
+            ));
         }
         turn.push(s("Roads, cities and cloisters your tile completes score at once, and their followers come home."));
         if self.hole_bonus_turn {
@@ -1014,10 +1330,13 @@ impl Rules {
         }
 
         let edge = if self.border_completes { ", or reaches the table's edge" } else { "" };
-        let roads = vec![
+        let mut roads = vec![
             format!("A road is complete when both ends stop at a crossing, a city or a cloister, or it closes a loop{edge}."),
             s("It scores 1 point per tile to the player with the most thieves on it; tied players each score in full."),
         ];
+        if self.has_inns() {
+            roads.push(s("A road with an inn beside it scores 2 points per tile when finished, and nothing if it is still open at the end."));
+        }
         let mut cities = vec![
             format!("A city is complete when its walls close all round{edge}."),
             s("It scores 2 points per tile and 2 per shield to the player with the most knights in it; tied players each score in full."),
@@ -1025,17 +1344,29 @@ impl Rules {
         if self.small_city {
             cities.push(s("Small cities: a completed city of just 2 tiles scores 1 per tile and per shield instead."));
         }
+        if self.has_cathedrals() {
+            cities.push(s("A city with a cathedral scores 3 points per tile and per shield when finished, and nothing if it is still open at the end."));
+        }
+        if self.has_goods() {
+            cities.push(s("Whoever lays the tile that finishes a city takes one goods token for each wine, wheat or cloth symbol in it, whoever holds the city."));
+        }
         let mut cloisters =
             vec![s("A cloister is complete when the 8 tiles around it are laid: 9 points to its monk.")];
         if self.abbot {
             cloisters.push(s("Gardens score just like cloisters, but only an abbot may stand on one."));
         }
         let farms = if farmers {
-            vec![
+            let mut farms = vec![
                 s("A farm is a stretch of field, bounded by roads, cities, the river and the table's edge. Farmers stay until the end."),
                 format!("At the end: {}", self.farms.summary()),
                 s(self.farms.example()),
-            ]
+            ];
+            if self.has_pig() {
+                farms.push(s(
+                    "A player who wins a farm with their own pig in it gets 1 more point for each city it pays them.",
+                ));
+            }
+            farms
         } else {
             vec![s("No farmers are played: fields never score."), s(self.farms.example())]
         };
@@ -1050,8 +1381,14 @@ impl Rules {
         } else {
             s("Unfinished roads, cities, cloisters and gardens score nothing.")
         });
+        if self.incomplete_scoring && (self.has_inns() || self.has_cathedrals()) {
+            end.push(s("An unfinished road with an inn, or city with a cathedral, scores nothing."));
+        }
         if farmers {
             end.push(s("Then the farms score, as above."));
+        }
+        if self.has_goods() {
+            end.push(s("For each kind of goods, the player with the most tokens scores 10 (all tied players do; nobody scores a kind nobody holds)."));
         }
         end.push(s("The highest total wins; tied players share the victory."));
         vec![

@@ -1,9 +1,13 @@
 //! Scoring: features completed during play, the abbot's recall, and the
-//! final scoring of incomplete features and farms.
+//! final scoring of incomplete features, farms and (Traders & Builders)
+//! goods. What the expansions change is asked of their parts
+//! (`expansion/`): a road's or city's worth, a completed city's goods,
+//! the pigs in a farm.
 
 use crate::board::MAX_TILES;
 use crate::event::{Event, PlayerId, Role, ScoredKind, Scoring, Seats, TurnNo, When};
-use crate::game::{Game, FOLLOWERS, MAX_PLAYERS};
+use crate::expansion::inns;
+use crate::game::{Figure, Game, FOLLOWERS, MAX_PLAYERS};
 use crate::rules::FarmRule;
 use crate::tile::{SegmentKind, MAX_SEGMENTS};
 
@@ -25,12 +29,18 @@ impl Game {
     }
 
     /// The followers on the board whose feature's root `on` holds, a bit per
-    /// index into `followers` ([`Scoring::followers`]).
+    /// index into `followers` ([`Scoring::followers`]); builders and pigs,
+    /// which count in no majority, are left out.
+    /// Only for the event log: 0 without it (search and the bench keep no
+    /// log, and the look at every follower is a tenth of the final scoring).
     fn followers_on(&mut self, on: impl Fn(u16) -> bool) -> u64 {
         let mut men = 0u64;
+        if !self.log_events {
+            return men;
+        }
         for i in 0..self.followers.len().min(64) {
-            let seg = self.followers[i].seg;
-            if on(self.board.find(seg)) {
+            let f = self.followers[i];
+            if f.counts() && on(self.board.find(f.seg)) {
                 men |= 1 << i;
             }
         }
@@ -44,55 +54,49 @@ impl Game {
         self.log(Event::Scored(s));
     }
 
-    /// A road or city completed by the tile of `turn`.
+    /// A road or city completed by the tile of `turn`: its holders score,
+    /// the player who placed the tile takes a completed city's goods
+    /// (Traders & Builders, R6: held or not), and the figures on it go home.
     pub(crate) fn score_completed(&mut self, root: u16, turn: TurnNo) {
         let f = *self.board.feature(root);
+        let goods = f.kind() == SegmentKind::City && self.rules.has_goods() && f.sums.goods() != [0; 3];
         if f.meeples == 0 {
+            if goods {
+                self.take_goods(f.sums.goods(), f.tiles, turn);
+            }
             return;
         }
         let tiles = f.tile_count();
-        let shields = f.shields as u32;
-        let (kind, points) = match f.kind {
-            SegmentKind::Road => (ScoredKind::Road, tiles),
-            // rules.md, small-city rule: a completed 2-tile city scores as an incomplete one.
-            _ if self.rules.small_city && tiles == 2 => (ScoredKind::City, tiles + shields),
-            _ => (ScoredKind::City, 2 * (tiles + shields)),
-        };
-        let to = self.majority(f.meeples);
-        self.award(Scoring {
-            turn: Some(turn),
-            kind,
-            when: When::Completed,
-            points,
-            to,
-            tiles: tiles as u8,
-            shields: shields as u8,
-            cities: 0,
-            cover: f.tiles,
-            followers: 0,
-        });
+        let shields = f.shields();
+        let mut s = Scoring::new(Some(turn), ScoredKind::Road, When::Completed, 0, self.majority(f.meeples));
+        s.tiles = tiles as u8;
+        s.cover = f.tiles;
+        if f.kind() == SegmentKind::Road {
+            s.points = inns::road_points(&self.rules, tiles, f.inn(), true);
+            s.inn = f.inn() && self.rules.has_inns();
+        } else {
+            s.kind = ScoredKind::City;
+            s.shields = shields as u8;
+            s.points = inns::city_points(&self.rules, tiles, shields, f.cathedral(), true);
+            s.cathedral = f.cathedral() && self.rules.has_cathedrals();
+        }
+        self.award(s);
+        if goods {
+            self.take_goods(f.sums.goods(), f.tiles, turn);
+        }
         self.return_followers(root, turn);
     }
 
     /// A cloister or garden (segment `seg`) surrounded by the tile of `turn`.
     pub(crate) fn score_cloister(&mut self, seg: u16, turn: TurnNo) {
         let f = *self.board.feature(seg);
-        let kind = if f.kind == SegmentKind::Garden { ScoredKind::Garden } else { ScoredKind::Cloister };
+        let kind = if f.kind() == SegmentKind::Garden { ScoredKind::Garden } else { ScoredKind::Cloister };
         let to = self.majority(f.meeples);
         // The cloister's tile is the feature's one tile: it and the eight around it.
         let pos = self.board.tiles()[f.tiles.trailing_zeros() as usize].pos;
-        self.award(Scoring {
-            turn: Some(turn),
-            kind,
-            when: When::Completed,
-            points: 9,
-            to,
-            tiles: 0,
-            shields: 0,
-            cities: 0,
-            cover: self.board.around(pos),
-            followers: 0,
-        });
+        let mut s = Scoring::new(Some(turn), kind, When::Completed, 9, to);
+        s.cover = if self.log_events { self.board.around(pos) } else { 0 };
+        self.award(s);
         self.return_followers(seg, turn);
     }
 
@@ -107,7 +111,7 @@ impl Game {
         self.forget_monk(f.pos);
         let points = 1 + self.board.neighbours(f.pos);
         self.board.feature_mut(f.seg).meeples -= 1 << (4 * player.0);
-        self.abbot_home[player.index()] = true;
+        self.home[player.index()] |= Figure::Abbot.home_bit();
         self.scores[player.index()] += points;
         self.log(Event::AbbotRecalled { turn, player, pos: f.pos, points });
     }
@@ -119,6 +123,9 @@ impl Game {
         }
     }
 
+    /// Every figure on the scored feature `root` goes home: followers to
+    /// the supply, the abbot, big follower and builder (expansions.md §2.3:
+    /// its owner has no follower left there) to their owners.
     fn return_followers(&mut self, root: u16, turn: TurnNo) {
         self.board.feature_mut(root).meeples = 0;
         let mut i = 0;
@@ -129,10 +136,15 @@ impl Game {
                 if matches!(f.role, Role::Monk | Role::Abbot) {
                     self.forget_monk(f.pos);
                 }
-                if f.role == Role::Abbot {
-                    self.abbot_home[f.player.index()] = true;
-                } else {
-                    self.supply[f.player.index()] += 1;
+                match f.figure() {
+                    Figure::Follower => self.supply[f.player.index()] += 1,
+                    figure => self.home[f.player.index()] |= figure.home_bit(),
+                }
+                if f.role == Role::Builder {
+                    self.traders.builder_at[f.player.index()] = crate::expansion::traders::TradersState::NOWHERE;
+                }
+                if self.ext {
+                    self.traders.count(f.player.index(), f.role, -1);
                 }
                 self.log(Event::FollowerReturned { turn, player: f.player, pos: f.pos, spot: f.spot });
             } else {
@@ -142,17 +154,23 @@ impl Game {
     }
 
     /// Final scoring (rules.md, "End of the game"): incomplete roads,
-    /// cities, cloisters and gardens, then farms.
+    /// cities, cloisters and gardens, then farms, then (Traders & Builders)
+    /// the goods.
     pub(crate) fn finish(&mut self) {
         self.finished = true;
         self.hands.iter_mut().for_each(|h| *h = crate::game::Hand::EMPTY);
         // Features and farms seen, without allocating: at most one per
-        // follower on the board.
-        const MOST: usize = MAX_PLAYERS * (FOLLOWERS as usize + 1);
+        // follower on the board (seven, a big follower, an abbot).
+        const MOST: usize = MAX_PLAYERS * (FOLLOWERS as usize + 2);
         let (mut seen, mut n_seen) = ([0u16; MOST], 0);
         let (mut farms, mut n_farms) = ([0u16; MOST], 0);
         for i in 0..self.followers.len() {
             let f = self.followers[i];
+            // Builders and pigs score nothing of their own: the builder's
+            // feature and the pig's farm hold a follower of its owner.
+            if !f.counts() {
+                continue;
+            }
             let root = self.board.find(f.seg);
             if seen[..n_seen].contains(&root) {
                 continue;
@@ -160,7 +178,7 @@ impl Game {
             seen[n_seen] = root;
             n_seen += 1;
             let feat = *self.board.feature(root);
-            if feat.kind == SegmentKind::Field {
+            if feat.kind() == SegmentKind::Field {
                 farms[n_farms] = root;
                 n_farms += 1;
                 continue;
@@ -168,47 +186,49 @@ impl Game {
             if !self.rules.incomplete_scoring {
                 continue;
             }
-            let mut s = Scoring {
-                turn: None,
-                kind: ScoredKind::Road,
-                when: When::Final,
-                points: 0,
-                to: self.majority(feat.meeples),
-                tiles: 0,
-                shields: 0,
-                cities: 0,
-                cover: feat.tiles,
-                followers: self.followers_on(|r| r == root),
-            };
-            match feat.kind {
+            let mut s = Scoring::new(None, ScoredKind::Road, When::Final, 0, self.majority(feat.meeples));
+            s.cover = feat.tiles;
+            match feat.kind() {
                 SegmentKind::Road => {
-                    s.points = feat.tile_count();
-                    s.tiles = s.points as u8;
+                    s.tiles = feat.tile_count() as u8;
+                    s.points = inns::road_points(&self.rules, feat.tile_count(), feat.inn(), false);
                 }
                 SegmentKind::City => {
                     s.kind = ScoredKind::City;
                     s.tiles = feat.tile_count() as u8;
-                    s.shields = feat.shields;
-                    s.points = s.tiles as u32 + s.shields as u32;
+                    s.shields = feat.shields() as u8;
+                    s.points =
+                        inns::city_points(&self.rules, feat.tile_count(), feat.shields(), feat.cathedral(), false);
                 }
                 SegmentKind::Cloister | SegmentKind::Garden => {
-                    s.kind = if feat.kind == SegmentKind::Garden { ScoredKind::Garden } else { ScoredKind::Cloister };
+                    s.kind = if feat.kind() == SegmentKind::Garden { ScoredKind::Garden } else { ScoredKind::Cloister };
                     s.points = 1 + self.board.neighbours(f.pos);
-                    s.cover = self.board.around(f.pos);
+                    s.cover = if self.log_events { self.board.around(f.pos) } else { 0 };
                 }
                 SegmentKind::Field => unreachable!("farms are scored below"),
             }
+            // An open road with an inn, or city with a cathedral, pays
+            // nothing (expansions.md §1.2): no scoring to tell.
+            if s.points == 0 {
+                continue;
+            }
+            s.followers = self.followers_on(|r| r == root);
             self.award(s);
         }
         if n_farms > 0 {
             self.score_farms(&farms[..n_farms]);
+        }
+        if self.rules.has_goods() {
+            self.score_goods();
         }
         let winners = self.winners();
         self.log(Event::GameOver { winners });
     }
 
     /// Farm scoring at the end, per the farm option. `farms` are the roots of
-    /// the occupied farms, in the order their first farmer was deployed.
+    /// the occupied farms, in the order their first farmer was deployed. A
+    /// majority player with their own pig in a farm is paid 1 more per
+    /// city through it (Traders & Builders: expansions.md §2.4, §5).
     fn score_farms(&mut self, farms: &[u16]) {
         // The completed cities bordering the occupied farms, each with the
         // set of farms (bit per index in `farms`) it borders. Only the tiles
@@ -237,29 +257,48 @@ impl Game {
                 if self.board.feature(city).open != 0 {
                     continue;
                 }
-                let slot = &mut city_index[city as usize];
-                if *slot == NONE {
-                    // At most two cities per tile: fewer than 255 in all.
-                    debug_assert!(cities.len() < NONE as usize);
-                    *slot = cities.len() as u8;
-                    cities.push((city, 0));
+                let k = match city_index[city as usize] {
+                    // A city met for the first time; or, past 254 cities
+                    // (custom decks and table edges only), one without an
+                    // index, found by search.
+                    NONE => match cities.iter().position(|&(c, _)| c == city) {
+                        Some(k) => k,
+                        None => {
+                            cities.push((city, 0));
+                            if cities.len() <= NONE as usize {
+                                city_index[city as usize] = (cities.len() - 1) as u8;
+                            }
+                            cities.len() - 1
+                        }
+                    },
+                    k => k as usize,
+                };
+                cities[k].1 |= 1 << fi;
+            }
+        }
+        // The pigs' owners in each farm (a seat bit per farm index).
+        let mut pigs = [Seats::default(); MAX_PLAYERS * (FOLLOWERS as usize + 2)];
+        if self.rules.has_pig() {
+            for i in 0..self.followers.len() {
+                let f = self.followers[i];
+                if f.role == Role::Pig {
+                    let fi = farm_index[self.board.find(f.seg) as usize];
+                    if fi != NONE {
+                        pigs[fi as usize] = pigs[fi as usize].with(f.player);
+                    }
                 }
-                cities[*slot as usize].1 |= 1 << fi;
             }
         }
         let bordering = |fi: usize| cities.iter().filter(move |&&(_, m)| m & (1 << fi) != 0).map(|&(c, _)| c);
+        let why = self.log_events;
         // A farm scoring covers its farms and the completed cities it pays for.
-        let farm_scoring = |points: u32, to: Seats, cities: usize, cover: u128, followers: u64| Scoring {
-            turn: None,
-            kind: ScoredKind::Farm,
-            when: When::Final,
-            points,
-            to,
-            tiles: 0,
-            shields: 0,
-            cities: cities as u8,
-            cover,
-            followers,
+        let farm_scoring = |points: u32, to: Seats, cities: usize, pig: usize, cover: u128, followers: u64| {
+            let mut s = Scoring::new(None, ScoredKind::Farm, When::Final, points, to);
+            s.cities = cities as u8;
+            s.pig = pig as u8;
+            s.cover = cover;
+            s.followers = followers;
+            s
         };
         match self.rules.farms {
             FarmRule::Off => {}
@@ -268,58 +307,88 @@ impl Game {
                     let n = bordering(fi).count();
                     if n > 0 {
                         let to = self.majority(self.board.feature(farm).meeples);
-                        let cover = self.board.feature(farm).tiles | tiles_of(&self.board, bordering(fi));
+                        let cover =
+                            if why { self.board.feature(farm).tiles | tiles_of(&self.board, bordering(fi)) } else { 0 };
                         let men = self.followers_on(|r| r == farm);
-                        self.award(farm_scoring(3 * n as u32, to, n, cover, men));
+                        // The majority players who score alike share one event;
+                        // those with their pig there get their own.
+                        let fat = Seats(to.0 & pigs[fi].0);
+                        let lean = Seats(to.0 & !fat.0);
+                        if !lean.is_empty() {
+                            self.award(farm_scoring(3 * n as u32, lean, n, 0, cover, men));
+                        }
+                        if !fat.is_empty() {
+                            self.award(farm_scoring(4 * n as u32, fat, n, n, cover, men));
+                        }
                     }
                 }
             }
             FarmRule::PerFarmOnce => {
                 for p in 0..self.players {
-                    let mut paid: Vec<u16> = Vec::new();
+                    let me = PlayerId(p);
+                    // Each city paid once, 4 if the player's pig stands in a
+                    // farm through which the city pays them.
+                    let mut paid: Vec<(u16, bool)> = Vec::new();
                     let mut cover = 0u128;
-                    let mut held: Vec<u16> = Vec::new();
+                    let mut held = 0u64;
                     for (fi, &farm) in farms.iter().enumerate() {
-                        if self.majority(self.board.feature(farm).meeples).contains(PlayerId(p)) {
+                        if self.majority(self.board.feature(farm).meeples).contains(me) {
                             cover |= self.board.feature(farm).tiles;
-                            held.push(farm);
+                            held |= 1 << fi;
+                            let pig = pigs[fi].contains(me);
                             for c in bordering(fi) {
-                                if !paid.contains(&c) {
-                                    paid.push(c);
+                                match paid.iter_mut().find(|(city, _)| *city == c) {
+                                    Some((_, fat)) => *fat |= pig,
+                                    None => paid.push((c, pig)),
                                 }
                             }
                         }
                     }
                     if !paid.is_empty() {
                         let n = paid.len();
-                        cover |= tiles_of(&self.board, paid.iter().copied());
-                        let men = self.followers_on(|r| held.contains(&r));
-                        self.award(farm_scoring(3 * n as u32, Seats(1 << p), n, cover, men));
+                        let fat = paid.iter().filter(|&&(_, fat)| fat).count();
+                        if why {
+                            cover |= tiles_of(&self.board, paid.iter().map(|&(c, _)| c));
+                        }
+                        let men = self
+                            .followers_on(|r| farms.iter().enumerate().any(|(i, &f)| f == r && held & (1 << i) != 0));
+                        self.award(farm_scoring((3 * n + fat) as u32, Seats(1 << p), n, fat, cover, men));
                     }
                 }
             }
             FarmRule::PerCity => {
-                // Each city with the farmers and the tiles of the farms bordering it.
-                let mut cities: Vec<(u16, u32, u128, Vec<u16>)> = Vec::new();
+                // Each city with the farmers, the tiles and the pigs of the
+                // farms bordering it, and those farms (a bit per index in `farms`).
+                let mut cities: Vec<(u16, u32, u128, Seats, u64)> = Vec::new();
                 for (fi, &farm) in farms.iter().enumerate() {
                     let m = self.board.feature(farm).meeples;
                     let t = self.board.feature(farm).tiles;
                     for c in bordering(fi) {
                         match cities.iter_mut().find(|(city, ..)| *city == c) {
-                            Some((_, sum, tiles, fed)) => {
+                            Some((_, sum, tiles, pig, fed)) => {
                                 *sum += m;
                                 *tiles |= t;
-                                fed.push(farm);
+                                *pig = Seats(pig.0 | pigs[fi].0);
+                                *fed |= 1 << fi;
                             }
-                            None => cities.push((c, m, t, vec![farm])),
+                            None => cities.push((c, m, t, pigs[fi], 1 << fi)),
                         }
                     }
                 }
-                cities.sort_unstable();
-                for (c, m, t, fed) in cities {
+                cities.sort_unstable_by_key(|&(c, ..)| c);
+                for (c, m, t, pig, fed) in cities {
                     let to = self.majority(m);
-                    let men = self.followers_on(|r| fed.contains(&r));
-                    self.award(farm_scoring(4, to, 1, t | self.board.feature(c).tiles, men));
+                    let men =
+                        self.followers_on(|r| farms.iter().enumerate().any(|(i, &f)| f == r && fed & (1 << i) != 0));
+                    let cover = t | self.board.feature(c).tiles;
+                    let fat = Seats(to.0 & pig.0);
+                    let lean = Seats(to.0 & !fat.0);
+                    if !lean.is_empty() {
+                        self.award(farm_scoring(4, lean, 1, 0, cover, men));
+                    }
+                    if !fat.is_empty() {
+                        self.award(farm_scoring(5, fat, 1, 1, cover, men));
+                    }
                 }
             }
         }

@@ -3,37 +3,47 @@
 //! The data below is the reference data of tiles.md, one line per tile id:
 //! edges N E S W (`C` city, `R` road, `F` field, `~` river), then segments —
 //! `c:` city, `r:` road, `w:` river (by edges), `f:` field (by half-edges,
-//! `>` the indices of the cities on the same tile it touches) — then flags,
-//! then the tile's name in the CMSC 22001 course (tiles.md's last column:
-//! the edges, `L` for a cloister, `S` for a shield, then `50`), which base
-//! tiles have and garden copies and river tiles do not.
+//! `>` the indices of the cities on the same tile it touches; a field with
+//! no half-edge, `f:>0,1`, is enclosed: spot `I`) — each city or road
+//! with its marks after `/`: `shield`, `cathedral`, a kind of goods (`wine`,
+//! `wheat`, `cloth`) or `inn` — then the tile's flags (`cloister`, `garden`,
+//! `bridge`), then the tile's name in the CMSC 22001 course (tiles.md's
+//! last column: the edges, `L` for a cloister, `S` for a shield, then
+//! `50`), which base tiles have and garden copies, river and expansion
+//! tiles do not. The expansions' tiles are in their own parts
+//! (`expansion/`), listed after the base and river tiles.
 
 use std::fmt;
 use std::sync::OnceLock;
 
+use crate::expansion::{inns, traders, Expansion, Good};
 use crate::geom::{Dir, Rotation, Spot, HALF_NAMES};
 
+/// One line of the tile table: id, edges, segments, flags, course name.
+pub(crate) type TileLine = (&'static str, &'static str, &'static str, &'static str, &'static str);
+
+/// The base game's tiles, their garden copies and the river tiles.
 #[rustfmt::skip]
-const TILE_DATA: &[(&str, &str, &str, &str, &str)] = &[
+const BASE_TILES: [TileLine; 43] = [
     ("A", "FFRF", "r:S f:Nw,Ne,En,Es,Se,Sw,Ws,Wn", "cloister", "FFRFL50"),
     ("B", "FFFF", "f:Nw,Ne,En,Es,Se,Sw,Ws,Wn", "cloister", "FFFFL50"),
-    ("C", "CCCC", "c:NESW", "shield", "CCCCS50"),
+    ("C", "CCCC", "c:NESW/shield", "", "CCCCS50"),
     ("D", "CRFR", "c:N r:EW f:En,Wn>0 f:Es,Se,Sw,Ws", "", "CRFR50"),
     ("E", "CFFF", "c:N f:En,Es,Se,Sw,Ws,Wn>0", "", "CFFF50"),
-    ("F", "FCFC", "c:EW f:Nw,Ne>0 f:Se,Sw>0", "shield", "FCFCS50"),
+    ("F", "FCFC", "c:EW/shield f:Nw,Ne>0 f:Se,Sw>0", "", "FCFCS50"),
     ("G", "FCFC", "c:EW f:Nw,Ne>0 f:Se,Sw>0", "", "FCFC50"),
     ("H", "CFCF", "c:N c:S f:En,Es,Ws,Wn>0,1", "", "CFCF50"),
     ("I", "CCFF", "c:N c:E f:Se,Sw,Ws,Wn>0,1", "", "CCFF50"),
     ("J", "CRRF", "c:N r:ES f:En,Sw,Ws,Wn>0 f:Es,Se", "", "CRRF50"),
     ("K", "CFRR", "c:N r:SW f:En,Es,Se,Wn>0 f:Sw,Ws", "", "CFRR50"),
     ("L", "CRRR", "c:N r:E r:S r:W f:En,Wn>0 f:Es,Se f:Sw,Ws", "", "CRRR50"),
-    ("M", "CFFC", "c:NW f:En,Es,Se,Sw>0", "shield", "CFFCS50"),
+    ("M", "CFFC", "c:NW/shield f:En,Es,Se,Sw>0", "", "CFFCS50"),
     ("N", "CFFC", "c:NW f:En,Es,Se,Sw>0", "", "CFFC50"),
-    ("O", "CRRC", "c:NW r:ES f:En,Sw>0 f:Es,Se", "shield", "CRRCS50"),
+    ("O", "CRRC", "c:NW/shield r:ES f:En,Sw>0 f:Es,Se", "", "CRRCS50"),
     ("P", "CRRC", "c:NW r:ES f:En,Sw>0 f:Es,Se", "", "CRRC50"),
-    ("Q", "CCFC", "c:NEW f:Se,Sw>0", "shield", "CCFCS50"),
+    ("Q", "CCFC", "c:NEW/shield f:Se,Sw>0", "", "CCFCS50"),
     ("R", "CCFC", "c:NEW f:Se,Sw>0", "", "CCFC50"),
-    ("S", "CCRC", "c:NEW r:S f:Se>0 f:Sw>0", "shield", "CCRCS50"),
+    ("S", "CCRC", "c:NEW/shield r:S f:Se>0 f:Sw>0", "", "CCRCS50"),
     ("T", "CCRC", "c:NEW r:S f:Se>0 f:Sw>0", "", "CCRC50"),
     ("U", "RFRF", "r:NS f:Ne,En,Es,Se f:Nw,Sw,Ws,Wn", "", "RFRF50"),
     ("V", "FFRR", "r:SW f:Nw,Ne,En,Es,Se,Wn f:Sw,Ws", "", "FFRR50"),
@@ -42,7 +52,7 @@ const TILE_DATA: &[(&str, &str, &str, &str, &str)] = &[
     ("Eg", "CFFF", "c:N f:En,Es,Se,Sw,Ws,Wn>0", "garden", ""),
     ("Hg", "CFCF", "c:N c:S f:En,Es,Ws,Wn>0,1", "garden", ""),
     ("Ig", "CCFF", "c:N c:E f:Se,Sw,Ws,Wn>0,1", "garden", ""),
-    ("Mg", "CFFC", "c:NW f:En,Es,Se,Sw>0", "shield garden", ""),
+    ("Mg", "CFFC", "c:NW/shield f:En,Es,Se,Sw>0", "garden", ""),
     ("Ng", "CFFC", "c:NW f:En,Es,Se,Sw>0", "garden", ""),
     ("Rg", "CCFC", "c:NEW f:Se,Sw>0", "garden", ""),
     ("Ug", "RFRF", "r:NS f:Ne,En,Es,Se f:Nw,Sw,Ws,Wn", "garden", ""),
@@ -77,26 +87,59 @@ const RIVER_COUNTS: &[(&str, u8)] = &[
     ("RV07", 2), ("RV08", 1), ("RV09", 1), ("RV10", 1), ("RV10g", 1),
 ];
 
-/// Number of distinct tile ids.
-pub const TILE_KINDS: usize = TILE_DATA.len();
+/// Every tile line: the base and river tiles, then each expansion's.
+const TILE_DATA: [TileLine; TILE_KINDS] = {
+    let parts: [&[TileLine]; 3] = [&BASE_TILES, &inns::TILES, &traders::TILES];
+    let mut all = [BASE_TILES[0]; TILE_KINDS];
+    let (mut n, mut p) = (0, 0);
+    while p < parts.len() {
+        let mut i = 0;
+        while i < parts[p].len() {
+            all[n] = parts[p][i];
+            n += 1;
+            i += 1;
+        }
+        p += 1;
+    }
+    assert!(n == TILE_KINDS);
+    all
+};
+
+/// Number of distinct tile ids: the base game's 32 (garden copies
+/// included), the river's 11, Inns & Cathedrals' 17, Traders & Builders' 24.
+pub const TILE_KINDS: usize = BASE_TILES.len() + inns::TILES.len() + traders::TILES.len();
+
+/// The first tile id of each expansion's, in [`Expansion::ALL`]'s order (and the end).
+const EXPANSION_START: [usize; 3] = [BASE_TILES.len(), BASE_TILES.len() + inns::TILES.len(), TILE_KINDS];
 
 /// The most segments any tile has (X: four roads and four fields).
 pub(crate) const MAX_SEGMENTS: usize = 10;
 
-/// The river tiles (bit per tile id): those whose name starts with `RV`.
-const RIVER_KINDS: u64 = {
-    let mut mask = 0u64;
-    let mut i = 0;
-    while i < TILE_DATA.len() {
+/// The river tiles: ids `RIVER.0` up to (not including) `RIVER.1`, those
+/// whose name starts with `RV` (a range, so that telling a river tile is
+/// one subtraction and compare on the hot path).
+const RIVER: (u8, u8) = {
+    const fn is_river(i: usize) -> bool {
         let name = TILE_DATA[i].0.as_bytes();
-        if name.len() > 2 && name[0] == b'R' && name[1] == b'V' {
-            mask |= 1 << i;
-        }
+        name.len() > 2 && name[0] == b'R' && name[1] == b'V'
+    }
+    let mut first = 0;
+    while !is_river(first) {
+        first += 1;
+    }
+    let mut end = first;
+    while end < TILE_KINDS && is_river(end) {
+        end += 1;
+    }
+    // No river tile outside the range.
+    let mut i = end;
+    while i < TILE_KINDS {
+        assert!(!is_river(i));
         i += 1;
     }
-    mask
+    (first as u8, end as u8)
 };
-const _: () = assert!(TILE_DATA.len() <= 64);
+const _: () = assert!(TILE_KINDS <= 128);
 
 /// The most (field, city) pairs touching on one tile.
 pub(crate) const MAX_FARM_CITIES: usize = 4;
@@ -160,9 +203,32 @@ impl SegmentKind {
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TileId(u8);
 
+/// The id of the tile named `name` in the table (for constants).
+const fn id_of(name: &str) -> TileId {
+    let name = name.as_bytes();
+    let mut i = 0;
+    while i < TILE_KINDS {
+        let other = TILE_DATA[i].0.as_bytes();
+        if other.len() == name.len() {
+            let mut k = 0;
+            while k < name.len() && other[k] == name[k] {
+                k += 1;
+            }
+            if k == name.len() {
+                return TileId(i as u8);
+            }
+        }
+        i += 1;
+    }
+    panic!("a tile of the table")
+}
+
 impl TileId {
     /// The start tile `D`.
-    pub const START: TileId = TileId(3);
+    pub const START: TileId = id_of("D");
+    /// The River's spring `RV01` (its start) and lake `RV02` (its last tile).
+    pub const SPRING: TileId = id_of("RV01");
+    pub const LAKE: TileId = id_of("RV02");
 
     pub fn all() -> impl Iterator<Item = TileId> {
         (0..TILE_KINDS as u8).map(TileId)
@@ -192,7 +258,13 @@ impl TileId {
 
     #[inline]
     pub fn is_river(self) -> bool {
-        RIVER_KINDS & (1 << self.0) != 0
+        self.0.wrapping_sub(RIVER.0) < RIVER.1 - RIVER.0
+    }
+
+    /// The expansion the tile belongs to (`None` for base and river tiles).
+    pub fn expansion(self) -> Option<Expansion> {
+        let i = self.0 as usize;
+        (i >= EXPANSION_START[0]).then(|| Expansion::ALL[(i >= EXPANSION_START[1]) as usize])
     }
 
     /// The tile's shape, unrotated.
@@ -237,6 +309,25 @@ pub struct SegmentDef {
     pub halves: u8,
     /// Segments of the same tile that this field touches (bit = segment index): cities.
     pub cities: u16,
+    /// A city's shield (a tile's shields are on its city segments).
+    pub shield: bool,
+    /// A road with an inn beside it (Inns & Cathedrals).
+    pub inn: bool,
+    /// A city holding a cathedral (Inns & Cathedrals).
+    pub cathedral: bool,
+    /// The goods symbol in a city (Traders & Builders).
+    pub goods: Option<Good>,
+}
+
+impl SegmentDef {
+    const fn new(kind: SegmentKind) -> SegmentDef {
+        SegmentDef { kind, edges: 0, halves: 0, cities: 0, shield: false, inn: false, cathedral: false, goods: None }
+    }
+
+    /// A field that touches no tile edge (spot `I`): a farm that never grows.
+    pub fn is_enclosed(&self) -> bool {
+        self.kind == SegmentKind::Field && self.halves == 0
+    }
 }
 
 /// A tile's shape in its canonical orientation (tiles.md).
@@ -247,7 +338,11 @@ pub struct TileDef {
     pub segments: Vec<SegmentDef>,
     /// Edges crossed by the river (bit per `Dir`).
     pub river: u8,
+    /// Whether a city segment of the tile shows a shield.
     pub shield: bool,
+    /// One road crosses another on a bridge (scenery: the roads and the
+    /// fields are its segments already).
+    pub bridge: bool,
 }
 
 impl TileDef {
@@ -276,9 +371,12 @@ pub(crate) struct RotatedTile {
     pub seg_kind: [SegmentKind; MAX_SEGMENTS],
     pub seg_cities: [u16; MAX_SEGMENTS],
     /// Per segment, the counters its feature starts with when the tile is
-    /// laid: open edges (cities and roads) and shields (a shielded city).
+    /// laid: open edges (cities and roads), its sums (shields and goods,
+    /// see [`Sums`]) and its kind with its marks (inn, cathedral:
+    /// [`MARK_INN`], [`MARK_CATHEDRAL`]).
     pub seg_open: [u16; MAX_SEGMENTS],
-    pub seg_shields: [u8; MAX_SEGMENTS],
+    pub seg_sums: [u32; MAX_SEGMENTS],
+    pub seg_kind_marks: [u8; MAX_SEGMENTS],
     /// Per side, what this tile adds to the constraint code of an empty
     /// neighbour on that side (its edge kind, weighted for the neighbour's
     /// opposite side).
@@ -300,11 +398,61 @@ pub(crate) struct RotatedTile {
     /// first `n_farm_cities` of them: where farms border cities.
     pub farm_cities: [(u8, u8); MAX_FARM_CITIES],
     pub n_farm_cities: u8,
+    /// Road and city segments (bit per segment): where a builder may go.
+    pub road_city_segs: u16,
     pub cloister: u8,
     pub garden: u8,
-    pub shield: bool,
+    /// The enclosed field (spot `I`), if any.
+    pub enclosed: u8,
     /// Edges the river crosses (bit per `Dir`).
     pub river: u8,
+}
+
+/// A feature's sums, four 8-bit lanes in one word so that joining two
+/// features adds them at once: shields, then wine, wheat and cloth symbols.
+/// No lane can carry into the next: each counts at most one per tile, and
+/// a game has fewer than 256 tiles.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub(crate) struct Sums(pub u32);
+
+impl Sums {
+    pub const ONE_SHIELD: u32 = 1;
+
+    pub const fn one(good: Good) -> u32 {
+        1 << (8 * (1 + good as u32))
+    }
+
+    pub const fn shields(self) -> u32 {
+        self.0 & 0xFF
+    }
+
+    pub const fn goods(self) -> [u8; 3] {
+        [(self.0 >> 8) as u8, (self.0 >> 16) as u8, (self.0 >> 24) as u8]
+    }
+}
+
+/// A feature's marks, above its kind in one byte and joined by `|` (the
+/// kind bits of two joined features are the same): a road with an inn, a
+/// city with a cathedral.
+pub(crate) const MARK_INN: u8 = 8;
+pub(crate) const MARK_CATHEDRAL: u8 = 16;
+
+impl SegmentKind {
+    /// The kind in the low three bits of a feature's kind-and-marks byte.
+    #[inline]
+    pub(crate) const fn from_low_bits(bits: u8) -> SegmentKind {
+        const KINDS: [SegmentKind; 8] = [
+            SegmentKind::City,
+            SegmentKind::Road,
+            SegmentKind::Field,
+            SegmentKind::Cloister,
+            SegmentKind::Garden,
+            SegmentKind::Garden,
+            SegmentKind::Garden,
+            SegmentKind::Garden,
+        ];
+        KINDS[(bits & 7) as usize]
+    }
 }
 
 impl RotatedTile {
@@ -316,7 +464,8 @@ impl RotatedTile {
             0..=3 => self.edge_seg[raw as usize],
             4..=11 => self.half_seg[(raw - 4) as usize],
             12 => self.cloister,
-            _ if gardens => self.garden,
+            13 if gardens => self.garden,
+            14 => self.enclosed,
             _ => NO_SEGMENT,
         };
         (seg != NO_SEGMENT).then_some(seg)
@@ -329,6 +478,7 @@ impl RotatedTile {
             SegmentKind::City | SegmentKind::Road => {
                 Spot::edge(Dir::from_index(self.seg_edges[s].trailing_zeros() as usize))
             }
+            SegmentKind::Field if self.seg_halves[s] == 0 => Spot::ENCLOSED,
             SegmentKind::Field => Spot::half(self.seg_halves[s].trailing_zeros() as u8),
             SegmentKind::Cloister => Spot::CLOISTER,
             SegmentKind::Garden => Spot::GARDEN,
@@ -345,6 +495,10 @@ pub(crate) struct Tables {
     /// a code masked by `FIT_ROW - 1` indexes them without a bounds check.
     pub fits: Vec<[u8; FIT_ROW]>,
     pub standard_deck: Vec<TileId>,
+    /// The river's tiles and each expansion's, as their counts list them
+    /// (kept: a game is set up many times a second in benches and search).
+    pub river_tiles: Vec<TileId>,
+    pub expansion_tiles: [Vec<TileId>; 2],
 }
 
 /// Number of distinct edge constraints of a cell: 5 states (no neighbour,
@@ -367,7 +521,7 @@ pub(crate) fn tables() -> &'static Tables {
     TABLES.get_or_init(build_tables)
 }
 
-fn parse_def(&(name, edges, segs, flags, _): &(&'static str, &str, &str, &str, &str)) -> TileDef {
+fn parse_def(&(name, edges, segs, flags, _): &TileLine) -> TileDef {
     let dir_of = |c: char| "NESW".find(c).expect("edge letter");
     let half_of = |s: &str| HALF_NAMES.iter().position(|h| *h == s).expect("half name");
     let mut segments = Vec::new();
@@ -375,35 +529,48 @@ fn parse_def(&(name, edges, segs, flags, _): &(&'static str, &str, &str, &str, &
     for seg in segs.split_whitespace() {
         let (kind, body) = seg.split_once(':').expect("segment kind");
         match kind {
-            "c" | "r" => segments.push(SegmentDef {
-                kind: if kind == "c" { SegmentKind::City } else { SegmentKind::Road },
-                edges: body.chars().fold(0, |m, c| m | 1 << dir_of(c)),
-                halves: 0,
-                cities: 0,
-            }),
+            "c" | "r" => {
+                let (edges, marks) = body.split_once('/').unwrap_or((body, ""));
+                let mut def = SegmentDef::new(if kind == "c" { SegmentKind::City } else { SegmentKind::Road });
+                def.edges = edges.chars().fold(0, |m, c| m | 1 << dir_of(c));
+                for mark in marks.split('/').filter(|m| !m.is_empty()) {
+                    match mark {
+                        "shield" => def.shield = true,
+                        "inn" => def.inn = true,
+                        "cathedral" => def.cathedral = true,
+                        goods => def.goods = Some(Good::from_word(goods).expect("a mark of the tile table")),
+                    }
+                }
+                segments.push(def);
+            }
             "w" => river = body.chars().fold(0, |m, c| m | 1 << dir_of(c)),
             "f" => {
                 let (halves, cities) = body.split_once('>').unwrap_or((body, ""));
-                segments.push(SegmentDef {
-                    kind: SegmentKind::Field,
-                    edges: 0,
-                    halves: halves.split(',').fold(0, |m, h| m | 1 << half_of(h)),
-                    cities: cities
-                        .split(',')
-                        .filter(|c| !c.is_empty())
-                        .fold(0, |m, c| m | 1 << c.parse::<u32>().expect("city index")),
-                })
+                let mut def = SegmentDef::new(SegmentKind::Field);
+                def.halves = halves.split(',').filter(|h| !h.is_empty()).fold(0, |m, h| m | 1 << half_of(h));
+                def.cities = cities
+                    .split(',')
+                    .filter(|c| !c.is_empty())
+                    .fold(0, |m, c| m | 1 << c.parse::<u32>().expect("city index"));
+                segments.push(def);
             }
             _ => unreachable!("bad segment kind in the tile table"),
         }
     }
     for (flag, kind) in [("cloister", SegmentKind::Cloister), ("garden", SegmentKind::Garden)] {
-        if flags.contains(flag) {
-            segments.push(SegmentDef { kind, edges: 0, halves: 0, cities: 0 });
+        if flags.split_whitespace().any(|f| f == flag) {
+            segments.push(SegmentDef::new(kind));
         }
     }
     let e: Vec<EdgeKind> = edges.chars().map(EdgeKind::parse).collect();
-    TileDef { name, edges: [e[0], e[1], e[2], e[3]], segments, river, shield: flags.contains("shield") }
+    TileDef {
+        name,
+        edges: [e[0], e[1], e[2], e[3]],
+        shield: segments.iter().any(|s| s.shield),
+        segments,
+        river,
+        bridge: flags.split_whitespace().any(|f| f == "bridge"),
+    }
 }
 
 fn rotate_mask4(m: u8, r: u8) -> u8 {
@@ -425,7 +592,8 @@ fn rotate_def(def: &TileDef, rot: Rotation) -> RotatedTile {
         seg_kind: [SegmentKind::Field; MAX_SEGMENTS],
         seg_cities: [0; MAX_SEGMENTS],
         seg_open: [0; MAX_SEGMENTS],
-        seg_shields: [0; MAX_SEGMENTS],
+        seg_sums: [0; MAX_SEGMENTS],
+        seg_kind_marks: [0; MAX_SEGMENTS],
         side_code: [0; 4],
         closable: [0; 16],
         n_segs: def.segments.len() as u8,
@@ -435,9 +603,10 @@ fn rotate_def(def: &TileDef, rot: Rotation) -> RotatedTile {
         spots: [Spot::CLOISTER; MAX_SEGMENTS],
         farm_cities: [(0, 0); MAX_FARM_CITIES],
         n_farm_cities: 0,
+        road_city_segs: 0,
         cloister: NO_SEGMENT,
         garden: NO_SEGMENT,
-        shield: def.shield,
+        enclosed: NO_SEGMENT,
         river: if r == 0 { def.river } else { rotate_mask4(def.river, r) },
     };
     for d in Dir::ALL {
@@ -456,7 +625,12 @@ fn rotate_def(def: &TileDef, rot: Rotation) -> RotatedTile {
         if matches!(s.kind, SegmentKind::City | SegmentKind::Road) {
             t.seg_open[i] = edges.count_ones() as u16;
         }
-        t.seg_shields[i] = (s.kind == SegmentKind::City && def.shield) as u8;
+        t.seg_sums[i] = u32::from(s.shield) * Sums::ONE_SHIELD + s.goods.map_or(0, Sums::one);
+        t.seg_kind_marks[i] = s.kind as u8 | (u8::from(s.inn) * MARK_INN) | (u8::from(s.cathedral) * MARK_CATHEDRAL);
+        debug_assert_eq!(SegmentKind::from_low_bits(t.seg_kind_marks[i]), s.kind);
+        if matches!(s.kind, SegmentKind::City | SegmentKind::Road) {
+            t.road_city_segs |= 1 << i;
+        }
         if s.kind == SegmentKind::Field && s.cities != 0 {
             t.fields_by_cities |= 1 << i;
             for c in (0..MAX_SEGMENTS).filter(|&c| s.cities & (1 << c) != 0) {
@@ -477,6 +651,7 @@ fn rotate_def(def: &TileDef, rot: Rotation) -> RotatedTile {
         match s.kind {
             SegmentKind::Cloister => t.cloister = i as u8,
             SegmentKind::Garden => t.garden = i as u8,
+            SegmentKind::Field if s.halves == 0 => t.enclosed = i as u8,
             _ => {}
         }
     }
@@ -524,7 +699,8 @@ fn build_tables() -> Tables {
     let mut standard_deck = expand(STANDARD_COUNTS);
     let start = standard_deck.iter().position(|&t| t == TileId::START).expect("a D tile");
     standard_deck.remove(start);
-    Tables { defs, rotated, fits, standard_deck }
+    let expansion_tiles = Expansion::ALL.map(|e| expand(e.counts()));
+    Tables { defs, rotated, fits, standard_deck, river_tiles: expand(RIVER_COUNTS), expansion_tiles }
 }
 
 /// The standard land deck: every land tile but the start tile (71 tiles), in a
@@ -535,7 +711,13 @@ pub fn standard_deck() -> Vec<TileId> {
 
 /// The 12 river tiles, spring and lake included.
 pub fn river_tiles() -> Vec<TileId> {
-    expand(RIVER_COUNTS)
+    tables().river_tiles.clone()
+}
+
+/// An expansion's land tiles (18 for Inns & Cathedrals, 24 for Traders &
+/// Builders), in a fixed order.
+pub fn expansion_tiles(expansion: Expansion) -> Vec<TileId> {
+    tables().expansion_tiles[expansion as usize].clone()
 }
 
 fn expand(counts: &[(&str, u8)]) -> Vec<TileId> {

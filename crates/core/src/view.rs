@@ -64,6 +64,22 @@ impl<'a> View<'a> {
         self.game.abbot_in_supply(p)
     }
 
+    /// Whether `p` has a figure of this kind in supply (public).
+    pub fn in_supply(&self, p: PlayerId, figure: crate::game::Figure) -> bool {
+        self.game.in_supply(p, figure)
+    }
+
+    /// The goods tokens `p` holds (public: they lie on the table).
+    pub fn goods(&self, p: PlayerId) -> [u8; 3] {
+        self.game.goods(p)
+    }
+
+    /// Which part of the turn is to play (the builder's second tile, or
+    /// none); the tile of a second part is hidden in the bag until drawn.
+    pub fn bonus(&self) -> Option<crate::game::Bonus> {
+        self.game.bonus()
+    }
+
     pub fn rules(&self) -> &'a crate::rules::Rules {
         self.game.rules()
     }

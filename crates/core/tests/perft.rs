@@ -3,6 +3,10 @@
 //! games are played by the engine's seeded random mover; the counts were
 //! checked against the flood-fill reference of `properties.rs` when pinned.
 
+// The reference's final scoring is not needed here.
+#[allow(dead_code)]
+mod reference;
+
 use carcassonne::{seeded_rng, Game, RandomMover, Rules, Setup};
 
 /// (seed, players, rules, [(turn, tile, placements, legal moves)]).
@@ -171,6 +175,77 @@ const CASES: &[Case] = &[
             (70, "I", 46, 46),
         ],
     ),
+    (
+        9,
+        2,
+        "big-box",
+        &[
+            (1, "RV04", 2, 26),
+            (2, "RV05", 2, 24),
+            (3, "RV10", 2, 6),
+            (5, "RV09", 2, 14),
+            (8, "RV08", 1, 2),
+            (11, "RV02", 1, 3),
+            (12, "V", 30, 99),
+            (20, "F", 34, 120),
+            (30, "TB08", 41, 41),
+            (40, "IC15", 43, 43),
+            (50, "E", 42, 42),
+            (60, "Ug", 54, 108),
+            (70, "J", 52, 105),
+            (80, "TB22", 52, 52),
+            (90, "U", 58, 58),
+            (100, "IC02", 62, 124),
+            (110, "V", 58, 58),
+            (120, "B", 60, 120),
+        ],
+    ),
+    (
+        10,
+        3,
+        "first-edition,inns_cathedrals=true,traders_builders=true",
+        &[
+            (1, "TB06", 5, 45),
+            (2, "U", 10, 70),
+            (3, "G", 6, 38),
+            (5, "TB21", 12, 80),
+            (8, "Vg", 12, 40),
+            (11, "TB18", 18, 132),
+            (12, "TB02", 36, 244),
+            (20, "U", 32, 108),
+            (30, "W", 32, 59),
+            (40, "B", 56, 56),
+            (50, "Q", 44, 46),
+            (60, "K", 52, 62),
+            (70, "J", 57, 63),
+            (80, "V", 62, 67),
+            (90, "U", 54, 66),
+            (100, "E", 57, 58),
+            (110, "IC01", 58, 62),
+        ],
+    ),
+    (
+        11,
+        4,
+        "standard,traders_builders=true,hand=2,hole_bonus_turn=true",
+        &[
+            (1, "TB09", 5, 102),
+            (2, "K", 9, 65),
+            (3, "TB14", 12, 84),
+            (5, "X", 8, 126),
+            (8, "I", 10, 70),
+            (11, "TB20", 11, 70),
+            (12, "I", 11, 60),
+            (20, "TB08", 25, 174),
+            (30, "P", 32, 264),
+            (40, "B", 36, 298),
+            (50, "V", 35, 72),
+            (60, "D", 33, 87),
+            (70, "U", 44, 89),
+            (80, "TB22", 49, 92),
+            (90, "TB06", 47, 94),
+        ],
+    ),
 ];
 
 fn counts(seed: u64, players: usize, rules: &str, turns: &[u16]) -> Vec<(u16, String, usize, usize)> {
@@ -200,6 +275,76 @@ fn legal_move_counts_are_pinned() {
     }
 }
 
+/// The expansion cases' counts were pinned from the engine; here they are
+/// recounted without its move generation: placements by the flood-fill
+/// reference's scan of the board (`properties.rs`), legal moves by asking
+/// the checked path about every decision of every placement (each figure
+/// on each of the 15 spots, the abbot's, recall, pass), spots naming one
+/// segment counted once.
+#[test]
+fn expansion_counts_agree_with_the_reference_and_the_checked_path() {
+    use carcassonne::{Action, Move, Spot};
+    use reference::{RefAction, Reference};
+    for &(seed, players, rules, expected) in &CASES[8..] {
+        let rules = Rules::parse(rules).unwrap();
+        let mut game = Game::new(Setup::standard(rules, players, seed)).unwrap();
+        let (start, rot) = game.start();
+        let mut reference = Reference::new(rules, players, start, rot.quarter_turns());
+        let mut rng = seeded_rng(seed + 1000);
+        let mut mover = RandomMover::new();
+        let mut checked = 0;
+        while let Some(tile) = game.tile() {
+            let turn = game.moves_played() + 1;
+            if let Some(&(_, name, placements, moves)) = expected.iter().find(|e| e.0 == turn) {
+                checked += 1;
+                assert_eq!(tile.name(), name);
+                assert_eq!(reference.all_fits(tile).len(), placements, "seed {seed} turn {turn}: placements");
+                let mut decisions = std::collections::BTreeSet::new();
+                for (_, t) in game.tiles_to_place() {
+                    for (x, y, r) in reference.all_fits(t) {
+                        let (pos, rot) = (carcassonne::Pos::new(x, y), carcassonne::Rotation::new(r).unwrap());
+                        let mut candidates = vec![Action::Pass, Action::Recall];
+                        for s in Spot::all() {
+                            candidates.extend([
+                                Action::Follower(s),
+                                Action::BigFollower(s),
+                                Action::Builder(s),
+                                Action::Pig(s),
+                                Action::Abbot(s),
+                            ]);
+                        }
+                        for action in candidates {
+                            let mv = Move { tile: t, pos, rot, action, bonus: game.bonus() };
+                            if game.check(&mv).is_ok() {
+                                // One decision per segment, however named.
+                                let seg = action.deploys().map(|(_, s)| {
+                                    t.canonical_spot(rot, s, rules.abbot).expect("a legal spot names a segment")
+                                });
+                                decisions.insert((t, x, y, r, format!("{:?}", std::mem::discriminant(&action)), seg));
+                            }
+                        }
+                    }
+                }
+                assert_eq!(decisions.len(), moves, "seed {seed} turn {turn}: legal moves");
+            }
+            let player = game.to_move().unwrap().index();
+            let mv = mover.choose(&game, &mut rng).unwrap();
+            let action = match mv.action {
+                Action::Follower(s) => RefAction::Follower(s.name()),
+                Action::Abbot(s) => RefAction::Abbot(s.name()),
+                Action::Recall => RefAction::Recall,
+                Action::Pass => RefAction::Nothing,
+                Action::BigFollower(s) => RefAction::Big(s.name()),
+                Action::Builder(s) => RefAction::Builder(s.name()),
+                Action::Pig(s) => RefAction::Pig(s.name()),
+            };
+            reference.play(player, mv.tile, mv.pos, mv.rot.quarter_turns(), action, mv.bonus.is_some()).unwrap();
+            game.play_unchecked(&mv);
+        }
+        assert_eq!(checked, expected.len(), "seed {seed}: every pinned turn recounted");
+    }
+}
+
 #[test]
 #[ignore = "prints the table to pin"]
 fn print_counts() {
@@ -212,8 +357,11 @@ fn print_counts() {
         (6, 2, "standard,river=true"),
         (7, 3, "first-edition,river=true,abbot=true"),
         (8, 2, "standard,hand=3,abbot=true"),
+        (9, 2, "big-box"),
+        (10, 3, "first-edition,inns_cathedrals=true,traders_builders=true"),
+        (11, 4, "standard,traders_builders=true,hand=2,hole_bonus_turn=true"),
     ] {
-        let got = counts(seed, players, rules, &[1, 2, 3, 5, 8, 11, 12, 20, 30, 40, 50, 60, 70, 80]);
+        let got = counts(seed, players, rules, &[1, 2, 3, 5, 8, 11, 12, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120]);
         println!("    ({seed}, {players}, \"{rules}\", &[");
         for (t, tile, p, m) in got {
             println!("        ({t}, \"{tile}\", {p}, {m}),");

@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 
 use carcassonne::record::{event_json, Record};
 use carcassonne::{
-    seeded_rng, uniform_below, Action, Event, FarmRule, FirstPlayer, Game, Move, Placement, PlayerId, Pos, RandomMover,
-    Role, Rotation, Rules, Setup, Spot, Unplaceable, FOLLOWERS,
+    seeded_rng, uniform_below, Action, Event, FarmRule, Figure, FirstPlayer, Game, Move, Placement, PlayerId, Pos,
+    RandomMover, Rotation, Rules, Setup, Spot, TileId, Unplaceable, FOLLOWERS,
 };
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
@@ -53,6 +53,27 @@ fn any_rules() -> impl Strategy<Value = Rules> {
         })
 }
 
+/// Any valid rule set with one or both expansions, each part switched
+/// off now and then, over any of the options of [`any_rules`].
+fn any_expansion_rules() -> impl Strategy<Value = Rules> {
+    (any_rules(), 0usize..3, proptest::array::uniform6(0u8..4)).prop_map(|(base, which, parts)| {
+        let (ic, tb) = [(true, false), (false, true), (true, true)][which];
+        // Each part is on three times in four.
+        let on = |i: usize| parts[i] != 0;
+        Rules {
+            inns_cathedrals: ic,
+            traders_builders: tb,
+            big_follower: !ic || on(0),
+            inns: !ic || on(1),
+            cathedrals: !ic || on(2),
+            builder: !tb || on(3),
+            pig: !tb || on(4),
+            goods: !tb || on(5),
+            ..base
+        }
+    })
+}
+
 fn config(cases: u32) -> Config {
     Config { cases, rng_seed: RngSeed::Fixed(0x0c0a_ca55), failure_persistence: None, ..Config::default() }
 }
@@ -69,6 +90,7 @@ fn play_checked(seed: u64, players: usize, rules: Rules) -> Game {
     let mut mover = RandomMover::new();
     let mut reference = Reference::new(rules, players, game.board().tiles()[0].tile, 0);
     let mut last_scores = game.scores().to_vec();
+    let mut expect_bonus = false;
     while let Some(mv) = mover.choose(&game, &mut rng) {
         let player = game.to_move().unwrap();
 
@@ -103,11 +125,23 @@ fn play_checked(seed: u64, players: usize, rules: Rules) -> Game {
             Action::Abbot(s) => RefAction::Abbot(s.name()),
             Action::Recall => RefAction::Recall,
             Action::Pass => RefAction::Nothing,
+            Action::BigFollower(s) => RefAction::Big(s.name()),
+            Action::Builder(s) => RefAction::Builder(s.name()),
+            Action::Pig(s) => RefAction::Pig(s.name()),
         };
+        // The part the game says is due is the one the reference expects.
+        assert_eq!(mv.bonus.is_some(), expect_bonus, "seed {seed} {rules}: move {} bonus", game.moves_played() + 1);
         game.play(&mv).unwrap_or_else(|e| panic!("seed {seed}: enumerated move refused: {e}"));
         reference
-            .play(player.index(), mv.tile, mv.pos, mv.rot.quarter_turns(), action)
+            .play(player.index(), mv.tile, mv.pos, mv.rot.quarter_turns(), action, mv.bonus.is_some())
             .unwrap_or_else(|e| panic!("seed {seed} {rules}: the reference refuses {mv:?}: {e}"));
+        // After a part that earned a second part, the same player plays it
+        // (unless the tiles have run out: the bag in one-tile turns, their
+        // hand with a hand rule).
+        expect_bonus = reference.bonus_due && game.to_move() == Some(player);
+        if reference.bonus_due && !game.is_over() && !rules.hand_mode() {
+            assert_eq!(game.to_move(), Some(player), "seed {seed} {rules}: the builder's second part");
+        }
         if game.is_over() {
             reference.finish();
         }
@@ -129,27 +163,44 @@ fn play_checked(seed: u64, players: usize, rules: Rules) -> Game {
         }
         last_scores = game.scores().to_vec();
 
-        // Followers are conserved: supply + board = 7, and one abbot.
+        // Figures are conserved: supply + board = 7 followers, and one
+        // each of the abbot, big follower, builder and pig the rules give.
         for p in 0..players {
             let id = PlayerId(p as u8);
-            let mine = |role_abbot: bool| {
-                game.followers().iter().filter(|f| f.player == id && (f.role == Role::Abbot) == role_abbot).count()
-            };
-            assert_eq!(game.supply(id) as usize + mine(false), FOLLOWERS as usize, "seed {seed}");
+            let mine =
+                |figure: Figure| game.followers().iter().filter(|f| f.player == id && f.figure() == figure).count();
+            assert_eq!(game.supply(id) as usize + mine(Figure::Follower), FOLLOWERS as usize, "seed {seed}");
             assert_eq!(game.supply(id) as u32, reference.supply[p], "seed {seed}");
-            let abbots = game.abbot_in_supply(id) as usize + mine(true);
-            assert_eq!(abbots, rules.abbot as usize, "seed {seed}: abbots");
+            let ones = [
+                (Figure::Abbot, rules.abbot),
+                (Figure::BigFollower, rules.has_big_follower()),
+                (Figure::Builder, rules.has_builder()),
+                (Figure::Pig, rules.has_pig()),
+            ];
+            for (figure, given) in ones {
+                let n = game.in_supply(id, figure) as usize + mine(figure);
+                assert_eq!(n, given as usize, "seed {seed} {rules}: {figure:?}s of seat {p}");
+            }
+            assert_eq!(game.in_supply(id, Figure::BigFollower), reference.big_home[p], "seed {seed}: big follower");
+            assert_eq!(game.in_supply(id, Figure::Builder), reference.builder_home[p], "seed {seed}: builder");
+            assert_eq!(game.in_supply(id, Figure::Pig), reference.pig_home[p], "seed {seed}: pig");
+            let goods = reference.goods[p].map(|n| n as u8);
+            assert_eq!(game.goods(id), goods, "seed {seed} {rules}: goods of seat {p}");
         }
         // Only the table's tiles: every tile within the limit.
         for t in game.board().tiles() {
             assert!(game.board().within_limit(t.pos), "seed {seed}: a tile beyond the table");
         }
 
-        // No follower stands on a completed feature during play.
+        // No figure stands on a completed feature during play, and a
+        // builder or pig stands with a follower of its owner.
         if !game.is_over() {
             for f in game.followers() {
                 let info = game.board().feature_at(f.pos, f.spot).expect("a follower's feature");
-                assert!(!info.complete, "seed {seed}: a follower stayed on a completed {:?}", info.kind);
+                assert!(!info.complete, "seed {seed}: a {:?} stayed on a completed {:?}", f.role, info.kind);
+                if !f.counts() {
+                    assert!(info.followers[f.player.index()] > 0, "seed {seed}: a lone {:?}", f.role);
+                }
             }
         }
     }
@@ -219,14 +270,14 @@ proptest! {
             let rot = Rotation::new(uniform_below(&mut rng, 4) as u8).unwrap();
             let k = uniform_below(&mut rng, spots.len() as u32 + 1) as usize;
             let action = spots.get(k).map_or(Action::Pass, |&s| Action::Follower(s));
-            let m = Move { tile, pos, rot, action };
+            let m = Move { tile, pos, rot, action, bonus: game.bonus() };
             let expected = placements.contains(&(pos, rot))
                 && match action {
                     Action::Pass => true,
                     Action::Follower(s) => tile
                         .canonical_spot(rot, s, false)
                         .is_some_and(|c| game.spots(m.placement()).contains(&c)),
-                    Action::Abbot(_) | Action::Recall => false,
+                    _ => false,
                 };
             let before = format!("{game:?}");
             let mut copy = game.clone();
@@ -270,7 +321,7 @@ fn spots_naming_one_segment_are_one_choice() {
     for p in game.placements() {
         let offered = game.spots(p);
         for spot in Spot::all() {
-            let m = Move { tile, pos: p.pos, rot: p.rot, action: Action::Follower(spot) };
+            let m = Move { tile, pos: p.pos, rot: p.rot, action: Action::Follower(spot), bonus: None };
             let ok = game.check(&m).is_ok();
             if offered.contains(&spot) {
                 assert!(ok, "offered spot {spot} refused");
@@ -315,6 +366,7 @@ fn scorings_cover_their_tiles() {
                 ScoredKind::Cloister | ScoredKind::Garden => assert_eq!(n, s.points, "{s:?}: 1 + the tiles around"),
                 // A farm scoring pays for a completed city, and a completed city spans two tiles at least.
                 ScoredKind::Farm => assert!(s.cities > 0 && n >= 2, "{s:?}"),
+                ScoredKind::Goods => {}
             }
             seen[s.kind as usize] += 1;
         }
@@ -390,7 +442,7 @@ fn placement_gain_predicts_what_a_placement_scores() {
             for pl in game.placements() {
                 let (mine, theirs) = game.placement_gain(tile, pl);
                 let mut after = game.clone();
-                after.play_unchecked(&Move { tile, pos: pl.pos, rot: pl.rot, action: Action::Pass });
+                after.play_unchecked(&Move { tile, pos: pl.pos, rot: pl.rot, action: Action::Pass, bonus: None });
                 if after.is_over() {
                     continue; // the final scoring is not the placement's
                 }
@@ -434,7 +486,7 @@ fn instant_spots_are_where_a_follower_comes_straight_back() {
                 game.instant_spots(tile, pl, &mut spots);
                 let play = |action| {
                     let mut after = game.clone();
-                    after.play_unchecked(&Move { tile, pos: pl.pos, rot: pl.rot, action });
+                    after.play_unchecked(&Move { tile, pos: pl.pos, rot: pl.rot, action, bonus: None });
                     after
                 };
                 let passed = play(Action::Pass);
@@ -517,4 +569,190 @@ proptest! {
         }
         let _ = Rules::from_code(&text);
     }
+}
+
+proptest! {
+    #![proptest_config(config(40))]
+
+    /// Games with Inns & Cathedrals and Traders & Builders, with any
+    /// options and parts: placements, scores, figures and goods as the
+    /// reference model says, second parts where it expects them.
+    #[test]
+    fn expansion_games_keep_the_invariants_and_match_the_reference(
+        seed in any::<u64>(), players in 2usize..=6, rules in any_expansion_rules()
+    ) {
+        rules.validate().unwrap();
+        play_checked(seed, players, rules);
+    }
+
+    #[test]
+    fn an_expansion_record_written_and_read_back_replays_identically(
+        seed in any::<u64>(), players in 2usize..=6, rules in any_expansion_rules()
+    ) {
+        let mut game = Game::new(Setup::standard(rules, players, seed)).unwrap();
+        let mut rng = seeded_rng(seed);
+        let mut mover = RandomMover::new();
+        let stop = uniform_below(&mut rng, 130) as u16;
+        while game.moves_played() < stop {
+            let Some(mv) = mover.choose(&game, &mut rng) else { break };
+            game.play_unchecked(&mv);
+        }
+        let names: Vec<String> = (0..players).map(|i| format!("P{i}")).collect();
+        let text = Record::from_game(&game, &names).to_json();
+        let back = Record::from_json(&text).unwrap().replay().unwrap();
+        prop_assert_eq!(back.scores(), game.scores());
+        prop_assert_eq!(back.events(), game.events());
+        prop_assert_eq!(back.is_over(), game.is_over());
+        prop_assert_eq!(back.tile(), game.tile());
+        prop_assert_eq!(back.bonus(), game.bonus());
+        prop_assert_eq!(back.followers(), game.followers());
+    }
+
+    /// Under the expansions too, the checked path accepts a move exactly
+    /// when it is enumerated (its spot named any way that names the same
+    /// segment, its part said right), and a refused move changes nothing.
+    #[test]
+    fn the_checked_path_accepts_exactly_the_enumerated_expansion_moves(
+        seed in any::<u64>(), turns in 0u16..110, rules in any_expansion_rules()
+    ) {
+        let mut game = Game::new(Setup::standard(rules, 3, seed)).unwrap();
+        let mut rng = seeded_rng(seed ^ 5);
+        let mut mover = RandomMover::new();
+        while game.moves_played() < turns {
+            let Some(mv) = mover.choose(&game, &mut rng) else { break };
+            game.play_unchecked(&mv);
+        }
+        let Some(tile) = game.tile() else { return Ok(()) };
+        let legal: BTreeSet<(TileId, i32, i32, u8, String)> = game
+            .legal_moves()
+            .iter()
+            .map(|m| (m.tile, m.pos.x, m.pos.y, m.rot.quarter_turns(), format!("{:?}", m.action)))
+            .collect();
+        for m in game.legal_moves() {
+            prop_assert!(game.check(&m).is_ok(), "enumerated {:?} refused", m);
+        }
+        let (min, max) = game.board().bounds();
+        let spots: Vec<Spot> = Spot::all().collect();
+        let kinds: [fn(Spot) -> Action; 5] =
+            [Action::Follower, Action::BigFollower, Action::Builder, Action::Pig, Action::Abbot];
+        for _ in 0..400 {
+            let pos = Pos::new(
+                min.x - 2 + uniform_below(&mut rng, (max.x - min.x + 5) as u32) as i32,
+                min.y - 2 + uniform_below(&mut rng, (max.y - min.y + 5) as u32) as i32,
+            );
+            let rot = Rotation::new(uniform_below(&mut rng, 4) as u8).unwrap();
+            let spot = spots[uniform_below(&mut rng, spots.len() as u32) as usize];
+            let action = match uniform_below(&mut rng, 7) {
+                5 => Action::Pass,
+                6 => Action::Recall,
+                k => kinds[k as usize](spot),
+            };
+            // Now and then the wrong part.
+            let bonus = if uniform_below(&mut rng, 10) == 0 {
+                match game.bonus() {
+                    None => Some(carcassonne::Bonus::Builder),
+                    Some(_) => None,
+                }
+            } else {
+                game.bonus()
+            };
+            let m = Move { tile, pos, rot, action, bonus };
+            // The same decision with its spot named canonically.
+            let canonical = match action.deploys() {
+                None => Some(action),
+                Some((_, s)) => tile.canonical_spot(rot, s, rules.abbot).map(|c| match action {
+                    Action::Follower(_) => Action::Follower(c),
+                    Action::BigFollower(_) => Action::BigFollower(c),
+                    Action::Builder(_) => Action::Builder(c),
+                    Action::Pig(_) => Action::Pig(c),
+                    _ => Action::Abbot(c),
+                }),
+            };
+            let expected = bonus == game.bonus()
+                && canonical
+                    .is_some_and(|a| legal.contains(&(tile, pos.x, pos.y, rot.quarter_turns(), format!("{a:?}"))));
+            let before = format!("{game:?}");
+            let mut copy = game.clone();
+            let result = copy.play(&m);
+            prop_assert_eq!(result.is_ok(), expected, "{:?}: {:?}", m, result);
+            if result.is_err() {
+                prop_assert_eq!(before, format!("{copy:?}"), "a refused move changed the game");
+            }
+        }
+    }
+
+    #[test]
+    fn the_fast_path_and_the_checked_path_agree_with_the_expansions(
+        seed in any::<u64>(), players in 2usize..=5, rules in any_expansion_rules()
+    ) {
+        let mut fast = Game::new(Setup::standard(rules, players, seed)).unwrap();
+        let mut checked = fast.clone();
+        let mut rng = seeded_rng(seed);
+        let mut mover = RandomMover::new();
+        while let Some(mv) = mover.choose(&fast, &mut rng) {
+            fast.play_unchecked(&mv);
+            checked.play(&mv).unwrap();
+        }
+        prop_assert_eq!(fast.scores(), checked.scores());
+        prop_assert_eq!(fast.events(), checked.events());
+    }
+
+    /// A sample of the unknown keeps the goods, the figures and the part
+    /// of the turn; only the bag and hidden hands change.
+    #[test]
+    fn a_sample_keeps_the_expansions_state(seed in any::<u64>(), turns in 0u16..110, rules in any_expansion_rules()) {
+        let mut game = Game::new(Setup::standard(rules, 3, seed)).unwrap();
+        let mut rng = seeded_rng(seed);
+        let mut mover = RandomMover::new();
+        while game.moves_played() < turns {
+            let Some(mv) = mover.choose(&game, &mut rng) else { break };
+            game.play_unchecked(&mv);
+        }
+        let Some(me) = game.to_move() else { return Ok(()) };
+        let view = carcassonne::View::new(&game, me);
+        let sample = view.sample(&mut rng);
+        prop_assert_eq!(sample.bonus(), game.bonus());
+        prop_assert_eq!(sample.followers(), game.followers());
+        for p in 0..3 {
+            let p = PlayerId(p);
+            prop_assert_eq!(sample.goods(p), view.goods(p));
+            for figure in [Figure::Follower, Figure::BigFollower, Figure::Abbot, Figure::Builder, Figure::Pig] {
+                prop_assert_eq!(sample.in_supply(p, figure), view.in_supply(p, figure));
+            }
+        }
+        prop_assert_eq!(sample.tile(), game.tile());
+        let mut s = sample;
+        mover.playout(&mut s, &mut rng);
+        prop_assert!(s.is_over());
+    }
+}
+
+/// The Big Box preset over many seeds and table sizes: the reference
+/// agrees, and every kind of expansion scoring and figure turns up.
+#[test]
+fn big_box_games_match_the_reference_and_use_every_part() {
+    use carcassonne::ScoredKind;
+    let (mut inns, mut cathedrals, mut goods, mut pigs, mut bonus, mut big, mut builders) = (0, 0, 0, 0, 0, 0, 0);
+    for seed in 0..24u64 {
+        let rules = Rules::preset(carcassonne::Preset::BigBox);
+        let game = play_checked(seed, 2 + (seed % 5) as usize, rules);
+        assert!(game.board().tiles().len() > 100, "seed {seed}: the Big Box has 125 tiles");
+        for e in game.events() {
+            match e {
+                Event::Scored(s) if s.inn => inns += 1,
+                Event::Scored(s) if s.cathedral => cathedrals += 1,
+                Event::Scored(s) if s.kind == ScoredKind::Goods => goods += 1,
+                Event::Scored(s) if s.pig > 0 => pigs += 1,
+                Event::FollowerDeployed { big: true, .. } => big += 1,
+                Event::FollowerDeployed { role: carcassonne::Role::Builder, .. } => builders += 1,
+                _ => {}
+            }
+        }
+        bonus += game.history().iter().filter(|m| m.bonus.is_some()).count();
+    }
+    let seen = [inns, cathedrals, goods, pigs, bonus, big, builders];
+    assert!(
+        seen.iter().all(|&n| n > 0),
+        "inns, cathedrals, goods, pigs, second parts, big followers, builders: {seen:?}"
+    );
 }

@@ -144,3 +144,60 @@ fn a_record_in_course_names_scores_as_the_same_record_in_letters() {
     }
     assert!(renamed >= 100, "only {renamed} scenarios have a tile with a course name");
 }
+
+/// The `score` output of every scenario written before the expansions
+/// (`tests/scenarios/before-expansions/NAME.out`, or `NAME.err` for the
+/// refusal's line), kept as the engine printed it then: old records must
+/// replay and score byte for byte as they did.
+#[test]
+fn old_scenarios_score_byte_for_byte_as_before_the_expansions() {
+    let dir = scenario_dir().join("before-expansions");
+    let mut checked = 0;
+    for path in scenario_files() {
+        let stem = path.file_stem().unwrap().to_string_lossy().to_string();
+        let (out, err) = (dir.join(format!("{stem}.out")), dir.join(format!("{stem}.err")));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let got = Record::from_json(&text).and_then(|r| r.replay());
+        match (std::fs::read_to_string(&out), std::fs::read_to_string(&err), got) {
+            (Ok(want), _, Ok(game)) => assert_eq!(carcassonne::record::score_json(&game), want, "{stem}"),
+            (_, Ok(want), Err(e)) => assert_eq!(format!("{e}\n"), want, "{stem}"),
+            (Err(_), Err(_), _) => continue,
+            (_, _, got) => panic!("{stem}: replays differently than before: {:?}", got.map(|g| g.scores().to_vec())),
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 121, "every scenario written before the expansions has its output");
+}
+
+/// expansions.md §6: the example record replays to exactly the final state
+/// and events shown there (every field, no other event), as `score` prints them.
+#[test]
+fn the_expansions_record_example_scores_exactly_as_shown() {
+    let text = std::fs::read_to_string(scenario_dir().join("122-bigbox-record-md-example.json")).unwrap();
+    let game = Record::from_json(&text).unwrap().replay().unwrap();
+    let got: Value = serde_json::from_str(&carcassonne::record::score_json(&game)).unwrap();
+    let want: Value = serde_json::from_str(
+        r#"{
+  "finished": true, "scores": [26, 12], "winners": [0],
+  "events": [
+    { "turn": 3, "kind": "city", "when": "completed", "points": 8, "to": [1], "tiles": 4, "shields": 0 },
+    { "turn": 3, "kind": "goods", "when": "completed", "to": [0], "goods": { "wine": 1 } },
+    { "turn": 7, "kind": "road", "when": "completed", "points": 10, "to": [0], "tiles": 5, "inn": true },
+    { "kind": "cloister", "when": "final", "points": 4, "to": [1] },
+    { "kind": "cloister", "when": "final", "points": 2, "to": [0] },
+    { "kind": "farm", "when": "final", "points": 4, "to": [0], "cities": 1, "pig": 1 },
+    { "kind": "goods", "when": "final", "points": 10, "to": [0], "good": "wine", "count": 1 }
+  ]
+}"#,
+    )
+    .unwrap();
+    for key in ["finished", "scores", "winners"] {
+        assert_eq!(got[key], want[key], "{key}");
+    }
+    let mut left: Vec<&Value> = got["events"].as_array().unwrap().iter().collect();
+    for e in want["events"].as_array().unwrap() {
+        let i = left.iter().position(|g| *g == e).unwrap_or_else(|| panic!("{e} not among {left:?}"));
+        left.remove(i);
+    }
+    assert!(left.is_empty(), "events not in the example: {left:?}");
+}

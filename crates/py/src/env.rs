@@ -17,7 +17,6 @@
 
 use carcassonne::{
     Action, EdgeKind, Follower, Game, Move, PlacedTile, PlayerId, Pos, Role, Rotation, Rules, Setup, Spot, View,
-    TILE_KINDS,
 };
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
@@ -26,7 +25,7 @@ use pyo3::types::PyDict;
 
 use crate::game::{PyGame, PyMove};
 use crate::play::PyBot;
-use crate::{illegal, natural, parse_rules, setup_error};
+use crate::{env_rules, illegal, natural, setup_error};
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<EnvCore>()?;
@@ -35,6 +34,13 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("DEFAULT_RADIUS", DEFAULT_RADIUS)?;
     Ok(())
 }
+
+/// The tile kinds the environments observe: the base game's and The River's
+/// (the engine's first 43 tile ids). The environments refuse the
+/// expansions' rules (`env_rules`), so no other tile ever reaches them, and
+/// their observations keep the layout of the base game.
+pub const TILE_KINDS: usize = 43;
+const _: () = assert!(TILE_KINDS <= carcassonne::TILE_KINDS);
 
 /// Decisions after placing a tile: pass, 14 follower spots, abbot on C or G, recall.
 pub const DECISIONS: usize = 18;
@@ -75,6 +81,9 @@ pub(crate) fn decision(action: Action) -> usize {
         Action::Abbot(s) if s == Spot::GARDEN => 16,
         Action::Abbot(_) => 15,
         Action::Recall => 17,
+        Action::BigFollower(_) | Action::Builder(_) | Action::Pig(_) => {
+            unreachable!("environments refuse the expansions' rules (env_rules)")
+        }
     }
 }
 
@@ -101,7 +110,7 @@ pub(crate) fn action_move(game: &Game, radius: i32, width: usize, action: usize)
     let (slot, cell) = (rest / cells, rest % cells);
     let tile = *game.hand(p).get(slot)?;
     let pos = Pos::new((cell % width) as i32 - radius, (cell / width) as i32 - radius);
-    Some(Move { tile, pos, rot, action: action_of(d) })
+    Some(Move { tile, pos, rot, action: action_of(d), bonus: game.bonus() })
 }
 
 /// The plane of `BASE_PLANES` that marks the cell of the last tile placed.
@@ -183,6 +192,7 @@ pub(crate) fn role_index(r: Role) -> usize {
         Role::Monk => 2,
         Role::Farmer => 3,
         Role::Abbot => 4,
+        Role::Builder | Role::Pig => unreachable!("environments refuse the expansions' rules (env_rules)"),
     }
 }
 
@@ -282,7 +292,7 @@ impl EnvCore {
         #[pyo3(from_py_with = natural)] radius: usize,
         #[pyo3(from_py_with = natural)] seed: u64,
     ) -> PyResult<EnvCore> {
-        let rules = parse_rules(py, rules)?;
+        let rules = env_rules(py, rules)?;
         if !(1..=64).contains(&radius) {
             return Err(PyValueError::new_err("radius must be 1 to 64"));
         }
@@ -351,7 +361,7 @@ impl EnvCore {
             out.extend(rows);
         }
         out.extend(seats().map(|p| self.game.hand(p).len() as i32));
-        out.extend(self.game.remaining().iter().map(|&c| i32::from(c)));
+        out.extend(self.game.remaining()[..TILE_KINDS].iter().map(|&c| i32::from(c)));
         out.extend(self.game.scores().iter().take(n).map(|&s| s as i32));
         out.extend(seats().map(|p| i32::from(self.game.supply(p))));
         let view = View::new(&self.game, PlayerId(0));
@@ -571,7 +581,7 @@ impl EnvCore {
             abbot[r] = view.abbot_in_supply(p) as u8;
             to_move[r] = (view.to_move() == Some(p)) as u8;
         }
-        let unseen = view.unseen().to_vec();
+        let unseen = view.unseen()[..TILE_KINDS].to_vec();
 
         let d = PyDict::new(py);
         let w = self.width;

@@ -68,6 +68,7 @@ impl PyMove {
             meeple,
             abbot,
             recall: recall.then_some(true),
+            ..RecordMove::default()
         };
         Ok(PyMove { mv: rm.to_move().map_err(|e| bad_move(py, e))? })
     }
@@ -137,9 +138,13 @@ impl PyMove {
             Action::Follower(s) => format!(", meeple='{s}'"),
             Action::Abbot(s) => format!(", abbot='{s}'"),
             Action::Recall => ", recall=True".to_string(),
+            Action::BigFollower(s) => format!(", big='{s}'"),
+            Action::Builder(s) => format!(", builder='{s}'"),
+            Action::Pig(s) => format!(", pig='{s}'"),
         };
+        let bonus = self.mv.bonus.map(|b| format!(", bonus='{}'", b.word())).unwrap_or_default();
         format!(
-            "Move('{}'{}, at=({}, {}), rot={}{action})",
+            "Move('{}'{}, at=({}, {}), rot={}{action}{bonus})",
             self.mv.tile.name(),
             crate::course_name(self.mv.tile).map(|c| format!(" ({c})")).unwrap_or_default(),
             self.mv.pos.x,

@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use carcassonne::TILE_KINDS;
+use crate::env::TILE_KINDS;
 use carcassonne::{Action, Follower, Game, PlayerId, Pos, Rotation, Rules, Setup, TileId, View};
 use carcassonne_ai::BotSpec;
 use numpy::{Element, PyArrayDyn, PyArrayMethods, PyReadonlyArray1};
@@ -35,7 +35,7 @@ use crate::env::{
     action_move, decision, figure_of, flat_action, window_cell, write_figure, write_tile, BASE_PLANES, DECISIONS,
     LAST_PLACED, ROLE_PLANES,
 };
-use crate::{parse_rules, setup_error, CarcassonneError, IllegalMoveError};
+use crate::{env_rules, setup_error, CarcassonneError, IllegalMoveError};
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<VecCore>()
@@ -387,6 +387,25 @@ impl Table {
         out.illegal[0] = false;
     }
 
+    /// Rewrites the game's observation in full from its game (a table
+    /// restored from a pickle), as `start` writes a new game's.
+    fn redraw(&mut self, layout: &Layout, out: &mut Out<'_>) {
+        out.board.fill(0);
+        out.mask.fill(0);
+        self.n_legal = 0;
+        self.figures.clear();
+        self.drawn.clear();
+        self.drawn_for = self.viewer;
+        self.last = None;
+        for t in self.game.board().tiles() {
+            if let Some(c) = layout.cell(t.pos) {
+                write_tile(out.board, layout.cells(), c, t, layout.rules.abbot);
+            }
+        }
+        self.score = self.game.scores()[self.viewer.index()];
+        self.observe(layout, self.game.history().len(), out);
+    }
+
     /// The bots' turns up to the learner's, each bot seeded from the game's
     /// seed and the move number as `SingleAgentEnv` seeds them.
     fn play_bots(&mut self, layout: &Layout) {
@@ -506,7 +525,7 @@ impl Table {
             out.abbot[r] = view.abbot_in_supply(p) as u8;
             out.to_move[r] = (view.to_move() == Some(p)) as u8;
         }
-        out.unseen.copy_from_slice(&view.unseen());
+        out.unseen.copy_from_slice(&view.unseen()[..TILE_KINDS]);
 
         let masked = !out.mask.is_empty();
         if masked {
@@ -787,6 +806,9 @@ fn game_error<E: pyo3::PyTypeInfo>(py: Python<'_>, env: usize, code: &str, messa
     err
 }
 
+/// A game of the batch as pickled ([`VecCore::tables_state`]).
+type TableState = (String, Option<crate::game::LiveState>, u64, bool, usize);
+
 /// N games of one seat against built-in bots (or, with opponents
 /// `["self"]`, of the learner at every seat), stepped together without the
 /// GIL; the observations are written into `buffers()`.
@@ -821,7 +843,7 @@ impl VecCore {
         max_legal: Option<usize>,
         threads: Option<usize>,
     ) -> PyResult<VecCore> {
-        let rules = parse_rules(py, rules)?;
+        let rules = env_rules(py, rules)?;
         if num_envs == 0 {
             return Err(PyValueError::new_err("num_envs must be at least 1"));
         }
@@ -963,6 +985,54 @@ impl VecCore {
         d.set_item("seat", a.seat.bind(py))?;
         d.set_item("seat_scores", a.seat_scores.bind(py))?;
         Ok(d)
+    }
+
+    /// Each game's state, for pickling: its record, its live bag
+    /// (`Game` pickles by these two), its seed, whether its episode ended,
+    /// and the seat whose view its observation is.
+    fn tables_state(&self) -> Vec<TableState> {
+        let names: Vec<String> = (0..self.layout.players).map(|i| format!("player_{i}")).collect();
+        self.tables
+            .iter()
+            .map(|t| {
+                let record = carcassonne::record::Record::from_game(&t.game, &names).to_json();
+                (record, crate::game::live_state(&t.game), t.seed, t.done, t.viewer.index())
+            })
+            .collect()
+    }
+
+    /// Puts back the games of `tables_state` (one per game, of a batch made
+    /// with the same arguments) and rewrites their observations in full.
+    /// The rewards and end flags of the last step are not among them.
+    fn restore(&mut self, py: Python<'_>, states: Vec<TableState>) -> PyResult<()> {
+        if states.len() != self.tables.len() {
+            return Err(PyValueError::new_err(format!(
+                "{} games are needed, {} given",
+                self.tables.len(),
+                states.len()
+            )));
+        }
+        let mut games = Vec::with_capacity(states.len());
+        for (record, live, seed, done, viewer) in states {
+            let game = crate::game::restore_game(py, &record, live)?.game;
+            if game.rules() != &self.layout.rules
+                || game.num_players() != self.layout.players
+                || viewer >= self.layout.players
+            {
+                return Err(PyValueError::new_err("a game of other rules or seats than the batch's"));
+            }
+            games.push((game, seed, done, PlayerId(viewer as u8)));
+        }
+        let (layout, tables) = (&self.layout, &mut self.tables);
+        let lengths = layout.lengths();
+        with_out!(py, &self.arrays, |out| {
+            let mut out = out;
+            for (i, (t, (game, seed, done, viewer))) in tables.iter_mut().zip(games).enumerate() {
+                (t.game, t.seed, t.done, t.viewer) = (game, seed, done, viewer);
+                t.redraw(layout, &mut out.game(i, &lengths));
+            }
+        });
+        Ok(())
     }
 
     /// Starts a new game in each table from its seed (`seeds` has one per

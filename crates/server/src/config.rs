@@ -51,6 +51,11 @@ pub struct Config {
     /// Unfinished games in play that one client address created (since the
     /// server started; a game that left memory, idle, no longer counts).
     pub max_active_games_per_ip: usize,
+    /// Games kept in the store that were made from one client address (an
+    /// IPv6 address by its prefix), on every server: one more drops its
+    /// oldest unfinished casual game, or its oldest finished casual game
+    /// no account played; failing both it is refused (`quota_exceeded`).
+    pub max_kept_games_per_ip: usize,
     /// A game nobody has looked at or played for this long, with no live
     /// connection and no bot thinking, leaves memory (and comes back from
     /// the storage when asked for).
@@ -83,6 +88,15 @@ pub struct Config {
     pub password_queue: usize,
     /// A session unused this long ends (each use renews it).
     pub session_idle: Duration,
+    /// An account plays rated games once it is this old, or has finished
+    /// `rated_min_games` games (services/ratings.rs): puppets made at once
+    /// farm no rating.
+    pub rated_min_age: Duration,
+    pub rated_min_games: usize,
+    /// Seats of one rated game may be taken from one client address (a
+    /// club playing behind one router); otherwise such a game counts for
+    /// nothing, as a puppet's would.
+    pub rated_shared_address: bool,
     /// Session cookies are `Secure` whatever the page's origin says (a
     /// server behind a TLS proxy whose pages are all https).
     pub secure_cookies: bool,
@@ -151,6 +165,7 @@ impl Default for Config {
             bot_workers: std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1)),
             max_new_games_per_hour_per_ip: 60,
             max_active_games_per_ip: 20,
+            max_kept_games_per_ip: 300,
             idle_after: Duration::from_secs(15 * 60),
             expire_after: Some(Duration::from_secs(30 * 24 * 3600)),
             external_bots: Vec::new(),
@@ -162,6 +177,9 @@ impl Default for Config {
             password_cost: PasswordCost::STANDARD,
             password_queue: 32,
             session_idle: Duration::from_secs(30 * 24 * 3600),
+            rated_min_age: Duration::from_secs(24 * 3600),
+            rated_min_games: 5,
+            rated_shared_address: false,
             secure_cookies: false,
             public_url: None,
             passkey_challenge_ttl: Duration::from_secs(5 * 60),
@@ -218,6 +236,9 @@ impl Config {
             bot_delay: Duration::ZERO,
             quick_bots: true,
             password_cost: PasswordCost::TESTS,
+            // (Tests of rated games sign up their players just before.)
+            rated_min_age: Duration::ZERO,
+            rated_min_games: 0,
             ..Config::unlimited()
         }
     }
@@ -237,6 +258,7 @@ impl Config {
             max_spectators_per_ip_per_game: usize::MAX,
             max_new_games_per_hour_per_ip: usize::MAX,
             max_active_games_per_ip: usize::MAX,
+            max_kept_games_per_ip: usize::MAX,
             expire_after: None,
             ..Config::default()
         }
@@ -249,6 +271,12 @@ impl Config {
 pub const PUSH_PER_ENDPOINT: usize = 32;
 /// Browsers (push endpoints) one seat or one account is followed by at most.
 pub const PUSH_PER_TARGET: usize = 8;
+/// Subscriptions made from one client address (an IPv6 address by its
+/// prefix, `Config::ipv6_prefix`) kept at once, by anyone not signed in.
+pub const PUSH_PER_ADDRESS: usize = 64;
+/// Subscriptions made by one signed-in account kept at once: its own share,
+/// apart from its address's.
+pub const PUSH_PER_ACCOUNT: usize = 128;
 
 /// Web Push's settings.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -89,8 +89,11 @@ pub enum ApiError {
     MessageTooLong(usize),
     /// Chat messages faster than one per so many seconds (after a few).
     ChatTooFast(u64),
-    /// The game's chat holds as many messages as it may.
+    /// The players' chat of the game holds as many messages as it may.
     ChatFull(usize),
+    /// So many spectators who are not signed in wrote in the game's chat
+    /// that no new one may.
+    ChatCrowded(usize),
     /// Not every player agreed to the chat's download.
     ChatNotAgreed,
     /// A rematch (or the chat's download) before the game is over.
@@ -158,6 +161,7 @@ impl ApiError {
             ApiError::MessageTooLong(_) => "message_too_long",
             ApiError::ChatTooFast(_) => "chat_too_fast",
             ApiError::ChatFull(_) => "chat_full",
+            ApiError::ChatCrowded(_) => "chat_crowded",
             ApiError::ChatNotAgreed => "chat_not_agreed",
             ApiError::GameNotOver => "game_not_over",
             ApiError::AlreadyAccepted => "already_accepted",
@@ -198,7 +202,9 @@ impl ApiError {
             ApiError::PasskeysUnavailable => StatusCode::NOT_FOUND,
             ApiError::ChallengeExpired => StatusCode::CONFLICT,
             ApiError::PasskeyRefused => StatusCode::UNAUTHORIZED,
-            ApiError::ChatOff | ApiError::ChatFull(_) | ApiError::ChatNotAgreed => StatusCode::FORBIDDEN,
+            ApiError::ChatOff | ApiError::ChatFull(_) | ApiError::ChatCrowded(_) | ApiError::ChatNotAgreed => {
+                StatusCode::FORBIDDEN
+            }
             ApiError::EmptyMessage => StatusCode::BAD_REQUEST,
             ApiError::MessageTooLong(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::ChatTooFast(_) => StatusCode::TOO_MANY_REQUESTS,
@@ -258,15 +264,21 @@ impl ApiError {
             ApiError::EmptyMessage => "the message is empty".into(),
             ApiError::MessageTooLong(max) => format!("a message has at most {max} characters"),
             ApiError::ChatTooFast(secs) => format!("too many messages: one every {secs} seconds, please"),
-            ApiError::ChatFull(max) => format!("this game's chat holds its {max} messages: no more"),
+            ApiError::ChatFull(max) => format!("this game's players' chat holds its {max} messages: no more"),
+            ApiError::ChatCrowded(max) => {
+                format!("{max} spectators wrote in this game's chat already: sign in to write")
+            }
             ApiError::ChatNotAgreed => "the chat is downloaded only when every player agreed to it".into(),
             ApiError::GameNotOver => "the game is not over yet".into(),
             ApiError::AlreadyAccepted => "you accepted the rematch already".into(),
             ApiError::BadSubscription(why) => format!("this push subscription is refused: {why}"),
             ApiError::TooManySubscriptions => format!(
-                "a browser follows at most {} seats or accounts, and a seat or account at most {} browsers",
+                "a browser follows at most {} seats or accounts, a seat or account at most {} browsers, \
+                 and an address keeps at most {} subscriptions ({} when signed in)",
                 crate::config::PUSH_PER_ENDPOINT,
-                crate::config::PUSH_PER_TARGET
+                crate::config::PUSH_PER_TARGET,
+                crate::config::PUSH_PER_ADDRESS,
+                crate::config::PUSH_PER_ACCOUNT
             ),
             ApiError::BadClock(why) => why.clone(),
             ApiError::TimeUp => "your time ran out: the others may hand your seat to a bot".into(),

@@ -47,20 +47,20 @@ pub use qr::MAX_QR_TEXT;
 pub use rating::{bot_rating, rank_seats, update as update_ratings, Pool, Rating, MULTI_SCALE, PROVISIONAL_GAMES};
 pub use routes::MAX_PASSKEY_BODY;
 pub use routes::{
-    app, app_with, COOKIE, COOKIE_MAX_AGE, MAX_ACCOUNT_BODY, MAX_BODY, MAX_RECORD, MAX_SAVED_RULES, MAX_TOKENS,
-    MAX_WS_MESSAGE, SAVES_PER_HOUR,
+    app, app_with, COOKIE, COOKIE_MAX_AGE, DEVICE_COOKIE, MAX_ACCOUNT_BODY, MAX_BODY, MAX_RECORD, MAX_SAVED_RULES,
+    MAX_TOKENS, MAX_WS_MESSAGE, SAVES_PER_HOUR,
 };
 pub use services::games::{rebuild, MoveRequest, SeatToken, Viewer};
 pub use services::passkeys::{passkey_origin, MAX_PASSKEYS, STARTS_PER_ADDRESS};
 pub use services::{hints, review, AppState};
 pub use state::{score_history, StateView};
 pub use store::{
-    hash_token, is_postgres_url, redact_url, Account, AccountGame, AccountRepo, Admission, Beat, Change, ChatMessage,
-    ChatRepo, ChatSettings, ClockRepo, ClusterRepo, Feed, GameChanged, GameRepo, GameSummary, HistoryRow, LobbyRepo,
-    LobbyRow, LobbySweep, NewGame, PasskeyChallenge, PasskeyRepo, Progress, PushRepo, PushSubscription, RatedResult,
-    RatedSeat, RatingChange, RatingRepo, RatingRow, Rematch, RematchRepo, ReviewRepo, RuleSetRepo, SavedRules, Seat,
-    Store, StoreError, StoredGame, StoredPasskey, TableBounds, TurnOf, WaitBounds, Waiting, BEAT_EVERY, DEAD_AFTER,
-    DELETED_ACCOUNT, PG_MIGRATIONS,
+    hash_token, is_postgres_url, redact_url, Account, AccountGame, AccountRepo, Admission, Beat, Change, ChatCaps,
+    ChatMessage, ChatRepo, ChatSettings, ClockRepo, ClusterRepo, Feed, GameChanged, GameRepo, GameSummary, HistoryRow,
+    LobbyRepo, LobbyRow, LobbySweep, NewGame, PasskeyChallenge, PasskeyRepo, Progress, PushRepo, PushSubscription,
+    RatedResult, RatedSeat, RatingChange, RatingRepo, RatingRow, Rematch, RematchRepo, ReviewRepo, Room, RuleSetRepo,
+    SavedRules, Seat, Store, StoreError, StoredGame, StoredPasskey, TableBounds, TurnOf, WaitBounds, Waiting,
+    BEAT_EVERY, DEAD_AFTER, DELETED_ACCOUNT, PG_MIGRATIONS, SPECTATOR_KEYS,
 };
 pub use view::{options_json, replay_json, rules_json, state_json, tiles_json, COLORS};
 

@@ -34,7 +34,7 @@ pub use accounts::MAX_ACCOUNT_BODY;
 pub use common::{MAX_BODY, MAX_RECORD, MAX_TOKENS, MAX_WS_MESSAGE};
 pub use passkeys::MAX_PASSKEY_BODY;
 pub use rulesets::{MAX_SAVED_RULES, SAVES_PER_HOUR};
-pub use session::{COOKIE, COOKIE_MAX_AGE};
+pub use session::{COOKIE, COOKIE_MAX_AGE, DEVICE_COOKIE};
 
 use common::{KeyedLimiter, Shared};
 

@@ -119,6 +119,13 @@ pub struct LegalPlacement {
     /// Whether the abbot may be taken back instead.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub recall: bool,
+    /// Spots the big follower, the builder, the pig may go to (the expansions).
+    #[serde(skip_serializing_if = "Spots::is_empty")]
+    pub big: Spots,
+    #[serde(skip_serializing_if = "Spots::is_empty")]
+    pub builder: Spots,
+    #[serde(skip_serializing_if = "Spots::is_empty")]
+    pub pig: Spots,
 }
 
 /// The legal moves of the player to move, one entry per placement, in the
@@ -137,12 +144,25 @@ pub fn legal_placements(game: &Game) -> Vec<LegalPlacement> {
         for &placement in &placements {
             let none = Spots::default();
             let (at, rot) = (at(placement.pos), placement.rot.quarter_turns());
-            let mut g = LegalPlacement { tile: tile.name(), at, rot, meeple: none, abbot: none, recall: false };
+            let mut g = LegalPlacement {
+                tile: tile.name(),
+                at,
+                rot,
+                meeple: none,
+                abbot: none,
+                recall: false,
+                big: none,
+                builder: none,
+                pig: none,
+            };
             game.each_action(tile, placement, |action| match action {
                 Action::Follower(s) => g.meeple.add(s),
                 Action::Abbot(s) => g.abbot.add(s),
                 Action::Recall => g.recall = true,
                 Action::Pass => {}
+                Action::BigFollower(s) => g.big.add(s),
+                Action::Builder(s) => g.builder.add(s),
+                Action::Pig(s) => g.pig.add(s),
             });
             out.push(g);
         }
@@ -509,7 +529,7 @@ impl StateView {
             count: game.hand(p).len(),
         });
         let thinking = table.thinking_seat();
-        let legal = match game.to_move() {
+        let legal = match table.to_move() {
             Some(p) if viewer.holds(p) && thinking.is_none() && table.bot_to_move().is_none() => {
                 Some(legal_placements(game))
             }
@@ -518,7 +538,13 @@ impl StateView {
         StateView {
             fixed: fixed(&table.fixed, id, game, table.rated),
             version: table.version(),
-            status: if game.is_over() { "finished" } else { "playing" },
+            status: if game.is_over() {
+                "finished"
+            } else if table.aborted() {
+                "aborted"
+            } else {
+                "playing"
+            },
             players,
             you: viewer.seats.iter().map(|p| p.0).collect(),
             board: Laid::all(game),
@@ -535,9 +561,10 @@ impl StateView {
             winners: game.winners().iter().map(|p| p.0).collect(),
             created_at: table.created_at,
             updated_at: table.updated_at,
-            clock: table.clock.as_ref().map(|c| {
-                ClockView::new(c, game, &table.seats, |i| table.seat_online(i), table.updated_at, table.now.ms())
-            }),
+            clock: table
+                .clock
+                .as_ref()
+                .map(|c| ClockView::new(c, game, &table.seats, table.updated_at, table.now.ms())),
         }
     }
 }
@@ -615,7 +642,7 @@ impl LogEntry {
                 at: at(pos),
                 rot: rot.quarter_turns(),
             },
-            Event::FollowerDeployed { turn, player, pos, spot, role } => {
+            Event::FollowerDeployed { turn, player, pos, spot, role, .. } => {
                 LogEntry::Deploy { turn: turn.0, seat: player.0, at: at(pos), spot: spot.name(), role: role.word() }
             }
             Event::FollowerReturned { turn, player, pos, spot } => {

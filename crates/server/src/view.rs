@@ -61,7 +61,13 @@ pub fn summary_json(s: &GameSummary) -> Value {
         .collect();
     json!({
         "id": s.id,
-        "status": if s.progress.finished { "finished" } else { "playing" },
+        "status": if s.progress.finished {
+            "finished"
+        } else if s.progress.aborted {
+            "aborted"
+        } else {
+            "playing"
+        },
         "players": players,
         "rules": s.rules,
         "rules_code": carcassonne::record::rules_from_json(&s.rules).ok().map(|r| r.to_code()),
@@ -148,16 +154,19 @@ fn option_form(o: &RuleOption) -> Value {
 /// The new-game form: presets (with every option's value in each), the
 /// rule options, bot levels (the built-in ones, then the server's programs).
 pub fn options_json(programs: &[crate::bots::ExternalBot]) -> Value {
+    // The page plays no expansion yet (`check_rules`): the form offers none.
+    let web = |o: &&RuleOption| o.expansion().is_none();
     let presets: Vec<Value> = Preset::ALL
         .into_iter()
+        .filter(|&p| !Rules::preset(p).expansions())
         .map(|p| {
             let r = Rules::preset(p);
             let values: Map<String, Value> =
-                RULE_OPTIONS.iter().map(|o| (o.name.to_string(), option_json(o.value(&r)))).collect();
+                RULE_OPTIONS.iter().filter(web).map(|o| (o.name.to_string(), option_json(o.value(&r)))).collect();
             json!({ "name": p.name(), "summary": p.summary(), "values": values, "code": r.to_code() })
         })
         .collect();
-    let options: Vec<Value> = RULE_OPTIONS.iter().map(option_form).collect();
+    let options: Vec<Value> = RULE_OPTIONS.iter().filter(web).map(option_form).collect();
     let levels: Vec<Value> = BotLevel::ALL
         .into_iter()
         .map(|l| json!({ "name": l.name(), "description": l.description() }))

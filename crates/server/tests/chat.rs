@@ -346,7 +346,12 @@ async fn the_websocket_carries_chat_to_those_who_may_read_it() {
     let (id, tokens, _) = create(&app, two_humans()).await;
     let mut ada = connect(&addr, &id, tokens[0].as_deref()).await;
     let mut bob = connect(&addr, &id, tokens[1].as_deref()).await;
-    let mut watcher = connect(&addr, &id, None).await;
+    // A spectator's browser sends its spectator token.
+    let browser = "00112233445566778899aabbccddeeff";
+    let url = format!("ws://{addr}/api/games/{id}/ws?spectator={browser}");
+    let mut watcher = tokio_tungstenite::connect_async(url).await.unwrap().0;
+    let bad = tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{id}/ws?spectator=zz")).await;
+    assert!(bad.is_err(), "a malformed spectator token is refused");
     for ws in [&mut ada, &mut bob, &mut watcher] {
         next_of(ws, "state").await;
     }
@@ -354,6 +359,13 @@ async fn the_websocket_carries_chat_to_those_who_may_read_it() {
     send(&mut watcher, json!({ "type": "chat", "text": "go Ada" })).await;
     let m = next_of(&mut watcher, "chat").await;
     assert_eq!((m["message"]["name"].as_str(), m["message"]["text"].as_str()), (Some("Spectator 1"), Some("go Ada")));
+    // …and the same browser writing from another address is the same spectator.
+    let phone = watch_say(&app, &id, "from my phone", "10.8.8.8", Some(browser), None).await;
+    assert_eq!(
+        (phone.1["message"]["name"].as_str(), phone.1["message"]["spectator"].as_u64()),
+        (Some("Spectator 1"), Some(1))
+    );
+    assert_eq!(next_of(&mut watcher, "chat").await["message"]["text"], "from my phone");
     // …and a player's reaches everyone (the first chat the players see is this one).
     send(&mut ada, json!({ "type": "chat", "text": "Good game" })).await;
     for ws in [&mut ada, &mut bob, &mut watcher] {
@@ -452,4 +464,208 @@ async fn on_two_servers_chat_and_rematch_reach_everyone() {
     assert_eq!(state(&app_one, &new_id, Some(ada_new)).await["players"][1]["name"], "Ada");
     let (status, v) = call(&app_one, "POST", &accept(tokens[0].as_deref().unwrap()), Some("{}")).await;
     assert_eq!((status, v["error"].as_str()), (StatusCode::CONFLICT, Some("already_accepted")));
+}
+
+// ---------------------------------------------------------------- fair play (issue 45, 7)
+
+const HOST: &str = "play.example";
+const ORIGIN: &str = "http://play.example";
+
+/// A signed-in account's session token (an account named `name`, made now).
+async fn account(app: &Router, name: &str) -> String {
+    let body = json!({ "name": name, "password": "correct horse" });
+    let up = page::send(app, page::req(HOST, ORIGIN, "POST", "/api/account/signup", Some(body))).await;
+    assert_eq!(up.status, StatusCode::CREATED, "{}", up.body);
+    up.token()
+}
+
+/// A spectator's message from address `addr`, from a browser holding
+/// `browser` (its spectator token), signed in with `session`: status and body.
+async fn watch_say(
+    app: &Router,
+    id: &str,
+    text: &str,
+    addr: &str,
+    browser: Option<&str>,
+    session: Option<&str>,
+) -> (StatusCode, Value) {
+    let uri = match browser {
+        Some(b) => format!("/api/games/{id}/chat?spectator={b}"),
+        None => format!("/api/games/{id}/chat"),
+    };
+    let r = page::Req {
+        ip: addr.parse().unwrap(),
+        token: session,
+        ..page::req(HOST, ORIGIN, "POST", &uri, Some(json!({ "text": text })))
+    };
+    let a = page::send(app, r).await;
+    (a.status, a.body)
+}
+
+/// The issue's attack, whole: 200 spectators' addresses × 5 messages filled
+/// the game's 1,000-message chat in 2 s, and both players were refused
+/// (`chat_full`). The players' chat has a cap of its own now; the
+/// spectators who are not signed in share a rate per game, and signed-in
+/// spectators have a reserve of their own (the caps' fair shares:
+/// tests/store/chat.rs).
+#[tokio::test]
+async fn a_crowd_of_spectators_never_silences_the_players() {
+    let (app, _) = test_app();
+    let (id, tokens, _) = create(&app, two_humans()).await;
+    let (ada, bob) = (tokens[0].as_deref(), tokens[1].as_deref());
+    assert_eq!(say(&app, &id, ada, "Good luck").await.0, StatusCode::OK);
+    let member = account(&app, "Watcher").await;
+    let signed = watch_say(&app, &id, "signed in and watching", "10.9.0.1", None, Some(&member)).await;
+    assert_eq!(signed.0, StatusCode::OK, "{}", signed.1);
+    let quiet = say_from(&app, &id, None, "a quiet word", "10.9.0.2").await;
+    assert_eq!(quiet.0, StatusCode::OK, "{}", quiet.1);
+    let mut taken = 0;
+    for a in 0..200 {
+        for m in 0..5 {
+            let v =
+                say_from(&app, &id, None, &format!("flood {a}/{m}"), &format!("10.{}.{}.1", 100 + a / 100, a % 100))
+                    .await;
+            match error(&v) {
+                (StatusCode::OK, _) => taken += 1,
+                (StatusCode::TOO_MANY_REQUESTS, "chat_too_fast") => {}
+                other => panic!("a crowd is slowed at worst: {other:?} {}", v.1),
+            }
+        }
+    }
+    assert!(taken >= 30, "the crowd's burst is taken ({taken})");
+    for (token, text) in [(ada, "Still here"), (bob, "Me too")] {
+        let v = say(&app, &id, token, text).await;
+        assert_eq!(v.0, StatusCode::OK, "the players are never refused for the spectators: {}", v.1);
+    }
+    let again = watch_say(&app, &id, "still watching", "10.9.0.1", None, Some(&member)).await;
+    assert_eq!(again.0, StatusCode::OK, "a signed-in spectator is not slowed by the crowd: {}", again.1);
+    assert_eq!(texts(&chat(&app, &id, ada).await), ["Good luck", "Still here", "Me too"]);
+    let all = chat(&app, &id, None).await;
+    let all = all["messages"].as_array().unwrap();
+    let kept = |text: &str| all.iter().any(|m| m["text"] == text);
+    assert!(kept("signed in and watching") && kept("a quiet word") && kept("still watching"));
+}
+
+/// "A muted watcher comes back under a new 'Spectator N' from another
+/// address": a spectator is the same spectator of the game from another
+/// address with the same browser (its spectator token), and from the same
+/// address with another browser; only both new make a new one.
+#[tokio::test]
+async fn a_spectator_stays_themselves_from_another_address() {
+    let (app, _) = test_app();
+    let (id, _, _) = create(&app, two_humans()).await;
+    let (b1, b2) = ("0123456789abcdef0123456789abcdef", "fedcba9876543210fedcba9876543210");
+    let first = watch_say(&app, &id, "hello", "10.0.0.7", Some(b1), None).await;
+    assert_eq!(first.0, StatusCode::OK, "{}", first.1);
+    let me = (first.1["message"]["name"].clone(), first.1["message"]["spectator"].clone());
+    assert_eq!(me, (json!("Spectator 1"), json!(1)));
+    let who = |v: &(StatusCode, Value)| (v.1["message"]["name"].clone(), v.1["message"]["spectator"].clone());
+    assert_eq!(who(&watch_say(&app, &id, "on my phone", "2001:db8:1::5", Some(b1), None).await), me, "the browser");
+    assert_eq!(
+        who(&watch_say(&app, &id, "cookies gone", "2001:db8:1::9", None, None).await),
+        me,
+        "the address (its /64)"
+    );
+    assert_eq!(who(&watch_say(&app, &id, "private window", "10.0.0.7", Some(b2), None).await), me, "the address");
+    let other = watch_say(&app, &id, "someone else", "10.0.0.8", None, None).await;
+    assert_eq!(who(&other), (json!("Spectator 2"), json!(2)));
+    // A malformed token is refused, and changes nothing.
+    let bad = watch_say(&app, &id, "x", "10.0.0.9", Some("nothex"), None).await;
+    assert_eq!((bad.0, bad.1["error"].as_str()), (StatusCode::BAD_REQUEST, Some("bad_request")), "{}", bad.1);
+    assert_eq!(chat(&app, &id, None).await["messages"].as_array().unwrap().len(), 5);
+}
+
+/// "Muting a watcher named 'Bob' also mutes the player 'Bob'": a page mutes
+/// by whose a message is (`seat`, or `spectator`: the spectator's number in
+/// the game, an account's wherever it writes from), never by name.
+#[tokio::test]
+async fn a_spectator_named_as_a_player_is_told_apart() {
+    let (app, _) = test_app();
+    let (id, tokens, _) = create(&app, two_humans()).await;
+    let bob = account(&app, "Bob").await;
+    let player = say(&app, &id, tokens[1].as_deref(), "I am Bob, playing").await;
+    let watcher = watch_say(&app, &id, "I am Bob, watching", "10.0.0.5", None, Some(&bob)).await;
+    assert_eq!(watcher.0, StatusCode::OK, "{}", watcher.1);
+    let (p, w) = (&player.1["message"], &watcher.1["message"]);
+    assert_eq!((p["name"].as_str(), w["name"].as_str()), (Some("Bob"), Some("Bob")));
+    assert_eq!((p["seat"].clone(), p.get("spectator")), (json!(1), None));
+    assert_eq!((w.get("seat"), w["spectator"].clone(), w["account"].clone()), (None, json!(1), json!(true)));
+    // The account is the same spectator from anywhere, in any browser.
+    let again =
+        watch_say(&app, &id, "from the train", "10.7.7.7", Some("00000000000000000000000000000001"), Some(&bob));
+    assert_eq!(again.await.1["message"]["spectator"], 1);
+}
+
+/// The names `n` spectators from addresses of their own get, writing at
+/// once, each through one of `apps` in turn.
+async fn names_written_at_once(apps: &[Router], id: &str, n: usize) -> Vec<String> {
+    let tasks: Vec<_> = (0..n)
+        .map(|i| {
+            let (app, id) = (apps[i % apps.len()].clone(), id.to_string());
+            tokio::spawn(async move { say_from(&app, &id, None, "hi", &format!("10.3.0.{i}")).await })
+        })
+        .collect();
+    let mut names = Vec::new();
+    for t in tasks {
+        let (status, v) = t.await.unwrap();
+        assert_eq!(status, StatusCode::OK, "{v}");
+        names.push(v["message"]["name"].as_str().unwrap().to_string());
+    }
+    names.sort();
+    names
+}
+
+/// "Two watchers writing at once often get the same name": the numbers
+/// are given out in the store, at once (`ChatRepo::spectator`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spectators_writing_at_once_get_names_of_their_own() {
+    let (app, _) = test_app();
+    let (id, _, _) = create(&app, two_humans()).await;
+    let names = names_written_at_once(&[app], &id, 24).await;
+    let mut expected: Vec<String> = (1..=24).map(|n| format!("Spectator {n}")).collect();
+    expected.sort();
+    assert_eq!(names, expected, "one name each");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_two_servers_spectators_writing_at_once_get_names_of_their_own() {
+    let Some(server) = pg::server_url() else { return };
+    let schema = pg::Schema::new(&server);
+    let apps = [
+        carcassonne_server::app(AppState::new(Store::postgres(&schema.url()).await.unwrap(), Config::quick())),
+        carcassonne_server::app(AppState::new(Store::postgres(&schema.url()).await.unwrap(), Config::quick())),
+    ];
+    let (id, _, _) = create(&apps[0], two_humans()).await;
+    let mut names = names_written_at_once(&apps, &id, 16).await;
+    names.dedup();
+    assert_eq!(names.len(), 16, "one name each: {names:?}");
+}
+
+/// A database from before spectators were numbered in the store: those
+/// who wrote keep their numbers (their address's hash is the key it is
+/// now), and the next is numbered after them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgresql_spectators_numbered_before_keep_their_numbers() {
+    let Some(server) = pg::server_url() else { return };
+    let schema = pg::Schema::new(&server);
+    let mut sql =
+        String::from("CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version VALUES (15);");
+    for m in &carcassonne_server::PG_MIGRATIONS[..15] {
+        sql.push_str(m);
+        sql.push(';');
+    }
+    sql.push_str(
+        "INSERT INTO games (id, setup, seats, progress, created_at, updated_at) VALUES ('g', '{}', '[]', '{}', 1, 1);
+         INSERT INTO chat_messages (game_id, seq, seat, author, name, text, at) VALUES
+             ('g', 1, 0, 'seat:0', 'Ada', 'hi', 1), ('g', 2, NULL, 'h1', 'Spectator 1', 'hi', 1),
+             ('g', 3, NULL, 'h2', 'Eve', 'hi', 1), ('g', 4, NULL, 'h3', 'Spectator 3', 'hi', 1),
+             ('g', 5, NULL, 'h1', 'Spectator 1', 'hi', 1), ('g', 6, NULL, 'h4', 'Spectator Sport', 'hi', 1);",
+    );
+    schema.rows(&sql);
+    let store = schema.open().await;
+    let numbers: Vec<(u64, Option<u32>)> =
+        store.chat.messages("g").await.unwrap().iter().map(|m| (m.seq, m.spectator)).collect();
+    assert_eq!(numbers, [(1, None), (2, Some(1)), (3, None), (4, Some(3)), (5, Some(1)), (6, None)]);
+    assert_eq!(store.chat.spectator("g", &["h1".to_string()], 9).await.unwrap(), Some(1));
+    assert_eq!(store.chat.spectator("g", &["someone new".to_string()], 9).await.unwrap(), Some(4));
 }

@@ -119,98 +119,224 @@ async fn real_time_counts_from_the_offer_and_adds_the_increment() {
     assert!(events(&v).is_empty());
 }
 
+/// A real-time game where Ada (seat 0) has moved at once: Bob's clock runs.
+async fn started(app: &Router, clock: Value) -> (String, Vec<Option<String>>, Value) {
+    let (id, tokens, s) = create(app, timed(clock)).await;
+    let (status, v) = post_move(app, &id, tokens[0].as_deref().unwrap(), &pick_move(&s, 0, false)).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let s = state(app, &id, tokens[1].as_deref()).await;
+    (id, tokens, s)
+}
+
 #[tokio::test]
-async fn time_runs_out_a_bot_is_handed_the_seat_and_its_player_takes_it_back() {
+async fn time_runs_out_a_bot_is_handed_the_seat_and_keeps_it() {
     let (app, server) = test_app();
-    let (id, tokens, s) = create(&app, timed(json!({ "kind": "realtime", "minutes": 1, "increment": 0 }))).await;
+    let (id, tokens, s) = started(&app, json!({ "kind": "realtime", "minutes": 1, "increment": 0 })).await;
     let (t0, t1) = (tokens[0].as_deref().unwrap(), tokens[1].as_deref().unwrap());
     // Not yet: the seat has time left.
-    let (status, v) = hand_over(&app, &id, t1, json!({ "seat": 0, "level": "random" })).await;
+    let (status, v) = hand_over(&app, &id, t0, json!({ "seat": 1, "level": "random" })).await;
     assert_eq!((status, v["error"].as_str()), (StatusCode::CONFLICT, Some("not_away")), "{v}");
 
     server.games.now().advance(MINUTE + Duration::from_secs(1));
     // A move after the deadline is refused, whether or not the sweeper acted yet.
-    let (status, v) = post_move(&app, &id, t0, &pick_move(&s, 0, false)).await;
+    let (status, v) = post_move(&app, &id, t1, &pick_move(&s, 0, false)).await;
     assert_eq!((status, v["error"].as_str()), (StatusCode::CONFLICT, Some("time_up")), "{v}");
     server.clocks.sweep().await.unwrap();
-    let s = state(&app, &id, Some(t1)).await;
-    assert_eq!(s["version"], 0);
-    assert_eq!(s["clock"]["expired"], json!([0]), "{}", s["clock"]);
-    assert_eq!(s["clock"]["timed_out"], 0);
-    assert_eq!(s["clock"]["remaining"][0], 0);
-    assert_eq!(s["clock"]["may_hand_over"], json!([0]));
-    assert_eq!(events(&s), ["timeout:0"]);
+    let s = state(&app, &id, Some(t0)).await;
+    assert_eq!(s["version"], 1);
+    assert_eq!(s["clock"]["expired"], json!([1]), "{}", s["clock"]);
+    assert_eq!(s["clock"]["timed_out"], 1);
+    assert_eq!(s["clock"]["remaining"][1], 0);
+    assert_eq!(s["clock"]["may_hand_over"], json!([1]));
+    assert_eq!(events(&s), ["timeout:1"]);
 
     // Refusals: one's own seat, a bot level nobody knows, a seat that is
     // not there, no token, an unknown field.
-    let (status, v) = hand_over(&app, &id, t0, json!({ "seat": 0 })).await;
+    let (status, v) = hand_over(&app, &id, t1, json!({ "seat": 1 })).await;
     assert_eq!((status, v["error"].as_str()), (StatusCode::FORBIDDEN, Some("unauthorized")), "{v}");
-    let (status, v) = hand_over(&app, &id, t1, json!({ "seat": 0, "level": "grandmaster" })).await;
+    let (status, v) = hand_over(&app, &id, t0, json!({ "seat": 1, "level": "grandmaster" })).await;
     assert_eq!((status, v["error"].as_str()), (StatusCode::BAD_REQUEST, Some("bad_request")), "{v}");
-    let (status, v) = hand_over(&app, &id, t1, json!({ "seat": 5 })).await;
+    let (status, v) = hand_over(&app, &id, t0, json!({ "seat": 5 })).await;
     assert_eq!((status, v["error"].as_str()), (StatusCode::BAD_REQUEST, Some("bad_request")), "{v}");
-    let (status, v) = call(&app, "POST", &format!("/api/games/{id}/handover"), Some(r#"{"seat":0}"#)).await;
+    let (status, v) = call(&app, "POST", &format!("/api/games/{id}/handover"), Some(r#"{"seat":1}"#)).await;
     assert_eq!((status, v["error"].as_str()), (StatusCode::FORBIDDEN, Some("unauthorized")), "{v}");
-    let (status, v) = hand_over(&app, &id, t1, json!({ "seat": 0, "speed": 3 })).await;
+    let (status, v) = hand_over(&app, &id, t0, json!({ "seat": 1, "speed": 3 })).await;
     assert_eq!((status, v["error"].as_str()), (StatusCode::BAD_REQUEST, Some("bad_request")), "{v}");
-    assert_eq!(state(&app, &id, Some(t1)).await["clock"]["standin"], json!([null, null]), "nothing changed");
+    assert_eq!(state(&app, &id, Some(t0)).await["clock"]["standin"], json!([null, null]), "nothing changed");
 
-    // Seat 1 hands seat 0 to a random bot: it moves for it.
-    let (status, v) = hand_over(&app, &id, t1, json!({ "seat": 0, "level": "random" })).await;
+    // Ada hands Bob's seat to a random bot: it moves for it.
+    let (status, v) = hand_over(&app, &id, t0, json!({ "seat": 1, "level": "random" })).await;
     assert_eq!(status, StatusCode::OK, "{v}");
-    let s = wait_for(&app, &id, Some(t1), |s| s["version"] == 1).await;
-    assert_eq!(s["clock"]["standin"], json!(["random", null]));
-    assert_eq!(events(&s), ["timeout:0", "bot:0"]);
-    assert_eq!(s["clock"]["events"][1]["by"], 1);
+    let s = wait_for(&app, &id, Some(t0), |s| s["version"] == 2).await;
+    assert_eq!(s["clock"]["standin"], json!([null, "random"]));
+    assert_eq!(events(&s), ["timeout:1", "bot:1"]);
+    assert_eq!(s["clock"]["events"][1]["by"], 0);
     // A second handover of the same seat is refused.
-    let (status, v) = hand_over(&app, &id, t1, json!({ "seat": 0 })).await;
+    let (status, v) = hand_over(&app, &id, t0, json!({ "seat": 1 })).await;
     assert_eq!((status, v["error"].as_str()), (StatusCode::BAD_REQUEST, Some("bad_request")), "{v}");
     // The bot keeps the seat while its player is away: it moves again.
-    let (status, v) = post_move(&app, &id, t1, &pick_move(&s, 0, false)).await;
-    assert_eq!(status, StatusCode::OK, "{v}");
-    let s = wait_for(&app, &id, Some(t1), |s| s["version"] == 3).await;
-    assert_eq!(s["turn"]["seat"], 1);
-    // Seat 0 is still refused: a bot plays it.
-    let (status, _) = post_move(&app, &id, t0, &pick_move(&s, 0, false)).await;
-    assert_eq!(status, StatusCode::CONFLICT);
-
-    // Its player comes back: the seat is theirs at once (untimed: their
-    // time ran out), the log says so.
-    let (status, v) = call(&app, "POST", &format!("/api/games/{id}/back?token={t0}"), Some("{}")).await;
-    assert_eq!(status, StatusCode::OK, "{v}");
-    assert_eq!(v["clock"]["standin"], json!([null, null]));
-    assert_eq!(events(&v), ["timeout:0", "bot:0", "back:0"]);
-    let s = state(&app, &id, Some(t1)).await;
-    let (status, v) = post_move(&app, &id, t1, &pick_move(&s, 0, false)).await;
-    assert_eq!(status, StatusCode::OK, "{v}");
-    assert_eq!(v["clock"]["running"], Value::Null, "seat 0 plays on untimed: {}", v["clock"]);
-    server.games.now().advance(10 * MINUTE);
-    server.clocks.sweep().await.unwrap();
-    let s = state(&app, &id, Some(t0)).await;
-    assert_eq!(s["version"], 4, "no bot moved for the returned player");
     let (status, v) = post_move(&app, &id, t0, &pick_move(&s, 0, false)).await;
     assert_eq!(status, StatusCode::OK, "{v}");
+    let s = wait_for(&app, &id, Some(t0), |s| s["version"] == 4).await;
+    assert_eq!(s["turn"]["seat"], 0);
+    // Bob is still refused: a bot plays his seat.
+    let (status, _) = post_move(&app, &id, t1, &pick_move(&s, 0, false)).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+
+    // Bob comes back: in real time a seat whose flag fell moves no more
+    // (issue 45, 8): the bot keeps it, the seat's moves are refused.
+    let (status, v) = call(&app, "POST", &format!("/api/games/{id}/back?token={t1}"), Some("{}")).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["clock"]["standin"], json!([null, "random"]), "the bot keeps the seat");
+    assert_eq!(events(&v), ["timeout:1", "bot:1"]);
+    let s = state(&app, &id, Some(t0)).await;
+    let (status, v) = post_move(&app, &id, t0, &pick_move(&s, 0, false)).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let s = wait_for(&app, &id, Some(t1), |s| s["version"] == 6).await;
+    assert_eq!(s["turn"]["seat"], 0, "the bot moved for Bob again");
 }
 
+/// Issue 45, 8: a move after the flag fell is refused, also once the
+/// sweeper acted (the seat has no deadline then) and during the grace
+/// minute, before any bot stands in.
 #[tokio::test]
-async fn with_nobody_acting_a_normal_bot_takes_the_seat_after_the_grace_minute() {
+async fn after_the_flag_fell_the_seat_never_moves_again() {
     let (app, server) = test_app();
-    let (id, tokens, _) = create(&app, timed(json!({ "kind": "realtime", "minutes": 1, "increment": 0 }))).await;
+    let (id, tokens, s) = started(&app, json!({ "kind": "realtime", "minutes": 1, "increment": 0 })).await;
     let t1 = tokens[1].as_deref().unwrap();
+    server.games.now().advance(MINUTE + Duration::from_secs(6));
+    server.clocks.sweep().await.unwrap();
+    let after = state(&app, &id, Some(t1)).await;
+    assert_eq!(after["clock"]["expired"], json!([1]));
+    assert_eq!(after["clock"]["standin"], json!([null, null]), "the grace minute: no bot yet");
+    let (status, v) = post_move(&app, &id, t1, &pick_move(&s, 0, false)).await;
+    assert_eq!((status, v["error"].as_str()), (StatusCode::CONFLICT, Some("time_up")), "{v}");
+    // Nor after the grace, when a bot took the seat and the player asks for it back.
     server.games.now().advance(MINUTE + Duration::from_secs(1));
     server.clocks.sweep().await.unwrap();
+    let s = wait_for(&app, &id, Some(t1), |s| s["version"] == 2).await;
+    assert_eq!(s["clock"]["standin"], json!([null, "random"]));
+    call(&app, "POST", &format!("/api/games/{id}/back?token={t1}"), Some("{}")).await;
+    assert_eq!(state(&app, &id, Some(t1)).await["clock"]["standin"], json!([null, "random"]));
+    assert_eq!(state(&app, &id, Some(t1)).await["version"], 2, "nothing moved meanwhile");
+}
+
+/// Issue 45, 8: a player who keeps the page open and never moves holds
+/// nobody hostage: after the away minutes the others may hand the seat
+/// over, the page open or not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_open_page_that_never_moves_may_be_handed_over() {
+    use futures_util::StreamExt;
+    let (app, server) = test_app();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(carcassonne_server::serve_on(listener, server.clone()));
+    let body = json!({ "seats": [ { "kind": "human" }, { "kind": "human" } ], "away_minutes": 3 });
+    let (id, tokens, _) = create(&app, body).await;
+    let (t0, t1) = (tokens[0].as_deref().unwrap(), tokens[1].as_deref().unwrap());
+    let (mut page, _) =
+        tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{id}/ws?token={t0}")).await.unwrap();
+    page.next().await.unwrap().unwrap();
+    let s = wait_for(&app, &id, Some(t1), |s| s["players"][0]["online"] == true).await;
+    assert_eq!(s["clock"]["may_hand_over"], json!([]));
+    server.games.now().advance(3 * MINUTE + Duration::from_secs(1));
     let s = state(&app, &id, Some(t1)).await;
-    assert_eq!(events(&s), ["timeout:0"]);
+    assert_eq!(s["players"][0]["online"], true, "the page is still open");
+    assert_eq!(s["clock"]["may_hand_over"], json!([0]));
+    let (status, v) = hand_over(&app, &id, t1, json!({ "seat": 0, "level": "random" })).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    wait_for(&app, &id, Some(t1), |s| s["version"] == 1).await;
+    drop(page);
+}
+
+/// With nobody acting, a bot takes the seat after the grace minute: the
+/// cheapest, a random bot, when no person of the game is here (issue 45,
+/// 4: abandoned games cost next to nothing), else a normal one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_nobody_acting_a_bot_takes_the_seat_after_the_grace_minute() {
+    use futures_util::StreamExt;
+    let (app, server) = test_app();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(carcassonne_server::serve_on(listener, server.clone()));
+    let clock = json!({ "kind": "realtime", "minutes": 1, "increment": 0 });
+    let (left, left_tokens, _) = started(&app, clock.clone()).await;
+    let (here, here_tokens, _) = started(&app, clock).await;
+    // Ada's page stays open on the second game.
+    let t0 = here_tokens[0].as_deref().unwrap();
+    let (mut page, _) =
+        tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{here}/ws?token={t0}")).await.unwrap();
+    page.next().await.unwrap().unwrap();
+    wait_for(&app, &here, Some(t0), |s| s["players"][0]["online"] == true).await;
+
+    let t1 = left_tokens[1].as_deref().unwrap();
+    server.games.now().advance(MINUTE + Duration::from_secs(1));
+    server.clocks.sweep().await.unwrap();
+    let s = state(&app, &left, Some(t1)).await;
+    assert_eq!(events(&s), ["timeout:1"]);
     assert!(near(ms(&s["clock"]["left_ms"]), 60_000, 1000), "the grace: {}", s["clock"]);
     server.games.now().advance(Duration::from_secs(30));
     server.clocks.sweep().await.unwrap();
-    assert_eq!(state(&app, &id, Some(t1)).await["clock"]["standin"], json!([null, null]), "still in the grace");
+    assert_eq!(state(&app, &left, Some(t1)).await["clock"]["standin"], json!([null, null]), "still in the grace");
     server.games.now().advance(Duration::from_secs(31));
     server.clocks.sweep().await.unwrap();
-    let s = wait_for(&app, &id, Some(t1), |s| s["version"] == 1).await;
-    assert_eq!(s["clock"]["standin"], json!(["normal", null]));
-    assert_eq!(events(&s), ["timeout:0", "bot:0"]);
+    let s = wait_for(&app, &left, Some(t1), |s| s["version"] == 2).await;
+    assert_eq!(s["clock"]["standin"], json!([null, "random"]), "nobody is here: the cheapest bot");
+    assert_eq!(events(&s), ["timeout:1", "bot:1"]);
     assert_eq!(s["clock"]["events"][1]["by"], Value::Null, "the server handed it over");
+    let s = wait_for(&app, &here, Some(t0), |s| s["version"] == 2).await;
+    assert_eq!(s["clock"]["standin"], json!([null, "normal"]), "Ada is here: a normal bot");
+    drop(page);
+}
+
+/// Issue 45, 4: real-time games made and left before anyone moved are
+/// aborted when the first clock runs out, not played by bots (5 addresses
+/// made 100 1+0 games and left; bots played all 100).
+#[tokio::test]
+async fn a_real_time_game_nobody_moved_in_is_aborted_not_played_by_bots() {
+    let (app, server) = test_app();
+    let clock = json!({ "kind": "realtime", "minutes": 1, "increment": 0 });
+    let mut games = Vec::new();
+    for i in 0..100 {
+        // Half against a bot that would search for every move.
+        let seats = if i % 2 == 0 {
+            json!([ { "kind": "human" }, { "kind": "human" } ])
+        } else {
+            json!([ { "kind": "human" }, { "kind": "bot", "level": "normal" } ])
+        };
+        let (id, tokens, _) = create(&app, json!({ "seats": seats, "clock": clock })).await;
+        games.push((id, tokens));
+    }
+    server.games.now().advance(MINUTE + Duration::from_secs(1));
+    while server.clocks.sweep().await.unwrap() > 0 {}
+    server.games.now().advance(10 * MINUTE);
+    while server.clocks.sweep().await.unwrap() > 0 {}
+    assert_eq!(server.bots.thoughts(), 0, "no bot thought about an abandoned game");
+    for (id, tokens) in &games {
+        let t0 = tokens[0].as_deref().unwrap();
+        let s = state(&app, id, Some(t0)).await;
+        assert_eq!((s["status"].as_str(), &s["version"]), (Some("aborted"), &json!(0)), "{}", s["clock"]);
+        assert_eq!(events(&s), ["aborted:0"]);
+        assert_eq!(s["legal"], Value::Null);
+        assert_eq!(s["clock"]["may_hand_over"], json!([]));
+    }
+    // Nobody moves in an aborted game; nobody hands a seat over; the lists say so.
+    let (id, tokens) = &games[0];
+    let (t0, t1) = (tokens[0].as_deref().unwrap(), tokens[1].as_deref().unwrap());
+    let s = state(&app, id, Some(t0)).await;
+    let mv = json!({ "version": 0, "tile": s["turn"]["tiles"][0], "at": [0, 1], "rot": 0 });
+    let (status, v) = post_move(&app, id, t0, &mv).await;
+    assert_eq!((status, v["error"].as_str()), (StatusCode::CONFLICT, Some("game_over")), "{v} {s}");
+    let (status, v) = hand_over(&app, id, t1, json!({ "seat": 0 })).await;
+    assert_eq!((status, v["error"].as_str()), (StatusCode::CONFLICT, Some("game_over")), "{v}");
+    let (status, v) = call(&app, "GET", &format!("/api/games?ids={id}"), None).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let line = v["games"].as_array().unwrap().iter().find(|g| g["id"] == *id).cloned().unwrap_or_default();
+    assert_eq!(line["status"], "aborted", "{v}");
+    assert_eq!(line["to_move"], Value::Null);
+    let body = json!({ "games": { id.clone(): [t0] } }).to_string();
+    let (status, v) = call(&app, "POST", "/api/yourturn", Some(&body)).await;
+    assert_eq!((status, v["games"].clone()), (StatusCode::OK, json!([])), "{v}");
 }
 
 #[tokio::test]
@@ -330,9 +456,9 @@ async fn two_servers_act_on_an_expiry_once() {
     let (a, a_state) = with_store(a_store, Duration::ZERO);
     let (b, b_state) = with_store(b_store, Duration::ZERO);
     for round in 0..5 {
-        let (id, tokens, _) = create(&a, timed(json!({ "kind": "realtime", "minutes": 1, "increment": 0 }))).await;
-        let t1 = tokens[1].as_deref().unwrap();
-        // Both hold the game in memory.
+        let (id, tokens, _) = started(&a, json!({ "kind": "realtime", "minutes": 1, "increment": 0 })).await;
+        let t1 = tokens[0].as_deref().unwrap();
+        // Both hold the game in memory (Ada has moved: Bob's clock runs).
         state(&b, &id, Some(t1)).await;
         let by = MINUTE + Duration::from_secs(1);
         a_state.games.now().advance(by);
@@ -342,14 +468,14 @@ async fn two_servers_act_on_an_expiry_once() {
         let (x, y) = tokio::join!(a_state.clocks.sweep(), b_state.clocks.sweep());
         x.unwrap();
         y.unwrap();
-        let on_a = wait_for(&a, &id, Some(t1), |s| s["clock"]["expired"] == json!([0])).await;
-        let on_b = wait_for(&b, &id, Some(t1), |s| s["clock"]["expired"] == json!([0])).await;
-        assert_eq!(events(&on_a), ["timeout:0"], "round {round}");
+        let on_a = wait_for(&a, &id, Some(t1), |s| s["clock"]["expired"] == json!([1])).await;
+        let on_b = wait_for(&b, &id, Some(t1), |s| s["clock"]["expired"] == json!([1])).await;
+        assert_eq!(events(&on_a), ["timeout:1"], "round {round}");
         assert_eq!(on_a["clock"]["events"], on_b["clock"]["events"]);
         // A handover on one server shows on the other.
-        let (status, v) = hand_over(&b, &id, t1, json!({ "seat": 0, "level": "random" })).await;
+        let (status, v) = hand_over(&b, &id, t1, json!({ "seat": 1, "level": "random" })).await;
         assert_eq!(status, StatusCode::OK, "{v}");
-        let s = wait_a_while(&a, &id, Some(t1), |s| s["version"] == 1).await;
+        let s = wait_a_while(&a, &id, Some(t1), |s| s["version"] == 2).await;
         let Some(s) = s else {
             // (This failed when a server's change feed began listening after
             // the other had acted on the expiry: the feed's look back did not
@@ -368,9 +494,9 @@ async fn two_servers_act_on_an_expiry_once() {
                 on_b["clock"],
             );
         };
-        assert_eq!(s["clock"]["standin"], json!(["random", null]));
+        assert_eq!(s["clock"]["standin"], json!([null, "random"]));
         let stored = schema.one(&format!("SELECT count(*) FROM games WHERE id = '{id}' AND deadline IS NOT NULL"));
-        assert_eq!(stored, "1", "seat 1 to move has a deadline");
+        assert_eq!(stored, "1", "seat 0 to move has a deadline");
     }
     drop((a_state, b_state));
 }

@@ -140,6 +140,7 @@ async fn a_move_caught_up_while_the_bot_thinks_does_not_leave_it_thinking() {
         winners: vec![],
         at: 1,
         bot_turn: false,
+        aborted: false,
     };
     store.games.append_move(&id, 1, &RecordMove::from_move(&bot_move), &progress).await.unwrap();
     news.send(Change::Moved(GameChanged { id: id.clone(), moves: 2 })).unwrap();

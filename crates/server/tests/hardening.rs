@@ -356,6 +356,29 @@ async fn one_address_may_hold_only_so_many_unfinished_games() {
     assert_eq!(create_from("127.0.0.3", server.addr, people).await.0, 201, "another address is not held back");
 }
 
+/// The store keeps so many games per address: one more drops the
+/// address's oldest unfinished casual game (it is gone for everybody, and
+/// leaves memory too); another address's games are untouched.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_address_keeps_only_so_many_games_in_the_store() {
+    let server = start(Config { max_kept_games_per_ip: 2, ..Config::quick() }).await;
+    let people = json!([{ "kind": "human" }, { "kind": "human" }]);
+    let (status, v) = create_from("127.0.0.9", server.addr, people.clone()).await;
+    assert_eq!(status, 201, "{v}");
+    let theirs = v["id"].as_str().unwrap().to_string();
+    let mut ids = Vec::new();
+    for _ in 0..3 {
+        let (status, v) = create_from("127.0.0.8", server.addr, people.clone()).await;
+        assert_eq!(status, 201, "{v}");
+        ids.push(v["id"].as_str().unwrap().to_string());
+    }
+    let status = |id: String| async move { request(server.addr, &format!("GET /api/games/{id} HTTP/1.1"), "").await.0 };
+    assert_eq!(status(ids[0].clone()).await, 404, "the oldest made room");
+    assert_eq!(status(ids[1].clone()).await, 200);
+    assert_eq!(status(ids[2].clone()).await, 200);
+    assert_eq!(status(theirs).await, 200, "another address keeps its game");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_address_may_start_only_so_many_games_an_hour() {
     let server =

@@ -17,8 +17,8 @@ use axum::http::StatusCode;
 use axum::Router;
 use carcassonne::record::{Record, RecordMove};
 use carcassonne_server::{
-    hash_token, rebuild, serve_on, AppState, Beat, BotLevel, Change, ChatMessage, ClusterRepo, Feed, NewGame, Progress,
-    Seat, Store, StoreError,
+    hash_token, rebuild, serve_on, AppState, Beat, BotLevel, Change, ChatCaps, ChatMessage, ClusterRepo, Feed, NewGame,
+    Progress, Seat, Store, StoreError,
 };
 use common::pg::{server_url, Schema};
 use common::{call, create, post_move, state, two_humans, with_store};
@@ -53,15 +53,32 @@ fn new_game(id: &str) -> NewGame {
         public: false,
         clock: None,
         deadline: None,
+        owner: None,
     }
 }
 
 fn a_move() -> RecordMove {
-    RecordMove { tile: "E".into(), at: [0, -1], rot: 2, meeple: Some("S".into()), abbot: None, recall: None }
+    RecordMove {
+        tile: "E".into(),
+        at: [0, -1],
+        rot: 2,
+        meeple: Some("S".into()),
+        abbot: None,
+        recall: None,
+        ..Default::default()
+    }
 }
 
 fn progress(at: i64, finished: bool) -> Progress {
-    Progress { finished, scores: vec![4, 0], to_move: (!finished).then_some(1), winners: vec![], at, bot_turn: false }
+    Progress {
+        finished,
+        scores: vec![4, 0],
+        to_move: (!finished).then_some(1),
+        winners: vec![],
+        at,
+        bot_turn: false,
+        aborted: false,
+    }
 }
 
 // ---------------------------------------------------------------- migrations and connecting
@@ -306,9 +323,12 @@ async fn chat_written_while_the_feed_is_away_is_told_when_it_comes_back() {
         name: "Ada".into(),
         text: "still there?".into(),
         at,
+        spectator: None,
+        account: false,
         author: "seat:0".into(),
     };
-    let seq = a.chat.add("g1", &line, 100).await.unwrap().expect("room for it");
+    let caps = ChatCaps { players: 100, accounts: 100, others: 100 };
+    let seq = a.chat.add("g1", &line, &caps).await.unwrap().expect("room for it");
     // A rematch accepted meanwhile, too: the pages there read it again.
     assert!(a.rematches.accept("g1", 0, "hash").await.unwrap());
     cut_feed(&schema);

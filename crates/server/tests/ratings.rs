@@ -97,13 +97,28 @@ struct Server {
 }
 
 fn server() -> Server {
-    let store: Store = Store::in_memory().unwrap();
-    let state = AppState::new(store, Config { bot_delay: std::time::Duration::ZERO, ..Config::quick() });
+    server_with(Config { bot_delay: std::time::Duration::ZERO, ..Config::quick() })
+}
+
+fn server_with(config: Config) -> Server {
+    let state = AppState::new(Store::in_memory().unwrap(), config);
     Server { app: app(state.clone()), state }
 }
 
 /// A request from the server's own page, with the session `cookie`.
 async fn send(s: &Server, method: &str, uri: &str, body: Option<Value>, cookie: Option<&str>) -> (StatusCode, Value) {
+    send_from(s, None, method, uri, body, cookie).await
+}
+
+/// [`send`] from client address 192.0.2.`ip` (by default each account's own).
+async fn send_from(
+    s: &Server,
+    ip: Option<u8>,
+    method: &str,
+    uri: &str,
+    body: Option<Value>,
+    cookie: Option<&str>,
+) -> (StatusCode, Value) {
     let mut b = Request::builder().method(method).uri(uri).header("host", HOST).header("origin", ORIGIN);
     if body.is_some() {
         b = b.header("content-type", "application/json");
@@ -112,7 +127,12 @@ async fn send(s: &Server, method: &str, uri: &str, body: Option<Value>, cookie: 
         b = b.header("cookie", format!("{COOKIE}={t}"));
     }
     let mut request = b.body(body.map(|v| Body::from(v.to_string())).unwrap_or_else(Body::empty)).unwrap();
-    request.extensions_mut().insert(ConnectInfo(SocketAddr::new("192.0.2.7".parse().unwrap(), 40_000)));
+    // Each account from an address of its own (seats of one rated game
+    // taken from one address count for nothing).
+    let ip = ip.unwrap_or_else(|| {
+        cookie.map_or(7, |c| c.bytes().fold(7u8, |h, b| h.wrapping_mul(31).wrapping_add(b)) % 200 + 10)
+    });
+    request.extensions_mut().insert(ConnectInfo(SocketAddr::new([192, 0, 2, ip].into(), 40_000)));
     let resp = s.app.clone().oneshot(request).await.unwrap();
     let status = resp.status();
     let cookie = resp.headers().get("set-cookie").map(|v| v.to_str().unwrap().to_string());
@@ -387,7 +407,17 @@ fn new_game(id: &str, seats: Vec<Seat>) -> NewGame {
         r#"{ "format": 1, "rules": { "preset": "standard" }, "players": ["Ada", "Bob"], "deck": ["E", "V"] }"#,
     )
     .unwrap();
-    NewGame { id: id.into(), record, live_seed: None, seats, created_at: 1, public: false, clock: None, deadline: None }
+    NewGame {
+        id: id.into(),
+        record,
+        live_seed: None,
+        seats,
+        created_at: 1,
+        public: false,
+        clock: None,
+        deadline: None,
+        owner: None,
+    }
 }
 
 fn human(name: &str, token: &str) -> Seat {
@@ -401,8 +431,8 @@ async fn unsettled_game(store: &Store) {
     store.accounts.create(&account("b1", "Bob")).await.unwrap();
     store.games.create(&new_game("u", vec![human("Ada", "au"), human("Bob", "bu")])).await.unwrap();
     store.ratings.mark_rated("u", "duel").await.unwrap();
-    store.ratings.link_seat("u", &hash_token("au"), "a1").await.unwrap();
-    store.ratings.link_seat("u", &hash_token("bu"), "b1").await.unwrap();
+    store.ratings.link_seat("u", &hash_token("au"), "a1", None).await.unwrap();
+    store.ratings.link_seat("u", &hash_token("bu"), "b1", None).await.unwrap();
     let m = carcassonne::record::RecordMove {
         tile: "E".into(),
         at: [0, -1],
@@ -410,9 +440,17 @@ async fn unsettled_game(store: &Store) {
         meeple: None,
         abbot: None,
         recall: None,
+        ..Default::default()
     };
-    let done =
-        Progress { finished: true, scores: vec![3, 10], to_move: None, winners: vec![1], at: 5, bot_turn: false };
+    let done = Progress {
+        finished: true,
+        scores: vec![3, 10],
+        to_move: None,
+        winners: vec![1],
+        at: 5,
+        bot_turn: false,
+        aborted: false,
+    };
     store.games.append_move("u", 0, &m, &done).await.unwrap();
 }
 
@@ -538,4 +576,106 @@ async fn a_seat_linked_on_another_server_is_linked_on_every_server() {
     let stored = a.store().games.load(&rematch).await.unwrap().unwrap();
     assert!(stored.seats.iter().all(|s| s.account().is_some()), "{:?}", stored.seats);
     assert!(a.store().ratings.rated(&rematch).await.unwrap().is_some(), "the rematch is rated");
+}
+
+/// A rated duel of Ada's (`ada`, her cookie) against the holder of `bob`'s
+/// cookie, who takes his invited seat from client address 192.0.2.`ip` (his
+/// own by default): the game, played to the end.
+async fn rated_duel(s: &Server, ada: &str, bob: &str, ip: Option<u8>) -> String {
+    let body = json!({ "seats": [ { "kind": "human" }, { "kind": "remote" } ], "rated": true });
+    let (id, tokens) = create(s, Some(ada), body).await;
+    let link = json!({ "seats": [ { "game": id, "token": tokens[1].as_deref().unwrap() } ] });
+    let (status, v) = send_from(s, ip, "POST", "/api/account/seats", Some(link), Some(bob)).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    play_to_the_end(s, &id, &tokens).await;
+    id
+}
+
+/// The rated duels `name` played (its duel rating's game count).
+async fn duels(s: &Server, name: &str) -> u64 {
+    profile(s, name).await["ratings"].as_array().unwrap().first().map_or(0, |r| r["games"].as_u64().unwrap())
+}
+
+/// Issue 45, 8: puppet accounts farm no rating. A rating moves only for
+/// accounts a day old or with a history (`rated_min_games`), for seats
+/// taken from different addresses, and twice a day at most per pair.
+#[tokio::test]
+async fn puppets_farm_no_rating() {
+    let config = Config {
+        bot_delay: std::time::Duration::ZERO,
+        rated_min_age: std::time::Duration::from_secs(24 * 3600),
+        rated_min_games: 1,
+        ..Config::quick()
+    };
+    let s = server_with(config);
+    let ada = sign_up(&s, "Ada").await;
+    let puppet = sign_up(&s, "Puppet").await;
+    // Two fresh accounts: the game is played, and counts for nothing.
+    rated_duel(&s, &ada, &puppet, None).await;
+    assert_eq!((duels(&s, "Ada").await, duels(&s, "Puppet").await), (0, 0), "fresh accounts");
+    // With a game behind each (that one), their next duel counts…
+    rated_duel(&s, &ada, &puppet, None).await;
+    assert_eq!((duels(&s, "Ada").await, duels(&s, "Puppet").await), (1, 1));
+    rated_duel(&s, &ada, &puppet, None).await;
+    assert_eq!(duels(&s, "Ada").await, 2);
+    // …but not a third time in a day between the same two.
+    rated_duel(&s, &ada, &puppet, None).await;
+    assert_eq!((duels(&s, "Ada").await, duels(&s, "Puppet").await), (2, 2), "a third duel in a day");
+    // Another account with a history, its seat taken from Ada's address: nothing.
+    let carl = sign_up(&s, "Carl").await;
+    let casual = json!({ "seats": [ { "kind": "human" }, { "kind": "bot", "level": "random" } ] });
+    let (game, tokens) = create(&s, Some(&carl), casual).await;
+    play_to_the_end(&s, &game, &tokens).await;
+    let ada_ip = ada.bytes().fold(7u8, |h, b| h.wrapping_mul(31).wrapping_add(b)) % 200 + 10;
+    rated_duel(&s, &ada, &carl, Some(ada_ip)).await;
+    assert_eq!((duels(&s, "Ada").await, duels(&s, "Carl").await), (2, 0), "two seats from one address");
+    rated_duel(&s, &ada, &carl, None).await;
+    assert_eq!((duels(&s, "Ada").await, duels(&s, "Carl").await), (3, 1), "from two addresses it counts");
+}
+
+/// Issue 45, 8: an account deleted before the end voids nothing; its
+/// opponents' results stand (against the starting rating).
+#[tokio::test]
+async fn a_deleted_loser_leaves_the_winners_result_standing() {
+    let s = server();
+    let ada = sign_up(&s, "Ada").await;
+    let bob = sign_up(&s, "Bob").await;
+    let body = json!({ "seats": [ { "kind": "human" }, { "kind": "remote" } ], "rated": true });
+    let (id, tokens) = create(&s, Some(&ada), body).await;
+    link(&s, &bob, &id, tokens[1].as_deref().unwrap()).await;
+    // Bob deletes his account while the game is on.
+    let (status, v) =
+        send(&s, "POST", "/api/account/delete", Some(json!({ "password": "long enough" })), Some(&bob)).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    play_to_the_end(&s, &id, &tokens).await;
+    assert_eq!(duels(&s, "Ada").await, 1, "Ada's result stands");
+}
+
+/// Issue 45, 8: a rated player who stops moving for the away minutes (the
+/// page open or not) is handed over and loses: placed last whatever the
+/// bot then scores for the seat.
+#[tokio::test]
+async fn a_rated_seat_handed_over_for_being_away_loses() {
+    let s = server();
+    let ada = sign_up(&s, "Ada").await;
+    let bob = sign_up(&s, "Bob").await;
+    let body = json!({ "seats": [ { "kind": "human" }, { "kind": "remote" } ], "rated": true, "away_minutes": 2 });
+    let (id, tokens) = create(&s, Some(&ada), body).await;
+    link(&s, &bob, &id, tokens[1].as_deref().unwrap()).await;
+    let t0 = tokens[0].as_deref().unwrap();
+    // Ada moves; Bob does not.
+    let (_, st) = send(&s, "GET", &format!("/api/games/{id}?token={t0}"), None, None).await;
+    let (status, v) =
+        send(&s, "POST", &format!("/api/games/{id}/moves?token={t0}"), Some(pick_move(&st, 0, false)), None).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    s.state.games.now().advance(std::time::Duration::from_secs(2 * 60 + 1));
+    let handover = json!({ "seat": 1, "level": "random" });
+    let (status, v) = send(&s, "POST", &format!("/api/games/{id}/handover?token={t0}"), Some(handover), None).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["clock"]["timed_out"], 1, "{}", v["clock"]);
+    // The bot plays Bob's seat to the end (Ada's moves by her token).
+    play_to_the_end(&s, &id, &[Some(t0.to_string()), None]).await;
+    let (pa, pb) = (profile(&s, "Ada").await, profile(&s, "Bob").await);
+    assert!(close(pa["ratings"][0]["rating"].as_f64().unwrap(), 1662.3, 0.2), "Ada wins: {pa}");
+    assert!(close(pb["ratings"][0]["rating"].as_f64().unwrap(), 1337.7, 0.2), "Bob loses: {pb}");
 }

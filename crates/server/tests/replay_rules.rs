@@ -29,7 +29,7 @@ async fn a_refused_move_names_its_rule_and_its_facts() {
         let cells = [Pos::new(0, -1), Pos::new(1, 0), Pos::new(0, 1), Pos::new(-1, 0)];
         let Some(mv) = cells
             .iter()
-            .flat_map(|&pos| Rotation::ALL.map(|rot| Move { tile, pos, rot, action: Action::Pass }))
+            .flat_map(|&pos| Rotation::ALL.map(|rot| Move { tile, pos, rot, action: Action::Pass, bonus: None }))
             .find(|mv| matches!(game.check(mv), Err(IllegalMove::EdgeMismatch { .. })))
         else {
             continue;

@@ -1,7 +1,13 @@
 //! A slow, independent model of the rules to check the engine against:
 //! features are found by flood fill over the tiles on a hash map, every time,
 //! instead of the engine's incremental union–find. It shares only the tile
-//! definitions (`TileDef`, canonical orientation) with the engine.
+//! definitions (`TileDef`, canonical orientation, with each segment's
+//! shield, inn, cathedral and goods) with the engine. The expansions
+//! (Inns & Cathedrals, Traders & Builders) are modelled from
+//! expansions.md directly: big followers weigh 2 in every count, inns and
+//! cathedrals change a road's and city's worth, a completed city's goods go
+//! to the player who placed the tile, the builder asks for a second part,
+//! the pig fattens its owner's farms.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -80,6 +86,8 @@ type Node = (Pos, usize);
 pub struct RefFollower {
     pub player: usize,
     node: Node,
+    /// 2 for a big follower.
+    weight: u32,
 }
 
 /// The reference model of one game.
@@ -97,6 +105,17 @@ pub struct Reference {
     /// The river's open end: the empty cell, the direction the river flows
     /// into it, and how the last river tile turned (-1 left, 1 right, 0 none).
     river: Option<(Pos, usize, i8)>,
+    /// Per player: big follower, builder and pig at home.
+    pub big_home: Vec<bool>,
+    pub builder_home: Vec<bool>,
+    pub pig_home: Vec<bool>,
+    /// Builders and pigs on the board: (player, node).
+    pub builders: Vec<(usize, Node)>,
+    pub pigs: Vec<(usize, Node)>,
+    /// Goods tokens per player: wine, wheat, cloth.
+    pub goods: Vec<[u32; 3]>,
+    /// Whether the part just played earned its player a second part (the builder).
+    pub bonus_due: bool,
 }
 
 /// What a player does after placing a tile.
@@ -106,6 +125,9 @@ pub enum RefAction<'a> {
     Follower(&'a str),
     Abbot(&'a str),
     Recall,
+    Big(&'a str),
+    Builder(&'a str),
+    Pig(&'a str),
 }
 
 struct Feature {
@@ -129,6 +151,13 @@ impl Reference {
             abbots: Vec::new(),
             log: Vec::new(),
             river,
+            big_home: vec![rules.inns_cathedrals && rules.big_follower; players],
+            builder_home: vec![rules.traders_builders && rules.builder; players],
+            pig_home: vec![rules.traders_builders && rules.pig; players],
+            builders: Vec::new(),
+            pigs: Vec::new(),
+            goods: vec![[0; 3]; players],
+            bonus_due: false,
         }
     }
 
@@ -212,6 +241,7 @@ impl Reference {
             }
             "C" => laid.kind(s) == SegmentKind::Cloister,
             "G" => laid.kind(s) == SegmentKind::Garden,
+            "I" => laid.kind(s) == SegmentKind::Field && laid.seg_halves(s) == 0,
             _ => halves
                 .iter()
                 .position(|h| *h == spot)
@@ -285,13 +315,19 @@ impl Reference {
         Feature { nodes, open }
     }
 
-    fn holders(&self, f: &Feature) -> Vec<usize> {
+    /// Each player's followers on a feature, a big follower counting 2.
+    fn counts(&self, f: &Feature) -> Vec<u32> {
         let mut count = vec![0; self.players];
         for fl in &self.followers {
             if f.nodes.contains(&fl.node) {
-                count[fl.player] += 1;
+                count[fl.player] += fl.weight;
             }
         }
+        count
+    }
+
+    fn holders(&self, f: &Feature) -> Vec<usize> {
+        let mut count = self.counts(f);
         for &(p, node) in &self.abbots {
             if f.nodes.contains(&node) {
                 count[p] += 1;
@@ -315,9 +351,42 @@ impl Reference {
         let (gone, kept): (Vec<_>, Vec<_>) = self.followers.drain(..).partition(|fl| f.nodes.contains(&fl.node));
         self.followers = kept;
         for g in gone {
-            self.supply[g.player] += 1;
+            if g.weight == 2 {
+                self.big_home[g.player] = true;
+            } else {
+                self.supply[g.player] += 1;
+            }
         }
         self.abbots.retain(|(_, node)| !f.nodes.contains(node));
+        // The builder goes home with its feature scored.
+        let (gone, kept): (Vec<_>, Vec<_>) = self.builders.drain(..).partition(|(_, n)| f.nodes.contains(n));
+        self.builders = kept;
+        for (p, _) in gone {
+            self.builder_home[p] = true;
+        }
+    }
+
+    fn seg(&self, (pos, s): Node) -> carcassonne::SegmentDef {
+        self.board[&pos].tile.def().segments[s]
+    }
+
+    fn inn(&self, f: &Feature) -> bool {
+        self.rules.inns_cathedrals && self.rules.inns && f.nodes.iter().any(|&n| self.seg(n).inn)
+    }
+
+    fn cathedral(&self, f: &Feature) -> bool {
+        self.rules.inns_cathedrals && self.rules.cathedrals && f.nodes.iter().any(|&n| self.seg(n).cathedral)
+    }
+
+    /// Goods symbols in a city: wine, wheat, cloth.
+    fn goods_of(&self, f: &Feature) -> [u32; 3] {
+        let mut g = [0; 3];
+        for &n in &f.nodes {
+            if let Some(good) = self.seg(n).goods {
+                g[good as usize] += 1;
+            }
+        }
+        g
     }
 
     fn surrounded(&self, pos: Pos) -> u32 {
@@ -337,11 +406,20 @@ impl Reference {
     }
 
     fn shields_of(&self, f: &Feature) -> u32 {
-        f.nodes.iter().filter(|n| self.board[&n.0].tile.def().shield).count() as u32
+        f.nodes.iter().filter(|&&n| self.seg(n).shield).count() as u32
     }
 
-    /// Plays a move; returns an error word if the move is illegal.
-    pub fn play(&mut self, player: usize, tile: TileId, pos: Pos, rot: u8, action: RefAction) -> Result<(), String> {
+    /// Plays a move (`bonus`: the builder's second part); returns an error
+    /// word if the move is illegal.
+    pub fn play(
+        &mut self,
+        player: usize,
+        tile: TileId,
+        pos: Pos,
+        rot: u8,
+        action: RefAction,
+        bonus: bool,
+    ) -> Result<(), String> {
         if !self.fits(tile, pos, rot) {
             return Err("does not fit".into());
         }
@@ -361,9 +439,20 @@ impl Reference {
                 (pos.step(Dir::from_index(out)), out, turn)
             });
         }
-        let spot = match action {
-            RefAction::Follower(s) => Some(s),
-            _ => None,
+        // The builder's second part: due when this tile's road or city
+        // joins the feature of the player's builder, which stood there
+        // before the tile; never from a second part.
+        self.bonus_due = !bonus
+            && self.builders.iter().filter(|b| b.0 == player).any(|&(_, bnode)| {
+                let f = self.feature(bnode);
+                (0..laid.segments()).any(|s| {
+                    matches!(laid.kind(s), SegmentKind::City | SegmentKind::Road) && f.nodes.contains(&(pos, s))
+                })
+            });
+        let (spot, weight) = match action {
+            RefAction::Follower(s) => (Some(s), 1),
+            RefAction::Big(s) => (Some(s), 2),
+            _ => (None, 0),
         };
         if let RefAction::Abbot(spot) = action {
             if !self.rules.abbot || self.abbots.iter().any(|a| a.0 == player) {
@@ -394,15 +483,54 @@ impl Reference {
             if self.board[&pos].kind(node.1) == SegmentKind::Field && self.rules.farms == FarmRule::Off {
                 return Err("farmers off".into());
             }
-            if self.supply[player] == 0 {
+            if weight == 2 && !self.big_home[player] {
+                return Err("no big follower".into());
+            }
+            if weight == 1 && self.supply[player] == 0 {
                 return Err("no follower".into());
             }
             let f = self.feature(node);
             if !self.holders(&f).is_empty() {
                 return Err("occupied".into());
             }
-            self.supply[player] -= 1;
-            self.followers.push(RefFollower { player, node });
+            if weight == 2 {
+                self.big_home[player] = false;
+            } else {
+                self.supply[player] -= 1;
+            }
+            self.followers.push(RefFollower { player, node, weight });
+        }
+        if let RefAction::Builder(spot) = action {
+            let node = self.node_of(pos, spot).ok_or("bad builder spot")?;
+            if !matches!(laid.kind(node.1), SegmentKind::City | SegmentKind::Road) {
+                return Err("builder spot".into());
+            }
+            if !self.builder_home[player] {
+                return Err("no builder".into());
+            }
+            let f = self.feature(node);
+            if self.counts(&f)[player] == 0 {
+                return Err("builder without a follower".into());
+            }
+            if !f.open {
+                return Err("builder on a completed feature".into());
+            }
+            self.builder_home[player] = false;
+            self.builders.push((player, node));
+        }
+        if let RefAction::Pig(spot) = action {
+            let node = self.node_of(pos, spot).ok_or("bad pig spot")?;
+            if laid.kind(node.1) != SegmentKind::Field || self.rules.farms == FarmRule::Off {
+                return Err("pig spot".into());
+            }
+            if !self.pig_home[player] {
+                return Err("no pig".into());
+            }
+            if self.counts(&self.feature(node))[player] == 0 {
+                return Err("pig without a farmer".into());
+            }
+            self.pig_home[player] = false;
+            self.pigs.push((player, node));
         }
         let laid = self.board[&pos];
         let mut done: Vec<BTreeSet<Node>> = Vec::new();
@@ -415,19 +543,33 @@ impl Reference {
                 continue;
             }
             done.push(f.nodes.clone());
+            let city = laid.kind(s) == SegmentKind::City;
             let to = self.holders(&f);
-            if to.is_empty() {
-                continue;
+            if !to.is_empty() {
+                let tiles = Self::tiles_of(&f);
+                let shields = self.shields_of(&f);
+                let points = if !city {
+                    if self.inn(&f) {
+                        2 * tiles
+                    } else {
+                        tiles
+                    }
+                } else if self.cathedral(&f) {
+                    3 * (tiles + shields)
+                } else if self.rules.small_city && tiles == 2 {
+                    tiles + shields
+                } else {
+                    2 * (tiles + shields)
+                };
+                self.award(if city { "city" } else { "road" }, points, to);
             }
-            let tiles = Self::tiles_of(&f);
-            let points = if laid.kind(s) == SegmentKind::Road {
-                tiles
-            } else if self.rules.small_city && tiles == 2 {
-                tiles + self.shields_of(&f)
-            } else {
-                2 * (tiles + self.shields_of(&f))
-            };
-            self.award(if laid.kind(s) == SegmentKind::Road { "road" } else { "city" }, points, to);
+            // Goods to whoever placed the tile, held or not.
+            if city && self.rules.traders_builders && self.rules.goods {
+                let g = self.goods_of(&f);
+                for (held, n) in self.goods[player].iter_mut().zip(g) {
+                    *held += n;
+                }
+            }
             self.remove_followers(&f);
         }
         for dy in -1..=1 {
@@ -477,6 +619,9 @@ impl Reference {
                 continue;
             }
             match kind {
+                // An open road with an inn, a city with a cathedral: nothing.
+                SegmentKind::Road if self.inn(&f) => {}
+                SegmentKind::City if self.cathedral(&f) => {}
                 SegmentKind::Road => self.award("road", Self::tiles_of(&f), to),
                 SegmentKind::City => {
                     let pts = Self::tiles_of(&f) + self.shields_of(&f);
@@ -509,45 +654,72 @@ impl Reference {
                 cities
             })
             .collect();
+        // Whose pigs stand in each farm.
+        let pig = |farm: &Feature, p: usize| self.pigs.iter().any(|&(q, n)| q == p && farm.nodes.contains(&n));
+        let mut awards: Vec<(u32, Vec<usize>)> = Vec::new();
         match self.rules.farms {
             FarmRule::Off => {}
             FarmRule::PerFarm => {
                 for (farm, cities) in farms.iter().zip(&borders) {
                     if !cities.is_empty() {
-                        let to = self.holders(farm);
-                        self.award("farm", 3 * cities.len() as u32, to);
+                        for p in self.holders(farm) {
+                            let per = if pig(farm, p) { 4 } else { 3 };
+                            awards.push((per * cities.len() as u32, vec![p]));
+                        }
                     }
                 }
             }
             FarmRule::PerFarmOnce => {
                 for p in 0..self.players {
-                    let mut paid = BTreeSet::new();
+                    let mut paid: BTreeMap<Node, u32> = BTreeMap::new();
                     for (farm, cities) in farms.iter().zip(&borders) {
                         if self.holders(farm).contains(&p) {
-                            paid.extend(cities.iter().copied());
+                            let per = if pig(farm, p) { 4 } else { 3 };
+                            for c in cities {
+                                let v = paid.entry(*c).or_insert(per);
+                                *v = (*v).max(per);
+                            }
                         }
                     }
                     if !paid.is_empty() {
-                        self.award("farm", 3 * paid.len() as u32, vec![p]);
+                        awards.push((paid.values().sum(), vec![p]));
                     }
                 }
             }
             FarmRule::PerCity => {
-                let mut per_city: BTreeMap<Node, Vec<u32>> = BTreeMap::new();
+                let mut per_city: BTreeMap<Node, (Vec<u32>, Vec<bool>)> = BTreeMap::new();
                 for (farm, cities) in farms.iter().zip(&borders) {
                     for c in cities {
-                        let counts = per_city.entry(*c).or_insert_with(|| vec![0; self.players]);
+                        let (counts, pigs) =
+                            per_city.entry(*c).or_insert_with(|| (vec![0; self.players], vec![false; self.players]));
                         for fl in &self.followers {
                             if farm.nodes.contains(&fl.node) {
-                                counts[fl.player] += 1;
+                                counts[fl.player] += fl.weight;
                             }
+                        }
+                        for (p, has) in pigs.iter_mut().enumerate() {
+                            *has |= pig(farm, p);
                         }
                     }
                 }
-                for counts in per_city.values() {
+                for (counts, pigs) in per_city.values() {
                     let best = *counts.iter().max().unwrap();
-                    let to: Vec<usize> = (0..self.players).filter(|&p| counts[p] == best).collect();
-                    self.award("farm", 4, to);
+                    for p in (0..self.players).filter(|&p| counts[p] == best) {
+                        awards.push((if pigs[p] { 5 } else { 4 }, vec![p]));
+                    }
+                }
+            }
+        }
+        for (points, to) in awards {
+            self.award("farm", points, to);
+        }
+        // Goods: each kind's most tokens score 10, ties all; nobody for none.
+        if self.rules.traders_builders && self.rules.goods {
+            for k in 0..3 {
+                let top = self.goods.iter().map(|g| g[k]).max().unwrap_or(0);
+                if top > 0 {
+                    let to = (0..self.players).filter(|&p| self.goods[p][k] == top).collect();
+                    self.award("goods", 10, to);
                 }
             }
         }

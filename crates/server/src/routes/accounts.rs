@@ -15,7 +15,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::common::Shared;
-use super::session::{cookie, cookie_token, read, same_site, signed_in, started};
+use super::session::{cookie, cookie_token, device_token, read, same_site, signed_in, started};
 use crate::error::ApiError;
 use crate::services::AppState;
 
@@ -95,7 +95,8 @@ async fn sign_in(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let (req, address): (Credentials, _) = read(&parts, &app, body)?;
-    let session = app.accounts.sign_in(&req.name, &req.password, address).await?;
+    let device = device_token(&parts.headers);
+    let session = app.accounts.sign_in(&req.name, &req.password, address, device.as_deref()).await?;
     Ok(started(StatusCode::OK, &session, None, &parts, &app))
 }
 
@@ -126,7 +127,8 @@ async fn change_password(
 ) -> Result<Response, ApiError> {
     let (req, address): (NewPassword, _) = read(&parts, &app, body)?;
     let (account, token) = signed_in(&parts, &app).await?;
-    app.accounts.change_password(&account, &token, &req.current, &req.new, address).await?;
+    let device = device_token(&parts.headers);
+    app.accounts.change_password(&account, &token, &req.current, &req.new, address, device.as_deref()).await?;
     Ok(Json(json!({ "name": account.name })).into_response())
 }
 
@@ -136,7 +138,9 @@ async fn recover(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let (req, address): (Recovery, _) = read(&parts, &app, body)?;
-    let (session, recovery) = app.accounts.recover(&req.name, &req.recovery_code, &req.password, address).await?;
+    let device = device_token(&parts.headers);
+    let (session, recovery) =
+        app.accounts.recover(&req.name, &req.recovery_code, &req.password, address, device.as_deref()).await?;
     Ok(started(StatusCode::OK, &session, Some(recovery), &parts, &app))
 }
 
@@ -147,6 +151,7 @@ async fn delete(
 ) -> Result<Response, ApiError> {
     let (req, address): (Password, _) = read(&parts, &app, body)?;
     let (account, _) = signed_in(&parts, &app).await?;
-    app.accounts.delete(&account, &req.password, address).await?;
+    let device = device_token(&parts.headers);
+    app.accounts.delete(&account, &req.password, address, device.as_deref()).await?;
     Ok(signed_out(&parts, &app))
 }

@@ -11,9 +11,9 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde_json::{json, Value};
 
-use super::common::{client_key, tokens, viewer_of, Shared};
+use super::common::{client_key, query_list, tokens, viewer_of, Shared};
 use crate::error::{parse_body, ApiError};
-use crate::services::chat::Speaker;
+use crate::services::chat::{Member, Speaker};
 use crate::services::AppState;
 
 pub(super) fn routes() -> Router<Shared> {
@@ -44,8 +44,22 @@ struct Say {
     text: String,
 }
 
+/// The spectator token of `?spectator=`: 32 hex digits a browser keeps and
+/// sends with a spectator's messages, so that they stay the same spectator
+/// of a game from another address.
+///
+/// # Errors
+/// `bad_request` for another value, or more than one.
+pub(super) fn spectator_token(query: &Option<String>) -> Result<Option<String>, ApiError> {
+    match query_list(query, "spectator").as_slice() {
+        [] => Ok(None),
+        [t] if t.len() == 32 && t.bytes().all(|b| b.is_ascii_hexdigit()) => Ok(Some(t.to_ascii_lowercase())),
+        _ => Err(ApiError::BadRequest("spectator: one token of 32 hex digits".into())),
+    }
+}
+
 /// `POST /api/games/ID/chat?token=…` `{"text"}`: a message (a spectator's
-/// without a token).
+/// without a token; `&spectator=` their browser's spectator token).
 async fn say(
     State(app): State<AppState>,
     Path(id): Path<String>,
@@ -57,14 +71,15 @@ async fn say(
     let tokens = tokens(&query)?;
     let live = app.games.game(&id).await?;
     let viewer = viewer_of(&live, &tokens).await?;
+    let browser = spectator_token(&query)?;
     // A signed-in spectator writes under their account's name: only from
     // this site's own pages (the cookie would come along from any site).
     let account = if viewer.seats.is_empty() && super::session::same_site(&parts, &app).is_ok() {
-        super::session::signed_in(&parts, &app).await.ok().map(|a| a.0.name)
+        super::session::signed_in(&parts, &app).await.ok().map(|(a, _)| Member { id: a.id, name: a.name })
     } else {
         None
     };
-    let speaker = Speaker::of(&viewer, client_key(&parts.extensions, app.config()), account);
+    let speaker = Speaker::of(&viewer, client_key(&parts.extensions, app.config()), account, browser);
     let message = app.chat.say(&live, &speaker, &req.text).await?;
     Ok(Json(json!({ "message": message })))
 }

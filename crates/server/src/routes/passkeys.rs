@@ -131,6 +131,7 @@ async fn sign_in_finish(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let (req, address): (SignInFinish, _) = read(&parts, &app, body)?;
-    let session = app.passkeys.finish_sign_in(&req.challenge, &req.credential, address).await?;
+    let device = super::session::device_token(&parts.headers);
+    let session = app.passkeys.finish_sign_in(&req.challenge, &req.credential, address, device.as_deref()).await?;
     Ok(started(StatusCode::OK, &session, None, &parts, &app))
 }

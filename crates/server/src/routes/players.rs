@@ -60,7 +60,8 @@ async fn link_seats(
 ) -> Result<Json<Value>, ApiError> {
     let (req, account): (LinkRequest, _) = super::session::signed_in_request(&parts, &app, body).await?;
     let held: Vec<(String, String)> = req.seats.into_iter().map(|h| (h.game, h.token)).collect();
-    let linked = app.ratings.link_seats(&account, &held).await?;
+    let address = super::common::client_key(&parts.extensions, app.config());
+    let linked = app.ratings.link_seats(&account, &held, Some(address)).await?;
     let linked: Vec<Value> = linked.into_iter().map(|(game, seat)| json!({ "game": game, "seat": seat })).collect();
     Ok(Json(json!({ "linked": linked })))
 }

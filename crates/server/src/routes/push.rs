@@ -14,11 +14,11 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::json;
 
-use super::common::Shared;
+use super::common::{client_key, Shared};
 use crate::error::parse_body;
 use crate::error::ApiError;
 use crate::i18n::Lang;
-use crate::services::push::{BrowserSubscription, PushFor};
+use crate::services::push::{BrowserSubscription, PushFor, Subscriber};
 use crate::services::AppState;
 use crate::store::Account;
 
@@ -85,7 +85,8 @@ async fn account_of(what: &PushFor, parts: &Parts, app: &AppState) -> Result<Opt
 
 /// `POST /api/push/subscribe`: `{"subscription": {endpoint, keys: {p256dh,
 /// auth}}, "game": ID, "tokens": "T1,T2"}` or `{…, "account": true}`, and
-/// `"lang"` → `{"targets": [...]}`.
+/// `"lang"` → `{"targets": [...]}`, in the share of the signed-in account
+/// or else of the client's address.
 async fn subscribe(
     State(app): State<AppState>,
     parts: Parts,
@@ -102,7 +103,17 @@ async fn subscribe(
     };
     let what = PushFor { game: req.game, tokens: req.tokens, account: req.account };
     let account = account_of(&what, &parts, &app).await?;
-    let targets = app.push.subscribe(&req.subscription, &what, account.as_ref(), lang).await?;
+    // A signed-in account's subscriptions count in its own share, whoever
+    // else is at its address; anyone else's in the address's.
+    let signed_in = match &account {
+        Some(a) => Some(a.id.clone()),
+        None => super::session::account_of(&parts, &app).await?.map(|a| a.id),
+    };
+    let by = match signed_in {
+        Some(id) => Subscriber::Account(id),
+        None => Subscriber::Address(client_key(&parts.extensions, app.config())),
+    };
+    let targets = app.push.subscribe(&req.subscription, &what, account.as_ref(), &by, lang).await?;
     Ok(Json(json!({ "targets": targets })).into_response())
 }
 

@@ -6,7 +6,8 @@
 //! A visitor keeps at most [`MAX_SAVED_RULES`] rule sets, each named in at
 //! most [`crate::names::MAX_NAME`] characters; since anyone may make a new
 //! key, one address saves at most [`SAVES_PER_HOUR`] rule sets an hour
-//! (after a first burst of as many), whatever the keys.
+//! (after a first burst of as many), and keeps at most
+//! [`MAX_SAVED_RULES_PER_ADDRESS`], whatever the keys.
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -24,6 +25,10 @@ use crate::store::{hash_token, SavedRules};
 
 /// The most rule sets one visitor keeps.
 pub const MAX_SAVED_RULES: usize = 50;
+
+/// The most rule sets kept from one client address, whatever the keys
+/// (an IPv6 address by its prefix).
+pub const MAX_SAVED_RULES_PER_ADDRESS: usize = 200;
 
 /// Rule sets one client address may save in an hour (and at once).
 pub const SAVES_PER_HOUR: u32 = 120;
@@ -132,9 +137,15 @@ pub async fn save(
     }
     let set = SavedRules { id: new_token()?, name, code: rules.to_code(), created_at: now_ms() };
     let kept = set.clone();
-    let saved = app.store().rule_sets.save(&owner, &kept, MAX_SAVED_RULES).await?;
-    if !saved {
-        return Err(ApiError::Quota(format!("{MAX_SAVED_RULES} saved rule sets per visitor: delete one first")));
+    let address = hash_token(&ip.to_string());
+    let sets = &app.store().rule_sets;
+    if !sets.save(&owner, &address, &kept, MAX_SAVED_RULES, MAX_SAVED_RULES_PER_ADDRESS).await? {
+        if sets.of(&owner).await?.len() >= MAX_SAVED_RULES {
+            return Err(ApiError::Quota(format!("{MAX_SAVED_RULES} saved rule sets per visitor: delete one first")));
+        }
+        return Err(ApiError::Quota(format!(
+            "{MAX_SAVED_RULES_PER_ADDRESS} saved rule sets kept from one address: delete some first"
+        )));
     }
     Ok((StatusCode::CREATED, Json(json!({ "key": key, "set": saved_json(&set) }))))
 }

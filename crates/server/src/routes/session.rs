@@ -28,6 +28,9 @@ pub const COOKIE: &str = "carcassonne_session";
 /// to a `GET` (which carries no `Origin`) could not tell whether the page is
 /// https, and would drop `Secure`.
 pub const COOKIE_MAX_AGE: u64 = 400 * 24 * 3600;
+/// The device cookie's name: a browser that signed in to an account before
+/// (services/accounts.rs), sent with the API's requests only.
+pub const DEVICE_COOKIE: &str = "carcassonne_device";
 
 /// Whether a websocket may be opened from the page at `origin` (none: not
 /// a browser): the server's own (the origin's host is the request's
@@ -58,13 +61,23 @@ pub(super) fn same_site(parts: &Parts, app: &AppState) -> Result<(), ApiError> {
 
 /// The session token the request's cookie holds, if it looks like one.
 pub(super) fn cookie_token(headers: &HeaderMap) -> Option<String> {
+    named_token(headers, COOKIE)
+}
+
+/// The token of the device cookie, if it is one.
+pub(super) fn device_token(headers: &HeaderMap) -> Option<String> {
+    named_token(headers, DEVICE_COOKIE)
+}
+
+/// The value of cookie `cookie`, if it is a token (32 hex digits).
+fn named_token(headers: &HeaderMap, cookie: &str) -> Option<String> {
     headers
         .get_all(header::COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(';'))
         .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == COOKIE)
+        .find(|(name, _)| *name == cookie)
         .map(|(_, value)| value.trim().to_string())
         .filter(|t| t.len() == 32 && t.bytes().all(|b| b.is_ascii_hexdigit()))
 }
@@ -139,7 +152,18 @@ pub(super) fn started(
     if let Some(code) = recovery {
         body["recovery_code"] = code.into();
     }
-    (status, [cookie(Some(&session.token), parts, app)], Json(body)).into_response()
+    let mut response = (status, [cookie(Some(&session.token), parts, app)], Json(body)).into_response();
+    if let Some(device) = &session.device {
+        // The device cookie: kept as long as browsers allow, sent only with
+        // the API's requests, never from another site.
+        let secure = if secure(parts, app) { "; Secure" } else { "" };
+        let value =
+            format!("{DEVICE_COOKIE}={device}; Path=/api; Max-Age={COOKIE_MAX_AGE}; HttpOnly; SameSite=Strict{secure}");
+        if let Ok(value) = HeaderValue::from_str(&value) {
+            response.headers_mut().append(header::SET_COOKIE, value);
+        }
+    }
+    response
 }
 
 /// A request that changes something: refused unless it comes from the

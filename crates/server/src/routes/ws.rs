@@ -11,7 +11,7 @@ use axum::response::Response;
 use super::common::{query_list, tokens, viewer_of, DirectLimiter, MAX_WS_MESSAGE, WS_READ_BUFFER};
 use crate::error::ApiError;
 use crate::listen::{client_ip, until_set, Class, Connections, Slot};
-use crate::services::chat::{visible, ChatEvent, Speaker};
+use crate::services::chat::{visible, ChatEvent, Member, Speaker};
 use crate::services::games::{Live, Viewer};
 use crate::services::AppState;
 use crate::wire::{ClientMessage, Follower, ServerMessage};
@@ -33,6 +33,7 @@ pub(super) async fn websocket(
         Some(other) => return Err(ApiError::BadRequest(format!("protocol {other} is not spoken here (1 or 2)"))),
     };
     let tokens = tokens(&query)?;
+    let browser = super::chat::spectator_token(&query)?;
     let live = app.games.game(&id).await?;
     let viewer = viewer_of(&live, &tokens).await?;
     // A seat holder's websocket counts among the address's connections but
@@ -48,9 +49,13 @@ pub(super) async fn websocket(
     let place = live
         .take_socket_place(&viewer, key, c.max_sockets_per_game, c.max_spectators_per_ip_per_game)
         .map_err(ApiError::Busy)?;
-    // A spectator writes in the chat under their account's name, if signed in.
-    let account = if spectator { super::session::signed_in(&request, &app).await.ok().map(|a| a.0.name) } else { None };
-    let client = Client { speaker: Speaker::of(&viewer, key, account), address: key };
+    // A spectator writes in the chat under their account's name, if signed
+    // in; else as the spectator their address or browser's token names.
+    let account = match spectator {
+        true => super::session::signed_in(&request, &app).await.ok().map(|(a, _)| Member { id: a.id, name: a.name }),
+        false => None,
+    };
+    let client = Client { speaker: Speaker::of(&viewer, key, account, browser), address: key };
     let ws = ws.max_message_size(MAX_WS_MESSAGE).max_frame_size(MAX_WS_MESSAGE).read_buffer_size(WS_READ_BUFFER);
     Ok(ws.on_upgrade(move |socket| async move {
         let _held = place;

@@ -7,6 +7,15 @@
 //! attempt counts against its name and its address ([`Throttles`]) before
 //! anything is hashed; an unknown name costs a hash of a dummy password, so
 //! that it answers as a wrong password does, in the same time.
+//!
+//! A browser that signed in to an account is given a device cookie (its
+//! token kept hashed with the account, OWASP's "device cookies"). An
+//! attempt on that account from that device goes another way: it counts
+//! only against the device's own budget (not the name's, which strangers
+//! may spend, nor the address's), and has a hashing thread of its own
+//! ([`KNOWN_HASHES`]) and a line of its own ([`KNOWN_QUEUE`]), so that
+//! neither a crowd of made-up names nor wrong passwords from many
+//! addresses keep its owner out.
 
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -25,6 +34,14 @@ use crate::store::{hash_token, Account, AccountRepo, RatingRepo, Store};
 
 /// Password hashes computed at once.
 pub const HASHES_AT_ONCE: usize = 2;
+/// One more hash at once, for devices that signed in to the account before.
+pub const KNOWN_HASHES: usize = 1;
+/// Password checks from known devices that may wait for a hashing thread.
+pub const KNOWN_QUEUE: usize = 16;
+/// Attempts from one known device: this many at once, then one every six seconds.
+pub const ATTEMPTS_PER_DEVICE: u32 = 10;
+/// Devices kept per account (the oldest forgotten).
+pub const DEVICES_PER_ACCOUNT: usize = 20;
 /// The shortest and longest password, in characters.
 pub const PASSWORD_CHARS: std::ops::RangeInclusive<usize> = 8..=256;
 /// Password attempts for one name: this many at once, then one a minute.
@@ -35,10 +52,13 @@ pub const ATTEMPTS_PER_ADDRESS: u32 = 20;
 
 type Limiter<K> = crate::limits::Keyed<K>;
 
-/// Sign-in attempts per name and per address.
+/// Sign-in attempts per name and per address (unknown devices), per
+/// known device, and recoveries per name.
 struct Throttles {
     per_name: Limiter<String>,
     per_address: Limiter<IpAddr>,
+    per_device: Limiter<String>,
+    recovery_per_name: Limiter<String>,
 }
 
 impl Throttles {
@@ -50,7 +70,15 @@ impl Throttles {
         let per_address = governor::Quota::with_period(Duration::from_secs(6))
             .unwrap_or_else(|| governor::Quota::per_minute(one))
             .allow_burst(std::num::NonZeroU32::new(ATTEMPTS_PER_ADDRESS).unwrap_or(one));
-        Throttles { per_name: Limiter::new(per_name), per_address: Limiter::new(per_address) }
+        let per_device = governor::Quota::with_period(Duration::from_secs(6))
+            .unwrap_or_else(|| governor::Quota::per_minute(one))
+            .allow_burst(std::num::NonZeroU32::new(ATTEMPTS_PER_DEVICE).unwrap_or(one));
+        Throttles {
+            per_name: Limiter::new(per_name),
+            per_address: Limiter::new(per_address),
+            per_device: Limiter::new(per_device),
+            recovery_per_name: Limiter::new(per_name),
+        }
     }
 
     /// Counts an attempt from `address` (and for `name`, if given), or says
@@ -66,6 +94,33 @@ impl Throttles {
         }
         Ok(())
     }
+
+    /// Counts an attempt in `lane` (a known device: its own budget only;
+    /// else as [`Throttles::attempt`], a recovery against a budget of its own).
+    fn attempt_in(&self, lane: &Lane, name: &str, address: IpAddr, recovery: bool) -> Result<(), ApiError> {
+        match lane {
+            Lane::Known(device) => self.per_device.check(device).map_err(|n| {
+                let secs = n.wait_time_from(DefaultClock::default().now()).as_secs_f64().ceil();
+                ApiError::Throttled((secs as u64).max(1))
+            }),
+            Lane::Unknown if recovery => {
+                self.attempt(None, address)?;
+                self.recovery_per_name.check(&name.to_string()).map_err(|n| {
+                    let secs = n.wait_time_from(DefaultClock::default().now()).as_secs_f64().ceil();
+                    ApiError::Throttled((secs as u64).max(1))
+                })
+            }
+            Lane::Unknown => self.attempt(Some(name), address),
+        }
+    }
+}
+
+/// Where an attempt on an account comes from: a device that signed in to
+/// it before (its token's hash), or anywhere else.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Lane {
+    Known(String),
+    Unknown,
 }
 
 /// Accounts and their sessions.
@@ -77,8 +132,12 @@ pub struct Accounts {
     idle: Duration,
     throttles: Throttles,
     hashing: Arc<tokio::sync::Semaphore>,
-    /// Password checks waiting for a hashing thread.
+    /// The known devices' own hashing thread.
+    reserve: tokio::sync::Semaphore,
+    /// Password checks waiting for a hashing thread, from anywhere and from
+    /// known devices.
     waiting: AtomicUsize,
+    known_waiting: AtomicUsize,
     /// The hash an unknown name's password is checked against.
     dummy: Arc<OnceLock<String>>,
 }
@@ -93,16 +152,21 @@ impl Accounts {
             idle: config.session_idle,
             throttles: Throttles::new(),
             hashing: Arc::new(tokio::sync::Semaphore::new(HASHES_AT_ONCE)),
+            reserve: tokio::sync::Semaphore::new(KNOWN_HASHES),
             waiting: AtomicUsize::new(0),
+            known_waiting: AtomicUsize::new(0),
             dummy: Arc::default(),
         }
     }
 }
 
-/// A new session: the account and the token for its cookie (kept only hashed).
+/// A new session: the account and the token for its cookie (kept only
+/// hashed), and a new device token for the browser's device cookie (none
+/// when the one it sent is this account's already).
 pub struct Session {
     pub account: Account,
     pub token: String,
+    pub device: Option<String>,
 }
 
 fn hasher(cost: PasswordCost) -> Result<Argon2<'static>, ApiError> {
@@ -155,10 +219,17 @@ impl Accounts {
     ///
     /// # Errors
     /// `busy` (503, `Retry-After`) when the line is full.
-    async fn hashing_turn(&self) -> Result<tokio::sync::SemaphorePermit<'_>, ApiError> {
-        let accounts = self;
-        if let Ok(permit) = accounts.hashing.try_acquire() {
+    /// A known device's check takes the first of those threads or its own
+    /// ([`KNOWN_HASHES`]), in a line of its own ([`KNOWN_QUEUE`]).
+    async fn hashing_turn(&self, lane: &Lane) -> Result<tokio::sync::SemaphorePermit<'_>, ApiError> {
+        if let Ok(permit) = self.hashing.try_acquire() {
             return Ok(permit);
+        }
+        let known = matches!(lane, Lane::Known(_));
+        if known {
+            if let Ok(permit) = self.reserve.try_acquire() {
+                return Ok(permit);
+            }
         }
         /// Leaves the line however the wait ends (a request dropped too).
         struct InLine<'a>(&'a AtomicUsize);
@@ -167,19 +238,42 @@ impl Accounts {
                 self.0.fetch_sub(1, Ordering::SeqCst);
             }
         }
-        let ahead = accounts.waiting.fetch_add(1, Ordering::SeqCst);
-        let _in_line = InLine(&accounts.waiting);
-        if ahead >= self.queue {
+        let (line, bound) = if known { (&self.known_waiting, KNOWN_QUEUE) } else { (&self.waiting, self.queue) };
+        let ahead = line.fetch_add(1, Ordering::SeqCst);
+        let _in_line = InLine(line);
+        if ahead >= bound {
             return Err(ApiError::TryLater("too many passwords are being checked".into()));
         }
-        accounts.hashing.acquire().await.map_err(|e| ApiError::Storage(e.to_string()))
+        let closed = |e: tokio::sync::AcquireError| ApiError::Storage(e.to_string());
+        if known {
+            tokio::select! {
+                p = self.hashing.acquire() => p.map_err(closed),
+                p = self.reserve.acquire() => p.map_err(closed),
+            }
+        } else {
+            self.hashing.acquire().await.map_err(closed)
+        }
+    }
+
+    /// The lane of an attempt on `account` from the device whose token is
+    /// `device` (its cookie, if any).
+    async fn lane(&self, account: Option<&Account>, device: Option<&str>) -> Result<Lane, ApiError> {
+        let (Some(account), Some(device)) = (account, device) else { return Ok(Lane::Unknown) };
+        if device.is_empty() || device.len() > 128 {
+            return Ok(Lane::Unknown);
+        }
+        let hash = hash_token(device);
+        Ok(match self.repo.device(&hash).await? {
+            Some(owner) if owner == account.id => Lane::Known(hash),
+            _ => Lane::Unknown,
+        })
     }
 
     /// Hashes a password on a blocking thread (one of [`HASHES_AT_ONCE`]).
-    async fn hash_password(&self, password: &str) -> Result<String, ApiError> {
+    async fn hash_password(&self, password: &str, lane: &Lane) -> Result<String, ApiError> {
         let cost = self.cost;
         let password = password.to_string();
-        let _permit = self.hashing_turn().await?;
+        let _permit = self.hashing_turn(lane).await?;
         tokio::task::spawn_blocking(move || hash_with(cost, &password))
             .await
             .map_err(|e| ApiError::Storage(format!("hashing: {e}")))?
@@ -187,11 +281,11 @@ impl Accounts {
 
     /// Whether `password` is the one `phc` hashes; with no hash (an unknown
     /// name), checks it against the dummy hash, in the same time, and says no.
-    async fn verify_password(&self, password: &str, phc: Option<&str>) -> Result<bool, ApiError> {
+    async fn verify_password(&self, password: &str, phc: Option<&str>, lane: &Lane) -> Result<bool, ApiError> {
         let cost = self.cost;
         let (password, phc) = (password.to_string(), phc.map(str::to_string));
         let dummy = Arc::clone(&self.dummy);
-        let _permit = self.hashing_turn().await?;
+        let _permit = self.hashing_turn(lane).await?;
         tokio::task::spawn_blocking(move || {
             // Made at the first check, known name or not.
             let dummy = match dummy.get() {
@@ -208,12 +302,22 @@ impl Accounts {
         .map_err(|e| ApiError::Storage(format!("hashing: {e}")))?
     }
 
-    /// A new session for `account`.
-    pub async fn start_session(&self, account: Account) -> Result<Session, ApiError> {
+    /// A new session for `account`, from the browser whose device cookie
+    /// holds `device` (if any): a new device token when that is not one
+    /// of this account's devices.
+    pub async fn start_session(&self, account: Account, device: Option<&str>) -> Result<Session, ApiError> {
         let token = new_token()?;
         let now = now_ms();
         self.repo.create_session(&hash_token(&token), &account.id, now, now - self.idle_ms()).await?;
-        Ok(Session { account, token })
+        let device = match self.lane(Some(&account), device).await? {
+            Lane::Known(_) => None,
+            Lane::Unknown => {
+                let device = new_token()?;
+                self.repo.add_device(&hash_token(&device), &account.id, now, DEVICES_PER_ACCOUNT).await?;
+                Some(device)
+            }
+        };
+        Ok(Session { account, token, device })
     }
 
     /// Counts a sign-in attempt from `address` that names no account (a
@@ -248,36 +352,52 @@ impl Accounts {
             id: new_token()?,
             name,
             name_key: key,
-            password: self.hash_password(password).await?,
+            password: self.hash_password(password, &Lane::Unknown).await?,
             recovery: hash_token(&recovery),
             created_at: now_ms(),
         };
         if !self.repo.create(&account).await? {
             return Err(ApiError::NameTaken);
         }
-        Ok((self.start_session(account).await?, recovery))
+        Ok((self.start_session(account, None).await?, recovery))
     }
 
-    /// Checks a name's password (counted against the name and the
-    /// address): the account, or `bad_credentials` whether the name is
+    /// Checks a name's password, from the device whose cookie holds
+    /// `device` (if any): counted against the name and the address, or
+    /// against the device's own budget if it signed in to that account
+    /// before. The account, or `bad_credentials` whether the name is
     /// unknown or the password wrong.
-    async fn check_credentials(&self, key: &str, password: &str, address: IpAddr) -> Result<Account, ApiError> {
-        self.throttles.attempt(Some(key), address)?;
+    async fn check_credentials(
+        &self,
+        key: &str,
+        password: &str,
+        address: IpAddr,
+        device: Option<&str>,
+    ) -> Result<Account, ApiError> {
         let account = self.repo.by_key(key).await?;
-        let ok = self.verify_password(password, account.as_ref().map(|a| a.password.as_str())).await?;
+        let lane = self.lane(account.as_ref(), device).await?;
+        self.throttles.attempt_in(&lane, key, address, false)?;
+        let ok = self.verify_password(password, account.as_ref().map(|a| a.password.as_str()), &lane).await?;
         match account {
             Some(a) if ok => Ok(a),
             _ => Err(ApiError::BadCredentials),
         }
     }
 
-    /// Signs in: a new session.
+    /// Signs in from the device whose cookie holds `device` (if any): a new
+    /// session.
     ///
     /// # Errors
-    /// `bad_credentials`, `too_many_attempts`.
-    pub async fn sign_in(&self, name: &str, password: &str, address: IpAddr) -> Result<Session, ApiError> {
-        let account = self.check_credentials(&key_of(name), password, address).await?;
-        self.start_session(account).await
+    /// `bad_credentials`, `too_many_attempts`, `busy`.
+    pub async fn sign_in(
+        &self,
+        name: &str,
+        password: &str,
+        address: IpAddr,
+        device: Option<&str>,
+    ) -> Result<Session, ApiError> {
+        let account = self.check_credentials(&key_of(name), password, address, device).await?;
+        self.start_session(account, device).await
     }
 
     /// The account a session token belongs to (renewing the session), if
@@ -322,10 +442,11 @@ impl Accounts {
         current: &str,
         new: &str,
         address: IpAddr,
+        device: Option<&str>,
     ) -> Result<(), ApiError> {
         check_password(new)?;
-        let account = self.check_credentials(&account.name_key, current, address).await?;
-        let hash = self.hash_password(new).await?;
+        let account = self.check_credentials(&account.name_key, current, address, device).await?;
+        let hash = self.hash_password(new, &self.lane(Some(&account), device).await?).await?;
         if !self.repo.set_password(&account.id, &hash, None).await? {
             return Err(ApiError::NotSignedIn);
         }
@@ -333,8 +454,12 @@ impl Accounts {
         Ok(())
     }
 
-    /// Sets a new password with the recovery code: every session ends, a
-    /// new recovery code replaces the one used, and a new session starts.
+    /// Sets a new password with the recovery code (from the device whose
+    /// cookie holds `device`, if any): every session ends, a new recovery
+    /// code replaces the one used, and a new session starts. Recoveries have
+    /// a budget per name of their own (sign-ins do not spend it), and a
+    /// known device its own as for sign-in. The code is read in either case
+    /// (it is hexadecimal), spaces around it left out.
     ///
     /// # Errors
     /// `bad_request`, `bad_credentials` (unknown name or wrong code), `too_many_attempts`.
@@ -344,23 +469,25 @@ impl Accounts {
         code: &str,
         new: &str,
         address: IpAddr,
+        device: Option<&str>,
     ) -> Result<(Session, String), ApiError> {
         check_password(new)?;
         let key = key_of(name);
-        self.throttles.attempt(Some(&key), address)?;
         let account = self.repo.by_key(&key).await?;
-        let given = hash_token(code.trim());
+        let lane = self.lane(account.as_ref(), device).await?;
+        self.throttles.attempt_in(&lane, &key, address, true)?;
+        let given = hash_token(&code.trim().to_ascii_lowercase());
         let account = match account {
             Some(a) if crate::store::same_hash(&a.recovery, &given) => a,
             _ => return Err(ApiError::BadCredentials),
         };
-        let hash = self.hash_password(new).await?;
+        let hash = self.hash_password(new, &lane).await?;
         let recovery = new_token()?;
         if !self.repo.set_password(&account.id, &hash, Some(&hash_token(&recovery))).await? {
             return Err(ApiError::BadCredentials);
         }
         self.repo.end_sessions(&account.id, None).await?;
-        Ok((self.start_session(account).await?, recovery))
+        Ok((self.start_session(account, device).await?, recovery))
     }
 
     /// Deletes the account (its password asked again) and its sessions,
@@ -369,8 +496,14 @@ impl Accounts {
     ///
     /// # Errors
     /// `bad_credentials`, `too_many_attempts`.
-    pub async fn delete(&self, account: &Account, password: &str, address: IpAddr) -> Result<(), ApiError> {
-        let account = self.check_credentials(&account.name_key, password, address).await?;
+    pub async fn delete(
+        &self,
+        account: &Account,
+        password: &str,
+        address: IpAddr,
+        device: Option<&str>,
+    ) -> Result<(), ApiError> {
+        let account = self.check_credentials(&account.name_key, password, address, device).await?;
         self.ratings.forget_account_seats(&account.id).await?;
         self.repo.delete(&account.id).await?;
         Ok(())

@@ -1,8 +1,12 @@
 //! Chat in a game (docs/web.md, "Chat and rematch"): the players' chat and
 //! the spectators' chat, kept apart while the game is in play; messages
 //! cleaned (text only, no control or bidi characters, NFC, capped), rate
-//! limited per seat or per spectator's address, stored with the game and
-//! told to every socket on every server sharing the storage.
+//! limited per seat, per signed-in spectator or per spectator's address,
+//! stored with the game and told to every socket on every server sharing
+//! the storage. The players' messages have a cap of their own; the
+//! spectators' theirs, shared out fairly among addresses, with a reserve
+//! for signed-in spectators (`ChatRepo::add`). Each spectator is a number
+//! of the game's, given out in the store (`ChatRepo::spectator`).
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -19,18 +23,31 @@ use super::ids::now_ms;
 use crate::error::ApiError;
 use crate::limits::{Keyed, Pruning};
 use crate::names::invisible;
-use crate::store::{hash_token, Change, ChatMessage, ChatRepo, ClusterRepo, Rematch, RematchRepo, Store};
+use crate::store::{hash_token, Change, ChatCaps, ChatMessage, ChatRepo, ClusterRepo, Rematch, RematchRepo, Store};
 
 /// The longest message, in characters (Unicode code points, after cleaning).
 pub const MAX_CHAT_CHARS: usize = 200;
 /// The largest message a client may send, in bytes, before cleaning.
 pub const MAX_CHAT_BYTES: usize = 2048;
-/// The most messages one game's chat keeps (players' and spectators').
-pub const MAX_CHAT_MESSAGES: usize = 1000;
-/// A seat (or a spectator's address) may send this many messages at once…
+/// The most messages each part of a game's chat keeps: the players' (past
+/// it a player is refused, `chat_full`), signed-in spectators' (their
+/// reserve) and other spectators' (past either, the oldest message of
+/// whoever holds the most in it goes).
+pub const CHAT_CAPS: ChatCaps = ChatCaps { players: 1000, accounts: 500, others: 500 };
+/// The most spectators of a game who write without signing in: past it,
+/// a new one is refused (`chat_crowded`); signed-in spectators never are.
+pub const MAX_SPECTATORS: usize = 2000;
+/// A seat, a signed-in spectator or a spectator's address may send this
+/// many messages at once…
 pub const CHAT_BURST: u32 = 5;
 /// …and then one per this period.
 pub const CHAT_PERIOD: Duration = Duration::from_secs(2);
+/// The spectators of a game who are not signed in, all together, may send
+/// this many messages at once…
+pub const CROWD_BURST: u32 = 30;
+/// …and then one per this period (per server): a crowd of addresses
+/// floods the game's pages no faster.
+pub const CROWD_PERIOD: Duration = Duration::from_millis(250);
 /// Most code points one grapheme may hold (as in names).
 const MAX_GRAPHEME: usize = 8;
 
@@ -67,15 +84,27 @@ pub struct Rooms {
     rooms: Mutex<HashMap<String, broadcast::Sender<ChatEvent>>>,
     /// Rooms nobody listens to any more go (bounded by the open sockets).
     pruning: Pruning,
+    /// Per seat, signed-in spectator or spectator's address, in a game.
     limiter: Keyed<String>,
+    /// Per game, its spectators who are not signed in all together.
+    crowd: Keyed<String>,
+}
+
+/// `burst` at once, then one per `period`.
+fn quota(period: Duration, burst: u32) -> governor::Quota {
+    governor::Quota::with_period(period)
+        .unwrap_or_else(|| governor::Quota::per_second(NonZeroU32::MIN))
+        .allow_burst(NonZeroU32::new(burst).unwrap_or(NonZeroU32::MIN))
 }
 
 impl Default for Rooms {
     fn default() -> Rooms {
-        let quota = governor::Quota::with_period(CHAT_PERIOD)
-            .unwrap_or_else(|| governor::Quota::per_second(NonZeroU32::MIN))
-            .allow_burst(NonZeroU32::new(CHAT_BURST).unwrap_or(NonZeroU32::MIN));
-        Rooms { rooms: Mutex::default(), pruning: Pruning::new(64), limiter: Keyed::new(quota) }
+        Rooms {
+            rooms: Mutex::default(),
+            pruning: Pruning::new(64),
+            limiter: Keyed::new(quota(CHAT_PERIOD, CHAT_BURST)),
+            crowd: Keyed::new(quota(CROWD_PERIOD, CROWD_BURST)),
+        }
     }
 }
 
@@ -107,21 +136,33 @@ impl Rooms {
     fn allow(&self, key: String) -> bool {
         self.limiter.check(&key).is_ok()
     }
+
+    fn allow_crowd(&self, game: &str) -> bool {
+        self.crowd.check(&game.to_string()).is_ok()
+    }
 }
 
-/// Who writes: a seat holder, or a spectator (by client address, with the
-/// name of their account if they are signed in).
+/// Who writes: a seat holder, or a spectator: by client address (its key),
+/// with their account if they are signed in, and the spectator token their
+/// browser keeps (the same from any address).
 #[derive(Clone, Debug)]
 pub enum Speaker {
     Seats(Viewer),
-    Spectator { address: IpAddr, account: Option<String> },
+    Spectator { address: IpAddr, account: Option<Member>, browser: Option<String> },
+}
+
+/// A signed-in spectator's account: its id, and the name they write under.
+#[derive(Clone, Debug)]
+pub struct Member {
+    pub id: String,
+    pub name: String,
 }
 
 impl Speaker {
     /// The speaker for `viewer` (a spectator when it holds no seat).
-    pub fn of(viewer: &Viewer, address: IpAddr, account: Option<String>) -> Speaker {
+    pub fn of(viewer: &Viewer, address: IpAddr, account: Option<Member>, browser: Option<String>) -> Speaker {
         if viewer.seats.is_empty() {
-            Speaker::Spectator { address, account }
+            Speaker::Spectator { address, account, browser }
         } else {
             Speaker::Seats(viewer.clone())
         }
@@ -198,33 +239,41 @@ impl Chat {
     ///
     /// # Errors
     /// `chat_off`, `message_too_long`, `empty_message`, `chat_too_fast`,
-    /// `chat_full`, `storage_error`.
+    /// `chat_full` (the players' messages), `chat_crowded` (a new spectator
+    /// past [`MAX_SPECTATORS`]), `storage_error`.
     pub async fn say(&self, live: &Arc<Live>, speaker: &Speaker, text: &str) -> Result<ChatMessage, ApiError> {
         let text = clean_message(text)?;
         let settings = self.repo.settings(&live.id).await?;
         if settings.off {
             return Err(ApiError::ChatOff);
         }
-        let (seat, name, author) = match speaker {
+        let mut message = match speaker {
             Speaker::Seats(viewer) => {
                 let t = live.lock().await;
                 // Of the seats a screen holds, the one to move speaks (else the first).
                 let seat = t.game.to_move().filter(|p| viewer.holds(*p)).or_else(|| viewer.seats.first().copied());
                 let seat = seat.ok_or(ApiError::Unauthorized)?;
                 let name = t.seats.get(seat.index()).map(|s| s.name().to_string()).ok_or(ApiError::Unauthorized)?;
-                (Some(seat.0), name, format!("seat:{}", seat.0))
+                if !self.rooms.allow(format!("{}/seat:{}", live.id, seat.0)) {
+                    return Err(ApiError::ChatTooFast(CHAT_PERIOD.as_secs()));
+                }
+                ChatMessage {
+                    seq: 0,
+                    seat: Some(seat.0),
+                    name,
+                    text,
+                    at: now_ms(),
+                    spectator: None,
+                    account: false,
+                    author: format!("seat:{}", seat.0),
+                }
             }
-            Speaker::Spectator { address, account } => {
-                (None, account.clone().unwrap_or_default(), hash_token(&format!("{}/{address}", live.id)))
+            Speaker::Spectator { address, account, browser } => {
+                self.spectator(&live.id, *address, account.as_ref(), browser.as_deref(), text).await?
             }
         };
-        if !self.rooms.allow(format!("{}/{author}", live.id)) {
-            return Err(ApiError::ChatTooFast(CHAT_PERIOD.as_secs()));
-        }
-        let name = if seat.is_none() && name.is_empty() { self.spectator_name(&live.id, &author).await? } else { name };
-        let mut message = ChatMessage { seq: 0, seat, name, text, at: now_ms(), author };
         message.seq =
-            self.repo.add(&live.id, &message, MAX_CHAT_MESSAGES).await?.ok_or(ApiError::ChatFull(MAX_CHAT_MESSAGES))?;
+            self.repo.add(&live.id, &message, &CHAT_CAPS).await?.ok_or(ApiError::ChatFull(CHAT_CAPS.players))?;
         self.rooms.tell(&live.id, ChatEvent::Message(message.clone()));
         if let Some(server) = self.cluster.server() {
             let change = Change::Chat { game: live.id.clone(), server: server.to_string(), message: message.clone() };
@@ -235,19 +284,48 @@ impl Chat {
         Ok(message)
     }
 
-    /// "Spectator N": the number this spectator had in this game's chat, or the next one.
-    async fn spectator_name(&self, id: &str, author: &str) -> Result<String, ApiError> {
-        let chat = self.repo.messages(id).await?;
-        let mut seen: Vec<&str> = Vec::new();
-        for m in chat.iter().filter(|m| m.seat.is_none()) {
-            if m.author == author {
-                return Ok(m.name.clone());
+    /// A spectator's message of game `id`, unnumbered: they are the game's
+    /// spectator their account names, else the one their address or their
+    /// browser's token names (their address first: a new browser at the
+    /// same address, or the same browser at a new one, is the same
+    /// spectator), numbered in the store ("Spectator N" unless signed in).
+    /// Its author, whose share and rate it spends: the account, else the address.
+    async fn spectator(
+        &self,
+        id: &str,
+        address: IpAddr,
+        account: Option<&Member>,
+        browser: Option<&str>,
+        text: String,
+    ) -> Result<ChatMessage, ApiError> {
+        let (author, keys, max) = match account {
+            Some(member) => {
+                let key = hash_token(&format!("{id}/account/{}", member.id));
+                (key.clone(), vec![key], usize::MAX)
             }
-            if !seen.contains(&m.author.as_str()) {
-                seen.push(&m.author);
+            None => {
+                let key = hash_token(&format!("{id}/{address}"));
+                let mut keys = vec![key.clone()];
+                keys.extend(browser.map(|b| hash_token(&format!("{id}/browser/{b}"))));
+                (key, keys, MAX_SPECTATORS)
             }
+        };
+        // Spent before a new spectator is numbered: a refusal stores nothing.
+        if !self.rooms.allow(format!("{id}/{author}")) || (account.is_none() && !self.rooms.allow_crowd(id)) {
+            return Err(ApiError::ChatTooFast(CHAT_PERIOD.as_secs()));
         }
-        Ok(format!("Spectator {}", seen.len() + 1))
+        let number = self.repo.spectator(id, &keys, max).await?.ok_or(ApiError::ChatCrowded(MAX_SPECTATORS))?;
+        let name = account.map_or_else(|| format!("Spectator {number}"), |m| m.name.clone());
+        Ok(ChatMessage {
+            seq: 0,
+            seat: None,
+            name,
+            text,
+            at: now_ms(),
+            spectator: Some(number),
+            account: account.is_some(),
+            author,
+        })
     }
 
     /// The chat of game `live` as `viewer` sees it now, with what follows the game.

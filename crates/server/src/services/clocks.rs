@@ -15,11 +15,12 @@ use serde::{Deserialize, Serialize};
 use super::bots::Bots;
 use super::games::clock::{minute_ms, Now};
 use super::games::live::{Live, Table, Viewer};
+use super::games::new::progress_of;
 use super::games::Games;
 use super::ids::plausible_id;
 use crate::bots::BotLevel;
 use crate::error::ApiError;
-use crate::store::{ClockRepo, Seat, Store};
+use crate::store::{ClockRepo, Progress, Seat, Store};
 
 /// A request to hand a seat to a bot.
 #[derive(Clone, Debug, Deserialize)]
@@ -120,15 +121,29 @@ impl Clocks {
         }
         let mut next = clock;
         let turn = t.game.moves_played().saturating_add(1);
-        if !next.expire(p, turn, now) {
+        // A game whose people all left (no page of theirs open on any
+        // server) gets the cheapest stand-in: a random bot needs no worker.
+        let anyone_here = t.seats.iter().enumerate().any(|(i, s)| matches!(s, Seat::Human { .. }) && t.seat_online(i));
+        let standin = if anyone_here { "normal" } else { "random" };
+        if !next.expire(p, turn, now, standin) {
             return Ok(false);
         }
         let json = serde_json::to_string(&next).map_err(|e| ApiError::Storage(e.to_string()))?;
-        if !self.repo.swap(&live.id, Some(deadline), &json, next.deadline).await? {
+        let kept = if next.aborted {
+            let progress = Progress { to_move: None, bot_turn: false, aborted: true, ..progress_of(&t.game, &t.seats) };
+            self.repo.abort(&live.id, Some(deadline), &json, &progress).await?
+        } else {
+            self.repo.swap(&live.id, Some(deadline), &json, next.deadline).await?
+        };
+        if !kept {
             // Another server acted first: what it did is read when it says so.
             return Ok(false);
         }
-        tracing::info!(game = %live.id, seat = p.0, "a clock ran out");
+        if next.aborted {
+            tracing::info!(game = %live.id, seat = p.0, "a game was aborted: a clock ran out before anyone moved");
+        } else {
+            tracing::info!(game = %live.id, seat = p.0, "a clock ran out");
+        }
         t.clock = Some(next);
         drop(t);
         live.changed();
@@ -155,14 +170,13 @@ impl Clocks {
         if viewer.seats.is_empty() || viewer.holds(p) {
             return Err(ApiError::Unauthorized);
         }
-        if t.game.is_over() {
+        if t.over() {
             return Err(ApiError::GameOver);
         }
         if !matches!(t.seats.get(p.index()), Some(Seat::Human { .. })) {
             return Err(ApiError::BadRequest(format!("seat {} is not a person's", req.seat)));
         }
         let now = self.now.ms();
-        let online = t.seat_online(p.index());
         let version = t.version();
         let Some(c) = t.clock.as_ref() else {
             return Err(ApiError::NotAway);
@@ -170,13 +184,18 @@ impl Clocks {
         if c.standin[p.index()].is_some() {
             return Err(ApiError::BadRequest(format!("a bot stands in for seat {} already", req.seat)));
         }
-        if !c.may_hand_over(&t.game, p, online, now, t.updated_at) {
+        if !c.may_hand_over(&t.game, p, now, t.updated_at) {
             return Err(ApiError::NotAway);
         }
         let mut next = c.clone();
         let turn = t.game.moves_played().saturating_add(1);
         let by = viewer.seats.first().map(|s| s.0);
         next.stand_in(p, level, by, turn, now);
+        // In a rated game the seat handed over loses, as one that ran out
+        // of time does (a claim of the game): placed last at the end.
+        if t.rated && next.timed_out.is_none() {
+            next.timed_out = Some(p.0);
+        }
         let json = serde_json::to_string(&next).map_err(|e| ApiError::Storage(e.to_string()))?;
         if !self.repo.swap(&live.id, c.deadline, &json, next.deadline).await? {
             self.games.load_clock_into(&live.id, &mut t).await;
@@ -202,9 +221,14 @@ impl Clocks {
         let version = t.version();
         let Table { clock, game, seats, .. } = &mut *t;
         let Some(c) = clock.as_ref() else { return Ok(false) };
-        let mine: Vec<PlayerId> =
-            viewer.seats.iter().copied().filter(|p| c.standin.get(p.index()).is_some_and(Option::is_some)).collect();
-        if mine.is_empty() || game.is_over() {
+        // (A seat whose real-time clock ran out moves no more: a bot keeps it.)
+        let mine: Vec<PlayerId> = viewer
+            .seats
+            .iter()
+            .copied()
+            .filter(|p| c.standin.get(p.index()).is_some_and(Option::is_some) && !c.flagged(*p))
+            .collect();
+        if mine.is_empty() || game.is_over() || c.aborted {
             return Ok(false);
         }
         let mut next = c.clone();

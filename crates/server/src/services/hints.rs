@@ -24,6 +24,7 @@ use carcassonne::record::RecordMove;
 use carcassonne_ai::Budget;
 use serde::Serialize;
 
+use super::bots::turns::Line;
 use super::bots::Workers;
 use super::games::live::{Live, Viewer};
 use super::games::Games;
@@ -162,7 +163,7 @@ impl Hints {
         let hints = self;
         let (game, seat, at) = {
             let t = live.lock().await;
-            let Some(to_move) = t.game.to_move() else {
+            let Some(to_move) = t.to_move() else {
                 return Err(ApiError::GameOver);
             };
             if viewer.seats.is_empty() {
@@ -200,14 +201,12 @@ impl Hints {
         let seed = hint_seed(&live.id, at);
         // Like a bot's move: counted at the gate (reviews wait), then a
         // worker's permit, in turn with the bots' searches.
-        let _turn = self.workers.gate.bot_turn();
-        let permit = Arc::clone(&self.workers.permits)
-            .acquire_owned()
-            .await
-            .map_err(|_| ApiError::TryLater("the server is stopping".into()))?;
+        let _counted = self.workers.gate.bot_turn();
+        let lane = ip.map_or_else(|| live.id.clone(), |ip| ip.to_string());
+        let turn = self.workers.turns.take(Line::Here, &lane).await;
         let games = Arc::clone(&self.games);
         let found = tokio::task::spawn_blocking(move || {
-            let _permit = permit;
+            let _turn = turn;
             let _place = place;
             let h = carcassonne_ai::hint::hint(&game, budget, seed);
             games.spare(game);

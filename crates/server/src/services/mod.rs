@@ -10,7 +10,7 @@
 //! | [`Bots`] (`bots.rs`) | the bots of games in play, on the bots' worker pool; one server per game (the lease) | games |
 //! | [`Clocks`] (`clocks.rs`) | clocks that run out, seats handed to bots and taken back, "your turn" | games, bots |
 //! | [`Ratings`] (`ratings.rs`) | rated results, profiles, leaderboard, seats linked to accounts | games |
-//! | [`Push`] (`push.rs`) | Web Push: the VAPID key, subscriptions, notifications sent in the background | games |
+//! | [`Push`] (`push/`) | Web Push: the VAPID key, subscriptions, notifications sent in the background | games |
 //! | [`Chat`] (`chat.rs`) | a game's chat (players' and spectators'), its rooms and limits; what follows a game | — |
 //! | [`Rematches`] (`rematch.rs`) | the rematch of a finished game, once every player accepts | games, chat, quotas |
 //! | [`Lobby`], [`PlayNow`] (`lobby/`) | the lobby's tables; "Play now", pairing people waiting | games, ratings, quotas |
@@ -120,7 +120,7 @@ impl AppState {
         let games = Arc::new(Games::new(&store, programs.clone(), Arc::clone(&quotas), games::clock::Now::default()));
         let bots = Bots::new(&store, Arc::clone(&games), workers.clone(), &config);
         let clocks = Arc::new(Clocks::new(&store, Arc::clone(&games), Arc::clone(&bots), Arc::clone(&left)));
-        let ratings = Arc::new(Ratings::new(&store, Arc::clone(&games)));
+        let ratings = Arc::new(Ratings::new(&store, Arc::clone(&games), &config));
         let push = Arc::new(Push::new(&store, Arc::clone(&games), config.push.clone()));
         let chat = Arc::new(Chat::new(&store));
         let rematches = Rematches::new(&store, Arc::clone(&games), Arc::clone(&chat), Arc::clone(&quotas));

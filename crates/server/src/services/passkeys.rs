@@ -379,6 +379,7 @@ impl Passkeys {
         token: &str,
         credential: &PublicKeyCredential,
         address: IpAddr,
+        device: Option<&str>,
     ) -> Result<Session, ApiError> {
         let webauthn = self.webauthn()?;
         self.accounts.count_sign_in_attempt(address)?;
@@ -399,6 +400,6 @@ impl Passkeys {
             .map_err(refused)?;
         passkey.update_credential(&result);
         self.repo.used(&id, &json(&passkey)?, now_ms()).await?;
-        self.accounts.start_session(account).await
+        self.accounts.start_session(account, device).await
     }
 }

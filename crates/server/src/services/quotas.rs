@@ -39,6 +39,8 @@ pub struct Quotas {
     /// `Config::max_new_games_per_hour_per_ip`, `Config::max_active_games_per_ip`.
     per_hour: usize,
     active: usize,
+    /// `Config::max_kept_games_per_ip`: the games kept in the store.
+    pub kept: usize,
 }
 
 impl Quotas {
@@ -48,6 +50,7 @@ impl Quotas {
             pruning: Pruning::new(10_000),
             per_hour: config.max_new_games_per_hour_per_ip,
             active: config.max_active_games_per_ip,
+            kept: config.max_kept_games_per_ip,
         }
     }
 

@@ -31,6 +31,9 @@ pub const LEADERBOARD_SIZE: usize = 50;
 
 /// How a deleted account's seat is named in lists and profiles.
 pub const DELETED_NAME: &str = "deleted player";
+/// Rated games two accounts may play together in a day: the next ones
+/// count for nothing.
+pub const TOGETHER_PER_DAY: u64 = 2;
 
 /// A rating as shown: its pool, rating and deviation on the shown scale.
 fn shown(pool: Pool, r: &Rating) -> (f64, f64) {
@@ -57,10 +60,15 @@ pub struct Ratings {
     clocks: Arc<dyn ClockRepo>,
     cluster: Arc<dyn ClusterRepo>,
     games: Arc<Games>,
+    /// `Config::rated_min_age`, `Config::rated_min_games`.
+    min_age: std::time::Duration,
+    min_games: usize,
+    /// `Config::rated_shared_address`.
+    shared_address: bool,
 }
 
 impl Ratings {
-    pub fn new(store: &Store, games: Arc<Games>) -> Ratings {
+    pub fn new(store: &Store, games: Arc<Games>, config: &crate::config::Config) -> Ratings {
         Ratings {
             repo: Arc::clone(&store.ratings),
             stored: Arc::clone(&store.games),
@@ -68,6 +76,9 @@ impl Ratings {
             clocks: Arc::clone(&store.clocks),
             cluster: Arc::clone(&store.cluster),
             games,
+            min_age: config.rated_min_age,
+            min_games: config.rated_min_games,
+            shared_address: config.rated_shared_address,
         }
     }
 
@@ -103,6 +114,12 @@ impl Ratings {
                     }
                     RatedSeat { seat: i as u8, account: Some(a.clone()), fixed: None, place }
                 }
+                // An account deleted before the end: its result stands for
+                // the others, against a player of the starting rating.
+                Seat::Human { account: Some(_), .. } => {
+                    let fixed = pool.native(pool.shown(&pool.start()).0, BOT_DEVIATION);
+                    RatedSeat { seat: i as u8, account: None, fixed: Some(fixed), place }
+                }
                 Seat::Bot { level, .. } => match bot_rating(level) {
                     Some(r) => {
                         RatedSeat { seat: i as u8, account: None, fixed: Some(pool.native(r, BOT_DEVIATION)), place }
@@ -122,9 +139,54 @@ impl Ratings {
         if void {
             tracing::info!(game = %id, "a rated game is void: a seat was not a signed-in player");
             seats.clear();
+        } else if let Some(why) = self.farmed(id, &seats).await? {
+            tracing::info!(game = %id, why, "a rated game counts for nothing");
+            seats.clear();
         }
         let result = RatedResult { game: id.to_string(), pool, seats, at: now_ms() };
         Ok(self.repo.apply(&result).await?)
+    }
+
+    /// Why a rated game's result must count for nothing, if it must (the
+    /// defences against farming a rating with puppet accounts): an account
+    /// too new (younger than `Config::rated_min_age` and fewer than
+    /// `Config::rated_min_games` finished games), two seats taken from one
+    /// client address (unless `Config::rated_shared_address`), or two
+    /// accounts that played [`TOGETHER_PER_DAY`] rated games together in
+    /// the last day already.
+    async fn farmed(&self, id: &str, seats: &[RatedSeat]) -> Result<Option<&'static str>, ApiError> {
+        let now = now_ms();
+        let accounts: Vec<&str> = seats.iter().filter_map(|s| s.account.as_deref()).collect();
+        for a in &accounts {
+            let old = match self.accounts.by_id(a).await? {
+                Some(account) => now - account.created_at >= self.min_age.as_millis() as i64,
+                None => false,
+            };
+            if !old {
+                let games = self.repo.account_games(a, self.min_games + 1).await?;
+                let finished = games.iter().filter(|g| g.game.id != id && g.game.progress.finished).count();
+                if finished < self.min_games {
+                    return Ok(Some("an account too new to play rated games"));
+                }
+            }
+        }
+        if !self.shared_address {
+            let linked = self.repo.linked(id).await?;
+            for (i, (_, _, address)) in linked.iter().enumerate() {
+                if address.is_some() && linked[..i].iter().any(|(_, _, other)| other == address) {
+                    return Ok(Some("two seats taken from one address"));
+                }
+            }
+        }
+        let day = now - 24 * 3600 * 1000;
+        for (i, a) in accounts.iter().enumerate() {
+            for b in &accounts[i + 1..] {
+                if self.repo.together(a, b, day).await? >= TOGETHER_PER_DAY {
+                    return Ok(Some("the same accounts' third rated game in a day"));
+                }
+            }
+        }
+        Ok(None)
     }
 
     /// An account's two-player (Glicko-2) rating, rounded, and whether it
@@ -183,7 +245,9 @@ impl Ratings {
         &self,
         account: &Account,
         held: &[(String, String)],
+        address: Option<std::net::IpAddr>,
     ) -> Result<Vec<(String, u8)>, ApiError> {
+        let address = address.map(|ip| hash_token(&ip.to_string()));
         if held.len() > MAX_LINKS {
             return Err(ApiError::BadRequest(format!("at most {MAX_LINKS} seats at once")));
         }
@@ -193,7 +257,7 @@ impl Ratings {
                 continue;
             }
             let hash = hash_token(token);
-            let Some(seat) = self.repo.link_seat(game, &hash, &account.id).await? else { continue };
+            let Some(seat) = self.repo.link_seat(game, &hash, &account.id, address.as_deref()).await? else { continue };
             // The game in memory (on this server) knows it too, and the
             // other servers sharing the storage are told.
             if let Some(live) = self.games.in_memory(game) {

@@ -156,7 +156,7 @@ impl Rematches {
         let rated = self.ratings.rated(&live.id).await?.is_some();
         let chat_off = self.chat_repo.settings(&live.id).await?.off;
         let new = NewGame::new(id.clone(), record, live_seed, seats, now_ms(), false);
-        self.games.keep(&new, rated, chat_off).await?;
+        self.games.keep(&new, rated, chat_off, None).await?;
         // Made first, then claimed: two servers hearing the last two
         // acceptances at once each make one, and one claim wins (the other
         // game is never named: nobody plays it).

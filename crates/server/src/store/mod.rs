@@ -41,13 +41,13 @@ pub(crate) mod rule_sets;
 pub(crate) mod sqlite;
 
 pub use accounts::{Account, AccountRepo, PasskeyChallenge, PasskeyRepo, StoredPasskey};
-pub use chat::{ChatMessage, ChatRepo, ChatSettings, Rematch, RematchRepo};
+pub use chat::{ChatCaps, ChatMessage, ChatRepo, ChatSettings, Rematch, RematchRepo, SPECTATOR_KEYS};
 pub use clocks::{ClockRepo, TurnOf};
 pub use cluster::pg::DEAD_AFTER;
 pub use cluster::{Beat, Change, ClusterRepo, Feed, GameChanged, BEAT_EVERY};
 pub use error::StoreError;
 pub(crate) use games::same_hash;
-pub use games::{hash_token, GameRepo, GameSummary, NewGame, Progress, Seat, StoredGame};
+pub use games::{hash_token, GameRepo, GameSummary, NewGame, Progress, Room, Seat, StoredGame};
 pub use lobby::{Admission, LobbyRepo, LobbyRow, LobbySweep, TableBounds, WaitBounds, Waiting};
 pub use pg::{is_postgres_url, redact_url, MIGRATIONS as PG_MIGRATIONS};
 pub use push::{PushRepo, PushSubscription};

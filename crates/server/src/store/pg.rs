@@ -188,7 +188,21 @@ pub const MIGRATIONS: &[&str] = &[
     // 15: accounts' name keys with the confusables skeleton (done in Rust:
     // `rekey_accounts`).
     "",
-    // 16: the lobby's people: a table's host's address and history; a
+    // 16: the devices that signed in to an account.
+    super::accounts::DEVICES_SCHEMA,
+    // 17: the address each seat of a rated game was taken from.
+    super::ratings::SEAT_ADDRESS_SCHEMA,
+    // 18: the chat's parts and spectators (store/chat/).
+    super::chat::PG_SPECTATORS,
+    // 19: whose share each push subscription counts in.
+    super::push::OWNER_SCHEMA,
+    // 20: whose each game and saved rule set is (the hash of the client
+    // address it came from): what one address keeps is bounded.
+    "ALTER TABLE games ADD COLUMN owner TEXT;
+     CREATE INDEX games_by_owner ON games(owner, created_at);
+     ALTER TABLE rule_sets ADD COLUMN address TEXT;
+     CREATE INDEX rule_sets_by_address ON rule_sets(address);",
+    // 21: the lobby's people: a table's host's address and history; a
     // wait's person (address, account, device) and history, and whether its
     // game is made or only claimed (store/lobby/mod.rs).
     super::lobby::PG_SCHEMA,

@@ -145,7 +145,21 @@ const MIGRATIONS: &[&str] = &[
     // 15: accounts' name keys with the confusables skeleton (done in Rust:
     // `rekey_accounts`).
     "",
-    // 16: the lobby's people: a table's host's address and history; a
+    // 16: the devices that signed in to an account.
+    super::accounts::DEVICES_SCHEMA,
+    // 17: the address each seat of a rated game was taken from.
+    super::ratings::SEAT_ADDRESS_SCHEMA,
+    // 18: the chat's parts and spectators (store/chat/).
+    super::chat::SQLITE_SPECTATORS,
+    // 19: whose share each push subscription counts in.
+    super::push::OWNER_SCHEMA,
+    // 20: whose each game and saved rule set is (the hash of the client
+    // address it came from): what one address keeps is bounded.
+    "ALTER TABLE games ADD COLUMN owner TEXT;
+     CREATE INDEX games_by_owner ON games(owner, created_at);
+     ALTER TABLE rule_sets ADD COLUMN address TEXT;
+     CREATE INDEX rule_sets_by_address ON rule_sets(address);",
+    // 21: the lobby's people: a table's host's address and history; a
     // wait's person (address, account, device) and history, and whether its
     // game is made or only claimed (store/lobby/mod.rs).
     super::lobby::SQLITE_SCHEMA,
@@ -611,11 +625,20 @@ mod tests {
             public: false,
             clock: None,
             deadline: None,
+            owner: None,
         }
     }
 
     fn progress(at: i64) -> Progress {
-        Progress { finished: false, scores: vec![4, 0], to_move: Some(1), winners: vec![], at, bot_turn: true }
+        Progress {
+            finished: false,
+            scores: vec![4, 0],
+            to_move: Some(1),
+            winners: vec![],
+            at,
+            bot_turn: true,
+            aborted: false,
+        }
     }
 
     /// A database file in a folder of its own, removed on drop.
@@ -684,7 +707,15 @@ mod tests {
         let auto: i64 = store.0.conn().pragma_query_value(None, "wal_autocheckpoint", |r| r.get(0)).unwrap();
         assert_eq!(auto, 0, "the writer leaves checkpoints to the checkpointer");
         games(&store).create(&new_game("g1")).await.unwrap();
-        let m = RecordMove { tile: "E".into(), at: [0, -1], rot: 2, meeple: None, abbot: None, recall: None };
+        let m = RecordMove {
+            tile: "E".into(),
+            at: [0, -1],
+            rot: 2,
+            meeple: None,
+            abbot: None,
+            recall: None,
+            ..Default::default()
+        };
         for ply in 0..200 {
             games(&store).append_move("g1", ply, &m, &progress(ply as i64)).await.unwrap();
         }
@@ -722,7 +753,15 @@ mod tests {
         for g in 0..8 {
             let store = std::sync::Arc::clone(&store);
             moving.spawn(async move {
-                let m = RecordMove { tile: "E".into(), at: [g, -1], rot: 2, meeple: None, abbot: None, recall: None };
+                let m = RecordMove {
+                    tile: "E".into(),
+                    at: [g, -1],
+                    rot: 2,
+                    meeple: None,
+                    abbot: None,
+                    recall: None,
+                    ..Default::default()
+                };
                 for ply in 0..400 {
                     games(&store).append_move(&format!("g{g}"), ply, &m, &progress(ply as i64)).await.unwrap();
                     tokio::time::sleep(std::time::Duration::from_millis(2)).await;
@@ -750,7 +789,15 @@ mod tests {
     #[test]
     fn a_write_that_fails_past_its_checks_leaves_the_rest_of_its_batch_alone() {
         let store = SqliteDb::in_memory().unwrap();
-        let m = RecordMove { tile: "E".into(), at: [0, -1], rot: 2, meeple: None, abbot: None, recall: None };
+        let m = RecordMove {
+            tile: "E".into(),
+            at: [0, -1],
+            rot: 2,
+            meeple: None,
+            abbot: None,
+            recall: None,
+            ..Default::default()
+        };
         let mut conn = store.0.conn();
         for g in ["a", "b", "c"] {
             let (setup, progress) = new_game(g).setup_and_progress();
@@ -842,6 +889,54 @@ mod tests {
         assert_eq!(key("a2"), format!("{}#a2", crate::names::name_key("Ada")), "the younger look-alike steps aside");
     }
 
+    #[test]
+    fn spectators_numbered_before_keep_their_numbers() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        for sql in &MIGRATIONS[..15] {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", 15).unwrap();
+        conn.execute(
+            "INSERT INTO games (id, setup, seats, progress, moves, created_at, updated_at)
+             VALUES ('g', '{}', '[]', '{}', 0, 1, 1)",
+            [],
+        )
+        .unwrap();
+        // As the older server wrote them: a spectator by a hash of their address.
+        for (seq, seat, author, name) in [
+            (1, Some(0), "seat:0", "Ada"),
+            (2, None, "h1", "Spectator 1"),
+            (3, None, "h2", "Eve"),
+            (4, None, "h3", "Spectator 3"),
+            (5, None, "h1", "Spectator 1"),
+            (6, None, "h4", "Spectator Sport"),
+        ] {
+            conn.execute(
+                "INSERT INTO chat_messages (game_id, seq, seat, author, name, text, at) VALUES ('g', ?1, ?2, ?3, ?4, 'hi', 1)",
+                params![seq, seat, author, name],
+            )
+            .unwrap();
+        }
+        SqliteDb::prepare(&mut conn, false).unwrap();
+        let numbers: Vec<(i64, Option<i64>, bool)> = conn
+            .prepare("SELECT seq, spectator, account FROM chat_messages ORDER BY seq")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let expected = [(1, None), (2, Some(1)), (3, None), (4, Some(3)), (5, Some(1)), (6, None)];
+        assert_eq!(numbers, expected.map(|(seq, n)| (seq, n, false)));
+        let keys: Vec<(String, i64)> = conn
+            .prepare("SELECT key, number FROM chat_spectators ORDER BY number")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(keys, [("h1".to_string(), 1), ("h3".to_string(), 3)], "their addresses name them still");
+    }
+
     #[tokio::test]
     async fn moves_written_at_once_are_committed_together_and_each_checked() {
         let dir = std::env::temp_dir().join(format!("carcassonne-group-{}", std::process::id()));
@@ -866,6 +961,7 @@ mod tests {
                                 meeple: None,
                                 abbot: None,
                                 recall: None,
+                                ..Default::default()
                             };
                             let write =
                                 crate::store::games::sqlite::append(&format!("g{g}"), ply, &m, &progress(ply as i64));

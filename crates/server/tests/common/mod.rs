@@ -15,6 +15,7 @@ use tower::ServiceExt;
 pub mod accounts;
 pub mod page;
 pub mod pg;
+pub mod push;
 
 /// A server on an in-memory database whose bots move at once.
 pub fn test_app() -> (Router, AppState) {

@@ -22,6 +22,8 @@ conformance!(
     a_deleted_account_takes_its_passkeys_and_ceremonies_along,
     a_refused_session_sweeps_nothing,
     a_refused_ceremony_sweeps_nothing,
+    devices_are_kept_per_account_the_oldest_forgotten,
+    an_account_is_found_by_its_id,
 );
 
 // ---------------------------------------------------------------- accounts and sessions
@@ -122,6 +124,35 @@ async fn a_deleted_account_ends_its_sessions_and_frees_its_name(store: Store) {
     assert!(!store.accounts.end_session("s1").await.unwrap(), "its sessions went with it");
     assert!(store.accounts.session("s2", 10_000, 0, 0).await.unwrap().is_some());
     assert!(store.accounts.create(&account("a3", "Ada")).await.unwrap(), "the name is free again");
+}
+
+async fn an_account_is_found_by_its_id(store: Store) {
+    let ada = account("a1", "Ada");
+    assert!(store.accounts.create(&ada).await.unwrap());
+    assert_eq!(store.accounts.by_id("a1").await.unwrap(), Some(ada));
+    assert_eq!(store.accounts.by_id("nope").await.unwrap(), None);
+    assert!(store.accounts.delete("a1").await.unwrap());
+    assert_eq!(store.accounts.by_id("a1").await.unwrap(), None);
+}
+
+async fn devices_are_kept_per_account_the_oldest_forgotten(store: Store) {
+    store.accounts.create(&account("a1", "Ada")).await.unwrap();
+    store.accounts.create(&account("b1", "Bob")).await.unwrap();
+    assert_eq!(store.accounts.device("d1").await.unwrap(), None);
+    for (i, d) in ["d1", "d2", "d3"].iter().enumerate() {
+        store.accounts.add_device(d, "a1", 1_000 + i as i64, 2).await.unwrap();
+    }
+    assert_eq!(store.accounts.device("d1").await.unwrap(), None, "past the newest two: forgotten");
+    assert_eq!(store.accounts.device("d2").await.unwrap().as_deref(), Some("a1"));
+    assert_eq!(store.accounts.device("d3").await.unwrap().as_deref(), Some("a1"));
+    // A device that signs in to another account is that account's now.
+    store.accounts.add_device("d2", "b1", 2_000, 2).await.unwrap();
+    assert_eq!(store.accounts.device("d2").await.unwrap().as_deref(), Some("b1"));
+    assert_eq!(store.accounts.device("d3").await.unwrap().as_deref(), Some("a1"));
+    assert!(store.accounts.add_device("d4", "nobody", 3_000, 2).await.is_err(), "no such account");
+    assert!(store.accounts.delete("a1").await.unwrap());
+    assert_eq!(store.accounts.device("d3").await.unwrap(), None, "gone with its account");
+    assert_eq!(store.accounts.device("d2").await.unwrap().as_deref(), Some("b1"));
 }
 
 async fn sign_ups_of_one_name_at_once_make_one_account(stores: [Store; 2]) {

@@ -2,7 +2,7 @@
 //! per move), the games lists, expiry.
 
 use carcassonne::record::RecordMove;
-use carcassonne_server::{hash_token, GameSummary, NewGame, Store, StoreError};
+use carcassonne_server::{hash_token, GameSummary, NewGame, Room, Store, StoreError};
 use serde_json::json;
 
 use crate::{a_move, finished, ids, new_game, progress, race};
@@ -18,6 +18,7 @@ conformance!(
     the_games_list_holds_the_named_games_and_the_public_ones,
     in_play_lists_only_unfinished_games,
     only_unfinished_games_without_a_recent_move_expire,
+    an_owner_at_the_cap_loses_its_oldest_unfinished_casual_game_first,
 );
 
 fn summaries(list: &[GameSummary]) -> Vec<String> {
@@ -226,4 +227,46 @@ async fn only_unfinished_games_without_a_recent_move_expire(store: Store) {
     let mut gone = store.games.expire(65).await.unwrap();
     gone.sort();
     assert_eq!(gone, ["edge", "new"]);
+}
+
+/// Issue 45, 10: what one address keeps is bounded; at the bound its
+/// oldest unfinished casual game goes first, then its oldest finished one
+/// that no account played; rated games and accounts' history stay.
+async fn an_owner_at_the_cap_loses_its_oldest_unfinished_casual_game_first(store: Store) {
+    let mine = |id: &str, at: i64| NewGame { created_at: at, owner: Some("crowd".into()), ..new_game(id) };
+    assert_eq!(store.games.make_room("crowd", 3).await.unwrap(), Room::Free);
+    store.games.create(&mine("done", 1)).await.unwrap();
+    store.games.append_move("done", 0, &a_move(), &finished(2, vec![4, 0])).await.unwrap();
+    store.games.create(&mine("rated", 2)).await.unwrap();
+    store.ratings.mark_rated("rated", "duel").await.unwrap();
+    store.games.create(&mine("old", 3)).await.unwrap();
+    store.games.create(&NewGame { owner: Some("other".into()), ..new_game("theirs") }).await.unwrap();
+    assert_eq!(store.games.make_room("crowd", 4).await.unwrap(), Room::Free, "three of four");
+    assert_eq!(store.games.make_room("crowd", 3).await.unwrap(), Room::Dropped("old".into()));
+    assert!(store.games.load("old").await.unwrap().is_none(), "dropped with its moves");
+    store.games.create(&mine("new", 4)).await.unwrap();
+    store.games.append_move("new", 0, &a_move(), &progress(5)).await.unwrap();
+    assert_eq!(store.games.make_room("crowd", 3).await.unwrap(), Room::Dropped("new".into()), "unfinished first");
+    assert_eq!(store.games.make_room("crowd", 2).await.unwrap(), Room::Dropped("done".into()), "then finished");
+    assert_eq!(store.games.make_room("crowd", 1).await.unwrap(), Room::Full, "a rated game stays");
+    // A finished game with an account's seat is someone's history: it stays.
+    let played = NewGame {
+        created_at: 9,
+        owner: Some("third".into()),
+        seats: vec![
+            carcassonne_server::Seat::Human {
+                name: "Ada".into(),
+                token_hash: hash_token("t"),
+                remote: false,
+                account: Some("acc".into()),
+            },
+            crate::human("Bob", "b"),
+        ],
+        ..new_game("played")
+    };
+    store.games.create(&played).await.unwrap();
+    store.games.append_move("played", 0, &a_move(), &finished(10, vec![4, 0])).await.unwrap();
+    assert_eq!(store.games.make_room("third", 1).await.unwrap(), Room::Full);
+    assert!(store.games.load("theirs").await.unwrap().is_some(), "another owner's games are theirs");
+    assert_eq!(store.games.load("rated").await.unwrap().unwrap().owner.as_deref(), Some("crowd"));
 }

@@ -169,6 +169,7 @@ pub fn with_seats(id: &str, seats: Vec<Seat>) -> NewGame {
         public: false,
         clock: None,
         deadline: None,
+        owner: None,
     }
 }
 
@@ -178,17 +179,33 @@ pub fn human(name: &str, token: &str) -> Seat {
 }
 
 pub fn a_move() -> RecordMove {
-    RecordMove { tile: "E".into(), at: [0, -1], rot: 2, meeple: Some("S".into()), abbot: None, recall: None }
+    RecordMove {
+        tile: "E".into(),
+        at: [0, -1],
+        rot: 2,
+        meeple: Some("S".into()),
+        abbot: None,
+        recall: None,
+        ..Default::default()
+    }
 }
 
 /// The progress of a game in play after a move at `at`, the bot to move.
 pub fn progress(at: i64) -> Progress {
-    Progress { finished: false, scores: vec![4, 0], to_move: Some(1), winners: vec![], at, bot_turn: true }
+    Progress {
+        finished: false,
+        scores: vec![4, 0],
+        to_move: Some(1),
+        winners: vec![],
+        at,
+        bot_turn: true,
+        aborted: false,
+    }
 }
 
 /// The progress of a game that finished at `at` with these scores.
 pub fn finished(at: i64, scores: Vec<u32>) -> Progress {
-    Progress { finished: true, scores, to_move: None, winners: vec![0], at, bot_turn: false }
+    Progress { finished: true, scores, to_move: None, winners: vec![0], at, bot_turn: false, aborted: false }
 }
 
 /// Runs `n` tasks that wait for each other, then each do `f(i, store)` with

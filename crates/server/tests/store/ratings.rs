@@ -19,6 +19,8 @@ conformance!(
     account_names_are_those_of_the_accounts_that_exist,
     a_deleted_account_s_seats_are_unlinked_and_its_ratings_go,
     unsettled_games_are_the_finished_rated_ones_not_applied,
+    linked_seats_keep_the_address_they_were_taken_from,
+    two_accounts_rated_games_together_are_counted_since_a_time,
 );
 
 /// Accounts a1 (Ada), b1 (Bob), c1 (Cy), d1 (Dee).
@@ -34,8 +36,8 @@ async fn rated_duel(store: &Store, id: &str, a: &str, b: &str) {
     let seats = vec![human(a, &format!("{id}-0")), human(b, &format!("{id}-1"))];
     store.games.create(&with_seats(id, seats)).await.unwrap();
     store.ratings.mark_rated(id, "duel").await.unwrap();
-    assert_eq!(store.ratings.link_seat(id, &hash_token(&format!("{id}-0")), a).await.unwrap(), Some(0));
-    assert_eq!(store.ratings.link_seat(id, &hash_token(&format!("{id}-1")), b).await.unwrap(), Some(1));
+    assert_eq!(store.ratings.link_seat(id, &hash_token(&format!("{id}-0")), a, None).await.unwrap(), Some(0));
+    assert_eq!(store.ratings.link_seat(id, &hash_token(&format!("{id}-1")), b, None).await.unwrap(), Some(1));
 }
 
 /// A duel's result: `(account, place)` by seat.
@@ -88,17 +90,21 @@ async fn a_seat_is_linked_to_one_account(store: Store) {
     accounts(&store).await;
     let seats = vec![human("Ada", "ta"), human("Bob", "tb"), crate::new_game("x").seats[1].clone()];
     store.games.create(&with_seats("g", seats.clone())).await.unwrap();
-    assert_eq!(store.ratings.link_seat("g", &hash_token("ta"), "a1").await.unwrap(), Some(0));
-    assert_eq!(store.ratings.link_seat("g", &hash_token("ta"), "a1").await.unwrap(), Some(0), "linked already");
-    assert_eq!(store.ratings.link_seat("g", &hash_token("ta"), "b1").await.unwrap(), None, "another's");
-    assert_eq!(store.ratings.link_seat("g", &hash_token("zz"), "b1").await.unwrap(), None, "no seat of that token");
-    assert_eq!(store.ratings.link_seat("gone", &hash_token("ta"), "b1").await.unwrap(), None, "no such game");
-    assert!(store.ratings.link_seat("g", &hash_token("tb"), "nobody").await.is_err(), "no such account");
+    assert_eq!(store.ratings.link_seat("g", &hash_token("ta"), "a1", None).await.unwrap(), Some(0));
+    assert_eq!(store.ratings.link_seat("g", &hash_token("ta"), "a1", None).await.unwrap(), Some(0), "linked already");
+    assert_eq!(store.ratings.link_seat("g", &hash_token("ta"), "b1", None).await.unwrap(), None, "another's");
+    assert_eq!(
+        store.ratings.link_seat("g", &hash_token("zz"), "b1", None).await.unwrap(),
+        None,
+        "no seat of that token"
+    );
+    assert_eq!(store.ratings.link_seat("gone", &hash_token("ta"), "b1", None).await.unwrap(), None, "no such game");
+    assert!(store.ratings.link_seat("g", &hash_token("tb"), "nobody", None).await.is_err(), "no such account");
     let stored = store.games.load("g").await.unwrap().unwrap().seats;
     let accounts: Vec<Option<&str>> = stored.iter().map(|s| s.account()).collect();
     assert_eq!(accounts, [Some("a1"), None, None], "the refused link changed nothing");
     // One account may hold two seats (a game at one screen).
-    assert_eq!(store.ratings.link_seat("g", &hash_token("tb"), "a1").await.unwrap(), Some(1));
+    assert_eq!(store.ratings.link_seat("g", &hash_token("tb"), "a1", None).await.unwrap(), Some(1));
     let games = store.ratings.account_games("a1", 10).await.unwrap();
     let held: Vec<(&str, u8, bool)> = games.iter().map(|g| (g.game.id.as_str(), g.seat, g.rated)).collect();
     assert_eq!(held, [("g", 0, false), ("g", 1, false)]);
@@ -195,7 +201,7 @@ async fn ratings_and_their_history_follow_each_game(store: Store) {
     store.games.create(&with_seats("m", seats)).await.unwrap();
     store.ratings.mark_rated("m", "multi").await.unwrap();
     for (seat, a) in ["a1", "b1", "c1"].into_iter().enumerate() {
-        store.ratings.link_seat("m", &hash_token(&format!("m-{seat}")), a).await.unwrap();
+        store.ratings.link_seat("m", &hash_token(&format!("m-{seat}")), a, None).await.unwrap();
     }
     let three = RatedResult {
         game: "m".into(),
@@ -271,9 +277,9 @@ async fn an_account_s_games_are_those_of_its_seats_most_recently_played_first(st
     for g in ["g1", "g2", "g3"] {
         let seats = vec![human("a1", &format!("{g}-0")), human("b1", &format!("{g}-1"))];
         store.games.create(&with_seats(g, seats)).await.unwrap();
-        store.ratings.link_seat(g, &hash_token(&format!("{g}-0")), "a1").await.unwrap();
+        store.ratings.link_seat(g, &hash_token(&format!("{g}-0")), "a1", None).await.unwrap();
     }
-    store.ratings.link_seat("g2", &hash_token("g2-1"), "b1").await.unwrap();
+    store.ratings.link_seat("g2", &hash_token("g2-1"), "b1", None).await.unwrap();
     store.ratings.mark_rated("g3", "duel").await.unwrap();
     store.games.append_move("g1", 0, &a_move(), &progress(50)).await.unwrap();
     store.games.append_move("g3", 0, &a_move(), &progress(40)).await.unwrap();
@@ -354,4 +360,32 @@ async fn unsettled_games_are_the_finished_rated_ones_not_applied(store: Store) {
     assert_eq!(store.ratings.unsettled(i64::MAX, 10).await.unwrap().len(), 4);
     store.ratings.apply(&duel("early", [("a1", 1), ("b1", 2)], 60)).await.unwrap().unwrap();
     assert_eq!(store.ratings.unsettled(10, 10).await.unwrap(), left[1..], "settled: no longer left");
+}
+
+async fn linked_seats_keep_the_address_they_were_taken_from(store: Store) {
+    accounts(&store).await;
+    let seats = vec![human("Ada", "la-0"), human("Bob", "la-1"), human("Cy", "la-2")];
+    store.games.create(&with_seats("la", seats)).await.unwrap();
+    assert_eq!(store.ratings.linked("la").await.unwrap(), vec![]);
+    store.ratings.link_seat("la", &hash_token("la-1"), "b1", Some("here")).await.unwrap();
+    store.ratings.link_seat("la", &hash_token("la-0"), "a1", None).await.unwrap();
+    // Linked again from elsewhere: the first address stays.
+    store.ratings.link_seat("la", &hash_token("la-1"), "b1", Some("there")).await.unwrap();
+    let linked = store.ratings.linked("la").await.unwrap();
+    assert_eq!(linked, vec![(0, "a1".to_string(), None), (1, "b1".to_string(), Some("here".to_string()))]);
+    assert_eq!(store.ratings.linked("nope").await.unwrap(), vec![]);
+}
+
+async fn two_accounts_rated_games_together_are_counted_since_a_time(store: Store) {
+    accounts(&store).await;
+    for (i, (a, b, at)) in [("a1", "b1", 100), ("b1", "a1", 200), ("a1", "c1", 300)].into_iter().enumerate() {
+        let id = format!("t{i}");
+        rated_duel(&store, &id, a, b).await;
+        assert!(store.ratings.apply(&duel(&id, [(a, 1), (b, 2)], at)).await.unwrap().is_some());
+    }
+    assert_eq!(store.ratings.together("a1", "b1", 0).await.unwrap(), 2);
+    assert_eq!(store.ratings.together("b1", "a1", 0).await.unwrap(), 2, "either way round");
+    assert_eq!(store.ratings.together("a1", "b1", 150).await.unwrap(), 1, "since 150");
+    assert_eq!(store.ratings.together("a1", "c1", 0).await.unwrap(), 1);
+    assert_eq!(store.ratings.together("b1", "c1", 0).await.unwrap(), 0);
 }

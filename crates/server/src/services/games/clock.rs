@@ -10,8 +10,10 @@
 //! * Bots' clocks do not run: a bot seat (or a seat a bot stands in for)
 //!   has no deadline; bots move within their delay.
 //! * Real time: a seat whose time runs out stays out of time for the rest
-//!   of the game (it plays on untimed if its player takes it back); after
-//!   [`GRACE_MINUTES`] with nobody acting, a `normal` bot stands in.
+//!   of the game and moves no more (a bot keeps it to the end); after
+//!   [`GRACE_MINUTES`] with nobody acting, a bot stands in (`normal`, or
+//!   `random` when none of the game's people is here). A game where no
+//!   person moved before the first clock ran out is aborted.
 //! * Turn-based: each move has its days; a seat that took longer may be
 //!   handed to a bot by the others; its next move has its days again.
 //! * Expiry is acted on by one server: the sweeper claims a due deadline
@@ -145,8 +147,9 @@ impl TimeControl {
 /// A line of the clock's log (shown in the game's log; not in the record).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClockEvent {
-    /// `timeout` (the seat's time ran out), `bot` (a bot stands in for it)
-    /// or `back` (its player took it back).
+    /// `timeout` (the seat's time ran out), `bot` (a bot stands in for it),
+    /// `back` (its player took it back) or `aborted` (the seat's real-time
+    /// clock ran out before any person moved: the game ends unplayed).
     pub what: String,
     pub seat: u8,
     /// The move it happened at (1-based, as the turn shown).
@@ -184,6 +187,13 @@ pub struct ClockState {
     pub timed_out: Option<u8>,
     #[serde(default)]
     pub events: Vec<ClockEvent>,
+    /// No person has moved yet (a game made before this was kept: false).
+    #[serde(default)]
+    pub unmoved: bool,
+    /// The game was aborted: a real-time clock ran out before any person
+    /// moved. Nobody moves in it again, no bot plays it.
+    #[serde(default)]
+    pub aborted: bool,
 }
 
 impl ClockState {
@@ -211,6 +221,8 @@ impl ClockState {
             standin: vec![None; n],
             timed_out: None,
             events: Vec::new(),
+            unmoved: true,
+            aborted: false,
         };
         c.offer(game, seats, now);
         c
@@ -245,6 +257,9 @@ impl ClockState {
     /// Seat `mover` moved at `now`: its time used, its increment added.
     pub fn moved(&mut self, mover: PlayerId, seats: &[Seat], now: i64) {
         let i = mover.index();
+        if !self.bot_plays(seats, mover) {
+            self.unmoved = false;
+        }
         if let TimeControl::Realtime { increment, .. } = self.control {
             if i < self.remaining.len() && !self.bot_plays(seats, mover) && !self.expired[i] {
                 let used = (now - self.offered_at).max(0);
@@ -261,12 +276,21 @@ impl ClockState {
     }
 
     /// What the sweeper does with a due deadline at `now`, seat `p` to
-    /// move: the seat runs out of time, or (real time, after the grace
-    /// period) a `normal` bot takes it. Whether anything changed.
-    pub fn expire(&mut self, p: PlayerId, turn: u16, now: i64) -> bool {
+    /// move: the game is aborted (real time, before any person moved), the
+    /// seat runs out of time, or (real time, after the grace period) a bot
+    /// of `standin` level takes it. Whether anything changed.
+    pub fn expire(&mut self, p: PlayerId, turn: u16, now: i64, standin: &str) -> bool {
         let i = p.index();
-        if i >= self.expired.len() {
+        if i >= self.expired.len() || self.aborted {
             return false;
+        }
+        let realtime = matches!(self.control, TimeControl::Realtime { .. });
+        if realtime && self.unmoved {
+            // Nobody ever played: nothing to hand to a bot, nobody to rate.
+            self.aborted = true;
+            self.deadline = None;
+            self.log(ClockEvent { what: "aborted".into(), seat: p.0, turn, at: now, level: None, by: None });
+            return true;
         }
         if !self.expired[i] {
             self.expired[i] = true;
@@ -286,8 +310,8 @@ impl ClockState {
             };
             return true;
         }
-        if matches!(self.control, TimeControl::Realtime { .. }) && self.standin[i].is_none() {
-            self.stand_in(p, "normal", None, turn, now);
+        if realtime && self.standin[i].is_none() {
+            self.stand_in(p, standin, None, turn, now);
             return true;
         }
         let changed = self.deadline.is_some();
@@ -312,16 +336,23 @@ impl ClockState {
         }
     }
 
+    /// Whether seat `p`'s real-time clock ran out: it moves no more (a
+    /// bot stands in for it).
+    pub fn flagged(&self, p: PlayerId) -> bool {
+        matches!(self.control, TimeControl::Realtime { .. }) && self.expired.get(p.index()).copied().unwrap_or(false)
+    }
+
     /// Whether seat `p` may be handed to a bot at `now`: its time ran out,
-    /// or it is to move and has been away (no connection open) for the
-    /// game's away minutes.
-    pub fn may_hand_over(&self, game: &Game, p: PlayerId, online: bool, now: i64, last_move: i64) -> bool {
+    /// or it is to move and has not moved for the game's away minutes —
+    /// its page open or not (a player who keeps the page open and never
+    /// moves holds nobody hostage).
+    pub fn may_hand_over(&self, game: &Game, p: PlayerId, now: i64, last_move: i64) -> bool {
         if self.expired.get(p.index()).copied().unwrap_or(false) {
             return true;
         }
         let since = self.offered_at.max(last_move);
         // (Real minutes: the test minute scales clocks only.)
-        game.to_move() == Some(p) && !online && now - since >= self.away_minutes as i64 * 60_000
+        game.to_move() == Some(p) && now - since >= self.away_minutes as i64 * 60_000
     }
 
     /// The level of the bot standing in for `p`.
@@ -362,16 +393,9 @@ pub struct ClockView {
 }
 
 impl ClockView {
-    /// The clocks `c` of a game at `now`: its `game` and `seats`, which
-    /// seats are `online` now, and when its last move was stored.
-    pub fn new(
-        c: &ClockState,
-        game: &Game,
-        seats: &[Seat],
-        online: impl Fn(usize) -> bool,
-        last_move: i64,
-        now: i64,
-    ) -> ClockView {
+    /// The clocks `c` of a game at `now`: its `game` and `seats`, and when
+    /// its last move was stored.
+    pub fn new(c: &ClockState, game: &Game, seats: &[Seat], last_move: i64, now: i64) -> ClockView {
         let running = c.deadline.and(game.to_move());
         let remaining = match c.control {
             TimeControl::Realtime { .. } => Some(
@@ -397,7 +421,8 @@ impl ClockView {
                 matches!(seats[i], Seat::Human { .. })
                     && c.standin[i].is_none()
                     && !game.is_over()
-                    && c.may_hand_over(game, p, online(i), now, last_move)
+                    && !c.aborted
+                    && c.may_hand_over(game, p, now, last_move)
             })
             .map(|i| i as u8)
             .collect();

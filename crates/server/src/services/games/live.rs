@@ -30,6 +30,10 @@ pub struct Live {
     pub(crate) views: Mutex<Option<Box<dyn Any + Send>>>,
 }
 
+/// How long after a person's move their game counts as one they are at
+/// (a program playing over HTTP holds no page open).
+pub const PRESENT_FOR: Duration = Duration::from_secs(5 * 60);
+
 /// Websockets a seat may hold open on its game (a player's tabs and
 /// devices), besides every spectator's: a crowd of spectators never takes a
 /// player's place.
@@ -107,6 +111,11 @@ pub struct Table {
     pub rated: bool,
     /// The server's clock, for the views' time left.
     pub(crate) now: Now,
+    /// Whose game it is ([`crate::store::NewGame::owner`]): its bots take
+    /// turns at the workers in that lane.
+    pub owner: Option<String>,
+    /// When a person last moved here (Unix ms; when loaded: its last move).
+    pub person_at: i64,
 }
 
 impl Table {
@@ -127,7 +136,17 @@ impl Table {
             clock: None,
             rated: false,
             now: Default::default(),
+            owner: None,
+            person_at: updated_at,
         }
+    }
+
+    /// Whether one of the game's people is here: a page of theirs open (on
+    /// any server), or a person's move within [`PRESENT_FOR`]. Their bots
+    /// take turns before those of games nobody is at.
+    pub fn someone_here(&self, now: i64) -> bool {
+        let open = self.seats.iter().enumerate().any(|(i, s)| matches!(s, Seat::Human { .. }) && self.seat_online(i));
+        open || now - self.person_at < PRESENT_FOR.as_millis() as i64
     }
 
     /// Whether a websocket holding seat `i` is open, on any server.
@@ -158,9 +177,28 @@ impl Table {
         self.game.moves_played() as u64
     }
 
+    /// Whether the game was aborted (a real-time clock ran out before
+    /// anyone moved): nobody moves in it again.
+    pub fn aborted(&self) -> bool {
+        self.clock.as_ref().is_some_and(|c| c.aborted)
+    }
+
+    /// Whether the game is over: played to its end, or aborted.
+    pub fn over(&self) -> bool {
+        self.game.is_over() || self.aborted()
+    }
+
+    /// The seat to move, if anyone may move (none once over or aborted).
+    pub fn to_move(&self) -> Option<PlayerId> {
+        if self.aborted() {
+            return None;
+        }
+        self.game.to_move()
+    }
+
     /// The bot to move, if a bot is to move.
     pub(crate) fn bot_to_move(&self) -> Option<(PlayerId, BotLevel)> {
-        let p = self.game.to_move()?;
+        let p = self.to_move()?;
         let level = self.seats.get(p.index())?.bot_level();
         // A bot standing in for a person (clock.rs).
         let level = level.or_else(|| self.clock.as_ref()?.standin_level(p));
@@ -204,9 +242,9 @@ impl Live {
         }
     }
 
-    /// Whether the game is over (`false` while its table is in use).
+    /// Whether the game is over or aborted (`false` while its table is in use).
     pub fn finished(&self) -> bool {
-        self.table.try_lock().is_ok_and(|t| t.game.is_over())
+        self.table.try_lock().is_ok_and(|t| t.over())
     }
 
     pub fn subscribe(&self) -> watch::Receiver<u64> {

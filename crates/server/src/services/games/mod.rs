@@ -27,7 +27,8 @@ use crate::error::ApiError;
 use crate::services::ids::{new_game_id, now_ms, plausible_id, random_bytes};
 use crate::services::quotas::Quotas;
 use crate::store::{
-    Account, Change, ChatRepo, ClockRepo, ClusterRepo, GameRepo, NewGame, RatingRepo, Seat, Store, StoreError,
+    hash_token, Account, Change, ChatRepo, ClockRepo, ClusterRepo, GameRepo, NewGame, RatingRepo, Room, Seat, Store,
+    StoreError,
 };
 
 /// A move as a client sends it: the record's move fields plus the version
@@ -67,6 +68,9 @@ pub struct Start {
     pub rated: bool,
     /// Chat turned off for everyone.
     pub chat_off: bool,
+    /// The client address the game was made from (the key's hash): where
+    /// its creator's linked seat was taken (ratings).
+    pub address: Option<String>,
 }
 
 /// The most spare games kept.
@@ -155,12 +159,36 @@ impl Games {
             away_minutes: req.away_minutes,
             rated: req.rated,
             chat_off: req.chat_off,
+            address: ip.map(|ip| hash_token(&ip.to_string())),
         };
         control_of(start.clock.as_ref(), start.away_minutes)?;
         self.quotas.take(ip)?;
+        if let Some(owner) = &start.address {
+            self.make_room(owner).await.inspect_err(|_| self.quotas.give_back(ip))?;
+        }
         let live = self.start(seats, rules, start).await?;
         self.quotas.count_active(ip, &live);
         Ok(Created { live, tokens })
+    }
+
+    /// Room in the store for one more game of `owner` (a client address's
+    /// hash): its oldest unfinished casual game may go (`GameRepo::make_room`).
+    ///
+    /// # Errors
+    /// `quota_exceeded` (every game it keeps stays), `storage_error`.
+    async fn make_room(&self, owner: &str) -> Result<(), ApiError> {
+        match self.games.make_room(owner, self.quotas.kept).await? {
+            Room::Free => Ok(()),
+            Room::Dropped(id) => {
+                tracing::info!(game = %id, "a game was dropped: its address keeps the most games allowed");
+                self.forget(std::slice::from_ref(&id));
+                Ok(())
+            }
+            Room::Full => Err(ApiError::Quota(format!(
+                "{} games kept from one address, every one rated or in an account's history",
+                self.quotas.kept
+            ))),
+        }
     }
 
     /// Makes, stores and holds a game of `seats` (tokens already hashed):
@@ -181,11 +209,14 @@ impl Games {
         let clock = ClockState::new(control, away, &game, &seats, self.now.ms());
         let id = new_game_id()?;
         let created_at = now_ms();
-        let new =
-            clock.kept_with(NewGame::new(id.clone(), record, live_seed, seats.clone(), created_at, start.public))?;
-        self.keep(&new, start.rated, start.chat_off).await?;
+        let new = NewGame {
+            owner: start.address.clone(),
+            ..clock.kept_with(NewGame::new(id.clone(), record, live_seed, seats.clone(), created_at, start.public))?
+        };
+        self.keep(&new, start.rated, start.chat_off, start.address.as_deref()).await?;
         tracing::info!(game = %id, players = names.len(), "game created");
         let mut table = Table::new(game, seats, created_at, created_at);
+        table.owner = start.address;
         table.clock = Some(clock);
         table.rated = start.rated;
         table.now = self.now.clone();
@@ -196,16 +227,23 @@ impl Games {
     }
 
     /// Stores a new game (not held in memory: it is loaded when asked for),
-    /// its seats linked to their accounts (their rows), marked rated, its
+    /// its seats linked to their accounts (their rows; taken from the
+    /// address whose key hashes to `address`, if known), marked rated, its
     /// chat turned off.
     ///
     /// # Errors
     /// `storage_error` (a taken id among them).
-    pub async fn keep(&self, new: &NewGame, rated: bool, chat_off: bool) -> Result<(), ApiError> {
+    pub async fn keep(
+        &self,
+        new: &NewGame,
+        rated: bool,
+        chat_off: bool,
+        address: Option<&str>,
+    ) -> Result<(), ApiError> {
         self.games.create(new).await?;
         for s in &new.seats {
             if let Seat::Human { token_hash, account: Some(account), .. } = s {
-                self.ratings.link_seat(&new.id, token_hash, account).await?;
+                self.ratings.link_seat(&new.id, token_hash, account, address).await?;
             }
         }
         if rated {
@@ -234,6 +272,7 @@ impl Games {
         let game = rebuild(&stored.record, stored.live_seed)
             .map_err(|e| ApiError::Storage(format!("game {id} does not replay: {e}")))?;
         let mut table = Table::new(game, stored.seats, stored.created_at, stored.updated_at);
+        table.owner = stored.owner;
         table.rated = self.ratings.rated(id).await?.is_some();
         // Who is here through the other servers.
         match self.cluster.presence(id).await {
@@ -269,7 +308,7 @@ impl Games {
     /// code), `storage_error`.
     pub async fn play(&self, live: &Arc<Live>, viewer: &Viewer, req: &MoveRequest) -> Result<(), ApiError> {
         let mut table = live.lock().await;
-        let Some(to_move) = table.game.to_move() else {
+        let Some(to_move) = table.to_move() else {
             return Err(ApiError::GameOver);
         };
         if req.version != table.version() {
@@ -282,9 +321,12 @@ impl Games {
             return Err(ApiError::NotYourTurn);
         }
         // A person's move after their deadline is refused (the clocks'
-        // sweeper acts on it).
-        if table.clock.as_ref().and_then(|c| c.deadline).is_some_and(|d| d <= self.now.ms()) {
-            return Err(ApiError::TimeUp);
+        // sweeper acts on it), and in real time after their flag fell,
+        // for good: the seat no longer moves.
+        if let Some(c) = &table.clock {
+            if c.deadline.is_some_and(|d| d <= self.now.ms()) || c.flagged(to_move) {
+                return Err(ApiError::TimeUp);
+            }
         }
         let mv = req.mv.to_move().map_err(|e| match e {
             carcassonne::record::RecordError::Illegal(e) => ApiError::Illegal(e),
@@ -321,9 +363,13 @@ impl Games {
             Err(e) => return Err(e.into()),
         }
         let mover = table.game.to_move();
+        let by_person = table.bot_to_move().is_none();
         let before = std::mem::replace(&mut table.game, next);
         self.spare(before);
         table.updated_at = at;
+        if by_person {
+            table.person_at = at;
+        }
         self.clock_after_move(live, table, mover).await;
         live.changed();
         if let Some(events) = self.events.get() {

@@ -50,6 +50,21 @@ pub(crate) fn rekeyed(accounts: &[(String, String)]) -> Vec<(String, String)> {
 /// unique by its id), so that no key is held twice on the way.
 pub(crate) const REKEY_TEMPORARY: &str = "UPDATE accounts SET name_key = '#' || id";
 
+/// The devices that signed in to an account (migration 16, both backends):
+/// the hash of each browser's device token, for the sign-in throttles
+/// (services/accounts.rs): a device that signed in before is never locked
+/// out, nor starved, by a crowd trying the account's name.
+pub(crate) const DEVICES_SCHEMA: &str = "CREATE TABLE devices (
+        token_hash  TEXT PRIMARY KEY,  -- SHA-256 of the device cookie's token
+        account     TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        created_at  BIGINT NOT NULL    -- Unix ms
+    );
+    CREATE INDEX devices_by_account ON devices (account, created_at);";
+
+/// Forgets an account's devices beyond the newest `$2` (`$1` the account).
+const FORGET_OLD_DEVICES: &str = "DELETE FROM devices WHERE account = $1 AND token_hash NOT IN
+     (SELECT token_hash FROM devices WHERE account = $1 ORDER BY created_at DESC, token_hash LIMIT $2)";
+
 /// The columns an [`Account`] is read from, in its fields' order.
 pub(crate) const ACCOUNT_COLUMNS: &str = "a.id, a.name, a.name_key, a.password, a.recovery, a.created_at";
 
@@ -209,6 +224,25 @@ pub trait AccountRepo: Send + Sync {
     /// # Errors
     /// The storage fails.
     async fn end_sessions(&self, account: &str, keep: Option<&str>) -> Result<u64, StoreError>;
+
+    /// The account of this id.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn by_id(&self, id: &str) -> Result<Option<Account>, StoreError>;
+
+    /// Keeps a device that signed in to `account` (its token's hash), at
+    /// `now`; the account's oldest devices beyond `keep` are forgotten.
+    ///
+    /// # Errors
+    /// The storage fails (or the account is gone).
+    async fn add_device(&self, token_hash: &str, account: &str, now: i64, keep: usize) -> Result<(), StoreError>;
+
+    /// The account a device signed in to (its token's hash), if it is kept.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn device(&self, token_hash: &str) -> Result<Option<String>, StoreError>;
 }
 
 #[async_trait::async_trait]

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use super::{Account, AccountRepo, PasskeyChallenge, PasskeyRepo, StoredPasskey, ACCOUNT_COLUMNS};
+use super::{Account, AccountRepo, PasskeyChallenge, PasskeyRepo, StoredPasskey, ACCOUNT_COLUMNS, FORGET_OLD_DEVICES};
 use crate::store::error::StoreError;
 use crate::store::pg::Pg;
 
@@ -105,6 +105,33 @@ impl AccountRepo for PgAccounts {
             .await?
             .execute("DELETE FROM sessions WHERE account = $1 AND token_hash <> $2", &[&account, &keep])
             .await?)
+    }
+
+    async fn by_id(&self, id: &str) -> Result<Option<Account>, StoreError> {
+        let sql = format!("SELECT {ACCOUNT_COLUMNS} FROM accounts a WHERE a.id = $1");
+        let row = self.0.conn().await?.query_opt(&sql, &[&id]).await?;
+        row.map(|r| account_row(&r)).transpose()
+    }
+
+    async fn add_device(&self, token_hash: &str, account: &str, now: i64, keep: usize) -> Result<(), StoreError> {
+        let keep = i64::try_from(keep).unwrap_or(i64::MAX);
+        let mut conn = self.0.conn().await?;
+        let tx = conn.transaction().await?;
+        tx.execute(
+            "INSERT INTO devices (token_hash, account, created_at) VALUES ($1, $2, $3)
+             ON CONFLICT (token_hash) DO UPDATE SET account = excluded.account, created_at = excluded.created_at",
+            &[&token_hash, &account, &now],
+        )
+        .await?;
+        tx.execute(FORGET_OLD_DEVICES, &[&account, &keep]).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn device(&self, token_hash: &str) -> Result<Option<String>, StoreError> {
+        let row =
+            self.0.conn().await?.query_opt("SELECT account FROM devices WHERE token_hash = $1", &[&token_hash]).await?;
+        Ok(row.map(|r| r.try_get(0)).transpose()?)
     }
 }
 

@@ -2,7 +2,7 @@
 
 use rusqlite::{params, OptionalExtension};
 
-use super::{Account, AccountRepo, PasskeyChallenge, PasskeyRepo, StoredPasskey, ACCOUNT_COLUMNS};
+use super::{Account, AccountRepo, PasskeyChallenge, PasskeyRepo, StoredPasskey, ACCOUNT_COLUMNS, FORGET_OLD_DEVICES};
 use crate::store::error::StoreError;
 use crate::store::sqlite::SqliteDb;
 
@@ -139,6 +139,47 @@ impl AccountRepo for SqliteAccounts {
                     .conn()
                     .execute("DELETE FROM sessions WHERE account = ?1 AND token_hash <> ?2", params![account, keep])?;
                 Ok(n as u64)
+            })
+            .await
+    }
+
+    async fn by_id(&self, id: &str) -> Result<Option<Account>, StoreError> {
+        let id = id.to_string();
+        self.0
+            .run(move |db| {
+                let sql = format!("SELECT {ACCOUNT_COLUMNS} FROM accounts a WHERE a.id = ?1");
+                Ok(db.read().query_row(&sql, [id], account_row).optional()?)
+            })
+            .await
+    }
+
+    async fn add_device(&self, token_hash: &str, account: &str, now: i64, keep: usize) -> Result<(), StoreError> {
+        let (hash, account) = (token_hash.to_string(), account.to_string());
+        let keep = i64::try_from(keep).unwrap_or(i64::MAX);
+        self.0
+            .run(move |db| {
+                let mut conn = db.conn();
+                let tx = conn.transaction()?;
+                tx.execute(
+                    "INSERT INTO devices (token_hash, account, created_at) VALUES (?1, ?2, ?3)
+                     ON CONFLICT (token_hash) DO UPDATE SET account = excluded.account, created_at = excluded.created_at",
+                    params![hash, account, now],
+                )?;
+                tx.execute(FORGET_OLD_DEVICES, params![account, keep])?;
+                tx.commit()?;
+                Ok(())
+            })
+            .await
+    }
+
+    async fn device(&self, token_hash: &str) -> Result<Option<String>, StoreError> {
+        let hash = token_hash.to_string();
+        self.0
+            .run(move |db| {
+                Ok(db
+                    .read()
+                    .query_row("SELECT account FROM devices WHERE token_hash = ?1", [hash], |r| r.get(0))
+                    .optional()?)
             })
             .await
     }

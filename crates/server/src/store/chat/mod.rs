@@ -8,6 +8,50 @@ use super::error::StoreError;
 pub(crate) mod pg;
 pub(crate) mod sqlite;
 
+/// Migration 18's table of the keys each spectator of a game is known by,
+/// the same in SQLite and PostgreSQL.
+macro_rules! spectators_table {
+    () => {
+        "CREATE TABLE chat_spectators (
+            game_id     TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            key         TEXT NOT NULL,     -- hash of an account, a client address or a browser's token
+            number      INTEGER NOT NULL,  -- the spectator's number in the game (Spectator N)
+            PRIMARY KEY (game_id, key)
+        );
+        CREATE INDEX chat_spectators_by_number ON chat_spectators (game_id, number);"
+    };
+}
+
+/// SQLite's migration 18: each message's part of the chat (a signed-in
+/// spectator's, `account`) and writer (`spectator`, their number), and the
+/// keys each spectator of a game is known by. The spectators numbered
+/// before ("Spectator N", by a hash of their address: the key it is now)
+/// keep their numbers.
+pub(crate) const SQLITE_SPECTATORS: &str = concat!(
+    "ALTER TABLE chat_messages ADD COLUMN spectator INTEGER;
+    ALTER TABLE chat_messages ADD COLUMN account INTEGER NOT NULL DEFAULT 0;",
+    spectators_table!(),
+    "INSERT INTO chat_spectators (game_id, key, number)
+        SELECT game_id, author, MIN(CAST(substr(name, 11) AS INTEGER)) FROM chat_messages
+        WHERE seat IS NULL AND name GLOB 'Spectator [1-9]*' AND substr(name, 11) NOT GLOB '*[^0-9]*'
+        GROUP BY game_id, author;
+    UPDATE chat_messages SET spectator = (SELECT s.number FROM chat_spectators s
+        WHERE s.game_id = chat_messages.game_id AND s.key = chat_messages.author) WHERE seat IS NULL;"
+);
+
+/// PostgreSQL's migration 18: as SQLite's ([`SQLITE_SPECTATORS`]).
+pub(crate) const PG_SPECTATORS: &str = concat!(
+    "ALTER TABLE chat_messages ADD COLUMN spectator INTEGER;
+    ALTER TABLE chat_messages ADD COLUMN account BOOLEAN NOT NULL DEFAULT FALSE;",
+    spectators_table!(),
+    "INSERT INTO chat_spectators (game_id, key, number)
+        SELECT game_id, author, MIN(substr(name, 11)::int) FROM chat_messages
+        WHERE seat IS NULL AND name ~ '^Spectator [1-9][0-9]{0,8}$'
+        GROUP BY game_id, author;
+    UPDATE chat_messages m SET spectator = s.number FROM chat_spectators s
+        WHERE m.seat IS NULL AND s.game_id = m.game_id AND s.key = m.author;"
+);
+
 /// A chat message of a game, as stored and as sent.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChatMessage {
@@ -21,10 +65,62 @@ pub struct ChatMessage {
     pub text: String,
     /// Unix ms.
     pub at: i64,
-    /// Whose it is, for numbering spectators (a hash); never sent.
+    /// A spectator's number in the game ("Spectator N"): whose the message
+    /// is, for muting (a player's is their seat).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spectator: Option<u32>,
+    /// A signed-in spectator's (under their account's name).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub account: bool,
+    /// Whose share of the chat it counts in ([`ChatRepo::add`]): `seat:N`,
+    /// or a hash of the spectator's account or client address; never sent.
     #[serde(skip)]
     pub author: String,
 }
+
+/// The most messages a game's chat keeps, in each of its three parts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChatCaps {
+    /// The players' messages: past it, a player's message is refused.
+    pub players: usize,
+    /// Signed-in spectators' messages (their reserve, which the others'
+    /// never take): past it, the oldest message of the account holding the
+    /// most goes.
+    pub accounts: usize,
+    /// The other spectators' messages: past it, the oldest message of the
+    /// client address holding the most goes.
+    pub others: usize,
+}
+
+/// The part of a game's chat a message is in, and its share's cap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Part {
+    Players,
+    Accounts,
+    Others,
+}
+
+impl Part {
+    pub(crate) fn of(m: &ChatMessage) -> Part {
+        match (m.seat, m.account) {
+            (Some(_), _) => Part::Players,
+            (None, true) => Part::Accounts,
+            (None, false) => Part::Others,
+        }
+    }
+
+    pub(crate) fn cap(self, caps: &ChatCaps) -> usize {
+        match self {
+            Part::Players => caps.players,
+            Part::Accounts => caps.accounts,
+            Part::Others => caps.others,
+        }
+    }
+}
+
+/// The most keys (addresses, browsers) one spectator of a game is known
+/// by ([`ChatRepo::spectator`]): past it, a new key is not remembered.
+pub const SPECTATOR_KEYS: usize = 8;
 
 /// A game's chat settings.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -46,12 +142,28 @@ pub struct Rematch {
 #[async_trait::async_trait]
 pub trait ChatRepo: Send + Sync {
     /// Appends `message` to game `id`'s chat, numbered after its last
-    /// (`message.seq` is ignored), unless the chat holds `max` messages
-    /// already: its number, or `None` when the chat is full.
+    /// (`message.seq` is ignored): its number. Each part of the chat (the
+    /// players', signed-in spectators', other spectators') has its cap in
+    /// `caps`. A player's message past the players' cap is refused
+    /// (`None`); a spectator's is taken, and then the oldest message of
+    /// whoever holds the most in its part goes (the earliest writer's among
+    /// equals), so that each `author` keeps at least its fair share. A cap
+    /// of 0 refuses every message of its part. Never a number twice.
     ///
     /// # Errors
     /// The storage fails.
-    async fn add(&self, id: &str, message: &ChatMessage, max: usize) -> Result<Option<u64>, StoreError>;
+    async fn add(&self, id: &str, message: &ChatMessage, caps: &ChatCaps) -> Result<Option<u64>, StoreError>;
+
+    /// The number of the spectator of game `id` whom `keys` name (hashes of
+    /// an account; or of a client address, then of a browser's token): that
+    /// of the first key known, else the next number, unless `max`
+    /// spectators have one already (`None`). Keys not known yet are
+    /// remembered for that number (up to [`SPECTATOR_KEYS`] a spectator).
+    /// Spectators named at once, on any servers, get numbers of their own.
+    ///
+    /// # Errors
+    /// No key, or the storage fails.
+    async fn spectator(&self, id: &str, keys: &[String], max: usize) -> Result<Option<u32>, StoreError>;
 
     /// Game `id`'s chat, in order.
     ///

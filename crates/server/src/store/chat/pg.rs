@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
-use super::{ChatMessage, ChatRepo, ChatSettings, Rematch, RematchRepo};
-use crate::store::error::{is_unique_violation, StoreError};
+use super::{ChatCaps, ChatMessage, ChatRepo, ChatSettings, Part, Rematch, RematchRepo, SPECTATOR_KEYS};
+use crate::store::error::StoreError;
 use crate::store::pg::Pg;
 
 /// The chat of a PostgreSQL database.
@@ -14,30 +14,115 @@ pub(crate) struct PgChat(pub(crate) Arc<Pg>);
 /// The rematches of a PostgreSQL database.
 pub(crate) struct PgRematches(pub(crate) Arc<Pg>);
 
+/// Taken by a transaction that writes game `$1`'s chat: one at a time, on
+/// every server.
+const CHAT_LOCK: &str = "SELECT pg_advisory_xact_lock(hashtext('chat:' || $1))";
+
+/// The messages of a part of a game's chat.
+fn part_sql(part: Part) -> &'static str {
+    match part {
+        Part::Players => "seat IS NOT NULL",
+        Part::Accounts => "seat IS NULL AND account",
+        Part::Others => "seat IS NULL AND NOT account",
+    }
+}
+
+/// A spectator's number as stored.
+fn spectator(n: Option<u32>) -> Option<i32> {
+    n.map(|n| i32::try_from(n).unwrap_or(i32::MAX))
+}
+
 #[async_trait::async_trait]
 impl ChatRepo for PgChat {
-    async fn add(&self, id: &str, m: &ChatMessage, max: usize) -> Result<Option<u64>, StoreError> {
-        let conn = self.0.conn().await?;
-        let st = conn
-            .prepare_cached(
-                "INSERT INTO chat_messages (game_id, seq, seat, author, name, text, at)
+    async fn add(&self, id: &str, m: &ChatMessage, caps: &ChatCaps) -> Result<Option<u64>, StoreError> {
+        let part = Part::of(m);
+        let cap = i64::try_from(part.cap(caps)).unwrap_or(i64::MAX);
+        if cap == 0 {
+            return Ok(None);
+        }
+        let mut conn = self.0.conn().await?;
+        let tx = conn.transaction().await?;
+        // One writer of a game's chat at a time, on every server: numbers
+        // and caps are decided under the game's lock.
+        tx.execute(CHAT_LOCK, &[&id]).await?;
+        let count = format!("SELECT COUNT(*) FROM chat_messages WHERE game_id = $1 AND {}", part_sql(part));
+        if part == Part::Players && tx.query_one(&count, &[&id]).await?.try_get::<_, i64>(0)? >= cap {
+            return Ok(None);
+        }
+        let seq: i64 = tx
+            .query_one(
+                "INSERT INTO chat_messages (game_id, seq, seat, author, name, text, at, spectator, account)
                  SELECT $1::text, (SELECT COALESCE(MAX(seq), 0) + 1 FROM chat_messages WHERE game_id = $1::text),
-                        $2::int, $3::text, $4::text, $5::text, $6::bigint
-                 WHERE (SELECT COUNT(*) FROM chat_messages WHERE game_id = $1::text) < $7::bigint
+                        $2::int, $3::text, $4::text, $5::text, $6::bigint, $7::int, $8::bool
                  RETURNING seq",
+                &[&id, &m.seat.map(i32::from), &m.author, &m.name, &m.text, &m.at, &spectator(m.spectator), &m.account],
             )
-            .await?;
-        let seat = m.seat.map(i32::from);
-        let max = i64::try_from(max).unwrap_or(i64::MAX);
-        // Two servers numbering a message at once: the second tries again.
-        for _ in 0..8 {
-            match conn.query_opt(&st, &[&id, &seat, &m.author, &m.name, &m.text, &m.at, &max]).await {
-                Ok(row) => return Ok(row.map(|r| r.try_get::<_, i64>(0)).transpose()?.map(|s| s as u64)),
-                Err(e) if is_unique_violation(&e) => continue,
-                Err(e) => return Err(e.into()),
+            .await?
+            .try_get(0)?;
+        if part != Part::Players {
+            let evict = format!(
+                "DELETE FROM chat_messages WHERE game_id = $1 AND seq = (
+                     SELECT MIN(seq) FROM chat_messages WHERE game_id = $1 AND {p} AND author = (
+                         SELECT author FROM chat_messages WHERE game_id = $1 AND {p}
+                         GROUP BY author ORDER BY COUNT(*) DESC, MIN(seq) LIMIT 1))",
+                p = part_sql(part)
+            );
+            let held: i64 = tx.query_one(&count, &[&id]).await?.try_get(0)?;
+            for _ in cap..held {
+                tx.execute(&evict, &[&id]).await?;
             }
         }
-        Err(StoreError::failed("too many chat messages at once"))
+        tx.commit().await?;
+        Ok(Some(seq as u64))
+    }
+
+    async fn spectator(&self, id: &str, keys: &[String], max: usize) -> Result<Option<u32>, StoreError> {
+        if keys.is_empty() {
+            return Err(StoreError::failed("a spectator is named by a key at least"));
+        }
+        let max = i64::try_from(max).unwrap_or(i64::MAX);
+        let mut conn = self.0.conn().await?;
+        let tx = conn.transaction().await?;
+        tx.execute(CHAT_LOCK, &[&id]).await?;
+        let mut number = None;
+        for key in keys {
+            let row =
+                tx.query_opt("SELECT number FROM chat_spectators WHERE game_id = $1 AND key = $2", &[&id, key]).await?;
+            if let Some(row) = row {
+                number = Some(row.try_get::<_, i32>(0)?);
+                break;
+            }
+        }
+        let number = match number {
+            Some(n) => n,
+            None => {
+                let most: i32 = tx
+                    .query_one("SELECT COALESCE(MAX(number), 0) FROM chat_spectators WHERE game_id = $1", &[&id])
+                    .await?
+                    .try_get(0)?;
+                if i64::from(most) >= max {
+                    return Ok(None);
+                }
+                most + 1
+            }
+        };
+        let mut known: i64 = tx
+            .query_one("SELECT COUNT(*) FROM chat_spectators WHERE game_id = $1 AND number = $2", &[&id, &number])
+            .await?
+            .try_get(0)?;
+        for key in keys {
+            if known >= SPECTATOR_KEYS as i64 {
+                break;
+            }
+            known += tx
+                .execute(
+                    "INSERT INTO chat_spectators (game_id, key, number) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+                    &[&id, key, &number],
+                )
+                .await? as i64;
+        }
+        tx.commit().await?;
+        Ok(Some(number as u32))
     }
 
     async fn messages(&self, id: &str) -> Result<Vec<ChatMessage>, StoreError> {
@@ -46,7 +131,8 @@ impl ChatRepo for PgChat {
             .conn()
             .await?
             .query(
-                "SELECT seq, seat, author, name, text, at FROM chat_messages WHERE game_id = $1 ORDER BY seq",
+                "SELECT seq, seat, author, name, text, at, spectator, account FROM chat_messages
+                 WHERE game_id = $1 ORDER BY seq",
                 &[&id],
             )
             .await?;
@@ -133,7 +219,7 @@ const AFTER_GAME_CHANGED: &str = "INSERT INTO after_game_changes (game_id, at)
      ON CONFLICT (game_id) DO UPDATE SET at = EXCLUDED.at";
 
 /// A chat message from a row whose columns from `first` on are `seq, seat,
-/// author, name, text, at`.
+/// author, name, text, at, spectator, account`.
 pub(crate) fn chat_message(r: &tokio_postgres::Row, first: usize) -> Result<ChatMessage, StoreError> {
     Ok(ChatMessage {
         seq: r.try_get::<_, i64>(first)? as u64,
@@ -142,5 +228,7 @@ pub(crate) fn chat_message(r: &tokio_postgres::Row, first: usize) -> Result<Chat
         name: r.try_get(first + 3)?,
         text: r.try_get(first + 4)?,
         at: r.try_get(first + 5)?,
+        spectator: r.try_get::<_, Option<i32>>(first + 6)?.map(|n| n as u32),
+        account: r.try_get(first + 7)?,
     })
 }

@@ -2,35 +2,120 @@
 
 use rusqlite::{params, OptionalExtension};
 
-use super::{ChatMessage, ChatRepo, ChatSettings, Rematch, RematchRepo};
+use super::{ChatCaps, ChatMessage, ChatRepo, ChatSettings, Part, Rematch, RematchRepo, SPECTATOR_KEYS};
 use crate::store::error::StoreError;
 use crate::store::sqlite::SqliteDb;
 
 /// The chat of one SQLite file.
 pub(crate) struct SqliteChat(pub(crate) SqliteDb);
 
+/// The messages of a part of a game's chat.
+fn part_sql(part: Part) -> &'static str {
+    match part {
+        Part::Players => "seat IS NOT NULL",
+        Part::Accounts => "seat IS NULL AND account <> 0",
+        Part::Others => "seat IS NULL AND account = 0",
+    }
+}
+
 /// The rematches of one SQLite file.
 pub(crate) struct SqliteRematches(pub(crate) SqliteDb);
 
 #[async_trait::async_trait]
 impl ChatRepo for SqliteChat {
-    async fn add(&self, id: &str, message: &ChatMessage, max: usize) -> Result<Option<u64>, StoreError> {
-        let (id, m) = (id.to_string(), message.clone());
+    async fn add(&self, id: &str, message: &ChatMessage, caps: &ChatCaps) -> Result<Option<u64>, StoreError> {
+        let (id, m, part) = (id.to_string(), message.clone(), Part::of(message));
+        let cap = i64::try_from(part.cap(caps)).unwrap_or(i64::MAX);
         self.0
             .run(move |db| {
-                let seq = db
-                    .conn()
-                    .query_row(
-                        "INSERT INTO chat_messages (game_id, seq, seat, author, name, text, at)
+                let mut conn = db.conn();
+                let tx = conn.transaction()?;
+                let held = |tx: &rusqlite::Transaction<'_>| -> Result<i64, StoreError> {
+                    let sql = format!("SELECT COUNT(*) FROM chat_messages WHERE game_id = ?1 AND {}", part_sql(part));
+                    Ok(tx.query_row(&sql, [&id], |r| r.get(0))?)
+                };
+                if cap == 0 || (part == Part::Players && held(&tx)? >= cap) {
+                    return Ok(None);
+                }
+                let seq: i64 = tx.query_row(
+                    "INSERT INTO chat_messages (game_id, seq, seat, author, name, text, at, spectator, account)
                      SELECT ?1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM chat_messages WHERE game_id = ?1),
-                            ?2, ?3, ?4, ?5, ?6
-                     WHERE (SELECT COUNT(*) FROM chat_messages WHERE game_id = ?1) < ?7
+                            ?2, ?3, ?4, ?5, ?6, ?7, ?8
                      RETURNING seq",
-                        params![id, m.seat, m.author, m.name, m.text, m.at, i64::try_from(max).unwrap_or(i64::MAX)],
-                        |r| r.get::<_, i64>(0),
-                    )
-                    .optional()?;
-                Ok(seq.map(|s| s as u64))
+                    params![id, m.seat, m.author, m.name, m.text, m.at, m.spectator, m.account],
+                    |r| r.get(0),
+                )?;
+                if part != Part::Players {
+                    let evict = format!(
+                        "DELETE FROM chat_messages WHERE game_id = ?1 AND seq = (
+                             SELECT MIN(seq) FROM chat_messages WHERE game_id = ?1 AND {p} AND author = (
+                                 SELECT author FROM chat_messages WHERE game_id = ?1 AND {p}
+                                 GROUP BY author ORDER BY COUNT(*) DESC, MIN(seq) LIMIT 1))",
+                        p = part_sql(part)
+                    );
+                    for _ in cap..held(&tx)? {
+                        tx.execute(&evict, [&id])?;
+                    }
+                }
+                tx.commit()?;
+                Ok(Some(seq as u64))
+            })
+            .await
+    }
+
+    async fn spectator(&self, id: &str, keys: &[String], max: usize) -> Result<Option<u32>, StoreError> {
+        if keys.is_empty() {
+            return Err(StoreError::failed("a spectator is named by a key at least"));
+        }
+        let (id, keys) = (id.to_string(), keys.to_vec());
+        let max = i64::try_from(max).unwrap_or(i64::MAX);
+        self.0
+            .run(move |db| {
+                let mut conn = db.conn();
+                let tx = conn.transaction()?;
+                let mut number = None;
+                for key in &keys {
+                    number = tx
+                        .query_row(
+                            "SELECT number FROM chat_spectators WHERE game_id = ?1 AND key = ?2",
+                            params![id, key],
+                            |r| r.get::<_, i64>(0),
+                        )
+                        .optional()?;
+                    if number.is_some() {
+                        break;
+                    }
+                }
+                let number = match number {
+                    Some(n) => n,
+                    None => {
+                        let most: i64 = tx.query_row(
+                            "SELECT COALESCE(MAX(number), 0) FROM chat_spectators WHERE game_id = ?1",
+                            [&id],
+                            |r| r.get(0),
+                        )?;
+                        if most >= max {
+                            return Ok(None);
+                        }
+                        most + 1
+                    }
+                };
+                let mut known: i64 = tx.query_row(
+                    "SELECT COUNT(*) FROM chat_spectators WHERE game_id = ?1 AND number = ?2",
+                    params![id, number],
+                    |r| r.get(0),
+                )?;
+                for key in &keys {
+                    if known >= SPECTATOR_KEYS as i64 {
+                        break;
+                    }
+                    known += tx.execute(
+                        "INSERT OR IGNORE INTO chat_spectators (game_id, key, number) VALUES (?1, ?2, ?3)",
+                        params![id, key, number],
+                    )? as i64;
+                }
+                tx.commit()?;
+                Ok(Some(u32::try_from(number).unwrap_or(u32::MAX)))
             })
             .await
     }
@@ -41,7 +126,8 @@ impl ChatRepo for SqliteChat {
             .run(move |db| {
                 let conn = db.conn();
                 let mut st = conn.prepare_cached(
-                    "SELECT seq, seat, author, name, text, at FROM chat_messages WHERE game_id = ?1 ORDER BY seq",
+                    "SELECT seq, seat, author, name, text, at, spectator, account FROM chat_messages
+                     WHERE game_id = ?1 ORDER BY seq",
                 )?;
                 let rows = st.query_map([&id], |r| {
                     Ok(ChatMessage {
@@ -51,6 +137,8 @@ impl ChatRepo for SqliteChat {
                         name: r.get(3)?,
                         text: r.get(4)?,
                         at: r.get(5)?,
+                        spectator: r.get(6)?,
+                        account: r.get(7)?,
                     })
                 })?;
                 Ok(rows.collect::<Result<Vec<_>, _>>()?)

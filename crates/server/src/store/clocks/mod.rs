@@ -37,6 +37,20 @@ pub trait ClockRepo: Send + Sync {
         deadline: Option<i64>,
     ) -> Result<bool, StoreError>;
 
+    /// Aborts game `id` (a real-time clock ran out before anyone moved):
+    /// keeps its clocks, no deadline, and `progress` (no one to move) only
+    /// if its deadline is still `expected`: whether it was aborted here.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn abort(
+        &self,
+        id: &str,
+        expected: Option<i64>,
+        clock: &str,
+        progress: &Progress,
+    ) -> Result<bool, StoreError>;
+
     /// Game `id`'s clocks (none for a game made before clocks were kept).
     ///
     /// # Errors

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use super::{ClockRepo, TurnOf};
 use crate::store::error::StoreError;
+use crate::store::games::Progress;
 use crate::store::pg::Pg;
 
 /// The clocks of a PostgreSQL database.
@@ -36,6 +37,24 @@ impl ClockRepo for PgClocks {
             )
             .await?;
         Ok(conn.execute(&swap, &[&id, &clock, &deadline, &expected]).await? == 1)
+    }
+
+    async fn abort(
+        &self,
+        id: &str,
+        expected: Option<i64>,
+        clock: &str,
+        progress: &Progress,
+    ) -> Result<bool, StoreError> {
+        let conn = self.0.conn().await?;
+        let abort = conn
+            .prepare_cached(
+                "UPDATE games SET clock = $2, deadline = NULL, progress = $3, bot_turn = FALSE, stored_at = now()
+                 WHERE id = $1 AND deadline IS NOT DISTINCT FROM $4",
+            )
+            .await?;
+        let progress = serde_json::to_string(progress)?;
+        Ok(conn.execute(&abort, &[&id, &clock, &progress, &expected]).await? == 1)
     }
 
     async fn load(&self, id: &str) -> Result<Option<String>, StoreError> {

@@ -4,6 +4,7 @@ use rusqlite::{params, OptionalExtension};
 
 use super::{ClockRepo, TurnOf};
 use crate::store::error::StoreError;
+use crate::store::games::Progress;
 use crate::store::sqlite::SqliteDb;
 
 /// The clocks of one SQLite file.
@@ -37,6 +38,25 @@ impl ClockRepo for SqliteClocks {
                 let n = db.conn().execute(
                     "UPDATE games SET clock = ?2, deadline = ?3 WHERE id = ?1 AND deadline IS ?4",
                     params![id, clock, deadline, expected],
+                )?;
+                Ok(n == 1)
+            })
+            .await
+    }
+
+    async fn abort(
+        &self,
+        id: &str,
+        expected: Option<i64>,
+        clock: &str,
+        progress: &Progress,
+    ) -> Result<bool, StoreError> {
+        let (id, clock, progress) = (id.to_string(), clock.to_string(), serde_json::to_string(progress)?);
+        self.0
+            .run(move |db| {
+                let n = db.conn().execute(
+                    "UPDATE games SET clock = ?2, deadline = NULL, progress = ?3 WHERE id = ?1 AND deadline IS ?4",
+                    params![id, clock, progress, expected],
                 )?;
                 Ok(n == 1)
             })

@@ -106,6 +106,11 @@ pub struct NewGame {
     pub clock: Option<String>,
     /// When the clocks run out (Unix ms), if they can.
     pub deadline: Option<i64>,
+    /// Whose game it is: the hash of the client address it was made from
+    /// (its key: an IPv6 address by its prefix), or none (made by the
+    /// server: a rematch, the lobby). What one address keeps is bounded
+    /// by it ([`GameRepo::make_room`]) and its bots take turns by it.
+    pub owner: Option<String>,
 }
 
 impl NewGame {
@@ -118,7 +123,7 @@ impl NewGame {
         created_at: i64,
         public: bool,
     ) -> Self {
-        NewGame { id, record, live_seed, seats, created_at, public, clock: None, deadline: None }
+        NewGame { id, record, live_seed, seats, created_at, public, clock: None, deadline: None, owner: None }
     }
 
     /// What a store writes of a game not begun: the record's setup (no
@@ -134,6 +139,7 @@ impl NewGame {
             winners: Vec::new(),
             at: self.created_at,
             bot_turn: self.seats.get(first as usize).is_some_and(|s| s.bot_level().is_some()),
+            aborted: false,
         };
         (setup, progress)
     }
@@ -149,6 +155,8 @@ pub struct StoredGame {
     pub seats: Vec<Seat>,
     pub created_at: i64,
     pub updated_at: i64,
+    /// Whose game it is ([`NewGame::owner`]).
+    pub owner: Option<String>,
 }
 
 /// What a listing needs to know of a game after a move, kept beside the moves
@@ -165,6 +173,22 @@ pub struct Progress {
     /// A bot is to move (a shared storage finds games whose bots nobody drives).
     #[serde(default)]
     pub bot_turn: bool,
+    /// Aborted: a real-time clock ran out before anyone moved (no one is
+    /// to move; not finished, so it expires with the abandoned games).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub aborted: bool,
+}
+
+/// What [`GameRepo::make_room`] did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Room {
+    /// The owner keeps fewer games than allowed.
+    Free,
+    /// This game of the owner's was deleted to make room.
+    Dropped(String),
+    /// Every game the owner keeps is rated, or finished with an account's
+    /// seat: none is dropped, no new one is kept.
+    Full,
 }
 
 /// One line of the games list.
@@ -246,6 +270,17 @@ pub trait GameRepo: Send + Sync {
     /// # Errors
     /// The storage fails.
     async fn in_play(&self) -> Result<Vec<GameSummary>, StoreError>;
+
+    /// Makes room for one more game of `owner`, who may keep `max`: with
+    /// fewer kept, nothing to do ([`Room::Free`]); else the oldest of its
+    /// unfinished casual (unrated) games is deleted, or failing that the
+    /// oldest finished casual game with no seat linked to an account
+    /// ([`Room::Dropped`]); else [`Room::Full`]. The check and the delete
+    /// are one write (requests that race may each find room: a few over).
+    ///
+    /// # Errors
+    /// The storage fails (nothing is deleted).
+    async fn make_room(&self, owner: &str, max: usize) -> Result<Room, StoreError>;
 
     /// Deletes the unfinished games whose last move (or creation) is older
     /// than `before` (Unix ms), with their moves; returns their ids.

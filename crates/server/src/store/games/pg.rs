@@ -6,7 +6,13 @@ use std::sync::Arc;
 use carcassonne::record::{Record, RecordMove};
 use tokio_postgres::IsolationLevel;
 
-use super::{summary, GameRepo, GameSummary, NewGame, Progress, StoredGame};
+use super::{summary, GameRepo, GameSummary, NewGame, Progress, Room, StoredGame};
+
+/// The games dropped first to make room: unfinished.
+const DROP_FIRST: &str = "NOT COALESCE((progress::jsonb ->> 'finished')::boolean, FALSE)";
+/// Then: finished, no seat linked to an account.
+const DROP_THEN: &str =
+    "COALESCE((progress::jsonb ->> 'finished')::boolean, FALSE) AND NOT seats::jsonb @? '$[*].account'";
 use crate::store::cluster::feed::CHANNEL;
 use crate::store::error::{is_unique_violation, StoreError};
 use crate::store::pg::Pg;
@@ -22,8 +28,8 @@ impl GameRepo for PgGames {
         let inserted = conn
             .execute(
                 "INSERT INTO games (id, setup, seats, progress, moves, created_at, updated_at, live_seed, public, bot_turn,
-                                    clock, deadline)
-                 VALUES ($1, $2, $3, $4, 0, $5, $5, $6, $7, $8, $9, $10)",
+                                    clock, deadline, owner)
+                 VALUES ($1, $2, $3, $4, 0, $5, $5, $6, $7, $8, $9, $10, $11)",
                 &[
                     &game.id,
                     &serde_json::to_string(&setup)?,
@@ -36,6 +42,7 @@ impl GameRepo for PgGames {
                     &progress.bot_turn,
                     &game.clock,
                     &game.deadline,
+                    &game.owner,
                 ],
             )
             .await;
@@ -90,7 +97,7 @@ impl GameRepo for PgGames {
         let tx =
             conn.build_transaction().isolation_level(IsolationLevel::RepeatableRead).read_only(true).start().await?;
         let game = tx
-            .prepare_cached("SELECT setup, seats, created_at, updated_at, live_seed FROM games WHERE id = $1")
+            .prepare_cached("SELECT setup, seats, created_at, updated_at, live_seed, owner FROM games WHERE id = $1")
             .await?;
         let Some(row) = tx.query_opt(&game, &[&id]).await? else {
             return Ok(None);
@@ -99,6 +106,7 @@ impl GameRepo for PgGames {
         let seats = serde_json::from_str(row.try_get::<_, &str>(1)?)?;
         let (created_at, updated_at): (i64, i64) = (row.try_get(2)?, row.try_get(3)?);
         let live_seed: Option<i64> = row.try_get(4)?;
+        let owner: Option<String> = row.try_get(5)?;
         record.moves.clear();
         let moves = tx.prepare_cached("SELECT body FROM moves WHERE game_id = $1 ORDER BY ply").await?;
         for m in tx.query(&moves, &[&id]).await? {
@@ -112,6 +120,7 @@ impl GameRepo for PgGames {
             seats,
             created_at,
             updated_at,
+            owner,
         }))
     }
 
@@ -126,6 +135,29 @@ impl GameRepo for PgGames {
     async fn in_play(&self) -> Result<Vec<GameSummary>, StoreError> {
         summaries(&self.0, "NOT COALESCE((progress::jsonb ->> 'finished')::boolean, FALSE)", usize::MAX >> 1, None)
             .await
+    }
+
+    async fn make_room(&self, owner: &str, max: usize) -> Result<Room, StoreError> {
+        let mut conn = self.0.conn().await?;
+        let tx = conn.transaction().await?;
+        // One owner's room is made by one server at a time.
+        tx.execute("SELECT pg_advisory_xact_lock(hashtext('games/' || $1))", &[&owner]).await?;
+        let kept: i64 = tx.query_one("SELECT COUNT(*) FROM games WHERE owner = $1", &[&owner]).await?.try_get(0)?;
+        if kept < i64::try_from(max).unwrap_or(i64::MAX) {
+            return Ok(Room::Free);
+        }
+        for filter in [DROP_FIRST, DROP_THEN] {
+            let sql = format!(
+                "DELETE FROM games WHERE id = (SELECT id FROM games WHERE owner = $1 AND {filter}
+                 AND id NOT IN (SELECT game_id FROM rated_games) ORDER BY created_at, id LIMIT 1) RETURNING id"
+            );
+            if let Some(row) = tx.query_opt(&sql, &[&owner]).await? {
+                let id: String = row.try_get(0)?;
+                tx.commit().await?;
+                return Ok(Room::Dropped(id));
+            }
+        }
+        Ok(Room::Full)
     }
 
     async fn expire(&self, before: i64) -> Result<Vec<String>, StoreError> {

@@ -5,7 +5,12 @@
 use carcassonne::record::{Record, RecordMove};
 use rusqlite::{params, Connection, OptionalExtension};
 
-use super::{summary, GameRepo, GameSummary, NewGame, Progress, Seat, StoredGame};
+use super::{summary, GameRepo, GameSummary, NewGame, Progress, Room, Seat, StoredGame};
+
+/// The games dropped first to make room: unfinished.
+const DROP_FIRST: &str = "json_extract(progress, '$.finished') = 0";
+/// Then: finished, no seat linked to an account.
+const DROP_THEN: &str = "json_extract(progress, '$.finished') = 1 AND seats NOT LIKE '%\"account\"%'";
 use crate::store::error::StoreError;
 use crate::store::sqlite::{Sqlite, SqliteDb};
 
@@ -27,6 +32,7 @@ impl GameRepo for SqliteGames {
             public: game.public,
             clock: game.clock.clone(),
             deadline: game.deadline,
+            owner: game.owner.clone(),
         };
         self.0.queue(Box::new(move |tx| insert_game(tx, &row)))?.wait().await
     }
@@ -55,6 +61,32 @@ impl GameRepo for SqliteGames {
         self.0.run(|db| summaries(db, "json_extract(progress, '$.finished') = 0", usize::MAX >> 1, None)).await
     }
 
+    async fn make_room(&self, owner: &str, max: usize) -> Result<Room, StoreError> {
+        let owner = owner.to_string();
+        let max = i64::try_from(max).unwrap_or(i64::MAX);
+        self.0
+            .run(move |db| {
+                let conn = db.conn();
+                let kept: i64 =
+                    conn.query_row("SELECT COUNT(*) FROM games WHERE owner = ?1", [&owner], |r| r.get(0))?;
+                if kept < max {
+                    return Ok(Room::Free);
+                }
+                for filter in [DROP_FIRST, DROP_THEN] {
+                    let sql = format!(
+                        "DELETE FROM games WHERE id = (SELECT id FROM games WHERE owner = ?1 AND {filter}
+                         AND id NOT IN (SELECT game_id FROM rated_games) ORDER BY created_at, id LIMIT 1) RETURNING id"
+                    );
+                    let dropped: Option<String> = conn.query_row(&sql, [&owner], |r| r.get(0)).optional()?;
+                    if let Some(id) = dropped {
+                        return Ok(Room::Dropped(id));
+                    }
+                }
+                Ok(Room::Full)
+            })
+            .await
+    }
+
     async fn expire(&self, before: i64) -> Result<Vec<String>, StoreError> {
         self.0
             .run(move |db| {
@@ -80,6 +112,7 @@ struct NewRow {
     public: bool,
     clock: Option<String>,
     deadline: Option<i64>,
+    owner: Option<String>,
 }
 
 /// Inserts a new game's row. A taken id is refused.
@@ -90,10 +123,22 @@ fn insert_game(tx: &Connection, c: &NewRow) -> Result<(), StoreError> {
         return Err(StoreError::failed(format!("game id {} is taken", c.id)));
     }
     tx.prepare_cached(
-        "INSERT INTO games (id, setup, seats, progress, moves, created_at, updated_at, live_seed, public, clock, deadline)
-         VALUES (?1, ?2, ?3, ?4, 0, ?5, ?5, ?6, ?7, ?8, ?9)",
+        "INSERT INTO games (id, setup, seats, progress, moves, created_at, updated_at, live_seed, public, clock, deadline,
+                            owner)
+         VALUES (?1, ?2, ?3, ?4, 0, ?5, ?5, ?6, ?7, ?8, ?9, ?10)",
     )?
-    .execute(params![c.id, c.setup, c.seats, c.progress, c.created_at, c.live_seed, c.public, c.clock, c.deadline])?;
+    .execute(params![
+        c.id,
+        c.setup,
+        c.seats,
+        c.progress,
+        c.created_at,
+        c.live_seed,
+        c.public,
+        c.clock,
+        c.deadline,
+        c.owner
+    ])?;
     Ok(())
 }
 
@@ -133,13 +178,15 @@ pub(crate) fn append(
 
 fn load(db: &Sqlite, id: &str) -> Result<Option<StoredGame>, StoreError> {
     let conn = db.read();
-    type Row = (String, String, i64, i64, Option<i64>);
+    type Row = (String, String, i64, i64, Option<i64>, Option<String>);
     let row: Option<Row> = conn
-        .query_row("SELECT setup, seats, created_at, updated_at, live_seed FROM games WHERE id = ?1", [id], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
-        })
+        .query_row(
+            "SELECT setup, seats, created_at, updated_at, live_seed, owner FROM games WHERE id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)),
+        )
         .optional()?;
-    let Some((setup, seats, created_at, updated_at, live_seed)) = row else {
+    let Some((setup, seats, created_at, updated_at, live_seed, owner)) = row else {
         return Ok(None);
     };
     let mut record: Record = serde_json::from_str(&setup)?;
@@ -157,6 +204,7 @@ fn load(db: &Sqlite, id: &str) -> Result<Option<StoredGame>, StoreError> {
         seats,
         created_at,
         updated_at,
+        owner,
     }))
 }
 

@@ -171,7 +171,7 @@ pub(crate) fn cap(n: usize) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
 }
 
-/// Migration 16 (SQLite): the lobby's people. Tables and waits are held by
+/// Migration 21 (SQLite): the lobby's people. Tables and waits are held by
 /// their person's websocket now; those of before (held by nobody) go.
 pub(crate) const SQLITE_SCHEMA: &str = "DELETE FROM lobby_tables;
     DELETE FROM lobby_waiting;
@@ -186,7 +186,7 @@ pub(crate) const SQLITE_SCHEMA: &str = "DELETE FROM lobby_tables;
     CREATE INDEX lobby_waiting_by_address ON lobby_waiting(address);
     CREATE INDEX lobby_waiting_by_game ON lobby_waiting(game);";
 
-/// Migration 16 (PostgreSQL): as SQLite's.
+/// Migration 21 (PostgreSQL): as SQLite's.
 pub(crate) const PG_SCHEMA: &str = "DELETE FROM lobby_tables;
     DELETE FROM lobby_waiting;
     ALTER TABLE lobby_tables ADD COLUMN address TEXT NOT NULL DEFAULT '';

@@ -1,5 +1,5 @@
-//! Web Push (services/push.rs): the VAPID key, browsers' subscriptions,
-//! invites taken.
+//! Web Push (services/push/): the VAPID key, browsers' subscriptions
+//! (bounded per endpoint, per target and per subscriber), invites taken.
 
 use super::error::StoreError;
 
@@ -28,6 +28,10 @@ pub struct PushSubscription {
     /// The language its notifications are written in (`en`, `de`, `fr`:
     /// the page's when it subscribed).
     pub lang: String,
+    /// Whose share it counts in: `account:<id>` (a signed-in account) or
+    /// `addr:<address>` (a client address, an IPv6 one by its prefix); ""
+    /// for those kept before subscribers were counted.
+    pub owner: String,
 }
 
 /// Web Push's tables (the same text for SQLite and PostgreSQL).
@@ -54,11 +58,16 @@ pub(crate) const SCHEMA: &str = "CREATE TABLE push_keys (
     );";
 
 /// The columns a [`PushSubscription`] is read from, in its fields' order.
-pub(crate) const COLUMNS: &str = "endpoint, p256dh, auth, target, game_id, account, created_at, lang";
+pub(crate) const COLUMNS: &str = "endpoint, p256dh, auth, target, game_id, account, created_at, lang, owner";
 
 /// The language of each push subscription's notifications (SQLite and
 /// PostgreSQL alike; the subscriptions made before it are English's).
 pub(crate) const LANG_SCHEMA: &str = "ALTER TABLE push_subscriptions ADD COLUMN lang TEXT NOT NULL DEFAULT 'en';";
+
+/// Whose share each push subscription counts in (SQLite and PostgreSQL
+/// alike; those made before count in nobody's).
+pub(crate) const OWNER_SCHEMA: &str = "ALTER TABLE push_subscriptions ADD COLUMN owner TEXT NOT NULL DEFAULT '';
+    CREATE INDEX push_by_owner ON push_subscriptions (owner);";
 
 #[async_trait::async_trait]
 pub trait PushRepo: Send + Sync {
@@ -69,17 +78,22 @@ pub trait PushRepo: Send + Sync {
     /// The storage fails.
     async fn vapid_key(&self, candidate: &str, now: i64) -> Result<String, StoreError>;
 
-    /// Keeps a subscription (its keys renewed if its endpoint and target are
-    /// kept already): false, and nothing kept, when its endpoint has
-    /// `per_endpoint` targets already or its target `per_target` endpoints.
+    /// Keeps subscriptions, all or none (those whose endpoint and target
+    /// are kept already have their keys and language renewed, and stay in
+    /// the share they counted in): false, and nothing kept or renewed, when
+    /// a new one would give its endpoint more than `per_endpoint` targets,
+    /// its target more than `per_target` endpoints or its owner more than
+    /// `per_owner` subscriptions. Servers subscribing at once stay within
+    /// the bounds.
     ///
     /// # Errors
-    /// The storage fails (or its game or account is gone).
+    /// The storage fails (or a game or account is gone): nothing kept.
     async fn subscribe(
         &self,
-        sub: &PushSubscription,
+        subs: &[PushSubscription],
         per_endpoint: usize,
         per_target: usize,
+        per_owner: usize,
     ) -> Result<bool, StoreError>;
 
     /// Removes an endpoint's subscription to `target` (to every target when
@@ -88,6 +102,13 @@ pub trait PushRepo: Send + Sync {
     /// # Errors
     /// The storage fails.
     async fn unsubscribe(&self, endpoint: &str, target: Option<&str>) -> Result<u64, StoreError>;
+
+    /// Removes the subscriptions to game `game`'s seats (it ended): how
+    /// many went.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn forget_game(&self, game: &str) -> Result<u64, StoreError>;
 
     /// The subscriptions to `target`.
     ///

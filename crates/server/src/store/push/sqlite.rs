@@ -27,29 +27,43 @@ impl PushRepo for SqlitePush {
 
     async fn subscribe(
         &self,
-        sub: &PushSubscription,
+        subs: &[PushSubscription],
         per_endpoint: usize,
         per_target: usize,
+        per_owner: usize,
     ) -> Result<bool, StoreError> {
-        let sub = sub.clone();
+        let subs = subs.to_vec();
         self.0
             .run(move |db| {
                 let mut conn = db.conn();
+                // Dropped uncommitted (a bound passed), the transaction
+                // keeps nothing.
                 let tx = conn.transaction()?;
-                let renewed = tx.execute(
-                "UPDATE push_subscriptions SET p256dh = ?3, auth = ?4, lang = ?5 WHERE endpoint = ?1 AND target = ?2",
-                params![sub.endpoint, sub.target, sub.p256dh, sub.auth, sub.lang],
-            )?;
-                if renewed == 0 {
-                    let count = |sql: &str, key: &str| tx.query_row(sql, [key], |r| r.get::<_, i64>(0));
-                    let by_endpoint =
-                        count("SELECT count(*) FROM push_subscriptions WHERE endpoint = ?1", &sub.endpoint)?;
-                    let by_target = count("SELECT count(*) FROM push_subscriptions WHERE target = ?1", &sub.target)?;
-                    if by_endpoint as usize >= per_endpoint || by_target as usize >= per_target {
+                for sub in &subs {
+                    let renewed = tx.execute(
+                        "UPDATE push_subscriptions SET p256dh = ?3, auth = ?4, lang = ?5 WHERE endpoint = ?1 AND target = ?2",
+                        params![sub.endpoint, sub.target, sub.p256dh, sub.auth, sub.lang],
+                    )?;
+                    if renewed > 0 {
+                        continue;
+                    }
+                    let (by_endpoint, by_target, by_owner): (i64, i64, i64) = tx.query_row(
+                        "SELECT (SELECT count(*) FROM push_subscriptions WHERE endpoint = ?1),
+                                (SELECT count(*) FROM push_subscriptions WHERE target = ?2),
+                                (SELECT count(*) FROM push_subscriptions WHERE owner = ?3)",
+                        params![sub.endpoint, sub.target, sub.owner],
+                        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                    )?;
+                    if by_endpoint as usize >= per_endpoint
+                        || by_target as usize >= per_target
+                        || by_owner as usize >= per_owner
+                    {
                         return Ok(false);
                     }
                     tx.execute(
-                        &format!("INSERT INTO push_subscriptions ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"),
+                        &format!(
+                            "INSERT INTO push_subscriptions ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
+                        ),
                         params![
                             sub.endpoint,
                             sub.p256dh,
@@ -58,7 +72,8 @@ impl PushRepo for SqlitePush {
                             sub.game_id,
                             sub.account,
                             sub.created_at,
-                            sub.lang
+                            sub.lang,
+                            sub.owner
                         ],
                     )?;
                 }
@@ -76,6 +91,16 @@ impl PushRepo for SqlitePush {
                     "DELETE FROM push_subscriptions WHERE endpoint = ?1 AND (?2 IS NULL OR target = ?2)",
                     params![endpoint, target],
                 )?;
+                Ok(n as u64)
+            })
+            .await
+    }
+
+    async fn forget_game(&self, game: &str) -> Result<u64, StoreError> {
+        let game = game.to_string();
+        self.0
+            .run(move |db| {
+                let n = db.conn().execute("DELETE FROM push_subscriptions WHERE game_id = ?1", params![game])?;
                 Ok(n as u64)
             })
             .await
@@ -99,6 +124,7 @@ impl PushRepo for SqlitePush {
                         account: r.get(5)?,
                         created_at: r.get(6)?,
                         lang: r.get(7)?,
+                        owner: r.get(8)?,
                     })
                 })?;
                 Ok(rows.collect::<Result<Vec<_>, _>>()?)

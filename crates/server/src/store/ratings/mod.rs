@@ -146,6 +146,15 @@ pub(crate) const PG_SCHEMA: &str = "CREATE TABLE account_seats (
         PRIMARY KEY (account, game_id)
     );";
 
+/// The address a seat was taken from (migration 17, both backends): the
+/// hash of the client address's key, so that two seats of one rated game
+/// taken from one address are known.
+pub(crate) const SEAT_ADDRESS_SCHEMA: &str = "ALTER TABLE account_seats ADD COLUMN address TEXT;";
+
+/// Rated games both accounts `$1` and `$2` played since `$3`.
+const TOGETHER: &str = "SELECT COUNT(*) FROM rating_history x JOIN rating_history y ON y.game_id = x.game_id
+     WHERE x.account = $1 AND y.account = $2 AND x.at >= $3";
+
 /// The columns a [`RatingRow`] is read from, in its fields' order.
 pub(crate) const RATING_COLUMNS: &str = "r.account, r.pool, r.rating, r.deviation, r.volatility, r.games, r.updated_at";
 
@@ -224,12 +233,33 @@ pub trait RatingRepo: Send + Sync {
     async fn rated(&self, id: &str) -> Result<Option<bool>, StoreError>;
 
     /// Links the human seat of game `id` held by the token hashing to
-    /// `token_hash` to `account`, unless it is linked to another account:
-    /// the seat linked (or already linked to this account).
+    /// `token_hash` to `account`, taken from the client address whose key
+    /// hashes to `address` (if known), unless it is linked to another
+    /// account: the seat linked (or already linked to this account).
     ///
     /// # Errors
     /// The storage fails.
-    async fn link_seat(&self, id: &str, token_hash: &str, account: &str) -> Result<Option<u8>, StoreError>;
+    async fn link_seat(
+        &self,
+        id: &str,
+        token_hash: &str,
+        account: &str,
+        address: Option<&str>,
+    ) -> Result<Option<u8>, StoreError>;
+
+    /// Game `id`'s seats linked to accounts: (seat, account, the address's
+    /// hash it was taken from if known), by seat.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn linked(&self, id: &str) -> Result<Vec<(u8, String, Option<String>)>, StoreError>;
+
+    /// How many rated games accounts `a` and `b` both played (results
+    /// applied) since `since` (Unix ms).
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn together(&self, a: &str, b: &str, since: i64) -> Result<u64, StoreError>;
 
     /// Applies a rated game's result, **once**: the game is claimed (its
     /// `applied` flag set from 0) in the same transaction as the new

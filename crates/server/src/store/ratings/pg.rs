@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::{
     changes_of, forget_in, link_in, AccountGame, HistoryRow, RatedResult, RatingChange, RatingRepo, RatingRow,
-    RATING_COLUMNS,
+    RATING_COLUMNS, TOGETHER,
 };
 use crate::rating::{Pool, Rating};
 use crate::store::error::StoreError;
@@ -36,7 +36,13 @@ impl RatingRepo for PgRatings {
         })
     }
 
-    async fn link_seat(&self, id: &str, token_hash: &str, account: &str) -> Result<Option<u8>, StoreError> {
+    async fn link_seat(
+        &self,
+        id: &str,
+        token_hash: &str,
+        account: &str,
+        address: Option<&str>,
+    ) -> Result<Option<u8>, StoreError> {
         let mut conn = self.0.conn().await?;
         let tx = conn.transaction().await?;
         let Some(row) = tx.query_opt("SELECT seats FROM games WHERE id = $1 FOR UPDATE", &[&id]).await? else {
@@ -51,12 +57,28 @@ impl RatingRepo for PgRatings {
         )
         .await?;
         tx.execute(
-            "INSERT INTO account_seats (game_id, seat, account) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
-            &[&id, &i32::from(seat), &account],
+            "INSERT INTO account_seats (game_id, seat, account, address) VALUES ($1, $2, $3, $4)
+             ON CONFLICT DO NOTHING",
+            &[&id, &i32::from(seat), &account, &address],
         )
         .await?;
         tx.commit().await?;
         Ok(Some(seat))
+    }
+
+    async fn linked(&self, id: &str) -> Result<Vec<(u8, String, Option<String>)>, StoreError> {
+        let rows = self
+            .0
+            .conn()
+            .await?
+            .query("SELECT seat, account, address FROM account_seats WHERE game_id = $1 ORDER BY seat", &[&id])
+            .await?;
+        rows.iter().map(|r| Ok((r.try_get::<_, i32>(0)? as u8, r.try_get(1)?, r.try_get(2)?))).collect()
+    }
+
+    async fn together(&self, a: &str, b: &str, since: i64) -> Result<u64, StoreError> {
+        let n: i64 = self.0.conn().await?.query_one(TOGETHER, &[&a, &b, &since]).await?.try_get(0)?;
+        Ok(n.max(0) as u64)
     }
 
     async fn apply(&self, result: &RatedResult) -> Result<Option<Vec<RatingChange>>, StoreError> {

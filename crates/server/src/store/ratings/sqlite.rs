@@ -5,7 +5,7 @@ use rusqlite::{params, OptionalExtension};
 
 use super::{
     changes_of, forget_in, link_in, AccountGame, HistoryRow, RatedResult, RatingChange, RatingRepo, RatingRow,
-    RATING_COLUMNS,
+    RATING_COLUMNS, TOGETHER,
 };
 use crate::rating::{Pool, Rating};
 use crate::store::error::StoreError;
@@ -40,8 +40,15 @@ impl RatingRepo for SqliteRatings {
             .await
     }
 
-    async fn link_seat(&self, id: &str, token_hash: &str, account: &str) -> Result<Option<u8>, StoreError> {
+    async fn link_seat(
+        &self,
+        id: &str,
+        token_hash: &str,
+        account: &str,
+        address: Option<&str>,
+    ) -> Result<Option<u8>, StoreError> {
         let (id, hash, account) = (id.to_string(), token_hash.to_string(), account.to_string());
+        let address = address.map(str::to_string);
         self.0
             .run(move |db| {
                 let mut conn = db.conn();
@@ -53,11 +60,35 @@ impl RatingRepo for SqliteRatings {
                 let Some(seat) = link_in(&mut seats, &hash, &account) else { return Ok(None) };
                 tx.execute("UPDATE games SET seats = ?2 WHERE id = ?1", params![id, serde_json::to_string(&seats)?])?;
                 tx.execute(
-                    "INSERT INTO account_seats (game_id, seat, account) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
-                    params![id, seat, account],
+                    "INSERT INTO account_seats (game_id, seat, account, address) VALUES (?1, ?2, ?3, ?4)
+                     ON CONFLICT DO NOTHING",
+                    params![id, seat, account, address],
                 )?;
                 tx.commit()?;
                 Ok(Some(seat))
+            })
+            .await
+    }
+
+    async fn linked(&self, id: &str) -> Result<Vec<(u8, String, Option<String>)>, StoreError> {
+        let id = id.to_string();
+        self.0
+            .run(move |db| {
+                let conn = db.read();
+                let mut stmt =
+                    conn.prepare("SELECT seat, account, address FROM account_seats WHERE game_id = ?1 ORDER BY seat")?;
+                let rows = stmt.query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+                Ok(rows.collect::<Result<_, _>>()?)
+            })
+            .await
+    }
+
+    async fn together(&self, a: &str, b: &str, since: i64) -> Result<u64, StoreError> {
+        let (a, b) = (a.to_string(), b.to_string());
+        self.0
+            .run(move |db| {
+                let n: i64 = db.read().query_row(TOGETHER, params![a, b, since], |r| r.get(0))?;
+                Ok(n.max(0) as u64)
             })
             .await
     }

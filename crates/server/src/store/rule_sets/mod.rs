@@ -20,11 +20,20 @@ pub struct SavedRules {
 #[async_trait::async_trait]
 pub trait RuleSetRepo: Send + Sync {
     /// Keeps a named rule set for the visitor whose key hashes to `owner`
-    /// (`hash_token`), unless they keep `max` already: whether it was kept.
+    /// (`hash_token`), sent from the client address whose key hashes to
+    /// `address`, unless the visitor keeps `max` already or the address
+    /// `max_per_address` (whatever the keys): whether it was kept.
     ///
     /// # Errors
     /// The id is taken, or the storage fails.
-    async fn save(&self, owner: &str, rules: &SavedRules, max: usize) -> Result<bool, StoreError>;
+    async fn save(
+        &self,
+        owner: &str,
+        address: &str,
+        rules: &SavedRules,
+        max: usize,
+        max_per_address: usize,
+    ) -> Result<bool, StoreError>;
 
     /// The rule sets the visitor keeps, oldest first.
     ///

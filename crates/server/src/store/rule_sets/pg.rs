@@ -11,17 +11,28 @@ pub(crate) struct PgRuleSets(pub(crate) Arc<Pg>);
 
 #[async_trait::async_trait]
 impl RuleSetRepo for PgRuleSets {
-    async fn save(&self, owner: &str, rules: &SavedRules, max: usize) -> Result<bool, StoreError> {
+    async fn save(
+        &self,
+        owner: &str,
+        address: &str,
+        rules: &SavedRules,
+        max: usize,
+        max_per_address: usize,
+    ) -> Result<bool, StoreError> {
         let max = i64::try_from(max).unwrap_or(i64::MAX);
+        let max_per_address = i64::try_from(max_per_address).unwrap_or(i64::MAX);
         let mut conn = self.0.conn().await?;
         let tx = conn.transaction().await?;
-        // One visitor's saves one at a time, so that the bound holds.
+        // One address's saves one at a time (a visitor's are all from
+        // addresses, each locked in turn: the bounds hold).
         tx.execute("SELECT pg_advisory_xact_lock(hashtext($1))", &[&owner]).await?;
+        tx.execute("SELECT pg_advisory_xact_lock(hashtext('rules@' || $1))", &[&address]).await?;
         let saved = tx
             .execute(
-                "INSERT INTO rule_sets (id, owner, name, code, created_at)
-                 SELECT $1, $2, $3, $4, $5 WHERE (SELECT COUNT(*) FROM rule_sets WHERE owner = $2) < $6",
-                &[&rules.id, &owner, &rules.name, &rules.code, &rules.created_at, &max],
+                "INSERT INTO rule_sets (id, owner, name, code, created_at, address)
+                 SELECT $1, $2, $3, $4, $5, $7 WHERE (SELECT COUNT(*) FROM rule_sets WHERE owner = $2) < $6
+                 AND (SELECT COUNT(*) FROM rule_sets WHERE address = $7) < $8",
+                &[&rules.id, &owner, &rules.name, &rules.code, &rules.created_at, &max, &address, &max_per_address],
             )
             .await?;
         tx.commit().await?;

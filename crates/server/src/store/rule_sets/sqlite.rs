@@ -11,15 +11,24 @@ pub(crate) struct SqliteRuleSets(pub(crate) SqliteDb);
 
 #[async_trait::async_trait]
 impl RuleSetRepo for SqliteRuleSets {
-    async fn save(&self, owner: &str, rules: &SavedRules, max: usize) -> Result<bool, StoreError> {
-        let (owner, rules) = (owner.to_string(), rules.clone());
+    async fn save(
+        &self,
+        owner: &str,
+        address: &str,
+        rules: &SavedRules,
+        max: usize,
+        max_per_address: usize,
+    ) -> Result<bool, StoreError> {
+        let (owner, address, rules) = (owner.to_string(), address.to_string(), rules.clone());
         let max = i64::try_from(max).unwrap_or(i64::MAX);
+        let max_per_address = i64::try_from(max_per_address).unwrap_or(i64::MAX);
         self.0
             .run(move |db| {
                 let saved = db.conn().execute(
-                    "INSERT INTO rule_sets (id, owner, name, code, created_at)
-                     SELECT ?1, ?2, ?3, ?4, ?5 WHERE (SELECT COUNT(*) FROM rule_sets WHERE owner = ?2) < ?6",
-                    params![rules.id, owner, rules.name, rules.code, rules.created_at, max],
+                    "INSERT INTO rule_sets (id, owner, name, code, created_at, address)
+                     SELECT ?1, ?2, ?3, ?4, ?5, ?7 WHERE (SELECT COUNT(*) FROM rule_sets WHERE owner = ?2) < ?6
+                     AND (SELECT COUNT(*) FROM rule_sets WHERE address = ?7) < ?8",
+                    params![rules.id, owner, rules.name, rules.code, rules.created_at, max, address, max_per_address],
                 )?;
                 Ok(saved == 1)
             })

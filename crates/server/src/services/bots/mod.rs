@@ -1,13 +1,14 @@
 //! The bots of games in play: one driver per game, searches on the bots'
-//! worker pool, one server per game (the lease). Bots first, always: the
-//! gate counts the searches waiting or running, and reviews wait for it.
+//! worker pool in turn (`turns.rs`: games with a person here first, the
+//! lanes of the addresses taking turns), one server per game (the lease).
+//! Bots first, always: the gate counts the searches of games with a person
+//! here, waiting or running, and reviews wait for it.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, Weak};
 use std::time::{Duration, Instant};
 
 use carcassonne::PlayerId;
-use tokio::sync::Semaphore;
 
 use super::games::live::Live;
 use super::games::Games;
@@ -16,17 +17,21 @@ use crate::config::Config;
 use crate::error::ApiError;
 use crate::store::{Change, ClusterRepo, GameRepo, Store};
 
-/// The bots' worker pool: one permit per search that may run at once, and
-/// the gate reviews wait at.
+pub mod turns;
+
+use self::turns::{Line, Turns};
+
+/// The bots' worker pool: the turns at its workers (one search each at
+/// once), and the gate reviews wait at.
 #[derive(Clone)]
 pub struct Workers {
-    pub permits: Arc<Semaphore>,
+    pub turns: Arc<Turns>,
     pub gate: Arc<BotGate>,
 }
 
 impl Workers {
     pub fn new(workers: usize) -> Workers {
-        Workers { permits: Arc::new(Semaphore::new(workers.max(1))), gate: Arc::default() }
+        Workers { turns: Turns::new(workers), gate: Arc::default() }
     }
 }
 
@@ -117,7 +122,12 @@ impl Bots {
 
     /// Bot searches running now (at most `Config::bot_workers`).
     pub fn searching(&self) -> usize {
-        self.size - self.workers.permits.available_permits()
+        self.size.saturating_sub(self.workers.turns.free())
+    }
+
+    /// The workers' turns (searches waiting, turns given by line).
+    pub fn turns(&self) -> &Turns {
+        &self.workers.turns
     }
 
     /// Starts the bots of every unfinished game whose turn is a bot's (a
@@ -184,6 +194,8 @@ impl Bots {
                 match t.bot_to_move() {
                     Some((seat, level)) => {
                         let (version, names) = (t.version(), t.names());
+                        let line = if t.someone_here(crate::services::ids::now_ms()) { Line::Here } else { Line::Away };
+                        let lane = t.owner.clone().unwrap_or_else(|| live.id.clone());
                         // A random move takes microseconds: chosen now, on
                         // the table's game (no copy, no worker); a search
                         // gets a copy to think on while the game is free.
@@ -195,12 +207,12 @@ impl Bots {
                         } else {
                             Think::On(self.games.copy_of(&t.game))
                         };
-                        Ok((game, level, seat, version, names))
+                        Ok((game, level, seat, version, names, line, lane))
                     }
                     None => Err(t.thinking.take().is_some()),
                 }
             };
-            let (game, level, seat, version, names) = match next {
+            let (game, level, seat, version, names, line, lane) = match next {
                 Ok(next) => next,
                 Err(stopped) => {
                     if stopped {
@@ -228,7 +240,7 @@ impl Bots {
             let started = Instant::now();
             let seed = bot_seed(&live.id, version);
             let (programs, id) = (programs.clone(), live.id.clone());
-            let permits = Arc::clone(&self.workers.permits);
+            let turns = Arc::clone(&self.workers.turns);
             let gate = Arc::clone(&self.workers.gate);
             let delay = self.delay;
             let thought = async move {
@@ -236,13 +248,14 @@ impl Bots {
                     Think::Chosen(chosen) => Ok(chosen),
                     Think::On(game) => {
                         // Bots take turns at the workers: a person's move never
-                        // waits for a core behind a crowd of searches.
-                        // Counted at the gate from now until its search is
-                        // done: reviews wait meanwhile (bots first, always).
-                        let _turn = gate.bot_turn();
-                        let permit = permits.acquire_owned().await;
+                        // waits for a core behind a crowd of searches, nor
+                        // behind games nobody is at. Counted at the gate from
+                        // now until its search is done: reviews wait meanwhile
+                        // (bots first, always; abandoned games' bots aside).
+                        let _counted = (line == Line::Here).then(|| gate.bot_turn());
+                        let turn = turns.take(line, &lane).await;
                         tokio::task::spawn_blocking(move || {
-                            let _permit = permit;
+                            let _turn = turn;
                             bots::choose_bot_move(&level, &game, seed, quick, &programs, &id, &names)
                         })
                         .await

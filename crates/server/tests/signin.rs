@@ -1,0 +1,122 @@
+//! Sign-in on the open internet (issue 45, 1 and 2): a device that signed
+//! in to an account before is neither starved by a crowd of made-up names
+//! filling the hashing line, nor locked out by wrong passwords sent for its
+//! name from many addresses; recovery has a budget of its own.
+
+mod common;
+
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use axum::http::StatusCode;
+use axum::Router;
+use carcassonne_server::{app, AppState, Config, PasswordCost, Store};
+use common::page::{send, Answer, Req};
+use serde_json::json;
+
+const HOST: &str = "play.example";
+const ORIGIN: &str = "http://play.example";
+
+fn req<'a>(uri: &'a str, body: serde_json::Value) -> Req<'a> {
+    common::page::req(HOST, ORIGIN, "POST", uri, Some(body))
+}
+
+/// A client address of its own for each `i`.
+fn address(i: usize) -> IpAddr {
+    format!("10.{}.{}.{}", (i >> 16) & 255, (i >> 8) & 255, i & 255).parse().unwrap()
+}
+
+async fn sign_in(app: &Router, name: &str, password: &str, device: Option<&str>, ip: IpAddr) -> Answer {
+    let body = json!({ "name": name, "password": password });
+    send(app, Req { device, ip, ..req("/api/account/signin", body) }).await
+}
+
+/// Ada's account, and the device cookie her browser got when she made it.
+async fn ada(app: &Router) -> (String, String) {
+    let body = json!({ "name": "Ada", "password": "correct horse" });
+    let a = send(app, Req { ip: address(1), ..req("/api/account/signup", body) }).await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.body);
+    let device = a.device().expect("a device cookie with the first session");
+    assert!(
+        a.set_cookies.iter().any(|c| c.contains("HttpOnly") && c.contains("SameSite=Strict")),
+        "{:?}",
+        a.set_cookies
+    );
+    (a.body["recovery_code"].as_str().unwrap().to_string(), device)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_crowd_of_made_up_names_never_starves_a_known_device() {
+    // Hashing that takes a while (1 MiB, 1 pass): 40 sign-ins at a time
+    // keep the line (2 hashing threads, 32 waiting) full, as in the wild.
+    let cost = PasswordCost { memory_kib: 1024, passes: 1, lanes: 1 };
+    let config = Config { password_cost: cost, ..Config::quick() };
+    let app = app(AppState::new(Store::in_memory().unwrap(), config));
+    let (_, device) = ada(&app).await;
+    // The crowd: 40 sign-ins at a time with made-up names, each from an
+    // address of its own, one after the other, until Ada is done.
+    let done = Arc::new(AtomicBool::new(false));
+    let (busy, tried) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    let mut crowd = tokio::task::JoinSet::new();
+    for c in 0..40 {
+        let (app, done, busy, tried) = (app.clone(), Arc::clone(&done), Arc::clone(&busy), Arc::clone(&tried));
+        crowd.spawn(async move {
+            let mut n = 0;
+            while !done.load(Ordering::Relaxed) {
+                let i = 1_000 + c * 10_000 + n;
+                let a = sign_in(&app, &format!("Nobody {i}"), "not a password", None, address(i)).await;
+                tried.fetch_add(1, Ordering::Relaxed);
+                if a.code() == "busy" {
+                    busy.fetch_add(1, Ordering::Relaxed);
+                }
+                n += 1;
+            }
+        });
+    }
+    // Once the line is full, Ada signs in from her browser, again and again.
+    while busy.load(Ordering::Relaxed) == 0 {
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    let mut answers = Vec::new();
+    for _ in 0..3 {
+        let a = sign_in(&app, "Ada", "correct horse", Some(&device), address(2)).await;
+        answers.push((a.status, a.code().to_string()));
+    }
+    done.store(true, Ordering::Relaxed);
+    while crowd.join_next().await.is_some() {}
+    assert!(busy.load(Ordering::Relaxed) > 0, "the crowd filled the line ({} tried)", tried.load(Ordering::Relaxed));
+    assert!(answers.iter().all(|(s, _)| *s == StatusCode::OK), "Ada was kept out: {answers:?}");
+}
+
+#[tokio::test]
+async fn wrong_passwords_from_many_addresses_lock_out_no_known_device() {
+    let app = app(AppState::new(Store::in_memory().unwrap(), Config::quick()));
+    let (recovery, device) = ada(&app).await;
+    // Strangers spend the name's budget: a wrong password from each of
+    // 20 addresses, one after the other.
+    let mut refused = 0;
+    for i in 0..20 {
+        let a = sign_in(&app, "Ada", "a guess", None, address(100 + i)).await;
+        refused += usize::from(a.code() == "too_many_attempts");
+    }
+    assert!(refused > 0, "the name's budget is spent");
+    // Her browser is let in at once, and again.
+    for _ in 0..3 {
+        let a = sign_in(&app, "Ada", "correct horse", Some(&device), address(2)).await;
+        assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+        assert_eq!(a.device(), None, "her device is hers already: no new cookie");
+    }
+    // A browser she never used is throttled with the strangers...
+    let a = sign_in(&app, "Ada", "correct horse", None, address(3)).await;
+    assert_eq!(a.code(), "too_many_attempts", "{}", a.body);
+    // ...but may recover the account: recovery has a budget of its own (and
+    // the code is read in capitals too).
+    let body = json!({ "name": "Ada", "recovery_code": recovery.to_uppercase(), "password": "battery staple" });
+    let a = send(&app, Req { ip: address(3), ..req("/api/account/recover", body) }).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+    assert!(a.device().is_some(), "the recovering browser is one of Ada's devices now");
+    // A device cookie of another account, or a made-up one, counts for nothing.
+    let a = sign_in(&app, "Ada", "battery staple", Some("00112233445566778899aabbccddeeff"), address(4)).await;
+    assert_eq!(a.code(), "too_many_attempts", "{}", a.body);
+}
