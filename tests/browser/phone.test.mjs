@@ -148,6 +148,8 @@ test('a whole game on a phone, played by tapping', async () => {
     assert.ok(smallest >= 44, `every cell offered at the start of a turn is at least 44 px (${smallest.toFixed(0)})`);
     assert.ok(tappedAgain > 5, `tiles were laid by tapping them again (${tappedAgain} times)`);
     await page.waitForSelector('.overlay.results:not(.hidden) .results-dialog');
+    // No toast of the final scoring left over the dialog.
+    await page.waitForFunction(() => !document.querySelector('.toasts .toast:not(.out)'), null, { timeout: 1000 });
     await shot(page, 'phone-05-results');
     // Behind the results, the whole board (not the last tile, however close it was looked at),
     // as large as it fits, with followers big enough to see.
@@ -234,5 +236,30 @@ test('the start page and the new-game form fit a 320 px phone', async () => {
     await shot(page, 'phone-07-new-game-320');
   } finally {
     await close();
+  }
+});
+
+test('the new-game form says each seat\'s kind whole on a 390 px phone, in English, German and French', async () => {
+  for (const lang of ['en', 'de', 'fr']) {
+    const { context, close } = await launch({ ...PHONE, viewport: { width: 390, height: 844 } });
+    try {
+      await context.addInitScript((l) => localStorage.setItem('carcassonne.lang', l), lang);
+      const page = await context.newPage();
+      await page.goto(`${BASE}/#/new`);
+      await page.waitForSelector('.new-game .start');
+      // Each select as wide as its longest option needs (its max-content width).
+      const cut = await page.evaluate(() => [...document.querySelectorAll('.seat select')].map((sel) => {
+        const now = sel.getBoundingClientRect().width;
+        const was = sel.style.width;
+        sel.style.width = 'max-content';
+        const needs = sel.getBoundingClientRect().width;
+        sel.style.width = was;
+        return { cls: sel.className, text: sel.selectedOptions[0]?.textContent, now, needs };
+      }).filter((s) => s.now + 1 < s.needs));
+      assert.deepEqual(cut, [], `${lang}: a seat's choice is cut`);
+      await shot(page, `phone-08-seats-${lang}`);
+    } finally {
+      await close();
+    }
   }
 });

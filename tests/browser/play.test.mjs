@@ -38,6 +38,8 @@ test('a whole game against a bot, played by clicking', async () => {
       const state = await nextTurn(page);
       if (state === 'over') break;
       const v = await version(page);
+      // Each turn opens with the tile turned a way it fits somewhere.
+      assert.ok(await page.locator('.target.fits').count() > 0, `turn ${turn}: the tile opens in a rotation that fits`);
 
       // Rotate before placing, now and then, with R or the panel's button.
       if (turn % 3 === 1) await page.keyboard.press('r');

@@ -35,6 +35,14 @@ export function toast(text, kind = 'info', ms = 3200) {
   setTimeout(() => el.remove(), ms + 400);
 }
 
+/** Lets the toasts on screen go at once (a dialog opening over them). */
+export function dismissToasts() {
+  for (const el of document.querySelectorAll('.toasts .toast:not(.out)')) {
+    el.classList.add('out');
+    setTimeout(() => el.remove(), 400);
+  }
+}
+
 /** "3 min ago" for a Unix time in milliseconds. */
 export function ago(ms) {
   const s = Math.max(0, (Date.now() - ms) / 1000);

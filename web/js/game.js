@@ -8,7 +8,7 @@ import { ChatPanel } from './chat.js';
 import { Hints, hintsAllowed } from './hint.js';
 import { clockLogHtml, Clocks } from './clock.js';
 import { ConnectionStatus } from './connection.js';
-import { copyText, esc, toast } from './dom.js';
+import { copyText, dismissToasts, esc, toast } from './dom.js';
 import { errorText, lang, listWords, t } from './i18n.js';
 import { rulesTitle } from './rules.js';
 import { colorOf, markIcon } from './meeple.js';
@@ -312,7 +312,7 @@ export class GameScreen {
     this.index = indexLegal(s.legal);
     if (!this.sel || this.sel.version !== s.version) {
       const tile = s.turn && s.turn.tiles.length ? s.turn.tiles[0] : null;
-      this.sel = { version: s.version, tile, rot: 0, placed: null, action: null };
+      this.sel = { version: s.version, tile, rot: this.fittingRot(tile), placed: null, action: null };
       this.pending = false;
     } else if (this.pending) {
       // The same version again (a reconnect): our move was not played; the
@@ -741,6 +741,8 @@ export class GameScreen {
         <a class="btn primary" href="#/new">${esc(t('nav-new-game'))}</a>
       </div></div>`;
     o.classList.remove('hidden');
+    // The final scoring's toasts would cover the dialog on a phone: it says them all.
+    dismissToasts();
     this.chat.renderRematch(o.querySelector('.rematch-box'));
     const ratings = o.querySelector('.results-ratings');
     if (ratings) import('./ratingchanges.js').then((m) => m.showRatingChanges(ratings, s.id)).catch(() => {});
@@ -778,6 +780,12 @@ export class GameScreen {
     const m = this.index.get(tile);
     if (!m) return [];
     return [...m.values()].map((c) => ({ x: c.x, y: c.y, rots: [...c.rots.keys()].sort() }));
+  }
+
+  /** The first rotation (from upright, clockwise) in which `tile` fits somewhere: the tile is shown so at a turn's start. */
+  fittingRot(tile) {
+    const fits = new Set(this.cellsFor(tile).flatMap((c) => c.rots));
+    return [0, 1, 2, 3].find((r) => fits.has(r)) ?? 0;
   }
 
   entry(tile, x, y, rot) {
@@ -895,7 +903,7 @@ export class GameScreen {
 
   chooseHandTile(tile) {
     if (!this.myTurn || this.pending) return;
-    Object.assign(this.sel, { tile, placed: null, action: null, rot: 0 });
+    Object.assign(this.sel, { tile, placed: null, action: null, rot: this.fittingRot(tile) });
     this.draw();
   }
 
