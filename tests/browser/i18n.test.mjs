@@ -19,6 +19,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { api, BASE, launchBrowser, ratedGameFrom, shot, watchErrors } from './lib.mjs';
 import { checkA11y } from './a11y.mjs';
+import { LobbySocket } from './lobbysocket.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ftl = (l) => readFileSync(join(here, '..', '..', 'web', 'i18n', `${l}.ftl`), 'utf8');
@@ -370,15 +371,16 @@ async function lobbyAndProfiles(browser, locale, lang, names, words) {
     await checkA11y(page, `${what} (${lang})`);
   };
 
-  // The lobby: someone else's table (to sit at), and one of mine opened with the form.
-  const other = await api('/api/lobby/tables', {
-    method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Bruno', seats: [{ kind: 'me' }, { kind: 'open' }, { kind: 'bot', level: 'easy' }], rules: { preset: 'first-edition' }, clock: { kind: 'turn', days: 3 } }),
+  // The lobby: someone else's table (to sit at: held by their lobby
+  // socket, from another address), and one of mine opened with the form.
+  const bruno = await LobbySocket.open({ from: '127.0.0.2' });
+  const other = await bruno.ask({
+    type: 'open', name: 'Bruno', seats: [{ kind: 'me' }, { kind: 'open' }, { kind: 'bot', level: 'easy' }], rules: { preset: 'first-edition' }, clock: { kind: 'turn', days: 3 },
   });
-  assert.equal(other.status, 201, JSON.stringify(other.body));
+  assert.equal(other.type, 'seated', JSON.stringify(other));
   try {
     await page.goto(`${BASE}/#/lobby`);
-    await page.waitForSelector(`.lobby-table[data-id="${other.body.table.id}"] .sit`);
+    await page.waitForSelector(`.lobby-table[data-id="${other.table.id}"] .sit`);
     assert.equal((await page.textContent('#play-now-title')).trim(), words.playNow);
     assert.equal((await page.textContent('.pn-go')).trim(), words.playNow);
     assert.equal((await page.textContent('#tables-title')).trim(), words.openTables);
@@ -389,15 +391,8 @@ async function lobbyAndProfiles(browser, locale, lang, names, words) {
     await noSentence('the lobby');
     await shot(page, `i18n-${lang}-lobby`);
   } finally {
-    // Both tables closed, whatever happened (a host may keep only a few open).
-    await page.evaluate(async () => {
-      for (const [id, s] of Object.entries(JSON.parse(localStorage.getItem('carcassonne.lobby') || '{}'))) {
-        await fetch(`/api/lobby/tables/${id}/stand`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: s.token }) });
-      }
-    }).catch(() => {});
-    await api(`/api/lobby/tables/${other.body.table.id}/stand`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: other.body.token }),
-    });
+    // Both tables close as their sockets do (the page's as it leaves the lobby).
+    bruno.close();
   }
 
   // A profile with a rated game: the rating, its chart, the games and the win rates.

@@ -1,15 +1,20 @@
 // The lobby (#/lobby) in a real Chromium, two devices (browser contexts,
 // each its own storage and websockets): one opens a table, the other sees
 // it appear live and sits down; the table is full, the game starts and both
-// land in it holding their seats. "Play now" pairs two people waiting. At
-// desktop size and on a 390 × 844 phone; axe-core finds nothing on the
-// lobby (light and dark); nothing is wider than a 320 px phone.
+// land in it holding their seats. "Play now" pairs a page with someone
+// waiting elsewhere (another address: a lobby socket from 127.0.0.2,
+// lobbysocket.mjs; one address waits once). At desktop size and on a
+// 390 × 844 phone; axe-core finds nothing on the lobby (light and dark);
+// nothing is wider than a 320 px phone. What a page holds lives while it
+// is open: a host's page closed closes its table on the others' lists; one
+// browser's second tab does not wait twice, and a tab closed stops waiting.
 //
 // Needs a running server: BASE_URL (default http://127.0.0.1:8080).
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { BASE, launchBrowser, shot, watchErrors } from './lib.mjs';
 import { checkA11y } from './a11y.mjs';
+import { LobbySocket } from './lobbysocket.mjs';
 
 const DESKTOP = { viewport: { width: 1280, height: 860 } };
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
@@ -71,31 +76,90 @@ for (const [size, device] of [['desktop', DESKTOP], ['phone', PHONE]]) {
     }
   });
 
-  test(`Play now pairs two people waiting (${size})`, async () => {
+  test(`Play now pairs a page with someone waiting elsewhere (${size})`, async () => {
     const browser = await launchBrowser();
+    const other = await LobbySocket.open({ from: '127.0.0.2' });
     try {
-      const pages = [];
-      for (const name of ['Pia', 'Quin']) {
-        const page = await (await browser.newContext(device)).newPage();
-        await page.goto(`${BASE}/#/lobby`);
-        await page.waitForSelector('.pn-go');
-        await page.fill('.pn-name', `${name} ${size}`);
-        await page.selectOption('.pn-after', ''); // no bot: a person
-        pages.push(page);
-      }
-      await pages[0].click('.pn-go');
-      await pages[0].waitForSelector('.pn-status:text("Looking for a player")');
-      await pages[1].click('.pn-go');
-      await Promise.all(pages.map((p) => p.waitForURL(/#\/game\/[a-z0-9]+$/, { timeout: 15_000 })));
-      assert.equal(pages[0].url().split('/').pop(), pages[1].url().split('/').pop(), 'paired into one game');
-      await Promise.all(pages.map(loaded));
-      assert.deepEqual(await mySeats(pages[0]), [`Pia ${size}`]);
-      assert.deepEqual(await mySeats(pages[1]), [`Quin ${size}`]);
+      const page = await (await browser.newContext(device)).newPage();
+      const errors = watchErrors(page);
+      await page.goto(`${BASE}/#/lobby`);
+      await page.waitForSelector('.lobby-live:text("Live")');
+      await page.fill('.pn-name', `Pia ${size}`);
+      await page.selectOption('.pn-after', ''); // no bot: a person
+      await page.click('.pn-go');
+      await page.waitForSelector('.pn-status:text("Looking for a player")');
+      const theirs = await other.ask({ type: 'play-now', name: `Quin ${size}` });
+      assert.equal(theirs.type, 'waiting', JSON.stringify(theirs));
+      assert.equal(theirs.wait.state, 'paired', 'paired at once with the page waiting');
+      await page.waitForURL(/#\/game\/[a-z0-9]+$/, { timeout: 15_000 });
+      assert.equal(page.url().split('/').pop(), theirs.wait.game, 'paired into one game');
+      await loaded(page);
+      assert.deepEqual(await mySeats(page), [`Pia ${size}`]);
+      const state = await (await fetch(`${BASE}/api/games/${theirs.wait.game}?token=${theirs.token}`)).json();
+      assert.deepEqual(state.players.filter((p) => p.you).map((p) => p.name), [`Quin ${size}`]);
+      assert.deepEqual(errors, []);
     } finally {
+      other.close();
       await browser.close();
     }
   });
 }
+
+test('one browser waits once: its second tab is refused, and a tab closed stops waiting', async () => {
+  const browser = await launchBrowser();
+  const sockets = [];
+  try {
+    const context = await browser.newContext(DESKTOP);
+    const [first, second] = [await context.newPage(), await context.newPage()];
+    for (const page of [first, second]) {
+      await page.goto(`${BASE}/#/lobby`);
+      await page.waitForSelector('.lobby-live:text("Live")');
+      await page.selectOption('.pn-after', '');
+    }
+    await first.click('.pn-go');
+    await first.waitForSelector('.pn-status:text("Looking for a player")');
+    await second.click('.pn-go');
+    await second.waitForSelector('.toast:text-matches("waiting already", "i")');
+    assert.equal(await second.isVisible('.pn-cancel'), false, 'the second tab is not waiting');
+    // The first tab goes: its wait goes with it, and nobody is paired with it.
+    await first.close();
+    const other = await LobbySocket.open({ from: '127.0.0.3' });
+    sockets.push(other);
+    await new Promise((r) => setTimeout(r, 300));
+    const theirs = await other.ask({ type: 'play-now', name: 'Rue' });
+    assert.equal(theirs.wait.state, 'waiting', `not paired with a tab closed: ${JSON.stringify(theirs)}`);
+    // The second tab may wait now: it is paired with them at once.
+    await second.click('.pn-go');
+    await second.waitForURL(/#\/game\/[a-z0-9]+$/, { timeout: 15_000 });
+    const wait = await other.paired();
+    assert.equal(second.url().split('/').pop(), wait.game);
+  } finally {
+    for (const s of sockets) s.close();
+    await browser.close();
+  }
+});
+
+test('a table goes from the others\' lists when its host\'s page closes', async () => {
+  const browser = await launchBrowser();
+  try {
+    const host = await (await browser.newContext(DESKTOP)).newPage();
+    const guest = await (await browser.newContext(DESKTOP)).newPage();
+    const errors = watchErrors(guest);
+    await guest.goto(`${BASE}/#/lobby`);
+    await guest.waitForSelector('.lobby-live:text("Live")');
+    await host.goto(`${BASE}/#/lobby`);
+    await host.waitForSelector('.lobby-live:text("Live")');
+    await host.fill('.ot-name', 'Hedda');
+    await host.click('.ot-go');
+    await guest.locator('.lobby-table:has-text("Hedda")').waitFor({ timeout: 10_000 });
+    await host.close();
+    await guest.locator('.lobby-table:has-text("Hedda")').waitFor({ state: 'detached', timeout: 10_000 });
+    assert.match(await guest.textContent('.lobby-live[role="status"]'), /Hedda's table closed/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+  }
+});
 
 test('the lobby passes axe-core in the dark and fits a 320 px phone', async () => {
   const browser = await launchBrowser();

@@ -760,7 +760,9 @@ home-lobby-link = Online gegen Menschen spielen: die Lobby
 ## Errors (lobby)
 error-already_paired = Du hast schon einen Gegner: dein Spiel beginnt.
 error-already_seated = Du sitzt schon an diesem Tisch.
+error-already_waiting = Du wartest schon: in einem anderen Tab oder Fenster, auf einem anderen Gerät, oder jemand unter deiner Adresse wartet.
 error-name_taken_here = Jemand an diesem Tisch hat diesen Namen schon.
+error-needs_socket = Die Lobby braucht ihre Live-Verbindung: lade die Seite neu.
 error-not_host = Nur der Gastgeber des Tisches kann das.
 error-rated_needs_preset = Ein gewerteter Tisch spielt eine Vorlage ohne Hausregeln.
 error-seat_taken = Dieser Platz ist besetzt.
@@ -944,6 +946,7 @@ lobby-paired-bot = Niemand ist gekommen: eine Partie gegen einen Bot beginnt.
 lobby-paired = Gegner gefunden: die Partie beginnt.
 lobby-looking = Suche einen Mitspieler… { $s } s
 lobby-stopped = Warten beendet.
+lobby-wait-ended = Dein Warten ist beendet: drücke „Sofort spielen“, um wieder zu suchen.
 profile-loading = Lade das Profil…
 profile-not-found = Diesen Spieler gibt es nicht
 profile-nobody = Niemand spielt hier unter dem Namen „{ $name }“.

@@ -777,7 +777,9 @@ home-lobby-link = Play people online: the lobby
 ## Errors (lobby)
 error-already_paired = You are paired already: your game is starting.
 error-already_seated = You already sit at this table.
+error-already_waiting = You are waiting already: in another tab or window, on another device, or someone at your address is.
 error-name_taken_here = Someone at this table has that name already.
+error-needs_socket = The lobby needs its live connection: reload the page.
 error-not_host = Only the table's host can do that.
 error-rated_needs_preset = A rated table plays a preset without house rules.
 error-seat_taken = That seat is taken.
@@ -961,6 +963,7 @@ lobby-paired-bot = Nobody came: a game against a bot starts.
 lobby-paired = Paired: the game starts.
 lobby-looking = Looking for a player… { $s } s
 lobby-stopped = Stopped waiting.
+lobby-wait-ended = Your wait ended: press Play now to look again.
 profile-loading = Loading the profile…
 profile-not-found = No such player
 profile-nobody = Nobody plays here under the name “{ $name }”.

@@ -775,7 +775,9 @@ home-lobby-link = Jouer en ligne contre des personnes : le salon
 ## Errors (lobby)
 error-already_paired = Vous avez déjà un adversaire : votre partie commence.
 error-already_seated = Vous êtes déjà assis à cette table.
+error-already_waiting = Vous attendez déjà : dans un autre onglet ou une autre fenêtre, sur un autre appareil, ou quelqu’un à votre adresse attend.
 error-name_taken_here = Quelqu’un à cette table porte déjà ce nom.
+error-needs_socket = Le salon a besoin de sa connexion en direct : rechargez la page.
 error-not_host = Seul l’hôte de la table peut le faire.
 error-rated_needs_preset = Une table classée joue un préréglage sans règles maison.
 error-seat_taken = Cette place est prise.
@@ -959,6 +961,7 @@ lobby-paired-bot = Personne n’est venu : une partie contre un bot commence.
 lobby-paired = Adversaire trouvé : la partie commence.
 lobby-looking = Recherche d’un joueur… { $s } s
 lobby-stopped = Attente arrêtée.
+lobby-wait-ended = Votre attente a pris fin : appuyez sur « Jouer maintenant » pour chercher à nouveau.
 profile-loading = Chargement du profil…
 profile-not-found = Joueur introuvable
 profile-nobody = Personne ne joue ici sous le nom « { $name } ».

@@ -1,19 +1,38 @@
 // The lobby (#/lobby): "Play now" (paired with someone waiting, or a bot
 // after the wait chosen), open tables listed live over /api/lobby/ws, a
-// table to open, seats to sit down at and stand up from. The seat token a
-// sit-down hands over is kept like every other seat's (api.js addTokens)
-// once the table's game starts; until then it is kept here, per table.
+// table to open, seats to sit down at and stand up from. The page's socket
+// holds what it opened, sat at or waits for: those live while it is open
+// (the server lets them go when it closes), and the page holds them again
+// when it reconnects. The seat token a sit-down hands over is kept like
+// every other seat's (api.js addTokens) once the table's game starts;
+// until then it is kept here, per table.
 
-import { addTokens, lastName, rememberName, request } from './api.js';
+import { ApiError, addTokens, lastName, rememberName, request } from './api.js';
 import { esc, toast } from './dom.js';
 import { errorText, has, intl, lang, t } from './i18n.js';
 import { headlineOf } from './rules.js';
 
 const SEATS_KEY = 'carcassonne.lobby';
-/** How often a host's page says they are still here (the server closes a table after 5 minutes of silence). */
-const HERE_EVERY_MS = 60_000;
-/** How often a "Play now" wait is asked about. */
-const POLL_MS = 1000;
+/** The refusal of a message the socket could not carry (not open, or closed before the answer). */
+const noConnection = () => new ApiError({ error: 'network', message: t('error-network') }, 0);
+const DEVICE_KEY = 'carcassonne.lobby.device';
+
+/**
+ * This browser's own id, kept in its storage (shared by its tabs): the
+ * server never pairs two waits of one device, nor lets it wait twice.
+ */
+function deviceId() {
+  try {
+    let id = localStorage.getItem(DEVICE_KEY);
+    if (!id || !/^[A-Za-z0-9_-]{16,64}$/.test(id)) {
+      id = [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('');
+      localStorage.setItem(DEVICE_KEY, id);
+    }
+    return id;
+  } catch {
+    return null; // private mode: the address still tells people apart
+  }
+}
 
 function loadSeats() {
   try { return JSON.parse(localStorage.getItem(SEATS_KEY) || '{}') || {}; } catch { return {}; }
@@ -65,20 +84,20 @@ export class LobbyScreen {
     this.tables = new Map();
     this.ws = null;
     this.closed = false;
-    this.wait = null; // { id, token, timer }
+    this.wait = null; // { id, token, since, timer }
+    this.asked = new Map(); // ref → { resolve, reject }
+    this.nextRef = 1;
     this.otherSeats = [{ kind: 'open' }];
     this.render();
     this.showAccountName();
     this.connect();
-    this.hereTimer = setInterval(() => this.sayHere(), HERE_EVERY_MS);
-    this.sayHere();
   }
 
   destroy() {
     this.closed = true;
-    clearInterval(this.hereTimer);
     clearTimeout(this.reconnectTimer);
-    if (this.wait) clearTimeout(this.wait.timer);
+    if (this.wait) clearInterval(this.wait.timer);
+    // Closing the socket lets go of what it holds: the page's open tables close, its wait ends.
     if (this.ws) this.ws.close();
   }
 
@@ -182,11 +201,22 @@ export class LobbyScreen {
   connect() {
     if (this.closed) return;
     const proto = location.protocol === 'https:' ? 'wss' : 'ws';
-    const ws = new WebSocket(`${proto}://${location.host}/api/lobby/ws`);
+    const device = deviceId();
+    const ws = new WebSocket(`${proto}://${location.host}/api/lobby/ws${device ? `?device=${device}` : ''}`);
     this.ws = ws;
+    const again = this.connectedOnce;
+    this.connectedOnce = true;
+    ws.addEventListener('open', () => this.holdAgain(again));
     ws.addEventListener('message', (e) => {
       let m;
       try { m = JSON.parse(e.data); } catch { return; }
+      if (m.ref !== undefined && this.asked.has(m.ref)) {
+        const { resolve, reject } = this.asked.get(m.ref);
+        this.asked.delete(m.ref);
+        if (m.type === 'error') reject(new ApiError(m, 0));
+        else resolve(m);
+        return;
+      }
       if (m.type === 'tables') {
         this.tables = new Map(m.tables.map((x) => [x.id, x]));
         this.root.querySelector('.lobby-live').textContent = t('lobby-live');
@@ -205,13 +235,56 @@ export class LobbyScreen {
           toast(t('lobby-your-table-gone'));
         }
         this.renderTables();
+      } else if (m.type === 'wait') {
+        if (this.wait && this.wait.id === m.wait.id) this.onWait(m.wait);
+      } else if (m.type === 'wait-gone') {
+        if (this.wait && this.wait.id === m.id) this.waitEnded();
       }
     });
     ws.addEventListener('close', () => {
+      for (const { reject } of this.asked.values()) reject(noConnection());
+      this.asked.clear();
       if (this.closed) return;
       this.root.querySelector('.lobby-live').textContent = t('lobby-reconnecting');
       this.reconnectTimer = setTimeout(() => this.connect(), 2000);
     });
+  }
+
+  /** Sends `msg` on the socket: the answer naming it (an `ApiError` for a refusal, or no connection). */
+  ask(msg) {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return Promise.reject(noConnection());
+    const ref = this.nextRef++;
+    return new Promise((resolve, reject) => {
+      this.asked.set(ref, { resolve, reject });
+      ws.send(JSON.stringify({ ...msg, ref }));
+    });
+  }
+
+  /**
+   * On a socket: the seats this browser keeps, held again (another tab of
+   * it may hold them too); those that went are let go, said only when this
+   * page had been holding them (`again`: a reconnection).
+   */
+  async holdAgain(again) {
+    for (const [id, s] of Object.entries(loadSeats())) {
+      this.ask({ type: 'hold', table: id, token: s.token }).catch((err) => {
+        if (err.code === 'not_found' || err.code === 'unauthorized') {
+          dropSeat(id);
+          if (again) toast(t('lobby-your-table-gone'));
+          this.renderTables();
+        }
+      });
+    }
+    if (this.wait) {
+      const { id, token } = this.wait;
+      try {
+        const r = await this.ask({ type: 'hold', wait: id, token });
+        if (this.wait && this.wait.id === id) this.onWait(r.wait);
+      } catch (err) {
+        if (this.wait && this.wait.id === id && err.code !== 'network') this.waitEnded();
+      }
+    }
   }
 
   /** A word for screen readers (and everyone) in the list's status line. */
@@ -293,7 +366,7 @@ export class LobbyScreen {
       if (btn.classList.contains('sit')) {
         const name = this.root.querySelector('.ot-name').value.trim() || this.root.querySelector('.pn-name').value.trim();
         if (name) rememberName(name);
-        const r = await request('POST', `/api/lobby/tables/${encodeURIComponent(id)}/sit`, { seat: Number(btn.dataset.seat), ...(name ? { name } : {}) });
+        const r = await this.ask({ type: 'sit', table: id, seat: Number(btn.dataset.seat), ...(name ? { name } : {}) });
         keepSeat(id, r.seat, r.token, false);
         toast(t('lobby-sat-down'));
         this.tables.set(r.table.id, r.table);
@@ -313,16 +386,6 @@ export class LobbyScreen {
     }
   }
 
-  /** The host's page says it is still here, for each table it hosts. */
-  sayHere() {
-    for (const [id, s] of Object.entries(loadSeats())) {
-      if (!s.host) continue;
-      request('POST', `/api/lobby/tables/${encodeURIComponent(id)}/here`, { token: s.token }).catch((err) => {
-        if (err.code === 'not_found' || err.code === 'unauthorized') dropSeat(id);
-      });
-    }
-  }
-
   async openTable() {
     const $ = (s) => this.root.querySelector(s);
     const name = $('.ot-name').value.trim();
@@ -336,7 +399,7 @@ export class LobbyScreen {
       rated: $('.ot-rated').checked,
     };
     try {
-      const r = await request('POST', '/api/lobby/tables', body);
+      const r = await this.ask({ type: 'open', ...body });
       keepSeat(r.table.id, r.seat, r.token, true);
       this.tables.set(r.table.id, r.table);
       this.renderTables();
@@ -356,62 +419,61 @@ export class LobbyScreen {
     const after = $('.pn-after').value;
     const body = { ...(name ? { name } : {}), ...(after ? { bot_after: Number(after), level: $('.pn-level').value } : {}) };
     try {
-      const r = await request('POST', '/api/lobby/play-now', body);
-      this.wait = { id: r.wait.id, token: r.token, timer: null };
+      const r = await this.ask({ type: 'play-now', ...body });
+      this.wait = { id: r.wait.id, token: r.token, since: Date.now() - r.wait.waited_ms, timer: null };
       $('.pn-go').hidden = true;
       $('.pn-cancel').hidden = false;
+      this.wait.timer = setInterval(() => this.sayLooking(), 1000);
       this.onWait(r.wait);
     } catch (err) {
       toast(errorText(err), 'error', 5000);
     }
   }
 
+  /** Where the wait stands: paired (off to the game), or still looking. */
   onWait(w) {
-    const status = this.root.querySelector('.pn-status');
     if (w.state === 'paired' && w.game) {
       addTokens(w.game, [this.wait.token]);
+      clearInterval(this.wait.timer);
       this.wait = null;
-      status.textContent = t(w.bot ? 'lobby-paired-bot' : 'lobby-paired');
+      this.root.querySelector('.pn-status').textContent = t(w.bot ? 'lobby-paired-bot' : 'lobby-paired');
       location.hash = `#/game/${w.game}`;
       return;
     }
-    const s = Math.floor(w.waited_ms / 1000);
-    // Said every 5 seconds, so that a screen reader is not flooded.
-    if (s % 5 === 0 || !status.textContent) status.textContent = t('lobby-looking', { s });
-    this.wait.timer = setTimeout(() => this.pollWait(), POLL_MS);
+    this.sayLooking();
   }
 
-  async pollWait() {
-    if (!this.wait || this.closed) return;
-    try {
-      const r = await request('POST', `/api/lobby/play-now/${encodeURIComponent(this.wait.id)}`, { token: this.wait.token });
-      if (this.wait) this.onWait(r.wait);
-    } catch (err) {
-      if (err.code === 'network' || err.code === 'rate_limited') {
-        this.wait.timer = setTimeout(() => this.pollWait(), POLL_MS * 3);
-        return;
-      }
-      toast(errorText(err), 'error', 5000);
-      this.resetWait();
-    }
+  /** The wait so far, said every 5 seconds (a screen reader is not flooded). */
+  sayLooking() {
+    if (!this.wait) return;
+    const status = this.root.querySelector('.pn-status');
+    const s = Math.floor((Date.now() - this.wait.since) / 1000);
+    if (s % 5 === 0 || !status.textContent) status.textContent = t('lobby-looking', { s });
+  }
+
+  /** The wait ended without a game (cancelled elsewhere, or its socket was gone too long). */
+  waitEnded() {
+    this.resetWait();
+    this.root.querySelector('.pn-status').textContent = t('lobby-wait-ended');
   }
 
   async stopWaiting() {
     if (!this.wait) return;
-    clearTimeout(this.wait.timer);
     const { id, token } = this.wait;
     try {
       await request('POST', `/api/lobby/play-now/${encodeURIComponent(id)}/cancel`, { token });
       this.resetWait();
       this.root.querySelector('.pn-status').textContent = t('lobby-stopped');
     } catch (err) {
-      if (err.code === 'already_paired') { this.pollWait(); return; }
+      // Paired meanwhile: the socket brings the game.
+      if (err.code === 'already_paired') return;
       toast(errorText(err), 'error', 5000);
       this.resetWait();
     }
   }
 
   resetWait() {
+    if (this.wait) clearInterval(this.wait.timer);
     this.wait = null;
     this.root.querySelector('.pn-go').hidden = false;
     this.root.querySelector('.pn-cancel').hidden = true;

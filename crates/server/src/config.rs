@@ -109,6 +109,9 @@ pub struct Config {
     pub passkey_challenge_ttl: Duration,
     /// Web Push: the VAPID key and who the push services may write to.
     pub push: PushSettings,
+    /// The lobby's places, each person's share and the places kept for
+    /// people with a history.
+    pub lobby: LobbySettings,
 }
 
 /// Argon2id's cost: memory in KiB, passes, lanes.
@@ -181,6 +184,7 @@ impl Default for Config {
             public_url: None,
             passkey_challenge_ttl: Duration::from_secs(5 * 60),
             push: PushSettings::default(),
+            lobby: LobbySettings::default(),
         }
     }
 }
@@ -293,5 +297,56 @@ pub struct PushSettings {
 impl Default for PushSettings {
     fn default() -> Self {
         PushSettings { vapid_key: None, subject: "mailto:push@carcassonne.invalid".into(), allow_loopback_http: false }
+    }
+}
+
+// The lobby (services/lobby/; docs/web.md, *Lobby*).
+
+/// The lobby's doors: how many tables and waits it holds, each person's
+/// share, and the places only people with a history may take, so that a
+/// crowd of fresh addresses can at worst slow newcomers, never shut out
+/// people already known. A person with a history ("known") is a signed-in
+/// account at least `known_after` old with `known_rated_games` rated games
+/// played to the end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LobbySettings {
+    /// Tables in the lobby at most, open and lately started.
+    pub max_tables: usize,
+    /// Of those, the places only hosts with a history may take.
+    pub tables_kept: usize,
+    /// Open tables per host (account, or address for a guest), and per
+    /// address among hosts without a history.
+    pub tables_per_host: usize,
+    /// People waiting for "Play now" at most.
+    pub max_waits: usize,
+    /// Of those, the places only people with a history may take.
+    pub waits_kept: usize,
+    /// Pairings with another person per person in `pairings_window`: one
+    /// who waits again and again is the opponent of a few people at most.
+    pub pairings_per_person: usize,
+    pub pairings_window: std::time::Duration,
+    /// An account's age and rated games played to the end before it counts
+    /// as known.
+    pub known_after: std::time::Duration,
+    pub known_rated_games: i64,
+    /// A table or a wait whose socket no server has said open for this
+    /// long is gone (a server says so for its sockets every third of it).
+    pub hold_gone: std::time::Duration,
+}
+
+impl Default for LobbySettings {
+    fn default() -> Self {
+        LobbySettings {
+            max_tables: 200,
+            tables_kept: 50,
+            tables_per_host: 3,
+            max_waits: 1000,
+            waits_kept: 250,
+            pairings_per_person: 3,
+            pairings_window: std::time::Duration::from_secs(10 * 60),
+            known_after: std::time::Duration::from_secs(24 * 3600),
+            known_rated_games: 1,
+            hold_gone: std::time::Duration::from_secs(30),
+        }
     }
 }

@@ -40,7 +40,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 pub use bots::{choose_bot_move, choose_move, BotLevel, BotMove, ExternalBot, ExternalBotError};
-pub use config::{Config, PasswordCost, PushSettings, Rate};
+pub use config::{Config, LobbySettings, PasswordCost, PushSettings, Rate};
 pub use error::ApiError;
 pub use listen::{addr_key, serve_until, Class, ConnHandle, Connections, Site, Slot};
 pub use qr::MAX_QR_TEXT;
@@ -55,12 +55,12 @@ pub use services::passkeys::{passkey_origin, MAX_PASSKEYS, STARTS_PER_ADDRESS};
 pub use services::{hints, review, AppState};
 pub use state::{score_history, StateView};
 pub use store::{
-    hash_token, is_postgres_url, redact_url, Account, AccountGame, AccountRepo, Beat, Change, ChatCaps, ChatMessage,
-    ChatRepo, ChatSettings, ClockRepo, ClusterRepo, Feed, GameChanged, GameRepo, GameSummary, HistoryRow, LobbyRepo,
-    LobbyRow, LobbySweep, NewGame, PasskeyChallenge, PasskeyRepo, Progress, PushRepo, PushSubscription, RatedResult,
-    RatedSeat, RatingChange, RatingRepo, RatingRow, Rematch, RematchRepo, ReviewRepo, Room, RuleSetRepo, SavedRules,
-    Seat, Store, StoreError, StoredGame, StoredPasskey, TurnOf, Waiting, BEAT_EVERY, DEAD_AFTER, DELETED_ACCOUNT,
-    PG_MIGRATIONS, SPECTATOR_KEYS,
+    hash_token, is_postgres_url, redact_url, Account, AccountGame, AccountRepo, Admission, Beat, Change, ChatCaps,
+    ChatMessage, ChatRepo, ChatSettings, ClockRepo, ClusterRepo, Feed, GameChanged, GameRepo, GameSummary, HistoryRow,
+    LobbyRepo, LobbyRow, LobbySweep, NewGame, PasskeyChallenge, PasskeyRepo, Progress, PushRepo, PushSubscription,
+    RatedResult, RatedSeat, RatingChange, RatingRepo, RatingRow, Rematch, RematchRepo, ReviewRepo, Room, RuleSetRepo,
+    SavedRules, Seat, Store, StoreError, StoredGame, StoredPasskey, TableBounds, TurnOf, WaitBounds, Waiting,
+    BEAT_EVERY, DEAD_AFTER, DELETED_ACCOUNT, PG_MIGRATIONS, SPECTATOR_KEYS,
 };
 pub use view::{options_json, replay_json, rules_json, state_json, tiles_json, COLORS};
 

@@ -405,52 +405,6 @@ async fn one_address_may_start_only_so_many_games_an_hour() {
     assert!(v["message"].as_str().unwrap().contains("an hour"), "{v}");
 }
 
-/// A POST of `body` to `path` from `ip`: the status and the answer.
-async fn post_from(ip: &str, addr: SocketAddr, path: &str, body: Value) -> (u16, Value) {
-    let head = format!("POST {path} HTTP/1.1\r\nContent-Type: application/json");
-    let (status, _, body) = request_from(ip, addr, &head, &body.to_string()).await;
-    (status, serde_json::from_str(&body).unwrap_or(Value::Null))
-}
-
-/// Each lobby table and each "Play now" wait makes one game at most, and
-/// spends one of the address's new games of the hour when it is made: a
-/// guest sitting at their own table (or waiting for a bot) again and again
-/// makes no more games than the new-game form allows. A table or a wait
-/// refused for another reason spends nothing.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn lobby_tables_and_waits_spend_the_new_games_of_the_hour() {
-    let server = start(Config { max_new_games_per_hour_per_ip: 4, ..Config::quick() }).await;
-    let table = json!({ "seats": [{ "kind": "me" }, { "kind": "open" }] });
-    let is_hourly = |v: &Value| v["error"] == "quota_exceeded" && v["message"].as_str().unwrap().contains("an hour");
-    for _ in 0..3 {
-        let (status, v) = post_from("127.0.0.4", server.addr, "/api/lobby/tables", table.clone()).await;
-        assert_eq!(status, 201, "{v}");
-        let id = v["table"]["id"].as_str().unwrap();
-        let path = format!("/api/lobby/tables/{id}/sit");
-        let (status, v) = post_from("127.0.0.4", server.addr, &path, json!({ "seat": 1, "name": "Cy" })).await;
-        assert_eq!((status, v["table"]["state"].as_str()), (200, Some("started")), "{v}");
-    }
-    let (status, v) = post_from("127.0.0.4", server.addr, "/api/lobby/play-now", json!({ "name": "Bo" })).await;
-    assert_eq!(status, 201, "{v}");
-    let (status, v) = post_from("127.0.0.4", server.addr, "/api/lobby/tables", table.clone()).await;
-    assert!(status == 429 && is_hourly(&v), "{status} {v}");
-    let (status, v) = post_from("127.0.0.4", server.addr, "/api/lobby/play-now", json!({ "name": "Bo" })).await;
-    assert!(status == 429 && is_hourly(&v), "{status} {v}");
-    let (status, v) = create_from("127.0.0.4", server.addr, json!([{ "kind": "human" }, { "kind": "human" }])).await;
-    assert!(status == 429 && is_hourly(&v), "the form's games count with the lobby's: {status} {v}");
-
-    // Three open tables per host: the fourth is refused, and spends nothing.
-    for _ in 0..3 {
-        assert_eq!(post_from("127.0.0.5", server.addr, "/api/lobby/tables", table.clone()).await.0, 201);
-    }
-    let (status, v) = post_from("127.0.0.5", server.addr, "/api/lobby/tables", table.clone()).await;
-    assert!(status == 429 && v["message"].as_str().unwrap().contains("open tables per host"), "{status} {v}");
-    let (status, v) = post_from("127.0.0.5", server.addr, "/api/lobby/play-now", json!({ "name": "Bo" })).await;
-    assert_eq!(status, 201, "the refused table gave its game back: {v}");
-    let (status, v) = post_from("127.0.0.5", server.addr, "/api/lobby/play-now", json!({ "name": "Bo" })).await;
-    assert!(status == 429 && is_hourly(&v), "{status} {v}");
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bots_search_one_at_a_time_on_one_worker() {
     let config = Config { bot_workers: 1, quick_bots: false, ..Config::quick() };

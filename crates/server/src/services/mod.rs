@@ -88,7 +88,7 @@ pub struct Services {
     pub chat: Arc<Chat>,
     pub rematches: Rematches,
     pub lobby: Arc<Lobby>,
-    pub play_now: PlayNow,
+    pub play_now: Arc<PlayNow>,
     pub accounts: Arc<Accounts>,
     pub passkeys: Passkeys,
     pub reviews: Reviews,
@@ -130,8 +130,16 @@ impl AppState {
             Arc::clone(&ratings),
             Arc::clone(&quotas),
             programs.clone(),
+            config.lobby.clone(),
         ));
-        let play_now = PlayNow::new(&store, Arc::clone(&games), Arc::clone(&ratings), Arc::clone(&quotas), programs);
+        let play_now = Arc::new(PlayNow::new(
+            &store,
+            Arc::clone(&games),
+            Arc::clone(&ratings),
+            Arc::clone(&quotas),
+            programs,
+            config.lobby.clone(),
+        ));
         let accounts = Arc::new(Accounts::new(&store, &config));
         let passkeys = Passkeys::new(&store, Arc::clone(&accounts), &config);
         let reviews = Reviews::new(&store, Arc::clone(&games), &config, Arc::clone(&workers.gate));
@@ -178,6 +186,7 @@ impl AppState {
             app.push.start();
             app.clocks.start();
             app.lobby.start();
+            app.play_now.start();
         }
         app
     }

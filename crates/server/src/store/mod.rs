@@ -48,7 +48,7 @@ pub use cluster::{Beat, Change, ClusterRepo, Feed, GameChanged, BEAT_EVERY};
 pub use error::StoreError;
 pub(crate) use games::same_hash;
 pub use games::{hash_token, GameRepo, GameSummary, NewGame, Progress, Room, Seat, StoredGame};
-pub use lobby::{LobbyRepo, LobbyRow, LobbySweep, Waiting};
+pub use lobby::{Admission, LobbyRepo, LobbyRow, LobbySweep, TableBounds, WaitBounds, Waiting};
 pub use pg::{is_postgres_url, redact_url, MIGRATIONS as PG_MIGRATIONS};
 pub use push::{PushRepo, PushSubscription};
 pub use ratings::{

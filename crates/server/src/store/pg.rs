@@ -202,6 +202,10 @@ pub const MIGRATIONS: &[&str] = &[
      CREATE INDEX games_by_owner ON games(owner, created_at);
      ALTER TABLE rule_sets ADD COLUMN address TEXT;
      CREATE INDEX rule_sets_by_address ON rule_sets(address);",
+    // 21: the lobby's people: a table's host's address and history; a
+    // wait's person (address, account, device) and history, and whether its
+    // game is made or only claimed (store/lobby/mod.rs).
+    super::lobby::PG_SCHEMA,
 ];
 
 /// The most connections one server keeps open for requests (the change

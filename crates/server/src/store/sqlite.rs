@@ -159,6 +159,10 @@ const MIGRATIONS: &[&str] = &[
      CREATE INDEX games_by_owner ON games(owner, created_at);
      ALTER TABLE rule_sets ADD COLUMN address TEXT;
      CREATE INDEX rule_sets_by_address ON rule_sets(address);",
+    // 21: the lobby's people: a table's host's address and history; a
+    // wait's person (address, account, device) and history, and whether its
+    // game is made or only claimed (store/lobby/mod.rs).
+    super::lobby::SQLITE_SCHEMA,
 ];
 
 /// Migration 3: every stored `token` becomes its `token_hash`.

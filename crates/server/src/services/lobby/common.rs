@@ -1,25 +1,48 @@
-//! What the lobby's tables and "Play now" share: who asks, the seat handed
-//! out, the name a person sits under, how long a wait is kept.
+//! What the lobby's tables and "Play now" share: who asks (and whether they
+//! have a history), the seat handed out, the name a person sits under.
 
 use std::time::Duration;
 
+use crate::config::LobbySettings;
 use crate::error::ApiError;
 use crate::names::{clean_name, name_key, reserved};
 use crate::services::ids::random_bytes;
 
-/// A wait not asked about for this long is over (the page asks every second).
-pub const WAIT_GONE: Duration = Duration::from_secs(20);
-/// A paired wait is kept this long (its page learns the game).
-pub const PAIRED_KEPT: Duration = Duration::from_secs(10 * 60);
-/// Who asks: their signed-in account (id, name), whom their tables and
-/// waits count against (the account, or the address for a guest), and
-/// their address (its key, `listen::addr_key`), whose new-game quota a
-/// table or a wait spends (each makes one game at most).
+/// Who asks (through their lobby websocket): their signed-in account (id,
+/// name), whom their tables and waits count against (the account, or the
+/// address for a guest), their address (its key, `listen::addr_key`),
+/// whose new-game quota a table or a wait spends (each makes one game at
+/// most), their device (the page's own id, if it gave one), and whether
+/// they have a history ([`known`]).
 #[derive(Clone, Debug)]
 pub struct Who {
     pub account: Option<(String, String)>,
     pub owner: String,
     pub ip: Option<std::net::IpAddr>,
+    pub device: Option<String>,
+    pub known: bool,
+}
+
+impl Who {
+    /// The address's key as stored.
+    pub fn address(&self) -> String {
+        self.ip.map(|ip| ip.to_string()).unwrap_or_default()
+    }
+}
+
+/// Whether a device id as a page sends it looks like one: 16 to 64 letters,
+/// digits, `-` or `_`. It is the page's own (kept in its storage), so it
+/// only ever tells one person's two waits apart from two people's, never
+/// grants anything.
+pub fn plausible_device(id: &str) -> bool {
+    (16..=64).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// Whether an account `age` old with `rated_games` rated games played to
+/// the end has a history: it may take the places kept for such people, and
+/// is not counted by its address.
+pub fn known(age: Duration, rated_games: i64, settings: &LobbySettings) -> bool {
+    age >= settings.known_after && rated_games >= settings.known_rated_games
 }
 
 /// A seat handed out: the table (or wait) as it is now, and the token.
@@ -55,4 +78,28 @@ pub fn sitter_name(who: &Who, given: Option<&str>, taken: &[String]) -> Result<S
         return Err(refused("name_taken_here", format!("\"{name}\" is already seated at this table")));
     }
     Ok(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_history_is_an_age_and_a_rated_game() {
+        let s = LobbySettings::default();
+        let day = Duration::from_secs(24 * 3600);
+        assert!(known(day, 1, &s));
+        assert!(known(day * 30, 12, &s));
+        assert!(!known(day - Duration::from_secs(1), 40, &s), "too young");
+        assert!(!known(day * 365, 0, &s), "no rated game played to the end");
+    }
+
+    #[test]
+    fn device_ids_are_short_and_plain() {
+        assert!(plausible_device("0123456789abcdef"));
+        assert!(plausible_device(&"a_-Z".repeat(16)));
+        for bad in ["", "short", "0123456789abcde", "0123456789abcdef!", &"a".repeat(65)] {
+            assert!(!plausible_device(bad), "{bad}");
+        }
+    }
 }

@@ -11,6 +11,13 @@
 //! A seat's token is handed to the sitter when they sit down; the table
 //! keeps only its hash, and the game started from the table seats that
 //! hash: there is nothing to pick up later.
+//!
+//! A table is opened, and a seat taken, through its person's lobby
+//! websocket, and lives while that socket is open (`holds`): the host's
+//! socket closing closes the table, a sitter's stands them up. A table
+//! starts by claiming it (marked starting at the version read), then making
+//! its game: a start that lost its race makes nothing, a game that could not
+//! be made opens the table again.
 
 use std::sync::{Arc, Weak};
 use std::time::Duration;
@@ -22,10 +29,12 @@ use serde_json::{Map, Value};
 use tokio::sync::{watch, Notify};
 
 pub mod common;
+pub mod holds;
 pub mod play_now;
 
-use self::common::{refused, sitter_name, PAIRED_KEPT, WAIT_GONE};
+use self::common::{known, refused, sitter_name};
 pub use self::common::{Seated, Who};
+use self::holds::Holds;
 use super::games::clock::TimeControl;
 use super::games::new::{check_rules, BOT_NAMES};
 use super::games::{Games, Start};
@@ -33,25 +42,27 @@ use super::ids::{new_id, new_token, now_ms, plausible, plausible_token};
 use super::quotas::Quotas;
 use super::ratings::Ratings;
 use crate::bots::{BotLevel, ExternalBot};
+use crate::config::LobbySettings;
 use crate::error::ApiError;
 use crate::names::{clean_name, name_key};
-use crate::store::{hash_token, same_hash, Change, ClusterRepo, LobbyRepo, LobbyRow, LobbySweep, Seat, Store};
+use crate::store::{
+    hash_token, same_hash, Admission, Change, ClusterRepo, LobbyRepo, LobbyRow, LobbySweep, RatingRepo, Seat, Store,
+    TableBounds,
+};
 
-/// Open tables one host (account, or address for guests) may hold at once.
-pub const TABLES_PER_HOST: usize = 3;
-/// Tables the lobby holds at most (open and recently started): also the
-/// most a list shows.
-pub const MAX_TABLES: usize = 200;
-/// An open table whose host was not heard from for this long is closed
-/// (the page says it is here every [`HERE_EVERY`]).
-pub const HOST_GONE: Duration = Duration::from_secs(5 * 60);
-/// How often a table's page says its host is still here.
-#[allow(dead_code)] // (the page says so: web/js/lobby.js)
-pub const HERE_EVERY: Duration = Duration::from_secs(60);
 /// A started table stays listed this long (its sitters' pages learn the game).
 pub const STARTED_KEPT: Duration = Duration::from_secs(2 * 60);
-/// How often stale tables and waits are swept.
+/// How often stale tables and waits are swept, at most.
 const SWEEP_EVERY: Duration = Duration::from_secs(10);
+
+/// A seat held by a socket: its token (to stand up with when the socket
+/// closes), and whether it is the host's (whose socket keeps the table).
+#[derive(Clone, Debug)]
+struct SeatHold {
+    token: String,
+    host: bool,
+    since: std::time::Instant,
+}
 
 /// A seat at a lobby table, as stored.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -85,6 +96,9 @@ struct Body {
     /// The game it started, once started.
     #[serde(default)]
     game: Option<String>,
+    /// The claim of the start under way (the game being made).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    claim: Option<String>,
     /// The host's two-player rating when the table opened (a signed-in host's).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     host_rating: Option<i64>,
@@ -110,7 +124,7 @@ pub struct SeatView {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TableView {
     pub id: String,
-    /// `open` or `started`.
+    /// `open`, `starting` (its game being made) or `started`.
     pub state: &'static str,
     /// The game it started.
     pub game: Option<String>,
@@ -168,10 +182,14 @@ pub struct OpenRequest {
 pub struct Lobby {
     repo: Arc<dyn LobbyRepo>,
     cluster: Arc<dyn ClusterRepo>,
+    rated: Arc<dyn RatingRepo>,
     games: Arc<Games>,
     ratings: Arc<Ratings>,
     quotas: Arc<Quotas>,
     programs: Vec<ExternalBot>,
+    settings: LobbySettings,
+    /// The seats this server's sockets hold, by table and token hash.
+    holds: Holds<(String, String), SeatHold>,
     list: watch::Sender<Arc<Vec<TableView>>>,
     /// Shared with the task that reads the list (which holds the server
     /// only while it reads or sweeps, so that a server dropped is gone).
@@ -188,14 +206,18 @@ impl Lobby {
         ratings: Arc<Ratings>,
         quotas: Arc<Quotas>,
         programs: Vec<ExternalBot>,
+        settings: LobbySettings,
     ) -> Lobby {
         Lobby {
             repo: Arc::clone(&store.lobby),
             cluster: Arc::clone(&store.cluster),
+            rated: Arc::clone(&store.ratings),
             games,
             ratings,
             quotas,
             programs,
+            settings,
+            holds: Holds::default(),
             list: watch::channel(Arc::new(Vec::new())).0,
             refresh: Arc::new(Notify::new()),
             reading: Default::default(),
@@ -261,7 +283,11 @@ fn view_of(row: &LobbyRow) -> Option<TableView> {
     let host = seats.get(body.host).and_then(|s| s.name.clone()).unwrap_or_default();
     Some(TableView {
         id: row.id.clone(),
-        state: if row.open { "open" } else { "started" },
+        state: match (row.open, &body.game) {
+            (true, _) => "open",
+            (false, None) => "starting",
+            (false, Some(_)) => "started",
+        },
         game: body.game.clone(),
         rules_code: body.rules_code.clone(),
         rules: rules_to_json(&rules),
@@ -295,26 +321,37 @@ fn taken_names(seats: &[TableSeat]) -> Vec<String> {
 
 impl Lobby {
     /// Follows the lobby: reads the list again on news (from this server
-    /// or, through the change feed, another), sweeps stale tables and waits.
+    /// or, through the change feed, another), says in the store which
+    /// tables this server's sockets hold (every third of `hold_gone`),
+    /// sweeps stale tables and waits.
     pub fn start(self: &Arc<Self>) {
         let weak: Weak<Lobby> = Arc::downgrade(self);
         let refresh = Arc::clone(&self.refresh);
+        let third = (self.settings.hold_gone / 3).max(Duration::from_millis(10));
         tokio::spawn(async move {
-            let mut sweep = tokio::time::interval(SWEEP_EVERY);
+            let mut sweep = tokio::time::interval(SWEEP_EVERY.min(third));
             sweep.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            let mut touch = tokio::time::interval(third);
+            touch.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             loop {
                 {
                     let Some(lobby) = weak.upgrade() else { return };
                     lobby.read().await;
                 }
                 // News during the read left a permit: the wait ends at once.
-                let swept = tokio::select! {
-                    () = refresh.notified() => false,
-                    _ = sweep.tick() => true,
-                };
-                if swept {
+                loop {
+                    let (swept, touched) = tokio::select! {
+                        () = refresh.notified() => break,
+                        _ = sweep.tick() => (true, false),
+                        _ = touch.tick() => (false, true),
+                    };
                     let Some(lobby) = weak.upgrade() else { return };
-                    lobby.sweep().await;
+                    if touched {
+                        lobby.touch().await;
+                    }
+                    if swept {
+                        lobby.sweep().await;
+                    }
                 }
             }
         });
@@ -322,7 +359,7 @@ impl Lobby {
 
     async fn read(&self) {
         let _one = self.reading.lock().await;
-        match self.repo.tables(MAX_TABLES).await {
+        match self.repo.tables(self.settings.max_tables).await {
             Ok(rows) => {
                 let list: Vec<TableView> = rows.iter().filter_map(view_of).collect();
                 self.list.send_if_modified(|old| {
@@ -338,24 +375,62 @@ impl Lobby {
         }
     }
 
+    /// Tells the store which open tables this server's sockets hold (their
+    /// hosts'), and lets go of seats at tables that started or went.
+    async fn touch(&self) {
+        let list = Arc::clone(&self.list.borrow());
+        let mut hosts = Vec::new();
+        for key in self.holds.keys() {
+            let Some(hold) = self.holds.holders(&key).into_iter().next() else { continue };
+            let open = list.iter().any(|t| t.id == key.0 && t.state == "open");
+            if !open && hold.since.elapsed() > self.settings.hold_gone {
+                self.holds.forget(&key);
+            } else if hold.host {
+                hosts.push(key.0.clone());
+            }
+        }
+        hosts.sort_unstable();
+        hosts.dedup();
+        if !hosts.is_empty() {
+            if let Err(e) = self.repo.touch(&hosts, &[], now_ms()).await {
+                tracing::warn!(error = %e, "cannot say which lobby tables are held");
+            }
+        }
+    }
+
     async fn sweep(&self) {
         let now = now_ms();
-        let ms = |d: Duration| d.as_millis() as i64;
+        let ms = |d: Duration| i64::try_from(d.as_millis()).unwrap_or(i64::MAX);
         let when = LobbySweep {
-            open_before: now - ms(HOST_GONE),
+            open_before: now - ms(self.settings.hold_gone),
             started_before: now - ms(STARTED_KEPT),
-            waiting_before: now - ms(WAIT_GONE),
-            paired_before: now - ms(PAIRED_KEPT),
+            waiting_before: now - ms(self.settings.hold_gone),
+            paired_before: now - ms(self.settings.pairings_window),
         };
         match self.repo.sweep(when).await {
             Ok(gone) => {
                 for id in gone {
-                    tracing::info!(table = %id, "lobby table closed: its host is gone");
+                    tracing::info!(table = %id, "lobby table closed: its host's socket is gone");
                     self.news(&id).await;
                 }
             }
             Err(e) => tracing::warn!(error = %e, "cannot sweep the lobby"),
         }
+    }
+
+    /// Whether the account `account`, made at `created_at` (Unix ms), has a
+    /// history (`common::known`): its rated games played to the end, read
+    /// now. An account whose ratings cannot be read has none.
+    pub async fn known(&self, account: &str, created_at: i64) -> bool {
+        let age = Duration::from_millis(u64::try_from(now_ms() - created_at).unwrap_or(0));
+        let games = match self.rated.of(account).await {
+            Ok(rows) => rows.iter().map(|r| r.games).sum(),
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot read an account's ratings");
+                0
+            }
+        };
+        known(age, games, &self.settings)
     }
 
     /// News of table `id` (from another server): the list is read again.
@@ -386,7 +461,7 @@ impl Lobby {
     /// # Errors
     /// `storage_error`.
     pub async fn tables(&self) -> Result<Vec<TableView>, ApiError> {
-        let rows = self.repo.tables(MAX_TABLES).await?;
+        let rows = self.repo.tables(self.settings.max_tables).await?;
         Ok(rows.iter().filter_map(view_of).collect())
     }
 
@@ -406,14 +481,15 @@ impl Lobby {
         self.repo.table(id).await?.ok_or_else(|| not_found(id))
     }
 
-    /// Opens a table: the host sits at their `me` seat (its token handed
-    /// back), bots at theirs, the others open.
+    /// Opens a table, held by socket `socket`: the host sits at their `me`
+    /// seat (its token handed back), bots at theirs, the others open.
     ///
     /// # Errors
     /// `bad_request` (seats, names, levels, rules, clock), `not_signed_in`
     /// (a rated table for a guest), `rated_needs_preset`, `quota_exceeded`
-    /// (too many tables), `storage_error`.
-    pub async fn open(&self, req: OpenRequest, who: &Who) -> Result<Seated<TableView>, ApiError> {
+    /// (the host's share of tables, no place left, new games of the hour),
+    /// `storage_error`.
+    pub async fn open(&self, req: OpenRequest, who: &Who, socket: u64) -> Result<Seated<TableView>, ApiError> {
         let n = req.seats.len();
         if !(2..=carcassonne::MAX_PLAYERS).contains(&n) {
             return Err(ApiError::BadRequest(format!("a table has 2 to {} seats, not {n}", carcassonne::MAX_PLAYERS)));
@@ -505,6 +581,7 @@ impl Lobby {
             rated: req.rated,
             seats,
             game: None,
+            claim: None,
             host_rating,
             host_provisional: host_provisional.unwrap_or(false),
         };
@@ -512,6 +589,8 @@ impl Lobby {
         let row = LobbyRow {
             id: new_id()?,
             owner: who.owner.clone(),
+            address: who.address(),
+            known: who.known,
             body: serde_json::to_string(&body).map_err(|e| ApiError::Storage(e.to_string()))?,
             version: 0,
             open: true,
@@ -520,13 +599,38 @@ impl Lobby {
         };
         // The game it will make counts now, against the host's address
         // (whoever fills it: a host may sit at their own table).
+        let s = &self.settings;
+        let bounds = TableBounds {
+            per_owner: s.tables_per_host,
+            per_address: s.tables_per_host,
+            total: s.max_tables,
+            fresh: s.max_tables.saturating_sub(s.tables_kept),
+        };
         self.quotas.take(who.ip)?;
-        if !self.repo.open(&row, TABLES_PER_HOST, MAX_TABLES).await? {
+        let admission = self.repo.open(&row, &bounds).await;
+        if !matches!(admission, Ok(Admission::Admitted)) {
             self.quotas.give_back(who.ip);
-            return Err(ApiError::Quota(format!(
-                "{TABLES_PER_HOST} open tables per host and {MAX_TABLES} in the lobby"
-            )));
         }
+        match admission? {
+            Admission::Admitted => {}
+            Admission::Share | Admission::Pairings => {
+                return Err(ApiError::Quota(format!(
+                    "{} open tables per host (and per address, for hosts without a history)",
+                    s.tables_per_host
+                )))
+            }
+            Admission::Full => {
+                return Err(ApiError::Quota(format!(
+                    "{} tables in the lobby, {} of the places kept for signed-in hosts with a history",
+                    s.max_tables, s.tables_kept
+                )))
+            }
+        }
+        self.holds.hold(
+            socket,
+            (row.id.clone(), hash_token(&token)),
+            SeatHold { token: token.clone(), host: true, since: std::time::Instant::now() },
+        );
         tracing::info!(table = %row.id, "lobby table opened");
         self.news(&row.id).await;
         let view = view_of(&row).ok_or_else(|| ApiError::Storage("a table just stored does not read".into()))?;
@@ -558,8 +662,8 @@ impl Lobby {
         Err(ApiError::TryLater("this table is changing too fast".into()))
     }
 
-    /// Sits `who` at open seat `seat` of table `id`; the table starts when
-    /// this fills it.
+    /// Sits `who` at open seat `seat` of table `id`, held by socket
+    /// `socket`; the table starts when this fills it.
     ///
     /// # Errors
     /// `not_found`, `table_started`, `seat_taken`, `bad_request` (no such
@@ -571,6 +675,7 @@ impl Lobby {
         seat: usize,
         name: Option<&str>,
         who: &Who,
+        socket: u64,
     ) -> Result<Seated<TableView>, ApiError> {
         let token = new_token()?;
         let hash = hash_token(&token);
@@ -606,6 +711,11 @@ impl Lobby {
                 Ok((Some(()), ()))
             })
             .await?;
+        self.holds.hold(
+            socket,
+            (id.to_string(), hash),
+            SeatHold { token: token.clone(), host: false, since: std::time::Instant::now() },
+        );
         let full = !body.seats.contains(&TableSeat::Open);
         let view = if full {
             match self.start_once(id).await {
@@ -659,24 +769,38 @@ impl Lobby {
         Ok(view_of(&row))
     }
 
-    /// The host (holder of `token`) says they are still here.
+    /// The seat `token` holds at table `id` held again by socket `socket`
+    /// (its page came back, on this server or another): the table as it
+    /// stands, and the seat.
     ///
     /// # Errors
-    /// `not_found`, `unauthorized` (not the host), `storage_error`.
-    pub async fn here(&self, id: &str, token: &str) -> Result<TableView, ApiError> {
-        let now = now_ms();
-        for _ in 0..20 {
-            let row = self.table_row(id).await?;
-            let body: Body = serde_json::from_str(&row.body).map_err(|e| ApiError::Storage(e.to_string()))?;
-            let seat = Self::seat_of(&body, token)?;
-            if seat != body.host || !row.open {
-                return view_of(&row).ok_or_else(|| not_found(id));
-            }
-            if self.repo.update(id, row.version, Some((&row.body, true, now))).await? {
-                return view_of(&row).ok_or_else(|| not_found(id));
+    /// `not_found` (no such table: it closed), `unauthorized` (no seat of
+    /// this table), `storage_error`.
+    pub async fn hold(&self, id: &str, token: &str, socket: u64) -> Result<(TableView, usize), ApiError> {
+        let row = self.table_row(id).await?;
+        let body: Body = serde_json::from_str(&row.body).map_err(|e| ApiError::Storage(e.to_string()))?;
+        let seat = Self::seat_of(&body, token)?;
+        let host = seat == body.host;
+        if row.open {
+            let since = std::time::Instant::now();
+            self.holds.hold(socket, (id.to_string(), hash_token(token)), SeatHold { token: token.into(), host, since });
+            if host {
+                self.repo.touch(&[id.to_string()], &[], now_ms()).await?;
             }
         }
-        Err(ApiError::TryLater("this table is changing too fast".into()))
+        Ok((view_of(&row).ok_or_else(|| not_found(id))?, seat))
+    }
+
+    /// Socket `socket` closed: the seats it alone held here are left (a
+    /// host's closes the table) unless the table started.
+    pub async fn release(&self, socket: u64) {
+        for ((id, _), hold) in self.holds.release(socket) {
+            match self.stand(&id, &hold.token).await {
+                Ok(_) => tracing::info!(table = %id, host = hold.host, "a lobby seat was left: its socket closed"),
+                Err(ApiError::Lobby("table_started", _) | ApiError::NotFound(_) | ApiError::Unauthorized) => {}
+                Err(e) => tracing::warn!(table = %id, error = %e, "cannot leave a seat whose socket closed"),
+            }
+        }
     }
 
     /// The host (holder of `token`) starts the table: open seats are left
@@ -698,10 +822,11 @@ impl Lobby {
         self.start_once(id).await
     }
 
-    /// Starts table `id` once, whichever servers race: the game is made
-    /// from its seats, then the table marked started with it, at the
-    /// version read. A game made by a start that lost the race is never
-    /// handed out (it expires unplayed).
+    /// Starts table `id` once, whichever servers race: the table is first
+    /// claimed (marked starting at the version read: a start that lost
+    /// the race makes nothing), then its game made from its seats and the
+    /// table marked started with it. A game that cannot be made opens the
+    /// table again, its seats as they were.
     async fn start_once(&self, id: &str) -> Result<TableView, ApiError> {
         for _ in 0..20 {
             let row = self.table_row(id).await?;
@@ -727,18 +852,37 @@ impl Lobby {
                 return Err(refused("too_few_players", "a game needs two players at least"));
             }
             let rules = Rules::from_code(&body.rules_code).map_err(|e| ApiError::Storage(e.to_string()))?;
+            body.claim = Some(new_id()?);
+            let claimed = serde_json::to_string(&body).map_err(|e| ApiError::Storage(e.to_string()))?;
+            if !self.repo.update(id, row.version, Some((&claimed, false, now_ms()))).await? {
+                continue; // another change got there first: read it again
+            }
+            self.news(id).await;
             let start = Start { public: true, clock: body.clock.clone(), rated: body.rated, ..Start::default() };
-            let live = self.games.start(seats, rules, start).await?;
-            body.game = Some(live.id.clone());
+            let made = self.games.start(seats, rules, start).await;
+            body.claim = None;
+            let (open, game) = match &made {
+                Ok(live) => (false, Some(live.id.clone())),
+                Err(e) => {
+                    tracing::warn!(table = %id, error = %e, "a lobby table's game could not be made: it opens again");
+                    (true, None)
+                }
+            };
+            body.game = game;
             let text = serde_json::to_string(&body).map_err(|e| ApiError::Storage(e.to_string()))?;
             let now = now_ms();
-            if self.repo.update(id, row.version, Some((&text, false, now))).await? {
-                tracing::info!(table = %id, game = %live.id, "lobby table started");
-                self.news(id).await;
-                let row = LobbyRow { body: text, open: false, seen_at: now, version: row.version + 1, ..row };
-                return view_of(&row).ok_or_else(|| not_found(id));
+            // Nobody else changes a table being started (sits, stands and
+            // starts need it open): only the sweep may have removed it.
+            let marked = self.repo.update(id, row.version + 1, Some((&text, open, now))).await?;
+            self.news(id).await;
+            let live = made?;
+            if !marked {
+                tracing::warn!(table = %id, game = %live.id, "a lobby table went while its game was made");
+                return Err(not_found(id));
             }
-            tracing::info!(table = %id, game = %live.id, "a lobby table's start raced another change");
+            tracing::info!(table = %id, game = %live.id, "lobby table started");
+            let row = LobbyRow { body: text, open, seen_at: now.max(row.seen_at), version: row.version + 2, ..row };
+            return view_of(&row).ok_or_else(|| not_found(id));
         }
         Err(ApiError::TryLater("this table is changing too fast".into()))
     }

@@ -1,38 +1,59 @@
-//! The lobby's tables and "Play now" waits in SQLite.
+//! The lobby's tables and "Play now" waits in SQLite. One connection
+//! writes: each admission is counted and written in one transaction.
 
-use rusqlite::{params, OptionalExtension};
+use rusqlite::{params, OptionalExtension, Transaction};
 
-use super::{cap, LobbyRepo, LobbyRow, LobbySweep, Waiting, TABLE_COLUMNS, WAITING_COLUMNS};
+use super::{
+    cap, person_sql, Admission, LobbyRepo, LobbyRow, LobbySweep, TableBounds, WaitBounds, Waiting, TABLE_COLUMNS,
+    WAITING_COLUMNS,
+};
 use crate::store::error::StoreError;
 use crate::store::sqlite::SqliteDb;
 
 /// The lobby of one SQLite file.
 pub(crate) struct SqliteLobby(pub(crate) SqliteDb);
 
+fn count(tx: &Transaction<'_>, sql: &str, params: impl rusqlite::Params) -> Result<i64, StoreError> {
+    Ok(tx.query_row(sql, params, |r| r.get(0))?)
+}
+
 #[async_trait::async_trait]
 impl LobbyRepo for SqliteLobby {
-    async fn open(&self, row: &LobbyRow, per_owner: usize, total: usize) -> Result<bool, StoreError> {
-        let row = row.clone();
+    async fn open(&self, row: &LobbyRow, bounds: &TableBounds) -> Result<Admission, StoreError> {
+        let (row, b) = (row.clone(), *bounds);
         self.0
             .run(move |db| {
-                let n = db.conn().execute(
-                    "INSERT INTO lobby_tables (id, owner, body, version, open, seen_at, created_at)
-                 SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7
-                 WHERE (SELECT COUNT(*) FROM lobby_tables WHERE owner = ?2 AND open) < ?8
-                   AND (SELECT COUNT(*) FROM lobby_tables) < ?9",
-                    params![
-                        row.id,
-                        row.owner,
-                        row.body,
-                        row.version,
-                        row.open,
-                        row.seen_at,
-                        row.created_at,
-                        cap(per_owner),
-                        cap(total)
-                    ],
+                let mut conn = db.conn();
+                let tx = conn.transaction()?;
+                let mine = count(&tx, "SELECT COUNT(*) FROM lobby_tables WHERE owner = ?1 AND open", [&row.owner])?;
+                let here = count(
+                    &tx,
+                    "SELECT COUNT(*) FROM lobby_tables WHERE address = ?1 AND open AND NOT known",
+                    [&row.address],
                 )?;
-                Ok(n == 1)
+                let all = count(&tx, "SELECT COUNT(*) FROM lobby_tables", [])?;
+                let fresh = count(&tx, "SELECT COUNT(*) FROM lobby_tables WHERE NOT known", [])?;
+                let admission = b.admit(row.known, [mine, here, all, fresh]);
+                if admission == Admission::Admitted {
+                    tx.execute(
+                        &format!(
+                            "INSERT INTO lobby_tables ({TABLE_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
+                        ),
+                        params![
+                            row.id,
+                            row.owner,
+                            row.address,
+                            row.known,
+                            row.body,
+                            row.version,
+                            row.open,
+                            row.seen_at,
+                            row.created_at
+                        ],
+                    )?;
+                }
+                tx.commit()?;
+                Ok(admission)
             })
             .await
     }
@@ -41,8 +62,9 @@ impl LobbyRepo for SqliteLobby {
         self.0
             .run(move |db| {
                 let conn = db.conn();
-                let mut stmt = conn
-                    .prepare(&format!("SELECT {TABLE_COLUMNS} FROM lobby_tables ORDER BY created_at, id LIMIT ?1"))?;
+                let mut stmt = conn.prepare(&format!(
+                    "SELECT {TABLE_COLUMNS} FROM lobby_tables ORDER BY open DESC, created_at, id LIMIT ?1"
+                ))?;
                 let rows = stmt.query_map([cap(limit)], table_row)?;
                 Ok(rows.collect::<Result<_, _>>()?)
             })
@@ -68,8 +90,8 @@ impl LobbyRepo for SqliteLobby {
                 let conn = db.conn();
                 let n = match next {
                     Some((body, open, seen_at)) => conn.execute(
-                        "UPDATE lobby_tables SET body = ?3, open = ?4, seen_at = ?5, version = version + 1
-                     WHERE id = ?1 AND version = ?2",
+                        "UPDATE lobby_tables SET body = ?3, open = ?4, seen_at = MAX(seen_at, ?5), version = version + 1
+                         WHERE id = ?1 AND version = ?2",
                         params![id, version, body, open, seen_at],
                     )?,
                     None => {
@@ -81,64 +103,133 @@ impl LobbyRepo for SqliteLobby {
             .await
     }
 
-    async fn sweep(&self, when: LobbySweep) -> Result<Vec<String>, StoreError> {
-        self.0.run(move |db| {
-            let mut conn = db.conn();
-            let tx = conn.transaction()?;
-            let gone: Vec<String> = {
-                let mut stmt = tx.prepare(
-                    "DELETE FROM lobby_tables WHERE (open AND seen_at < ?1) OR (NOT open AND seen_at < ?2) RETURNING id",
-                )?;
-                let rows = stmt.query_map(params![when.open_before, when.started_before], |r| r.get(0))?;
-                rows.collect::<Result<_, _>>()?
-            };
-            tx.execute(
-                "DELETE FROM lobby_waiting WHERE (game IS NULL AND seen_at < ?1) OR (game IS NOT NULL AND seen_at < ?2)",
-                params![when.waiting_before, when.paired_before],
-            )?;
-            tx.commit()?;
-            Ok(gone)
-        })
-        .await
-    }
-
-    async fn wait(&self, w: &Waiting, per_owner: usize, total: usize) -> Result<bool, StoreError> {
-        let w = w.clone();
+    async fn touch(&self, tables: &[String], waits: &[String], at: i64) -> Result<(), StoreError> {
+        let (tables, waits) = (tables.to_vec(), waits.to_vec());
         self.0
             .run(move |db| {
-                let n = db.conn().execute(
-                    "INSERT INTO lobby_waiting (id, owner, token_hash, name, rating, body, since, seen_at, game, seat)
-                 SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, NULL, NULL
-                 WHERE (SELECT COUNT(*) FROM lobby_waiting WHERE owner = ?2 AND game IS NULL) < ?9
-                   AND (SELECT COUNT(*) FROM lobby_waiting) < ?10",
-                    params![
-                        w.id,
-                        w.owner,
-                        w.token_hash,
-                        w.name,
-                        w.rating,
-                        w.body,
-                        w.since,
-                        w.seen_at,
-                        cap(per_owner),
-                        cap(total)
-                    ],
-                )?;
-                Ok(n == 1)
+                let mut conn = db.conn();
+                let tx = conn.transaction()?;
+                {
+                    let mut t =
+                        tx.prepare("UPDATE lobby_tables SET seen_at = MAX(seen_at, ?2) WHERE id = ?1 AND open")?;
+                    for id in &tables {
+                        t.execute(params![id, at])?;
+                    }
+                    let mut w = tx.prepare(
+                        "UPDATE lobby_waiting SET seen_at = MAX(seen_at, ?2) WHERE id = ?1 AND game IS NULL",
+                    )?;
+                    for id in &waits {
+                        w.execute(params![id, at])?;
+                    }
+                }
+                tx.commit()?;
+                Ok(())
             })
             .await
     }
 
-    async fn waiting(&self, id: &str, seen_at: Option<i64>) -> Result<Option<Waiting>, StoreError> {
+    async fn sweep(&self, when: LobbySweep) -> Result<Vec<String>, StoreError> {
+        self.0
+            .run(move |db| {
+                let mut conn = db.conn();
+                let tx = conn.transaction()?;
+                let gone: Vec<String> = {
+                    let mut stmt = tx.prepare(
+                        "DELETE FROM lobby_tables WHERE (open AND seen_at < ?1) OR (NOT open AND seen_at < ?2)
+                         RETURNING id",
+                    )?;
+                    let rows = stmt.query_map(params![when.open_before, when.started_before], |r| r.get(0))?;
+                    rows.collect::<Result<_, _>>()?
+                };
+                tx.execute(
+                    "DELETE FROM lobby_waiting WHERE (game IS NULL AND seen_at < ?1) OR (ready AND seen_at < ?2)",
+                    params![when.waiting_before, when.paired_before],
+                )?;
+                // A claim whose game never came (its server stopped between):
+                // the waits wait again, seen now (their sockets, if any, say so).
+                tx.execute(
+                    "UPDATE lobby_waiting SET game = NULL, seat = NULL, seen_at = ?2
+                     WHERE game IS NOT NULL AND NOT ready AND seen_at < ?1",
+                    params![when.waiting_before, when.waiting_before],
+                )?;
+                tx.commit()?;
+                Ok(gone)
+            })
+            .await
+    }
+
+    async fn wait(&self, w: &Waiting, bounds: &WaitBounds) -> Result<Admission, StoreError> {
+        let (w, b) = (w.clone(), *bounds);
+        self.0
+            .run(move |db| {
+                let mut conn = db.conn();
+                let tx = conn.transaction()?;
+                let person = person_sql("?1", "?2", "?3", "?4");
+                let p = params![w.address, w.account, w.device, w.known];
+                let theirs =
+                    count(&tx, &format!("SELECT COUNT(*) FROM lobby_waiting WHERE NOT ready AND {person}"), p)?;
+                let pairings = count(
+                    &tx,
+                    &format!(
+                        "SELECT COUNT(*) FROM lobby_waiting w WHERE ready AND seen_at >= ?5 AND {person}
+                         AND EXISTS (SELECT 1 FROM lobby_waiting o WHERE o.game = w.game AND o.id <> w.id)"
+                    ),
+                    params![w.address, w.account, w.device, w.known, b.pairings_since],
+                )?;
+                let all = count(&tx, "SELECT COUNT(*) FROM lobby_waiting WHERE NOT ready", [])?;
+                let fresh = count(&tx, "SELECT COUNT(*) FROM lobby_waiting WHERE NOT ready AND NOT known", [])?;
+                let admission = b.admit(w.known, [theirs, pairings, all, fresh]);
+                if admission == Admission::Admitted {
+                    tx.execute(
+                        &format!(
+                            "INSERT INTO lobby_waiting ({WAITING_COLUMNS})
+                             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, NULL, NULL, 0)"
+                        ),
+                        params![
+                            w.id,
+                            w.owner,
+                            w.address,
+                            w.account,
+                            w.device,
+                            w.known,
+                            w.token_hash,
+                            w.name,
+                            w.rating,
+                            w.body,
+                            w.since,
+                            w.seen_at
+                        ],
+                    )?;
+                }
+                tx.commit()?;
+                Ok(admission)
+            })
+            .await
+    }
+
+    async fn waiting(&self, id: &str) -> Result<Option<Waiting>, StoreError> {
         let id = id.to_string();
         self.0
             .run(move |db| {
-                let conn = db.conn();
-                if let Some(at) = seen_at {
-                    conn.execute("UPDATE lobby_waiting SET seen_at = MAX(seen_at, ?2) WHERE id = ?1", params![id, at])?;
-                }
                 let sql = format!("SELECT {WAITING_COLUMNS} FROM lobby_waiting WHERE id = ?1");
-                Ok(conn.query_row(&sql, [&id], waiting_row).optional()?)
+                Ok(db.conn().query_row(&sql, [&id], waiting_row).optional()?)
+            })
+            .await
+    }
+
+    async fn waits(&self, ids: &[String]) -> Result<Vec<Waiting>, StoreError> {
+        let ids = ids.to_vec();
+        self.0
+            .run(move |db| {
+                let conn = db.conn();
+                let mut stmt = conn.prepare(&format!("SELECT {WAITING_COLUMNS} FROM lobby_waiting WHERE id = ?1"))?;
+                let mut out = Vec::new();
+                for id in &ids {
+                    if let Some(w) = stmt.query_row([id], waiting_row).optional()? {
+                        out.push(w);
+                    }
+                }
+                Ok(out)
             })
             .await
     }
@@ -149,7 +240,7 @@ impl LobbyRepo for SqliteLobby {
                 let conn = db.conn();
                 let mut stmt = conn.prepare(&format!(
                     "SELECT {WAITING_COLUMNS} FROM lobby_waiting WHERE game IS NULL AND seen_at >= ?1
-                 ORDER BY since, id LIMIT ?2"
+                     ORDER BY since, id LIMIT ?2"
                 ))?;
                 let rows = stmt.query_map(params![seen_after, cap(limit)], waiting_row)?;
                 Ok(rows.collect::<Result<_, _>>()?)
@@ -157,16 +248,16 @@ impl LobbyRepo for SqliteLobby {
             .await
     }
 
-    async fn pair(&self, ids: &[String], game: &str) -> Result<bool, StoreError> {
-        let (ids, game) = (ids.to_vec(), game.to_string());
+    async fn pair(&self, ids: &[String], claim: &str, at: i64) -> Result<bool, StoreError> {
+        let (ids, claim) = (ids.to_vec(), claim.to_string());
         self.0
             .run(move |db| {
                 let mut conn = db.conn();
                 let tx = conn.transaction()?;
                 for (seat, id) in ids.iter().enumerate() {
                     let n = tx.execute(
-                        "UPDATE lobby_waiting SET game = ?2, seat = ?3 WHERE id = ?1 AND game IS NULL",
-                        params![id, game, seat as i64],
+                        "UPDATE lobby_waiting SET game = ?2, seat = ?3, seen_at = ?4 WHERE id = ?1 AND game IS NULL",
+                        params![id, claim, seat as i64, at],
                     )?;
                     if n != 1 {
                         return Ok(false); // rolled back as the transaction drops
@@ -174,6 +265,30 @@ impl LobbyRepo for SqliteLobby {
                 }
                 tx.commit()?;
                 Ok(true)
+            })
+            .await
+    }
+
+    async fn paired(&self, claim: &str, game: &str, at: i64) -> Result<usize, StoreError> {
+        let (claim, game) = (claim.to_string(), game.to_string());
+        self.0
+            .run(move |db| {
+                Ok(db.conn().execute(
+                    "UPDATE lobby_waiting SET game = ?2, ready = 1, seen_at = ?3 WHERE game = ?1 AND NOT ready",
+                    params![claim, game, at],
+                )?)
+            })
+            .await
+    }
+
+    async fn unpair(&self, claim: &str) -> Result<usize, StoreError> {
+        let claim = claim.to_string();
+        self.0
+            .run(move |db| {
+                Ok(db.conn().execute(
+                    "UPDATE lobby_waiting SET game = NULL, seat = NULL WHERE game = ?1 AND NOT ready",
+                    [&claim],
+                )?)
             })
             .await
     }
@@ -192,11 +307,13 @@ fn table_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<LobbyRow> {
     Ok(LobbyRow {
         id: r.get(0)?,
         owner: r.get(1)?,
-        body: r.get(2)?,
-        version: r.get(3)?,
-        open: r.get(4)?,
-        seen_at: r.get(5)?,
-        created_at: r.get(6)?,
+        address: r.get(2)?,
+        known: r.get(3)?,
+        body: r.get(4)?,
+        version: r.get(5)?,
+        open: r.get(6)?,
+        seen_at: r.get(7)?,
+        created_at: r.get(8)?,
     })
 }
 
@@ -204,13 +321,18 @@ fn waiting_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Waiting> {
     Ok(Waiting {
         id: r.get(0)?,
         owner: r.get(1)?,
-        token_hash: r.get(2)?,
-        name: r.get(3)?,
-        rating: r.get(4)?,
-        body: r.get(5)?,
-        since: r.get(6)?,
-        seen_at: r.get(7)?,
-        game: r.get(8)?,
-        seat: r.get(9)?,
+        address: r.get(2)?,
+        account: r.get(3)?,
+        device: r.get(4)?,
+        known: r.get(5)?,
+        token_hash: r.get(6)?,
+        name: r.get(7)?,
+        rating: r.get(8)?,
+        body: r.get(9)?,
+        since: r.get(10)?,
+        seen_at: r.get(11)?,
+        game: r.get(12)?,
+        seat: r.get(13)?,
+        ready: r.get(14)?,
     })
 }
