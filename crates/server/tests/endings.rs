@@ -206,6 +206,7 @@ async fn abort_before_everyone_moved_only(pg: bool) {
     let s0 = state(&a, &id, tokens[0].as_deref()).await;
     assert_eq!(s0["clock"]["may_abort"], true, "{s0}");
     one_move(&a, &id, &tokens).await;
+    let stale = state(&a, &id, tokens[1].as_deref()).await;
     let (status, s) = act(&b, &id, tokens[1].as_deref().unwrap(), "abort", json!({})).await;
     assert_eq!(status, StatusCode::OK, "{s}");
     assert_eq!(s["status"], "aborted");
@@ -213,9 +214,7 @@ async fn abort_before_everyone_moved_only(pg: bool) {
     let (_, r) = call(&a, "GET", &format!("/api/games/{id}/ratings"), None).await;
     assert_ne!(r["settled"], true, "an aborted game is never rated: {r}");
     // The first server, stale, refuses a move: the game is over.
-    let (status, v) =
-        post_move(&a, &id, tokens[1].as_deref().unwrap(), &json!({ "version": 1, "tile": 0, "at": [0, 1], "rot": 0 }))
-            .await;
+    let (status, v) = post_move(&a, &id, tokens[1].as_deref().unwrap(), &pick_move(&stale, 0, false)).await;
     assert_eq!((status, code(&v)), (StatusCode::CONFLICT, "game_over"), "{v}");
     assert_eq!(state(&a, &id, None).await["status"], "aborted");
 
@@ -260,16 +259,37 @@ async fn leave_and_resign_hand_the_seat_to_a_bot(pg: bool) {
     assert_eq!(s["clock"]["standin"][1], "normal");
     let (_, v) = call(&a, "POST", &format!("/api/games/{id}/back?token={bob}"), Some("{}")).await;
     assert_eq!(v["clock"]["standin"][1], "normal", "{v}");
-    // Cy resigns: two seats left with a person, the game goes on; Cy never wins.
+    // Cy resigns: only Ada is left in it (Bob left): the game ends as it
+    // stands, and Cy is never among the winners.
     let cy = tokens[2].as_deref().unwrap();
     let (status, s) = act(&a, &id, cy, "resign", json!({ "seat": 2 })).await;
     assert_eq!(status, StatusCode::OK, "{s}");
-    assert_eq!((&s["status"], &s["clock"]["resigned"]), (&json!("playing"), &json!([2])), "{s}");
-    // Ada resigns: no person left in it: it ends, the bot-played Bob wins.
-    let ada = tokens[0].as_deref().unwrap();
-    let (status, s) = act(&a, &id, ada, "resign", json!({ "seat": 0 })).await;
+    assert_eq!((&s["status"], &s["clock"]["resigned"]), (&json!("finished"), &json!([2])), "{s}");
+    assert!(!s["winners"].as_array().unwrap().contains(&json!(2)), "{s}");
+    assert!(!s["winners"].as_array().unwrap().is_empty(), "{s}");
+}
+
+async fn resign_of_three_plays_on(pg: bool) {
+    let Some([(a, _), _]) = servers(pg).await else { return };
+    let three = json!({ "seats": [
+        { "kind": "human", "name": "Ada" }, { "kind": "human", "name": "Bob" }, { "kind": "human", "name": "Cy" } ] });
+    let (id, tokens, _) = create(&a, three).await;
+    // Ada, to move, resigns: a bot plays her seat, Bob and Cy play on.
+    let (status, s) = act(&a, &id, tokens[0].as_deref().unwrap(), "resign", json!({ "seat": 0 })).await;
     assert_eq!(status, StatusCode::OK, "{s}");
-    assert_eq!((&s["status"], &s["winners"]), (&json!("finished"), &json!([1])), "{s}");
+    assert_eq!((&s["status"], &s["clock"]["standin"][0]), (&json!("playing"), &json!("normal")), "{s}");
+    let s = wait_for(&a, &id, tokens[1].as_deref(), |s| s["version"].as_u64() >= Some(1)).await;
+    assert_eq!(s["status"], "playing");
+}
+
+#[tokio::test]
+async fn sqlite_a_resignation_of_three_plays_on_with_a_bot() {
+    resign_of_three_plays_on(false).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_a_resignation_of_three_plays_on_with_a_bot() {
+    resign_of_three_plays_on(true).await;
 }
 
 #[tokio::test]
@@ -304,7 +324,7 @@ async fn casual_flag_choice(pg: bool) {
     // The flagged seat does not choose for the others.
     let before = state(&a, &id, Some(bob)).await;
     let (status, v) = act(&a, &id, ada, "finish", json!({})).await;
-    assert_eq!((status, code(&v)), (StatusCode::UNAUTHORIZED, "unauthorized"), "{v}");
+    assert_eq!((status, code(&v)), (StatusCode::FORBIDDEN, "unauthorized"), "{v}");
     assert_eq!(essence(&state(&a, &id, Some(bob)).await), essence(&before));
     let (status, s) = act(&b, &id, bob, "finish", json!({})).await;
     assert_eq!(status, StatusCode::OK, "{s}");
@@ -345,11 +365,11 @@ async fn bad_endings_are_refused_with_a_code_and_change_nothing() {
     one_move(&app, &id, &tokens).await;
     let before = state(&app, &id, Some(ada)).await;
     let cases: Vec<(String, Value, StatusCode, &str)> = vec![
-        (format!("/api/games/{id}/resign?token={bob}"), json!({ "seat": 0 }), StatusCode::UNAUTHORIZED, "unauthorized"),
-        (format!("/api/games/{id}/resign"), json!({ "seat": 0 }), StatusCode::UNAUTHORIZED, "unauthorized"),
-        (format!("/api/games/{id}/resign?token=nope"), json!({ "seat": 0 }), StatusCode::UNAUTHORIZED, "unauthorized"),
+        (format!("/api/games/{id}/resign?token={bob}"), json!({ "seat": 0 }), StatusCode::FORBIDDEN, "unauthorized"),
+        (format!("/api/games/{id}/resign"), json!({ "seat": 0 }), StatusCode::FORBIDDEN, "unauthorized"),
+        (format!("/api/games/{id}/resign?token=nope"), json!({ "seat": 0 }), StatusCode::FORBIDDEN, "unauthorized"),
         (format!("/api/games/{id}/resign?token={ada}"), json!({}), StatusCode::BAD_REQUEST, "bad_request"),
-        (format!("/api/games/{id}/resign?token={ada}"), json!({ "seat": 9 }), StatusCode::UNAUTHORIZED, "unauthorized"),
+        (format!("/api/games/{id}/resign?token={ada}"), json!({ "seat": 9 }), StatusCode::FORBIDDEN, "unauthorized"),
         (
             format!("/api/games/{id}/resign?token={ada}"),
             json!({ "seat": 0, "x": 1 }),
