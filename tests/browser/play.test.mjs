@@ -202,9 +202,12 @@ test('a whole game against a bot, played by clicking', async () => {
     try {
       const p2 = await other.context.newPage();
       await p2.goto(`${BASE}/#/games`);
-      await p2.waitForSelector(`tr[data-id="${pub.id}"]`);
+      await p2.waitForSelector(`.public-games-list tr[data-id="${pub.id}"]`);
       assert.equal(await p2.locator(`tr[data-id="${id}"]`).count(), 0, 'a game it holds no seat in is not listed');
       assert.match(await p2.locator(`tr[data-id="${pub.id}"] .gactions a`).first().textContent(), /^(Watch|View)$/);
+      // Strangers' games are apart from its own: "Your games" has none.
+      assert.equal(await p2.locator('.games-list tr').count(), 0, 'a fresh visitor has no games of its own');
+      assert.match(await p2.textContent('.games-list'), /No games yet/);
     } finally {
       await other.close();
     }

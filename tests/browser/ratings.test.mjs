@@ -40,6 +40,12 @@ test('a rated game between two people moves both ratings, shown on their profile
       await new Promise((r) => setTimeout(r, 100));
     }
 
+    // His own game in play, on his profile: a link to go on playing, not to watch.
+    await bob.goto(`${BASE}/#/player/${encodeURIComponent(bobName)}`);
+    await bob.waitForSelector('.profile-games li');
+    assert.equal(await bob.textContent(`.profile-games li a[href="#/game/${id}"]`), 'Continue');
+    await bob.goto(`${BASE}/#/`);
+
     const scores = await playOut(id, tokens);
 
     for (const [page, name, seat] of [[ada, adaName, 0], [bob, bobName, 1]]) {

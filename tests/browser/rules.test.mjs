@@ -69,6 +69,9 @@ test('a rule set goes from the form to a link, to another phone, and into a game
     const otherErrors = watchErrors(other);
     await other.goto(link);
     await other.waitForSelector('.rules-head h1');
+    // The title says the rule set once, in words; the code is for the command line, by the link.
+    assert.match(await other.textContent('.rules-head h1'), /^The rules: first edition \+ \d options$/);
+    assert.equal(await other.locator('.rules-head code').count(), 0, 'no raw code in the title block');
     assert.equal(await other.textContent('.rules-text code'), 'first-edition,farms=per-farm-once,river=true,hand=2,hand_visible=true');
     assert.equal(await other.locator('.saved-list li').count(), 0, 'saved rule sets stay with their visitor');
     await other.click('text=Start a game with these rules');

@@ -140,6 +140,7 @@ home-share-rules = Diese Regeln teilen
 home-public = Diese Partie öffentlich zum Zuschauen zeigen
 home-start = Spiel starten
 home-your-games = Deine Partien
+home-public-games = Partien zum Zuschauen
 home-open-record = Aufzeichnung öffnen…
 home-saved-rules = Gespeicherte Regeln
 home-options = Optionen
@@ -199,7 +200,12 @@ rules-unreadable = Diese Regeln lassen sich nicht lesen
 rules-unreadable-hint = Prüfe, ob der ganze Link kopiert wurde, oder lass ihn dir noch einmal schicken.
 back-to-start = Zurück zur Startseite
 rules-none-changed = Keine: die Regeln „{ $preset }“ unverändert.
-rules-page-title = Die Regeln: { $title }
+rules-page-title = Die Regeln: { $preset }{ $n ->
+        [0] {""}
+        [one] {" "}+ { $n } Option
+       *[other] {" "}+ { $n } Optionen
+    }
+rules-cli = Für die Kommandozeile (carcassonne play --rules …):
 rules-start = Mit diesen Regeln spielen
 rules-share-or-save = Teilen oder speichern
 rules-in-force = Geltende Hausregeln und Optionen

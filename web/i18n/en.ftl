@@ -142,6 +142,7 @@ home-share-rules = Share these rules
 home-public = List this game for everyone to watch
 home-start = Start game
 home-your-games = Your games
+home-public-games = Games to watch
 home-open-record = Open a record…
 home-saved-rules = Saved rules
 home-options = Options
@@ -201,7 +202,12 @@ rules-unreadable = These rules cannot be read
 rules-unreadable-hint = Check that the whole link was copied, or ask for it again.
 back-to-start = Back to the start page
 rules-none-changed = None: the { $preset } rules as they are.
-rules-page-title = The rules: { $title }
+rules-page-title = The rules: { $preset }{ $n ->
+        [0] {""}
+        [one] {" "}+ { $n } option
+       *[other] {" "}+ { $n } options
+    }
+rules-cli = For the command line (carcassonne play --rules …):
 rules-start = Start a game with these rules
 rules-share-or-save = Share or save
 rules-in-force = House rules and options in force

@@ -140,6 +140,7 @@ home-share-rules = Partager ces règles
 home-public = Afficher cette partie pour que tout le monde puisse la regarder
 home-start = Lancer la partie
 home-your-games = Vos parties
+home-public-games = Parties à regarder
 home-open-record = Ouvrir un enregistrement…
 home-saved-rules = Règles enregistrées
 home-options = Options
@@ -199,7 +200,12 @@ rules-unreadable = Ces règles sont illisibles
 rules-unreadable-hint = Vérifiez que le lien a été copié en entier, ou redemandez-le.
 back-to-start = Retour à l’accueil
 rules-none-changed = Aucune : les règles « { $preset } » telles quelles.
-rules-page-title = Les règles : { $title }
+rules-page-title = Les règles : { $preset }{ $n ->
+        [0] {""}
+        [one] {" "}+ { $n } option
+       *[other] {" "}+ { $n } options
+    }
+rules-cli = Pour la ligne de commande (carcassonne play --rules …) :
 rules-start = Lancer une partie avec ces règles
 rules-share-or-save = Partager ou enregistrer
 rules-in-force = Règles maison et options en vigueur

@@ -75,6 +75,10 @@ export class HomeScreen {
             </div>
             <div class="games-list"><p class="muted">${esc(t('loading'))}</p></div>
           </section>
+          <section class="card public-games-card" hidden>
+            <h2>${esc(t('home-public-games'))}</h2>
+            <div class="public-games-list"></div>
+          </section>
           <section class="card saved-card">
             <h2>${esc(t('home-saved-rules'))}</h2>
             <div class="saved-list"><p class="muted">${esc(t('loading'))}</p></div>
@@ -298,10 +302,17 @@ export class HomeScreen {
   async loadGames() {
     const box = this.root.querySelector('.games-list');
     try {
-      // The server lists the games this browser holds a seat in, and public ones.
-      const { games } = await api.games(knownGames());
-      if (!games.length) { box.innerHTML = `<p class="muted">${esc(t('home-no-games'))}</p>`; return; }
-      box.innerHTML = `<table class="games"><tbody>${games.map((g) => gameRow(g)).join('')}</tbody></table>`;
+      // The server lists the games this browser holds a seat in (or an
+      // invitation to), and public ones: the others' apart, to watch.
+      const known = knownGames();
+      const { games } = await api.games(known);
+      const mine = games.filter((g) => known.includes(g.id));
+      const others = games.filter((g) => !known.includes(g.id));
+      const table = (list) => `<table class="games"><tbody>${list.map((g) => gameRow(g)).join('')}</tbody></table>`;
+      box.innerHTML = mine.length ? table(mine) : `<p class="muted">${esc(t('home-no-games'))}</p>`;
+      const card = this.root.querySelector('.public-games-card');
+      card.hidden = !others.length;
+      card.querySelector('.public-games-list').innerHTML = others.length ? table(others) : '';
     } catch (e) {
       box.innerHTML = `<p class="error">${esc(errorText(e))}</p>`;
     }

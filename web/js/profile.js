@@ -157,7 +157,7 @@ export class ProfileScreen {
           <span class="muted">${esc(presetWords(g.preset))} · ${esc(ago(g.at))}</span>
           ${g.finished ? `<a href="#/replay/${encodeURIComponent(g.id)}">${esc(t('profile-replay'))}</a>
             <a href="#/replay/${encodeURIComponent(g.id)}?review">${esc(t('profile-review'))}</a>`
-            : `<a href="#/game/${encodeURIComponent(g.id)}">${esc(t('profile-watch'))}</a>`}</li>`).join('')}</ul>`
+            : `<a href="#/game/${encodeURIComponent(g.id)}">${esc(t(tokensFor(g.id).length ? 'game-row-continue' : 'profile-watch'))}</a>`}</li>`).join('')}</ul>`
       : `<p class="muted">${esc(t('profile-no-games'))}</p>`;
     const table = (rows, cell, head) => `<table class="rates">
         <thead><tr><th scope="col">${esc(head)}</th><th scope="col">${esc(t('profile-games'))}</th><th scope="col">${esc(t('profile-col-won'))}</th><th scope="col">${esc(t('profile-col-win-rate'))}</th></tr></thead>

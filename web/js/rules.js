@@ -6,11 +6,12 @@ import { api, qrUrl, rulesLink } from './api.js';
 import { copyText, esc, toast } from './dom.js';
 import { errorText, lang, sentence, t } from './i18n.js';
 
-/** A short title for a record's `rules` object: "Rules: standard + 2 options". */
-export function rulesTitle(rules) {
+/** A short title for a record's `rules` object: "Rules: standard + 2 options"
+ * (`message` "rules-page-title": "The rules: standard + 2 options"). */
+export function rulesTitle(rules, message = 'rules-title') {
   const r = rules || {};
   const n = Object.keys(r).filter((k) => k !== 'preset').length;
-  return t('rules-title', { preset: presetName(r.preset || 'standard'), n });
+  return t(message, { preset: presetName(r.preset || 'standard'), n });
 }
 
 /** A preset's name in words: "standard", "first edition". */
@@ -103,9 +104,8 @@ export class RulesScreen {
     this.root.innerHTML = `
       <div class="rules-page">
         <header class="rules-head">
-          <h1>${esc(t('rules-page-title', { title: rulesTitle(p.rules) }))}</h1>
+          <h1>${esc(rulesTitle(p.rules, 'rules-page-title'))}</h1>
           <p class="preset-summary">${esc(this.headline(p))}</p>
-          <p class="rules-text"><code>${esc(p.text)}</code></p>
           <div class="rules-actions">
             <a class="btn primary" href="#/new?rules=${esc(p.code)}">${esc(t('rules-start'))}</a>
             <button class="btn" data-act="to-share">${esc(t('rules-share-or-save'))}</button>
@@ -125,6 +125,7 @@ export class RulesScreen {
               <label for="rules-link">${esc(t('rules-link'))}</label>
               <input id="rules-link" class="rules-link" readonly value="${esc(link)}" spellcheck="false">
               <button class="btn" data-act="copy">${esc(t('copy-link'))}</button>
+              <p class="rules-text muted">${esc(t('rules-cli'))} <code>${esc(p.text)}</code></p>
             </div>
           </div>
           <form class="save-rules">

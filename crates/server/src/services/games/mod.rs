@@ -163,7 +163,7 @@ impl Games {
         };
         control_of(start.clock.as_ref(), start.away_minutes)?;
         self.quotas.take(ip)?;
-        if let Some(owner) = &start.address {
+        if let Some(owner) = start.address.as_ref().filter(|_| self.quotas.kept < usize::MAX) {
             self.make_room(owner).await.inspect_err(|_| self.quotas.give_back(ip))?;
         }
         let live = self.start(seats, rules, start).await?;

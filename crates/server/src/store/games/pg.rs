@@ -147,8 +147,13 @@ impl GameRepo for PgGames {
         let tx = conn.transaction().await?;
         // One owner's room is made by one server at a time.
         tx.execute("SELECT pg_advisory_xact_lock(hashtext('games/' || $1))", &[&owner]).await?;
-        let kept: i64 = tx.query_one("SELECT COUNT(*) FROM games WHERE owner = $1", &[&owner]).await?.try_get(0)?;
-        if kept < i64::try_from(max).unwrap_or(i64::MAX) {
+        // Counted up to the cap only: a look at `max` index entries at most.
+        let max = i64::try_from(max).unwrap_or(i64::MAX);
+        let kept: i64 = tx
+            .query_one("SELECT COUNT(*) FROM (SELECT 1 FROM games WHERE owner = $1 LIMIT $2) AS kept", &[&owner, &max])
+            .await?
+            .try_get(0)?;
+        if kept < max {
             return Ok(Room::Free);
         }
         for filter in [DROP_FIRST, DROP_THEN] {

@@ -67,8 +67,12 @@ impl GameRepo for SqliteGames {
         self.0
             .run(move |db| {
                 let conn = db.conn();
-                let kept: i64 =
-                    conn.query_row("SELECT COUNT(*) FROM games WHERE owner = ?1", [&owner], |r| r.get(0))?;
+                // Counted up to the cap only: a look at `max` index entries at most.
+                let kept: i64 = conn.query_row(
+                    "SELECT COUNT(*) FROM (SELECT 1 FROM games WHERE owner = ?1 LIMIT ?2)",
+                    params![&owner, max],
+                    |r| r.get(0),
+                )?;
                 if kept < max {
                     return Ok(Room::Free);
                 }
