@@ -751,6 +751,8 @@ error-too_many_subscriptions = Für diesen Browser, diesen Platz oder deine Adre
 error-bad_clock = Diese Bedenkzeit bietet der Server nicht an.
 error-time_up = Deine Zeit ist abgelaufen: die anderen dürfen deinen Platz einem Bot geben.
 error-not_away = Dieser Platz hat noch Zeit, oder sein Spieler ist noch nicht lange genug weg.
+error-cannot_abort = Die Partie kann nicht mehr abgebrochen werden: alle Spieler haben schon gezogen.
+error-cannot_end = Die Partie kann hier nicht beendet werden: keinem Platz ist gerade die Zeit abgelaufen.
 
 ## Lobby
 nav-lobby = Lobby
@@ -1379,7 +1381,7 @@ end-leave-seat = Für { $name } verlassen
 end-abort = Partie abbrechen
 end-finish = Partie jetzt beenden
 end-play-on = Gegen einen Bot weiterspielen
-end-cancel = Abbrechen
+end-cancel = Zurück
 end-resign-title = Diese Partie aufgeben?
 end-resign-confirm = Aufgeben
 end-resign-text = Du scheidest aus und wirst Letzter; ein Bot spielt deinen Platz bis zum Ende.
@@ -1393,7 +1395,7 @@ end-leave-text-rated = Dein Platz bleibt deiner und deine Uhr läuft weiter: Lä
 end-leave-text-rated-untimed = Diese gewertete Partie hat keine Uhr: Verlassen heißt aufgeben. Du wirst Letzter, und sie zählt als Niederlage.
 end-abort-title = Diese Partie abbrechen?
 end-abort-confirm = Partie abbrechen
-end-abort-text = Die Partie endet sofort, ungespielt: kein Ergebnis für niemanden.
+end-abort-text = Die Partie endet sofort, ungespielt: Niemand bekommt ein Ergebnis.
 end-abort-text-rated = Die Partie endet sofort, ungespielt: kein Ergebnis, und keine Wertung ändert sich.
 end-finish-title = Partie jetzt beenden?
 end-finish-confirm = Partie beenden

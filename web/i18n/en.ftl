@@ -768,6 +768,8 @@ error-too_many_subscriptions = This browser, this seat or your address already h
 error-bad_clock = This time control is not one the server offers.
 error-time_up = Your time ran out: the others may hand your seat to a bot.
 error-not_away = That seat still has time, or its player has not been away long enough.
+error-cannot_abort = The game can no longer be aborted: every player has moved.
+error-cannot_end = The game cannot be ended here: no seat has just run out of time.
 
 ## Lobby
 nav-lobby = Lobby

@@ -766,6 +766,8 @@ error-too_many_subscriptions = Ce navigateur, cette place ou votre adresse a dé
 error-bad_clock = Ce contrôle du temps n’est pas proposé par le serveur.
 error-time_up = Votre temps est écoulé : les autres peuvent confier votre place à un bot.
 error-not_away = Cette place a encore du temps, ou son joueur n’est pas absent depuis assez longtemps.
+error-cannot_abort = La partie ne peut plus être annulée : chaque joueur a déjà joué.
+error-cannot_end = La partie ne peut pas être terminée ici : aucune place n’est à court de temps à l’instant.
 
 ## Lobby
 nav-lobby = Salon
