@@ -314,6 +314,14 @@ impl ClockState {
         self.resigned.get(p.index()).copied().unwrap_or(false)
     }
 
+    /// The winners of a finished game with `scores`: the best score among
+    /// the seats whose player did not resign.
+    pub fn winners(&self, scores: &[u32]) -> Vec<u8> {
+        let in_it = |i: &usize| !self.has_resigned(PlayerId(*i as u8));
+        let best = (0..scores.len()).filter(in_it).map(|i| scores[i]).max();
+        (0..scores.len()).filter(|i| in_it(i) && Some(scores[*i]) == best).map(|i| i as u8).collect()
+    }
+
     /// Marks seat `p` out (`resigned` or `left`), said in the log.
     pub fn mark_out(&mut self, p: PlayerId, what: &str, turn: u16, now: i64) {
         let n = self.remaining.len();

@@ -212,7 +212,7 @@ impl Table {
     pub fn winners(&self) -> Vec<u8> {
         match &self.clock {
             _ if !self.finished() => Vec::new(),
-            Some(c) => super::new::winners_of(self.game.scores(), c),
+            Some(c) => c.winners(self.game.scores()),
             None => self.game.winners().iter().map(|p| p.0).collect(),
         }
     }

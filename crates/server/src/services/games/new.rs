@@ -185,17 +185,9 @@ pub fn progress_with(game: &Game, seats: &[Seat], clock: Option<&ClockState>) ->
         p.bot_turn = false;
     }
     if p.finished {
-        p.winners = winners_of(game.scores(), c);
+        p.winners = c.winners(game.scores());
     }
     p
-}
-
-/// The winners of a finished game: the best score among the seats whose
-/// player did not resign.
-pub fn winners_of(scores: &[u32], c: &ClockState) -> Vec<u8> {
-    let in_it = |i: &usize| !c.has_resigned(PlayerId(*i as u8));
-    let best = (0..scores.len()).filter(in_it).map(|i| scores[i]).max();
-    (0..scores.len()).filter(|i| in_it(i) && Some(scores[*i]) == best).map(|i| i as u8).collect()
 }
 
 /// Whether a game may be rated: the creator signed in, seated once at
