@@ -90,6 +90,7 @@ export class Clocks {
 
   destroy() {
     clearInterval(this.timer);
+    document.querySelector('.ending-overlay')?.remove();
   }
 
   /** A new state: its clocks, counted from now. */
@@ -175,6 +176,8 @@ export class Clocks {
   renderActions() {
     const s = this.state, c = s && s.clock;
     if (!c || s.status !== 'playing') {
+      // An ending asked about meanwhile is moot: the game is over.
+      document.querySelector('.ending-overlay')?.remove();
       this.panel.classList.add('hidden');
       this.panel.innerHTML = '';
       return;
@@ -280,6 +283,8 @@ Object.assign(Clocks.prototype, {
     o.querySelector('[data-end="cancel"]').onclick = close;
     o.onclick = (e) => { if (e.target === o) close(); };
     o.onkeydown = (e) => {
+      // The dialog is modal: its keys never reach the board (R rotates there).
+      e.stopPropagation();
       if (e.key === 'Escape') { e.preventDefault(); close(); }
       if (e.key === 'Tab') {
         const f = [...o.querySelectorAll('button')];
