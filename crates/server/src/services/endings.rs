@@ -20,8 +20,9 @@ use crate::store::Seat;
 /// What a player asks: one of the ways a game ends early for them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ending {
-    /// Seat `0` resigns: out, ranked last. With one seat left (or no
-    /// person), the game ends; else a bot plays the seat.
+    /// Seat `0` resigns: out, never among the winners (ranked last in a
+    /// rated game). With one seat left (or no person), the game ends; else
+    /// a bot plays the seat.
     Resign(u8),
     /// Seat `0`'s player leaves: a bot plays the seat (casual); in a rated
     /// game its clock runs on, or without a clock it resigns.
