@@ -618,7 +618,9 @@ export class GameScreen {
       return;
     }
     if (s.status === 'finished' || !s.turn) {
-      panel.innerHTML = `<h3>${esc(t('game-over'))}</h3><p class="muted">${esc(t('game-all-placed'))}</p>
+      // Ended before its last tile (a resignation, a casual flag): said so.
+      const early = s.clock && s.clock.ended;
+      panel.innerHTML = `<h3>${esc(t('game-over'))}</h3><p class="muted">${esc(t(early ? 'game-ended-early' : 'game-all-placed'))}</p>
         <button class="btn primary show-results">${esc(t('results'))}</button>`;
       panel.querySelector('.show-results').onclick = () => this.openResults();
       return;
