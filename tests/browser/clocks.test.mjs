@@ -4,9 +4,9 @@
 //    each): both clocks show, the running one counts down; it runs out; the
 //    other player, offered to end the casual game or play on, plays on: a
 //    bot takes the seat and moves for it; its player's page says the bot
-//    plays on (a flag that fell is for good); axe finds
-//    nothing on the page with clocks. A game made and left before anyone
-//    moved shows as aborted once its first clock runs out.
+//    plays on (a flag that fell is for good); axe finds nothing on the
+//    page with clocks. A game made and left before anyone moved shows as
+//    aborted once its first clock runs out.
 //  * a turn-based game (3 days a move): the "your turn" list in the top bar
 //    of the other device shows it once it is their turn, leads to it, and
 //    the game shows "2 days left"; at phone size (390×844), axe 0.
