@@ -161,9 +161,11 @@ test('in German: the dialogs and the buttons say nothing in English', async () =
     await ada.locator('.clock-panel [data-act="resign"]').waitFor();
     await noEnglish(ada, 'de', 'the game with its ending buttons');
     for (const act of ['resign', 'leave', 'abort']) {
+      // (Leaving a casual duel ends it as it stands: the dialog says so.)
       await ada.locator(`.clock-panel [data-act="${act}"]`).click();
       await dialog(ada).waitFor();
       await noEnglish(ada, 'de', `the ${act} dialog`, '.ending-dialog');
+      if (act === 'leave') assert.equal(await ada.locator('#ending-text').innerText(), 'Die Partie endet sofort mit dem aktuellen Punktestand.');
       if (act === 'resign') {
         assert.equal(await ada.locator('#ending-title').innerText(), 'Diese Partie aufgeben?');
         await shot(ada, 'endings-de-resign-dialog');

@@ -257,11 +257,21 @@ export class Clocks {
 /** What an ending does, in words: the dialog's text for `act` (rated or not). */
 function endingText(act, s, seat) {
   const c = s.clock;
-  const others = s.players.filter((p) => !(c.resigned || []).includes(p.seat) && !(c.left || []).includes(p.seat) && p.seat !== seat);
+  const out = [...(c.resigned || []), ...(c.left || [])];
+  const others = s.players.filter((p) => !out.includes(p.seat) && p.seat !== seat);
+  // The game ends at once when one seat, or no person, would be left in it
+  // (services/endings.rs).
+  const duel = others.length <= 1;
+  const ends = duel || !others.some((p) => p.kind === 'human');
   switch (act) {
     case 'abort': return t(s.rated ? 'end-abort-text-rated' : 'end-abort-text');
-    case 'resign': return t(others.length <= 1 ? (s.rated ? 'end-resign-text-duel-rated' : 'end-resign-text-duel') : (s.rated ? 'end-resign-text-rated' : 'end-resign-text'));
-    case 'leave': return t(!s.rated ? 'end-leave-text' : c.kind === 'none' ? 'end-leave-text-rated-untimed' : 'end-leave-text-rated');
+    case 'resign':
+      if (duel) return t(s.rated ? 'end-resign-text-duel-rated' : 'end-resign-text-duel');
+      if (ends) return t(s.rated ? 'end-resign-text-alone-rated' : 'end-resign-text-alone');
+      return t(s.rated ? 'end-resign-text-rated' : 'end-resign-text');
+    case 'leave':
+      if (s.rated) return t(c.kind === 'none' ? 'end-leave-text-rated-untimed' : 'end-leave-text-rated');
+      return t(ends ? 'end-leave-text-ends' : 'end-leave-text');
     default: return t('end-finish-text');
   }
 }
