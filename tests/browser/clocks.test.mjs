@@ -2,10 +2,11 @@
 // contexts) playing each other:
 //  * a real-time game made with the new-game form's custom clock (1 minute
 //    each): both clocks show, the running one counts down; it runs out; the
-//    other player hands the seat to a bot, which moves for it; its player's
-//    page says the bot plays on (a flag that fell is for good); axe finds
-//    nothing on the page with clocks. A game made and left before anyone
-//    moved shows as aborted once its first clock runs out.
+//    other player, offered to end the casual game or play on, plays on: a
+//    bot takes the seat and moves for it; its player's page says the bot
+//    plays on (a flag that fell is for good); axe finds nothing on the
+//    page with clocks. A game made and left before anyone moved shows as
+//    aborted once its first clock runs out.
 //  * a turn-based game (3 days a move): the "your turn" list in the top bar
 //    of the other device shows it once it is their turn, leads to it, and
 //    the game shows "2 days left"; at phone size (390×844), axe 0.
@@ -118,19 +119,20 @@ test('a real-time game: clocks run, one runs out, a bot takes the seat for good'
 
     // Nobody moves: the clock runs out; the other player is offered to hand the seat to a bot.
     await other.waitForSelector(`.seat-clock[data-seat="${first}"].out`, { timeout: minute * 2 });
-    const hand = other.locator(`.clock-panel .handover[data-seat="${first}"]`);
-    await hand.waitFor({ timeout: 10_000 });
-    assert.match(await hand.innerText(), /ran out of time/);
-    await hand.locator('.handover-level').selectOption('random');
-    await checkA11y(other, 'the offer to hand a seat to a bot');
+    // (A casual game: the choice is to end it as it stands or to play on
+    // against a bot; the end is endings.test.mjs's and the server's tests'.)
+    const choice = other.locator('.clock-panel .flag-choice');
+    await choice.waitFor({ timeout: 10_000 });
+    assert.match(await choice.innerText(), /ran out of time\. End the game now/);
+    await checkA11y(other, 'the choice at a casual flag');
     await shot(other, 'clocks-handover');
-    await hand.locator('button').click();
+    await choice.locator(`[data-act="handover"][data-seat="${first}"]`).click();
     // The bot moves for the seat: the game goes on; the log says what happened.
     await other.waitForFunction(() => Number(document.querySelector('#app').dataset.version) >= 2, null, { timeout: 30_000 });
-    await other.waitForFunction((seat) => /bot \(random\) plays/.test(document.querySelector(`.seat-clock[data-seat="${seat}"]`)?.textContent || ''), first);
+    await other.waitForFunction((seat) => /bot \(normal\) plays/.test(document.querySelector(`.seat-clock[data-seat="${seat}"]`)?.textContent || ''), first);
     const log = await other.locator('.log .clock-log').innerText();
     assert.match(log, /ran out of time/);
-    assert.match(log, /A random bot plays for/);
+    assert.match(log, /A normal bot plays for/);
 
     // Its flag fell: the seat moves no more, its page says so and offers
     // no way back (a seat that was only away is taken back at once: the
@@ -140,7 +142,7 @@ test('a real-time game: clocks run, one runs out, a bot takes the seat for good'
     assert.match(await note.innerText(), /Your time ran out/);
     assert.equal(await mover.locator('.clock-panel [data-act="back"]').count(), 0);
     const { body: s1 } = await api(`/api/games/${id}`);
-    assert.equal(s1.clock.standin[first], 'random');
+    assert.equal(s1.clock.standin[first], 'normal');
     assert.ok(s1.clock.expired.includes(first));
 
     const gone = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();

@@ -341,6 +341,7 @@ game-aborted = Partie abgebrochen
 game-aborted-why = Eine Uhr ist abgelaufen, bevor jemand gezogen hat: Die Partie endet ungespielt und zählt für niemanden.
 game-over = Spielende
 game-all-placed = Alle Plättchen liegen.
+game-ended-early = Die Partie endete vor dem letzten Plättchen: Es zählt der Punktestand von da.
 results = Ergebnis
 info-no-follower-left = Du hast keinen Gefolgsmann mehr für dieses Plättchen: bestätige, um es zu legen.
 info-no-follower-fits = Auf dieses Plättchen kann kein Gefolgsmann.
@@ -751,6 +752,8 @@ error-too_many_subscriptions = Für diesen Browser, diesen Platz oder deine Adre
 error-bad_clock = Diese Bedenkzeit bietet der Server nicht an.
 error-time_up = Deine Zeit ist abgelaufen: die anderen dürfen deinen Platz einem Bot geben.
 error-not_away = Dieser Platz hat noch Zeit, oder sein Spieler ist noch nicht lange genug weg.
+error-cannot_abort = Die Partie kann nicht mehr abgebrochen werden: alle Spieler haben schon gezogen.
+error-cannot_end = Die Partie kann hier nicht beendet werden: keinem Platz ist gerade die Zeit abgelaufen.
 
 ## Lobby
 nav-lobby = Lobby
@@ -804,7 +807,7 @@ clock-standin = Bot ({ $level }) spielt
 clock-left = noch { $time }
 clock-left-running = noch { $time }, läuft
 clock-low = Noch { $time } auf deiner Uhr.
-clock-handover-out = { $name } hat keine Zeit mehr. Den Platz einem Bot geben, bis { $name } zurückkommt?
+clock-handover-out = { $name } hat keine Zeit mehr und zieht nicht mehr. Den Platz einem Bot geben, um weiterzuspielen?
 clock-handover-away = { $name } ist seit { $n ->
         [one] { $n } Minute
        *[other] { $n } Minuten
@@ -1373,3 +1376,43 @@ why-counted-beaten = { $n ->
         [one] war überstimmt und bekam nichts
        *[other] waren überstimmt und bekamen nichts
     }.
+
+## Eine Partie vorzeitig beenden: aufgeben, verlassen, abbrechen, beim Zeitablauf beenden (clock.js)
+end-resign = Aufgeben
+end-resign-seat = Für { $name } aufgeben
+end-leave = Partie verlassen
+end-leave-seat = Für { $name } verlassen
+end-abort = Partie abbrechen
+end-finish = Partie jetzt beenden
+end-play-on = Gegen einen Bot weiterspielen
+end-cancel = Zurück
+end-resign-title = Diese Partie aufgeben?
+end-resign-confirm = Aufgeben
+end-resign-text = Du scheidest aus und kannst nicht mehr gewinnen; ein Bot spielt deinen Platz bis zum Ende.
+end-resign-text-rated = Du scheidest aus und wirst Letzter: Diese gewertete Partie zählt als Niederlage, und ein Bot spielt deinen Platz bis zum Ende.
+end-resign-text-duel = Die Partie endet sofort, und der andere Spieler gewinnt.
+end-resign-text-duel-rated = Die Partie endet sofort, und der andere Spieler gewinnt: Diese gewertete Partie zählt für dich als Niederlage.
+end-leave-title = Diese Partie verlassen?
+end-leave-confirm = Verlassen
+end-leave-text = Ein Bot übernimmt deinen Platz und spielt ihn bis zum Ende; du kannst ihn nicht zurücknehmen.
+end-leave-text-rated = Dein Platz bleibt deiner und deine Uhr läuft weiter: Läuft sie ab, verlierst du diese gewertete Partie, und die anderen können deinen Platz einem Bot geben.
+end-leave-text-rated-untimed = Diese gewertete Partie hat keine Uhr: Verlassen heißt aufgeben. Du wirst Letzter, und sie zählt als Niederlage.
+end-resign-text-alone = Kein anderer Mensch spielt mehr mit: Die Partie endet sofort, und die höchste Punktzahl der anderen gewinnt.
+end-resign-text-alone-rated = Kein anderer Mensch spielt mehr mit: Die Partie endet sofort, die höchste Punktzahl der anderen gewinnt, und diese gewertete Partie zählt für dich als Niederlage.
+end-leave-text-ends = Die Partie endet sofort mit dem aktuellen Punktestand.
+end-abort-title = Diese Partie abbrechen?
+end-abort-confirm = Partie abbrechen
+end-abort-text = Die Partie endet sofort, ungespielt: Niemand bekommt ein Ergebnis.
+end-abort-text-rated = Die Partie endet sofort, ungespielt: kein Ergebnis, und keine Wertung ändert sich.
+end-finish-title = Partie jetzt beenden?
+end-finish-confirm = Partie beenden
+end-finish-text = Die Partie endet mit dem aktuellen Punktestand; die höchste Punktzahl gewinnt. Diese ungewertete Partie ändert keine Wertungen.
+end-flag-title = Die Zeit von { $name } ist abgelaufen
+end-flag-text = { $name } hat keine Zeit mehr. Die Partie jetzt mit dem aktuellen Punktestand beenden oder mit einem Bot auf diesem Platz weiterspielen?
+end-log-resigned = { $name } hat aufgegeben
+end-log-left = { $name } hat die Partie verlassen
+end-log-aborted = { $name } hat die Partie abgebrochen
+end-log-ended = Die Partie endete beim damaligen Stand, als { $name } ausschied
+end-log-ended-flag = { $by } hat die Partie beendet, als die Zeit von { $name } abgelaufen war
+end-aborted-why = Ein Spieler hat die Partie abgebrochen, bevor alle gezogen hatten: Sie endet ungespielt und zählt für niemanden.
+banner-aborted-by = { $name } hat die Partie abgebrochen: kein Ergebnis, keine Wertung.

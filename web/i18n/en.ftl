@@ -343,6 +343,7 @@ game-aborted = Game aborted
 game-aborted-why = A clock ran out before anyone moved: the game ends unplayed, and counts for nobody.
 game-over = Game over
 game-all-placed = All tiles are placed.
+game-ended-early = The game ended before its last tile: the scores as they stood count.
 results = Results
 info-no-follower-left = You have no follower left for this tile: confirm to lay it.
 info-no-follower-fits = No follower can go on this tile.
@@ -768,6 +769,8 @@ error-too_many_subscriptions = This browser, this seat or your address already h
 error-bad_clock = This time control is not one the server offers.
 error-time_up = Your time ran out: the others may hand your seat to a bot.
 error-not_away = That seat still has time, or its player has not been away long enough.
+error-cannot_abort = The game can no longer be aborted: every player has moved.
+error-cannot_end = The game cannot be ended here: no seat has just run out of time.
 
 ## Lobby
 nav-lobby = Lobby
@@ -821,7 +824,7 @@ clock-standin = bot ({ $level }) plays
 clock-left = { $time } left
 clock-left-running = { $time } left, running
 clock-low = { $time } left on your clock.
-clock-handover-out = { $name } ran out of time. Hand their seat to a bot until they come back?
+clock-handover-out = { $name } ran out of time and moves no more. Hand their seat to a bot to play on?
 clock-handover-away = { $name } has been away for { $n ->
         [one] { $n } minute
        *[other] { $n } minutes
@@ -1339,3 +1342,43 @@ why-counted-beaten = { $n ->
         [one] was
        *[other] were
     } outnumbered and scored nothing.
+
+## Ending a game early: resign, leave, abort, end at a flag (clock.js)
+end-resign = Resign
+end-resign-seat = Resign for { $name }
+end-leave = Leave the game
+end-leave-seat = Leave for { $name }
+end-abort = Abort the game
+end-finish = End the game now
+end-play-on = Play on against a bot
+end-cancel = Cancel
+end-resign-title = Resign this game?
+end-resign-confirm = Resign
+end-resign-text = You are out of the game and cannot win it; a bot plays your seat to the end.
+end-resign-text-rated = You are out of the game and ranked last: this rated game counts as a loss, and a bot plays your seat to the end.
+end-resign-text-duel = The game ends now and the other player wins.
+end-resign-text-duel-rated = The game ends now and the other player wins: this rated game counts as a loss for you.
+end-leave-title = Leave this game?
+end-leave-confirm = Leave
+end-leave-text = A bot takes your seat and plays it to the end; you cannot take it back.
+end-leave-text-rated = Your seat stays yours and your clock runs on: when it runs out you lose this rated game, and the others may hand your seat to a bot.
+end-leave-text-rated-untimed = This rated game has no clock: leaving it is resigning. You are ranked last, and it counts as a loss.
+end-resign-text-alone = No other person is left: the game ends now, and the best score among the others wins.
+end-resign-text-alone-rated = No other person is left: the game ends now, the best score among the others wins, and this rated game counts as a loss for you.
+end-leave-text-ends = The game ends now, with the scores as they stand.
+end-abort-title = Abort this game?
+end-abort-confirm = Abort
+end-abort-text = The game ends now, unplayed: no result for anyone.
+end-abort-text-rated = The game ends now, unplayed: no result, and no rating changes for anyone.
+end-finish-title = End the game now?
+end-finish-confirm = End the game
+end-finish-text = The game ends with the scores as they stand; the best score wins. This casual game changes no ratings.
+end-flag-title = { $name }’s time ran out
+end-flag-text = { $name } ran out of time. End the game now with the scores as they stand, or play on with a bot in their seat?
+end-log-resigned = { $name } resigned
+end-log-left = { $name } left the game
+end-log-aborted = { $name } aborted the game
+end-log-ended = The game ended as it stood when { $name } went out
+end-log-ended-flag = { $by } ended the game when { $name } ran out of time
+end-aborted-why = A player aborted the game before everyone had moved: it ends unplayed, and counts for nobody.
+banner-aborted-by = { $name } aborted the game: no result, no rating.

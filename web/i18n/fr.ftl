@@ -341,6 +341,7 @@ game-aborted = Partie annulée
 game-aborted-why = Une pendule est tombée avant que quiconque ait joué : la partie s’arrête sans avoir été jouée et ne compte pour personne.
 game-over = Partie terminée
 game-all-placed = Toutes les tuiles sont posées.
+game-ended-early = La partie s’est arrêtée avant la dernière tuile : les scores d’alors comptent.
 results = Résultats
 info-no-follower-left = Il ne vous reste aucun partisan pour cette tuile : validez pour la poser.
 info-no-follower-fits = Aucun partisan ne peut aller sur cette tuile.
@@ -766,6 +767,8 @@ error-too_many_subscriptions = Ce navigateur, cette place ou votre adresse a dé
 error-bad_clock = Ce contrôle du temps n’est pas proposé par le serveur.
 error-time_up = Votre temps est écoulé : les autres peuvent confier votre place à un bot.
 error-not_away = Cette place a encore du temps, ou son joueur n’est pas absent depuis assez longtemps.
+error-cannot_abort = La partie ne peut plus être annulée : chaque joueur a déjà joué.
+error-cannot_end = La partie ne peut pas être terminée ici : aucune place n’est à court de temps à l’instant.
 
 ## Lobby
 nav-lobby = Salon
@@ -819,7 +822,7 @@ clock-standin = le bot ({ $level }) joue
 clock-left = { $time } restant
 clock-left-running = { $time } restant, en cours
 clock-low = Plus que { $time } à votre pendule.
-clock-handover-out = { $name } n’a plus de temps. Confier sa place à un bot jusqu’à son retour ?
+clock-handover-out = { $name } n’a plus de temps et ne joue plus. Confier sa place à un bot pour continuer ?
 clock-handover-away = { $name } est absent depuis { $n ->
         [one] { $n } minute
        *[other] { $n } minutes
@@ -1397,3 +1400,43 @@ why-counted-beaten = { $n ->
         [one] était en minorité et n’a rien marqué
        *[other] étaient en minorité et n’ont rien marqué
     }.
+
+## Finir une partie plus tôt : abandonner, quitter, annuler, finir à la chute du drapeau (clock.js)
+end-resign = Abandonner
+end-resign-seat = Abandonner pour { $name }
+end-leave = Quitter la partie
+end-leave-seat = Quitter pour { $name }
+end-abort = Annuler la partie
+end-finish = Finir la partie maintenant
+end-play-on = Continuer contre un bot
+end-cancel = Retour
+end-resign-title = Abandonner cette partie ?
+end-resign-confirm = Abandonner
+end-resign-text = Vous êtes hors de la partie et ne pouvez plus la gagner ; un bot joue votre place jusqu’à la fin.
+end-resign-text-rated = Vous êtes hors de la partie et classé dernier : cette partie classée compte comme une défaite, et un bot joue votre place jusqu’à la fin.
+end-resign-text-duel = La partie s’arrête maintenant et l’autre joueur gagne.
+end-resign-text-duel-rated = La partie s’arrête maintenant et l’autre joueur gagne : cette partie classée compte comme une défaite pour vous.
+end-leave-title = Quitter cette partie ?
+end-leave-confirm = Quitter
+end-leave-text = Un bot prend votre place et la joue jusqu’à la fin ; vous ne pourrez pas la reprendre.
+end-leave-text-rated = Votre place reste la vôtre et votre pendule continue : quand elle tombe, vous perdez cette partie classée, et les autres peuvent confier votre place à un bot.
+end-leave-text-rated-untimed = Cette partie classée n’a pas de pendule : la quitter, c’est abandonner. Vous êtes classé dernier, et elle compte comme une défaite.
+end-resign-text-alone = Aucune autre personne ne joue plus : la partie s’arrête maintenant, et le meilleur score parmi les autres gagne.
+end-resign-text-alone-rated = Aucune autre personne ne joue plus : la partie s’arrête maintenant, le meilleur score parmi les autres gagne, et cette partie classée compte comme une défaite pour vous.
+end-leave-text-ends = La partie s’arrête maintenant, avec les scores actuels.
+end-abort-title = Annuler cette partie ?
+end-abort-confirm = Annuler la partie
+end-abort-text = La partie s’arrête maintenant, sans avoir été jouée : aucun résultat pour personne.
+end-abort-text-rated = La partie s’arrête maintenant, sans avoir été jouée : aucun résultat, et aucun classement ne change.
+end-finish-title = Finir la partie maintenant ?
+end-finish-confirm = Finir la partie
+end-finish-text = La partie s’arrête avec les scores actuels ; le meilleur score gagne. Cette partie amicale ne change aucun classement.
+end-flag-title = Le temps de { $name } est écoulé
+end-flag-text = { $name } n’a plus de temps. Finir la partie maintenant avec les scores actuels, ou continuer avec un bot à sa place ?
+end-log-resigned = { $name } a abandonné
+end-log-left = { $name } a quitté la partie
+end-log-aborted = { $name } a annulé la partie
+end-log-ended = La partie s’est arrêtée en l’état à la sortie de { $name }
+end-log-ended-flag = { $by } a fini la partie quand le temps de { $name } s’est écoulé
+end-aborted-why = Un joueur a annulé la partie avant que tout le monde ait joué : elle s’arrête sans avoir été jouée, et ne compte pour personne.
+banner-aborted-by = { $name } a annulé la partie : aucun résultat, aucun classement.

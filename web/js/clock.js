@@ -48,7 +48,13 @@ export function eventText(e, players) {
       : t('clock-bot-plays', { level, name });
   }
   if (e.what === 'back') return t('clock-back', { name });
-  if (e.what === 'aborted') return t('clock-aborted', { name });
+  if (e.what === 'aborted') return e.by != null ? t('end-log-aborted', { name }) : t('clock-aborted', { name });
+  if (e.what === 'resigned') return t('end-log-resigned', { name });
+  if (e.what === 'left') return t('end-log-left', { name });
+  if (e.what === 'ended') {
+    const by = players[e.by] ? players[e.by].name : name;
+    return e.by != null && e.by !== e.seat ? t('end-log-ended-flag', { name, by }) : t('end-log-ended', { name });
+  }
   return `${name}: ${e.what}`;
 }
 
@@ -84,6 +90,7 @@ export class Clocks {
 
   destroy() {
     clearInterval(this.timer);
+    document.querySelector('.ending-overlay')?.remove();
   }
 
   /** A new state: its clocks, counted from now. */
@@ -169,12 +176,14 @@ export class Clocks {
   renderActions() {
     const s = this.state, c = s && s.clock;
     if (!c || s.status !== 'playing') {
+      // An ending asked about meanwhile is moot: the game is over.
+      document.querySelector('.ending-overlay')?.remove();
       this.panel.classList.add('hidden');
       this.panel.innerHTML = '';
       return;
     }
     const mine = s.you;
-    const hand = mine.length ? c.may_hand_over.filter((i) => !mine.includes(i)) : [];
+    const hand = mine.length ? c.may_hand_over.filter((i) => !mine.includes(i) && i !== c.may_end) : [];
     // A real-time seat whose flag fell moves no more: its bot plays on.
     const flagged = (i) => c.kind === 'realtime' && c.expired.includes(i);
     const back = mine.filter((i) => c.standin[i] && !flagged(i));
@@ -196,6 +205,21 @@ export class Clocks {
       parts.push(`<div class="takeback"><p>${esc(t('clock-takeback-note'))}</p>
         <button class="btn small primary" data-act="back">${esc(t('clock-takeback'))}</button></div>`);
     }
+    // A casual seat's flag fell: the others end the game or play on.
+    if (c.may_end != null && mine.some((i) => i !== c.may_end)) {
+      const p = s.players[c.may_end];
+      parts.push(`<div class="flag-choice" role="group" aria-label="${esc(t('end-flag-title', { name: p.name }))}">
+        <p>${esc(t('end-flag-text', { name: p.name }))}</p>
+        <button class="btn small primary" data-act="finish">${esc(t('end-finish'))}</button>
+        <button class="btn small" data-act="handover" data-seat="${c.may_end}">${esc(t('end-play-on'))}</button></div>`);
+    }
+    // Each seat of mine still in the game: resign, leave; the game: abort.
+    const gone = new Set([...(c.resigned || []), ...(c.left || [])]);
+    const seats = mine.filter((i) => !gone.has(i));
+    if (seats.length) {
+      const named = (key, i) => (mine.length > 1 ? t(`${key}-seat`, { name: s.players[i].name }) : t(key));
+      parts.push(`<div class="endings">${c.may_abort ? `<button class="btn small" data-act="abort">${esc(t('end-abort'))}</button>` : ''}${seats.map((i) => `<button class="btn small" data-act="resign" data-seat="${i}">${esc(named('end-resign', i))}</button><button class="btn small" data-act="leave" data-seat="${i}">${esc(named('end-leave', i))}</button>`).join('')}</div>`);
+    }
     const html = parts.join('');
     // Drawn again only when it changes: a choice being made stays.
     if (this.panel.dataset.html !== html) {
@@ -208,11 +232,17 @@ export class Clocks {
   async onClick(e) {
     const b = e.target.closest('button[data-act]');
     if (!b || b.disabled) return;
+    const act = b.dataset.act;
+    if (['abort', 'resign', 'leave', 'finish'].includes(act)) {
+      this.confirmEnding(act, b);
+      return;
+    }
     b.disabled = true;
     const q = this.tokens.length ? `?token=${this.tokens.join(',')}` : '';
     try {
       if (b.dataset.act === 'handover') {
-        const level = b.closest('.handover').querySelector('.handover-level').value;
+        const box = b.closest('.handover');
+        const level = box ? box.querySelector('.handover-level').value : 'normal';
         await request('POST', `/api/games/${encodeURIComponent(this.id)}/handover${q}`, { seat: Number(b.dataset.seat), level });
       } else {
         await request('POST', `/api/games/${encodeURIComponent(this.id)}/back${q}`, {});
@@ -223,6 +253,70 @@ export class Clocks {
     }
   }
 }
+
+/** What an ending does, in words: the dialog's text for `act` (rated or not). */
+function endingText(act, s, seat) {
+  const c = s.clock;
+  const out = [...(c.resigned || []), ...(c.left || [])];
+  const others = s.players.filter((p) => !out.includes(p.seat) && p.seat !== seat);
+  // The game ends at once when one seat, or no person, would be left in it
+  // (services/endings.rs).
+  const duel = others.length <= 1;
+  const ends = duel || !others.some((p) => p.kind === 'human');
+  switch (act) {
+    case 'abort': return t(s.rated ? 'end-abort-text-rated' : 'end-abort-text');
+    case 'resign':
+      if (duel) return t(s.rated ? 'end-resign-text-duel-rated' : 'end-resign-text-duel');
+      if (ends) return t(s.rated ? 'end-resign-text-alone-rated' : 'end-resign-text-alone');
+      return t(s.rated ? 'end-resign-text-rated' : 'end-resign-text');
+    case 'leave':
+      if (s.rated) return t(c.kind === 'none' ? 'end-leave-text-rated-untimed' : 'end-leave-text-rated');
+      return t(ends ? 'end-leave-text-ends' : 'end-leave-text');
+    default: return t('end-finish-text');
+  }
+}
+
+Object.assign(Clocks.prototype, {
+  /** Asks before an ending (a dialog: what it does, ratings included), then sends it. */
+  confirmEnding(act, from) {
+    const s = this.state, seat = from.dataset.seat != null ? Number(from.dataset.seat) : null;
+    const o = document.createElement('div');
+    o.className = 'overlay ending-overlay';
+    o.innerHTML = `<div class="dialog ending-dialog" role="dialog" aria-modal="true" aria-labelledby="ending-title" aria-describedby="ending-text">
+      <h3 id="ending-title">${esc(t(`end-${act}-title`))}</h3>
+      <p id="ending-text">${esc(endingText(act, s, seat))}</p>
+      <div class="dialog-actions"><button class="btn" data-end="cancel">${esc(t('end-cancel'))}</button>
+      <button class="btn primary" data-end="go">${esc(t(`end-${act}-confirm`))}</button></div></div>`;
+    document.body.appendChild(o);
+    const close = () => { o.remove(); from.focus(); };
+    const go = o.querySelector('[data-end="go"]');
+    o.querySelector('[data-end="cancel"]').onclick = close;
+    o.onclick = (e) => { if (e.target === o) close(); };
+    o.onkeydown = (e) => {
+      // The dialog is modal: its keys never reach the board (R rotates there).
+      e.stopPropagation();
+      if (e.key === 'Escape') { e.preventDefault(); close(); }
+      if (e.key === 'Tab') {
+        const f = [...o.querySelectorAll('button')];
+        const i = f.indexOf(document.activeElement);
+        e.preventDefault();
+        f[(i + (e.shiftKey ? f.length - 1 : 1)) % f.length].focus();
+      }
+    };
+    go.onclick = async () => {
+      go.disabled = true;
+      const q = this.tokens.length ? `?token=${this.tokens.join(',')}` : '';
+      try {
+        await request('POST', `/api/games/${encodeURIComponent(this.id)}/${act}${q}`, seat == null ? {} : { seat });
+        o.remove();
+      } catch (err) {
+        toast(err.message, 'error');
+        go.disabled = false;
+      }
+    };
+    o.querySelector('[data-end="cancel"]').focus();
+  },
+});
 
 // --- the new-game form's time control ------------------------------------------
 

@@ -581,7 +581,8 @@ export class GameScreen {
       text = `${youWon ? esc(t('banner-you-win')) : t('banner-game-over', { winners: winText(s.winners, s.players) })} <button class="link" data-open-results>${esc(t('banner-see-results'))}</button>`;
       cls = 'over';
     } else if (s.status === 'aborted') {
-      text = esc(t('banner-aborted'));
+      const by = abortedBy(s);
+      text = esc(by != null ? t('banner-aborted-by', { name: by }) : t('banner-aborted'));
       cls = 'over';
     } else if (this.pending) {
       text = esc(t('banner-placing'));
@@ -613,11 +614,13 @@ export class GameScreen {
   renderTilePanel() {
     const s = this.state, sel = this.sel, panel = this.$('.tile-panel');
     if (s.status === 'aborted') {
-      panel.innerHTML = `<h3>${esc(t('game-aborted'))}</h3><p class="muted">${esc(t('game-aborted-why'))}</p>`;
+      panel.innerHTML = `<h3>${esc(t('game-aborted'))}</h3><p class="muted">${esc(t(abortedBy(s) != null ? 'end-aborted-why' : 'game-aborted-why'))}</p>`;
       return;
     }
     if (s.status === 'finished' || !s.turn) {
-      panel.innerHTML = `<h3>${esc(t('game-over'))}</h3><p class="muted">${esc(t('game-all-placed'))}</p>
+      // Ended before its last tile (a resignation, a casual flag): said so.
+      const early = s.clock && s.clock.ended;
+      panel.innerHTML = `<h3>${esc(t('game-over'))}</h3><p class="muted">${esc(t(early ? 'game-ended-early' : 'game-all-placed'))}</p>
         <button class="btn primary show-results">${esc(t('results'))}</button>`;
       panel.querySelector('.show-results').onclick = () => this.openResults();
       return;
@@ -1030,4 +1033,10 @@ function beep() {
       osc.stop(t + dt + 0.25);
     }
   } catch { /* no audio here */ }
+}
+
+/** The name of the player who aborted the game, if one did (not a clock). */
+function abortedBy(s) {
+  const ev = s.clock && (s.clock.events || []).find((e) => e.what === 'aborted');
+  return ev && ev.by != null && s.players[ev.by] ? s.players[ev.by].name : null;
 }

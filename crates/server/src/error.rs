@@ -113,6 +113,11 @@ pub enum ApiError {
     /// The seat may not be handed to a bot: its time did not run out and
     /// its player has not been away long enough.
     NotAway,
+    /// An abort asked for once every player has moved.
+    CannotAbort,
+    /// The game asked to end as it stands, with no seat whose flag just
+    /// fell in a casual game (or in a rated one).
+    CannotEnd,
     /// A lobby request out of order (services/lobby/): a taken seat, a
     /// table started or full, a rated table for a guest…; its stable code
     /// and why. Nothing changed.
@@ -170,6 +175,8 @@ impl ApiError {
             ApiError::BadClock(_) => "bad_clock",
             ApiError::TimeUp => "time_up",
             ApiError::NotAway => "not_away",
+            ApiError::CannotAbort => "cannot_abort",
+            ApiError::CannotEnd => "cannot_end",
             ApiError::Lobby(code, _) => code,
         }
     }
@@ -212,7 +219,7 @@ impl ApiError {
             ApiError::BadSubscription(_) => StatusCode::BAD_REQUEST,
             ApiError::TooManySubscriptions => StatusCode::CONFLICT,
             ApiError::BadClock(_) => StatusCode::BAD_REQUEST,
-            ApiError::TimeUp | ApiError::NotAway => StatusCode::CONFLICT,
+            ApiError::TimeUp | ApiError::NotAway | ApiError::CannotAbort | ApiError::CannotEnd => StatusCode::CONFLICT,
             ApiError::Lobby(..) => StatusCode::CONFLICT,
         }
     }
@@ -283,6 +290,10 @@ impl ApiError {
             ApiError::BadClock(why) => why.clone(),
             ApiError::TimeUp => "your time ran out: the others may hand your seat to a bot".into(),
             ApiError::NotAway => "that seat still has time, or its player has not been away long enough".into(),
+            ApiError::CannotAbort => "every player has moved: the game can no longer be aborted".into(),
+            ApiError::CannotEnd => {
+                "the game may be ended as it stands only when a seat's clock has just run out in a casual game".into()
+            }
             ApiError::Lobby(_, why) => why.clone(),
         }
     }

@@ -105,6 +105,8 @@ pub fn app_with(state: AppState, conns: Arc<Connections>) -> Router {
         // Clocks: a seat handed to a bot, taken back.
         .route("/api/games/{id}/handover", post(clocks::hand_over))
         .route("/api/games/{id}/back", post(clocks::take_back))
+        // A game's end: resign, leave, abort, finish (services/endings.rs).
+        .route("/api/games/{id}/{action}", post(clocks::ending))
         .route("/api/yourturn", post(clocks::your_turn))
         .route("/api/qr", crate::qr::route(http_rate.is_some(), prefix))
         .route("/api/rules", post(rulesets::rules_of))

@@ -538,7 +538,7 @@ impl StateView {
         StateView {
             fixed: fixed(&table.fixed, id, game, table.rated),
             version: table.version(),
-            status: if game.is_over() {
+            status: if table.finished() {
                 "finished"
             } else if table.aborted() {
                 "aborted"
@@ -558,13 +558,13 @@ impl StateView {
             deck_counts: Counts(game.tile_counts()),
             score_history: score_history(game),
             breakdown: breakdown(game),
-            winners: game.winners().iter().map(|p| p.0).collect(),
+            winners: table.winners(),
             created_at: table.created_at,
             updated_at: table.updated_at,
             clock: table
                 .clock
                 .as_ref()
-                .map(|c| ClockView::new(c, game, &table.seats, table.updated_at, table.now.ms())),
+                .map(|c| ClockView::new(c, game, &table.seats, table.updated_at, table.now.ms(), table.rated)),
         }
     }
 }

@@ -31,6 +31,28 @@ pub enum ClientMessage {
     Chat { text: String },
     /// The seat holder accepts the rematch (services/rematch.rs).
     Rematch,
+    /// Seat `seat` resigns (services/endings.rs).
+    Resign { seat: u8 },
+    /// Seat `seat`'s player leaves the game.
+    Leave { seat: u8 },
+    /// The game ends unplayed (before every person has moved).
+    Abort,
+    /// The game ends as it stands (a casual seat's flag fell).
+    Finish,
+}
+
+impl ClientMessage {
+    /// The ending a message asks for, if it is one.
+    pub fn ending(&self) -> Option<crate::services::endings::Ending> {
+        use crate::services::endings::Ending;
+        Some(match self {
+            ClientMessage::Resign { seat } => Ending::Resign(*seat),
+            ClientMessage::Leave { seat } => Ending::Leave(*seat),
+            ClientMessage::Abort => Ending::Abort,
+            ClientMessage::Finish => Ending::Finish,
+            _ => return None,
+        })
+    }
 }
 
 /// What the server sends.

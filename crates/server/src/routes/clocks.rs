@@ -10,6 +10,7 @@ use serde_json::Value;
 use super::common::{state_of, tokens, viewer_of, MAX_TOKENS};
 use crate::error::{parse_body, ApiError};
 use crate::services::clocks::{HandOver, MAX_TURN_GAMES};
+use crate::services::endings::{Ending, EndingRequest};
 use crate::services::AppState;
 
 /// The tokens of `?token=` and of the body's `token`, at most [`MAX_TOKENS`].
@@ -66,6 +67,34 @@ pub(super) async fn take_back(
         return Err(ApiError::Unauthorized);
     }
     app.clocks.take_back(&live, &viewer).await?;
+    Ok(Json(state_of(&live, &viewer).await))
+}
+
+/// `POST /api/games/{id}/{resign,leave,abort,finish}` `{"seat": S}` (resign
+/// and leave name the seat): the game ends, or the seat's part in it
+/// (services/endings.rs). The viewer's state answers.
+pub(super) async fn ending(
+    State(app): State<AppState>,
+    Path((id, action)): Path<(String, String)>,
+    RawQuery(query): RawQuery,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let req: EndingRequest = parse_body(body)?;
+    let seat = || req.seat.ok_or_else(|| ApiError::BadRequest(format!("{action} names the \"seat\"")));
+    let ending = match action.as_str() {
+        "resign" => Ending::Resign(seat()?),
+        "leave" => Ending::Leave(seat()?),
+        "abort" | "finish" if req.seat.is_some() => {
+            return Err(ApiError::BadRequest(format!("{action} names no seat")));
+        }
+        "abort" => Ending::Abort,
+        "finish" => Ending::Finish,
+        _ => return Err(ApiError::NotFound(format!("no action {action}"))),
+    };
+    let toks = tokens_with(&query, req.token.as_deref())?;
+    let live = app.games.game(&id).await?;
+    let viewer = viewer_of(&live, &toks).await?;
+    app.clocks.end(&live, &viewer, ending).await?;
     Ok(Json(state_of(&live, &viewer).await))
 }
 

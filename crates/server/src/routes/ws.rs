@@ -138,7 +138,7 @@ async fn chat_frame(live: &Live, viewer: &Viewer, event: &ChatEvent) -> Option<M
     match event {
         ChatEvent::Message(m) => {
             let player = !viewer.seats.is_empty();
-            let finished = player && m.seat.is_none() && live.lock().await.game.is_over();
+            let finished = player && m.seat.is_none() && live.lock().await.finished();
             visible(m, player, finished).then(|| ServerMessage::Chat { message: m }.frame())
         }
         ChatEvent::After(after) => Some(ServerMessage::Rematch(after).frame()),
@@ -279,6 +279,18 @@ async fn ws_command(app: &AppState, live: &Arc<Live>, viewer: &Viewer, client: &
             Err(e) => Reply::Error(e),
         },
         Ok(ClientMessage::Sync) => Reply::State,
+        Ok(
+            m @ (ClientMessage::Resign { .. }
+            | ClientMessage::Leave { .. }
+            | ClientMessage::Abort
+            | ClientMessage::Finish),
+        ) => {
+            let Some(ending) = m.ending() else { return Reply::Nothing };
+            match app.clocks.end(live, viewer, ending).await {
+                Ok(()) => Reply::Nothing,
+                Err(e) => Reply::Error(e),
+            }
+        }
         // The message comes back through the chat room, to this socket too.
         Ok(ClientMessage::Chat { text }) => match app.chat.say(live, &client.speaker, &text).await {
             Ok(_) => Reply::Nothing,

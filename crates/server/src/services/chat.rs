@@ -333,7 +333,7 @@ impl Chat {
     /// # Errors
     /// `storage_error`.
     pub async fn chat_of(&self, live: &Live, viewer: &Viewer) -> Result<(bool, Vec<ChatMessage>, AfterGame), ApiError> {
-        let finished = live.lock().await.game.is_over();
+        let finished = live.lock().await.finished();
         let settings = self.repo.settings(&live.id).await?;
         let player = !viewer.seats.is_empty();
         let messages =
@@ -367,7 +367,7 @@ impl Chat {
             let t = live.lock().await;
             let humans: Vec<u8> =
                 t.seats.iter().enumerate().filter(|(_, s)| s.bot_level().is_none()).map(|(i, _)| i as u8).collect();
-            (t.game.is_over(), t.names(), humans)
+            (t.finished(), t.names(), humans)
         };
         if !finished {
             return Err(ApiError::GameNotOver);

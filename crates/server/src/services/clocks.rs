@@ -15,12 +15,12 @@ use serde::{Deserialize, Serialize};
 use super::bots::Bots;
 use super::games::clock::{minute_ms, Now};
 use super::games::live::{Live, Table, Viewer};
-use super::games::new::progress_of;
+use super::games::new::progress_with;
 use super::games::Games;
 use super::ids::plausible_id;
 use crate::bots::BotLevel;
 use crate::error::ApiError;
-use crate::store::{ClockRepo, Progress, Seat, Store};
+use crate::store::{ClockRepo, Seat, Store};
 
 /// A request to hand a seat to a bot.
 #[derive(Clone, Debug, Deserialize)]
@@ -36,10 +36,10 @@ pub struct HandOver {
 
 /// The clocks' sweeper, and seats handed to bots and back.
 pub struct Clocks {
-    games: Arc<Games>,
-    bots: Arc<Bots>,
-    repo: Arc<dyn ClockRepo>,
-    now: Now,
+    pub(super) games: Arc<Games>,
+    pub(super) bots: Arc<Bots>,
+    pub(super) repo: Arc<dyn ClockRepo>,
+    pub(super) now: Now,
     /// Set once the server leaves: the sweeper stops.
     left: Arc<AtomicBool>,
 }
@@ -129,12 +129,11 @@ impl Clocks {
             return Ok(false);
         }
         let json = serde_json::to_string(&next).map_err(|e| ApiError::Storage(e.to_string()))?;
-        let kept = if next.aborted {
-            let progress = Progress { to_move: None, bot_turn: false, aborted: true, ..progress_of(&t.game, &t.seats) };
-            self.repo.abort(&live.id, Some(deadline), &json, &progress).await?
-        } else {
-            self.repo.swap(&live.id, Some(deadline), &json, next.deadline).await?
-        };
+        let progress = next.aborted.then(|| progress_with(&t.game, &t.seats, Some(&next)));
+        let kept = self
+            .repo
+            .change(&live.id, t.game.moves_played() as usize, Some(deadline), &json, next.deadline, progress.as_ref())
+            .await?;
         if !kept {
             // Another server acted first: what it did is read when it says so.
             return Ok(false);
@@ -226,9 +225,9 @@ impl Clocks {
             .seats
             .iter()
             .copied()
-            .filter(|p| c.standin.get(p.index()).is_some_and(Option::is_some) && !c.flagged(*p))
+            .filter(|p| c.standin.get(p.index()).is_some_and(Option::is_some) && !c.flagged(*p) && !c.is_out(*p))
             .collect();
-        if mine.is_empty() || game.is_over() || c.aborted {
+        if mine.is_empty() || game.is_over() || c.aborted || c.ended {
             return Ok(false);
         }
         let mut next = c.clone();

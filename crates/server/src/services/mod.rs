@@ -41,6 +41,7 @@ pub mod bots;
 pub mod chat;
 pub mod clocks;
 pub mod cluster;
+pub mod endings;
 pub mod games;
 pub mod hints;
 pub mod ids;

@@ -84,7 +84,7 @@ impl Rematches {
                 .filter(|(_, s)| matches!(s, Seat::Human { .. }))
                 .map(|(i, _)| i as u8)
                 .collect();
-            (t.game.is_over(), t.seats.len(), humans)
+            (t.finished(), t.seats.len(), humans)
         };
         if !finished {
             return Err(ApiError::GameNotOver);

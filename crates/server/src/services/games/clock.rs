@@ -148,8 +148,11 @@ impl TimeControl {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClockEvent {
     /// `timeout` (the seat's time ran out), `bot` (a bot stands in for it),
-    /// `back` (its player took it back) or `aborted` (the seat's real-time
-    /// clock ran out before any person moved: the game ends unplayed).
+    /// `back` (its player took it back), `aborted` (the seat's real-time
+    /// clock ran out before any person moved, or with `by` its player
+    /// aborted the game: it ends unplayed), `resigned` or `left` (the
+    /// seat's player is out), `ended` (the game ended as it stood: `by` the
+    /// player who chose it when `seat`'s flag fell, or the last resignation).
     pub what: String,
     pub seat: u8,
     /// The move it happened at (1-based, as the turn shown).
@@ -194,6 +197,23 @@ pub struct ClockState {
     /// moved. Nobody moves in it again, no bot plays it.
     #[serde(default)]
     pub aborted: bool,
+    /// Each seat's player has moved (a state kept before this: empty, read
+    /// from `unmoved`).
+    #[serde(default)]
+    pub moved: Vec<bool>,
+    /// Seats whose player resigned: out for good, ranked last; a bot plays
+    /// them if the game goes on.
+    #[serde(default)]
+    pub resigned: Vec<bool>,
+    /// Seats whose player left: out for good (a bot plays them in a casual
+    /// game; the clock runs on in a rated one).
+    #[serde(default)]
+    pub left: Vec<bool>,
+    /// The game ended before its last tile, the results as they stand: a
+    /// resignation left one seat (or no person) in it, or the players ended
+    /// it when a casual seat's flag fell.
+    #[serde(default)]
+    pub ended: bool,
 }
 
 impl ClockState {
@@ -223,6 +243,10 @@ impl ClockState {
             events: Vec::new(),
             unmoved: true,
             aborted: false,
+            moved: vec![false; n],
+            resigned: vec![false; n],
+            left: vec![false; n],
+            ended: false,
         };
         c.offer(game, seats, now);
         c
@@ -259,6 +283,9 @@ impl ClockState {
         let i = mover.index();
         if !self.bot_plays(seats, mover) {
             self.unmoved = false;
+            if let Some(m) = self.moved.get_mut(i) {
+                *m = true;
+            }
         }
         if let TimeControl::Realtime { increment, .. } = self.control {
             if i < self.remaining.len() && !self.bot_plays(seats, mover) && !self.expired[i] {
@@ -266,6 +293,56 @@ impl ClockState {
                 self.remaining[i] = (self.remaining[i] - used).max(0) + increment as i64 * 1000;
             }
         }
+    }
+
+    /// Whether seat `p`'s player has moved in this game.
+    pub fn has_moved(&self, p: PlayerId) -> bool {
+        match self.moved.get(p.index()) {
+            Some(m) => *m,
+            None => !self.unmoved,
+        }
+    }
+
+    /// Whether seat `p`'s player is out of the game: resigned or left.
+    pub fn is_out(&self, p: PlayerId) -> bool {
+        let i = p.index();
+        self.resigned.get(i).copied().unwrap_or(false) || self.left.get(i).copied().unwrap_or(false)
+    }
+
+    /// Whether seat `p`'s player resigned.
+    pub fn has_resigned(&self, p: PlayerId) -> bool {
+        self.resigned.get(p.index()).copied().unwrap_or(false)
+    }
+
+    /// The winners of a finished game with `scores`: the best score among
+    /// the seats whose player did not resign.
+    pub fn winners(&self, scores: &[u32]) -> Vec<u8> {
+        let in_it = |i: &usize| !self.has_resigned(PlayerId(*i as u8));
+        let best = (0..scores.len()).filter(in_it).map(|i| scores[i]).max();
+        (0..scores.len()).filter(|i| in_it(i) && Some(scores[*i]) == best).map(|i| i as u8).collect()
+    }
+
+    /// Marks seat `p` out (`resigned` or `left`), said in the log.
+    pub fn mark_out(&mut self, p: PlayerId, what: &str, turn: u16, now: i64) {
+        let n = self.remaining.len();
+        let list = if what == "resigned" { &mut self.resigned } else { &mut self.left };
+        list.resize(n, false);
+        if let Some(o) = list.get_mut(p.index()) {
+            *o = true;
+        }
+        self.log(ClockEvent { what: what.into(), seat: p.0, turn, at: now, level: None, by: Some(p.0) });
+    }
+
+    /// The game ends now, the results as they stand (`ended`, by seat `by`
+    /// or, none, by the server) or unplayed (`aborted`, by seat `by`).
+    pub fn close(&mut self, what: &str, seat: u8, by: Option<u8>, turn: u16, now: i64) {
+        if what == "aborted" {
+            self.aborted = true;
+        } else {
+            self.ended = true;
+        }
+        self.deadline = None;
+        self.log(ClockEvent { what: what.into(), seat, turn, at: now, level: None, by });
     }
 
     fn log(&mut self, event: ClockEvent) {
@@ -324,6 +401,15 @@ impl ClockState {
         self.standin[p.index()] = Some(level.to_string());
         self.deadline = None;
         self.log(ClockEvent { what: "bot".into(), seat: p.0, turn, at: now, level: Some(level.to_string()), by });
+    }
+
+    /// A bot of `level` plays seat `p` from now on, its player out (the
+    /// seat to move now: its clock stops).
+    pub fn bot_for_good(&mut self, p: PlayerId, level: &str, to_move: bool) {
+        self.standin[p.index()] = Some(level.to_string());
+        if to_move {
+            self.deadline = None;
+        }
     }
 
     /// The player of seat `p` takes it back at `now`.
@@ -390,12 +476,22 @@ pub struct ClockView {
     /// The seat to move may be handed to a bot by the others now.
     pub may_hand_over: Vec<u8>,
     pub events: Vec<ClockEvent>,
+    /// Seats whose player resigned, and whose player left.
+    pub resigned: Vec<u8>,
+    pub left: Vec<u8>,
+    /// The game ended before its last tile, as it stood.
+    pub ended: bool,
+    /// The game may be aborted now: a person has not moved yet.
+    pub may_abort: bool,
+    /// The seat whose flag just fell in a casual game, none standing in:
+    /// the others may end the game as it stands, or hand it to a bot.
+    pub may_end: Option<u8>,
 }
 
 impl ClockView {
     /// The clocks `c` of a game at `now`: its `game` and `seats`, and when
     /// its last move was stored.
-    pub fn new(c: &ClockState, game: &Game, seats: &[Seat], last_move: i64, now: i64) -> ClockView {
+    pub fn new(c: &ClockState, game: &Game, seats: &[Seat], last_move: i64, now: i64, rated: bool) -> ClockView {
         let running = c.deadline.and(game.to_move());
         let remaining = match c.control {
             TimeControl::Realtime { .. } => Some(
@@ -422,6 +518,7 @@ impl ClockView {
                     && c.standin[i].is_none()
                     && !game.is_over()
                     && !c.aborted
+                    && !c.ended
                     && c.may_hand_over(game, p, now, last_move)
             })
             .map(|i| i as u8)
@@ -441,7 +538,40 @@ impl ClockView {
             timed_out: c.timed_out,
             may_hand_over,
             events: c.events.clone(),
+            resigned: seats_where(&c.resigned),
+            left: seats_where(&c.left),
+            ended: c.ended,
+            may_abort: c.may_abort(game, seats),
+            may_end: c.may_end(game, rated),
         }
+    }
+}
+
+fn seats_where(flags: &[bool]) -> Vec<u8> {
+    flags.iter().enumerate().filter(|(_, f)| **f).map(|(i, _)| i as u8).collect()
+}
+
+impl ClockState {
+    /// Whether the game may be aborted: in play, a person not yet moved.
+    pub fn may_abort(&self, game: &Game, seats: &[Seat]) -> bool {
+        !game.is_over()
+            && !self.aborted
+            && !self.ended
+            && seats
+                .iter()
+                .enumerate()
+                .any(|(i, s)| matches!(s, Seat::Human { .. }) && !self.has_moved(PlayerId(i as u8)))
+    }
+
+    /// The seat whose real-time flag just fell in a casual game (`rated`
+    /// false), no bot standing in yet: the others may end the game as it
+    /// stands, or hand the seat to a bot.
+    pub fn may_end(&self, game: &Game, rated: bool) -> Option<u8> {
+        if rated || game.is_over() || self.aborted || self.ended {
+            return None;
+        }
+        let p = game.to_move()?;
+        (self.flagged(p) && self.standin.get(p.index()).is_some_and(Option::is_none)).then_some(p.0)
     }
 }
 

@@ -183,17 +183,38 @@ impl Table {
         self.clock.as_ref().is_some_and(|c| c.aborted)
     }
 
-    /// Whether the game is over: played to its end, or aborted.
+    /// Whether the game ended before its last tile, the results as they
+    /// stood (a resignation, or the players' choice at a casual flag).
+    pub fn ended(&self) -> bool {
+        self.clock.as_ref().is_some_and(|c| c.ended)
+    }
+
+    /// Whether the game is finished: played to its end, or ended early.
+    pub fn finished(&self) -> bool {
+        self.game.is_over() || self.ended()
+    }
+
+    /// Whether the game is over: finished, or aborted.
     pub fn over(&self) -> bool {
-        self.game.is_over() || self.aborted()
+        self.finished() || self.aborted()
     }
 
     /// The seat to move, if anyone may move (none once over or aborted).
     pub fn to_move(&self) -> Option<PlayerId> {
-        if self.aborted() {
+        if self.aborted() || self.ended() {
             return None;
         }
         self.game.to_move()
+    }
+
+    /// The winners once finished (none before): the best score among the
+    /// seats whose player did not resign.
+    pub fn winners(&self) -> Vec<u8> {
+        match &self.clock {
+            _ if !self.finished() => Vec::new(),
+            Some(c) => c.winners(self.game.scores()),
+            None => self.game.winners().iter().map(|p| p.0).collect(),
+        }
     }
 
     /// The bot to move, if a bot is to move.

@@ -21,7 +21,7 @@ pub mod new;
 use self::clock::{ClockState, Now, TimeControl, DEFAULT_AWAY_MINUTES, MAX_AWAY_MINUTES};
 pub use self::live::{Live, Table, Viewer};
 use self::new::{check_rated, seats_of};
-pub use self::new::{check_rules, progress_of, rebuild, CreateRequest, Created, SeatToken};
+pub use self::new::{check_rules, progress_with, rebuild, CreateRequest, Created, SeatToken};
 use crate::bots::ExternalBot;
 use crate::error::ApiError;
 use crate::services::ids::{new_game_id, now_ms, plausible_id, random_bytes};
@@ -327,6 +327,10 @@ impl Games {
             if c.deadline.is_some_and(|d| d <= self.now.ms()) || c.flagged(to_move) {
                 return Err(ApiError::TimeUp);
             }
+            // A player who resigned or left moves no more.
+            if c.is_out(to_move) {
+                return Err(ApiError::NotYourTurn);
+            }
         }
         let mv = req.mv.to_move().map_err(|e| match e {
             carcassonne::record::RecordError::Illegal(e) => ApiError::Illegal(e),
@@ -348,7 +352,7 @@ impl Games {
         table.game.check(&mv).map_err(ApiError::Illegal)?;
         let mut next = self.copy_of(&table.game);
         next.play_unchecked(&mv);
-        let progress = progress_of(&next, &table.seats);
+        let progress = progress_with(&next, &table.seats, table.clock.as_ref());
         let ply = table.game.moves_played() as usize;
         let (rm, at) = (RecordMove::from_move(&mv), progress.at);
         match self.games.append_move(&live.id, ply, &rm, &progress).await {
@@ -358,6 +362,11 @@ impl Games {
                 // catch up with it; the client resyncs.
                 tracing::info!(game = %live.id, %why, "a move raced another server's");
                 self.catch_up(live, table).await?;
+                self.load_clock_into(&live.id, table).await;
+                if table.over() {
+                    live.changed();
+                    return Err(ApiError::GameOver);
+                }
                 return Err(ApiError::StaleVersion { current: table.version() });
             }
             Err(e) => return Err(e.into()),
@@ -382,6 +391,14 @@ impl Games {
             events.moved(live, table);
         }
         Ok(())
+    }
+
+    /// Game `id` ended early with `scores` (resigned, or ended as it
+    /// stood), a seat placed last (`forced_loser`): told as a finished game.
+    pub async fn ended(&self, id: &str, scores: &[u32], forced_loser: Option<usize>) {
+        if let Some(events) = self.events.get() {
+            events.finished(id, scores, forced_loser).await;
+        }
     }
 
     /// A copy of `game`, made in a spare game's buffers if there is one.
@@ -554,13 +571,17 @@ impl Games {
         let now = self.now.ms();
         let Table { clock, game, seats, .. } = table;
         let Some(c) = clock.as_mut() else { return };
+        let first = mover.is_some_and(|p| !c.has_moved(p));
         if let Some(p) = mover {
             c.moved(p, seats, now);
         }
+        let first = first && mover.is_some_and(|p| c.has_moved(p));
         c.offer(game, seats, now);
         // Without a clock nothing timed changed: the stored clocks stay (the
-        // away minutes count from the last move stored, `Table::updated_at`).
-        if c.control != TimeControl::None {
+        // away minutes count from the last move stored, `Table::updated_at`),
+        // but for a player's first move (who has moved: a game may be
+        // aborted until each has).
+        if c.control != TimeControl::None || first {
             let c = c.clone();
             self.save_clock(&live.id, &c).await;
         }

@@ -8,6 +8,7 @@ use carcassonne::record::{Record, ReplayError, Replayer};
 use carcassonne::{Game, PlayerId, Rules};
 use serde_json::{Map, Value};
 
+use super::clock::ClockState;
 use super::live::Live;
 use crate::bots::{BotLevel, ExternalBot};
 use crate::error::ApiError;
@@ -167,6 +168,26 @@ pub fn progress_of(game: &Game, seats: &[Seat]) -> Progress {
         bot_turn: game.to_move().and_then(|p| seats.get(p.index())).is_some_and(|s| s.bot_level().is_some()),
         aborted: false,
     }
+}
+
+/// The progress a listing shows after a move or an ending, the clocks'
+/// say included: an aborted game has no one to move; one ended as it
+/// stood is finished; a seat that resigned is never among the winners.
+pub fn progress_with(game: &Game, seats: &[Seat], clock: Option<&ClockState>) -> Progress {
+    let mut p = progress_of(game, seats);
+    let Some(c) = clock else { return p };
+    if c.aborted {
+        return Progress { to_move: None, bot_turn: false, aborted: true, ..p };
+    }
+    if c.ended {
+        p.finished = true;
+        p.to_move = None;
+        p.bot_turn = false;
+    }
+    if p.finished {
+        p.winners = c.winners(game.scores());
+    }
+    p
 }
 
 /// Whether a game may be rated: the creator signed in, seated once at

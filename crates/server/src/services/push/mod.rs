@@ -265,7 +265,7 @@ impl Push {
                     .iter()
                     .map(|p| (seat_target(&live.id, p.index()), Some(live.id.clone()), None))
                     .collect();
-                Ok((targets, table.game.is_over()))
+                Ok((targets, table.finished()))
             }
             _ => Err(ApiError::BadRequest(
                 "name a game and its seat tokens (\"game\", \"tokens\"), or \"account\": true".into(),

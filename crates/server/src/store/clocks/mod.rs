@@ -37,18 +37,22 @@ pub trait ClockRepo: Send + Sync {
         deadline: Option<i64>,
     ) -> Result<bool, StoreError>;
 
-    /// Aborts game `id` (a real-time clock ran out before anyone moved):
-    /// keeps its clocks, no deadline, and `progress` (no one to move) only
-    /// if its deadline is still `expected`: whether it was aborted here.
+    /// Keeps game `id`'s clocks, their `deadline` and, if given, its
+    /// `progress` (an abort, an ending), only if the game still holds
+    /// `moves` moves and its deadline is still `expected` (none included):
+    /// whether they were kept. A clock that ran out and a player's
+    /// resignation, abort or ending each happen once, between two moves.
     ///
     /// # Errors
     /// The storage fails.
-    async fn abort(
+    async fn change(
         &self,
         id: &str,
+        moves: usize,
         expected: Option<i64>,
         clock: &str,
-        progress: &Progress,
+        deadline: Option<i64>,
+        progress: Option<&Progress>,
     ) -> Result<bool, StoreError>;
 
     /// Game `id`'s clocks (none for a game made before clocks were kept).

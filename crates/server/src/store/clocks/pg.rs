@@ -39,22 +39,27 @@ impl ClockRepo for PgClocks {
         Ok(conn.execute(&swap, &[&id, &clock, &deadline, &expected]).await? == 1)
     }
 
-    async fn abort(
+    async fn change(
         &self,
         id: &str,
+        moves: usize,
         expected: Option<i64>,
         clock: &str,
-        progress: &Progress,
+        deadline: Option<i64>,
+        progress: Option<&Progress>,
     ) -> Result<bool, StoreError> {
+        let moves = i64::try_from(moves).map_err(|_| StoreError::failed("move number out of range"))?;
         let conn = self.0.conn().await?;
-        let abort = conn
+        let change = conn
             .prepare_cached(
-                "UPDATE games SET clock = $2, deadline = NULL, progress = $3, bot_turn = FALSE, stored_at = now()
-                 WHERE id = $1 AND deadline IS NOT DISTINCT FROM $4",
+                "UPDATE games SET clock = $2, deadline = $3, progress = COALESCE($4, progress),
+                                  bot_turn = COALESCE($5, bot_turn), stored_at = now()
+                 WHERE id = $1 AND moves = $6 AND deadline IS NOT DISTINCT FROM $7",
             )
             .await?;
-        let progress = serde_json::to_string(progress)?;
-        Ok(conn.execute(&abort, &[&id, &clock, &progress, &expected]).await? == 1)
+        let bot_turn = progress.map(|p| p.bot_turn);
+        let progress = progress.map(serde_json::to_string).transpose()?;
+        Ok(conn.execute(&change, &[&id, &clock, &deadline, &progress, &bot_turn, &moves, &expected]).await? == 1)
     }
 
     async fn load(&self, id: &str) -> Result<Option<String>, StoreError> {

@@ -44,19 +44,24 @@ impl ClockRepo for SqliteClocks {
             .await
     }
 
-    async fn abort(
+    async fn change(
         &self,
         id: &str,
+        moves: usize,
         expected: Option<i64>,
         clock: &str,
-        progress: &Progress,
+        deadline: Option<i64>,
+        progress: Option<&Progress>,
     ) -> Result<bool, StoreError> {
-        let (id, clock, progress) = (id.to_string(), clock.to_string(), serde_json::to_string(progress)?);
+        let moves = i64::try_from(moves).map_err(|_| StoreError::failed("move number out of range"))?;
+        let (id, clock) = (id.to_string(), clock.to_string());
+        let progress = progress.map(serde_json::to_string).transpose()?;
         self.0
             .run(move |db| {
                 let n = db.conn().execute(
-                    "UPDATE games SET clock = ?2, deadline = NULL, progress = ?3 WHERE id = ?1 AND deadline IS ?4",
-                    params![id, clock, progress, expected],
+                    "UPDATE games SET clock = ?2, deadline = ?3, progress = COALESCE(?4, progress)
+                     WHERE id = ?1 AND moves = ?5 AND deadline IS ?6",
+                    params![id, clock, deadline, progress, moves, expected],
                 )?;
                 Ok(n == 1)
             })

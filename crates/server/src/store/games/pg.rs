@@ -61,13 +61,18 @@ impl GameRepo for PgGames {
         let tx = conn.transaction().await?;
         // The game's row stays locked until commit: a second writer of the
         // same move waits here, then sees the count has moved on.
-        let lock = tx.prepare_cached("SELECT moves FROM games WHERE id = $1 FOR UPDATE").await?;
-        let moves: i64 = match tx.query_opt(&lock, &[&id]).await? {
+        // (A game another server ended or aborted takes no more moves.)
+        let lock = tx.prepare_cached("SELECT moves, progress FROM games WHERE id = $1 FOR UPDATE").await?;
+        let (moves, stored): (i64, String) = match tx.query_opt(&lock, &[&id]).await? {
             None => return Err(StoreError::failed(format!("no game {id}"))),
-            Some(row) => row.try_get(0)?,
+            Some(row) => (row.try_get(0)?, row.try_get(1)?),
         };
         if moves != ply {
             return Err(StoreError::Conflict(format!("game {id} has {moves} moves stored, not {ply}")));
+        }
+        let stored: Progress = serde_json::from_str(&stored)?;
+        if stored.finished || stored.aborted {
+            return Err(StoreError::Conflict(format!("game {id} is over")));
         }
         let insert = tx.prepare_cached("INSERT INTO moves (game_id, ply, body) VALUES ($1, $2, $3)").await?;
         match tx.execute(&insert, &[&id, &ply, &body]).await {

@@ -161,7 +161,10 @@ pub(crate) fn append(
         let ply = ply as i64;
         let updated = tx
             .prepare_cached(
-                "UPDATE games SET moves = ?2 + 1, progress = ?3, updated_at = ?4 WHERE id = ?1 AND moves = ?2",
+                // (A game ended or aborted takes no more moves.)
+                "UPDATE games SET moves = ?2 + 1, progress = ?3, updated_at = ?4 WHERE id = ?1 AND moves = ?2
+                 AND NOT COALESCE(json_extract(progress, '$.finished'), 0)
+                 AND NOT COALESCE(json_extract(progress, '$.aborted'), 0)",
             )?
             .execute(params![id, ply, progress_json, at])?;
         if updated == 0 {
@@ -171,6 +174,7 @@ pub(crate) fn append(
                 .optional()?;
             return Err(match moves {
                 None => StoreError::failed(format!("no game {id}")),
+                Some(n) if n == ply => StoreError::Conflict(format!("game {id} is over")),
                 Some(n) => StoreError::Conflict(format!("game {id} has {n} moves stored, not {ply}")),
             });
         }
