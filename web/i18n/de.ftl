@@ -1382,6 +1382,7 @@ end-resign = Aufgeben
 end-resign-seat = Für { $name } aufgeben
 end-leave = Partie verlassen
 end-leave-seat = Für { $name } verlassen
+end-panel = Die Partie beenden
 end-abort = Partie abbrechen
 end-finish = Partie jetzt beenden
 end-play-on = Gegen einen Bot weiterspielen

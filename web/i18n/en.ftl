@@ -1348,6 +1348,7 @@ end-resign = Resign
 end-resign-seat = Resign for { $name }
 end-leave = Leave the game
 end-leave-seat = Leave for { $name }
+end-panel = Ending the game
 end-abort = Abort the game
 end-finish = End the game now
 end-play-on = Play on against a bot

@@ -1406,6 +1406,7 @@ end-resign = Abandonner
 end-resign-seat = Abandonner pour { $name }
 end-leave = Quitter la partie
 end-leave-seat = Quitter pour { $name }
+end-panel = Finir la partie
 end-abort = Annuler la partie
 end-finish = Finir la partie maintenant
 end-play-on = Continuer contre un bot

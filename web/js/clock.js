@@ -86,6 +86,13 @@ export class Clocks {
     const players = root.querySelector('.players-panel');
     if (players) players.after(this.panel);
     this.panel.addEventListener('click', (e) => this.onClick(e));
+    // Resign, leave, abort: under the move's panel, so that they never push
+    // Confirm below the fold.
+    this.endPanel = document.createElement('section');
+    this.endPanel.className = 'clock-panel endings-panel hidden';
+    this.endPanel.setAttribute('aria-label', t('end-panel'));
+    (root.querySelector('.tile-panel') || this.panel).after(this.endPanel);
+    this.endPanel.addEventListener('click', (e) => this.onClick(e));
   }
 
   destroy() {
@@ -178,8 +185,11 @@ export class Clocks {
     if (!c || s.status !== 'playing') {
       // An ending asked about meanwhile is moot: the game is over.
       document.querySelector('.ending-overlay')?.remove();
-      this.panel.classList.add('hidden');
-      this.panel.innerHTML = '';
+      for (const panel of [this.panel, this.endPanel]) {
+        panel.classList.add('hidden');
+        panel.innerHTML = '';
+        delete panel.dataset.html;
+      }
       return;
     }
     const mine = s.you;
@@ -216,17 +226,19 @@ export class Clocks {
     // Each seat of mine still in the game: resign, leave; the game: abort.
     const gone = new Set([...(c.resigned || []), ...(c.left || [])]);
     const seats = mine.filter((i) => !gone.has(i));
+    let endings = '';
     if (seats.length) {
       const named = (key, i) => (mine.length > 1 ? t(`${key}-seat`, { name: s.players[i].name }) : t(key));
-      parts.push(`<div class="endings">${c.may_abort ? `<button class="btn small" data-act="abort">${esc(t('end-abort'))}</button>` : ''}${seats.map((i) => `<button class="btn small" data-act="resign" data-seat="${i}">${esc(named('end-resign', i))}</button><button class="btn small" data-act="leave" data-seat="${i}">${esc(named('end-leave', i))}</button>`).join('')}</div>`);
+      endings = `<div class="endings">${c.may_abort ? `<button class="btn small" data-act="abort">${esc(t('end-abort'))}</button>` : ''}${seats.map((i) => `<button class="btn small" data-act="resign" data-seat="${i}">${esc(named('end-resign', i))}</button><button class="btn small" data-act="leave" data-seat="${i}">${esc(named('end-leave', i))}</button>`).join('')}</div>`;
     }
-    const html = parts.join('');
     // Drawn again only when it changes: a choice being made stays.
-    if (this.panel.dataset.html !== html) {
-      this.panel.dataset.html = html;
-      this.panel.innerHTML = html;
+    for (const [panel, html] of [[this.panel, parts.join('')], [this.endPanel, endings]]) {
+      if (panel.dataset.html !== html) {
+        panel.dataset.html = html;
+        panel.innerHTML = html;
+      }
+      panel.classList.toggle('hidden', !html);
     }
-    this.panel.classList.toggle('hidden', !html);
   }
 
   async onClick(e) {
