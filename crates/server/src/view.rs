@@ -84,7 +84,9 @@ fn dirs(mask: u8) -> Vec<&'static str> {
     Dir::ALL.into_iter().filter(|d| mask & (1 << d.index()) != 0).map(|d| d.name()).collect()
 }
 
-/// Every tile's shape in its canonical orientation, for the browser to draw.
+/// Every tile's shape in its canonical orientation, for the browser to draw:
+/// the base game's and The River's (the page plays no expansion yet, see
+/// `check_rules`, so it never draws their tiles).
 pub fn tiles_json() -> Value {
     let mut standard = [0u8; carcassonne::TILE_KINDS];
     standard[TileId::START.index()] += 1;
@@ -92,6 +94,7 @@ pub fn tiles_json() -> Value {
         standard[t.index()] += 1;
     }
     let tiles: Vec<Value> = TileId::all()
+        .filter(|t| t.expansion().is_none())
         .map(|t| {
             let def = t.def();
             let segments: Vec<Value> = def
