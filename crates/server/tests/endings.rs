@@ -9,18 +9,13 @@
 
 mod common;
 
-use std::net::SocketAddr;
 use std::time::Duration;
 
-use axum::body::Body;
-use axum::extract::ConnectInfo;
-use axum::http::{Request, StatusCode};
+use axum::http::StatusCode;
 use axum::Router;
-use carcassonne_server::{app, AppState, Config, Store, COOKIE};
+use carcassonne_server::{app, AppState, Config, Store};
 use common::*;
-use http_body_util::BodyExt;
 use serde_json::{json, Value};
-use tower::ServiceExt;
 
 const HOST: &str = "play.example";
 const ORIGIN: &str = "http://play.example";
@@ -45,7 +40,8 @@ async fn servers(pg: bool) -> Option<[(Router, AppState); 2]> {
 }
 
 /// A request from the server's own page, from client address 192.0.2.`ip`,
-/// with the session `cookie`.
+/// with the session `cookie` (`common::page::send`); a session cookie set
+/// comes back in the body as `_cookie`.
 async fn send(
     app: &Router,
     ip: u8,
@@ -54,25 +50,13 @@ async fn send(
     body: Option<Value>,
     cookie: Option<&str>,
 ) -> (StatusCode, Value) {
-    let mut b = Request::builder().method(method).uri(uri).header("host", HOST).header("origin", ORIGIN);
-    if body.is_some() {
-        b = b.header("content-type", "application/json");
+    let r = page::Req { token: cookie, ip: [192, 0, 2, ip].into(), ..page::req(HOST, ORIGIN, method, uri, body) };
+    let answer = page::send(app, r).await;
+    let mut v = answer.body.clone();
+    if let (Some(_), Some(obj)) = (&answer.set_cookie, v.as_object_mut()) {
+        obj.insert("_cookie".into(), answer.token().into());
     }
-    if let Some(t) = cookie {
-        b = b.header("cookie", format!("{COOKIE}={t}"));
-    }
-    let mut request = b.body(body.map(|v| Body::from(v.to_string())).unwrap_or_else(Body::empty)).unwrap();
-    request.extensions_mut().insert(ConnectInfo(SocketAddr::new([192, 0, 2, ip].into(), 40_000)));
-    let resp = app.clone().oneshot(request).await.unwrap();
-    let status = resp.status();
-    let cookie = resp.headers().get("set-cookie").map(|v| v.to_str().unwrap().to_string());
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    let mut v: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-    if let (Some(c), Some(obj)) = (cookie, v.as_object_mut()) {
-        let token = c.strip_prefix(&format!("{COOKIE}=")).unwrap().split(';').next().unwrap().to_string();
-        obj.insert("_cookie".into(), token.into());
-    }
-    (status, v)
+    (answer.status, v)
 }
 
 async fn sign_up(app: &Router, ip: u8, name: &str) -> String {
