@@ -50,7 +50,7 @@ def role_table():
     table[:, :, 0] = ROLES.index("pass")
     table[:, :, 5:13] = ROLES.index("farmer")
     table[:, :, 13] = ROLES.index("monk")
-    for t in tiles():
+    for t in tiles()[:TILE_KINDS]:  # the environments' kinds: the expansions' follow
         for rot in range(ROTATIONS):
             for d in range(4):  # the edge facing direction d came from edge d - rot
                 edge = t.edges[(d - rot) % 4]
