@@ -469,6 +469,40 @@ async fn lobby_tables_and_waits_spend_the_new_games_of_the_hour() {
     assert!(is_hourly(&v), "the refused table gave its game back, the wait took it: {v}");
 }
 
+/// Games of lobby tables and of "Play now" count among the games the
+/// store keeps for their host's (or the pairing wait's) address: one more
+/// game from there drops the oldest unfinished casual one (docs/web.md,
+/// *Storage caps*).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lobby_and_play_now_games_count_among_the_games_an_address_keeps() {
+    let node = Node::sqlite(config(|c| c.max_kept_games_per_ip = 2)).await;
+    let exists = |id: String| {
+        let node = &node;
+        async move { node.get(&format!("/api/games/{id}")).await.0 == 200 }
+    };
+    let mut host = Page::open(&node, "127.0.0.6", None, None).await;
+    let (table, _) = seated(&host.open_table(json!({ "seats": [{ "kind": "me" }, { "kind": "open" }] })).await);
+    let mut cy = Page::open(&node, "127.0.0.7", None, None).await;
+    let v = cy.sit(&table, 1, Some("Cy")).await;
+    assert_eq!(v["table"]["state"], "started", "{v}");
+    let tabled = v["table"]["game"].as_str().unwrap().to_string();
+    let bot = host.play_now(json!({ "name": "Ada", "bot_after": 5, "level": "random" })).await;
+    let paired = match bot["wait"]["game"].as_str() {
+        Some(game) => game.to_string(),
+        None => host.paired(Duration::from_secs(15)).await.expect("paired with a bot")["game"].as_str().unwrap().to_string(),
+    };
+    assert!(exists(tabled.clone()).await && exists(paired.clone()).await);
+    // The host's address keeps two: its next game drops the table's, then the pairing's.
+    let people = json!({ "seats": [{ "kind": "human" }, { "kind": "human" }] });
+    let (s, _, v) = http(node.addr, "127.0.0.6", "POST", "/api/games", Some(&people), None).await;
+    assert_eq!(s, 201, "{v}");
+    assert!(!exists(tabled).await, "the table's game made room");
+    assert!(exists(paired.clone()).await);
+    let (s, _, v) = http(node.addr, "127.0.0.6", "POST", "/api/games", Some(&people), None).await;
+    assert_eq!(s, 201, "{v}");
+    assert!(!exists(paired).await, "the pairing's game made room");
+}
+
 // ---- Signed in: rated tables ----
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

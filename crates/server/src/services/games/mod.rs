@@ -71,6 +71,10 @@ pub struct Start {
     /// The client address the game was made from (the key's hash): where
     /// its creator's linked seat was taken (ratings).
     pub address: Option<String>,
+    /// Whose game it is (a client address's key hash): the store keeps so
+    /// many games of one owner (`--max-kept-games-per-ip`, making room by
+    /// [`GameRepo::make_room`]), and its bots take turns in the owner's lane.
+    pub owner: Option<String>,
 }
 
 /// The most spare games kept.
@@ -160,13 +164,11 @@ impl Games {
             rated: req.rated,
             chat_off: req.chat_off,
             address: ip.map(|ip| hash_token(&ip.to_string())),
+            owner: ip.map(|ip| hash_token(&ip.to_string())),
         };
         control_of(start.clock.as_ref(), start.away_minutes)?;
         self.quotas.take(ip)?;
-        if let Some(owner) = start.address.as_ref().filter(|_| self.quotas.kept < usize::MAX) {
-            self.make_room(owner).await.inspect_err(|_| self.quotas.give_back(ip))?;
-        }
-        let live = self.start(seats, rules, start).await?;
+        let live = self.start(seats, rules, start).await.inspect_err(|_| self.quotas.give_back(ip))?;
         self.quotas.count_active(ip, &live);
         Ok(Created { live, tokens })
     }
@@ -195,11 +197,17 @@ impl Games {
     /// the engine deals the deck for the rules (the river first, the first
     /// player…) from a fresh seed, and the record is stored with the deck as
     /// dealt and the live bag's seed, so that a replay of the moves rebuilds
-    /// this very game; its clocks in the same write.
+    /// this very game; its clocks in the same write. Room is made for it
+    /// among its owner's games first.
     ///
     /// # Errors
-    /// `bad_request` (rules the engine refuses), `bad_clock`, `storage_error`.
+    /// `bad_request` (rules the engine refuses), `bad_clock`,
+    /// `quota_exceeded` (its owner keeps as many games as allowed, none of
+    /// which may go), `storage_error`.
     pub async fn start(&self, seats: Vec<Seat>, rules: Rules, start: Start) -> Result<Arc<Live>, ApiError> {
+        if let Some(owner) = start.owner.as_ref().filter(|_| self.quotas.kept < usize::MAX) {
+            self.make_room(owner).await?;
+        }
         let names: Vec<String> = seats.iter().map(|s| s.name().to_string()).collect();
         let setup = Setup::standard(rules, names.len(), u64::from_le_bytes(random_bytes::<8>()?));
         let live_seed = setup.live_seed;
@@ -210,13 +218,13 @@ impl Games {
         let id = new_game_id()?;
         let created_at = now_ms();
         let new = NewGame {
-            owner: start.address.clone(),
+            owner: start.owner.clone(),
             ..clock.kept_with(NewGame::new(id.clone(), record, live_seed, seats.clone(), created_at, start.public))?
         };
         self.keep(&new, start.rated, start.chat_off, start.address.as_deref()).await?;
         tracing::info!(game = %id, players = names.len(), "game created");
         let mut table = Table::new(game, seats, created_at, created_at);
-        table.owner = start.address;
+        table.owner = start.owner;
         table.clock = Some(clock);
         table.rated = start.rated;
         table.now = self.now.clone();

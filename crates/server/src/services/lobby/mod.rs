@@ -858,7 +858,9 @@ impl Lobby {
                 continue; // another change got there first: read it again
             }
             self.news(id).await;
-            let start = Start { public: true, clock: body.clock.clone(), rated: body.rated, ..Start::default() };
+            // The host's game: it counts among the games their address keeps.
+            let owner = (!row.address.is_empty()).then(|| hash_token(&row.address));
+            let start = Start { public: true, clock: body.clock.clone(), rated: body.rated, owner, ..Start::default() };
             let made = self.games.start(seats, rules, start).await;
             body.claim = None;
             let (open, game) = match &made {

@@ -422,7 +422,7 @@ impl PlayNow {
                 Seat::Human { name: names[0].clone(), token_hash: o.token_hash.clone(), remote: true, account: None },
                 Seat::Human { name: names[1].clone(), token_hash: w.token_hash.clone(), remote: true, account: None },
             ];
-            if let Some(game) = self.claim_then_make(&[o.id.clone(), w.id.clone()], seats).await? {
+            if let Some(game) = self.claim_then_make(&[o.id.clone(), w.id.clone()], seats, &w.address).await? {
                 tracing::info!(game = %game, "two waiting players paired");
                 let paired = Waiting { game: Some(game), seat: Some(0), ready: true, ..o.clone() };
                 self.tell(&o.id, WaitEvent::Changed(Self::wait_view(&paired, now, false)));
@@ -440,7 +440,7 @@ impl PlayNow {
                     Seat::Human { name: w.name.clone(), token_hash: w.token_hash.clone(), remote: true, account: None },
                     Seat::Bot { name: bot.to_string(), level },
                 ];
-                if let Some(game) = self.claim_then_make(std::slice::from_ref(&w.id), seats).await? {
+                if let Some(game) = self.claim_then_make(std::slice::from_ref(&w.id), seats, &w.address).await? {
                     let w = Waiting { game: Some(game), seat: Some(0), ready: true, ..w };
                     return Ok(Self::wait_view(&w, now, true));
                 }
@@ -459,13 +459,15 @@ impl PlayNow {
     /// Claims the waits `ids` for a pairing, then makes its game of `seats`
     /// and marks them paired into it: the game's id, or `None` if another
     /// pairing claimed one of them first (nothing is made). A game that
-    /// cannot be made gives the waits back (they wait on).
-    async fn claim_then_make(&self, ids: &[String], seats: Vec<Seat>) -> Result<Option<String>, ApiError> {
+    /// cannot be made gives the waits back (they wait on). The game counts
+    /// among those kept for address `owner` (the pairing wait's).
+    async fn claim_then_make(&self, ids: &[String], seats: Vec<Seat>, owner: &str) -> Result<Option<String>, ApiError> {
         let claim = format!("claim:{}", new_id()?);
         if !self.repo.pair(ids, &claim, now_ms()).await? {
             return Ok(None);
         }
-        let made = self.games.start(seats, Rules::default(), Start { public: true, ..Start::default() }).await;
+        let owner = (!owner.is_empty()).then(|| hash_token(owner));
+        let made = self.games.start(seats, Rules::default(), Start { public: true, owner, ..Start::default() }).await;
         let live = match made {
             Ok(live) => live,
             Err(e) => {
