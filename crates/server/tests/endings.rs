@@ -286,6 +286,45 @@ async fn postgres_leaving_or_resigning_hands_the_seat_to_a_bot() {
     leave_and_resign_hand_the_seat_to_a_bot(true).await;
 }
 
+/// Cy resigns on one server while another, which read the game before,
+/// takes the next move: the clocks that server keeps after the move are
+/// read again and carry the resignation (a write is kept only over the
+/// revision it read).
+async fn a_resignation_survives_a_move_on_a_server_that_had_not_read_it(pg: bool) {
+    let Some([(a, _), (b, _)]) = servers(pg).await else { return };
+    let three = json!({ "seats": [
+        { "kind": "human", "name": "Ada" }, { "kind": "human", "name": "Bob" }, { "kind": "human", "name": "Cy" } ],
+        "clock": { "kind": "realtime", "minutes": 10, "increment": 5 } });
+    let (id, tokens, first) = create(&a, three).await;
+    let all: Vec<&str> = tokens.iter().flatten().map(String::as_str).collect();
+    let all = all.join(",");
+    let mover = first["turn"]["seat"].as_u64().unwrap() as usize;
+    let out = (mover + 1) % 3;
+    let before = state(&b, &id, Some(&all)).await;
+    assert_eq!(before["clock"]["resigned"], json!([]), "{before}");
+    let (status, s) = act(&a, &id, tokens[out].as_deref().unwrap(), "resign", json!({ "seat": out })).await;
+    assert_eq!(status, StatusCode::OK, "{s}");
+    assert_eq!(s["clock"]["resigned"], json!([out]), "{s}");
+    one_move(&b, &id, &tokens).await;
+    let s = state(&b, &id, Some(&all)).await;
+    assert!(s["version"].as_u64() >= Some(1), "{s}");
+    assert_eq!(s["status"], "playing", "{s}");
+    assert_eq!(s["clock"]["resigned"], json!([out]), "the resignation stands: {s}");
+    assert_eq!(s["clock"]["standin"][out], "normal", "{s}");
+    let used = s["clock"]["remaining"][mover].as_i64().unwrap();
+    assert!(used > 0 && used <= 10 * 60_000 + 5_000, "the mover's time counted: {s}");
+}
+
+#[tokio::test]
+async fn sqlite_a_resignation_survives_a_move_on_a_server_that_had_not_read_it() {
+    a_resignation_survives_a_move_on_a_server_that_had_not_read_it(false).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_a_resignation_survives_a_move_on_a_server_that_had_not_read_it() {
+    a_resignation_survives_a_move_on_a_server_that_had_not_read_it(true).await;
+}
+
 /// A casual real-time duel where both moved, then Ada's flag fell.
 async fn flagged(app: &Router, s: &AppState) -> (String, Vec<Option<String>>) {
     let body = json!({ "seats": [ { "kind": "human", "name": "Ada" }, { "kind": "human", "name": "Bob" } ],

@@ -489,7 +489,9 @@ async fn lobby_and_play_now_games_count_among_the_games_an_address_keeps() {
     let bot = host.play_now(json!({ "name": "Ada", "bot_after": 5, "level": "random" })).await;
     let paired = match bot["wait"]["game"].as_str() {
         Some(game) => game.to_string(),
-        None => host.paired(Duration::from_secs(15)).await.expect("paired with a bot")["game"].as_str().unwrap().to_string(),
+        None => {
+            host.paired(Duration::from_secs(15)).await.expect("paired with a bot")["game"].as_str().unwrap().to_string()
+        }
     };
     assert!(exists(tabled.clone()).await && exists(paired.clone()).await);
     // The host's address keeps two: its next game drops the table's, then the pairing's.

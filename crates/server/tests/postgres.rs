@@ -246,7 +246,7 @@ async fn clocks_changed_before_the_feed_listens_are_announced_too() {
     a.games.create(&new_game("g1")).await.unwrap();
     a.games.create(&new_game("g2")).await.unwrap();
     a.games.append_move("g1", 0, &a_move(), &progress(2, false)).await.unwrap();
-    assert!(a.clocks.swap("g1", None, r#"{"seen":1}"#, Some(5)).await.unwrap());
+    assert!(a.clocks.swap("g1", 0, r#"{"rev":1,"seen":1}"#, Some(5)).await.unwrap());
     let mut news = b.cluster.changes().expect("PostgreSQL reports changes");
     let wait = async {
         let mut seen = Vec::new();

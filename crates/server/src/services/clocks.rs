@@ -114,11 +114,14 @@ impl Clocks {
         self.games.catch_up(live, &mut t).await?;
         self.games.load_clock_into(&live.id, &mut t).await;
         let Some(clock) = t.clock.clone() else { return Ok(false) };
-        let Some(deadline) = clock.deadline.filter(|d| *d <= now) else { return Ok(false) };
+        if clock.deadline.is_none_or(|d| d > now) {
+            return Ok(false);
+        }
         let Some(p) = t.game.to_move() else { return Ok(false) };
         if clock.offered_version != t.version() {
             return Ok(false);
         }
+        let clock_rev = clock.rev;
         let mut next = clock;
         let turn = t.game.moves_played().saturating_add(1);
         // A game whose people all left (no page of theirs open on any
@@ -128,11 +131,11 @@ impl Clocks {
         if !next.expire(p, turn, now, standin) {
             return Ok(false);
         }
-        let json = serde_json::to_string(&next).map_err(|e| ApiError::Storage(e.to_string()))?;
+        let json = next.stored_after(clock_rev)?;
         let progress = next.aborted.then(|| progress_with(&t.game, &t.seats, Some(&next)));
         let kept = self
             .repo
-            .change(&live.id, t.game.moves_played() as usize, Some(deadline), &json, next.deadline, progress.as_ref())
+            .change(&live.id, t.game.moves_played() as usize, clock_rev, &json, next.deadline, progress.as_ref())
             .await?;
         if !kept {
             // Another server acted first: what it did is read when it says so.
@@ -195,8 +198,8 @@ impl Clocks {
         if t.rated && next.timed_out.is_none() {
             next.timed_out = Some(p.0);
         }
-        let json = serde_json::to_string(&next).map_err(|e| ApiError::Storage(e.to_string()))?;
-        if !self.repo.swap(&live.id, c.deadline, &json, next.deadline).await? {
+        let json = next.stored_after(c.rev)?;
+        if !self.repo.swap(&live.id, c.rev, &json, next.deadline).await? {
             self.games.load_clock_into(&live.id, &mut t).await;
             return Err(ApiError::StaleVersion { current: version });
         }
@@ -234,8 +237,8 @@ impl Clocks {
         for p in mine {
             next.take_back(p, game, seats, now);
         }
-        let json = serde_json::to_string(&next).map_err(|e| ApiError::Storage(e.to_string()))?;
-        if !self.repo.swap(&live.id, c.deadline, &json, next.deadline).await? {
+        let json = next.stored_after(c.rev)?;
+        if !self.repo.swap(&live.id, c.rev, &json, next.deadline).await? {
             self.games.load_clock_into(&live.id, &mut t).await;
             return Err(ApiError::StaleVersion { current: version });
         }

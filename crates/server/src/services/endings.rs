@@ -121,11 +121,11 @@ impl Clocks {
                 next.close("ended", flagged, Some(other.0), turn, now);
             }
         }
-        let json = serde_json::to_string(&next).map_err(|e| ApiError::Storage(e.to_string()))?;
+        let json = next.stored_after(c.rev)?;
         let closed = next.aborted || next.ended;
         let progress = closed.then(|| progress_with(&t.game, &t.seats, Some(&next)));
         let moves = t.game.moves_played() as usize;
-        if !self.repo.change(&live.id, moves, c.deadline, &json, next.deadline, progress.as_ref()).await? {
+        if !self.repo.change(&live.id, moves, c.rev, &json, next.deadline, progress.as_ref()).await? {
             // Another server moved or acted first: this one catches up.
             self.games.catch_up(live, &mut t).await?;
             self.games.load_clock_into(&live.id, &mut t).await;

@@ -214,9 +214,25 @@ pub struct ClockState {
     /// it when a casual seat's flag fell.
     #[serde(default)]
     pub ended: bool,
+    /// The clocks' revision: each write stores the next one, and is kept
+    /// only if the store still holds the one it started from
+    /// ([`crate::store::ClockRepo::swap`]), so that no server overwrites a
+    /// change it has not read (another seat's resignation, a hand-over).
+    #[serde(default)]
+    pub rev: u64,
 }
 
 impl ClockState {
+    /// `self`, a change of clocks at revision `base`, as stored: its JSON at
+    /// the next revision.
+    ///
+    /// # Errors
+    /// `storage_error` (it does not serialize).
+    pub fn stored_after(&mut self, base: u64) -> Result<String, ApiError> {
+        self.rev = base.wrapping_add(1);
+        serde_json::to_string(self).map_err(|e| ApiError::Storage(e.to_string()))
+    }
+
     /// `new` with these clocks, kept in the same write as the game.
     pub fn kept_with(&self, new: NewGame) -> Result<NewGame, ApiError> {
         let json = serde_json::to_string(self).map_err(|e| ApiError::Storage(e.to_string()))?;
@@ -247,6 +263,7 @@ impl ClockState {
             resigned: vec![false; n],
             left: vec![false; n],
             ended: false,
+            rev: 0,
         };
         c.offer(game, seats, now);
         c

@@ -539,18 +539,6 @@ impl Games {
         }
     }
 
-    /// Stores a game's clocks as they are now (and tells the other servers).
-    pub async fn save_clock(&self, id: &str, clock: &ClockState) {
-        let saved = match serde_json::to_string(clock) {
-            Ok(json) => self.clocks.save(id, &json, clock.deadline).await,
-            Err(e) => Err(e.into()),
-        };
-        if let Err(e) = saved {
-            tracing::error!(game = %id, error = %e, "cannot keep the game's clocks");
-        }
-        self.publish_clock(id).await;
-    }
-
     /// Tells the other servers that game `id`'s clocks changed.
     pub async fn publish_clock(&self, id: &str) {
         if self.cluster.server().is_none() {
@@ -574,25 +562,53 @@ impl Games {
         }
     }
 
-    /// A move was stored: the mover's time used, the next move offered.
+    /// A move was stored: the mover's time used, the next move offered,
+    /// kept over the clocks this server last read. If another server
+    /// changed them meanwhile (a seat resigned, left or handed over), the
+    /// clocks are read again and the move counted on them: nothing it
+    /// wrote is lost.
     async fn clock_after_move(&self, live: &Live, table: &mut Table, mover: Option<carcassonne::PlayerId>) {
-        let now = self.now.ms();
-        let Table { clock, game, seats, .. } = table;
-        let Some(c) = clock.as_mut() else { return };
-        let first = mover.is_some_and(|p| !c.has_moved(p));
-        if let Some(p) = mover {
-            c.moved(p, seats, now);
+        for _ in 0..4 {
+            let now = self.now.ms();
+            let version = table.version();
+            let Table { clock, game, seats, .. } = &mut *table;
+            let Some(c) = clock.as_mut() else { return };
+            let base = c.rev;
+            // (Read again after another server's change that already
+            // counted this move: nothing more to count.)
+            if c.offered_version == version {
+                return;
+            }
+            let first = mover.is_some_and(|p| !c.has_moved(p));
+            if let Some(p) = mover {
+                c.moved(p, seats, now);
+            }
+            let first = first && mover.is_some_and(|p| c.has_moved(p));
+            c.offer(game, seats, now);
+            // Without a clock nothing timed changed: the stored clocks stay
+            // (the away minutes count from the last move stored,
+            // `Table::updated_at`), but for a player's first move (who has
+            // moved: a game may be aborted until each has).
+            if c.control == TimeControl::None && !first {
+                return;
+            }
+            let kept = match c.stored_after(base) {
+                Ok(json) => self.clocks.swap(&live.id, base, &json, c.deadline).await.map_err(ApiError::from),
+                Err(e) => Err(e),
+            };
+            match kept {
+                Ok(true) => {
+                    self.publish_clock(&live.id).await;
+                    return;
+                }
+                Ok(false) => self.load_clock_into(&live.id, table).await,
+                Err(e) => {
+                    tracing::error!(game = %live.id, error = %e, "cannot keep the game's clocks");
+                    return;
+                }
+            }
         }
-        let first = first && mover.is_some_and(|p| c.has_moved(p));
-        c.offer(game, seats, now);
-        // Without a clock nothing timed changed: the stored clocks stay (the
-        // away minutes count from the last move stored, `Table::updated_at`),
-        // but for a player's first move (who has moved: a game may be
-        // aborted until each has).
-        if c.control != TimeControl::None || first {
-            let c = c.clone();
-            self.save_clock(&live.id, &c).await;
-        }
+        tracing::error!(game = %live.id, "the game's clocks kept changing on other servers: this move's time is not kept");
     }
 }
 

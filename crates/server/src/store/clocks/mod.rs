@@ -18,30 +18,20 @@ pub struct TurnOf {
 
 #[async_trait::async_trait]
 pub trait ClockRepo: Send + Sync {
-    /// Keeps game `id`'s clocks and its deadline (Unix ms; none: untimed).
+    /// Keeps game `id`'s clocks and their deadline (Unix ms; none:
+    /// untimed) only if the clocks stored are still at revision `rev` (their
+    /// JSON's `rev`, 0 when it has none): whether they were kept. The JSON
+    /// kept carries the next revision (`ClockState::rev`), so no server's
+    /// write overwrites another's that it has not read.
     ///
     /// # Errors
     /// The storage fails.
-    async fn save(&self, id: &str, clock: &str, deadline: Option<i64>) -> Result<(), StoreError>;
+    async fn swap(&self, id: &str, rev: u64, clock: &str, deadline: Option<i64>) -> Result<bool, StoreError>;
 
-    /// Keeps game `id`'s clocks only if its deadline is still `expected`
-    /// (none included): whether they were kept. One server acts on an expiry.
-    ///
-    /// # Errors
-    /// The storage fails.
-    async fn swap(
-        &self,
-        id: &str,
-        expected: Option<i64>,
-        clock: &str,
-        deadline: Option<i64>,
-    ) -> Result<bool, StoreError>;
-
-    /// Keeps game `id`'s clocks, their `deadline` and, if given, its
-    /// `progress` (an abort, an ending), only if the game still holds
-    /// `moves` moves and its deadline is still `expected` (none included):
-    /// whether they were kept. A clock that ran out and a player's
-    /// resignation, abort or ending each happen once, between two moves.
+    /// [`ClockRepo::swap`], and, if given, the game's `progress` (an abort,
+    /// an ending), only if the game also still holds `moves` moves. A clock
+    /// that ran out and a player's resignation, abort or ending each happen
+    /// once, between two moves.
     ///
     /// # Errors
     /// The storage fails.
@@ -49,7 +39,7 @@ pub trait ClockRepo: Send + Sync {
         &self,
         id: &str,
         moves: usize,
-        expected: Option<i64>,
+        rev: u64,
         clock: &str,
         deadline: Option<i64>,
         progress: Option<&Progress>,

@@ -8,58 +8,48 @@ use crate::store::error::StoreError;
 use crate::store::games::Progress;
 use crate::store::pg::Pg;
 
+/// The stored clocks' revision (`ClockState::rev`; 0 without one, or without clocks).
+const STORED_REV: &str = "COALESCE((clock::jsonb ->> 'rev')::bigint, 0)";
+
 /// The clocks of a PostgreSQL database.
 pub(crate) struct PgClocks(pub(crate) Arc<Pg>);
 
 #[async_trait::async_trait]
 impl ClockRepo for PgClocks {
-    async fn save(&self, id: &str, clock: &str, deadline: Option<i64>) -> Result<(), StoreError> {
-        let conn = self.0.conn().await?;
-        let save =
-            conn.prepare_cached("UPDATE games SET clock = $2, deadline = $3, stored_at = now() WHERE id = $1").await?;
-        conn.execute(&save, &[&id, &clock, &deadline]).await?;
-        Ok(())
-    }
-
-    async fn swap(
-        &self,
-        id: &str,
-        expected: Option<i64>,
-        clock: &str,
-        deadline: Option<i64>,
-    ) -> Result<bool, StoreError> {
+    async fn swap(&self, id: &str, rev: u64, clock: &str, deadline: Option<i64>) -> Result<bool, StoreError> {
+        let rev = i64::try_from(rev).map_err(|_| StoreError::failed("clock revision out of range"))?;
         let conn = self.0.conn().await?;
         let swap = conn
-            .prepare_cached(
+            .prepare_cached(&format!(
                 // (`stored_at`: a feed that was away announces it, `Listener::session`.)
-                "UPDATE games SET clock = $2, deadline = $3, stored_at = now()
-                 WHERE id = $1 AND deadline IS NOT DISTINCT FROM $4",
-            )
+                "UPDATE games SET clock = $2, deadline = $3, stored_at = now() WHERE id = $1 AND {STORED_REV} = $4"
+            ))
             .await?;
-        Ok(conn.execute(&swap, &[&id, &clock, &deadline, &expected]).await? == 1)
+        Ok(conn.execute(&swap, &[&id, &clock, &deadline, &rev]).await? == 1)
     }
 
     async fn change(
         &self,
         id: &str,
         moves: usize,
-        expected: Option<i64>,
+        rev: u64,
         clock: &str,
         deadline: Option<i64>,
         progress: Option<&Progress>,
     ) -> Result<bool, StoreError> {
         let moves = i64::try_from(moves).map_err(|_| StoreError::failed("move number out of range"))?;
+        let rev = i64::try_from(rev).map_err(|_| StoreError::failed("clock revision out of range"))?;
         let conn = self.0.conn().await?;
         let change = conn
-            .prepare_cached(
+            .prepare_cached(&format!(
                 "UPDATE games SET clock = $2, deadline = $3, progress = COALESCE($4, progress),
                                   bot_turn = COALESCE($5, bot_turn), stored_at = now()
-                 WHERE id = $1 AND moves = $6 AND deadline IS NOT DISTINCT FROM $7",
-            )
+                 WHERE id = $1 AND moves = $6 AND {STORED_REV} = $7"
+            ))
             .await?;
         let bot_turn = progress.map(|p| p.bot_turn);
         let progress = progress.map(serde_json::to_string).transpose()?;
-        Ok(conn.execute(&change, &[&id, &clock, &deadline, &progress, &bot_turn, &moves, &expected]).await? == 1)
+        Ok(conn.execute(&change, &[&id, &clock, &deadline, &progress, &bot_turn, &moves, &rev]).await? == 1)
     }
 
     async fn load(&self, id: &str) -> Result<Option<String>, StoreError> {

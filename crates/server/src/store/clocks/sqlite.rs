@@ -7,37 +7,22 @@ use crate::store::error::StoreError;
 use crate::store::games::Progress;
 use crate::store::sqlite::SqliteDb;
 
+/// The stored clocks' revision (`ClockState::rev`; 0 without one, or without clocks).
+const STORED_REV: &str = "IFNULL(json_extract(clock, '$.rev'), 0)";
+
 /// The clocks of one SQLite file.
 pub(crate) struct SqliteClocks(pub(crate) SqliteDb);
 
 #[async_trait::async_trait]
 impl ClockRepo for SqliteClocks {
-    async fn save(&self, id: &str, clock: &str, deadline: Option<i64>) -> Result<(), StoreError> {
-        let (id, clock) = (id.to_string(), clock.to_string());
-        self.0
-            .run(move |db| {
-                db.conn().execute(
-                    "UPDATE games SET clock = ?2, deadline = ?3 WHERE id = ?1",
-                    params![id, clock, deadline],
-                )?;
-                Ok(())
-            })
-            .await
-    }
-
-    async fn swap(
-        &self,
-        id: &str,
-        expected: Option<i64>,
-        clock: &str,
-        deadline: Option<i64>,
-    ) -> Result<bool, StoreError> {
+    async fn swap(&self, id: &str, rev: u64, clock: &str, deadline: Option<i64>) -> Result<bool, StoreError> {
+        let rev = i64::try_from(rev).map_err(|_| StoreError::failed("clock revision out of range"))?;
         let (id, clock) = (id.to_string(), clock.to_string());
         self.0
             .run(move |db| {
                 let n = db.conn().execute(
-                    "UPDATE games SET clock = ?2, deadline = ?3 WHERE id = ?1 AND deadline IS ?4",
-                    params![id, clock, deadline, expected],
+                    &format!("UPDATE games SET clock = ?2, deadline = ?3 WHERE id = ?1 AND {STORED_REV} = ?4"),
+                    params![id, clock, deadline, rev],
                 )?;
                 Ok(n == 1)
             })
@@ -48,20 +33,23 @@ impl ClockRepo for SqliteClocks {
         &self,
         id: &str,
         moves: usize,
-        expected: Option<i64>,
+        rev: u64,
         clock: &str,
         deadline: Option<i64>,
         progress: Option<&Progress>,
     ) -> Result<bool, StoreError> {
         let moves = i64::try_from(moves).map_err(|_| StoreError::failed("move number out of range"))?;
+        let rev = i64::try_from(rev).map_err(|_| StoreError::failed("clock revision out of range"))?;
         let (id, clock) = (id.to_string(), clock.to_string());
         let progress = progress.map(serde_json::to_string).transpose()?;
         self.0
             .run(move |db| {
                 let n = db.conn().execute(
-                    "UPDATE games SET clock = ?2, deadline = ?3, progress = COALESCE(?4, progress)
-                     WHERE id = ?1 AND moves = ?5 AND deadline IS ?6",
-                    params![id, clock, deadline, progress, moves, expected],
+                    &format!(
+                        "UPDATE games SET clock = ?2, deadline = ?3, progress = COALESCE(?4, progress)
+                         WHERE id = ?1 AND moves = ?5 AND {STORED_REV} = ?6"
+                    ),
+                    params![id, clock, deadline, progress, moves, rev],
                 )?;
                 Ok(n == 1)
             })
