@@ -53,6 +53,16 @@ impl BotLevel {
             .or_else(|| programs.iter().any(|p| p.name == s).then(|| BotLevel::External(s.to_string())))
     }
 
+    /// This level, or `easy` if it costs more (a program's included): how
+    /// bots play a game nobody is at (docs/web.md, *Bot time*).
+    #[must_use]
+    pub fn at_most_easy(self) -> BotLevel {
+        match self {
+            BotLevel::Random | BotLevel::Easy => self,
+            BotLevel::Normal | BotLevel::Hard | BotLevel::External(_) => BotLevel::Easy,
+        }
+    }
+
     /// What a built-in level plays today, for the new-game form.
     pub const fn description(&self) -> &'static str {
         match self {

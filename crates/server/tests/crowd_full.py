@@ -6,10 +6,15 @@ started under a file limit, e.g.
     (ulimit -n 1024; exec target/debug/carcassonne serve --addr 127.0.0.1:18080 --db /tmp/crowd.db) &
     python3 crates/server/tests/crowd_full.py --port 18080 half   # 1,100 half-sent requests, 1,100 addresses
     python3 crates/server/tests/crowd_full.py --port 18080 ws     # 4,000 idle spectators, 130 addresses
+    python3 crates/server/tests/crowd_full.py --port 18080 abandoned  # 100 games left to the bots, 5 addresses
 
 While the crowd holds (and, for `half`, reopens whatever the server closes),
 it asks for health 5 times and plays a move from 127.0.0.1, and prints each
-answer's status and time. Every address is in 127.0.0.0/8 (all loopback on
+answer's status and time. `abandoned` times a player's bot replies instead
+(their page open, against a `--level` bot): alone, then while 100 games made
+from 5 addresses, each a person and three `hard` bots on a 1+0 clock whose
+person moved once and left, are played on by the bots (the person's seat by
+a stand-in once their clock ran out) for `--minutes`. Every address is in 127.0.0.0/8 (all loopback on
 Linux).
 """
 
@@ -110,12 +115,14 @@ async def half(port, n):
     return results
 
 
-async def spectator(port, ip, game, sockets, closed):
+async def spectator(port, ip, game, sockets, closed, token=None):
+    """A websocket on `game` that says nothing (a seat's page with `token`)."""
+    query = f"?token={token}" if token else ""
     try:
         r, w = await asyncio.open_connection(HOST, port, local_addr=(ip, 0))
         key = "dGhlIHNhbXBsZSBub25jZQ=="
         w.write(
-            f"GET /api/games/{game}/ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"GET /api/games/{game}/ws{query} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
         )
         await w.drain()
@@ -189,18 +196,101 @@ async def spectator_probe(port, game, token, out):
         out.append(f"failed: {e}")
 
 
+async def play_first(port, game, token, ip="127.0.0.1"):
+    """Plays the first legal move of the seat `token` holds once it is its
+    turn; the state's version after it."""
+    while True:
+        status, body, _ = await request(port, "GET", f"/api/games/{game}?token={token}", ip=ip)
+        assert status == 200, (status, body)
+        s = json.loads(body)
+        if s["legal"]:
+            break
+        await asyncio.sleep(0.02)
+    p = s["legal"][0]
+    mv = {"version": s["version"], "tile": p["tile"], "at": p["at"], "rot": p["rot"]}
+    status, body, _ = await request(port, "POST", f"/api/games/{game}/moves?token={token}", json.dumps(mv), ip=ip)
+    assert status == 200, (status, body)
+    return s["version"] + 1
+
+
+async def replies(port, game, token, n, label):
+    """Plays `n` moves and times each bot reply: from the move's answer to
+    the state that gives the turn back."""
+    took = []
+    for _ in range(n):
+        version = await play_first(port, game, token)
+        start = time.monotonic()
+        while True:
+            status, body, _ = await request(port, "GET", f"/api/games/{game}?token={token}")
+            s = json.loads(body)
+            if s["turn"] is None or (s["version"] > version and s["legal"]):
+                break
+            await asyncio.sleep(0.02)
+        took.append(time.monotonic() - start)
+        if s["turn"] is None:
+            break
+    took.sort()
+    print(f"{label}: {len(took)} bot replies, median {took[len(took) // 2]:.2f} s, max {took[-1]:.2f} s")
+    return took
+
+
+async def abandoned(port, level, minutes, idle_replies):
+    seats = {"seats": [{"kind": "human", "name": "Ada"}, {"kind": "bot", "level": level}]}
+    status, body, _ = await request(port, "POST", "/api/games", json.dumps(seats))
+    assert status == 201, (status, body)
+    v = json.loads(body)
+    game, token = v["id"], next(t["token"] for t in v["tokens"] if t["seat"] == 0)
+    page = asyncio.create_task(spectator(port, "127.0.0.1", game, [], [0], token=token))
+    idle = await replies(port, game, token, idle_replies, f"alone, against {level}")
+    if minutes <= 0:
+        page.cancel()
+        return [("reply", 200, idle[-1])]
+    crowd = {"seats": [{"kind": "human", "name": "Eve"}] + [{"kind": "bot", "level": "hard"}] * 3,
+             "clock": {"kind": "realtime", "minutes": 1, "increment": 0}}
+    made = 0
+    for i in range(100):
+        ip = crowd_ip(i % 5, base=6)
+        status, body, _ = await request(port, "POST", "/api/games", json.dumps(crowd), ip=ip)
+        if status != 201:
+            print(f"crowd game {i}: {status} {body[:120]}")
+            continue
+        c = json.loads(body)
+        await play_first(port, c["id"], next(t["token"] for t in c["tokens"] if t["seat"] == 0), ip=ip)
+        made += 1
+    print(f"crowd: {made} games made from 5 addresses, a move played in each, left")
+    during, end = [], time.monotonic() + minutes * 60
+    while time.monotonic() < end:
+        status, body, _ = await request(port, "POST", "/api/games", json.dumps(seats))
+        v = json.loads(body)
+        game, token = v["id"], next(t["token"] for t in v["tokens"] if t["seat"] == 0)
+        page.cancel()
+        page = asyncio.create_task(spectator(port, "127.0.0.1", game, [], [0], token=token))
+        during += await replies(port, game, token, 30, f"with the crowd, {len(during)} replies so far")
+    page.cancel()
+    during.sort()
+    median_idle = idle[len(idle) // 2]
+    print(f"alone: median {median_idle:.2f} s; with the crowd: median {during[len(during) // 2]:.2f} s, "
+          f"max {during[-1]:.2f} s ({during[-1] / median_idle:.1f}x the idle median) over {len(during)} replies")
+    return [("reply", 200 if during[-1] <= 2 * median_idle else 0, during[-1])]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--port", type=int, required=True)
-    ap.add_argument("mode", choices=["half", "ws"])
+    ap.add_argument("mode", choices=["half", "ws", "abandoned"])
     ap.add_argument("-n", type=int, default=None)
+    ap.add_argument("--level", default="normal", help="abandoned: the player's bot")
+    ap.add_argument("--minutes", type=float, default=6, help="abandoned: how long the crowd's games are timed (0: none)")
+    ap.add_argument("--idle", type=int, default=30, help="abandoned: bot replies timed before the crowd (a game's worth)")
     a = ap.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     if a.mode == "half":
         results = asyncio.run(asyncio.wait_for(half(a.port, a.n or 1100), 120))
-    else:
+    elif a.mode == "ws":
         results = asyncio.run(asyncio.wait_for(ws(a.port, a.n or 4000, 130, 20), 180))
+    else:
+        results = asyncio.run(asyncio.wait_for(abandoned(a.port, a.level, a.minutes, a.idle), a.minutes * 60 + 600))
     ok = all(s == 200 for _, s, _ in results)
     print("all answered" if ok else "NOT all answered")
 

@@ -63,7 +63,7 @@ async fn who(parts: &Parts, app: &AppState, device: Option<String>) -> Result<Wh
             same_site(parts, app)?;
             return Ok(Who {
                 owner: format!("account:{}", account.id),
-                known: app.lobby.known(&account.id, account.created_at).await,
+                known: app.histories.of(&account.id, account.created_at).await,
                 account: Some((account.id, account.name)),
                 ip: Some(ip),
                 device,

@@ -203,7 +203,7 @@ impl Hints {
         // worker's permit, in turn with the bots' searches.
         let _counted = self.workers.gate.bot_turn();
         let lane = ip.map_or_else(|| live.id.clone(), |ip| ip.to_string());
-        let turn = self.workers.turns.take(Line::Here, &lane).await;
+        let turn = self.workers.turns.take(Line::Open, &lane).await;
         let games = Arc::clone(&self.games);
         let found = tokio::task::spawn_blocking(move || {
             let _turn = turn;

@@ -7,7 +7,8 @@
 //! | service | what | uses |
 //! |---|---|---|
 //! | [`Games`] (`games/`) | the games in memory, one lock per game: create, load, play (checked, stored, applied); their clocks | games, clocks, ratings, chat and cluster repositories; quotas |
-//! | [`Bots`] (`bots.rs`) | the bots of games in play, on the bots' worker pool; one server per game (the lease) | games |
+//! | [`Bots`] (`bots.rs`) | the bots of games in play, on the bots' worker pool; one server per game (the lease) | games, histories |
+//! | [`Histories`] (`history.rs`) | who has a history (an account's age and rated games): places and bot time kept for them | accounts and ratings repositories |
 //! | [`Clocks`] (`clocks.rs`) | clocks that run out, seats handed to bots and taken back, "your turn" | games, bots |
 //! | [`Ratings`] (`ratings.rs`) | rated results, profiles, leaderboard, seats linked to accounts | games |
 //! | [`Push`] (`push/`) | Web Push: the VAPID key, subscriptions, notifications sent in the background | games |
@@ -44,6 +45,7 @@ pub mod cluster;
 pub mod endings;
 pub mod games;
 pub mod hints;
+pub mod history;
 pub mod ids;
 pub mod lobby;
 pub mod passkeys;
@@ -61,6 +63,7 @@ pub use self::clocks::Clocks;
 pub use self::cluster::Cluster;
 pub use self::games::{GameEvents, Games};
 pub use self::hints::Hints;
+pub use self::history::Histories;
 pub use self::lobby::play_now::PlayNow;
 pub use self::lobby::Lobby;
 pub use self::passkeys::Passkeys;
@@ -96,6 +99,7 @@ pub struct Services {
     pub hints: Arc<Hints>,
     pub cluster: Arc<Cluster>,
     pub sweeps: Arc<Sweeps>,
+    pub histories: Arc<Histories>,
     /// Becomes true when the server begins to stop: websockets close.
     stopping: watch::Sender<bool>,
 }
@@ -119,7 +123,8 @@ impl AppState {
         let left = Arc::new(AtomicBool::new(false));
         let programs = config.external_bots.clone();
         let games = Arc::new(Games::new(&store, programs.clone(), Arc::clone(&quotas), games::clock::Now::default()));
-        let bots = Bots::new(&store, Arc::clone(&games), workers.clone(), &config);
+        let histories = Arc::new(Histories::new(&store, config.lobby.clone()));
+        let bots = Bots::new(&store, Arc::clone(&games), Arc::clone(&histories), workers.clone(), &config);
         let clocks = Arc::new(Clocks::new(&store, Arc::clone(&games), Arc::clone(&bots), Arc::clone(&left)));
         let ratings = Arc::new(Ratings::new(&store, Arc::clone(&games), &config));
         let push = Arc::new(Push::new(&store, Arc::clone(&games), config.push.clone()));
@@ -178,6 +183,7 @@ impl AppState {
             hints,
             cluster,
             sweeps,
+            histories,
             stopping: watch::channel(false).0,
         }));
         if tokio::runtime::Handle::try_current().is_ok() {

@@ -12,6 +12,7 @@ use carcassonne::PlayerId;
 
 use super::games::live::Live;
 use super::games::Games;
+use super::history::Histories;
 use crate::bots::{self, BotLevel, ExternalBot};
 use crate::config::Config;
 use crate::error::ApiError;
@@ -95,14 +96,23 @@ pub struct Bots {
     /// Bot searches started on this server (each bot move is thought about
     /// by one server only).
     thoughts: AtomicU64,
+    /// Who has a history: their games' bots think first.
+    histories: Arc<Histories>,
     /// Itself, for the drivers it starts.
     me: Weak<Bots>,
 }
 
 impl Bots {
-    pub fn new(store: &Store, games: Arc<Games>, workers: Workers, config: &Config) -> Arc<Bots> {
+    pub fn new(
+        store: &Store,
+        games: Arc<Games>,
+        histories: Arc<Histories>,
+        workers: Workers,
+        config: &Config,
+    ) -> Arc<Bots> {
         Arc::new_cyclic(|me| Bots {
             games,
+            histories,
             stored: Arc::clone(&store.games),
             cluster: Arc::clone(&store.cluster),
             workers,
@@ -194,7 +204,18 @@ impl Bots {
                 match t.bot_to_move() {
                     Some((seat, level)) => {
                         let (version, names) = (t.version(), t.names());
-                        let line = if t.someone_here(crate::services::ids::now_ms()) { Line::Here } else { Line::Away };
+                        // (Whether one of them has a history is read below,
+                        // off the table's lock.)
+                        let line = if t.page_open() {
+                            Line::Open
+                        } else if t.moved_lately(crate::services::ids::now_ms()) || live.watched() {
+                            Line::Recent
+                        } else {
+                            Line::Away
+                        };
+                        // Nobody is at the game: its bots play as the
+                        // cheapest search, whatever their level.
+                        let level = if line == Line::Away { level.at_most_easy() } else { level };
                         let lane = t.owner.clone().unwrap_or_else(|| live.id.clone());
                         // A random move takes microseconds: chosen now, on
                         // the table's game (no copy, no worker); a search
@@ -207,12 +228,13 @@ impl Bots {
                         } else {
                             Think::On(self.games.copy_of(&t.game))
                         };
-                        Ok((game, level, seat, version, names, line, lane))
+                        let here = if line == Line::Open { t.accounts_at_their_page() } else { Vec::new() };
+                        Ok((game, level, seat, version, names, line, lane, here))
                     }
                     None => Err(t.thinking.take().is_some()),
                 }
             };
-            let (game, level, seat, version, names, line, lane) = match next {
+            let (game, level, seat, version, names, line, lane, here) = match next {
                 Ok(next) => next,
                 Err(stopped) => {
                     if stopped {
@@ -236,6 +258,13 @@ impl Bots {
                     return;
                 }
             };
+            let mut line = line;
+            for account in &here {
+                if self.histories.of_id(account).await {
+                    line = Line::Known;
+                    break;
+                }
+            }
             self.thoughts.fetch_add(1, Ordering::Relaxed);
             let started = Instant::now();
             let seed = bot_seed(&live.id, version);
@@ -252,7 +281,7 @@ impl Bots {
                         // behind games nobody is at. Counted at the gate from
                         // now until its search is done: reviews wait meanwhile
                         // (bots first, always; abandoned games' bots aside).
-                        let _counted = (line == Line::Here).then(|| gate.bot_turn());
+                        let _counted = (line != Line::Away).then(|| gate.bot_turn());
                         let turn = turns.take(line, &lane).await;
                         tokio::task::spawn_blocking(move || {
                             let _turn = turn;

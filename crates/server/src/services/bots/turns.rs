@@ -1,26 +1,39 @@
 //! Turns at the bots' workers (docs/web.md, *Bot time*): a search waits for
-//! a worker in one of two lines — games where one of their people is here
-//! (a page of theirs open, or a person's move in the last minutes) before
-//! games nobody is at (abandoned, or bots among themselves) — and within a
-//! line the lanes take turns: one per client address the game was made
-//! from (a game made by the server, a lane of its own). So a crowd of
-//! games from a few addresses costs a real player at most a search per
-//! address ahead of them, and abandoned games only the time nobody else
-//! wants.
+//! a worker in one of four lines — games with a page open of one of their
+//! people who has a history (an account the server knows), then games with
+//! a page of one of their people open, then games someone is still at (a
+//! person's move in the last minutes, or a spectator watching), then games
+//! nobody is at (abandoned, or bots among themselves) — and within a line
+//! the lanes take turns: one per client address the game was made from (a
+//! game made by the server, a lane of its own). So a person at their page
+//! waits at most for the searches running now, whatever crowd of games
+//! from elsewhere queues (one search per other address with a page open,
+//! at worst, and none for people with a history), and abandoned games get
+//! only the time nobody else wants.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
 use tokio::sync::oneshot;
 
-/// Which line a search waits in.
+/// Which line a search waits in, first served first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Line {
-    /// One of the game's people is here: served first.
-    Here = 0,
-    /// Nobody is: served when no one here waits.
-    Away = 1,
+    /// A page is open of one of the game's people who has a history
+    /// (services/history.rs): served first, the place kept for them.
+    Known = 0,
+    /// A page of one of the game's people is open (or a person asks for a
+    /// hint).
+    Open = 1,
+    /// No page of theirs is open, but a person moved a moment ago (a
+    /// program over HTTP, a page just closed) or someone watches.
+    Recent = 2,
+    /// Nobody is at the game: served when nobody else waits.
+    Away = 3,
 }
+
+/// How many lines there are.
+const LINES: usize = 4;
 
 /// The lanes of one line: whose turn comes next, and who waits in each.
 #[derive(Default)]
@@ -60,9 +73,9 @@ impl Lanes {
 
 struct Inner {
     free: usize,
-    lines: [Lanes; 2],
+    lines: [Lanes; LINES],
     /// Turns given from each line since the start (tests, health).
-    served: [u64; 2],
+    served: [u64; LINES],
 }
 
 /// The workers' turns: `size` searches at once.
@@ -79,7 +92,7 @@ pub struct Turn {
 
 impl Turns {
     pub fn new(size: usize) -> Arc<Turns> {
-        let inner = Inner { free: size.max(1), lines: Default::default(), served: [0; 2] };
+        let inner = Inner { free: size.max(1), lines: Default::default(), served: [0; LINES] };
         Arc::new(Turns { inner: Mutex::new(inner) })
     }
 
@@ -106,13 +119,13 @@ impl Turns {
     }
 
     /// Searches waiting in each line now.
-    pub fn waiting(&self) -> [usize; 2] {
+    pub fn waiting(&self) -> [usize; LINES] {
         let inner = self.inner();
-        [inner.lines[0].len(), inner.lines[1].len()]
+        std::array::from_fn(|i| inner.lines[i].len())
     }
 
     /// Turns given from each line since the start.
-    pub fn served(&self) -> [u64; 2] {
+    pub fn served(&self) -> [u64; LINES] {
         self.inner().served
     }
 
@@ -128,8 +141,8 @@ impl Drop for Turn {
         loop {
             let next = {
                 let mut inner = turns.inner();
-                let here = inner.lines[0].pop().map(|tx| (tx, 0));
-                match here.or_else(|| inner.lines[1].pop().map(|tx| (tx, 1))) {
+                let first = (0..LINES).find_map(|line| inner.lines[line].pop().map(|tx| (tx, line)));
+                match first {
                     Some((tx, line)) => {
                         inner.served[line] += 1;
                         tx
@@ -170,53 +183,80 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn people_here_first_then_the_lanes_take_turns() {
+    async fn an_open_page_first_then_the_lanes_take_turns_then_nobody_s_games() {
         let turns = Turns::new(1);
         let log = Arc::new(Mutex::new(Vec::new()));
         let busy = turns.take(Line::Away, "x").await;
-        // 100 abandoned games' searches from five addresses, in a crowd…
-        let mut waiting = Vec::new();
+        // An abandoned game's search, then 100 searches of games their
+        // people just moved in and left, from five addresses…
+        let mut waiting = vec![ask(&turns, Line::Away, "abandoned", &log)];
+        settle().await;
         for i in 0..100 {
-            waiting.push(ask(&turns, Line::Away, &format!("crowd{}", i % 5), &log));
+            waiting.push(ask(&turns, Line::Recent, &format!("crowd{}", i % 5), &log));
             settle().await;
         }
-        // …then another address's, and last a real player's.
-        waiting.push(ask(&turns, Line::Away, "zed", &log));
+        // …then another address's, and last a player's at their page.
+        waiting.push(ask(&turns, Line::Recent, "zed", &log));
         settle().await;
-        waiting.push(ask(&turns, Line::Here, "ada", &log));
+        waiting.push(ask(&turns, Line::Open, "ada", &log));
         settle().await;
-        assert_eq!(turns.waiting(), [1, 101]);
+        assert_eq!(turns.waiting(), [0, 1, 101, 1]);
         drop(busy);
         for w in waiting {
             w.await.unwrap();
         }
         let order = log.lock().unwrap().clone();
-        assert_eq!(order[0], "ada", "the player here goes first: {order:?}");
+        assert_eq!(order[0], "ada", "the player at their page goes first: {order:?}");
         assert_eq!(order[1..8], ["crowd0", "crowd1", "crowd2", "crowd3", "crowd4", "zed", "crowd0"], "{order:?}");
-        assert_eq!(order.len(), 102);
-        assert_eq!((turns.free(), turns.served()), (1, [1, 102]));
+        assert_eq!(order.last().map(String::as_str), Some("abandoned"), "nobody's game last: {order:?}");
+        assert_eq!(order.len(), 103);
+        assert_eq!((turns.free(), turns.served()), (1, [0, 1, 101, 2]));
+    }
+
+    #[tokio::test]
+    async fn people_with_a_history_go_before_a_crowd_at_their_pages() {
+        let turns = Turns::new(1);
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let busy = turns.take(Line::Open, "x").await;
+        // Fifty fresh addresses, each with a page open on a bot game…
+        let mut waiting = Vec::new();
+        for i in 0..50 {
+            waiting.push(ask(&turns, Line::Open, &format!("fresh{i}"), &log));
+            settle().await;
+        }
+        // …and last, someone the server knows, at their page.
+        waiting.push(ask(&turns, Line::Known, "known", &log));
+        settle().await;
+        drop(busy);
+        for w in waiting {
+            w.await.unwrap();
+        }
+        let order = log.lock().unwrap().clone();
+        assert_eq!(order[0], "known", "{order:?}");
+        assert_eq!(order[1], "fresh0", "then the crowd, in turn: {order:?}");
+        assert_eq!(turns.served(), [1, 51, 0, 0]);
     }
 
     #[tokio::test]
     async fn a_free_worker_is_taken_at_once_and_given_back() {
         let turns = Turns::new(2);
-        let a = turns.take(Line::Here, "a").await;
+        let a = turns.take(Line::Open, "a").await;
         let b = turns.take(Line::Away, "b").await;
         assert_eq!(turns.free(), 0);
         drop(a);
         assert_eq!(turns.free(), 1);
         drop(b);
-        assert_eq!((turns.free(), turns.served()), (2, [1, 1]));
+        assert_eq!((turns.free(), turns.served()), (2, [0, 1, 0, 1]));
     }
 
     #[tokio::test]
     async fn a_waiter_that_left_passes_its_turn_on() {
         let turns = Turns::new(1);
         let log = Arc::new(Mutex::new(Vec::new()));
-        let busy = turns.take(Line::Here, "a").await;
-        let gone = ask(&turns, Line::Here, "gone", &log);
+        let busy = turns.take(Line::Open, "a").await;
+        let gone = ask(&turns, Line::Open, "gone", &log);
         settle().await;
-        let next = ask(&turns, Line::Here, "next", &log);
+        let next = ask(&turns, Line::Open, "next", &log);
         settle().await;
         gone.abort();
         settle().await;

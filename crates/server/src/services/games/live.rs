@@ -141,12 +141,27 @@ impl Table {
         }
     }
 
-    /// Whether one of the game's people is here: a page of theirs open (on
-    /// any server), or a person's move within [`PRESENT_FOR`]. Their bots
-    /// take turns before those of games nobody is at.
-    pub fn someone_here(&self, now: i64) -> bool {
-        let open = self.seats.iter().enumerate().any(|(i, s)| matches!(s, Seat::Human { .. }) && self.seat_online(i));
-        open || now - self.person_at < PRESENT_FOR.as_millis() as i64
+    /// Whether a page of one of the game's people is open, on any server.
+    pub fn page_open(&self) -> bool {
+        self.seats.iter().enumerate().any(|(i, s)| matches!(s, Seat::Human { .. }) && self.seat_online(i))
+    }
+
+    /// The accounts of the people with a page open here (on any server).
+    pub fn accounts_at_their_page(&self) -> Vec<String> {
+        let mut accounts = Vec::new();
+        for (i, s) in self.seats.iter().enumerate() {
+            if let Seat::Human { account: Some(a), .. } = s {
+                if self.seat_online(i) && !accounts.contains(a) {
+                    accounts.push(a.clone());
+                }
+            }
+        }
+        accounts
+    }
+
+    /// Whether a person moved here within [`PRESENT_FOR`] before `now`.
+    pub fn moved_lately(&self, now: i64) -> bool {
+        now - self.person_at < PRESENT_FOR.as_millis() as i64
     }
 
     /// Whether a websocket holding seat `i` is open, on any server.
@@ -274,6 +289,11 @@ impl Live {
 
     fn places(&self) -> std::sync::MutexGuard<'_, Places> {
         self.sockets.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Whether a spectator's websocket is open on this game, on this server.
+    pub fn watched(&self) -> bool {
+        self.places().spectators > 0
     }
 
     /// A place for one more websocket on this game, or why there is none:

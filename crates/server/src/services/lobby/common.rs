@@ -1,9 +1,6 @@
 //! What the lobby's tables and "Play now" share: who asks (and whether they
 //! have a history), the seat handed out, the name a person sits under.
 
-use std::time::Duration;
-
-use crate::config::LobbySettings;
 use crate::error::ApiError;
 use crate::names::{clean_name, name_key, reserved};
 use crate::services::ids::random_bytes;
@@ -36,13 +33,6 @@ impl Who {
 /// grants anything.
 pub fn plausible_device(id: &str) -> bool {
     (16..=64).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-}
-
-/// Whether an account `age` old with `rated_games` rated games played to
-/// the end has a history: it may take the places kept for such people, and
-/// is not counted by its address.
-pub fn known(age: Duration, rated_games: i64, settings: &LobbySettings) -> bool {
-    age >= settings.known_after && rated_games >= settings.known_rated_games
 }
 
 /// A seat handed out: the table (or wait) as it is now, and the token.
@@ -83,16 +73,6 @@ pub fn sitter_name(who: &Who, given: Option<&str>, taken: &[String]) -> Result<S
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_history_is_an_age_and_a_rated_game() {
-        let s = LobbySettings::default();
-        let day = Duration::from_secs(24 * 3600);
-        assert!(known(day, 1, &s));
-        assert!(known(day * 30, 12, &s));
-        assert!(!known(day - Duration::from_secs(1), 40, &s), "too young");
-        assert!(!known(day * 365, 0, &s), "no rated game played to the end");
-    }
 
     #[test]
     fn device_ids_are_short_and_plain() {

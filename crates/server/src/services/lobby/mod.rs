@@ -32,7 +32,7 @@ pub mod common;
 pub mod holds;
 pub mod play_now;
 
-use self::common::{known, refused, sitter_name};
+use self::common::{refused, sitter_name};
 pub use self::common::{Seated, Who};
 use self::holds::Holds;
 use super::games::clock::TimeControl;
@@ -46,8 +46,7 @@ use crate::config::LobbySettings;
 use crate::error::ApiError;
 use crate::names::{clean_name, name_key};
 use crate::store::{
-    hash_token, same_hash, Admission, Change, ClusterRepo, LobbyRepo, LobbyRow, LobbySweep, RatingRepo, Seat, Store,
-    TableBounds,
+    hash_token, same_hash, Admission, Change, ClusterRepo, LobbyRepo, LobbyRow, LobbySweep, Seat, Store, TableBounds,
 };
 
 /// A started table stays listed this long (its sitters' pages learn the game).
@@ -182,7 +181,6 @@ pub struct OpenRequest {
 pub struct Lobby {
     repo: Arc<dyn LobbyRepo>,
     cluster: Arc<dyn ClusterRepo>,
-    rated: Arc<dyn RatingRepo>,
     games: Arc<Games>,
     ratings: Arc<Ratings>,
     quotas: Arc<Quotas>,
@@ -211,7 +209,6 @@ impl Lobby {
         Lobby {
             repo: Arc::clone(&store.lobby),
             cluster: Arc::clone(&store.cluster),
-            rated: Arc::clone(&store.ratings),
             games,
             ratings,
             quotas,
@@ -416,21 +413,6 @@ impl Lobby {
             }
             Err(e) => tracing::warn!(error = %e, "cannot sweep the lobby"),
         }
-    }
-
-    /// Whether the account `account`, made at `created_at` (Unix ms), has a
-    /// history (`common::known`): its rated games played to the end, read
-    /// now. An account whose ratings cannot be read has none.
-    pub async fn known(&self, account: &str, created_at: i64) -> bool {
-        let age = Duration::from_millis(u64::try_from(now_ms() - created_at).unwrap_or(0));
-        let games = match self.rated.of(account).await {
-            Ok(rows) => rows.iter().map(|r| r.games).sum(),
-            Err(e) => {
-                tracing::warn!(error = %e, "cannot read an account's ratings");
-                0
-            }
-        };
-        known(age, games, &self.settings)
     }
 
     /// News of table `id` (from another server): the list is read again.
