@@ -274,7 +274,7 @@ const LOBBY_PROFILE_ENGLISH = [
   'Add a seat', 'Time control', 'Open the table', 'Connecting', 'Live: tables appear', 'Sit here', "'s table",
   'Start the game', 'Close the table', 'seats free', 'seat free', 'Your table is open', 'No open table yet',
   'Rating over', 'rated game', 'provisional', 'Rating history', 'Win rates', 'By number of players', 'Playing since',
-  'Leaderboard', 'Two players', 'Three to six players', 'Fixed ratings', 'Nobody yet', 'Rated games only',
+  'Leaderboard', 'Two players', 'Three to six players', 'How strong each bot is', 'Nobody yet', 'Rated games only',
   'You are not signed in', 'Your account',
 ];
 

@@ -685,7 +685,7 @@ error-no_hints = Keine Tipps in einem gewerteten Spiel oder einem Online-Spiel m
 
 ## Ratings
 account-profile = Dein Profil
-home-rated = Gewertetes Spiel (angemeldet; Regeln einer Vorlage; Eingeladene melden sich an, um ihren Platz einzunehmen)
+home-rated = Gewertetes Spiel (nur zwischen Menschen, nie gegen einen Bot; angemeldet; Regeln einer Vorlage; Eingeladene melden sich an, um ihren Platz einzunehmen)
 error-not_ratable = Dieses Spiel kann nicht gewertet werden.
 game-rated = Gewertet
 results-ratings = Wertungen
@@ -906,7 +906,7 @@ lobby-add-seat = + Platz hinzufügen
 lobby-preset-standard = Standard
 lobby-preset-beginner = Einsteiger
 lobby-preset-first-edition = Erstausgabe
-lobby-rated = Gewertet (angemeldete Spieler, Regeln ohne Hausregeln)
+lobby-rated = Gewertet (angemeldete Menschen, keine Bots, Regeln ohne Hausregeln)
 lobby-open-go = Tisch eröffnen
 lobby-tables-title = Offene Tische
 lobby-connecting = Verbinde…
@@ -1018,7 +1018,7 @@ leaderboard-about = { $n ->
        *[other] Nur gewertete Partien. Eine Wertung ist in ihren ersten { $n } Partien vorläufig.
     }
 leaderboard-bots = Bots
-leaderboard-bots-about = Feste Wertungen, gemessen in Partien von Bots gegeneinander; sie ändern sich nicht.
+leaderboard-bots-about = Wie stark jeder Bot auf der Wertungsskala ist, gemessen in Partien von Bots gegeneinander. Partien gegen einen Bot werden nie gewertet.
 passkeys-title = Passkeys
 passkeys-about = Mit einem Passkey meldest du dich per Fingerabdruck, Gesicht oder Geräte-PIN statt mit deinem Passwort an. Dein Passwort funktioniert weiterhin.
 passkeys-name-label = Name des neuen Passkeys (freiwillig)

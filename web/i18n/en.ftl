@@ -702,7 +702,7 @@ error-no_hints = No hints in a rated game or one played online with other people
 
 ## Ratings
 account-profile = Your profile
-home-rated = Rated game (signed in; a preset's rules; invited players sign in to take their seats)
+home-rated = Rated game (between people only, never against a bot; signed in; a preset's rules; invited players sign in to take their seats)
 error-not_ratable = This game cannot be rated.
 game-rated = Rated
 results-ratings = Ratings
@@ -923,7 +923,7 @@ lobby-add-seat = + Add a seat
 lobby-preset-standard = Standard
 lobby-preset-beginner = Beginner
 lobby-preset-first-edition = First edition
-lobby-rated = Rated (signed-in players, rules without house rules)
+lobby-rated = Rated (signed-in people, no bots, rules without house rules)
 lobby-open-go = Open the table
 lobby-tables-title = Open tables
 lobby-connecting = Connecting…
@@ -1035,7 +1035,7 @@ leaderboard-about = { $n ->
        *[other] Rated games only. A rating is provisional for its first { $n } games.
     }
 leaderboard-bots = Bots
-leaderboard-bots-about = Fixed ratings, measured by bots playing each other; they do not move.
+leaderboard-bots-about = How strong each bot is on the rating scale, measured by bots playing each other. Games against a bot are never rated.
 passkeys-title = Passkeys
 passkeys-about = A passkey signs you in with your fingerprint, face or device PIN instead of your password. Your password keeps working.
 passkeys-name-label = Name of the new passkey (optional)

@@ -700,7 +700,7 @@ error-no_hints = Pas de conseil dans une partie classée ou en ligne avec d’au
 
 ## Ratings
 account-profile = Votre profil
-home-rated = Partie classée (connecté ; règles d’un préréglage ; les invités se connectent pour prendre leur place)
+home-rated = Partie classée (entre humains seulement, jamais contre un bot ; connecté ; règles d’un préréglage ; les invités se connectent pour prendre leur place)
 error-not_ratable = Cette partie ne peut pas être classée.
 game-rated = Classée
 results-ratings = Classements
@@ -921,7 +921,7 @@ lobby-add-seat = + Ajouter une place
 lobby-preset-standard = Standard
 lobby-preset-beginner = Débutant
 lobby-preset-first-edition = Première édition
-lobby-rated = Classée (joueurs connectés, règles sans variantes maison)
+lobby-rated = Classée (humains connectés, sans bots, règles sans variantes maison)
 lobby-open-go = Ouvrir la table
 lobby-tables-title = Tables ouvertes
 lobby-connecting = Connexion…
@@ -1033,7 +1033,7 @@ leaderboard-about = { $n ->
        *[other] Parties classées uniquement. Un classement est provisoire pendant ses { $n } premières parties.
     }
 leaderboard-bots = Bots
-leaderboard-bots-about = Classements fixes, mesurés en faisant jouer les bots entre eux ; ils ne bougent pas.
+leaderboard-bots-about = La force de chaque bot sur l’échelle de classement, mesurée en faisant jouer les bots entre eux. Les parties contre un bot ne sont jamais classées.
 passkeys-title = Clés d’accès
 passkeys-about = Une clé d’accès vous connecte avec votre empreinte, votre visage ou le code PIN de votre appareil au lieu de votre mot de passe. Votre mot de passe continue de fonctionner.
 passkeys-name-label = Nom de la nouvelle clé d’accès (facultatif)

@@ -517,6 +517,9 @@ async fn rated_tables_seat_signed_in_people_only_and_refuse_house_rules() {
     // House rules are not rated.
     let body = json!({"seats": seats, "rated": true, "rules": {"preset": "standard", "small_city": true}});
     assert_eq!(refusal(&ada_page.open_table(body).await), "rated_needs_preset");
+    // A bot is never rated against.
+    let body = json!({"seats": [{"kind": "me"}, {"kind": "open"}, {"kind": "bot", "level": "hard"}], "rated": true});
+    assert_eq!(refusal(&ada_page.open_table(body).await), "not_ratable");
     // A socket from a page of another site acts for nobody.
     let mut request = tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(format!(
         "ws://{}/api/lobby/ws",

@@ -13,7 +13,6 @@ use super::live::Live;
 use crate::bots::{BotLevel, ExternalBot};
 use crate::error::ApiError;
 use crate::names::{clean_name, name_key};
-use crate::rating::bot_rating;
 use crate::services::ids::{new_token, now_ms};
 use crate::store::{hash_token, Account, Progress, Seat};
 
@@ -206,8 +205,9 @@ pub fn check_rated(seats: &[Seat], rules: &Rules, account: Option<&Account>) -> 
     if here != 1 {
         return refuse("a rated game seats you once: invite the other people to their own seats");
     }
-    if let Some(i) = seats.iter().position(|s| s.bot_level().is_some_and(|l| bot_rating(&l).is_none())) {
-        return refuse(&format!("seat {}: only the built-in bot levels play rated games", i + 1));
+    // As lichess never rates a game against the computer: people only.
+    if let Some(i) = seats.iter().position(|s| s.bot_level().is_some()) {
+        return refuse(&format!("seat {}: rated games are between people; a game against a bot is never rated", i + 1));
     }
     if *rules != Rules::preset(rules.preset) {
         return refuse("rated games are played by a preset's rules, without house rules");

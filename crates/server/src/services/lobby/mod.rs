@@ -489,8 +489,15 @@ impl Lobby {
             TimeControl::parse(c)?;
         }
         let clock = req.clock.clone().filter(|c| c.get("kind").and_then(Value::as_str) != Some("none"));
-        // A rated table: signed-in people only (here and at `sit`), a preset's rules.
+        // A rated table: signed-in people only (here and at `sit`; no bot),
+        // a preset's rules.
         if req.rated {
+            if let Some(i) = req.seats.iter().position(|s| s.kind == "bot") {
+                return Err(refused(
+                    "not_ratable",
+                    format!("seat {}: rated games are between people; a game against a bot is never rated", i + 1),
+                ));
+            }
             if who.account.is_none() {
                 return Err(ApiError::NotSignedIn);
             }
