@@ -2,7 +2,7 @@
 // each its own storage and websockets): one opens a table, the other sees
 // it appear live and sits down; the table is full, the game starts and both
 // land in it holding their seats. "Play now" pairs a page with someone
-// waiting elsewhere (another address: a lobby socket from 127.0.0.2,
+// waiting elsewhere for the same clock (another address: a lobby socket from 127.0.0.2,
 // lobbysocket.mjs; one address waits once). At desktop size and on a
 // 390 × 844 phone; axe-core finds nothing on the lobby (light and dark);
 // nothing is wider than a 320 px phone. What a page holds lives while it
@@ -86,9 +86,18 @@ for (const [size, device] of [['desktop', DESKTOP], ['phone', PHONE]]) {
       await page.waitForSelector('.lobby-live:text("Live")');
       await page.fill('.pn-name', `Pia ${size}`);
       await page.selectOption('.pn-after', ''); // no bot: a person
+      // Every clock, the same list as a table's (and the form's), and Play now pairs by it.
+      const values = (sel) => page.$$eval(`${sel} option`, (os) => os.map((o) => o.value));
+      assert.deepEqual(await values('.pn-clock'), ['none', 'rt:2:1', 'rt:5:3', 'rt:10:5', 'rt:25:10', 'turn:1', 'turn:3', 'turn:7']);
+      assert.deepEqual(await values('.ot-clock'), await values('.pn-clock'));
+      await page.selectOption('.pn-clock', 'rt:5:3');
       await page.click('.pn-go');
       await page.waitForSelector('.pn-status:text("Looking for a player")');
-      const theirs = await other.ask({ type: 'play-now', name: `Quin ${size}` });
+      const untimed = await LobbySocket.open({ from: '127.0.0.3' });
+      const apart = await untimed.ask({ type: 'play-now', name: `Rex ${size}` });
+      untimed.close();
+      assert.equal(apart.wait.state, 'waiting', 'another clock is not paired');
+      const theirs = await other.ask({ type: 'play-now', name: `Quin ${size}`, clock: { kind: 'realtime', minutes: 5, increment: 3 } });
       assert.equal(theirs.type, 'waiting', JSON.stringify(theirs));
       assert.equal(theirs.wait.state, 'paired', 'paired at once with the page waiting');
       await page.waitForURL(/#\/game\/[a-z0-9]+$/, { timeout: 15_000 });
@@ -97,6 +106,7 @@ for (const [size, device] of [['desktop', DESKTOP], ['phone', PHONE]]) {
       assert.deepEqual(await mySeats(page), [`Pia ${size}`]);
       const state = await (await fetch(`${BASE}/api/games/${theirs.wait.game}?token=${theirs.token}`)).json();
       assert.deepEqual(state.players.filter((p) => p.you).map((p) => p.name), [`Quin ${size}`]);
+      assert.deepEqual([state.clock.kind, state.clock.minutes, state.clock.increment], ['realtime', 5, 3]);
       assert.deepEqual(errors, []);
     } finally {
       other.close();

@@ -332,23 +332,37 @@ Object.assign(Clocks.prototype, {
 
 // --- the new-game form's time control ------------------------------------------
 
-/** The form's choices: (value, message, its arguments). */
-const PRESETS = [
-  ['none', 'clock-none'],
-  ['rt:10:5', 'clock-realtime', { m: 10, s: 5 }],
-  ['rt:5:3', 'clock-realtime', { m: 5, s: 3 }],
-  ['rt:2:1', 'clock-realtime', { m: 2, s: 1 }],
-  ['custom', 'clock-custom'],
-  ['turn:1', 'clock-turn', { n: 1 }],
-  ['turn:3', 'clock-turn', { n: 3 }],
-  ['turn:7', 'clock-turn', { n: 7 }],
+/** Every time control offered, the same in the new-game form, the lobby's
+ * tables and "Play now" (which pairs by it): (value, the clocks' JSON,
+ * message, its arguments). */
+const CLOCK_CHOICES = [
+  ['none', null, 'clock-none'],
+  ['rt:2:1', { kind: 'realtime', minutes: 2, increment: 1 }, 'clock-realtime', { m: 2, s: 1 }],
+  ['rt:5:3', { kind: 'realtime', minutes: 5, increment: 3 }, 'clock-realtime', { m: 5, s: 3 }],
+  ['rt:10:5', { kind: 'realtime', minutes: 10, increment: 5 }, 'clock-realtime', { m: 10, s: 5 }],
+  ['rt:25:10', { kind: 'realtime', minutes: 25, increment: 10 }, 'clock-realtime', { m: 25, s: 10 }],
+  ['turn:1', { kind: 'turn', days: 1 }, 'clock-turn', { n: 1 }],
+  ['turn:3', { kind: 'turn', days: 3 }, 'clock-turn', { n: 3 }],
+  ['turn:7', { kind: 'turn', days: 7 }, 'clock-turn', { n: 7 }],
 ];
+
+/** The choices as `<option>`s (with `custom`, the form's own minutes, after the real-time ones). */
+export function clockOptions({ custom = false } = {}) {
+  const opts = CLOCK_CHOICES.map(([v, , id, args]) => `<option value="${v}">${esc(t(id, args))}</option>`);
+  if (custom) opts.splice(CLOCK_CHOICES.findIndex(([v]) => v.startsWith('turn:')), 0, `<option value="custom">${esc(t('clock-custom'))}</option>`);
+  return opts.join('');
+}
+
+/** The clocks' JSON of a choice (`null`: none). */
+export function clockOfChoice(v) {
+  return CLOCK_CHOICES.find(([c]) => c === v)?.[1] || null;
+}
 
 /** The time control's fields for the new-game form. */
 export function clockFormHtml() {
   return `<fieldset class="clock-form">
     <legend>${esc(t('clock-legend'))}</legend>
-    <label class="opt"><span>${esc(t('clock-control'))}</span><select class="clock-choice">${PRESETS.map(([v, id, args]) => `<option value="${v}">${esc(t(id, args))}</option>`).join('')}</select></label>
+    <label class="opt"><span>${esc(t('clock-control'))}</span><select class="clock-choice">${clockOptions({ custom: true })}</select></label>
     <div class="clock-custom" hidden>
       <label class="opt"><span>${esc(t('clock-minutes-each'))}</span><input type="number" class="clock-minutes" min="1" max="180" value="15"></label>
       <label class="opt"><span>${esc(t('clock-increment'))}</span><input type="number" class="clock-increment" min="0" max="180" value="10"></label>
@@ -371,14 +385,8 @@ export function readClockForm(root) {
   const v = choice.value;
   const num = (sel) => Number(root.querySelector(sel).value);
   const out = {};
-  if (v.startsWith('rt:')) {
-    const [, m, i] = v.split(':');
-    out.clock = { kind: 'realtime', minutes: Number(m), increment: Number(i) };
-  } else if (v === 'custom') {
-    out.clock = { kind: 'realtime', minutes: num('.clock-minutes'), increment: num('.clock-increment') };
-  } else if (v.startsWith('turn:')) {
-    out.clock = { kind: 'turn', days: Number(v.split(':')[1]) };
-  }
+  if (v === 'custom') out.clock = { kind: 'realtime', minutes: num('.clock-minutes'), increment: num('.clock-increment') };
+  else if (clockOfChoice(v)) out.clock = clockOfChoice(v);
   const away = num('.clock-away');
   if (away !== 5) out.away_minutes = away;
   return out;

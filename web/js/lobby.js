@@ -8,6 +8,7 @@
 // until then it is kept here, per table.
 
 import { ApiError, addTokens, lastName, rememberName, request } from './api.js';
+import { clockOfChoice, clockOptions } from './clock.js';
 import { esc, toast } from './dom.js';
 import { errorText, has, intl, lang, t } from './i18n.js';
 import { headlineOf } from './rules.js';
@@ -53,14 +54,6 @@ function dropSeat(table) {
   delete all[table];
   saveSeats(all);
 }
-
-const CLOCKS = [
-  ['none', null],
-  ['rt-10-5', { kind: 'realtime', minutes: 10, increment: 5 }],
-  ['rt-25-10', { kind: 'realtime', minutes: 25, increment: 10 }],
-  ['turn-1', { kind: 'turn', days: 1 }],
-  ['turn-3', { kind: 'turn', days: 3 }],
-];
 
 /** A time control (the clocks' JSON, `null` for none) in words. */
 function clockWords(clock) {
@@ -136,6 +129,7 @@ export class LobbyScreen {
                 <option value="60">${esc(t('clock-minutes', { n: 1 }))}</option><option value="">${esc(t('lobby-never'))}</option>
               </select></label>
             <label class="opt">${esc(t('seat-bot-level'))} <select class="pn-level">${this.levels()}</select></label>
+            <label class="opt">${esc(t('clock-control'))} <select class="pn-clock">${clockOptions()}</select></label>
             <div class="row">
               <button class="btn primary big pn-go" type="button">${esc(t('lobby-play-now'))}</button>
               <button class="btn pn-cancel" type="button" hidden>${esc(t('lobby-stop-waiting'))}</button>
@@ -148,7 +142,7 @@ export class LobbyScreen {
             <fieldset class="ot-seats"><legend>${esc(t('lobby-other-seats'))}</legend><div class="ot-seat-list"></div>
               <button class="link ot-add" type="button">${esc(t('lobby-add-seat'))}</button></fieldset>
             <label class="opt">${esc(t('home-rules'))} <select class="ot-preset">${presets}</select></label>
-            <label class="opt">${esc(t('clock-control'))} <select class="ot-clock">${CLOCKS.map(([v, c]) => `<option value="${v}">${esc(clockWords(c))}</option>`).join('')}</select></label>
+            <label class="opt">${esc(t('clock-control'))} <select class="ot-clock">${clockOptions()}</select></label>
             <label class="opt check"><input type="checkbox" class="ot-rated"><span>${esc(t('lobby-rated'))}</span></label>
             <button class="btn primary ot-go" type="button">${esc(t('lobby-open-go'))}</button>
           </section>
@@ -390,7 +384,7 @@ export class LobbyScreen {
     const $ = (s) => this.root.querySelector(s);
     const name = $('.ot-name').value.trim();
     if (name) rememberName(name);
-    const clock = CLOCKS.find(([v]) => v === $('.ot-clock').value)?.[1] || null;
+    const clock = clockOfChoice($('.ot-clock').value);
     const body = {
       ...(name ? { name } : {}),
       seats: [{ kind: 'me' }, ...this.otherSeats.map((s) => (s.kind === 'bot' ? { kind: 'bot', level: s.level } : { kind: 'open' }))],
@@ -417,7 +411,12 @@ export class LobbyScreen {
     const name = $('.pn-name').value.trim();
     if (name) rememberName(name);
     const after = $('.pn-after').value;
-    const body = { ...(name ? { name } : {}), ...(after ? { bot_after: Number(after), level: $('.pn-level').value } : {}) };
+    const clock = clockOfChoice($('.pn-clock').value);
+    const body = {
+      ...(name ? { name } : {}),
+      ...(after ? { bot_after: Number(after), level: $('.pn-level').value } : {}),
+      ...(clock ? { clock } : {}),
+    };
     try {
       const r = await this.ask({ type: 'play-now', ...body });
       this.wait = { id: r.wait.id, token: r.token, since: Date.now() - r.wait.waited_ms, timer: null };

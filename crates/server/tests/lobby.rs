@@ -432,6 +432,36 @@ async fn play_now_pairs_two_people_or_offers_a_bot() {
     assert_eq!(dee.next_of("wait-gone", SOON).await["id"], d_id.as_str(), "its socket is told");
 }
 
+/// "Play now" pairs by time control: two people asking for different
+/// clocks wait on; the next asking for the same one is paired, on that clock.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_now_pairs_only_people_asking_for_the_same_clock() {
+    let node = Node::sqlite(config(|_| {})).await;
+    let blitz = json!({ "kind": "realtime", "minutes": 5, "increment": 3 });
+    let mut ann = Page::open(&node, "127.0.0.2", None, None).await;
+    let a = ann.play_now(json!({ "name": "Ann", "clock": blitz })).await;
+    assert_eq!(a["wait"]["state"], "waiting", "{a}");
+    let mut bo = Page::open(&node, "127.0.0.3", None, None).await;
+    let b = bo.play_now(json!({ "name": "Bo" })).await;
+    assert_eq!(b["wait"]["state"], "waiting", "no clock and 5+3 are not paired: {b}");
+    let mut cy = Page::open(&node, "127.0.0.4", None, None).await;
+    let (_, c_tok) = waiting(&cy.play_now(json!({ "name": "Cy", "clock": blitz })).await);
+    let paired = match cy.paired(SOON).await {
+        Some(p) => p,
+        None => panic!("Cy, asking for 5+3 too, is paired with Ann"),
+    };
+    let game = paired["game"].as_str().unwrap().to_string();
+    assert_eq!(ann.paired(SOON).await.expect("Ann told")["game"], game.as_str());
+    let g = game_state(&node, &game, &c_tok).await;
+    let c = &g["clock"];
+    assert_eq!((&c["kind"], &c["minutes"], &c["increment"]), (&json!("realtime"), &json!(5), &json!(3)), "{g}");
+    assert!(bo.maybe_next_of("wait", Duration::from_millis(300)).await.is_none(), "Bo waits on");
+    // A clock that is not one is refused, and nothing waits.
+    let mut dee = Page::open(&node, "127.0.0.5", None, None).await;
+    let v = dee.play_now(json!({ "name": "Dee", "clock": { "kind": "realtime", "minutes": 0 } })).await;
+    assert_eq!(refusal(&v), "bad_clock", "{v}");
+}
+
 /// Each lobby table and each "Play now" wait makes one game at most, and
 /// spends one of the address's new games of the hour when it is made: a
 /// guest sitting at their own table (or waiting for a bot) again and again

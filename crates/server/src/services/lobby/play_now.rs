@@ -30,6 +30,7 @@ use crate::bots::{BotLevel, ExternalBot};
 use crate::config::LobbySettings;
 use crate::error::ApiError;
 use crate::names::name_key;
+use crate::services::games::clock::TimeControl;
 use crate::services::games::new::BOT_NAMES;
 use crate::services::games::{Games, Start};
 use crate::services::ids::{new_id, new_token, now_ms, plausible, plausible_token};
@@ -59,6 +60,10 @@ pub struct PlayNowRequest {
     /// The bot's level (as the new-game form's).
     #[serde(default)]
     pub level: Option<String>,
+    /// The time control wanted (a new game's `clock`; none: untimed):
+    /// only waits for the same one are paired.
+    #[serde(default)]
+    pub clock: Option<serde_json::Value>,
 }
 
 /// What a wait keeps besides its columns (`Waiting::body`).
@@ -66,6 +71,19 @@ pub struct PlayNowRequest {
 struct WaitBody {
     bot_after: Option<u64>,
     level: Option<BotLevel>,
+    /// Its time control (a wait kept before clocks were asked: none).
+    #[serde(default)]
+    clock: TimeControl,
+}
+
+/// A wait's time control, as kept (a body that does not read: none).
+fn clock_of(w: &Waiting) -> TimeControl {
+    serde_json::from_str::<WaitBody>(&w.body).map(|b| b.clock).unwrap_or_default()
+}
+
+/// A time control as a new game's `clock` (none: no clock).
+fn clock_json(clock: TimeControl) -> Option<serde_json::Value> {
+    (clock != TimeControl::None).then(|| serde_json::to_value(clock).ok()).flatten()
 }
 
 /// Where a wait stands.
@@ -186,10 +204,14 @@ impl PlayNow {
                     .ok_or_else(|| ApiError::BadRequest(format!("unknown bot level \"{l}\"")))?,
             ),
         };
+        let clock = match &req.clock {
+            Some(c) => TimeControl::parse(c)?,
+            None => TimeControl::None,
+        };
         let name = sitter_name(who, req.name.as_deref(), &[])?;
         let token = new_token()?;
         let now = now_ms();
-        let body = WaitBody { bot_after: req.bot_after, level };
+        let body = WaitBody { bot_after: req.bot_after, level, clock };
         // A signed-in player's two-player rating; a guest's, a new player's.
         let rating = match &who.account {
             Some((account, _)) => self.ratings.duel_rating(account).await.map_or(DEFAULT_RATING, |(rating, _)| rating),
@@ -409,8 +431,12 @@ impl PlayNow {
             return Ok(self.view(&w).await);
         }
         let mine = now - w.since;
+        let clock = clock_of(&w);
         let other = others.iter().find(|o| {
-            o.id != w.id && !o.same_person(&w) && (o.rating - w.rating).abs() <= rating_window(mine.max(now - o.since))
+            o.id != w.id
+                && !o.same_person(&w)
+                && clock_of(o) == clock
+                && (o.rating - w.rating).abs() <= rating_window(mine.max(now - o.since))
         });
         if let Some(o) = other {
             let names = if name_key(&o.name) == name_key(&w.name) {
@@ -422,7 +448,7 @@ impl PlayNow {
                 Seat::Human { name: names[0].clone(), token_hash: o.token_hash.clone(), remote: true, account: None },
                 Seat::Human { name: names[1].clone(), token_hash: w.token_hash.clone(), remote: true, account: None },
             ];
-            if let Some(game) = self.claim_then_make(&[o.id.clone(), w.id.clone()], seats, &w.address).await? {
+            if let Some(game) = self.claim_then_make(&[o.id.clone(), w.id.clone()], seats, &w.address, clock).await? {
                 tracing::info!(game = %game, "two waiting players paired");
                 let paired = Waiting { game: Some(game), seat: Some(0), ready: true, ..o.clone() };
                 self.tell(&o.id, WaitEvent::Changed(Self::wait_view(&paired, now, false)));
@@ -432,7 +458,7 @@ impl PlayNow {
             return self.as_it_stands(&w.id).await;
         }
         let body: Option<WaitBody> = serde_json::from_str(&w.body).ok();
-        if let Some(WaitBody { bot_after: Some(after), level }) = body {
+        if let Some(WaitBody { bot_after: Some(after), level, .. }) = body {
             if mine >= after as i64 * 1000 {
                 let level = level.unwrap_or(BotLevel::Normal);
                 let bot = BOT_NAMES.iter().find(|b| name_key(b) != name_key(&w.name)).copied().unwrap_or("Aldric");
@@ -440,7 +466,7 @@ impl PlayNow {
                     Seat::Human { name: w.name.clone(), token_hash: w.token_hash.clone(), remote: true, account: None },
                     Seat::Bot { name: bot.to_string(), level },
                 ];
-                if let Some(game) = self.claim_then_make(std::slice::from_ref(&w.id), seats, &w.address).await? {
+                if let Some(game) = self.claim_then_make(std::slice::from_ref(&w.id), seats, &w.address, clock).await? {
                     let w = Waiting { game: Some(game), seat: Some(0), ready: true, ..w };
                     return Ok(Self::wait_view(&w, now, true));
                 }
@@ -460,14 +486,22 @@ impl PlayNow {
     /// and marks them paired into it: the game's id, or `None` if another
     /// pairing claimed one of them first (nothing is made). A game that
     /// cannot be made gives the waits back (they wait on). The game counts
-    /// among those kept for address `owner` (the pairing wait's).
-    async fn claim_then_make(&self, ids: &[String], seats: Vec<Seat>, owner: &str) -> Result<Option<String>, ApiError> {
+    /// among those kept for address `owner` (the pairing wait's), and is
+    /// played on `clock`.
+    async fn claim_then_make(
+        &self,
+        ids: &[String],
+        seats: Vec<Seat>,
+        owner: &str,
+        clock: TimeControl,
+    ) -> Result<Option<String>, ApiError> {
         let claim = format!("claim:{}", new_id()?);
         if !self.repo.pair(ids, &claim, now_ms()).await? {
             return Ok(None);
         }
         let owner = (!owner.is_empty()).then(|| hash_token(owner));
-        let made = self.games.start(seats, Rules::default(), Start { public: true, owner, ..Start::default() }).await;
+        let start = Start { public: true, owner, clock: clock_json(clock), ..Start::default() };
+        let made = self.games.start(seats, Rules::default(), start).await;
         let live = match made {
             Ok(live) => live,
             Err(e) => {
