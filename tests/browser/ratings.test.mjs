@@ -2,7 +2,7 @@
 // two-player game and invites Bob, who opens the link signed in (his seat
 // is linked to his account); the moves are driven over the API to keep it
 // fast; at the end both profiles (#/player/NAME) show the game and the new
-// ratings, with the chart and its table; the leaderboard shows the bots'
+// ratings, with the chart (its axes: ratings and dates) and its table, and the game list filtered (rated, clock, result); the leaderboard shows the bots'
 // fixed ratings. axe finds nothing on the profile and the leaderboard, on
 // a desktop, on a phone (390×844) in dark mode; nothing overflows at 320 px.
 //
@@ -64,6 +64,20 @@ test('a rated game between two people moves both ratings, shown on their profile
       const label = await page.getAttribute('.rating-chart', 'aria-label');
       assert.match(label, /Rating over 1 rated game: from 1500 to \d+/);
       assert.equal(await page.locator('.history-table tbody tr').count(), 1, 'the chart as a table too');
+      // The chart's axes: three ratings on the left, the game's date below.
+      const axis = await page.$$eval('.rating-chart text.axis', (ts) => ts.map((x) => x.textContent));
+      assert.equal(axis.length, 4, `three ratings and a date: ${axis}`);
+      assert.ok(axis.slice(0, 3).every((x) => /^\d+$/.test(x)), `ratings: ${axis}`);
+      assert.equal(axis[3], new Date().toLocaleDateString('en', { day: 'numeric', month: 'short' }), 'today, the game\'s date');
+      // The game list's filters: rated, clock, result.
+      const result = scores[seat] > scores[1 - seat] ? 'won' : scores[seat] < scores[1 - seat] ? 'lost' : 'shared win';
+      for (const [filter, value, kept] of [['rated', 'casual', 0], ['rated', 'rated', 1], ['clock', 'realtime', 0], ['clock', 'none', 1],
+        ['result', result === 'won' ? 'lost' : 'won', 0], ['result', result, 1]]) {
+        await page.selectOption(`[data-filter="${filter}"]`, value);
+        assert.equal(await page.locator('.profile-games li:visible').count(), kept, `${filter} ${value}`);
+        assert.equal(await page.isVisible('.profile-filter-none'), kept === 0, `${filter} ${value}: said when none`);
+        await page.selectOption(`[data-filter="${filter}"]`, 'all');
+      }
       await checkA11y(page, `${name}'s profile`);
     }
     await shot(bob, 'ratings-profile-phone-dark');

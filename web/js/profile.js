@@ -70,18 +70,31 @@ export function playerLink(name) {
   return `#/player/${encodeURIComponent(name)}`;
 }
 
-/** A rating history as an SVG line chart, described in words for screen readers. */
+/** A day as a short date in the page's language ("12 Nov"). */
+function shortDate(ms) {
+  return new Date(ms).toLocaleDateString(lang, { day: 'numeric', month: 'short' });
+}
+
+/** A rating history as an SVG line chart with its axes (ratings on the
+ * left, the games' dates below), described in words for screen readers. */
 function chart(history) {
   if (history.length < 1) return '';
-  const points = [{ r: history[0].before }, ...history.map((h) => ({ r: h.after }))];
+  const points = [{ r: history[0].before, at: history[0].at }, ...history.map((h) => ({ r: h.after, at: h.at }))];
   const rs = points.map((p) => p.r);
-  const lo = Math.min(...rs) - 20;
-  const hi = Math.max(...rs) + 20;
-  const w = 320;
-  const h = 120;
-  const x = (i) => 8 + (i * (w - 16)) / Math.max(1, points.length - 1);
-  const y = (r) => h - 8 - ((r - lo) * (h - 16)) / (hi - lo);
+  const step = 50;
+  const lo = Math.floor((Math.min(...rs) - 10) / step) * step;
+  const hi = Math.max(lo + step, Math.ceil((Math.max(...rs) + 10) / step) * step);
+  const [w, h, left, bottom] = [340, 150, 44, 22];
+  const x = (i) => left + 6 + (i * (w - left - 14)) / Math.max(1, points.length - 1);
+  const y = (r) => h - bottom - ((r - lo) * (h - bottom - 8)) / (hi - lo);
   const path = points.map((p, i) => `${i ? 'L' : 'M'}${x(i).toFixed(1)},${y(p.r).toFixed(1)}`).join(' ');
+  const ticks = [lo, Math.round((lo + hi) / 2), hi];
+  const yAxis = ticks.map((r) => `<line class="grid" x1="${left}" x2="${w - 4}" y1="${y(r).toFixed(1)}" y2="${y(r).toFixed(1)}"/>
+      <text class="axis" x="${left - 6}" y="${(y(r) + 4).toFixed(1)}" text-anchor="end">${ratingText(r)}</text>`).join('');
+  // Dates under the first game, the last and (with room) one between.
+  const shown = [...new Set([1, points.length > 4 ? Math.round(points.length / 2) : 1, points.length - 1])].filter((i) => i < points.length);
+  const anchor = (i) => (i === points.length - 1 ? 'end' : i <= 1 ? 'start' : 'middle');
+  const xAxis = shown.map((i) => `<text class="axis" x="${x(i).toFixed(1)}" y="${h - 6}" text-anchor="${anchor(i)}">${esc(shortDate(points[i].at))}</text>`).join('');
   const label = t('profile-chart', {
     n: history.length,
     first: ratingText(points[0].r),
@@ -90,9 +103,24 @@ function chart(history) {
     high: ratingText(Math.max(...rs)),
   });
   return `<svg class="rating-chart" viewBox="0 0 ${w} ${h}" role="img" aria-label="${esc(label)}">
+      <g aria-hidden="true">${yAxis}<line class="axis-line" x1="${left}" x2="${w - 4}" y1="${h - bottom}" y2="${h - bottom}"/>${xAxis}</g>
       <path d="${path}" fill="none" stroke="currentColor" stroke-width="2"/>
       ${points.map((p, i) => `<circle cx="${x(i).toFixed(1)}" cy="${y(p.r).toFixed(1)}" r="2.5" fill="currentColor"/>`).join('')}
     </svg>`;
+}
+
+/** The game list's filters: (name, choices as [value, message]). */
+const FILTERS = [
+  ['rated', [['all', 'profile-filter-all'], ['rated', 'profile-filter-rated'], ['casual', 'profile-filter-casual']]],
+  ['clock', [['all', 'profile-filter-all'], ['none', 'clock-none'], ['realtime', 'profile-filter-realtime'], ['turn', 'profile-filter-turn']]],
+  ['result', [['all', 'profile-filter-all'], ['won', 'profile-result-won'], ['lost', 'profile-result-lost'], ['shared win', 'profile-result-shared-win'], ['in play', 'profile-result-in-play']]],
+];
+
+/** Whether game `g` passes the filters' values `f`. */
+function passes(g, f) {
+  return (f.rated === 'all' || (f.rated === 'rated') === g.rated)
+    && (f.clock === 'all' || f.clock === (g.clock || 'none'))
+    && (f.result === 'all' || f.result === g.result);
 }
 
 /** A game's result for its player ('won', 'lost', 'shared win', 'in play') in words. */
@@ -149,8 +177,11 @@ export class ProfileScreen {
       const bot = pl.bot ? ` <span class="muted">${esc(t('profile-bot', { level: levelName(pl.bot) }))}</span>` : '';
       return `<span class="${i === g.seat ? 'me' : ''}">${who}${bot} ${count(pl.score)}</span>`;
     }).join(', ');
-    const games = p.games.length ? `<ul class="profile-games">${p.games.map((g) => `
-        <li><span class="result ${g.result.replace(' ', '-')}">${esc(resultWords(g.result))}</span>
+    const games = p.games.length ? `<div class="profile-filters" role="group" aria-label="${esc(t('profile-filters'))}">${FILTERS.map(([name, choices]) => `
+        <label class="opt">${esc(t(`profile-filter-${name}-label`))} <select data-filter="${name}">${choices.map(([v, id]) => `<option value="${esc(v)}">${esc(t(id))}</option>`).join('')}</select></label>`).join('')}</div>
+      <p class="muted profile-filter-none" role="status" hidden>${esc(t('profile-filter-none'))}</p>
+      <ul class="profile-games">${p.games.map((g, i) => `
+        <li data-game="${i}"><span class="result ${g.result.replace(' ', '-')}">${esc(resultWords(g.result))}</span>
           ${g.rated ? `<span class="badge">${esc(t('profile-rated'))}</span>` : ''}
           ${g.rating_after !== undefined ? `<span class="muted">${ratingText(g.rating_before)} → ${ratingText(g.rating_after)}</span>` : ''}
           <span class="players">${players(g)}</span>
@@ -172,5 +203,16 @@ export class ProfileScreen {
         ${p.by_preset.length ? `<h3>${esc(t('profile-by-rules'))}</h3>${table(p.by_preset, (x) => presetWords(x.preset), t('profile-col-rules'))}
           <h3>${esc(t('profile-by-players'))}</h3>${table(p.by_players, (x) => count(x.players), t('profile-col-players'))}` : `<p class="muted">${esc(t('profile-no-finished'))}</p>`}
       </section>`;
+    const selects = [...page.querySelectorAll('[data-filter]')];
+    const filter = () => {
+      const f = Object.fromEntries(selects.map((el) => [el.dataset.filter, el.value]));
+      let shown = 0;
+      for (const li of page.querySelectorAll('.profile-games li')) {
+        li.hidden = !passes(p.games[Number(li.dataset.game)], f);
+        if (!li.hidden) shown += 1;
+      }
+      page.querySelector('.profile-filter-none').hidden = shown > 0;
+    };
+    for (const el of selects) el.addEventListener('change', filter);
   }
 }

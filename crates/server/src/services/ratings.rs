@@ -410,6 +410,7 @@ impl Ratings {
                     "result": result,
                     "rated": g.rated,
                     "preset": g.game.rules.get("preset").and_then(Value::as_str).unwrap_or("standard"),
+                    "clock": g.clock.as_deref().unwrap_or("none"),
                     "players": players,
                     "at": p.at,
                 });

@@ -279,6 +279,9 @@ async fn an_account_s_games_are_those_of_its_seats_most_recently_played_first(st
         store.games.create(&with_seats(g, seats)).await.unwrap();
         store.ratings.link_seat(g, &hash_token(&format!("{g}-0")), "a1", None).await.unwrap();
     }
+    // g1 on a clock: its kind is read with it.
+    let clock = r#"{"rev":1,"control":{"kind":"realtime","minutes":5,"increment":3}}"#;
+    assert!(store.clocks.swap("g1", 0, clock, Some(9)).await.unwrap());
     store.ratings.link_seat("g2", &hash_token("g2-1"), "b1", None).await.unwrap();
     store.ratings.mark_rated("g3", "duel").await.unwrap();
     store.games.append_move("g1", 0, &a_move(), &progress(50)).await.unwrap();
@@ -286,6 +289,8 @@ async fn an_account_s_games_are_those_of_its_seats_most_recently_played_first(st
     let games = store.ratings.account_games("a1", 10).await.unwrap();
     let held: Vec<(&str, u8, bool)> = games.iter().map(|g| (g.game.id.as_str(), g.seat, g.rated)).collect();
     assert_eq!(held, [("g1", 0, false), ("g3", 0, true), ("g2", 0, false)]);
+    let clocks: Vec<Option<&str>> = games.iter().map(|g| g.clock.as_deref()).collect();
+    assert_eq!(clocks, [Some("realtime"), None, None], "made without clocks: none");
     let listed = store.games.list(10).await.unwrap();
     for g in &games {
         assert_eq!(Some(&g.game), listed.iter().find(|l| l.id == g.game.id), "{}: as the games list has it", g.game.id);

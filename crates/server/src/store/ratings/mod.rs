@@ -72,6 +72,9 @@ pub struct AccountGame {
     pub game: GameSummary,
     pub seat: u8,
     pub rated: bool,
+    /// Its time control's kind as stored with its clocks (`realtime`,
+    /// `turn`, `none`; none for a game made before clocks were kept).
+    pub clock: Option<String>,
 }
 
 /// The ratings' tables in SQLite (migration 8).

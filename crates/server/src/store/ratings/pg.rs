@@ -191,7 +191,7 @@ impl RatingRepo for PgRatings {
             .await?
             .query(
                 "SELECT g.id, g.setup, g.seats, g.progress, g.moves, g.created_at, g.public, s.seat,
-                   r.game_id IS NOT NULL
+                   r.game_id IS NOT NULL, g.clock::jsonb -> 'control' ->> 'kind'
                  FROM account_seats s JOIN games g ON g.id = s.game_id
                  LEFT JOIN rated_games r ON r.game_id = g.id
                  WHERE s.account = $1 ORDER BY g.updated_at DESC, g.id, s.seat LIMIT $2",
@@ -209,7 +209,12 @@ impl RatingRepo for PgRatings {
                     r.try_get(5)?,
                     r.try_get(6)?,
                 )?;
-                Ok(AccountGame { game, seat: u8::try_from(r.try_get::<_, i32>(7)?).unwrap_or(0), rated: r.try_get(8)? })
+                Ok(AccountGame {
+                    game,
+                    seat: u8::try_from(r.try_get::<_, i32>(7)?).unwrap_or(0),
+                    rated: r.try_get(8)?,
+                    clock: r.try_get(9)?,
+                })
             })
             .collect()
     }

@@ -203,7 +203,7 @@ impl RatingRepo for SqliteRatings {
                 let conn = db.conn();
                 let mut stmt = conn.prepare(
                     "SELECT g.id, g.setup, g.seats, g.progress, g.moves, g.created_at, g.public, s.seat,
-                   r.game_id IS NOT NULL
+                   r.game_id IS NOT NULL, json_extract(g.clock, '$.control.kind')
                  FROM account_seats s JOIN games g ON g.id = s.game_id
                  LEFT JOIN rated_games r ON r.game_id = g.id
                  WHERE s.account = ?1 ORDER BY g.updated_at DESC, g.id, s.seat LIMIT ?2",
@@ -219,13 +219,14 @@ impl RatingRepo for SqliteRatings {
                         r.get::<_, bool>(6)?,
                         r.get::<_, u8>(7)?,
                         r.get::<_, bool>(8)?,
+                        r.get::<_, Option<String>>(9)?,
                     ))
                 })?;
                 let mut out = Vec::new();
                 for row in rows {
-                    let (id, setup, seats, progress, moves, created_at, public, seat, rated) = row?;
+                    let (id, setup, seats, progress, moves, created_at, public, seat, rated, clock) = row?;
                     let game = summary(id, &setup, &seats, &progress, moves, created_at, public)?;
-                    out.push(AccountGame { game, seat, rated });
+                    out.push(AccountGame { game, seat, rated, clock });
                 }
                 Ok(out)
             })
