@@ -95,6 +95,7 @@ pub fn app_with(state: AppState, conns: Arc<Connections>) -> Router {
             }),
         )
         .route("/api/games", get(games::list_games).post(games::create_game))
+        .route("/api/watch", get(games::watch_games))
         .route("/api/games/{id}", get(games::game_state))
         .route("/api/games/{id}/moves", post(games::post_move))
         .route("/api/games/{id}/record", get(games::download_record))

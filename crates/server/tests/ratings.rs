@@ -696,3 +696,37 @@ async fn a_rated_seat_handed_over_for_being_away_loses() {
     assert!(close(pa["ratings"][0]["rating"].as_f64().unwrap(), 1662.3, 0.2), "Ada wins: {pa}");
     assert!(close(pb["ratings"][0]["rating"].as_f64().unwrap(), 1337.7, 0.2), "Bob loses: {pb}");
 }
+
+/// Issue 46: the games to watch are the public games in play, the highest
+/// rated first; private and finished games are not among them.
+#[tokio::test]
+async fn the_games_to_watch_are_public_games_in_play_highest_rated_first() {
+    let s = server();
+    let (ada, bob) = (sign_up(&s, "Ada").await, sign_up(&s, "Bob").await);
+    // A finished rated duel gives them ratings (one up, one down, or both 1500).
+    let done = rated_duel(&s, &ada, &bob, None).await;
+    let casual = json!({ "seats": [ { "kind": "human" }, { "kind": "bot", "level": "random" } ], "public": true });
+    let (open, _) = create(&s, None, casual).await;
+    let (hidden, _) = create(&s, None, json!({ "seats": [ { "kind": "human" }, { "kind": "human" } ] })).await;
+    let body = json!({ "seats": [ { "kind": "human" }, { "kind": "remote" } ], "rated": true, "public": true });
+    let (rated, tokens) = create(&s, Some(&ada), body).await;
+    link(&s, &bob, &rated, tokens[1].as_deref().unwrap()).await;
+    let (status, v) = send(&s, "GET", "/api/watch", None, None).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let games = v["games"].as_array().unwrap();
+    let ids: Vec<&str> = games.iter().map(|g| g["id"].as_str().unwrap()).collect();
+    assert_eq!(ids[0], rated, "the rated players' game first: {v}");
+    assert!(ids.contains(&open.as_str()), "{v}");
+    assert!(!ids.contains(&hidden.as_str()) && !ids.contains(&done.as_str()), "private or finished: {v}");
+    let first = &games[0];
+    assert_eq!(first["rated"], true);
+    let (ra, rb) = (profile(&s, "Ada").await, profile(&s, "Bob").await);
+    let shown = |p: &Value| p["ratings"][0]["rating"].as_f64().unwrap().round() as i64;
+    assert_eq!(first["ratings"], json!([shown(&ra), shown(&rb)]), "{first}");
+    assert_eq!(first["top"], json!(shown(&ra).max(shown(&rb))));
+    let other = games.iter().find(|g| g["id"] == open.as_str()).unwrap();
+    assert_eq!(
+        (&other["rated"], &other["ratings"], &other["top"]),
+        (&json!(false), &json!([null, null]), &Value::Null)
+    );
+}

@@ -107,6 +107,24 @@ pub(super) async fn list_games(
     Ok(Json(json!({ "games": games.iter().map(view::summary_json).collect::<Vec<_>>() })))
 }
 
+/// The games to watch: the public games in play, the highest rated first
+/// (`services/watchlist.rs`), each as the games list has it with `rated`, its
+/// seats' `ratings` and their `top`.
+pub(super) async fn watch_games(State(app): State<AppState>) -> Result<Json<Value>, ApiError> {
+    let list = app.watch.live().await?;
+    let games: Vec<Value> = list
+        .iter()
+        .map(|w| {
+            let mut v = view::summary_json(&w.game);
+            v["rated"] = w.rated.into();
+            v["ratings"] = json!(w.ratings);
+            v["top"] = json!(w.top);
+            v
+        })
+        .collect();
+    Ok(Json(json!({ "games": games })))
+}
+
 pub(super) async fn create_game(
     State(app): State<AppState>,
     request: axum::http::request::Parts,

@@ -8,6 +8,7 @@
 //! |---|---|---|
 //! | [`Games`] (`games/`) | the games in memory, one lock per game: create, load, play (checked, stored, applied); their clocks | games, clocks, ratings, chat and cluster repositories; quotas |
 //! | [`Bots`] (`bots.rs`) | the bots of games in play, on the bots' worker pool; one server per game (the lease) | games, histories |
+//! | [`Watch`] (`watchlist.rs`) | the public games in play, the highest rated first, read at most every 5 s | games and ratings repositories |
 //! | [`Histories`] (`history.rs`) | who has a history (an account's age and rated games): places and bot time kept for them | accounts and ratings repositories |
 //! | [`Clocks`] (`clocks.rs`) | clocks that run out, seats handed to bots and taken back, "your turn" | games, bots |
 //! | [`Ratings`] (`ratings.rs`) | rated results, profiles, leaderboard, seats linked to accounts | games |
@@ -55,6 +56,7 @@ pub mod ratings;
 pub mod rematch;
 pub mod review;
 pub mod sweeps;
+pub mod watchlist;
 
 pub use self::accounts::Accounts;
 pub use self::bots::Bots;
@@ -72,6 +74,7 @@ pub use self::ratings::Ratings;
 pub use self::rematch::Rematches;
 pub use self::review::Reviews;
 pub use self::sweeps::Sweeps;
+pub use self::watchlist::Watch;
 
 use self::games::live::{Live, Table};
 
@@ -100,6 +103,7 @@ pub struct Services {
     pub cluster: Arc<Cluster>,
     pub sweeps: Arc<Sweeps>,
     pub histories: Arc<Histories>,
+    pub watch: Watch,
     /// Becomes true when the server begins to stop: websockets close.
     stopping: watch::Sender<bool>,
 }
@@ -160,6 +164,7 @@ impl AppState {
             left,
         ));
         let sweeps = Arc::new(Sweeps::new(&store, Arc::clone(&games), &config));
+        let watch = Watch::new(&store);
         games.tell(Arc::new(Followers {
             bots: Arc::downgrade(&bots),
             push: Arc::downgrade(&push),
@@ -184,6 +189,7 @@ impl AppState {
             cluster,
             sweeps,
             histories,
+            watch,
             stopping: watch::channel(false).0,
         }));
         if tokio::runtime::Handle::try_current().is_ok() {
