@@ -90,3 +90,36 @@ for (const [size, device] of [['phone', PHONE], ['laptop', LAPTOP]]) {
     }
   });
 }
+
+test('3. the review\'s banner on a phone wraps: never wider than its box, in each language', async () => {
+  const created = await api('/api/games', postJson({ seats: [{ kind: 'bot', level: 'random' }, { kind: 'bot', level: 'random' }] }));
+  assert.equal(created.status, 201);
+  const { id } = created.body;
+  for (let i = 0; i < 900 && (await api(`/api/games/${id}`)).body.status !== 'finished'; i++) await new Promise((r) => setTimeout(r, 200));
+  for (const [lang, locale] of LANGS) {
+    const { context, close } = await launch({ ...PHONE, locale });
+    try {
+      const page = await context.newPage();
+      const errors = watchErrors(page);
+      await page.goto(`${BASE}/#/replay/${id}`);
+      await page.waitForSelector('.review-panel svg.review-curve', { timeout: 180_000 });
+      // The move with the most lost: the banner says the better one, its longest line.
+      const moves = (await api(`/api/games/${id}/review`)).body.review.moves;
+      const worst = moves.reduce((a, m) => (m.lost > a.lost ? m : a));
+      await page.fill('.turn-input', String(worst.turn));
+      await page.dispatchEvent('.turn-input', 'change');
+      await page.tap('[data-act="show-better"]');
+      await page.waitForSelector('.ghost-tile.advice');
+      const b = await page.$eval('.replay-banner', (e) => {
+        const r = e.getBoundingClientRect();
+        return { text: e.textContent.trim(), scroll: e.scrollWidth, client: e.clientWidth, left: r.left, right: r.right };
+      });
+      assert.ok(b.scroll <= b.client + 1, `${lang}: ${b.scroll} px of text in a ${b.client} px box: "${b.text}"`);
+      assert.ok(b.left >= 0 && b.right <= 390, `${lang}: the banner is on screen (${b.left}–${b.right})`);
+      await shot(page, `layout-03-review-banner-${lang}`);
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
+  }
+});
