@@ -123,3 +123,28 @@ test('3. the review\'s banner on a phone wraps: never wider than its box, in eac
     }
   }
 });
+
+test('4. the lobby\'s "Your table is open" goes once the table\'s game starts', async () => {
+  const browser = await launchBrowser();
+  try {
+    const page = await (await browser.newContext(PHONE)).newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${BASE}/#/lobby`);
+    await page.waitForSelector('.lobby-live:text("Live")');
+    await page.fill('.ot-name', 'Hana');
+    // A bot in the second seat, a third open: the host may start it.
+    await page.selectOption('.ot-seat[data-i="0"] .ot-kind', 'bot');
+    await page.click('.ot-add');
+    await page.click('.ot-go');
+    await page.waitForSelector('.toast:text("Your table is open")');
+    await page.tap('.lobby-table .start');
+    await page.waitForURL(/#\/game\/[a-z0-9]+$/, { timeout: 15_000 });
+    await page.waitForFunction(() => document.querySelector('#app')?.dataset.version !== undefined);
+    const shown = await page.$$eval('.toast', (ts) => ts.filter((t) => !t.classList.contains('out') && getComputedStyle(t).opacity !== '0').map((t) => t.textContent));
+    assert.deepEqual(shown.filter((t) => /table is open/.test(t)), [], 'the table\'s toast is gone in its game');
+    await shot(page, 'layout-04-lobby-game');
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+  }
+});
