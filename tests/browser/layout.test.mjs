@@ -148,3 +148,46 @@ test('4. the lobby\'s "Your table is open" goes once the table\'s game starts', 
     await browser.close();
   }
 });
+
+/** WCAG contrast ratio of two CSS colours "rgb(r, g, b)". */
+function contrastOf(a, b) {
+  const lum = (c) => {
+    const [r, g, bl] = (c.match(/[\d.]+/g) || []).map(Number).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+for (const [size, device] of [['phone', PHONE], ['laptop', LAPTOP]]) {
+  test(`5. dark, ${size}: the black seat's followers are filled and stand out (3:1 or more)`, async () => {
+    const { context, close } = await launch({ ...device, colorScheme: 'dark' });
+    try {
+      // Five seats: the fifth is black.
+      const page = await openGame(context, [{ kind: 'human', name: 'Ada' }, ...[1, 2, 3, 4].map(() => ({ kind: 'bot', level: 'random' }))]);
+      const errors = watchErrors(page);
+      await page.waitForSelector('.player[data-seat="4"]');
+      assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+      const icons = await page.$$eval('.player[data-seat="4"] .meeple-icon:not(.hollow)', (els) => els.filter((e) => e.getBoundingClientRect().width > 0).map((svg) => {
+        // The colour behind: the first ancestor with an opaque background.
+        let bg = 'rgb(0, 0, 0)';
+        for (let e = svg.parentElement; e; e = e.parentElement) {
+          const c = getComputedStyle(e).backgroundColor;
+          const a = (c.match(/[\d.]+/g) || []).map(Number);
+          if (a.length >= 3 && (a[3] ?? 1) >= 1) { bg = c; break; }
+        }
+        return { fill: getComputedStyle(svg.querySelector('path')).fill, bg };
+      }));
+      assert.ok(icons.length >= 1, 'the black seat\'s followers are drawn');
+      for (const { fill, bg } of icons) {
+        assert.notEqual(fill, 'none', 'filled, not hollow');
+        const ratio = contrastOf(fill, bg);
+        assert.ok(ratio >= 3, `a black follower ${fill} on ${bg}: contrast ${ratio.toFixed(2)}`);
+      }
+      await shot(page, `layout-05-dark-black-${size}`);
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
+  });
+}
