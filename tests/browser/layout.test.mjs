@@ -191,3 +191,69 @@ for (const [size, device] of [['phone', PHONE], ['laptop', LAPTOP]]) {
     }
   });
 }
+
+/** A game of Ada (here) and Bruno (invited): Ada's page. */
+async function duel(context) {
+  return openGame(context, [{ kind: 'human', name: 'Ada' }, { kind: 'remote', name: 'Bruno' }]);
+}
+
+test('7. on a phone Resign, Leave and Abort are in the menu drawer, reachable by keyboard; nothing of them above the board', async () => {
+  const { context, close } = await launch(PHONE);
+  try {
+    const page = await duel(context);
+    const errors = watchErrors(page);
+    await page.waitForSelector('.endings-panel [data-act="resign"]', { state: 'attached' });
+    // Closed drawer: above the board the players (and the chat's bar), no endings.
+    const above = await page.evaluate(() => {
+      const top = document.querySelector('.board-wrap').getBoundingClientRect().top;
+      return [...document.querySelectorAll('.sidebar section')].filter((e) => {
+        const r = e.getBoundingClientRect();
+        return r.height > 0 && r.bottom <= top + 1;
+      }).map((e) => `${e.className} (${e.getBoundingClientRect().height.toFixed(0)} px)`);
+    });
+    assert.deepEqual(above.filter((c) => !/^(players-panel|chat-panel)/.test(c)), [], `above the board: ${above.join(', ')}`);
+    assert.equal(await page.locator('.endings-panel [data-act="resign"]').isVisible(), false, 'Resign is not on the game screen itself');
+    // By keyboard: the menu's button, Enter, then Tab reaches Resign in the drawer.
+    await page.focus('.drawer-toggle');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.drawer .endings-panel [data-act="resign"]');
+    assert.equal(await page.getAttribute('.drawer-toggle', 'aria-expanded'), 'true');
+    let reached = false;
+    for (let i = 0; i < 6 && !reached; i++) {
+      await page.keyboard.press('Tab');
+      reached = await page.evaluate(() => !!document.activeElement?.matches('.drawer .endings-panel [data-act="resign"]'));
+    }
+    assert.ok(reached, 'Tab from the drawer\'s top reaches Resign');
+    for (const act of ['resign', 'leave', 'abort']) assert.ok(await page.locator(`.drawer .endings-panel [data-act="${act}"]`).isVisible(), `${act} in the drawer`);
+    // Screen readers: the buttons are in a named region; the menu's button says what it holds.
+    assert.ok(await page.$eval('.drawer .endings-panel', (e) => !!e.getAttribute('aria-label')));
+    assert.match(await page.getAttribute('.drawer-toggle', 'title'), /ending the game/);
+    await checkA11y(page, 'the drawer with the endings (phone)');
+    await shot(page, 'layout-07-drawer-endings');
+    // Enter on Resign asks; Escape closes the dialog and leaves the focus on Resign.
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.ending-dialog');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('.ending-dialog', { state: 'detached' });
+    assert.ok(await page.evaluate(() => document.activeElement?.matches('[data-act="resign"]')));
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('7. on a laptop Resign stays under the move, in view, and the drawer is not needed', async () => {
+  const { context, close } = await launch(LAPTOP);
+  try {
+    const page = await duel(context);
+    const resign = page.locator('.endings-panel [data-act="resign"]');
+    await resign.waitFor();
+    assert.ok(await page.evaluate(() => {
+      const r = document.querySelector('.endings-panel [data-act="resign"]').getBoundingClientRect();
+      return r.bottom <= innerHeight && r.top >= 0 && document.querySelector('.tile-panel').compareDocumentPosition(document.querySelector('.endings-panel')) & Node.DOCUMENT_POSITION_FOLLOWING;
+    }), 'under the move and in view');
+    await shot(page, 'layout-07-laptop');
+  } finally {
+    await close();
+  }
+});
