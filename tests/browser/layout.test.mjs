@@ -192,6 +192,103 @@ for (const [size, device] of [['phone', PHONE], ['laptop', LAPTOP]]) {
   });
 }
 
+/** The engine's word on a move in a position (POST /api/replay): null if legal, else the rule it breaks. */
+async function refusal(record, mv) {
+  const r = await api('/api/replay', postJson({ ...record, moves: [...record.moves, mv] }));
+  return r.status === 200 ? null : (r.body && r.body.rule) || `status ${r.status}`;
+}
+
+/** Whether the engine takes `tile` at (x, y) in some turn (no follower). */
+async function fitsSomeWay(record, tile, x, y) {
+  for (let rot = 0; rot < 4; rot++) if ((await refusal(record, { tile, at: [x, y], rot })) === null) return true;
+  return false;
+}
+
+/**
+ * The cells a practice page lights (`lit`), those of them where the engine
+ * takes the tile in no turn (`wrong`), and the empty cells beside the board
+ * where it does fit but that are not lit (`missed`).
+ */
+async function litCells(page, record, tile) {
+  // This position's board drawn (the start tile and the record's moves), its tile in hand, its cells lit.
+  await page.waitForFunction(([n, tile]) => document.querySelectorAll('.layer-tiles .placed').length === n
+    && document.querySelector('.practice-move .big-tile use')?.getAttribute('href') === `#tile-${tile}`
+    && document.querySelectorAll('.layer-targets .target').length > 0, [record.moves.length + 1, tile]);
+  const lit = await page.$$eval('.layer-targets .target', (ts) => ts.map((t) => `${t.dataset.x},${t.dataset.y}`));
+  const wrong = [];
+  for (const c of lit) if (!(await fitsSomeWay(record, tile, ...c.split(',').map(Number)))) wrong.push(c);
+  const board = (await api('/api/replay', postJson(record))).body.board.map((t) => `${t.at[0]},${t.at[1]}`);
+  const beside = new Set();
+  for (const c of board) {
+    const [x, y] = c.split(',').map(Number);
+    for (const [dx, dy] of [[0, -1], [1, 0], [0, 1], [-1, 0]]) beside.add(`${x + dx},${y + dy}`);
+  }
+  const missed = [];
+  for (const c of beside) if (!board.includes(c) && !lit.includes(c) && (await fitsSomeWay(record, tile, ...c.split(',').map(Number)))) missed.push(c);
+  return { lit, wrong, missed };
+}
+
+test('6. the tutorial and the puzzles light the cells where the tile fits, and only those', async () => {
+  const { lessons } = await staticJson('learn/lessons.json');
+  const { puzzles } = await staticJson('puzzles/puzzles.json');
+  const { context, close } = await launch(LAPTOP);
+  try {
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    const bad = [];
+    const check = (what, { lit, wrong, missed }) => {
+      if (wrong.length) bad.push(`${what}: ${wrong.length} of ${lit.length} lit cells where the tile fits no way (${wrong.join(' ')})`);
+      if (missed.length) bad.push(`${what}: cells where it fits not lit (${missed.join(' ')})`);
+    };
+    // (Through a page without a board: the last position's board is never read for the next.)
+    const open = async (hash) => {
+      await page.goto(`${BASE}/#/learn`);
+      await page.waitForFunction(() => document.querySelector('.lessons li') && !document.querySelector('.layer-tiles'));
+      await page.goto(`${BASE}/${hash}`);
+    };
+    for (const lesson of lessons) {
+      await open(`#/learn/${lesson.key}`);
+      check(`lesson ${lesson.key}`, await litCells(page, lesson.record, lesson.solution.tile));
+    }
+    for (const p of puzzles.slice(0, 4)) {
+      await open(`#/puzzles/${encodeURIComponent(p.id)}`);
+      check(`puzzle ${p.id}`, await litCells(page, p.record, p.tile));
+    }
+    assert.deepEqual(bad, []);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('6. a lesson done on a phone: the whole board in view, not the one tile zoomed', async () => {
+  const { lessons } = await staticJson('learn/lessons.json');
+  const { context, close } = await launch(PHONE);
+  try {
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    for (const key of ['city', 'cloister', 'farm-per-farm']) {
+      const lesson = lessons.find((l) => l.key === key);
+      await page.goto(`${BASE}/#/learn/${key}`);
+      await keyMove(page, lesson.solution);
+      await page.locator('.practice-result .verdict.ok').waitFor();
+      await page.waitForFunction(() => !document.querySelector('.board-host[data-moving]'));
+      await page.evaluate(() => new Promise((r) => setTimeout(r, 350)));
+      const out = await page.evaluate(() => {
+        const wrap = document.querySelector('.board-wrap').getBoundingClientRect();
+        return [...document.querySelectorAll('.layer-tiles .placed')].map((t) => t.getBoundingClientRect())
+          .filter((r) => r.left < wrap.left - 1 || r.right > wrap.right + 1 || r.top < wrap.top - 1 || r.bottom > wrap.bottom + 1).length;
+      });
+      const all = await page.locator('.layer-tiles .placed').count();
+      assert.equal(out, 0, `${key}: ${out} of ${all} tiles out of view after "Well done"`);
+      await shot(page, `layout-06-done-${key}`);
+    }
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
 /** A game of Ada (here) and Bruno (invited): Ada's page. */
 async function duel(context) {
   return openGame(context, [{ kind: 'human', name: 'Ada' }, { kind: 'remote', name: 'Bruno' }]);
