@@ -339,7 +339,7 @@ test('7. on a phone Resign, Leave and Abort are in the menu drawer, reachable by
   }
 });
 
-test('7. on a laptop Resign stays under the move, in view, and the drawer is not needed', async () => {
+test('7. on a laptop (and from 481 px) Resign stays under the move, in view; below 481 px it moves to the drawer and back', async () => {
   const { context, close } = await launch(LAPTOP);
   try {
     const page = await duel(context);
@@ -350,6 +350,23 @@ test('7. on a laptop Resign stays under the move, in view, and the drawer is not
       return r.bottom <= innerHeight && r.top >= 0 && document.querySelector('.tile-panel').compareDocumentPosition(document.querySelector('.endings-panel')) & Node.DOCUMENT_POSITION_FOLLOWING;
     }), 'under the move and in view');
     await shot(page, 'layout-07-laptop');
+    // Between a phone and a laptop (481–820 px: the panels under the board, no drawer): under the board.
+    for (const width of [600, 481]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.waitForFunction(() => document.querySelector('.tile-panel').nextElementSibling?.classList.contains('endings-panel'));
+      const { board, endings } = await page.evaluate(() => ({
+        board: document.querySelector('.board-wrap').getBoundingClientRect().bottom,
+        endings: document.querySelector('.endings-panel').getBoundingClientRect().top,
+      }));
+      assert.ok(endings >= board - 1, `${width} px: the endings (at ${endings.toFixed(0)}) under the board (to ${board.toFixed(0)})`);
+      assert.ok(await resign.isVisible(), `${width} px: Resign shown`);
+    }
+    // Narrowed to a phone's width, they go into the drawer; widened again, back under the move.
+    await page.setViewportSize({ width: 480, height: 900 });
+    await page.waitForSelector('.drawer .endings-panel', { state: 'attached' });
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await page.waitForFunction(() => document.querySelector('.tile-panel').nextElementSibling?.classList.contains('endings-panel'));
+    assert.ok(await resign.isVisible());
   } finally {
     await close();
   }
