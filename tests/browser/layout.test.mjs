@@ -192,10 +192,20 @@ for (const [size, device] of [['phone', PHONE], ['laptop', LAPTOP]]) {
   });
 }
 
+/** POST /api/replay of `record`, waiting out the server's rate limit (these checks ask it hundreds of times). */
+async function replay(record) {
+  for (;;) {
+    const r = await api('/api/replay', postJson(record));
+    if (r.status !== 429) return r;
+    await new Promise((res) => setTimeout(res, 250));
+  }
+}
+
 /** The engine's word on a move in a position (POST /api/replay): null if legal, else the rule it breaks. */
 async function refusal(record, mv) {
-  const r = await api('/api/replay', postJson({ ...record, moves: [...record.moves, mv] }));
-  return r.status === 200 ? null : (r.body && r.body.rule) || `status ${r.status}`;
+  const r = await replay({ ...record, moves: [...record.moves, mv] });
+  assert.ok(r.status === 200 || r.status === 400, `the replay answers: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.status === 200 ? null : (r.body && r.body.rule) || 'other';
 }
 
 /** Whether the engine takes `tile` at (x, y) in some turn (no follower). */
@@ -217,7 +227,7 @@ async function litCells(page, record, tile) {
   const lit = await page.$$eval('.layer-targets .target', (ts) => ts.map((t) => `${t.dataset.x},${t.dataset.y}`));
   const wrong = [];
   for (const c of lit) if (!(await fitsSomeWay(record, tile, ...c.split(',').map(Number)))) wrong.push(c);
-  const board = (await api('/api/replay', postJson(record))).body.board.map((t) => `${t.at[0]},${t.at[1]}`);
+  const board = (await replay(record)).body.board.map((t) => `${t.at[0]},${t.at[1]}`);
   const beside = new Set();
   for (const c of board) {
     const [x, y] = c.split(',').map(Number);
