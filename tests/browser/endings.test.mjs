@@ -1,6 +1,7 @@
 // Resigning and aborting in a real Chromium (docs/web.md, "Resigning,
 // aborting and leaving"), two people on two devices (browser contexts) at
-// phone size (390×844, touch) and on a desktop (1366×768):
+// phone size (390×844, touch; the buttons in the game's menu drawer) and
+// on a desktop (1366×768):
 //  * a game between Ada and Bruno: Ada's Resign button opens its dialog by
 //    Enter, Escape closes it and the focus is back on the button; axe finds
 //    nothing with the dialog open; Cancel leaves the game as it was; then
@@ -52,6 +53,15 @@ const overflow = (page) => page.evaluate(() => document.documentElement.scrollWi
 
 const dialog = (page) => page.locator('.ending-dialog[role="dialog"]');
 
+/** On a phone the endings are in the game's menu drawer: opens it (as its person would, a tap). */
+async function showEndings(page, touch) {
+  await page.locator('.endings-panel [data-act]').first().waitFor({ state: 'attached' });
+  if (touch) {
+    await page.tap('.drawer-toggle');
+    await page.waitForSelector('.drawer .endings-panel [data-act]');
+  }
+}
+
 for (const [size, device] of [['phone', PHONE], ['desktop', DESKTOP]]) {
   const touch = size === 'phone';
 
@@ -60,6 +70,7 @@ for (const [size, device] of [['phone', PHONE], ['desktop', DESKTOP]]) {
     try {
       const { id, tokens, ada, bruno } = await twoPeople(browser, device);
       const errors = [...watchErrors(ada), ...watchErrors(bruno)];
+      await showEndings(ada, touch);
       const resign = ada.locator('.clock-panel [data-act="resign"][data-seat="0"]');
       await resign.waitFor();
       assert.equal(await ada.locator('.clock-panel [data-act="resign"]').count(), 1, 'one seat here: one Resign button');
@@ -129,6 +140,7 @@ for (const [size, device] of [['phone', PHONE], ['desktop', DESKTOP]]) {
     try {
       const { id, ada, bruno } = await twoPeople(browser, device);
       const errors = [...watchErrors(ada), ...watchErrors(bruno)];
+      await showEndings(bruno, touch);
       const abort = bruno.locator('.clock-panel [data-act="abort"]');
       await abort.waitFor();
       await press(abort, touch);

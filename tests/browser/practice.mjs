@@ -20,20 +20,51 @@ const chosen = (page) => page.evaluate(() => {
 /** The key of a move's follower choice, as the page names it. */
 const actionKey = (mv) => (mv.recall ? 'recall' : mv.abbot ? `abbot:${mv.abbot}` : mv.meeple ? `meeple:${mv.meeple}` : '');
 
-/** Makes `mv` by keyboard alone: arrows to its cell, R to its rotation, F to its follower. */
-export async function keyMove(page, mv) {
-  await page.waitForSelector('.practice-move .big-tile');
-  for (let i = 0; i < 40; i++) {
+const ARROWS = ['ArrowRight', 'ArrowDown', 'ArrowLeft', 'ArrowUp'];
+
+/** The cell the tile lies on ("x,y"), '' for none. */
+const cellOf = async (page) => (await chosen(page)).placed.split(',').slice(0, 2).join(',');
+
+/**
+ * Brings the tile to `at` by the arrows. First straight towards it; when
+ * that wanders (an arrow goes to the nearest lit cell that way, which may
+ * lie past the one wanted), the shortest sequence of arrows from no tile
+ * placed, tried breadth first (Escape takes the tile back between tries).
+ */
+async function arrowsTo(page, at) {
+  const want = `${at[0]},${at[1]}`;
+  for (let i = 0; i < 12; i++) {
     const { placed } = await chosen(page);
     const [x, y] = placed ? placed.split(',').map(Number) : [0, 0];
-    if (placed && x === mv.at[0] && y === mv.at[1]) break;
+    if (placed && x === at[0] && y === at[1]) return;
     const keys = [];
-    if (x !== mv.at[0]) keys.push(mv.at[0] > x ? 'ArrowRight' : 'ArrowLeft');
-    if (y !== mv.at[1]) keys.push(mv.at[1] > y ? 'ArrowDown' : 'ArrowUp');
+    if (x !== at[0]) keys.push(at[0] > x ? 'ArrowRight' : 'ArrowLeft');
+    if (y !== at[1]) keys.push(at[1] > y ? 'ArrowDown' : 'ArrowUp');
     if (!placed && !keys.length) keys.push('ArrowRight');
     // Try the first direction; if it leads nowhere new, the other.
     await page.keyboard.press(keys[i % keys.length] || keys[0]);
   }
+  const unplace = async () => {
+    for (let i = 0; i < 4 && (await chosen(page)).placed; i++) await page.keyboard.press('Escape');
+  };
+  const seen = new Set(['']);
+  const queue = [[]];
+  while (queue.length) {
+    const path = queue.shift();
+    for (const key of ARROWS) {
+      await unplace();
+      for (const k of [...path, key]) await page.keyboard.press(k);
+      const cell = await cellOf(page);
+      if (cell === want) return;
+      if (!seen.has(cell)) { seen.add(cell); queue.push([...path, key]); }
+    }
+  }
+}
+
+/** Makes `mv` by keyboard alone: arrows to its cell, R to its rotation, F to its follower. */
+export async function keyMove(page, mv) {
+  await page.waitForSelector('.practice-move .big-tile');
+  await arrowsTo(page, mv.at);
   let { placed } = await chosen(page);
   assert.equal(placed.split(',').slice(0, 2).join(','), `${mv.at[0]},${mv.at[1]}`, 'the arrows reach the cell');
   for (let i = 0; i < 4 && Number(placed.split(',')[2]) !== mv.rot; i++) {

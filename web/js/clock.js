@@ -65,6 +65,9 @@ export function clockLogHtml(s) {
   return `<div class="log-turn clock-log"><ul>${events.map((e) => `<li class="clock-event">${esc(t('clock-log-move', { n: e.turn }))}: ${esc(eventText(e, s.players))}</li>`).join('')}</ul></div>`;
 }
 
+/** The phone's layout (style.css, "Phones"): the game's drawer holds the log, the links and the endings. */
+const PHONE = window.matchMedia('(max-width: 480px)');
+
 export class Clocks {
   /**
    * `root`: the game screen; `say`: words for screen readers; `tokens`:
@@ -87,15 +90,23 @@ export class Clocks {
     if (players) players.after(this.panel);
     this.panel.addEventListener('click', (e) => this.onClick(e));
     // Resign, leave, abort: under the move's panel, so that they never push
-    // Confirm below the fold.
+    // Confirm below the fold; on a phone in the game's menu drawer (the
+    // screen's strip above the board is for the players).
     this.endPanel = document.createElement('section');
     this.endPanel.className = 'clock-panel endings-panel hidden';
     this.endPanel.setAttribute('aria-label', t('end-panel'));
-    (root.querySelector('.tile-panel') || this.panel).after(this.endPanel);
     this.endPanel.addEventListener('click', (e) => this.onClick(e));
+    this.placeEndPanel = () => {
+      const head = root.querySelector('.drawer-head');
+      if (PHONE.matches && head) head.after(this.endPanel);
+      else (root.querySelector('.tile-panel') || this.panel).after(this.endPanel);
+    };
+    this.placeEndPanel();
+    PHONE.addEventListener('change', this.placeEndPanel);
   }
 
   destroy() {
+    PHONE.removeEventListener('change', this.placeEndPanel);
     clearInterval(this.timer);
     document.querySelector('.ending-overlay')?.remove();
   }

@@ -15,7 +15,7 @@ export function $$(sel, root = document) {
   return [...root.querySelectorAll(sel)];
 }
 
-/** A short-lived message at the bottom of the screen. */
+/** A short-lived message at the bottom of the screen: its element (for `dismissToast`). */
 export function toast(text, kind = 'info', ms = 3200) {
   let box = document.querySelector('.toasts');
   if (!box) {
@@ -33,14 +33,19 @@ export function toast(text, kind = 'info', ms = 3200) {
   box.appendChild(el);
   setTimeout(() => el.classList.add('out'), ms);
   setTimeout(() => el.remove(), ms + 400);
+  return el;
+}
+
+/** Lets a toast go at once (what it said no longer holds). */
+export function dismissToast(el) {
+  if (!el || !el.isConnected || el.classList.contains('out')) return;
+  el.classList.add('out');
+  setTimeout(() => el.remove(), 400);
 }
 
 /** Lets the toasts on screen go at once (a dialog opening over them). */
 export function dismissToasts() {
-  for (const el of document.querySelectorAll('.toasts .toast:not(.out)')) {
-    el.classList.add('out');
-    setTimeout(() => el.remove(), 400);
-  }
+  for (const el of document.querySelectorAll('.toasts .toast:not(.out)')) dismissToast(el);
 }
 
 /** "3 min ago" for a Unix time in milliseconds. */

@@ -110,7 +110,7 @@ export class GameScreen {
           <section class="tile-panel" aria-label="${esc(t('game-your-move'))}"></section>
           <section class="chat-panel" aria-labelledby="chat-title"></section>
           <div class="drawer" id="game-drawer">
-            <div class="drawer-head"><h2>${esc(t('game-log-and-tiles'))}</h2><button class="btn drawer-close">${esc(t('game-back-to-board'))}</button></div>
+            <div class="drawer-head"><h2>${esc(t('game-menu-title'))}</h2><button class="btn drawer-close">${esc(t('game-back-to-board'))}</button></div>
             <section class="bag-panel"></section>
             <section class="log-panel"><h3 id="log-title">${esc(t('game-log'))}</h3><div class="log" tabindex="0" role="log" aria-labelledby="log-title"></div></section>
             <section class="game-links"></section>

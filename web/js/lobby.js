@@ -9,7 +9,7 @@
 
 import { ApiError, addTokens, lastName, rememberName, request } from './api.js';
 import { clockOfChoice, clockOptions } from './clock.js';
-import { esc, toast } from './dom.js';
+import { dismissToast, esc, toast } from './dom.js';
 import { errorText, has, intl, lang, t } from './i18n.js';
 import { headlineOf } from './rules.js';
 
@@ -81,6 +81,8 @@ export class LobbyScreen {
     this.asked = new Map(); // ref → { resolve, reject }
     this.nextRef = 1;
     this.otherSeats = [{ kind: 'open' }];
+    // "Your table is open", "You sat down": true while the table waits, let go when it starts or closes.
+    this.tableToasts = new Set();
     this.render();
     this.showAccountName();
     this.connect();
@@ -88,10 +90,17 @@ export class LobbyScreen {
 
   destroy() {
     this.closed = true;
+    this.dropTableToasts();
     clearTimeout(this.reconnectTimer);
     if (this.wait) clearInterval(this.wait.timer);
     // Closing the socket lets go of what it holds: the page's open tables close, its wait ends.
     if (this.ws) this.ws.close();
+  }
+
+  /** Lets the toasts about a table waiting go (its game started, or it closed). */
+  dropTableToasts() {
+    for (const el of this.tableToasts) dismissToast(el);
+    this.tableToasts.clear();
   }
 
   /** Signed in, a person sits under their account's name: the name fields show it, not to be changed. */
@@ -226,6 +235,7 @@ export class LobbyScreen {
         this.tables.delete(m.id);
         if (loadSeats()[m.id]) {
           dropSeat(m.id);
+          this.dropTableToasts();
           toast(t('lobby-your-table-gone'));
         }
         this.renderTables();
@@ -305,6 +315,7 @@ export class LobbyScreen {
       if (mine && tb.state === 'started' && tb.game) {
         addTokens(tb.game, [mine.token]);
         dropSeat(tb.id);
+        this.dropTableToasts();
         location.hash = `#/game/${tb.game}`;
         return;
       }
@@ -362,7 +373,7 @@ export class LobbyScreen {
         if (name) rememberName(name);
         const r = await this.ask({ type: 'sit', table: id, seat: Number(btn.dataset.seat), ...(name ? { name } : {}) });
         keepSeat(id, r.seat, r.token, false);
-        toast(t('lobby-sat-down'));
+        this.tableToasts.add(toast(t('lobby-sat-down')));
         this.tables.set(r.table.id, r.table);
         this.renderTables();
       } else if (btn.classList.contains('stand') && mine) {
@@ -397,7 +408,7 @@ export class LobbyScreen {
       keepSeat(r.table.id, r.seat, r.token, true);
       this.tables.set(r.table.id, r.table);
       this.renderTables();
-      toast(t('lobby-table-opened'));
+      this.tableToasts.add(toast(t('lobby-table-opened')));
       this.root.querySelector(`.lobby-table[data-id="${r.table.id}"] .start`)?.focus();
     } catch (err) {
       toast(errorText(err), 'error', 5000);

@@ -80,6 +80,6 @@ export function meepleIcon(color, { size = 18, hollow = false, role = 'knight', 
   const stroke = hollow ? 'currentColor' : c.edge;
   const mark = marked && !hollow
     ? `<g transform="translate(33 33) scale(.34)"><path d="${markPath(color)}" fill="${c.edge}" stroke="rgba(255,255,255,.85)" stroke-width="10" stroke-linejoin="round"/></g>` : '';
-  return `<svg class="meeple-icon${hollow ? ' hollow' : ''}"${hollow ? ' style="color: var(--muted); opacity: .75"' : ''} viewBox="-4 -4 108 108" width="${size}" height="${size}" aria-hidden="true">
+  return `<svg class="meeple-icon${hollow ? ' hollow' : ''}" data-color="${PLAYER_COLORS[color] ? color : 'yellow'}"${hollow ? ' style="color: var(--muted); opacity: .75"' : ''} viewBox="-4 -4 108 108" width="${size}" height="${size}" aria-hidden="true">
     <path d="${shape}" fill="${fill}" stroke="${stroke}" stroke-width="7" stroke-linejoin="round"/>${mark}</svg>`;
 }

@@ -194,15 +194,17 @@ export class Practice {
     this.draw();
   }
 
-  /** Empty cells beside the board: where a tile may go (the engine says whether it fits). */
+  /**
+   * The cells where the tile fits in some rotation (the engine's list,
+   * `legal` of POST /api/replay), each with the rotations that fit: [{x, y, rots}].
+   */
   cells() {
-    const taken = new Set(this.base.board.map((t) => `${t.at[0]},${t.at[1]}`));
     const out = new Map();
-    for (const t of this.base.board) {
-      for (const [dx, dy] of [[0, -1], [1, 0], [0, 1], [-1, 0]]) {
-        const x = t.at[0] + dx, y = t.at[1] + dy, k = `${x},${y}`;
-        if (!taken.has(k)) out.set(k, { x, y });
-      }
+    for (const p of this.base.legal || []) {
+      if (p.tile !== this.spec.tile) continue;
+      const k = `${p.at[0]},${p.at[1]}`;
+      if (!out.has(k)) out.set(k, { x: p.at[0], y: p.at[1], rots: [] });
+      if (!out.get(k).rots.includes(p.rot)) out.get(k).rots.push(p.rot);
     }
     return [...out.values()];
   }
@@ -235,8 +237,9 @@ export class Practice {
     if (this.outcome && this.outcome.replay) {
       this.board.clearInteraction();
     } else {
+      // Lit: where the tile fits, brighter where it fits as it is turned now (as in a game).
       this.board.setTargets(this.cells().filter((c) => !placed || c.x !== placed.x || c.y !== placed.y)
-        .map((c) => ({ ...c, now: false })), color);
+        .map((c) => ({ x: c.x, y: c.y, now: c.rots.includes(this.sel.rot) })), color);
       if (placed) {
         this.board.setGhost({ tile: this.spec.tile, ...placed, solid: true, color });
         this.board.setSpots(this.choices().filter((c) => c.spot && (!action || action.key !== c.key)).map((c) => ({
@@ -409,6 +412,10 @@ export class Practice {
     const verdict = this.spec.check(replay, mv, this);
     this.outcome = { ...verdict, replay };
     this.board.setTiles(replay.board, { at: mv.at, color: this.me.color });
+    // The verdict speaks of the board (the city closed, the farm, what
+    // scored): the whole of it in view, however close the tile was looked at.
+    this.board.follow = true;
+    this.board.fit(true);
     this.draw();
     const scored = moveEvents(replay, this.spec.final !== false).filter((e) => e.type === 'score' || e.type === 'recall')
       .map((e) => `<li>${esc(listWords(e.to.map((s) => replay.players[s].name)))} +${esc(scoredWords(e))}</li>`).join('');

@@ -229,6 +229,24 @@ pub fn rules_json(rules: &Rules) -> Value {
 /// # Errors
 /// The record does not replay (the engine's message says which move and why).
 pub fn replay_json(record: &Record) -> Result<Value, ReplayError> {
+    Ok(replayed(record)?.0)
+}
+
+/// A record the client sent replayed (`POST /api/replay`: a lesson's or a
+/// puzzle's position), with `legal`: the placements of the player to move,
+/// as a game's state lists them (empty once the game is over). The record
+/// is the sender's own, so its next tile is no secret; a stored game's
+/// replay (`replay_json`) never lists them.
+///
+/// # Errors
+/// The record does not replay (the engine's message says which move and why).
+pub fn practice_json(record: &Record) -> Result<Value, ReplayError> {
+    let (mut replay, game) = replayed(record)?;
+    replay["legal"] = serde_json::to_value(state::legal_placements(&game)).unwrap_or(Value::Null);
+    Ok(replay)
+}
+
+fn replayed(record: &Record) -> Result<(Value, Game), ReplayError> {
     let mut replay = carcassonne::record::Replayer::new(record.setup()?)?;
     let mut steps = vec![step_json(replay.game(), 0)];
     for m in &record.moves {
@@ -246,7 +264,7 @@ pub fn replay_json(record: &Record) -> Result<Value, ReplayError> {
         .enumerate()
         .map(|(i, name)| json!({ "seat": i, "name": name, "color": COLORS[i % COLORS.len()] }))
         .collect();
-    Ok(json!({
+    let value = json!({
         "players": players,
         "rules": rules_to_json(game.rules()),
         "rules_text": game.rules().to_string(),
@@ -257,7 +275,8 @@ pub fn replay_json(record: &Record) -> Result<Value, ReplayError> {
         "winners": game.winners().iter().map(|p| p.0).collect::<Vec<_>>(),
         "score_history": score_history(&game),
         "breakdown": breakdown(&game),
-    }))
+    });
+    Ok((value, game))
 }
 
 /// The table after a move: followers, scores, supply and the move's events

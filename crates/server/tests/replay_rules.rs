@@ -123,3 +123,41 @@ async fn an_illegal_move_in_play_carries_its_facts() {
     }
     panic!("ten first tiles fit every way at every cell");
 }
+
+/// The placements (tile, cell, turn) of a list of moves, as JSON, sorted and once each.
+fn placements(moves: impl Iterator<Item = Value>) -> Vec<String> {
+    let mut out: Vec<String> = moves.map(|m| serde_json::json!([m["tile"], m["at"], m["rot"]]).to_string()).collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+#[tokio::test]
+async fn a_replayed_position_lists_where_the_tile_to_play_fits() {
+    // (The tutorial and the puzzles light only those cells.)
+    let (app, _) = test_app();
+    let names = ["Ada".to_string(), "Bob".to_string()];
+    for (seed, rules) in [(3, Rules::default()), (5, Rules { river: true, abbot: true, ..Rules::default() })] {
+        let mut game = Game::new(Setup::standard(rules, 2, seed)).unwrap();
+        for turn in 0..6 {
+            let (status, v) =
+                call(&app, "POST", "/api/replay", Some(&Record::from_game(&game, &names).to_json())).await;
+            assert_eq!(status, StatusCode::OK, "{v}");
+            let listed = placements(v["legal"].as_array().expect("a list").iter().cloned());
+            let engine =
+                placements(game.legal_moves().iter().map(|m| serde_json::to_value(RecordMove::from_move(m)).unwrap()));
+            assert!(!engine.is_empty());
+            assert_eq!(listed, engine, "seed {seed}, turn {turn}");
+            let moves = game.legal_moves();
+            game.play(&moves[turn % moves.len()]).unwrap();
+        }
+    }
+    // A game over: nothing to place.
+    let mut game = Game::new(Setup::standard(Rules::default(), 2, 1)).unwrap();
+    while !game.is_over() {
+        let mv = game.legal_moves()[0];
+        game.play(&mv).unwrap();
+    }
+    let (status, v) = call(&app, "POST", "/api/replay", Some(&Record::from_game(&game, &names).to_json())).await;
+    assert_eq!((status, v["legal"].as_array().map(Vec::len)), (StatusCode::OK, Some(0)), "{v}");
+}

@@ -230,6 +230,6 @@ pub(super) async fn replay_record(body: Result<Bytes, BytesRejection>) -> Result
     if record.moves.len() > carcassonne::MAX_TILES {
         return Err(ApiError::BadRequest("the record has more moves than a game can hold".into()));
     }
-    let replay = view::replay_json(&record).map_err(ApiError::Replay)?;
+    let replay = view::practice_json(&record).map_err(ApiError::Replay)?;
     Ok(Json(replay))
 }
