@@ -758,6 +758,14 @@ error-cannot_end = Die Partie kann hier nicht beendet werden: keinem Platz ist g
 ## Lobby
 nav-lobby = Lobby
 nav-lobby-short = Lobby
+nav-watch = Zuschauen
+nav-watch-short = Zuschauen
+watch-title = Partien zum Zuschauen
+watch-page-title = Partien zum Zuschauen — Carcassonne
+watch-about = Öffentliche laufende Partien, die der bestbewerteten Spieler zuerst, mit der Wertung jedes Spielers. Partien aus der Lobby und „Sofort spielen“ sind auch dabei.
+watch-none = Gerade läuft keine öffentliche Partie.
+home-watch-all = Alle Partien zum Zuschauen
+lobby-watch = Laufende Partien zum Zuschauen
 home-lobby-link = Online gegen Menschen spielen: die Lobby
 
 ## Errors (lobby)

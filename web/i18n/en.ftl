@@ -775,6 +775,14 @@ error-cannot_end = The game cannot be ended here: no seat has just run out of ti
 ## Lobby
 nav-lobby = Lobby
 nav-lobby-short = Lobby
+nav-watch = Watch
+nav-watch-short = Watch
+watch-title = Games to watch
+watch-page-title = Games to watch — Carcassonne
+watch-about = Public games in play, the highest rated players' first, with each player's rating. Lobby and Play now games are here too.
+watch-none = No public game is in play right now.
+home-watch-all = All games to watch
+lobby-watch = Games in play, to watch
 home-lobby-link = Play people online: the lobby
 
 ## Errors (lobby)

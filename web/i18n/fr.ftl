@@ -773,6 +773,14 @@ error-cannot_end = La partie ne peut pas être terminée ici : aucune place n’
 ## Lobby
 nav-lobby = Salon
 nav-lobby-short = Salon
+nav-watch = Regarder
+nav-watch-short = Regarder
+watch-title = Parties à regarder
+watch-page-title = Parties à regarder — Carcassonne
+watch-about = Les parties publiques en cours, celles des joueurs les mieux classés d’abord, avec le classement de chaque joueur. Les parties du salon et de « Jouer maintenant » y sont aussi.
+watch-none = Aucune partie publique n’est en cours.
+home-watch-all = Toutes les parties à regarder
+lobby-watch = Parties en cours, à regarder
 home-lobby-link = Jouer en ligne contre des personnes : le salon
 
 ## Errors (lobby)

@@ -90,6 +90,11 @@ async function route() {
     show(() => new ProfileScreen(main, decodeURIComponent(parts[1])));
     return;
   }
+  if (parts[0] === 'watch') {
+    const { WatchScreen } = await import('./watch.js');
+    show(() => new WatchScreen(main));
+    return;
+  }
   if (parts[0] === 'leaderboard') {
     const { LeaderboardScreen } = await import('./leaderboard.js');
     show(() => new LeaderboardScreen(main));

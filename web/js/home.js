@@ -78,6 +78,7 @@ export class HomeScreen {
           <section class="card public-games-card" hidden>
             <h2>${esc(t('home-public-games'))}</h2>
             <div class="public-games-list"></div>
+            <p><a href="#/watch">${esc(t('home-watch-all'))}</a></p>
           </section>
           <section class="card saved-card">
             <h2>${esc(t('home-saved-rules'))}</h2>
@@ -319,15 +320,17 @@ export class HomeScreen {
   }
 }
 
-function gameRow(g) {
+/** A games-list row (also the Watch page's, whose games say each seat's `ratings`, its account's name `player`, and whether `rated`). */
+export function gameRow(g) {
+  const rating = (p) => (g.ratings?.[p.seat] != null ? ` <small class="grating">(${g.ratings[p.seat]})</small>` : '');
   const players = g.players.map((p) => `<span class="gp${g.winners.includes(p.seat) ? ' won' : ''}" style="--pc:${colorOf(p.color).fill}">
-      ${markIcon(p.color, 12)}${esc(p.name)}${p.kind === 'bot' ? ` <small>${esc(t('game-row-bot'))}</small>` : ''} <b>${p.score}</b></span>`).join('');
+      ${markIcon(p.color, 12)}${esc(p.player || p.name)}${rating(p)}${p.kind === 'bot' ? ` <small>${esc(t('game-row-bot'))}</small>` : ''} <b>${p.score}</b></span>`).join('');
   const status = g.status === 'finished'
     ? `<span class="status done">${esc(t('game-row-finished', { turns: g.moves }))}</span>`
     : g.status === 'aborted' ? `<span class="status done">${esc(t('game-row-aborted'))}</span>`
     : `<span class="status live">${esc(t('game-row-turn', { n: g.moves + 1 }))}${g.to_move != null ? ` · ${esc(t('game-row-to-play', { name: g.players[g.to_move].name }))}` : ''}</span>`;
   return `<tr data-id="${g.id}">
-    <td class="gplayers">${players}<div class="gmeta">${status} · ${ago(g.updated_at)}${g.rules_code ? ` · <a href="#/rules/${esc(g.rules_code)}">${esc(rulesTitle(g.rules))}</a>` : ''}</div></td>
+    <td class="gplayers">${players}<div class="gmeta">${g.rated ? `<span class="badge">${esc(t('profile-rated'))}</span> ` : ''}${status} · ${ago(g.updated_at)}${g.rules_code ? ` · <a href="#/rules/${esc(g.rules_code)}">${esc(rulesTitle(g.rules))}</a>` : ''}</div></td>
     <td class="gactions">
       ${gameLinkButton(g)}
       <a class="btn small" href="#/replay/${g.id}">${esc(t('game-row-replay'))}</a>

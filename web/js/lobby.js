@@ -127,6 +127,7 @@ export class LobbyScreen {
     this.root.innerHTML = `
       <div class="lobby">
         <h1>${esc(t('lobby-title'))}</h1>
+        <p><a href="#/watch">${esc(t('lobby-watch'))}</a></p>
         <div class="lobby-grid">
           <section class="card play-now" aria-labelledby="play-now-title">
             <h2 id="play-now-title">${esc(t('lobby-play-now'))}</h2>

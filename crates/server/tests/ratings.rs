@@ -724,6 +724,7 @@ async fn the_games_to_watch_are_public_games_in_play_highest_rated_first() {
     let shown = |p: &Value| p["ratings"][0]["rating"].as_f64().unwrap().round() as i64;
     assert_eq!(first["ratings"], json!([shown(&ra), shown(&rb)]), "{first}");
     assert_eq!(first["top"], json!(shown(&ra).max(shown(&rb))));
+    assert_eq!((&first["players"][0]["player"], &first["players"][1]["player"]), (&json!("Ada"), &json!("Bob")));
     let other = games.iter().find(|g| g["id"] == open.as_str()).unwrap();
     assert_eq!(
         (&other["rated"], &other["ratings"], &other["top"]),

@@ -109,7 +109,7 @@ pub(super) async fn list_games(
 
 /// The games to watch: the public games in play, the highest rated first
 /// (`services/watchlist.rs`), each as the games list has it with `rated`, its
-/// seats' `ratings` and their `top`.
+/// seats' `ratings` and their `top`, and each account's seat its `player`.
 pub(super) async fn watch_games(State(app): State<AppState>) -> Result<Json<Value>, ApiError> {
     let list = app.watch.live().await?;
     let games: Vec<Value> = list
@@ -119,6 +119,11 @@ pub(super) async fn watch_games(State(app): State<AppState>) -> Result<Json<Valu
             v["rated"] = w.rated.into();
             v["ratings"] = json!(w.ratings);
             v["top"] = json!(w.top);
+            for (p, name) in v["players"].as_array_mut().into_iter().flatten().zip(&w.players) {
+                if let Some(name) = name {
+                    p["player"] = name.clone().into();
+                }
+            }
             v
         })
         .collect();

@@ -31,6 +31,8 @@ pub struct Watched {
     pub ratings: Vec<Option<i64>>,
     /// The highest of them.
     pub top: Option<i64>,
+    /// Each seat's account's name (none for a bot or a guest).
+    pub players: Vec<Option<String>>,
 }
 
 pub struct Watch {
@@ -90,10 +92,16 @@ impl Watch {
             }
             let top = ratings.iter().flatten().max().copied();
             let rated = self.ratings.rated(&g.id).await?.is_some();
-            listed.push(Watched { game: g, rated, ratings, top });
+            listed.push(Watched { game: g, rated, ratings, top, players: Vec::new() });
         }
         listed.sort_by(|a, b| b.top.cmp(&a.top).then(b.game.progress.at.cmp(&a.game.progress.at)));
         listed.truncate(LISTED);
+        // The accounts' names, read at once.
+        let ids: Vec<String> = known.into_keys().collect();
+        let names: HashMap<String, String> = self.ratings.account_names(&ids).await?.into_iter().collect();
+        for w in &mut listed {
+            w.players = w.game.seats.iter().map(|s| s.account().and_then(|a| names.get(a).cloned())).collect();
+        }
         Ok(listed)
     }
 }

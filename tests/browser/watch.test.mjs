@@ -1,0 +1,84 @@
+// The games to watch (#/watch) in a real Chromium: a public rated game
+// between two people (their ratings beside their names, first) and a
+// public casual game against a bot are listed; a private game is not; the
+// page is reached from the lobby and the front page, passes axe-core, fits
+// a 320 px phone, and says so plainly in German.
+//
+// Needs a running server: BASE_URL (default http://127.0.0.1:8080).
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { BASE, launchBrowser, playOut, ratedGameFrom, shot, signUp, watchErrors } from './lib.mjs';
+import { checkA11y } from './a11y.mjs';
+
+/** Whether game `id` is listed on `page`'s Watch page, reading it again
+ * while the server's list (read at most every 5 s) catches up. */
+async function listed(page, id) {
+  for (let i = 0; i < 12; i++) {
+    await page.waitForFunction(() => !document.querySelector('.watch-list [role="status"]'));
+    if (await page.$(`.watch-list tr[data-id="${id}"]`)) return true;
+    await page.waitForTimeout(1000);
+    await page.reload();
+  }
+  return false;
+}
+
+test('the games to watch: public games in play, rated players first, with their ratings', async () => {
+  const browser = await launchBrowser();
+  try {
+    const stamp = Date.now().toString(36).slice(-6);
+    const ada = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
+    const bob = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+    const errors = watchErrors(ada);
+    const [adaName, bobName] = [`Ada w${stamp}`, `Bob w${stamp}`];
+    await signUp(ada, adaName);
+    await signUp(bob, bobName);
+    // A rated duel played out gives them ratings; then a public rated one in play.
+    const first = await ratedGameFrom(ada);
+    await bob.goto(`${BASE}/#/game/${first.id}?join=${first.tokens[1]}`);
+    await bob.waitForSelector('.players-panel');
+    await playOut(first.id, first.tokens);
+    const made = await ada.evaluate(async () => {
+      const post = (body) => fetch('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+        .then((r) => r.json());
+      const rated = await post({ seats: [{ kind: 'human' }, { kind: 'remote' }], rated: true, public: true });
+      const casual = await post({ seats: [{ kind: 'human' }, { kind: 'bot', level: 'random' }], public: true });
+      const hidden = await post({ seats: [{ kind: 'human' }, { kind: 'human' }] });
+      return { rated, casual, hidden };
+    });
+    const bobSeat = made.rated.tokens.find((x) => x.seat === 1).token;
+    await bob.goto(`${BASE}/#/game/${made.rated.id}?join=${bobSeat}`);
+    await bob.waitForSelector('.players-panel');
+    // From the lobby's link.
+    await ada.goto(`${BASE}/#/lobby`);
+    await ada.click('a[href="#/watch"] >> text=Games in play, to watch');
+    assert.ok(await listed(ada, made.casual.id), 'the new games appear');
+    const rows = await ada.$$eval('.watch-list tr', (trs) => trs.map((tr) => tr.dataset.id));
+    assert.equal(rows[0], made.rated.id, 'the rated players\' game first');
+    assert.ok(rows.includes(made.casual.id), 'the casual public game');
+    assert.ok(!rows.includes(made.hidden.id), 'not a private game');
+    assert.ok(!rows.includes(first.id), 'not a finished game');
+    const top = ada.locator(`.watch-list tr[data-id="${made.rated.id}"]`);
+    assert.match(await top.textContent(), /rated/);
+    assert.equal(await top.locator('.grating').count(), 2, 'both players\' ratings');
+    assert.ok((await top.textContent()).includes(adaName) && (await top.textContent()).includes(bobName), 'their accounts\' names');
+    assert.match(await top.locator('.grating').first().textContent(), /^\(\d+\)$/);
+    assert.equal(await ada.getAttribute(`.watch-list tr[data-id="${made.casual.id}"] a[href="#/game/${made.casual.id}"]`, 'class'), 'btn small');
+    await checkA11y(ada, 'the games to watch');
+    // On a phone, from the front page's link; 320 px wide.
+    await bob.goto(`${BASE}/#/`);
+    await bob.click('a[href="#/watch"] >> text=All games to watch');
+    assert.ok(await listed(bob, made.rated.id));
+    await shot(bob, 'watch-phone');
+    await bob.setViewportSize({ width: 320, height: 700 });
+    assert.ok(await bob.evaluate(() => document.scrollingElement.scrollWidth <= 320), 'fits 320 px');
+    // German.
+    const de = await (await browser.newContext({ locale: 'de-DE' })).newPage();
+    await de.goto(`${BASE}/#/watch`);
+    assert.ok(await listed(de, made.rated.id));
+    assert.equal(await de.textContent('.watch-page h1'), 'Partien zum Zuschauen');
+    assert.equal(await de.title(), 'Partien zum Zuschauen — Carcassonne');
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+  }
+});
