@@ -1,5 +1,6 @@
 // The games to watch (#/watch) in a real Chromium: a public rated game
-// between two people (their ratings beside their names, first) and a
+// between two people (their ratings beside their names, first; in the game
+// too, each player sees the other's) and a
 // public casual game against a bot are listed; a private game is not; the
 // page is reached from the lobby and the front page, passes axe-core, fits
 // a 320 px phone, and says so plainly in German.
@@ -37,17 +38,31 @@ test('the games to watch: public games in play, rated players first, with their 
     await bob.goto(`${BASE}/#/game/${first.id}?join=${first.tokens[1]}`);
     await bob.waitForSelector('.players-panel');
     await playOut(first.id, first.tokens);
-    const made = await ada.evaluate(async () => {
-      const post = (body) => fetch('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-        .then((r) => r.json());
-      const rated = await post({ seats: [{ kind: 'human' }, { kind: 'remote' }], rated: true, public: true });
-      const casual = await post({ seats: [{ kind: 'human' }, { kind: 'bot', level: 'random' }], public: true });
-      const hidden = await post({ seats: [{ kind: 'human' }, { kind: 'human' }] });
-      return { rated, casual, hidden };
-    });
+    // Ada's rated game (from her page, signed in); a guest's casual and private ones.
+    const rated = await ada.evaluate(async () => (await fetch('/api/games', {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ seats: [{ kind: 'human' }, { kind: 'remote' }], rated: true, public: true }),
+    })).json());
+    const asGuest = (body) => fetch(`${BASE}/api/games`, {
+      method: 'POST', headers: { 'content-type': 'application/json', origin: BASE }, body: JSON.stringify(body),
+    }).then((r) => r.json());
+    const made = {
+      rated,
+      casual: await asGuest({ seats: [{ kind: 'human' }, { kind: 'bot', level: 'random' }], public: true }),
+      hidden: await asGuest({ seats: [{ kind: 'human' }, { kind: 'human' }] }),
+    };
     const bobSeat = made.rated.tokens.find((x) => x.seat === 1).token;
     await bob.goto(`${BASE}/#/game/${made.rated.id}?join=${bobSeat}`);
     await bob.waitForSelector('.players-panel');
+    // In the game, whom one plays: both players' ratings beside their names.
+    await bob.waitForFunction(() => document.querySelectorAll('.players-panel .prating').length === 2);
+    const shown = await bob.$$eval('.players-panel .prating', (els) => els.map((e) => e.textContent));
+    assert.ok(shown.every((r) => /^\d+$/.test(r)), `ratings: ${shown}`);
+    assert.ok(await bob.$eval('.players-panel', (p) => p.scrollWidth <= p.clientWidth + 1), 'the strip fits the phone');
+    // (The first game's results, due a moment after its end, never open over this one.)
+    await bob.waitForTimeout(1200);
+    assert.ok(await bob.$eval('.overlay.results', (o) => o.classList.contains('hidden')), 'no results dialog of another game');
+    await shot(bob, 'watch-rated-game-phone');
     // From the lobby's link.
     await ada.goto(`${BASE}/#/lobby`);
     await ada.click('a[href="#/watch"] >> text=Games in play, to watch');

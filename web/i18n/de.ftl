@@ -434,6 +434,7 @@ abbot-on-board = Abt auf dem Spielfeld
 tiles-in-hand = Plättchen auf der Hand
 tag-bot-title = Computerspieler
 tag-you = du
+player-rating-title = Wertung (gewertete Partie)
 online = online
 offline = offline
 status-thinking = überlegt

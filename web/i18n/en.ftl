@@ -436,6 +436,7 @@ abbot-on-board = abbot on the board
 tiles-in-hand = tiles in hand
 tag-bot-title = computer player
 tag-you = you
+player-rating-title = Rating (rated game)
 online = online
 offline = offline
 status-thinking = thinking

@@ -434,6 +434,7 @@ abbot-on-board = abbé sur le plateau
 tiles-in-hand = tuiles en main
 tag-bot-title = joueur ordinateur
 tag-you = vous
+player-rating-title = Classement (partie classée)
 online = en ligne
 offline = hors ligne
 status-thinking = réfléchit

@@ -39,6 +39,7 @@ export const api = {
   create: (form) => request('POST', '/api/games', form),
   state: (id, tokens) => request('GET', `/api/games/${encodeURIComponent(id)}${tokens.length ? `?token=${tokens.join(',')}` : ''}`),
   replayOf: (id) => request('GET', `/api/games/${encodeURIComponent(id)}/replay`),
+  gameRatings: (id) => request('GET', `/api/games/${encodeURIComponent(id)}/ratings`),
   replayRecord: (text) => request('POST', '/api/replay', text),
   recordUrl: (id) => `/api/games/${encodeURIComponent(id)}/record`,
   /** A rule set's page: its summary, options and code (refused plainly if the code does not read). */

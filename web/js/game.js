@@ -76,6 +76,9 @@ export class GameScreen {
   }
 
   destroy() {
+    // Timers still pending (the results after the final scoring, the
+    // ratings asked again) do nothing once another screen holds the root.
+    this.destroyed = true;
     document.title = t('app-title');
     setFavicon(false);
     document.removeEventListener('keydown', this.keys);
@@ -434,7 +437,11 @@ export class GameScreen {
     if (!s) return;
     // For people nothing; for tests and tools, the state at a glance.
     Object.assign(this.root.dataset, { version: s.version, status: s.status, myturn: this.myTurn && !this.pending });
-    for (const p of s.players) if (p.online && p.kind !== 'bot') this.seen.add(p.seat);
+    let joined = false;
+    for (const p of s.players) {
+      if (p.online && p.kind !== 'bot' && !this.seen.has(p.seat)) { this.seen.add(p.seat); joined = true; }
+    }
+    if (s.rated && s.status === 'playing' && (joined || !this.ratings)) this.loadRatings();
     this.notifyTurn();
     this.$('.watch-badge').classList.toggle('hidden', s.you.length > 0);
     const lastTile = [...s.log].reverse().find((e) => e.type === 'tile');
@@ -564,10 +571,26 @@ export class GameScreen {
     return s.turn ? s.players[s.turn.seat] : s.players[s.you[0] || 0];
   }
 
+  /** A rated game's players' ratings now (each seat of an account), shown beside their names: whom one plays. */
+  async loadRatings(tries = 0) {
+    this.ratings ||= new Map();
+    if (this.destroyed) return;
+    try {
+      const r = await api.gameRatings(this.id);
+      if (r.settled) return;
+      for (const p of r.players) if (p.rating != null) this.ratings.set(p.seat, p.rating);
+      if (this.state && !this.destroyed) this.renderPlayers();
+      // A seat taken a moment ago is linked to its account just after: ask again a few times.
+      const people = this.state ? this.state.players.filter((p) => p.kind !== 'bot').length : 0;
+      if (r.players.length < people && tries < 4) setTimeout(() => this.loadRatings(tries + 1), 2000);
+    } catch { /* the names alone, then */ }
+  }
+
   renderPlayers() {
     const s = this.state;
     this.$('.players-panel').innerHTML = playersHtml(s.players, {
       turnSeat: s.turn ? s.turn.seat : null, thinking: s.thinking, winners: s.winners, finished: s.status === 'finished', seen: this.seen,
+      ratings: this.ratings,
     });
     for (const row of this.root.querySelectorAll('.player[data-gain]')) delete row.dataset.gain;
     this.clocks.render();
@@ -719,7 +742,7 @@ export class GameScreen {
 
   openResults() {
     const s = this.state;
-    if (!s || s.status !== 'finished') return;
+    if (!s || s.status !== 'finished' || this.destroyed) return;
     const scores = s.players.map((p) => p.score);
     const youWon = s.winners.length === 1 && s.you.includes(s.winners[0]) && s.you.length === 1;
     const title = youWon ? esc(t('results-you-win')) : s.winners.length > 1 ? t('results-tie', { winners: winText(s.winners, s.players) }) : t('results-winner', { winners: winText(s.winners, s.players) });

@@ -22,9 +22,10 @@ export function scoreHtml(score) {
 }
 
 /**
- * The players' panel. `p` has seat, name, kind, level, color, score, supply, you.
+ * The players' panel. `p` has seat, name, kind, level, color, score, supply, you;
+ * `ratings` (a rated game in play) maps a seat to its player's rating.
  */
-export function playersHtml(players, { turnSeat = null, thinking = null, winners = [], finished = false, seen = null } = {}) {
+export function playersHtml(players, { turnSeat = null, thinking = null, winners = [], finished = false, seen = null, ratings = null } = {}) {
   return players.map((p) => {
     const c = colorOf(p.color);
     const active = !finished && p.seat === turnSeat;
@@ -51,7 +52,7 @@ export function playersHtml(players, { turnSeat = null, thinking = null, winners
     return `<div class="player${active ? ' active' : ''}${won ? ' won' : ''}" data-seat="${p.seat}" style="--pc:${c.fill}">
       <div class="player-color">${meepleIcon(p.color, { size: 26 })}</div>
       <div class="player-main">
-        <div class="player-name">${presence}<span class="name">${esc(p.name)}</span>${who}</div>
+        <div class="player-name">${presence}<span class="name">${esc(p.name)}</span>${ratings?.has(p.seat) ? ` <span class="prating" title="${esc(t('player-rating-title'))}">${ratings.get(p.seat)}</span>` : ''}${who}</div>
         <div class="player-supply" title="${esc(t('supply', { n: p.supply, all: FOLLOWERS }))}">${meeples.join('')}<span class="sr-only">${esc(t('supply', { n: p.supply, all: FOLLOWERS }))}</span></div>
         <div class="supply-count" aria-hidden="true">${meepleIcon(p.color, { size: 13, marked: false })}×${p.supply}</div>
         <div class="player-status">${status}${hand}</div>

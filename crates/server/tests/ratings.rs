@@ -111,6 +111,18 @@ async fn send(s: &Server, method: &str, uri: &str, body: Option<Value>, cookie: 
 }
 
 /// [`send`] from client address 192.0.2.`ip` (by default each account's own).
+/// The client address (192.0.2.N) of the session `cookie`: each its own,
+/// in the order first seen (a hash could give two accounts one address).
+fn address_of(cookie: &str) -> u8 {
+    static SEEN: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let mut seen = SEEN.lock().unwrap_or_else(|e| e.into_inner());
+    let i = seen.iter().position(|c| c == cookie).unwrap_or_else(|| {
+        seen.push(cookie.to_string());
+        seen.len() - 1
+    });
+    10 + (i % 240) as u8
+}
+
 async fn send_from(
     s: &Server,
     ip: Option<u8>,
@@ -129,9 +141,7 @@ async fn send_from(
     let mut request = b.body(body.map(|v| Body::from(v.to_string())).unwrap_or_else(Body::empty)).unwrap();
     // Each account from an address of its own (seats of one rated game
     // taken from one address count for nothing).
-    let ip = ip.unwrap_or_else(|| {
-        cookie.map_or(7, |c| c.bytes().fold(7u8, |h, b| h.wrapping_mul(31).wrapping_add(b)) % 200 + 10)
-    });
+    let ip = ip.unwrap_or_else(|| cookie.map_or(7, address_of));
     request.extensions_mut().insert(ConnectInfo(SocketAddr::new([192, 0, 2, ip].into(), 40_000)));
     let resp = s.app.clone().oneshot(request).await.unwrap();
     let status = resp.status();
@@ -536,7 +546,9 @@ async fn a_rated_game_says_so_and_gives_no_hints() {
         let (_, state) = send(&on(&store), "GET", &format!("/api/games/{id}"), None, None).await;
         assert_eq!(state["rated"], json!(rated), "loaded again: {state}");
         let (_, r) = send(&s, "GET", &format!("/api/games/{id}/ratings"), None, None).await;
-        assert_eq!(r, json!({ "rated": rated, "settled": false, "players": [] }), "in play: nothing applied yet");
+        // In play, nothing applied yet: the players' ratings now (Ada has none yet).
+        let players = if rated { json!([{ "seat": 0, "player": "Ada", "rating": null }]) } else { json!([]) };
+        assert_eq!(r, json!({ "rated": rated, "settled": false, "players": players }), "in play");
         let (status, v) = send(&s, "POST", &format!("/api/games/{id}/hint?token={token}"), Some(json!({})), None).await;
         assert_eq!(status, want, "rated {rated}: {v}");
         if rated {
@@ -643,7 +655,7 @@ async fn puppets_farm_no_rating() {
     let casual = json!({ "seats": [ { "kind": "human" }, { "kind": "bot", "level": "random" } ] });
     let (game, tokens) = create(&s, Some(&carl), casual).await;
     play_to_the_end(&s, &game, &tokens).await;
-    let ada_ip = ada.bytes().fold(7u8, |h, b| h.wrapping_mul(31).wrapping_add(b)) % 200 + 10;
+    let ada_ip = address_of(&ada);
     rated_duel(&s, &ada, &carl, Some(ada_ip)).await;
     assert_eq!((duels(&s, "Ada").await, duels(&s, "Carl").await), (2, 0), "two seats from one address");
     rated_duel(&s, &ada, &carl, None).await;
@@ -725,6 +737,13 @@ async fn the_games_to_watch_are_public_games_in_play_highest_rated_first() {
     assert_eq!(first["ratings"], json!([shown(&ra), shown(&rb)]), "{first}");
     assert_eq!(first["top"], json!(shown(&ra).max(shown(&rb))));
     assert_eq!((&first["players"][0]["player"], &first["players"][1]["player"]), (&json!("Ada"), &json!("Bob")));
+    // The rated game in play tells its players whom they play, with their ratings.
+    let (_, r) = send(&s, "GET", &format!("/api/games/{rated}/ratings"), None, None).await;
+    let expect = json!([
+        { "seat": 0, "player": "Ada", "rating": shown(&ra) as f64 },
+        { "seat": 1, "player": "Bob", "rating": shown(&rb) as f64 },
+    ]);
+    assert_eq!((&r["settled"], &r["players"]), (&json!(false), &expect), "{r}");
     let other = games.iter().find(|g| g["id"] == open.as_str()).unwrap();
     assert_eq!(
         (&other["rated"], &other["ratings"], &other["top"]),

@@ -289,9 +289,11 @@ impl Ratings {
 
     /// What a game did to its players' ratings: `{"rated", "settled",
     /// "players": [{"seat", "player", "before", "after"}]}` — each seat of
-    /// an account (bots keep their fixed ratings), on the shown scale;
-    /// `settled` once the result is applied (or the game found void, when
-    /// the list is empty).
+    /// an account, on the shown scale; `settled` once the result is
+    /// applied (or the game found void, when the list is empty). Until
+    /// then, each seat of an account with its rating now in the game's
+    /// pool: `{"seat", "player", "rating"}` (none yet: null), for the
+    /// players to see whom they play.
     ///
     /// # Errors
     /// `not_found`; the storage fails.
@@ -315,9 +317,17 @@ impl Ratings {
         }
         let settled = self.repo.rated(id).await? == Some(true);
         let mut players = Vec::new();
-        if settled {
-            let ids: Vec<String> = seats.iter().map(|(_, a)| a.clone()).collect();
-            let names: HashMap<String, String> = self.repo.account_names(&ids).await?.into_iter().collect();
+        let ids: Vec<String> = seats.iter().map(|(_, a)| a.clone()).collect();
+        let names: HashMap<String, String> = self.repo.account_names(&ids).await?.into_iter().collect();
+        if !settled {
+            let pool = crate::rating::Pool::of_players(live.table.lock().await.seats.len());
+            for (seat, account) in &seats {
+                let Some(name) = names.get(account) else { continue };
+                let now = self.repo.of(account).await?.into_iter().find(|r| r.pool == pool);
+                let rating = now.map(|r| shown(pool, &r.rating).0.round());
+                players.push(json!({ "seat": seat, "player": name, "rating": rating }));
+            }
+        } else {
             for (seat, account) in &seats {
                 // The game just ended: among the account's latest rows.
                 let history = self.repo.history(account, 20).await?;
