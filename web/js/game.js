@@ -637,12 +637,14 @@ export class GameScreen {
   renderTilePanel() {
     const s = this.state, sel = this.sel, panel = this.$('.tile-panel');
     if (s.status === 'aborted') {
+      this.tilePanelHtml = null;
       panel.innerHTML = `<h3>${esc(t('game-aborted'))}</h3><p class="muted">${esc(t(abortedBy(s) != null ? 'end-aborted-why' : 'game-aborted-why'))}</p>`;
       return;
     }
     if (s.status === 'finished' || !s.turn) {
       // Ended before its last tile (a resignation, a casual flag): said so.
       const early = s.clock && s.clock.ended;
+      this.tilePanelHtml = null;
       panel.innerHTML = `<h3>${esc(t('game-over'))}</h3><p class="muted">${esc(t(early ? 'game-ended-early' : 'game-all-placed'))}</p>
         <button class="btn primary show-results">${esc(t('results'))}</button>`;
       panel.querySelector('.show-results').onclick = () => this.openResults();
@@ -695,7 +697,7 @@ export class GameScreen {
         <button class="btn small${action ? '' : ' on'}" data-act="no-spot" aria-pressed="${!action}">${esc(t('spot-none'))}</button>
         ${choices.map((c) => `<button class="btn small${c.selected ? ' on' : ''}" data-act="spot" data-spot="${c.key}" aria-pressed="${c.selected}"><kbd class="spot-n">${c.n}</kbd> ${esc(c.label)}</button>`).join('')}
       </div>` : '';
-    panel.innerHTML = `
+    const html = `
       <div class="tile-head">
         <h3>${esc(mine ? t('tile-yours') : t('tile-of', { name: p.name }))}</h3>
         <span class="muted">${esc(t('tile-turn-bag', { turn: s.turn.number, left: s.tiles_left }))}</span>
@@ -717,6 +719,13 @@ export class GameScreen {
         <button class="btn" data-act="undo" ${sel.placed && !this.pending ? '' : 'disabled'}>${esc(t('undo'))}${TOUCH ? '' : ` <kbd>${esc(t('key-esc'))}</kbd>`}</button>
         <button class="btn primary" data-act="confirm" ${sel.placed && !this.pending ? '' : 'disabled'}>${confirmLabel}${TOUCH ? '' : ' <kbd>⏎</kbd>'}</button>
       </div>` : ''}`;
+    // Drawn again only when it changed: a state that changes nothing here
+    // (someone's presence, another's chat) never replaces a button under a
+    // finger or the keyboard's focus.
+    if (html !== this.tilePanelHtml) {
+      panel.innerHTML = html;
+      this.tilePanelHtml = html;
+    }
   }
 
   renderBag() {
