@@ -10,7 +10,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { BASE, api, launch, shot, watchErrors } from './lib.mjs';
 import { checkA11y } from './a11y.mjs';
-import { keyMove, staticJson } from './practice.mjs';
+import { footerOverTilePanel, keyMove, staticJson } from './practice.mjs';
 
 const PHONE = { width: 390, height: 844 };
 
@@ -80,14 +80,7 @@ test('a lesson by touch: tap a cell, tap the turn button, tap the tile to lay it
     await page.goto(`${BASE}/#/learn/lay`);
     await page.waitForSelector('.practice-move .big-tile');
     await page.waitForSelector('.target');
-    assert.equal(await page.evaluate(() => {
-      const f = document.querySelector('.site-footer');
-      const p = document.querySelector('.practice-move');
-      if (!f || !p || getComputedStyle(f).display === 'none') return false;
-      const a = f.getBoundingClientRect();
-      const b = p.getBoundingClientRect();
-      return a.width > 0 && a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
-    }), false, 'the language footer is not drawn over the tile panel');
+    assert.equal(await footerOverTilePanel(page), false, 'the language footer is not drawn over the tile panel');
     // The cell east of the start.
     const target = page.locator('.target[data-x="1"][data-y="0"]');
     await page.waitForFunction(() => !document.querySelector('.board-host[data-moving]'));

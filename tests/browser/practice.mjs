@@ -84,3 +84,15 @@ export async function keyMove(page, mv) {
   await page.keyboard.press('Enter');
 }
 
+
+/** Whether the language footer is drawn over the practice screen's tile panel (a phone's bug once). */
+export async function footerOverTilePanel(page) {
+  return page.evaluate(() => {
+    const f = document.querySelector('.site-footer');
+    const p = document.querySelector('.practice-move');
+    if (!f || !p || getComputedStyle(f).display === 'none') return false;
+    const a = f.getBoundingClientRect();
+    const b = p.getBoundingClientRect();
+    return a.width > 0 && a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  });
+}

@@ -9,7 +9,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { BASE, launch, shot, watchErrors } from './lib.mjs';
 import { checkA11y } from './a11y.mjs';
-import { keyMove, staticJson } from './practice.mjs';
+import { footerOverTilePanel, keyMove, staticJson } from './practice.mjs';
 
 const puzzles = () => staticJson('puzzles/puzzles.json');
 
@@ -84,14 +84,7 @@ test('a puzzle on a phone: the answer shown on the board and said', async () => 
     const page = await context.newPage();
     await page.goto(`${BASE}/#/puzzles/${encodeURIComponent(data.puzzles[0].id)}`);
     await page.waitForSelector('.practice-move .big-tile');
-    assert.equal(await page.evaluate(() => {
-      const f = document.querySelector('.site-footer');
-      const p = document.querySelector('.practice-move');
-      if (!f || !p || getComputedStyle(f).display === 'none') return false;
-      const a = f.getBoundingClientRect();
-      const b = p.getBoundingClientRect();
-      return a.width > 0 && a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
-    }), false, 'the language footer is not drawn over the tile panel');
+    assert.equal(await footerOverTilePanel(page), false, 'the language footer is not drawn over the tile panel');
     await page.click('.show-answer');
     await page.waitForSelector('.practice-result [data-code="answer"]');
     assert.equal(await page.getAttribute('.practice-move', 'data-placed'), `${data.puzzles[0].best.at.join(',')},${data.puzzles[0].best.rot}`);
