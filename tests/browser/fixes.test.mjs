@@ -142,6 +142,12 @@ test('4. on a 1366 × 768 laptop with six players, Confirm and the results\' but
     assert.ok(confirm.inView, `Confirm is in view (${JSON.stringify(confirm)})`);
     // The sidebar does not scroll to reach it.
     assert.equal(await page.evaluate(() => document.querySelector('.sidebar').scrollTop), 0);
+    // Nor on a shorter window, where the panel of any tile (of four spots
+    // or eight) runs past the fold: Confirm stays at the sidebar's foot.
+    await page.setViewportSize({ width: 1366, height: 560 });
+    const low = await box(page, '.tile-panel [data-act="confirm"]');
+    assert.ok(low.inView, `Confirm is in view on a 560 px high window (${JSON.stringify(low)})`);
+    await page.setViewportSize({ width: 1366, height: 768 });
 
     const done = await finishedGame(6);
     await page.goto(`${BASE}/#/game/${done}`);
