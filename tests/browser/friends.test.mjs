@@ -69,15 +69,11 @@ async function playMove(page, n, { follower = false } = {}) {
   assert.ok(count > 0, 'the tile fits somewhere');
   await clickCentre(page, fits.nth(n % count));
   await page.waitForSelector('.ghost-tile.solid', { timeout: 5000 });
-  if (follower) {
-    const spots = page.locator('.layer-spots .spot');
-    const k = await spots.count();
-    if (k > 0) {
-      await clickCentre(page, spots.nth(n % k));
-      await page.waitForSelector('.follower.pending');
-    }
-  }
-  await page.keyboard.press('Enter');
+  // With a mouse "Confirm each move" is off: a spot chosen plays the move.
+  const spots = page.locator('.layer-spots .spot');
+  const k = follower ? await spots.count() : 0;
+  if (k > 0) await clickCentre(page, spots.nth(n % k));
+  else await page.keyboard.press('Enter');
   await page.waitForFunction((v0) => Number(document.querySelector('#app').dataset.version) > v0, v);
 }
 

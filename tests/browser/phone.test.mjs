@@ -106,6 +106,8 @@ test('a whole game on a phone, played by tapping', async () => {
           }));
           throw new Error(`turn ${turn}: no follower after tapping a spot (${JSON.stringify(why)}; ${e.message})`);
         });
+        // On a phone "Confirm each move" is on: the spot chosen plays nothing yet.
+        assert.equal(await version(page), v, 'a spot tapped on a phone waits for Confirm');
         deployed++;
         if (deployed === 1) await shot(page, 'phone-02-follower');
       }

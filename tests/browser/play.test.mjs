@@ -79,20 +79,17 @@ test('a whole game against a bot, played by clicking', async () => {
       // After placing, turn it among the rotations that fit at that cell.
       if (turn % 4 === 3) await page.keyboard.press('r');
 
-      // Deploy a follower every other turn, when a spot is offered.
+      if (turn === 12) await shot(page, '04-mid-game');
+      // Deploy a follower every other turn, when a spot is offered: with a
+      // mouse "Confirm each move" is off, so the spot chosen plays the move.
       const spots = page.locator('.layer-spots .spot');
       if (turn % 2 === 0 && (await spots.count()) > 0) {
         await clickCentre(page, spots.nth(turn % (await spots.count())));
-        await page.waitForSelector('.follower.pending');
         deployed++;
-        if (deployed === 1) await shot(page, '03-follower-chosen');
-      }
-      if (turn === 12) await shot(page, '04-mid-game');
-
-      // Confirm with Enter or the button.
-      if (turn % 2 === 0) await page.keyboard.press('Enter');
+      } else if (turn % 4 === 0) await page.keyboard.press('Enter');
       else await page.click('.tile-panel [data-act="confirm"]');
       await page.waitForFunction((v0) => Number(document.querySelector('#app').dataset.version) > v0, v);
+      if (deployed === 1 && turn % 2 === 0) await shot(page, '03-follower-played');
       turn++;
       assert.ok(turn < 80, 'the game ends');
 
@@ -215,6 +212,51 @@ test('a whole game against a bot, played by clicking', async () => {
     }
 
     assert.deepEqual(errors, [], 'no error in the page');
+  } finally {
+    await close();
+  }
+});
+
+test('"Confirm each move": off with a mouse (a spot picked plays), on when ticked (the spot waits for Confirm), kept on this device', async () => {
+  const { context, close } = await launch();
+  try {
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${BASE}/#/`);
+    await page.waitForSelector('.new-game .start');
+    await page.click('.new-game .start');
+    await page.waitForURL(/#\/game\/[a-z0-9]+$/);
+    const box = page.locator('.game-settings .confirm-moves');
+    assert.equal(await box.isChecked(), false, 'off by default with a mouse');
+    await box.check();
+    await page.reload();
+    await page.waitForSelector('.game-settings .confirm-moves');
+    assert.equal(await page.locator('.game-settings .confirm-moves').isChecked(), true, 'the choice is kept');
+    // On: a spot (or None) only chooses; Confirm plays. Played until some
+    // turn offers a spot.
+    let checked = false;
+    for (let turn = 0; turn < 30 && !checked; turn++) {
+      assert.equal(await nextTurn(page), 'mine');
+      const v = await version(page);
+      for (let i = 0; i < 4 && (await page.locator('.target.fits').count()) === 0; i++) await page.keyboard.press('r');
+      await clickCentre(page, page.locator('.target.fits').first());
+      await page.waitForSelector('.ghost-tile.solid');
+      await page.waitForFunction(() => !document.querySelector('.board-host[data-moving]'));
+      if ((await page.locator('.spot-picker [data-act="spot"]').count()) > 0) {
+        await page.click('.spot-picker [data-act="spot"]');
+        await page.waitForSelector('.follower.pending');
+        await page.click('.spot-picker [data-act="no-spot"]');
+        await page.waitForSelector('.follower.pending', { state: 'detached' });
+        await page.waitForTimeout(300);
+        assert.equal(await version(page), v, 'with "Confirm each move" on, a spot or None plays nothing');
+        assert.match(await page.textContent('.tile-panel .tile-info'), /press F to deploy a follower/);
+        checked = true;
+      }
+      await page.click('.tile-panel [data-act="confirm"]');
+      await page.waitForFunction((v0) => Number(document.querySelector('#app').dataset.version) > v0, v);
+    }
+    assert.ok(checked, 'some turn offered a spot');
+    assert.deepEqual(errors, []);
   } finally {
     await close();
   }

@@ -289,6 +289,8 @@ game-your-move = Dein Zug
 game-menu-title = Menü
 game-back-to-board = Zurück zum Spielfeld
 game-log = Spielprotokoll
+setting-confirm-moves = Jeden Zug bestätigen
+setting-confirm-moves-help = An: Ein Zug gilt erst mit „Bestätigen“. Aus: Die Wahl eines Platzes für einen Gefolgsmann (oder „Keiner“) spielt ihn sofort. Dieses Gerät merkt es sich.
 game-sound-on = Ton, wenn du am Zug bist: an (Klick zum Ausschalten)
 game-sound-off = Ton, wenn du am Zug bist: aus (Klick zum Einschalten)
 invite-qr-larger = QR-Code größer zeigen
@@ -398,6 +400,14 @@ info-deploy = Klicke auf einen Kreis oder drücke F, um einen Gefolgsmann einzus
         [one] { $n } Platz
        *[other] { $n } Plätze
     }), oder bestätige ohne.
+info-deploy-quick = Klicke auf einen Kreis, um mit einem Gefolgsmann dort zu spielen ({ $n ->
+        [one] { $n } Platz
+       *[other] { $n } Plätze
+    }), oder bestätige ohne.
+info-deploy-touch-quick = Wähle unten einen Platz, um mit einem Gefolgsmann dort zu spielen ({ $n ->
+        [one] { $n } Platz
+       *[other] { $n } Plätze
+    }), oder Keiner, um ohne zu spielen.
 info-deploy-touch = Wähle unten einen Platz für einen Gefolgsmann ({ $n ->
         [one] { $n } Platz
        *[other] { $n } Plätze

@@ -291,6 +291,8 @@ game-your-move = Your move
 game-menu-title = Menu
 game-back-to-board = Back to the board
 game-log = Game log
+setting-confirm-moves = Confirm each move
+setting-confirm-moves-help = On, a move is played only by Confirm; off, picking a follower's spot (or None) plays it at once. This device remembers it.
 game-sound-on = A sound when it is your turn: on (click to switch off)
 game-sound-off = A sound when it is your turn: off (click to switch on)
 invite-qr-larger = Show the QR code larger
@@ -400,6 +402,14 @@ info-deploy = Click a circle or press F to deploy a follower ({ $n ->
         [one] { $n } spot
        *[other] { $n } spots
     }), or confirm without one.
+info-deploy-quick = Click a circle to play with a follower there ({ $n ->
+        [one] { $n } spot
+       *[other] { $n } spots
+    }), or confirm without one.
+info-deploy-touch-quick = Pick a spot below to play with a follower there ({ $n ->
+        [one] { $n } spot
+       *[other] { $n } spots
+    }), or None to play without one.
 info-deploy-touch = Pick a spot below to deploy a follower ({ $n ->
         [one] { $n } spot
        *[other] { $n } spots

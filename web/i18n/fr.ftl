@@ -289,6 +289,8 @@ game-your-move = Votre coup
 game-menu-title = Menu
 game-back-to-board = Retour au plateau
 game-log = Journal de la partie
+setting-confirm-moves = Valider chaque coup
+setting-confirm-moves-help = Activé, un coup n’est joué que par « Valider » ; désactivé, choisir l’emplacement d’un partisan (ou « Aucun ») le joue aussitôt. Cet appareil s’en souvient.
 game-sound-on = Un son quand c’est votre tour : activé (cliquez pour le couper)
 game-sound-off = Un son quand c’est votre tour : coupé (cliquez pour l’activer)
 invite-qr-larger = Agrandir le QR code
@@ -398,6 +400,14 @@ info-deploy = Cliquez sur un cercle ou appuyez sur F pour placer un partisan ({ 
         [one] { $n } emplacement
        *[other] { $n } emplacements
     }), ou validez sans.
+info-deploy-quick = Cliquez sur un cercle pour jouer avec un partisan à cet endroit ({ $n ->
+        [one] { $n } emplacement
+       *[other] { $n } emplacements
+    }), ou validez sans.
+info-deploy-touch-quick = Choisissez un emplacement ci-dessous pour jouer avec un partisan ({ $n ->
+        [one] { $n } emplacement
+       *[other] { $n } emplacements
+    }), ou Aucun pour jouer sans.
 info-deploy-touch = Choisissez un emplacement ci-dessous pour placer un partisan ({ $n ->
         [one] { $n } emplacement
        *[other] { $n } emplacements

@@ -193,6 +193,23 @@ export function setSound(on) {
   try { localStorage.setItem('carcassonne.sound', on ? 'on' : 'off'); } catch { /* ignore */ }
 }
 
+/**
+ * "Confirm each move": on, a move is played only by Confirm (or Enter, or a
+ * second tap on the tile); off, picking a follower spot (or None) plays it at
+ * once. On by default on touch screens, off with a mouse, as lichess does.
+ */
+export function confirmMoves() {
+  try {
+    const kept = localStorage.getItem('carcassonne.confirm-moves');
+    if (kept === 'on' || kept === 'off') return kept === 'on';
+  } catch { /* private mode: the default */ }
+  return window.matchMedia('(pointer: coarse)').matches;
+}
+
+export function setConfirmMoves(on) {
+  try { localStorage.setItem('carcassonne.confirm-moves', on ? 'on' : 'off'); } catch { /* ignore */ }
+}
+
 export function rememberName(name) {
   try { localStorage.setItem('carcassonne.name', name); } catch { /* ignore */ }
 }

@@ -2,7 +2,7 @@
 // legal cells, a ghost of the tile, follower spots, confirm (Enter) and undo
 // (Esc); scores, followers, the bag and the log around it; the results at the end.
 
-import { api, dropTokens, gameLink, GameSocket, invitesFor, qrUrl, setSound, soundOn, tokensFor } from './api.js';
+import { api, confirmMoves, dropTokens, gameLink, GameSocket, invitesFor, qrUrl, setConfirmMoves, setSound, soundOn, tokensFor } from './api.js';
 import { BoardView } from './board.js';
 import { ChatPanel } from './chat.js';
 import { Hints, hintsAllowed } from './hint.js';
@@ -117,6 +117,10 @@ export class GameScreen {
             <section class="bag-panel"></section>
             <section class="log-panel"><h3 id="log-title">${esc(t('game-log'))}</h3><div class="log" tabindex="0" role="log" aria-labelledby="log-title"></div></section>
             <section class="game-links"></section>
+            <section class="game-settings">
+              <label><input type="checkbox" class="confirm-moves"> ${esc(t('setting-confirm-moves'))}</label>
+              <p class="muted" id="confirm-moves-help">${esc(t('setting-confirm-moves-help'))}</p>
+            </section>
           </div>
         </aside>
       </div>
@@ -134,7 +138,7 @@ export class GameScreen {
       else if (act === 'hand') this.chooseHandTile(b.dataset.tile);
       else if (act === 'recall') this.clickSpot('recall:');
       else if (act === 'spot') this.clickSpot(b.dataset.spot);
-      else if (act === 'no-spot') { this.sel.action = null; this.draw(); }
+      else if (act === 'no-spot') { this.sel.action = null; this.draw(); if (!confirmMoves()) this.confirm(); }
     });
     this.$('.drawer-toggle').onclick = () => this.toggleDrawer();
     // A scoring in the log, chosen: why it scored, on the board and in words.
@@ -161,6 +165,10 @@ export class GameScreen {
       if (soundOn()) beep(); // a sample, and the click lets the page play sound
     };
     this.renderSound();
+    const quick = this.$('.confirm-moves');
+    quick.checked = confirmMoves();
+    quick.setAttribute('aria-describedby', 'confirm-moves-help');
+    quick.onchange = () => { setConfirmMoves(quick.checked); if (this.state) this.draw(); };
     mountPushToggle(this.$('.push-toggle'), this.id, this.tokens);
     if (this.invites.length) this.buildInvites();
   }
@@ -662,7 +670,8 @@ export class GameScreen {
         const n = this.spotChoices().length;
         const entry = this.entry(tile, sel.placed.x, sel.placed.y, sel.placed.rot);
         const any = entry ? entry.meeple.length + entry.abbot.length : 0;
-        info = esc(n ? t(TOUCH ? 'info-deploy-touch' : 'info-deploy', { n })
+        const deploy = `info-deploy${TOUCH ? '-touch' : ''}${confirmMoves() ? '' : '-quick'}`;
+        info = esc(n ? t(deploy, { n })
           : any ? t('info-no-follower-left')
             : t('info-no-follower-fits'));
       } else {
@@ -905,10 +914,12 @@ export class GameScreen {
     this.pickSpot(next < 0 ? null : choices[next]);
   }
 
-  pickSpot(choice) {
+  /** A spot chosen (by F or a number key); `play`: the choice is the move's last (a number key). */
+  pickSpot(choice, play = false) {
     this.sel.action = choice ? { kind: choice.abbot ? 'abbot' : 'meeple', spot: choice.spot } : null;
     this.draw();
     this.say(choice ? `${choice.label[0].toUpperCase()}${choice.label.slice(1)}.` : t('said-no-follower'));
+    if (play && choice && !confirmMoves()) this.confirm();
   }
 
   clickSpot(key) {
@@ -917,6 +928,8 @@ export class GameScreen {
     const cur = this.sel.action;
     this.sel.action = cur && cur.kind === kind && cur.spot === spot ? null : { kind, spot };
     this.draw();
+    // Without "confirm each move", the spot chosen plays the move.
+    if (this.sel.action && !confirmMoves()) this.confirm();
   }
 
   rotate(dir) {
@@ -994,7 +1007,7 @@ export class GameScreen {
     else if ((e.key === 'h' || e.key === 'H') && this.myTurn) { e.preventDefault(); this.askHint(); }
     else if (/^[1-9]$/.test(e.key) && this.sel && this.sel.placed) {
       const choice = this.spotChoices()[Number(e.key) - 1];
-      if (choice) { e.preventDefault(); this.pickSpot(choice); }
+      if (choice) { e.preventDefault(); this.pickSpot(choice, true); }
     } else if (e.key === 'Enter' && !onControl) {
       e.preventDefault();
       if (this.sel && this.sel.placed) this.confirm();
