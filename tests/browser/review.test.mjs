@@ -55,7 +55,9 @@ test('a finished game shows the review in the replay viewer, in words and on the
     const words = await page.textContent('.review-panel .better-words');
     assert.doesNotMatch(words, ENGINE, `no engine coordinates or spot codes: "${words}"`);
     // Where, by a neighbour or the start; the follower by its role.
-    assert.match(words, /^(the same place(, turned .+)?|(north|south|east|west)(-(east|west))? of (the cloister|the garden|the city|the road|the start tile)|.+ of the start), /);
+    const DIR = '(north|south|east|west)(-(east|west))?';
+    const NEIGHBOUR = `(beside the (cloister|garden)|${DIR} of (the cloister|the garden|the city|the road|the field|the start tile|the tile with a (city|road)))( with .+’s (knight|thief|monk|farmer|abbot))?`;
+    assert.match(words, new RegExp(`^(the same place(, turned .+)?|${NEIGHBOUR}( and ${NEIGHBOUR})?|.+ of the start), `));
     const b = worst.best;
     const role = b.meeple || b.abbot ? /^.+, (knight in the|thief on the|farmer on the|monk in the|abbot in the) /.test(words) : /, (no follower|recalling the abbot)$/.test(words);
     assert.ok(role, `the follower by its role: "${words}"`);
@@ -111,6 +113,55 @@ test('the review on a phone: worded, and drawn where it can be seen', async () =
     await shot(page, 'review-02-phone-board');
     await page.locator('.review-panel').scrollIntoViewIfNeeded();
     await shot(page, 'review-03-phone-words');
+  } finally {
+    await close();
+  }
+});
+
+test('a move is named by its neighbours and the followers on them, as a player checks it at a glance', async () => {
+  const { context, close } = await launch();
+  try {
+    const page = await context.newPage();
+    await page.goto(`${BASE}/#/`);
+    await page.waitForSelector('.new-game .start');
+    const said = await page.evaluate(async () => {
+      const { whereWords } = await import('/js/review.js');
+      const { TileSet } = await import('/js/tiles.js');
+      const tiles = new TileSet(await (await fetch('/api/tiles')).json());
+      // The start (D: a city north, a road west to east) and a cloister (B) south of it.
+      // And E (a city north, fields elsewhere) two east of the start.
+      const before = [{ tile: 'D', at: [0, 0], rot: 0 }, { tile: 'B', at: [0, 1], rot: 0 }, { tile: 'E', at: [2, 0], rot: 0 }];
+      const names = ['Ada', 'Bob'];
+      const monk = { seat: 1, at: [0, 1], spot: 'C', role: 'monk' };
+      const knight = { seat: 0, at: [0, 0], spot: 'N', role: 'knight' };
+      const farmer = { seat: 0, at: [0, 0], spot: 'Sw', role: 'farmer' };
+      const w = (at, followers) => whereWords({ at }, before, tiles, null, { followers, names });
+      return {
+        besideMonk: w([1, 1], [monk]),
+        cloisterBare: w([1, 1], []),
+        cityKnight: w([0, -1], [knight]),
+        cityBare: w([0, -1], []),
+        twoBare: w([-1, 0], []),
+        twoMonk: w([-1, 0], [monk, knight]),
+        farmerField: w([-1, 1], [farmer]),
+        fieldFarmer: w([2, 1], [{ seat: 0, at: [2, 0], spot: 'Se', role: 'farmer' }]),
+        fieldBare: w([2, 1], []),
+      };
+    });
+    assert.deepEqual(said, {
+      besideMonk: 'beside the cloister with Bob’s monk',
+      cloisterBare: 'east of the cloister',
+      cityKnight: 'north of the city with Ada’s knight',
+      cityBare: 'north of the city',
+      // Nobody's follower singles one out: the two most notable neighbours.
+      twoBare: 'north-west of the cloister and west of the road',
+      twoMonk: 'beside the cloister with Bob’s monk',
+      // A knight on the start's city does not stand beside (-1, 1); the start's field does not touch it.
+      farmerField: 'west of the cloister',
+      fieldFarmer: 'south of the field with Ada’s farmer',
+      // A field's side with nobody on it: by what the tile shows.
+      fieldBare: 'south of the tile with a city',
+    });
   } finally {
     await close();
   }

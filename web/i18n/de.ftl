@@ -1295,8 +1295,23 @@ review-where = { $from ->
         [garden] des Gartens
         [city] der Stadt
         [road] der Straße
+        [field] der Wiese
+        [city-tile] des Plättchens mit einer Stadt
+        [road-tile] des Plättchens mit einer Straße
        *[start] des Startplättchens
     }
+review-held = { $where } mit dem { $role ->
+        [knight] Ritter
+        [thief] Wegelagerer
+        [monk] Mönch
+        [abbot] Abt
+       *[farmer] Bauern
+    } von { $name }
+review-beside = neben dem { $what ->
+        [cloister] Kloster
+       *[garden] Garten
+    }
+review-where-and = { $first } und { $second }
 review-same-place = dieselbe Stelle
 review-same-place-turned = dieselbe Stelle, { $turn ->
         [1] um eine Vierteldrehung gedreht

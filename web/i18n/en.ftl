@@ -1259,8 +1259,23 @@ review-where = { $from } of { $what ->
         [garden] the garden
         [city] the city
         [road] the road
+        [field] the field
+        [city-tile] the tile with a city
+        [road-tile] the tile with a road
        *[start] the start tile
     }
+review-held = { $where } with { $name }’s { $role ->
+        [knight] knight
+        [thief] thief
+        [monk] monk
+        [abbot] abbot
+       *[farmer] farmer
+    }
+review-beside = beside the { $what ->
+        [cloister] cloister
+       *[garden] garden
+    }
+review-where-and = { $first } and { $second }
 review-same-place = the same place
 review-same-place-turned = the same place, { $turn ->
         [1] turned a quarter

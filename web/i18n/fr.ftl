@@ -1313,8 +1313,23 @@ review-where = { $from ->
         [garden] du jardin
         [city] de la ville
         [road] de la route
+        [field] du pré
+        [city-tile] de la tuile avec une ville
+        [road-tile] de la tuile avec une route
        *[start] de la tuile de départ
     }
+review-held = { $where } avec { $role ->
+        [knight] le chevalier
+        [thief] le voleur
+        [monk] le moine
+        [abbot] l’abbé
+       *[farmer] le paysan
+    } de { $name }
+review-beside = à côté { $what ->
+        [cloister] de l’abbaye
+       *[garden] du jardin
+    }
+review-where-and = { $first } et { $second }
 review-same-place = au même endroit
 review-same-place-turned = au même endroit, { $turn ->
         [1] tournée d’un quart de tour

@@ -57,7 +57,7 @@ export class Hints {
       const h = await request('POST', `/api/games/${encodeURIComponent(this.id)}/hint${tokens.length ? `?token=${tokens.join(',')}` : ''}`, { version: s.version });
       const before = s.board.map((t) => ({ tile: t.tile, at: t.at, rot: t.rot }));
       const gardens = !!(s.rules && s.rules.abbot);
-      const where = whereWords(h.move, before, this.tiles, null, { gardens });
+      const where = whereWords(h.move, before, this.tiles, null, { gardens, followers: s.followers || [], names: s.players.map((p) => p.name) });
       const words = t('hint-words', { where, follower: followerWords(h.move, this.tiles), gain: hintGainWords(h.gain) });
       this.current = { version: h.version, seat: h.seat, move: h.move, gain: h.gain, words };
       this.show(words, true);

@@ -39,7 +39,10 @@ export class ReplayScreen {
       ? new ReviewPanel(root.querySelector('.review-panel'), id, replay.players, {
         tiles,
         gardens: !!(replay.rules && replay.rules.abbot),
-        boardBefore: (turn) => this.r.board.slice(0, this.r.steps[Math.max(0, turn - 1)].tiles),
+        boardBefore: (turn) => {
+          const step = this.r.steps[Math.max(0, turn - 1)];
+          return { tiles: this.r.board.slice(0, step.tiles), followers: step.followers };
+        },
         onPick: (k) => { this.stop(); this.go(k); },
         onBetter: (m) => { this.stop(); this.better = m; this.go(this.k); },
         // Come from the results: the move to learn most from, its better one drawn.

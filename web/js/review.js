@@ -9,7 +9,7 @@
 import { esc } from './dom.js';
 import { errorText, intl, t } from './i18n.js';
 import { colorOf, markIcon } from './meeple.js';
-import { placeWords, tileSvg } from './tiles.js';
+import { DIRS, HALVES, placeWords, tileSvg } from './tiles.js';
 
 const POLL_MS = 1500;
 
@@ -33,20 +33,29 @@ function decimal(v) {
 }
 
 /**
- * Where a move lies, as a player would say it: by the most notable tile
- * next to it on the board as it was (a cloister or garden around it, a
- * city or road it joins, the start tile), else by the start. Gardens
- * count only where the Abbot is played (elsewhere they are just drawn).
- * `before`: [{tile, at, rot}] the tiles laid before the move.
+ * Where a move lies, as a player checks it at a glance: by the tiles next
+ * to it on the board as it was, a neighbour with a follower first — "beside
+ * the cloister with Bob's monk", "south of the city with Ada's knight" —
+ * then a cloister or garden around it, a city, road or the start tile it
+ * touches, a tile with a city or road on its far side; a second
+ * neighbour joins the first when nobody's follower singles it out ("south
+ * of the city and west of the road"). Gardens count only where the Abbot is
+ * played (elsewhere they are just drawn). By the start's steps only when
+ * nothing of note lies beside it.
+ * `before`: [{tile, at, rot}] the tiles laid before the move; `followers`:
+ * [{seat, at, spot, role}] standing then; `names`: each seat's name.
  */
-export function whereWords(m, before, tiles, played = null, { gardens = false } = {}) {
+export function whereWords(m, before, tiles, played = null, { gardens = false, followers = [], names = [] } = {}) {
   if (played && played.at[0] === m.at[0] && played.at[1] === m.at[1]) {
     const turn = ((m.rot || 0) - (played.rot || 0) + 4) % 4;
     return turn ? t('review-same-place-turned', { turn }) : t('review-same-place');
   }
   const at = new Map(before.map((t) => [`${t.at[0]},${t.at[1]}`, t]));
   const start = before[0];
-  let best = null;
+  // The follower standing on a segment of the neighbour `n` (its index), if any.
+  const holder = (n, seg) => seg >= 0 && followers.find((f) => f.at[0] === n.at[0] && f.at[1] === n.at[1]
+    && tiles.segmentAt(n.tile, n.rot || 0, f.spot) === seg);
+  const found = [];
   for (const [key, dir] of Object.entries(DIR8)) {
     const [dx, dy] = key.split(',').map(Number);
     const n = at.get(`${m.at[0] + dx},${m.at[1] + dy}`);
@@ -55,20 +64,40 @@ export function whereWords(m, before, tiles, played = null, { gardens = false } 
     const from = DIR8[`${-dx},${-dy}`];
     const g = tiles.geom(n.tile);
     const def = g ? g.def : {};
-    const diagonal = dx && dy;
-    let rank = 0, what = '';
-    if (def.cloister) { rank = 5; what = 'cloister'; }
-    else if (def.garden && gardens) { rank = 4; what = 'garden'; }
-    else if (!diagonal) {
-      // The neighbour's edge that faces the move.
-      const edge = tiles.edgesAt(n.tile, n.rot || 0)[EDGE[`${-dx},${-dy}`]];
-      if (edge === 'city') { rank = 3; what = 'city'; }
-      else if (edge === 'road') { rank = 2; what = 'road'; }
+    const rot = n.rot || 0;
+    let rank = 0, what = '', seg = -1;
+    if (def.cloister) { rank = 5; what = 'cloister'; seg = tiles.segmentAt(n.tile, rot, 'C'); }
+    else if (def.garden && gardens) { rank = 4; what = 'garden'; seg = tiles.segmentAt(n.tile, rot, 'G'); }
+    else if (!(dx && dy)) {
+      // The neighbour's edge that faces the move, and its segment there.
+      const e = EDGE[`${-dx},${-dy}`];
+      const edge = tiles.edgesAt(n.tile, rot)[e];
+      if (edge === 'city' || edge === 'road') { rank = edge === 'city' ? 3 : 2; what = edge; seg = tiles.segmentAt(n.tile, rot, DIRS[e]); }
       else if (n === start) { rank = 1; what = 'start'; }
+      else {
+        what = 'field';
+        seg = tiles.segmentAt(n.tile, rot, HALVES[2 * e]);
+        // A field's side of a tile that shows a city or a road elsewhere: named by that.
+        const shows = tiles.edgesAt(n.tile, rot);
+        if (!holder(n, seg)) {
+          if (shows.includes('city')) { rank = 0.5; what = 'city-tile'; }
+          else if (shows.includes('road')) { rank = 0.4; what = 'road-tile'; }
+        }
+      }
     }
-    if (rank && (!best || rank > best.rank)) best = { rank, text: t('review-where', { from, what }) };
+    const f = holder(n, seg);
+    if (f && names[f.seat] !== undefined) rank += 10;
+    else if (!rank) continue;
+    const plain = t('review-where', { from, what });
+    const text = !f || names[f.seat] === undefined ? plain
+      : t('review-held', { where: what === 'cloister' || what === 'garden' ? t('review-beside', { what }) : plain, name: names[f.seat], role: f.role });
+    found.push({ rank, text, plain, held: !!f });
   }
-  return best ? best.text : placeWords(m.at[0], m.at[1]);
+  if (!found.length) return placeWords(m.at[0], m.at[1]);
+  found.sort((a, b) => b.rank - a.rank);
+  const [best, next] = found;
+  if (best.held || !next || next.plain === best.plain) return best.text;
+  return t('review-where-and', { first: best.text, second: next.text });
 }
 
 /** The follower of a move in words: "knight in the north city", "no follower". */
@@ -120,7 +149,7 @@ export class ReviewPanel {
    * @param id the stored game's id
    * @param players the replay's players (names and colours)
    * @param opts `tiles` (the tile set), `boardBefore(turn)` (the tiles laid
-   *   before a move), `onPick(turn)` (the curve was clicked), `onBetter(move | null)`
+   *   before a move and the followers standing then: {tiles, followers}), `onPick(turn)` (the curve was clicked), `onBetter(move | null)`
    *   (draw a move's better one on the board, or stop), `onReady(review)`,
    *   `gardens` (the Abbot is played: gardens are features)
    */
@@ -205,8 +234,9 @@ export class ReviewPanel {
 
   /** A move in words: "north of the cloister, knight in the north city". */
   words(m, turn, played = null) {
-    const before = this.boardBefore(turn);
-    return t('review-move', { where: whereWords(m, before, this.tiles, played, { gardens: this.gardens }), follower: followerWords(m, this.tiles) });
+    const { tiles: before, followers } = this.boardBefore(turn);
+    const names = this.players.map((p) => p.name);
+    return t('review-move', { where: whereWords(m, before, this.tiles, played, { gardens: this.gardens, followers, names }), follower: followerWords(m, this.tiles) });
   }
 
   render() {
