@@ -17,7 +17,8 @@ use crate::store::{GameRepo, GameSummary, RatingRepo, RatingRow, Seat, Store};
 /// How long one reading of the list serves.
 const FRESH: Duration = Duration::from_secs(5);
 
-/// Games read from the store (the most recently played first), and listed.
+/// Public games in play read from the store (the most recently played
+/// first: however many finished games lie between), and listed.
 const READ: usize = 200;
 const LISTED: usize = 50;
 
@@ -65,13 +66,7 @@ impl Watch {
     }
 
     async fn read(&self) -> Result<Vec<Watched>, ApiError> {
-        let games: Vec<_> = self
-            .games
-            .listed(&[], READ)
-            .await?
-            .into_iter()
-            .filter(|g| g.public && !g.progress.finished && !g.progress.aborted)
-            .collect();
+        let games = self.games.watchable(READ).await?;
         // Each account's ratings, read once.
         let mut known: HashMap<String, Vec<RatingRow>> = HashMap::new();
         let mut listed = Vec::with_capacity(games.len());

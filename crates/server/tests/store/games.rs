@@ -2,7 +2,7 @@
 //! per move), the games lists, expiry.
 
 use carcassonne::record::RecordMove;
-use carcassonne_server::{hash_token, GameSummary, NewGame, Room, Store, StoreError};
+use carcassonne_server::{hash_token, GameSummary, NewGame, Progress, Room, Store, StoreError};
 use serde_json::json;
 
 use crate::{a_move, finished, ids, new_game, progress, race};
@@ -17,6 +17,7 @@ conformance!(
     the_list_is_newest_first_and_limited,
     the_games_list_holds_the_named_games_and_the_public_ones,
     in_play_lists_only_unfinished_games,
+    the_games_to_watch_are_the_public_ones_in_play_however_many_finished_lie_between,
     only_unfinished_games_without_a_recent_move_expire,
     an_owner_at_the_cap_loses_its_oldest_unfinished_casual_game_first,
 );
@@ -201,6 +202,29 @@ async fn in_play_lists_only_unfinished_games(store: Store) {
     let mut in_play = summaries(&store.games.in_play().await.unwrap());
     in_play.sort();
     assert_eq!(in_play, ["g1", "g3"]);
+}
+
+async fn the_games_to_watch_are_the_public_ones_in_play_however_many_finished_lie_between(store: Store) {
+    for (i, id) in ["old", "private", "done", "aborted", "recent"].into_iter().enumerate() {
+        let public = id != "private";
+        store.games.create(&NewGame { created_at: 1 + i as i64, public, ..new_game(id) }).await.unwrap();
+    }
+    store.games.append_move("old", 0, &a_move(), &progress(5)).await.unwrap();
+    store.games.append_move("recent", 0, &a_move(), &progress(90)).await.unwrap();
+    store.games.append_move("done", 0, &a_move(), &finished(95, vec![1, 0])).await.unwrap();
+    store.games.append_move("aborted", 0, &a_move(), &Progress { aborted: true, ..progress(96) }).await.unwrap();
+    // Many finished public games played since: the live ones are still found.
+    for i in 0..30 {
+        let id = format!("f{i}");
+        store.games.create(&NewGame { created_at: 10, public: true, ..new_game(&id) }).await.unwrap();
+        store.games.append_move(&id, 0, &a_move(), &finished(100 + i, vec![0, 1])).await.unwrap();
+    }
+    assert_eq!(
+        summaries(&store.games.watchable(10).await.unwrap()),
+        ["recent", "old"],
+        "public, in play, the latest first"
+    );
+    assert_eq!(summaries(&store.games.watchable(1).await.unwrap()), ["recent"]);
 }
 
 async fn only_unfinished_games_without_a_recent_move_expire(store: Store) {

@@ -271,6 +271,13 @@ pub trait GameRepo: Send + Sync {
     /// The storage fails.
     async fn in_play(&self) -> Result<Vec<GameSummary>, StoreError>;
 
+    /// The public games in play (neither finished nor aborted), the most
+    /// recently played first, at most `limit` (the games to watch).
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn watchable(&self, limit: usize) -> Result<Vec<GameSummary>, StoreError>;
+
     /// Makes room for one more game of `owner`, who may keep `max`: with
     /// fewer kept, nothing to do ([`Room::Free`]); else the oldest of its
     /// unfinished casual (unrated) games is deleted, or failing that the

@@ -142,6 +142,12 @@ impl GameRepo for PgGames {
             .await
     }
 
+    async fn watchable(&self, limit: usize) -> Result<Vec<GameSummary>, StoreError> {
+        let filter = "public AND NOT COALESCE((progress::jsonb ->> 'finished')::boolean, FALSE)
+             AND NOT COALESCE((progress::jsonb ->> 'aborted')::boolean, FALSE)";
+        summaries(&self.0, filter, limit, None).await
+    }
+
     async fn make_room(&self, owner: &str, max: usize) -> Result<Room, StoreError> {
         let mut conn = self.0.conn().await?;
         let tx = conn.transaction().await?;

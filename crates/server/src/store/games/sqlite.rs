@@ -61,6 +61,20 @@ impl GameRepo for SqliteGames {
         self.0.run(|db| summaries(db, "json_extract(progress, '$.finished') = 0", usize::MAX >> 1, None)).await
     }
 
+    async fn watchable(&self, limit: usize) -> Result<Vec<GameSummary>, StoreError> {
+        self.0
+            .run(move |db| {
+                summaries(
+                    db,
+                    "public = 1 AND json_extract(progress, '$.finished') = 0
+                     AND NOT COALESCE(json_extract(progress, '$.aborted'), 0)",
+                    limit,
+                    None,
+                )
+            })
+            .await
+    }
+
     async fn make_room(&self, owner: &str, max: usize) -> Result<Room, StoreError> {
         let owner = owner.to_string();
         let max = i64::try_from(max).unwrap_or(i64::MAX);
