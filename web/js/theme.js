@@ -31,13 +31,19 @@ export function theme() {
 }
 
 function apply() {
-  document.documentElement.dataset.theme = theme();
+  // Written only when it changes: each write restyles the whole page.
+  const root = document.documentElement;
+  if (root.dataset.theme !== theme()) root.dataset.theme = theme();
   const b = document.querySelector('.theme-toggle');
   if (!b) return;
   const c = themeChoice();
   const word = t(`theme-word-${c}`);
-  b.innerHTML = `${ICONS[c]}<span class="theme-word"></span>`;
-  b.querySelector('.theme-word').textContent = word;
+  if (b.dataset.choice !== c) {
+    b.innerHTML = `${ICONS[c]}<span class="theme-word"></span>`;
+    b.dataset.choice = c;
+  }
+  const w = b.querySelector('.theme-word');
+  if (w.textContent !== word) w.textContent = word;
   b.title = t('theme-title', { now: WORDS[c], next: WORDS[NEXT[c]] });
   b.setAttribute('aria-label', t('theme-label', { word, now: WORDS[c], next: WORDS[NEXT[c]] }));
 }

@@ -214,6 +214,35 @@ mod tests {
     use http_body_util::BodyExt;
     use tower::ServiceExt;
 
+    /// The modules a module imports (`import … from './x.js'`), not those it loads later (`import('./x.js')`).
+    fn imports(module: &str) -> Vec<String> {
+        let text = String::from_utf8(Web::get(&format!("js/{module}")).unwrap().data.to_vec()).unwrap();
+        text.lines()
+            .filter(|l| l.starts_with("import "))
+            .filter_map(|l| l.split("from './").nth(1).or_else(|| l.strip_prefix("import './")))
+            .map(|rest| rest.split('\'').next().unwrap().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn the_page_preloads_every_module_app_js_imports_and_no_other() {
+        let mut graph = std::collections::BTreeSet::new();
+        let mut todo = imports("app.js");
+        while let Some(m) = todo.pop() {
+            if graph.insert(m.clone()) {
+                todo.extend(imports(&m));
+            }
+        }
+        assert!(graph.contains("game.js") && graph.contains("chatlog.js"), "{graph:?}");
+        let page = String::from_utf8(Web::get("index.html").unwrap().data.to_vec()).unwrap();
+        let preloaded: std::collections::BTreeSet<String> = page
+            .split("<link rel=\"modulepreload\" href=\"js/")
+            .skip(1)
+            .map(|rest| rest.split('"').next().unwrap().to_string())
+            .collect();
+        assert_eq!(preloaded, graph, "index.html's modulepreload links");
+    }
+
     async fn get(app: &Router, path: &str, headers: &[(&str, &str)]) -> Response {
         let mut req = axum::http::Request::get(path);
         for (k, v) in headers {
