@@ -3,12 +3,13 @@
 // Debian's Chromium (no browser is downloaded). Fails unless performance is
 // at least 90, accessibility 100 and best practices 100 on both.
 //
-// Performance is timed on this machine, so a busy machine scores lower: each
-// page gets up to RUNS runs and keeps its best; a run on a host that
-// Lighthouse itself finds too slow for its setting (a benchmark index under
-// 1000, its "slower CPU than Lighthouse expects" warning) does not count
-// among them, up to 2 × RUNS runs in all. Accessibility and best practices
-// do not depend on the machine and must be 100 in the run kept.
+// The game page must meet them on every one of its GAME_RUNS runs (five by
+// default: "five of five", not the best of three); the home page on the
+// best of up to RUNS. Performance is timed on this machine: a run on a host
+// that Lighthouse itself finds too slow for its setting (a benchmark index
+// under 1000, its "slower CPU than Lighthouse expects" warning) does not
+// count, up to twice the runs in all. Accessibility and best practices do
+// not depend on the machine and must be 100 in every run that counts.
 //
 // Needs a running server: BASE_URL (default http://127.0.0.1:8080).
 //   BASE_URL=http://127.0.0.1:8080 node lighthouse.mjs
@@ -21,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { BASE, api } from './lib.mjs';
 
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS || 3);
+const GAME_RUNS = Number(process.env.LIGHTHOUSE_GAME_RUNS || 5);
 const SLOW_HOST = 1000; // Lighthouse's SLOW_CPU_BENCHMARK_INDEX_THRESHOLD
 const NEED = { performance: 90, accessibility: 100, 'best-practices': 100 };
 const OUT = process.env.LIGHTHOUSE_DIR || join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'target', 'lighthouse');
@@ -64,25 +66,35 @@ async function gamePage() {
   return `${BASE}/#/game/${id}?join=${token}`;
 }
 
-const pages = [['home', `${BASE}/`], ['game', await gamePage()]];
+// [name, url, runs, every]: `every` — each counted run must meet NEED, not only the best.
+const pages = [['home', `${BASE}/`, RUNS, false], ['game', await gamePage(), GAME_RUNS, true]];
 mkdirSync(OUT, { recursive: true });
 let ok = true;
-for (const [name, url] of pages) {
+const meets = (r) => Object.entries(NEED).every(([k, v]) => r.scores[k] >= v);
+for (const [name, url, runs, every] of pages) {
   let best = null;
-  for (let i = 1, counted = 0; counted < RUNS && i <= 2 * RUNS; i++) {
+  const counted = [];
+  for (let i = 1; counted.length < runs && i <= 2 * runs; i++) {
     const r = await run(url);
     const slow = r.benchmark < SLOW_HOST;
-    if (!slow) counted++;
+    if (!slow) counted.push(r);
     console.log(`${name} run ${i}: ${JSON.stringify(r.scores)} ${JSON.stringify(r.metrics)} (benchmark index ${r.benchmark}${slow ? ': a slow host, not counted' : ''})`);
-    if (!best || r.scores.performance > best.scores.performance) best = r;
-    if (Object.entries(NEED).every(([k, v]) => r.scores[k] >= v)) break;
+    // The report kept: the worst run when every run must pass, else the best.
+    const better = every ? r.scores.performance < best?.scores.performance : r.scores.performance > best?.scores.performance;
+    if (!best || better) best = r;
+    if (!every && meets(r)) break;
+    if (every && !slow && !meets(r)) break; // one counted run short fails the page
   }
+  if (!best) { ok = false; console.log(`${name}: no run`); continue; }
   writeFileSync(join(OUT, `${name}.json`), best.report);
-  const short = Object.entries(NEED).filter(([k, v]) => best.scores[k] < v);
-  if (short.length) {
+  const fails = every ? counted.length < runs || !counted.every(meets) : !meets(best);
+  if (fails) {
     ok = false;
-    console.log(`${name}: below ${JSON.stringify(NEED)}: ${JSON.stringify(best.scores)}`);
-    for (const f of best.failing) console.log(`  ${f}`);
+    const kept = every ? counted.find((r) => !meets(r)) || best : best;
+    console.log(`${name}: below ${JSON.stringify(NEED)}${every ? ` in one of ${runs} runs` : ''}: ${JSON.stringify(kept.scores)}${every && counted.length < runs ? ` (only ${counted.length} runs counted)` : ''}`);
+    for (const f of kept.failing) console.log(`  ${f}`);
+  } else if (every) {
+    console.log(`${name}: ${runs} of ${runs} runs meet ${JSON.stringify(NEED)} (performance ${counted.map((r) => r.scores.performance).join(', ')})`);
   }
 }
 console.log(ok ? 'lighthouse: every page meets its scores' : 'lighthouse: FAILED');
