@@ -72,6 +72,9 @@ impl FromStr for Difficulty {
 /// `mcts:2000it:2t:c=0.5:depth=12`. `mcts-v1:…` is the first version of the
 /// search (every later lever off), kept to measure the current one against.
 #[derive(Copy, Clone, Debug, PartialEq)]
+// A spec is made once per bot and seat, never kept in bulk: its search's
+// settings stay inline (and `Copy`) rather than boxed.
+#[allow(clippy::large_enum_variant)]
 pub enum BotSpec {
     Random,
     Greedy,
