@@ -13,10 +13,11 @@
 //! | [`Clocks`] (`clocks.rs`) | clocks that run out, seats handed to bots and taken back, "your turn" | games, bots |
 //! | [`Ratings`] (`ratings.rs`) | rated results, profiles, leaderboard, seats linked to accounts | games |
 //! | [`Push`] (`push/`) | Web Push: the VAPID key, subscriptions, notifications sent in the background | games |
-//! | [`Chat`] (`chat.rs`) | a game's chat (players' and spectators'), its rooms and limits; what follows a game | — |
+//! | [`Chat`] (`chat.rs`) | a game's chat (players' and spectators'), its rooms and limits; what follows a game | moderation |
 //! | [`Rematches`] (`rematch.rs`) | the rematch of a finished game, once every player accepts | games, chat, quotas |
 //! | [`Lobby`], [`PlayNow`] (`lobby/`) | the lobby's tables; "Play now", pairing people waiting | games, ratings, quotas |
 //! | [`Accounts`] (`accounts.rs`) | accounts (argon2id), sessions, sign-in throttles | — |
+//! | [`Moderation`] (`moderation.rs`) | blocks, reports, the operator's mutes, renames and closures | — |
 //! | [`Passkeys`] (`passkeys.rs`) | passkeys (WebAuthn) to sign in | accounts |
 //! | [`Reviews`] (`review/`) | reviews of finished games, on their own low-priority pool | games, the bots' gate |
 //! | [`Hints`] (`hints.rs`) | the search's advice to the seat to move, run like a bot's move | games, the bots' workers |
@@ -49,6 +50,7 @@ pub mod hints;
 pub mod history;
 pub mod ids;
 pub mod lobby;
+pub mod moderation;
 pub mod passkeys;
 pub mod push;
 pub mod quotas;
@@ -68,6 +70,7 @@ pub use self::hints::Hints;
 pub use self::history::Histories;
 pub use self::lobby::play_now::PlayNow;
 pub use self::lobby::Lobby;
+pub use self::moderation::Moderation;
 pub use self::passkeys::Passkeys;
 pub use self::push::Push;
 pub use self::ratings::Ratings;
@@ -97,6 +100,7 @@ pub struct Services {
     pub lobby: Arc<Lobby>,
     pub play_now: Arc<PlayNow>,
     pub accounts: Arc<Accounts>,
+    pub moderation: Arc<Moderation>,
     pub passkeys: Passkeys,
     pub reviews: Reviews,
     pub hints: Arc<Hints>,
@@ -132,7 +136,8 @@ impl AppState {
         let clocks = Arc::new(Clocks::new(&store, Arc::clone(&games), Arc::clone(&bots), Arc::clone(&left)));
         let ratings = Arc::new(Ratings::new(&store, Arc::clone(&games), &config));
         let push = Arc::new(Push::new(&store, Arc::clone(&games), config.push.clone()));
-        let chat = Arc::new(Chat::new(&store));
+        let moderation = Arc::new(Moderation::new(&store));
+        let chat = Arc::new(Chat::new(&store, Arc::clone(&moderation)));
         let rematches = Rematches::new(&store, Arc::clone(&games), Arc::clone(&chat), Arc::clone(&quotas));
         let lobby = Arc::new(Lobby::new(
             &store,
@@ -183,6 +188,7 @@ impl AppState {
             lobby,
             play_now,
             accounts,
+            moderation,
             passkeys,
             reviews,
             hints,
