@@ -77,20 +77,26 @@ export function reportDialog({ what, name, text = null, tokens = [], from = null
         <button type="submit" class="btn primary" data-report="send">${esc(t('mod-report-send'))}</button></div>
     </form></div>`;
   document.body.appendChild(o);
-  const close = () => { o.remove(); if (from && from.isConnected) from.focus(); };
-  o.querySelector('[data-report="cancel"]').onclick = close;
-  o.onclick = (e) => { if (e.target === o) close(); };
-  o.onkeydown = (e) => {
-    // Modal: its keys never reach the board behind it.
+  // Modal: its keys (Escape, Tab kept inside) never reach the page behind,
+  // wherever the focus went (a button disabled while sending drops it).
+  const onKey = (e) => {
     e.stopPropagation();
     if (e.key === 'Escape') { e.preventDefault(); close(); }
     if (e.key === 'Tab') {
-      const f = [...o.querySelectorAll('input:checked, textarea, button')];
+      const f = [...o.querySelectorAll('input:checked, textarea, button:not([disabled])')];
       const i = f.indexOf(document.activeElement);
       e.preventDefault();
       f[(i + (e.shiftKey ? f.length - 1 : 1) + f.length) % f.length].focus();
     }
   };
+  const close = () => {
+    document.removeEventListener('keydown', onKey, true);
+    o.remove();
+    if (from && from.isConnected) from.focus();
+  };
+  document.addEventListener('keydown', onKey, true);
+  o.querySelector('[data-report="cancel"]').onclick = close;
+  o.onclick = (e) => { if (e.target === o) close(); };
   const form = o.querySelector('form');
   const send = o.querySelector('[data-report="send"]');
   form.onsubmit = async (e) => {
@@ -105,6 +111,7 @@ export function reportDialog({ what, name, text = null, tokens = [], from = null
     } catch (err) {
       form.querySelector('.report-error').textContent = errorText(err);
       send.disabled = false;
+      send.focus();
     }
   };
   o.querySelector('input[name="report-reason"]:checked').focus();
