@@ -24,8 +24,8 @@
 //! | [`Cluster`] (`cluster.rs`) | servers sharing PostgreSQL: their news, heartbeats, who is here | games, bots, clocks, chat, lobby |
 //! | [`Sweeps`] (`sweeps.rs`) | idle games leave memory, abandoned games expire | games |
 //!
-//! Below them: `quotas` (new games per client address) and `ids` (random
-//! ids and tokens). What a move sets off in other services (bots, the next
+//! Below them: `quotas` (new games per client address), `text` (what people
+//! write, cleaned) and `ids` (random ids and tokens). What a move sets off in other services (bots, the next
 //! player told, a result applied) goes through [`GameEvents`], wired here,
 //! so that the games know none of them. Services use the store and the
 //! engine, never a handler or the connection layer (docs/architecture.md;
@@ -58,6 +58,7 @@ pub mod ratings;
 pub mod rematch;
 pub mod review;
 pub mod sweeps;
+pub mod text;
 pub mod watchlist;
 
 pub use self::accounts::Accounts;

@@ -38,7 +38,7 @@ pub const MAX_BLOCKS: usize = 500;
 /// The reasons a report gives.
 pub const REASONS: [&str; 4] = ["offensive_name", "abusive_chat", "cheating", "other"];
 /// The longest note of a report, in characters (as a chat message).
-pub const MAX_NOTE_CHARS: usize = super::chat::MAX_CHAT_CHARS;
+pub const MAX_NOTE_CHARS: usize = super::text::MAX_CHAT_CHARS;
 /// Open reports kept: per reporter, per address, in all.
 pub const REPORT_BOUNDS: ReportBounds = ReportBounds { per_reporter: 50, per_address: 100, total: 20_000 };
 /// Reports one reporter (or one address) makes at once…
@@ -70,6 +70,9 @@ pub enum Target {
     Line { game: String, seq: u64 },
 }
 
+/// Whom an account blocks, and when it was read.
+type BlockedRead = (Instant, Arc<HashSet<String>>);
+
 /// Blocks, reports and the operator's sanctions.
 pub struct Moderation {
     repo: Arc<dyn ModerationRepo>,
@@ -78,7 +81,7 @@ pub struct Moderation {
     per_reporter: Keyed<String>,
     per_address: Keyed<IpAddr>,
     /// Whom each account blocks, as read (and when).
-    blocked: Mutex<HashMap<String, (Instant, Arc<HashSet<String>>)>>,
+    blocked: Mutex<HashMap<String, BlockedRead>>,
     pruning: Pruning,
 }
 
@@ -90,7 +93,7 @@ fn quota() -> governor::Quota {
 
 /// A report's note as kept: cleaned as a chat message is (empty allowed).
 fn clean_note(raw: &str) -> Result<String, ApiError> {
-    match super::chat::clean_message(raw) {
+    match super::text::clean_message(raw) {
         Ok(note) => Ok(note),
         Err(ApiError::EmptyMessage) => Ok(String::new()),
         Err(_) => Err(ApiError::BadRequest(format!("note: at most {MAX_NOTE_CHARS} characters"))),

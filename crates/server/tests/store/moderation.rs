@@ -151,7 +151,8 @@ async fn reports_are_listed_newest_first_with_the_count_against_the_account(stor
     }
     store.accounts.rename("id-Cy", "Cyrus", "cyrus").await.unwrap();
     let open = m.reports(true, 10).await.unwrap();
-    let seen: Vec<(i64, &str, Option<&str>, Option<&str>, u64)> = open
+    type Seen<'a> = (i64, &'a str, Option<&'a str>, Option<&'a str>, u64);
+    let seen: Vec<Seen> = open
         .iter()
         .map(|r| (r.at, r.reporter.as_str(), r.reporter_name.as_deref(), r.target_now.as_deref(), r.against))
         .collect();
