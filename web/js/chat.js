@@ -7,6 +7,7 @@
 import { addTokens, request, spectatorToken } from './api.js';
 import { t } from './i18n.js';
 import { mute, outOfSight, overflow, readMutes, showNew, unmute } from './chatlog.js';
+import { block, reportDialog, signedInName } from './moderation.js';
 
 /** Quick phrases (one tap on a phone). */
 /** The quick phrases (their messages): sent in the sender's language. */
@@ -63,8 +64,10 @@ export class ChatPanel {
     this.off = false; // the game's chat is off (for everyone)
     this.rematchBox = null;
     socket.onOther = (msg) => this.onMessage(msg);
+    this.me = null; // the signed-in account's name: it may block and report
     this.build();
     this.refresh();
+    signedInName().then((me) => { this.me = me; this.draw(); });
   }
 
   destroy() {
@@ -123,7 +126,20 @@ export class ChatPanel {
       const text = this.input.value.trim();
       if (text) this.send(text);
     };
-    this.log.onclick = (e) => {
+    this.log.onclick = async (e) => {
+      const r = e.target.closest('button[data-report]');
+      const line = r && this.messages.get(Number(r.dataset.report));
+      if (line) {
+        reportDialog({ what: { game: this.id, seq: line.seq }, name: this.who(line), text: line.text, tokens: this.tokens, from: r });
+        return;
+      }
+      const k = e.target.closest('button[data-block]');
+      const author = k && this.messages.get(Number(k.dataset.block));
+      if (author) {
+        // Blocked: the server no longer sends their lines here; read the chat again.
+        if (await block({ game: this.id, seq: author.seq })) this.refresh();
+        return;
+      }
       const b = e.target.closest('button[data-mute]');
       const m = b && this.messages.get(Number(b.dataset.mute));
       if (!m) return;
@@ -222,8 +238,16 @@ export class ChatPanel {
     this.list.replaceChildren(...items.map((m) => {
       const li = el('li', { class: m.seat == null ? 'chat-msg spectator' : 'chat-msg' });
       li.append(el('span', { class: 'chat-name' }, this.who(m)), document.createTextNode(': '), el('span', { class: 'chat-text' }, m.text));
-      if ((m.seat == null && m.spectator != null) || (m.seat != null && !mine.has(m.seat))) {
+      const others = m.seat != null ? !mine.has(m.seat) : !(m.account && this.me && m.name === this.me);
+      if ((m.seat == null && m.spectator != null && others) || (m.seat != null && others)) {
         li.append(document.createTextNode(' '), el('button', { type: 'button', class: 'link chat-mute', 'data-mute': String(m.seq), 'aria-label': t('chat-mute-name', { name: this.who(m) }) }, t('chat-mute')));
+      }
+      // A signed-in reader (or a player) reports a line; a signed-in reader blocks a signed-in author.
+      if (others && (this.me || this.player())) {
+        li.append(document.createTextNode(' '), el('button', { type: 'button', class: 'link chat-mute chat-report', 'data-report': String(m.seq), 'aria-label': t('mod-report-line', { name: this.who(m) }) }, t('mod-report')));
+      }
+      if (others && this.me && m.member) {
+        li.append(document.createTextNode(' '), el('button', { type: 'button', class: 'link chat-mute chat-block', 'data-block': String(m.seq), 'aria-label': t('mod-block-name', { name: this.who(m) }) }, t('mod-block')));
       }
       return li;
     }));

@@ -10,6 +10,7 @@ import { knownGames, request, tokensFor } from './api.js';
 import { ago, esc } from './dom.js';
 import { errorText, has, intl, lang, t } from './i18n.js';
 import { presetName } from './rules.js';
+import { block, moderationApi, reportDialog, signedInName, unblock } from './moderation.js';
 
 const LINKED_KEY = 'carcassonne.linked';
 
@@ -143,6 +144,39 @@ export class ProfileScreen {
 
   destroy() {}
 
+  /** Block / Unblock and Report, for a signed-in visitor on another's profile. */
+  async moderation(head, name) {
+    const me = await signedInName();
+    if (!me || me.toLowerCase() === name.toLowerCase() || !head.isConnected) return;
+    let blocked = false;
+    try { blocked = (await moderationApi.blocks()).blocks.some((b) => b.name === name); } catch { return; }
+    const box = document.createElement('p');
+    box.className = 'profile-actions';
+    const blockBtn = document.createElement('button');
+    blockBtn.type = 'button';
+    blockBtn.className = 'btn profile-block';
+    const reportBtn = document.createElement('button');
+    reportBtn.type = 'button';
+    reportBtn.className = 'btn profile-report';
+    reportBtn.textContent = t('mod-report');
+    reportBtn.setAttribute('aria-label', t('mod-report-name', { name }));
+    const draw = () => {
+      blockBtn.textContent = t(blocked ? 'mod-unblock' : 'mod-block');
+      blockBtn.setAttribute('aria-label', t(blocked ? 'mod-unblock-name' : 'mod-block-name', { name }));
+      blockBtn.setAttribute('aria-pressed', String(blocked));
+    };
+    draw();
+    blockBtn.onclick = async () => {
+      blockBtn.disabled = true;
+      if (blocked ? await unblock(name) : await block({ name })) blocked = !blocked;
+      blockBtn.disabled = false;
+      draw();
+    };
+    reportBtn.onclick = () => reportDialog({ what: { name }, name, from: reportBtn });
+    box.append(blockBtn, ' ', reportBtn);
+    head.append(box);
+  }
+
   async load(name) {
     const page = this.root.querySelector('.profile-page');
     let p;
@@ -203,6 +237,7 @@ export class ProfileScreen {
         ${p.by_preset.length ? `<h3>${esc(t('profile-by-rules'))}</h3>${table(p.by_preset, (x) => presetWords(x.preset), t('profile-col-rules'))}
           <h3>${esc(t('profile-by-players'))}</h3>${table(p.by_players, (x) => count(x.players), t('profile-col-players'))}` : `<p class="muted">${esc(t('profile-no-finished'))}</p>`}
       </section>`;
+    this.moderation(page.querySelector('.profile-head'), p.name);
     const selects = [...page.querySelectorAll('[data-filter]')];
     const filter = () => {
       const f = Object.fromEntries(selects.map((el) => [el.dataset.filter, el.value]));

@@ -7,6 +7,7 @@
 import { request } from './api.js';
 import { esc } from './dom.js';
 import { errorText, sentence, t } from './i18n.js';
+import { BlocksSection } from './moderation.js';
 import { PasskeysSection } from './passkeys.js';
 
 export class SettingsScreen {
@@ -60,6 +61,7 @@ export class SettingsScreen {
         </form>
       </section>
       <section class="card settings-passkeys"></section>
+      <section class="card settings-blocks"></section>
       <section class="card" aria-labelledby="sessions-title">
         <h2 id="sessions-title">${esc(t('settings-sessions-title'))}</h2>
         <p class="muted">${esc(t('settings-sessions-text'))}</p>
@@ -78,6 +80,7 @@ export class SettingsScreen {
           <button class="btn danger" type="submit">${esc(t('settings-delete-button'))}</button>
         </form>
       </section>`;
+    new BlocksSection(body.querySelector('.settings-blocks'));
     this.passkeys = new PasskeysSection(body.querySelector('.settings-passkeys'), async () => {
       await this.onAccountChange();
       this.load();

@@ -35,6 +35,7 @@ macro_rules! say_raw {
     }};
 }
 
+mod admin;
 mod analyze;
 mod arena;
 mod draw;
@@ -52,6 +53,9 @@ struct Cli {
 enum Command {
     /// Serve the web game on http://127.0.0.1:8080 (the default).
     Serve(Box<serve::ServeArgs>),
+    /// The operator's moderation: list reports; mute, rename or close an
+    /// account; resolve a report (on the server's `--db`).
+    Admin(admin::AdminArgs),
     /// Play bots against each other in paired games and report their strength.
     Arena(arena::ArenaArgs),
     /// Review a game: every move judged by the search from the mover's view
@@ -140,6 +144,7 @@ fn main() -> ExitCode {
         // The web game is the default: `cargo run --release` starts it.
         match cli.command.unwrap_or_else(|| Command::Serve(Box::default())) {
             Command::Serve(args) => serve::run(*args),
+            Command::Admin(args) => admin::run(args),
             Command::Arena(args) => arena::run(args),
             Command::Bot { bot } => bot_command(&bot),
             Command::Analyze(args) => analyze::run(args),

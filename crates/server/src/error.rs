@@ -122,6 +122,12 @@ pub enum ApiError {
     /// table started or full, a rated table for a guest…; its stable code
     /// and why. Nothing changed.
     Lobby(&'static str, String),
+    /// A block, a report or a chat refused by moderation (services/moderation.rs):
+    /// `muted`, `account_closed`, `blocked`, `cannot_block_self`,
+    /// `too_many_blocks`, `not_a_member`, `cannot_report_self`,
+    /// `already_reported`, `reports_too_fast`, `too_many_reports`; and why.
+    /// Nothing changed.
+    Moderation(&'static str, String),
 }
 
 /// Seconds a client told to try later ([`ApiError::TryLater`]) waits.
@@ -178,6 +184,7 @@ impl ApiError {
             ApiError::CannotAbort => "cannot_abort",
             ApiError::CannotEnd => "cannot_end",
             ApiError::Lobby(code, _) => code,
+            ApiError::Moderation(code, _) => code,
         }
     }
 
@@ -221,6 +228,12 @@ impl ApiError {
             ApiError::BadClock(_) => StatusCode::BAD_REQUEST,
             ApiError::TimeUp | ApiError::NotAway | ApiError::CannotAbort | ApiError::CannotEnd => StatusCode::CONFLICT,
             ApiError::Lobby(..) => StatusCode::CONFLICT,
+            ApiError::Moderation("muted" | "account_closed" | "blocked", _) => StatusCode::FORBIDDEN,
+            ApiError::Moderation("reports_too_fast" | "too_many_reports", _) => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Moderation("not_a_member" | "cannot_block_self" | "cannot_report_self", _) => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
+            ApiError::Moderation(..) => StatusCode::CONFLICT,
         }
     }
 
@@ -294,7 +307,7 @@ impl ApiError {
             ApiError::CannotEnd => {
                 "the game may be ended as it stands only when a seat's clock has just run out in a casual game".into()
             }
-            ApiError::Lobby(_, why) => why.clone(),
+            ApiError::Lobby(_, why) | ApiError::Moderation(_, why) => why.clone(),
         }
     }
 

@@ -23,6 +23,7 @@ mod hints;
 // (i18n) error messages in the reader's language
 mod lobby;
 mod localize;
+mod moderation;
 mod passkeys;
 mod players;
 mod push;
@@ -125,6 +126,7 @@ pub fn app_with(state: AppState, conns: Arc<Connections>) -> Router {
         .merge(chat::routes().layer(DefaultBodyLimit::max(MAX_BODY)))
         .merge(push::routes())
         .merge(lobby::routes())
+        .merge(moderation::routes())
         .fallback(crate::assets::static_file)
         .with_state(Shared { app: state, conns })
         // (i18n) refusals in the reader's language (Accept-Language)

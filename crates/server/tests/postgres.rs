@@ -325,6 +325,8 @@ async fn chat_written_while_the_feed_is_away_is_told_when_it_comes_back() {
         at,
         spectator: None,
         account: false,
+        member: true,
+        author_account: Some("acc-ada".into()),
         author: "seat:0".into(),
     };
     let caps = ChatCaps { players: 100, accounts: 100, others: 100 };

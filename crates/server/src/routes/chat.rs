@@ -30,11 +30,13 @@ async fn chat(
     State(app): State<AppState>,
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
+    parts: Parts,
 ) -> Result<Json<Value>, ApiError> {
     let tokens = tokens(&query)?;
     let live = app.games.game(&id).await?;
     let viewer = viewer_of(&live, &tokens).await?;
-    let (off, messages, after) = app.chat.chat_of(&live, &viewer).await?;
+    let reader = super::session::account_of(&parts, &app).await?.map(|a| a.id);
+    let (off, messages, after) = app.chat.chat_of(&live, &viewer, reader.as_deref()).await?;
     Ok(Json(json!({ "off": off, "messages": messages, "rematch": after })))
 }
 

@@ -11,7 +11,7 @@ use axum::response::Response;
 use super::common::{query_list, tokens, viewer_of, DirectLimiter, MAX_WS_MESSAGE, WS_READ_BUFFER};
 use crate::error::ApiError;
 use crate::listen::{client_ip, until_set, Class, Connections, Slot};
-use crate::services::chat::{visible, ChatEvent, Member, Speaker};
+use crate::services::chat::{not_hidden, visible, ChatEvent, Member, Speaker};
 use crate::services::games::{Live, Viewer};
 use crate::services::AppState;
 use crate::wire::{ClientMessage, Follower, ServerMessage};
@@ -51,11 +51,11 @@ pub(super) async fn websocket(
         .map_err(ApiError::Busy)?;
     // A spectator writes in the chat under their account's name, if signed
     // in; else as the spectator their address or browser's token names.
-    let account = match spectator {
-        true => super::session::signed_in(&request, &app).await.ok().map(|(a, _)| Member { id: a.id, name: a.name }),
-        false => None,
-    };
-    let client = Client { speaker: Speaker::of(&viewer, key, account, browser), address: key };
+    // Whoever is signed in is not sent the lines of the accounts they block.
+    let signed_in = super::session::signed_in(&request, &app).await.ok().map(|(a, _)| a);
+    let reader = signed_in.as_ref().map(|a| a.id.clone());
+    let account = signed_in.filter(|_| spectator).map(|a| Member { id: a.id, name: a.name });
+    let client = Client { speaker: Speaker::of(&viewer, key, account, browser), address: key, reader };
     let ws = ws.max_message_size(MAX_WS_MESSAGE).max_frame_size(MAX_WS_MESSAGE).read_buffer_size(WS_READ_BUFFER);
     Ok(ws.on_upgrade(move |socket| async move {
         let _held = place;
@@ -68,6 +68,8 @@ pub(super) async fn websocket(
 struct Client {
     speaker: Speaker,
     address: std::net::IpAddr,
+    /// The signed-in account reading (its id), if any.
+    reader: Option<String>,
 }
 
 /// What ends a socket besides its client: the server stopping, or a
@@ -133,12 +135,22 @@ async fn next_event(
 }
 
 /// What a viewer is told of a chat event, if anything: players do not read
-/// the spectators' chat while the game is in play.
-async fn chat_frame(live: &Live, viewer: &Viewer, event: &ChatEvent) -> Option<Message> {
+/// the spectators' chat while the game is in play, and nobody the lines of
+/// an account they block.
+async fn chat_frame(
+    app: &AppState,
+    live: &Live,
+    viewer: &Viewer,
+    reader: Option<&str>,
+    event: &ChatEvent,
+) -> Option<Message> {
     match event {
         ChatEvent::Message(m) => {
             let player = !viewer.seats.is_empty();
             let finished = player && m.seat.is_none() && live.lock().await.finished();
+            if m.author_account.is_some() && !not_hidden(m, &*app.chat.hidden_for(reader).await) {
+                return None;
+            }
             visible(m, player, finished).then(|| ServerMessage::Chat { message: m }.frame())
         }
         ChatEvent::After(after) => Some(ServerMessage::Rematch(after).frame()),
@@ -231,7 +243,7 @@ async fn ws_loop(
             }
             event = next_event(talk.chat) => {
                 let frame = match event {
-                    Ok(event) => chat_frame(live, viewer, &event).await,
+                    Ok(event) => chat_frame(app, live, viewer, talk.client.reader.as_deref(), &event).await,
                     Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => None,
                     Err(tokio::sync::broadcast::error::RecvError::Closed) => {
                         *talk.chat = None;

@@ -30,7 +30,7 @@ use super::ids::{new_token, now_ms};
 use crate::config::{Config, PasswordCost};
 use crate::error::ApiError;
 use crate::names::{clean_name, name_key, reserved};
-use crate::store::{hash_token, Account, AccountRepo, RatingRepo, Store};
+use crate::store::{hash_token, Account, AccountRepo, ModerationRepo, RatingRepo, Store};
 
 /// Password hashes computed at once.
 pub const HASHES_AT_ONCE: usize = 2;
@@ -127,6 +127,8 @@ enum Lane {
 pub struct Accounts {
     repo: Arc<dyn AccountRepo>,
     ratings: Arc<dyn RatingRepo>,
+    /// Whether an account was closed (services/moderation.rs).
+    moderation: Arc<dyn ModerationRepo>,
     cost: PasswordCost,
     queue: usize,
     idle: Duration,
@@ -147,6 +149,7 @@ impl Accounts {
         Accounts {
             repo: Arc::clone(&store.accounts),
             ratings: Arc::clone(&store.ratings),
+            moderation: Arc::clone(&store.moderation),
             cost: config.password_cost,
             queue: config.password_queue,
             idle: config.session_idle,
@@ -305,10 +308,19 @@ impl Accounts {
     /// A new session for `account`, from the browser whose device cookie
     /// holds `device` (if any): a new device token when that is not one
     /// of this account's devices.
+    ///
+    /// # Errors
+    /// `account_closed` (the operator closed it), `storage_error`.
     pub async fn start_session(&self, account: Account, device: Option<&str>) -> Result<Session, ApiError> {
+        self.refuse_closed(&account.id).await?;
         let token = new_token()?;
         let now = now_ms();
         self.repo.create_session(&hash_token(&token), &account.id, now, now - self.idle_ms()).await?;
+        // Closed meanwhile (its sessions ended before this one began): this one ends too.
+        if let Err(e) = self.refuse_closed(&account.id).await {
+            self.repo.end_session(&hash_token(&token)).await?;
+            return Err(e);
+        }
         let device = match self.lane(Some(&account), device).await? {
             Lane::Known(_) => None,
             Lane::Unknown => {
@@ -318,6 +330,13 @@ impl Accounts {
             }
         };
         Ok(Session { account, token, device })
+    }
+
+    async fn refuse_closed(&self, account: &str) -> Result<(), ApiError> {
+        if self.moderation.sanctions(account).await?.closed_at.is_some() {
+            return Err(ApiError::Moderation("account_closed", "this account was closed by the operator".into()));
+        }
+        Ok(())
     }
 
     /// Counts a sign-in attempt from `address` that names no account (a

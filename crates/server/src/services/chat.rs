@@ -15,20 +15,18 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::sync::broadcast;
-use unicode_normalization::UnicodeNormalization;
-use unicode_segmentation::UnicodeSegmentation;
 
 use super::games::live::{Live, Viewer};
 use super::ids::now_ms;
+use super::moderation::Moderation;
+use super::text::clean_message;
 use crate::error::ApiError;
 use crate::limits::{Keyed, Pruning};
-use crate::names::invisible;
-use crate::store::{hash_token, Change, ChatCaps, ChatMessage, ChatRepo, ClusterRepo, Rematch, RematchRepo, Store};
+use crate::store::{
+    hash_token, Change, ChatCaps, ChatMessage, ChatRepo, ClusterRepo, Rematch, RematchRepo, Seat, Store,
+    DELETED_ACCOUNT,
+};
 
-/// The longest message, in characters (Unicode code points, after cleaning).
-pub const MAX_CHAT_CHARS: usize = 200;
-/// The largest message a client may send, in bytes, before cleaning.
-pub const MAX_CHAT_BYTES: usize = 2048;
 /// The most messages each part of a game's chat keeps: the players' (past
 /// it a player is refused, `chat_full`), signed-in spectators' (their
 /// reserve) and other spectators' (past either, the oldest message of
@@ -48,9 +46,6 @@ pub const CROWD_BURST: u32 = 30;
 /// …and then one per this period (per server): a crowd of addresses
 /// floods the game's pages no faster.
 pub const CROWD_PERIOD: Duration = Duration::from_millis(250);
-/// Most code points one grapheme may hold (as in names).
-const MAX_GRAPHEME: usize = 8;
-
 /// What a game's sockets are told besides its state.
 #[derive(Clone, Debug)]
 pub enum ChatEvent {
@@ -169,46 +164,15 @@ impl Speaker {
     }
 }
 
-/// A message as people will read it: NFC, no control, bidi or invisible
-/// characters (line breaks become spaces, runs of spaces one), no grapheme
-/// of more than a few code points (a pile of combining marks), at most
-/// [`MAX_CHAT_CHARS`] characters.
-///
-/// # Errors
-/// `message_too_long` for more than [`MAX_CHAT_BYTES`] bytes or
-/// [`MAX_CHAT_CHARS`] characters, `empty_message` when nothing is left.
-pub fn clean_message(raw: &str) -> Result<String, ApiError> {
-    if raw.len() > MAX_CHAT_BYTES {
-        return Err(ApiError::MessageTooLong(MAX_CHAT_CHARS));
-    }
-    let mut flat = String::with_capacity(raw.len());
-    let mut space = false;
-    for c in raw.nfc() {
-        if c.is_whitespace() {
-            space = !flat.is_empty();
-        } else if !invisible(c) {
-            if space {
-                flat.push(' ');
-                space = false;
-            }
-            flat.push(c);
-        }
-    }
-    let text: String = flat.graphemes(true).filter(|g| g.chars().count() <= MAX_GRAPHEME).collect();
-    let text = text.trim();
-    if text.is_empty() {
-        return Err(ApiError::EmptyMessage);
-    }
-    if text.chars().count() > MAX_CHAT_CHARS {
-        return Err(ApiError::MessageTooLong(MAX_CHAT_CHARS));
-    }
-    Ok(text.to_string())
-}
-
 /// Whether a viewer holding seats (`player`) sees `message` now: players
 /// do not see the spectators' chat while the game is in play.
 pub fn visible(message: &ChatMessage, player: bool, finished: bool) -> bool {
     !player || finished || message.seat.is_some()
+}
+
+/// Whether a reader who blocks the accounts `hidden` is sent `message`.
+pub fn not_hidden(message: &ChatMessage, hidden: &std::collections::HashSet<String>) -> bool {
+    message.author_account.as_ref().is_none_or(|a| !hidden.contains(a))
 }
 
 /// The chat of the games, and what follows a game (consent, rematch).
@@ -216,16 +180,27 @@ pub struct Chat {
     repo: Arc<dyn ChatRepo>,
     rematches: Arc<dyn RematchRepo>,
     cluster: Arc<dyn ClusterRepo>,
+    moderation: Arc<Moderation>,
     rooms: Rooms,
 }
 
 impl Chat {
-    pub fn new(store: &Store) -> Chat {
+    pub fn new(store: &Store, moderation: Arc<Moderation>) -> Chat {
         Chat {
             repo: Arc::clone(&store.chat),
             rematches: Arc::clone(&store.rematches),
             cluster: Arc::clone(&store.cluster),
+            moderation,
             rooms: Rooms::default(),
+        }
+    }
+
+    /// The accounts whose lines `reader` (a signed-in account's id) is not
+    /// sent: those it blocks (none for a reader not signed in).
+    pub async fn hidden_for(&self, reader: Option<&str>) -> Arc<std::collections::HashSet<String>> {
+        match reader {
+            Some(account) => self.moderation.blocked_by(account).await,
+            None => Arc::default(),
         }
     }
 
@@ -253,11 +228,22 @@ impl Chat {
                 // Of the seats a screen holds, the one to move speaks (else the first).
                 let seat = t.game.to_move().filter(|p| viewer.holds(*p)).or_else(|| viewer.seats.first().copied());
                 let seat = seat.ok_or(ApiError::Unauthorized)?;
-                let name = t.seats.get(seat.index()).map(|s| s.name().to_string()).ok_or(ApiError::Unauthorized)?;
+                let held = t.seats.get(seat.index()).ok_or(ApiError::Unauthorized)?;
+                let name = held.name().to_string();
+                let author_account = match held {
+                    Seat::Human { account: Some(a), .. } if a != DELETED_ACCOUNT => Some(a.clone()),
+                    _ => None,
+                };
+                drop(t);
+                if let Some(account) = &author_account {
+                    self.moderation.may_chat(account).await?;
+                }
                 if !self.rooms.allow(format!("{}/seat:{}", live.id, seat.0)) {
                     return Err(ApiError::ChatTooFast(CHAT_PERIOD.as_secs()));
                 }
                 ChatMessage {
+                    member: author_account.is_some(),
+                    author_account,
                     seq: 0,
                     seat: Some(seat.0),
                     name,
@@ -269,6 +255,9 @@ impl Chat {
                 }
             }
             Speaker::Spectator { address, account, browser } => {
+                if let Some(member) = account {
+                    self.moderation.may_chat(&member.id).await?;
+                }
                 self.spectator(&live.id, *address, account.as_ref(), browser.as_deref(), text).await?
             }
         };
@@ -276,7 +265,12 @@ impl Chat {
             self.repo.add(&live.id, &message, &CHAT_CAPS).await?.ok_or(ApiError::ChatFull(CHAT_CAPS.players))?;
         self.rooms.tell(&live.id, ChatEvent::Message(message.clone()));
         if let Some(server) = self.cluster.server() {
-            let change = Change::Chat { game: live.id.clone(), server: server.to_string(), message: message.clone() };
+            let change = Change::Chat {
+                game: live.id.clone(),
+                server: server.to_string(),
+                message: message.clone(),
+                author_account: message.author_account.clone(),
+            };
             if let Err(e) = self.cluster.publish(&change).await {
                 tracing::warn!(game = %live.id, error = %e, "cannot tell the other servers of a chat message");
             }
@@ -324,20 +318,34 @@ impl Chat {
             at: now_ms(),
             spectator: Some(number),
             account: account.is_some(),
+            member: account.is_some(),
+            author_account: account.map(|m| m.id.clone()),
             author,
         })
     }
 
-    /// The chat of game `live` as `viewer` sees it now, with what follows the game.
+    /// The chat of game `live` as `viewer` sees it now (signed in as
+    /// `reader`: without the lines of accounts it blocks), with what follows the game.
     ///
     /// # Errors
     /// `storage_error`.
-    pub async fn chat_of(&self, live: &Live, viewer: &Viewer) -> Result<(bool, Vec<ChatMessage>, AfterGame), ApiError> {
+    pub async fn chat_of(
+        &self,
+        live: &Live,
+        viewer: &Viewer,
+        reader: Option<&str>,
+    ) -> Result<(bool, Vec<ChatMessage>, AfterGame), ApiError> {
         let finished = live.lock().await.finished();
         let settings = self.repo.settings(&live.id).await?;
         let player = !viewer.seats.is_empty();
-        let messages =
-            self.repo.messages(&live.id).await?.into_iter().filter(|m| visible(m, player, finished)).collect();
+        let hidden = self.hidden_for(reader).await;
+        let messages = self
+            .repo
+            .messages(&live.id)
+            .await?
+            .into_iter()
+            .filter(|m| visible(m, player, finished) && not_hidden(m, &hidden))
+            .collect();
         let rematch = self.rematches.get(&live.id).await?;
         Ok((settings.off, messages, AfterGame::of(settings.consent, &rematch)))
     }
@@ -404,31 +412,16 @@ impl Chat {
     /// News from another server: a chat message, or what follows a game changed.
     pub async fn learn(&self, change: Change) {
         match change {
-            Change::Chat { game, message, .. } => self.rooms.tell(&game, ChatEvent::Message(message)),
+            Change::Chat { game, mut message, author_account, .. } => {
+                message.member = author_account.is_some();
+                message.author_account = author_account;
+                self.rooms.tell(&game, ChatEvent::Message(message));
+            }
             Change::Rematch { game, .. } => match self.after_game(&game).await {
                 Ok(after) => self.rooms.tell(&game, ChatEvent::After(after)),
                 Err(e) => tracing::warn!(game = %game, error = %e, "cannot read a game's rematch"),
             },
             _ => {}
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn messages_are_cleaned() {
-        assert_eq!(clean_message("  hello \n there ").unwrap(), "hello there");
-        assert_eq!(clean_message("\u{202E}olleh\u{202C}\u{200B}").unwrap(), "olleh");
-        assert_eq!(clean_message("<b>hi</b>").unwrap(), "<b>hi</b>");
-        assert_eq!(clean_message("Rene\u{301}").unwrap(), "Ren\u{e9}");
-        assert!(matches!(clean_message(" \u{200B}\t"), Err(ApiError::EmptyMessage)));
-        assert!(clean_message(&"x".repeat(MAX_CHAT_CHARS)).is_ok());
-        assert!(matches!(clean_message(&"x".repeat(MAX_CHAT_CHARS + 1)), Err(ApiError::MessageTooLong(_))));
-        assert!(matches!(clean_message(&"x".repeat(MAX_CHAT_BYTES + 1)), Err(ApiError::MessageTooLong(_))));
-        let zalgo = format!("A{}ok", "\u{301}".repeat(50));
-        assert_eq!(clean_message(&zalgo).unwrap(), "ok");
     }
 }

@@ -13,18 +13,19 @@
 //! | [`Clocks`] (`clocks.rs`) | clocks that run out, seats handed to bots and taken back, "your turn" | games, bots |
 //! | [`Ratings`] (`ratings.rs`) | rated results, profiles, leaderboard, seats linked to accounts | games |
 //! | [`Push`] (`push/`) | Web Push: the VAPID key, subscriptions, notifications sent in the background | games |
-//! | [`Chat`] (`chat.rs`) | a game's chat (players' and spectators'), its rooms and limits; what follows a game | — |
+//! | [`Chat`] (`chat.rs`) | a game's chat (players' and spectators'), its rooms and limits; what follows a game | moderation |
 //! | [`Rematches`] (`rematch.rs`) | the rematch of a finished game, once every player accepts | games, chat, quotas |
 //! | [`Lobby`], [`PlayNow`] (`lobby/`) | the lobby's tables; "Play now", pairing people waiting | games, ratings, quotas |
 //! | [`Accounts`] (`accounts.rs`) | accounts (argon2id), sessions, sign-in throttles | — |
+//! | [`Moderation`] (`moderation.rs`) | blocks, reports, the operator's mutes, renames and closures | — |
 //! | [`Passkeys`] (`passkeys.rs`) | passkeys (WebAuthn) to sign in | accounts |
 //! | [`Reviews`] (`review/`) | reviews of finished games, on their own low-priority pool | games, the bots' gate |
 //! | [`Hints`] (`hints.rs`) | the search's advice to the seat to move, run like a bot's move | games, the bots' workers |
 //! | [`Cluster`] (`cluster.rs`) | servers sharing PostgreSQL: their news, heartbeats, who is here | games, bots, clocks, chat, lobby |
 //! | [`Sweeps`] (`sweeps.rs`) | idle games leave memory, abandoned games expire | games |
 //!
-//! Below them: `quotas` (new games per client address) and `ids` (random
-//! ids and tokens). What a move sets off in other services (bots, the next
+//! Below them: `quotas` (new games per client address), `text` (what people
+//! write, cleaned) and `ids` (random ids and tokens). What a move sets off in other services (bots, the next
 //! player told, a result applied) goes through [`GameEvents`], wired here,
 //! so that the games know none of them. Services use the store and the
 //! engine, never a handler or the connection layer (docs/architecture.md;
@@ -49,6 +50,7 @@ pub mod hints;
 pub mod history;
 pub mod ids;
 pub mod lobby;
+pub mod moderation;
 pub mod passkeys;
 pub mod push;
 pub mod quotas;
@@ -56,6 +58,7 @@ pub mod ratings;
 pub mod rematch;
 pub mod review;
 pub mod sweeps;
+pub mod text;
 pub mod watchlist;
 
 pub use self::accounts::Accounts;
@@ -68,6 +71,7 @@ pub use self::hints::Hints;
 pub use self::history::Histories;
 pub use self::lobby::play_now::PlayNow;
 pub use self::lobby::Lobby;
+pub use self::moderation::Moderation;
 pub use self::passkeys::Passkeys;
 pub use self::push::Push;
 pub use self::ratings::Ratings;
@@ -97,6 +101,7 @@ pub struct Services {
     pub lobby: Arc<Lobby>,
     pub play_now: Arc<PlayNow>,
     pub accounts: Arc<Accounts>,
+    pub moderation: Arc<Moderation>,
     pub passkeys: Passkeys,
     pub reviews: Reviews,
     pub hints: Arc<Hints>,
@@ -132,7 +137,8 @@ impl AppState {
         let clocks = Arc::new(Clocks::new(&store, Arc::clone(&games), Arc::clone(&bots), Arc::clone(&left)));
         let ratings = Arc::new(Ratings::new(&store, Arc::clone(&games), &config));
         let push = Arc::new(Push::new(&store, Arc::clone(&games), config.push.clone()));
-        let chat = Arc::new(Chat::new(&store));
+        let moderation = Arc::new(Moderation::new(&store));
+        let chat = Arc::new(Chat::new(&store, Arc::clone(&moderation)));
         let rematches = Rematches::new(&store, Arc::clone(&games), Arc::clone(&chat), Arc::clone(&quotas));
         let lobby = Arc::new(Lobby::new(
             &store,
@@ -183,6 +189,7 @@ impl AppState {
             lobby,
             play_now,
             accounts,
+            moderation,
             passkeys,
             reviews,
             hints,

@@ -15,6 +15,7 @@
 //! | `push/` | [`PushRepo`] | Web Push: the VAPID key, subscriptions, invites taken |
 //! | `ratings/` | [`RatingRepo`] | seats linked to accounts, rated games, ratings, history |
 //! | `chat/` | [`ChatRepo`], [`RematchRepo`] | a game's chat and its settings; its rematch |
+//! | `moderation/` | [`ModerationRepo`] | blocks between accounts, reports, the operator's mutes and closures |
 //! | `cluster/` | [`ClusterRepo`] | servers sharing PostgreSQL: news, heartbeats, bot leases, presence |
 //!
 //! The backends: `sqlite.rs` (one file, one server; a writer thread commits
@@ -33,6 +34,7 @@ pub(crate) mod cluster;
 pub(crate) mod error;
 pub(crate) mod games;
 pub(crate) mod lobby;
+pub(crate) mod moderation;
 pub(crate) mod pg;
 pub(crate) mod push;
 pub(crate) mod ratings;
@@ -49,6 +51,7 @@ pub use error::StoreError;
 pub(crate) use games::same_hash;
 pub use games::{hash_token, GameRepo, GameSummary, NewGame, Progress, Room, Seat, StoredGame};
 pub use lobby::{Admission, LobbyRepo, LobbyRow, LobbySweep, TableBounds, WaitBounds, Waiting};
+pub use moderation::{BlockRow, Blocked, ModerationRepo, NewReport, Report, ReportBounds, Reported, Sanctions};
 pub use pg::{is_postgres_url, redact_url, MIGRATIONS as PG_MIGRATIONS};
 pub use push::{PushRepo, PushSubscription};
 pub use ratings::{
@@ -73,6 +76,7 @@ pub struct Store {
     pub ratings: Arc<dyn RatingRepo>,
     pub chat: Arc<dyn ChatRepo>,
     pub rematches: Arc<dyn RematchRepo>,
+    pub moderation: Arc<dyn ModerationRepo>,
     pub cluster: Arc<dyn ClusterRepo>,
 }
 
@@ -138,6 +142,7 @@ impl Store {
             ratings: Arc::new(ratings::sqlite::SqliteRatings(db.clone())),
             chat: Arc::new(chat::sqlite::SqliteChat(db.clone())),
             rematches: Arc::new(chat::sqlite::SqliteRematches(db.clone())),
+            moderation: Arc::new(moderation::sqlite::SqliteModeration(db.clone())),
             cluster: Arc::new(cluster::sqlite::SqliteCluster(db)),
         }
     }
@@ -155,6 +160,7 @@ impl Store {
             ratings: Arc::new(ratings::pg::PgRatings(Arc::clone(&pg))),
             chat: Arc::new(chat::pg::PgChat(Arc::clone(&pg))),
             rematches: Arc::new(chat::pg::PgRematches(Arc::clone(&pg))),
+            moderation: Arc::new(moderation::pg::PgModeration(Arc::clone(&pg))),
             cluster: Arc::new(cluster::pg::PgCluster(pg)),
         }
     }

@@ -206,6 +206,9 @@ pub const MIGRATIONS: &[&str] = &[
     // wait's person (address, account, device) and history, and whether its
     // game is made or only claimed (store/lobby/mod.rs).
     super::lobby::PG_SCHEMA,
+    // 22: blocks, reports and sanctions; each chat line's author account
+    // (store/moderation/).
+    super::moderation::PG_SCHEMA,
 ];
 
 /// The most connections one server keeps open for requests (the change

@@ -163,6 +163,9 @@ const MIGRATIONS: &[&str] = &[
     // wait's person (address, account, device) and history, and whether its
     // game is made or only claimed (store/lobby/mod.rs).
     super::lobby::SQLITE_SCHEMA,
+    // 22: blocks, reports and sanctions; each chat line's author account
+    // (store/moderation/).
+    super::moderation::SQLITE_SCHEMA,
 ];
 
 /// Migration 3: every stored `token` becomes its `token_hash`.

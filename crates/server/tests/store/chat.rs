@@ -31,6 +31,8 @@ fn line(seat: Option<u8>, text: &str, at: i64) -> ChatMessage {
         at,
         spectator: seat.map_or(Some(1), |_| None),
         account: false,
+        member: false,
+        author_account: None,
         author,
     }
 }

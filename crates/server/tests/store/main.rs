@@ -53,6 +53,7 @@ mod clocks;
 mod cluster;
 mod games;
 mod lobby;
+mod moderation;
 mod push;
 mod ratings;
 mod reviews;

@@ -180,6 +180,8 @@ pub struct OpenRequest {
 /// and the wake-up for reading it again.
 pub struct Lobby {
     repo: Arc<dyn LobbyRepo>,
+    /// Who blocks whom: nobody sits with an account blocking them, or blocked.
+    moderation: Arc<dyn crate::store::ModerationRepo>,
     cluster: Arc<dyn ClusterRepo>,
     games: Arc<Games>,
     ratings: Arc<Ratings>,
@@ -208,6 +210,7 @@ impl Lobby {
     ) -> Lobby {
         Lobby {
             repo: Arc::clone(&store.lobby),
+            moderation: Arc::clone(&store.moderation),
             cluster: Arc::clone(&store.cluster),
             games,
             ratings,
@@ -657,6 +660,7 @@ impl Lobby {
     /// # Errors
     /// `not_found`, `table_started`, `seat_taken`, `bad_request` (no such
     /// seat, a name), `not_signed_in` (a rated table), `name_taken_here`,
+    /// `blocked` (someone seated blocks this account, or is blocked by it),
     /// `storage_error`.
     pub async fn sit(
         &self,
@@ -668,10 +672,21 @@ impl Lobby {
     ) -> Result<Seated<TableView>, ApiError> {
         let token = new_token()?;
         let hash = hash_token(&token);
+        let shunned: std::collections::HashSet<String> = match &who.account {
+            Some((account, _)) => self.moderation.either_way(account).await?.into_iter().collect(),
+            None => Default::default(),
+        };
         let (row, body, ()) = self
             .change_table(id, |row, body| {
                 if !row.open {
                     return Err(refused("table_started", "this table has started"));
+                }
+                let blocks = body
+                    .seats
+                    .iter()
+                    .any(|s| matches!(s, TableSeat::Human { account: Some(a), .. } if shunned.contains(a)));
+                if blocks {
+                    return Err(ApiError::Moderation("blocked", "you cannot sit at this table".into()));
                 }
                 if seat >= body.seats.len() {
                     return Err(ApiError::BadRequest(format!("the table has {} seats", body.seats.len())));

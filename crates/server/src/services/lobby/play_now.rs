@@ -124,6 +124,8 @@ pub fn rating_window(waited_ms: i64) -> i64 {
 /// "Play now": people waiting, paired.
 pub struct PlayNow {
     repo: Arc<dyn LobbyRepo>,
+    /// Who blocks whom: two accounts are never paired if either blocks the other.
+    moderation: Arc<dyn crate::store::ModerationRepo>,
     games: Arc<Games>,
     ratings: Arc<Ratings>,
     quotas: Arc<Quotas>,
@@ -146,7 +148,16 @@ impl PlayNow {
         programs: Vec<ExternalBot>,
         settings: LobbySettings,
     ) -> PlayNow {
-        PlayNow { repo: Arc::clone(&store.lobby), games, ratings, quotas, programs, settings, holds: Holds::default() }
+        PlayNow {
+            repo: Arc::clone(&store.lobby),
+            moderation: Arc::clone(&store.moderation),
+            games,
+            ratings,
+            quotas,
+            programs,
+            settings,
+            holds: Holds::default(),
+        }
     }
 
     /// Follows the waits held here: every [`PAIR_EVERY`] (or a third of
@@ -423,8 +434,9 @@ impl PlayNow {
     }
 
     /// Pairs wait `w` (held here) with the first of `others` (the longest
-    /// waiting) near enough in rating who is not the same person, or with
-    /// a bot once its wait is over: the claim first, then the game.
+    /// waiting) near enough in rating who is not the same person, nor an
+    /// account blocking `w`'s or blocked by it, or with a bot once its wait
+    /// is over: the claim first, then the game.
     async fn try_pair(&self, w: Waiting, others: &[Waiting]) -> Result<WaitView, ApiError> {
         let now = now_ms();
         if w.game.is_some() {
@@ -432,9 +444,16 @@ impl PlayNow {
         }
         let mine = now - w.since;
         let clock = clock_of(&w);
+        let shunned: std::collections::HashSet<String> = match &w.account {
+            Some(account) if others.iter().any(|o| o.account.is_some() && o.id != w.id) => {
+                self.moderation.either_way(account).await?.into_iter().collect()
+            }
+            _ => Default::default(),
+        };
         let other = others.iter().find(|o| {
             o.id != w.id
                 && !o.same_person(&w)
+                && o.account.as_ref().is_none_or(|a| !shunned.contains(a))
                 && clock_of(o) == clock
                 && (o.rating - w.rating).abs() <= rating_window(mine.max(now - o.since))
         });

@@ -179,6 +179,13 @@ pub trait AccountRepo: Send + Sync {
     /// The storage fails.
     async fn set_password(&self, id: &str, password: &str, recovery: Option<&str>) -> Result<bool, StoreError>;
 
+    /// Gives an account a new name (and its key): false if another account
+    /// holds that key, or there is no such account.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn rename(&self, id: &str, name: &str, name_key: &str) -> Result<bool, StoreError>;
+
     /// Deletes an account and its sessions: whether it existed.
     ///
     /// # Errors

@@ -47,6 +47,26 @@ impl AccountRepo for PgAccounts {
         Ok(n == 1)
     }
 
+    async fn rename(&self, id: &str, name: &str, name_key: &str) -> Result<bool, StoreError> {
+        // The key is unique: a rename onto one held by another account fails
+        // the constraint, which is a refusal here.
+        let n = self
+            .0
+            .conn()
+            .await?
+            .execute(
+                "UPDATE accounts SET name = $2, name_key = $3 WHERE id = $1
+                 AND NOT EXISTS (SELECT 1 FROM accounts WHERE name_key = $3 AND id <> $1)",
+                &[&id, &name, &name_key],
+            )
+            .await;
+        match n {
+            Ok(n) => Ok(n == 1),
+            Err(e) if e.code() == Some(&tokio_postgres::error::SqlState::UNIQUE_VIOLATION) => Ok(false),
+            Err(e) => Err(e.into()),
+        }
+    }
+
     async fn delete(&self, id: &str) -> Result<bool, StoreError> {
         Ok(self.0.conn().await?.execute("DELETE FROM accounts WHERE id = $1", &[&id]).await? == 1)
     }

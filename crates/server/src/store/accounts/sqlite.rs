@@ -51,6 +51,20 @@ impl AccountRepo for SqliteAccounts {
             .await
     }
 
+    async fn rename(&self, id: &str, name: &str, name_key: &str) -> Result<bool, StoreError> {
+        let (id, name, key) = (id.to_string(), name.to_string(), name_key.to_string());
+        self.0
+            .run(move |db| {
+                let n = db.conn().execute(
+                    "UPDATE accounts SET name = ?2, name_key = ?3 WHERE id = ?1
+                     AND NOT EXISTS (SELECT 1 FROM accounts WHERE name_key = ?3 AND id <> ?1)",
+                    params![id, name, key],
+                )?;
+                Ok(n == 1)
+            })
+            .await
+    }
+
     async fn delete(&self, id: &str) -> Result<bool, StoreError> {
         let id = id.to_string();
         self.0.run(move |db| Ok(db.conn().execute("DELETE FROM accounts WHERE id = ?1", [id])? == 1)).await

@@ -72,6 +72,14 @@ pub struct ChatMessage {
     /// A signed-in spectator's (under their account's name).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub account: bool,
+    /// Its author is a signed-in account (a player's seat linked to one, or
+    /// a signed-in spectator): one may block or report them by this line.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub member: bool,
+    /// That account (its id): whose lines a blocker does not see; never
+    /// sent to a browser (another server is told it beside the line).
+    #[serde(skip)]
+    pub author_account: Option<String>,
     /// Whose share of the chat it counts in ([`ChatRepo::add`]): `seat:N`,
     /// or a hash of the spectator's account or client address; never sent.
     #[serde(skip)]

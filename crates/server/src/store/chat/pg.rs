@@ -51,11 +51,21 @@ impl ChatRepo for PgChat {
         }
         let seq: i64 = tx
             .query_one(
-                "INSERT INTO chat_messages (game_id, seq, seat, author, name, text, at, spectator, account)
+                "INSERT INTO chat_messages (game_id, seq, seat, author, name, text, at, spectator, account, author_account)
                  SELECT $1::text, (SELECT COALESCE(MAX(seq), 0) + 1 FROM chat_messages WHERE game_id = $1::text),
-                        $2::int, $3::text, $4::text, $5::text, $6::bigint, $7::int, $8::bool
+                        $2::int, $3::text, $4::text, $5::text, $6::bigint, $7::int, $8::bool, $9::text
                  RETURNING seq",
-                &[&id, &m.seat.map(i32::from), &m.author, &m.name, &m.text, &m.at, &spectator(m.spectator), &m.account],
+                &[
+                    &id,
+                    &m.seat.map(i32::from),
+                    &m.author,
+                    &m.name,
+                    &m.text,
+                    &m.at,
+                    &spectator(m.spectator),
+                    &m.account,
+                    &m.author_account,
+                ],
             )
             .await?
             .try_get(0)?;
@@ -131,7 +141,7 @@ impl ChatRepo for PgChat {
             .conn()
             .await?
             .query(
-                "SELECT seq, seat, author, name, text, at, spectator, account FROM chat_messages
+                "SELECT seq, seat, author, name, text, at, spectator, account, author_account FROM chat_messages
                  WHERE game_id = $1 ORDER BY seq",
                 &[&id],
             )
@@ -219,7 +229,7 @@ const AFTER_GAME_CHANGED: &str = "INSERT INTO after_game_changes (game_id, at)
      ON CONFLICT (game_id) DO UPDATE SET at = EXCLUDED.at";
 
 /// A chat message from a row whose columns from `first` on are `seq, seat,
-/// author, name, text, at, spectator, account`.
+/// author, name, text, at, spectator, account, author_account`.
 pub(crate) fn chat_message(r: &tokio_postgres::Row, first: usize) -> Result<ChatMessage, StoreError> {
     Ok(ChatMessage {
         seq: r.try_get::<_, i64>(first)? as u64,
@@ -230,5 +240,7 @@ pub(crate) fn chat_message(r: &tokio_postgres::Row, first: usize) -> Result<Chat
         at: r.try_get(first + 5)?,
         spectator: r.try_get::<_, Option<i32>>(first + 6)?.map(|n| n as u32),
         account: r.try_get(first + 7)?,
+        member: r.try_get::<_, Option<String>>(first + 8)?.is_some(),
+        author_account: r.try_get(first + 8)?,
     })
 }

@@ -38,11 +38,11 @@ impl ChatRepo for SqliteChat {
                     return Ok(None);
                 }
                 let seq: i64 = tx.query_row(
-                    "INSERT INTO chat_messages (game_id, seq, seat, author, name, text, at, spectator, account)
+                    "INSERT INTO chat_messages (game_id, seq, seat, author, name, text, at, spectator, account, author_account)
                      SELECT ?1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM chat_messages WHERE game_id = ?1),
-                            ?2, ?3, ?4, ?5, ?6, ?7, ?8
+                            ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9
                      RETURNING seq",
-                    params![id, m.seat, m.author, m.name, m.text, m.at, m.spectator, m.account],
+                    params![id, m.seat, m.author, m.name, m.text, m.at, m.spectator, m.account, m.author_account],
                     |r| r.get(0),
                 )?;
                 if part != Part::Players {
@@ -126,7 +126,7 @@ impl ChatRepo for SqliteChat {
             .run(move |db| {
                 let conn = db.conn();
                 let mut st = conn.prepare_cached(
-                    "SELECT seq, seat, author, name, text, at, spectator, account FROM chat_messages
+                    "SELECT seq, seat, author, name, text, at, spectator, account, author_account FROM chat_messages
                      WHERE game_id = ?1 ORDER BY seq",
                 )?;
                 let rows = st.query_map([&id], |r| {
@@ -139,6 +139,8 @@ impl ChatRepo for SqliteChat {
                         at: r.get(5)?,
                         spectator: r.get(6)?,
                         account: r.get(7)?,
+                        member: r.get::<_, Option<String>>(8)?.is_some(),
+                        author_account: r.get(8)?,
                     })
                 })?;
                 Ok(rows.collect::<Result<Vec<_>, _>>()?)

@@ -160,7 +160,7 @@ impl Listener {
             - (MISSED_MARGIN_SECS * 1000.0) as i64;
         let lines = client
             .query(
-                "SELECT game_id, seq, seat, author, name, text, at, spectator, account FROM chat_messages
+                "SELECT game_id, seq, seat, author, name, text, at, spectator, account, author_account FROM chat_messages
                  WHERE at >= $1::bigint ORDER BY game_id, seq",
                 &[&from_ms],
             )
@@ -172,7 +172,8 @@ impl Listener {
         for row in lines {
             if let (Ok(game), Ok(message)) = (row.try_get::<_, String>(0), chat_message(&row, 1)) {
                 // From no server: every server, the writer's too, tells it.
-                if !self.send(Change::Chat { game, server: String::new(), message }) {
+                let author_account = message.author_account.clone();
+                if !self.send(Change::Chat { game, server: String::new(), message, author_account }) {
                     return Ended::Closed;
                 }
             }

@@ -47,7 +47,15 @@ pub enum Change {
     /// servers holding it read them again.
     Clock { game: String },
     /// A chat message was stored on `server` (services/chat.rs).
-    Chat { game: String, server: String, message: ChatMessage },
+    /// Its author's account goes beside it (the line never says it to a
+    /// browser): each server hides it from those who block that account.
+    Chat {
+        game: String,
+        server: String,
+        message: ChatMessage,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        author_account: Option<String>,
+    },
     /// A game's chat download consent or rematch changed on `server`: the
     /// others read it again (services/rematch.rs).
     Rematch { game: String, server: String },
