@@ -60,7 +60,6 @@ async function registration() {
 export function mountPushToggle(button, id, tokens) {
   if (!button) return;
   if (!tokens.length) { button.hidden = true; return; }
-  button.hidden = false;
   let state = 'off';
   const label = document.createElement('span');
   label.className = 'sr-only';
@@ -129,10 +128,17 @@ export function mountPushToggle(button, id, tokens) {
     }
   };
 
-  if (!pushSupported()) state = 'unavailable';
-  else if (Notification.permission === 'denied') state = 'blocked';
-  else if (followed()[id] && Notification.permission === 'granted') state = 'on';
-  render();
+  // The permission is asked of the browser (a round trip to its process,
+  // slow on a phone): in a task of its own, after the page's first drawing;
+  // the button shows then.
+  button.hidden = true;
+  setTimeout(() => {
+    if (!pushSupported()) state = 'unavailable';
+    else if (Notification.permission === 'denied') state = 'blocked';
+    else if (followed()[id] && Notification.permission === 'granted') state = 'on';
+    render();
+    button.hidden = false;
+  }, 0);
   button.addEventListener('click', () => {
     if (state === 'on') switchOff();
     else if (state === 'off' || state === 'blocked') switchOn();
