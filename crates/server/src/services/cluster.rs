@@ -14,6 +14,7 @@ use super::chat::Chat;
 use super::clocks::Clocks;
 use super::games::Games;
 use super::lobby::Lobby;
+use super::takebacks::Takebacks;
 use crate::store::{Beat, Change, ClusterRepo, GameChanged, Store, BEAT_EVERY};
 
 /// This server among those sharing the storage.
@@ -22,6 +23,7 @@ pub struct Cluster {
     games: Arc<Games>,
     bots: Arc<Bots>,
     clocks: Arc<Clocks>,
+    takebacks: Arc<Takebacks>,
     chat: Arc<Chat>,
     lobby: Arc<Lobby>,
     /// Set once this server leaves the others (it is stopping).
@@ -34,11 +36,12 @@ impl Cluster {
         games: Arc<Games>,
         bots: Arc<Bots>,
         clocks: Arc<Clocks>,
+        takebacks: Arc<Takebacks>,
         chat: Arc<Chat>,
         lobby: Arc<Lobby>,
         left: Arc<AtomicBool>,
     ) -> Cluster {
-        Cluster { repo: Arc::clone(&store.cluster), games, bots, clocks, chat, lobby, left }
+        Cluster { repo: Arc::clone(&store.cluster), games, bots, clocks, takebacks, chat, lobby, left }
     }
 
     /// Starts following the other servers' changes, and the heartbeats.
@@ -113,6 +116,7 @@ impl Cluster {
             Change::Seats { game, server } if server != me => self.games.reload_seats(&game).await,
             Change::Seats { .. } => {}
             Change::Clock { game } => self.clocks.changed(&game).await,
+            Change::Takeback { game } => self.takebacks.changed(&game).await,
             Change::Lobby { .. } => self.lobby.heard(),
             Change::Presence { .. } | Change::Thinking { .. } | Change::Gone { .. } => {}
         }

@@ -20,7 +20,8 @@
 //! | [`Passkeys`] (`passkeys.rs`) | passkeys (WebAuthn) to sign in | accounts |
 //! | [`Reviews`] (`review/`) | reviews of finished games, on their own low-priority pool | games, the bots' gate |
 //! | [`Hints`] (`hints.rs`) | the search's advice to the seat to move, run like a bot's move | games, the bots' workers |
-//! | [`Cluster`] (`cluster.rs`) | servers sharing PostgreSQL: their news, heartbeats, who is here | games, bots, clocks, chat, lobby |
+//! | [`Takebacks`] (`takebacks.rs`) | a casual game's takeback: asked, answered, granted (the moves gone, the game rebuilt) | games, bots |
+//! | [`Cluster`] (`cluster.rs`) | servers sharing PostgreSQL: their news, heartbeats, who is here | games, bots, clocks, chat, lobby, takebacks |
 //! | [`Sweeps`] (`sweeps.rs`) | idle games leave memory, abandoned games expire | games |
 //!
 //! Below them: `quotas` (new games per client address) and `ids` (random
@@ -56,6 +57,7 @@ pub mod ratings;
 pub mod rematch;
 pub mod review;
 pub mod sweeps;
+pub mod takebacks;
 pub mod watchlist;
 
 pub use self::accounts::Accounts;
@@ -74,6 +76,7 @@ pub use self::ratings::Ratings;
 pub use self::rematch::Rematches;
 pub use self::review::Reviews;
 pub use self::sweeps::Sweeps;
+pub use self::takebacks::Takebacks;
 pub use self::watchlist::Watch;
 
 use self::games::live::{Live, Table};
@@ -90,6 +93,7 @@ pub struct Services {
     pub games: Arc<Games>,
     pub bots: Arc<Bots>,
     pub clocks: Arc<Clocks>,
+    pub takebacks: Arc<Takebacks>,
     pub ratings: Arc<Ratings>,
     pub push: Arc<Push>,
     pub chat: Arc<Chat>,
@@ -130,6 +134,7 @@ impl AppState {
         let histories = Arc::new(Histories::new(&store, config.lobby.clone()));
         let bots = Bots::new(&store, Arc::clone(&games), Arc::clone(&histories), workers.clone(), &config);
         let clocks = Arc::new(Clocks::new(&store, Arc::clone(&games), Arc::clone(&bots), Arc::clone(&left)));
+        let takebacks = Arc::new(Takebacks::new(&store, Arc::clone(&games), Arc::clone(&bots)));
         let ratings = Arc::new(Ratings::new(&store, Arc::clone(&games), &config));
         let push = Arc::new(Push::new(&store, Arc::clone(&games), config.push.clone()));
         let chat = Arc::new(Chat::new(&store));
@@ -159,6 +164,7 @@ impl AppState {
             Arc::clone(&games),
             Arc::clone(&bots),
             Arc::clone(&clocks),
+            Arc::clone(&takebacks),
             Arc::clone(&chat),
             Arc::clone(&lobby),
             left,
@@ -176,6 +182,7 @@ impl AppState {
             games,
             bots,
             clocks,
+            takebacks,
             ratings,
             push,
             chat,

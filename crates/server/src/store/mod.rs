@@ -15,6 +15,7 @@
 //! | `push/` | [`PushRepo`] | Web Push: the VAPID key, subscriptions, invites taken |
 //! | `ratings/` | [`RatingRepo`] | seats linked to accounts, rated games, ratings, history |
 //! | `chat/` | [`ChatRepo`], [`RematchRepo`] | a game's chat and its settings; its rematch |
+//! | `takebacks/` | [`TakebackRepo`] | a game's takeback request, and the grant that removes moves |
 //! | `cluster/` | [`ClusterRepo`] | servers sharing PostgreSQL: news, heartbeats, bot leases, presence |
 //!
 //! The backends: `sqlite.rs` (one file, one server; a writer thread commits
@@ -39,6 +40,7 @@ pub(crate) mod ratings;
 pub(crate) mod reviews;
 pub(crate) mod rule_sets;
 pub(crate) mod sqlite;
+pub(crate) mod takebacks;
 
 pub use accounts::{Account, AccountRepo, PasskeyChallenge, PasskeyRepo, StoredPasskey};
 pub use chat::{ChatCaps, ChatMessage, ChatRepo, ChatSettings, Rematch, RematchRepo, SPECTATOR_KEYS};
@@ -56,6 +58,7 @@ pub use ratings::{
 };
 pub use reviews::ReviewRepo;
 pub use rule_sets::{RuleSetRepo, SavedRules};
+pub use takebacks::{ClockAfter, TakebackRepo};
 
 /// One backend's repositories, a domain each. Cloning it is cheap; a test
 /// may replace one repository (a wrapper that fails, or that hears news
@@ -73,6 +76,7 @@ pub struct Store {
     pub ratings: Arc<dyn RatingRepo>,
     pub chat: Arc<dyn ChatRepo>,
     pub rematches: Arc<dyn RematchRepo>,
+    pub takebacks: Arc<dyn TakebackRepo>,
     pub cluster: Arc<dyn ClusterRepo>,
 }
 
@@ -138,6 +142,7 @@ impl Store {
             ratings: Arc::new(ratings::sqlite::SqliteRatings(db.clone())),
             chat: Arc::new(chat::sqlite::SqliteChat(db.clone())),
             rematches: Arc::new(chat::sqlite::SqliteRematches(db.clone())),
+            takebacks: Arc::new(takebacks::sqlite::SqliteTakebacks(db.clone())),
             cluster: Arc::new(cluster::sqlite::SqliteCluster(db)),
         }
     }
@@ -155,6 +160,7 @@ impl Store {
             ratings: Arc::new(ratings::pg::PgRatings(Arc::clone(&pg))),
             chat: Arc::new(chat::pg::PgChat(Arc::clone(&pg))),
             rematches: Arc::new(chat::pg::PgRematches(Arc::clone(&pg))),
+            takebacks: Arc::new(takebacks::pg::PgTakebacks(Arc::clone(&pg))),
             cluster: Arc::new(cluster::pg::PgCluster(pg)),
         }
     }

@@ -206,6 +206,8 @@ pub const MIGRATIONS: &[&str] = &[
     // wait's person (address, account, device) and history, and whether its
     // game is made or only claimed (store/lobby/mod.rs).
     super::lobby::PG_SCHEMA,
+    // 22: a game's takeback request (store/takebacks/).
+    super::takebacks::SCHEMA,
 ];
 
 /// The most connections one server keeps open for requests (the change

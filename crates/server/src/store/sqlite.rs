@@ -163,6 +163,8 @@ const MIGRATIONS: &[&str] = &[
     // wait's person (address, account, device) and history, and whether its
     // game is made or only claimed (store/lobby/mod.rs).
     super::lobby::SQLITE_SCHEMA,
+    // 22: a game's takeback request (store/takebacks/).
+    super::takebacks::SCHEMA,
 ];
 
 /// Migration 3: every stored `token` becomes its `token_hash`.

@@ -13,6 +13,7 @@ use super::clock::{ClockState, Now};
 use crate::bots::BotLevel;
 use crate::error::ApiError;
 use crate::services::ids::now_ms;
+use crate::services::takebacks::Takeback;
 use crate::store::Seat;
 
 /// One game in play.
@@ -116,6 +117,12 @@ pub struct Table {
     pub owner: Option<String>,
     /// When a person last moved here (Unix ms; when loaded: its last move).
     pub person_at: i64,
+    /// The game's latest takeback request (services/takebacks.rs), as stored.
+    pub takeback: Option<Takeback>,
+    /// Times the game went back here (a takeback granted, or its moves
+    /// stored by another server that do not follow these): a bot's move
+    /// or a socket's update made before one is made again.
+    pub(crate) rewinds: u64,
 }
 
 impl Table {
@@ -138,6 +145,8 @@ impl Table {
             now: Default::default(),
             owner: None,
             person_at: updated_at,
+            takeback: None,
+            rewinds: 0,
         }
     }
 
