@@ -118,6 +118,9 @@ pub struct TakebackView {
     /// While pending: how long until it lapses, as the server saw it when
     /// it sent the state (ms).
     pub left_ms: Option<i64>,
+    /// Takebacks granted in this game so far (a page orders the states it
+    /// gets by it, then by version: a game taken back has a lower version).
+    pub granted: u32,
 }
 
 impl TakebackView {
@@ -136,6 +139,7 @@ impl TakebackView {
                 _ => None,
             },
             left_ms: (status == "pending").then(|| (t.lapses_at - now).max(0)),
+            granted: t.granted,
         }
     }
 }
