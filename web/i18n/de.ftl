@@ -1436,3 +1436,23 @@ end-log-ended = Die Partie endete beim damaligen Stand, als { $name } ausschied
 end-log-ended-flag = { $by } hat die Partie beendet, als die Zeit von { $name } abgelaufen war
 end-aborted-why = Ein Spieler hat die Partie abgebrochen, bevor alle gezogen hatten: Sie endet ungespielt und zählt für niemanden.
 banner-aborted-by = { $name } hat die Partie abgebrochen: kein Ergebnis, keine Wertung.
+
+# Zurücknahmen (takeback.js): In einer ungewerteten Partie bittet ein Spieler, seinen letzten Zug zurückzunehmen.
+takeback-panel = Zugrücknahme
+takeback-ask = Meinen Zug zurücknehmen
+takeback-ask-help = Bittet die anderen, deinen letzten Zug (und die danach gespielten Züge) zurückzunehmen.
+takeback-waiting = { $names } wurde gebeten, deinen Zug zurückzunehmen …
+takeback-asks = { $name } möchte den eigenen Zug zurücknehmen (Zug { $n }).
+takeback-asks-many = { $name } möchte den eigenen Zug (Zug { $n }) und die { $count } Züge danach zurücknehmen.
+takeback-asks-others = { $name } möchte den eigenen Zug zurücknehmen; es fehlt die Antwort von { $names }.
+takeback-accept = Annehmen
+takeback-decline = Ablehnen
+takeback-granted = Zurücknahme angenommen: Zug { $n } wurde zurückgenommen.
+takeback-granted-yours = Zurücknahme angenommen: Dein Zug ist zurückgenommen. Du bist am Zug.
+takeback-declined = { $name } hat die Zurücknahme abgelehnt.
+takeback-lapsed = Die Bitte um Zurücknahme ist verfallen: Niemand hat vor dem nächsten Zug oder rechtzeitig geantwortet.
+error-not_in_rated = In einer gewerteten Partie können keine Züge zurückgenommen werden.
+error-nothing_to_take_back = Du hast noch keinen Zug gespielt, den du zurücknehmen könntest.
+error-takeback_pending = Um eine Zurücknahme wurde schon gebeten: Warte auf die Antwort.
+error-takeback_declined = Die Zurücknahme dieses Zuges wurde abgelehnt: Du kannst nicht erneut darum bitten.
+error-no_takeback_asked = Keine Zurücknahme wartet auf deine Antwort.

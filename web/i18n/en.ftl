@@ -1402,3 +1402,23 @@ end-log-ended = The game ended as it stood when { $name } went out
 end-log-ended-flag = { $by } ended the game when { $name } ran out of time
 end-aborted-why = A player aborted the game before everyone had moved: it ends unplayed, and counts for nobody.
 banner-aborted-by = { $name } aborted the game: no result, no rating.
+
+# Takebacks (takeback.js): a casual game's player asks to take back their last move.
+takeback-panel = Takeback
+takeback-ask = Take back my move
+takeback-ask-help = Asks the other players to undo your last move (and the moves played after it).
+takeback-waiting = Asked { $names } to take back your move…
+takeback-asks = { $name } asks to take back their move (move { $n }).
+takeback-asks-many = { $name } asks to take back their move (move { $n }) and the { $count } moves after it.
+takeback-asks-others = { $name } asks to take back their move; waiting for { $names }.
+takeback-accept = Accept
+takeback-decline = Decline
+takeback-granted = Takeback accepted: move { $n } was taken back.
+takeback-granted-yours = Takeback accepted: your move is taken back. Your turn.
+takeback-declined = { $name } declined the takeback.
+takeback-lapsed = The takeback request lapsed: nobody answered before a move or in time.
+error-not_in_rated = A rated game allows no takebacks.
+error-nothing_to_take_back = You have played no move to take back.
+error-takeback_pending = A takeback is already asked: wait for its answer.
+error-takeback_declined = Your takeback of this move was declined: it cannot be asked again.
+error-no_takeback_asked = No takeback is waiting for your answer.

@@ -1460,3 +1460,23 @@ end-log-ended = La partie s’est arrêtée en l’état à la sortie de { $name
 end-log-ended-flag = { $by } a fini la partie quand le temps de { $name } s’est écoulé
 end-aborted-why = Un joueur a annulé la partie avant que tout le monde ait joué : elle s’arrête sans avoir été jouée, et ne compte pour personne.
 banner-aborted-by = { $name } a annulé la partie : aucun résultat, aucun classement.
+
+# Reprises de coup (takeback.js) : dans une partie non classée, un joueur demande à reprendre son dernier coup.
+takeback-panel = Reprise de coup
+takeback-ask = Reprendre mon coup
+takeback-ask-help = Demande aux autres joueurs d’annuler votre dernier coup (et les coups joués après lui).
+takeback-waiting = Vous avez demandé à { $names } de reprendre votre coup…
+takeback-asks = { $name } demande à reprendre son coup (coup { $n }).
+takeback-asks-many = { $name } demande à reprendre son coup (coup { $n }) et les { $count } coups suivants.
+takeback-asks-others = { $name } demande à reprendre son coup ; en attente de { $names }.
+takeback-accept = Accepter
+takeback-decline = Refuser
+takeback-granted = Reprise acceptée : le coup { $n } a été repris.
+takeback-granted-yours = Reprise acceptée : votre coup est repris. À vous de jouer.
+takeback-declined = { $name } a refusé la reprise.
+takeback-lapsed = La demande de reprise a expiré : personne n’a répondu avant un coup ou à temps.
+error-not_in_rated = Une partie classée n’autorise aucune reprise de coup.
+error-nothing_to_take_back = Vous n’avez joué aucun coup à reprendre.
+error-takeback_pending = Une reprise est déjà demandée : attendez la réponse.
+error-takeback_declined = La reprise de ce coup a été refusée : elle ne peut pas être redemandée.
+error-no_takeback_asked = Aucune reprise n’attend votre réponse.
