@@ -10,10 +10,10 @@ use carcassonne::{Game, PlayerId};
 use tokio::sync::watch;
 
 use super::clock::{ClockState, Now};
+use super::takeback::Takeback;
 use crate::bots::BotLevel;
 use crate::error::ApiError;
 use crate::services::ids::now_ms;
-use crate::services::takebacks::Takeback;
 use crate::store::Seat;
 
 /// One game in play.
@@ -194,6 +194,17 @@ impl Table {
 
     pub fn names(&self) -> Vec<String> {
         self.seats.iter().map(|s| s.name().to_string()).collect()
+    }
+
+    /// The game goes back to `game` (fewer moves, built by
+    /// [`super::rebuild`] from the stored record): a bot thinking on the old
+    /// one and every socket's update start again from it. The old game.
+    pub(crate) fn rewound(&mut self, game: Game, updated_at: i64) -> Game {
+        self.updated_at = updated_at;
+        self.thinking = None;
+        self.remote_thinking = None;
+        self.rewinds = self.rewinds.wrapping_add(1);
+        std::mem::replace(&mut self.game, game)
     }
 
     /// The game's version: the number of moves played. A move must name it.

@@ -17,6 +17,7 @@ use serde_json::Value;
 pub mod clock;
 pub mod live;
 pub mod new;
+pub mod takeback;
 
 use self::clock::{ClockState, Now, TimeControl, DEFAULT_AWAY_MINUTES, MAX_AWAY_MINUTES};
 pub use self::live::{Live, Table, Viewer};
@@ -452,7 +453,8 @@ impl Games {
         if !follows {
             let game = rebuild(&stored.record, stored.live_seed)
                 .map_err(|e| ApiError::Storage(format!("game {} does not replay: {e}", live.id)))?;
-            self.rewound(table, game, stored.updated_at);
+            let before = table.rewound(game, stored.updated_at);
+            self.spare(before);
             self.load_takeback_into(&live.id, table).await;
             live.changed();
             return Ok(());
@@ -469,18 +471,6 @@ impl Games {
         Ok(())
     }
 
-    /// The table's game goes back to `game` (fewer moves, built by
-    /// [`rebuild`] from the stored record): a bot thinking on the old one
-    /// and every socket's update start again from it.
-    pub(crate) fn rewound(&self, table: &mut Table, game: Game, updated_at: i64) {
-        let before = std::mem::replace(&mut table.game, game);
-        self.spare(before);
-        table.updated_at = updated_at;
-        table.thinking = None;
-        table.remote_thinking = None;
-        table.rewinds = table.rewinds.wrapping_add(1);
-    }
-
     /// Game `id`'s takeback request as stored, into the table.
     pub async fn load_takeback_into(&self, id: &str, table: &mut Table) {
         match self.takebacks.load(id).await {
@@ -491,14 +481,6 @@ impl Games {
             Ok(None) => table.takeback = None,
             Err(e) => tracing::warn!(game = %id, error = %e, "cannot read the game's takeback request"),
         }
-    }
-
-    /// Game `id` as stored: its record with every move.
-    ///
-    /// # Errors
-    /// `storage_error`: the game is gone, or the storage fails.
-    pub async fn stored(&self, id: &str) -> Result<crate::store::StoredGame, ApiError> {
-        self.games.load(id).await?.ok_or_else(|| ApiError::Storage(format!("game {id} is gone from the storage")))
     }
 
     /// Game `id`, if it is in memory here.
