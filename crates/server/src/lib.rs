@@ -57,7 +57,7 @@ pub use state::{score_history, StateView};
 pub use store::{
     hash_token, is_postgres_url, redact_url, Account, AccountGame, AccountRepo, Admission, Beat, Change, ChatCaps,
     ChatMessage, ChatRepo, ChatSettings, ClockAfter, ClockRepo, ClusterRepo, Feed, GameChanged, GameRepo, GameSummary,
-    HistoryRow, LobbyRepo, LobbyRow, LobbySweep, NewGame, PasskeyChallenge, PasskeyRepo, Progress, PushRepo,
+    Grant, HistoryRow, LobbyRepo, LobbyRow, LobbySweep, NewGame, PasskeyChallenge, PasskeyRepo, Progress, PushRepo,
     PushSubscription, RatedResult, RatedSeat, RatingChange, RatingRepo, RatingRow, Rematch, RematchRepo, ReviewRepo,
     Room, RuleSetRepo, SavedRules, Seat, Store, StoreError, StoredGame, StoredPasskey, TableBounds, TakebackRepo,
     TurnOf, WaitBounds, Waiting, BEAT_EVERY, DEAD_AFTER, DELETED_ACCOUNT, PG_MIGRATIONS, SPECTATOR_KEYS,

@@ -309,3 +309,44 @@ async fn refusals_have_a_code_and_change_nothing() {
     let (status, v) = takeback(&a, &id, me, None).await;
     assert_eq!((status, code(&v)), (StatusCode::CONFLICT, "game_over"), "{v}");
 }
+
+/// A bot that chose its reply before a takeback never plays it on the game
+/// as it is after: Ada moves, the bot chooses at once (a random bot) and
+/// waits out its delay; meanwhile Ada takes her move back (granted at once)
+/// and plays another, far from the first. The bot's reply is chosen again
+/// for that game (its old one would be at the same version, and is
+/// illegal there as a rule, or stale): the bot moves, and the game goes on.
+/// Over a few games, so that an old reply illegal on the new board shows.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_never_plays_a_reply_chosen_before_a_takeback() {
+    let (a, _) = with_store(carcassonne_server::Store::in_memory().unwrap(), Duration::from_millis(1500));
+    let mut games = Vec::new();
+    for _ in 0..3 {
+        let body = json!({ "seats": [ { "kind": "human", "name": "Ada" }, { "kind": "bot", "level": "random" } ] });
+        let (id, tokens, _) = create(&a, body).await;
+        games.push((id, tokens[0].clone().unwrap()));
+    }
+    for (id, ada) in &games {
+        let mine = wait_for(&a, id, Some(ada), |s| s["legal"].is_array()).await;
+        let v = mine["version"].as_u64().unwrap();
+        let (status, r) = post_move(&a, id, ada, &pick_move(&mine, 0, true)).await;
+        assert_eq!(status, StatusCode::OK, "{r}");
+        let (status, s) = takeback(&a, id, ada, None).await;
+        assert_eq!(
+            (status, &s["version"]),
+            (StatusCode::OK, &json!(v)),
+            "granted at once, before the bot's reply: {s}"
+        );
+        let far = s["legal"].as_array().unwrap().len() - 1;
+        let (status, r) = post_move(&a, id, ada, &pick_move(&s, far, false)).await;
+        assert_eq!(status, StatusCode::OK, "{r}");
+    }
+    for (id, ada) in &games {
+        let s = wait_a_while(&a, id, Some(ada), |s| s["legal"].is_array() && s["version"].as_u64() > Some(1)).await;
+        let s = s.unwrap_or_else(|| panic!("the bot did not reply after the takeback"));
+        let (_, record) = call(&a, "GET", &format!("/api/games/{id}/record"), None).await;
+        let (status, replay) = call(&a, "POST", "/api/replay", Some(&record.to_string())).await;
+        assert_eq!(status, StatusCode::OK, "{replay}");
+        assert_eq!(s["takeback"]["status"], "granted");
+    }
+}

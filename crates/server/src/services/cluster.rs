@@ -17,6 +17,16 @@ use super::lobby::Lobby;
 use super::takebacks::Takebacks;
 use crate::store::{Beat, Change, ClusterRepo, GameChanged, Store, BEAT_EVERY};
 
+/// The services told the other servers' news.
+pub struct Told {
+    pub games: Arc<Games>,
+    pub bots: Arc<Bots>,
+    pub clocks: Arc<Clocks>,
+    pub takebacks: Arc<Takebacks>,
+    pub chat: Arc<Chat>,
+    pub lobby: Arc<Lobby>,
+}
+
 /// This server among those sharing the storage.
 pub struct Cluster {
     repo: Arc<dyn ClusterRepo>,
@@ -31,16 +41,8 @@ pub struct Cluster {
 }
 
 impl Cluster {
-    pub fn new(
-        store: &Store,
-        games: Arc<Games>,
-        bots: Arc<Bots>,
-        clocks: Arc<Clocks>,
-        takebacks: Arc<Takebacks>,
-        chat: Arc<Chat>,
-        lobby: Arc<Lobby>,
-        left: Arc<AtomicBool>,
-    ) -> Cluster {
+    pub fn new(store: &Store, told: Told, left: Arc<AtomicBool>) -> Cluster {
+        let Told { games, bots, clocks, takebacks, chat, lobby } = told;
         Cluster { repo: Arc::clone(&store.cluster), games, bots, clocks, takebacks, chat, lobby, left }
     }
 

@@ -159,16 +159,15 @@ impl AppState {
         let passkeys = Passkeys::new(&store, Arc::clone(&accounts), &config);
         let reviews = Reviews::new(&store, Arc::clone(&games), &config, Arc::clone(&workers.gate));
         let hints = Arc::new(Hints::new(&store, Arc::clone(&games), workers, config.quick_bots, config.bot_workers));
-        let cluster = Arc::new(Cluster::new(
-            &store,
-            Arc::clone(&games),
-            Arc::clone(&bots),
-            Arc::clone(&clocks),
-            Arc::clone(&takebacks),
-            Arc::clone(&chat),
-            Arc::clone(&lobby),
-            left,
-        ));
+        let told = cluster::Told {
+            games: Arc::clone(&games),
+            bots: Arc::clone(&bots),
+            clocks: Arc::clone(&clocks),
+            takebacks: Arc::clone(&takebacks),
+            chat: Arc::clone(&chat),
+            lobby: Arc::clone(&lobby),
+        };
+        let cluster = Arc::new(Cluster::new(&store, told, left));
         let sweeps = Arc::new(Sweeps::new(&store, Arc::clone(&games), &config));
         let watch = Watch::new(&store);
         games.tell(Arc::new(Followers {

@@ -24,7 +24,7 @@ use super::games::takeback::{is_person, movers};
 pub use super::games::takeback::{Outcome, Takeback, TakebackView};
 use super::games::{progress_with, rebuild, Games};
 use crate::error::ApiError;
-use crate::store::{ClockAfter, GameRepo, Store, TakebackRepo};
+use crate::store::{ClockAfter, GameRepo, Grant, Store, TakebackRepo};
 
 /// How long a request waits for its answers in a real-time or untimed
 /// game: two minutes.
@@ -275,7 +275,8 @@ impl Takebacks {
         };
         let progress = progress_with(&game, &t.seats, clock.as_ref());
         let json = serde_json::to_string(&next).map_err(|e| ApiError::Storage(e.to_string()))?;
-        if !self.repo.grant(&live.id, moves, base, &json, next.to, &progress, after).await? {
+        let grant = Grant { moves, rev: base, json: &json, to: next.to, progress: &progress, clock: after };
+        if !self.repo.grant(&live.id, &grant).await? {
             return Err(self.refresh(live, t).await);
         }
         tracing::info!(game = %live.id, seat = next.seat, to = next.to, from = moves, "a takeback granted");

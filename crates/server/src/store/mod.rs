@@ -58,7 +58,7 @@ pub use ratings::{
 };
 pub use reviews::ReviewRepo;
 pub use rule_sets::{RuleSetRepo, SavedRules};
-pub use takebacks::{ClockAfter, TakebackRepo};
+pub use takebacks::{ClockAfter, Grant, TakebackRepo};
 
 /// One backend's repositories, a domain each. Cloning it is cheap; a test
 /// may replace one repository (a wrapper that fails, or that hears news

@@ -20,6 +20,21 @@ pub struct ClockAfter<'a> {
     pub deadline: Option<i64>,
 }
 
+/// A takeback granted, as [`TakebackRepo::grant`] writes it.
+#[derive(Clone, Copy, Debug)]
+pub struct Grant<'a> {
+    /// The moves the game must still hold.
+    pub moves: usize,
+    /// The revision its request must still be at.
+    pub rev: u64,
+    /// The request as it is kept (its outcome: granted).
+    pub json: &'a str,
+    /// The move count it goes back to.
+    pub to: usize,
+    pub progress: &'a Progress,
+    pub clock: Option<ClockAfter<'a>>,
+}
+
 #[async_trait::async_trait]
 pub trait TakebackRepo: Send + Sync {
     /// Game `id`'s takeback request as stored (none: never asked).
@@ -38,22 +53,13 @@ pub trait TakebackRepo: Send + Sync {
     async fn put(&self, id: &str, moves: usize, rev: u64, json: &str) -> Result<bool, StoreError>;
 
     /// A takeback granted, in one write: only if game `id` still holds
-    /// `moves` moves, is in play, its request is at revision `rev` and (if
-    /// given) its clocks at `clock.rev`, its moves from number `to`
-    /// (0-based) on are deleted, and its move count, `progress` (and
-    /// `updated_at` from it), request (`json`) and clocks are written.
+    /// `grant.moves` moves, is in play, its request is at revision
+    /// `grant.rev` and (if given) its clocks at `grant.clock.rev`, its moves
+    /// from number `grant.to` (0-based) on are deleted, and its move count,
+    /// progress (and `updated_at` from it), request and clocks are written.
     /// Whether it was done; a refused grant changes nothing.
     ///
     /// # Errors
     /// The storage fails (nothing is written).
-    async fn grant(
-        &self,
-        id: &str,
-        moves: usize,
-        rev: u64,
-        json: &str,
-        to: usize,
-        progress: &Progress,
-        clock: Option<ClockAfter<'_>>,
-    ) -> Result<bool, StoreError>;
+    async fn grant(&self, id: &str, grant: &Grant<'_>) -> Result<bool, StoreError>;
 }

@@ -5,11 +5,10 @@
 
 use std::sync::Arc;
 
-use super::{ClockAfter, TakebackRepo};
+use super::{Grant, TakebackRepo};
 use crate::store::cluster::feed::EVENTS;
 use crate::store::cluster::Change;
 use crate::store::error::StoreError;
-use crate::store::games::Progress;
 use crate::store::pg::Pg;
 
 /// The stored request's revision (0 without one).
@@ -55,16 +54,8 @@ impl TakebackRepo for PgTakebacks {
         Ok(conn.query(&put, &[&id, &json, &moves, &rev, &EVENTS, &news(id)?]).await?.len() == 1)
     }
 
-    async fn grant(
-        &self,
-        id: &str,
-        moves: usize,
-        rev: u64,
-        json: &str,
-        to: usize,
-        progress: &Progress,
-        clock: Option<ClockAfter<'_>>,
-    ) -> Result<bool, StoreError> {
+    async fn grant(&self, id: &str, grant: &Grant<'_>) -> Result<bool, StoreError> {
+        let Grant { moves, rev, json, to, progress, clock } = *grant;
         let (moves, rev, to) = (int(moves as u64, "move count")?, int(rev, "revision")?, int(to as u64, "move")?);
         let progress_json = serde_json::to_string(progress)?;
         let mut conn = self.0.conn().await?;

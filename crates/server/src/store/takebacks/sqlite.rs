@@ -4,9 +4,8 @@
 
 use rusqlite::{params, OptionalExtension};
 
-use super::{ClockAfter, TakebackRepo};
+use super::{Grant, TakebackRepo};
 use crate::store::error::StoreError;
-use crate::store::games::Progress;
 use crate::store::sqlite::SqliteDb;
 
 /// The stored request's revision (0 without one).
@@ -57,16 +56,8 @@ impl TakebackRepo for SqliteTakebacks {
         Ok(rx.await.unwrap_or(false))
     }
 
-    async fn grant(
-        &self,
-        id: &str,
-        moves: usize,
-        rev: u64,
-        json: &str,
-        to: usize,
-        progress: &Progress,
-        clock: Option<ClockAfter<'_>>,
-    ) -> Result<bool, StoreError> {
+    async fn grant(&self, id: &str, grant: &Grant<'_>) -> Result<bool, StoreError> {
+        let Grant { moves, rev, json, to, progress, clock } = *grant;
         let (moves, rev, to) = (int(moves as u64, "move count")?, int(rev, "revision")?, int(to as u64, "move")?);
         let (id, json, at) = (id.to_string(), json.to_string(), progress.at);
         let progress = serde_json::to_string(progress)?;
