@@ -1,10 +1,12 @@
 // Takebacks in a real Chromium (docs/web.md, "Takebacks"), two people on
 // two devices (browser contexts), at phone size (390×844, touch: the button
 // in the game's menu drawer) and on a laptop (1366×768), light and dark:
-//  * after their move, the mover's page offers "Take back my move" (the
-//    other's does not: they have not moved); asked, the mover's page says
+//  * after their move, the mover's page offers "Take back my move" (with
+//    the endings; the other's does not: they have not moved); asked, the
+//    mover's page says
 //    whom it waits for, the other's asks with Accept and Decline (reached
 //    by the keyboard; axe finds nothing), a spectator's says so too;
+//    answered by the keyboard, the focus goes on to the board;
 //  * declined by the keyboard: both pages say so, nothing moved, and the
 //    button is gone for that move;
 //  * after a move each, asked again and accepted: the board goes back on
@@ -51,12 +53,12 @@ const overflow = (page) => page.evaluate(() => document.documentElement.scrollWi
 
 /** The "Take back my move" button, the drawer opened first on a phone. */
 async function askButton(page, touch) {
-  await page.locator('.takeback-ask-panel [data-act="ask"]').waitFor({ state: 'attached', timeout: 15_000 });
+  await page.locator('.endings-panel [data-act="takeback"]').waitFor({ state: 'attached', timeout: 15_000 });
   if (touch) {
     await page.tap('.drawer-toggle');
-    await page.waitForSelector('.drawer .takeback-ask-panel [data-act="ask"]');
+    await page.waitForSelector('.drawer .endings-panel [data-act="takeback"]');
   }
-  return page.locator('.takeback-ask-panel [data-act="ask"]');
+  return page.locator('.endings-panel [data-act="takeback"]');
 }
 
 async function closeDrawer(page, touch) {
@@ -86,11 +88,18 @@ for (const [size, device, scheme] of [['phone', PHONE, 'dark'], ['laptop', LAPTO
       const drawnBefore = await tilesDrawn(other);
       // Only the one who moved may ask.
       const ask = await askButton(mover, touch);
-      assert.equal(await other.locator('.takeback-ask-panel [data-act="ask"]').count(), 0, 'the other has not moved');
-      assert.equal(await watcher.locator('.takeback-ask-panel [data-act="ask"]').count(), 0, 'a spectator does not ask');
-      await (touch ? ask.tap() : ask.click());
+      assert.equal(await other.locator('.endings-panel [data-act="takeback"]').count(), 0, 'the other has not moved');
+      assert.equal(await watcher.locator('.endings-panel [data-act="takeback"]').count(), 0, 'a spectator does not ask');
+      if (touch) await ask.tap();
+      else {
+        await ask.focus();
+        await mover.keyboard.press('Enter');
+      }
       await closeDrawer(mover, touch);
       await mover.locator('.takeback-panel .takeback-request').waitFor();
+      if (!touch) {
+        await mover.waitForFunction(() => document.activeElement.matches('.board-area [role="application"]'));
+      }
       assert.match(await mover.locator('.takeback-panel').innerText(), new RegExp(`Asked ${names[1 - first]} to take back your move`));
       const prompt = other.locator('.takeback-panel .takeback-request.asks-me');
       await prompt.waitFor();
@@ -110,9 +119,10 @@ for (const [size, device, scheme] of [['phone', PHONE, 'dark'], ['laptop', LAPTO
       await other.keyboard.press('Enter');
       await mover.waitForFunction((n) => [...document.querySelectorAll('.toast')].some((t) => t.textContent.includes(`${n} declined the takeback`)), names[1 - first]);
       await prompt.waitFor({ state: 'detached' });
+      assert.ok(await other.evaluate(() => document.activeElement.matches('.board-area [role="application"]')), 'the focus goes on to the board');
       await mover.locator('.takeback-panel .takeback-request').waitFor({ state: 'detached' });
       assert.equal((await api(`/api/games/${id}`)).body.version, v0 + 1, 'a decline takes nothing back');
-      assert.equal(await mover.locator('.takeback-ask-panel [data-act="ask"]').count(), 0, 'not asked again for the same move');
+      assert.equal(await mover.locator('.endings-panel [data-act="takeback"]').count(), 0, 'not asked again for the same move');
       const again = await api(`/api/games/${id}/takeback?token=${tokens[first]}`, postJson({}));
       assert.equal(again.body.error, 'takeback_declined');
 
@@ -130,7 +140,9 @@ for (const [size, device, scheme] of [['phone', PHONE, 'dark'], ['laptop', LAPTO
       await (touch ? other.locator('.takeback-panel [data-act="accept"]').tap() : other.locator('.takeback-panel [data-act="accept"]').click());
       for (const p of [...pages, watcher]) await waitVersion(p, v2);
       await mover.waitForFunction(() => [...document.querySelectorAll('.toast')].some((t) => /your move is taken back/.test(t.textContent)));
-      await other.waitForFunction(() => [...document.querySelectorAll('.toast')].some((t) => /move 3 was taken back/.test(t.textContent)));
+      for (const p of [other, watcher]) {
+        await p.waitForFunction(() => [...document.querySelectorAll('.toast')].some((t) => /move 3 was taken back/.test(t.textContent)));
+      }
       for (const p of [...pages, watcher]) {
         assert.equal(await tilesDrawn(p), beforeAccept - 1, 'the board lost the tile taken back');
       }
@@ -158,7 +170,7 @@ test('a rated game never offers a takeback', async () => {
     const mover = await open(browser, LAPTOP, id, [tokens[s.turn.seat]]);
     await waitVersion(mover, s.version + 1);
     await mover.locator('.endings-panel [data-act="resign"]').waitFor({ state: 'attached' });
-    assert.equal(await mover.locator('.takeback-ask-panel [data-act="ask"]').count(), 0);
+    assert.equal(await mover.locator('.endings-panel [data-act="takeback"]').count(), 0);
     const r = await api(`/api/games/${id}/takeback?token=${tokens[s.turn.seat]}`, postJson({}));
     assert.equal(r.status, 403);
     assert.equal(r.body.error, 'not_in_rated');

@@ -45,7 +45,9 @@ export class GameScreen {
     this.attention = false; // the turn came while the tab was hidden
     this.beeps = 0;
     this.render();
-    this.clocks = new Clocks(root, { id, tokens: this.tokens, say: (t) => this.say(t) });
+    // Take back my move: first in the endings' row (clock.js draws it).
+    const takeback = { acts: ['takeback'], html: (s) => this.takebacks.askHtml(s), act: (a, b) => this.takebacks.ask(b) };
+    this.clocks = new Clocks(root, { id, tokens: this.tokens, say: (t) => this.say(t), extra: takeback });
     this.takebacks = new Takebacks(root, { id, tokens: this.tokens, say: (t) => this.say(t) });
     this.board = new BoardView(root.querySelector('.board-area'), tiles, {
       interactive: true,

@@ -10,11 +10,15 @@ import { request } from './api.js';
 import { esc, toast } from './dom.js';
 import { errorText, listWords, t } from './i18n.js';
 
-/** The phone's layout (style.css, "Phones"): the button sits with the endings in the game's drawer. */
+/** The phone's layout (style.css, "Phones"): the move's panel is at the bottom, the request shows at the top. */
 const PHONE = window.matchMedia('(max-width: 480px)');
 
 export class Takebacks {
-  /** `root`: the game screen; `say`: words for screen readers; `tokens`: this browser's seat tokens. */
+  /**
+   * `root`: the game screen; `say`: words for screen readers; `tokens`:
+   * this browser's seat tokens. The button to ask is drawn with the
+   * endings (clock.js asks `askHtml` and hands its clicks to `ask`).
+   */
   constructor(root, { id, tokens, say }) {
     this.root = root;
     this.id = id;
@@ -22,26 +26,19 @@ export class Takebacks {
     this.say = say;
     this.state = null;
     this.timer = null;
-    // The request and its answers: under the move's panel (on a phone at
-    // the top, under the players: the move's panel is at the bottom).
+    this.busy = false;
+    // The request and its answers: under the endings (on a phone at the
+    // top, under the players: the move's panel is at the bottom).
     this.panel = document.createElement('section');
     this.panel.className = 'takeback-panel hidden';
     this.panel.setAttribute('aria-label', t('takeback-panel'));
-    // The button: with the endings (on a phone in the menu drawer).
-    this.askPanel = document.createElement('section');
-    this.askPanel.className = 'takeback-ask-panel hidden';
-    this.askPanel.setAttribute('aria-label', t('takeback-panel'));
-    for (const el of [this.panel, this.askPanel]) el.addEventListener('click', (e) => this.onClick(e));
+    this.panel.addEventListener('click', (e) => {
+      const b = e.target.closest('button[data-act]');
+      if (b) this.send(b, `takeback/${b.dataset.act}`);
+    });
     this.place = () => {
-      const tilePanel = root.querySelector('.tile-panel');
-      const head = root.querySelector('.drawer-head');
-      if (PHONE.matches) {
-        (root.querySelector('.clock-panel') || root.querySelector('.players-panel')).after(this.panel);
-        if (head) head.after(this.askPanel);
-      } else if (tilePanel) {
-        tilePanel.after(this.askPanel);
-        tilePanel.after(this.panel);
-      }
+      if (PHONE.matches) (root.querySelector('.clock-panel') || root.querySelector('.players-panel')).after(this.panel);
+      else (root.querySelector('.endings-panel') || root.querySelector('.tile-panel')).after(this.panel);
     };
     this.place();
     PHONE.addEventListener('change', this.place);
@@ -64,7 +61,12 @@ export class Takebacks {
     const was = prev && prev.takeback, now = s.takeback;
     if (now && prev) {
       const fresh = !was || was.number !== now.number;
-      if (now.status === 'pending' && fresh) this.say(this.requestText(now));
+      if (now.status === 'pending' && fresh) {
+        const text = this.requestText(now);
+        this.say(text);
+        // Those asked are shown it too, wherever they look.
+        if (now.waiting.some((i) => s.you.includes(i))) toast(text, 'info', 5000);
+      }
       else if (now.status !== 'pending' && (fresh || was.status !== now.status)) this.tell(now);
     }
     clearTimeout(this.timer);
@@ -80,6 +82,16 @@ export class Takebacks {
       }, now.left_ms + 250);
     }
     this.render();
+    // The button asked with went (drawn again by the endings, after this):
+    // a keyboard's focus goes on to the board.
+    const asking = this.asking;
+    if (asking) {
+      requestAnimationFrame(() => {
+        if (asking.isConnected) return;
+        this.asking = null;
+        if (!document.activeElement || document.activeElement === document.body) this.focusBoard();
+      });
+    }
   }
 
   /** The request in words, as this viewer reads it. */
@@ -117,31 +129,50 @@ export class Takebacks {
         ${mine ? `<div class="takeback-answers"><button class="btn small primary" data-act="accept">${esc(t('takeback-accept'))}</button>
         <button class="btn small" data-act="decline">${esc(t('takeback-decline'))}</button></div>` : ''}</div>`;
     }
-    const ask = s && s.status === 'playing' && s.may_take_back
-      ? `<button class="btn small" data-act="ask" title="${esc(t('takeback-ask-help'))}">${esc(t('takeback-ask'))}</button>`
-      : '';
     // Drawn again only when it changes: a button under a finger stays.
-    for (const [panel, inner] of [[this.panel, html], [this.askPanel, ask]]) {
-      if (panel.dataset.html !== inner) {
-        panel.dataset.html = inner;
-        panel.innerHTML = inner;
-      }
-      panel.classList.toggle('hidden', !inner);
+    if (this.panel.dataset.html !== html) {
+      const focused = this.panel.contains(document.activeElement);
+      this.panel.dataset.html = html;
+      this.panel.innerHTML = html;
+      // A keyboard's focus on a button that went (answered) goes on to the
+      // board, where play goes on.
+      if (focused && !this.panel.contains(document.activeElement)) this.focusBoard();
     }
+    this.panel.classList.toggle('hidden', !html);
   }
 
-  async onClick(e) {
-    const b = e.target.closest('button[data-act]');
-    if (!b || b.disabled) return;
-    const act = b.dataset.act;
-    const path = act === 'ask' ? 'takeback' : `takeback/${act}`;
+  focusBoard() {
+    this.root.querySelector('.board-area [role="application"]')?.focus({ preventScroll: true });
+  }
+
+  /** The button to ask, for the endings' row: only when this viewer may ask now. */
+  askHtml(s) {
+    if (s.status !== 'playing' || !s.may_take_back) return '';
+    return `<button class="btn small" data-act="takeback" title="${esc(t('takeback-ask-help'))}">${esc(t('takeback-ask'))}</button>`;
+  }
+
+  /** Asks, at once: harmless, the others decide. */
+  ask(b) {
+    this.asking = b;
+    this.send(b, 'takeback');
+  }
+
+  /** Sends what button `b` says (`path` under the game's), busy until the answer. */
+  async send(b, path) {
+    if (this.busy) return;
     const q = this.tokens.length ? `?token=${this.tokens.join(',')}` : '';
-    for (const other of b.parentElement.querySelectorAll('button')) other.disabled = true;
+    // (The button keeps a keyboard's focus meanwhile.)
+    this.busy = true;
+    const buttons = [...b.parentElement.querySelectorAll('button')];
+    for (const x of buttons) x.setAttribute('aria-disabled', 'true');
     try {
       await request('POST', `/api/games/${encodeURIComponent(this.id)}/${path}${q}`, {});
     } catch (err) {
       toast(errorText(err), 'error');
-      for (const other of b.parentElement.querySelectorAll('button')) other.disabled = false;
+      for (const x of buttons) x.removeAttribute('aria-disabled');
+      this.asking = null;
+    } finally {
+      this.busy = false;
     }
   }
 }
