@@ -350,3 +350,42 @@ async fn a_bot_never_plays_a_reply_chosen_before_a_takeback() {
         assert_eq!(s["takeback"]["status"], "granted");
     }
 }
+
+/// The clocks after a takeback: nobody gets time back and nobody is
+/// charged the time the request took; the asker's clock runs from the
+/// grant. A turn-based game's request waits a day for its answers.
+#[tokio::test]
+async fn the_clock_carries_on_with_no_time_given_back() {
+    let (a, sa) = test_app();
+    let body = json!({ "seats": [ { "kind": "human", "name": "Ada" }, { "kind": "human", "name": "Bob" } ],
+        "clock": { "kind": "realtime", "minutes": 10, "increment": 5 } });
+    let (id, tokens, _) = create(&a, body).await;
+    sa.games.now().advance(Duration::from_secs(20));
+    let before = play(&a, &id, &tokens, 0).await;
+    let mover = before["turn"]["seat"].as_u64().unwrap() as usize;
+    let other = 1 - mover;
+    let (me, them) = (tokens[mover].as_deref().unwrap(), tokens[other].as_deref().unwrap());
+    let moved = state(&a, &id, Some(me)).await;
+    let (mine, theirs) =
+        (moved["clock"]["remaining"][mover].as_i64().unwrap(), moved["clock"]["remaining"][other].as_i64().unwrap());
+    assert!(mine < 10 * 60_000 - 10_000, "the 20 s the move took are used: {moved}");
+    sa.games.now().advance(Duration::from_secs(30));
+    assert_eq!(takeback(&a, &id, me, None).await.0, StatusCode::OK);
+    let (status, s) = takeback(&a, &id, them, Some("accept")).await;
+    assert_eq!(status, StatusCode::OK, "{s}");
+    assert_eq!(s["clock"]["running"], mover, "{s}");
+    let other_left = s["clock"]["remaining"][other].as_i64().unwrap();
+    assert!(other_left >= theirs && other_left < theirs + 1_000, "the other is not charged the 30 s: {s}");
+    let left = s["clock"]["remaining"][mover].as_i64().unwrap();
+    assert!(left <= mine && left > mine - 1_000, "the asker's time is not given back, and runs from the grant: {s}");
+
+    let body = json!({ "seats": [ { "kind": "human", "name": "Ada" }, { "kind": "human", "name": "Bob" } ],
+        "clock": { "kind": "turn", "days": 1 } });
+    let (id, tokens, _) = create(&a, body).await;
+    let before = play(&a, &id, &tokens, 0).await;
+    let me = tokens[before["turn"]["seat"].as_u64().unwrap() as usize].as_deref().unwrap();
+    let (status, s) = takeback(&a, &id, me, None).await;
+    assert_eq!(status, StatusCode::OK, "{s}");
+    let left = s["takeback"]["left_ms"].as_i64().unwrap();
+    assert!(left > 23 * 3_600_000 && left <= 24 * 3_600_000, "a day: {s}");
+}
