@@ -41,6 +41,7 @@ const SHELL = [
   '/js/replay.js',
   '/js/review.js',
   '/js/rules.js',
+  '/js/takeback.js',
   '/js/theme.js',
   '/js/tiles.js',
   '/i18n/en.ftl',

@@ -74,11 +74,14 @@ export class Clocks {
    * the seat tokens this browser holds (what the server does comes back
    * through the game's websocket).
    */
-  constructor(root, { id, tokens, say }) {
+  constructor(root, { id, tokens, say, extra = null }) {
     this.root = root;
     this.id = id;
     this.tokens = tokens;
     this.say = say;
+    // Another part's buttons first in the endings' row (takeback.js):
+    // `html(state)` draws them, `act(act, button)` answers their `data-act`.
+    this.extra = extra;
     this.state = null;
     this.received = 0;
     this.lowSaid = new Set(); // "version:seat" whose low time was said
@@ -238,9 +241,10 @@ export class Clocks {
     const gone = new Set([...(c.resigned || []), ...(c.left || [])]);
     const seats = mine.filter((i) => !gone.has(i));
     let endings = '';
-    if (seats.length) {
+    const extra = this.extra ? this.extra.html(s) : '';
+    if (seats.length || extra) {
       const named = (key, i) => (mine.length > 1 ? t(`${key}-seat`, { name: s.players[i].name }) : t(key));
-      endings = `<div class="endings">${c.may_abort ? `<button class="btn small" data-act="abort">${esc(t('end-abort'))}</button>` : ''}${seats.map((i) => `<button class="btn small" data-act="resign" data-seat="${i}">${esc(named('end-resign', i))}</button><button class="btn small" data-act="leave" data-seat="${i}">${esc(named('end-leave', i))}</button>`).join('')}</div>`;
+      endings = `<div class="endings">${extra}${c.may_abort ? `<button class="btn small" data-act="abort">${esc(t('end-abort'))}</button>` : ''}${seats.map((i) => `<button class="btn small" data-act="resign" data-seat="${i}">${esc(named('end-resign', i))}</button><button class="btn small" data-act="leave" data-seat="${i}">${esc(named('end-leave', i))}</button>`).join('')}</div>`;
     }
     // Drawn again only when it changes: a choice being made stays.
     for (const [panel, html] of [[this.panel, parts.join('')], [this.endPanel, endings]]) {
@@ -256,6 +260,10 @@ export class Clocks {
     const b = e.target.closest('button[data-act]');
     if (!b || b.disabled) return;
     const act = b.dataset.act;
+    if (this.extra && this.extra.acts.includes(act)) {
+      this.extra.act(act, b);
+      return;
+    }
     if (['abort', 'resign', 'leave', 'finish'].includes(act)) {
       this.confirmEnding(act, b);
       return;

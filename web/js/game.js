@@ -15,6 +15,7 @@ import { colorOf, markIcon } from './meeple.js';
 import { breakdownHtml, chartSvg, logHtml, playersHtml, remainingHtml, scoredHtml, scoringText, scoringWhy, winText } from './panels.js';
 import { placeWords, ROLE_OF_KIND, tileSvg, tileWords } from './tiles.js';
 import { mountPushToggle } from './push.js';
+import { Takebacks } from './takeback.js';
 
 /** A touch screen: no keyboard hints, and the board zooms in to the tile being placed. */
 const TOUCH = window.matchMedia('(pointer: coarse)').matches;
@@ -44,7 +45,10 @@ export class GameScreen {
     this.attention = false; // the turn came while the tab was hidden
     this.beeps = 0;
     this.render();
-    this.clocks = new Clocks(root, { id, tokens: this.tokens, say: (t) => this.say(t) });
+    // Take back my move: first in the endings' row (clock.js draws it).
+    const takeback = { acts: ['takeback'], html: (s) => this.takebacks.askHtml(s), act: (a, b) => this.takebacks.ask(b) };
+    this.clocks = new Clocks(root, { id, tokens: this.tokens, say: (t) => this.say(t), extra: takeback });
+    this.takebacks = new Takebacks(root, { id, tokens: this.tokens, say: (t) => this.say(t) });
     this.board = new BoardView(root.querySelector('.board-area'), tiles, {
       interactive: true,
       onCell: (x, y) => this.clickCell(x, y),
@@ -87,6 +91,7 @@ export class GameScreen {
     cancelAnimationFrame(this.framing);
     this.socket.close();
     this.clocks.destroy();
+    this.takebacks.destroy();
     this.connection.destroy();
     this.board.destroy();
   }
@@ -309,11 +314,15 @@ export class GameScreen {
 
   onState(s) {
     const prev = this.state;
-    if (prev && s.version < prev.version) return; // an older state arriving late
+    // An older state arriving late (a game taken back has a lower version, and one more takeback granted).
+    const order = (x) => [(x.takeback && x.takeback.granted) || 0, x.version];
+    const [was, now] = [prev && order(prev), order(s)];
+    if (prev && (now[0] < was[0] || (now[0] === was[0] && now[1] < was[1]))) return;
     this.state = s;
     // The chat again: at first (with the seats known), and at the end (players then read the spectators too).
     if (this.chat && (!prev || prev.status !== s.status)) this.chat.finished();
     this.clocks.update(s);
+    this.takebacks.update(s);
     if (!prev) {
       // Shown whole, nothing shifts: the chat decides now, with the seats known, whether it is there (at one
       // screen against bots it is not), rather than when its own answer comes, maybe after the first paint.

@@ -118,6 +118,17 @@ pub enum ApiError {
     /// The game asked to end as it stands, with no seat whose flag just
     /// fell in a casual game (or in a rated one).
     CannotEnd,
+    // Takebacks (services/takebacks.rs):
+    /// A takeback asked in a rated game.
+    NotInRated,
+    /// A takeback asked by a player who has not moved yet.
+    NothingToTakeBack,
+    /// A takeback asked while one waits for its answers.
+    TakebackPending,
+    /// A takeback asked again for the move whose takeback was declined.
+    TakebackDeclined,
+    /// An answer with no takeback waiting for it.
+    NoTakebackAsked,
     /// A lobby request out of order (services/lobby/): a taken seat, a
     /// table started or full, a rated table for a guest…; its stable code
     /// and why. Nothing changed.
@@ -183,6 +194,11 @@ impl ApiError {
             ApiError::NotAway => "not_away",
             ApiError::CannotAbort => "cannot_abort",
             ApiError::CannotEnd => "cannot_end",
+            ApiError::NotInRated => "not_in_rated",
+            ApiError::NothingToTakeBack => "nothing_to_take_back",
+            ApiError::TakebackPending => "takeback_pending",
+            ApiError::TakebackDeclined => "takeback_declined",
+            ApiError::NoTakebackAsked => "no_takeback_asked",
             ApiError::Lobby(code, _) => code,
             ApiError::Moderation(code, _) => code,
         }
@@ -234,6 +250,11 @@ impl ApiError {
                 StatusCode::UNPROCESSABLE_ENTITY
             }
             ApiError::Moderation(..) => StatusCode::CONFLICT,
+            ApiError::NotInRated => StatusCode::FORBIDDEN,
+            ApiError::NothingToTakeBack
+            | ApiError::TakebackPending
+            | ApiError::TakebackDeclined
+            | ApiError::NoTakebackAsked => StatusCode::CONFLICT,
         }
     }
 
@@ -308,6 +329,11 @@ impl ApiError {
                 "the game may be ended as it stands only when a seat's clock has just run out in a casual game".into()
             }
             ApiError::Lobby(_, why) | ApiError::Moderation(_, why) => why.clone(),
+            ApiError::NotInRated => "a rated game allows no takebacks".into(),
+            ApiError::NothingToTakeBack => "you have played no move to take back".into(),
+            ApiError::TakebackPending => "a takeback is already asked in this game: wait for its answer".into(),
+            ApiError::TakebackDeclined => "your takeback of this move was declined: it is not asked again".into(),
+            ApiError::NoTakebackAsked => "no takeback is waiting for your answer".into(),
         }
     }
 

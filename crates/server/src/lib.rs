@@ -56,12 +56,12 @@ pub use services::{hints, moderation, review, AppState};
 pub use state::{score_history, StateView};
 pub use store::{
     hash_token, is_postgres_url, redact_url, Account, AccountGame, AccountRepo, Admission, Beat, BlockRow, Blocked,
-    Change, ChatCaps, ChatMessage, ChatRepo, ChatSettings, ClockRepo, ClusterRepo, Feed, GameChanged, GameRepo,
-    GameSummary, HistoryRow, LobbyRepo, LobbyRow, LobbySweep, ModerationRepo, NewGame, NewReport, PasskeyChallenge,
-    PasskeyRepo, Progress, PushRepo, PushSubscription, RatedResult, RatedSeat, RatingChange, RatingRepo, RatingRow,
-    Rematch, RematchRepo, Report, ReportBounds, Reported, ReviewRepo, Room, RuleSetRepo, Sanctions, SavedRules, Seat,
-    Store, StoreError, StoredGame, StoredPasskey, TableBounds, TurnOf, WaitBounds, Waiting, BEAT_EVERY, DEAD_AFTER,
-    DELETED_ACCOUNT, PG_MIGRATIONS, SPECTATOR_KEYS,
+    Change, ChatCaps, ChatMessage, ChatRepo, ChatSettings, ClockAfter, ClockRepo, ClusterRepo, Feed, GameChanged,
+    GameRepo, GameSummary, Grant, HistoryRow, LobbyRepo, LobbyRow, LobbySweep, ModerationRepo, NewGame, NewReport,
+    PasskeyChallenge, PasskeyRepo, Progress, PushRepo, PushSubscription, RatedResult, RatedSeat, RatingChange,
+    RatingRepo, RatingRow, Rematch, RematchRepo, Report, ReportBounds, Reported, ReviewRepo, Room, RuleSetRepo,
+    Sanctions, SavedRules, Seat, Store, StoreError, StoredGame, StoredPasskey, TableBounds, TakebackRepo, TurnOf,
+    WaitBounds, Waiting, BEAT_EVERY, DEAD_AFTER, DELETED_ACCOUNT, PG_MIGRATIONS, SPECTATOR_KEYS,
 };
 pub use view::{options_json, replay_json, rules_json, state_json, tiles_json, COLORS};
 

@@ -29,6 +29,7 @@ mod players;
 mod push;
 mod rulesets;
 mod session;
+mod takebacks;
 mod ws;
 
 pub use accounts::MAX_ACCOUNT_BODY;
@@ -107,6 +108,9 @@ pub fn app_with(state: AppState, conns: Arc<Connections>) -> Router {
         // Clocks: a seat handed to a bot, taken back.
         .route("/api/games/{id}/handover", post(clocks::hand_over))
         .route("/api/games/{id}/back", post(clocks::take_back))
+        // Takebacks in casual games (services/takebacks.rs).
+        .route("/api/games/{id}/takeback", post(takebacks::ask))
+        .route("/api/games/{id}/takeback/{answer}", post(takebacks::answer))
         // A game's end: resign, leave, abort, finish (services/endings.rs).
         .route("/api/games/{id}/{action}", post(clocks::ending))
         .route("/api/yourturn", post(clocks::your_turn))

@@ -22,6 +22,7 @@ use serde_json::{Map, Value};
 
 use crate::services::games::clock::ClockView;
 use crate::services::games::{Table, Viewer};
+use crate::services::takebacks::{self, TakebackView};
 use crate::store::Seat;
 
 /// A cell of the board: `[x, y]`.
@@ -486,6 +487,11 @@ state_fields! {
         updated_at: i64,
         /// The clocks (services/clocks.rs): none for a game made before them.
         clock: Option<ClockView>,
+        /// Whether this viewer may ask to take back their last move now
+        /// (services/takebacks.rs).
+        may_take_back: bool,
+        /// The game's latest takeback request (none: never asked).
+        takeback: Option<TakebackView>,
     }
 }
 
@@ -565,6 +571,8 @@ impl StateView {
                 .clock
                 .as_ref()
                 .map(|c| ClockView::new(c, game, &table.seats, table.updated_at, table.now.ms(), table.rated)),
+            may_take_back: takebacks::may_ask(table, viewer, table.now.ms()),
+            takeback: table.takeback.as_ref().map(|t| TakebackView::new(t, game, &table.seats, table.now.ms())),
         }
     }
 }

@@ -39,6 +39,11 @@ pub enum ClientMessage {
     Abort,
     /// The game ends as it stands (a casual seat's flag fell).
     Finish,
+    /// The seat holder asks to take back their last move (services/takebacks.rs).
+    Takeback,
+    /// The seat holder answers the takeback asked: accepts or declines.
+    #[serde(rename = "takeback_answer")]
+    TakebackAnswer { accept: bool },
 }
 
 impl ClientMessage {
@@ -159,12 +164,15 @@ pub struct Follower {
     events: usize,
     /// The game's revision last sent.
     rev: u64,
+    /// The game's rewinds when last sent (`Table::rewinds`): a game taken
+    /// back is sent whole.
+    rewinds: u64,
 }
 
 impl Follower {
     /// `protocol`: 1 or 2 (anything else is 1).
     pub fn new(protocol: u8) -> Follower {
-        Follower { protocol: if protocol == 2 { 2 } else { 1 }, last: None, events: 0, rev: 0 }
+        Follower { protocol: if protocol == 2 { 2 } else { 1 }, last: None, events: 0, rev: 0, rewinds: 0 }
     }
 
     /// The whole state as it is now.
@@ -178,6 +186,7 @@ impl Follower {
         // The log as far as the view goes (a view shared by the sockets
         // at this revision may be older than the table by a change).
         let log = state::log(&table.game, 0, events);
+        self.rewinds = table.rewinds;
         drop(table);
         let v2 = self.protocol == 2;
         let message = ServerMessage::State {
@@ -198,6 +207,11 @@ impl Follower {
         };
         let rev = live.rev();
         let table = live.lock().await;
+        if table.rewinds != self.rewinds {
+            // Taken back: the lists shrank and the log with them.
+            drop(table);
+            return Some(self.full(live, viewer).await);
+        }
         live.with_views(|views: &mut Views| {
             let shared = views.at(rev, viewer, || built(live, &table, viewer));
             let base = self.rev;

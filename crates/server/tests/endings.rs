@@ -13,30 +13,16 @@ use std::time::Duration;
 
 use axum::http::StatusCode;
 use axum::Router;
-use carcassonne_server::{app, AppState, Config, Store};
+use carcassonne_server::{app, AppState, Config};
 use common::*;
 use serde_json::{json, Value};
 
 const HOST: &str = "play.example";
 const ORIGIN: &str = "http://play.example";
 
-/// Two servers on one store (the same server twice on SQLite in memory).
+/// Two servers on one store (`common::two_servers`).
 async fn servers(pg: bool) -> Option<[(Router, AppState); 2]> {
-    let config = || Config { bot_delay: Duration::ZERO, ..Config::quick() };
-    let (one, two) = if pg {
-        let url = common::pg::server_url()?;
-        let schema = common::pg::Schema::new(&url);
-        let one = schema.open().await;
-        let two = schema.open().await;
-        std::mem::forget(schema);
-        (one, two)
-    } else {
-        let store = Store::in_memory().unwrap();
-        (store.clone(), store)
-    };
-    let s1 = AppState::new(one, config());
-    let s2 = AppState::new(two, config());
-    Some([(app(s1.clone()), s1), (app(s2.clone()), s2)])
+    two_servers(pg).await
 }
 
 /// A request from the server's own page, from client address 192.0.2.`ip`,

@@ -17,8 +17,8 @@ use axum::http::StatusCode;
 use axum::Router;
 use carcassonne::record::{Record, RecordMove};
 use carcassonne_server::{
-    hash_token, rebuild, serve_on, AppState, Beat, BotLevel, Change, ChatCaps, ChatMessage, ClusterRepo, Feed, NewGame,
-    Progress, Seat, Store, StoreError,
+    hash_token, rebuild, serve_on, AppState, Beat, BotLevel, Change, ChatCaps, ChatMessage, ClusterRepo, Feed, Grant,
+    NewGame, Progress, Seat, Store, StoreError,
 };
 use common::pg::{server_url, Schema};
 use common::{call, create, post_move, state, two_humans, with_store};
@@ -273,6 +273,48 @@ async fn clocks_changed_before_the_feed_listens_are_announced_too() {
     assert_eq!(g1, ["moved g1 1", "clock g1"], "{told:?}");
     assert!(!told.contains(&"clock g2".to_string()), "{told:?}");
     assert_eq!(told.last().map(String::as_str), Some("lobby"), "{told:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn takeback_requests_are_announced_as_stored_and_after_the_feed_was_away() {
+    // A takeback request written (asked, answered, granted) is news for
+    // every server at its commit; one written while a server's feed was
+    // not listening comes with the feed's look back.
+    let server = server!();
+    let schema = Schema::new(&server);
+    let (a, b) = (schema.open().await, schema.open().await);
+    a.games.create(&new_game("g1")).await.unwrap();
+    a.games.create(&new_game("g2")).await.unwrap();
+    a.games.append_move("g1", 0, &a_move(), &progress(2, false)).await.unwrap();
+    a.games.append_move("g2", 0, &a_move(), &progress(2, false)).await.unwrap();
+    assert!(a.takebacks.put("g1", 1, 0, r#"{"rev":1}"#).await.unwrap());
+    let mut news = b.cluster.changes().expect("PostgreSQL reports changes");
+    let mut told = Vec::new();
+    let wait = async {
+        while !told.iter().any(|c| matches!(c, Change::Lobby { .. })) {
+            match news.recv().await {
+                Some(c @ (Change::Takeback { .. } | Change::Lobby { .. })) => told.push(c),
+                Some(_) => {}
+                None => panic!("the change feed ended"),
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(5), wait).await.expect("the feed's look back");
+    assert!(told.contains(&Change::Takeback { game: "g1".into() }), "{told:?}");
+    assert!(!told.contains(&Change::Takeback { game: "g2".into() }), "g2 has no request: {told:?}");
+    // Listening: a grant is news at its commit.
+    let grant = Grant { moves: 1, rev: 1, json: r#"{"rev":2}"#, to: 0, progress: &progress(3, false), clock: None };
+    assert!(a.takebacks.grant("g1", &grant).await.unwrap());
+    let heard = async {
+        loop {
+            match news.recv().await {
+                Some(Change::Takeback { game }) if game == "g1" => return,
+                Some(_) => {}
+                None => panic!("the change feed ended"),
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(5), heard).await.expect("the grant's news");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -419,3 +419,66 @@ async fn protocol_2_sends_the_state_once_then_only_what_changed() {
     assert_eq!(again["type"], "state");
     assert_eq!(again["state"], end1);
 }
+
+/// A takeback over the websocket (`takeback`; against a bot, granted at
+/// once): a protocol-2 socket gets the whole state again (the lists
+/// shrank), equal to the server's; an answer with nothing asked is refused
+/// alone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_takeback_sends_protocol_2_the_whole_state_again() {
+    let addr = start_server().await;
+    let body = json!({ "seats": [ { "kind": "human", "name": "Ada" }, { "kind": "bot", "level": "random" } ] });
+    let (status, created) = http(&addr, "POST", "/api/games", &body.to_string()).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let token = created["tokens"][0]["token"].as_str().unwrap().to_string();
+    let url = |q: &str| format!("ws://{addr}/api/games/{id}/ws?{q}");
+    let (mut ada, _) = tokio_tungstenite::connect_async(url(&format!("protocol=2&token={token}"))).await.unwrap();
+    let (mut watcher, _) = tokio_tungstenite::connect_async(url("protocol=2")).await.unwrap();
+    let first = next_json(&mut ada).await;
+    let (mut state, mut rev) = (first["state"].clone(), first["rev"].as_u64().unwrap());
+    // Ada's turn (the bot may begin).
+    while !state["legal"].is_array() {
+        let msg = next_json(&mut ada).await;
+        state = apply_update(&state, rev, &msg).expect("an update");
+        rev = msg["rev"].as_u64().unwrap();
+    }
+    let before = state.clone();
+    let mut mv = common::pick_move(&state, 1, true);
+    mv["type"] = "move".into();
+    send(&mut ada, &mv).await;
+    let v = before["version"].as_u64().unwrap();
+    while state["version"].as_u64() != Some(v + 2) {
+        let msg = next_json(&mut ada).await;
+        assert_eq!(msg["type"], "update", "{msg}");
+        state = apply_update(&state, rev, &msg).expect("an update");
+        rev = msg["rev"].as_u64().unwrap();
+    }
+    send(&mut ada, &json!({ "type": "takeback" })).await;
+    let msg = loop {
+        let msg = next_json(&mut ada).await;
+        if msg["type"] == "state" {
+            break msg;
+        }
+        assert_eq!(msg["type"], "update", "{msg}");
+        assert!(msg["version"].as_u64() >= Some(v + 2), "no update goes back: {msg}");
+    };
+    let back = &msg["state"];
+    assert_eq!(back["version"], v, "{back}");
+    assert_eq!(back["takeback"]["status"], "granted", "{back}");
+    assert_eq!(back["board"], before["board"]);
+    assert_eq!(back["legal"], before["legal"]);
+    let (_, shown) = http(&addr, "GET", &format!("/api/games/{id}?token={token}"), "").await;
+    assert_eq!(back, &shown, "the whole state, as the server shows it");
+    // The spectator's socket too comes back whole.
+    let seen = loop {
+        let msg = next_json(&mut watcher).await;
+        if msg["type"] == "state" && msg["state"]["takeback"]["status"] == "granted" {
+            break msg["state"].clone();
+        }
+    };
+    assert_eq!(seen["board"], before["board"]);
+    send(&mut ada, &json!({ "type": "takeback_answer", "accept": true })).await;
+    let refused = next_json(&mut ada).await;
+    assert_eq!((refused["type"].as_str(), refused["error"].as_str()), (Some("error"), Some("no_takeback_asked")));
+}

@@ -14,7 +14,7 @@ use crate::services::endings::{Ending, EndingRequest};
 use crate::services::AppState;
 
 /// The tokens of `?token=` and of the body's `token`, at most [`MAX_TOKENS`].
-fn tokens_with(query: &Option<String>, body: Option<&str>) -> Result<Vec<String>, ApiError> {
+pub(super) fn tokens_with(query: &Option<String>, body: Option<&str>) -> Result<Vec<String>, ApiError> {
     let mut toks = tokens(query)?;
     if let Some(t) = body {
         if !toks.iter().any(|k| k == t) {

@@ -303,6 +303,15 @@ async fn ws_command(app: &AppState, live: &Arc<Live>, viewer: &Viewer, client: &
                 Err(e) => Reply::Error(e),
             }
         }
+        // The request and its answers come back in the state.
+        Ok(ClientMessage::Takeback) => match app.takebacks.ask(live, viewer).await {
+            Ok(()) => Reply::Nothing,
+            Err(e) => Reply::Error(e),
+        },
+        Ok(ClientMessage::TakebackAnswer { accept }) => match app.takebacks.answer(live, viewer, accept).await {
+            Ok(()) => Reply::Nothing,
+            Err(e) => Reply::Error(e),
+        },
         // The message comes back through the chat room, to this socket too.
         Ok(ClientMessage::Chat { text }) => match app.chat.say(live, &client.speaker, &text).await {
             Ok(_) => Reply::Nothing,

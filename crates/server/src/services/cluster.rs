@@ -14,7 +14,18 @@ use super::chat::Chat;
 use super::clocks::Clocks;
 use super::games::Games;
 use super::lobby::Lobby;
+use super::takebacks::Takebacks;
 use crate::store::{Beat, Change, ClusterRepo, GameChanged, Store, BEAT_EVERY};
+
+/// The services told the other servers' news.
+pub struct Told {
+    pub games: Arc<Games>,
+    pub bots: Arc<Bots>,
+    pub clocks: Arc<Clocks>,
+    pub takebacks: Arc<Takebacks>,
+    pub chat: Arc<Chat>,
+    pub lobby: Arc<Lobby>,
+}
 
 /// This server among those sharing the storage.
 pub struct Cluster {
@@ -22,6 +33,7 @@ pub struct Cluster {
     games: Arc<Games>,
     bots: Arc<Bots>,
     clocks: Arc<Clocks>,
+    takebacks: Arc<Takebacks>,
     chat: Arc<Chat>,
     lobby: Arc<Lobby>,
     /// Set once this server leaves the others (it is stopping).
@@ -29,16 +41,9 @@ pub struct Cluster {
 }
 
 impl Cluster {
-    pub fn new(
-        store: &Store,
-        games: Arc<Games>,
-        bots: Arc<Bots>,
-        clocks: Arc<Clocks>,
-        chat: Arc<Chat>,
-        lobby: Arc<Lobby>,
-        left: Arc<AtomicBool>,
-    ) -> Cluster {
-        Cluster { repo: Arc::clone(&store.cluster), games, bots, clocks, chat, lobby, left }
+    pub fn new(store: &Store, told: Told, left: Arc<AtomicBool>) -> Cluster {
+        let Told { games, bots, clocks, takebacks, chat, lobby } = told;
+        Cluster { repo: Arc::clone(&store.cluster), games, bots, clocks, takebacks, chat, lobby, left }
     }
 
     /// Starts following the other servers' changes, and the heartbeats.
@@ -113,6 +118,7 @@ impl Cluster {
             Change::Seats { game, server } if server != me => self.games.reload_seats(&game).await,
             Change::Seats { .. } => {}
             Change::Clock { game } => self.clocks.changed(&game).await,
+            Change::Takeback { game } => self.takebacks.changed(&game).await,
             Change::Lobby { .. } => self.lobby.heard(),
             Change::Presence { .. } | Change::Thinking { .. } | Change::Gone { .. } => {}
         }

@@ -21,7 +21,8 @@
 //! | [`Passkeys`] (`passkeys.rs`) | passkeys (WebAuthn) to sign in | accounts |
 //! | [`Reviews`] (`review/`) | reviews of finished games, on their own low-priority pool | games, the bots' gate |
 //! | [`Hints`] (`hints.rs`) | the search's advice to the seat to move, run like a bot's move | games, the bots' workers |
-//! | [`Cluster`] (`cluster.rs`) | servers sharing PostgreSQL: their news, heartbeats, who is here | games, bots, clocks, chat, lobby |
+//! | [`Takebacks`] (`takebacks.rs`) | a casual game's takeback: asked, answered, granted (the moves gone, the game rebuilt) | games, bots |
+//! | [`Cluster`] (`cluster.rs`) | servers sharing PostgreSQL: their news, heartbeats, who is here | games, bots, clocks, chat, lobby, takebacks |
 //! | [`Sweeps`] (`sweeps.rs`) | idle games leave memory, abandoned games expire | games |
 //!
 //! Below them: `quotas` (new games per client address), `text` (what people
@@ -58,6 +59,7 @@ pub mod ratings;
 pub mod rematch;
 pub mod review;
 pub mod sweeps;
+pub mod takebacks;
 pub mod text;
 pub mod watchlist;
 
@@ -78,6 +80,7 @@ pub use self::ratings::Ratings;
 pub use self::rematch::Rematches;
 pub use self::review::Reviews;
 pub use self::sweeps::Sweeps;
+pub use self::takebacks::Takebacks;
 pub use self::watchlist::Watch;
 
 use self::games::live::{Live, Table};
@@ -94,6 +97,7 @@ pub struct Services {
     pub games: Arc<Games>,
     pub bots: Arc<Bots>,
     pub clocks: Arc<Clocks>,
+    pub takebacks: Arc<Takebacks>,
     pub ratings: Arc<Ratings>,
     pub push: Arc<Push>,
     pub chat: Arc<Chat>,
@@ -135,6 +139,7 @@ impl AppState {
         let histories = Arc::new(Histories::new(&store, config.lobby.clone()));
         let bots = Bots::new(&store, Arc::clone(&games), Arc::clone(&histories), workers.clone(), &config);
         let clocks = Arc::new(Clocks::new(&store, Arc::clone(&games), Arc::clone(&bots), Arc::clone(&left)));
+        let takebacks = Arc::new(Takebacks::new(&store, Arc::clone(&games), Arc::clone(&bots)));
         let ratings = Arc::new(Ratings::new(&store, Arc::clone(&games), &config));
         let push = Arc::new(Push::new(&store, Arc::clone(&games), config.push.clone()));
         let moderation = Arc::new(Moderation::new(&store));
@@ -160,15 +165,15 @@ impl AppState {
         let passkeys = Passkeys::new(&store, Arc::clone(&accounts), &config);
         let reviews = Reviews::new(&store, Arc::clone(&games), &config, Arc::clone(&workers.gate));
         let hints = Arc::new(Hints::new(&store, Arc::clone(&games), workers, config.quick_bots, config.bot_workers));
-        let cluster = Arc::new(Cluster::new(
-            &store,
-            Arc::clone(&games),
-            Arc::clone(&bots),
-            Arc::clone(&clocks),
-            Arc::clone(&chat),
-            Arc::clone(&lobby),
-            left,
-        ));
+        let told = cluster::Told {
+            games: Arc::clone(&games),
+            bots: Arc::clone(&bots),
+            clocks: Arc::clone(&clocks),
+            takebacks: Arc::clone(&takebacks),
+            chat: Arc::clone(&chat),
+            lobby: Arc::clone(&lobby),
+        };
+        let cluster = Arc::new(Cluster::new(&store, told, left));
         let sweeps = Arc::new(Sweeps::new(&store, Arc::clone(&games), &config));
         let watch = Watch::new(&store);
         games.tell(Arc::new(Followers {
@@ -182,6 +187,7 @@ impl AppState {
             games,
             bots,
             clocks,
+            takebacks,
             ratings,
             push,
             chat,

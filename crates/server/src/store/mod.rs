@@ -16,6 +16,7 @@
 //! | `ratings/` | [`RatingRepo`] | seats linked to accounts, rated games, ratings, history |
 //! | `chat/` | [`ChatRepo`], [`RematchRepo`] | a game's chat and its settings; its rematch |
 //! | `moderation/` | [`ModerationRepo`] | blocks between accounts, reports, the operator's mutes and closures |
+//! | `takebacks/` | [`TakebackRepo`] | a game's takeback request, and the grant that removes moves |
 //! | `cluster/` | [`ClusterRepo`] | servers sharing PostgreSQL: news, heartbeats, bot leases, presence |
 //!
 //! The backends: `sqlite.rs` (one file, one server; a writer thread commits
@@ -41,6 +42,7 @@ pub(crate) mod ratings;
 pub(crate) mod reviews;
 pub(crate) mod rule_sets;
 pub(crate) mod sqlite;
+pub(crate) mod takebacks;
 
 pub use accounts::{Account, AccountRepo, PasskeyChallenge, PasskeyRepo, StoredPasskey};
 pub use chat::{ChatCaps, ChatMessage, ChatRepo, ChatSettings, Rematch, RematchRepo, SPECTATOR_KEYS};
@@ -59,6 +61,7 @@ pub use ratings::{
 };
 pub use reviews::ReviewRepo;
 pub use rule_sets::{RuleSetRepo, SavedRules};
+pub use takebacks::{ClockAfter, Grant, TakebackRepo};
 
 /// One backend's repositories, a domain each. Cloning it is cheap; a test
 /// may replace one repository (a wrapper that fails, or that hears news
@@ -77,6 +80,7 @@ pub struct Store {
     pub chat: Arc<dyn ChatRepo>,
     pub rematches: Arc<dyn RematchRepo>,
     pub moderation: Arc<dyn ModerationRepo>,
+    pub takebacks: Arc<dyn TakebackRepo>,
     pub cluster: Arc<dyn ClusterRepo>,
 }
 
@@ -143,6 +147,7 @@ impl Store {
             chat: Arc::new(chat::sqlite::SqliteChat(db.clone())),
             rematches: Arc::new(chat::sqlite::SqliteRematches(db.clone())),
             moderation: Arc::new(moderation::sqlite::SqliteModeration(db.clone())),
+            takebacks: Arc::new(takebacks::sqlite::SqliteTakebacks(db.clone())),
             cluster: Arc::new(cluster::sqlite::SqliteCluster(db)),
         }
     }
@@ -161,6 +166,7 @@ impl Store {
             chat: Arc::new(chat::pg::PgChat(Arc::clone(&pg))),
             rematches: Arc::new(chat::pg::PgRematches(Arc::clone(&pg))),
             moderation: Arc::new(moderation::pg::PgModeration(Arc::clone(&pg))),
+            takebacks: Arc::new(takebacks::pg::PgTakebacks(Arc::clone(&pg))),
             cluster: Arc::new(cluster::pg::PgCluster(pg)),
         }
     }

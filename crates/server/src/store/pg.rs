@@ -209,6 +209,8 @@ pub const MIGRATIONS: &[&str] = &[
     // 22: blocks, reports and sanctions; each chat line's author account
     // (store/moderation/).
     super::moderation::PG_SCHEMA,
+    // 23: a game's takeback request (store/takebacks/).
+    super::takebacks::SCHEMA,
 ];
 
 /// The most connections one server keeps open for requests (the change

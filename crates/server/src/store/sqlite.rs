@@ -166,6 +166,8 @@ const MIGRATIONS: &[&str] = &[
     // 22: blocks, reports and sanctions; each chat line's author account
     // (store/moderation/).
     super::moderation::SQLITE_SCHEMA,
+    // 23: a game's takeback request (store/takebacks/).
+    super::takebacks::SCHEMA,
 ];
 
 /// Migration 3: every stored `token` becomes its `token_hash`.

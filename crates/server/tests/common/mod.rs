@@ -28,6 +28,27 @@ pub fn with_store(store: Store, bot_delay: Duration) -> (Router, AppState) {
     (app(state.clone()), state)
 }
 
+/// Two servers on one store whose bots move at once: two stores of their
+/// own on one PostgreSQL schema (`None` without PostgreSQL), or the same
+/// SQLite store in memory twice.
+pub async fn two_servers(pg: bool) -> Option<[(Router, AppState); 2]> {
+    let config = || Config { bot_delay: Duration::ZERO, ..Config::quick() };
+    let (one, two) = if pg {
+        let url = pg::server_url()?;
+        let schema = pg::Schema::new(&url);
+        let one = schema.open().await;
+        let two = schema.open().await;
+        std::mem::forget(schema);
+        (one, two)
+    } else {
+        let store = Store::in_memory().unwrap();
+        (store.clone(), store)
+    };
+    let s1 = AppState::new(one, config());
+    let s2 = AppState::new(two, config());
+    Some([(app(s1.clone()), s1), (app(s2.clone()), s2)])
+}
+
 /// A temporary database file, removed (with its WAL files) on drop.
 pub struct TempDb(pub PathBuf);
 

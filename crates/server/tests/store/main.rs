@@ -58,6 +58,7 @@ mod push;
 mod ratings;
 mod reviews;
 mod rule_sets;
+mod takebacks;
 
 use std::future::Future;
 use std::sync::Arc;

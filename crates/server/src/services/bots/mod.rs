@@ -203,7 +203,9 @@ impl Bots {
                 let mut t = live.lock().await;
                 match t.bot_to_move() {
                     Some((seat, level)) => {
-                        let (version, names) = (t.version(), t.names());
+                        // (The game may go back to an earlier move and come to
+                        // this version again: a takeback. `rewinds` tells.)
+                        let (version, rewinds, names) = (t.version(), t.rewinds, t.names());
                         // (Whether one of them has a history is read below,
                         // off the table's lock.)
                         let line = if t.page_open() {
@@ -229,12 +231,12 @@ impl Bots {
                             Think::On(self.games.copy_of(&t.game))
                         };
                         let here = if line == Line::Open { t.accounts_at_their_page() } else { Vec::new() };
-                        Ok((game, level, seat, version, names, line, lane, here))
+                        Ok((game, level, seat, (version, rewinds), names, line, lane, here))
                     }
                     None => Err(t.thinking.take().is_some()),
                 }
             };
-            let (game, level, seat, version, names, line, lane, here) = match next {
+            let (game, level, seat, (version, rewinds), names, line, lane, here) = match next {
                 Ok(next) => next,
                 Err(stopped) => {
                     if stopped {
@@ -304,7 +306,7 @@ impl Bots {
                 chosen = &mut thought => (chosen, false),
                 () = tokio::time::sleep(SHOW_THINKING_AFTER) => {
                     let mut t = live.lock().await;
-                    if t.version() == version {
+                    if t.version() == version && t.rewinds == rewinds {
                         t.thinking = Some(seat);
                         live.changed();
                     }
@@ -326,15 +328,17 @@ impl Bots {
             let result = match chosen {
                 // A bot stands in no longer (its player took the seat back): no move.
                 Ok(Some(_)) if t.bot_to_move().is_none_or(|(p, _)| p != seat) => Ok(()),
-                Ok(Some(mv)) if t.version() == version => match self.games.commit(&live, &mut t, mv).await {
-                    Ok(()) => {
-                        moved = true;
-                        Ok(())
+                Ok(Some(mv)) if t.version() == version && t.rewinds == rewinds => {
+                    match self.games.commit(&live, &mut t, mv).await {
+                        Ok(()) => {
+                            moved = true;
+                            Ok(())
+                        }
+                        // Another server moved for the bot first: think again.
+                        Err(ApiError::StaleVersion { .. }) => Ok(()),
+                        Err(e) => Err(e),
                     }
-                    // Another server moved for the bot first: think again.
-                    Err(ApiError::StaleVersion { .. }) => Ok(()),
-                    Err(e) => Err(e),
-                },
+                }
                 Ok(Some(_)) => Ok(()), // the game moved meanwhile: think again
                 Ok(None) => Err(ApiError::GameOver),
                 Err(e) => Err(ApiError::Storage(format!("bot task failed: {e}"))),

@@ -10,6 +10,7 @@ use carcassonne::{Game, PlayerId};
 use tokio::sync::watch;
 
 use super::clock::{ClockState, Now};
+use super::takeback::Takeback;
 use crate::bots::BotLevel;
 use crate::error::ApiError;
 use crate::services::ids::now_ms;
@@ -116,6 +117,12 @@ pub struct Table {
     pub owner: Option<String>,
     /// When a person last moved here (Unix ms; when loaded: its last move).
     pub person_at: i64,
+    /// The game's latest takeback request (services/takebacks.rs), as stored.
+    pub takeback: Option<Takeback>,
+    /// Times the game went back here (a takeback granted, or its moves
+    /// stored by another server that do not follow these): a bot's move
+    /// or a socket's update made before one is made again.
+    pub(crate) rewinds: u64,
 }
 
 impl Table {
@@ -138,6 +145,8 @@ impl Table {
             now: Default::default(),
             owner: None,
             person_at: updated_at,
+            takeback: None,
+            rewinds: 0,
         }
     }
 
@@ -185,6 +194,17 @@ impl Table {
 
     pub fn names(&self) -> Vec<String> {
         self.seats.iter().map(|s| s.name().to_string()).collect()
+    }
+
+    /// The game goes back to `game` (fewer moves, built by
+    /// [`super::rebuild`] from the stored record): a bot thinking on the old
+    /// one and every socket's update start again from it. The old game.
+    pub(crate) fn rewound(&mut self, game: Game, updated_at: i64) -> Game {
+        self.updated_at = updated_at;
+        self.thinking = None;
+        self.remote_thinking = None;
+        self.rewinds = self.rewinds.wrapping_add(1);
+        std::mem::replace(&mut self.game, game)
     }
 
     /// The game's version: the number of moves played. A move must name it.

@@ -17,6 +17,7 @@ use serde_json::Value;
 pub mod clock;
 pub mod live;
 pub mod new;
+pub mod takeback;
 
 use self::clock::{ClockState, Now, TimeControl, DEFAULT_AWAY_MINUTES, MAX_AWAY_MINUTES};
 pub use self::live::{Live, Table, Viewer};
@@ -28,7 +29,7 @@ use crate::services::ids::{new_game_id, now_ms, plausible_id, random_bytes};
 use crate::services::quotas::Quotas;
 use crate::store::{
     hash_token, Account, Change, ChatRepo, ClockRepo, ClusterRepo, GameRepo, NewGame, RatingRepo, Room, Seat, Store,
-    StoreError,
+    StoreError, TakebackRepo,
 };
 
 /// A move as a client sends it: the record's move fields plus the version
@@ -87,6 +88,7 @@ pub struct Games {
     ratings: Arc<dyn RatingRepo>,
     chat: Arc<dyn ChatRepo>,
     cluster: Arc<dyn ClusterRepo>,
+    takebacks: Arc<dyn TakebackRepo>,
     programs: Vec<ExternalBot>,
     quotas: Arc<Quotas>,
     now: Now,
@@ -106,6 +108,7 @@ impl Games {
             ratings: Arc::clone(&store.ratings),
             chat: Arc::clone(&store.chat),
             cluster: Arc::clone(&store.cluster),
+            takebacks: Arc::clone(&store.takebacks),
             programs,
             quotas,
             now,
@@ -289,6 +292,7 @@ impl Games {
         }
         table.now = self.now.clone();
         self.load_clock_into(id, &mut table).await;
+        self.load_takeback_into(id, &mut table).await;
         let live = Live::new(id.to_string(), table);
         let (live, fresh) = {
             let mut games = self.held();
@@ -441,7 +445,21 @@ impl Games {
             .await?
             .ok_or_else(|| ApiError::Storage(format!("game {} is gone from the storage", live.id)))?;
         let have = table.game.moves_played() as usize;
-        if stored.record.moves.len() <= have {
+        // Moves taken back there (services/takebacks.rs): the table's are
+        // not the first of the stored ones. The game is built again from
+        // the stored record, as when it is loaded.
+        let follows = stored.record.moves.len() >= have
+            && table.game.history().iter().zip(&stored.record.moves).all(|(m, r)| RecordMove::from_move(m) == *r);
+        if !follows {
+            let game = rebuild(&stored.record, stored.live_seed)
+                .map_err(|e| ApiError::Storage(format!("game {} does not replay: {e}", live.id)))?;
+            let before = table.rewound(game, stored.updated_at);
+            self.spare(before);
+            self.load_takeback_into(&live.id, table).await;
+            live.changed();
+            return Ok(());
+        }
+        if stored.record.moves.len() == have {
             return Ok(());
         }
         let mut next = Replayer::resume(table.game.clone(), have);
@@ -451,6 +469,18 @@ impl Games {
         table.updated_at = stored.updated_at;
         live.changed();
         Ok(())
+    }
+
+    /// Game `id`'s takeback request as stored, into the table.
+    pub async fn load_takeback_into(&self, id: &str, table: &mut Table) {
+        match self.takebacks.load(id).await {
+            Ok(Some(json)) => match serde_json::from_str(&json) {
+                Ok(t) => table.takeback = Some(t),
+                Err(e) => tracing::error!(game = %id, error = %e, "a stored takeback request does not read"),
+            },
+            Ok(None) => table.takeback = None,
+            Err(e) => tracing::warn!(game = %id, error = %e, "cannot read the game's takeback request"),
+        }
     }
 
     /// Game `id`, if it is in memory here.

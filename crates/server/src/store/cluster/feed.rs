@@ -108,7 +108,7 @@ impl Listener {
         let since = std::mem::replace(alive, now);
         let missed = client
             .query(
-                "SELECT id, moves, clock IS NOT NULL FROM games
+                "SELECT id, moves, clock IS NOT NULL, takeback IS NOT NULL FROM games
                  WHERE stored_at >= $1::timestamptz - make_interval(secs => $2)",
                 &[&since, &MISSED_MARGIN_SECS],
             )
@@ -128,8 +128,14 @@ impl Listener {
                 // Its seats too (one may have been linked to an account).
                 let seats = Change::Seats { game: id.clone(), server: String::new() };
                 // The move first: a server reads the clocks once caught up.
+                // And its takeback request (one granted meanwhile rewinds it).
+                let takeback = row.try_get::<_, bool>(3).unwrap_or(true).then(|| Change::Takeback { game: id.clone() });
                 let moved = Change::Moved(GameChanged { id, moves: moves.max(0) as usize });
-                if !self.send(moved) || clock.is_some_and(|c| !self.send(c)) || !self.send(seats) {
+                if !self.send(moved)
+                    || clock.is_some_and(|c| !self.send(c))
+                    || !self.send(seats)
+                    || takeback.is_some_and(|c| !self.send(c))
+                {
                     return Ended::Closed;
                 }
             }

@@ -62,6 +62,11 @@ pub enum Change {
     /// A seat of `game` was linked to an account on `server` (a player
     /// signed in): the others read its seats again (services/ratings.rs).
     Seats { game: String, server: String },
+    /// The takeback request of `game` changed (asked, answered, granted:
+    /// services/takebacks.rs): servers holding it read it again, and a game
+    /// taken back is rebuilt from its stored moves. Told by the storage at
+    /// the write's commit.
+    Takeback { game: String },
 }
 
 /// What a server learns at each heartbeat ([`ClusterRepo::beat`]).

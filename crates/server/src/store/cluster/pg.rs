@@ -130,7 +130,8 @@ impl ClusterRepo for PgCluster {
             | Change::Rematch { .. }
             | Change::Seats { .. }
             | Change::Clock { .. }
-            | Change::Lobby { .. } => self.0.notify(EVENTS, &payload).await,
+            | Change::Lobby { .. }
+            | Change::Takeback { .. } => self.0.notify(EVENTS, &payload).await,
             Change::Moved(_) | Change::Gone { .. } | Change::PresenceAll { .. } => Ok(()),
         }
     }
