@@ -179,7 +179,8 @@ impl Valuation {
             let p = PlayerId(p as u8);
             let has = |figure| if game.in_supply(p, figure) { 1.0 } else { 0.0 };
             let home = game.supply(p) as f64 + has(Figure::Abbot) + 1.5 * has(Figure::BigFollower);
-            *o += phase * (self.follower * home + self.builder / 2.0 * has(Figure::Builder) + self.pig * has(Figure::Pig));
+            *o += phase
+                * (self.follower * home + self.builder / 2.0 * has(Figure::Builder) + self.pig * has(Figure::Pig));
         }
         if rules.has_goods() {
             self.value_goods(game, phase, out);
@@ -219,7 +220,8 @@ impl Valuation {
                 SegmentKind::Road => {
                     let tiles = info.tiles as f64;
                     // An inn: twice completed, nothing left open.
-                    let (done, end) = if info.inn && rules.has_inns() { (2.0 * tiles, 0.0) } else { (tiles, at_end * tiles) };
+                    let (done, end) =
+                        if info.inn && rules.has_inns() { (2.0 * tiles, 0.0) } else { (tiles, at_end * tiles) };
                     end + self.chance(&info, left) * (done - end) + self.road_growth * phase
                 }
                 SegmentKind::City => {
