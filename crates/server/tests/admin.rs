@@ -4,14 +4,53 @@
 //! lists the reports, mutes, renames, closes and resolves; anyone else, signed
 //! in or not, finds no such page (404 `not_found`) and changes nothing; an
 //! operator's request from another site is `forbidden_origin`; bad input is
-//! refused with its code and changes nothing.
+//! refused with its code and changes nothing. Each action is logged with
+//! the operator's name; a name no account holds is warned of at start.
 
 mod common;
 mod lobby_socket;
 
+use std::sync::{Arc, Mutex, OnceLock};
+
 use common::pg::{server_url, Schema};
 use lobby_socket::{config, http_with, Node};
 use serde_json::{json, Value};
+
+/// What the server logs (every test of this file's, at `info` and above).
+static LOG: OnceLock<Arc<Mutex<Vec<u8>>>> = OnceLock::new();
+
+struct LogWriter(Arc<Mutex<Vec<u8>>>);
+
+impl std::io::Write for LogWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Starts keeping the log (once per test binary).
+fn keep_log() {
+    LOG.get_or_init(|| {
+        let buf = Arc::new(Mutex::new(Vec::new()));
+        let to = Arc::clone(&buf);
+        tracing_subscriber::fmt()
+            .with_ansi(false)
+            .with_env_filter("carcassonne_server=info")
+            .with_writer(move || LogWriter(Arc::clone(&to)))
+            .try_init()
+            .expect("the only subscriber");
+        buf
+    });
+}
+
+/// Whether a line of the log holds every one of `parts`.
+fn logged(parts: &[&str]) -> bool {
+    let log = LOG.get().map(|b| String::from_utf8_lossy(&b.lock().unwrap()).into_owned()).unwrap_or_default();
+    log.lines().any(|line| parts.iter().all(|p| line.contains(p)))
+}
 
 /// A request from `from` with the session `cookie` (if any) and more
 /// `headers`: status and body.
@@ -71,6 +110,7 @@ async fn open_reports(node: &Node) -> usize {
 }
 
 async fn the_operator_deals_with_reports(node: Node) {
+    keep_log();
     let olga = node.sign_up("127.0.0.2", "Olga").await;
     let ada = node.sign_up("127.0.0.4", "Ada").await;
     let bob = node.sign_up("127.0.0.3", "Bob").await;
@@ -186,6 +226,7 @@ async fn the_operator_deals_with_reports(node: Node) {
     assert_eq!((&v.1["name"], &v.1["hours"]), (&json!("Bob"), &json!(2)));
     assert!(v.1["muted_until"].as_i64().unwrap() > 0);
     assert_eq!(code(&say(&node, &game, "muted?", &bob).await), (403, "muted"));
+    assert!(logged(&["admin: mute", "operator=Olga", "account=Bob", "hours=2"]));
     let v = admin(&node, Some(&olga), "POST", "/api/admin/mute", Some(json!({ "name": "Bob", "hours": 0 }))).await;
     assert_eq!((v.0, &v.1["muted_until"]), (200, &Value::Null), "{}", v.1);
     assert_eq!(say(&node, &game, "free again", &bob).await.0, 200);
@@ -195,6 +236,7 @@ async fn the_operator_deals_with_reports(node: Node) {
         admin(&node, Some(&olga), "POST", "/api/admin/rename", Some(json!({ "name": "Bob", "new": " Robert " }))).await;
     assert_eq!((v.0, &v.1), (200, &json!({ "name": "Robert", "was": "Bob" })));
     assert_eq!(me(&node, &bob).await["name"], "Robert");
+    assert!(logged(&["admin: rename", "operator=Olga", "account=Bob", "new=Robert"]));
     let v = admin(&node, Some(&olga), "GET", "/api/admin/reports", None).await;
     assert!(v.1["reports"].as_array().unwrap().iter().all(|r| r["name"] == "Bob" && r["name_now"] == "Robert"));
 
@@ -202,6 +244,7 @@ async fn the_operator_deals_with_reports(node: Node) {
     let body = json!({ "report": line_report });
     let v = admin(&node, Some(&olga), "POST", "/api/admin/resolve", Some(body.clone())).await;
     assert_eq!((v.0, &v.1), (200, &json!({ "resolved": line_report })));
+    assert!(logged(&["admin: resolve", "operator=Olga", &format!("report={line_report}")]));
     assert_eq!(code(&admin(&node, Some(&olga), "POST", "/api/admin/resolve", Some(body)).await), (404, "not_found"));
     let open = admin(&node, Some(&olga), "GET", "/api/admin/reports", None).await.1;
     assert_eq!(open["reports"].as_array().unwrap().len(), 2);
@@ -216,6 +259,7 @@ async fn the_operator_deals_with_reports(node: Node) {
     let v = admin(&node, Some(&olga), "POST", "/api/admin/close", Some(json!({ "name": "Robert" }))).await;
     assert_eq!((v.0, &v.1), (200, &json!({ "name": "Robert", "closed": true })));
     assert_eq!(me(&node, &bob).await["name"], Value::Null);
+    assert!(logged(&["admin: close", "operator=Olga", "account=Robert", "was_open=true"]));
     assert_eq!(code(&sign_in(&node, "Robert").await), (403, "account_closed"));
     let v = admin(&node, Some(&olga), "POST", "/api/admin/close", Some(json!({ "name": "robert" }))).await;
     assert_eq!((v.0, &v.1["closed"]), (200, &json!(false)));
@@ -251,4 +295,21 @@ async fn without_operators_nobody_has_the_page() {
     let olga = node.sign_up("127.0.0.2", "Olga").await;
     assert_eq!(me(&node, &olga).await, json!({ "name": "Olga" }));
     assert_eq!(code(&admin(&node, Some(&olga), "GET", "/api/admin/reports", None).await), (404, "not_found"));
+}
+
+/// An operator's name no account holds, or none can, is warned of at start.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_name_no_account_holds_is_warned_of() {
+    keep_log();
+    let node = Node::sqlite(config(|c| c.operators = vec!["Ghostly Op".into(), "Moderator".into()])).await;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !(logged(&["WARN", "no account holds an operator's name", "Ghostly Op"])
+        && logged(&["WARN", "an operator's name is reserved", "Moderator"]))
+    {
+        assert!(std::time::Instant::now() < deadline, "no warnings");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    // Whoever signs the name up is the operator.
+    let ghost = node.sign_up("127.0.0.2", "ghostly op").await;
+    assert_eq!(me(&node, &ghost).await["admin"], true);
 }
