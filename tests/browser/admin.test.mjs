@@ -103,6 +103,8 @@ test('the operator reads a report, mutes the account, resolves the report; other
     await item.getByRole('button', { name: 'Mute', exact: true }).focus();
     await po.keyboard.press('Enter');
     await po.waitForFunction((name) => document.querySelector('.admin-outcome')?.textContent.startsWith(`${name} may not chat until`), rex);
+    // The focus is back on the report's heading (the list was read again).
+    await po.waitForFunction((id) => document.activeElement?.id === `admin-report-${id}`, reportId);
     assert.equal(await po.locator('.admin-outcome').getAttribute('role'), 'status');
     const refused = await fetchFrom(pr, `/api/games/${game}/chat`, { text: 'still here' });
     assert.deepEqual([refused.status, refused.body.error], [403, 'muted']);
@@ -122,16 +124,17 @@ test('the operator reads a report, mutes the account, resolves the report; other
     assert.match(await item.locator('.admin-facts').innerText(), /Resolved/);
     assert.equal(await item.getByRole('button', { name: 'Resolve' }).count(), 0);
 
-    // On a phone in dark mode: the page fits, axe finds nothing.
+    // On a phone in dark mode, in German: the page fits, axe finds nothing.
     const ctxP = await browser.newContext({
-      viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, colorScheme: 'dark',
+      viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, colorScheme: 'dark', locale: 'de-DE',
       storageState: await ctxO.storageState(),
     });
     const pp = await ctxP.newPage();
     watchErrors(pp, errors);
     await pp.goto(`${BASE}/#/admin`);
     await pp.waitForSelector('.admin-page');
-    await pp.getByLabel('Show resolved reports too').check();
+    assert.equal(await pp.locator('h1').innerText(), 'Meldungen');
+    await pp.getByLabel('Auch erledigte Meldungen zeigen').check();
     await pp.locator(`.admin-report[data-id="${reportId}"]`).waitFor();
     assert.ok(await pp.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scroll');
     // The footer is below the page, not over it.
@@ -141,6 +144,10 @@ test('the operator reads a report, mutes the account, resolves the report; other
       return [cards[cards.length - 1].getBoundingClientRect().bottom, document.querySelector('.site-footer').getBoundingClientRect().top];
     });
     assert.ok(cardBottom <= footerTop + 1, `the last report (${cardBottom}) ends above the footer (${footerTop})`);
+    const german = await pp.locator(`.admin-report[data-id="${reportId}"]`).innerText();
+    for (const want of [`Chatnachricht von ${rex}`, 'Grund', 'Beleidigungen im Chat', 'Gemeldet von', 'Erledigt', 'Stumm für', 'Konto schließen']) {
+      assert.ok(german.includes(want), `${want} in ${german}`);
+    }
     await shot(pp, '96-admin-phone-dark');
     await checkA11y(pp, 'the admin page (phone, dark)');
 

@@ -1489,7 +1489,7 @@ mod-blocks-none = Du blockierst niemanden.
 
 ## The operator's page (admin.js)
 admin-title = Meldungen
-admin-page-title = Meldungen · Carcassonne
+admin-page-title = Meldungen — Carcassonne
 admin-about = Meldungen der Spieler zu Namen und Chatnachrichten, die neuesten zuerst. Schalte das gemeldete Konto stumm, benenne es um oder schließe es, und erledige dann die Meldung.
 admin-link-text = Du betreibst diesen Server: Lies die Meldungen der Spieler und kümmere dich darum.
 admin-open = Meldungen öffnen

@@ -1455,7 +1455,7 @@ mod-blocks-none = You block nobody.
 
 ## The operator's page (admin.js)
 admin-title = Reports
-admin-page-title = Reports · Carcassonne
+admin-page-title = Reports — Carcassonne
 admin-about = Players’ reports of names and chat messages, newest first. Mute, rename or close the account reported, then resolve the report.
 admin-link-text = You are an operator of this server: read the players’ reports and deal with them.
 admin-open = Open the reports

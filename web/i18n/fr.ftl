@@ -1513,7 +1513,7 @@ mod-blocks-none = Vous ne bloquez personne.
 
 ## The operator's page (admin.js)
 admin-title = Signalements
-admin-page-title = Signalements · Carcassonne
+admin-page-title = Signalements — Carcassonne
 admin-about = Les signalements de noms et de messages de discussion faits par les joueurs, les plus récents d’abord. Rendez muet, renommez ou fermez le compte signalé, puis classez le signalement.
 admin-link-text = Vous administrez ce serveur : lisez les signalements des joueurs et traitez-les.
 admin-open = Ouvrir les signalements

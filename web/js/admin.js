@@ -119,7 +119,9 @@ export class AdminScreen {
     this.load();
   }
 
-  destroy() {}
+  destroy() {
+    document.title = t('app-title');
+  }
 
   /** Reads the reports again; then the focus goes back to report `focusId`'s heading (or the page's). */
   async load(focusId = null) {
