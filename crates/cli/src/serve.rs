@@ -155,7 +155,7 @@ impl Default for ServeArgs {
 
 impl ServeArgs {
     /// The server's settings: the environment's (`Config::from_env`), then these flags.
-    fn config(&self) -> Result<Config, Box<dyn std::error::Error>> {
+    pub(crate) fn config(&self) -> Result<Config, Box<dyn std::error::Error>> {
         let mut c = Config::from_env();
         if let Some(n) = self.max_connections {
             c.max_connections = n.max(1);
