@@ -224,8 +224,15 @@ async fn the_operator_deals_with_reports(node: Node) {
     let v = admin(&node, Some(&olga), "POST", "/api/admin/mute", Some(json!({ "name": "bob", "hours": 2 }))).await;
     assert_eq!(v.0, 200, "{}", v.1);
     assert_eq!((&v.1["name"], &v.1["hours"]), (&json!("Bob"), &json!(2)));
-    assert!(v.1["muted_until"].as_i64().unwrap() > 0);
+    let until = v.1["muted_until"].as_i64().unwrap();
+    assert!(until > 0);
     assert_eq!(code(&say(&node, &game, "muted?", &bob).await), (403, "muted"));
+    let listed = admin(&node, Some(&olga), "GET", "/api/admin/reports", None).await.1;
+    assert!(listed["reports"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|r| r["muted_until"] == until && r["closed_at"].is_null()));
     assert!(logged(&["admin: mute", "operator=Olga", "account=Bob", "hours=2"]));
     let v = admin(&node, Some(&olga), "POST", "/api/admin/mute", Some(json!({ "name": "Bob", "hours": 0 }))).await;
     assert_eq!((v.0, &v.1["muted_until"]), (200, &Value::Null), "{}", v.1);
@@ -263,6 +270,8 @@ async fn the_operator_deals_with_reports(node: Node) {
     assert_eq!(code(&sign_in(&node, "Robert").await), (403, "account_closed"));
     let v = admin(&node, Some(&olga), "POST", "/api/admin/close", Some(json!({ "name": "robert" }))).await;
     assert_eq!((v.0, &v.1["closed"]), (200, &json!(false)));
+    let listed = admin(&node, Some(&olga), "GET", "/api/admin/reports?all=1", None).await.1;
+    assert!(listed["reports"].as_array().unwrap().iter().all(|r| r["closed_at"].as_i64().unwrap() > 0));
 
     // An operator is one by name: Olga renamed away is one no longer.
     let v =

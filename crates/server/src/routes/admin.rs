@@ -77,6 +77,9 @@ fn report_json(r: &Report) -> Value {
         "at": r.at,
         "resolved_at": r.resolved_at,
         "against": r.against,
+        // The account's sanctions now (a mute may have ended since).
+        "muted_until": r.sanctions.muted_until,
+        "closed_at": r.sanctions.closed_at,
     })
 }
 
