@@ -2,7 +2,7 @@
 // `--admin Operator` (.ci/browser). A player reports another's chat line;
 // the operator finds the link on the account page, reads the report
 // (reason, text, note, reporter, how many against the account), mutes the
-// reported account (whose chat is then refused), is asked to confirm a
+// reported account (whose chat is then refused; the report says the mute), is asked to confirm a
 // closure (and says no), resolves the report (it leaves the open ones, and
 // shows among all); the page on a 390×844 phone in dark mode, and axe finds
 // nothing. A player who is not an operator has no link, and #/admin sends
@@ -103,8 +103,9 @@ test('the operator reads a report, mutes the account, resolves the report; other
     await item.getByRole('button', { name: 'Mute', exact: true }).focus();
     await po.keyboard.press('Enter');
     await po.waitForFunction((name) => document.querySelector('.admin-outcome')?.textContent.startsWith(`${name} may not chat until`), rex);
-    // The focus is back on the report's heading (the list was read again).
+    // The focus is back on the report's heading (the list was read again), which says the mute.
     await po.waitForFunction((id) => document.activeElement?.id === `admin-report-${id}`, reportId);
+    assert.match(await item.locator('.admin-facts').innerText(), /Account\s+muted until/);
     assert.equal(await po.locator('.admin-outcome').getAttribute('role'), 'status');
     const refused = await fetchFrom(pr, `/api/games/${game}/chat`, { text: 'still here' });
     assert.deepEqual([refused.status, refused.body.error], [403, 'muted']);

@@ -1,15 +1,15 @@
 // The operator's page (#/admin; docs/web.md, "Blocking and reporting"): the
 // players' reports, newest first (the open ones, or all), each with what
 // was reported, whom, why, the line's text, the note, the reporter, when,
-// and how many open reports there are against that account; and what the
-// operator does about it: mute (a choice of hours, or lift the mute),
-// rename, close (confirmed: nothing reopens an account), resolve. Only for
-// the accounts `serve --admin` names: to anyone else the server answers as
-// for a page it does not have, and this page sends them to the front page.
-// The outcome of each action is said in a live region at the page's top;
-// a refusal beside the report it is about. Each report's buttons are
-// described by its heading (a screen reader says whom they act on). Text from the server goes in as
-// text, never as HTML.
+// how many open reports there are against that account, and whether it is
+// muted or closed now; and what the operator does about it: mute (a choice
+// of hours, or lift the mute), rename, close (confirmed: nothing reopens an
+// account), resolve. Only for the accounts `serve --admin` names: to anyone
+// else the server answers as for a page it does not have, and this page
+// sends them to the front page. The outcome of each action is said in a
+// live region at the page's top; a refusal beside the report it is about.
+// Each report's buttons are described by its heading (a screen reader says
+// whom they act on). Text from the server goes in as text, never as HTML.
 
 import { request } from './api.js';
 import { esc } from './dom.js';
@@ -53,22 +53,28 @@ function reportHtml(r) {
   ];
   if (r.member) facts.push([t('admin-against'), esc(intl(Intl.NumberFormat).format(r.against))]);
   if (r.game) facts.push([t('admin-game'), `<a href="#/game/${encodeURIComponent(r.game)}">${esc(r.game)}</a>`]);
+  const state = [];
+  if (r.muted_until !== null && r.muted_until > Date.now()) state.push(t('admin-state-muted', { until: when(r.muted_until) }));
+  if (r.closed_at !== null) state.push(t('admin-state-closed', { when: when(r.closed_at) }));
+  if (state.length) facts.push([t('admin-state'), `<strong>${esc(state.join(' · '))}</strong>`]);
   if (r.resolved_at !== null) facts.push([t('admin-resolved-at'), `<time datetime="${new Date(r.resolved_at).toISOString()}">${esc(when(r.resolved_at))}</time>`]);
   const name = r.name_now;
+  // A closed account can still be renamed; muting or closing it again does nothing.
+  const open = r.closed_at === null;
   const actions = name === null ? '' : `
     <div class="admin-actions">
-      <form class="admin-mute" data-name="${esc(name)}" novalidate>
+      ${open ? `<form class="admin-mute" data-name="${esc(name)}" novalidate>
         <label for="${id}-hours">${esc(t('admin-mute-for'))}</label>
         <select id="${id}-hours" name="hours">${MUTE_HOURS.map((h) => `<option value="${h}"${h === 24 ? ' selected' : ''}>${esc(hoursText(h))}</option>`).join('')}</select>
         <button type="submit" class="btn small" aria-describedby="${id}">${esc(t('admin-mute'))}</button>
-      </form>
+      </form>` : ''}
       <form class="admin-rename" data-name="${esc(name)}" novalidate>
         <label for="${id}-new">${esc(t('admin-new-name'))}</label>
         <input id="${id}-new" name="new" required maxlength="64" autocomplete="off" autocapitalize="none" spellcheck="false">
         <button type="submit" class="btn small" aria-describedby="${id}">${esc(t('admin-rename'))}</button>
       </form>
-      <button type="button" class="btn small danger" data-act="close" data-name="${esc(name)}"
-        aria-describedby="${id}">${esc(t('admin-close'))}</button>
+      ${open ? `<button type="button" class="btn small danger" data-act="close" data-name="${esc(name)}"
+        aria-describedby="${id}">${esc(t('admin-close'))}</button>` : ''}
     </div>`;
   return `<li class="card admin-report${r.resolved_at !== null ? ' resolved' : ''}" data-id="${r.id}" aria-labelledby="${id}">
     <h2 id="${id}" tabindex="-1">${esc(title)}</h2>
