@@ -1486,6 +1486,55 @@ mod-reported = Danke: Deine Meldung ist beim Betreiber des Servers angekommen.
 mod-blocks-title = Blockierte Spieler
 mod-blocks-text = Du siehst ihre Chatnachrichten nicht und wirst nie mit ihnen gepaart oder an einen Tisch gesetzt.
 mod-blocks-none = Du blockierst niemanden.
+
+## The operator's page (admin.js)
+admin-title = Meldungen
+admin-page-title = Meldungen — Carcassonne
+admin-about = Meldungen der Spieler zu Namen und Chatnachrichten, die neuesten zuerst. Schalte das gemeldete Konto stumm, benenne es um oder schließe es, und erledige dann die Meldung.
+admin-link-text = Du betreibst diesen Server: Lies die Meldungen der Spieler und kümmere dich darum.
+admin-open = Meldungen öffnen
+admin-show-all = Auch erledigte Meldungen zeigen
+admin-loading = Meldungen werden geladen …
+admin-none = Keine offenen Meldungen.
+admin-none-all = Keine Meldungen.
+admin-what-name = Name: { $name }
+admin-what-chat = Chatnachricht von { $name }
+admin-whom-guest = { $name } (nicht angemeldet)
+admin-whom-deleted = { $name } (Konto gelöscht)
+admin-whom-renamed = { $name } (jetzt { $now })
+admin-reason = Grund
+admin-reporter = Gemeldet von
+admin-reporter-guest = einem Gast mit einem Platz im Spiel
+admin-when = Wann
+admin-against = Offene Meldungen gegen dieses Konto
+admin-game = Spiel
+admin-state = Konto
+admin-state-muted = stumm bis { $until }
+admin-state-closed = geschlossen am { $when }
+admin-resolved-at = Erledigt
+admin-note = Anmerkung:
+admin-mute-for = Stumm für
+admin-hours = { $n ->
+        [one] { $n } Stunde
+       *[other] { $n } Stunden
+    }
+admin-days = { $n ->
+        [one] { $n } Tag
+       *[other] { $n } Tage
+    }
+admin-unmute = nicht mehr (Stummschaltung aufheben)
+admin-mute = Stummschalten
+admin-new-name = Neuer Name
+admin-rename = Umbenennen
+admin-close = Konto schließen
+admin-close-confirm = Das Konto von { $name } schließen? Es wird überall abgemeldet und kann sich nicht mehr anmelden oder chatten; seine Spiele und Wertungen bleiben. Das lässt sich nicht rückgängig machen: Weder diese Seite noch carcassonne admin öffnet ein Konto wieder.
+admin-resolve = Erledigt
+admin-muted = { $name } darf bis { $until } nicht chatten.
+admin-unmuted = { $name } darf wieder chatten.
+admin-renamed = { $was } heißt jetzt { $name }.
+admin-closed = Das Konto von { $name } ist geschlossen und überall abgemeldet.
+admin-closed-already = Das Konto von { $name } war schon geschlossen.
+admin-resolved = Meldung { $id } ist erledigt.
 error-muted = Du darfst gerade nicht chatten: Der Betreiber des Servers hat dich stummgeschaltet.
 error-account_closed = Dieses Konto wurde vom Betreiber des Servers geschlossen.
 error-blocked = Du kannst dich nicht an diesen Tisch setzen.

@@ -1452,6 +1452,55 @@ mod-reported = Thank you: your report went to the server’s operator.
 mod-blocks-title = Blocked players
 mod-blocks-text = You do not see their chat messages, and you are never paired or seated with them.
 mod-blocks-none = You block nobody.
+
+## The operator's page (admin.js)
+admin-title = Reports
+admin-page-title = Reports — Carcassonne
+admin-about = Players’ reports of names and chat messages, newest first. Mute, rename or close the account reported, then resolve the report.
+admin-link-text = You are an operator of this server: read the players’ reports and deal with them.
+admin-open = Open the reports
+admin-show-all = Show resolved reports too
+admin-loading = Loading the reports…
+admin-none = No open reports.
+admin-none-all = No reports.
+admin-what-name = Name: { $name }
+admin-what-chat = Chat message by { $name }
+admin-whom-guest = { $name } (not signed in)
+admin-whom-deleted = { $name } (account deleted)
+admin-whom-renamed = { $name } (now { $now })
+admin-reason = Reason
+admin-reporter = Reported by
+admin-reporter-guest = a guest holding a seat
+admin-when = When
+admin-against = Open reports against this account
+admin-game = Game
+admin-state = Account
+admin-state-muted = muted until { $until }
+admin-state-closed = closed on { $when }
+admin-resolved-at = Resolved
+admin-note = Note:
+admin-mute-for = Mute for
+admin-hours = { $n ->
+        [one] { $n } hour
+       *[other] { $n } hours
+    }
+admin-days = { $n ->
+        [one] { $n } day
+       *[other] { $n } days
+    }
+admin-unmute = no longer (lift the mute)
+admin-mute = Mute
+admin-new-name = New name
+admin-rename = Rename
+admin-close = Close the account
+admin-close-confirm = Close { $name }’s account? They are signed out everywhere and can no longer sign in or chat; their games and ratings stay. This cannot be undone: neither this page nor carcassonne admin reopens an account.
+admin-resolve = Resolve
+admin-muted = { $name } may not chat until { $until }.
+admin-unmuted = { $name } may chat again.
+admin-renamed = { $was } is now named { $name }.
+admin-closed = { $name }’s account is closed: signed out everywhere.
+admin-closed-already = { $name }’s account was closed already.
+admin-resolved = Report { $id } is resolved.
 error-muted = You may not chat for now: the server’s operator muted you.
 error-account_closed = This account was closed by the server’s operator.
 error-blocked = You cannot sit at this table.

@@ -1510,6 +1510,55 @@ mod-reported = Merci : votre signalement a été transmis à l’opérateur du s
 mod-blocks-title = Joueurs bloqués
 mod-blocks-text = Vous ne voyez pas leurs messages dans le chat, et vous n’êtes jamais mis en partie ni à table avec eux.
 mod-blocks-none = Vous ne bloquez personne.
+
+## The operator's page (admin.js)
+admin-title = Signalements
+admin-page-title = Signalements — Carcassonne
+admin-about = Les signalements de noms et de messages de discussion faits par les joueurs, les plus récents d’abord. Rendez muet, renommez ou fermez le compte signalé, puis classez le signalement.
+admin-link-text = Vous administrez ce serveur : lisez les signalements des joueurs et traitez-les.
+admin-open = Ouvrir les signalements
+admin-show-all = Afficher aussi les signalements classés
+admin-loading = Chargement des signalements…
+admin-none = Aucun signalement en attente.
+admin-none-all = Aucun signalement.
+admin-what-name = Nom : { $name }
+admin-what-chat = Message de { $name }
+admin-whom-guest = { $name } (non connecté)
+admin-whom-deleted = { $name } (compte supprimé)
+admin-whom-renamed = { $name } (désormais { $now })
+admin-reason = Motif
+admin-reporter = Signalé par
+admin-reporter-guest = un invité ayant une place dans la partie
+admin-when = Quand
+admin-against = Signalements en attente contre ce compte
+admin-game = Partie
+admin-state = Compte
+admin-state-muted = muet jusqu’au { $until }
+admin-state-closed = fermé le { $when }
+admin-resolved-at = Classé
+admin-note = Remarque :
+admin-mute-for = Rendre muet pour
+admin-hours = { $n ->
+        [one] { $n } heure
+       *[other] { $n } heures
+    }
+admin-days = { $n ->
+        [one] { $n } jour
+       *[other] { $n } jours
+    }
+admin-unmute = plus du tout (lever l’interdiction)
+admin-mute = Rendre muet
+admin-new-name = Nouveau nom
+admin-rename = Renommer
+admin-close = Fermer le compte
+admin-close-confirm = Fermer le compte de { $name } ? Il est déconnecté partout et ne peut plus se connecter ni discuter ; ses parties et ses classements restent. C’est définitif : ni cette page ni carcassonne admin ne rouvrent un compte.
+admin-resolve = Classer
+admin-muted = { $name } ne peut plus discuter jusqu’au { $until }.
+admin-unmuted = { $name } peut de nouveau discuter.
+admin-renamed = { $was } s’appelle désormais { $name }.
+admin-closed = Le compte de { $name } est fermé : déconnecté partout.
+admin-closed-already = Le compte de { $name } était déjà fermé.
+admin-resolved = Le signalement { $id } est classé.
 error-muted = Vous ne pouvez pas écrire dans le chat pour l’instant : l’opérateur du serveur vous a rendu muet.
 error-account_closed = Ce compte a été fermé par l’opérateur du serveur.
 error-blocked = Vous ne pouvez pas vous asseoir à cette table.

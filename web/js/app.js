@@ -1,7 +1,7 @@
 // The web game's entry point: loads the tile data, draws every tile once into
 // shared <defs>, and routes between the screens (#/, #/new, #/game/ID,
 // #/replay/ID, #/rules/CODE, #/learn, #/puzzles, #/lobby, #/signup, #/signin,
-// #/recover, #/account, #/player/NAME, #/leaderboard).
+// #/recover, #/account, #/player/NAME, #/leaderboard, #/admin).
 
 import { AccountScreen, showAccount } from './account.js';
 import { addTokens, api } from './api.js';
@@ -103,6 +103,12 @@ async function route() {
   if (parts[0] === 'account') {
     const { SettingsScreen } = await import('./settings.js');
     show(() => new SettingsScreen(main, showAccount));
+    return;
+  }
+  // The operator's page (only operators get anything from it).
+  if (parts[0] === 'admin') {
+    const { AdminScreen } = await import('./admin.js');
+    show(() => new AdminScreen(main));
     return;
   }
   if (parts[0] === 'lobby') {

@@ -2,7 +2,8 @@
 // (the other sessions end), the passkeys (passkeys.js), sign out on every
 // device, and delete the account (the password asked again). Each form
 // says what happened in its own live region; nothing here reads the
-// session cookie (HttpOnly): GET /api/me says who is signed in.
+// session cookie (HttpOnly): GET /api/me says who is signed in, and
+// whether they are an operator (a link to the admin page, #/admin).
 
 import { request } from './api.js';
 import { esc } from './dom.js';
@@ -44,6 +45,11 @@ export class SettingsScreen {
     who.innerHTML = `${esc(t('settings-signed-in-as', { name }))}
       <a href="#/player/${encodeURIComponent(name)}">${esc(t('account-profile'))}</a>`;
     body.innerHTML = `
+      ${me.admin ? `<section class="card settings-admin" aria-labelledby="admin-link-title">
+        <h2 id="admin-link-title">${esc(t('admin-title'))}</h2>
+        <p class="muted">${esc(t('admin-link-text'))}</p>
+        <a class="btn" href="#/admin">${esc(t('admin-open'))}</a>
+      </section>` : ''}
       <section class="card" aria-labelledby="password-title">
         <h2 id="password-title">${esc(t('settings-password-title'))}</h2>
         <form class="account-form settings-password" method="post" action="#" novalidate>

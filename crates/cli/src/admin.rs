@@ -17,8 +17,8 @@ pub struct AdminArgs {
 #[derive(clap::Subcommand, Debug)]
 pub enum AdminCommand {
     /// The open reports, newest first: each one's number, when, the account
-    /// or line reported, the reason, the text, and the open reports against
-    /// that account.
+    /// or line reported, the reason, the text, the open reports against
+    /// that account, and whether it is muted or closed.
     Reports {
         /// The resolved ones too.
         #[arg(long)]
@@ -70,10 +70,17 @@ fn describe(r: &Report) -> String {
         _ => "name".to_string(),
     };
     let by = r.reporter_name.clone().unwrap_or_else(|| "a guest's seat".into());
-    let state = match r.resolved_at {
-        Some(at) => format!(" [resolved {}]", when(at)),
-        None => String::new(),
-    };
+    let mut state = String::new();
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64);
+    if let Some(until) = r.sanctions.muted_until.filter(|&u| u > now) {
+        state.push_str(&format!(" [muted until {}]", when(until)));
+    }
+    if let Some(at) = r.sanctions.closed_at {
+        state.push_str(&format!(" [closed {}]", when(at)));
+    }
+    if let Some(at) = r.resolved_at {
+        state.push_str(&format!(" [resolved {}]", when(at)));
+    }
     let mut out = format!(
         "#{}  {}  {}: {}  reason: {}  by: {}  reports against: {}{}",
         r.id,

@@ -513,3 +513,19 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod serve_tests {
+    use super::*;
+
+    #[test]
+    fn operators_are_named_by_repeated_or_comma_separated_admin_flags() {
+        let cli = Cli::try_parse_from(["carcassonne", "serve", "--admin", "Ada, Bob", "--admin", "Cy", "--admin", ","])
+            .unwrap();
+        let Some(Command::Serve(args)) = cli.command else { panic!("serve") };
+        assert_eq!(args.admins, ["Ada", " Bob", "Cy", "", ""]);
+        let config = args.config().unwrap();
+        // (CARCASSONNE_ADMIN, if the environment sets it, comes first.)
+        assert!(config.operators.ends_with(&["Ada".to_string(), "Bob".into(), "Cy".into()]), "{:?}", config.operators);
+    }
+}

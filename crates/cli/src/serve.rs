@@ -110,6 +110,13 @@ pub struct ServeArgs {
     /// `mailto:you@example.com` or an https URL (also `CARCASSONNE_VAPID_SUBJECT`).
     #[arg(long, value_name = "CONTACT")]
     pub vapid_subject: Option<String>,
+    /// The account named NAME is an operator (repeatable, or NAME,NAME): its
+    /// account page links to the admin page (#/admin), where it lists the
+    /// players' reports and mutes, renames or closes accounts while the
+    /// server runs. Also `CARCASSONNE_ADMIN` (comma-separated). Sign the
+    /// name up first: whoever holds it is an operator.
+    #[arg(long = "admin", value_name = "NAME", value_delimiter = ',')]
+    pub admins: Vec<String>,
 }
 
 impl Default for ServeArgs {
@@ -141,13 +148,14 @@ impl Default for ServeArgs {
             public_url: None,
             vapid_private_key: None,
             vapid_subject: None,
+            admins: Vec::new(),
         }
     }
 }
 
 impl ServeArgs {
     /// The server's settings: the environment's (`Config::from_env`), then these flags.
-    fn config(&self) -> Result<Config, Box<dyn std::error::Error>> {
+    pub(crate) fn config(&self) -> Result<Config, Box<dyn std::error::Error>> {
         let mut c = Config::from_env();
         if let Some(n) = self.max_connections {
             c.max_connections = n.max(1);
@@ -212,6 +220,7 @@ impl ServeArgs {
         if let Some(subject) = &self.vapid_subject {
             c.push.subject = subject.trim().to_string();
         }
+        c.operators.extend(self.admins.iter().flat_map(|n| carcassonne_server::operator_names(n)));
         c.allowed_origins.extend(self.allow_origin.iter().map(|o| o.trim_end_matches('/').to_string()));
         for spec in &self.bots {
             let bot = ExternalBot::start(spec, self.bot_time)?;

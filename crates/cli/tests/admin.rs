@@ -93,6 +93,8 @@ fn reports_are_listed_and_dealt_with() {
     let (code, out, _) = admin(&db, &["mute", "bob", "--hours", "2"]);
     assert_eq!(code, 0);
     assert!(out.starts_with("Bob is muted until ") && out.ends_with(" UTC.\n"), "{out}");
+    let (_, out, _) = admin(&db, &["reports"]);
+    assert_eq!(out.matches("reports against: 2 [muted until ").count(), 2, "{out}");
     let (code, out, _) = admin(&db, &["mute", "Bob", "--hours", "0"]);
     assert_eq!((code, out.as_str()), (0, "Bob may chat again.\n"));
 
@@ -108,6 +110,9 @@ fn reports_are_listed_and_dealt_with() {
     assert_eq!((code, out.as_str()), (0, "Cy is closed: signed out everywhere.\n"));
     let (code, out, _) = admin(&db, &["close", "Cy"]);
     assert_eq!((code, out.as_str()), (0, "Cy was closed already.\n"));
+    let (_, out, _) = admin(&db, &["reports", "--all"]);
+    assert!(out.contains("name: Cy  reason: offensive_name  by: Robert  reports against: 0 [closed "), "{out}");
+    assert!(!out.contains("[muted"), "a lifted mute is not said: {out}");
     let (code, _, err) = admin(&db, &["close", "Nobody"]);
     assert_eq!(code, 1);
     assert!(err.contains("not_found"), "{err}");

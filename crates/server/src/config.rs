@@ -112,6 +112,9 @@ pub struct Config {
     /// The lobby's places, each person's share and the places kept for
     /// people with a history.
     pub lobby: LobbySettings,
+    /// The operators: the names of the accounts that may use the admin page
+    /// (`#/admin`, `/api/admin/…`; docs/web.md, *Blocking and reporting*).
+    pub operators: Vec<String>,
 }
 
 /// Argon2id's cost: memory in KiB, passes, lanes.
@@ -185,6 +188,7 @@ impl Default for Config {
             passkey_challenge_ttl: Duration::from_secs(5 * 60),
             push: PushSettings::default(),
             lobby: LobbySettings::default(),
+            operators: Vec::new(),
         }
     }
 }
@@ -193,7 +197,8 @@ impl Config {
     /// The defaults, with `CARCASSONNE_BOT_DELAY_MS`,
     /// `CARCASSONNE_RATE_LIMIT` (HTTP requests per second per address, or
     /// `off`), `CARCASSONNE_HEADER_TIMEOUT_MS` and
-    /// `CARCASSONNE_BODY_TIMEOUT_MS` read from the environment.
+    /// `CARCASSONNE_BODY_TIMEOUT_MS`, `CARCASSONNE_ADMIN` (operators' names,
+    /// comma-separated) read from the environment.
     pub fn from_env() -> Config {
         let mut c = Config::default();
         let ms = |name: &str| std::env::var(name).ok().and_then(|v| v.trim().parse::<u64>().ok());
@@ -217,6 +222,9 @@ impl Config {
         }
         if let Ok(v) = std::env::var("CARCASSONNE_PUBLIC_URL") {
             c.public_url = Some(v.trim().trim_end_matches('/').to_string()).filter(|v| !v.is_empty());
+        }
+        if let Ok(v) = std::env::var("CARCASSONNE_ADMIN") {
+            c.operators.extend(operator_names(&v));
         }
         if let Ok(v) = std::env::var("CARCASSONNE_RATE_LIMIT") {
             let v = v.trim();
@@ -263,6 +271,12 @@ impl Config {
             ..Config::default()
         }
     }
+}
+
+/// The operators' names a comma-separated list gives (`CARCASSONNE_ADMIN`,
+/// `serve --admin`): each trimmed, empty ones left out.
+pub fn operator_names(list: &str) -> impl Iterator<Item = String> + '_ {
+    list.split(',').map(str::trim).filter(|n| !n.is_empty()).map(str::to_string)
 }
 
 // Web Push (services/push.rs; docs/web.md, *Notifications*).

@@ -15,6 +15,7 @@ use crate::services::AppState;
 use crate::view;
 
 mod accounts;
+mod admin;
 mod chat;
 mod clocks;
 mod common;
@@ -131,6 +132,7 @@ pub fn app_with(state: AppState, conns: Arc<Connections>) -> Router {
         .merge(push::routes())
         .merge(lobby::routes())
         .merge(moderation::routes())
+        .merge(admin::routes())
         .fallback(crate::assets::static_file)
         .with_state(Shared { app: state, conns })
         // (i18n) refusals in the reader's language (Accept-Language)

@@ -72,6 +72,10 @@ struct Password {
 /// signed in (and a cookie of a session no longer in use removed).
 async fn me(State(app): State<AppState>, parts: Parts) -> Result<Response, ApiError> {
     match signed_in(&parts, &app).await {
+        // An operator is told so (the page then links to #/admin); nobody else hears of it.
+        Ok((account, _)) if app.moderation.is_operator(&account) => {
+            Ok(Json(json!({ "name": account.name, "admin": true })).into_response())
+        }
         Ok((account, _)) => Ok(Json(json!({ "name": account.name })).into_response()),
         Err(ApiError::NotSignedIn) if cookie_token(&parts.headers).is_some() => Ok(signed_out(&parts, &app)),
         Err(ApiError::NotSignedIn) => Ok(Json(json!({ "name": null })).into_response()),

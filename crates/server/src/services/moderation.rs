@@ -16,7 +16,9 @@
 //!
 //! The operator lists the open reports and mutes (no chat until a time),
 //! renames or closes an account (it cannot sign in, its sessions end; its
-//! games and ratings stay, under the names they were played under).
+//! games and ratings stay, under the names they were played under), with
+//! `carcassonne admin` on the storage, or on the admin page of a running
+//! server as one of the accounts `serve --admin` names ([`Moderation::is_operator`]).
 
 use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
@@ -83,6 +85,8 @@ pub struct Moderation {
     /// Whom each account blocks, as read (and when).
     blocked: Mutex<HashMap<String, BlockedRead>>,
     pruning: Pruning,
+    /// The operators' names, cleaned, and their keys (`Config::operators`).
+    operators: Vec<(String, String)>,
 }
 
 fn quota() -> governor::Quota {
@@ -110,6 +114,48 @@ impl Moderation {
             per_address: Keyed::new(quota()),
             blocked: Mutex::default(),
             pruning: Pruning::new(10_000),
+            operators: Vec::new(),
+        }
+    }
+
+    /// The same, the accounts named `names` its operators (names that
+    /// clean to nothing are left out).
+    #[must_use]
+    pub fn with_operators(mut self, names: &[String]) -> Moderation {
+        self.operators = names
+            .iter()
+            .filter_map(|n| clean_name(n))
+            .map(|n| {
+                let key = name_key(&n);
+                (n, key)
+            })
+            .collect();
+        self
+    }
+
+    /// Whether `account` is one of the operators: its name's key is one of
+    /// theirs (an account renamed away from an operator's name is no longer one).
+    pub fn is_operator(&self, account: &Account) -> bool {
+        self.operators.iter().any(|(_, key)| *key == account.name_key)
+    }
+
+    /// Logs a warning for each operator's name that no account holds (anyone
+    /// who signs it up becomes an operator) or that nobody can hold (a
+    /// reserved name): the operator signs the name up before naming it.
+    pub async fn check_operators(&self) {
+        for (name, key) in &self.operators {
+            if reserved(name) {
+                tracing::warn!(name = %name, "an operator's name is reserved: no account can hold it");
+                continue;
+            }
+            match self.accounts.by_key(key).await {
+                Ok(Some(a)) => tracing::info!(operator = %a.name, "operator"),
+                Ok(None) => tracing::warn!(
+                    name = %name,
+                    "no account holds an operator's name: whoever signs it up may use the admin page"
+                ),
+                Err(e) => tracing::warn!(error = %e, "cannot read the operators' accounts"),
+            }
         }
     }
 

@@ -127,12 +127,26 @@ pub async fn http(
     body: Option<&Value>,
     cookie: Option<&str>,
 ) -> (u16, String, Value) {
+    http_with(addr, from, method, path, body, cookie, &[]).await
+}
+
+/// The same with more headers (`("Origin", "https://evil.example")`).
+pub async fn http_with(
+    addr: SocketAddr,
+    from: &str,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+    cookie: Option<&str>,
+    headers: &[(&str, &str)],
+) -> (u16, String, Value) {
     let mut s = connect_from(from, addr).await;
     let body = body.map(Value::to_string).unwrap_or_default();
     let cookie = cookie.map(|c| format!("Cookie: carcassonne_session={c}\r\n")).unwrap_or_default();
+    let more: String = headers.iter().map(|(k, v)| format!("{k}: {v}\r\n")).collect();
     let request = format!(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
-         {cookie}Connection: close\r\n\r\n{body}",
+         {cookie}{more}Connection: close\r\n\r\n{body}",
         body.len()
     );
     s.write_all(request.as_bytes()).await.unwrap();

@@ -171,6 +171,14 @@ async fn reports_are_listed_newest_first_with_the_count_against_the_account(stor
     let open = m.reports(true, 10).await.unwrap();
     assert_eq!(open.iter().map(|r| r.against).collect::<Vec<_>>(), vec![1, 1], "resolved ones do not count");
     assert_eq!(m.reports(false, 10).await.unwrap().len(), 3, "all of them");
+    // Each report says its account's sanctions now.
+    assert!(open.iter().all(|r| r.sanctions == Sanctions::default()));
+    m.mute("id-Cy", 5_000).await.unwrap();
+    m.close("id-Ada", 6_000).await.unwrap();
+    let sanctions: Vec<Sanctions> = m.reports(false, 10).await.unwrap().iter().map(|r| r.sanctions).collect();
+    let cy = Sanctions { muted_until: Some(5_000), closed_at: None };
+    let ada = Sanctions { muted_until: None, closed_at: Some(6_000) };
+    assert_eq!(sanctions, vec![cy, ada, cy]);
 }
 
 async fn a_report_is_resolved_once(store: Store) {

@@ -137,6 +137,8 @@ pub struct Report {
     pub resolved_at: Option<i64>,
     /// Open reports against the same account (this one included).
     pub against: u64,
+    /// The reported account's sanctions now.
+    pub sanctions: Sanctions,
 }
 
 /// An account's sanctions.
@@ -149,11 +151,12 @@ pub struct Sanctions {
 }
 
 /// The columns a [`Report`] is read from (with `r` the reports, `ra` the
-/// reporter's account and `ta` the target's), then the open reports
-/// against its target.
+/// reporter's account, `ta` the target's and `ts` its sanctions), then the
+/// open reports against its target, then its sanctions.
 pub(crate) const REPORT_COLUMNS: &str = "r.id, r.reporter, ra.name, r.thing, r.target, r.target_name, ta.name, \
      r.game, r.seq, r.text, r.reason, r.note, r.created_at, r.resolved_at, \
-     (SELECT COUNT(*) FROM reports o WHERE o.target = r.target AND o.resolved_at IS NULL)";
+     (SELECT COUNT(*) FROM reports o WHERE o.target = r.target AND o.resolved_at IS NULL), \
+     ts.muted_until, ts.closed_at";
 
 /// The reports, newest first (the open ones only, or all), at most the
 /// number the placeholder `limit` holds.
@@ -162,6 +165,7 @@ pub(crate) fn reports_sql(open_only: bool, limit: &str) -> String {
     format!(
         "SELECT {REPORT_COLUMNS} FROM reports r
          LEFT JOIN accounts ra ON ra.id = r.reporter LEFT JOIN accounts ta ON ta.id = r.target
+         LEFT JOIN sanctions ts ON ts.account = r.target
          {open} ORDER BY r.created_at DESC, r.id DESC LIMIT {limit}"
     )
 }

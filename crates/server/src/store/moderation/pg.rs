@@ -37,6 +37,7 @@ fn report_row(r: &tokio_postgres::Row) -> Result<Report, StoreError> {
         at: r.try_get(12)?,
         resolved_at: r.try_get(13)?,
         against: r.try_get::<_, i64>(14)? as u64,
+        sanctions: Sanctions { muted_until: r.try_get(15)?, closed_at: r.try_get(16)? },
     })
 }
 

@@ -33,6 +33,7 @@ fn report_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Report> {
         at: r.get(12)?,
         resolved_at: r.get(13)?,
         against: r.get::<_, i64>(14)? as u64,
+        sanctions: Sanctions { muted_until: r.get(15)?, closed_at: r.get(16)? },
     })
 }
 
