@@ -9,12 +9,15 @@
 //  6. the tutorial and the puzzles light only the cells where the tile fits,
 //     and a lesson done shows the whole board;
 //  7. on a phone Resign / Leave / Abort are in the game's menu drawer, not
-//     above the board (on a laptop under the move, as before).
+//     above the board (on a laptop under the move, as before);
+//  8. on a phone the language footer lies below every page's content, never
+//     over it (it scrolled under the footer on the account, profile and
+//     leaderboard pages).
 //
 // Needs a running server: BASE_URL (default http://127.0.0.1:8080).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { api, BASE, launch, launchBrowser, shot, watchErrors } from './lib.mjs';
+import { api, BASE, launch, launchBrowser, shot, signUp, watchErrors } from './lib.mjs';
 import { checkA11y } from './a11y.mjs';
 import { keyMove, staticJson } from './practice.mjs';
 
@@ -377,6 +380,41 @@ test('7. on a laptop (and from 481 px) Resign stays under the move, in view; bel
     await page.setViewportSize({ width: 1366, height: 768 });
     await page.waitForFunction(() => document.querySelector('.tile-panel').nextElementSibling?.classList.contains('endings-panel'));
     assert.ok(await resign.isVisible());
+  } finally {
+    await close();
+  }
+});
+
+test('8. on a phone the language footer lies below each page, never over its content', async () => {
+  const { context, close } = await launch(PHONE);
+  try {
+    const page = await context.newPage();
+    const name = `Foot${Date.now() % 100000}`;
+    await signUp(page, name);
+    const pages = ['#/', '#/new', '#/games', '#/lobby', '#/watch', '#/learn', '#/puzzles', '#/leaderboard',
+      '#/account', `#/player/${name}`, '#/rules/standard'];
+    const over = [];
+    for (const hash of pages) {
+      await page.goto(`${BASE}/${hash}`);
+      await page.waitForSelector('main#app > *:not(.loading)');
+      await page.waitForTimeout(700); // the page's data drawn
+      const r = await page.evaluate(() => {
+        const main = document.querySelector('main#app');
+        // To the end of whatever scrolls: the page, or main within it.
+        main.scrollTop = main.scrollHeight;
+        window.scrollTo(0, document.documentElement.scrollHeight);
+        const f = document.querySelector('.site-footer').getBoundingClientRect();
+        const clip = getComputedStyle(main).overflowY === 'visible' ? Infinity : main.getBoundingClientRect().bottom;
+        let bottom = -Infinity;
+        for (const el of main.querySelectorAll('*')) {
+          const b = el.getBoundingClientRect();
+          if (b.width > 0 && b.height > 0 && getComputedStyle(el).visibility !== 'hidden') bottom = Math.max(bottom, Math.min(b.bottom, clip));
+        }
+        return { bottom, footer: f.top, footerBottom: f.bottom, height: innerHeight };
+      });
+      if (r.bottom > r.footer + 1 || r.footerBottom > r.height + 1) over.push(`${hash}: content to ${r.bottom.toFixed(0)}, footer ${r.footer.toFixed(0)}–${r.footerBottom.toFixed(0)} of ${r.height}`);
+    }
+    assert.deepEqual(over, [], 'the footer below each page, and in view at its end');
   } finally {
     await close();
   }
