@@ -35,6 +35,7 @@ const SHELL = [
   '/js/home.js',
   '/js/i18n.js',
   '/js/meeple.js',
+  '/js/moderation.js',
   '/js/panels.js',
   '/js/passkeys.js',
   '/js/push.js',
