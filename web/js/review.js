@@ -74,24 +74,22 @@ export function whereWords(m, before, tiles, played = null, { gardens = false, f
       const edge = tiles.edgesAt(n.tile, rot)[e];
       if (edge === 'city' || edge === 'road') { rank = edge === 'city' ? 3 : 2; what = edge; seg = tiles.segmentAt(n.tile, rot, DIRS[e]); }
       else if (n === start) { rank = 1; what = 'start'; }
-      else {
-        what = 'field';
-        seg = tiles.segmentAt(n.tile, rot, HALVES[2 * e]);
-        // A field's side of a tile that shows a city or a road elsewhere: named by that.
-        const shows = tiles.edgesAt(n.tile, rot);
-        if (!holder(n, seg)) {
-          if (shows.includes('city')) { rank = 0.5; what = 'city-tile'; }
-          else if (shows.includes('road')) { rank = 0.4; what = 'road-tile'; }
-        }
-      }
+      else { what = 'field'; seg = tiles.segmentAt(n.tile, rot, HALVES[2 * e]); }
     }
     const f = holder(n, seg);
-    if (f && names[f.seat] !== undefined) rank += 10;
+    if (what === 'field' && !f) {
+      // A field's side with nobody on it, of a tile that shows a city or a road elsewhere: named by that.
+      const shows = tiles.edgesAt(n.tile, rot);
+      if (shows.includes('city')) { rank = 0.5; what = 'city-tile'; }
+      else if (shows.includes('road')) { rank = 0.4; what = 'road-tile'; }
+    }
+    const held = !!f && names[f.seat] !== undefined;
+    if (held) rank += 10;
     else if (!rank) continue;
     const plain = t('review-where', { from, what });
-    const text = !f || names[f.seat] === undefined ? plain
+    const text = !held ? plain
       : t('review-held', { where: what === 'cloister' || what === 'garden' ? t('review-beside', { what }) : plain, name: names[f.seat], role: f.role });
-    found.push({ rank, text, plain, held: !!f });
+    found.push({ rank, text, plain, held });
   }
   if (!found.length) return placeWords(m.at[0], m.at[1]);
   found.sort((a, b) => b.rank - a.rank);

@@ -261,13 +261,17 @@ impl Valuation {
     fn value_goods(&self, game: &Game, phase: f64, out: &mut [f64; MAX_PLAYERS]) {
         let n = game.num_players();
         let weight = 10.0 * (self.goods_lead + (1.0 - self.goods_lead) * (1.0 - phase));
-        let held: Vec<[u8; 3]> = (0..n).map(|p| game.goods(PlayerId(p as u8))).collect();
+        let mut held = [[0u8; 3]; MAX_PLAYERS];
+        for (p, h) in held.iter_mut().enumerate().take(n) {
+            *h = game.goods(PlayerId(p as u8));
+        }
+        let held = &held[..n];
         for kind in 0..3 {
             let top = held.iter().map(|g| g[kind]).max().unwrap_or(0);
             if top == 0 {
                 continue;
             }
-            for (o, g) in out.iter_mut().zip(&held) {
+            for (o, g) in out.iter_mut().zip(held) {
                 if g[kind] == top {
                     *o += weight;
                 }
