@@ -2,7 +2,7 @@
 //! and reporting*): the open reports, and mute, rename, close, resolve.
 
 use carcassonne_server::moderation::Moderation;
-use carcassonne_server::{Report, Store};
+use carcassonne_server::{Config, Histories, Report, Store};
 
 #[derive(clap::Args, Debug)]
 pub struct AdminArgs {
@@ -105,7 +105,10 @@ pub fn run(args: AdminArgs) -> Result<(), Box<dyn std::error::Error>> {
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build()?;
     runtime.block_on(async move {
         let (store, _) = Store::open(std::ffi::OsStr::new(&args.db)).await?;
-        let moderation = Moderation::new(&store);
+        // The operator's commands only: the reports' bounds are the server's.
+        let config = Config::default();
+        let histories = std::sync::Arc::new(Histories::new(&store, config.lobby.clone()));
+        let moderation = Moderation::new(&store, histories, config.reports);
         match args.command {
             AdminCommand::Reports { all } => {
                 let reports = moderation.reports(!all).await?;

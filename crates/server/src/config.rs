@@ -112,6 +112,9 @@ pub struct Config {
     /// The lobby's places, each person's share and the places kept for
     /// people with a history.
     pub lobby: LobbySettings,
+    /// Open reports: each reporter's share, and the places kept for
+    /// reporters with a history.
+    pub reports: ReportSettings,
     /// The operators: the names of the accounts that may use the admin page
     /// (`#/admin`, `/api/admin/…`; docs/web.md, *Blocking and reporting*).
     pub operators: Vec<String>,
@@ -188,6 +191,7 @@ impl Default for Config {
             passkey_challenge_ttl: Duration::from_secs(5 * 60),
             push: PushSettings::default(),
             lobby: LobbySettings::default(),
+            reports: ReportSettings::default(),
             operators: Vec::new(),
         }
     }
@@ -311,6 +315,28 @@ pub struct PushSettings {
 impl Default for PushSettings {
     fn default() -> Self {
         PushSettings { vapid_key: None, subject: "mailto:push@carcassonne.invalid".into(), allow_loopback_http: false }
+    }
+}
+
+// Reports (services/moderation.rs; docs/web.md, *Blocking and reporting*).
+
+/// Open reports, waiting for the operator: how many each reporter and each
+/// address may have, how many in all (the disk is finite), and of those the
+/// places only reporters with a history (`LobbySettings::known_after`…)
+/// may take, so that a crowd of fresh addresses and guest seats filling
+/// its share leaves the people the server knows free to report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReportSettings {
+    pub per_reporter: usize,
+    pub per_address: usize,
+    pub total: usize,
+    /// Of `total`, the places kept for reporters with a history.
+    pub kept: usize,
+}
+
+impl Default for ReportSettings {
+    fn default() -> Self {
+        ReportSettings { per_reporter: 50, per_address: 100, total: 20_000, kept: 5_000 }
     }
 }
 

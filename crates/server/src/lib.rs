@@ -40,7 +40,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 pub use bots::{choose_bot_move, choose_move, BotLevel, BotMove, ExternalBot, ExternalBotError};
-pub use config::{operator_names, Config, LobbySettings, PasswordCost, PushSettings, Rate};
+pub use config::{operator_names, Config, LobbySettings, PasswordCost, PushSettings, Rate, ReportSettings};
 pub use error::ApiError;
 pub use listen::{addr_key, serve_until, Class, ConnHandle, Connections, Site, Slot};
 pub use qr::MAX_QR_TEXT;
@@ -52,7 +52,7 @@ pub use routes::{
 };
 pub use services::games::{rebuild, MoveRequest, SeatToken, Viewer};
 pub use services::passkeys::{passkey_origin, MAX_PASSKEYS, STARTS_PER_ADDRESS};
-pub use services::{hints, moderation, review, AppState};
+pub use services::{hints, moderation, review, AppState, Histories};
 pub use state::{score_history, StateView};
 pub use store::{
     hash_token, is_postgres_url, redact_url, Account, AccountGame, AccountRepo, Admission, Beat, BlockRow, Blocked,

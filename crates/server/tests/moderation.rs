@@ -288,6 +288,59 @@ async fn reports_are_kept_once_bounded_and_rate_limited_on_postgres() {
     reports_are_kept_once_bounded_and_rate_limited(Node::postgres(&schema, config(|_| {})).await).await;
 }
 
+/// A crowd of guests' seats (each from an address of its own, in games of
+/// its own) fills the reports' places not kept; people with a history (here
+/// every account: `known_after` zero, no rated game needed) still report,
+/// up to the total, and nothing beyond is kept.
+async fn strangers_fill_their_share_of_reports_and_known_people_still_report(node: Node) {
+    let store = node.state.store().clone();
+    let ada = node.sign_up("127.0.0.2", "Ada").await;
+    let bob = node.sign_up("127.0.0.3", "Bob").await;
+    let mut games = Vec::new();
+    for _ in 0..3 {
+        let (game, t0, _) = a_game(&node).await;
+        let seq = say(&node, "127.0.0.4", &game, "rude words", None).await;
+        games.push((game, t0, seq));
+    }
+    let line = |g: &(String, String, u64)| json!({ "game": g.0, "seq": g.2, "reason": "abusive_chat" });
+    for (i, g) in games.iter().take(2).enumerate() {
+        let v = report(&node, &format!("127.0.1.{i}"), None, &format!("?token={}", g.1), line(g)).await;
+        assert_eq!(v.0, 200, "guest {i}: {}", v.1);
+    }
+    let third = report(&node, "127.0.1.9", None, &format!("?token={}", games[2].1), line(&games[2])).await;
+    assert_eq!(code(&third), (429, "too_many_reports"), "the strangers' share is full");
+    for (from, cookie) in [("127.0.0.2", &ada), ("127.0.0.3", &bob)] {
+        let v = report(&node, from, Some(cookie), "", line(&games[2])).await;
+        assert_eq!(v.0, 200, "a known account reports: {}", v.1);
+    }
+    let beyond = report(&node, "127.0.0.2", Some(&ada), "", line(&games[1])).await;
+    assert_eq!(code(&beyond), (429, "too_many_reports"), "the total is full");
+    assert_eq!(store.moderation.reports(true, 100).await.unwrap().len(), 4, "nothing more kept");
+}
+
+fn small_report_caps() -> carcassonne_server::Config {
+    config(|c| {
+        c.reports = carcassonne_server::ReportSettings { per_reporter: 50, per_address: 100, total: 4, kept: 2 };
+        c.lobby.known_after = Duration::ZERO;
+        c.lobby.known_rated_games = 0;
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn strangers_fill_their_share_of_reports_and_known_people_still_report_on_sqlite() {
+    strangers_fill_their_share_of_reports_and_known_people_still_report(Node::sqlite(small_report_caps()).await).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn strangers_fill_their_share_of_reports_and_known_people_still_report_on_postgres() {
+    let Some(url) = server_url() else { return };
+    let schema = Schema::new(&url);
+    strangers_fill_their_share_of_reports_and_known_people_still_report(
+        Node::postgres(&schema, small_report_caps()).await,
+    )
+    .await;
+}
+
 async fn sign_in(node: &Node, name: &str) -> (u16, Value) {
     let body = json!({ "name": name, "password": "password!" });
     ask(node, "127.0.0.2", "POST", "/api/account/signin", Some(body), None).await

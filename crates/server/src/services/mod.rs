@@ -142,7 +142,8 @@ impl AppState {
         let takebacks = Arc::new(Takebacks::new(&store, Arc::clone(&games), Arc::clone(&bots)));
         let ratings = Arc::new(Ratings::new(&store, Arc::clone(&games), &config));
         let push = Arc::new(Push::new(&store, Arc::clone(&games), config.push.clone()));
-        let moderation = Arc::new(Moderation::new(&store).with_operators(&config.operators));
+        let moderation =
+            Arc::new(Moderation::new(&store, Arc::clone(&histories), config.reports).with_operators(&config.operators));
         let chat = Arc::new(Chat::new(&store, Arc::clone(&moderation)));
         let rematches = Rematches::new(&store, Arc::clone(&games), Arc::clone(&chat), Arc::clone(&quotas));
         let lobby = Arc::new(Lobby::new(

@@ -12,7 +12,10 @@
 //! seat of the game too, for that game's lines), with a reason from
 //! [`REASONS`] and a short note. The line's text is copied into the report.
 //! One report per reporter and thing; reports are rate limited per reporter
-//! and per address, and the open ones bounded ([`REPORT_BOUNDS`]).
+//! and per address, and the open ones bounded (`Config::reports`): per
+//! reporter, per address and in all, with places in all kept for reporters
+//! with a history ([`Histories`]), so that strangers filling their share
+//! never stop the people the server knows from reporting.
 //!
 //! The operator lists the open reports and mutes (no chat until a time),
 //! renames or closes an account (it cannot sign in, its sessions end; its
@@ -26,7 +29,9 @@ use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use super::history::Histories;
 use super::ids::now_ms;
+use crate::config::ReportSettings;
 use crate::error::ApiError;
 use crate::limits::{Keyed, Pruning};
 use crate::names::{clean_name, name_key, reserved};
@@ -41,8 +46,6 @@ pub const MAX_BLOCKS: usize = 500;
 pub const REASONS: [&str; 4] = ["offensive_name", "abusive_chat", "cheating", "other"];
 /// The longest note of a report, in characters (as a chat message).
 pub const MAX_NOTE_CHARS: usize = super::text::MAX_CHAT_CHARS;
-/// Open reports kept: per reporter, per address, in all.
-pub const REPORT_BOUNDS: ReportBounds = ReportBounds { per_reporter: 50, per_address: 100, total: 20_000 };
 /// Reports one reporter (or one address) makes at once…
 pub const REPORTS_BURST: u32 = 5;
 /// …and then one per this period.
@@ -80,6 +83,8 @@ pub struct Moderation {
     repo: Arc<dyn ModerationRepo>,
     accounts: Arc<dyn AccountRepo>,
     chat: Arc<dyn ChatRepo>,
+    histories: Arc<Histories>,
+    bounds: ReportSettings,
     per_reporter: Keyed<String>,
     per_address: Keyed<IpAddr>,
     /// Whom each account blocks, as read (and when).
@@ -105,11 +110,13 @@ fn clean_note(raw: &str) -> Result<String, ApiError> {
 }
 
 impl Moderation {
-    pub fn new(store: &Store) -> Moderation {
+    pub fn new(store: &Store, histories: Arc<Histories>, bounds: ReportSettings) -> Moderation {
         Moderation {
             repo: Arc::clone(&store.moderation),
             accounts: Arc::clone(&store.accounts),
             chat: Arc::clone(&store.chat),
+            histories,
+            bounds,
             per_reporter: Keyed::new(quota()),
             per_address: Keyed::new(quota()),
             blocked: Mutex::default(),
@@ -343,7 +350,16 @@ impl Moderation {
             address: hash_token(&address.to_string()),
             at: now_ms(),
         };
-        match self.repo.report(&report, &REPORT_BOUNDS).await? {
+        // Reporters without a history (guests' seats among them) share the
+        // places not kept.
+        let known = match reporter {
+            Reporter::Account(a) => self.histories.of(&a.id, a.created_at).await,
+            Reporter::Seat { .. } => false,
+        };
+        let b = self.bounds;
+        let total = if known { b.total } else { b.total.saturating_sub(b.kept) };
+        let bounds = ReportBounds { per_reporter: b.per_reporter, per_address: b.per_address, total };
+        match self.repo.report(&report, &bounds).await? {
             Reported::Added(id) => Ok(id),
             Reported::Already => Err(refused("already_reported", "you reported this already")),
             Reported::Full => Err(refused(
