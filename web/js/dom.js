@@ -3,6 +3,14 @@
 import { t } from './i18n.js';
 
 /** Escapes text for HTML. */
+// The page's next task: at once when the browser can (scheduler.yield, not
+// clamped as nested timers are), else a timer. Long work split by it lets the
+// page answer (and paint) in between.
+export const nextTask = () => (globalThis.scheduler && scheduler.yield ? scheduler.yield() : new Promise((r) => setTimeout(r)));
+// A task when the page has nothing else to do (scheduler.postTask's background priority), else a timer.
+export const backgroundTask = () => (globalThis.scheduler && scheduler.postTask
+  ? scheduler.postTask(() => {}, { priority: 'background' }) : new Promise((r) => setTimeout(r)));
+
 export function esc(s) {
   return String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
 }

@@ -8,7 +8,7 @@ import { ChatPanel } from './chat.js';
 import { Hints, hintsAllowed } from './hint.js';
 import { clockLogHtml, Clocks } from './clock.js';
 import { ConnectionStatus } from './connection.js';
-import { copyText, dismissToasts, esc, toast } from './dom.js';
+import { copyText, dismissToasts, esc, nextTask, toast } from './dom.js';
 import { errorText, lang, listWords, t } from './i18n.js';
 import { rulesTitle } from './rules.js';
 import { colorOf, markIcon } from './meeple.js';
@@ -76,7 +76,11 @@ export class GameScreen {
       },
       onRefused: () => this.checkRefusal(),
     });
-    this.chat = new ChatPanel(this.$('.chat-panel'), id, this.tokens, this.socket, () => this.state);
+    // The chat (its request, its panel) in a task of its own: the screen and its socket first.
+    this.chat = null;
+    nextTask().then(() => {
+      if (!this.destroyed) this.chat = new ChatPanel(this.$('.chat-panel'), id, this.tokens, this.socket, () => this.state);
+    });
   }
 
   destroy() {
@@ -87,7 +91,7 @@ export class GameScreen {
     setFavicon(false);
     document.removeEventListener('keydown', this.keys);
     document.removeEventListener('visibilitychange', this.visible);
-    this.chat.destroy();
+    if (this.chat) this.chat.destroy();
     cancelAnimationFrame(this.framing);
     this.socket.close();
     this.clocks.destroy();
@@ -449,18 +453,19 @@ export class GameScreen {
 
   // --- drawing -----------------------------------------------------------------
 
+  /**
+   * The screen for the state. What a player looks at first (the board, the players, the tile and the
+   * banner) at once; the rest (the title, the bag, the log, the links) with it, or for the first state in the next
+   * task, so that the page's first drawing is two short tasks rather than a long one.
+   */
   draw() {
     const s = this.state;
     if (!s) return;
-    // For people nothing; for tests and tools, the state at a glance.
-    Object.assign(this.root.dataset, { version: s.version, status: s.status, myturn: this.myTurn && !this.pending });
     let joined = false;
     for (const p of s.players) {
       if (p.online && p.kind !== 'bot' && !this.seen.has(p.seat)) { this.seen.add(p.seat); joined = true; }
     }
     if (s.rated && s.status === 'playing' && (joined || !this.ratings)) this.loadRatings();
-    this.notifyTurn();
-    this.$('.watch-badge').classList.toggle('hidden', s.you.length > 0);
     const lastTile = [...s.log].reverse().find((e) => e.type === 'tile');
     this.board.setTiles(s.board, lastTile && s.board.length > 1
       ? { at: lastTile.at, color: s.players[lastTile.seat].color } : null);
@@ -471,11 +476,26 @@ export class GameScreen {
       : t('board-label', { n: s.board.length }));
     this.renderPlayers();
     this.renderTilePanel();
+    this.renderBanner();
+    if (this.drawnOnce) {
+      this.drawRest();
+      return;
+    }
+    this.drawnOnce = true;
+    nextTask().then(() => { if (!this.destroyed) this.drawRest(); });
+  }
+
+  /** The rest of the screen for the state (draw). */
+  drawRest() {
+    const s = this.state;
+    this.notifyTurn();
+    this.$('.watch-badge').classList.toggle('hidden', s.you.length > 0);
     this.renderBag();
     this.$('.log').innerHTML = logHtml(s.log, s.players) + clockLogHtml(s);
     this.renderLinks();
-    this.renderBanner();
     this.updateInvites();
+    // For people nothing; for tests and tools, the state at a glance (once all of it is drawn).
+    Object.assign(this.root.dataset, { version: s.version, status: s.status, myturn: this.myTurn && !this.pending });
   }
 
   // --- turn notification ---------------------------------------------------------
@@ -796,7 +816,7 @@ export class GameScreen {
     o.classList.remove('hidden');
     // The final scoring's toasts would cover the dialog on a phone: it says them all.
     dismissToasts();
-    this.chat.renderRematch(o.querySelector('.rematch-box'));
+    if (this.chat) this.chat.renderRematch(o.querySelector('.rematch-box'));
     const ratings = o.querySelector('.results-ratings');
     if (ratings) import('./ratingchanges.js').then((m) => m.showRatingChanges(ratings, s.id)).catch(() => {});
     const close = () => o.classList.add('hidden');

@@ -45,48 +45,54 @@ export function setLanguage(l) {
 
 // ---- the Fluent subset ----
 
-/** Parses a .ftl file into { id: { value, attrs: { name: pattern } } } (terms keep their leading '-'; each pattern its text until first used). */
-export function parseFtl(text) {
+/**
+ * A .ftl file cut into its entries: { id: the entry's text } (terms keep their leading '-'), at each line
+ * that does not start with a blank. An entry's lines are read when it is first looked up ([`entryOf`]): a
+ * page formats a few dozen of the file's messages, and this runs before the first screen.
+ */
+function indexFtl(text) {
   const entries = {};
-  const lines = text.replace(/\r\n?/g, '\n').split('\n');
-  let cur = null; // { id, valueLines, attrs: [[name, lines]], target }
-  const flush = () => {
-    if (!cur) return;
-    const entry = { value: null, attrs: {} };
-    // Kept as text, parsed on first use (patternOf): a page formats a few dozen of the file's messages.
-    const v = joinPattern(cur.valueLines);
-    if (v !== '') entry.value = v;
-    for (const [name, ls] of cur.attrs) entry.attrs[name] = joinPattern(ls);
-    entries[cur.id] = entry;
-    cur = null;
-  };
-  for (const line of lines) {
-    if (/^#/.test(line)) { flush(); continue; }
-    const head = /^(-?[a-zA-Z][\w-]*)\s*=\s?(.*)$/.exec(line);
-    if (head) {
-      flush();
-      cur = { id: head[1], valueLines: [head[2]], attrs: [], target: null };
-      cur.target = cur.valueLines;
-      continue;
-    }
-    if (!cur) continue;
-    if (/^\s+\S/.test(line)) {
-      const attr = /^\s+\.([a-zA-Z][\w-]*)\s*=\s?(.*)$/.exec(line);
-      if (attr) {
-        const ls = [attr[1] ? attr[2] : ''];
-        cur.attrs.push([attr[1], ls]);
-        cur.target = ls;
-      } else {
-        cur.target.push(line);
-      }
-    } else if (line.trim() === '') {
-      cur.target.push('');
+  for (const block of text.replace(/\r\n?/g, '\n').split(/\n(?=\S)/)) {
+    const head = /^(-?[a-zA-Z][\w-]*)[ \t]*=/.exec(block);
+    if (head) entries[head[1]] = block; // else a comment, or a line that is no entry
+  }
+  return entries;
+}
+
+/** A bundle's entry `id` ({ value, attrs: { name: pattern } }, each pattern its text until first used), or undefined. */
+function entryOf(bundle, id) {
+  const e = bundle.entries[id];
+  return typeof e === 'string' ? (bundle.entries[id] = readEntry(e)) : e;
+}
+
+/** Parses a .ftl file into { id: { value, attrs: { name: pattern } } }, every entry read. */
+export function parseFtl(text) {
+  const bundle = { entries: indexFtl(text) };
+  for (const id of Object.keys(bundle.entries)) entryOf(bundle, id);
+  return bundle.entries;
+}
+
+/** One entry of a .ftl file (its head line and the indented or blank lines after it): its value and attributes. */
+function readEntry(block) {
+  const lines = block.split('\n');
+  const head = /^(-?[a-zA-Z][\w-]*)\s*=\s?(.*)$/.exec(lines[0]);
+  const valueLines = [head[2]];
+  const attrs = [];
+  let target = valueLines;
+  for (const line of lines.slice(1)) {
+    const attr = /^\s+\.([a-zA-Z][\w-]*)\s*=\s?(.*)$/.exec(line);
+    if (attr) {
+      target = [attr[2]];
+      attrs.push([attr[1], target]);
     } else {
-      flush();
+      target.push(line.trim() === '' ? '' : line);
     }
   }
-  flush();
-  return entries;
+  const entry = { value: null, attrs: {} };
+  const v = joinPattern(valueLines);
+  if (v !== '') entry.value = v;
+  for (const [name, ls] of attrs) entry.attrs[name] = joinPattern(ls);
+  return entry;
 }
 
 /** A value's lines as one text: the common indentation of the continuation lines removed. */
@@ -211,7 +217,7 @@ function formatExpr(bundle, e, args, depth) {
       return typeof v === 'number' ? numberWords(v, bundle.lang) : String(v);
     }
     case 'ref': {
-      const entry = bundle.entries[e.id];
+      const entry = entryOf(bundle, e.id);
       if (!entry) return `{${e.id}}`;
       const pat = patternOf(entry, e.attr);
       if (!pat) return `{${e.id}}`;
@@ -290,7 +296,7 @@ async function loadBundle(l) {
   try {
     const resp = await fetch(`/i18n/${l}.ftl`);
     if (!resp.ok) return { lang: l, entries: {} };
-    return { lang: l, entries: parseFtl(await resp.text()) };
+    return { lang: l, entries: indexFtl(await resp.text()) };
   } catch {
     return { lang: l, entries: {} };
   }
@@ -301,7 +307,7 @@ const bundles = chosen ? [chosen, english] : [english];
 
 /** Whether a message exists (in the language in force, or English). */
 export function has(id) {
-  return bundles.some((b) => b.entries[id] && b.entries[id].value);
+  return bundles.some((b) => { const e = entryOf(b, id); return !!(e && e.value); });
 }
 
 /**
@@ -312,7 +318,7 @@ export function has(id) {
 export function t(id, args) {
   const [msg, attr] = id.split('.');
   for (const b of bundles) {
-    const entry = b.entries[msg];
+    const entry = entryOf(b, msg);
     if (!entry) continue;
     const pat = patternOf(entry, attr);
     if (pat) return formatPattern(b, pat, args, 0);

@@ -6,6 +6,7 @@
 // geometry: cities and roads from their shapes, fields from a small raster of
 // the tile in which each field is flood-filled from its half-edges.
 
+import { backgroundTask, nextTask } from './dom.js';
 import { listWords, t } from './i18n.js';
 
 export const DIRS = ['N', 'E', 'S', 'W'];
@@ -136,13 +137,6 @@ function throughPath(edges) {
   const k = turnOf(['E', 'S'], edges);
   return rotPath([['M', 100, 50], ['C', 80, 50, 50, 80, 50, 100]], k);
 }
-
-// The page's next task: at once when the browser can (scheduler.yield, not
-// clamped as nested timers are), else a timer.
-const nextTask = () => (globalThis.scheduler && scheduler.yield ? scheduler.yield() : new Promise((r) => setTimeout(r)));
-// A task when the page has nothing else to do (scheduler.postTask's background priority), else a timer.
-const backgroundTask = () => (globalThis.scheduler && scheduler.postTask
-  ? scheduler.postTask(() => {}, { priority: 'background' }) : new Promise((r) => setTimeout(r)));
 
 // A tiny canvas to ask "is this point in that shape?" with the browser's own geometry.
 let hitCtx = null;
