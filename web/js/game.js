@@ -78,9 +78,12 @@ export class GameScreen {
     });
     // The chat (its request, its panel) in a task of its own: the screen and its socket first.
     this.chat = null;
-    nextTask().then(() => {
-      if (!this.destroyed) this.chat = new ChatPanel(this.$('.chat-panel'), id, this.tokens, this.socket, () => this.state);
-    });
+    nextTask().then(() => this.ensureChat());
+  }
+
+  /** The chat panel, made once (at the latest with the first state: it decides then whether it shows). */
+  ensureChat() {
+    if (!this.chat && !this.destroyed) this.chat = new ChatPanel(this.$('.chat-panel'), this.id, this.tokens, this.socket, () => this.state);
   }
 
   destroy() {
@@ -323,6 +326,7 @@ export class GameScreen {
     const [was, now] = [prev && order(prev), order(s)];
     if (prev && (now[0] < was[0] || (now[0] === was[0] && now[1] < was[1]))) return;
     this.state = s;
+    if (!prev) this.ensureChat();
     // The chat again: at first (with the seats known), and at the end (players then read the spectators too).
     if (this.chat && (!prev || prev.status !== s.status)) this.chat.finished();
     this.clocks.update(s);
