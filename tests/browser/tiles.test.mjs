@@ -5,8 +5,8 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { mkdirSync } from 'node:fs';
-import { launch, BASE, SHOTS } from './lib.mjs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { launch, shot, BASE, SHOTS } from './lib.mjs';
 
 test('every tile is drawn and its follower spots are legible', async () => {
   const { context, close } = await launch({ viewport: { width: 1500, height: 1000 } });
@@ -156,6 +156,33 @@ test("the expansions' tiles are drawn only when asked for, each with its marks",
       }, theme);
       await page.screenshot({ path: join(SHOTS, `00-tiles-expansions-${theme}.png`), fullPage: true });
     }
+  } finally {
+    await close();
+  }
+});
+
+test('a Big Box record opened from disk draws its expansion tiles', async () => {
+  // The first 36 moves of `carcassonne play --rules big-box --seed 3 --save …` (the server replays and checks them).
+  const record = readFileSync(new URL('./big-box.record.json', import.meta.url));
+  const { context, close } = await launch({ viewport: { width: 1200, height: 900 } });
+  try {
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${BASE}/#/`);
+    await page.waitForFunction(() => window.carcassonne && window.carcassonne.tiles);
+    await page.setInputFiles('.record-file', { name: 'big-box.json', mimeType: 'application/json', buffer: record });
+    await page.waitForURL(/#\/replay\/file$/);
+    await page.waitForSelector('.replay-bar');
+    await page.click('.replay-bar [data-go="last"]');
+    // Every expansion tile on the board has its picture (drawn when the replay named its expansions).
+    await page.waitForFunction(() => {
+      const uses = [...document.querySelectorAll('svg.board use')].map((u) => u.getAttribute('href'));
+      const exp = uses.filter((h) => /^#tile-(IC|TB)/.test(h));
+      return exp.length >= 10 && exp.every((h) => document.querySelector(h));
+    }, null, { timeout: 10000 });
+    assert.deepEqual(errors, []);
+    await shot(page, '00-tiles-big-box-replay');
   } finally {
     await close();
   }

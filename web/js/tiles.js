@@ -732,7 +732,7 @@ const GOODS_SVG = {
 };
 
 function goodsSvg(m) {
-  return `<g class="mark-goods goods-${m.good}" transform="translate(${m.x.toFixed(1)} ${m.y.toFixed(1)})">
+  return `<g class="mark-goods goods-${m.good}" transform="translate(${m.x.toFixed(1)} ${m.y.toFixed(1)}) scale(1.15)">
     <circle r="10" fill="#f7f0dc" stroke="#4a3626" stroke-width="1.4"/>${GOODS_SVG[m.good] || ''}</g>`;
 }
 
