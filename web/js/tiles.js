@@ -138,13 +138,14 @@ const CITY_SHAPES = [
   },
 ];
 
+/** A city's shape; `corners()`: the corners it reaches beyond its edges (`reachedCorners`). */
 function cityShape(edges, curves, otherCities, corners) {
   for (const s of CITY_SHAPES) {
     if (s.ref.length !== edges.length) continue;
     let k = turnOf(s.ref, edges);
     if (k < 0) continue;
     // A city that reaches a corner beyond its edges (corners: 0 NE, 1 SE, 2 SW, 3 NW).
-    if (s.reach && corners.includes((s.reach.corner + k) % 4)) {
+    if (s.reach && corners().includes((s.reach.corner + k) % 4)) {
       const shape = { ...s, ...s.reach };
       return {
         reach: true, path: rotPath(shape.path, k), walls: shape.walls.map((w) => rotPath(w, k)),
@@ -217,7 +218,7 @@ function buildGeometry(def) {
   segs.forEach((s, i) => {
     if (s.kind !== 'city') return;
     const others = segs.filter((o) => o !== s && o.kind === 'city').flatMap((o) => o.edges);
-    const shape = cityShape(s.edges, curves, others, others.length ? [] : reachedCorners(segs));
+    const shape = cityShape(s.edges, curves, others, () => (others.length ? [] : reachedCorners(segs)));
     if (!shape) return;
     shape.seg = i;
     shape.d = pathString(shape.path);
@@ -249,10 +250,10 @@ function buildGeometry(def) {
     }
     return null;
   };
-  const toGate = roadSegs.filter(({ s }) => s.edges.length === 1 && gateOf(dirIndex(s.edges[0])));
   // Roads that end at a village: not where every road ends at a gate (the expansions' IC17), nor by a
   // bridge (TB03: the road from W passes over the other and ends at a farmhouse).
-  const junction = (deadEnds >= 3 || (deadEnds === 2 && !def.cloister)) && toGate.length < deadEnds && !def.bridge;
+  const allToGates = () => g.cities.length && roadSegs.every(({ s }) => s.edges.length !== 1 || gateOf(dirIndex(s.edges[0])));
+  const junction = (deadEnds >= 3 || (deadEnds === 2 && !def.cloister)) && !def.bridge && !allToGates();
 
   // The cloister stands in the middle, or on the bank away from its road when a river runs through.
   if (def.cloister) {
@@ -280,24 +281,23 @@ function buildGeometry(def) {
       const d = dirIndex(s.edges[0]);
       const from = EDGE_MID[d];
       let end = [50, 50];
+      let gate = null;
       if (g.cloister) {
         // Stop at the cloister's door.
         const c = g.cloister;
         const dx = c.x - from[0], dy = c.y - from[1], len = Math.hypot(dx, dy);
         const stop = 13 * c.s;
         end = [c.x - dx / len * stop, c.y - dy / len * stop];
-      } else if (!junction && g.cities.length && gateOf(d)) {
+      } else if (!junction && g.cities.length && (gate = gateOf(d))) {
         // Run to the city gate.
-        const p = gateOf(d);
-        end = p;
-        g.gates.push({ x: p[0], y: p[1], dir: d });
+        end = gate;
+        g.gates.push({ x: gate[0], y: gate[1], dir: d });
       } else if (!junction && g.cities.length === 1 && !def.bridge) {
         // A road from an edge beside the city (the expansions' TB01): it turns to the gate.
         const c = g.cities[0];
         const side = DIRS.findIndex((dd) => def.segments[c.seg].edges.includes(dd) && dd !== DIRS[d] && (dirIndex(dd) + 2) % 4 !== d);
         if (side >= 0) {
           const m = EDGE_MID[side];
-          let gate = null;
           for (let t = 0; t <= 1 && !gate; t += 0.01) {
             const p = [50 + (m[0] - 50) * t, 50 + (m[1] - 50) * t];
             if (inCity(p)) gate = p;
