@@ -504,6 +504,13 @@ tile-words = ein Plättchen mit { $list }
 tile-part-cloister = einem Kloster
 tile-part-garden = einem Garten
 tile-part-river = dem Fluss
+tile-part-inn = einem Gasthaus
+tile-part-cathedral = einer Kathedrale
+tile-part-goods = { $goods ->
+        [wine] einem Weinfass
+        [wheat] einer Getreidegarbe
+       *[cloth] einem Stoffballen
+    }
 place-start = der Start
 place-far = { $parts } vom Start
 spot-cloister = { $role } im Kloster

@@ -515,6 +515,13 @@ tile-words = a tile with { $list }
 tile-part-cloister = a cloister
 tile-part-garden = a garden
 tile-part-river = the river
+tile-part-inn = an inn
+tile-part-cathedral = a cathedral
+tile-part-goods = { $goods ->
+        [wine] a barrel of wine
+        [wheat] a sheaf of wheat
+       *[cloth] a bolt of cloth
+    }
 place-start = the start
 place-far = { $parts } of the start
 spot-cloister = { $role } in the cloister

@@ -513,6 +513,13 @@ tile-words = une tuile avec { $list }
 tile-part-cloister = une abbaye
 tile-part-garden = un jardin
 tile-part-river = la rivière
+tile-part-inn = une auberge
+tile-part-cathedral = une cathédrale
+tile-part-goods = { $goods ->
+        [wine] un tonneau de vin
+        [wheat] une gerbe de blé
+       *[cloth] un rouleau de tissu
+    }
 place-start = le départ
 place-far = { $parts } du départ
 spot-cloister = { $role } dans l’abbaye

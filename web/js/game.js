@@ -327,6 +327,8 @@ export class GameScreen {
     if (prev && (now[0] < was[0] || (now[0] === was[0] && now[1] < was[1]))) return;
     this.state = s;
     if (!prev) this.ensureChat();
+    // The pictures of an expansion's tiles, drawn the first time a game plays it.
+    this.tiles.need(s.expansions);
     // The chat again: at first (with the seats known), and at the end (players then read the spectators too).
     if (this.chat && (!prev || prev.status !== s.status)) this.chat.finished();
     this.clocks.update(s);

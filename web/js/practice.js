@@ -171,6 +171,7 @@ export class Practice {
   async start() {
     try {
       this.base = await api.replayRecord(JSON.stringify(this.spec.record));
+      this.tiles.need(this.base.expansions);
     } catch (e) {
       this.$('.practice-result').innerHTML = `<p class="bad">${esc(e.message)}</p>`;
       return;

@@ -26,6 +26,7 @@ export class ReplayScreen {
     this.root = root;
     this.tiles = tiles;
     this.r = replay;
+    this.tiles.need(replay.expansions);
     this.id = id;
     this.title = title;
     // A replay starts at the beginning: the start tile alone.

@@ -78,6 +78,13 @@ const CITY_SHAPES = [
     path: [['M', 0, 0], ['L', 100, 0], ['C', 80, 34, 20, 34, 0, 0], ['Z']],
     walls: [[['M', 100, 0], ['C', 80, 34, 20, 34, 0, 0]]],
     anchor: [40, 11], shield: [70, 9],
+    // Reaching the SE corner (the expansions' IC07): a field between it and the E edge.
+    reach: {
+      corner: 1,
+      path: [['M', 0, 0], ['L', 100, 0], ['C', 68, 30, 70, 70, 100, 100], ['C', 78, 50, 24, 40, 0, 0], ['Z']],
+      walls: [[['M', 100, 0], ['C', 68, 30, 70, 70, 100, 100]], [['M', 100, 100], ['C', 78, 50, 24, 40, 0, 0]]],
+      anchor: [52, 22], shield: [24, 9],
+    },
   },
   {
     // Bowed towards the open corner, as on the printed tiles.
@@ -90,12 +97,32 @@ const CITY_SHAPES = [
       path: [['M', 0, 0], ['L', 100, 0], ['L', 100, 100], ['C', 74, 70, 30, 26, 0, 0], ['Z']],
       walls: [[['M', 100, 100], ['C', 74, 70, 30, 26, 0, 0]]],
     },
+    // With another city on the tile (the expansions'): bowed towards its own corner.
+    shared: {
+      path: [['M', 0, 0], ['L', 100, 0], ['L', 100, 100], ['C', 75, 45, 55, 25, 0, 0], ['Z']],
+      walls: [[['M', 100, 100], ['C', 75, 45, 55, 25, 0, 0]]],
+      anchor: [72, 28],
+    },
+    // Reaching the SW corner (TB09, TB15, TB23): fields between it and the S and W edges.
+    reach: {
+      corner: 2,
+      path: [['M', 0, 0], ['L', 100, 0], ['L', 100, 100], ['C', 70, 72, 30, 72, 0, 100], ['C', 28, 70, 28, 30, 0, 0], ['Z']],
+      walls: [[['M', 100, 100], ['C', 70, 72, 30, 72, 0, 100]], [['M', 0, 100], ['C', 28, 70, 28, 30, 0, 0]]],
+      anchor: [58, 40],
+    },
   },
   {
     ref: ['E', 'W'],
     path: [['M', 0, 0], ['C', 30, 26, 70, 26, 100, 0], ['L', 100, 100], ['C', 70, 74, 30, 74, 0, 100], ['Z']],
     walls: [[['M', 0, 0], ['C', 30, 26, 70, 26, 100, 0]], [['M', 100, 100], ['C', 70, 74, 30, 74, 0, 100]]],
     anchor: [50, 50], shield: [20, 50],
+    // With another city at S (the expansions'): the lower wall drawn up, a field between them.
+    shared: {
+      other: 'S',
+      path: [['M', 0, 0], ['C', 30, 26, 70, 26, 100, 0], ['L', 100, 100], ['C', 70, 40, 30, 40, 0, 100], ['Z']],
+      walls: [[['M', 0, 0], ['C', 30, 26, 70, 26, 100, 0]], [['M', 100, 100], ['C', 70, 40, 30, 40, 0, 100]]],
+      anchor: [50, 36], shield: [17, 42],
+    },
   },
   {
     ref: ['N', 'E', 'W'],
@@ -111,23 +138,51 @@ const CITY_SHAPES = [
   },
 ];
 
-function cityShape(edges, curves) {
+/** A city's shape; `corners()`: the corners it reaches beyond its edges (`reachedCorners`). */
+function cityShape(edges, curves, otherCities, corners) {
   for (const s of CITY_SHAPES) {
     if (s.ref.length !== edges.length) continue;
-    const k = turnOf(s.ref, edges);
+    let k = turnOf(s.ref, edges);
     if (k < 0) continue;
+    // A city that reaches a corner beyond its edges (corners: 0 NE, 1 SE, 2 SW, 3 NW).
+    if (s.reach && corners().includes((s.reach.corner + k) % 4)) {
+      const shape = { ...s, ...s.reach };
+      return {
+        reach: true, path: rotPath(shape.path, k), walls: shape.walls.map((w) => rotPath(w, k)),
+        anchor: rotPoint(shape.anchor, k), shield: rotPoint(shape.shield, k), shieldTurn: 0,
+      };
+    }
     // A curve through the two edges opposite this corner city.
     const opposite = edges.map((d) => DIRS[(dirIndex(d) + 2) % 4]).sort().join();
-    const shape = s.tight && curves.some((c) => [...c].sort().join() === opposite) ? { ...s, ...s.tight } : s;
+    let shape = s.tight && curves.some((c) => [...c].sort().join() === opposite) ? { ...s, ...s.tight } : s;
+    if (s.shared && otherCities.length) {
+      // Turned (a half turn, for a city through two opposite edges) so that the other city lies where the shape leaves room.
+      const at = (kk) => DIRS[(dirIndex(s.shared.other || 'S') + kk) % 4];
+      if (s.shared.other && !otherCities.includes(at(k)) && otherCities.includes(at(k + 2))) k += 2;
+      shape = { ...s, ...s.shared };
+    }
     return {
       path: rotPath(shape.path, k),
       walls: shape.walls.map((w) => rotPath(w, k)),
-      anchor: rotPoint(s.anchor, k),
-      shield: rotPoint(s.shield, k),
+      anchor: rotPoint(shape.anchor, k),
+      shield: rotPoint(shape.shield, k),
       shieldTurn: 0,
     };
   }
   return null;
+}
+
+/**
+ * The corners a tile's one city reaches (0 NE, 1 SE, 2 SW, 3 NW): where the
+ * two half-edges meeting at a corner belong to different fields, only a
+ * city can part them (the expansions' IC07, TB09, TB15, TB23).
+ */
+function reachedCorners(segs) {
+  const fieldOf = (h) => segs.findIndex((s) => s.kind === 'field' && s.halves.includes(HALVES[h]));
+  return [0, 1, 2, 3].filter((i) => {
+    const a = fieldOf(2 * i + 1), b = fieldOf((2 * i + 2) % 8);
+    return a >= 0 && b >= 0 && a !== b;
+  });
 }
 
 /** A road or river through two edges: straight across, or a curve round the corner. */
@@ -154,7 +209,7 @@ function buildGeometry(def) {
   const segs = def.segments;
   const g = {
     id: def.id, def, cities: [], roads: [], rivers: [], pond: null, cloister: null, garden: null,
-    village: null, gates: [], bridges: [], anchors: new Array(segs.length).fill(null),
+    village: null, gates: [], bridges: [], farmhouses: [], anchors: new Array(segs.length).fill(null),
   };
   const ctx = hitContext();
 
@@ -162,7 +217,8 @@ function buildGeometry(def) {
   if (def.river.length === 2) curves.push(def.river);
   segs.forEach((s, i) => {
     if (s.kind !== 'city') return;
-    const shape = cityShape(s.edges, curves);
+    const others = segs.filter((o) => o !== s && o.kind === 'city').flatMap((o) => o.edges);
+    const shape = cityShape(s.edges, curves, others, () => (others.length ? [] : reachedCorners(segs)));
     if (!shape) return;
     shape.seg = i;
     shape.d = pathString(shape.path);
@@ -185,7 +241,19 @@ function buildGeometry(def) {
 
   const roadSegs = segs.map((s, i) => ({ s, i })).filter(({ s }) => s.kind === 'road');
   const deadEnds = roadSegs.filter(({ s }) => s.edges.length === 1).length;
-  const junction = deadEnds >= 3 || (deadEnds === 2 && !def.cloister);
+  // A road from an edge runs to the gate of the city it meets (marching from the edge to the far side).
+  const gateOf = (d) => {
+    const from = EDGE_MID[d];
+    for (let t = 0.02; t <= 1.98; t += 0.01) {
+      const p = [from[0] + (50 - from[0]) * t, from[1] + (50 - from[1]) * t];
+      if (inCity(p)) return p;
+    }
+    return null;
+  };
+  // Roads that end at a village: not where every road ends at a gate (the expansions' IC17), nor by a
+  // bridge (TB03: the road from W passes over the other and ends at a farmhouse).
+  const allToGates = () => g.cities.length && roadSegs.every(({ s }) => s.edges.length !== 1 || gateOf(dirIndex(s.edges[0])));
+  const junction = (deadEnds >= 3 || (deadEnds === 2 && !def.cloister)) && !def.bridge && !allToGates();
 
   // The cloister stands in the middle, or on the bank away from its road when a river runs through.
   if (def.cloister) {
@@ -199,7 +267,12 @@ function buildGeometry(def) {
     const ci = segs.findIndex((s) => s.kind === 'cloister');
     if (ci >= 0) g.anchors[ci] = [c.x + 1, c.y + 6 * c.s];
   }
-  if (junction) g.village = { x: 50, y: 50 };
+  if (junction) {
+    g.village = { x: 50, y: 50, span: null };
+    // Between two caps on opposite edges (the expansions' IC09), it reaches both and parts the fields.
+    const caps = segs.filter((s) => s.kind === 'city' && s.edges.length === 1).map((s) => dirIndex(s.edges[0]));
+    if (caps.length === 2 && (caps[0] + 2) % 4 === caps[1]) g.village.span = caps[0] % 2 ? 'x' : 'y';
+  }
 
   for (const { s, i } of roadSegs) {
     let path;
@@ -208,20 +281,38 @@ function buildGeometry(def) {
       const d = dirIndex(s.edges[0]);
       const from = EDGE_MID[d];
       let end = [50, 50];
+      let gate = null;
       if (g.cloister) {
         // Stop at the cloister's door.
         const c = g.cloister;
         const dx = c.x - from[0], dy = c.y - from[1], len = Math.hypot(dx, dy);
         const stop = 13 * c.s;
         end = [c.x - dx / len * stop, c.y - dy / len * stop];
-      } else if (!junction && g.cities.length) {
-        // Run to the city gate: march from the edge until inside a city.
-        for (let t = 0.02; t <= 1.98; t += 0.01) {
-          const p = [from[0] + (50 - from[0]) * t, from[1] + (50 - from[1]) * t];
-          if (inCity(p)) { end = p; g.gates.push({ x: p[0], y: p[1], dir: d }); break; }
+      } else if (!junction && g.cities.length && (gate = gateOf(d))) {
+        // Run to the city gate.
+        end = gate;
+        g.gates.push({ x: gate[0], y: gate[1], dir: d });
+      } else if (!junction && g.cities.length === 1 && !def.bridge) {
+        // A road from an edge beside the city (the expansions' TB01): it turns to the gate.
+        const c = g.cities[0];
+        const side = DIRS.findIndex((dd) => def.segments[c.seg].edges.includes(dd) && dd !== DIRS[d] && (dirIndex(dd) + 2) % 4 !== d);
+        if (side >= 0) {
+          const m = EDGE_MID[side];
+          for (let t = 0; t <= 1 && !gate; t += 0.01) {
+            const p = [50 + (m[0] - 50) * t, 50 + (m[1] - 50) * t];
+            if (inCity(p)) gate = p;
+          }
+          if (gate) {
+            path = [['M', ...from], ['C', (from[0] + 50) / 2, (from[1] + 50) / 2, 50, 50, ...gate]];
+            g.gates.push({ x: gate[0], y: gate[1], dir: (side + 2) % 4 });
+          }
         }
+      } else if (def.bridge) {
+        // Past the middle, over the other road, to a farmhouse.
+        end = [from[0] + (50 - from[0]) * 1.5, from[1] + (50 - from[1]) * 1.5];
+        g.farmhouses.push({ x: end[0], y: end[1] });
       }
-      path = [['M', ...from], ['L', ...end]];
+      path = path || [['M', ...from], ['L', ...end]];
     }
     const pts = samplePath(path, 48);
     g.roads.push({ seg: i, path, points: pts });
@@ -235,6 +326,19 @@ function buildGeometry(def) {
       if (a >= 0) g.bridges.push({ from: pts[Math.max(0, a - 2)], to: pts[Math.min(pts.length - 1, b + 2)] });
     }
   }
+  // A bridge tile's roads cross without meeting: the later road passes over the earlier ones.
+  if (def.bridge) {
+    g.roads.forEach((r, i) => {
+      const under = g.roads.slice(0, i).flatMap((o) => o.points);
+      const over = r.points.map((p) => under.some((q) => Math.hypot(p[0] - q[0], p[1] - q[1]) < ROAD_W / 2 + 3));
+      const a = over.indexOf(true), b = over.lastIndexOf(true);
+      if (a >= 0) g.bridges.push({ from: r.points[Math.max(0, a - 2)], to: r.points[Math.min(r.points.length - 1, b + 2)] });
+      // Its thief stands off the bridge.
+      if (a >= 0 && g.anchors[r.seg] && Math.hypot(g.anchors[r.seg][0] - 50, g.anchors[r.seg][1] - 50) < 12) {
+        g.anchors[r.seg] = r.points[Math.floor(r.points.length * (r.points.length > 60 ? 0.2 : 0.25))];
+      }
+    });
+  }
   // A road through a tile with a road anchor right on the village or cloister: nudge it.
   for (const { s, i } of roadSegs) {
     if (s.edges.length === 2 && g.anchors[i]) {
@@ -243,11 +347,60 @@ function buildGeometry(def) {
     }
   }
 
+  placeMarks(g, inCity, nearRiver);
+
   // The farmers' spots cost a raster per tile: worked out when the tile's
   // geometry is first asked for (TileSet.geom) or, with a garden (which goes
   // where they say), drawn; so that the page opens quickly.
   g.fieldsPending = cityPaths;
   return g;
+}
+
+/**
+ * Where the expansions' marks stand (`g.marks`: `{ kind, x, y, seg, good? }`):
+ * a cathedral in the middle of its city (its knight in front of it), goods
+ * where a city's shield would be, an inn (with its pond) beside its road on
+ * the side away from cities, other roads and the tile's edge.
+ */
+function placeMarks(g, inCity, nearRiver) {
+  g.marks = [];
+  for (const c of g.cities) {
+    const seg = g.def.segments[c.seg];
+    if (seg.cathedral) {
+      const [ax, ay] = c.anchor;
+      g.marks.push({ kind: 'cathedral', x: ax, y: ay - 6, seg: c.seg });
+      g.anchors[c.seg] = [ax + 19, ay + 20];
+    }
+    if (seg.goods) g.marks.push({ kind: 'goods', good: seg.goods, x: c.shield[0], y: c.shield[1], seg: c.seg });
+  }
+  const others = (r) => g.roads.filter((o) => o !== r).flatMap((o) => o.points);
+  for (const r of g.roads) {
+    if (!g.def.segments[r.seg].inn) continue;
+    const near = others(r);
+    const spot = g.anchors[r.seg];
+    let best = null;
+    for (const f of [0.5, 0.35, 0.65, 0.25, 0.75]) {
+      const i = Math.round((r.points.length - 1) * f);
+      const p = r.points[i], q = r.points[Math.min(r.points.length - 1, i + 1)], o = r.points[Math.max(0, i - 1)];
+      const len = Math.hypot(q[0] - o[0], q[1] - o[1]) || 1;
+      const nx = -(q[1] - o[1]) / len, ny = (q[0] - o[0]) / len;
+      for (const side of [1, -1]) {
+        const c = [p[0] + nx * side * 16, p[1] + ny * side * 16];
+        const clear = (pt, d) => near.every((n) => Math.hypot(pt[0] - n[0], pt[1] - n[1]) > d);
+        // The house and its pond: clear of cities and the river.
+        const foot = [[0, 0], [-12, -11], [12, -11], [-12, 9], [12, 9], [side * nx < 0 ? -17 : 17, 8]].map(([dx, dy]) => [c[0] + dx, c[1] + dy]);
+        const ok = c[0] > 13 && c[0] < 87 && c[1] > 13 && c[1] < 87 && !foot.some(inCity) && !foot.some(nearRiver) && clear(c, 16)
+          && Math.hypot(c[0] - spot[0], c[1] - spot[1]) > 13
+          && !(g.village && Math.hypot(c[0] - 50, c[1] - 50) < 22) && !(g.cloister && Math.hypot(c[0] - g.cloister.x, c[1] - g.cloister.y) < 26);
+        // Of the places that are clear, the one farthest from the middle (roomier fields stay whole).
+        const score = Math.hypot(c[0] - 50, c[1] - 50);
+        if (ok && (!best || score > best.score + 0.5)) best = { x: c[0], y: c[1], score, side: nx * side < 0 ? -1 : 1 };
+      }
+      if (best) break;
+    }
+    if (!best) best = { x: spot[0], y: spot[1] - 14, side: 1 };
+    g.marks.push({ kind: 'inn', x: best.x, y: best.y, seg: r.seg, pond: best.side });
+  }
 }
 
 /** A tile's geometry with its fields' spots worked out. */
@@ -290,11 +443,18 @@ function* fieldAnchors(g, cityPaths) {
   ctx.strokeStyle = '#000';
   ctx.lineCap = 'butt';
   for (const p of cityPaths) ctx.fill(p);
+  // The walls of a city reaching a corner, lest the fields on either side meet there through a sliver.
+  ctx.lineWidth = 4;
+  for (const c of g.cities) if (c.reach) for (const w of c.walls) ctx.stroke(new Path2D(pathString(w)));
   ctx.lineWidth = ROAD_W + 2;
   for (const r of g.roads) ctx.stroke(new Path2D(pathString(r.path)));
   ctx.lineWidth = RIVER_W + 2;
   for (const r of g.rivers) ctx.stroke(new Path2D(pathString(r)));
   if (g.pond) { ctx.beginPath(); ctx.arc(g.pond.x, g.pond.y, g.pond.r + 1, 0, Math.PI * 2); ctx.fill(); }
+  if (g.village && g.village.span === 'y') ctx.fillRect(42, 15, 16, 70);
+  if (g.village && g.village.span === 'x') ctx.fillRect(15, 42, 70, 16);
+  // A cloister at which two or more roads end (the expansions' IC04, TB10) parts the fields between them.
+  if (g.cloister && g.roads.length >= 2) ctx.fillRect(g.cloister.x - 15, g.cloister.y - 15, 30, 30);
   const img = ctx.getImageData(0, 0, N, N).data;
   const barrier = alphaMask(img, N * N);
   yield;
@@ -313,6 +473,7 @@ function* fieldAnchors(g, cityPaths) {
     if (a) block(a[0], a[1], 9);
   }
   for (const c of g.cities) block(c.shield[0], c.shield[1], 9);
+  for (const m of g.marks) if (m.kind === 'inn') block(m.x + m.pond * 4, m.y + 2, 16);
   yield;
 
   // Flood fill each field from its half-edges.
@@ -334,6 +495,10 @@ function* fieldAnchors(g, cityPaths) {
   // a share of the work, the generator pausing in between: a step is about a millisecond.)
   const seeds = (si, s) => {
     const stack = [];
+    // A field enclosed by cities (the expansions'): what is left once the others are filled.
+    if (!s.halves.length) {
+      for (let k = 0; k < N * N; k++) if (!barrier[k] && label[k] < 0) { label[k] = si; stack.push(k); }
+    }
     for (const h of s.halves) for (const [x, y] of seedsOf(h)) {
       const k = y * N + x;
       if (!barrier[k] && label[k] < 0) { label[k] = si; stack.push(k); }
@@ -355,7 +520,8 @@ function* fieldAnchors(g, cityPaths) {
     return stack.length > 0;
   };
   const fields = [];
-  for (const [si, s] of g.def.segments.entries()) {
+  const enclosedLast = [...g.def.segments.entries()].sort(([, a], [, b]) => !a.halves.length - !b.halves.length);
+  for (const [si, s] of enclosedLast) {
     if (s.kind !== 'field') continue;
     fields.push(si);
     const stack = seeds(si, s);
@@ -502,9 +668,12 @@ function villageSvg(v) {
       <rect x="-5" y="-3" width="10" height="8" fill="#f6f1e6" stroke="#6b5a45" stroke-width="0.8"/>
       <path d="M-6.5 -2.5L0 -8L6.5 -2.5z" fill="#c0533a" stroke="#6d2a1c" stroke-width="0.7" stroke-linejoin="round"/>
     </g>`;
+  // A village reaching two caps: more houses towards each.
+  const more = v.span ? [[1, -17, 4, 0.95], [-1.5, 19, -5, 0.9], [3, 28, 3, 0.85], [-2, -27, -3, 0.85]]
+    .map(([a, b, r, sc]) => (v.span === 'y' ? house(a, b, r, sc) : `<g transform="rotate(90)">${house(a, b, r, sc)}</g>`)).join('') : '';
   return `<g transform="translate(${v.x} ${v.y})">
     <circle r="9" fill="${COLORS.road}"/>
-    ${house(-5, -3, -6, 1.05)}${house(5.5, -1, 8, 0.95)}${house(-1, 7, 0, 0.9)}
+    ${more}${house(-5, -3, -6, 1.05)}${house(5.5, -1, 8, 0.95)}${house(-1, 7, 0, 0.9)}
   </g>`;
 }
 
@@ -516,6 +685,58 @@ function gardenSvg(p) {
     ${dots.map(([x, y, c]) => `<circle cx="${x}" cy="${y}" r="1.5" fill="${c}"/>`).join('')}
   </g>`;
 }
+
+// The expansions' marks, told apart by shape as well as colour: an inn (a
+// house with a pitched roof and a hanging sign, a pond beside it), a
+// cathedral (a nave between two spired towers), goods on a pale disc (wine:
+// a barrel; wheat: a sheaf; cloth: a bolt unrolling).
+function innSvg(m) {
+  return `<g class="mark-inn" transform="translate(${m.x.toFixed(1)} ${m.y.toFixed(1)})">
+    <ellipse cx="${m.pond * 10}" cy="8" rx="7.5" ry="4.6" fill="${COLORS.waterDark}"/>
+    <ellipse cx="${m.pond * 10}" cy="8" rx="6.2" ry="3.5" fill="${COLORS.water}"/>
+    <path d="M${m.pond * 10 - 3} 7.5q2-1.4 4 0" stroke="${COLORS.waterLight}" stroke-width="0.9" fill="none"/>
+    <rect x="-7" y="-3" width="14" height="10" fill="#f6f1e6" stroke="#4a3626" stroke-width="1"/>
+    <path d="M-9.5 -2L0 -11L9.5 -2z" fill="#8a3a22" stroke="#4a2414" stroke-width="1" stroke-linejoin="round"/>
+    <rect x="-2" y="1.5" width="4" height="5.5" fill="#5a4330"/>
+    <rect x="3.2" y="0" width="2.6" height="2.6" fill="#f4d03f" stroke="#4a3626" stroke-width="0.5"/>
+    <path d="M-7 0h-3.5v2.5" stroke="#4a3626" stroke-width="0.8" fill="none"/>
+    <rect x="-12.2" y="2.5" width="3.6" height="3" fill="#f4d03f" stroke="#4a3626" stroke-width="0.6"/>
+  </g>`;
+}
+
+function cathedralSvg(m) {
+  return `<g class="mark-cathedral" transform="translate(${m.x.toFixed(1)} ${m.y.toFixed(1)})">
+    <ellipse cx="0" cy="13" rx="20" ry="4" fill="#000" opacity="0.18"/>
+    <rect x="-3" y="-4" width="19" height="16" fill="#ece6d8" stroke="#3d3a45" stroke-width="1.1"/>
+    <path d="M-4 -3.5L6.5 -10L17 -3.5z" fill="#4d5d7a" stroke="#2a3344" stroke-width="1" stroke-linejoin="round"/>
+    <rect x="-15" y="-8" width="7" height="20" fill="#ece6d8" stroke="#3d3a45" stroke-width="1.1"/>
+    <rect x="-8" y="-8" width="7" height="20" fill="#ece6d8" stroke="#3d3a45" stroke-width="1.1"/>
+    <path d="M-16 -8L-11.5 -21L-7 -8zM-9 -8L-4.5 -21L0 -8z" fill="#4d5d7a" stroke="#2a3344" stroke-width="1" stroke-linejoin="round"/>
+    <circle cx="-8" cy="0" r="2.6" fill="#3d6fb6" stroke="#3d3a45" stroke-width="0.8"/>
+    <path d="M-10 12v-5a2 2 0 0 1 4 0v5z" fill="#4a3626"/>
+    <path d="M2 3v4M7 3v4M12 3v4" stroke="#3d3a45" stroke-width="1.6" stroke-linecap="round"/>
+    <path d="M-11.5 -25v4M-13 -23.5h3M-4.5 -25v4M-6 -23.5h3" stroke="#3d3a45" stroke-width="0.9" stroke-linecap="round"/>
+  </g>`;
+}
+
+const GOODS_SVG = {
+  wine: `<path d="M-5 -6.5h10c1.8 3.6 1.8 9.4 0 13h-10c-1.8-3.6-1.8-9.4 0-13z" fill="#7b2352" stroke="#3a0f26" stroke-width="1"/>
+    <path d="M-5.8 -3h11.6M-5.8 3h11.6" stroke="#2b1a12" stroke-width="1.4"/>
+    <ellipse cx="0" cy="0" rx="1.3" ry="1.3" fill="#d9a0bd"/>`,
+  wheat: `<path d="M0 8V-7M0 8L-5 -3M0 8L5 -3" stroke="#7a5a12" stroke-width="1.1" stroke-linecap="round" fill="none"/>
+    ${[[0, -6], [0, -2.5], [-4.6, -2.8], [-3.4, 0.4], [4.6, -2.8], [3.4, 0.4]].map(([x, y]) => `<ellipse cx="${x}" cy="${y}" rx="1.5" ry="2.4" fill="#f2c230" stroke="#7a5a12" stroke-width="0.6"/>`).join('')}
+    <path d="M-2.6 4.5h5.2" stroke="#7a5a12" stroke-width="1.6"/>`,
+  cloth: `<path d="M-3 -2h9.5v9h-9.5z" fill="#2f5fb0" stroke="#142a52" stroke-width="0.9"/>
+    <rect x="-7" y="-7" width="9" height="13" rx="3" fill="#4a7fd4" stroke="#142a52" stroke-width="1"/>
+    <path d="M-7 -2.5h9M-7 1.5h9" stroke="#b9d1f5" stroke-width="0.9"/>`,
+};
+
+function goodsSvg(m) {
+  return `<g class="mark-goods goods-${m.good}" transform="translate(${m.x.toFixed(1)} ${m.y.toFixed(1)}) scale(1.15)">
+    <circle r="10" fill="#f7f0dc" stroke="#4a3626" stroke-width="1.4"/>${GOODS_SVG[m.good] || ''}</g>`;
+}
+
+const MARK_SVG = { inn: innSvg, cathedral: cathedralSvg, goods: goodsSvg };
 
 /** The SVG body of a tile, canonical orientation, in a 100 × 100 box. */
 export function tileBody(g) {
@@ -561,8 +782,12 @@ export function tileBody(g) {
       <path d="M-7 -1h14v4h-14z" fill="${COLORS.wall}"/><path d="M-4 3v-4a4 4 0 0 1 8 0v4z" fill="#3b2a1a"/></g>`);
   }
   if (g.village) out.push(villageSvg(g.village));
+  for (const f of g.farmhouses) out.push(`<g transform="translate(${f.x.toFixed(1)} ${f.y.toFixed(1)})">
+      <rect x="-6" y="-4" width="12" height="9" fill="#f6f1e6" stroke="#6b5a45" stroke-width="0.8"/>
+      <path d="M-7.5 -3.5L0 -10L7.5 -3.5z" fill="#c0533a" stroke="#6d2a1c" stroke-width="0.7" stroke-linejoin="round"/></g>`);
   if (g.cloister) out.push(cloisterSvg(g.cloister));
   if (g.garden) out.push(gardenSvg(g.garden));
+  for (const m of g.marks) out.push(MARK_SVG[m.kind](m));
   for (const c of g.cities) if (g.def.shield && c === g.cities[0]) out.push(shieldSvg(...c.shield, c.shieldTurn));
   out.push(`<rect x="0.25" y="0.25" width="99.5" height="99.5" fill="none" stroke="rgba(40,30,10,0.28)" stroke-width="0.5"/>`);
   return out.join('');
@@ -586,11 +811,14 @@ export function tileWords(id) {
     const n = def.segments.filter((seg) => seg.kind === 'city').length;
     parts.push(t('tile-part-city', { n, shield: def.shield ? 'yes' : 'no' }));
   }
+  if (def.segments.some((seg) => seg.cathedral)) parts.push(t('tile-part-cathedral'));
+  for (const seg of def.segments) if (seg.goods) parts.push(t('tile-part-goods', { goods: seg.goods }));
   if (def.river && def.river.length) parts.push(t('tile-part-river'));
   if (kinds.has('road')) {
     const n = def.segments.filter((seg) => seg.kind === 'road').length;
     parts.push(t('tile-part-road', { n }));
   }
+  if (def.segments.some((seg) => seg.inn)) parts.push(t('tile-part-inn'));
   if (!parts.length) return t('tile-words-fields');
   return t('tile-words', { list: listWords(parts) });
 }
@@ -624,6 +852,7 @@ export class TileSet {
       tileDefs.set(def.id, def);
     }
     this.standardCounts = data.standard_counts;
+    this.asked = new Set(); // the expansions' tiles drawn or being drawn (`need`)
   }
 
   ids() { return [...this.byId.keys()]; }
@@ -662,10 +891,24 @@ export class TileSet {
    * in at the end.
    */
   async defsInSlices(el) {
-    const ids = [...this.byId.keys()];
+    // An expansion's tiles wait until a game or a replay plays it (`need`).
+    const ids = [...this.byId.keys()].filter((id) => !tileDefs.get(id).expansion);
     const garden = (id) => !!tileDefs.get(id).garden;
     await this.defsInto(el, sharedDefs(), ids.filter((id) => !garden(id)), 3, nextTask);
     await this.defsInto(el, '', ids.filter(garden), 0, backgroundTask);
+  }
+
+  /**
+   * Draws into the page's `<defs>` the tiles of the expansions named (the
+   * rule options' names a state or replay lists in `expansions`) not drawn
+   * or asked for yet, in short tasks as at boot; resolves once they are in.
+   */
+  async need(expansions) {
+    const names = new Set(expansions || []);
+    const ids = [...this.byId.keys()].filter((id) => names.has(tileDefs.get(id).expansion) && !this.asked.has(id));
+    if (!ids.length) return;
+    for (const id of ids) this.asked.add(id);
+    await this.defsInto(document.getElementById('tile-defs'), '', ids, 3, nextTask);
   }
 
   /** Adds to `el` the drawings `head` and those of tiles `ids`, in tasks of `sliceMs` of work, `next` between them. */
@@ -719,6 +962,7 @@ export class TileSet {
       const h = HALVES[(hi - 2 * rot + 16) % 8];
       return segs.findIndex((s) => s.kind === 'field' && s.halves.includes(h));
     }
+    if (spot === 'I') return segs.findIndex((s) => s.kind === 'field' && !s.halves.length);
     if (spot === 'C') return segs.findIndex((s) => s.kind === 'cloister');
     if (spot === 'G') return segs.findIndex((s) => s.kind === 'garden');
     return -1;

@@ -15,7 +15,7 @@ use std::any::Any;
 use std::sync::{Arc, OnceLock};
 
 use carcassonne::record::rules_to_json;
-use carcassonne::{Action, Event, Game, PlayerId, TileId, MAX_PLAYERS, TILE_KINDS};
+use carcassonne::{Action, Event, Expansion, Game, PlayerId, Rules, TileId, MAX_PLAYERS, TILE_KINDS};
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
@@ -370,6 +370,19 @@ pub struct Fixed {
     pub rules: Map<String, Value>,
     pub rules_text: String,
     pub rules_code: String,
+    /// The expansions in play, by their options' names ([`expansions`]).
+    pub expansions: Vec<&'static str>,
+}
+
+/// The expansions `rules` play, by their options' names (`inns_cathedrals`,
+/// `traders_builders`): the page draws their tiles when a game or a replay
+/// needs them (a preset such as `big-box` names none in `rules`).
+pub fn expansions(rules: &Rules) -> Vec<&'static str> {
+    let on = |e: &Expansion| match e {
+        Expansion::InnsCathedrals => rules.inns_cathedrals,
+        Expansion::TradersBuilders => rules.traders_builders,
+    };
+    Expansion::ALL.into_iter().filter(on).map(Expansion::option).collect()
 }
 
 /// [`Fixed`], made once per table (kept in `Table::fixed`).
@@ -382,6 +395,7 @@ fn fixed(cell: &OnceLock<Arc<dyn Any + Send + Sync>>, id: &str, game: &Game, rat
             rules: rules_to_json(rules),
             rules_text: rules.to_string(),
             rules_code: rules.to_code(),
+            expansions: expansions(rules),
         }
     };
     let kept = Arc::clone(cell.get_or_init(|| Arc::new(make())));

@@ -85,8 +85,10 @@ fn dirs(mask: u8) -> Vec<&'static str> {
 }
 
 /// Every tile's shape in its canonical orientation, for the browser to draw:
-/// the base game's and The River's (the page plays no expansion yet, see
-/// `check_rules`, so it never draws their tiles).
+/// the base game's, The River's and the expansions' (`expansion`: the
+/// option's name, or null), each segment with its marks (a road's `inn`, a
+/// city's `cathedral` and `goods`: the record's word, or null). The page
+/// draws an expansion's tiles only when a game or replay plays it.
 pub fn tiles_json() -> Value {
     let mut standard = [0u8; carcassonne::TILE_KINDS];
     standard[TileId::START.index()] += 1;
@@ -94,7 +96,6 @@ pub fn tiles_json() -> Value {
         standard[t.index()] += 1;
     }
     let tiles: Vec<Value> = TileId::all()
-        .filter(|t| t.expansion().is_none())
         .map(|t| {
             let def = t.def();
             let segments: Vec<Value> = def
@@ -104,11 +105,15 @@ pub fn tiles_json() -> Value {
                     let halves: Vec<&str> =
                         (0..8).filter(|h| s.halves & (1 << h) != 0).map(|h| HALF_NAMES[h]).collect();
                     let cities: Vec<u32> = (0..16).filter(|c| s.cities & (1 << c) != 0).collect();
-                    json!({ "kind": s.kind.word(), "edges": dirs(s.edges), "halves": halves, "cities": cities })
+                    json!({
+                        "kind": s.kind.word(), "edges": dirs(s.edges), "halves": halves, "cities": cities,
+                        "inn": s.inn, "cathedral": s.cathedral, "goods": s.goods.map(|g| g.word()),
+                    })
                 })
                 .collect();
             json!({
                 "id": t.name(),
+                "expansion": t.expansion().map(|e| e.option()),
                 "course": t.course_name(),
                 "edges": def.edges.map(EdgeKind::word),
                 "segments": segments,
@@ -116,6 +121,7 @@ pub fn tiles_json() -> Value {
                 "shield": def.shield,
                 "cloister": def.has_cloister(),
                 "garden": def.has_garden(),
+                "bridge": def.bridge,
             })
         })
         .collect();
@@ -269,6 +275,7 @@ fn replayed(record: &Record) -> Result<(Value, Game), ReplayError> {
         "rules": rules_to_json(game.rules()),
         "rules_text": game.rules().to_string(),
         "rules_code": game.rules().to_code(),
+        "expansions": state::expansions(game.rules()),
         "board": board,
         "steps": steps,
         "finished": game.is_over(),

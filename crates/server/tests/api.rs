@@ -20,10 +20,34 @@ async fn tiles_and_options_describe_the_engine() {
     let (status, tiles) = call(&app, "GET", "/api/tiles", None).await;
     assert_eq!(status, StatusCode::OK);
     let list = tiles["tiles"].as_array().unwrap();
-    // The base game's and The River's: the page plays no expansion yet.
-    let web = carcassonne::TileId::all().filter(|t| t.expansion().is_none()).count();
-    assert_eq!(list.len(), web);
-    assert!(web < carcassonne::TILE_KINDS && list.iter().all(|t| !t["id"].as_str().unwrap().starts_with("IC")));
+    // Every tile kind, each with its expansion (the option's name) and its marks.
+    assert_eq!(list.len(), carcassonne::TILE_KINDS);
+    let tile = |id: &str| list.iter().find(|t| t["id"] == id).unwrap();
+    let of = |e: Value| list.iter().filter(|t| t["expansion"] == e).count();
+    assert_eq!([of(Value::Null), of(json!("inns_cathedrals")), of(json!("traders_builders"))], [43, 17, 24]);
+    let marks = |id: &str| -> Vec<Value> {
+        tile(id)["segments"].as_array().unwrap().iter().map(|s| json!([s["inn"], s["cathedral"], s["goods"]])).collect()
+    };
+    assert_eq!(marks("IC11"), [json!([false, true, null])], "a cathedral in the city");
+    assert_eq!(marks("IC13")[1], json!([true, false, null]), "an inn by the road");
+    assert_eq!(marks("TB04")[0], json!([false, false, "wheat"]));
+    assert_eq!(marks("TB11")[0], json!([false, false, "cloth"]));
+    assert_eq!(marks("TB17")[0], json!([false, false, "wine"]));
+    assert_eq!(marks("D"), vec![json!([false, false, null]); 4], "a base tile has no marks");
+    assert_eq!((tile("TB02")["bridge"].clone(), tile("D")["bridge"].clone()), (json!(true), json!(false)));
+
+    // A replay names the expansions its rules play (a preset's included), for the page to draw their tiles.
+    for (off, want) in
+        [(None, json!(["inns_cathedrals", "traders_builders"])), (Some("traders"), json!(["inns_cathedrals"]))]
+    {
+        let mut rules = carcassonne::Rules::preset(carcassonne::Preset::BigBox);
+        rules.traders_builders = off.is_none();
+        let game = carcassonne::Game::new(carcassonne::Setup::standard(rules, 2, 1)).unwrap();
+        let record = Record::from_game(&game, &["Ada".to_string(), "Bob".to_string()]);
+        let (status, replay) = call(&app, "POST", "/api/replay", Some(&record.to_json())).await;
+        assert_eq!(status, StatusCode::OK, "{replay}");
+        assert_eq!(replay["expansions"], want, "{}", replay["rules"]);
+    }
     let d = list.iter().find(|t| t["id"] == "D").unwrap();
     assert_eq!(d["edges"], json!(["city", "road", "field", "road"]));
     assert_eq!(d["course"], "CRFR50", "the CMSC 22001 name beside the letter");
@@ -94,6 +118,7 @@ async fn a_whole_game_between_two_people_plays_through_the_api() {
     let steps = replay["steps"].as_array().unwrap();
     assert_eq!(steps.len(), k + 1);
     assert_eq!(steps.last().unwrap()["scores"], json!(scores));
+    assert_eq!(replay["expansions"], json!([]), "the page draws no expansion's tiles for it");
     let (status, stored) = call(&app, "GET", &format!("/api/games/{id}/replay"), None).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(stored["steps"], replay["steps"]);
@@ -720,6 +745,7 @@ async fn the_game_state_carries_its_rules_code() {
         create(&app, json!({ "seats": [ { "kind": "human" }, { "kind": "bot" } ], "rules": { "abbot": true } })).await;
     let code = s["rules_code"].as_str().unwrap();
     assert_eq!(carcassonne::Rules::from_code(code).unwrap(), carcassonne::Rules::parse("standard,abbot=true").unwrap());
+    assert_eq!(s["expansions"], json!([]), "and the expansions it plays: none (the page plays none yet)");
 }
 
 #[tokio::test]
