@@ -60,8 +60,16 @@ export class BoardView {
     host.querySelector('.zoom-out').onclick = () => this.zoomBy(0.8);
     host.querySelector('.zoom-fit').onclick = () => { this.follow = true; this.fit(true); };
     this.installGestures();
-    this.resizeObserver = new ResizeObserver(() => { if (this.follow) this.fit(); else this.apply(); });
+    this.resizeObserver = new ResizeObserver((entries) => {
+      for (const e of entries) {
+        if (e.target === this.svg && e.borderBoxSize && e.borderBoxSize[0]) {
+          this.seen = { w: e.borderBoxSize[0].inlineSize, h: e.borderBoxSize[0].blockSize };
+        }
+      }
+      if (this.follow) this.fit(); else this.apply();
+    });
     this.resizeObserver.observe(host);
+    this.resizeObserver.observe(this.svg);
   }
 
   destroy() {
@@ -102,7 +110,10 @@ export class BoardView {
    */
   fit(animate = false) {
     const b = this.bounds || { minX: 0, maxX: 0, minY: 0, maxY: 0 };
-    const { w, h } = this.size();
+    // The board's size as last laid out (the resize observer's), rather than a layout forced now, in the
+    // middle of drawing a state: if the size changes with that drawing, the observer fits again before
+    // the frame is painted.
+    const { w, h } = this.seen && this.seen.w && this.seen.h ? this.seen : this.size();
     // Leave room for the banner above and the zoom buttons at the side.
     const m = this.tight ? { ...this.margins, left: 8, right: 8, bottom: 8 } : this.margins;
     const aw = Math.max(100, w - m.left - m.right), ah = Math.max(100, h - m.top - m.bottom);

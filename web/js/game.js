@@ -67,23 +67,23 @@ export class GameScreen {
     };
     document.addEventListener('visibilitychange', this.visible);
     this.connection = new ConnectionStatus(root.querySelector('.offline-note'), root, () => this.socket);
-    this.socket = new GameSocket(id, this.tokens, {
-      onState: (s) => this.onState(s),
-      onError: (e) => this.onError(e),
-      onStatus: (s) => {
-        this.connection.set(s);
-        if (s === 'online' && this.chat) this.chat.refresh(); // messages missed while away
-      },
-      onRefused: () => this.checkRefusal(),
-    });
-    // The chat (its request, its panel) in a task of its own: the screen and its socket first.
+    // The socket and the chat (its request, its panel) in a task of their own: the screen is drawn first.
+    this.socket = null;
     this.chat = null;
-    nextTask().then(() => this.ensureChat());
-  }
-
-  /** The chat panel, made once (at the latest with the first state: it decides then whether it shows). */
-  ensureChat() {
-    if (!this.chat && !this.destroyed) this.chat = new ChatPanel(this.$('.chat-panel'), this.id, this.tokens, this.socket, () => this.state);
+    nextTask().then(() => {
+      if (this.destroyed) return;
+      this.socket = new GameSocket(id, this.tokens, {
+        onState: (s) => this.onState(s),
+        onError: (e) => this.onError(e),
+        onStatus: (s) => {
+          this.connection.set(s);
+          if (s === 'online' && this.chat) this.chat.refresh(); // messages missed while away
+        },
+        onRefused: () => this.checkRefusal(),
+      });
+      // Made before any state comes: the first state decides whether the chat shows (onState).
+      this.chat = new ChatPanel(this.$('.chat-panel'), id, this.tokens, this.socket, () => this.state);
+    });
   }
 
   destroy() {
@@ -96,7 +96,7 @@ export class GameScreen {
     document.removeEventListener('visibilitychange', this.visible);
     if (this.chat) this.chat.destroy();
     cancelAnimationFrame(this.framing);
-    this.socket.close();
+    if (this.socket) this.socket.close();
     this.clocks.destroy();
     this.takebacks.destroy();
     this.connection.destroy();
@@ -326,7 +326,6 @@ export class GameScreen {
     const [was, now] = [prev && order(prev), order(s)];
     if (prev && (now[0] < was[0] || (now[0] === was[0] && now[1] < was[1]))) return;
     this.state = s;
-    if (!prev) this.ensureChat();
     // The pictures of an expansion's tiles, drawn the first time a game plays it.
     this.tiles.need(s.expansions);
     // The chat again: at first (with the seats known), and at the end (players then read the spectators too).
