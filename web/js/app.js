@@ -5,7 +5,7 @@
 
 import { AccountScreen, showAccount } from './account.js';
 import { addTokens, api } from './api.js';
-import { esc, toast } from './dom.js';
+import { esc, nextTask, toast } from './dom.js';
 import { registerServiceWorker } from './connection.js';
 import { GameScreen } from './game.js';
 import { HomeScreen } from './home.js';
@@ -37,10 +37,12 @@ async function boot() {
   }
   window.addEventListener('hashchange', route);
   route();
-  // The top bar's account and "your turn" list in the next task: the screen's own comes first.
+  // The top bar's account and "your turn" list in tasks of their own: the screen's own comes first.
   await new Promise((r) => setTimeout(r));
   showAccount();
+  await nextTask();
   installYourTurn();
+  await nextTask();
   // The tiles' pictures come just after the first screen (its <use>s fill in),
   // a slice at a time, so that the page shows and answers at once.
   await tiles.defsInSlices(document.getElementById('tile-defs'));
