@@ -745,13 +745,17 @@ impl Playout {
         } else {
             self.mover.choose(game, rng)
         }?;
-        if matches!(mv.action, Action::Follower(_) | Action::Abbot(_))
+        if matches!(mv.action, Action::Follower(_) | Action::BigFollower(_) | Action::Abbot(_))
             && self.follower < 1.0
             && rng_unit(rng) >= self.follower
         {
             mv.action = Action::Pass;
         }
-        if self.farmer < 1.0 && matches!(mv.action, Action::Follower(s) if s.is_field()) && rng_unit(rng) >= self.farmer
+        // The big follower is a follower here too: a farmer of either kind is
+        // mostly turned into a pass.
+        if self.farmer < 1.0
+            && matches!(mv.action, Action::Follower(s) | Action::BigFollower(s) if s.is_field())
+            && rng_unit(rng) >= self.farmer
         {
             mv.action = Action::Pass;
         }
@@ -759,7 +763,7 @@ impl Playout {
             self.spots.clear();
             game.instant_spots(mv.tile, Placement { pos: mv.pos, rot: mv.rot }, &mut self.spots);
             if !self.spots.is_empty()
-                && !matches!(mv.action, Action::Follower(s) if self.spots.contains(&s))
+                && !matches!(mv.action, Action::Follower(s) | Action::BigFollower(s) if self.spots.contains(&s))
                 && rng_unit(rng) < self.instant
             {
                 mv.action = Action::Follower(self.spots[uniform_below(rng, self.spots.len() as u32) as usize]);

@@ -226,3 +226,48 @@ fn every_bot_plays_legal_big_box_games() {
     }
     assert!(seen.contains("big follower") && seen.contains("builder"), "{seen:?}");
 }
+
+/// The teaching tools on a Big Box game: the review's best move, every
+/// hint and every puzzle's answers are legal moves of their positions, and
+/// positions where a big follower, builder or pig could go are reviewed too.
+#[test]
+fn review_hints_and_puzzles_work_on_big_box_games() {
+    use carcassonne::record::{Record, RecordMove};
+    use carcassonne::{Action, Preset};
+    use carcassonne_ai::hint::hint;
+    use carcassonne_ai::puzzle::{find_puzzles, PuzzleOptions};
+    use carcassonne_ai::review::{positions, review, ReviewOptions};
+    let rules = Rules::preset(Preset::BigBox);
+    let mut bots: Vec<Box<dyn Bot>> = vec![BotSpec::Greedy.build(1), BotSpec::Greedy.build(2)];
+    let game = play(rules, 2, 11, &mut bots);
+    // The first 40 moves (a debug build reviews a whole Big Box game slowly).
+    let mut record = Record::from_game(&game, &["Ada".into(), "Bob".into()]);
+    record.moves.truncate(30);
+    let positions = positions(&record).unwrap();
+    let legal_in = |turn: usize, m: &RecordMove| {
+        let mv = m.to_move().unwrap();
+        positions[turn].0.check(&mv).is_ok()
+    };
+    let budget = Budget::Iterations(12);
+    let options = ReviewOptions { budget, seed: 3, threads: 1 };
+    let reviewed = review(&record, &options, |_, _| {}).unwrap();
+    assert_eq!(reviewed.moves.len(), record.moves.len());
+    let mut figures = 0;
+    for (i, m) in reviewed.moves.iter().enumerate() {
+        assert!(legal_in(i, &m.best) && legal_in(i, &m.search), "turn {}", m.turn);
+        let expansion = |a: Action| matches!(a, Action::BigFollower(_) | Action::Builder(_) | Action::Pig(_));
+        figures += positions[i].0.legal_moves().into_iter().any(|mv| expansion(mv.action)) as usize;
+    }
+    assert!(figures > 3, "only {figures} positions offered the expansions' figures");
+    for (i, (position, _)) in positions.iter().enumerate().step_by(10) {
+        let h = hint(position, budget, i as u64).expect("a hint while the game is on");
+        assert_eq!(position.check(&h.best), Ok(()), "hint at move {}", i + 1);
+    }
+    let options = PuzzleOptions { screen: 1, keep: 2, samples: 4, min_gap: 0.0, max_per_game: 3, seed: 1, threads: 1 };
+    let puzzles = find_puzzles(&record, "big-box", &options, |_, _| {}).unwrap();
+    assert!(!puzzles.is_empty());
+    for p in &puzzles {
+        let at = usize::from(p.turn) - 1;
+        assert!(p.answers.iter().chain([&p.best, &p.second]).all(|m| legal_in(at, m)), "puzzle {}", p.id);
+    }
+}
