@@ -173,6 +173,16 @@ test('the Big Box rules page shows each part with its worked example, in English
     assert.match(await page.textContent('.bb-switches [data-part="cathedrals"]'), /off in these rules/);
     assert.equal(await page.locator('.bb-switches li').count(), 3);
 
+    // Without farmers no pig is placed: no pig example; another farm rule: the example says whose rule it follows.
+    await page.goto(`${BASE}/#/rules/standard,traders_builders=true,farms=off`);
+    await page.waitForSelector('.rules-section.big-box[data-ready="1"]');
+    assert.deepEqual(await page.$$eval('.rules-example', (els) => els.map((e) => e.dataset.example)), ['goods', 'builder']);
+    await page.goto(`${BASE}/#/rules/standard,traders_builders=true,farms=per-city`);
+    await page.waitForSelector('.rules-section.big-box[data-ready="1"] [data-example="pig"] .farm-note');
+    await page.goto(`${BASE}/#/rules/big-box`);
+    await page.waitForSelector('.rules-section.big-box[data-ready="1"]');
+    assert.equal(await page.locator('.farm-note').count(), 0, 'the standard farm rule needs no note');
+
     // Without an expansion: no such part, and neither its module nor the expansions' pictures load.
     const plain = await (await browser.newContext(PHONE)).newPage();
     await plain.goto(`${BASE}/#/rules/standard`);

@@ -1600,6 +1600,7 @@ rules-ex-builder-title = Der Doppelzug des Baumeisters
 rules-ex-builder = Anns Wegelagerer und ihr Baumeister stehen auf der Straße. Ann verlängert diese Straße, also legt sie sofort ein zweites Plättchen (umrandet): Es schließt die Straße aus 6 Plättchen, 6 Punkte, und Wegelagerer und Baumeister kommen zurück. Ein zweites Plättchen bringt nie ein drittes. Endstand: Ann 6, Ben 0.
 rules-ex-pig-title = Das Schwein auf einer Wiese
 rules-ex-pig = Anns Bauer, ihr Schwein und Bens Bauer teilen sich eine Wiese an einer fertigen Stadt. Ein Schwein ist kein Bauer: je 1 Bauer, beide haben die Mehrheit. Ben bekommt 3 Punkte für die Stadt; Ann, deren eigenes Schwein auf der Wiese steht, bekommt 4. Endstand: Ann 4, Ben 3.
+rules-ex-farm-rule = Dieses Beispiel wertet die Wiese wie die Standardregeln (jede Wiese zahlt ihrer Mehrheit); diese Regeln werten Wiesen auf ihre eigene Art (siehe Wiesen oben), und das Schwein bringt seinem Besitzer 1 Punkt mehr für jede Stadt, die ihm zahlt.
 learn-step-of = Schritt { $n } von { $total }
 learn-next-step = Nächster Schritt
 learn-goods-taken = Warenmarker der fertigen Stadt

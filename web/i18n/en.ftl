@@ -1564,6 +1564,7 @@ rules-ex-builder-title = The builder’s double turn
 rules-ex-builder = Ann’s thief and her builder stand on the road. Ann extends that road, so she plays a second tile straight away (outlined): it closes the road of 6 tiles, 6 points, and the thief and builder come home. A second tile never brings a third. Final score: Ann 6, Ben 0.
 rules-ex-pig-title = The pig in a farm
 rules-ex-pig = Ann’s farmer, her pig and Ben’s farmer share a farm that borders one finished city. A pig is no farmer: 1 farmer each, both have the majority. Ben scores 3 points for the city; Ann, whose own pig is in the farm, scores 4. Final score: Ann 4, Ben 3.
+rules-ex-farm-rule = This example scores its farm as the standard rules do (each farm pays its majority); these rules score farms their own way (see Farms above), and the pig adds 1 point to each city it pays its owner.
 learn-step-of = Step { $n } of { $total }
 learn-next-step = Next step
 learn-goods-taken = goods tokens of the finished city

@@ -1624,6 +1624,7 @@ rules-ex-builder-title = Le double tour du bâtisseur
 rules-ex-builder = Le voleur d’Ann et son bâtisseur sont sur la route. Ann prolonge cette route, elle joue donc aussitôt une deuxième tuile (entourée) : elle achève la route de 6 tuiles, 6 points, et voleur et bâtisseur reviennent. Une deuxième tuile n’en donne jamais une troisième. Score final : Ann 6, Ben 0.
 rules-ex-pig-title = Le cochon dans un pré
 rules-ex-pig = Le paysan d’Ann, son cochon et le paysan de Ben partagent un pré qui borde une ville achevée. Un cochon n’est pas un paysan : 1 paysan chacun, tous deux ont la majorité. Ben marque 3 points pour la ville ; Ann, dont le propre cochon est dans le pré, en marque 4. Score final : Ann 4, Ben 3.
+rules-ex-farm-rule = Cet exemple compte son pré comme les règles standard (chaque pré paie sa majorité) ; ces règles comptent les prés à leur façon (voir Prés plus haut), et le cochon ajoute 1 point à chaque ville qui paie son propriétaire.
 learn-step-of = Étape { $n } sur { $total }
 learn-next-step = Étape suivante
 learn-goods-taken = jetons de marchandises de la ville achevée

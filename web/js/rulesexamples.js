@@ -61,7 +61,12 @@ export async function renderBigBox(host, page, tiles) {
   const r = await fetch('rules/examples.json');
   if (!r.ok) throw new Error(t('rules-examples-failed', { status: r.status }));
   const data = await r.json();
-  const shown = data.examples.filter((e) => parts.includes(e.option) && value(e.option) === true);
+  // The pig needs farmers: without them (farms "off") no pig is ever placed.
+  const shown = data.examples.filter((e) => parts.includes(e.option) && value(e.option) === true
+    && !(e.option === 'pig' && value('farms') === 'off'));
+  // The examples score farms as the standard rules do (each farm pays its majority).
+  const farmNote = (e) => (e.option === 'pig' && value('farms') !== 'per-farm'
+    ? `<p class="muted farm-note">${esc(t('rules-ex-farm-rule'))}</p>` : '');
   host.innerHTML = `
     <h2>${esc(t('rules-bb-title'))}</h2>
     <p>${esc(t('rules-bb-intro'))}</p>
@@ -71,7 +76,7 @@ export async function renderBigBox(host, page, tiles) {
     ${shown.map((e) => `<figure class="rules-example" data-example="${esc(e.key)}">
       <h3>${esc(t(`rules-ex-${e.key}-title`))}</h3>
       <div class="example-board-box"><p class="muted">${esc(t('rules-loading'))}</p></div>
-      <figcaption>${esc(t(`rules-ex-${e.key}`))}</figcaption>
+      <figcaption>${esc(t(`rules-ex-${e.key}`))}</figcaption>${farmNote(e)}
     </figure>`).join('')}`;
   // The expansions' tile pictures, drawn now that they are needed.
   const expansions = Object.keys(PARTS).filter((k) => value(k) === true);
