@@ -228,3 +228,58 @@ for (const l of ['de', 'fr']) {
     }
   });
 }
+
+// The expansions' lessons (several steps each) in German and French: the
+// step's words, the next step's button, the builder and the big follower
+// offered in the move panel in the language, and what a step scored.
+const BIG_BOX_WORDS = {
+  de: { step: 'Schritt 2 von 4', next: 'Nächster Schritt', builder: 'Baumeister', big: 'großer Gefolgsmann', goods: 'Warenmarker' },
+  fr: { step: 'Étape 2 sur 4', next: 'Étape suivante', builder: 'bâtisseur', big: 'grand partisan', goods: 'jetons de marchandises' },
+};
+for (const l of ['de', 'fr']) {
+  test(`the expansions' lessons in ${l === 'de' ? 'German' : 'French'}`, async () => {
+    lang = l;
+    const w = BIG_BOX_WORDS[l];
+    const data = await staticJson('learn/lessons.json');
+    const { context, close } = await launch({ viewport: { width: 1280, height: 860 }, locale: l === 'de' ? 'de-DE' : 'fr-FR' });
+    try {
+      const page = await context.newPage();
+      const errors = watchErrors(page);
+      // Traders & Builders: the goods taken, then the builder offered and placed.
+      const tb = data.lessons.find((x) => x.key === 'traders-builders');
+      await page.goto(`${BASE}/#/learn/traders-builders`);
+      await keyMove(page, tb.solution);
+      const ok = page.locator('.practice-result .verdict.ok');
+      await ok.waitFor();
+      const done = await text(page, '.practice-result');
+      assert.ok(done.includes(w.goods), `${l}: the goods taken in words: ${done}`);
+      noEnglish(done, `${l}: a step done`, ['Bea']);
+      assert.equal(await text(page, '.next-step'), w.next);
+      await page.click('.next-step');
+      await page.waitForFunction((s) => document.querySelector('.learn-step')?.textContent.includes(s), w.step);
+      const head = await text(page, '.practice-head');
+      noEnglish(head, `${l}: a step's head`, ['Bea']);
+      noEnglishSentences(head, `${l}: a step's head`);
+      await page.click('.show-me');
+      const panel = await text(page, '.practice-move');
+      assert.ok(panel.includes(w.builder), `${l}: the builder offered: ${panel}`);
+      assert.ok((await text(page, '.practice-result')).includes(w.builder), `${l}: the solution's builder in words`);
+      noEnglish(panel, `${l}: the move panel with a builder`);
+      await shot(page, `i18n-learn-${l}-builder`);
+      // Inns & Cathedrals: the big follower offered.
+      const ic = data.lessons.find((x) => x.key === 'inns-cathedrals');
+      await page.goto(`${BASE}/#/learn/inns-cathedrals`);
+      await keyMove(page, ic.solution);
+      await page.locator('.practice-result .verdict.ok').waitFor();
+      await page.click('.next-step');
+      await page.waitForSelector('.practice-move .big-tile');
+      await page.click('.show-me');
+      const big = await text(page, '.practice-move');
+      assert.ok(big.includes(w.big), `${l}: the big follower offered: ${big}`);
+      noEnglish(await text(page, '.practice-result'), `${l}: the move in words`, ['Bea']);
+      assert.deepEqual(errors.filter((e) => !/status of 400/.test(e)), []);
+    } finally {
+      await close();
+    }
+  });
+}

@@ -32,31 +32,43 @@ test('a newcomer does every lesson by keyboard on a phone-sized screen; wrong mo
     await shot(page, 'learn-list-phone');
     for (const [i, lesson] of data.lessons.entries()) {
       await page.goto(`${BASE}/#/learn/${lesson.key}`);
-      await page.waitForSelector('.practice-move .big-tile');
-      const goal = await page.textContent('.practice-head .goal');
-      assert.ok(goal.includes(await message(page, `lesson-${lesson.key}-goal`)), `${lesson.key}: the goal is shown`);
-      if (i === 0) await checkA11y(page, 'a lesson');
-      // Its wrong moves first: each explained, none accepted.
-      for (const wrong of lesson.wrong) {
-        await keyMove(page, wrong.move);
-        const verdict = page.locator('.practice-result .verdict.bad');
-        await verdict.waitFor();
-        const code = await verdict.getAttribute('data-code');
-        assert.equal(code, wrong.code || 'goal', `${lesson.key}: ${JSON.stringify(wrong.move)} is explained as ${wrong.code || 'a missed goal'}`);
-        const text = await verdict.textContent();
-        if (wrong.code) assert.ok(!text.includes('{$') && !/move \d+:/.test(text), `${lesson.key}: said in words: ${text}`);
-        else assert.ok(/does not do what|lesson wants/.test(text), `${lesson.key}: the goal is named: ${text}`);
-        if (i === 1) await shot(page, 'learn-wrong-phone');
-        // Take it back (a refused move leaves the tile where it was; a legal one is undone).
-        await page.keyboard.press('Escape');
-        await page.keyboard.press('Escape');
-        await page.keyboard.press('Escape');
+      // A lesson of several steps (an expansion's) is played step by step.
+      const steps = [lesson, ...(lesson.steps || [])];
+      for (const [n, step] of steps.entries()) {
+        const prefix = n ? `lesson-${lesson.key}-${n + 1}` : `lesson-${lesson.key}`;
+        if (n) {
+          await page.click('.next-step');
+          await page.waitForFunction((p) => document.querySelector('.learn-step')?.textContent.includes(String(p)), n + 1);
+        }
+        await page.waitForSelector('.practice-move .big-tile');
+        const goal = await page.textContent('.practice-head .goal');
+        assert.ok(goal.includes(await message(page, `${prefix}-goal`)), `${prefix}: the goal is shown`);
+        if (i === 0 || (n === 1 && lesson.key === 'traders-builders')) await checkA11y(page, 'a lesson');
+        // Its wrong moves first: each explained, none accepted.
+        for (const wrong of step.wrong) {
+          await keyMove(page, wrong.move);
+          const verdict = page.locator('.practice-result .verdict.bad');
+          await verdict.waitFor();
+          const code = await verdict.getAttribute('data-code');
+          assert.equal(code, wrong.code || 'goal', `${lesson.key}: ${JSON.stringify(wrong.move)} is explained as ${wrong.code || 'a missed goal'}`);
+          const text = await verdict.textContent();
+          if (wrong.code) assert.ok(!text.includes('{$') && !/move \d+:/.test(text), `${lesson.key}: said in words: ${text}`);
+          else assert.ok(/does not do what|lesson wants/.test(text), `${lesson.key}: the goal is named: ${text}`);
+          if (i === 1) await shot(page, 'learn-wrong-phone');
+          // Take it back (a refused move leaves the tile where it was; a legal one is undone).
+          await page.keyboard.press('Escape');
+          await page.keyboard.press('Escape');
+          await page.keyboard.press('Escape');
+        }
+        await keyMove(page, step.solution);
+        const ok = page.locator('.practice-result .verdict.ok');
+        await ok.waitFor();
+        assert.ok((await ok.textContent()).includes(await message(page, `${prefix}-done`)), `${prefix}: done`);
+        if (i === 1 || i === 5 || n) await shot(page, `learn-${lesson.key}-${n + 1}-done-phone`);
+        // Not done until its last step.
+        const done = await page.evaluate(() => JSON.parse(localStorage.getItem('carcassonne.learn.done') || '[]'));
+        assert.equal(done.includes(lesson.key), n === steps.length - 1, `${prefix}: the lesson is done after its last step only`);
       }
-      await keyMove(page, lesson.solution);
-      const ok = page.locator('.practice-result .verdict.ok');
-      await ok.waitFor();
-      assert.ok((await ok.textContent()).includes(await message(page, `lesson-${lesson.key}-done`)), `${lesson.key}: done`);
-      if (i === 1 || i === 5) await shot(page, `learn-${lesson.key}-done-phone`);
     }
     // Progress is kept: after a reload every lesson is marked done.
     await page.goto(`${BASE}/#/learn`);

@@ -18,7 +18,11 @@ const chosen = (page) => page.evaluate(() => {
 });
 
 /** The key of a move's follower choice, as the page names it. */
-const actionKey = (mv) => (mv.recall ? 'recall' : mv.abbot ? `abbot:${mv.abbot}` : mv.meeple ? `meeple:${mv.meeple}` : '');
+const actionKey = (mv) => {
+  if (mv.recall) return 'recall';
+  const kind = ['abbot', 'meeple', 'big', 'builder', 'pig'].find((k) => mv[k]);
+  return kind ? `${kind}:${mv[kind]}` : '';
+};
 
 const ARROWS = ['ArrowRight', 'ArrowDown', 'ArrowLeft', 'ArrowUp'];
 

@@ -125,3 +125,73 @@ test('codes that do not read get a plain message and a way back', async () => {
     await browser.close();
   }
 });
+
+/** A message's words in the page's language (web/i18n/*.ftl). */
+const message = (page, id) => page.evaluate(async (key) => (await import('/js/i18n.js')).t(key), id);
+
+test('the Big Box rules page shows each part with its worked example, in English, German and French', async () => {
+  const examples = (await (await fetch(`${BASE}/rules/examples.json`)).json()).examples;
+  const browser = await launchBrowser();
+  try {
+    for (const [locale, on] of [['en-GB', 'on'], ['de-DE', 'an'], ['fr-FR', 'activé']]) {
+      const page = await (await browser.newContext({ ...PHONE, locale })).newPage();
+      const errors = watchErrors(page);
+      // The rules in words open the page as their code does.
+      await page.goto(`${BASE}/#/rules/big-box`);
+      await page.waitForSelector('.rules-section.big-box[data-ready="1"]');
+      const keys = await page.$$eval('.rules-example', (els) => els.map((e) => e.dataset.example));
+      assert.deepEqual(keys, examples.map((e) => e.key), `${locale}: every part has its example`);
+      for (const e of examples) {
+        const fig = page.locator(`[data-example="${e.key}"]`);
+        // The board: the record's tiles as the engine laid them, its figures, the tiles' pictures drawn.
+        const drawn = await fig.evaluate((el) => ({
+          tiles: el.querySelectorAll('svg.example-board use').length,
+          figures: el.querySelectorAll('svg.example-board .follower').length,
+          pictures: [...el.querySelectorAll('svg.example-board use')].every((u) => document.querySelector(u.getAttribute('href'))),
+        }));
+        assert.equal(drawn.tiles, e.record.moves.length + 1, `${locale} ${e.key}: its tiles`);
+        assert.ok(drawn.figures > 0 && drawn.pictures, `${locale} ${e.key}: its figures and pictures`);
+        // The points worked out, in the page's language.
+        assert.equal((await fig.locator('figcaption').textContent()).trim(), await message(page, `rules-ex-${e.key}`));
+        assert.equal((await fig.locator('h3').textContent()).trim(), await message(page, `rules-ex-${e.key}-title`));
+      }
+      const switches = await page.$$eval('.bb-switches li', (els) => els.map((e) => e.textContent));
+      assert.equal(switches.length, 6, `${locale}: the six parts`);
+      assert.ok(switches.every((s) => s.includes(`: ${on}`)), `${locale}: every part on: ${switches}`);
+      assert.ok(!(await overflowsSideways(page)), `${locale}: fits a phone`);
+      if (locale === 'en-GB') await checkA11y(page, 'the Big Box rules page');
+      await page.locator('[data-example="big-follower"]').scrollIntoViewIfNeeded();
+      await shot(page, `rules-big-box-${locale}`);
+      assert.deepEqual(errors, []);
+    }
+
+    // A part switched off: said so, and no example of it; the other expansion's parts are not shown.
+    const page = await (await browser.newContext(PHONE)).newPage();
+    await page.goto(`${BASE}/#/rules/standard,inns_cathedrals=true,cathedrals=false`);
+    await page.waitForSelector('.rules-section.big-box[data-ready="1"]');
+    assert.deepEqual(await page.$$eval('.rules-example', (els) => els.map((e) => e.dataset.example)), ['inn', 'big-follower']);
+    assert.match(await page.textContent('.bb-switches [data-part="cathedrals"]'), /off in these rules/);
+    assert.equal(await page.locator('.bb-switches li').count(), 3);
+
+    // Without farmers no pig is placed: no pig example; another farm rule: the example says whose rule it follows.
+    await page.goto(`${BASE}/#/rules/standard,traders_builders=true,farms=off`);
+    await page.waitForSelector('.rules-section.big-box[data-ready="1"]');
+    assert.deepEqual(await page.$$eval('.rules-example', (els) => els.map((e) => e.dataset.example)), ['goods', 'builder']);
+    await page.goto(`${BASE}/#/rules/standard,traders_builders=true,farms=per-city`);
+    await page.waitForSelector('.rules-section.big-box[data-ready="1"] [data-example="pig"] .farm-note');
+    await page.goto(`${BASE}/#/rules/big-box`);
+    await page.waitForSelector('.rules-section.big-box[data-ready="1"]');
+    assert.equal(await page.locator('.farm-note').count(), 0, 'the standard farm rule needs no note');
+
+    // Without an expansion: no such part, and neither its module nor the expansions' pictures load.
+    const plain = await (await browser.newContext(PHONE)).newPage();
+    await plain.goto(`${BASE}/#/rules/standard`);
+    await plain.waitForSelector('.rules-head h1');
+    await plain.waitForSelector('#tile-defs #tile-D', { state: 'attached' });
+    assert.equal(await plain.locator('.rules-section.big-box').count(), 0);
+    assert.equal(await plain.evaluate(() => performance.getEntriesByType('resource').some((r) => r.name.includes('rulesexamples'))), false);
+    assert.equal(await plain.locator('#tile-IC02').count(), 0, 'the expansions\' tiles are not drawn');
+  } finally {
+    await browser.close();
+  }
+});

@@ -1135,6 +1135,8 @@ learn-goal-miss-deploy = Die Regeln erlauben diesen Zug, aber die Lektion will d
         [thief] Wegelagerer
         [monk] Mönch
         [farmer] Bauern
+        [builder] Baumeister
+        [pig] Schwein
        *[other] Gefolgsmann
     } auf dem Spielfeld sehen.
 
@@ -1574,3 +1576,55 @@ error-nothing_to_take_back = Du hast noch keinen Zug gespielt, den du zurückneh
 error-takeback_pending = Um eine Zurücknahme wurde schon gebeten: Warte auf die Antwort.
 error-takeback_declined = Die Zurücknahme dieses Zuges wurde abgelehnt: Du kannst nicht erneut darum bitten.
 error-no_takeback_asked = Keine Zurücknahme wartet auf deine Antwort.
+
+# Big Box: rules page and lessons
+
+role-big = großer Gefolgsmann
+rules-examples-failed = Die Beispiele konnten nicht geladen werden (Status { $status }).
+rules-bb-title = Die Big Box, Teil für Teil
+rules-bb-intro = Diese Regeln spielen Erweiterungen der Big Box. Jeder Teil unten hat ein kleines Beispiel mit Spielfeld, das zuletzt gelegte Plättchen umrandet, und seine Punkte ausgerechnet.
+rules-bb-switches = Teile an und aus
+rules-bb-on = an
+rules-bb-off = in diesen Regeln aus
+rules-ex-inn-title = Ein Gasthaus an einer Straße
+rules-ex-inn = Anns Wegelagerer steht auf einer Straße aus 4 Plättchen mit einem Gasthaus daran. Ann schließt sie ab: Eine fertige Straße mit Gasthaus bringt 2 Punkte je Plättchen, 4 × 2 = 8 Punkte (ohne Gasthaus: 4). Wäre sie am Ende noch offen, brächte sie nichts. Endstand: Ann 8, Ben 0.
+rules-ex-cathedral-title = Eine Kathedrale in einer Stadt
+rules-ex-cathedral = Anns Ritter hält eine Stadt aus 5 Plättchen mit einer Kathedrale und ohne Wappen. Fertig bringt sie 3 Punkte je Plättchen und je Wappen: 5 × 3 = 15 Punkte. Endstand: Ann 15, Ben 0.
+rules-ex-cathedral-open-title = Eine unfertige Stadt mit Kathedrale am Ende
+rules-ex-cathedral-open = Dieselbe Stadt, noch offen, als das Spiel endet: Eine unfertige Stadt mit Kathedrale bringt nichts, Anns Ritter bekommt 0 Punkte (ohne Kathedrale hätten die 4 Plättchen 4 gebracht). Endstand: Ann 0, Ben 0.
+rules-ex-big-follower-title = Der große Gefolgsmann
+rules-ex-big-follower = Anns großer Gefolgsmann (größer gezeichnet) und Bens Ritter stehen in zwei Teilen einer Stadt; Anns letztes Plättchen verbindet und schließt sie: 4 Plättchen und 2 Wappen. Der große Gefolgsmann zählt wie zwei Ritter, also hat Ann die Mehrheit, 2 zu 1, und bekommt allein 2 × (4 + 2) = 12 Punkte. Mehr Punkte als ein Ritter bringt er nicht. Endstand: Ann 12, Ben 0.
+rules-ex-goods-title = Waren und die Mehrheit jeder Sorte am Ende
+rules-ex-goods = Ben schließt Anns Stadt aus 3 Plättchen mit einem Weinsymbol: Anns Ritter bekommt 3 × 2 = 6 Punkte, und Ben, der das letzte Plättchen gelegt hat, nimmt das Weinplättchen. Am Ende bekommt, wer von einer Sorte die meisten Marker hat, 10 Punkte dafür: Ben hat 1 Wein, Ann keinen, also bekommt Ben 10. Endstand: Ann 6, Ben 10.
+rules-ex-builder-title = Der Doppelzug des Baumeisters
+rules-ex-builder = Anns Wegelagerer und ihr Baumeister stehen auf der Straße. Ann verlängert diese Straße, also legt sie sofort ein zweites Plättchen (umrandet): Es schließt die Straße aus 6 Plättchen, 6 Punkte, und Wegelagerer und Baumeister kommen zurück. Ein zweites Plättchen bringt nie ein drittes. Endstand: Ann 6, Ben 0.
+rules-ex-pig-title = Das Schwein auf einer Wiese
+rules-ex-pig = Anns Bauer, ihr Schwein und Bens Bauer teilen sich eine Wiese an einer fertigen Stadt. Ein Schwein ist kein Bauer: je 1 Bauer, beide haben die Mehrheit. Ben bekommt 3 Punkte für die Stadt; Ann, deren eigenes Schwein auf der Wiese steht, bekommt 4. Endstand: Ann 4, Ben 3.
+rules-ex-farm-rule = Dieses Beispiel wertet die Wiese wie die Standardregeln (jede Wiese zahlt ihrer Mehrheit); diese Regeln werten Wiesen auf ihre eigene Art (siehe Wiesen oben), und das Schwein bringt seinem Besitzer 1 Punkt mehr für jede Stadt, die ihm zahlt.
+learn-step-of = Schritt { $n } von { $total }
+learn-next-step = Nächster Schritt
+learn-goods-taken = Warenmarker der fertigen Stadt
+learn-what-goods = die meisten Waren einer Sorte
+lesson-inns-cathedrals-title = Wirtshäuser & Kathedralen: Gasthäuser und der große Gefolgsmann
+lesson-inns-cathedrals-intro = Wirtshäuser & Kathedralen bringt Gasthäuser, Kathedralen und für jeden einen großen Gefolgsmann. Dein Wegelagerer steht auf der Straße, die vom Kloster westlich des Starts bis zu Beas Plättchen mit Gasthaus führt.
+lesson-inns-cathedrals-goal = Schließ die Straße mit dem Klosterplättchen östlich des Gasthauses ab: 4 Plättchen mit Gasthaus bringen je 2, also 8 Punkte.
+lesson-inns-cathedrals-done = 8 Punkte statt 4: Das Gasthaus hat deine Straße verdoppelt. Wäre sie am Ende noch offen, brächte sie nichts.
+lesson-inns-cathedrals-2-intro = Bea hat ihren Ritter in die Stadt über dem Start gesetzt. Dein großer Gefolgsmann zählt bei jeder Mehrheit wie zwei.
+lesson-inns-cathedrals-2-goal = Leg das Stadtplättchen über dein Kloster am Ostende der Straße, die Stadt nach Westen, und setz deinen großen Gefolgsmann hinein.
+lesson-inns-cathedrals-2-done = Dein großer Gefolgsmann steht in einer eigenen Stadt, neben Beas.
+lesson-inns-cathedrals-3-intro = Ein Plättchen kann die beiden Städte verbinden. Dann stehen dein großer Gefolgsmann und Beas Ritter in derselben Stadt.
+lesson-inns-cathedrals-3-goal = Verbinde und schließ die beiden Städte mit dem Stadtplättchen dazwischen: Dein großer Gefolgsmann schlägt Beas Ritter 2 zu 1, also bekommst du allein 4 Plättchen und ein Wappen, 10 Punkte.
+lesson-inns-cathedrals-3-done = 10 Punkte für dich, keine für Bea: Der große Gefolgsmann hat die Mehrheit gewonnen.
+lesson-traders-builders-title = Händler & Baumeister: Waren und der Baumeister
+lesson-traders-builders-intro = Händler & Baumeister bringt Waren und für jeden einen Baumeister und ein Schwein. Wer eine Stadt fertigstellt, nimmt für jedes Symbol darin einen Warenmarker, egal wem die Stadt gehört. Beas Ritter hält die Weinstadt über dem Start.
+lesson-traders-builders-goal = Stell Beas Weinstadt mit dem Stadtplättchen östlich davon fertig: Bea bekommt 6 Punkte, und du nimmst den Weinmarker.
+lesson-traders-builders-done = Bea hat 6 Punkte, aber der Wein gehört dir. Am Ende bringen die meisten Marker jeder Sorte 10 Punkte.
+lesson-traders-builders-2-intro = Dein Wegelagerer steht auf der Straße östlich vom Start. Ein Baumeister darf auf eine Straße oder Stadt, in der einer deiner Gefolgsleute steht.
+lesson-traders-builders-2-goal = Verlängere deine Straße um ein Plättchen nach Osten und setz deinen Baumeister darauf.
+lesson-traders-builders-2-done = Dein Baumeister steht auf der Straße deines Wegelagerers.
+lesson-traders-builders-3-intro = Immer wenn du die Straße oder Stadt deines Baumeisters verlängerst, legst du sofort ein zweites Plättchen.
+lesson-traders-builders-3-goal = Verlängere die Straße noch einmal nach Osten, dann bist du gleich noch einmal dran.
+lesson-traders-builders-3-done = Ein Doppelzug: Du legst jetzt ein zweites Plättchen.
+lesson-traders-builders-4-intro = Das ist das Extraplättchen deines Baumeisters. Es ist das letzte Plättchen des Spiels.
+lesson-traders-builders-4-goal = Schließ die Straße mit dem Klosterplättchen ab: 6 Plättchen, 6 Punkte. Dann endet das Spiel, und dein Weinmarker ist der meiste Wein: 10 Punkte dazu.
+lesson-traders-builders-4-done = 6 Punkte für die Straße und 10 für den Wein: Waren und Baumeister haben sich beide gelohnt.

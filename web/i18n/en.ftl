@@ -1540,3 +1540,55 @@ error-nothing_to_take_back = You have played no move to take back.
 error-takeback_pending = A takeback is already asked: wait for its answer.
 error-takeback_declined = Your takeback of this move was declined: it cannot be asked again.
 error-no_takeback_asked = No takeback is waiting for your answer.
+
+# Big Box: rules page and lessons
+
+role-big = big follower
+rules-examples-failed = The examples could not be loaded (status { $status }).
+rules-bb-title = The Big Box, part by part
+rules-bb-intro = These rules play Big Box expansions. Each part below has a small example board, the last tile laid outlined, with its points worked out.
+rules-bb-switches = Parts on and off
+rules-bb-on = on
+rules-bb-off = off in these rules
+rules-ex-inn-title = An inn on a road
+rules-ex-inn = Ann’s thief stands on a road of 4 tiles with an inn beside it. Ann closes it: a finished road with an inn scores 2 points per tile, 4 × 2 = 8 points (without the inn: 4). Left open at the end, it would have scored nothing. Final score: Ann 8, Ben 0.
+rules-ex-cathedral-title = A cathedral in a city
+rules-ex-cathedral = Ann’s knight holds a city of 5 tiles with a cathedral and no shield. Once finished, it scores 3 points per tile and per shield: 5 × 3 = 15 points. Final score: Ann 15, Ben 0.
+rules-ex-cathedral-open-title = An unfinished cathedral city at the end
+rules-ex-cathedral-open = The same city, still open when the game ends: a city with a cathedral that is not finished scores nothing, so Ann’s knight earns 0 points (without the cathedral, its 4 tiles would have earned 4). Final score: Ann 0, Ben 0.
+rules-ex-big-follower-title = The big follower
+rules-ex-big-follower = Ann’s big follower (drawn larger) and Ben’s knight stand in two parts of a city; Ann’s last tile joins and closes it: 4 tiles and 2 shields. The big follower counts as two knights, so Ann has the majority, 2 to 1, and alone scores 2 × (4 + 2) = 12 points. It scores no more than a knight would. Final score: Ann 12, Ben 0.
+rules-ex-goods-title = Goods and the majority of each kind at the end
+rules-ex-goods = Ben closes Ann’s city of 3 tiles, which shows a wine symbol: Ann’s knight scores 3 × 2 = 6 points, and Ben, who laid the closing tile, takes the wine token. At the end, whoever holds the most tokens of a kind scores 10 for it: Ben has 1 wine, Ann none, so Ben scores 10. Final score: Ann 6, Ben 10.
+rules-ex-builder-title = The builder’s double turn
+rules-ex-builder = Ann’s thief and her builder stand on the road. Ann extends that road, so she plays a second tile straight away (outlined): it closes the road of 6 tiles, 6 points, and the thief and builder come home. A second tile never brings a third. Final score: Ann 6, Ben 0.
+rules-ex-pig-title = The pig in a farm
+rules-ex-pig = Ann’s farmer, her pig and Ben’s farmer share a farm that borders one finished city. A pig is no farmer: 1 farmer each, both have the majority. Ben scores 3 points for the city; Ann, whose own pig is in the farm, scores 4. Final score: Ann 4, Ben 3.
+rules-ex-farm-rule = This example scores its farm as the standard rules do (each farm pays its majority); these rules score farms their own way (see Farms above), and the pig adds 1 point to each city it pays its owner.
+learn-step-of = Step { $n } of { $total }
+learn-next-step = Next step
+learn-goods-taken = goods tokens of the finished city
+learn-what-goods = the most goods of a kind
+lesson-inns-cathedrals-title = Inns & Cathedrals: inns and the big follower
+lesson-inns-cathedrals-intro = Inns & Cathedrals adds inns, cathedrals and a big follower for each player. Your thief stands on the road that runs from the cloister west of the start to Bea’s tile with an inn.
+lesson-inns-cathedrals-goal = Close the road with the cloister tile east of the inn: 4 tiles with an inn score 2 each, 8 points.
+lesson-inns-cathedrals-done = 8 points instead of 4: the inn doubled your road. An inn road still open at the end would have scored nothing.
+lesson-inns-cathedrals-2-intro = Bea has put her knight in the city above the start. Your big follower counts as two followers in every majority.
+lesson-inns-cathedrals-2-goal = Lay the city tile above your cloister at the road’s east end, its city facing west, and put your big follower in it.
+lesson-inns-cathedrals-2-done = Your big follower stands in a city of its own, next to Bea’s.
+lesson-inns-cathedrals-3-intro = One tile can join the two cities. Then your big follower and Bea’s knight stand in the same city.
+lesson-inns-cathedrals-3-goal = Join and close the two cities with the city tile between them: your big follower beats Bea’s knight 2 to 1, so you alone score 4 tiles and a shield, 10 points.
+lesson-inns-cathedrals-3-done = 10 points for you and none for Bea: the big follower won the majority.
+lesson-traders-builders-title = Traders & Builders: goods and the builder
+lesson-traders-builders-intro = Traders & Builders adds goods, and a builder and a pig for each player. Whoever finishes a city takes a goods token for each symbol in it, whoever holds the city. Bea’s knight holds the wine city above the start.
+lesson-traders-builders-goal = Finish Bea’s wine city with the city tile east of it: Bea scores 6 points, and you take the wine token.
+lesson-traders-builders-done = Bea scored 6, but the wine is yours. At the end, the most tokens of each kind score 10.
+lesson-traders-builders-2-intro = Your thief stands on the road east of the start. A builder may join a road or city that holds one of your followers.
+lesson-traders-builders-2-goal = Extend your road by one tile to the east and put your builder on it.
+lesson-traders-builders-2-done = Your builder stands on your thief’s road.
+lesson-traders-builders-3-intro = Whenever you extend the road or city of your builder, you play a second tile straight away.
+lesson-traders-builders-3-goal = Extend the road east once more, and you play again.
+lesson-traders-builders-3-done = A double turn: you play a second tile now.
+lesson-traders-builders-4-intro = This is your builder’s extra tile. It is the last tile of the game.
+lesson-traders-builders-4-goal = Close the road with the cloister tile: 6 tiles, 6 points. Then the game ends, and your wine token is the most wine: 10 points more.
+lesson-traders-builders-4-done = 6 points for the road and 10 for the wine: goods and the builder both paid.

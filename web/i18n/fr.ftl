@@ -1150,6 +1150,8 @@ learn-goal-miss-deploy = Les règles autorisent ce coup, mais la leçon veut vot
         [thief] voleur
         [monk] moine
         [farmer] paysan
+        [builder] bâtisseur
+        [pig] cochon
        *[other] partisan
     } sur le plateau.
 
@@ -1598,3 +1600,55 @@ error-nothing_to_take_back = Vous n’avez joué aucun coup à reprendre.
 error-takeback_pending = Une reprise est déjà demandée : attendez la réponse.
 error-takeback_declined = La reprise de ce coup a été refusée : elle ne peut pas être redemandée.
 error-no_takeback_asked = Aucune reprise n’attend votre réponse.
+
+# Big Box: rules page and lessons
+
+role-big = grand partisan
+rules-examples-failed = Les exemples n’ont pas pu être chargés (statut { $status }).
+rules-bb-title = La Big Box, élément par élément
+rules-bb-intro = Ces règles jouent des extensions de la Big Box. Chaque élément ci-dessous a un petit plateau d’exemple, la dernière tuile posée entourée, avec ses points calculés.
+rules-bb-switches = Éléments activés ou non
+rules-bb-on = activé
+rules-bb-off = désactivé dans ces règles
+rules-ex-inn-title = Une auberge sur une route
+rules-ex-inn = Le voleur d’Ann est sur une route de 4 tuiles bordée d’une auberge. Ann l’achève : une route achevée avec une auberge rapporte 2 points par tuile, 4 × 2 = 8 points (sans l’auberge : 4). Encore ouverte à la fin, elle n’aurait rien rapporté. Score final : Ann 8, Ben 0.
+rules-ex-cathedral-title = Une cathédrale dans une ville
+rules-ex-cathedral = Le chevalier d’Ann tient une ville de 5 tuiles avec une cathédrale et sans blason. Achevée, elle rapporte 3 points par tuile et par blason : 5 × 3 = 15 points. Score final : Ann 15, Ben 0.
+rules-ex-cathedral-open-title = Une ville à cathédrale inachevée à la fin
+rules-ex-cathedral-open = La même ville, encore ouverte quand la partie se termine : une ville inachevée avec une cathédrale ne rapporte rien, le chevalier d’Ann marque 0 point (sans la cathédrale, ses 4 tuiles auraient rapporté 4). Score final : Ann 0, Ben 0.
+rules-ex-big-follower-title = Le grand partisan
+rules-ex-big-follower = Le grand partisan d’Ann (dessiné plus grand) et le chevalier de Ben sont dans deux parties d’une ville ; la dernière tuile d’Ann les relie et la ferme : 4 tuiles et 2 blasons. Le grand partisan compte pour deux chevaliers : Ann a la majorité, 2 contre 1, et marque seule 2 × (4 + 2) = 12 points. Il ne rapporte pas plus qu’un chevalier. Score final : Ann 12, Ben 0.
+rules-ex-goods-title = Les marchandises et la majorité de chaque sorte à la fin
+rules-ex-goods = Ben achève la ville d’Ann de 3 tuiles, qui porte un symbole de vin : le chevalier d’Ann marque 3 × 2 = 6 points, et Ben, qui a posé la dernière tuile, prend le jeton de vin. À la fin, qui a le plus de jetons d’une sorte marque 10 points : Ben a 1 vin, Ann aucun, Ben marque donc 10. Score final : Ann 6, Ben 10.
+rules-ex-builder-title = Le double tour du bâtisseur
+rules-ex-builder = Le voleur d’Ann et son bâtisseur sont sur la route. Ann prolonge cette route, elle joue donc aussitôt une deuxième tuile (entourée) : elle achève la route de 6 tuiles, 6 points, et voleur et bâtisseur reviennent. Une deuxième tuile n’en donne jamais une troisième. Score final : Ann 6, Ben 0.
+rules-ex-pig-title = Le cochon dans un pré
+rules-ex-pig = Le paysan d’Ann, son cochon et le paysan de Ben partagent un pré qui borde une ville achevée. Un cochon n’est pas un paysan : 1 paysan chacun, tous deux ont la majorité. Ben marque 3 points pour la ville ; Ann, dont le propre cochon est dans le pré, en marque 4. Score final : Ann 4, Ben 3.
+rules-ex-farm-rule = Cet exemple compte son pré comme les règles standard (chaque pré paie sa majorité) ; ces règles comptent les prés à leur façon (voir Prés plus haut), et le cochon ajoute 1 point à chaque ville qui paie son propriétaire.
+learn-step-of = Étape { $n } sur { $total }
+learn-next-step = Étape suivante
+learn-goods-taken = jetons de marchandises de la ville achevée
+learn-what-goods = le plus de marchandises d’une sorte
+lesson-inns-cathedrals-title = Auberges et Cathédrales : les auberges et le grand partisan
+lesson-inns-cathedrals-intro = Auberges et Cathédrales ajoute des auberges, des cathédrales et un grand partisan pour chacun. Votre voleur est sur la route qui va de l’abbaye à l’ouest du départ jusqu’à la tuile de Bea avec une auberge.
+lesson-inns-cathedrals-goal = Achevez la route avec la tuile d’abbaye à l’est de l’auberge : 4 tuiles avec une auberge rapportent 2 chacune, 8 points.
+lesson-inns-cathedrals-done = 8 points au lieu de 4 : l’auberge a doublé votre route. Encore ouverte à la fin, elle n’aurait rien rapporté.
+lesson-inns-cathedrals-2-intro = Bea a mis son chevalier dans la ville au-dessus du départ. Votre grand partisan compte pour deux dans chaque majorité.
+lesson-inns-cathedrals-2-goal = Posez la tuile de ville au-dessus de votre abbaye au bout est de la route, la ville tournée vers l’ouest, et mettez-y votre grand partisan.
+lesson-inns-cathedrals-2-done = Votre grand partisan occupe une ville à lui, à côté de celle de Bea.
+lesson-inns-cathedrals-3-intro = Une tuile peut relier les deux villes. Votre grand partisan et le chevalier de Bea seront alors dans la même ville.
+lesson-inns-cathedrals-3-goal = Reliez et fermez les deux villes avec la tuile de ville entre elles : votre grand partisan bat le chevalier de Bea 2 contre 1, vous marquez donc seul 4 tuiles et un blason, 10 points.
+lesson-inns-cathedrals-3-done = 10 points pour vous, aucun pour Bea : le grand partisan a gagné la majorité.
+lesson-traders-builders-title = Marchands et Bâtisseurs : les marchandises et le bâtisseur
+lesson-traders-builders-intro = Marchands et Bâtisseurs ajoute des marchandises, et pour chacun un bâtisseur et un cochon. Qui achève une ville prend un jeton de marchandise pour chaque symbole qu’elle porte, quel que soit son propriétaire. Le chevalier de Bea tient la ville de vin au-dessus du départ.
+lesson-traders-builders-goal = Achevez la ville de vin de Bea avec la tuile de ville à l’est : Bea marque 6 points, et vous prenez le jeton de vin.
+lesson-traders-builders-done = Bea a marqué 6, mais le vin est à vous. À la fin, le plus de jetons de chaque sorte rapporte 10 points.
+lesson-traders-builders-2-intro = Votre voleur est sur la route à l’est du départ. Un bâtisseur peut rejoindre une route ou une ville où se trouve l’un de vos partisans.
+lesson-traders-builders-2-goal = Prolongez votre route d’une tuile vers l’est et mettez-y votre bâtisseur.
+lesson-traders-builders-2-done = Votre bâtisseur est sur la route de votre voleur.
+lesson-traders-builders-3-intro = Chaque fois que vous prolongez la route ou la ville de votre bâtisseur, vous jouez aussitôt une deuxième tuile.
+lesson-traders-builders-3-goal = Prolongez encore la route vers l’est, et vous rejouez.
+lesson-traders-builders-3-done = Un double tour : vous jouez maintenant une deuxième tuile.
+lesson-traders-builders-4-intro = Voici la tuile en plus de votre bâtisseur. C’est la dernière tuile de la partie.
+lesson-traders-builders-4-goal = Achevez la route avec la tuile d’abbaye : 6 tuiles, 6 points. Puis la partie se termine, et votre jeton de vin est le plus de vin : 10 points de plus.
+lesson-traders-builders-4-done = 6 points pour la route et 10 pour le vin : les marchandises et le bâtisseur ont payé.

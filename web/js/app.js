@@ -123,7 +123,7 @@ async function route() {
     return;
   }
   if (parts[0] === 'rules' && parts[1]) {
-    show(() => new RulesScreen(main, parts[1], options));
+    show(() => new RulesScreen(main, parts[1], options, tiles));
     return;
   }
   if (parts[0] === 'replay' && parts[1] === 'file') {

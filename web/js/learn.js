@@ -21,14 +21,35 @@ function markDone(key) {
 }
 
 /**
+ * A lesson's steps: the lesson's own goal, solution and wrong moves, then
+ * each of its `steps` (an expansion's lesson has several), each with its
+ * position (the lesson's record, every earlier step's solution and the
+ * moves played before the step) and its messages' prefix (`lesson-KEY`,
+ * then `lesson-KEY-2`, …), as crates/core/tests/lessons.rs reads them.
+ */
+export function lessonSteps(lesson) {
+  const out = [{ prefix: `lesson-${lesson.key}`, record: lesson.record, step: lesson }];
+  (lesson.steps || []).forEach((step, i) => {
+    const before = out[i];
+    const record = { ...before.record, moves: [...before.record.moves, before.step.solution, ...step.moves] };
+    out.push({ prefix: `lesson-${lesson.key}-${i + 2}`, record, step });
+  });
+  return out;
+}
+
+/**
  * Whether a replay meets a lesson's goal (the rule crates/core/tests/lessons.rs
  * checks the solutions with): each goal scoring (kind, points, to) matched by
- * one of the move's or the final scoring's, and the follower asked for deployed.
+ * one of the move's or the final scoring's (goods taken: no points to
+ * match), the follower asked for deployed,
+ * the figure asked for used by the move (`figure`: 'big'), and the learner
+ * to move again (`bonus`: a builder's second part is due).
  */
-export function meetsGoal(goal, events) {
+export function meetsGoal(goal, events, mv = {}, again = false) {
+  if ((goal.figure && !mv[goal.figure]) || (goal.bonus && !again)) return false;
   const left = events.filter((e) => e.type === 'score' || e.type === 'recall');
   for (const want of goal.events || []) {
-    const i = left.findIndex((e) => e.kind === want.kind && e.points === want.points
+    const i = left.findIndex((e) => e.kind === want.kind && (want.points === undefined || e.points === want.points)
       && JSON.stringify(e.to) === JSON.stringify(want.to));
     if (i < 0) return false;
     left.splice(i, 1);
@@ -74,46 +95,62 @@ export class LearnScreen {
     if (reset) reset.onclick = () => { localStorage.removeItem(DONE_KEY); this.list(); };
   }
 
-  lesson(lesson) {
+  lesson(lesson, n = 0) {
     const lessons = this.data.lessons;
     const i = lessons.indexOf(lesson);
     const next = lessons[i + 1];
+    const steps = lessonSteps(lesson);
+    const { prefix, record: position, step } = steps[n];
+    const more = n + 1 < steps.length;
     const title = t(`lesson-${lesson.key}-title`);
     document.title = `${title} — Carcassonne`;
     const head = `<p class="muted"><a href="#/learn">${esc(t('learn-back'))}</a> · ${esc(t('learn-lesson-of', { n: i + 1, total: lessons.length }))}</p>
       <h1 class="lesson-title">${esc(title)}</h1>
-      <p>${esc(t(`lesson-${lesson.key}-intro`))}</p>
-      <p class="goal"><b>${esc(t('learn-goal-label'))}</b> ${esc(t(`lesson-${lesson.key}-goal`))}</p>
+      ${steps.length > 1 ? `<p class="learn-step muted">${esc(t('learn-step-of', { n: n + 1, total: steps.length }))}</p>` : ''}
+      <p>${esc(t(`${prefix}-intro`))}</p>
+      <p class="goal"><b>${esc(t('learn-goal-label'))}</b> ${esc(t(`${prefix}-goal`))}</p>
       <p class="learn-tools"><button class="btn small show-me">${esc(t('learn-show'))}</button>
         ${next ? `<a class="btn small next-lesson" href="#/learn/${esc(next.key)}">${esc(t('learn-next'))}</a>` : ''}</p>`;
     // The learner is "You" in the language in force (the record's names are only shown).
-    const record = { ...lesson.record, players: lesson.record.players.map((n, s) => (s === 0 ? t('learn-you') : n)) };
+    const record = { ...position, players: position.players.map((name, s) => (s === 0 ? t('learn-you') : name)) };
+    if (this.practice) this.practice.destroy();
     this.practice = new Practice(this.root, this.tiles, {
       record,
-      tile: lesson.solution.tile,
+      tile: step.solution.tile,
+      bonus: step.solution.bonus,
       head,
-      check: (replay) => this.check(lesson, replay),
+      check: (replay, mv) => this.check(lesson, prefix, step, replay, mv, !more),
       onDone: () => {
+        // A step done: the next one (a lesson of several); the last: the lesson done.
+        if (more) {
+          const tools = this.root.querySelector('.learn-tools');
+          if (!tools.querySelector('.next-step')) tools.insertAdjacentHTML('afterbegin', `<button class="btn small primary next-step">${esc(t('learn-next-step'))}</button> `);
+          const nextStep = tools.querySelector('.next-step');
+          nextStep.onclick = () => this.lesson(lesson, n + 1);
+          nextStep.focus();
+          return;
+        }
         markDone(lesson.key);
         const nextLink = this.root.querySelector('.next-lesson');
         if (nextLink) { nextLink.classList.add('primary'); nextLink.focus(); }
       },
     });
     this.root.querySelector('.show-me').onclick = () => {
-      this.practice.show(lesson.solution);
-      this.practice.result(`<p>${esc(moveWords(this.tiles, lesson.solution))}.</p>`);
+      this.practice.show(step.solution);
+      this.practice.result(`<p>${esc(moveWords(this.tiles, step.solution))}.</p>`);
     };
   }
 
   /** The goal's verdict on a legal move, in words. */
-  check(lesson, replay) {
-    const goal = lesson.goal || {};
+  check(lesson, prefix, step, replay, mv, lastStep) {
+    const goal = step.goal || {};
     const events = moveEvents(replay);
-    if (meetsGoal(goal, events)) {
-      const last = lesson === this.data.lessons[this.data.lessons.length - 1];
-      return { ok: true, html: `<p><b>${esc(t('learn-solved'))}</b> ${esc(t(`lesson-${lesson.key}-done`))}</p>${last ? `<p>${esc(t('learn-finished-all'))}</p>` : ''}` };
+    const after = replay.steps[replay.steps.length - 1];
+    if (meetsGoal(goal, events, mv, after.to_move === 0)) {
+      const last = lastStep && lesson === this.data.lessons[this.data.lessons.length - 1];
+      return { ok: true, html: `<p><b>${esc(t('learn-solved'))}</b> ${esc(t(`${prefix}-done`))}</p>${last ? `<p>${esc(t('learn-finished-all'))}</p>` : ''}` };
     }
-    const goalText = t(`lesson-${lesson.key}-goal`);
+    const goalText = t(`${prefix}-goal`);
     const mine = events.filter((e) => (e.type === 'score' || e.type === 'recall') && e.to.includes(0));
     let text;
     if (goal.deploy && !(goal.events || []).length) text = t('learn-goal-miss-deploy', { role: goal.deploy });

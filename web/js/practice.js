@@ -73,11 +73,13 @@ export function explainRefusal(body) {
 
 /** A scoring in words: "3 points (road of 3 tiles)". */
 export function scoredWords(e) {
+  if (e.kind === 'goods' && e.when !== 'final') return t('learn-goods-taken');
   let what = e.kind === 'road' ? t('scored-road', { n: e.tiles })
     : e.kind === 'city' ? t('scored-city', { n: e.tiles, shields: e.shields || 0 })
       : e.kind === 'farm' ? t('scored-farm', { n: e.cities })
         : e.kind === 'cloister' || e.kind === 'garden' ? t(`scored-${e.kind}`)
-          : e.kind === 'recall' ? t('learn-what-recall') : e.kind;
+          : e.kind === 'recall' ? t('learn-what-recall')
+            : e.kind === 'goods' ? t('learn-what-goods') : e.kind;
   if (e.when === 'final') what = t('learn-what-final', { what });
   return t('learn-points', { points: e.points, what });
 }
@@ -212,9 +214,25 @@ export class Practice {
 
   choices() {
     if (!this.sel.placed) return [];
-    return spotChoices(this.tiles, this.spec.tile, this.sel.placed.rot, {
+    const { x, y, rot } = this.sel.placed;
+    const out = spotChoices(this.tiles, this.spec.tile, rot, {
       followers: this.supply > 0, abbot: this.abbotRule && !this.abbotOut, recall: this.abbotRule && this.abbotOut,
     });
+    // The expansions' figures where the engine allows them (`legal`: the big
+    // follower, the builder, the pig), one choice per segment.
+    const legal = (this.base.legal || []).find((p) => p.tile === this.spec.tile && p.at[0] === x && p.at[1] === y && p.rot === rot);
+    for (const figure of ['big', 'builder', 'pig']) {
+      const seen = new Set();
+      for (const spot of (legal && legal[figure]) || []) {
+        const seg = this.tiles.segmentAt(this.spec.tile, rot, spot);
+        if (seen.has(seg)) continue;
+        seen.add(seg);
+        const kind = this.tiles.spotKind(this.spec.tile, rot, spot);
+        out.push({ key: `${figure}:${spot}`, kind: figure, spot, role: figure === 'big' ? ROLE_OF_KIND[kind] : figure,
+          big: figure === 'big', label: this.tiles.spotLabel(this.spec.tile, rot, spot, false, figure) });
+      }
+    }
+    return out;
   }
 
   /** The move as the record writes it. */
@@ -224,6 +242,9 @@ export class Practice {
     if (action && action.kind === 'meeple') mv.meeple = action.spot;
     if (action && action.kind === 'abbot') mv.abbot = action.spot;
     if (action && action.kind === 'recall') mv.recall = true;
+    if (action && ['big', 'builder', 'pig'].includes(action.kind)) mv[action.kind] = action.spot;
+    // A builder's second part is marked so (the position says it is one).
+    if (this.spec.bonus) mv.bonus = this.spec.bonus;
     return mv;
   }
 
@@ -430,7 +451,10 @@ export class Practice {
     this.reset();
     const spot = mv.meeple || mv.abbot;
     this.sel = { placed: { x: mv.at[0], y: mv.at[1], rot: mv.rot }, rot: mv.rot, action: null };
-    const choice = this.choices().find((c) => (mv.recall ? c.kind === 'recall' : c.spot === spot && c.kind === (mv.abbot ? 'abbot' : 'meeple')));
+    const figure = ['big', 'builder', 'pig'].find((f) => mv[f]);
+    const choice = this.choices().find((c) => (mv.recall ? c.kind === 'recall'
+      : figure ? c.kind === figure && this.tiles.segmentAt(mv.tile, mv.rot, c.spot) === this.tiles.segmentAt(mv.tile, mv.rot, mv[figure])
+        : c.spot === spot && c.kind === (mv.abbot ? 'abbot' : 'meeple')));
     this.sel.action = choice || null;
     this.board.reveal(mv.at[0], mv.at[1]);
     this.draw();

@@ -102,6 +102,8 @@ export function whereWords(m, before, tiles, played = null, { gardens = false, f
 export function followerWords(m, tiles) {
   if (m.meeple) return tiles.spotLabel(m.tile, m.rot || 0, m.meeple);
   if (m.abbot) return tiles.spotLabel(m.tile, m.rot || 0, m.abbot, true);
+  const figure = ['big', 'builder', 'pig'].find((f) => m[f]);
+  if (figure) return tiles.spotLabel(m.tile, m.rot || 0, m[figure], false, figure);
   if (m.recall) return t('review-follower-recall');
   return t('review-follower-none');
 }

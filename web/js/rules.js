@@ -52,9 +52,15 @@ export function headlineOf(preset, rules) {
   });
 }
 
+/** Whether a rules page's rule set plays an expansion (Inns & Cathedrals, Traders & Builders). */
+function hasBigBox(page) {
+  return page.options.some((o) => (o.key === 'inns_cathedrals' || o.key === 'traders_builders') && o.value === true);
+}
+
 export class RulesScreen {
-  constructor(root, code, options = null) {
+  constructor(root, code, options = null, tiles = null) {
     this.root = root;
+    this.tiles = tiles;
     this.options = options;
     this.code = code;
     this.root.innerHTML = `<div class="rules-page"><p class="loading">${esc(t('rules-loading'))}</p></div>`;
@@ -116,6 +122,7 @@ export class RulesScreen {
           ${inForce}
         </section>
         ${sections}
+        ${this.tiles && hasBigBox(p) ? '<section class="card rules-section big-box"></section>' : ''}
         <section class="card share-rules" id="share">
           <h2>${esc(t('rules-share'))}</h2>
           <p class="muted">${esc(t('rules-share-hint'))}</p>
@@ -142,6 +149,12 @@ export class RulesScreen {
         </details>
       </div>`;
     const $ = (s) => this.root.querySelector(s);
+    // The Big Box's elements with worked examples: their module and pictures load only here.
+    const bigBox = $('.rules-section.big-box');
+    if (bigBox) {
+      import('./rulesexamples.js').then((m) => m.renderBigBox(bigBox, p, this.tiles))
+        .catch((e) => { bigBox.innerHTML = `<p class="bad">${esc(e.message)}</p>`; });
+    }
     const img = $('img.qr');
     qrUrl(link).then((url) => { img.src = url; }, () => { img.alt = t('rules-qr-none'); });
     $('[data-act="to-share"]').onclick = () => { $('.share-rules').scrollIntoView({ behavior: 'smooth' }); $('.rules-link').focus({ preventScroll: true }); };

@@ -988,9 +988,10 @@ export class TileSet {
    * turned: "knight in the north city", "farmer on the south-west field",
    * "monk in the cloister" (`abbot`: the abbot on its cloister or garden).
    */
-  spotLabel(id, rot, spot, abbot = false) {
+  spotLabel(id, rot, spot, abbot = false, figure = null) {
     const kind = this.spotKind(id, rot, spot);
-    const role = t(`role-${abbot ? 'abbot' : ROLE_OF_KIND[kind] || 'follower'}`);
+    // `figure`: another figure's word than the spot's follower ('big', 'builder', 'pig': role-FIGURE).
+    const role = t(`role-${figure || (abbot ? 'abbot' : ROLE_OF_KIND[kind] || 'follower')}`);
     if (kind === 'cloister' || kind === 'garden') return t(`spot-${kind}`, { role });
     const [x, y] = this.spotPoint(id, rot, spot);
     const dx = x - 50, dy = y - 50;

@@ -730,6 +730,13 @@ async fn a_rules_page_reads_any_code_and_refuses_plainly_what_it_cannot() {
     let (status, _) = call(&app, "POST", "/api/rules", Some(r#"{"hand": 9}"#)).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
 
+    // The rules in words, as the command line writes them, have the same page.
+    let (status, words) = call(&app, "GET", "/api/rules/first-edition,river=true,hand=2", None).await;
+    assert_eq!((status, &words), (StatusCode::OK, &page));
+    let (status, big) = call(&app, "GET", "/api/rules/big-box", None).await;
+    assert_eq!((status, big["rules"].clone()), (StatusCode::OK, json!({ "preset": "big-box" })), "{big}");
+    assert_eq!(big["code"], carcassonne::Rules::parse("big-box").unwrap().to_code());
+
     let (status, err) = call(&app, "GET", "/api/rules/not-a-code", None).await;
     assert_eq!((status, err["error"].as_str()), (StatusCode::BAD_REQUEST, Some("bad_rules_code")));
     // Version 2: from a later version of the game.

@@ -50,9 +50,16 @@ pub fn read_code(code: &str) -> Result<Rules, ApiError> {
     Rules::from_code(code).map_err(ApiError::RulesCode)
 }
 
-/// `GET /api/rules/{code}`: the rules page's content.
+/// `GET /api/rules/{code}`: the rules page's content. The code may also be
+/// the rules in words, as the command line writes them (`big-box`,
+/// `standard,inns_cathedrals=true`): the page then carries their code.
 pub async fn rules_page(Path(code): Path<String>, headers: HeaderMap) -> Result<Json<Value>, ApiError> {
-    let rules = read_code(&code)?;
+    let rules = read_code(&code).or_else(|e| {
+        if code.len() > 512 {
+            return Err(e);
+        }
+        Rules::parse(&code).map_err(|_| e)
+    })?;
     let mut page = crate::view::rules_json(&rules);
     // (i18n) the summary in the reader's language (Accept-Language).
     let lang = headers
