@@ -69,7 +69,7 @@ def observation_space(core: EnvCore) -> spaces.Dict:
     """The observation space of an environment core (the same for every agent)."""
     n, s, kinds = core.players, core.slots, core.tile_kinds
     u8 = np.uint8
-    parts = {
+    parts: Dict[str, spaces.Space] = {
         "board": spaces.Box(np.zeros_like(board_high(core)), board_high(core), dtype=u8),
         "hands": spaces.Box(0, 1, (n, s, kinds), u8),
         "hand_sizes": spaces.Box(0, 3, (n,), u8),
