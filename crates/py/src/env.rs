@@ -312,6 +312,7 @@ impl Spaces {
     /// The move of flat action `action` for the player to move of `game`;
     /// `None` when nobody is to move, the hand has no such slot or the
     /// action is outside the space.
+    #[inline(always)]
     pub(crate) fn action_move(&self, game: &Game, action: usize) -> Option<Move> {
         if action >= self.actions() {
             return None;
@@ -463,6 +464,7 @@ impl Spaces {
     /// Writes the per-seat arrays of `view`'s observation (seats relative
     /// to the viewer) into `a`, whose arrays hold zeros where the viewer
     /// sees no hand (`a.hands` is cleared here).
+    #[inline(always)]
     pub(crate) fn write_seats(&self, view: &View, a: SeatArrays<'_>) {
         let n = self.players;
         let me = view.player();

@@ -638,8 +638,11 @@ impl Table {
                         let pos = layout.cell_pos[cell];
                         game.each_action_at(tile, pos, rots, |rot, a| {
                             // Every action the engine lists has a decision
-                            // of the rules' table (tested over random games).
-                            if let Some(d) = decision(a).filter(|&d| d < layout.sp.decisions) {
+                            // of the rules' table (the base game's rules
+                            // list none of the expansions': tested over
+                            // random games against `EnvCore`).
+                            if let Some(d) = decision(a) {
+                                debug_assert!(d < layout.sp.decisions);
                                 sets[rot.quarter_turns() as usize] |= 1 << d;
                             }
                         });
