@@ -226,3 +226,57 @@ def test_expansion_environments_pickle_and_deep_copy():
     for twin in (pickle.loads(pickle.dumps(envs)), copy.deepcopy(envs)):
         for k, v in envs._buffers.items():
             assert np.array_equal(twin._buffers[k], v), k
+
+
+def test_openspiel_big_box_chance_nodes_show_no_stand_in_and_the_builders_second_draw():
+    """Every draw of a Big Box game is a chance node over the bag's tiles;
+    observations count the whole bag unseen and put no stand-in in a hand;
+    the builder's second tile is drawn at a chance node of its own, after
+    which the same player moves again with the `bonus` flag set."""
+    if os.environ.get("CI"):
+        import pyspiel  # noqa: F401
+    pyspiel = pytest.importorskip("pyspiel")
+    import carcassonne.openspiel  # noqa: F401
+    from collections import Counter
+    import json
+
+    tile_ids = [t.id for t in carcassonne.tiles()]
+    game = pyspiel.load_game("python_carcassonne", {"rules": "big-box"})
+    deck = Counter(json.loads(carcassonne.Game(rules="big-box").to_record())["deck"])
+    observer = game.make_py_observer()
+    second_tiles = 0
+    for seed in range(6):
+        rng = np.random.default_rng(seed)
+        state = game.new_initial_state()
+        last_mover = None
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = dict(state.chance_outcomes())
+                assert abs(sum(outcomes.values()) - 1) < 1e-9
+                left = deck - Counter(tile_ids[t] for t in state.drawn)
+                assert {tile_ids[t] for t in outcomes} <= set(left)
+                for player in range(2):
+                    observer.set_from(state, player)
+                    assert {t: int(n) for t, n in zip(tile_ids, observer.dict["unseen"]) if n} == dict(left)
+                    assert observer.dict["hands"].sum() == 0
+                outcomes_list, probs = zip(*state.chance_outcomes())
+                state.apply_action(int(rng.choice(outcomes_list, p=probs)))
+                continue
+            player = state.current_player()
+            observer.set_from(state, player)
+            again = player == last_mover
+            assert observer.dict["bonus"][0] == again
+            second_tiles += again
+            last_mover = player
+            # The builder first, then knights and thieves (which let a builder
+            # follow), so that second tiles come often.
+            actions = state.legal_actions()
+            names = [state.core.decision_names[a % state.core.decisions] for a in actions]
+            for prefix in ("builder", "follower N", "follower E", "follower S", "follower W", ""):
+                chosen = [a for a, n in zip(actions, names) if n.startswith(prefix)]
+                if chosen:
+                    break
+            state.apply_action(int(rng.choice(chosen)))
+        if second_tiles >= 2:
+            break
+    assert second_tiles >= 2
