@@ -9,7 +9,8 @@ PettingZoo environment.
 3
 
 Every rule option of the engine is here: the three farm rules, the
-small-city rule, The River, The Abbot and the house rules (`rules()` and
+small-city rule, The River, The Abbot, Inns & Cathedrals, Traders &
+Builders (the `big-box` preset) and the house rules (`rules()` and
 `explain_rules()` read a rule set; `carcassonne rules` on the command line
 prints the same). Tiles go by their letter id (`D`) or, for base tiles, by
 their CMSC 22001 course name (`CRFR50`).
@@ -27,8 +28,12 @@ their CMSC 22001 course name (`CRFR50`).
 """
 
 from ._carcassonne import (
+    ALL_DECISIONS,
+    ALL_TILE_KINDS,
+    DECISION_NAMES,
     DECISIONS,
     DEFAULT_RADIUS,
+    EXPANSION_RADIUS,
     TILE_KINDS,
     Bot,
     CarcassonneError,
@@ -51,8 +56,12 @@ from ._carcassonne import (
 from . import bots
 
 __all__ = [
+    "ALL_DECISIONS",
+    "ALL_TILE_KINDS",
+    "DECISION_NAMES",
     "DECISIONS",
     "DEFAULT_RADIUS",
+    "EXPANSION_RADIUS",
     "TILE_KINDS",
     "Bot",
     "CarcassonneError",

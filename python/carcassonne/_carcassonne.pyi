@@ -27,16 +27,28 @@ __all__ = [
     "EnvCore",
     "VecCore",
     "DECISIONS",
+    "ALL_DECISIONS",
+    "DECISION_NAMES",
     "TILE_KINDS",
+    "ALL_TILE_KINDS",
     "DEFAULT_RADIUS",
+    "EXPANSION_RADIUS",
 ]
 
 DECISIONS: int
-"""Decisions after placing a tile in an action: pass, 14 follower spots, abbot on C or G, recall."""
+"""Decisions after placing a tile in an action without an expansion (18): pass, 14 follower spots, abbot on C or G, recall."""
+ALL_DECISIONS: int
+"""Decisions with an expansion (46): the base game's 18, a follower on I, the big follower on 14 spots, the builder on 4, the pig on 9."""
+DECISION_NAMES: List[str]
+"""The decisions' names by number (`pass`, `follower N`, …, `pig I`); a rule set uses the first `EnvCore.decisions`."""
 DEFAULT_RADIUS: int
-"""The default radius of the environment's window of cells around the start tile."""
+"""The default radius of the environment's window of cells around the start tile (without an expansion)."""
+EXPANSION_RADIUS: int
+"""The default radius of the window with an expansion."""
 TILE_KINDS: int
-"""Tile kinds (letters, garden copies, river tiles): the length of tile-count arrays."""
+"""Tile kinds the environments observe without an expansion (letters, garden copies, river tiles): 43."""
+ALL_TILE_KINDS: int
+"""Every tile kind of the engine (`tiles()`), observed with an expansion."""
 
 _RecordLike = Union[str, Dict[str, Any], "os.PathLike[str]"]
 """A game record: its JSON text, the parsed dict, or a path to the file."""
@@ -234,7 +246,9 @@ def explain_rules(rules: str) -> List[str]: ...
 class EnvCore:
     """A game with a flat action space, masks and array observations."""
 
-    def __new__(cls, rules: str = "standard", players: int = 2, radius: int = ..., seed: int = 0) -> "EnvCore": ...
+    def __new__(
+        cls, rules: str = "standard", players: int = 2, radius: Optional[int] = None, seed: int = 0
+    ) -> "EnvCore": ...
     def reset(self, seed: int) -> None: ...
     @property
     def action_size(self) -> int: ...
@@ -248,6 +262,18 @@ class EnvCore:
     def players(self) -> int: ...
     @property
     def plane_names(self) -> List[str]: ...
+    @property
+    def decisions(self) -> int: ...
+    @property
+    def decision_names(self) -> List[str]: ...
+    @property
+    def tile_kinds(self) -> int: ...
+    @property
+    def expansions(self) -> bool: ...
+    @property
+    def goods_high(self) -> List[int]: ...
+    @property
+    def rules(self) -> str: ...
     @property
     def to_move(self) -> Optional[int]: ...
     @property
@@ -294,7 +320,7 @@ class VecCore:
         players: int = 2,
         seat: int = 0,
         opponents: Sequence[str] = ...,
-        radius: int = ...,
+        radius: Optional[int] = None,
         reward: str = "win",
         illegal: str = "lose",
         flat_mask: bool = False,

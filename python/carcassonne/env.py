@@ -12,7 +12,8 @@ single-agent wrapper that plays the other seats with a built-in bot.
 The action space is fixed for a rule set and seat count (python/README.md,
 "Actions"): one flat `Discrete` over hand slot × cell of a window around
 the start tile × rotation × decision (pass, a follower spot, the abbot,
-recall), with an action mask. Observations are numpy arrays ("Observations")
+recall; with an expansion also the big follower, builder and pig spots:
+`core.decision_names`), with an action mask. Observations are numpy arrays ("Observations")
 and never hold what the observer cannot see: not the bag's order, not the
 hidden hands of others. Needs `pettingzoo` and `gymnasium`
 (`pip install "./python[env]"`).
@@ -36,60 +37,85 @@ except ImportError as e:  # pragma: no cover - exercised only without the extra
         "(or pip install pettingzoo gymnasium)"
     ) from e
 
-from ._carcassonne import DECISIONS, DEFAULT_RADIUS, TILE_KINDS, Bot, EnvCore
+from ._carcassonne import DEFAULT_RADIUS, TILE_KINDS, Bot, EnvCore
 
 REWARDS = ("win", "score")
 ILLEGAL = ("lose", "raise")
 RENDER_MODES = ["ansi", "rgb_array", "human"]
 
 
-# The most each board plane holds (python/README.md, "Observations"); the
+# The most each board plane holds on the base game's rules (python/README.md,
+# "Observations"; `plane_high(core)` for any rules); the
 # others are 0 or 1. True bounds also keep libraries that take any uint8 Box
 # of three dimensions bounded by 0 and 255 for an image (Stable-Baselines3)
 # from putting the board through a CNN made for Atari frames.
 PLANE_HIGH = {"tile": TILE_KINDS, "rotation": 3, "follower_spot": 14}
 
 
+def plane_high(core: EnvCore) -> Dict[str, int]:
+    """The planes of `board` whose values go above 1, and their bounds: the
+    tile (its id + 1), the rotation, the figure's spot (its index + 1)."""
+    return {"tile": core.tile_kinds, "rotation": 3, "follower_spot": 15 if core.expansions else 14}
+
+
 def board_high(core: EnvCore) -> np.ndarray:
     """The upper bound of each value of `board`, shape (planes, W, W)."""
-    top = np.array([PLANE_HIGH.get(name, 1) for name in core.plane_names], dtype=np.uint8)
+    high = plane_high(core)
+    top = np.array([high.get(name, 1) for name in core.plane_names], dtype=np.uint8)
     return np.broadcast_to(top[:, None, None], (len(top), core.width, core.width)).copy()
 
 
 def observation_space(core: EnvCore) -> spaces.Dict:
     """The observation space of an environment core (the same for every agent)."""
-    n, s = core.players, core.slots
+    n, s, kinds = core.players, core.slots, core.tile_kinds
     u8 = np.uint8
-    return spaces.Dict(
-        {
-            "board": spaces.Box(np.zeros_like(board_high(core)), board_high(core), dtype=u8),
-            "hands": spaces.Box(0, 1, (n, s, TILE_KINDS), u8),
-            "hand_sizes": spaces.Box(0, 3, (n,), u8),
-            "unseen": spaces.Box(0, 255, (TILE_KINDS,), u8),
-            "scores": spaces.Box(0, np.iinfo(np.int32).max, (n,), np.int32),
-            "supply": spaces.Box(0, 7, (n,), u8),
-            "abbot": spaces.Box(0, 1, (n,), u8),
-            "to_move": spaces.Box(0, 1, (n,), u8),
-            "action_mask": mask_space(core),
-        }
-    )
+    parts: Dict[str, spaces.Space] = {
+        "board": spaces.Box(np.zeros_like(board_high(core)), board_high(core), dtype=u8),
+        "hands": spaces.Box(0, 1, (n, s, kinds), u8),
+        "hand_sizes": spaces.Box(0, 3, (n,), u8),
+        "unseen": spaces.Box(0, 255, (kinds,), u8),
+        "scores": spaces.Box(0, np.iinfo(np.int32).max, (n,), np.int32),
+        "supply": spaces.Box(0, 7, (n,), u8),
+        "abbot": spaces.Box(0, 1, (n,), u8),
+        "to_move": spaces.Box(0, 1, (n,), u8),
+    }
+    if core.expansions:
+        goods = np.broadcast_to(np.array(core.goods_high, dtype=u8), (n, 3))
+        parts.update(
+            {
+                "big_follower": spaces.Box(0, 1, (n,), u8),
+                "builder": spaces.Box(0, 1, (n,), u8),
+                "pig": spaces.Box(0, 1, (n,), u8),
+                "goods": spaces.Box(np.zeros((n, 3), u8), goods.copy(), dtype=u8),
+                "bonus": spaces.Box(0, 1, (1,), u8),
+            }
+        )
+    parts["action_mask"] = mask_space(core)
+    return spaces.Dict(parts)
 
 
-# The arrays of a "flat" observation, in order (python/README.md, "Flat observations").
+# The arrays of a "flat" observation, in order (python/README.md, "Flat
+# observations"); with an expansion `EXPANSION_KEYS` follow them.
 FLAT_KEYS = ("board", "hands", "hand_sizes", "unseen", "scores", "supply", "abbot", "to_move")
+EXPANSION_KEYS = ("big_follower", "builder", "pig", "goods", "bonus")
 OBSERVATIONS = ("dict", "flat")
+
+
+def flat_keys(core: EnvCore) -> Tuple[str, ...]:
+    """The arrays of a flat observation of this core, in order."""
+    return FLAT_KEYS + EXPANSION_KEYS if core.expansions else FLAT_KEYS
 
 
 def _parts(core: EnvCore) -> List[spaces.Box]:
     space = observation_space(core)
-    return [space.spaces[k] for k in FLAT_KEYS]  # type: ignore[misc]
+    return [space.spaces[k] for k in flat_keys(core)]  # type: ignore[misc]
 
 
 def flat_layout(core: EnvCore) -> Dict[str, Tuple[slice, Tuple[int, ...]]]:
     """Where each array of the dict observation lies in a flat one: its
     slice of the vector and its shape (`vec[sl].reshape(shape)`)."""
     layout, at = {}, 0
-    for key, part in zip(FLAT_KEYS, _parts(core)):
+    for key, part in zip(flat_keys(core), _parts(core)):
         layout[key] = (slice(at, at + int(np.prod(part.shape))), part.shape)
         at += int(np.prod(part.shape))
     return layout
@@ -106,15 +132,18 @@ def flat_space(core: EnvCore) -> spaces.Box:
 
 def flatten(obs: Dict[str, np.ndarray]) -> np.ndarray:
     """A dict observation as one float32 vector (`flat_space`)."""
-    return np.concatenate([obs[k].ravel() for k in FLAT_KEYS], dtype=np.float32)
+    keys = FLAT_KEYS + EXPANSION_KEYS if "bonus" in obs else FLAT_KEYS
+    return np.concatenate([obs[k].ravel() for k in keys], dtype=np.float32)
 
 
 def action_shape(core: EnvCore) -> Tuple[int, int, int, int, int]:
     """The flat action space as the array it indexes, in C order: (hand slot,
     row y + radius, column x + radius, rotation, decision). A flat action is
     `np.ravel_multi_index((slot, row, col, rot, decision), action_shape(core))`,
-    and a spatial policy's logits of that shape, flattened, are the action's."""
-    return (core.slots, core.width, core.width, 4, DECISIONS)
+    and a spatial policy's logits of that shape, flattened, are the action's.
+    The decisions are `core.decision_names` (18 on the base game's rules,
+    46 with an expansion)."""
+    return (core.slots, core.width, core.width, 4, core.decisions)
 
 
 def mask_space(core: EnvCore) -> spaces.Box:
@@ -212,8 +241,9 @@ class CarcassonneEnv(AECEnv):
     order; the agent to move is `agent_selection`.
 
     Arguments: `rules` (a rule set as `carcassonne rules` takes it, or a
-    code), `players` (2–6), `radius` (of the window of cells around the
-    start tile that actions and board planes cover), `reward` (`"win"`: +1
+    code, `"big-box"` and every expansion among them), `players` (2–6),
+    `radius` (of the window of cells around the start tile that actions
+    and board planes cover; None: 15, or 20 with an expansion), `reward` (`"win"`: +1
     to the winners and -1 to the others at the end; `"score"`: each step,
     the points each seat gained), `observation` (`"dict"`: the arrays by
     name, the mask among them; `"flat"`: `{"observation": one float32
@@ -239,7 +269,7 @@ class CarcassonneEnv(AECEnv):
         self,
         rules: str = "standard",
         players: int = 2,
-        radius: int = DEFAULT_RADIUS,
+        radius: Optional[int] = None,
         reward: str = "win",
         render_mode: Optional[str] = None,
         illegal: str = "lose",
@@ -436,7 +466,7 @@ class SingleAgentEnv(gymnasium.Env):
         players: int = 2,
         seat: int = 0,
         opponents: Union[str, Sequence[str]] = "greedy",
-        radius: int = DEFAULT_RADIUS,
+        radius: Optional[int] = None,
         reward: str = "win",
         render_mode: Optional[str] = None,
         illegal: str = "lose",
@@ -530,5 +560,5 @@ GYM_ID = "carcassonne/SingleAgent-v0"
 if GYM_ID not in gymnasium.registry:
     gymnasium.register(GYM_ID, entry_point="carcassonne.env:SingleAgentEnv", disable_env_checker=True)
 
-__all__ = ["FLAT_KEYS", "GYM_ID", "CarcassonneEnv", "SingleAgentEnv", "action_index", "action_shape", "env", "flat_layout", "flat_space",
-           "flatten", "observation_space", "raw_env", "render_text", "state_space"]
+__all__ = ["EXPANSION_KEYS", "FLAT_KEYS", "GYM_ID", "CarcassonneEnv", "SingleAgentEnv", "action_index", "action_shape", "env", "flat_layout", "flat_space",
+           "flat_keys", "flatten", "observation_space", "plane_high", "raw_env", "render_text", "state_space"]

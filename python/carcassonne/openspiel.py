@@ -10,11 +10,14 @@ algorithm that takes a game work on it.
 True
 
 - Parameters: `players` (2–6), `rules` (as `carcassonne rules` takes them,
-  kept as the rule set's code, since OpenSpiel writes parameters into the
-  game's string), `radius` (the window of the flat action space,
-  python/README.md).
+  `"big-box"` too, kept as the rule set's code, since OpenSpiel writes
+  parameters into the game's string), `radius` (the window of the flat
+  action space, python/README.md; 0, the default, is the rules' default:
+  15, or 20 with an expansion, and the game's parameters hold the radius
+  in use).
 - Decision nodes: the flat action space of the environment (69,192 actions
-  with the defaults; `carcassonne.EnvCore.decode` turns one into a move).
+  with the defaults, 309,304 on the Big Box; `carcassonne.EnvCore.decode`
+  turns one into a move).
 - Chance nodes: every draw. An outcome is a tile kind's index
   (`carcassonne.tiles()` order), with the probability of its share of the
   bag; with The River, the river tiles come first and the lake last, as the
@@ -49,10 +52,12 @@ try:
 except ImportError as e:  # pragma: no cover - exercised only without the extra
     raise ImportError("carcassonne.openspiel needs open_spiel: pip install 'carcassonne[openspiel]'") from e
 
-from ._carcassonne import DEFAULT_RADIUS, TILE_KINDS, EnvCore, Game, rules as parse_rules, tiles
+from ._carcassonne import EnvCore, Game, rules as parse_rules, tiles
 
 NAME = "python_carcassonne"
-_DEFAULTS = {"players": 2, "rules": "standard", "radius": DEFAULT_RADIUS}
+# radius 0: the rules' default window (DEFAULT_RADIUS, or EXPANSION_RADIUS
+# with an expansion), written into the game's parameters as the number.
+_DEFAULTS = {"players": 2, "rules": "standard", "radius": 0}
 _TILE_IDS = [t.id for t in tiles()]
 _RIVER = {i for i, t in enumerate(tiles()) if t.river}
 _LAKE = _TILE_IDS.index("RV02")
@@ -98,14 +103,15 @@ class CarcassonneGame(pyspiel.Game):
         if refused:
             raise ValueError(f"{NAME} does not take {refused}: draws would go to hidden hands or back to the bag")
         self.players = int(p["players"])
-        self.radius = int(p["radius"])
-        self.core = EnvCore(self.rule_text, self.players, self.radius, 0)
+        radius = int(p["radius"])
+        self.core = EnvCore(self.rule_text, self.players, radius if radius > 0 else None, 0)
+        self.radius = p["radius"] = self.core.radius
         self.template = json.loads(self.core.game().to_record())
         self.deck: Counter = Counter(_TILE_IDS.index(t) for t in self.template["deck"])
         length = sum(self.deck.values())
         info = pyspiel.GameInfo(
             num_distinct_actions=self.core.action_size,
-            max_chance_outcomes=TILE_KINDS,
+            max_chance_outcomes=self.core.tile_kinds,
             num_players=self.players,
             min_utility=-1.0,
             max_utility=1.0,
@@ -243,17 +249,10 @@ class CarcassonneObserver:
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
         core = game.core
-        n, w, k = game.players, core.width, TILE_KINDS
-        pieces = [
-            ("board", (len(core.plane_names), w, w)),
-            ("hands", (n, core.slots, k)),
-            ("hand_sizes", (n,)),
-            ("unseen", (k,)),
-            ("scores", (n,)),
-            ("supply", (n,)),
-            ("abbot", (n,)),
-            ("to_move", (n,)),
-        ]
+        w = core.width
+        # The environment's arrays, in its order, without the mask (with
+        # an expansion, its figures in supply, goods and bonus turn too).
+        pieces = [(name, a.shape) for name, a in core.observe(0).items() if name != "action_mask"]
         if perfect_recall:
             pieces.append(("filled_at", (w, w)))
         self.perfect_recall = perfect_recall

@@ -108,7 +108,7 @@ class CarcassonneVectorEnv(VectorEnv):
         players: int = 2,
         seat: int = 0,
         opponents: Union[str, Sequence[str]] = "greedy",
-        radius: int = DEFAULT_RADIUS,
+        radius: Optional[int] = None,
         reward: str = "win",
         illegal: str = "lose",
         actions: str = "flat",

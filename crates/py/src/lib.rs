@@ -86,19 +86,6 @@ pub(crate) fn parse_rules(py: Python<'_>, text: &str) -> PyResult<Rules> {
     Rules::parse(text).or_else(|e| Rules::from_code(text).map_err(|_| rules_error(py, e)))
 }
 
-/// The rules of an environment, whose flat action space covers the base
-/// game, The River and The Abbot: the expansions' figures have no actions
-/// in it yet, so their rules are refused.
-pub(crate) fn env_rules(py: Python<'_>, text: &str) -> PyResult<Rules> {
-    let rules = parse_rules(py, text)?;
-    if rules.expansions() {
-        return Err(pyo3::exceptions::PyValueError::new_err(
-            "the environments' action space has no actions for the expansions' figures yet: play Inns & Cathedrals and Traders & Builders with Game",
-        ));
-    }
-    Ok(rules)
-}
-
 /// A 64-bit seed from an int or from a random generator with `getrandbits`
 /// (`random.Random`, `numpy.random.Generator` through `integers`).
 pub(crate) fn seed_of(rng: &Bound<'_, PyAny>) -> PyResult<u64> {

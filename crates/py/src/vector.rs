@@ -21,8 +21,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::env::TILE_KINDS;
-use carcassonne::{Action, Follower, Game, PlayerId, Pos, Rotation, Rules, Setup, TileId, View};
+use carcassonne::Figure as Kind;
+use carcassonne::{Follower, Game, PlayerId, Pos, Rotation, Rules, Setup, TileId, View};
 use carcassonne_ai::BotSpec;
 use numpy::{Element, PyArrayDyn, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
@@ -31,11 +31,8 @@ use pyo3::types::PyDict;
 use rand_core::RngCore;
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
-use crate::env::{
-    action_move, decision, figure_of, flat_action, window_cell, write_figure, write_tile, BASE_PLANES, DECISIONS,
-    LAST_PLACED, ROLE_PLANES,
-};
-use crate::{env_rules, setup_error, CarcassonneError, IllegalMoveError};
+use crate::env::{decision, SeatArrays, Spaces, LAST_PLACED};
+use crate::{parse_rules, setup_error, CarcassonneError, IllegalMoveError};
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<VecCore>()
@@ -43,11 +40,11 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 
 /// What every game of a batch shares: rules, seats, window and sizes.
 struct Layout {
+    /// The shapes of the observation and action spaces.
+    sp: Spaces,
     rules: Rules,
     players: usize,
     seat: PlayerId,
-    radius: i32,
-    width: usize,
     slots: usize,
     planes: usize,
     actions: usize,
@@ -70,11 +67,11 @@ struct Layout {
 
 impl Layout {
     fn cells(&self) -> usize {
-        self.width * self.width
+        self.sp.cells()
     }
 
     fn cell(&self, pos: Pos) -> Option<usize> {
-        window_cell(pos, self.radius, self.width)
+        self.sp.cell(pos)
     }
 
     fn mask_len(&self) -> usize {
@@ -86,13 +83,16 @@ impl Layout {
     }
 
     /// Each game's length in every output array, in `Out`'s field order.
-    fn lengths(&self) -> [usize; 17] {
+    fn lengths(&self) -> [usize; LENGTHS] {
         let n = self.players;
+        let kinds = self.sp.tile_kinds;
+        // The expansions' arrays are empty without one.
+        let x = if self.sp.expansions { 1 } else { 0 };
         [
             self.planes * self.cells(),
-            n * self.slots * TILE_KINDS,
+            n * self.slots * kinds,
             n,
-            TILE_KINDS,
+            kinds,
             n,
             n,
             n,
@@ -106,17 +106,26 @@ impl Layout {
             1,
             1,
             n,
+            x * n,
+            x * n,
+            x * n,
+            x * 3 * n,
+            x,
         ]
     }
 
     /// The most legal actions a turn can have: per tile of the hand, per
     /// frontier cell (at most 4 + 2 per tile of the deck, and inside the
-    /// window), 4 rotations, and per placement a pass, a follower per
-    /// segment, and two abbot spots or a recall.
-    fn legal_bound(rules: &Rules, deck: usize, slots: usize, width: usize) -> usize {
+    /// window), 4 rotations, and per placement a pass, per segment a
+    /// follower (and the big follower, builder or pig of the expansions),
+    /// and two abbot spots or a recall.
+    fn legal_bound(sp: &Spaces, deck: usize) -> usize {
+        let rules = &sp.rules;
         let segments = TileId::all().map(|t| t.def().segments.len()).max().unwrap_or(0);
-        let decisions = (1 + segments + if rules.abbot { 2 } else { 0 }).min(DECISIONS);
-        slots * (width * width).min(4 + 2 * deck) * 4 * decisions
+        let figures =
+            1 + [rules.has_big_follower(), rules.has_builder(), rules.has_pig()].iter().filter(|&&b| b).count();
+        let decisions = (1 + figures * segments + if rules.abbot { 2 } else { 0 }).min(sp.decisions);
+        sp.slots * sp.cells().min(4 + 2 * deck) * 4 * decisions
     }
 }
 
@@ -141,12 +150,21 @@ struct Out<'a> {
     seat: &'a mut [i32],
     /// The scores by seat (`scores` is by seat relative to the viewer).
     seat_scores: &'a mut [i32],
+    /// The expansions' arrays (empty without one).
+    big_follower: &'a mut [u8],
+    builder: &'a mut [u8],
+    pig: &'a mut [u8],
+    goods: &'a mut [u8],
+    bonus: &'a mut [u8],
 }
+
+/// How many arrays `Out` has.
+const LENGTHS: usize = 22;
 
 impl<'a> Out<'a> {
     /// Game `i`'s part of every array, given each game's `lengths`
     /// ([`Layout::lengths`]).
-    fn game(&mut self, i: usize, lengths: &[usize; 17]) -> Out<'_> {
+    fn game(&mut self, i: usize, lengths: &[usize; LENGTHS]) -> Out<'_> {
         fn at<T>(s: &mut [T], i: usize, l: usize) -> &mut [T] {
             &mut s[i * l..(i + 1) * l]
         }
@@ -169,12 +187,17 @@ impl<'a> Out<'a> {
             illegal: at(self.illegal, i, l[14]),
             seat: at(self.seat, i, l[15]),
             seat_scores: at(self.seat_scores, i, l[16]),
+            big_follower: at(self.big_follower, i, l[17]),
+            builder: at(self.builder, i, l[18]),
+            pig: at(self.pig, i, l[19]),
+            goods: at(self.goods, i, l[20]),
+            bonus: at(self.bonus, i, l[21]),
         }
     }
 
     /// The first `games` games, and the rest.
     fn split(self, games: usize, layout: &Layout) -> (Out<'a>, Out<'a>) {
-        let [l0, l1, l2, l3, l4, l5, l6, l7, l8, l9, l10, l11, l12, l13, l14, l15, l16] =
+        let [l0, l1, l2, l3, l4, l5, l6, l7, l8, l9, l10, l11, l12, l13, l14, l15, l16, l17, l18, l19, l20, l21] =
             layout.lengths().map(|l| l * games);
         let (board, board2) = self.board.split_at_mut(l0);
         let (hands, hands2) = self.hands.split_at_mut(l1);
@@ -193,6 +216,11 @@ impl<'a> Out<'a> {
         let (illegal, illegal2) = self.illegal.split_at_mut(l14);
         let (seat, seat2) = self.seat.split_at_mut(l15);
         let (seat_scores, seat_scores2) = self.seat_scores.split_at_mut(l16);
+        let (big_follower, big_follower2) = self.big_follower.split_at_mut(l17);
+        let (builder, builder2) = self.builder.split_at_mut(l18);
+        let (pig, pig2) = self.pig.split_at_mut(l19);
+        let (goods, goods2) = self.goods.split_at_mut(l20);
+        let (bonus, bonus2) = self.bonus.split_at_mut(l21);
         (
             Out {
                 board,
@@ -212,6 +240,11 @@ impl<'a> Out<'a> {
                 illegal,
                 seat,
                 seat_scores,
+                big_follower,
+                builder,
+                pig,
+                goods,
+                bonus,
             },
             Out {
                 board: board2,
@@ -231,6 +264,11 @@ impl<'a> Out<'a> {
                 illegal: illegal2,
                 seat: seat2,
                 seat_scores: seat_scores2,
+                big_follower: big_follower2,
+                builder: builder2,
+                pig: pig2,
+                goods: goods2,
+                bonus: bonus2,
             },
         )
     }
@@ -255,15 +293,15 @@ enum Choice {
 struct Figure(u64);
 
 impl Figure {
-    fn new(cell: usize, (seat, role, spot): (usize, usize, u8)) -> Figure {
-        Figure((cell as u64) << 24 | (seat as u64) << 16 | (role as u64) << 8 | u64::from(spot))
+    fn new(cell: usize, (seat, roles, spot): (usize, u8, u8)) -> Figure {
+        Figure((cell as u64) << 24 | (seat as u64) << 16 | u64::from(roles) << 8 | u64::from(spot))
     }
 
-    /// Sets its planes to `on` (or back to zero): the seat, the role and the spot.
+    /// Sets its planes to `on` (or back to zero): the seat, the roles and the spot.
     fn draw(self, board: &mut [u8], layout: &Layout, on: bool) {
         let cell = (self.0 >> 24) as usize;
-        let figure = ((self.0 >> 16) as u8 as usize, (self.0 >> 8) as u8 as usize, self.0 as u8);
-        write_figure(board, layout.cells(), layout.players, cell, figure, on);
+        let figure = ((self.0 >> 16) as u8 as usize, (self.0 >> 8) as u8, self.0 as u8);
+        layout.sp.write_figure(board, cell, figure, on);
     }
 
     /// The same figure seen `by` seats further on (its relative seat moves
@@ -274,9 +312,7 @@ impl Figure {
         let (cell, seat) = ((self.0 >> 24) as usize, (self.0 >> 16) as u8 as usize);
         let moved = seat + by;
         let moved = if moved >= n { moved - n } else { moved };
-        let seats_at = BASE_PLANES.len() * layout.cells();
-        board[seats_at + seat * layout.cells() + cell] = 0;
-        board[seats_at + moved * layout.cells() + cell] = 1;
+        layout.sp.reseat(board, cell, seat, moved);
         self.0 = self.0 & !(0xFF << 16) | (moved as u64) << 16;
     }
 }
@@ -376,7 +412,7 @@ impl Table {
         self.last = None;
         for t in self.game.board().tiles() {
             if let Some(c) = layout.cell(t.pos) {
-                write_tile(out.board, layout.cells(), c, t, layout.rules.abbot);
+                layout.sp.write_tile(out.board, c, t);
             }
         }
         self.score = self.game.scores()[self.viewer.index()];
@@ -399,7 +435,7 @@ impl Table {
         self.last = None;
         for t in self.game.board().tiles() {
             if let Some(c) = layout.cell(t.pos) {
-                write_tile(out.board, layout.cells(), c, t, layout.rules.abbot);
+                layout.sp.write_tile(out.board, c, t);
             }
         }
         self.score = self.game.scores()[self.viewer.index()];
@@ -437,8 +473,8 @@ impl Table {
     fn play(&mut self, layout: &Layout, i: usize, out: &mut Out<'_>) {
         let from = self.game.history().len();
         let mover = self.viewer;
-        let mv = action_move(&self.game, layout.radius, layout.width, self.legal()[i] as usize)
-            .expect("a listed action is a move of the hand");
+        let mv =
+            layout.sp.action_move(&self.game, self.legal()[i] as usize).expect("a listed action is a move of the hand");
         self.game.play_unchecked(&mv);
         self.play_bots(layout);
         let score = self.game.scores()[mover.index()];
@@ -463,7 +499,7 @@ impl Table {
         let board = &mut *out.board;
         for mv in &self.game.history()[from..] {
             if let (Some(c), Some(t)) = (layout.cell(mv.pos), self.game.board().tile_at(mv.pos)) {
-                write_tile(board, cells, c, t, layout.rules.abbot);
+                layout.sp.write_tile(board, c, t);
             }
         }
         if let Some(c) = self.last.take() {
@@ -492,7 +528,7 @@ impl Table {
             figures.clear();
             for f in self.game.followers() {
                 if let Some(c) = layout.cell(f.pos) {
-                    figures.push(Figure::new(c, figure_of(f, self.viewer, n)));
+                    figures.push(Figure::new(c, layout.sp.figure_of(f, self.viewer)));
                 }
             }
             figures.sort_unstable();
@@ -510,22 +546,24 @@ impl Table {
         let me = self.viewer;
         out.seat[0] = me.index() as i32;
         let view = View::new(&self.game, me);
-        out.hands.fill(0);
-        for p in (0..n).map(|p| PlayerId(p as u8)) {
-            let r = (p.index() + n - me.index()) % n;
-            if let Some(hand) = view.hand(p) {
-                for (i, t) in hand.iter().enumerate().take(layout.slots) {
-                    out.hands[(r * layout.slots + i) * TILE_KINDS + t.index()] = 1;
-                }
-            }
-            out.hand_sizes[r] = view.hand_len(p) as u8;
-            out.scores[r] = view.scores()[p.index()] as i32;
-            out.seat_scores[p.index()] = view.scores()[p.index()] as i32;
-            out.supply[r] = view.supply(p);
-            out.abbot[r] = view.abbot_in_supply(p) as u8;
-            out.to_move[r] = (view.to_move() == Some(p)) as u8;
+        for (s, &v) in out.seat_scores.iter_mut().zip(view.scores()) {
+            *s = v as i32;
         }
-        out.unseen.copy_from_slice(&view.unseen()[..TILE_KINDS]);
+        let seats = SeatArrays {
+            hands: out.hands,
+            hand_sizes: out.hand_sizes,
+            unseen: out.unseen,
+            scores: out.scores,
+            supply: out.supply,
+            abbot: out.abbot,
+            to_move: out.to_move,
+            big_follower: out.big_follower,
+            builder: out.builder,
+            pig: out.pig,
+            goods: out.goods,
+            bonus: out.bonus,
+        };
+        layout.sp.write_seats(&view, seats);
 
         let masked = !out.mask.is_empty();
         if masked {
@@ -573,7 +611,10 @@ impl Table {
         // No follower left and no abbot in the rules (most turns of a
         // random game's second half): every placement's one decision is
         // to pass, as `Game::each_action` would list it.
-        let pass_only = game.supply(me) == 0 && !game.rules().abbot;
+        let pass_only = game.supply(me) == 0
+            && !game.rules().abbot
+            && !(layout.sp.expansions
+                && [Kind::BigFollower, Kind::Builder, Kind::Pig].into_iter().any(|f| game.in_supply(me, f)));
         for (slot, tile) in game.tiles_to_place().take_while(|&(slot, _)| slot < layout.slots) {
             // The window's cells where the tile fits, then read in cell
             // order from their bits (no sort), each bit cleared as it is read.
@@ -591,19 +632,26 @@ impl Table {
                     // Per rotation, the decisions as a set (followers come by
                     // segment, not always by spot), listed in ascending order
                     // from it.
-                    let mut sets = [1u32 << decision(Action::Pass); 4];
+                    let mut sets = [1u64 << PASS; 4];
                     if !pass_only {
                         sets = [0; 4];
                         let pos = layout.cell_pos[cell];
                         game.each_action_at(tile, pos, rots, |rot, a| {
-                            sets[rot.quarter_turns() as usize] |= 1 << decision(a);
+                            // Every action the engine lists has a decision
+                            // of the rules' table (the base game's rules
+                            // list none of the expansions': tested over
+                            // random games against `EnvCore`).
+                            if let Some(d) = decision(a) {
+                                debug_assert!(d < layout.sp.decisions);
+                                sets[rot.quarter_turns() as usize] |= 1 << d;
+                            }
                         });
                     }
                     let mut rots = rots;
                     while rots != 0 {
                         let r = rots.trailing_zeros() as usize;
                         rots &= rots - 1;
-                        let base = flat_action(slot, layout.cells(), cell, Rotation::ALL[r], 0) as u32;
+                        let base = layout.sp.flat_action(slot, cell, Rotation::ALL[r], 0) as u32;
                         let mut set = sets[r];
                         while set != 0 {
                             legal[n] = base + set.trailing_zeros();
@@ -632,8 +680,10 @@ impl Table {
     }
 }
 
-// A placement's decisions fit one `u32` set (`Table::collect_legal`).
-const _: () = assert!(DECISIONS <= 32);
+// A placement's decisions fit one `u64` set (`Table::collect_legal`).
+const _: () = assert!(crate::env::ALL_DECISIONS <= 64);
+/// The pass's decision.
+const PASS: usize = 0;
 
 /// +1 for a winner and -1 for the others, 0 when everyone ties (as `SingleAgentEnv`).
 fn end_reward(game: &Game, seat: PlayerId) -> f64 {
@@ -753,6 +803,11 @@ struct Arrays {
     illegal: Py<PyArrayDyn<bool>>,
     seat: Py<PyArrayDyn<i32>>,
     seat_scores: Py<PyArrayDyn<i32>>,
+    big_follower: Py<PyArrayDyn<u8>>,
+    builder: Py<PyArrayDyn<u8>>,
+    pig: Py<PyArrayDyn<u8>>,
+    goods: Py<PyArrayDyn<u8>>,
+    bonus: Py<PyArrayDyn<u8>>,
 }
 
 fn zeros<T: Element>(py: Python<'_>, shape: &[usize]) -> Py<PyArrayDyn<T>> {
@@ -775,6 +830,8 @@ macro_rules! with_out {
         let (mut b12, mut b13, mut b14, mut b15) =
             (rw($py, &a.terminated)?, rw($py, &a.truncated)?, rw($py, &a.illegal)?, rw($py, &a.seat)?);
         let mut b16 = rw($py, &a.seat_scores)?;
+        let (mut b17, mut b18, mut b19, mut b20, mut b21) =
+            (rw($py, &a.big_follower)?, rw($py, &a.builder)?, rw($py, &a.pig)?, rw($py, &a.goods)?, rw($py, &a.bonus)?);
         let $out = Out {
             board: b0.as_slice_mut()?,
             hands: b1.as_slice_mut()?,
@@ -793,6 +850,11 @@ macro_rules! with_out {
             illegal: b14.as_slice_mut()?,
             seat: b15.as_slice_mut()?,
             seat_scores: b16.as_slice_mut()?,
+            big_follower: b17.as_slice_mut()?,
+            builder: b18.as_slice_mut()?,
+            pig: b19.as_slice_mut()?,
+            goods: b20.as_slice_mut()?,
+            bonus: b21.as_slice_mut()?,
         };
         $body
     }};
@@ -826,7 +888,7 @@ pub struct VecCore {
 impl VecCore {
     #[new]
     #[pyo3(signature = (num_envs, rules = "standard", players = 2, seat = 0, opponents = vec!["greedy".to_string()],
-        radius = crate::env::DEFAULT_RADIUS, reward = "win", illegal = "lose", flat_mask = false,
+        radius = None, reward = "win", illegal = "lose", flat_mask = false,
         max_legal = None, threads = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -836,20 +898,18 @@ impl VecCore {
         players: usize,
         seat: usize,
         opponents: Vec<String>,
-        radius: usize,
+        radius: Option<usize>,
         reward: &str,
         illegal: &str,
         flat_mask: bool,
         max_legal: Option<usize>,
         threads: Option<usize>,
     ) -> PyResult<VecCore> {
-        let rules = env_rules(py, rules)?;
+        let rules = parse_rules(py, rules)?;
         if num_envs == 0 {
             return Err(PyValueError::new_err("num_envs must be at least 1"));
         }
-        if !(1..=64).contains(&radius) {
-            return Err(PyValueError::new_err("radius must be 1 to 64"));
-        }
+        let radius = crate::env::radius_of(&rules, radius)?;
         let first = Game::new(Setup::standard(rules, players, 0)).map_err(|e| setup_error(py, e))?;
         if seat >= players {
             return Err(PyValueError::new_err(format!("seat {seat} is not at a table of {players}")));
@@ -868,9 +928,9 @@ impl VecCore {
         if !["raise", "lose"].contains(&illegal) {
             return Err(PyValueError::new_err(format!("illegal must be 'raise' or 'lose', not {illegal:?}")));
         }
-        let width = 2 * radius + 1;
-        let slots = rules.hand.max(1) as usize;
-        let bound = Layout::legal_bound(&rules, first.deck().len(), slots, width);
+        let sp = Spaces::new(rules, players, radius);
+        let (width, slots) = (sp.width, sp.slots);
+        let bound = Layout::legal_bound(&sp, first.deck().len());
         let max_legal = max_legal.unwrap_or(bound);
         if max_legal == 0 {
             return Err(PyValueError::new_err("max_legal must be at least 1"));
@@ -879,14 +939,12 @@ impl VecCore {
             rules,
             players,
             seat: PlayerId(seat as u8),
-            radius: radius as i32,
-            width,
             slots,
-            planes: BASE_PLANES.len() + players + ROLE_PLANES.len() + 1,
+            planes: sp.planes(),
             cell_pos: (0..width * width)
                 .map(|c| Pos::new((c % width) as i32 - radius as i32, (c / width) as i32 - radius as i32))
                 .collect(),
-            actions: slots * width * width * 4 * DECISIONS,
+            actions: sp.actions(),
             max_legal,
             legal_room: bound,
             flat_mask,
@@ -894,14 +952,16 @@ impl VecCore {
             illegal_lose: illegal == "lose",
             opponents,
             self_play,
+            sp,
         };
         let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
         let (b, n) = (num_envs, players);
+        let (kinds, x) = (layout.sp.tile_kinds, if layout.sp.expansions { 1 } else { 0 });
         let arrays = Arrays {
             board: zeros(py, &[b, layout.planes, width, width]),
-            hands: zeros(py, &[b, n, slots, TILE_KINDS]),
+            hands: zeros(py, &[b, n, slots, kinds]),
             hand_sizes: zeros(py, &[b, n]),
-            unseen: zeros(py, &[b, TILE_KINDS]),
+            unseen: zeros(py, &[b, kinds]),
             scores: zeros(py, &[b, n]),
             supply: zeros(py, &[b, n]),
             abbot: zeros(py, &[b, n]),
@@ -915,6 +975,11 @@ impl VecCore {
             illegal: zeros(py, &[b]),
             seat: zeros(py, &[b]),
             seat_scores: zeros(py, &[b, n]),
+            big_follower: zeros(py, &[b, x * n]),
+            builder: zeros(py, &[b, x * n]),
+            pig: zeros(py, &[b, x * n]),
+            goods: zeros(py, &[b, x * n, 3]),
+            bonus: zeros(py, &[b, x]),
         };
         let tables = (0..num_envs).map(|_| Table::new(&layout, first.clone())).collect();
         let pool = if threads > 1 {
@@ -984,6 +1049,13 @@ impl VecCore {
         d.set_item("illegal", a.illegal.bind(py))?;
         d.set_item("seat", a.seat.bind(py))?;
         d.set_item("seat_scores", a.seat_scores.bind(py))?;
+        if self.layout.sp.expansions {
+            d.set_item("big_follower", a.big_follower.bind(py))?;
+            d.set_item("builder", a.builder.bind(py))?;
+            d.set_item("pig", a.pig.bind(py))?;
+            d.set_item("goods", a.goods.bind(py))?;
+            d.set_item("bonus", a.bonus.bind(py))?;
+        }
         Ok(d)
     }
 
