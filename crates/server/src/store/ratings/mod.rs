@@ -222,7 +222,7 @@ pub(crate) fn changes_of(result: &RatedResult, current: &[(String, Rating)]) -> 
 
 #[async_trait::async_trait]
 pub trait RatingRepo: Send + Sync {
-    /// Marks game `id` (just created) as rated, in `pool` ("duel" or "multi").
+    /// Marks game `id` (just created) as rated, in `pool` (a [`Pool`]'s word).
     ///
     /// # Errors
     /// The storage fails (or the game is gone).
