@@ -271,6 +271,32 @@ pub fn update(pool: Pool, players: &[(Rating, usize)]) -> Vec<Rating> {
 mod tests {
     use super::*;
 
+    /// A rule set's family: the Big Box's if it plays an expansion; the
+    /// pools' words read back, the base game's as they were stored before.
+    #[test]
+    fn pools_are_per_players_and_rule_family() {
+        for p in carcassonne::Preset::ALL {
+            let family = Family::of(&Rules::preset(p));
+            assert_eq!(family == Family::BigBox, p == carcassonne::Preset::BigBox, "{p:?}");
+        }
+        let inns = Rules { inns_cathedrals: true, ..Rules::default() };
+        assert_eq!(Family::of(&inns), Family::BigBox);
+        assert_eq!(Pool::of_game(2, &Rules::default()), Pool::Duel);
+        assert_eq!(Pool::of_game(4, &Rules::default()), Pool::Multi);
+        assert_eq!(Pool::of_game(2, &Rules::preset(carcassonne::Preset::BigBox)), Pool::BigBoxDuel);
+        assert_eq!(Pool::of_game(3, &Rules::preset(carcassonne::Preset::BigBox)), Pool::BigBoxMulti);
+        let words: Vec<&str> = Pool::ALL.iter().map(|p| p.word()).collect();
+        assert_eq!(words, ["duel", "multi", "big-box-duel", "big-box-multi"]);
+        for p in Pool::ALL {
+            assert_eq!(Pool::from_word(p.word()), Some(p));
+            assert_eq!(serde_json::to_value(p).unwrap(), p.word());
+            assert_eq!(p.start(), if p.duel() { Pool::Duel.start() } else { Pool::Multi.start() });
+        }
+        assert_eq!(Pool::from_word("big-box"), None);
+        assert_eq!(Family::from_word("big-box"), Some(Family::BigBox));
+        assert_eq!(Family::BigBox.rules(), Rules::preset(carcassonne::Preset::BigBox));
+    }
+
     #[test]
     fn places_share_ties_and_a_timeout_is_last() {
         assert_eq!(rank_seats(&[10, 20, 20, 5], None), vec![3, 1, 1, 4]);
