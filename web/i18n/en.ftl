@@ -941,7 +941,7 @@ word-and = and
 
 lobby-title = Lobby
 lobby-play-now = Play now
-lobby-play-now-about = Standard rules, against whoever is waiting (players close in rating first).
+lobby-play-now-about = The rules you choose, against whoever is waiting for them (players close in rating first).
 lobby-your-name = Your name
 lobby-bot-after = If nobody comes, a bot after
 lobby-never = never: keep waiting
@@ -987,7 +987,7 @@ lobby-seats-free = { $total ->
         [one] { $free } of { $total } seat free
        *[other] { $free } of { $total } seats free
     }
-lobby-host-rating = host rated { $rating }
+lobby-host-rating = host rated { $rating } ({ $pool })
 lobby-seats = Seats
 lobby-sat-down = You sat down: the game opens when it starts
 lobby-table-opened = Your table is open: it starts when it is full, or when you start it
@@ -1001,8 +1001,8 @@ profile-not-found = No such player
 profile-nobody = Nobody plays here under the name “{ $name }”.
 profile-see-leaderboard = See the leaderboard
 profile-page-title = { $name } — Carcassonne
-profile-pool-duel = Two players (Glicko-2)
-profile-pool-multi = Three to six players (Weng-Lin)
+profile-pool-duel = Base game, two players (Glicko-2)
+profile-pool-multi = Base game, three to six players (Weng-Lin)
 profile-provisional = provisional
 profile-provisional-title = { $n ->
         [one] Fewer than { $n } rated game
@@ -1540,3 +1540,21 @@ error-nothing_to_take_back = You have played no move to take back.
 error-takeback_pending = A takeback is already asked: wait for its answer.
 error-takeback_declined = Your takeback of this move was declined: it cannot be asked again.
 error-no_takeback_asked = No takeback is waiting for your answer.
+# Big Box: ratings and lobby
+rating-family-base = Base game
+rating-family-big-box = Big Box
+rating-pool-duel = base game, two players
+rating-pool-multi = base game, three to six players
+rating-pool-big-box-duel = Big Box, two players
+rating-pool-big-box-multi = Big Box, three to six players
+profile-pool-big-box-duel = Big Box, two players (Glicko-2)
+profile-pool-big-box-multi = Big Box, three to six players (Weng-Lin)
+profile-game-pool = rated: { $pool }
+leaderboard-family = Rule set
+leaderboard-family-about = Each rule set keeps ratings of its own: the base game (standard, beginner and first edition rules) and the Big Box.
+lobby-preset-big-box = Big Box
+lobby-pn-rules = Rules
+lobby-pn-rules-base = Standard
+lobby-pn-rules-big-box = Big Box
+lobby-table-rules = Rules: { $preset }
+results-ratings-pool = Rating pool: { $pool }

@@ -784,7 +784,7 @@ async fn a_rated_big_box_game_moves_only_the_big_box_pools_ratings() {
         let p = profile(&s, name).await;
         let ratings = p["ratings"].as_array().unwrap();
         let pools: Vec<&str> = ratings.iter().map(|r| r["pool"].as_str().unwrap()).collect();
-        assert_eq!(pools, ["big-box-duel", "duel"], "{p}");
+        assert_eq!(pools, ["duel", "big-box-duel"], "the base game's first: {p}");
         let duel = ratings.iter().find(|r| r["pool"] == "duel").unwrap();
         assert_eq!(duel["games"], 1, "the base game's rating stays: {p}");
         if name == "Ada" {
@@ -805,7 +805,8 @@ async fn a_rated_big_box_game_moves_only_the_big_box_pools_ratings() {
         assert_eq!(history[1]["before"], 1500.0);
         let game = &p["games"][0];
         assert_eq!((&game["id"], &game["preset"], &game["family"]), (&json!(id), &json!("big-box"), &json!("big-box")));
-        assert_eq!(p["games"][1]["family"], "base");
+        assert_eq!(game["pool"], "big-box-duel");
+        assert_eq!((&p["games"][1]["family"], &p["games"][1]["pool"]), (&json!("base"), &json!("duel")));
     }
     let (_, r) = send(&s, "GET", &format!("/api/games/{id}/ratings"), None, None).await;
     assert_eq!((&r["pool"], &r["settled"]), (&json!("big-box-duel"), &json!(true)), "{r}");

@@ -352,7 +352,9 @@ impl Ratings {
     /// `not_found` for a name no account has; the storage fails.
     pub async fn profile(&self, name: &str) -> Result<Value, ApiError> {
         let account = self.player(name).await?;
-        let ratings = self.repo.of(&account.id).await?;
+        let mut ratings = self.repo.of(&account.id).await?;
+        // The base game's pools first, then the Big Box's.
+        ratings.sort_by_key(|r| Pool::ALL.iter().position(|p| *p == r.pool));
         let history = self.repo.history(&account.id, HISTORY_ROWS).await?;
         let games = self.repo.account_games(&account.id, STATS_GAMES).await?;
         // Names of the accounts seated in the games listed.
@@ -426,6 +428,9 @@ impl Ratings {
                     "players": players,
                     "at": p.at,
                 });
+                if g.rated {
+                    v["pool"] = Pool::of(g.game.seats.len(), Family::of_json(&g.game.rules)).word().into();
+                }
                 if let Some(h) = changes.get(g.game.id.as_str()) {
                     v["rating_before"] = shown(h.pool, &h.before).0.into();
                     v["rating_after"] = shown(h.pool, &h.after).0.into();
