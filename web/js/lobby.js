@@ -12,7 +12,7 @@ import { ApiError, addTokens, lastName, rememberName, request } from './api.js';
 import { clockOfChoice, clockOptions } from './clock.js';
 import { dismissToast, esc, toast } from './dom.js';
 import { errorText, has, intl, lang, t } from './i18n.js';
-import { headlineOf, presetName } from './rules.js';
+import { headlineOf, poolWords, presetName } from './rules.js';
 
 const SEATS_KEY = 'carcassonne.lobby';
 /** The refusal of a message the socket could not carry (not open, or closed before the answer). */
@@ -66,11 +66,6 @@ function clockWords(clock) {
 /** A bot level's name: the message for the built-in ones, else as the server says it. */
 function levelName(name) {
   return has(`bot-level-${name}`) ? t(`bot-level-${name}`) : name;
-}
-
-/** A rating pool in a few words ("Big Box, two players"). */
-function poolWords(pool) {
-  return has(`rating-pool-${pool}`) ? t(`rating-pool-${pool}`) : pool;
 }
 
 /**

@@ -10,7 +10,7 @@
 import { knownGames, request, tokensFor } from './api.js';
 import { ago, esc } from './dom.js';
 import { errorText, has, intl, lang, t } from './i18n.js';
-import { presetName } from './rules.js';
+import { poolWords, presetName } from './rules.js';
 import { block, moderationApi, reportDialog, signedInName, unblock } from './moderation.js';
 
 const LINKED_KEY = 'carcassonne.linked';
@@ -20,10 +20,6 @@ function poolName(pool) {
   return has(`profile-pool-${pool}`) ? t(`profile-pool-${pool}`) : pool;
 }
 
-/** A rating pool in a few words ("Big Box, two players"). */
-export function poolWords(pool) {
-  return has(`rating-pool-${pool}`) ? t(`rating-pool-${pool}`) : pool;
-}
 
 /** A rating as a whole number, without a thousands separator (ratings read as one figure). */
 export function ratingText(r) {

@@ -5,7 +5,8 @@
 
 import { request } from './api.js';
 import { esc } from './dom.js';
-import { has, intl, t } from './i18n.js';
+import { intl, t } from './i18n.js';
+import { poolWords } from './rules.js';
 
 const TRIES = 5;
 const AGAIN_MS = 1500;
@@ -31,7 +32,7 @@ export async function showRatingChanges(box, id, tries = 0) {
   const signed = intl(Intl.NumberFormat, { signDisplay: 'exceptZero', useGrouping: false });
   const plain = intl(Intl.NumberFormat, { useGrouping: false });
   // The pool whose ratings the game moved (its players' count and rule family).
-  const pool = r.pool && has(`rating-pool-${r.pool}`) ? `<p class="muted rating-pool" data-pool="${esc(r.pool)}">${esc(t('results-ratings-pool', { pool: t(`rating-pool-${r.pool}`) }))}</p>` : '';
+  const pool = r.pool ? `<p class="muted rating-pool" data-pool="${esc(r.pool)}">${esc(t('results-ratings-pool', { pool: poolWords(r.pool) }))}</p>` : '';
   box.innerHTML = `<h3>${esc(t('results-ratings'))}</h3>${pool}
     <ul class="rating-changes">${r.players.map((p) => {
     const delta = p.after - p.before;
