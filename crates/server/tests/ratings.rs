@@ -624,6 +624,43 @@ async fn rated_duel(s: &Server, ada: &str, bob: &str, ip: Option<u8>) -> String 
     id
 }
 
+/// [`rated_duel`] on the `big-box` preset.
+async fn rated_big_box_duel(s: &Server, ada: &str, bob: &str) -> String {
+    let body = json!({ "seats": [ { "kind": "human" }, { "kind": "remote" } ], "rated": true,
+                       "rules": { "preset": "big-box" } });
+    let (id, tokens) = create(s, Some(ada), body).await;
+    link(s, bob, &id, tokens[1].as_deref().unwrap()).await;
+    play_to_the_end(s, &id, &tokens).await;
+    id
+}
+
+/// The rated games `name` played in `pool` (its rating's game count there).
+async fn games_in(s: &Server, name: &str, pool: &str) -> u64 {
+    let p = profile(s, name).await;
+    p["ratings"].as_array().unwrap().iter().find(|r| r["pool"] == pool).map_or(0, |r| r["games"].as_u64().unwrap())
+}
+
+/// Issue 47: the fair-play rules apply per pool. Two accounts' third rated
+/// duel of the day counts for nothing in the base game, while their Big Box
+/// duels, a pool of its own, count (twice a day there too).
+#[tokio::test]
+async fn the_same_pair_s_rated_games_of_a_day_are_counted_per_pool() {
+    let s = server();
+    let ada = sign_up(&s, "Ada").await;
+    let bob = sign_up(&s, "Bob").await;
+    for _ in 0..3 {
+        rated_duel(&s, &ada, &bob, None).await;
+    }
+    assert_eq!(games_in(&s, "Ada", "duel").await, 2, "a third duel in a day");
+    rated_big_box_duel(&s, &ada, &bob).await;
+    assert_eq!(games_in(&s, "Ada", "big-box-duel").await, 1, "the Big Box counts its own");
+    assert_eq!(games_in(&s, "Bob", "big-box-duel").await, 1);
+    rated_big_box_duel(&s, &ada, &bob).await;
+    rated_big_box_duel(&s, &ada, &bob).await;
+    assert_eq!(games_in(&s, "Ada", "big-box-duel").await, 2, "a third Big Box duel in a day");
+    assert_eq!(games_in(&s, "Ada", "duel").await, 2);
+}
+
 /// The rated duels `name` played (its duel rating's game count).
 async fn duels(s: &Server, name: &str) -> u64 {
     profile(s, name).await["ratings"].as_array().unwrap().first().map_or(0, |r| r["games"].as_u64().unwrap())

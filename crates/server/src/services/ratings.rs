@@ -139,7 +139,7 @@ impl Ratings {
         if void {
             tracing::info!(game = %id, "a rated game is void: a seat was not a signed-in player");
             seats.clear();
-        } else if let Some(why) = self.farmed(id, &seats).await? {
+        } else if let Some(why) = self.farmed(id, pool, &seats).await? {
             tracing::info!(game = %id, why, "a rated game counts for nothing");
             seats.clear();
         }
@@ -153,8 +153,9 @@ impl Ratings {
     /// `Config::rated_min_games` finished games), two seats taken from one
     /// client address (unless `Config::rated_shared_address`), or two
     /// accounts that played [`TOGETHER_PER_DAY`] rated games together in
-    /// the last day already.
-    async fn farmed(&self, id: &str, seats: &[RatedSeat]) -> Result<Option<&'static str>, ApiError> {
+    /// the last day already, in the game's pool (each pool keeps its own
+    /// ratings, so each counts its own games).
+    async fn farmed(&self, id: &str, pool: Pool, seats: &[RatedSeat]) -> Result<Option<&'static str>, ApiError> {
         let now = now_ms();
         let accounts: Vec<&str> = seats.iter().filter_map(|s| s.account.as_deref()).collect();
         for a in &accounts {
@@ -181,7 +182,7 @@ impl Ratings {
         let day = now - 24 * 3600 * 1000;
         for (i, a) in accounts.iter().enumerate() {
             for b in &accounts[i + 1..] {
-                if self.repo.together(a, b, day).await? >= TOGETHER_PER_DAY {
+                if self.repo.together(a, b, pool.word(), day).await? >= TOGETHER_PER_DAY {
                     return Ok(Some("the same accounts' third rated game in a day"));
                 }
             }

@@ -382,6 +382,8 @@ async fn linked_seats_keep_the_address_they_were_taken_from(store: Store) {
     assert_eq!(store.ratings.linked("nope").await.unwrap(), vec![]);
 }
 
+/// Two accounts' rated games together (the defence against a pair farming
+/// a rating), counted since a time, in one pool.
 async fn two_accounts_rated_games_together_are_counted_since_a_time(store: Store) {
     accounts(&store).await;
     for (i, (a, b, at)) in [("a1", "b1", 100), ("b1", "a1", 200), ("a1", "c1", 300)].into_iter().enumerate() {
@@ -389,11 +391,21 @@ async fn two_accounts_rated_games_together_are_counted_since_a_time(store: Store
         rated_duel(&store, &id, a, b).await;
         assert!(store.ratings.apply(&duel(&id, [(a, 1), (b, 2)], at)).await.unwrap().is_some());
     }
-    assert_eq!(store.ratings.together("a1", "b1", 0).await.unwrap(), 2);
-    assert_eq!(store.ratings.together("b1", "a1", 0).await.unwrap(), 2, "either way round");
-    assert_eq!(store.ratings.together("a1", "b1", 150).await.unwrap(), 1, "since 150");
-    assert_eq!(store.ratings.together("a1", "c1", 0).await.unwrap(), 1);
-    assert_eq!(store.ratings.together("b1", "c1", 0).await.unwrap(), 0);
+    // A Big Box duel of a1 and b1: its own pool.
+    rated_duel(&store, "t3", "a1", "b1").await;
+    let big = RatedResult { pool: Pool::BigBoxDuel, ..duel("t3", [("a1", 1), ("b1", 2)], 400) };
+    assert!(store.ratings.apply(&big).await.unwrap().is_some());
+    let together = |a: &'static str, b: &'static str, pool: Pool, since| {
+        let store = &store;
+        async move { store.ratings.together(a, b, pool.word(), since).await.unwrap() }
+    };
+    assert_eq!(together("a1", "b1", Pool::Duel, 0).await, 2);
+    assert_eq!(together("b1", "a1", Pool::Duel, 0).await, 2, "either way round");
+    assert_eq!(together("a1", "b1", Pool::Duel, 150).await, 1, "since 150");
+    assert_eq!(together("a1", "c1", Pool::Duel, 0).await, 1);
+    assert_eq!(together("b1", "c1", Pool::Duel, 0).await, 0);
+    assert_eq!(together("a1", "b1", Pool::BigBoxDuel, 0).await, 1, "each pool counts its own");
+    assert_eq!(together("a1", "b1", Pool::Multi, 0).await, 0);
 }
 
 /// The Big Box's pools (`big-box-duel`, `big-box-multi`) are pools of
