@@ -119,15 +119,24 @@ export async function signUp(page, name, password = 'correct horse battery') {
  * a spread of legal moves with a follower now and then: the final scores.
  */
 export async function playOut(id, tokens) {
+  // Over the address's request rate (a long game, a Big Box one, after
+  // others): a second's wait, and the same request again.
+  const patient = async (path, init) => {
+    for (let i = 0; ; i++) {
+      const r = await api(path, init);
+      if (r.status !== 429 || i >= 30) return r;
+      await new Promise((done) => setTimeout(done, 1000));
+    }
+  };
   for (let k = 0; k < 400; k++) {
-    const { status, body: s } = await api(`/api/games/${id}?token=${tokens.join(',')}`);
+    const { status, body: s } = await patient(`/api/games/${id}?token=${tokens.join(',')}`);
     if (status !== 200) throw new Error(`the game's state: ${status} ${JSON.stringify(s)}`);
     if (s.status === 'finished') return s.players.map((p) => p.score);
     const seat = s.turn.seat;
     const p = s.legal[(k * 7) % s.legal.length];
     const move = { version: s.version, tile: p.tile, at: p.at, rot: p.rot };
     if (k % 3 === 0 && p.meeple && p.meeple.length) move.meeple = p.meeple[0];
-    const r = await api(`/api/games/${id}/moves?token=${tokens[seat]}`, {
+    const r = await patient(`/api/games/${id}/moves?token=${tokens[seat]}`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(move),
     });
     if (r.status !== 200) throw new Error(`a move refused: ${r.status} ${JSON.stringify(r.body)}`);

@@ -5,7 +5,9 @@
 // in it, marked rated, with no hint offered; the game is played to its end
 // (its moves over the API with the seats' tokens the pages keep, to be
 // quick); the results dialog says what it did to both ratings, and both
-// profiles show the rated game and the new ratings.
+// profiles show the rated game and the new ratings. Then the host's tables
+// show the host's rating in each table's pool: the base game's, moved; the
+// Big Box's (a rated Big Box table), a new player's start.
 //
 // Needs a running server: BASE_URL (default http://127.0.0.1:8080).
 import test from 'node:test';
@@ -101,6 +103,33 @@ for (const [size, device] of Object.entries(DEVICES)) {
         assert.equal(Number(await page.textContent('.rating-value')), expected, `${name} (seat ${seat}) scored ${scores}`);
       }
       await shot(guest, `lobby-rated-${size}-profile`);
+
+      // The host's rating a table shows is the one of the table's pool: the
+      // base game's as it now stands; a new player's start in the Big Box.
+      const hostSeat = seats[hostName];
+      const hostRating = scores[hostSeat] > scores[1 - hostSeat] ? '1662' : scores[hostSeat] < scores[1 - hostSeat] ? '1338' : '1500';
+      await host.goto(`${BASE}/#/lobby`);
+      await host.waitForSelector('.lobby-live:text("Live")');
+      await guest.goto(`${BASE}/#/lobby`);
+      await guest.waitForSelector('.lobby-live:text("Live")');
+      await host.check('.ot-rated');
+      await host.click('.ot-go');
+      const baseTable = guest.locator(`.lobby-table[data-pool="duel"]:has-text("${hostName}")`);
+      await baseTable.waitFor({ timeout: 10_000 });
+      assert.match(await baseTable.textContent(), new RegExp(`host rated ${hostRating}\\? \\(base game, two players\\)`));
+      await host.click(`.lobby-table:has-text("${hostName}") .stand`);
+      await baseTable.waitFor({ state: 'detached', timeout: 10_000 });
+      await host.selectOption('.ot-preset', 'big-box');
+      await host.check('.ot-rated');
+      await host.click('.ot-go');
+      const bigTable = guest.locator(`.lobby-table[data-pool="big-box-duel"]:has-text("${hostName}")`);
+      await bigTable.waitFor({ timeout: 10_000 });
+      const text = (await bigTable.textContent()).replace(/\s+/g, ' ');
+      assert.match(text, /rated/);
+      assert.match(text, /Rules: Big Box/);
+      assert.match(text, /host rated 1500\? \(Big Box, two players\)/);
+      await checkA11y(guest, `the lobby with a rated Big Box table (${size})`);
+      await host.click(`.lobby-table:has-text("${hostName}") .stand`);
       assert.deepEqual(errors, []);
     } finally {
       await browser.close();

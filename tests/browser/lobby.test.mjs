@@ -201,3 +201,79 @@ test('the lobby passes axe-core in the dark and fits a 320 px phone', async () =
     await browser.close();
   }
 });
+
+// The Big Box (issue 47): the table form offers its preset; a Big Box table
+// says its rules in words and carries its pool; "Play now" asks for a rule
+// family and pairs only with someone waiting for the same one, on its preset.
+// The waits paired come from addresses of their own (lobbysocket.mjs).
+test('a Big Box table says its rules, and Play now pairs only by the same rule family', async () => {
+  const browser = await launchBrowser();
+  const sockets = [];
+  try {
+    const host = await (await browser.newContext(DESKTOP)).newPage();
+    const guest = await (await browser.newContext(PHONE)).newPage();
+    const errors = [...watchErrors(host), ...watchErrors(guest)];
+    for (const page of [guest, host]) {
+      await page.goto(`${BASE}/#/lobby`);
+      await page.waitForSelector('.lobby-live:text("Live")');
+    }
+    const presets = await host.$$eval('.ot-preset option', (os) => os.map((o) => [o.value, o.textContent]));
+    assert.ok(presets.some(([v, text]) => v === 'big-box' && text === 'Big Box'), JSON.stringify(presets));
+    const hostName = 'Bea Bigbox';
+    await host.fill('.ot-name', hostName);
+    await host.selectOption('.ot-preset', 'big-box');
+    await host.click('.ot-go');
+    await host.waitForSelector(`.lobby-table:has-text("${hostName}") .start`);
+    const table = guest.locator(`.lobby-table:has-text("${hostName}")`);
+    await table.waitFor({ timeout: 10_000 });
+    assert.equal(await table.getAttribute('data-preset'), 'big-box');
+    assert.equal(await table.getAttribute('data-pool'), 'big-box-duel');
+    assert.match(await table.textContent(), /Rules: Big Box/);
+    assert.match(await table.textContent(), /The Big Box/, 'its headline');
+    await checkA11y(guest, 'the lobby with a Big Box table (phone)');
+    await shot(guest, 'lobby-big-box-table-phone');
+    // The host closes it: gone from the other's list.
+    await host.click(`.lobby-table:has-text("${hostName}") .stand`);
+    await table.waitFor({ state: 'detached', timeout: 10_000 });
+
+    // Play now: the page asks for the rule family chosen (its wait itself
+    // may be refused here: this browser's address has had its pairings of
+    // the hour from the tests above, and a new account counts by address).
+    const values = await host.$$eval('.pn-rules option', (os) => os.map((o) => o.value));
+    assert.deepEqual(values, ['base', 'big-box']);
+    const asked = new Promise((resolve) => {
+      host.on('websocket', (ws) => ws.on('framesent', (f) => {
+        const m = JSON.parse(String(f.payload));
+        if (m.type === 'play-now') resolve(m);
+      }));
+    });
+    // The socket the page has is older than the listener: a fresh page.
+    await host.reload();
+    await host.waitForSelector('.lobby-live:text("Live")');
+    await host.selectOption('.pn-after', '');
+    await host.selectOption('.pn-rules', 'big-box');
+    await host.click('.pn-go');
+    assert.equal((await asked).rules, 'big-box');
+    assert.deepEqual(errors.filter((e) => !/status of 429/.test(e)), []);
+
+    // Waits for the Big Box pair only with each other, on its preset.
+    const first = await LobbySocket.open({ from: '127.0.0.4' });
+    sockets.push(first);
+    const mine = await first.ask({ type: 'play-now', name: 'Pia Bigbox', rules: 'big-box' });
+    assert.deepEqual([mine.wait.state, mine.wait.family], ['waiting', 'big-box'], JSON.stringify(mine));
+    const base = await LobbySocket.open({ from: '127.0.0.5' });
+    sockets.push(base);
+    const apart = await base.ask({ type: 'play-now', name: 'Rex Base' });
+    assert.deepEqual([apart.wait.state, apart.wait.family], ['waiting', 'base'], 'the base game is not paired with the Big Box');
+    const other = await LobbySocket.open({ from: '127.0.0.6' });
+    sockets.push(other);
+    const theirs = await other.ask({ type: 'play-now', name: 'Quin Bigbox', rules: 'big-box' });
+    assert.equal(theirs.wait.state, 'paired', `paired at once with the Big Box wait: ${JSON.stringify(theirs)}`);
+    const state = await (await fetch(`${BASE}/api/games/${theirs.wait.game}?token=${theirs.token}`)).json();
+    assert.equal(state.rules.preset, 'big-box', 'played on the Big Box preset');
+    assert.deepEqual(state.players.map((p) => p.name).sort(), ['Pia Bigbox', 'Quin Bigbox']);
+  } finally {
+    for (const s of sockets) s.close();
+    await browser.close();
+  }
+});

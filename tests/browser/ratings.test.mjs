@@ -111,3 +111,93 @@ test('a rated game between two people moves both ratings, shown on their profile
     await browser.close();
   }
 });
+
+// The Big Box (issue 47): ratings are kept per pool of rule family. A rated
+// Big Box duel moves the players' Big Box ratings only: the profile shows
+// each pool's rating (the base game's first) with its own chart, and its
+// games list says each game's rules and pool; the results dialog says the
+// pool; the leaderboard's rule-set choice (base game, Big Box) is kept in
+// the address.
+test('a rated Big Box game moves the Big Box pool only; the leaderboard is chosen by rule set', async () => {
+  const browser = await launchBrowser();
+  try {
+    const stamp = Date.now().toString(36);
+    const [adaName, bobName] = [`Ada bb ${stamp}`, `Bob bb ${stamp}`];
+    const ada = await (await browser.newContext({ viewport: { width: 1200, height: 860 } })).newPage();
+    const bob = await (await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })).newPage();
+    const errors = [...watchErrors(ada), ...watchErrors(bob)];
+    await signUp(ada, adaName);
+    await signUp(bob, bobName);
+    /** A rated duel of Ada's on `rules`, Bob's seat linked from his page, played out: its id and scores. */
+    const duel = async (rules) => {
+      const created = await ada.evaluate(async (r) => {
+        const resp = await fetch('/api/games', {
+          method: 'POST', headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ seats: [{ kind: 'human' }, { kind: 'remote' }], rated: true, rules: r }),
+        });
+        return { status: resp.status, body: await resp.json() };
+      }, rules);
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const { id } = created.body;
+      const tokens = [0, 1].map((seat) => created.body.tokens.find((x) => x.seat === seat).token);
+      const linked = await bob.evaluate(async ([game, token]) => (await (await fetch('/api/account/seats', {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seats: [{ game, token }] }),
+      })).json()).linked, [id, tokens[1]]);
+      assert.deepEqual(linked, [{ game: id, seat: 1 }]);
+      await ada.evaluate(([game, token]) => {
+        const all = JSON.parse(localStorage.getItem('carcassonne.tokens') || '{}');
+        all[game] = [token];
+        localStorage.setItem('carcassonne.tokens', JSON.stringify(all));
+      }, [id, tokens[0]]);
+      return { id, scores: await playOut(id, tokens) };
+    };
+    const base = await duel({ preset: 'standard' });
+    const { body: before } = await api(`/api/players/${encodeURIComponent(adaName)}`);
+    const big = await duel({ preset: 'big-box' });
+
+    await ada.goto(`${BASE}/#/player/${encodeURIComponent(adaName)}`);
+    await ada.waitForSelector('.profile-games li');
+    const cards = ada.locator('.rating-card');
+    assert.deepEqual(await cards.locator('h2').allTextContents(), ['Base game, two players (Glicko-2)', 'Big Box, two players (Glicko-2)']);
+    const baseRating = Number(await cards.nth(0).locator('.rating-value').textContent());
+    assert.equal(baseRating, Math.round(before.ratings[0].rating), 'the base game\'s rating stays as it was');
+    const expected = big.scores[0] > big.scores[1] ? 1662 : big.scores[0] < big.scores[1] ? 1338 : 1500;
+    assert.equal(Number(await cards.nth(1).locator('.rating-value').textContent()), expected, `the Big Box's from 1500: ${big.scores}`);
+    for (const i of [0, 1]) {
+      assert.match(await cards.nth(i).locator('.rating-chart').getAttribute('aria-label'), /Rating over 1 rated game: from 1500/, 'a chart each');
+    }
+    const games = ada.locator('.profile-games li');
+    assert.match(await games.nth(0).locator('.game-rules').textContent(), /Big Box · rated: Big Box, two players/);
+    assert.match(await games.nth(1).locator('.game-rules').textContent(), /standard · rated: base game, two players/);
+    assert.ok((await games.nth(0).locator(`a[href="#/replay/${big.id}"]`).count()) === 1);
+    assert.ok((await games.nth(1).locator(`a[href="#/replay/${base.id}"]`).count()) === 1);
+    await checkA11y(ada, 'a profile with two pools');
+
+    // The results dialog of the Big Box game says its pool.
+    await ada.goto(`${BASE}/#/game/${big.id}`);
+    await ada.waitForSelector('.results-dialog .rating-changes li', { timeout: 20_000 });
+    assert.equal(await ada.textContent('.results-dialog .rating-pool'), 'Rating pool: Big Box, two players');
+
+    // The leaderboard: the base game's pools, then the Big Box's by choice, in the address.
+    await bob.goto(`${BASE}/#/leaderboard`);
+    await bob.waitForSelector('#lb-bots');
+    const pools = () => bob.$$eval('.leaderboard section[data-pool]', (ss) => ss.map((s) => [s.dataset.pool, s.querySelector('h2').textContent]));
+    assert.deepEqual(await pools(), [['duel', 'Base game · Two players'], ['multi', 'Base game · Three to six players']]);
+    assert.equal(await bob.getAttribute('.leaderboard-families [aria-current="page"]', 'data-family'), 'base');
+    await bob.click('.leaderboard-families a[data-family="big-box"]');
+    await bob.waitForURL(/#\/leaderboard\/big-box$/);
+    await bob.waitForSelector('section[data-pool="big-box-duel"]');
+    assert.deepEqual(await pools(), [['big-box-duel', 'Big Box · Two players'], ['big-box-multi', 'Big Box · Three to six players']]);
+    await bob.reload();
+    await bob.waitForSelector('section[data-pool="big-box-duel"]');
+    assert.equal(await bob.getAttribute('.leaderboard-families [aria-current="page"]', 'data-family'), 'big-box', 'the address keeps the choice');
+    assert.equal(await bob.locator('section[aria-labelledby="lb-bots"] tbody tr').count(), 4, 'the bots\' ratings, the same in every pool');
+    await checkA11y(bob, 'the Big Box leaderboard on a phone');
+    await bob.setViewportSize({ width: 320, height: 700 });
+    assert.ok(await bob.evaluate(() => document.scrollingElement.scrollWidth) <= 320, 'the leaderboard fits 320 px');
+    await shot(bob, 'ratings-leaderboard-big-box-phone');
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+  }
+});

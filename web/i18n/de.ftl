@@ -924,7 +924,7 @@ word-and = und
 
 lobby-title = Lobby
 lobby-play-now = Sofort spielen
-lobby-play-now-about = Standardregeln, gegen wen auch immer gerade wartet (Spieler mit ähnlicher Wertung zuerst).
+lobby-play-now-about = Die Regeln deiner Wahl, gegen wen auch immer gerade auf sie wartet (Spieler mit ähnlicher Wertung zuerst).
 lobby-your-name = Dein Name
 lobby-bot-after = Wenn niemand kommt, ein Bot nach
 lobby-never = nie: weiter warten
@@ -970,7 +970,7 @@ lobby-seats-free = { $total ->
         [one] { $free } von { $total } Platz frei
        *[other] { $free } von { $total } Plätzen frei
     }
-lobby-host-rating = Wertung des Gastgebers { $rating }
+lobby-host-rating = Wertung des Gastgebers { $rating } ({ $pool })
 lobby-seats = Plätze
 lobby-sat-down = Du hast dich hingesetzt: die Partie öffnet sich, sobald sie beginnt
 lobby-table-opened = Dein Tisch ist offen: er beginnt, sobald er voll ist oder du ihn startest
@@ -984,8 +984,8 @@ profile-not-found = Diesen Spieler gibt es nicht
 profile-nobody = Niemand spielt hier unter dem Namen „{ $name }“.
 profile-see-leaderboard = Zur Rangliste
 profile-page-title = { $name } — Carcassonne
-profile-pool-duel = Zwei Spieler (Glicko-2)
-profile-pool-multi = Drei bis sechs Spieler (Weng-Lin)
+profile-pool-duel = Grundspiel, zwei Spieler (Glicko-2)
+profile-pool-multi = Grundspiel, drei bis sechs Spieler (Weng-Lin)
 profile-provisional = vorläufig
 profile-provisional-title = { $n ->
         [one] Weniger als { $n } gewertete Partie
@@ -1628,3 +1628,21 @@ lesson-traders-builders-3-done = Ein Doppelzug: Du legst jetzt ein zweites Plät
 lesson-traders-builders-4-intro = Das ist das Extraplättchen deines Baumeisters. Es ist das letzte Plättchen des Spiels.
 lesson-traders-builders-4-goal = Schließ die Straße mit dem Klosterplättchen ab: 6 Plättchen, 6 Punkte. Dann endet das Spiel, und dein Weinmarker ist der meiste Wein: 10 Punkte dazu.
 lesson-traders-builders-4-done = 6 Punkte für die Straße und 10 für den Wein: Waren und Baumeister haben sich beide gelohnt.
+# Big Box: ratings and lobby
+rating-family-base = Grundspiel
+rating-family-big-box = Big Box
+rating-pool-duel = Grundspiel, zwei Spieler
+rating-pool-multi = Grundspiel, drei bis sechs Spieler
+rating-pool-big-box-duel = Big Box, zwei Spieler
+rating-pool-big-box-multi = Big Box, drei bis sechs Spieler
+profile-pool-big-box-duel = Big Box, zwei Spieler (Glicko-2)
+profile-pool-big-box-multi = Big Box, drei bis sechs Spieler (Weng-Lin)
+profile-game-pool = gewertet: { $pool }
+leaderboard-family = Regelwerk
+leaderboard-family-about = Jedes Regelwerk hat eigene Wertungen: das Grundspiel (Standard-, Einsteiger- und Erstausgabe-Regeln) und die Big Box.
+lobby-preset-big-box = Big Box
+lobby-pn-rules = Regeln
+lobby-pn-rules-base = Standard
+lobby-pn-rules-big-box = Big Box
+lobby-table-rules = Regeln: { $preset }
+results-ratings-pool = Wertungsgruppe: { $pool }

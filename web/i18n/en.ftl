@@ -941,7 +941,7 @@ word-and = and
 
 lobby-title = Lobby
 lobby-play-now = Play now
-lobby-play-now-about = Standard rules, against whoever is waiting (players close in rating first).
+lobby-play-now-about = The rules you choose, against whoever is waiting for them (players close in rating first).
 lobby-your-name = Your name
 lobby-bot-after = If nobody comes, a bot after
 lobby-never = never: keep waiting
@@ -987,7 +987,7 @@ lobby-seats-free = { $total ->
         [one] { $free } of { $total } seat free
        *[other] { $free } of { $total } seats free
     }
-lobby-host-rating = host rated { $rating }
+lobby-host-rating = host rated { $rating } ({ $pool })
 lobby-seats = Seats
 lobby-sat-down = You sat down: the game opens when it starts
 lobby-table-opened = Your table is open: it starts when it is full, or when you start it
@@ -1001,8 +1001,8 @@ profile-not-found = No such player
 profile-nobody = Nobody plays here under the name “{ $name }”.
 profile-see-leaderboard = See the leaderboard
 profile-page-title = { $name } — Carcassonne
-profile-pool-duel = Two players (Glicko-2)
-profile-pool-multi = Three to six players (Weng-Lin)
+profile-pool-duel = Base game, two players (Glicko-2)
+profile-pool-multi = Base game, three to six players (Weng-Lin)
 profile-provisional = provisional
 profile-provisional-title = { $n ->
         [one] Fewer than { $n } rated game
@@ -1592,3 +1592,21 @@ lesson-traders-builders-3-done = A double turn: you play a second tile now.
 lesson-traders-builders-4-intro = This is your builder’s extra tile. It is the last tile of the game.
 lesson-traders-builders-4-goal = Close the road with the cloister tile: 6 tiles, 6 points. Then the game ends, and your wine token is the most wine: 10 points more.
 lesson-traders-builders-4-done = 6 points for the road and 10 for the wine: goods and the builder both paid.
+# Big Box: ratings and lobby
+rating-family-base = Base game
+rating-family-big-box = Big Box
+rating-pool-duel = base game, two players
+rating-pool-multi = base game, three to six players
+rating-pool-big-box-duel = Big Box, two players
+rating-pool-big-box-multi = Big Box, three to six players
+profile-pool-big-box-duel = Big Box, two players (Glicko-2)
+profile-pool-big-box-multi = Big Box, three to six players (Weng-Lin)
+profile-game-pool = rated: { $pool }
+leaderboard-family = Rule set
+leaderboard-family-about = Each rule set keeps ratings of its own: the base game (standard, beginner and first edition rules) and the Big Box.
+lobby-preset-big-box = Big Box
+lobby-pn-rules = Rules
+lobby-pn-rules-base = Standard
+lobby-pn-rules-big-box = Big Box
+lobby-table-rules = Rules: { $preset }
+results-ratings-pool = Rating pool: { $pool }

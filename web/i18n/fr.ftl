@@ -939,7 +939,7 @@ word-and = et
 
 lobby-title = Salon
 lobby-play-now = Jouer maintenant
-lobby-play-now-about = Règles standard, contre qui attend déjà (les joueurs de classement proche d’abord).
+lobby-play-now-about = Les règles de votre choix, contre qui les attend déjà (les joueurs de classement proche d’abord).
 lobby-your-name = Votre nom
 lobby-bot-after = Si personne ne vient, un bot après
 lobby-never = jamais : continuer d’attendre
@@ -985,7 +985,7 @@ lobby-seats-free = { $free ->
         [one] { $free } place libre sur { $total }
        *[other] { $free } places libres sur { $total }
     }
-lobby-host-rating = classement de l’hôte { $rating }
+lobby-host-rating = classement de l’hôte { $rating } ({ $pool })
 lobby-seats = Places
 lobby-sat-down = Vous êtes assis : la partie s’ouvre quand elle commence
 lobby-table-opened = Votre table est ouverte : elle commence quand elle est complète, ou quand vous la lancez
@@ -999,8 +999,8 @@ profile-not-found = Joueur introuvable
 profile-nobody = Personne ne joue ici sous le nom « { $name } ».
 profile-see-leaderboard = Voir le classement
 profile-page-title = { $name } — Carcassonne
-profile-pool-duel = Deux joueurs (Glicko-2)
-profile-pool-multi = Trois à six joueurs (Weng-Lin)
+profile-pool-duel = Jeu de base, deux joueurs (Glicko-2)
+profile-pool-multi = Jeu de base, trois à six joueurs (Weng-Lin)
 profile-provisional = provisoire
 profile-provisional-title = { $n ->
         [one] Moins de { $n } partie classée
@@ -1652,3 +1652,21 @@ lesson-traders-builders-3-done = Un double tour : vous jouez maintenant une deux
 lesson-traders-builders-4-intro = Voici la tuile en plus de votre bâtisseur. C’est la dernière tuile de la partie.
 lesson-traders-builders-4-goal = Achevez la route avec la tuile d’abbaye : 6 tuiles, 6 points. Puis la partie se termine, et votre jeton de vin est le plus de vin : 10 points de plus.
 lesson-traders-builders-4-done = 6 points pour la route et 10 pour le vin : les marchandises et le bâtisseur ont payé.
+# Big Box: ratings and lobby
+rating-family-base = Jeu de base
+rating-family-big-box = Big Box
+rating-pool-duel = jeu de base, deux joueurs
+rating-pool-multi = jeu de base, trois à six joueurs
+rating-pool-big-box-duel = Big Box, deux joueurs
+rating-pool-big-box-multi = Big Box, trois à six joueurs
+profile-pool-big-box-duel = Big Box, deux joueurs (Glicko-2)
+profile-pool-big-box-multi = Big Box, trois à six joueurs (Weng-Lin)
+profile-game-pool = classée : { $pool }
+leaderboard-family = Jeu de règles
+leaderboard-family-about = Chaque jeu de règles a ses propres classements : le jeu de base (règles standard, débutant et première édition) et la Big Box.
+lobby-preset-big-box = Big Box
+lobby-pn-rules = Règles
+lobby-pn-rules-base = Standard
+lobby-pn-rules-big-box = Big Box
+lobby-table-rules = Règles : { $preset }
+results-ratings-pool = Groupe de classement : { $pool }

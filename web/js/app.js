@@ -99,7 +99,7 @@ async function route() {
   }
   if (parts[0] === 'leaderboard') {
     const { LeaderboardScreen } = await import('./leaderboard.js');
-    show(() => new LeaderboardScreen(main));
+    show(() => new LeaderboardScreen(main, parts[1] || 'base'));
     return;
   }
   if (parts[0] === 'account') {

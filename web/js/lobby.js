@@ -1,5 +1,6 @@
-// The lobby (#/lobby): "Play now" (paired with someone waiting, or a bot
-// after the wait chosen), open tables listed live over /api/lobby/ws, a
+// The lobby (#/lobby): "Play now" (paired with someone waiting for the same
+// rule family, the standard preset or the Big Box, or a bot after the wait
+// chosen), open tables (each saying its rules, and its host's rating in its pool) listed live over /api/lobby/ws, a
 // table to open, seats to sit down at and stand up from. The page's socket
 // holds what it opened, sat at or waits for: those live while it is open
 // (the server lets them go when it closes), and the page holds them again
@@ -11,7 +12,7 @@ import { ApiError, addTokens, lastName, rememberName, request } from './api.js';
 import { clockOfChoice, clockOptions } from './clock.js';
 import { dismissToast, esc, toast } from './dom.js';
 import { errorText, has, intl, lang, t } from './i18n.js';
-import { headlineOf } from './rules.js';
+import { headlineOf, poolWords, presetName } from './rules.js';
 
 const SEATS_KEY = 'carcassonne.lobby';
 /** The refusal of a message the socket could not carry (not open, or closed before the answer). */
@@ -65,6 +66,16 @@ function clockWords(clock) {
 /** A bot level's name: the message for the built-in ones, else as the server says it. */
 function levelName(name) {
   return has(`bot-level-${name}`) ? t(`bot-level-${name}`) : name;
+}
+
+/**
+ * The presets a table may play: the new-game form's, and the Big Box
+ * (the `big-box` preset, rated like the others in pools of its own) if the
+ * form's options leave it out.
+ */
+function tablePresets(options) {
+  const names = (options.presets || []).map((p) => p.name);
+  return names.includes('big-box') ? names : [...names, 'big-box'];
 }
 
 /** A rating as a whole number, without a thousands separator (ratings read as one figure). */
@@ -123,7 +134,7 @@ export class LobbyScreen {
 
   render() {
     const presetTitle = (name) => (has(`lobby-preset-${name}`) ? t(`lobby-preset-${name}`) : name);
-    const presets = (this.options.presets || []).map((p) => `<option value="${esc(p.name)}">${esc(presetTitle(p.name))}</option>`).join('');
+    const presets = tablePresets(this.options).map((name) => `<option value="${esc(name)}">${esc(presetTitle(name))}</option>`).join('');
     this.root.innerHTML = `
       <div class="lobby">
         <h1>${esc(t('lobby-title'))}</h1>
@@ -140,6 +151,9 @@ export class LobbyScreen {
               </select></label>
             <label class="opt">${esc(t('seat-bot-level'))} <select class="pn-level">${this.levels()}</select></label>
             <label class="opt">${esc(t('clock-control'))} <select class="pn-clock">${clockOptions()}</select></label>
+            <label class="opt">${esc(t('lobby-pn-rules'))} <select class="pn-rules">
+                <option value="base">${esc(t('lobby-pn-rules-base'))}</option><option value="big-box">${esc(t('lobby-pn-rules-big-box'))}</option>
+              </select></label>
             <div class="row">
               <button class="btn primary big pn-go" type="button">${esc(t('lobby-play-now'))}</button>
               <button class="btn pn-cancel" type="button" hidden>${esc(t('lobby-stop-waiting'))}</button>
@@ -298,11 +312,14 @@ export class LobbyScreen {
     if (live) live.textContent = text;
   }
 
-  /** A table's rules in a sentence: the engine's (English), or the same from the messages. */
+  /** A table's rules in a sentence: the engine's (English), or the same from the messages (or none). */
   headline(tb) {
     const rules = tb.rules || {};
     const preset = (this.options.presets || []).find((p) => p.name === (rules.preset || 'standard'));
-    return lang === 'en' || !preset ? tb.headline : headlineOf(preset, rules);
+    if (lang === 'en') return tb.headline;
+    // A preset the form's options leave out (the Big Box, while the new-game
+    // form does not offer it): its name says it, in the table's facts.
+    return preset ? headlineOf(preset, rules) : '';
   }
 
   renderTables() {
@@ -346,10 +363,12 @@ export class LobbyScreen {
           ? `<button class="btn primary small start" type="button" data-table="${esc(tb.id)}">${esc(t('lobby-start'))}</button>
              <button class="btn small stand" type="button" data-table="${esc(tb.id)}">${esc(t('lobby-close-table'))}</button>`
           : `<button class="btn small stand" type="button" data-table="${esc(tb.id)}">${esc(t('lobby-stand'))}</button>`;
-      const facts = [clockWords(tb.clock), t('lobby-seats-free', { free: tb.free, total: tb.seats.length })];
-      if (tb.rating != null) facts.push(t('lobby-host-rating', { rating: `${ratingText(tb.rating)}${tb.provisional ? '?' : ''}` }));
+      const preset = (tb.rules && tb.rules.preset) || 'standard';
+      const facts = [t('lobby-table-rules', { preset: presetName(preset) }), clockWords(tb.clock), t('lobby-seats-free', { free: tb.free, total: tb.seats.length })];
+      // The host's rating in the table's pool (its players' count and rule family).
+      if (tb.rating != null) facts.push(t('lobby-host-rating', { rating: `${ratingText(tb.rating)}${tb.provisional ? '?' : ''}`, pool: poolWords(tb.pool) }));
       return `
-        <li class="lobby-table" data-id="${esc(tb.id)}">
+        <li class="lobby-table" data-id="${esc(tb.id)}" data-preset="${esc(preset)}" data-pool="${esc(tb.pool || '')}">
           <h3>${esc(t('lobby-table-of', { host: tb.host }))} <span class="badge">${esc(t(tb.rated ? 'lobby-badge-rated' : 'lobby-badge-casual'))}</span></h3>
           <p>${esc(this.headline(tb))} <a href="#/rules/${encodeURIComponent(tb.rules_code)}">${esc(t('lobby-the-rules'))}</a></p>
           <p class="muted">${facts.map(esc).join(' · ')}</p>
@@ -428,6 +447,7 @@ export class LobbyScreen {
       ...(name ? { name } : {}),
       ...(after ? { bot_after: Number(after), level: $('.pn-level').value } : {}),
       ...(clock ? { clock } : {}),
+      rules: $('.pn-rules').value,
     };
     try {
       const r = await this.ask({ type: 'play-now', ...body });

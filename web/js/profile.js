@@ -1,4 +1,5 @@
-// Profiles (#/player/NAME): a player's ratings, their history as a chart
+// Profiles (#/player/NAME): a player's ratings, one per pool (players'
+// count and rule family: the base game, the Big Box), each with its history as a chart
 // (inline SVG, with a table for screen readers and keyboards), the games
 // they hold a seat in with results and links to replays and reviews, and
 // win rates by rule preset and by player count. Also: the seats this browser
@@ -9,15 +10,16 @@
 import { knownGames, request, tokensFor } from './api.js';
 import { ago, esc } from './dom.js';
 import { errorText, has, intl, lang, t } from './i18n.js';
-import { presetName } from './rules.js';
+import { poolWords, presetName } from './rules.js';
 import { block, moderationApi, reportDialog, signedInName, unblock } from './moderation.js';
 
 const LINKED_KEY = 'carcassonne.linked';
 
-/** A rating pool's name ('duel', 'multi'). */
+/** A rating pool's name with its method ('duel', 'multi', 'big-box-duel', 'big-box-multi'). */
 function poolName(pool) {
   return has(`profile-pool-${pool}`) ? t(`profile-pool-${pool}`) : pool;
 }
+
 
 /** A rating as a whole number, without a thousands separator (ratings read as one figure). */
 export function ratingText(r) {
@@ -219,7 +221,7 @@ export class ProfileScreen {
           ${g.rated ? `<span class="badge">${esc(t('profile-rated'))}</span>` : ''}
           ${g.rating_after !== undefined ? `<span class="muted">${ratingText(g.rating_before)} → ${ratingText(g.rating_after)}</span>` : ''}
           <span class="players">${players(g)}</span>
-          <span class="muted">${esc(presetWords(g.preset))} · ${esc(ago(g.at))}</span>
+          <span class="muted game-rules">${esc(presetWords(g.preset))}${g.pool ? ` · ${esc(t('profile-game-pool', { pool: poolWords(g.pool) }))}` : ''} · ${esc(ago(g.at))}</span>
           ${g.finished ? `<a href="#/replay/${encodeURIComponent(g.id)}">${esc(t('profile-replay'))}</a>
             <a href="#/replay/${encodeURIComponent(g.id)}?review">${esc(t('profile-review'))}</a>`
             : `<a href="#/game/${encodeURIComponent(g.id)}">${esc(t(tokensFor(g.id).length ? 'game-row-continue' : 'profile-watch'))}</a>`}</li>`).join('')}</ul>`

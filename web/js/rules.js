@@ -4,7 +4,7 @@
 
 import { api, qrUrl, rulesLink } from './api.js';
 import { copyText, esc, toast } from './dom.js';
-import { errorText, lang, sentence, t } from './i18n.js';
+import { errorText, has, lang, sentence, t } from './i18n.js';
 
 /** A short title for a record's `rules` object: "Rules: standard + 2 options"
  * (`message` "rules-page-title": "The rules: standard + 2 options"). */
@@ -17,6 +17,12 @@ export function rulesTitle(rules, message = 'rules-title') {
 /** A preset's name in words: "standard", "first edition". */
 export function presetName(name) {
   return t(`preset-${name}`);
+}
+
+/** A rating pool in a few words: "Big Box, two players" (the server's
+ * word as it is for one the messages do not know). */
+export function poolWords(pool) {
+  return has(`rating-pool-${pool}`) ? t(`rating-pool-${pool}`) : pool;
 }
 
 /** A rule option's label (its message, from the engine's key). */

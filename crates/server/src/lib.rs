@@ -44,7 +44,9 @@ pub use config::{operator_names, Config, LobbySettings, PasswordCost, PushSettin
 pub use error::ApiError;
 pub use listen::{addr_key, serve_until, Class, ConnHandle, Connections, Site, Slot};
 pub use qr::MAX_QR_TEXT;
-pub use rating::{bot_rating, rank_seats, update as update_ratings, Pool, Rating, MULTI_SCALE, PROVISIONAL_GAMES};
+pub use rating::{
+    bot_rating, rank_seats, update as update_ratings, Family, Pool, Rating, MULTI_SCALE, PROVISIONAL_GAMES,
+};
 pub use routes::MAX_PASSKEY_BODY;
 pub use routes::{
     app, app_with, COOKIE, COOKIE_MAX_AGE, DEVICE_COOKIE, MAX_ACCOUNT_BODY, MAX_BODY, MAX_RECORD, MAX_SAVED_RULES,

@@ -738,3 +738,118 @@ async fn a_history_is_a_day_old_account_with_a_rated_game() {
         assert_eq!(refusal(&v), code, "{name}: {v}");
     }
 }
+
+// ---- The Big Box (issue 47) ----
+
+/// Gives the account named `name` a rating of `rating` in `pool` (a rated
+/// game against a bot's fixed rating, applied by the store).
+async fn rate(node: &Node, name: &str, pool: carcassonne_server::Pool, rating: f64) {
+    let store = node.state.store();
+    let account = store.accounts.by_key(&name.to_lowercase()).await.unwrap().unwrap();
+    let id = format!("r{}", account.id.len() + rating as usize);
+    let record = carcassonne::record::Record::from_json(
+        r#"{ "format": 1, "rules": { "preset": "standard" }, "players": ["A", "B"], "deck": ["E", "V"] }"#,
+    )
+    .unwrap();
+    let token = carcassonne_server::hash_token("t");
+    let seat = carcassonne_server::Seat::Human { name: name.into(), token_hash: token, remote: true, account: None };
+    let bot = carcassonne_server::Seat::Bot { name: "Bot".into(), level: carcassonne_server::BotLevel::Random };
+    let game = carcassonne_server::NewGame {
+        id: id.clone(),
+        record,
+        live_seed: None,
+        seats: vec![seat, bot],
+        created_at: 1,
+        public: false,
+        clock: None,
+        deadline: None,
+        owner: None,
+    };
+    store.games.create(&game).await.unwrap();
+    store.ratings.mark_rated(&id, pool.word()).await.unwrap();
+    let seat =
+        |i: u8, account: Option<String>, fixed, place| carcassonne_server::RatedSeat { seat: i, account, fixed, place };
+    // A win from the start against a bot of that rating.
+    let fixed = pool.native(rating, 60.0);
+    let result = carcassonne_server::RatedResult {
+        game: id,
+        pool,
+        seats: vec![seat(0, Some(account.id.clone()), None, 1), seat(1, None, Some(fixed), 2)],
+        at: 1,
+    };
+    store.ratings.apply(&result).await.unwrap().unwrap();
+}
+
+/// A Big Box table: the form's `big-box` preset, rated allowed; the table
+/// says its rule family and pool, and shows its host with their rating in
+/// that pool (a new Big Box player's start, whatever their base game's);
+/// its game plays the Big Box, rated.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_big_box_table_says_its_pool_and_its_host_s_rating_there() {
+    let node = Node::sqlite(config(|_| {})).await;
+    let ada = node.sign_up("127.0.0.2", "Ada").await;
+    let bob = node.sign_up("127.0.0.3", "Bob").await;
+    rate(&node, "Ada", carcassonne_server::Pool::Duel, 1900.0).await;
+    let mut ada_page = Page::open(&node, "127.0.0.2", None, Some(&ada)).await;
+    // Her base game table shows her base game's rating.
+    let base = ada_page.open_table(json!({"seats": [{"kind": "me"}, {"kind": "open"}]})).await;
+    seated(&base);
+    assert_eq!((&base["table"]["pool"], &base["table"]["family"]), (&json!("duel"), &json!("base")), "{base}");
+    let base_rating = base["table"]["rating"].as_i64().unwrap();
+    assert!(base_rating > 1500, "{base}");
+    let v = ada_page
+        .open_table(json!({"seats": [{"kind": "me"}, {"kind": "open"}], "rated": true, "rules": {"preset": "big-box"}}))
+        .await;
+    let (id, _) = seated(&v);
+    let t = &v["table"];
+    assert_eq!(
+        (&t["pool"], &t["family"], &t["rated"]),
+        (&json!("big-box-duel"), &json!("big-box"), &json!(true)),
+        "{v}"
+    );
+    assert_eq!(t["rules"]["preset"], "big-box", "{v}");
+    assert_eq!((&t["rating"], &t["provisional"]), (&json!(1500), &json!(true)), "the Big Box pool's start: {v}");
+    // Three seats: the Big Box's pool of three to six.
+    let mut bob_page = Page::open(&node, "127.0.0.3", None, Some(&bob)).await;
+    let three = bob_page
+        .open_table(
+            json!({"seats": [{"kind": "me"}, {"kind": "open"}, {"kind": "open"}], "rules": {"preset": "big-box"}}),
+        )
+        .await;
+    assert_eq!(three["table"]["pool"], "big-box-multi", "{three}");
+    seated(&three);
+    let v = bob_page.sit(&id, 1, None).await;
+    let game = v["table"]["game"].as_str().expect("full: started").to_string();
+    let (s, g) = node.get(&format!("/api/games/{game}")).await;
+    assert_eq!(s, 200, "{g}");
+    assert_eq!((&g["rated"], &g["rules"]["preset"]), (&json!(true), &json!("big-box")), "{g}");
+    let (_, r) = node.get(&format!("/api/games/{game}/ratings")).await;
+    assert_eq!(r["pool"], "big-box-duel", "{r}");
+}
+
+/// "Play now" pairs only people asking for the same rule family, and
+/// makes their game on its preset; a family that is not one is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_now_pairs_only_people_asking_for_the_same_rule_family() {
+    let node = Node::sqlite(config(|_| {})).await;
+    let mut ann = Page::open(&node, "127.0.0.2", None, None).await;
+    let a = ann.play_now(json!({ "name": "Ann", "rules": "big-box" })).await;
+    assert_eq!((&a["wait"]["state"], &a["wait"]["family"]), (&json!("waiting"), &json!("big-box")), "{a}");
+    let mut bo = Page::open(&node, "127.0.0.3", None, None).await;
+    let b = bo.play_now(json!({ "name": "Bo" })).await;
+    assert_eq!((&b["wait"]["state"], &b["wait"]["family"]), (&json!("waiting"), &json!("base")), "not paired: {b}");
+    let mut cy = Page::open(&node, "127.0.0.4", None, None).await;
+    let (_, c_tok) = waiting(&cy.play_now(json!({ "name": "Cy", "rules": "big-box" })).await);
+    let paired = match cy.paired(SOON).await {
+        Some(p) => p,
+        None => panic!("Cy, asking for the Big Box too, is paired with Ann"),
+    };
+    let game = paired["game"].as_str().unwrap().to_string();
+    assert_eq!(ann.paired(SOON).await.expect("Ann told")["game"], game.as_str());
+    let g = game_state(&node, &game, &c_tok).await;
+    assert_eq!(g["rules"]["preset"], "big-box", "{g}");
+    assert!(bo.maybe_next_of("wait", Duration::from_millis(300)).await.is_none(), "Bo waits on");
+    let mut dee = Page::open(&node, "127.0.0.5", None, None).await;
+    let v = dee.play_now(json!({ "name": "Dee", "rules": "inns" })).await;
+    assert_eq!(refusal(&v), "bad_request", "{v}");
+}

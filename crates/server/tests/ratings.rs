@@ -548,7 +548,11 @@ async fn a_rated_game_says_so_and_gives_no_hints() {
         let (_, r) = send(&s, "GET", &format!("/api/games/{id}/ratings"), None, None).await;
         // In play, nothing applied yet: the players' ratings now (Ada has none yet).
         let players = if rated { json!([{ "seat": 0, "player": "Ada", "rating": null }]) } else { json!([]) };
-        assert_eq!(r, json!({ "rated": rated, "settled": false, "players": players }), "in play");
+        let mut expected = json!({ "rated": rated, "settled": false, "players": players });
+        if rated {
+            expected["pool"] = "duel".into();
+        }
+        assert_eq!(r, expected, "in play");
         let (status, v) = send(&s, "POST", &format!("/api/games/{id}/hint?token={token}"), Some(json!({})), None).await;
         assert_eq!(status, want, "rated {rated}: {v}");
         if rated {
@@ -618,6 +622,43 @@ async fn rated_duel(s: &Server, ada: &str, bob: &str, ip: Option<u8>) -> String 
     assert_eq!(status, StatusCode::OK, "{v}");
     play_to_the_end(s, &id, &tokens).await;
     id
+}
+
+/// [`rated_duel`] on the `big-box` preset.
+async fn rated_big_box_duel(s: &Server, ada: &str, bob: &str) -> String {
+    let body = json!({ "seats": [ { "kind": "human" }, { "kind": "remote" } ], "rated": true,
+                       "rules": { "preset": "big-box" } });
+    let (id, tokens) = create(s, Some(ada), body).await;
+    link(s, bob, &id, tokens[1].as_deref().unwrap()).await;
+    play_to_the_end(s, &id, &tokens).await;
+    id
+}
+
+/// The rated games `name` played in `pool` (its rating's game count there).
+async fn games_in(s: &Server, name: &str, pool: &str) -> u64 {
+    let p = profile(s, name).await;
+    p["ratings"].as_array().unwrap().iter().find(|r| r["pool"] == pool).map_or(0, |r| r["games"].as_u64().unwrap())
+}
+
+/// Issue 47: the fair-play rules apply per pool. Two accounts' third rated
+/// duel of the day counts for nothing in the base game, while their Big Box
+/// duels, a pool of its own, count (twice a day there too).
+#[tokio::test]
+async fn the_same_pair_s_rated_games_of_a_day_are_counted_per_pool() {
+    let s = server();
+    let ada = sign_up(&s, "Ada").await;
+    let bob = sign_up(&s, "Bob").await;
+    for _ in 0..3 {
+        rated_duel(&s, &ada, &bob, None).await;
+    }
+    assert_eq!(games_in(&s, "Ada", "duel").await, 2, "a third duel in a day");
+    rated_big_box_duel(&s, &ada, &bob).await;
+    assert_eq!(games_in(&s, "Ada", "big-box-duel").await, 1, "the Big Box counts its own");
+    assert_eq!(games_in(&s, "Bob", "big-box-duel").await, 1);
+    rated_big_box_duel(&s, &ada, &bob).await;
+    rated_big_box_duel(&s, &ada, &bob).await;
+    assert_eq!(games_in(&s, "Ada", "big-box-duel").await, 2, "a third Big Box duel in a day");
+    assert_eq!(games_in(&s, "Ada", "duel").await, 2);
 }
 
 /// The rated duels `name` played (its duel rating's game count).
@@ -749,4 +790,111 @@ async fn the_games_to_watch_are_public_games_in_play_highest_rated_first() {
         (&other["rated"], &other["ratings"], &other["top"]),
         (&json!(false), &json!([null, null]), &Value::Null)
     );
+}
+
+/// Issue 47: ratings are kept per pool of rule family. A rated Big Box
+/// duel (the `big-box` preset) played to the end through the API moves
+/// its players' `big-box-duel` ratings, from the start, and leaves their
+/// base game's `duel` ratings as they were; the profile, the game's own
+/// account and the history say which pool.
+#[tokio::test]
+async fn a_rated_big_box_game_moves_only_the_big_box_pools_ratings() {
+    let s = server();
+    let ada = sign_up(&s, "Ada").await;
+    let bob = sign_up(&s, "Bob").await;
+    rated_duel(&s, &ada, &bob, None).await;
+    let before = profile(&s, "Ada").await["ratings"].clone();
+    assert_eq!(before.as_array().map(|r| r.len()), Some(1), "{before}");
+    assert_eq!(before[0]["pool"], "duel");
+
+    let body = json!({ "seats": [ { "kind": "human" }, { "kind": "remote" } ], "rules": { "preset": "big-box" },
+                       "rated": true });
+    let (id, tokens) = create(&s, Some(&ada), body).await;
+    assert_eq!(link(&s, &bob, &id, tokens[1].as_deref().unwrap()).await, json!([{ "game": id, "seat": 1 }]));
+    let (_, r) = send(&s, "GET", &format!("/api/games/{id}/ratings"), None, None).await;
+    assert_eq!((&r["pool"], &r["settled"]), (&json!("big-box-duel"), &json!(false)), "{r}");
+    assert_eq!(r["players"][0]["rating"], Value::Null, "no Big Box rating yet: {r}");
+    assert_eq!(s.state.store().ratings.rated(&id).await.unwrap(), Some(false));
+    let scores = play_to_the_end(&s, &id, &tokens).await;
+
+    for (name, seat) in [("Ada", 0usize), ("Bob", 1)] {
+        let p = profile(&s, name).await;
+        let ratings = p["ratings"].as_array().unwrap();
+        let pools: Vec<&str> = ratings.iter().map(|r| r["pool"].as_str().unwrap()).collect();
+        assert_eq!(pools, ["duel", "big-box-duel"], "the base game's first: {p}");
+        let duel = ratings.iter().find(|r| r["pool"] == "duel").unwrap();
+        assert_eq!(duel["games"], 1, "the base game's rating stays: {p}");
+        if name == "Ada" {
+            assert_eq!(duel, &before[0], "as it was");
+        }
+        let big = ratings.iter().find(|r| r["pool"] == "big-box-duel").unwrap();
+        assert_eq!(big["games"], 1);
+        let expected = match scores[seat].cmp(&scores[1 - seat]) {
+            std::cmp::Ordering::Greater => 1662.3,
+            std::cmp::Ordering::Less => 1337.7,
+            std::cmp::Ordering::Equal => 1500.0,
+        };
+        let rating = big["rating"].as_f64().unwrap();
+        assert!(close(rating, expected, 0.2), "from the start, whatever the base game's: {rating}");
+        let history = p["history"].as_array().unwrap();
+        assert_eq!(history.len(), 2);
+        assert_eq!((&history[1]["game"], &history[1]["pool"]), (&json!(id), &json!("big-box-duel")));
+        assert_eq!(history[1]["before"], 1500.0);
+        let game = &p["games"][0];
+        assert_eq!((&game["id"], &game["preset"], &game["family"]), (&json!(id), &json!("big-box"), &json!("big-box")));
+        assert_eq!(game["pool"], "big-box-duel");
+        assert_eq!((&p["games"][1]["family"], &p["games"][1]["pool"]), (&json!("base"), &json!("duel")));
+    }
+    let (_, r) = send(&s, "GET", &format!("/api/games/{id}/ratings"), None, None).await;
+    assert_eq!((&r["pool"], &r["settled"]), (&json!("big-box-duel"), &json!(true)), "{r}");
+    assert_eq!(r["players"][0]["before"], 1500.0, "{r}");
+}
+
+/// The leaderboard lists each pool's established players under the pool's
+/// word: `duel`, `multi`, `big-box-duel`, `big-box-multi`.
+#[tokio::test]
+async fn the_leaderboard_lists_each_pool_apart() {
+    let s = server();
+    let store = s.state.store();
+    for (id, name) in [("a1", "Ada"), ("b1", "Bob")] {
+        store.accounts.create(&account(id, name)).await.unwrap();
+    }
+    // Big Box duels only: Ada wins each.
+    for g in 0..PROVISIONAL_GAMES {
+        let id = format!("g{g}");
+        store
+            .games
+            .create(&new_game(&id, vec![human("Ada", &format!("{id}a")), human("Bob", &format!("{id}b"))]))
+            .await
+            .unwrap();
+        store.ratings.mark_rated(&id, Pool::BigBoxDuel.word()).await.unwrap();
+        let seat = |i: u8, a: &str, place| carcassonne_server::RatedSeat {
+            seat: i,
+            account: Some(a.into()),
+            fixed: None,
+            place,
+        };
+        let result = carcassonne_server::RatedResult {
+            game: id.clone(),
+            pool: Pool::BigBoxDuel,
+            seats: vec![seat(0, "a1", 1), seat(1, "b1", 2)],
+            at: g,
+        };
+        store.ratings.apply(&result).await.unwrap().unwrap();
+    }
+    let (status, board) = send(&s, "GET", "/api/leaderboard", None, None).await;
+    assert_eq!(status, StatusCode::OK, "{board}");
+    let names = |pool: &str| -> Vec<(String, String)> {
+        board[pool]
+            .as_array()
+            .unwrap_or_else(|| panic!("{pool}: {board}"))
+            .iter()
+            .map(|r| (r["name"].as_str().unwrap().to_string(), r["pool"].as_str().unwrap().to_string()))
+            .collect()
+    };
+    let big = |n: &str| (n.to_string(), "big-box-duel".to_string());
+    assert_eq!(names("big-box-duel"), [big("Ada"), big("Bob")]);
+    assert!(names("duel").is_empty() && names("multi").is_empty() && names("big-box-multi").is_empty(), "{board}");
+    assert_eq!(board["big-box-duel"][0]["rank"], 1);
+    assert!(board["big-box-duel"][0]["rating"].as_f64().unwrap() > 1500.0);
 }

@@ -12,7 +12,7 @@ use super::games::Games;
 use super::ids::{now_ms, plausible_id};
 use crate::error::ApiError;
 use crate::names::{clean_name, name_key};
-use crate::rating::{bot_rating, rank_seats, Pool, Rating, BOT_DEVIATION, PROVISIONAL_GAMES};
+use crate::rating::{bot_rating, rank_seats, Family, Pool, Rating, BOT_DEVIATION, PROVISIONAL_GAMES};
 use crate::store::{
     hash_token, Account, AccountRepo, Change, ClockRepo, ClusterRepo, GameRepo, RatedResult, RatedSeat, RatingChange,
     RatingRepo, RatingRow, Seat, Store, DELETED_ACCOUNT,
@@ -101,7 +101,7 @@ impl Ratings {
             Some(false) => {}
         }
         let stored = self.stored.load(id).await?.ok_or_else(|| ApiError::NotFound(format!("game {id}")))?;
-        let pool = Pool::of_players(stored.seats.len());
+        let pool = Pool::of(stored.seats.len(), Family::of_json(&stored.record.rules));
         let places = rank_seats(scores, forced_loser);
         let mut seats = Vec::new();
         let mut void = scores.len() != stored.seats.len();
@@ -139,7 +139,7 @@ impl Ratings {
         if void {
             tracing::info!(game = %id, "a rated game is void: a seat was not a signed-in player");
             seats.clear();
-        } else if let Some(why) = self.farmed(id, &seats).await? {
+        } else if let Some(why) = self.farmed(id, pool, &seats).await? {
             tracing::info!(game = %id, why, "a rated game counts for nothing");
             seats.clear();
         }
@@ -153,8 +153,9 @@ impl Ratings {
     /// `Config::rated_min_games` finished games), two seats taken from one
     /// client address (unless `Config::rated_shared_address`), or two
     /// accounts that played [`TOGETHER_PER_DAY`] rated games together in
-    /// the last day already.
-    async fn farmed(&self, id: &str, seats: &[RatedSeat]) -> Result<Option<&'static str>, ApiError> {
+    /// the last day already, in the game's pool (each pool keeps its own
+    /// ratings, so each counts its own games).
+    async fn farmed(&self, id: &str, pool: Pool, seats: &[RatedSeat]) -> Result<Option<&'static str>, ApiError> {
         let now = now_ms();
         let accounts: Vec<&str> = seats.iter().filter_map(|s| s.account.as_deref()).collect();
         for a in &accounts {
@@ -181,7 +182,7 @@ impl Ratings {
         let day = now - 24 * 3600 * 1000;
         for (i, a) in accounts.iter().enumerate() {
             for b in &accounts[i + 1..] {
-                if self.repo.together(a, b, day).await? >= TOGETHER_PER_DAY {
+                if self.repo.together(a, b, pool.word(), day).await? >= TOGETHER_PER_DAY {
                     return Ok(Some("the same accounts' third rated game in a day"));
                 }
             }
@@ -189,16 +190,17 @@ impl Ratings {
         Ok(None)
     }
 
-    /// An account's two-player (Glicko-2) rating, rounded, and whether it
-    /// is provisional (a new account's is the starting rating): the lobby
-    /// shows a table host's, Play now pairs by it. `None` if the store fails.
-    pub async fn duel_rating(&self, account: &str) -> Option<(i64, bool)> {
+    /// An account's rating in `pool`, rounded, and whether it is
+    /// provisional (a new account's is the starting rating): the lobby
+    /// shows a table host's in the table's pool, Play now pairs by the
+    /// two-player pool of the rule family asked. `None` if the store fails.
+    pub async fn pool_rating(&self, account: &str, pool: Pool) -> Option<(i64, bool)> {
         let rows = self.repo.of(account).await.ok()?;
-        let (rating, games) = match rows.iter().find(|r| r.pool == Pool::Duel) {
+        let (rating, games) = match rows.iter().find(|r| r.pool == pool) {
             Some(row) => (row.rating, row.games),
-            None => (Pool::Duel.start(), 0),
+            None => (pool.start(), 0),
         };
-        Some((Pool::Duel.shown(&rating).0.round() as i64, games < PROVISIONAL_GAMES))
+        Some((pool.shown(&rating).0.round() as i64, games < PROVISIONAL_GAMES))
     }
 
     /// Applies the results of rated games finished over a minute ago and
@@ -287,8 +289,8 @@ impl Ratings {
         self.accounts.by_key(&key).await?.ok_or_else(missing)
     }
 
-    /// What a game did to its players' ratings: `{"rated", "settled",
-    /// "players": [{"seat", "player", "before", "after"}]}` — each seat of
+    /// What a game did to its players' ratings: `{"rated", "pool",
+    /// "settled", "players": [{"seat", "player", "before", "after"}]}` — each seat of
     /// an account, on the shown scale; `settled` once the result is
     /// applied (or the game found void, when the list is empty). Until
     /// then, each seat of an account with its rating now in the game's
@@ -299,8 +301,9 @@ impl Ratings {
     /// `not_found`; the storage fails.
     pub async fn game_ratings(&self, id: &str) -> Result<Value, ApiError> {
         let live = self.games.game(id).await?;
-        let (rated, seats) = {
+        let (rated, seats, pool) = {
             let table = live.table.lock().await;
+            let pool = Pool::of_game(table.seats.len(), table.game.rules());
             let seats: Vec<(usize, String)> = table
                 .seats
                 .iter()
@@ -310,7 +313,7 @@ impl Ratings {
                     _ => None,
                 })
                 .collect();
-            (table.rated, seats)
+            (table.rated, seats, pool)
         };
         if !rated {
             return Ok(json!({ "rated": false, "settled": false, "players": [] }));
@@ -320,7 +323,6 @@ impl Ratings {
         let ids: Vec<String> = seats.iter().map(|(_, a)| a.clone()).collect();
         let names: HashMap<String, String> = self.repo.account_names(&ids).await?.into_iter().collect();
         if !settled {
-            let pool = crate::rating::Pool::of_players(live.table.lock().await.seats.len());
             for (seat, account) in &seats {
                 let Some(name) = names.get(account) else { continue };
                 let now = self.repo.of(account).await?.into_iter().find(|r| r.pool == pool);
@@ -341,7 +343,7 @@ impl Ratings {
                 }
             }
         }
-        Ok(json!({ "rated": true, "settled": settled, "players": players }))
+        Ok(json!({ "rated": true, "pool": pool.word(), "settled": settled, "players": players }))
     }
 
     /// A player's public profile: ratings, their history, games with
@@ -351,7 +353,9 @@ impl Ratings {
     /// `not_found` for a name no account has; the storage fails.
     pub async fn profile(&self, name: &str) -> Result<Value, ApiError> {
         let account = self.player(name).await?;
-        let ratings = self.repo.of(&account.id).await?;
+        let mut ratings = self.repo.of(&account.id).await?;
+        // The base game's pools first, then the Big Box's.
+        ratings.sort_by_key(|r| Pool::ALL.iter().position(|p| *p == r.pool));
         let history = self.repo.history(&account.id, HISTORY_ROWS).await?;
         let games = self.repo.account_games(&account.id, STATS_GAMES).await?;
         // Names of the accounts seated in the games listed.
@@ -420,10 +424,14 @@ impl Ratings {
                     "result": result,
                     "rated": g.rated,
                     "preset": g.game.rules.get("preset").and_then(Value::as_str).unwrap_or("standard"),
+                    "family": Family::of_json(&g.game.rules).word(),
                     "clock": g.clock.as_deref().unwrap_or("none"),
                     "players": players,
                     "at": p.at,
                 });
+                if g.rated {
+                    v["pool"] = Pool::of(g.game.seats.len(), Family::of_json(&g.game.rules)).word().into();
+                }
                 if let Some(h) = changes.get(g.game.id.as_str()) {
                     v["rating_before"] = shown(h.pool, &h.before).0.into();
                     v["rating_after"] = shown(h.pool, &h.after).0.into();
@@ -450,13 +458,14 @@ impl Ratings {
     }
 
     /// The leaderboards: the best established (not provisional) players
-    /// of each pool, and the bots' fixed ratings.
+    /// of each pool (`duel`, `multi`, `big-box-duel`, `big-box-multi`),
+    /// and the bots' fixed ratings (the same in every pool).
     ///
     /// # Errors
     /// The storage fails.
     pub async fn leaderboard(&self) -> Result<Value, ApiError> {
         let mut out = json!({ "provisional_games": PROVISIONAL_GAMES });
-        for pool in [Pool::Duel, Pool::Multi] {
+        for pool in Pool::ALL {
             let rows = self.repo.leaderboard(pool.word(), PROVISIONAL_GAMES, LEADERBOARD_SIZE).await?;
             out[pool.word()] = rows
                 .iter()

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::Mutex;
 
 use crate::error::ApiError;
-use crate::rating::Pool;
+use crate::rating::{Family, Pool};
 use crate::store::{GameRepo, GameSummary, RatingRepo, RatingRow, Seat, Store};
 
 /// How long one reading of the list serves.
@@ -71,7 +71,7 @@ impl Watch {
         let mut known: HashMap<String, Vec<RatingRow>> = HashMap::new();
         let mut listed = Vec::with_capacity(games.len());
         for g in games {
-            let pool = Pool::of_players(g.seats.len());
+            let pool = Pool::of(g.seats.len(), Family::of_json(&g.rules));
             let mut ratings = Vec::with_capacity(g.seats.len());
             for s in &g.seats {
                 let rating = match s {

@@ -21,6 +21,7 @@ conformance!(
     unsettled_games_are_the_finished_rated_ones_not_applied,
     linked_seats_keep_the_address_they_were_taken_from,
     two_accounts_rated_games_together_are_counted_since_a_time,
+    the_big_box_pools_keep_ratings_of_their_own,
 );
 
 /// Accounts a1 (Ada), b1 (Bob), c1 (Cy), d1 (Dee).
@@ -381,6 +382,8 @@ async fn linked_seats_keep_the_address_they_were_taken_from(store: Store) {
     assert_eq!(store.ratings.linked("nope").await.unwrap(), vec![]);
 }
 
+/// Two accounts' rated games together (the defence against a pair farming
+/// a rating), counted since a time, in one pool.
 async fn two_accounts_rated_games_together_are_counted_since_a_time(store: Store) {
     accounts(&store).await;
     for (i, (a, b, at)) in [("a1", "b1", 100), ("b1", "a1", 200), ("a1", "c1", 300)].into_iter().enumerate() {
@@ -388,9 +391,93 @@ async fn two_accounts_rated_games_together_are_counted_since_a_time(store: Store
         rated_duel(&store, &id, a, b).await;
         assert!(store.ratings.apply(&duel(&id, [(a, 1), (b, 2)], at)).await.unwrap().is_some());
     }
-    assert_eq!(store.ratings.together("a1", "b1", 0).await.unwrap(), 2);
-    assert_eq!(store.ratings.together("b1", "a1", 0).await.unwrap(), 2, "either way round");
-    assert_eq!(store.ratings.together("a1", "b1", 150).await.unwrap(), 1, "since 150");
-    assert_eq!(store.ratings.together("a1", "c1", 0).await.unwrap(), 1);
-    assert_eq!(store.ratings.together("b1", "c1", 0).await.unwrap(), 0);
+    // A Big Box duel of a1 and b1: its own pool.
+    rated_duel(&store, "t3", "a1", "b1").await;
+    let big = RatedResult { pool: Pool::BigBoxDuel, ..duel("t3", [("a1", 1), ("b1", 2)], 400) };
+    assert!(store.ratings.apply(&big).await.unwrap().is_some());
+    let together = |a: &'static str, b: &'static str, pool: Pool, since| {
+        let store = &store;
+        async move { store.ratings.together(a, b, pool.word(), since).await.unwrap() }
+    };
+    assert_eq!(together("a1", "b1", Pool::Duel, 0).await, 2);
+    assert_eq!(together("b1", "a1", Pool::Duel, 0).await, 2, "either way round");
+    assert_eq!(together("a1", "b1", Pool::Duel, 150).await, 1, "since 150");
+    assert_eq!(together("a1", "c1", Pool::Duel, 0).await, 1);
+    assert_eq!(together("b1", "c1", Pool::Duel, 0).await, 0);
+    assert_eq!(together("a1", "b1", Pool::BigBoxDuel, 0).await, 1, "each pool counts its own");
+    assert_eq!(together("a1", "b1", Pool::Multi, 0).await, 0);
+}
+
+/// The Big Box's pools (`big-box-duel`, `big-box-multi`) are pools of
+/// their own: a Big Box game starts its players at the start of its pool
+/// whatever their base game's ratings, moves only its pool's, and each
+/// pool's leaderboard lists its own; the base game's pools keep the words
+/// they were stored under before the Big Box was rated.
+async fn the_big_box_pools_keep_ratings_of_their_own(store: Store) {
+    accounts(&store).await;
+    // A base game duel: Ada beats Bob.
+    rated_duel(&store, "base", "a1", "b1").await;
+    store.ratings.apply(&duel("base", [("a1", 1), ("b1", 2)], 10)).await.unwrap().unwrap();
+    let base = store.ratings.of("a1").await.unwrap();
+    assert_eq!(base.len(), 1);
+    // A Big Box duel: Bob beats Ada, both from the Big Box's start.
+    let seats = vec![human("a1", "bb-0"), human("b1", "bb-1")];
+    store.games.create(&with_seats("bb", seats)).await.unwrap();
+    store.ratings.mark_rated("bb", Pool::BigBoxDuel.word()).await.unwrap();
+    let result = RatedResult { pool: Pool::BigBoxDuel, ..duel("bb", [("a1", 2), ("b1", 1)], 20) };
+    let changes = store.ratings.apply(&result).await.unwrap().unwrap();
+    let start = Pool::BigBoxDuel.start();
+    let after = update_ratings(Pool::BigBoxDuel, &[(start, 2), (start, 1)]);
+    let pairs: Vec<_> = changes.iter().map(|c| (c.account.as_str(), c.before, c.after)).collect();
+    assert_eq!(pairs, [("a1", start, after[0]), ("b1", start, after[1])], "from the Big Box pool's start");
+    let mut rows = store.ratings.of("a1").await.unwrap();
+    rows.sort_by_key(|r| r.pool.word());
+    assert_eq!(
+        rows,
+        [
+            RatingRow { account: "a1".into(), pool: Pool::BigBoxDuel, rating: after[0], games: 1, updated_at: 20 },
+            base[0].clone(),
+        ],
+        "the base game's rating stays as it was"
+    );
+    assert_eq!(base[0].pool, Pool::Duel);
+    let pools: Vec<Pool> = store.ratings.history("a1", 10).await.unwrap().iter().map(|h| h.pool).collect();
+    assert_eq!(pools, [Pool::Duel, Pool::BigBoxDuel], "each history row says its pool");
+    // A Big Box game of three: its own pool again.
+    let seats = vec![human("a1", "bm-0"), human("c1", "bm-1"), human("d1", "bm-2")];
+    store.games.create(&with_seats("bm", seats)).await.unwrap();
+    store.ratings.mark_rated("bm", Pool::BigBoxMulti.word()).await.unwrap();
+    let three = RatedResult {
+        game: "bm".into(),
+        pool: Pool::BigBoxMulti,
+        seats: (0..3)
+            .map(|i| RatedSeat {
+                seat: i,
+                account: Some(["a1", "c1", "d1"][i as usize].into()),
+                fixed: None,
+                place: 1 + i as usize,
+            })
+            .collect(),
+        at: 30,
+    };
+    store.ratings.apply(&three).await.unwrap().unwrap();
+    let multi = Pool::BigBoxMulti.start();
+    let after3 = update_ratings(Pool::BigBoxMulti, &[(multi, 1), (multi, 2), (multi, 3)]);
+    let a = store.ratings.of("a1").await.unwrap();
+    assert_eq!(a.len(), 3, "three pools: {a:?}");
+    assert_eq!(a.iter().find(|r| r.pool == Pool::BigBoxMulti).map(|r| r.rating), Some(after3[0]));
+    assert!(store.ratings.of("c1").await.unwrap().iter().all(|r| r.pool == Pool::BigBoxMulti));
+    // Each pool's leaderboard lists its own players, as its games made them.
+    let board = |pool: Pool| {
+        let store = &store;
+        async move {
+            let rows = store.ratings.leaderboard(pool.word(), 1, 10).await.unwrap();
+            rows.into_iter().map(|(n, r)| (n, r.pool)).collect::<Vec<_>>()
+        }
+    };
+    let named = |names: &[&str], pool: Pool| names.iter().map(|n| (n.to_string(), pool)).collect::<Vec<_>>();
+    assert_eq!(board(Pool::Duel).await, named(&["Ada", "Bob"], Pool::Duel));
+    assert_eq!(board(Pool::BigBoxDuel).await, named(&["Bob", "Ada"], Pool::BigBoxDuel));
+    assert_eq!(board(Pool::BigBoxMulti).await, named(&["Ada", "Cy", "Dee"], Pool::BigBoxMulti));
+    assert!(board(Pool::Multi).await.is_empty());
 }

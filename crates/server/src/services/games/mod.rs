@@ -258,7 +258,8 @@ impl Games {
             }
         }
         if rated {
-            self.ratings.mark_rated(&new.id, crate::rating::Pool::of_players(new.seats.len()).word()).await?;
+            let family = crate::rating::Family::of_json(&new.record.rules);
+            self.ratings.mark_rated(&new.id, crate::rating::Pool::of(new.seats.len(), family).word()).await?;
         }
         if chat_off {
             self.chat.set_off(&new.id).await?;

@@ -45,6 +45,7 @@ use crate::bots::{BotLevel, ExternalBot};
 use crate::config::LobbySettings;
 use crate::error::ApiError;
 use crate::names::{clean_name, name_key};
+use crate::rating::Pool;
 use crate::store::{
     hash_token, same_hash, Admission, Change, ClusterRepo, LobbyRepo, LobbyRow, LobbySweep, Seat, Store, TableBounds,
 };
@@ -98,11 +99,14 @@ struct Body {
     /// The claim of the start under way (the game being made).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     claim: Option<String>,
-    /// The host's two-player rating when the table opened (a signed-in host's).
+    /// The host's rating in the table's pool (`TableView::pool`) when the
+    /// table opened (a signed-in host's; a table stored before the Big Box
+    /// was rated holds the two-player base game's).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     host_rating: Option<i64>,
     /// Whether that rating is provisional (fewer than
-    /// [`PROVISIONAL_GAMES`](crate::rating::PROVISIONAL_GAMES) rated duels).
+    /// [`PROVISIONAL_GAMES`](crate::rating::PROVISIONAL_GAMES) rated games
+    /// in that pool).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     host_provisional: bool,
 }
@@ -134,11 +138,20 @@ pub struct TableView {
     /// The engine's sentence for the rules (`Rules::headline`).
     pub headline: String,
     pub host: String,
-    /// The host's two-player rating when the table opened (`null`: a guest;
+    /// The rating pool of a game of all its seats on its rules (a
+    /// [`Pool`]'s word: `duel`, `multi`, `big-box-duel`, `big-box-multi`),
+    /// whose rating the host is shown with; a rated table's game moves
+    /// the ratings of this pool (of the pool of the players seated, if
+    /// started with seats left open).
+    pub pool: &'static str,
+    /// Its rule family ([`Family`](crate::rating::Family)'s word: `base`, `big-box`).
+    pub family: &'static str,
+    /// The host's rating in `pool` when the table opened (`null`: a guest;
     /// a new account's is the starting rating, provisional).
     pub rating: Option<i64>,
     /// Whether `rating` is provisional (fewer than
-    /// [`PROVISIONAL_GAMES`](crate::rating::PROVISIONAL_GAMES) rated duels).
+    /// [`PROVISIONAL_GAMES`](crate::rating::PROVISIONAL_GAMES) rated games
+    /// in `pool`).
     pub provisional: bool,
     pub clock: Option<Value>,
     /// The time control in words ("no clock").
@@ -281,6 +294,7 @@ fn view_of(row: &LobbyRow) -> Option<TableView> {
         })
         .collect();
     let host = seats.get(body.host).and_then(|s| s.name.clone()).unwrap_or_default();
+    let pool = Pool::of_game(seats.len(), &rules);
     Some(TableView {
         id: row.id.clone(),
         state: match (row.open, &body.game) {
@@ -293,6 +307,8 @@ fn view_of(row: &LobbyRow) -> Option<TableView> {
         rules: rules_to_json(&rules),
         headline: rules.headline(),
         host,
+        pool: pool.word(),
+        family: pool.family().word(),
         rating: body.host_rating,
         provisional: body.host_provisional,
         clock_text: clock_text(body.clock.as_ref()).unwrap_or_else(|_| "no clock".into()),
@@ -563,7 +579,7 @@ impl Lobby {
             .collect();
         check_rules(&seat_programs, &rules, &self.programs).map_err(ApiError::BadRequest)?;
         let (host_rating, host_provisional) = match &who.account {
-            Some((account, _)) => self.ratings.duel_rating(account).await.unzip(),
+            Some((account, _)) => self.ratings.pool_rating(account, Pool::of_game(n, &rules)).await.unzip(),
             None => (None, None),
         };
         let body = Body {

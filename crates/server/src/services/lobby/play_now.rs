@@ -1,5 +1,6 @@
 //! "Play now" (docs/web.md, *Lobby*): one button pairs a person with
-//! someone waiting on standard rules, close in rating first (the window
+//! someone waiting for the same rule family (the base game's `standard`
+//! preset, or the `big-box` preset), close in rating first (the window
 //! widening with the wait), or starts a game against a bot after the wait
 //! they chose.
 //!
@@ -20,7 +21,6 @@
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
-use carcassonne::Rules;
 use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
@@ -30,6 +30,7 @@ use crate::bots::{BotLevel, ExternalBot};
 use crate::config::LobbySettings;
 use crate::error::ApiError;
 use crate::names::name_key;
+use crate::rating::{Family, Pool};
 use crate::services::games::clock::TimeControl;
 use crate::services::games::new::BOT_NAMES;
 use crate::services::games::{Games, Start};
@@ -38,7 +39,7 @@ use crate::services::quotas::Quotas;
 use crate::services::ratings::Ratings;
 use crate::store::{hash_token, same_hash, Admission, LobbyRepo, Seat, Store, WaitBounds, Waiting};
 
-/// The rating of a player without one (a guest, or no rated duel yet).
+/// The rating of a player without one (a guest).
 pub const DEFAULT_RATING: i64 = 1500;
 /// Bot games offered after a wait of this many seconds at least / at most.
 pub const BOT_AFTER: std::ops::RangeInclusive<u64> = 5..=600;
@@ -64,6 +65,11 @@ pub struct PlayNowRequest {
     /// only waits for the same one are paired.
     #[serde(default)]
     pub clock: Option<serde_json::Value>,
+    /// The rule family wanted (`base`, the default: the `standard` preset;
+    /// `big-box`: the `big-box` preset): only waits for the same one are
+    /// paired, by their ratings in its two-player pool.
+    #[serde(default)]
+    pub rules: Option<String>,
 }
 
 /// What a wait keeps besides its columns (`Waiting::body`).
@@ -74,11 +80,19 @@ struct WaitBody {
     /// Its time control (a wait kept before clocks were asked: none).
     #[serde(default)]
     clock: TimeControl,
+    /// Its rule family (a wait kept before families were asked: the base game).
+    #[serde(default)]
+    family: Family,
 }
 
 /// A wait's time control, as kept (a body that does not read: none).
 fn clock_of(w: &Waiting) -> TimeControl {
     serde_json::from_str::<WaitBody>(&w.body).map(|b| b.clock).unwrap_or_default()
+}
+
+/// A wait's rule family, as kept (a body that does not read: the base game).
+fn family_of(w: &Waiting) -> Family {
+    serde_json::from_str::<WaitBody>(&w.body).map(|b| b.family).unwrap_or_default()
 }
 
 /// A time control as a new game's `clock` (none: no clock).
@@ -97,7 +111,10 @@ pub struct WaitView {
     /// Whether the game is against a bot (after the wait chosen).
     pub bot: bool,
     pub waited_ms: i64,
+    /// The rating paired by: the two-player one of `family`'s pool.
     pub rating: i64,
+    /// The rule family waited for (`base`, `big-box`).
+    pub family: &'static str,
 }
 
 /// What a socket holding a wait is told: it was paired (`Changed`, the
@@ -219,13 +236,22 @@ impl PlayNow {
             Some(c) => TimeControl::parse(c)?,
             None => TimeControl::None,
         };
+        let family = match req.rules.as_deref() {
+            None => Family::Base,
+            Some(f) => Family::from_word(f)
+                .ok_or_else(|| ApiError::BadRequest(format!("rules: \"base\" or \"big-box\", not \"{f}\"")))?,
+        };
         let name = sitter_name(who, req.name.as_deref(), &[])?;
         let token = new_token()?;
         let now = now_ms();
-        let body = WaitBody { bot_after: req.bot_after, level, clock };
-        // A signed-in player's two-player rating; a guest's, a new player's.
+        let body = WaitBody { bot_after: req.bot_after, level, clock, family };
+        // A signed-in player's two-player rating in the family's pool; a
+        // guest's, a new player's.
+        let pool = Pool::of(2, family);
         let rating = match &who.account {
-            Some((account, _)) => self.ratings.duel_rating(account).await.map_or(DEFAULT_RATING, |(rating, _)| rating),
+            Some((account, _)) => {
+                self.ratings.pool_rating(account, pool).await.map_or(DEFAULT_RATING, |(rating, _)| rating)
+            }
             None => DEFAULT_RATING,
         };
         let w = Waiting {
@@ -364,6 +390,7 @@ impl PlayNow {
             bot: w.ready && bot,
             waited_ms: now - w.since,
             rating: w.rating,
+            family: family_of(w).word(),
         }
     }
 
@@ -444,6 +471,7 @@ impl PlayNow {
         }
         let mine = now - w.since;
         let clock = clock_of(&w);
+        let family = family_of(&w);
         let shunned: std::collections::HashSet<String> = match &w.account {
             Some(account) if others.iter().any(|o| o.account.is_some() && o.id != w.id) => {
                 self.moderation.either_way(account).await?.into_iter().collect()
@@ -455,6 +483,7 @@ impl PlayNow {
                 && !o.same_person(&w)
                 && o.account.as_ref().is_none_or(|a| !shunned.contains(a))
                 && clock_of(o) == clock
+                && family_of(o) == family
                 && (o.rating - w.rating).abs() <= rating_window(mine.max(now - o.since))
         });
         if let Some(o) = other {
@@ -467,7 +496,9 @@ impl PlayNow {
                 Seat::Human { name: names[0].clone(), token_hash: o.token_hash.clone(), remote: true, account: None },
                 Seat::Human { name: names[1].clone(), token_hash: w.token_hash.clone(), remote: true, account: None },
             ];
-            if let Some(game) = self.claim_then_make(&[o.id.clone(), w.id.clone()], seats, &w.address, clock).await? {
+            if let Some(game) =
+                self.claim_then_make(&[o.id.clone(), w.id.clone()], seats, &w.address, clock, family).await?
+            {
                 tracing::info!(game = %game, "two waiting players paired");
                 let paired = Waiting { game: Some(game), seat: Some(0), ready: true, ..o.clone() };
                 self.tell(&o.id, WaitEvent::Changed(Self::wait_view(&paired, now, false)));
@@ -485,7 +516,9 @@ impl PlayNow {
                     Seat::Human { name: w.name.clone(), token_hash: w.token_hash.clone(), remote: true, account: None },
                     Seat::Bot { name: bot.to_string(), level },
                 ];
-                if let Some(game) = self.claim_then_make(std::slice::from_ref(&w.id), seats, &w.address, clock).await? {
+                if let Some(game) =
+                    self.claim_then_make(std::slice::from_ref(&w.id), seats, &w.address, clock, family).await?
+                {
                     let w = Waiting { game: Some(game), seat: Some(0), ready: true, ..w };
                     return Ok(Self::wait_view(&w, now, true));
                 }
@@ -506,13 +539,14 @@ impl PlayNow {
     /// pairing claimed one of them first (nothing is made). A game that
     /// cannot be made gives the waits back (they wait on). The game counts
     /// among those kept for address `owner` (the pairing wait's), and is
-    /// played on `clock`.
+    /// played on `clock`, on the rules of `family` (`Family::rules`).
     async fn claim_then_make(
         &self,
         ids: &[String],
         seats: Vec<Seat>,
         owner: &str,
         clock: TimeControl,
+        family: Family,
     ) -> Result<Option<String>, ApiError> {
         let claim = format!("claim:{}", new_id()?);
         if !self.repo.pair(ids, &claim, now_ms()).await? {
@@ -520,7 +554,7 @@ impl PlayNow {
         }
         let owner = (!owner.is_empty()).then(|| hash_token(owner));
         let start = Start { public: true, owner, clock: clock_json(clock), ..Start::default() };
-        let made = self.games.start(seats, Rules::default(), start).await;
+        let made = self.games.start(seats, family.rules(), start).await;
         let live = match made {
             Ok(live) => live,
             Err(e) => {

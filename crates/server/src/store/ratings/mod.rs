@@ -154,9 +154,9 @@ pub(crate) const PG_SCHEMA: &str = "CREATE TABLE account_seats (
 /// taken from one address are known.
 pub(crate) const SEAT_ADDRESS_SCHEMA: &str = "ALTER TABLE account_seats ADD COLUMN address TEXT;";
 
-/// Rated games both accounts `$1` and `$2` played since `$3`.
+/// Rated games of pool `$4` both accounts `$1` and `$2` played since `$3`.
 const TOGETHER: &str = "SELECT COUNT(*) FROM rating_history x JOIN rating_history y ON y.game_id = x.game_id
-     WHERE x.account = $1 AND y.account = $2 AND x.at >= $3";
+     WHERE x.account = $1 AND y.account = $2 AND x.at >= $3 AND x.pool = $4";
 
 /// The columns a [`RatingRow`] is read from, in its fields' order.
 pub(crate) const RATING_COLUMNS: &str = "r.account, r.pool, r.rating, r.deviation, r.volatility, r.games, r.updated_at";
@@ -222,7 +222,7 @@ pub(crate) fn changes_of(result: &RatedResult, current: &[(String, Rating)]) -> 
 
 #[async_trait::async_trait]
 pub trait RatingRepo: Send + Sync {
-    /// Marks game `id` (just created) as rated, in `pool` ("duel" or "multi").
+    /// Marks game `id` (just created) as rated, in `pool` (a [`Pool`]'s word).
     ///
     /// # Errors
     /// The storage fails (or the game is gone).
@@ -257,12 +257,12 @@ pub trait RatingRepo: Send + Sync {
     /// The storage fails.
     async fn linked(&self, id: &str) -> Result<Vec<(u8, String, Option<String>)>, StoreError>;
 
-    /// How many rated games accounts `a` and `b` both played (results
-    /// applied) since `since` (Unix ms).
+    /// How many rated games of `pool` (a [`Pool`]'s word) accounts `a` and
+    /// `b` both played (results applied) since `since` (Unix ms).
     ///
     /// # Errors
     /// The storage fails.
-    async fn together(&self, a: &str, b: &str, since: i64) -> Result<u64, StoreError>;
+    async fn together(&self, a: &str, b: &str, pool: &str, since: i64) -> Result<u64, StoreError>;
 
     /// Applies a rated game's result, **once**: the game is claimed (its
     /// `applied` flag set from 0) in the same transaction as the new

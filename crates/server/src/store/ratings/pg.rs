@@ -76,8 +76,8 @@ impl RatingRepo for PgRatings {
         rows.iter().map(|r| Ok((r.try_get::<_, i32>(0)? as u8, r.try_get(1)?, r.try_get(2)?))).collect()
     }
 
-    async fn together(&self, a: &str, b: &str, since: i64) -> Result<u64, StoreError> {
-        let n: i64 = self.0.conn().await?.query_one(TOGETHER, &[&a, &b, &since]).await?.try_get(0)?;
+    async fn together(&self, a: &str, b: &str, pool: &str, since: i64) -> Result<u64, StoreError> {
+        let n: i64 = self.0.conn().await?.query_one(TOGETHER, &[&a, &b, &since, &pool]).await?.try_get(0)?;
         Ok(n.max(0) as u64)
     }
 

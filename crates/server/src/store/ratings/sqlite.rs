@@ -83,11 +83,11 @@ impl RatingRepo for SqliteRatings {
             .await
     }
 
-    async fn together(&self, a: &str, b: &str, since: i64) -> Result<u64, StoreError> {
-        let (a, b) = (a.to_string(), b.to_string());
+    async fn together(&self, a: &str, b: &str, pool: &str, since: i64) -> Result<u64, StoreError> {
+        let (a, b, pool) = (a.to_string(), b.to_string(), pool.to_string());
         self.0
             .run(move |db| {
-                let n: i64 = db.read().query_row(TOGETHER, params![a, b, since], |r| r.get(0))?;
+                let n: i64 = db.read().query_row(TOGETHER, params![a, b, since, pool], |r| r.get(0))?;
                 Ok(n.max(0) as u64)
             })
             .await
