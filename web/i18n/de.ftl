@@ -1628,6 +1628,7 @@ lesson-traders-builders-3-done = Ein Doppelzug: Du legst jetzt ein zweites Plät
 lesson-traders-builders-4-intro = Das ist das Extraplättchen deines Baumeisters. Es ist das letzte Plättchen des Spiels.
 lesson-traders-builders-4-goal = Schließ die Straße mit dem Klosterplättchen ab: 6 Plättchen, 6 Punkte. Dann endet das Spiel, und dein Weinmarker ist der meiste Wein: 10 Punkte dazu.
 lesson-traders-builders-4-done = 6 Punkte für die Straße und 10 für den Wein: Waren und Baumeister haben sich beide gelohnt.
+
 # Big Box: ratings and lobby
 rating-family-base = Grundspiel
 rating-family-big-box = Big Box

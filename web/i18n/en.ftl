@@ -1592,6 +1592,7 @@ lesson-traders-builders-3-done = A double turn: you play a second tile now.
 lesson-traders-builders-4-intro = This is your builder’s extra tile. It is the last tile of the game.
 lesson-traders-builders-4-goal = Close the road with the cloister tile: 6 tiles, 6 points. Then the game ends, and your wine token is the most wine: 10 points more.
 lesson-traders-builders-4-done = 6 points for the road and 10 for the wine: goods and the builder both paid.
+
 # Big Box: ratings and lobby
 rating-family-base = Base game
 rating-family-big-box = Big Box

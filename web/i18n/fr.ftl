@@ -1652,6 +1652,7 @@ lesson-traders-builders-3-done = Un double tour : vous jouez maintenant une deux
 lesson-traders-builders-4-intro = Voici la tuile en plus de votre bâtisseur. C’est la dernière tuile de la partie.
 lesson-traders-builders-4-goal = Achevez la route avec la tuile d’abbaye : 6 tuiles, 6 points. Puis la partie se termine, et votre jeton de vin est le plus de vin : 10 points de plus.
 lesson-traders-builders-4-done = 6 points pour la route et 10 pour le vin : les marchandises et le bâtisseur ont payé.
+
 # Big Box: ratings and lobby
 rating-family-base = Jeu de base
 rating-family-big-box = Big Box
