@@ -220,10 +220,6 @@ pub fn check_rated(seats: &[Seat], rules: &Rules, account: Option<&Account>) -> 
 /// # Errors
 /// Which seat's program does not, and the option it lacks.
 pub fn check_rules(seats: &[Seat], rules: &Rules, programs: &[ExternalBot]) -> Result<(), String> {
-    // The page draws and plays the base game, The River and The Abbot only.
-    if rules.expansions() {
-        return Err("the web game does not play Inns & Cathedrals or Traders & Builders yet".into());
-    }
     for (i, seat) in seats.iter().enumerate() {
         if let Some(BotLevel::External(name)) = seat.bot_level() {
             if let Some(Err(option)) = programs.iter().find(|p| p.name == name).map(|p| p.supports(rules)) {
