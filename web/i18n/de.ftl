@@ -1574,3 +1574,46 @@ error-nothing_to_take_back = Du hast noch keinen Zug gespielt, den du zurückneh
 error-takeback_pending = Um eine Zurücknahme wurde schon gebeten: Warte auf die Antwort.
 error-takeback_declined = Die Zurücknahme dieses Zuges wurde abgelehnt: Du kannst nicht erneut darum bitten.
 error-no_takeback_asked = Keine Zurücknahme wartet auf deine Antwort.
+# Big Box: game page (game.js, panels.js): the big follower, the builder, the pig, goods.
+preset-big-box-title = Die große Box
+kind-goods = Waren
+role-big = großer Gefolgsmann ({ $role })
+figure-big = großer Gefolgsmann
+figure-builder = Baumeister
+figure-pig = Schwein
+figure-home = { $figure } im Vorrat
+figure-away = { $figure } auf dem Spielfeld
+goods-held = Waren: { $wine } Wein, { $wheat } Getreide, { $cloth } Stoff
+goods-count = { $n } { $good ->
+        [wine] Wein
+        [wheat] Getreide
+       *[cloth] Stoff
+    }
+scored-with-inn = mit Wirtshaus
+scored-with-cathedral = mit Kathedrale
+scored-with-pig = { $n ->
+        [one] { $n } Stadt mit Schwein
+       *[other] { $n } Städte mit Schwein
+    }
+scored-goods-taken = Waren erhalten: { $goods }
+scored-goods-final = am meisten { $good ->
+        [wine] Wein
+        [wheat] Getreide
+       *[cloth] Stoff
+    } ({ $n })
+builder-bonus = Baumeister: { $name } legt eine zweite Karte
+spot-picker-figures = Figur und Platz
+results-goods = Mehrheiten bei den Waren
+results-goods-won = { $good ->
+        [wine] Wein
+        [wheat] Getreide
+       *[cloth] Stoff
+    }: { $names } +{ $points } ({ $count })
+results-goods-none = { $good ->
+        [wine] Wein
+        [wheat] Getreide
+       *[cloth] Stoff
+    }: niemand hat welche
+rules-expansions = Mit { $list }.
+expansion-inns_cathedrals = Wirtshäuser & Kathedralen
+expansion-traders_builders = Händler & Baumeister

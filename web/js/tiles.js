@@ -731,6 +731,12 @@ const GOODS_SVG = {
     <path d="M-7 -2.5h9M-7 1.5h9" stroke="#b9d1f5" stroke-width="0.9"/>`,
 };
 
+/** A goods token's symbol on its disc, standalone (panels: a player's goods, the results). */
+export function goodsIcon(good, size = 16) {
+  return `<svg class="goods-icon goods-${good}" viewBox="-11 -11 22 22" width="${size}" height="${size}" aria-hidden="true">
+    <circle r="10" fill="#f7f0dc" stroke="#4a3626" stroke-width="1.4"/>${GOODS_SVG[good] || ''}</svg>`;
+}
+
 function goodsSvg(m) {
   return `<g class="mark-goods goods-${m.good}" transform="translate(${m.x.toFixed(1)} ${m.y.toFixed(1)}) scale(1.15)">
     <circle r="10" fill="#f7f0dc" stroke="#4a3626" stroke-width="1.4"/>${GOODS_SVG[m.good] || ''}</g>`;
@@ -990,7 +996,8 @@ export class TileSet {
    */
   spotLabel(id, rot, spot, abbot = false) {
     const kind = this.spotKind(id, rot, spot);
-    const role = t(`role-${abbot ? 'abbot' : ROLE_OF_KIND[kind] || 'follower'}`);
+    // `abbot` may also be the figure in words ("big knight", "builder", "pig").
+    const role = typeof abbot === 'string' ? abbot : t(`role-${abbot ? 'abbot' : ROLE_OF_KIND[kind] || 'follower'}`);
     if (kind === 'cloister' || kind === 'garden') return t(`spot-${kind}`, { role });
     const [x, y] = this.spotPoint(id, rot, spot);
     const dx = x - 50, dy = y - 50;
