@@ -1602,6 +1602,7 @@ scored-goods-final = am meisten { $good ->
        *[cloth] Stoff
     } ({ $n })
 builder-bonus = Baumeister: { $name } legt eine zweite Karte
+builder-bonus-you = Baumeister: Du legst eine zweite Karte
 spot-picker-figures = Figur und Platz
 results-goods = Mehrheiten bei den Waren
 results-goods-won = { $good ->

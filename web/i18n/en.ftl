@@ -1568,6 +1568,7 @@ scored-goods-final = most { $good ->
        *[cloth] cloth
     } ({ $n })
 builder-bonus = Builder: { $name } plays a second tile
+builder-bonus-you = Builder: you play a second tile
 spot-picker-figures = Figure and spot
 results-goods = Goods majorities
 results-goods-won = { $good ->

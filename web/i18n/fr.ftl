@@ -1626,6 +1626,7 @@ scored-goods-final = le plus de { $good ->
        *[cloth] tissu
     } ({ $n })
 builder-bonus = Bâtisseur : { $name } pose une deuxième tuile
+builder-bonus-you = Bâtisseur : vous posez une deuxième tuile
 spot-picker-figures = Pion et emplacement
 results-goods = Majorités de marchandises
 results-goods-won = { $good ->

@@ -430,8 +430,14 @@ export class GameScreen {
       else if (e.type === 'end') out.push(t('said-end', { winners: winText(e.winners, s.players).replace(/<[^>]+>/g, '') }));
     }
     // The builder's second tile (Traders & Builders), said as it comes.
-    if (s.turn && s.turn.bonus === 'builder' && fresh.length) out.push(t('builder-bonus', { name: s.players[s.turn.seat].name }));
+    if (s.turn && s.turn.bonus === 'builder' && fresh.length) out.push(this.builderWords(s.turn.seat));
     return out.length ? `${out.join('. ')}.` : '';
+  }
+
+  /** The builder's second tile in words: "Builder: Ada plays a second tile" ("you play" for this screen's one seat). */
+  builderWords(seat) {
+    const s = this.state;
+    return s.you.length === 1 && s.you[0] === seat ? t('builder-bonus-you') : t('builder-bonus', { name: s.players[seat].name });
   }
 
   /** Toasts for what others just did: scorings; and every move in words for screen readers. */
@@ -664,7 +670,7 @@ export class GameScreen {
       text = esc(t('banner-placing'));
     } else if (this.myTurn) {
       const p = s.players[s.turn.seat];
-      const who = (s.turn.bonus === 'builder' ? `${esc(t('builder-bonus', { name: p.name }))} · ` : '')
+      const who = (s.turn.bonus === 'builder' ? `${esc(this.builderWords(p.seat))} · ` : '')
         + (s.you.length > 1 ? t('banner-named-turn', { name: esc(p.name) }) : esc(t('banner-your-turn')));
       const spots = this.sel.placed ? this.spotChoices().length : 0;
       text = !this.sel.placed
@@ -675,7 +681,7 @@ export class GameScreen {
       cls = 'mine';
     } else if (s.turn) {
       const p = s.players[s.turn.seat];
-      const bonus = s.turn.bonus === 'builder' ? `${esc(t('builder-bonus', { name: p.name }))} · ` : '';
+      const bonus = s.turn.bonus === 'builder' ? `${esc(this.builderWords(p.seat))} · ` : '';
       text = bonus + (s.thinking === s.turn.seat
         ? `${t('banner-thinking', { name: esc(p.name) })}<span class="dots"><i>.</i><i>.</i><i>.</i></span>`
         : p.online === false && p.remote && !this.seen.has(p.seat) ? t('banner-waiting-join', { name: esc(p.name) })
@@ -758,7 +764,7 @@ export class GameScreen {
         <button class="btn small${action ? '' : ' on'}" data-act="no-spot" aria-pressed="${!action}">${esc(t('spot-none'))}</button>
         ${choices.map((c) => `<button class="btn small${c.selected ? ' on' : ''}${c.figure ? ` figure-${c.figure}` : ''}" data-act="spot" data-spot="${c.key}" aria-pressed="${c.selected}"><kbd class="spot-n">${c.n}</kbd> ${icon(c)}${esc(c.label)}</button>`).join('')}
       </div>` : '';
-    const second = s.turn.bonus === 'builder' ? `<p class="builder-note">${meepleIcon(p.color, { size: 16, role: 'builder' })} ${esc(t('builder-bonus', { name: p.name }))}</p>` : '';
+    const second = s.turn.bonus === 'builder' ? `<p class="builder-note">${meepleIcon(p.color, { size: 16, role: 'builder' })} ${esc(this.builderWords(p.seat))}</p>` : '';
     const html = `
       <div class="tile-head">
         <h3>${esc(mine ? t('tile-yours') : t('tile-of', { name: p.name }))}</h3>
