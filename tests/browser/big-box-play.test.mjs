@@ -13,6 +13,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, shot, api, BASE, clickCentre, firstOnBoard, nextTurn, version, watchErrors } from './lib.mjs';
+import { checkA11y } from './a11y.mjs';
 
 /** The game's state as this browser's seat sees it (its token from the page's storage). */
 async function seatState(page, id) {
@@ -64,6 +65,7 @@ test('a Big Box game against a bot: the figures, goods and the builder\'s second
       assert.match(await row.locator('.player-goods .sr-only').textContent(), /goods: 0 wine, 0 wheat, 0 cloth/);
     }
     await shot(page, 'big-box-01-start');
+    await checkA11y(page, 'a Big Box game: the players\' figures and goods');
 
     let turn = 0;
     const used = { big: 0, builder: 0, pig: 0, keyboard: 0, bonus: 0 };
@@ -102,6 +104,11 @@ test('a Big Box game against a bot: the figures, goods and the builder\'s second
       await page.waitForSelector('.ghost-tile.solid', { timeout: 5000 });
       const choose = async (figure) => page.locator(`.spot-picker button[data-spot^="${figure}:"]`);
       const big = await choose('big'), builderB = await choose('builder'), pig = await choose('pig');
+      if (!used.checked && (await big.count()) + (await builderB.count()) + (await pig.count()) > 0) {
+        used.checked = 1;
+        await checkA11y(page, 'the move panel offering the Big Box\'s figures');
+        await shot(page, 'big-box-05-figures-offered');
+      }
       if (await big.count() && (!used.big || (await builderB.count()) === 0)) {
         // The big follower: its spot on the board is two rings; its button names it and shows its shape.
         assert.ok(await page.locator('.layer-spots .spot.big .spot-ring.outer').count() > 0);
@@ -138,6 +145,7 @@ test('a Big Box game against a bot: the figures, goods and the builder\'s second
       turn++;
       assert.ok(turn < 200, 'the game ends');
     }
+    assert.ok(used.checked, 'the move panel offered a Big Box figure');
     assert.ok(used.big > 0 && used.builder > 0, `the big follower and the builder were played from the panel: ${JSON.stringify(used)}`);
 
     // The end: the server's log and the page agree.
@@ -166,6 +174,7 @@ test('a Big Box game against a bot: the figures, goods and the builder\'s second
     }
     assert.ok((await page.locator('.breakdown tbody tr th').allTextContents()).includes('Goods'), 'a Goods row in the breakdown');
     await shot(page, 'big-box-03-results');
+    await checkA11y(page, 'the results with the goods majorities');
 
     // The log names the expansions' events: the second tiles, the figures, goods taken.
     await page.click('.results-dialog [data-close]');

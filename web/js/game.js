@@ -759,7 +759,7 @@ export class GameScreen {
     const choices = sel.placed && mine && !this.pending ? this.spotChoices() : [];
     // With the Big Box's figures each button shows the figure's shape too.
     const figures = choices.some((c) => c.figure);
-    const icon = (c) => (figures ? meepleIcon(p.color, { size: 16, role: c.figure === 'big' ? 'big' : c.figure || (c.abbot ? 'abbot' : 'knight') }) : '');
+    const icon = (c) => (figures ? meepleIcon(p.color, { size: c.figure === 'big' ? 20 : 16, role: c.figure === 'big' ? 'big' : c.figure || (c.abbot ? 'abbot' : 'knight') }) : '');
     const picker = choices.length ? `<div class="spot-picker${figures ? ' figures' : ''}" role="group" aria-label="${esc(t(figures ? 'spot-picker-figures' : 'spot-picker'))}">
         <button class="btn small${action ? '' : ' on'}" data-act="no-spot" aria-pressed="${!action}">${esc(t('spot-none'))}</button>
         ${choices.map((c) => `<button class="btn small${c.selected ? ' on' : ''}${c.figure ? ` figure-${c.figure}` : ''}" data-act="spot" data-spot="${c.key}" aria-pressed="${c.selected}"><kbd class="spot-n">${c.n}</kbd> ${icon(c)}${esc(c.label)}</button>`).join('')}

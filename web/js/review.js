@@ -9,7 +9,7 @@
 import { esc } from './dom.js';
 import { errorText, intl, t } from './i18n.js';
 import { colorOf, markIcon } from './meeple.js';
-import { DIRS, HALVES, placeWords, tileSvg } from './tiles.js';
+import { DIRS, HALVES, placeWords, ROLE_OF_KIND, tileSvg } from './tiles.js';
 
 const POLL_MS = 1500;
 
@@ -102,6 +102,10 @@ export function whereWords(m, before, tiles, played = null, { gardens = false, f
 export function followerWords(m, tiles) {
   if (m.meeple) return tiles.spotLabel(m.tile, m.rot || 0, m.meeple);
   if (m.abbot) return tiles.spotLabel(m.tile, m.rot || 0, m.abbot, true);
+  // The Big Box's figures: the big follower (its role's word, big), the builder, the pig.
+  if (m.big) return tiles.spotLabel(m.tile, m.rot || 0, m.big, t('role-big', { role: t(`role-${ROLE_OF_KIND[tiles.spotKind(m.tile, m.rot || 0, m.big)] || 'follower'}`) }));
+  if (m.builder) return tiles.spotLabel(m.tile, m.rot || 0, m.builder, t('role-builder'));
+  if (m.pig) return tiles.spotLabel(m.tile, m.rot || 0, m.pig, t('role-pig'));
   if (m.recall) return t('review-follower-recall');
   return t('review-follower-none');
 }
