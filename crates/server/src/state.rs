@@ -649,13 +649,36 @@ pub enum LogEntry {
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         big: bool,
     },
-    Return { turn: u16, seat: u8, at: At, spot: &'static str },
+    Return {
+        turn: u16,
+        seat: u8,
+        at: At,
+        spot: &'static str,
+    },
     Score(ScoreEntry),
-    Discard { turn: u16, kind: &'static str, tile: &'static str },
-    Reshuffle { turn: u16, kind: &'static str, tile: &'static str },
-    Recall { turn: u16, kind: &'static str, points: u32, to: [u8; 1] },
-    Bonus { turn: u16, seat: u8 },
-    End { winners: Vec<u8> },
+    Discard {
+        turn: u16,
+        kind: &'static str,
+        tile: &'static str,
+    },
+    Reshuffle {
+        turn: u16,
+        kind: &'static str,
+        tile: &'static str,
+    },
+    Recall {
+        turn: u16,
+        kind: &'static str,
+        points: u32,
+        to: [u8; 1],
+    },
+    Bonus {
+        turn: u16,
+        seat: u8,
+    },
+    End {
+        winners: Vec<u8>,
+    },
 }
 
 /// A scoring, as the record's `score` output lists it.
@@ -920,7 +943,14 @@ mod tests {
                         base["bonus"] = b.into();
                     }
                     moves.push(base.clone());
-                    let keys = [("meeple", false), ("abbot", false), ("recall", true), ("big", false), ("builder", false), ("pig", false)];
+                    let keys = [
+                        ("meeple", false),
+                        ("abbot", false),
+                        ("recall", true),
+                        ("big", false),
+                        ("builder", false),
+                        ("pig", false),
+                    ];
                     for (key, one) in keys {
                         match &p[key] {
                             Value::Null => {}

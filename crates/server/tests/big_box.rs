@@ -20,7 +20,8 @@ fn box_move(state: &Value, k: usize) -> Value {
     if let Some(bonus) = state["turn"]["bonus"].as_str() {
         mv["bonus"] = bonus.into();
     }
-    let order = [["big", "builder", "pig", "meeple"], ["builder", "pig", "meeple", "big"], ["pig", "meeple", "big", "builder"]];
+    let order =
+        [["big", "builder", "pig", "meeple"], ["builder", "pig", "meeple", "big"], ["pig", "meeple", "big", "builder"]];
     for key in order[k % 3] {
         if let Some(s) = p[key].as_array().and_then(|s| s.first()) {
             mv[key] = s.clone();
@@ -72,7 +73,11 @@ async fn a_big_box_game_against_bots_plays_to_the_end_through_the_api() {
             let mut plain = mv.clone();
             plain.as_object_mut().unwrap().remove("bonus");
             let (status, err) = post_move(&app, &id, &token, &plain).await;
-            assert_eq!((status, err["error"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("illegal_move")), "{err}");
+            assert_eq!(
+                (status, err["error"].as_str()),
+                (StatusCode::UNPROCESSABLE_ENTITY, Some("illegal_move")),
+                "{err}"
+            );
             refused = true;
         }
         let (status, after) = post_move(&app, &id, &token, &mv).await;
@@ -109,8 +114,11 @@ async fn a_big_box_game_against_bots_plays_to_the_end_through_the_api() {
         end["breakdown"].as_array().unwrap().iter().filter_map(|b| b["final"]["goods"].as_u64()).sum();
     assert_eq!(goods_points, finals.iter().map(|e| 10 * e["to"].as_array().unwrap().len() as u64).sum::<u64>());
     for (i, b) in end["breakdown"].as_array().unwrap().iter().enumerate() {
-        let sum: u64 =
-            ["during", "final"].iter().flat_map(|w| b[w].as_object().unwrap().values()).map(|v| v.as_u64().unwrap()).sum();
+        let sum: u64 = ["during", "final"]
+            .iter()
+            .flat_map(|w| b[w].as_object().unwrap().values())
+            .map(|v| v.as_u64().unwrap())
+            .sum();
         assert_eq!(sum, end["players"][i]["score"].as_u64().unwrap());
     }
     // The record replays to the same end.
@@ -119,7 +127,10 @@ async fn a_big_box_game_against_bots_plays_to_the_end_through_the_api() {
     let record = carcassonne::record::Record::from_json(std::str::from_utf8(&bytes).unwrap()).unwrap();
     let (status, replay) = call(&app, "POST", "/api/replay", Some(&record.to_json())).await;
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(replay["steps"].as_array().unwrap().last().unwrap()["scores"], json!(end["score_history"].as_array().unwrap().last().unwrap()));
+    assert_eq!(
+        replay["steps"].as_array().unwrap().last().unwrap()["scores"],
+        json!(end["score_history"].as_array().unwrap().last().unwrap())
+    );
 }
 
 /// A game of bots alone (one of each built-in level's quick search and the
