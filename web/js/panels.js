@@ -290,7 +290,7 @@ export function scoringWhy(log, i, board, players, tiles) {
   let men = [];
   for (let j = i + 1; e.when === 'completed' && j < log.length && log[j].type === 'return'; j++) {
     const t = onBoard.get(`${log[j].at[0]},${log[j].at[1]}`);
-    const role = t ? ROLE_OF_KIND[tiles.spotKind(t.tile, t.rot, log[j].spot)] : null;
+    const role = log[j].role || (t ? ROLE_OF_KIND[tiles.spotKind(t.tile, t.rot, log[j].spot)] : null);
     men.push({ ...log[j], role: role || 'knight', gone: true });
   }
   if (e.when === 'final') men = (e.followers || []).map((f) => ({ ...f, outnumbered: !f.counted }));
@@ -316,10 +316,11 @@ function whyWords(e, men, players) {
     const cities = e.cities || 0;
     sum = t('why-farm', { cities, each: cities ? points / cities : 0, points });
   } else sum = t('why-points', { points });
-  // Who had the majority: the followers counted per seat.
+  // Who had the majority: the followers counted per seat (a big follower two; a builder or a pig none).
   const count = new Map();
-  for (const f of men) count.set(f.seat, (count.get(f.seat) || 0) + 1);
-  const role = men[0] ? men[0].role : (ROLES_OF_SCORING[e.kind] || ['follower'])[0];
+  const counting = men.filter((f) => f.role !== 'builder' && f.role !== 'pig');
+  for (const f of counting) count.set(f.seat, (count.get(f.seat) || 0) + (f.big ? 2 : 1));
+  const role = counting[0] ? counting[0].role : (ROLES_OF_SCORING[e.kind] || ['follower'])[0];
   const roles = t('why-roles', { role });
   const who = (seat) => (players[seat] ? players[seat].name : t('clock-seat', { n: seat + 1 }));
   const win = e.to.map(who);

@@ -654,6 +654,12 @@ pub enum LogEntry {
         seat: u8,
         at: At,
         spot: &'static str,
+        /// The figure that came home, as it was deployed (in a game's log:
+        /// a builder or a pig is no follower, a big follower counts two).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        role: Option<&'static str>,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        big: bool,
     },
     Score(ScoreEntry),
     Discard {
@@ -772,9 +778,14 @@ impl LogEntry {
                 role: role.word(),
                 big,
             },
-            Event::FollowerReturned { turn, player, pos, spot } => {
-                LogEntry::Return { turn: turn.0, seat: player.0, at: at(pos), spot: spot.name() }
-            }
+            Event::FollowerReturned { turn, player, pos, spot } => LogEntry::Return {
+                turn: turn.0,
+                seat: player.0,
+                at: at(pos),
+                spot: spot.name(),
+                role: None,
+                big: false,
+            },
             Event::Scored(s) => LogEntry::Score(ScoreEntry {
                 turn: s.turn.map(|t| t.0),
                 kind: s.kind.word(),
@@ -824,6 +835,18 @@ impl LogEntry {
     /// followers the finished game leaves on the board).
     pub fn in_game(e: &Event, game: &Game) -> LogEntry {
         let mut entry = LogEntry::of(e);
+        if let LogEntry::Return { at: home, spot: from, role, big, .. } = &mut entry {
+            // A tile's spot holds one figure ever: the deployment there says which.
+            let deployed = game.events().iter().find_map(|d| match *d {
+                Event::FollowerDeployed { pos, spot, role, big, .. } if at(pos) == *home && spot.name() == *from => {
+                    Some((role.word(), big))
+                }
+                _ => None,
+            });
+            if let Some((r, b)) = deployed {
+                (*role, *big) = (Some(r), b);
+            }
+        }
         if let LogEntry::Tile { turn, bonus, .. } = &mut entry {
             let mv = game.history().get(usize::from(*turn).wrapping_sub(1));
             *bonus = mv.and_then(|m| m.bonus).map(|b| b.word());
@@ -1080,6 +1103,39 @@ mod tests {
             }
         }
         assert!(hands_differed > 50, "only {hands_differed} cases had different hidden hands");
+    }
+
+    /// In a game's log each figure that came home says which it was, as
+    /// deployed: builders and pigs are no followers, a big follower counts
+    /// two (for showing why a feature scored). Over random Big Box games.
+    #[test]
+    fn returns_say_which_figure_came_home() {
+        let mut roles = std::collections::BTreeSet::new();
+        let mut deployed = std::collections::BTreeMap::<String, usize>::new();
+        let mut big = 0;
+        for seed in 0..30 {
+            let mut game =
+                Game::new(Setup::standard(Rules::preset(Preset::BigBox), 2 + seed as usize % 2, seed)).unwrap();
+            RandomMover::new().playout(&mut game, &mut seeded_rng(seed));
+            let log = serde_json::to_value(super::log(&game, 0, usize::MAX)).unwrap();
+            let list = log.as_array().unwrap();
+            for d in list.iter().filter(|d| d["type"] == "deploy") {
+                *deployed.entry(format!("{}{}", d["role"], d["big"])).or_default() += 1;
+            }
+            for e in list.iter().filter(|e| e["type"] == "return") {
+                let deployed = list
+                    .iter()
+                    .find(|d| d["type"] == "deploy" && d["at"] == e["at"] && d["spot"] == e["spot"])
+                    .expect("every figure that came home was deployed");
+                assert_eq!(
+                    (&e["role"], &e["big"], &e["seat"]),
+                    (&deployed["role"], &deployed["big"], &deployed["seat"])
+                );
+                roles.insert(e["role"].as_str().unwrap().to_string());
+                big += usize::from(e["big"] == true);
+            }
+        }
+        assert!(roles.contains("builder") && roles.contains("knight") && big > 0, "{roles:?}, {big} big, {deployed:?}");
     }
 
     /// A final scoring's log entry names the followers on what it scored:
