@@ -140,7 +140,7 @@ export function scoredHtml(e, i, players) {
 export function outnumberedWords(e, players) {
   const by = new Map();
   for (const f of e.followers || []) {
-    if (f.counted) continue;
+    if (f.counted || f.role === 'builder' || f.role === 'pig') continue; // no follower: never outnumbered
     const key = `${f.seat}:${f.role}`;
     by.set(key, { seat: f.seat, role: f.role, n: (by.get(key)?.n || 0) + 1 });
   }
@@ -293,7 +293,7 @@ export function scoringWhy(log, i, board, players, tiles) {
     const role = log[j].role || (t ? ROLE_OF_KIND[tiles.spotKind(t.tile, t.rot, log[j].spot)] : null);
     men.push({ ...log[j], role: role || 'knight', gone: true });
   }
-  if (e.when === 'final') men = (e.followers || []).map((f) => ({ ...f, outnumbered: !f.counted }));
+  if (e.when === 'final') men = (e.followers || []).map((f) => ({ ...f, outnumbered: !f.counted && f.role !== 'builder' && f.role !== 'pig' }));
   men = men.filter((f) => onBoard.has(`${f.at[0]},${f.at[1]}`)).map((f) => {
     const t = onBoard.get(`${f.at[0]},${f.at[1]}`);
     return { ...f, tile: t.tile, rot: t.rot, color: players[f.seat].color };
