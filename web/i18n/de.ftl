@@ -1579,7 +1579,6 @@ error-no_takeback_asked = Keine Zurücknahme wartet auf deine Antwort.
 
 # Big Box: rules page and lessons
 
-role-big = großer Gefolgsmann
 rules-examples-failed = Die Beispiele konnten nicht geladen werden (Status { $status }).
 rules-bb-title = Die Big Box, Teil für Teil
 rules-bb-intro = Diese Regeln spielen Erweiterungen der Big Box. Jeder Teil unten hat ein kleines Beispiel mit Spielfeld, das zuletzt gelegte Plättchen umrandet, und seine Punkte ausgerechnet.
@@ -1647,3 +1646,48 @@ lobby-pn-rules-base = Standard
 lobby-pn-rules-big-box = Big Box
 lobby-table-rules = Regeln: { $preset }
 results-ratings-pool = Wertungsgruppe: { $pool }
+
+# Big Box: game page (game.js, panels.js): the big follower, the builder, the pig, goods.
+preset-big-box-title = Die große Box
+kind-goods = Waren
+role-big = großer Gefolgsmann ({ $role })
+figure-big = großer Gefolgsmann
+figure-builder = Baumeister
+figure-pig = Schwein
+figure-home = { $figure } im Vorrat
+figure-away = { $figure } auf dem Spielfeld
+goods-held = Waren: { $wine } Wein, { $wheat } Getreide, { $cloth } Stoff
+goods-count = { $n } { $good ->
+        [wine] Wein
+        [wheat] Getreide
+       *[cloth] Stoff
+    }
+scored-with-inn = mit Wirtshaus
+scored-with-cathedral = mit Kathedrale
+scored-with-pig = { $n ->
+        [one] { $n } Stadt mit Schwein
+       *[other] { $n } Städte mit Schwein
+    }
+scored-goods-taken = Waren erhalten: { $goods }
+scored-goods-final = am meisten { $good ->
+        [wine] Wein
+        [wheat] Getreide
+       *[cloth] Stoff
+    } ({ $n })
+builder-bonus = Baumeister: { $name } legt eine zweite Karte
+builder-bonus-you = Baumeister: Du legst eine zweite Karte
+spot-picker-figures = Figur und Platz
+results-goods = Mehrheiten bei den Waren
+results-goods-won = { $good ->
+        [wine] Wein
+        [wheat] Getreide
+       *[cloth] Stoff
+    }: { $names } +{ $points } ({ $count })
+results-goods-none = { $good ->
+        [wine] Wein
+        [wheat] Getreide
+       *[cloth] Stoff
+    }: niemand hat welche
+rules-expansions = Mit { $list }.
+expansion-inns_cathedrals = Wirtshäuser & Kathedralen
+expansion-traders_builders = Händler & Baumeister

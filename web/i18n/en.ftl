@@ -1543,7 +1543,6 @@ error-no_takeback_asked = No takeback is waiting for your answer.
 
 # Big Box: rules page and lessons
 
-role-big = big follower
 rules-examples-failed = The examples could not be loaded (status { $status }).
 rules-bb-title = The Big Box, part by part
 rules-bb-intro = These rules play Big Box expansions. Each part below has a small example board, the last tile laid outlined, with its points worked out.
@@ -1611,3 +1610,48 @@ lobby-pn-rules-base = Standard
 lobby-pn-rules-big-box = Big Box
 lobby-table-rules = Rules: { $preset }
 results-ratings-pool = Rating pool: { $pool }
+
+# Big Box: game page (game.js, panels.js): the big follower, the builder, the pig, goods.
+preset-big-box-title = The Big Box
+kind-goods = Goods
+role-big = big { $role }
+figure-big = big follower
+figure-builder = builder
+figure-pig = pig
+figure-home = { $figure } in supply
+figure-away = { $figure } on the board
+goods-held = goods: { $wine } wine, { $wheat } wheat, { $cloth } cloth
+goods-count = { $n } { $good ->
+        [wine] wine
+        [wheat] wheat
+       *[cloth] cloth
+    }
+scored-with-inn = with an inn
+scored-with-cathedral = with a cathedral
+scored-with-pig = { $n ->
+        [one] { $n } city with the pig
+       *[other] { $n } cities with the pig
+    }
+scored-goods-taken = goods taken: { $goods }
+scored-goods-final = most { $good ->
+        [wine] wine
+        [wheat] wheat
+       *[cloth] cloth
+    } ({ $n })
+builder-bonus = Builder: { $name } plays a second tile
+builder-bonus-you = Builder: you play a second tile
+spot-picker-figures = Figure and spot
+results-goods = Goods majorities
+results-goods-won = { $good ->
+        [wine] Wine
+        [wheat] Wheat
+       *[cloth] Cloth
+    }: { $names } +{ $points } ({ $count })
+results-goods-none = { $good ->
+        [wine] Wine
+        [wheat] Wheat
+       *[cloth] Cloth
+    }: nobody took any
+rules-expansions = With { $list }.
+expansion-inns_cathedrals = Inns & Cathedrals
+expansion-traders_builders = Traders & Builders

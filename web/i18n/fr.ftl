@@ -1603,7 +1603,6 @@ error-no_takeback_asked = Aucune reprise n’attend votre réponse.
 
 # Big Box: rules page and lessons
 
-role-big = grand partisan
 rules-examples-failed = Les exemples n’ont pas pu être chargés (statut { $status }).
 rules-bb-title = La Big Box, élément par élément
 rules-bb-intro = Ces règles jouent des extensions de la Big Box. Chaque élément ci-dessous a un petit plateau d’exemple, la dernière tuile posée entourée, avec ses points calculés.
@@ -1671,3 +1670,48 @@ lobby-pn-rules-base = Standard
 lobby-pn-rules-big-box = Big Box
 lobby-table-rules = Règles : { $preset }
 results-ratings-pool = Groupe de classement : { $pool }
+
+# Big Box: game page (game.js, panels.js): the big follower, the builder, the pig, goods.
+preset-big-box-title = La grande boîte
+kind-goods = Marchandises
+role-big = grand partisan ({ $role })
+figure-big = grand partisan
+figure-builder = bâtisseur
+figure-pig = cochon
+figure-home = { $figure } en réserve
+figure-away = { $figure } sur le plateau
+goods-held = marchandises : { $wine } vin, { $wheat } blé, { $cloth } tissu
+goods-count = { $n } { $good ->
+        [wine] vin
+        [wheat] blé
+       *[cloth] tissu
+    }
+scored-with-inn = avec une auberge
+scored-with-cathedral = avec une cathédrale
+scored-with-pig = { $n ->
+        [one] { $n } ville avec le cochon
+       *[other] { $n } villes avec le cochon
+    }
+scored-goods-taken = marchandises prises : { $goods }
+scored-goods-final = le plus de { $good ->
+        [wine] vin
+        [wheat] blé
+       *[cloth] tissu
+    } ({ $n })
+builder-bonus = Bâtisseur : { $name } pose une deuxième tuile
+builder-bonus-you = Bâtisseur : vous posez une deuxième tuile
+spot-picker-figures = Pion et emplacement
+results-goods = Majorités de marchandises
+results-goods-won = { $good ->
+        [wine] Vin
+        [wheat] Blé
+       *[cloth] Tissu
+    } : { $names } +{ $points } ({ $count })
+results-goods-none = { $good ->
+        [wine] Vin
+        [wheat] Blé
+       *[cloth] Tissu
+    } : personne n’en a pris
+rules-expansions = Avec { $list }.
+expansion-inns_cathedrals = Auberges et Cathédrales
+expansion-traders_builders = Marchands et Bâtisseurs

@@ -305,7 +305,7 @@ export class BoardView {
       rx="3" fill="none" stroke="${c.fill}" stroke-width="4"/>`);
   }
 
-  /** Followers on the board: [{seat, at, spot, role, color}]. `pending` ones are drawn as ghosts. */
+  /** Followers on the board: [{seat, at, spot, role, big, color}]. `pending` ones are drawn as ghosts. */
   setFollowers(followers) {
     const out = [];
     this.followers = followers;
@@ -314,7 +314,7 @@ export class BoardView {
       const t = this.placed.get(`${f.at[0]},${f.at[1]}`) || f.tileInfo;
       if (!t) continue;
       const [px, py] = this.tiles.spotPoint(t.tile, t.rot, f.spot);
-      out.push(followerSvg(f.color, f.role, f.at[0] * T + px, f.at[1] * T + py, size, f.pending ? 'pending' : ''));
+      out.push(followerSvg(f.color, f.role, f.at[0] * T + px, f.at[1] * T + py, size, f.pending ? 'pending' : '', !!f.big));
     }
     this.layers.followers.innerHTML = out.join('');
   }
@@ -342,7 +342,11 @@ export class BoardView {
     </g>`;
   }
 
-  /** Clickable follower spots on the tile being placed. */
+  /**
+   * Clickable follower spots on the tile being placed. A spot of the Big
+   * Box's figures (`figure`: 'big', 'builder', 'pig') has a ring of its own
+   * shape: two rings, a square, a diamond.
+   */
   setSpots(spots) {
     const out = [];
     for (const s of spots || []) {
@@ -350,8 +354,12 @@ export class BoardView {
       const c = colorOf(s.color);
       const [ox, oy] = s.offset || [0, 0];
       const cx = s.x * T + px + ox, cy = s.y * T + py + oy;
-      out.push(`<g class="spot${s.selected ? ' selected' : ''}${s.abbot ? ' abbot' : ''}" data-spot="${s.key}" style="--pc:${c.fill}">
-        <circle cx="${cx}" cy="${cy}" r="11" class="spot-ring"/>
+      const ring = s.figure === 'builder' ? `<rect x="${cx - 10}" y="${cy - 10}" width="20" height="20" rx="2" class="spot-ring"/>`
+        : s.figure === 'pig' ? `<path d="M${cx} ${cy - 13}L${cx + 13} ${cy}L${cx} ${cy + 13}L${cx - 13} ${cy}Z" class="spot-ring"/>`
+          : s.figure === 'big' ? `<circle cx="${cx}" cy="${cy}" r="14" class="spot-ring outer"/><circle cx="${cx}" cy="${cy}" r="10" class="spot-ring"/>`
+            : `<circle cx="${cx}" cy="${cy}" r="11" class="spot-ring"/>`;
+      out.push(`<g class="spot${s.selected ? ' selected' : ''}${s.abbot ? ' abbot' : ''}${s.figure ? ` ${s.figure}` : ''}" data-spot="${s.key}" style="--pc:${c.fill}">
+        ${ring}
         ${s.n ? `<text x="${cx}" y="${cy + 4.5}" class="spot-letter" text-anchor="middle">${s.n}</text>`
     : s.abbot ? `<text x="${cx}" y="${cy + 4.5}" class="spot-letter" text-anchor="middle">A</text>` : `<circle cx="${cx}" cy="${cy}" r="5" class="spot-dot"/>`}
         <title>${s.n ? `${s.n}: ` : ''}${s.title || s.spot}</title></g>`);
@@ -378,7 +386,7 @@ export class BoardView {
       const [px, py] = this.tiles.spotPoint(f.tile, f.rot, f.spot);
       // At the end, a follower outnumbered on what scored is drawn apart: it did not count.
       const cls = f.outnumbered ? 'why-outnumbered' : `why-follower${f.gone ? ' pending' : ''}`;
-      return followerSvg(f.color, f.role, f.at[0] * T + px, f.at[1] * T + py, size, cls);
+      return followerSvg(f.color, f.role, f.at[0] * T + px, f.at[1] * T + py, size, cls, !!f.big);
     });
     g.innerHTML = dim.join('') + outline.join('') + men.join('');
   }

@@ -11,8 +11,8 @@ import { ConnectionStatus } from './connection.js';
 import { copyText, dismissToasts, esc, nextTask, toast } from './dom.js';
 import { errorText, lang, listWords, t } from './i18n.js';
 import { rulesTitle } from './rules.js';
-import { colorOf, markIcon } from './meeple.js';
-import { breakdownHtml, chartSvg, logHtml, playersHtml, remainingHtml, scoredHtml, scoringText, scoringWhy, winText } from './panels.js';
+import { colorOf, markIcon, meepleIcon } from './meeple.js';
+import { breakdownHtml, chartSvg, goodsResultsHtml, logHtml, playersHtml, remainingHtml, roleWords, scoredHtml, scoringText, scoringWhy, winText } from './panels.js';
 import { placeWords, ROLE_OF_KIND, tileSvg, tileWords } from './tiles.js';
 import { mountPushToggle } from './push.js';
 import { Takebacks } from './takeback.js';
@@ -421,7 +421,7 @@ export class GameScreen {
     for (const e of fresh) {
       const who = (seats) => listWords(seats.map(name));
       if (e.type === 'tile') out.push(t(e.at[0] || e.at[1] ? 'said-laid' : 'said-laid-start', { name: name(e.seat), tile: tileWords(e.tile), place: placeWords(e.at[0], e.at[1]) }));
-      else if (e.type === 'deploy' && out.length) out[out.length - 1] += t('said-with', { role: t(`role-${e.role}`) });
+      else if (e.type === 'deploy' && out.length) out[out.length - 1] += t('said-with', { role: roleWords(e.role, e.big) });
       else if (e.type === 'score') out.push(t('said-scored', { names: who(e.to), points: e.points, what: scoringText(e).replace(/<[^>]+>/g, '') }));
       else if (e.type === 'recall') out.push(t('said-recalled', { names: who(e.to), points: e.points }));
       else if (e.type === 'discard') out.push(t('said-discarded', { tile: tileWords(e.tile) }));
@@ -429,7 +429,15 @@ export class GameScreen {
       else if (e.type === 'bonus') out.push(t('said-bonus', { name: name(e.seat) }));
       else if (e.type === 'end') out.push(t('said-end', { winners: winText(e.winners, s.players).replace(/<[^>]+>/g, '') }));
     }
+    // The builder's second tile (Traders & Builders), said as it comes.
+    if (s.turn && s.turn.bonus === 'builder' && fresh.length) out.push(this.builderWords(s.turn.seat));
     return out.length ? `${out.join('. ')}.` : '';
+  }
+
+  /** The builder's second tile in words: "Builder: Ada plays a second tile" ("you play" for this screen's one seat). */
+  builderWords(seat) {
+    const s = this.state;
+    return s.you.length === 1 && s.you[0] === seat ? t('builder-bonus-you') : t('builder-bonus', { name: s.players[seat].name });
   }
 
   /** Toasts for what others just did: scorings; and every move in words for screen readers. */
@@ -552,9 +560,11 @@ export class GameScreen {
       this.board.setGhost({ tile: sel.tile, x, y, rot, solid: true, color: me.color });
       const choices = this.spotChoices();
       const monk = new Set(choices.filter((c) => !c.abbot).map((c) => c.spot));
-      // Beside the monk's spot when both may go on the cloister.
+      // Beside the monk's spot when both may go on the cloister; the Big Box's figures beside a follower's.
+      const shared = new Set(choices.filter((c) => c.kind === 'meeple').map((c) => c.spot));
+      const aside = { big: [17, -13], builder: [-17, -13], pig: [17, 13] };
       const spots = choices.map((c) => ({ ...c, tile: sel.tile, rot, x, y, color: me.color, title: c.label,
-        offset: c.abbot && monk.has(c.spot) ? [16, -12] : null }));
+        offset: c.abbot && monk.has(c.spot) ? [16, -12] : aside[c.kind] && shared.has(c.spot) ? aside[c.kind] : null }));
       // The selected spot shows its follower instead of a marker.
       this.board.setSpots(spots.filter((sp) => !sp.selected));
       this.pushPendingFollower(followers);
@@ -571,13 +581,16 @@ export class GameScreen {
     if (!entry) return [];
     const selKey = sel.action ? `${sel.action.kind}:${sel.action.spot}` : null;
     const out = [];
-    const label = (spot, abbot) => this.tiles.spotLabel(sel.tile, sel.placed.rot, spot, abbot);
-    if (p.supply > 0) {
-      for (const spot of entry.meeple) out.push({ key: `meeple:${spot}`, spot, label: label(spot, false), selected: selKey === `meeple:${spot}` });
-    }
-    if (p.abbot === true) {
-      for (const spot of entry.abbot) out.push({ key: `abbot:${spot}`, spot, label: label(spot, true), abbot: true, selected: selKey === `abbot:${spot}` });
-    }
+    // The big follower (Inns & Cathedrals), the builder and the pig (Traders & Builders): each a choice of its own.
+    const add = (kind, spot, extra = {}) => out.push({
+      key: `${kind}:${spot}`, kind, spot, selected: selKey === `${kind}:${spot}`, ...extra,
+      label: this.tiles.spotLabel(sel.tile, sel.placed.rot, spot, kind === 'abbot', extra.figure),
+    });
+    if (p.supply > 0) for (const spot of entry.meeple) add('meeple', spot);
+    if (p.big === true) for (const spot of entry.big) add('big', spot, { figure: 'big' });
+    if (p.builder === true) for (const spot of entry.builder) add('builder', spot, { figure: 'builder' });
+    if (p.pig === true) for (const spot of entry.pig) add('pig', spot, { figure: 'pig' });
+    if (p.abbot === true) for (const spot of entry.abbot) add('abbot', spot, { abbot: true });
     // Two spots the same in words (two fields both to the north): told apart by number.
     for (const c of out) {
       const same = out.filter((d) => d.label === c.label);
@@ -591,9 +604,10 @@ export class GameScreen {
     const sel = this.sel;
     if (!sel.placed || !sel.action || sel.action.kind === 'recall') return;
     const kind = this.tiles.spotKind(sel.tile, sel.placed.rot, sel.action.spot);
-    const role = sel.action.kind === 'abbot' ? 'abbot' : ROLE_OF_KIND[kind] || 'knight';
+    const figure = sel.action.kind;
+    const role = ['abbot', 'builder', 'pig'].includes(figure) ? figure : ROLE_OF_KIND[kind] || 'knight';
     followers.push({
-      seat: this.state.turn.seat, at: [sel.placed.x, sel.placed.y], spot: sel.action.spot, role,
+      seat: this.state.turn.seat, at: [sel.placed.x, sel.placed.y], spot: sel.action.spot, role, big: figure === 'big',
       color: this.me().color, pending: true, tileInfo: { tile: sel.tile, rot: sel.placed.rot },
     });
   }
@@ -653,7 +667,8 @@ export class GameScreen {
       text = esc(t('banner-placing'));
     } else if (this.myTurn) {
       const p = s.players[s.turn.seat];
-      const who = s.you.length > 1 ? t('banner-named-turn', { name: esc(p.name) }) : esc(t('banner-your-turn'));
+      const who = (s.turn.bonus === 'builder' ? `${esc(this.builderWords(p.seat))} · ` : '')
+        + (s.you.length > 1 ? t('banner-named-turn', { name: esc(p.name) }) : esc(t('banner-your-turn')));
       const spots = this.sel.placed ? this.spotChoices().length : 0;
       text = !this.sel.placed
         ? t(TOUCH ? 'banner-tap-cell' : 'banner-place', { who, r: '<kbd>R</kbd>' })
@@ -663,11 +678,12 @@ export class GameScreen {
       cls = 'mine';
     } else if (s.turn) {
       const p = s.players[s.turn.seat];
-      text = s.thinking === s.turn.seat
+      const bonus = s.turn.bonus === 'builder' ? `${esc(this.builderWords(p.seat))} · ` : '';
+      text = bonus + (s.thinking === s.turn.seat
         ? `${t('banner-thinking', { name: esc(p.name) })}<span class="dots"><i>.</i><i>.</i><i>.</i></span>`
         : p.online === false && p.remote && !this.seen.has(p.seat) ? t('banner-waiting-join', { name: esc(p.name) })
           : p.online === false ? t('banner-waiting-offline', { name: esc(p.name) })
-            : t('banner-waiting', { name: esc(p.name) });
+            : t('banner-waiting', { name: esc(p.name) }));
     }
     b.className = `banner ${cls}`;
     b.style.setProperty('--pc', s.turn ? colorOf(s.players[s.turn.seat].color).fill : '#8a5a2b');
@@ -703,7 +719,7 @@ export class GameScreen {
       if (sel.placed) {
         const n = this.spotChoices().length;
         const entry = this.entry(tile, sel.placed.x, sel.placed.y, sel.placed.rot);
-        const any = entry ? entry.meeple.length + entry.abbot.length : 0;
+        const any = entry ? entry.meeple.length + entry.abbot.length + entry.big.length + entry.builder.length + entry.pig.length : 0;
         const deploy = `info-deploy${TOUCH ? '-touch' : ''}${confirmMoves() ? '' : '-quick'}`;
         info = esc(n ? t(deploy, { n })
           : any ? t('info-no-follower-left')
@@ -728,6 +744,8 @@ export class GameScreen {
       if (!action) confirmLabel = t('confirm-no-follower');
       else if (action.kind === 'recall') confirmLabel = t('confirm-recall');
       else if (action.kind === 'abbot') confirmLabel = t('confirm-abbot');
+      else if (action.kind === 'builder' || action.kind === 'pig') confirmLabel = t('confirm-role', { role: t(`role-${action.kind}`) });
+      else if (action.kind === 'big') confirmLabel = t('confirm-role', { role: roleWords(ROLE_OF_KIND[this.tiles.spotKind(tile, sel.placed.rot, action.spot)] || 'follower', true) });
       else confirmLabel = t('confirm-role', { role: t(`role-${ROLE_OF_KIND[this.tiles.spotKind(tile, sel.placed.rot, action.spot)] || 'follower'}`) });
     }
     confirmLabel = esc(confirmLabel);
@@ -736,10 +754,14 @@ export class GameScreen {
       ? `<button class="btn small${action && action.kind === 'recall' ? ' on' : ''}" data-act="recall" aria-pressed="${!!(action && action.kind === 'recall')}">${esc(t('recall-abbot'))}</button>` : '';
     // Every follower spot as a button: big enough to touch whatever the zoom, and reachable by keyboard.
     const choices = sel.placed && mine && !this.pending ? this.spotChoices() : [];
-    const picker = choices.length ? `<div class="spot-picker" role="group" aria-label="${esc(t('spot-picker'))}">
+    // With the Big Box's figures each button shows the figure's shape too.
+    const figures = choices.some((c) => c.figure);
+    const icon = (c) => (figures ? meepleIcon(p.color, { size: c.figure === 'big' ? 20 : 16, role: c.figure === 'big' ? 'big' : c.figure || (c.abbot ? 'abbot' : 'knight') }) : '');
+    const picker = choices.length ? `<div class="spot-picker${figures ? ' figures' : ''}" role="group" aria-label="${esc(t(figures ? 'spot-picker-figures' : 'spot-picker'))}">
         <button class="btn small${action ? '' : ' on'}" data-act="no-spot" aria-pressed="${!action}">${esc(t('spot-none'))}</button>
-        ${choices.map((c) => `<button class="btn small${c.selected ? ' on' : ''}" data-act="spot" data-spot="${c.key}" aria-pressed="${c.selected}"><kbd class="spot-n">${c.n}</kbd> ${esc(c.label)}</button>`).join('')}
+        ${choices.map((c) => `<button class="btn small${c.selected ? ' on' : ''}${c.figure ? ` figure-${c.figure}` : ''}" data-act="spot" data-spot="${c.key}" aria-pressed="${c.selected}"><kbd class="spot-n">${c.n}</kbd> ${icon(c)}${esc(c.label)}</button>`).join('')}
       </div>` : '';
+    const second = s.turn.bonus === 'builder' ? `<p class="builder-note">${meepleIcon(p.color, { size: 16, role: 'builder' })} ${esc(this.builderWords(p.seat))}</p>` : '';
     const html = `
       <div class="tile-head">
         <h3>${esc(mine ? t('tile-yours') : t('tile-of', { name: p.name }))}</h3>
@@ -754,7 +776,7 @@ export class GameScreen {
         ${mine ? `<button class="btn icon" data-act="rot-cw" title="${esc(t('turn-right'))}${TOUCH ? '' : ' (R)'}" aria-label="${esc(t('turn-right'))}">⟳</button>` : ''}
         ${mine && hintsAllowed(s) && !this.pending ? `<button class="btn icon hint-btn" data-act="hint" aria-keyshortcuts="H" title="${esc(t('hint-title'))}${TOUCH ? '' : ' (H)'}" aria-label="${esc(this.hints.busy ? t('hint-thinking') : t('hint'))}" ${this.hints.busy ? 'disabled' : ''}>${BULB}</button>` : ''}
       </div>
-      ${hand}${mine ? '' : waiting}
+      ${second}${hand}${mine ? '' : waiting}
       <p class="tile-info">${mine ? info : esc(s.thinking === s.turn.seat ? t('tile-thinking', { name: p.name }) : t('tile-to-play', { name: p.name }))}</p>
       ${picker}
       ${mine ? `<div class="actions">
@@ -805,6 +827,7 @@ export class GameScreen {
       <p class="muted">${esc(t('results-after', { n: s.version }))} · ${s.rated ? `${esc(t('game-rated'))} · ` : ''}<a href="#/rules/${esc(s.rules_code)}">${esc(rulesTitle(s.rules))}</a></p>
       ${s.rated ? '<div class="results-ratings" aria-live="polite"></div>' : ''}
       ${breakdownHtml(s.breakdown, s.players, scores)}
+      ${goodsResultsHtml(s.log, s.players)}
       <details class="final-list"><summary>${esc(t('results-one-by-one'))}</summary>
         <ul class="log">${s.log.map((e, i) => (e.type === 'score' && e.when === 'final' ? scoredHtml(e, i, s.players) : '')).join('')}</ul></details>
       <h3>${esc(t('results-chart'))}</h3>
@@ -950,7 +973,7 @@ export class GameScreen {
 
   /** A spot chosen (by F or a number key); `play`: the choice is the move's last (a number key). */
   pickSpot(choice, play = false) {
-    this.sel.action = choice ? { kind: choice.abbot ? 'abbot' : 'meeple', spot: choice.spot } : null;
+    this.sel.action = choice ? { kind: choice.kind, spot: choice.spot } : null;
     this.draw();
     this.say(choice ? `${choice.label[0].toUpperCase()}${choice.label.slice(1)}.` : t('said-no-follower'));
     if (play && choice && !confirmMoves()) this.confirm();
@@ -1002,9 +1025,11 @@ export class GameScreen {
     if (!this.myTurn || this.pending || !this.sel.placed) return;
     const sel = this.sel;
     const mv = { type: 'move', version: this.state.version, tile: sel.tile, at: [sel.placed.x, sel.placed.y], rot: sel.placed.rot };
-    if (sel.action && sel.action.kind === 'meeple') mv.meeple = sel.action.spot;
-    if (sel.action && sel.action.kind === 'abbot') mv.abbot = sel.action.spot;
+    // The figure's key is the record's: meeple, big, builder, pig, abbot.
+    if (sel.action && sel.action.kind !== 'recall') mv[sel.action.kind] = sel.action.spot;
     if (sel.action && sel.action.kind === 'recall') mv.recall = true;
+    // The builder's second tile says so (the record's `bonus`).
+    if (this.state.turn.bonus) mv.bonus = this.state.turn.bonus;
     this.socket.sendMove(mv);
     this.pending = true;
     this.draw();
@@ -1070,7 +1095,9 @@ function indexLegal(legal) {
     const byCell = m.get(e.tile);
     const key = `${e.at[0]},${e.at[1]}`;
     if (!byCell.has(key)) byCell.set(key, { x: e.at[0], y: e.at[1], rots: new Map() });
-    byCell.get(key).rots.set(e.rot, { meeple: e.meeple || [], abbot: e.abbot || [], recall: !!e.recall });
+    byCell.get(key).rots.set(e.rot, {
+      meeple: e.meeple || [], abbot: e.abbot || [], recall: !!e.recall, big: e.big || [], builder: e.builder || [], pig: e.pig || [],
+    });
   }
   return m;
 }

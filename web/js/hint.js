@@ -99,12 +99,13 @@ export class Hints {
   follower(s) {
     const h = this.shown(s);
     const m = h && h.move;
-    const spot = m && (m.meeple || m.abbot);
+    const spot = m && (m.meeple || m.big || m.builder || m.pig || m.abbot);
     if (!spot) return null;
     const rot = m.rot || 0;
+    const figure = m.abbot ? 'abbot' : m.builder ? 'builder' : m.pig ? 'pig' : null;
     return {
       seat: h.seat, at: m.at, spot, color: s.players[h.seat].color, pending: true, hint: true, tileInfo: { tile: m.tile, rot },
-      role: m.abbot ? 'abbot' : ROLE_OF_KIND[this.tiles.spotKind(m.tile, rot, spot)] || 'knight',
+      role: figure || ROLE_OF_KIND[this.tiles.spotKind(m.tile, rot, spot)] || 'knight', big: !!m.big,
     };
   }
 }

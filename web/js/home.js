@@ -6,7 +6,7 @@ import { clockFormHtml, readClockForm, wireClockForm } from './clock.js';
 import { ago, esc, toast } from './dom.js';
 import { colorOf, markIcon, meepleIcon } from './meeple.js';
 import { headlineOf, presetName, optionLabel, optionValueWords, rulesTitle } from './rules.js';
-import { errorText, lang, t } from './i18n.js';
+import { errorText, lang, listWords, t } from './i18n.js';
 
 export class HomeScreen {
   constructor(root, tiles, options, { section = 'home', rulesCode = null, onReplayFile } = {}) {
@@ -161,8 +161,18 @@ export class HomeScreen {
     this.root.querySelector('.add-seat').style.visibility = this.seats.length >= this.options.max_players ? 'hidden' : '';
   }
 
+  /** The expansions the rule set plays (Inns & Cathedrals, Traders & Builders), in a sentence; '' for none. */
+  expansionsText() {
+    const o = this.options;
+    const preset = o.presets.find((p) => p.name === this.rules.preset) || o.presets[0];
+    const on = ['inns_cathedrals', 'traders_builders'].filter((k) => (this.rules[k] !== undefined ? this.rules[k] : preset.values[k]));
+    return on.length ? t('rules-expansions', { list: listWords(on.map((k) => t(`expansion-${k}`))) }) : '';
+  }
+
   /** The rule set in a sentence as changed (the engine's headline: farm scoring as set, not the preset's). */
   updateHeadline() {
+    const line = this.root.querySelector('.rules-form .expansions-text');
+    if (line) line.textContent = this.expansionsText();
     const el = this.root.querySelector('.rules-form .preset-text');
     if (lang !== 'en') {
       // The engine says it in English: here the same sentence is made from the messages.
@@ -207,6 +217,7 @@ export class HomeScreen {
     box.innerHTML = `
       <div class="presets">${o.presets.map((p) => `<button class="preset${p.name === preset.name ? ' on' : ''}" data-preset="${p.name}">${esc(presetName(p.name))}</button>`).join('')}</div>
       <p class="muted preset-text">${esc(lang === 'en' ? preset.summary || '' : headlineOf(preset, this.rules))}</p>
+      <p class="muted expansions-text" aria-live="polite">${esc(this.expansionsText())}</p>
       <details class="more-rules"><summary>${esc(t('home-options'))}</summary>${rows}</details>`;
     if (this.rulesOpen) box.querySelector('details').open = true;
     box.querySelector('details').ontoggle = (e) => { this.rulesOpen = e.target.open; };

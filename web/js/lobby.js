@@ -68,14 +68,9 @@ function levelName(name) {
   return has(`bot-level-${name}`) ? t(`bot-level-${name}`) : name;
 }
 
-/**
- * The presets a table may play: the new-game form's, and the Big Box
- * (the `big-box` preset, rated like the others in pools of its own) if the
- * form's options leave it out.
- */
+/** The presets a table may play: the new-game form's (the Big Box's among them, rated in pools of its own). */
 function tablePresets(options) {
-  const names = (options.presets || []).map((p) => p.name);
-  return names.includes('big-box') ? names : [...names, 'big-box'];
+  return (options.presets || []).map((p) => p.name);
 }
 
 /** A rating as a whole number, without a thousands separator (ratings read as one figure). */

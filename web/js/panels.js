@@ -4,13 +4,29 @@
 import { esc } from './dom.js';
 import { listWords, t } from './i18n.js';
 import { colorOf, markIcon, markPath, meepleIcon } from './meeple.js';
-import { ROLE_OF_KIND, tileLabel, tileSvg } from './tiles.js';
+import { goodsIcon, ROLE_OF_KIND, tileLabel, tileSvg } from './tiles.js';
 
 export const FOLLOWERS = 7;
 
+/** The goods, in the order of a player's `goods` counts (Traders & Builders). */
+export const GOODS = ['wine', 'wheat', 'cloth'];
+
 const KIND_LABEL = {
   road: t('kind-roads'), city: t('kind-cities'), cloister: t('kind-cloisters'), farm: t('kind-farms'), garden: t('kind-gardens'), recall: t('kind-recalls'),
+  goods: t('kind-goods'),
 };
+
+/** A figure in words: "big knight" for the big follower (`big`), else its role's word. */
+export function roleWords(role, big = false) {
+  return big ? t('role-big', { role: t(`role-${role}`) }) : t(`role-${role}`);
+}
+
+/** A seat's goods tokens: three counts, each with its symbol (games with goods only). */
+export function goodsHtml(goods) {
+  if (!Array.isArray(goods)) return '';
+  const words = t('goods-held', { wine: goods[0], wheat: goods[1], cloth: goods[2] });
+  return `<div class="player-goods" title="${esc(words)}">${GOODS.map((g, i) => `<span class="good" data-good="${g}">${goodsIcon(g, 16)}<b>${goods[i]}</b></span>`).join('')}<span class="sr-only">${esc(words)}</span></div>`;
+}
 
 /** The score with laps of the 50-space track shown as the boxes' point tiles do. */
 export function scoreHtml(score) {
@@ -35,6 +51,13 @@ export function playersHtml(players, { turnSeat = null, thinking = null, winners
     if (p.abbot === true || p.abbot === false) {
       meeples.push(`<span class="abbot-slot" title="${esc(p.abbot ? t('abbot-in-supply') : t('abbot-on-board'))}">${meepleIcon(p.color, { size: 17, hollow: !p.abbot, role: 'abbot' })}</span>`);
     }
+    // The Big Box's figures, each its own shape, hollow while on the board.
+    const figures = [];
+    for (const [key, role] of [['big', 'big'], ['builder', 'builder'], ['pig', 'pig']]) {
+      if (p[key] !== true && p[key] !== false) continue;
+      const words = t(p[key] ? 'figure-home' : 'figure-away', { figure: t(`figure-${key}`) });
+      figures.push(`<span class="figure-slot" data-figure="${key}" data-home="${p[key]}" title="${esc(words)}">${meepleIcon(p.color, { size: key === 'big' ? 19 : 17, hollow: !p[key], role })}<span class="sr-only">${esc(words)}</span></span>`);
+    }
     const hand = p.hand && p.hand.length && !(p.seat === turnSeat && !finished)
       ? `<span class="hand-mini" title="${esc(t('tiles-in-hand'))}">${p.hand.map((t) => tileSvg(t, 0, 16)).join('')}</span>`
       : p.hand_count && !p.hand ? `<span class="hand-mini muted" title="${esc(t('tiles-in-hand'))}">${esc(t('tiles-in-hand-n', { n: p.hand_count }))}</span>` : '';
@@ -55,6 +78,7 @@ export function playersHtml(players, { turnSeat = null, thinking = null, winners
         <div class="player-name">${presence}<span class="name">${esc(p.name)}</span>${ratings?.has(p.seat) ? ` <span class="prating" title="${esc(t('player-rating-title'))}">${ratings.get(p.seat)}</span>` : ''}${who}</div>
         <div class="player-supply" title="${esc(t('supply', { n: p.supply, all: FOLLOWERS }))}">${meeples.join('')}<span class="sr-only">${esc(t('supply', { n: p.supply, all: FOLLOWERS }))}</span></div>
         <div class="supply-count" aria-hidden="true">${meepleIcon(p.color, { size: 13, marked: false })}×${p.supply}</div>
+        ${figures.length || Array.isArray(p.goods) ? `<div class="player-box">${figures.length ? `<span class="player-figures">${figures.join('')}</span>` : ''}${goodsHtml(p.goods)}</div>` : ''}
         <div class="player-status">${status}${hand}</div>
       </div>
       <div class="player-score">${scoreHtml(p.score)}</div>
@@ -76,15 +100,26 @@ export function winText(seats, players, label = null) {
   return t('win-text', { names: text, n: plural ? 2 : 1 });
 }
 
+/** Goods tokens in words: "1 wine, 2 cloth". */
+export function goodsWords(goods) {
+  return GOODS.filter((g) => goods && goods[g]).map((g) => t('goods-count', { good: g, n: goods[g] })).join(', ');
+}
+
 /** One scoring, in words. */
 export function scoringText(e) {
   const w = e.when === 'final' ? ` <span class="final">${esc(t('at-the-end'))}</span>` : '';
+  // Inns & Cathedrals, Traders & Builders: what made it pay more.
+  const more = [e.inn && t('scored-with-inn'), e.cathedral && t('scored-with-cathedral'), e.pig && t('scored-with-pig', { n: e.pig })]
+    .filter(Boolean).map((x) => `, ${esc(x)}`).join('');
   switch (e.kind) {
-    case 'road': return `${esc(t('scored-road', { n: e.tiles }))}${w}`;
-    case 'city': return `${esc(t('scored-city', { n: e.tiles, shields: e.shields || 0 }))}${w}`;
+    case 'road': return `${esc(t('scored-road', { n: e.tiles }))}${more}${w}`;
+    case 'city': return `${esc(t('scored-city', { n: e.tiles, shields: e.shields || 0 }))}${more}${w}`;
     case 'cloister': return `${esc(t('scored-cloister'))}${w}`;
     case 'garden': return `${esc(t('scored-garden'))}${w}`;
-    case 'farm': return `${esc(t('scored-farm', { n: e.cities }))}${w}`;
+    case 'farm': return `${esc(t('scored-farm', { n: e.cities }))}${more}${w}`;
+    case 'goods': return e.when === 'final'
+      ? `${esc(t('scored-goods-final', { good: e.good, n: e.count }))}${w}`
+      : esc(t('scored-goods-taken', { goods: goodsWords(e.goods) }));
     case 'recall': return esc(t('abbot-recalled'));
     default: return `${esc(e.kind)}${w}`;
   }
@@ -93,7 +128,9 @@ export function scoringText(e) {
 /** A scoring (`log[i]`) as a button: chosen, the board shows why it scored (scoringWhy). */
 export function scoredHtml(e, i, players) {
   const beaten = outnumberedWords(e, players);
-  return `<li class="scored"><button class="why" data-ev="${i}" title="${esc(t('show-why'))}"><span class="pts">+${e.points}</span> ${names(e.to, players)} · ${scoringText(e)}${beaten ? ` <span class="outnumbered">${esc(t('outnumbered', { who: beaten }))}</span>` : ''}</button></li>`;
+  // Goods taken with a city pay no points: their symbols instead.
+  const pts = e.points == null ? GOODS.filter((g) => e.goods && e.goods[g]).map((g) => goodsIcon(g, 14)).join('') : `+${e.points}`;
+  return `<li class="scored${e.kind === 'goods' ? ' goods' : ''}"><button class="why" data-ev="${i}" title="${esc(t('show-why'))}"><span class="pts">${pts}</span> ${names(e.to, players)} · ${scoringText(e)}${beaten ? ` <span class="outnumbered">${esc(t('outnumbered', { who: beaten }))}</span>` : ''}</button></li>`;
 }
 
 /**
@@ -103,7 +140,7 @@ export function scoredHtml(e, i, players) {
 export function outnumberedWords(e, players) {
   const by = new Map();
   for (const f of e.followers || []) {
-    if (f.counted) continue;
+    if (f.counted || f.role === 'builder' || f.role === 'pig') continue; // no follower: never outnumbered
     const key = `${f.seat}:${f.role}`;
     by.set(key, { seat: f.seat, role: f.role, n: (by.get(key)?.n || 0) + 1 });
   }
@@ -144,8 +181,10 @@ export function logHtml(log, players, { upTo = null } = {}) {
       else if (e.type === 'reshuffle') items.push(`<li class="discard">${tileSvg(e.tile, 0, 16)} ${esc(t('log-reshuffled'))}</li>`);
       else if (e.type === 'bonus') items.push(`<li class="bonus">${t('log-bonus', { name: names([e.seat], players) })}</li>`);
     }
+    // The builder's second tile (Traders & Builders).
+    if (tile && tile.bonus === 'builder') items.unshift(`<li class="bonus builder-bonus">${t('builder-bonus', { name: names([tile.seat], players) })}</li>`);
     const what = tile
-      ? `${tileSvg(tile.tile, tile.rot, 20)} ${names([tile.seat], players)}${deploy ? ` · ${esc(t(`role-${deploy.role}`))}` : ''}`
+      ? `${tileSvg(tile.tile, tile.rot, 20)} ${names([tile.seat], players)}${deploy ? ` · ${esc(roleWords(deploy.role, deploy.big))}` : ''}`
       : '';
     rows.push(`<div class="log-turn${items.length ? ' has-score' : ''}" style="--pc:${p ? colorOf(p.color).fill : '#999'}">
       <div class="log-head"><span class="turn-no">${turn}</span> ${what}</div>${items.length ? `<ul>${items.join('')}</ul>` : ''}</div>`);
@@ -160,6 +199,25 @@ export function remainingHtml(remaining, deckCounts) {
     const n = remaining[id] || 0;
     return `<div class="rem${n ? '' : ' gone'}" title="${esc(t('remaining-title', { tile: tileLabel(id), n, all: deckCounts[id] }))}">${tileSvg(id, 0, 38)}<span>${n}</span></div>`;
   }).join('')}</div>`;
+}
+
+/**
+ * The goods majorities of the final scoring (Traders & Builders): for each
+ * kind, who held the most (10 points each) and how many, or that nobody
+ * held any. '' in a game without goods.
+ */
+export function goodsResultsHtml(log, players) {
+  if (!players.some((p) => Array.isArray(p.goods))) return '';
+  const finals = log.filter((e) => e.type === 'score' && e.kind === 'goods' && e.when === 'final');
+  const rows = GOODS.map((g, i) => {
+    const e = finals.find((x) => x.good === g);
+    const held = players.map((p) => `${p.name} ${(p.goods || [])[i] || 0}`).join(', ');
+    const what = e
+      ? t('results-goods-won', { good: g, names: names(e.to, players), n: e.to.length, points: e.points, count: e.count })
+      : esc(t('results-goods-none', { good: g }));
+    return `<li data-good="${g}">${goodsIcon(g, 20)} <span>${what}</span> <small class="muted">(${esc(held)})</small></li>`;
+  });
+  return `<section class="goods-results"><h3>${esc(t('results-goods'))}</h3><ul>${rows.join('')}</ul></section>`;
 }
 
 /** Points by kind per player, during the game and at the end. */
@@ -232,10 +290,10 @@ export function scoringWhy(log, i, board, players, tiles) {
   let men = [];
   for (let j = i + 1; e.when === 'completed' && j < log.length && log[j].type === 'return'; j++) {
     const t = onBoard.get(`${log[j].at[0]},${log[j].at[1]}`);
-    const role = t ? ROLE_OF_KIND[tiles.spotKind(t.tile, t.rot, log[j].spot)] : null;
+    const role = log[j].role || (t ? ROLE_OF_KIND[tiles.spotKind(t.tile, t.rot, log[j].spot)] : null);
     men.push({ ...log[j], role: role || 'knight', gone: true });
   }
-  if (e.when === 'final') men = (e.followers || []).map((f) => ({ ...f, outnumbered: !f.counted }));
+  if (e.when === 'final') men = (e.followers || []).map((f) => ({ ...f, outnumbered: !f.counted && f.role !== 'builder' && f.role !== 'pig' }));
   men = men.filter((f) => onBoard.has(`${f.at[0]},${f.at[1]}`)).map((f) => {
     const t = onBoard.get(`${f.at[0]},${f.at[1]}`);
     return { ...f, tile: t.tile, rot: t.rot, color: players[f.seat].color };
@@ -258,10 +316,11 @@ function whyWords(e, men, players) {
     const cities = e.cities || 0;
     sum = t('why-farm', { cities, each: cities ? points / cities : 0, points });
   } else sum = t('why-points', { points });
-  // Who had the majority: the followers counted per seat.
+  // Who had the majority: the followers counted per seat (a big follower two; a builder or a pig none).
   const count = new Map();
-  for (const f of men) count.set(f.seat, (count.get(f.seat) || 0) + 1);
-  const role = men[0] ? men[0].role : (ROLES_OF_SCORING[e.kind] || ['follower'])[0];
+  const counting = men.filter((f) => f.role !== 'builder' && f.role !== 'pig');
+  for (const f of counting) count.set(f.seat, (count.get(f.seat) || 0) + (f.big ? 2 : 1));
+  const role = counting[0] ? counting[0].role : (ROLES_OF_SCORING[e.kind] || ['follower'])[0];
   const roles = t('why-roles', { role });
   const who = (seat) => (players[seat] ? players[seat].name : t('clock-seat', { n: seat + 1 }));
   const win = e.to.map(who);

@@ -9,7 +9,7 @@
 import { esc } from './dom.js';
 import { errorText, intl, t } from './i18n.js';
 import { colorOf, markIcon } from './meeple.js';
-import { DIRS, HALVES, placeWords, tileSvg } from './tiles.js';
+import { DIRS, HALVES, placeWords, ROLE_OF_KIND, tileSvg } from './tiles.js';
 
 const POLL_MS = 1500;
 

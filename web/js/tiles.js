@@ -731,6 +731,12 @@ const GOODS_SVG = {
     <path d="M-7 -2.5h9M-7 1.5h9" stroke="#b9d1f5" stroke-width="0.9"/>`,
 };
 
+/** A goods token's symbol on its disc, standalone (panels: a player's goods, the results). */
+export function goodsIcon(good, size = 16) {
+  return `<svg class="goods-icon goods-${good}" viewBox="-11 -11 22 22" width="${size}" height="${size}" aria-hidden="true">
+    <circle r="10" fill="#f7f0dc" stroke="#4a3626" stroke-width="1.4"/>${GOODS_SVG[good] || ''}</svg>`;
+}
+
 function goodsSvg(m) {
   return `<g class="mark-goods goods-${m.good}" transform="translate(${m.x.toFixed(1)} ${m.y.toFixed(1)}) scale(1.15)">
     <circle r="10" fill="#f7f0dc" stroke="#4a3626" stroke-width="1.4"/>${GOODS_SVG[m.good] || ''}</g>`;
@@ -990,8 +996,9 @@ export class TileSet {
    */
   spotLabel(id, rot, spot, abbot = false, figure = null) {
     const kind = this.spotKind(id, rot, spot);
-    // `figure`: another figure's word than the spot's follower ('big', 'builder', 'pig': role-FIGURE).
-    const role = t(`role-${figure || (abbot ? 'abbot' : ROLE_OF_KIND[kind] || 'follower')}`);
+    // `figure`: another figure than the spot's follower: 'big' (the follower's word, big), 'builder', 'pig'.
+    const follower = t(`role-${abbot ? 'abbot' : ROLE_OF_KIND[kind] || 'follower'}`);
+    const role = figure === 'big' ? t('role-big', { role: follower }) : figure ? t(`role-${figure}`) : follower;
     if (kind === 'cloister' || kind === 'garden') return t(`spot-${kind}`, { role });
     const [x, y] = this.spotPoint(id, rot, spot);
     const dx = x - 50, dy = y - 50;

@@ -260,6 +260,28 @@ mod tests {
         }
     }
 
+    /// Every level plays the Big Box (its figures, the builder's second
+    /// tile) to the end with legal moves; the real searches' specs choose a
+    /// legal move in it.
+    #[test]
+    fn every_level_plays_the_big_box() {
+        let rules = Rules::preset(carcassonne::Preset::BigBox);
+        for (i, level) in BotLevel::ALL.into_iter().enumerate() {
+            let mut game = Game::new(Setup::standard(rules, 3, i as u64)).unwrap();
+            let mut n = 0;
+            while let Some(mv) = choose_move(level.clone(), &game, n, true) {
+                game.play(&mv).expect("a bot plays legal moves");
+                n += 1;
+            }
+            assert!(game.is_over());
+        }
+        let game = Game::new(Setup::standard(rules, 2, 9)).unwrap();
+        for level in [BotLevel::Easy, BotLevel::Normal] {
+            let mv = choose_move(level, &game, 1, false).unwrap();
+            assert!(game.check(&mv).is_ok(), "{mv:?}");
+        }
+    }
+
     #[test]
     fn levels_round_trip_their_names() {
         for level in BotLevel::ALL {

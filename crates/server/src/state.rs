@@ -15,7 +15,7 @@ use std::any::Any;
 use std::sync::{Arc, OnceLock};
 
 use carcassonne::record::rules_to_json;
-use carcassonne::{Action, Event, Expansion, Game, PlayerId, Rules, TileId, MAX_PLAYERS, TILE_KINDS};
+use carcassonne::{Action, Event, Expansion, Figure, Game, Good, PlayerId, Rules, TileId, MAX_PLAYERS, TILE_KINDS};
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
@@ -57,14 +57,18 @@ pub struct Standing {
     pub at: At,
     pub spot: &'static str,
     pub role: &'static str,
+    /// The big follower (Inns & Cathedrals; left out for the others).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub big: bool,
 }
 
 impl Standing {
+    pub fn of(f: &carcassonne::Follower) -> Standing {
+        Standing { seat: f.player.0, at: at(f.pos), spot: f.spot.name(), role: f.role.word(), big: f.big }
+    }
+
     pub fn all(game: &Game) -> Vec<Standing> {
-        game.followers()
-            .iter()
-            .map(|f| Standing { seat: f.player.0, at: at(f.pos), spot: f.spot.name(), role: f.role.word() })
-            .collect()
+        game.followers().iter().map(Standing::of).collect()
     }
 }
 
@@ -80,6 +84,17 @@ pub struct PlayerView {
     pub supply: u8,
     /// Whether the abbot is in the supply (The Abbot only).
     pub abbot: Option<bool>,
+    /// Whether the big follower, the builder, the pig are in the supply
+    /// (left out in games without them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub big: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub builder: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pig: Option<bool>,
+    /// Goods tokens held: wine, wheat, cloth (left out in games without goods).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub goods: Option<[u8; 3]>,
     pub hand: Option<Tiles>,
     pub hand_count: usize,
     pub you: bool,
@@ -95,6 +110,10 @@ pub struct TurnView {
     pub number: u16,
     pub tiles: Tiles,
     pub count: usize,
+    /// The part of the turn to play: `builder` for the builder's second
+    /// tile (a move then says `"bonus": "builder"`); left out otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bonus: Option<&'static str>,
 }
 
 /// The last word about a bot (a program replaced by the built-in bot).
@@ -532,6 +551,10 @@ impl StateView {
                     score: game.scores().get(i).copied().unwrap_or(0),
                     supply: game.supply(p),
                     abbot: game.rules().abbot.then(|| game.abbot_in_supply(p)),
+                    big: game.rules().big_follower.then(|| game.in_supply(p, Figure::BigFollower)),
+                    builder: game.rules().builder.then(|| game.in_supply(p, Figure::Builder)),
+                    pig: game.rules().pig.then(|| game.in_supply(p, Figure::Pig)),
+                    goods: game.rules().goods.then(|| game.goods(p)),
                     hand: sees(p).then(|| Tiles(hand.to_vec())),
                     hand_count: hand.len(),
                     you: viewer.holds(p),
@@ -547,6 +570,7 @@ impl StateView {
             number: game.moves_played() + 1,
             tiles: if sees(p) { Tiles(game.hand(p).to_vec()) } else { Tiles::default() },
             count: game.hand(p).len(),
+            bonus: game.bonus().map(|b| b.word()),
         });
         let thinking = table.thinking_seat();
         let legal = match table.to_move() {
@@ -605,15 +629,62 @@ pub struct WithLog<'a> {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum LogEntry {
-    Tile { turn: u16, seat: u8, tile: &'static str, at: At, rot: u8 },
-    Deploy { turn: u16, seat: u8, at: At, spot: &'static str, role: &'static str },
-    Return { turn: u16, seat: u8, at: At, spot: &'static str },
+    Tile {
+        turn: u16,
+        seat: u8,
+        tile: &'static str,
+        at: At,
+        rot: u8,
+        /// `builder`: the builder's second tile (Traders & Builders).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        bonus: Option<&'static str>,
+    },
+    Deploy {
+        turn: u16,
+        seat: u8,
+        at: At,
+        spot: &'static str,
+        role: &'static str,
+        /// The big follower (Inns & Cathedrals).
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        big: bool,
+    },
+    Return {
+        turn: u16,
+        seat: u8,
+        at: At,
+        spot: &'static str,
+        /// The figure that came home, as it was deployed (in a game's log:
+        /// a builder or a pig is no follower, a big follower counts two).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        role: Option<&'static str>,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        big: bool,
+    },
     Score(ScoreEntry),
-    Discard { turn: u16, kind: &'static str, tile: &'static str },
-    Reshuffle { turn: u16, kind: &'static str, tile: &'static str },
-    Recall { turn: u16, kind: &'static str, points: u32, to: [u8; 1] },
-    Bonus { turn: u16, seat: u8 },
-    End { winners: Vec<u8> },
+    Discard {
+        turn: u16,
+        kind: &'static str,
+        tile: &'static str,
+    },
+    Reshuffle {
+        turn: u16,
+        kind: &'static str,
+        tile: &'static str,
+    },
+    Recall {
+        turn: u16,
+        kind: &'static str,
+        points: u32,
+        to: [u8; 1],
+    },
+    Bonus {
+        turn: u16,
+        seat: u8,
+    },
+    End {
+        winners: Vec<u8>,
+    },
 }
 
 /// A scoring, as the record's `score` output lists it.
@@ -623,7 +694,9 @@ pub struct ScoreEntry {
     pub turn: Option<u16>,
     pub kind: &'static str,
     pub when: &'static str,
-    pub points: u32,
+    /// Left out for goods taken with a completed city (they pay no points).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub points: Option<u32>,
     pub to: Vec<u8>,
     /// Roads and cities.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -634,6 +707,22 @@ pub struct ScoreEntry {
     /// Farms: the completed cities they supply.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cities: Option<u8>,
+    /// A road with an inn, a city with a cathedral, that scored as such.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub inn: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub cathedral: bool,
+    /// Farms: of their cities, how many paid 1 more for a pig.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pig: Option<u8>,
+    /// Goods taken with a completed city, by kind (`{"wine": 1}`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub goods: Option<GoodsTaken>,
+    /// The final goods majority: the kind and the top count.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub good: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count: Option<u8>,
     /// The tiles it was for, as indices into the board in the order laid
     /// (for showing why it scored; not in the record).
     pub cover: Vec<u8>,
@@ -643,6 +732,22 @@ pub struct ScoreEntry {
     /// `return` entries follow it).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub followers: Vec<Counted>,
+}
+
+/// Goods tokens by kind, listed as `{kind: count}` for the kinds taken.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GoodsTaken(pub [u8; 3]);
+
+impl Serialize for GoodsTaken {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(None)?;
+        for (g, &n) in Good::ALL.iter().zip(self.0.iter()) {
+            if n > 0 {
+                map.serialize_entry(g.word(), &n)?;
+            }
+        }
+        map.end()
+    }
 }
 
 /// A follower on a feature scored at the end: whether it counted.
@@ -655,7 +760,7 @@ pub struct Counted {
 
 impl LogEntry {
     pub fn of(e: &Event) -> LogEntry {
-        use carcassonne::ScoredKind;
+        use carcassonne::{ScoredKind, When};
         match *e {
             Event::TilePlaced { turn, player, tile, pos, rot } => LogEntry::Tile {
                 turn: turn.0,
@@ -663,22 +768,39 @@ impl LogEntry {
                 tile: tile.name(),
                 at: at(pos),
                 rot: rot.quarter_turns(),
+                bonus: None,
             },
-            Event::FollowerDeployed { turn, player, pos, spot, role, .. } => {
-                LogEntry::Deploy { turn: turn.0, seat: player.0, at: at(pos), spot: spot.name(), role: role.word() }
-            }
-            Event::FollowerReturned { turn, player, pos, spot } => {
-                LogEntry::Return { turn: turn.0, seat: player.0, at: at(pos), spot: spot.name() }
-            }
+            Event::FollowerDeployed { turn, player, pos, spot, role, big } => LogEntry::Deploy {
+                turn: turn.0,
+                seat: player.0,
+                at: at(pos),
+                spot: spot.name(),
+                role: role.word(),
+                big,
+            },
+            Event::FollowerReturned { turn, player, pos, spot } => LogEntry::Return {
+                turn: turn.0,
+                seat: player.0,
+                at: at(pos),
+                spot: spot.name(),
+                role: None,
+                big: false,
+            },
             Event::Scored(s) => LogEntry::Score(ScoreEntry {
                 turn: s.turn.map(|t| t.0),
                 kind: s.kind.word(),
                 when: s.when.word(),
-                points: s.points,
+                points: (s.kind != ScoredKind::Goods || s.when == When::Final).then_some(s.points),
                 to: s.to.iter().map(|p| p.0).collect(),
                 tiles: matches!(s.kind, ScoredKind::Road | ScoredKind::City).then_some(s.tiles),
                 shields: matches!(s.kind, ScoredKind::City).then_some(s.shields),
                 cities: matches!(s.kind, ScoredKind::Farm).then_some(s.cities),
+                inn: s.inn,
+                cathedral: s.cathedral,
+                pig: (s.kind == ScoredKind::Farm && s.pig > 0).then_some(s.pig),
+                goods: (s.kind == ScoredKind::Goods && s.when == When::Completed).then_some(GoodsTaken(s.goods)),
+                good: s.good().map(Good::word),
+                count: s.good().map(|g| s.goods[g.index()]),
                 cover: (0..128u8).filter(|&i| s.cover & (1 << i) != 0).collect(),
                 followers: Vec::new(),
             }),
@@ -713,21 +835,29 @@ impl LogEntry {
     /// followers the finished game leaves on the board).
     pub fn in_game(e: &Event, game: &Game) -> LogEntry {
         let mut entry = LogEntry::of(e);
+        if let LogEntry::Return { at: home, spot: from, role, big, .. } = &mut entry {
+            // A tile's spot holds one figure ever: the deployment there says which.
+            let deployed = game.events().iter().find_map(|d| match *d {
+                Event::FollowerDeployed { pos, spot, role, big, .. } if at(pos) == *home && spot.name() == *from => {
+                    Some((role.word(), big))
+                }
+                _ => None,
+            });
+            if let Some((r, b)) = deployed {
+                (*role, *big) = (Some(r), b);
+            }
+        }
+        if let LogEntry::Tile { turn, bonus, .. } = &mut entry {
+            let mv = game.history().get(usize::from(*turn).wrapping_sub(1));
+            *bonus = mv.and_then(|m| m.bonus).map(|b| b.word());
+        }
         if let (LogEntry::Score(score), Event::Scored(s)) = (&mut entry, e) {
             let men = game.followers();
             score.followers = (0..men.len().min(64))
                 .filter(|&i| s.followers & (1 << i) != 0)
                 .map(|i| {
                     let f = &men[i];
-                    Counted {
-                        follower: Standing {
-                            seat: f.player.0,
-                            at: at(f.pos),
-                            spot: f.spot.name(),
-                            role: f.role.word(),
-                        },
-                        counted: s.to.contains(f.player),
-                    }
+                    Counted { follower: Standing::of(f), counted: s.to.contains(f.player) }
                 })
                 .collect();
         }
@@ -737,7 +867,7 @@ impl LogEntry {
 
 #[cfg(test)]
 mod tests {
-    use carcassonne::{seeded_rng, Game, PlayerId, RandomMover, Rules, Setup};
+    use carcassonne::{seeded_rng, Game, PlayerId, Preset, RandomMover, Rules, Setup};
     use serde_json::Value;
 
     use super::StateView;
@@ -762,6 +892,7 @@ mod tests {
             Rules::default(),
             Rules { hand: 3, ..Rules::default() },
             Rules { river: true, abbot: true, ..Rules::default() },
+            Rules::preset(Preset::BigBox),
         ];
         let mut appended = std::collections::BTreeMap::<String, usize>::new();
         for seed in 0..12u64 {
@@ -807,33 +938,49 @@ mod tests {
     }
 
     /// The `legal` list, read back as record moves, is every legal move of
-    /// the engine once; `abbot` and `recall` appear
-    /// only where they apply. Over random games with the abbot, the river
-    /// and hands.
+    /// the engine once; `abbot`, `recall`, `big`, `builder` and `pig`
+    /// appear only where they apply, and the builder's second tile is the
+    /// turn's `bonus`. Over random games with the abbot, the river, hands
+    /// and the Big Box.
     #[test]
     fn the_legal_list_is_the_engines_moves() {
         let options = [
             Rules::default(),
             Rules { abbot: true, river: true, ..Rules::default() },
             Rules { hand: 3, abbot: true, ..Rules::default() },
+            Rules::preset(Preset::BigBox),
         ];
-        let (mut abbots, mut recalls) = (0, 0);
-        for seed in 0..9u64 {
+        let (mut abbots, mut recalls, mut figures, mut bonuses) = (0, 0, 0, 0);
+        for seed in 0..12u64 {
             let rules = options[seed as usize % options.len()];
             let mut game = Game::new(Setup::standard(rules, 2 + seed as usize % 3, seed)).unwrap();
             let (mut rng, mut mover) = (seeded_rng(seed), RandomMover::new());
             loop {
                 let listed = serde_json::to_value(super::legal_placements(&game)).unwrap();
+                let bonus = game.bonus().map(|b| b.word());
+                bonuses += usize::from(bonus.is_some());
                 let mut moves = Vec::new();
                 for p in listed.as_array().unwrap() {
-                    let base = serde_json::json!({ "tile": p["tile"], "at": p["at"], "rot": p["rot"] });
+                    let mut base = serde_json::json!({ "tile": p["tile"], "at": p["at"], "rot": p["rot"] });
+                    if let Some(b) = bonus {
+                        base["bonus"] = b.into();
+                    }
                     moves.push(base.clone());
-                    for (key, one) in [("meeple", false), ("abbot", false), ("recall", true)] {
+                    let keys = [
+                        ("meeple", false),
+                        ("abbot", false),
+                        ("recall", true),
+                        ("big", false),
+                        ("builder", false),
+                        ("pig", false),
+                    ];
+                    for (key, one) in keys {
                         match &p[key] {
                             Value::Null => {}
                             Value::Array(spots) if !one => {
                                 assert!(key == "meeple" || !spots.is_empty(), "an empty {key} is left out: {p}");
                                 abbots += (key == "abbot") as usize;
+                                figures += ["big", "builder", "pig"].contains(&key) as usize;
                                 for s in spots {
                                     let mut m = base.clone();
                                     m[key] = s.clone();
@@ -864,6 +1011,8 @@ mod tests {
             }
         }
         assert!(abbots > 0 && recalls > 0, "abbot {abbots}, recall {recalls}");
+        // (Random movers seldom extend their builder's road: the second tile is tested in tests/big_box.rs.)
+        assert!(figures > 0, "big, builder, pig {figures}, second tiles {bonuses}");
     }
 
     /// The log's scorings, discards and recalls carry the record's `score`
@@ -874,6 +1023,7 @@ mod tests {
             Rules::default(),
             Rules { abbot: true, river: true, ..Rules::default() },
             Rules { hand: 2, ..Rules::default() },
+            Rules::preset(Preset::BigBox),
         ];
         let mut kinds = std::collections::BTreeSet::new();
         for seed in 0..30u64 {
@@ -953,6 +1103,39 @@ mod tests {
             }
         }
         assert!(hands_differed > 50, "only {hands_differed} cases had different hidden hands");
+    }
+
+    /// In a game's log each figure that came home says which it was, as
+    /// deployed: builders and pigs are no followers, a big follower counts
+    /// two (for showing why a feature scored). Over random Big Box games.
+    #[test]
+    fn returns_say_which_figure_came_home() {
+        let mut roles = std::collections::BTreeSet::new();
+        let mut deployed = std::collections::BTreeMap::<String, usize>::new();
+        let mut big = 0;
+        for seed in 0..30 {
+            let mut game =
+                Game::new(Setup::standard(Rules::preset(Preset::BigBox), 2 + seed as usize % 2, seed)).unwrap();
+            RandomMover::new().playout(&mut game, &mut seeded_rng(seed));
+            let log = serde_json::to_value(super::log(&game, 0, usize::MAX)).unwrap();
+            let list = log.as_array().unwrap();
+            for d in list.iter().filter(|d| d["type"] == "deploy") {
+                *deployed.entry(format!("{}{}", d["role"], d["big"])).or_default() += 1;
+            }
+            for e in list.iter().filter(|e| e["type"] == "return") {
+                let deployed = list
+                    .iter()
+                    .find(|d| d["type"] == "deploy" && d["at"] == e["at"] && d["spot"] == e["spot"])
+                    .expect("every figure that came home was deployed");
+                assert_eq!(
+                    (&e["role"], &e["big"], &e["seat"]),
+                    (&deployed["role"], &deployed["big"], &deployed["seat"])
+                );
+                roles.insert(e["role"].as_str().unwrap().to_string());
+                big += usize::from(e["big"] == true);
+            }
+        }
+        assert!(roles.contains("builder") && roles.contains("knight") && big > 0, "{roles:?}, {big} big, {deployed:?}");
     }
 
     /// A final scoring's log entry names the followers on what it scored:

@@ -163,11 +163,12 @@ fn option_form(o: &RuleOption) -> Value {
 /// The new-game form: presets (with every option's value in each), the
 /// rule options, bot levels (the built-in ones, then the server's programs).
 pub fn options_json(programs: &[crate::bots::ExternalBot]) -> Value {
-    // The page plays no expansion yet (`check_rules`): the form offers none.
-    let web = |o: &&RuleOption| o.expansion().is_none();
+    // The form offers the expansions whole (Inns & Cathedrals, Traders &
+    // Builders), not their parts one by one (a record or a rules code may
+    // still turn a part off).
+    let web = |o: &&RuleOption| o.expansion().is_none_or(|e| e.option() == o.name);
     let presets: Vec<Value> = Preset::ALL
         .into_iter()
-        .filter(|&p| !Rules::preset(p).expansions())
         .map(|p| {
             let r = Rules::preset(p);
             let values: Map<String, Value> =

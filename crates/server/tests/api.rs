@@ -59,7 +59,11 @@ async fn tiles_and_options_describe_the_engine() {
     assert_eq!(status, StatusCode::OK);
     let presets: Vec<&str> =
         options["presets"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
-    assert_eq!(presets, ["standard", "beginner", "first-edition"]);
+    assert_eq!(presets, ["standard", "beginner", "first-edition", "big-box"]);
+    // The form offers each expansion whole, not its parts one by one.
+    let keys: Vec<&str> = options["options"].as_array().unwrap().iter().map(|o| o["key"].as_str().unwrap()).collect();
+    assert!(keys.contains(&"inns_cathedrals") && keys.contains(&"traders_builders"), "{keys:?}");
+    assert!(!keys.contains(&"big_follower") && !keys.contains(&"pig"), "{keys:?}");
     assert!(options["options"].as_array().unwrap().iter().any(|o| o["key"] == "farms"));
     assert_eq!(options["bot_levels"].as_array().unwrap().len(), 4);
 }
@@ -752,7 +756,7 @@ async fn the_game_state_carries_its_rules_code() {
         create(&app, json!({ "seats": [ { "kind": "human" }, { "kind": "bot" } ], "rules": { "abbot": true } })).await;
     let code = s["rules_code"].as_str().unwrap();
     assert_eq!(carcassonne::Rules::from_code(code).unwrap(), carcassonne::Rules::parse("standard,abbot=true").unwrap());
-    assert_eq!(s["expansions"], json!([]), "and the expansions it plays: none (the page plays none yet)");
+    assert_eq!(s["expansions"], json!([]), "and the expansions it plays: none");
 }
 
 #[tokio::test]
