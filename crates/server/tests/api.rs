@@ -98,14 +98,7 @@ async fn a_whole_game_between_two_people_plays_through_the_api() {
     assert_eq!(history.last().unwrap(), &json!(scores), "the chart ends at the final scores");
     assert_eq!(history.len(), k + 2, "a row before the first move, one per move, one after final scoring");
     // The breakdown adds up to the scores.
-    for (i, b) in end["breakdown"].as_array().unwrap().iter().enumerate() {
-        let sum: u64 = ["during", "final"]
-            .iter()
-            .flat_map(|w| b[w].as_object().unwrap().values())
-            .map(|v| v.as_u64().unwrap())
-            .sum();
-        assert_eq!(sum, scores[i]);
-    }
+    assert_breakdown_adds_up(&end);
 
     // The downloaded record replays to the same scores.
     let (status, bytes) = call_raw(&app, "GET", &format!("/api/games/{id}/record"), None).await;

@@ -113,14 +113,7 @@ async fn a_big_box_game_against_bots_plays_to_the_end_through_the_api() {
     let goods_points: u64 =
         end["breakdown"].as_array().unwrap().iter().filter_map(|b| b["final"]["goods"].as_u64()).sum();
     assert_eq!(goods_points, finals.iter().map(|e| 10 * e["to"].as_array().unwrap().len() as u64).sum::<u64>());
-    for (i, b) in end["breakdown"].as_array().unwrap().iter().enumerate() {
-        let sum: u64 = ["during", "final"]
-            .iter()
-            .flat_map(|w| b[w].as_object().unwrap().values())
-            .map(|v| v.as_u64().unwrap())
-            .sum();
-        assert_eq!(sum, end["players"][i]["score"].as_u64().unwrap());
-    }
+    assert_breakdown_adds_up(&end);
     // The record replays to the same end.
     let (status, bytes) = call_raw(&app, "GET", &format!("/api/games/{id}/record"), None).await;
     assert_eq!(status, StatusCode::OK);

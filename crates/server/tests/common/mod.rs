@@ -179,3 +179,16 @@ pub async fn wait_a_while(app: &Router, id: &str, token: Option<&str>, done: imp
     }
     None
 }
+
+/// Each seat's score breakdown in a game's state (during play and final)
+/// adds up to its score.
+pub fn assert_breakdown_adds_up(state: &Value) {
+    for (i, b) in state["breakdown"].as_array().unwrap().iter().enumerate() {
+        let sum: u64 = ["during", "final"]
+            .iter()
+            .flat_map(|w| b[w].as_object().unwrap().values())
+            .map(|v| v.as_u64().unwrap())
+            .sum();
+        assert_eq!(sum, state["players"][i]["score"].as_u64().unwrap(), "seat {i}'s breakdown");
+    }
+}
