@@ -452,7 +452,9 @@ export class GameScreen {
     for (const e of fresh) {
       if (e.type === 'score' && e.when === 'completed') {
         const who = e.to.map((i) => s.players[i].name).join(' & ');
-        toast(`${who} +${e.points} · ${scoringText(e).replace(/<[^>]+>/g, '')}`, 'score');
+        // Goods taken with a city pay no points: the words say what was taken.
+        const pts = e.points == null ? '' : ` +${e.points}`;
+        toast(`${who}${pts} · ${scoringText(e).replace(/<[^>]+>/g, '')}`, 'score');
       }
     }
     for (const p of s.players) {
