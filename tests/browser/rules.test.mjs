@@ -155,6 +155,10 @@ test('the Big Box rules page shows each part with its worked example, in English
         assert.equal((await fig.locator('figcaption').textContent()).trim(), await message(page, `rules-ex-${e.key}`));
         assert.equal((await fig.locator('h3').textContent()).trim(), await message(page, `rules-ex-${e.key}-title`));
       }
+      // The Big Box's figures by their shapes (meeple.js): the big follower, the builder, the pig.
+      for (const [key, figure] of [['big-follower', 'big'], ['builder', 'builder'], ['pig', 'pig']]) {
+        assert.ok(await page.locator(`[data-example="${key}"] svg.example-board .follower.${figure}`).count() > 0, `${locale} ${key}: drawn as a ${figure}`);
+      }
       const switches = await page.$$eval('.bb-switches li', (els) => els.map((e) => e.textContent));
       assert.equal(switches.length, 6, `${locale}: the six parts`);
       assert.ok(switches.every((s) => s.includes(`: ${on}`)), `${locale}: every part on: ${switches}`);

@@ -33,15 +33,14 @@ export function boardSvg(tiles, replay, record, label) {
   const figures = [...(steps.length > 1 ? steps[steps.length - 2].followers : []), ...steps[steps.length - 1].followers]
     .filter((f) => { const k = `${f.seat}:${f.at}:${f.spot}:${f.role}`; if (seen.has(k)) return false; seen.add(k); return true; });
   const rotOf = new Map(b.map((p) => [`${p.at[0]},${p.at[1]}`, p]));
-  const big = (f) => record.moves.some((m) => m.big && m.at[0] === f.at[0] && m.at[1] === f.at[1]
-    && tiles.segmentAt(m.tile, m.rot, m.big) === tiles.segmentAt(m.tile, m.rot, f.spot));
   const pics = b.map((p) => `<use href="#tile-${esc(p.tile)}" transform="translate(${p.at[0] * T} ${p.at[1] * T}) rotate(${p.rot * 90} 50 50)"/>`).join('');
   const figs = figures.map((f) => {
     const p = rotOf.get(`${f.at[0]},${f.at[1]}`);
     if (!p) return '';
     const [px, py] = tiles.spotPoint(p.tile, p.rot, f.spot);
     const color = replay.players[f.seat].color;
-    return followerSvg(color, f.role, f.at[0] * T + px, f.at[1] * T + py, big(f) ? 40 : 28, big(f) ? 'big' : '');
+    // The big follower, builder and pig by their shapes (the replay says which is big).
+    return followerSvg(color, f.role, f.at[0] * T + px, f.at[1] * T + py, 28, '', f.big === true);
   }).join('');
   const last = record.moves[record.moves.length - 1];
   const mark = `<rect x="${last.at[0] * T + 2}" y="${last.at[1] * T + 2}" width="${T - 4}" height="${T - 4}" rx="3" fill="none"
