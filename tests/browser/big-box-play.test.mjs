@@ -97,7 +97,20 @@ test('a Big Box game against a bot: the figures, goods and the builder\'s second
         const builder = s.followers.find((f) => f.seat === me && f.role === 'builder');
         const fits = page.locator('.target.fits');
         const cells = await fits.evaluateAll((els) => els.map((el) => [Number(el.dataset.x), Number(el.dataset.y)]));
+        // The board pans to each new tile: read the cells once it stands still.
+        const still = () => page.waitForFunction(() => !document.querySelector('.board-host[data-moving]'));
+        await still();
         let pick = await firstOnBoard(fits);
+        for (let tries = 0; pick < 0 && tries < 3; tries++) {
+          // A toast or the banner may cover the only cells where the tile fits
+          // (The River's often has one or two): wait the toasts out, then fit
+          // the board ('0') or zoom out ('-').
+          await page.waitForFunction(() => !document.querySelector('.toast'), null, { timeout: 8000 }).catch(() => {});
+          if (tries > 0) await page.keyboard.press(tries === 1 ? '0' : '-');
+          await still();
+          pick = await firstOnBoard(fits);
+        }
+        if (pick < 0) await shot(page, 'big-box-no-cell-in-view');
         assert.ok(pick >= 0, `turn ${turn}: a cell where the tile fits is in view`);
         if (builder) {
           const dist = ([x, y]) => Math.abs(x - builder.at[0]) + Math.abs(y - builder.at[1]);
