@@ -483,14 +483,7 @@ async fn play_out(rules: Value) -> Value {
     let end = state(&app, &id, None).await;
     let scores: Vec<u64> = end["players"].as_array().unwrap().iter().map(|p| p["score"].as_u64().unwrap()).collect();
     assert_eq!(end["score_history"].as_array().unwrap().last().unwrap(), &json!(scores), "{rules}");
-    for (i, b) in end["breakdown"].as_array().unwrap().iter().enumerate() {
-        let sum: u64 = ["during", "final"]
-            .iter()
-            .flat_map(|w| b[w].as_object().unwrap().values())
-            .map(|v| v.as_u64().unwrap())
-            .sum();
-        assert_eq!(sum, scores[i], "{rules}: the breakdown adds up");
-    }
+    assert_breakdown_adds_up(&end);
     let (status, bytes) = call_raw(&app, "GET", &format!("/api/games/{id}/record"), None).await;
     assert_eq!(status, StatusCode::OK);
     let game = Record::from_json(std::str::from_utf8(&bytes).unwrap()).unwrap().replay().unwrap();
