@@ -184,6 +184,7 @@ test('a Big Box game against a bot: the figures, goods and the builder\'s second
     const said = await page.evaluate(() => window.saidWords);
     const bonusWords = said.filter((w) => /Builder: (.+ plays|you play) a second tile/.test(w));
     assert.ok(bonusWords.length > 0, `the builder's second tile was said to screen readers: ${said.slice(-5).join(' | ')}`);
+    assert.deepEqual(said.filter((w) => /undefined|NaN/.test(w)), [], 'every move said in words (goods taken have no points)');
     // Every seat's goods, as the server counts them.
     for (const p of end.players) {
       const shown = await page.locator(`.player[data-seat="${p.seat}"] .player-goods .good b`).allTextContents();

@@ -530,6 +530,8 @@ said-laid = { $name } legte { $tile } { $place }
 said-laid-start = { $name } legte { $tile } an den Start
 said-with = , mit einem { $role }
 said-scored = { $names } +{ $points }, { $what }
+# Goods taken with a city: no points, the words say what.
+said-took = { $names }, { $what }
 said-recalled = { $names } holte den Abt zurück, +{ $points }
 said-discarded = { $tile } passte nirgends und wurde abgelegt
 said-reshuffled = { $tile } passte nirgends und kam zurück in den Beutel

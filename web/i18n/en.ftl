@@ -541,6 +541,8 @@ said-laid = { $name } laid { $tile } { $place }
 said-laid-start = { $name } laid { $tile } on the start
 said-with = , with a { $role }
 said-scored = { $names } +{ $points }, { $what }
+# Goods taken with a city: no points, the words say what.
+said-took = { $names }, { $what }
 said-recalled = { $names } recalled the abbot, +{ $points }
 said-discarded = { $tile } fit nowhere and was discarded
 said-reshuffled = { $tile } fit nowhere and went back into the bag

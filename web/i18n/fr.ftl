@@ -539,6 +539,8 @@ said-laid = { $name } a posé { $tile } { $place }
 said-laid-start = { $name } a posé { $tile } au départ
 said-with = , avec un { $role }
 said-scored = { $names } +{ $points }, { $what }
+# Goods taken with a city: no points, the words say what.
+said-took = { $names }, { $what }
 said-recalled = { $names } a repris l’abbé, +{ $points }
 said-discarded = { $tile } ne s’insérait nulle part et a été défaussée
 said-reshuffled = { $tile } ne s’insérait nulle part et est retournée dans le sac

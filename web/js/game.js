@@ -422,7 +422,7 @@ export class GameScreen {
       const who = (seats) => listWords(seats.map(name));
       if (e.type === 'tile') out.push(t(e.at[0] || e.at[1] ? 'said-laid' : 'said-laid-start', { name: name(e.seat), tile: tileWords(e.tile), place: placeWords(e.at[0], e.at[1]) }));
       else if (e.type === 'deploy' && out.length) out[out.length - 1] += t('said-with', { role: roleWords(e.role, e.big) });
-      else if (e.type === 'score') out.push(t('said-scored', { names: who(e.to), points: e.points, what: scoringText(e).replace(/<[^>]+>/g, '') }));
+      else if (e.type === 'score') out.push(t(e.points == null ? 'said-took' : 'said-scored', { names: who(e.to), points: e.points, what: scoringText(e).replace(/<[^>]+>/g, '') }));
       else if (e.type === 'recall') out.push(t('said-recalled', { names: who(e.to), points: e.points }));
       else if (e.type === 'discard') out.push(t('said-discarded', { tile: tileWords(e.tile) }));
       else if (e.type === 'reshuffle') out.push(t('said-reshuffled', { tile: tileWords(e.tile) }));
