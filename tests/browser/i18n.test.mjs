@@ -51,6 +51,9 @@ async function walk(page, lang) {
   await page.waitForSelector('#app[data-myturn="true"]', { timeout: 30_000 });
   await page.waitForSelector('.tile-panel .big-tile');
   await check('a game in play');
+  // The empty chat's words (drawn by CSS from an attribute) are the language's too.
+  const empty = await page.$eval('.chat-list', (el) => el.dataset.empty);
+  assert.ok(empty && empty !== 'No messages yet.', `the empty chat's words: ${empty}`);
   await shot(page, `i18n-${lang}-game`);
 
   // A finished game and its results.

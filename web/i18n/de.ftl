@@ -881,6 +881,7 @@ push-blocked = Benachrichtigen, wenn ich dran bin: Benachrichtigungen sind für 
 push-unavailable = Benachrichtigen, wenn ich dran bin: dieser Browser kann von dieser Seite keine Benachrichtigungen empfangen
 
 ## Chat
+chat-empty = Noch keine Nachrichten.
 chat-phrase-good-game = Gutes Spiel
 chat-phrase-nice-move = Schöner Zug
 chat-phrase-one-moment = Einen Moment

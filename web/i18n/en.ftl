@@ -898,6 +898,7 @@ push-blocked = Notify me when it is my turn: notifications are blocked for this 
 push-unavailable = Notify me when it is my turn: this browser cannot receive notifications from this page
 
 ## Chat
+chat-empty = No messages yet.
 chat-phrase-good-game = Good game
 chat-phrase-nice-move = Nice move
 chat-phrase-one-moment = One moment

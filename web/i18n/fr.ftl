@@ -896,6 +896,7 @@ push-blocked = Me prévenir quand c’est à moi : les notifications sont bloqu�
 push-unavailable = Me prévenir quand c’est à moi : ce navigateur ne peut pas recevoir de notifications de cette page
 
 ## Chat
+chat-empty = Pas encore de message.
 chat-phrase-good-game = Bien joué
 chat-phrase-nice-move = Joli coup
 chat-phrase-one-moment = Un instant

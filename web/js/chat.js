@@ -99,7 +99,7 @@ export class ChatPanel {
     this.body = el('div', { class: 'chat-body', id: 'chat-body' });
     this.note = el('p', { class: 'muted chat-note' });
     this.log = el('div', { class: 'chat-log', role: 'log', 'aria-live': 'polite', 'aria-labelledby': 'chat-title', tabindex: '0' });
-    this.list = el('ul', { class: 'chat-list' });
+    this.list = el('ul', { class: 'chat-list', 'data-empty': t('chat-empty') });
     this.log.append(this.list);
     this.phrases = el('div', { class: 'chat-phrases', role: 'group', 'aria-label': t('chat-phrases') });
     for (const id of PHRASES) this.phrases.append(el('button', { type: 'button', class: 'btn chip', 'data-phrase': t(id) }, t(id)));
