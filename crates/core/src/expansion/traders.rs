@@ -171,23 +171,15 @@ impl Game {
     /// Whether the tile just placed (index `idx`) by `player` extends the
     /// road or city where their builder stands: one of its road or city
     /// segments now lies in the builder's feature (a field never counts:
-    /// expansions.md §5).
+    /// expansions.md §5). The feature's tiles say it: only a road or city
+    /// segment of the tile can have joined a road or city.
     pub(crate) fn builder_extended(&mut self, player: PlayerId, idx: usize) -> bool {
         let seg = self.traders.builder_at[player.index()];
         if seg == TradersState::NOWHERE {
             return false;
         }
         let at = self.board.find(seg);
-        let rt = self.board.shape(&self.board.tiles()[idx]);
-        let mut segs = rt.road_city_segs;
-        while segs != 0 {
-            let s = segs.trailing_zeros() as u8;
-            segs &= segs - 1;
-            if self.board.find(self.board.segment(idx, s)) == at {
-                return true;
-            }
-        }
-        false
+        self.board.feature(at).tiles & (1u128 << idx) != 0
     }
 
     /// The roads and cities (bit per segment of the tile `rt` about to be
