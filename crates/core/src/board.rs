@@ -29,7 +29,7 @@ pub const MAX_TILES: usize = 125;
 /// Room for the frontier: each tile adds at most two cells to it, and a
 /// cell's frontier index + 1 must fit in a byte. One spare slot takes the
 /// speculative write of a cell that may join the frontier (see `place`).
-pub(crate) const FRONTIER: usize = 256;
+const FRONTIER: usize = 256;
 const _: () = assert!(2 * MAX_TILES + 4 < FRONTIER);
 
 #[inline]

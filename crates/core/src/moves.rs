@@ -2,14 +2,11 @@
 //! follower and abbot decisions, and the checked path that says which rule a
 //! move breaks.
 
-use rand_core::RngCore;
-
-use crate::board::{Board, Near, FRONTIER, MAX_TILES};
-use crate::deck::uniform_below;
+use crate::board::{Board, Near, MAX_TILES};
 use crate::error::IllegalMove;
 use crate::event::Role;
 use crate::expansion::traders;
-use crate::game::{river_turn, Action, Figure, Game, Move, Placement, MAX_HAND};
+use crate::game::{river_turn, Action, Figure, Game, Move, Placement};
 use crate::geom::{Pos, Rotation, Spot};
 use crate::rules::FarmRule;
 use crate::tile::{RotatedTile, SegmentKind, TileId, FIT_ROW, NO_SEGMENT};
@@ -52,11 +49,6 @@ const PACKED_ROTATIONS: [u64; 16] = {
 /// the most entries a turn can have (three tiles, every frontier cell, four
 /// rotations) plus the 8-byte write past the end.
 const PACKED_BYTES: usize = 16384;
-
-/// Frontier cells per chunk in [`Game::random_placement`], and the chunks
-/// of the largest frontier (whole ones and the rest).
-const CHUNK: usize = 8;
-const CHUNKS: usize = FRONTIER / CHUNK + 1;
 const _: () = assert!(2 * (3 * 4 * (2 * MAX_TILES + 4)) + 8 <= PACKED_BYTES / 2);
 
 /// The legal placements of the tiles in the hand of the player to move, in
@@ -185,83 +177,6 @@ impl Game {
             }
         }
         out.len = n;
-    }
-
-    /// A legal placement of a tile in the hand of the player to move,
-    /// uniformly at random: entry `uniform_below(rng, len)` of
-    /// [`Game::packed_placements`]' list (the same entry for the same
-    /// random numbers), found without writing the list. The frontier's
-    /// placements are counted eight cells at a time, then only the eight
-    /// cells that hold the entry are looked at one by one: about half the
-    /// work of the list, for the random playouts that draw one entry of it.
-    /// `None` once the game is over.
-    #[inline]
-    pub fn random_placement(&self, rng: &mut impl RngCore) -> Option<(TileId, Placement)> {
-        if self.finished {
-            return None;
-        }
-        let tiles = self.hands[self.to_move.index()].as_slice();
-        // Per tile of the hand: its placements in each chunk of cells (a
-        // river tile: at its one cell), and in all.
-        let mut chunks = [[0u8; CHUNKS]; MAX_HAND];
-        let mut totals = [0u32; MAX_HAND];
-        let mut rivers = [(0, 0); MAX_HAND];
-        for (slot, &tile) in tiles.iter().enumerate() {
-            if tiles[..slot].contains(&tile) {
-                continue;
-            }
-            if tile.is_river() {
-                rivers[slot] = self.river_rotations(tile).unwrap_or((0, 0));
-                totals[slot] = rivers[slot].1.count_ones();
-                continue;
-            }
-            let (codes, fits) = self.board.fit_row(tile);
-            let count = |c: &u16| fits[*c as usize & (FIT_ROW - 1)] >> 4;
-            let whole = codes.chunks_exact(CHUNK);
-            let rest = whole.remainder();
-            let mut total = 0;
-            for (sum, chunk) in chunks[slot].iter_mut().zip(whole) {
-                *sum = chunk.iter().map(count).sum();
-                total += u32::from(*sum);
-            }
-            let last: u8 = rest.iter().map(count).sum();
-            chunks[slot][codes.len() / CHUNK] = last;
-            totals[slot] = total + u32::from(last);
-        }
-        let all = totals.iter().sum();
-        if all == 0 {
-            return None;
-        }
-        let mut k = uniform_below(rng, all);
-        let mut slot = 0;
-        while k >= totals[slot] {
-            k -= totals[slot];
-            slot += 1;
-        }
-        let tile = tiles[slot];
-        let (cell, mask) = if tile.is_river() {
-            rivers[slot]
-        } else {
-            let (codes, fits) = self.board.fit_row(tile);
-            let mut cell = 0;
-            for &sum in &chunks[slot] {
-                if k < u32::from(sum) {
-                    break;
-                }
-                k -= u32::from(sum);
-                cell += CHUNK;
-            }
-            loop {
-                let m = fits[codes[cell] as usize & (FIT_ROW - 1)];
-                if k < u32::from(m >> 4) {
-                    break (cell, m);
-                }
-                k -= u32::from(m >> 4);
-                cell += 1;
-            }
-        };
-        let rot = ROTATIONS_IN_MASK[mask as usize & 15][k as usize];
-        Some((tile, Placement { pos: self.board.frontier_cells()[cell], rot }))
     }
 
     /// What putting `tile` at `placement` (legal) would do at once for the

@@ -5,27 +5,33 @@ use rand_core::RngCore;
 
 use crate::deck::uniform_below;
 use crate::game::{Action, Game, Move};
+use crate::moves::PackedPlacements;
 
 /// Picks random legal moves, reusing its buffers so that a playout does not
 /// allocate.
 #[derive(Clone, Debug, Default)]
 pub struct RandomMover {
+    placements: PackedPlacements,
     actions: Vec<Action>,
 }
 
 impl RandomMover {
     pub fn new() -> RandomMover {
-        RandomMover { actions: Vec::with_capacity(16) }
+        RandomMover { placements: PackedPlacements::new(), actions: Vec::with_capacity(16) }
     }
 
     /// A legal move for the player to move: a tile and placement uniformly
-    /// among all legal ones ([`Game::random_placement`]), then uniformly one of the
+    /// among all legal ones (full enumeration), then uniformly one of the
     /// decisions after it (no follower, each follower spot, the other
     /// figures' spots, the abbot's).
     /// `None` once the game is over.
     #[inline(always)]
     pub fn choose(&mut self, game: &Game, rng: &mut impl RngCore) -> Option<Move> {
-        let (tile, p) = game.random_placement(rng)?;
+        game.packed_placements(&mut self.placements);
+        if self.placements.is_empty() {
+            return None;
+        }
+        let (tile, p) = self.placements.get(uniform_below(rng, self.placements.len() as u32) as usize, game);
         self.actions.clear();
         game.actions_into(tile, p, &mut self.actions);
         let action = self.actions[uniform_below(rng, self.actions.len() as u32) as usize];

@@ -7,12 +7,11 @@ use std::collections::BTreeSet;
 
 use carcassonne::record::{event_json, Record};
 use carcassonne::{
-    seeded_rng, uniform_below, Action, Event, FarmRule, Figure, FirstPlayer, Game, Move, PackedPlacements, Placement,
-    PlayerId, Pos, RandomMover, Rotation, Rules, Setup, Spot, TileId, Unplaceable, FOLLOWERS,
+    seeded_rng, uniform_below, Action, Event, FarmRule, Figure, FirstPlayer, Game, Move, Placement, PlayerId, Pos,
+    RandomMover, Rotation, Rules, Setup, Spot, TileId, Unplaceable, FOLLOWERS,
 };
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
-use rand_core::RngCore;
 use reference::{RefAction, Reference};
 
 fn rules_for(farm: usize, small_city: bool) -> Rules {
@@ -696,35 +695,6 @@ proptest! {
         }
         prop_assert_eq!(fast.scores(), checked.scores());
         prop_assert_eq!(fast.events(), checked.events());
-    }
-
-    /// The random playouts' placement is the packed list's entry for the
-    /// same random numbers, under any options (hands, The River, the
-    /// expansions): the list's length drawn, and that entry.
-    #[test]
-    fn a_random_placement_is_the_packed_lists_entry(
-        seed in any::<u64>(), players in 2usize..=5, base in any_rules(), ext in any_expansion_rules(), with in any::<bool>()
-    ) {
-        let rules = if with { ext } else { base };
-        let mut game = Game::new(Setup::standard(rules, players, seed)).unwrap();
-        let mut rng = seeded_rng(seed);
-        let mut packed = PackedPlacements::new();
-        let mut mover = RandomMover::new();
-        loop {
-            game.packed_placements(&mut packed);
-            let mut same = rng.clone();
-            let drawn = game.random_placement(&mut rng);
-            if packed.is_empty() {
-                prop_assert_eq!(drawn, None);
-                break;
-            }
-            let entry = packed.get(uniform_below(&mut same, packed.len() as u32) as usize, &game);
-            prop_assert_eq!(drawn, Some(entry));
-            prop_assert_eq!(rng.clone().next_u64(), same.next_u64(), "the same random numbers used");
-            let Some(mv) = mover.choose(&game, &mut rng) else { break };
-            game.play_unchecked(&mv);
-        }
-        prop_assert!(game.is_over());
     }
 
     /// A sample of the unknown keeps the goods, the figures and the part
