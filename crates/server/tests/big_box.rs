@@ -31,8 +31,28 @@ fn box_move(state: &Value, k: usize) -> Value {
     mv
 }
 
-#[tokio::test]
-async fn a_big_box_game_against_bots_plays_to_the_end_through_the_api() {
+/// What one game showed: how often each rare event happened.
+struct Seen {
+    /// Placements offering the big follower's, builder's and pig's spots.
+    offered: [usize; 3],
+    /// Big followers, builders and pigs deployed.
+    deployed: [usize; 3],
+    /// Second tiles the builder gave (anyone's).
+    seconds: usize,
+    /// Goods taken with completed cities, and majorities paid at the end.
+    goods: [usize; 2],
+}
+
+impl Seen {
+    fn all(&self) -> bool {
+        self.offered.iter().chain(&self.deployed).chain(&self.goods).all(|&n| n > 0) && self.seconds > 0
+    }
+}
+
+/// Plays one Big Box game of Ada against an easy and a random bot through
+/// the API to its end, checks what must hold in every game, and returns
+/// what happened in it.
+async fn play_big_box_game() -> Seen {
     let (app, _) = test_app();
     let body = json!({
         "seats": [
@@ -84,21 +104,18 @@ async fn a_big_box_game_against_bots_plays_to_the_end_through_the_api() {
         assert_eq!(status, StatusCode::OK, "{mv} {after}");
         k += 1;
     }
-    assert!(offered.iter().all(|&n| n > 0), "the big follower's, builder's and pig's spots offered: {offered:?}");
     let end = state(&app, &id, None).await;
     let log = end["log"].as_array().unwrap();
     let figures = |role: &str| log.iter().filter(|e| e["type"] == "deploy" && e["role"] == role).count();
     let big = log.iter().filter(|e| e["type"] == "deploy" && e["big"] == true).count();
-    assert!(big > 0 && figures("builder") > 0 && figures("pig") > 0, "the figures were played: {big} big");
     // The builder's second tiles: the log marks each; Ada's were said in her state (and refused without `bonus`).
     let seconds = log.iter().filter(|e| e["type"] == "tile" && e["bonus"] == "builder").count();
-    assert!(seconds > 0, "some builder gave a second tile");
+    assert!(seconds >= bonuses, "Ada's second tiles are in the log: {seconds} < {bonuses}");
     assert_eq!(refused, bonuses > 0);
     // Goods taken with completed cities pay no points; at the end each kind's majority pays 10.
     let taken: Vec<&Value> = log.iter().filter(|e| e["kind"] == "goods" && e["when"] == "completed").collect();
-    assert!(!taken.is_empty() && taken.iter().all(|e| e["points"].is_null() && e["goods"].is_object()));
+    assert!(taken.iter().all(|e| e["points"].is_null() && e["goods"].is_object()));
     let finals: Vec<&Value> = log.iter().filter(|e| e["kind"] == "goods" && e["when"] == "final").collect();
-    assert!(!finals.is_empty(), "a goods majority at the end");
     for e in &finals {
         assert_eq!(e["points"], 10, "{e}");
         assert!(["wine", "wheat", "cloth"].contains(&e["good"].as_str().unwrap()), "{e}");
@@ -124,6 +141,28 @@ async fn a_big_box_game_against_bots_plays_to_the_end_through_the_api() {
         replay["steps"].as_array().unwrap().last().unwrap()["scores"],
         json!(end["score_history"].as_array().unwrap().last().unwrap())
     );
+    Seen { offered, deployed: [big, figures("builder"), figures("pig")], seconds, goods: [taken.len(), finals.len()] }
+}
+
+/// The server deals from a secret seed, so one game may by chance lack a
+/// builder's second tile or a goods majority: games are played (each one
+/// checked through) until one shows every figure played, a second tile and
+/// goods taken and paid — nearly always the first, within six by far.
+#[tokio::test]
+async fn a_big_box_game_against_bots_plays_to_the_end_through_the_api() {
+    let mut seen = Vec::new();
+    for _ in 0..6 {
+        let game = play_big_box_game().await;
+        let all = game.all();
+        seen.push(format!(
+            "offered {:?} deployed {:?} seconds {} goods {:?}",
+            game.offered, game.deployed, game.seconds, game.goods
+        ));
+        if all {
+            return;
+        }
+    }
+    panic!("no game of six showed every Big Box figure played, a second tile and goods: {seen:#?}");
 }
 
 /// A game of bots alone (one of each built-in level's quick search and the
