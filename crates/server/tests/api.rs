@@ -512,6 +512,12 @@ async fn games_with_every_rule_option_play_through() {
     assert!(abbot["end"]["players"][0]["abbot"].is_boolean());
     let none = play_out(json!({ "preset": "beginner" })).await;
     assert!(none["end"]["players"][0]["abbot"].is_null(), "no abbot without The Abbot");
+    // Nor the Big Box's figures or goods without its expansions (their switches are on by default).
+    for p in none["end"]["players"].as_array().unwrap() {
+        for key in ["big", "builder", "pig", "goods"] {
+            assert!(p.get(key).is_none(), "no {key} without the Big Box: {p}");
+        }
+    }
 
     for rules in [
         json!({ "hand": 3, "hand_visible": true }),
