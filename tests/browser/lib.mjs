@@ -49,8 +49,72 @@ export async function launchBrowser() {
   });
 }
 
+/**
+ * Gives a page its animation frames back. Headless Chromium (156) at times stops drawing a page
+ * while another of the test's pages plays: no animation frame for seconds, the page visible, its
+ * timers running, its CSS animations stuck on their first frame, the page brought to the front or
+ * its motion reduced no help. Playwright waits on frames to see that an element stands still and to
+ * take a screenshot, so the test waited out its timeout (seen in CI on the chat's Rematch and the
+ * lobby's "rated" box, about one run of the suite in ten). A change of the viewport's size wakes the
+ * page: it is shrunk by a pixel and put back, and said in the log. A person's one page gets its
+ * frames: this is the test's doing, not the page's.
+ */
+export async function wake(page) {
+  const frame = () => page.evaluate(() => Promise.race([
+    new Promise((f) => requestAnimationFrame(() => f(true))),
+    new Promise((f) => setTimeout(() => f(false), 1000)),
+  ]));
+  if (await frame()) return;
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: size.width, height: size.height - 1 });
+  await page.setViewportSize(size);
+  console.log(`# ${page.url()} had no animation frame in 1 s; woken by a resize: ${(await frame()) ? 'frames again' : 'still none'}`);
+}
+
+/**
+ * Clicks, taps or checks an element once it stands still (read by timer), in a page woken first
+ * ([`wake`]); if the action still misses, says what the page showed and sends the element its click
+ * event directly (as the page's own code gets it, with no frame to wait for).
+ */
+export async function press(page, selector, { tap = false, check = false } = {}) {
+  const el = page.locator(selector).first();
+  const act = (timeout) => (check ? el.check({ timeout })
+    : tap ? el.tap({ noWaitAfter: true, timeout }) : el.click({ noWaitAfter: true, timeout }));
+  await el.waitFor({ state: 'visible', timeout: 20_000 });
+  const box = () => el.evaluate((b) => {
+    const r = b.getBoundingClientRect();
+    return r.width > 0 ? `${r.x},${r.y},${r.width},${r.height}` : '';
+  });
+  for (let last = '', same = 0, end = Date.now() + 20_000; same < 3;) {
+    assert.ok(Date.now() < end, `${selector} stands still`);
+    await new Promise((f) => setTimeout(f, 250));
+    const now = await box();
+    same = now && now === last ? same + 1 : 0;
+    last = now;
+  }
+  await wake(page);
+  try {
+    await act(10_000);
+    return;
+  } catch (e) {
+    if (e.name !== 'TimeoutError') throw e;
+    const seen = await el.evaluate(async (b) => {
+      const r = b.getBoundingClientRect();
+      const raf = await Promise.race([new Promise((f) => requestAnimationFrame(() => f('raf'))), new Promise((f) => setTimeout(() => f('no raf in 2 s'), 2000))]);
+      return JSON.stringify({ raf, vis: document.visibilityState, box: [r.x, r.y, r.width, r.height], focus: document.activeElement?.className, hash: location.hash });
+    });
+    console.log(`# the ${check ? 'check' : tap ? 'tap' : 'click'} on ${selector} missed (${e.message.split('\n')[0]}): ${seen}`);
+  }
+  assert.equal(await el.isEnabled(), true, `${selector} is enabled`);
+  if (check && (await el.isChecked())) return;
+  await el.dispatchEvent('click');
+  if (check) assert.equal(await el.isChecked(), true, `${selector} is checked`);
+  console.log('# … and went through as a click event');
+}
+
 export async function shot(page, name) {
   mkdirSync(SHOTS, { recursive: true });
+  await wake(page);
   const path = join(SHOTS, `${name}.png`);
   await page.screenshot({ path });
   return path;

@@ -12,7 +12,7 @@
 // Needs a running server: BASE_URL (default http://127.0.0.1:8080).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, api, launchBrowser, playOut, shot, signUp, watchErrors } from './lib.mjs';
+import { BASE, api, launchBrowser, playOut, press, shot, signUp, watchErrors } from './lib.mjs';
 import { checkA11y } from './a11y.mjs';
 
 const DEVICES = {
@@ -39,8 +39,8 @@ for (const [size, device] of Object.entries(DEVICES)) {
       // Signed in, the name is the account's.
       assert.equal(await host.inputValue('.ot-name'), hostName);
       assert.equal(await host.getAttribute('.ot-name', 'readonly'), '');
-      await host.check('.ot-rated');
-      await host.click('.ot-go');
+      await press(host, '.ot-rated', { check: true });
+      await press(host, '.ot-go');
       await host.waitForSelector(`.lobby-table:has-text("${hostName}") .start`);
 
       // The other device sees it come: rated, with the host's rating.
@@ -50,7 +50,7 @@ for (const [size, device] of Object.entries(DEVICES)) {
       assert.match(await table.textContent(), /host rated 1500\?/);
       await checkA11y(guest, `the lobby with a rated table (${size})`);
       await shot(guest, `lobby-rated-${size}`);
-      await table.locator('.sit').first().click();
+      await press(guest, `.lobby-table:has-text("${hostName}") .sit`);
 
       await Promise.all([host, guest].map((p) => p.waitForURL(/#\/game\/[a-z0-9]+$/, { timeout: 15_000 })));
       const id = host.url().split('/').pop();
@@ -112,16 +112,16 @@ for (const [size, device] of Object.entries(DEVICES)) {
       await host.waitForSelector('.lobby-live:text("Live")');
       await guest.goto(`${BASE}/#/lobby`);
       await guest.waitForSelector('.lobby-live:text("Live")');
-      await host.check('.ot-rated');
-      await host.click('.ot-go');
+      await press(host, '.ot-rated', { check: true });
+      await press(host, '.ot-go');
       const baseTable = guest.locator(`.lobby-table[data-pool="duel"]:has-text("${hostName}")`);
       await baseTable.waitFor({ timeout: 10_000 });
       assert.match(await baseTable.textContent(), new RegExp(`host rated ${hostRating}\\? \\(base game, two players\\)`));
-      await host.click(`.lobby-table:has-text("${hostName}") .stand`);
+      await press(host, `.lobby-table:has-text("${hostName}") .stand`);
       await baseTable.waitFor({ state: 'detached', timeout: 10_000 });
       await host.selectOption('.ot-preset', 'big-box');
-      await host.check('.ot-rated');
-      await host.click('.ot-go');
+      await press(host, '.ot-rated', { check: true });
+      await press(host, '.ot-go');
       const bigTable = guest.locator(`.lobby-table[data-pool="big-box-duel"]:has-text("${hostName}")`);
       await bigTable.waitFor({ timeout: 10_000 });
       const text = (await bigTable.textContent()).replace(/\s+/g, ' ');
@@ -129,7 +129,7 @@ for (const [size, device] of Object.entries(DEVICES)) {
       assert.match(text, /Rules: Big Box/);
       assert.match(text, /host rated 1500\? \(Big Box, two players\)/);
       await checkA11y(guest, `the lobby with a rated Big Box table (${size})`);
-      await host.click(`.lobby-table:has-text("${hostName}") .stand`);
+      await press(host, `.lobby-table:has-text("${hostName}") .stand`);
       assert.deepEqual(errors, []);
     } finally {
       await browser.close();
