@@ -651,6 +651,27 @@ impl Board {
         self.near_of::<true>(pos, player)
     }
 
+    /// Whether a road or city of a tile beside `pos` meets the cell and
+    /// holds a follower of `player`: where a builder could go, if
+    /// anywhere, with a tile put there (a road or city meets a side by
+    /// the side's edge, never by a half-edge). Four looks at most, where
+    /// [`Board::near_for`] takes twelve.
+    #[inline]
+    pub(crate) fn road_city_of_near(&self, pos: Pos, player: u8) -> bool {
+        Dir::ALL.into_iter().any(|d| {
+            let t = self.grid[cell_index(pos.step(d))].tile;
+            if t == 0 {
+                return false;
+            }
+            let nb = &self.tiles[t as usize - 1];
+            let nrt = self.shape(nb);
+            let seg = nrt.edge_seg[d.opposite().index()];
+            seg != NO_SEGMENT
+                && nrt.road_city_segs & (1 << seg) != 0
+                && (self.feats[self.root(nb.seg_base + seg as u16) as usize].meeples >> (4 * player as u32)) & 0xF != 0
+        })
+    }
+
     #[inline(always)]
     fn near_of<const MINE: bool>(&self, pos: Pos, player: u8) -> Near {
         let mut near = Near::NOTHING;

