@@ -54,8 +54,8 @@ export async function launchBrowser() {
  * while another of the test's pages plays: no animation frame for seconds, the page visible, its
  * timers running, its CSS animations stuck on their first frame, the page brought to the front or
  * its motion reduced no help. Playwright waits on frames to see that an element stands still and to
- * take a screenshot, so the test waited out its timeout (seen in CI on the chat's Rematch and the
- * lobby's "rated" box, about one run of the suite in ten). A change of the viewport's size wakes the
+ * take a screenshot, so the test waited out its timeout (in CI on the chat's Rematch and the lobby's
+ * "rated" box; on the debug server, one run in two of those two tests together). A change of the viewport's size wakes the
  * page: it is shrunk by a pixel and put back, and said in the log. A person's one page gets its
  * frames: this is the test's doing, not the page's.
  */
