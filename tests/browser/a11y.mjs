@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { wake } from './lib.mjs';
+import { frameWithin, wake } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -15,10 +15,8 @@ export async function checkA11y(page, what) {
   await page.waitForFunction(() => !document.querySelector('.toast'), null, { timeout: 15_000 }).catch(() => {});
   // Two frames to settle; a page behind another may get none from headless Chromium (see `wake`).
   await wake(page);
-  await page.evaluate(() => Promise.race([
-    new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))),
-    new Promise((r) => setTimeout(r, 1000)),
-  ]));
+  await frameWithin(page, 1000);
+  await frameWithin(page, 1000);
   await page.evaluate(AXE);
   const violations = await page.evaluate(async () => {
     const r = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });

@@ -49,6 +49,14 @@ export async function launchBrowser() {
   });
 }
 
+/** Whether the page draws an animation frame within `ms` milliseconds. */
+export function frameWithin(page, ms) {
+  return page.evaluate((wait) => Promise.race([
+    new Promise((f) => requestAnimationFrame(() => f(true))),
+    new Promise((f) => setTimeout(() => f(false), wait)),
+  ]), ms);
+}
+
 /**
  * Gives a page its animation frames back. Headless Chromium (156) at times stops drawing a page
  * while another of the test's pages plays: no animation frame for seconds, the page visible, its
@@ -60,10 +68,7 @@ export async function launchBrowser() {
  * frames: this is the test's doing, not the page's.
  */
 export async function wake(page) {
-  const frame = () => page.evaluate(() => Promise.race([
-    new Promise((f) => requestAnimationFrame(() => f(true))),
-    new Promise((f) => setTimeout(() => f(false), 1000)),
-  ]));
+  const frame = () => frameWithin(page, 1000);
   if (await frame()) return;
   const size = page.viewportSize();
   await page.setViewportSize({ width: size.width, height: size.height - 1 });
@@ -98,12 +103,12 @@ export async function press(page, selector, { tap = false, check = false } = {})
     return;
   } catch (e) {
     if (e.name !== 'TimeoutError') throw e;
-    const seen = await el.evaluate(async (b) => {
+    const raf = (await frameWithin(page, 2000)) ? 'raf' : 'no raf in 2 s';
+    const seen = await el.evaluate((b) => {
       const r = b.getBoundingClientRect();
-      const raf = await Promise.race([new Promise((f) => requestAnimationFrame(() => f('raf'))), new Promise((f) => setTimeout(() => f('no raf in 2 s'), 2000))]);
-      return JSON.stringify({ raf, vis: document.visibilityState, box: [r.x, r.y, r.width, r.height], focus: document.activeElement?.className, hash: location.hash });
+      return JSON.stringify({ vis: document.visibilityState, box: [r.x, r.y, r.width, r.height], focus: document.activeElement?.className, hash: location.hash });
     });
-    console.log(`# the ${check ? 'check' : tap ? 'tap' : 'click'} on ${selector} missed (${e.message.split('\n')[0]}): ${seen}`);
+    console.log(`# the ${check ? 'check' : tap ? 'tap' : 'click'} on ${selector} missed (${e.message.split('\n')[0]}): ${raf} ${seen}`);
   }
   assert.equal(await el.isEnabled(), true, `${selector} is enabled`);
   if (check && (await el.isChecked())) return;
