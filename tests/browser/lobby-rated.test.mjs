@@ -94,7 +94,10 @@ for (const [size, device] of Object.entries(DEVICES)) {
       for (const [page, name] of [[host, hostName], [guest, guestName]]) {
         const seat = seats[name];
         await page.goto(`${BASE}/#/player/${encodeURIComponent(name)}`);
-        await page.waitForSelector('.profile-games li');
+        await page.waitForSelector('.profile-games li').catch(async (e) => {
+          const shown = (await page.textContent('#app')).replace(/\s+/g, ' ');
+          throw new Error(`${e.message.split('\n')[0]} at ${page.url()}; the page showed: ${shown}; errors: ${errors.join(' | ')}`);
+        });
         const li = page.locator('.profile-games li').first();
         assert.match(await li.textContent(), /rated/);
         assert.equal(await li.locator(`a[href="#/replay/${id}"]`).count(), 1, 'a link to the replay');

@@ -12,10 +12,26 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * `fetch`, with a refusal for the address's request rate (429 `rate_limited`: the server turned the
+ * request away before doing anything) asked again after half a second, one and two: a burst of the
+ * page's requests, or of others' behind the same address, costs a moment, not an error on screen.
+ * Other refusals, a quota's included, come back at once.
+ */
+export async function fetchPatiently(path, init) {
+  for (let attempt = 0; ; attempt++) {
+    const resp = await fetch(path, init);
+    if (resp.status !== 429 || attempt >= 3) return resp;
+    const body = await resp.clone().json().catch(() => null);
+    if (!body || body.error !== 'rate_limited') return resp;
+    await new Promise((r) => setTimeout(r, 500 * 2 ** attempt));
+  }
+}
+
 export async function request(method, path, body) {
   let resp;
   try {
-    resp = await fetch(path, {
+    resp = await fetchPatiently(path, {
       method,
       // The server says its refusals (and the rules page) in the page's language.
       headers: { 'accept-language': lang, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
@@ -90,18 +106,14 @@ const qrCache = new Map(); // text -> Promise<blob URL>
  */
 export function qrUrl(text) {
   if (!qrCache.has(text)) {
-    const load = async (attempt) => {
-      const resp = await fetch('/api/qr', {
+    const load = async () => {
+      const resp = await fetchPatiently('/api/qr', {
         method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text }),
       });
-      if (resp.status === 429 && attempt < 4) {
-        await new Promise((r) => setTimeout(r, 500 * 2 ** attempt));
-        return load(attempt + 1);
-      }
       if (!resp.ok) throw new ApiError(await resp.json().catch(() => null), resp.status);
       return URL.createObjectURL(await resp.blob());
     };
-    const p = load(0);
+    const p = load();
     p.catch(() => qrCache.delete(text));
     qrCache.set(text, p);
   }
@@ -330,7 +342,7 @@ export class GameSocket {
     const body = { ...mv };
     delete body.type;
     const q = this.tokens.length ? `?token=${this.tokens.join(',')}` : '';
-    fetch(`/api/games/${encodeURIComponent(this.id)}/moves${q}`, {
+    fetchPatiently(`/api/games/${encodeURIComponent(this.id)}/moves${q}`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
     }).then(async (r) => {
       const v = await r.json().catch(() => null);

@@ -6,6 +6,7 @@
 // words are messages (web/i18n/LANG.ftl, `review-…`), shared with the
 // hint's sentence (hint.js).
 
+import { fetchPatiently } from './api.js';
 import { esc } from './dom.js';
 import { errorText, intl, t } from './i18n.js';
 import { colorOf, markIcon } from './meeple.js';
@@ -190,7 +191,7 @@ export class ReviewPanel {
   async load() {
     let resp, body = null;
     try {
-      resp = await fetch(`/api/games/${encodeURIComponent(this.id)}/review`);
+      resp = await fetchPatiently(`/api/games/${encodeURIComponent(this.id)}/review`);
       body = await resp.json();
     } catch {
       resp = null;
