@@ -195,14 +195,8 @@ for (const [size, device] of [['phone', PHONE], ['laptop', LAPTOP]]) {
   });
 }
 
-/** POST /api/replay of `record`, waiting out the server's rate limit (these checks ask it hundreds of times). */
-async function replay(record) {
-  for (;;) {
-    const r = await api('/api/replay', postJson(record));
-    if (r.status !== 429) return r;
-    await new Promise((res) => setTimeout(res, 250));
-  }
-}
+/** POST /api/replay of `record` (these checks ask it hundreds of times: `api` waits out the rate limit). */
+const replay = (record) => api('/api/replay', postJson(record));
 
 /** The engine's word on a move in a position (POST /api/replay): null if legal, else the rule it breaks. */
 async function refusal(record, mv) {

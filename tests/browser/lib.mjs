@@ -125,9 +125,19 @@ export async function shot(page, name) {
   return path;
 }
 
+/**
+ * One API request of the test's own: its status and JSON body. The tests share the pages' address
+ * and play games out quickly, over the address's request rate at times: a refusal for the rate
+ * (`rate_limited`, nothing done) is asked again a quarter of a second on, for up to 30 s, as the
+ * page's own requests are (`fetchPatiently`); every other answer, a quota's 429 included, comes back.
+ */
 export async function api(path, init) {
-  const resp = await fetch(BASE + path, init);
-  return { status: resp.status, body: await resp.json().catch(() => null) };
+  for (let i = 0; ; i++) {
+    const resp = await fetch(BASE + path, init);
+    const body = await resp.json().catch(() => null);
+    if (resp.status !== 429 || body?.error !== 'rate_limited' || i >= 120) return { status: resp.status, body };
+    await new Promise((done) => setTimeout(done, 250));
+  }
 }
 
 /** Clicks the centre of an element's box (as a person would, through the board's gestures). */
@@ -188,24 +198,15 @@ export async function signUp(page, name, password = 'correct horse battery') {
  * a spread of legal moves with a follower now and then: the final scores.
  */
 export async function playOut(id, tokens) {
-  // Over the address's request rate (a long game, a Big Box one, after
-  // others): a second's wait, and the same request again.
-  const patient = async (path, init) => {
-    for (let i = 0; ; i++) {
-      const r = await api(path, init);
-      if (r.status !== 429 || i >= 30) return r;
-      await new Promise((done) => setTimeout(done, 1000));
-    }
-  };
   for (let k = 0; k < 400; k++) {
-    const { status, body: s } = await patient(`/api/games/${id}?token=${tokens.join(',')}`);
+    const { status, body: s } = await api(`/api/games/${id}?token=${tokens.join(',')}`);
     if (status !== 200) throw new Error(`the game's state: ${status} ${JSON.stringify(s)}`);
     if (s.status === 'finished') return s.players.map((p) => p.score);
     const seat = s.turn.seat;
     const p = s.legal[(k * 7) % s.legal.length];
     const move = { version: s.version, tile: p.tile, at: p.at, rot: p.rot };
     if (k % 3 === 0 && p.meeple && p.meeple.length) move.meeple = p.meeple[0];
-    const r = await patient(`/api/games/${id}/moves?token=${tokens[seat]}`, {
+    const r = await api(`/api/games/${id}/moves?token=${tokens[seat]}`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(move),
     });
     if (r.status !== 200) throw new Error(`a move refused: ${r.status} ${JSON.stringify(r.body)}`);
