@@ -395,6 +395,78 @@ impl Board {
         (&self.fr_code[..self.fr_len], &self.tables.fits[tile.index()])
     }
 
+    /// How many placements of `tile` fit: the rotations that fit, summed
+    /// over the frontier. Four cells a step (fewer instructions a cell in a
+    /// loop bound by how many the CPU can issue), the last one to three
+    /// cells without a branch: read past the frontier's end (within the
+    /// array) and counted as none.
+    #[inline]
+    pub(crate) fn fit_count(&self, tile: TileId) -> usize {
+        let fits = &self.tables.fits[tile.index()];
+        let count = |c: u16| usize::from(fits[c as usize & (FIT_ROW - 1)] >> 4);
+        let len = self.fr_len;
+        let full = len & !3;
+        let mut n = 0;
+        for q in self.fr_code[..full].chunks_exact(4) {
+            n += count(q[0]) + count(q[1]) + count(q[2]) + count(q[3]);
+        }
+        n + self.tail_counts(fits, full).iter().sum::<usize>()
+    }
+
+    /// The fit counts of the cells from `from` (the frontier's length
+    /// rounded down to four) to the end of the frontier, four lanes, those
+    /// past the end 0.
+    #[inline(always)]
+    fn tail_counts(&self, fits: &[u8; FIT_ROW], from: usize) -> [usize; 4] {
+        let lane = |j: usize| {
+            let c = usize::from(fits[self.fr_code[(from + j) & (FRONTIER - 1)] as usize & (FIT_ROW - 1)] >> 4);
+            c & 0usize.wrapping_sub(usize::from(from + j < self.fr_len))
+        };
+        [lane(0), lane(1), lane(2), 0]
+    }
+
+    /// Placement `k` of `tile` in the order of [`Board::fit_masks`] (cells
+    /// in frontier order, rotations ascending): its cell and the rotations
+    /// that fit there, and its rank among them; `Err` with `k` less the
+    /// count of [`Board::fit_count`] if there are not so many. Four cells a
+    /// step to the four holding it, then the cell among them without a
+    /// branch.
+    #[inline]
+    pub(crate) fn nth_fit(&self, tile: TileId, mut k: usize) -> Result<(Pos, u8, usize), usize> {
+        let fits = &self.tables.fits[tile.index()];
+        let count = |c: u16| usize::from(fits[c as usize & (FIT_ROW - 1)] >> 4);
+        let full = self.fr_len & !3;
+        let mut base = 0;
+        let mut lanes = None;
+        while base < full {
+            let q = &self.fr_code[base..base + 4];
+            let c = [count(q[0]), count(q[1]), count(q[2]), count(q[3])];
+            let n = c[0] + c[1] + c[2] + c[3];
+            if k < n {
+                lanes = Some(c);
+                break;
+            }
+            k -= n;
+            base += 4;
+        }
+        let c = match lanes {
+            Some(c) => c,
+            None => {
+                let c = self.tail_counts(fits, full);
+                let n = c[0] + c[1] + c[2];
+                if k >= n {
+                    return Err(k - n);
+                }
+                c
+            }
+        };
+        let (p1, p2, p3) = (c[0], c[0] + c[1], c[0] + c[1] + c[2]);
+        let j = usize::from(k >= p1) + usize::from(k >= p2) + usize::from(k >= p3);
+        k -= [0, p1, p2, p3][j];
+        let i = base + j;
+        Ok((self.fr_pos[i], fits[self.fr_code[i] as usize & (FIT_ROW - 1)] & 15, k))
+    }
+
     /// Whether `tile` fits anywhere on the board.
     pub(crate) fn fits_anywhere(&self, tile: TileId) -> bool {
         let fits = &self.tables.fits[tile.index()];

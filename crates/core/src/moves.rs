@@ -179,6 +179,76 @@ impl Game {
         out.len = n;
     }
 
+    /// How many legal placements the player to move has: the length of
+    /// [`Game::packed_placements`]' list, counted without making it.
+    ///
+    /// ```
+    /// use carcassonne::{Game, PackedPlacements, Rules, Setup};
+    ///
+    /// let game = Game::new(Setup::standard(Rules::default(), 2, 7)).unwrap();
+    /// let mut packed = PackedPlacements::new();
+    /// game.packed_placements(&mut packed);
+    /// assert_eq!(game.placement_count(), packed.len());
+    /// ```
+    #[inline]
+    pub fn placement_count(&self) -> usize {
+        if self.finished {
+            return 0;
+        }
+        let mut n = 0;
+        for (_, tile) in self.tiles_to_place() {
+            n += match tile.is_river() {
+                true => self.river_rotations(tile).map_or(0, |(_, mask)| mask.count_ones() as usize),
+                false => self.board.fit_count(tile),
+            };
+        }
+        n
+    }
+
+    /// Entry `k` of [`Game::packed_placements`]' list (`None` if there are
+    /// not so many), found by counting instead of listing: with
+    /// [`Game::placement_count`], a uniformly random placement in two
+    /// cheap passes over the frontier, the second one stopping at the entry.
+    ///
+    /// ```
+    /// use carcassonne::{Game, PackedPlacements, Rules, Setup};
+    ///
+    /// let game = Game::new(Setup::standard(Rules::default(), 2, 7)).unwrap();
+    /// let mut packed = PackedPlacements::new();
+    /// game.packed_placements(&mut packed);
+    /// for k in 0..packed.len() {
+    ///     assert_eq!(game.nth_placement(k), Some(packed.get(k, &game)));
+    /// }
+    /// assert_eq!(game.nth_placement(packed.len()), None);
+    /// ```
+    #[inline]
+    pub fn nth_placement(&self, mut k: usize) -> Option<(TileId, Placement)> {
+        if self.finished {
+            return None;
+        }
+        for (_, tile) in self.tiles_to_place() {
+            let (pos, mask, rank) = if tile.is_river() {
+                let Some((cell, mask)) = self.river_rotations(tile) else { continue };
+                let n = mask.count_ones() as usize;
+                if k >= n {
+                    k -= n;
+                    continue;
+                }
+                (self.board.frontier_cells()[cell], mask, k)
+            } else {
+                match self.board.nth_fit(tile, k) {
+                    Ok(found) => found,
+                    Err(rest) => {
+                        k = rest;
+                        continue;
+                    }
+                }
+            };
+            return Some((tile, Placement { pos, rot: ROTATIONS_IN_MASK[mask as usize & 15][rank] }));
+        }
+        None
+    }
+
     /// What putting `tile` at `placement` (legal) would do at once for the
     /// player to move, in points: `(theirs, others')`, where `theirs` sums
     /// the roads, cities and cloisters it completes that the player holds

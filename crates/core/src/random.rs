@@ -5,19 +5,17 @@ use rand_core::RngCore;
 
 use crate::deck::uniform_below;
 use crate::game::{Action, Game, Move};
-use crate::moves::PackedPlacements;
 
 /// Picks random legal moves, reusing its buffers so that a playout does not
 /// allocate.
 #[derive(Clone, Debug, Default)]
 pub struct RandomMover {
-    placements: PackedPlacements,
     actions: Vec<Action>,
 }
 
 impl RandomMover {
     pub fn new() -> RandomMover {
-        RandomMover { placements: PackedPlacements::new(), actions: Vec::with_capacity(16) }
+        RandomMover { actions: Vec::with_capacity(16) }
     }
 
     /// A legal move for the player to move: a tile and placement uniformly
@@ -27,11 +25,13 @@ impl RandomMover {
     /// `None` once the game is over.
     #[inline(always)]
     pub fn choose(&mut self, game: &Game, rng: &mut impl RngCore) -> Option<Move> {
-        game.packed_placements(&mut self.placements);
-        if self.placements.is_empty() {
+        // Counted, then the entry drawn found (not listed): the same
+        // placement as the `uniform_below(len)`-th of `packed_placements`.
+        let n = game.placement_count();
+        if n == 0 {
             return None;
         }
-        let (tile, p) = self.placements.get(uniform_below(rng, self.placements.len() as u32) as usize, game);
+        let (tile, p) = game.nth_placement(uniform_below(rng, n as u32) as usize)?;
         self.actions.clear();
         game.actions_into(tile, p, &mut self.actions);
         let action = self.actions[uniform_below(rng, self.actions.len() as u32) as usize];

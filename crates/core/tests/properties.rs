@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 
 use carcassonne::record::{event_json, Record};
 use carcassonne::{
-    seeded_rng, uniform_below, Action, Event, FarmRule, Figure, FirstPlayer, Game, Move, Placement, PlayerId, Pos,
-    RandomMover, Rotation, Rules, Setup, Spot, TileId, Unplaceable, FOLLOWERS,
+    seeded_rng, uniform_below, Action, Event, FarmRule, Figure, FirstPlayer, Game, Move, PackedPlacements, Placement,
+    PlayerId, Pos, RandomMover, Rotation, Rules, Setup, Spot, TileId, Unplaceable, FOLLOWERS,
 };
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
@@ -119,6 +119,25 @@ fn play_checked(seed: u64, players: usize, rules: Rules) -> Game {
             });
             assert_eq!(by_position, placements, "seed {seed} {rules}: each_fit of {tile}");
         }
+        // The packed list holds each kind in hand's placements in turn; counted, and
+        // found one by one, they are the same.
+        let mut packed = PackedPlacements::new();
+        game.packed_placements(&mut packed);
+        let listed: Vec<(TileId, Placement)> = game
+            .tiles_to_place()
+            .flat_map(|(_, tile)| {
+                let mut placements = Vec::new();
+                game.placements_of(tile, &mut placements);
+                placements.into_iter().map(move |p| (tile, p))
+            })
+            .collect();
+        let unpacked: Vec<_> = (0..packed.len()).map(|k| packed.get(k, &game)).collect();
+        assert_eq!(unpacked, listed, "seed {seed} {rules}: the packed placements");
+        assert_eq!(game.placement_count(), packed.len(), "seed {seed} {rules}: the placements counted");
+        for (k, &entry) in listed.iter().enumerate() {
+            assert_eq!(game.nth_placement(k), Some(entry), "seed {seed} {rules}: placement {k}");
+        }
+        assert_eq!(game.nth_placement(listed.len()), None, "seed {seed} {rules}: past the last placement");
 
         let action = match mv.action {
             Action::Follower(s) => RefAction::Follower(s.name()),
