@@ -32,6 +32,9 @@ pub const MAX_TILES: usize = 125;
 const FRONTIER: usize = 256;
 const _: () = assert!(2 * MAX_TILES + 4 < FRONTIER);
 
+/// Quads of four frontier cells: the unit [`Board::count_fits`] counts by.
+pub(crate) const QUADS: usize = FRONTIER / 4;
+
 #[inline]
 fn cell_index(p: Pos) -> usize {
     (((p.y & (GRID - 1)) << GRID_BITS) | (p.x & (GRID - 1))) as usize
@@ -395,76 +398,61 @@ impl Board {
         (&self.fr_code[..self.fr_len], &self.tables.fits[tile.index()])
     }
 
-    /// How many placements of `tile` fit: the rotations that fit, summed
-    /// over the frontier. Four cells a step (fewer instructions a cell in a
-    /// loop bound by how many the CPU can issue), the last one to three
-    /// cells without a branch: read past the frontier's end (within the
-    /// array) and counted as none.
+    /// Counts the placements of `tile` that fit, four frontier cells (a
+    /// quad) at a time: each quad's count in `quads` (the last quad's cells
+    /// past the frontier's end count none), the total returned. No branch
+    /// but the loop's, in a loop bound by how many instructions the CPU
+    /// can issue.
     #[inline]
-    pub(crate) fn fit_count(&self, tile: TileId) -> usize {
-        let fits = &self.tables.fits[tile.index()];
-        let count = |c: u16| usize::from(fits[c as usize & (FIT_ROW - 1)] >> 4);
-        let len = self.fr_len;
-        let full = len & !3;
-        let mut n = 0;
-        for q in self.fr_code[..full].chunks_exact(4) {
-            n += count(q[0]) + count(q[1]) + count(q[2]) + count(q[3]);
-        }
-        n + self.tail_counts(fits, full).iter().sum::<usize>()
-    }
-
-    /// The fit counts of the cells from `from` (the frontier's length
-    /// rounded down to four) to the end of the frontier, four lanes, those
-    /// past the end 0.
-    #[inline(always)]
-    fn tail_counts(&self, fits: &[u8; FIT_ROW], from: usize) -> [usize; 4] {
-        let lane = |j: usize| {
-            let c = usize::from(fits[self.fr_code[(from + j) & (FRONTIER - 1)] as usize & (FIT_ROW - 1)] >> 4);
-            c & 0usize.wrapping_sub(usize::from(from + j < self.fr_len))
-        };
-        [lane(0), lane(1), lane(2), 0]
-    }
-
-    /// Placement `k` of `tile` in the order of [`Board::fit_masks`] (cells
-    /// in frontier order, rotations ascending): its cell and the rotations
-    /// that fit there, and its rank among them; `Err` with `k` less the
-    /// count of [`Board::fit_count`] if there are not so many. Four cells a
-    /// step to the four holding it, then the cell among them without a
-    /// branch.
-    #[inline]
-    pub(crate) fn nth_fit(&self, tile: TileId, mut k: usize) -> Result<(Pos, u8, usize), usize> {
+    pub(crate) fn count_fits(&self, tile: TileId, quads: &mut [u8; QUADS]) -> usize {
         let fits = &self.tables.fits[tile.index()];
         let count = |c: u16| usize::from(fits[c as usize & (FIT_ROW - 1)] >> 4);
         let full = self.fr_len & !3;
-        let mut base = 0;
-        let mut lanes = None;
-        while base < full {
-            let q = &self.fr_code[base..base + 4];
-            let c = [count(q[0]), count(q[1]), count(q[2]), count(q[3])];
-            let n = c[0] + c[1] + c[2] + c[3];
-            if k < n {
-                lanes = Some(c);
-                break;
-            }
-            k -= n;
-            base += 4;
+        let mut n = 0;
+        for (sum, q) in quads.iter_mut().zip(self.fr_code[..full].chunks_exact(4)) {
+            let c = count(q[0]) + count(q[1]) + count(q[2]) + count(q[3]);
+            *sum = c as u8;
+            n += c;
         }
-        let c = match lanes {
-            Some(c) => c,
-            None => {
-                let c = self.tail_counts(fits, full);
-                let n = c[0] + c[1] + c[2];
-                if k >= n {
-                    return Err(k - n);
-                }
-                c
-            }
+        // The last one to three cells (or none), written either way.
+        let tail: usize = self.quad_counts(fits, full).iter().sum();
+        quads[(full / 4) & (QUADS - 1)] = tail as u8;
+        n + tail
+    }
+
+    /// The fit counts of the four cells from `from` (a multiple of four),
+    /// those past the frontier's end 0 (read within the array, then masked).
+    #[inline(always)]
+    fn quad_counts(&self, fits: &[u8; FIT_ROW], from: usize) -> [usize; 4] {
+        let lane = |j: usize| {
+            let c = usize::from(fits[self.fr_code[(from + j) & (FRONTIER - 1)] as usize & (FIT_ROW - 1)] >> 4);
+            c & usize::from(from + j < self.fr_len).wrapping_neg()
         };
+        [lane(0), lane(1), lane(2), lane(3)]
+    }
+
+    /// Placement `k` (below the count of [`Board::count_fits`], whose
+    /// `quads` these are) of `tile` in the order of [`Board::fit_masks`]
+    /// (cells in frontier order, rotations ascending): its cell, the
+    /// rotations that fit there, and its rank among them. The quad holding
+    /// it, then its cell in the quad, are found without a branch.
+    #[inline]
+    pub(crate) fn fit_of_rank(&self, tile: TileId, quads: &[u8; QUADS], mut k: usize) -> (Pos, u8, usize) {
+        let fits = &self.tables.fits[tile.index()];
+        let (mut q, mut before, mut through) = (0, 0, 0);
+        for &sum in &quads[..self.fr_len.div_ceil(4)] {
+            through += usize::from(sum);
+            let past = usize::from(through <= k);
+            q += past;
+            before += usize::from(sum) & past.wrapping_neg();
+        }
+        k -= before;
+        let c = self.quad_counts(fits, 4 * q);
         let (p1, p2, p3) = (c[0], c[0] + c[1], c[0] + c[1] + c[2]);
         let j = usize::from(k >= p1) + usize::from(k >= p2) + usize::from(k >= p3);
         k -= [0, p1, p2, p3][j];
-        let i = base + j;
-        Ok((self.fr_pos[i], fits[self.fr_code[i] as usize & (FIT_ROW - 1)] & 15, k))
+        let i = (4 * q + j) & (FRONTIER - 1);
+        (self.fr_pos[i], fits[self.fr_code[i] as usize & (FIT_ROW - 1)] & 15, k)
     }
 
     /// Whether `tile` fits anywhere on the board.

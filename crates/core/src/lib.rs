@@ -44,7 +44,7 @@ pub use game::{
     Action, Bonus, Figure, Follower, Game, HiddenMismatch, Move, Placement, FOLLOWERS, MAX_DECK, MAX_HAND, MAX_PLAYERS,
 };
 pub use geom::{Dir, Pos, Rotation, Spot, HALF_NAMES};
-pub use moves::PackedPlacements;
+pub use moves::{PackedPlacements, PlacementCounts};
 pub use random::RandomMover;
 pub use rules::{
     CodeField, FarmRule, FirstPlayer, OptionKind, OptionValue, Preset, RuleOption, Rules, RulesError, Section,

@@ -5,17 +5,19 @@ use rand_core::RngCore;
 
 use crate::deck::uniform_below;
 use crate::game::{Action, Game, Move};
+use crate::moves::PlacementCounts;
 
 /// Picks random legal moves, reusing its buffers so that a playout does not
 /// allocate.
 #[derive(Clone, Debug, Default)]
 pub struct RandomMover {
+    counts: PlacementCounts,
     actions: Vec<Action>,
 }
 
 impl RandomMover {
     pub fn new() -> RandomMover {
-        RandomMover { actions: Vec::with_capacity(16) }
+        RandomMover { counts: PlacementCounts::default(), actions: Vec::with_capacity(16) }
     }
 
     /// A legal move for the player to move: a tile and placement uniformly
@@ -25,13 +27,13 @@ impl RandomMover {
     /// `None` once the game is over.
     #[inline(always)]
     pub fn choose(&mut self, game: &Game, rng: &mut impl RngCore) -> Option<Move> {
-        // Counted, then the entry drawn found (not listed): the same
-        // placement as the `uniform_below(len)`-th of `packed_placements`.
-        let n = game.placement_count();
-        if n == 0 {
+        // Counted, then the one drawn found (not listed): the same
+        // placement as entry `uniform_below(len)` of `packed_placements`.
+        game.count_placements(&mut self.counts);
+        if self.counts.is_empty() {
             return None;
         }
-        let (tile, p) = game.nth_placement(uniform_below(rng, n as u32) as usize)?;
+        let (tile, p) = self.counts.get(uniform_below(rng, self.counts.len() as u32) as usize, game);
         self.actions.clear();
         game.actions_into(tile, p, &mut self.actions);
         let action = self.actions[uniform_below(rng, self.actions.len() as u32) as usize];
