@@ -176,11 +176,64 @@ export async function nextTurn(page, timeout = 60_000) {
 /** The game version the page shows. */
 export const version = (page) => page.evaluate(() => Number(document.querySelector('#app').dataset.version));
 
-/** Collects the page's uncaught errors and console errors. */
+/** Collects the page's uncaught errors and console errors (and keeps count of its requests: [`watchRequests`]). */
 export function watchErrors(page, errors = []) {
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
+  watchRequests(page);
   return errors;
+}
+
+/** Each watched page's requests not answered yet, with when each was sent. */
+const unanswered = new WeakMap();
+
+/** Keeps count of `page`'s requests not answered yet (for [`waitShown`]'s log). */
+export function watchRequests(page) {
+  if (unanswered.has(page)) return;
+  const open = new Map();
+  unanswered.set(page, open);
+  page.on('request', (r) => open.set(r, Date.now()));
+  page.on('requestfinished', (r) => open.delete(r));
+  page.on('requestfailed', (r) => open.delete(r));
+}
+
+/**
+ * Waits for `selector` on `page`, a page that may have stopped running ([`wake`]'s stall goes
+ * further than frames: in lobby-rated.test.mjs, once the rated game was played out over the API,
+ * the desktop pages ran none of their tasks — a fetch the network had answered in 10 ms resolved in
+ * the page 22 s later, the game's last states waited in its websocket — until the test called into
+ * the page's own world; Playwright's wait for a selector, run in a world of its own, does not wake
+ * it; seen here three runs in three, in CI three runs in four). So the wait is cut into 3 s parts,
+ * the page checked for frames (woken if it has none) between them. Should `selector` still not show
+ * in `timeout` ms, says in the log what the page showed, its requests not answered yet (how long
+ * each has waited), its `errors`, and how the server answers `direct` (the same request, from the
+ * test) and in how long; then loads the page again and waits once more, twice as long.
+ */
+export async function waitShown(page, selector, { timeout = 15_000, errors = [], direct } = {}) {
+  for (const end = Date.now() + timeout; ;) {
+    try {
+      await page.waitForSelector(selector, { timeout: 3000 });
+      return;
+    } catch (e) {
+      if (e.name !== 'TimeoutError') throw e;
+    }
+    if (Date.now() >= end) break;
+    await wake(page);
+  }
+  const shown = (await page.textContent('body')).replace(/\s+/g, ' ').slice(0, 400);
+  const open = [...(unanswered.get(page) || [])].map(([r, at]) => `${r.method()} ${r.url().replace(BASE, '')} for ${Date.now() - at} ms`);
+  const frames = (await frameWithin(page, 1000)) ? 'frames drawn' : 'no frame in 1 s';
+  let server = '';
+  if (direct) {
+    const start = Date.now();
+    const answer = await api(direct);
+    server = `; the server answered ${direct} from the test with ${answer.status} in ${Date.now() - start} ms`;
+  }
+  console.log(`# ${selector} not shown in ${timeout} ms on ${page.url().replace(BASE, '')}: the page showed "${shown}";`
+    + ` unanswered: ${open.join(', ') || 'none'}; ${frames}; errors: ${errors.join(' | ') || 'none'}${server}; loading the page again`);
+  // Not waiting for the load event: a request of the page's held for good may hold that too.
+  await page.reload({ waitUntil: 'commit' });
+  await page.waitForSelector(selector, { timeout: 2 * timeout });
 }
 
 /** Signs up on #/signup as `name`; resolves once the recovery code shows. */

@@ -12,7 +12,7 @@
 // Needs a running server: BASE_URL (default http://127.0.0.1:8080).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, api, launchBrowser, playOut, press, shot, signUp, watchErrors } from './lib.mjs';
+import { BASE, api, launchBrowser, playOut, press, shot, signUp, waitShown, watchErrors } from './lib.mjs';
 import { checkA11y } from './a11y.mjs';
 
 const DEVICES = {
@@ -80,7 +80,7 @@ for (const [size, device] of Object.entries(DEVICES)) {
       const scores = await playOut(id, tokens);
 
       // The results dialog says what the game did to both ratings.
-      await guest.waitForSelector('.results-dialog .rating-changes li', { timeout: 15_000 });
+      await waitShown(guest, '.results-dialog .rating-changes li', { errors, direct: `/api/games/${id}/ratings` });
       const changes = await guest.locator('.rating-changes li').allTextContents();
       assert.equal(changes.length, 2, changes.join(' | '));
       for (const [name, seat] of Object.entries(seats)) {
@@ -94,18 +94,7 @@ for (const [size, device] of Object.entries(DEVICES)) {
       for (const [page, name] of [[host, hostName], [guest, guestName]]) {
         const seat = seats[name];
         await page.goto(`${BASE}/#/player/${encodeURIComponent(name)}`);
-        // In CI (twice, desktop, the host's page) the profile's request was still pending after 30 s,
-        // the page at "Loading the profile…" with no error. Said in the log with the server's own
-        // answer to the same request, and the page loaded again once; a second miss fails the test.
-        await page.waitForSelector('.profile-games li', { timeout: 15_000 }).catch(async () => {
-          const shown = (await page.textContent('#app')).replace(/\s+/g, ' ');
-          const start = Date.now();
-          const direct = await api(`/api/players/${encodeURIComponent(name)}`);
-          console.log(`# ${name}'s profile not drawn in 15 s (the page showed: ${shown}; errors: ${errors.join(' | ')});`
-            + ` the server answered the same request with ${direct.status} and ${direct.body?.games?.length} games in ${Date.now() - start} ms; loading the page again`);
-          await page.reload();
-          await page.waitForSelector('.profile-games li', { timeout: 30_000 });
-        });
+        await waitShown(page, '.profile-games li', { errors, direct: `/api/players/${encodeURIComponent(name)}` });
         const li = page.locator('.profile-games li').first();
         assert.match(await li.textContent(), /rated/);
         assert.equal(await li.locator(`a[href="#/replay/${id}"]`).count(), 1, 'a link to the replay');

@@ -9,7 +9,7 @@
 // Needs a running server: BASE_URL (default http://127.0.0.1:8080).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, api, launchBrowser, playOut, ratedGameFrom, shot, signUp, watchErrors } from './lib.mjs';
+import { BASE, api, launchBrowser, playOut, ratedGameFrom, shot, signUp, waitShown, watchErrors } from './lib.mjs';
 import { checkA11y } from './a11y.mjs';
 
 test('a rated game between two people moves both ratings, shown on their profiles', async () => {
@@ -50,7 +50,7 @@ test('a rated game between two people moves both ratings, shown on their profile
 
     for (const [page, name, seat] of [[ada, adaName, 0], [bob, bobName, 1]]) {
       await page.goto(`${BASE}/#/player/${encodeURIComponent(name)}`);
-      await page.waitForSelector('.profile-games li');
+      await waitShown(page, '.profile-games li', { direct: `/api/players/${encodeURIComponent(name)}` });
       assert.equal(await page.textContent('.profile-head h1'), name);
       const li = page.locator('.profile-games li').first();
       assert.match(await li.textContent(), /rated/);
@@ -156,7 +156,7 @@ test('a rated Big Box game moves the Big Box pool only; the leaderboard is chose
     const big = await duel({ preset: 'big-box' });
 
     await ada.goto(`${BASE}/#/player/${encodeURIComponent(adaName)}`);
-    await ada.waitForSelector('.profile-games li');
+    await waitShown(ada, '.profile-games li', { direct: `/api/players/${encodeURIComponent(adaName)}` });
     const cards = ada.locator('.rating-card');
     assert.deepEqual(await cards.locator('h2').allTextContents(), ['Base game, two players (Glicko-2)', 'Big Box, two players (Glicko-2)']);
     const baseRating = Number(await cards.nth(0).locator('.rating-value').textContent());
