@@ -198,16 +198,14 @@ export function watchRequests(page) {
 }
 
 /**
- * Waits for `selector` on `page`, a page that may have stopped running ([`wake`]'s stall goes
- * further than frames: in lobby-rated.test.mjs, once the rated game was played out over the API,
- * the desktop pages ran none of their tasks — a fetch the network had answered in 10 ms resolved in
- * the page 22 s later, the game's last states waited in its websocket — until the test called into
- * the page's own world; Playwright's wait for a selector, run in a world of its own, does not wake
- * it; seen here three runs in three, in CI three runs in four). So the wait is cut into 3 s parts,
- * the page checked for frames (woken if it has none) between them. Should `selector` still not show
- * in `timeout` ms, says in the log what the page showed, its requests not answered yet (how long
- * each has waited), its `errors`, and how the server answers `direct` (the same request, from the
- * test) and in how long; then loads the page again and waits once more, twice as long.
+ * Waits for `selector` on `page`, in 3 s parts, the page checked for frames (woken if it has none)
+ * between them ([`wake`]). Should `selector` still not show in `timeout` ms, says in the log what the
+ * page showed, its requests not answered yet (how long each has waited), its `errors`, and how the
+ * server answers `direct` (the same request, from the test) and in how long; then loads the page
+ * again and waits once more, twice as long. (In CI a desktop-sized page stayed on "Loading the
+ * profile…" after a game played out over the API: the page was still drawing the game's states one by
+ * one, seconds behind, its fetch's answer queued after them; the game page now draws only the latest
+ * of the states that wait, `GameScreen.queueState`.)
  */
 export async function waitShown(page, selector, { timeout = 15_000, errors = [], direct } = {}) {
   for (const end = Date.now() + timeout; ;) {

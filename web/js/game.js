@@ -73,7 +73,7 @@ export class GameScreen {
     nextTask().then(() => {
       if (this.destroyed) return;
       this.socket = new GameSocket(id, this.tokens, {
-        onState: (s) => this.onState(s),
+        onState: (s) => this.queueState(s),
         onError: (e) => this.onError(e),
         onStatus: (s) => {
           this.connection.set(s);
@@ -319,12 +319,30 @@ export class GameScreen {
     return !!(s && s.status === 'playing' && s.turn && s.you.includes(s.turn.seat) && Array.isArray(s.legal) && s.legal.length);
   }
 
+  /**
+   * A state from the socket, handled in a task of its own; those that come while it waits (a bot's
+   * quick moves, a game played out at once, a slow device still drawing the last one) are handled
+   * once, the latest. Each draw lays the whole board out: a page that drew every state fell seconds
+   * behind the game (a game played out over the API in CI: its results on a desktop-sized page 20 s
+   * late, the page's other work queued behind). What the states passed over did is said all the same:
+   * `announce` reads every move between the state handled last and the one handled now.
+   */
+  queueState(s) {
+    if (this.queued) {
+      if (!olderState(s, this.queued)) this.queued = s;
+      return;
+    }
+    this.queued = s;
+    setTimeout(() => {
+      const next = this.queued;
+      this.queued = null;
+      if (!this.destroyed) this.onState(next);
+    });
+  }
+
   onState(s) {
     const prev = this.state;
-    // An older state arriving late (a game taken back has a lower version, and one more takeback granted).
-    const order = (x) => [(x.takeback && x.takeback.granted) || 0, x.version];
-    const [was, now] = [prev && order(prev), order(s)];
-    if (prev && (now[0] < was[0] || (now[0] === was[0] && now[1] < was[1]))) return;
+    if (prev && olderState(s, prev)) return;
     this.state = s;
     // The pictures of an expansion's tiles, drawn the first time a game plays it.
     this.tiles.need(s.expansions);
@@ -1081,6 +1099,13 @@ export class GameScreen {
 }
 
 /** The next rotation in `rots` after `from`, going `dir` (+1 clockwise). */
+/** Whether state `s` is older than `than`, arriving late (a game taken back has a lower version, and one more takeback granted). */
+function olderState(s, than) {
+  const order = (x) => [(x.takeback && x.takeback.granted) || 0, x.version];
+  const [was, now] = [order(than), order(s)];
+  return now[0] < was[0] || (now[0] === was[0] && now[1] < was[1]);
+}
+
 function nextRot(rots, from, dir) {
   for (let i = 1; i <= 4; i++) {
     const r = (from + dir * i + 8) % 4;
