@@ -106,10 +106,10 @@ export class BoardView {
 
   /**
    * The board's size as last laid out (the resize observer's), rather than a layout forced now, in the
-   * middle of drawing a state (a layout more a state: over 60 states of a desktop-sized page in headless
-   * Chromium, 230 ms of `getBoundingClientRect` before, none after): if the
-   * size changes with that drawing, the observer fits again before the frame is painted. Measured only
-   * before the observer has said.
+   * middle of drawing a state (one layout more a state: over 60 states of a desktop-sized page in
+   * headless Chromium, 230 ms of `getBoundingClientRect` before, none after). If the size changes with
+   * that drawing, the observer fits again before the frame is painted. Measured only before the
+   * observer has said.
    */
   laidOut() {
     return this.seen && this.seen.w && this.seen.h ? this.seen : this.size();

@@ -1098,7 +1098,6 @@ export class GameScreen {
   }
 }
 
-/** The next rotation in `rots` after `from`, going `dir` (+1 clockwise). */
 /** Whether state `s` is older than `than`, arriving late (a game taken back has a lower version, and one more takeback granted). */
 function olderState(s, than) {
   const order = (x) => [(x.takeback && x.takeback.granted) || 0, x.version];
@@ -1106,6 +1105,7 @@ function olderState(s, than) {
   return now[0] < was[0] || (now[0] === was[0] && now[1] < was[1]);
 }
 
+/** The next rotation in `rots` after `from`, going `dir` (+1 clockwise). */
 function nextRot(rots, from, dir) {
   for (let i = 1; i <= 4; i++) {
     const r = (from + dir * i + 8) % 4;
