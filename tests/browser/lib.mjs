@@ -199,13 +199,12 @@ export function watchRequests(page) {
 
 /**
  * Waits for `selector` on `page`, in 3 s parts, the page checked for frames (woken if it has none)
- * between them ([`wake`]). Should `selector` still not show in `timeout` ms, says in the log what the
+ * between them ([`wake`]). Should `selector` still not show in `timeout` ms, fails saying what the
  * page showed, its requests not answered yet (how long each has waited), its `errors`, and how the
- * server answers `direct` (the same request, from the test) and in how long; then loads the page
- * again and waits once more, twice as long. (In CI a desktop-sized page stayed on "Loading the
- * profile…" after a game played out over the API: the page was still drawing the game's states one by
- * one, seconds behind, its fetch's answer queued after them; the game page now draws only the latest
- * of the states that wait, `GameScreen.queueState`.)
+ * server answers `direct` (the same request, from the test) and in how long. (In CI a desktop-sized
+ * page stayed on "Loading the profile…" after a game played out over the API: the page was still
+ * drawing the game's states one by one, seconds behind, its fetch's answer queued after them; the
+ * game page now draws only the latest of the states that wait, `GameScreen.queueState`.)
  */
 export async function waitShown(page, selector, { timeout = 15_000, errors = [], direct } = {}) {
   for (const end = Date.now() + timeout; ;) {
@@ -227,11 +226,8 @@ export async function waitShown(page, selector, { timeout = 15_000, errors = [],
     const answer = await api(direct);
     server = `; the server answered ${direct} from the test with ${answer.status} in ${Date.now() - start} ms`;
   }
-  console.log(`# ${selector} not shown in ${timeout} ms on ${page.url().replace(BASE, '')}: the page showed "${shown}";`
-    + ` unanswered: ${open.join(', ') || 'none'}; ${frames}; errors: ${errors.join(' | ') || 'none'}${server}; loading the page again`);
-  // Not waiting for the load event: a request of the page's held for good may hold that too.
-  await page.reload({ waitUntil: 'commit' });
-  await page.waitForSelector(selector, { timeout: 2 * timeout });
+  assert.fail(`${selector} not shown in ${timeout} ms on ${page.url().replace(BASE, '')}: the page showed "${shown}";`
+    + ` unanswered: ${open.join(', ') || 'none'}; ${frames}; errors: ${errors.join(' | ') || 'none'}${server}`);
 }
 
 /** Signs up on #/signup as `name`; resolves once the recovery code shows. */
