@@ -398,6 +398,13 @@ impl Board {
         (&self.fr_code[..self.fr_len], &self.tables.fits[tile.index()])
     }
 
+    /// `tile`'s rotations that continue the river, per flow and last turn
+    /// (`Tables::river_ok`).
+    #[inline]
+    pub(crate) fn river_ok(&self, tile: TileId) -> &[[u8; 3]; 4] {
+        &self.tables.river_ok[tile.index()]
+    }
+
     /// Counts the placements of `tile` that fit, four frontier cells (a
     /// quad) at a time: each quad's count in `quads` (the last quad's cells
     /// past the frontier's end count none), the total returned. No branch
@@ -718,18 +725,19 @@ impl Board {
     /// [`Board::near_for`] takes twelve.
     #[inline]
     pub(crate) fn road_city_of_near(&self, pos: Pos, player: u8) -> bool {
-        Dir::ALL.into_iter().any(|d| {
-            let t = self.grid[cell_index(pos.step(d))].tile;
-            if t == 0 {
-                return false;
-            }
-            let nb = &self.tiles[t as usize - 1];
-            let nrt = self.shape(nb);
-            let seg = nrt.edge_seg[d.opposite().index()];
-            seg != NO_SEGMENT
-                && nrt.road_city_segs & (1 << seg) != 0
-                && (self.feats[self.root(nb.seg_base + seg as u16) as usize].meeples >> (4 * player as u32)) & 0xF != 0
-        })
+        // Without a branch per side (which sides hold a tile is too random
+        // to predict): a side with no tile reads the first tile's first
+        // segment, harmlessly, and counts for nothing.
+        let mut any = false;
+        for d in Dir::ALL {
+            let t = self.grid[cell_index(pos.step(d))].tile as usize;
+            let nb = &self.tiles[t.saturating_sub(1)];
+            let seg = self.shape(nb).edge_seg[d.opposite().index()];
+            let real = (t != 0) & (seg != NO_SEGMENT) & ((self.shape(nb).road_city_segs >> (seg & 15)) & 1 != 0);
+            let root = self.root(nb.seg_base + u16::from(seg) * u16::from(real));
+            any |= real & ((self.feats[root as usize].meeples >> (4 * player as u32)) & 0xF != 0);
+        }
+        any
     }
 
     #[inline(always)]

@@ -6,7 +6,7 @@ use crate::board::{Board, Near, MAX_TILES, QUADS};
 use crate::error::IllegalMove;
 use crate::event::Role;
 use crate::expansion::traders;
-use crate::game::{river_turn, Action, Figure, Game, Move, Placement, MAX_HAND};
+use crate::game::{Action, Figure, Game, Move, Placement, MAX_HAND};
 use crate::geom::{Pos, Rotation, Spot};
 use crate::rules::FarmRule;
 use crate::tile::{RotatedTile, SegmentKind, TileId, FIT_ROW, NO_SEGMENT};
@@ -174,24 +174,8 @@ impl Game {
     pub(crate) fn river_rotations(&self, tile: TileId) -> Option<(usize, u8)> {
         let end = self.river?;
         let (cell, fit) = self.board.frontier_fit(end.cell, tile)?;
-        let fit = fit & 15;
-        let back = end.flow.opposite();
-        let mut mask = 0;
-        for r in 0..4 {
-            if fit & (1 << r) == 0 {
-                continue;
-            }
-            let rt = tile.rotated(Rotation::ALL[r]);
-            if rt.river & (1 << back.index()) == 0 {
-                continue;
-            }
-            let out = crate::geom::Dir::ALL.into_iter().find(|&d| d != back && rt.river & (1 << d.index()) != 0);
-            let turn = out.map_or(0, |o| river_turn(end.flow, o));
-            if turn != 0 && turn == end.last_turn {
-                continue;
-            }
-            mask |= 1 << r;
-        }
+        let ok = self.board.river_ok(tile)[end.flow.index()][(end.last_turn + 1) as usize];
+        let mask = fit & ok;
         Some((cell, mask))
     }
 
@@ -245,6 +229,46 @@ impl Game {
             }
         }
         out.len = n;
+    }
+
+    /// A legal placement of the tile in hand drawn uniformly by rejection:
+    /// up to `tries` (rounded up to a multiple of four) frontier cells and
+    /// rotations drawn uniformly, the first that fits taken, which makes
+    /// it uniform among the legal placements. `None` when the hand holds
+    /// more than one kind of tile or a river tile, or when no draw fit (the
+    /// caller then counts: [`Game::count_placements`]).
+    #[inline]
+    pub(crate) fn try_draw_placement(
+        &self,
+        rng: &mut impl rand_core::RngCore,
+        tries: u32,
+    ) -> Option<(TileId, Placement)> {
+        let hand = self.hands[self.to_move.index()].as_slice();
+        let &tile = hand.first()?;
+        if self.finished || tile.is_river() || hand[1..].iter().any(|&t| t != tile) {
+            return None;
+        }
+        let (codes, fits) = self.board.fit_row(tile);
+        let n = 4 * codes.len() as u32;
+        if n == 0 {
+            return None;
+        }
+        // Four draws at a time, the first that fits taken: one branch the
+        // CPU may guess wrong per four draws rather than per draw.
+        for _ in 0..tries.div_ceil(4) {
+            let draws = [0; 4].map(|_| crate::deck::uniform_below(rng, n) as usize);
+            let mut hits = 0u32;
+            for (j, &r) in draws.iter().enumerate() {
+                let fit = fits[codes[(r >> 2) & 255] as usize & (FIT_ROW - 1)];
+                hits |= u32::from((fit >> (r & 3)) & 1) << j;
+            }
+            if hits != 0 {
+                let r = draws[hits.trailing_zeros() as usize];
+                let pos = self.board.frontier_cells()[r >> 2];
+                return Some((tile, Placement { pos, rot: Rotation::ALL[r & 3] }));
+            }
+        }
+        None
     }
 
     /// Counts the legal placements of the tiles in the hand of the player
@@ -549,11 +573,10 @@ impl Game {
             return;
         }
         if self.at_home(self.to_move, Figure::Abbot) {
-            for spot in [Spot::CLOISTER, Spot::GARDEN] {
-                if rt.segment_at(spot, true).is_some() {
-                    f(Action::Abbot(spot));
-                }
-            }
+            // Its cloister and garden segments (spots `C` and `G`), found
+            // without a branch per spot.
+            let bit = |seg: u8| u16::from(seg != NO_SEGMENT) << (seg & 15);
+            each_spot_in(rt, bit(rt.cloister) | bit(rt.garden), |s| f(Action::Abbot(s)));
         } else if self.recall_allowed(pos) {
             f(Action::Recall);
         }
@@ -565,33 +588,33 @@ impl Game {
     #[cold]
     fn each_expansion_action_of(&self, rt: &RotatedTile, pos: Pos, mut f: impl FnMut(Action)) {
         let me = self.to_move;
+        // Which figures are at hand, without a branch (`&`, not `&&`: each
+        // part is a load). A figure's home bit is set only if the rules
+        // give it; the builder and the pig need a thief or knight, a
+        // farmer, of the player's.
         let follower = self.supply[me.index()] > 0;
-        let big = self.rules.has_big_follower() && self.at_home(me, Figure::BigFollower);
-        // A figure's home bit is set only if the rules give it; the builder
-        // and the pig need a thief or knight, a farmer, of the player's.
-        let mut builder = self.at_home(me, Figure::Builder) && self.traders.thieves_knights[me.index()] > 0;
-        let pig =
-            self.at_home(me, Figure::Pig) && self.traders.farmers[me.index()] > 0 && self.rules.farms != FarmRule::Off;
+        let big = self.rules.has_big_follower() & self.at_home(me, Figure::BigFollower);
+        let mut builder = self.at_home(me, Figure::Builder) & (self.traders.thieves_knights[me.index()] > 0);
+        let pig = self.at_home(me, Figure::Pig)
+            & (self.traders.farmers[me.index()] > 0)
+            & (self.rules.farms != FarmRule::Off);
         // With the builder alone at hand (most of a game, once the
         // followers are out), a look at the sides' roads and cities tells
         // whether it could go anywhere (on 97 % of random playouts' moves
         // it could not), before the look at every feature around.
-        if builder && !(follower || big || pig) {
+        let others = follower | big | pig;
+        if builder & !others {
             builder = self.board.road_city_of_near(pos, me.0);
         }
         // One look at the features around the cell serves every figure.
-        let near = if follower || big || builder || pig { self.board.near_for(pos, me.0) } else { Near::NOTHING };
-        if follower || big {
+        let near = if others | builder { self.board.near_for(pos, me.0) } else { Near::NOTHING };
+        if follower | big {
             let free = self.free_segments(rt, self.board.occupied_near(rt, &near));
-            if follower {
-                each_spot_in(rt, free, |s| f(Action::Follower(s)));
-            }
-            if big {
-                each_spot_in(rt, free, |s| f(Action::BigFollower(s)));
-            }
+            each_spot_in(rt, free & u16::from(follower).wrapping_neg(), |s| f(Action::Follower(s)));
+            each_spot_in(rt, free & u16::from(big).wrapping_neg(), |s| f(Action::BigFollower(s)));
         }
         self.each_abbot_action_of(rt, pos, &mut f);
-        if builder || pig {
+        if builder | pig {
             let mine = Board::mine_near(rt, &near);
             if builder && mine & rt.road_city_segs != 0 {
                 // Not onto a road or city this tile completes: worked out

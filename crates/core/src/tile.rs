@@ -494,6 +494,11 @@ pub(crate) struct Tables {
     /// many rotations fit. Rows are padded to [`FIT_ROW`] entries so that
     /// a code masked by `FIT_ROW - 1` indexes them without a bounds check.
     pub fits: Vec<[u8; FIT_ROW]>,
+    /// `river_ok[tile][flow][last turn + 1]`: bit `r` set when rotation `r`
+    /// takes the river in from the open end flowing `flow` (its edge
+    /// towards the end is river) and does not turn the way the last river
+    /// tile turned (no U-turn, rules.md, The River). 0 for a land tile.
+    pub river_ok: Vec<[[u8; 3]; 4]>,
     pub standard_deck: Vec<TileId>,
     /// The river's tiles and each expansion's, as their counts list them
     /// (kept: a game is set up many times a second in benches and search).
@@ -696,11 +701,27 @@ fn build_tables() -> Tables {
             table
         })
         .collect();
+    let river_ok = rotated
+        .iter()
+        .map(|rots| {
+            Dir::ALL.map(|flow| {
+                [-1i8, 0, 1].map(|last_turn| {
+                    let back = flow.opposite();
+                    let ok = |rt: &RotatedTile| {
+                        let out = Dir::ALL.into_iter().find(|&d| d != back && rt.river & (1 << d.index()) != 0);
+                        let turn = out.map_or(0, |o| crate::game::river_turn(flow, o));
+                        rt.river & (1 << back.index()) != 0 && (turn == 0 || turn != last_turn)
+                    };
+                    (0..4).filter(|&r| ok(&rots[r])).fold(0u8, |m, r| m | 1 << r)
+                })
+            })
+        })
+        .collect();
     let mut standard_deck = expand(STANDARD_COUNTS);
     let start = standard_deck.iter().position(|&t| t == TileId::START).expect("a D tile");
     standard_deck.remove(start);
     let expansion_tiles = Expansion::ALL.map(|e| expand(e.counts()));
-    Tables { defs, rotated, fits, standard_deck, river_tiles: expand(RIVER_COUNTS), expansion_tiles }
+    Tables { defs, rotated, fits, river_ok, standard_deck, river_tiles: expand(RIVER_COUNTS), expansion_tiles }
 }
 
 /// The standard land deck: every land tile but the start tile (71 tiles), in a

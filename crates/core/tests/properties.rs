@@ -748,12 +748,14 @@ proptest! {
 }
 
 /// The Big Box preset over many seeds and table sizes: the reference
-/// agrees, and every kind of expansion scoring and figure turns up.
+/// agrees, and every kind of expansion scoring and figure turns up. A
+/// cathedral's city is seldom completed in random play (four games in the
+/// first 400 seeds): seed 42's game is one of them.
 #[test]
 fn big_box_games_match_the_reference_and_use_every_part() {
     use carcassonne::ScoredKind;
     let (mut inns, mut cathedrals, mut goods, mut pigs, mut bonus, mut big, mut builders) = (0, 0, 0, 0, 0, 0, 0);
-    for seed in 0..24u64 {
+    for seed in (0..24u64).chain([42]) {
         let rules = Rules::preset(carcassonne::Preset::BigBox);
         let game = play_checked(seed, 2 + (seed % 5) as usize, rules);
         assert!(game.board().tiles().len() > 100, "seed {seed}: the Big Box has 125 tiles");
