@@ -113,7 +113,7 @@ enum Command {
         #[arg(long, conflicts_with_all = ["code", "set"])]
         list: bool,
     },
-    /// Time complete random games (full legal-move enumeration every turn).
+    /// Time complete random games (every move uniformly random among the legal ones).
     Bench {
         /// Games to play.
         #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]

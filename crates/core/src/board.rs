@@ -786,7 +786,9 @@ impl Board {
         if held == 0 {
             return near;
         }
-        let mut roots = [0u16; 12];
+        // Distinct features found by comparing with every slot at once (an
+        // unused slot holds no feature's index): no branch on a match.
+        let mut roots = [u16::MAX; 16];
         let mut sides = near.sides;
         while sides != 0 {
             let d = sides.trailing_zeros() as usize;
@@ -794,8 +796,9 @@ impl Board {
             for i in 0..3 {
                 let root = links[3 * d + i];
                 let m = near.count as usize;
-                let k = roots[..m].iter().position(|&r| r == root).unwrap_or(m);
-                roots[k] = root;
+                let same = roots.iter().enumerate().fold(0u32, |acc, (j, &r)| acc | u32::from(r == root) << j);
+                let k = (same | 1 << m).trailing_zeros() as usize;
+                roots[k & 15] = root;
                 near.count += (k == m) as u8;
                 near.occupied |= ((held >> (3 * d + i)) & 1) << k;
                 near.slots[d][i] = k as u8;

@@ -978,7 +978,9 @@ impl Game {
             let d = sides.trailing_zeros() as usize;
             sides &= sides - 1;
             let root = self.board.find(self.board.segment(idx, rt.edge_seg[d]));
-            if self.board.feature(root).open == 0 && !done.contains(&root) {
+            // Not scored already (a look at all four, not a branch per one).
+            let again = done.iter().fold(false, |again, &r| again | (r == root));
+            if self.board.feature(root).open == 0 && !again {
                 done[d] = root;
                 self.score_completed(root, turn);
             }
@@ -987,8 +989,10 @@ impl Game {
         // occupied one scores, so look at the monks and abbots near the tile.
         let mut near = [u16::MAX; 9];
         let mut found = 0;
-        let close = |p: Pos| (p.x - mv.pos.x).abs() <= 1 && (p.y - mv.pos.y).abs() <= 1;
-        let monks = if self.monks.iter().any(|&p| close(p)) { &self.followers[..] } else { &[][..] };
+        let close = |p: Pos| ((p.x - mv.pos.x).abs() <= 1) & ((p.y - mv.pos.y).abs() <= 1);
+        // Whether any is (one branch, not one per monk).
+        let any = self.monks.iter().fold(false, |any, &p| any | close(p));
+        let monks = if any { &self.followers[..] } else { &[][..] };
         for f in monks {
             if matches!(f.role, Role::Monk | Role::Abbot)
                 && (f.pos.x - mv.pos.x).abs() <= 1
@@ -1156,11 +1160,17 @@ fn check_setup(setup: &Setup) -> Result<(), SetupError> {
     }
     setup.rules.validate().map_err(SetupError::Rules)?;
     // expansions.md §5: an expansion's tile only with the expansion.
+    // The expansions the tiles come from, gathered without a branch per
+    // tile (a game is set up many times a second in benches and search);
+    // the tile to name looked for only if one is not in play.
     let start = std::iter::once(&setup.start);
-    if let Some((tile, expansion)) =
-        start.chain(&setup.deck).find_map(|t| t.expansion().filter(|&e| !setup.rules.has(e)).map(|e| (*t, e)))
-    {
-        return Err(SetupError::TileNotInPlay { tile, expansion });
+    let from = start.clone().chain(&setup.deck).fold(0u8, |m, t| m | t.expansion().map_or(0, |e| 1 << e as u8));
+    if crate::expansion::Expansion::ALL.iter().any(|&e| from & (1 << e as u8) != 0 && !setup.rules.has(e)) {
+        if let Some((tile, expansion)) =
+            start.chain(&setup.deck).find_map(|t| t.expansion().filter(|&e| !setup.rules.has(e)).map(|e| (*t, e)))
+        {
+            return Err(SetupError::TileNotInPlay { tile, expansion });
+        }
     }
     Ok(())
 }

@@ -104,7 +104,10 @@ impl Game {
     /// their abbot back …, scoring at once what its cloister or garden is
     /// worth now: 1 + the number of surrounding tiles."
     pub(crate) fn recall(&mut self, player: PlayerId, turn: TurnNo) {
-        let Some(i) = self.followers.iter().position(|f| f.player == player && f.role == Role::Abbot) else {
+        // Found without a branch per figure (a player has one abbot).
+        let abbot = |f: &crate::game::Follower| f.player == player && f.role == Role::Abbot;
+        let at = self.followers.iter().enumerate().fold(usize::MAX, |at, (i, f)| if abbot(f) { i } else { at });
+        let Some(i) = (at != usize::MAX).then_some(at) else {
             return;
         };
         let f = self.followers.swap_remove(i);

@@ -174,12 +174,12 @@ impl Game {
     /// expansions.md §5). The feature's tiles say it: only a road or city
     /// segment of the tile can have joined a road or city.
     pub(crate) fn builder_extended(&mut self, player: PlayerId, idx: usize) -> bool {
+        // Without a branch on where the builder is (at home, the answer is
+        // no, read off a harmless segment: the start tile's first).
         let seg = self.traders.builder_at[player.index()];
-        if seg == TradersState::NOWHERE {
-            return false;
-        }
-        let at = self.board.find(seg);
-        self.board.feature(at).tiles & (1u128 << idx) != 0
+        let out = seg != TradersState::NOWHERE;
+        let at = self.board.find(seg * u16::from(out));
+        out & (self.board.feature(at).tiles & (1u128 << idx) != 0)
     }
 
     /// The roads and cities (bit per segment of the tile `rt` about to be
