@@ -732,8 +732,9 @@ impl Board {
         for d in Dir::ALL {
             let t = self.grid[cell_index(pos.step(d))].tile as usize;
             let nb = &self.tiles[t.saturating_sub(1)];
-            let seg = self.shape(nb).edge_seg[d.opposite().index()];
-            let real = (t != 0) & (seg != NO_SEGMENT) & ((self.shape(nb).road_city_segs >> (seg & 15)) & 1 != 0);
+            let nrt = self.shape(nb);
+            let seg = nrt.edge_seg[d.opposite().index()];
+            let real = (t != 0) & (seg != NO_SEGMENT) & ((nrt.road_city_segs >> (seg & 15)) & 1 != 0);
             let root = self.root(nb.seg_base + u16::from(seg) * u16::from(real));
             any |= real & ((self.feats[root as usize].meeples >> (4 * player as u32)) & 0xF != 0);
         }

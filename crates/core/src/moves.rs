@@ -259,7 +259,7 @@ impl Game {
             let draws = [0; 4].map(|_| crate::deck::uniform_below(rng, n) as usize);
             let mut hits = 0u32;
             for (j, &r) in draws.iter().enumerate() {
-                let fit = fits[codes[(r >> 2) & 255] as usize & (FIT_ROW - 1)];
+                let fit = fits[codes[r >> 2] as usize & (FIT_ROW - 1)];
                 hits |= u32::from((fit >> (r & 3)) & 1) << j;
             }
             if hits != 0 {
