@@ -132,6 +132,7 @@ const SETTINGS: &[Setting] = &[
     ("wcity", |c| c.decision_weights[1], |c, v| c.decision_weights[1] = v),
     ("wmonk", |c| c.decision_weights[2], |c, v| c.decision_weights[2] = v),
     ("learned", |c| f64::from(u8::from(c.learned)), |c, v| c.learned = v != 0.0),
+    ("net", |c| f64::from(u8::from(c.net)), |c, v| c.net = v != 0.0),
     ("stop", |c| f64::from(u8::from(c.early_stop)), |c, v| c.early_stop = v != 0.0),
     ("sh", |c| c.halving as f64, |c, v| c.halving = v as u32),
 ];
@@ -247,7 +248,15 @@ mod tests {
         assert_eq!((c.budget, c.threads, c.exploration, c.playout_depth), (Budget::Iterations(2000), 2, 0.5, None));
         let Ok(BotSpec::Mcts(c)) = "mcts:2000it:depth=0".parse() else { panic!() };
         assert_eq!(c.playout_depth, Some(0));
-        for text in ["random", "greedy", "mcts:1s", "mcts:300ms", "mcts:5000it", "mcts:2000it:2t:c=0.5:depth=12"] {
+        for text in [
+            "random",
+            "greedy",
+            "mcts:1s",
+            "mcts:300ms",
+            "mcts:5000it",
+            "mcts:2000it:2t:c=0.5:depth=12",
+            "mcts:300it:net=1",
+        ] {
             assert_eq!(text.parse::<BotSpec>().unwrap().to_string(), text);
         }
         for bad in

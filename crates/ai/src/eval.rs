@@ -139,6 +139,27 @@ fn build_seg_spots(tile: TileId, rot: Rotation) -> Vec<SegSpot> {
         .collect()
 }
 
+/// A valuation of positions: what the greedy bot and the search ask of the
+/// hand-set [`Valuation`], the [learned](crate::learned) one and the
+/// [network](crate::net).
+pub trait Values {
+    /// Each seat's worth in points (scores included), into `out`.
+    fn values(&self, game: &Game, scratch: &mut Scratch, out: &mut [f64; MAX_PLAYERS]);
+
+    /// The worth of `p` minus the best of the others'.
+    fn margin(&self, game: &Game, p: PlayerId, scratch: &mut Scratch) -> f64 {
+        let mut v = [0.0; MAX_PLAYERS];
+        self.values(game, scratch, &mut v);
+        margin_of(&v[..game.num_players()], p)
+    }
+}
+
+impl Values for Valuation {
+    fn values(&self, game: &Game, scratch: &mut Scratch, out: &mut [f64; MAX_PLAYERS]) {
+        Valuation::values(self, game, scratch, out);
+    }
+}
+
 /// Scratch space for [`Valuation::values`], so that valuing many positions
 /// does not allocate.
 #[derive(Clone, Debug, Default)]
@@ -277,13 +298,6 @@ impl Valuation {
                 }
             }
         }
-    }
-
-    /// The worth of `p` minus the best of the others'.
-    pub fn margin(&self, game: &Game, p: PlayerId, scratch: &mut Scratch) -> f64 {
-        let mut v = [0.0; MAX_PLAYERS];
-        self.values(game, scratch, &mut v);
-        margin_of(&v[..game.num_players()], p)
     }
 
     /// Rough chance that an open road or city is completed before the bag

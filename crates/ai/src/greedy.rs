@@ -3,7 +3,7 @@
 use carcassonne::{seeded_rng, uniform_below, Game, Move, View};
 
 use crate::bot::Bot;
-use crate::eval::{Scratch, Valuation};
+use crate::eval::{Scratch, Valuation, Values};
 use crate::sample::Determinizer;
 use crate::seed::decision_seed;
 
@@ -49,7 +49,7 @@ impl Bot for GreedyBot {
 }
 
 /// The margin of `me` after each move, played on copies of `base`.
-pub(crate) fn score_moves(base: &Game, moves: &[Move], me: carcassonne::PlayerId, valuation: &Valuation) -> Vec<f64> {
+pub(crate) fn score_moves(base: &Game, moves: &[Move], me: carcassonne::PlayerId, valuation: &dyn Values) -> Vec<f64> {
     let mut scratch = Scratch::default();
     let mut g = base.clone();
     moves

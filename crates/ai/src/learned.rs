@@ -20,7 +20,7 @@
 
 use carcassonne::{seeded_rng, Game, Rules, Setup, MAX_PLAYERS};
 
-use crate::eval::{features, Scratch, FEATURES};
+use crate::eval::{features, Scratch, Values, FEATURES};
 use crate::mcts::{MctsConfig, Playout};
 use crate::seed::derive;
 
@@ -82,6 +82,12 @@ impl Learned {
 
     fn gain(&self, x: &[f64; FEATURES], phase: f64) -> f64 {
         terms(x, phase).iter().zip(&self.weights).map(|(t, w)| t * w).sum()
+    }
+}
+
+impl Values for Learned {
+    fn values(&self, game: &Game, scratch: &mut Scratch, out: &mut [f64; MAX_PLAYERS]) {
+        Learned::values(self, game, scratch, out);
     }
 }
 

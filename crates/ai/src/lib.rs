@@ -29,6 +29,8 @@ pub mod hint;
 pub mod learned;
 mod learned_weights;
 mod mcts;
+pub mod net;
+mod net_weights;
 pub mod protocol;
 pub mod puzzle;
 mod random_bot;
@@ -38,7 +40,7 @@ mod seed;
 pub mod stats;
 
 pub use bot::{parse_specs, Bot, BotSpec, Difficulty, SpecError};
-pub use eval::{Scratch, Valuation};
+pub use eval::{Scratch, Valuation, Values};
 pub use greedy::GreedyBot;
 pub use mcts::{Budget, MctsBot, MctsConfig, SearchInfo};
 pub use random_bot::RandomBot;

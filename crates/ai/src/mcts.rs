@@ -37,9 +37,10 @@ use carcassonne::{
 use rand_chacha::ChaCha8Rng;
 
 use crate::bot::Bot;
-use crate::eval::{margin_of, Scratch, Valuation};
+use crate::eval::{margin_of, Scratch, Valuation, Values};
 use crate::greedy::score_moves;
 use crate::learned::Learned;
+use crate::net::Net;
 use crate::sample::Determinizer;
 use crate::seed::{decision_seed, derive};
 
@@ -145,6 +146,11 @@ pub struct MctsConfig {
     /// Value a playout cut short (`playout_depth`) with the learned
     /// valuation ([`crate::learned`]) instead of the hand-set one.
     pub learned: bool,
+    /// Value positions with the network trained by self-play
+    /// ([`crate::net`]): the root's moves (and a ranked node's) ranked and
+    /// weighed by its margins after them instead of the hand-set
+    /// valuation's, and a playout cut short (`playout_depth`) valued by it.
+    pub net: bool,
     /// Stop as soon as the move to play cannot change: when the most
     /// visited root move leads the next by more visits than the iterations
     /// left (with a time budget, twice the iterations the time left would
@@ -182,6 +188,7 @@ impl Default for MctsConfig {
             playout_instant: 1.0,
             decision_weights: [1.0; 3],
             learned: false,
+            net: false,
             early_stop: true,
             halving: 0,
             valuation: Valuation::default(),
@@ -202,6 +209,15 @@ impl MctsConfig {
             early_stop: false,
             halving: 0,
             ..MctsConfig::default()
+        }
+    }
+
+    /// The valuation that ranks and weighs moves: the network's or the hand-set one.
+    fn ranking(&self) -> &dyn Values {
+        if self.net {
+            Net::shared()
+        } else {
+            &self.valuation
         }
     }
 
@@ -269,7 +285,7 @@ impl Bot for MctsBot {
         };
         let det = Determinizer::new(view);
         // Root moves, best valued first (ties keep the engine's order).
-        let margins = score_moves(det.base(), &moves, me, &c.valuation);
+        let margins = score_moves(det.base(), &moves, me, c.ranking());
         let mut order: Vec<usize> = (0..moves.len()).collect();
         order.sort_by(|&a, &b| margins[b].total_cmp(&margins[a]));
         let best = margins[order[0]];
@@ -489,7 +505,7 @@ fn search(
                 let player = game.to_move().expect("a node's game is not over");
                 let moves: Vec<Move> =
                     tree.edges[nd.first as usize..(nd.first + nd.len) as usize].iter().map(|e| e.mv).collect();
-                let margins = score_moves(&game, &moves, player, &c.valuation);
+                let margins = score_moves(&game, &moves, player, c.ranking());
                 tree.rank(node, &margins, c.score_scale);
             }
             let e = select(&tree, node, c);
@@ -681,6 +697,8 @@ impl Rollout {
             for (v, &s) in self.values.iter_mut().zip(game.scores()) {
                 *v = s as f64;
             }
+        } else if c.net {
+            Net::shared().values(game, &mut self.scratch, &mut self.values);
         } else if c.learned {
             self.learned.values(game, &mut self.scratch, &mut self.values);
         } else {

@@ -16,6 +16,9 @@ fn specs() -> Vec<BotSpec> {
         // Sequential halving at the root instead of the tree, playouts that
         // take every follower that scores at once.
         "mcts:40it:sh=8:instant=1".parse().unwrap(),
+        // The network trained by self-play ranks the moves and values the
+        // playouts cut short.
+        "mcts:40it:net=1:depth=4".parse().unwrap(),
     ]
 }
 
@@ -178,7 +181,7 @@ fn no_bot_sees_the_order_of_the_bag() {
     {
         let (a, b) = twins(rules, seed, turns);
         let me = a.to_move().unwrap();
-        for spec in ["random", "greedy", "mcts:300it", "mcts:200it:2t"] {
+        for spec in ["random", "greedy", "mcts:300it", "mcts:200it:2t", "mcts:200it:net=1:depth=6"] {
             let spec: BotSpec = spec.parse().unwrap();
             let x = spec.build(9).choose(&View::new(&a, me));
             let y = spec.build(9).choose(&View::new(&b, me));

@@ -1,0 +1,133 @@
+//! Self-play for the valuation network ([`carcassonne_ai::net`]): plays
+//! games between search bots and writes, for every position before a
+//! move and every seat, the network's inputs and what the seat went on to
+//! score, as a NumPy file that `crates/ai/training/train_net.py` reads.
+//!
+//! ```sh
+//! cargo run --release -p carcassonne-ai --example selfplay -- \
+//!     --games 4000 --bots mcts:300it --seed 1 --threads 2 --out round0.npy
+//! ```
+//!
+//! `--bots` (`easy`) takes one spec for every seat or one per seat
+//! (`easy,normal`);
+//! `--players` (2) and `--rules` (standard) set the games. Each row holds
+//! the [`INPUTS`] inputs, the points still to score, and the game's index
+//! (so that training can hold whole games out for validation). The same
+//! flags give the same file (the bots' budgets count iterations).
+
+use std::io::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use carcassonne::{Game, Rules, Setup, View};
+use carcassonne_ai::net::{inputs, INPUTS};
+use carcassonne_ai::{BotSpec, Scratch};
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// Columns of a row: the inputs, the points still to score, the game.
+const COLUMNS: usize = INPUTS + 2;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let (mut games, mut seed, mut threads, mut players) = (1000usize, 1u64, 2usize, 2usize);
+    let (mut bots, mut rules, mut out) = ("easy".to_string(), "standard".to_string(), "selfplay.npy".to_string());
+    let mut args = std::env::args().skip(1);
+    while let Some(flag) = args.next() {
+        let mut value = || args.next().ok_or_else(|| format!("{flag} needs a value"));
+        match flag.as_str() {
+            "--games" => games = value()?.parse()?,
+            "--seed" => seed = value()?.parse()?,
+            "--threads" => threads = value()?.parse::<usize>()?.max(1),
+            "--players" => players = value()?.parse()?,
+            "--bots" => bots = value()?,
+            "--rules" => rules = value()?,
+            "--out" => out = value()?,
+            _ => {
+                return Err(format!(
+                    "unknown flag {flag} (--games N, --bots SPEC[,SPEC…], --players N, --rules R, --seed S, --threads T, --out FILE)"
+                )
+                .into())
+            }
+        }
+    }
+    let rules = Rules::parse(&rules)?;
+    let specs: Vec<BotSpec> = bots.split(',').map(str::parse).collect::<Result<_, _>>()?;
+    if specs.len() != 1 && specs.len() != players {
+        return Err(format!("{} bot specs for {players} players", specs.len()).into());
+    }
+    let bar = ProgressBar::new(games as u64);
+    bar.set_style(ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} games, eta {eta}  {msg}")?);
+    let next = AtomicUsize::new(0);
+    let mut done: Vec<(usize, Vec<f32>)> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= games {
+                            return mine;
+                        }
+                        mine.push((i, play(i, seed, rules, players, &specs)));
+                        bar.inc(1);
+                    }
+                })
+            })
+            .collect();
+        workers.into_iter().flat_map(|w| w.join().expect("a self-play thread")).collect()
+    });
+    bar.finish();
+    done.sort_by_key(|&(i, _)| i);
+    let data: Vec<f32> = done.into_iter().flat_map(|(_, rows)| rows).collect();
+    write_npy(&out, &data, data.len() / COLUMNS, COLUMNS)?;
+    eprintln!("{} rows of {games} games written to {out}", data.len() / COLUMNS);
+    Ok(())
+}
+
+/// Plays game `index`; its rows, flattened.
+fn play(index: usize, seed: u64, rules: Rules, players: usize, specs: &[BotSpec]) -> Vec<f32> {
+    let game_seed = mix(seed ^ mix(index as u64 + 1));
+    let mut game = Game::new(Setup::standard(rules, players, game_seed)).expect("a standard setup");
+    let mut bots: Vec<_> = (0..players).map(|p| specs[p % specs.len()].build(mix(game_seed + p as u64 + 1))).collect();
+    let mut scratch = Scratch::default();
+    // Per position: each seat's inputs and its score then.
+    let mut positions: Vec<([[f32; INPUTS]; carcassonne::MAX_PLAYERS], Vec<u32>)> = Vec::new();
+    while let Some(seat) = game.to_move() {
+        positions.push((inputs(&game, &mut scratch), game.scores().to_vec()));
+        let mv = bots[seat.index()].choose(&View::new(&game, seat)).expect("a move in a game not over");
+        game.play(&mv).expect("a bot's move is legal");
+    }
+    let mut rows = Vec::with_capacity(positions.len() * players * COLUMNS);
+    for (x, scores) in &positions {
+        for p in 0..players {
+            rows.extend_from_slice(&x[p]);
+            rows.push((game.scores()[p] - scores[p]) as f32);
+            rows.push(index as f32);
+        }
+    }
+    rows
+}
+
+/// SplitMix64's finaliser: well-spread seeds from nearby numbers.
+fn mix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// A little-endian `float32` NumPy array of `rows` × `cols`.
+fn write_npy(path: &str, data: &[f32], rows: usize, cols: usize) -> std::io::Result<()> {
+    let mut header = format!("{{'descr': '<f4', 'fortran_order': False, 'shape': ({rows}, {cols}), }}");
+    // Magic (6), version (2), length (2), header and newline: a multiple of 64.
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut file = std::io::BufWriter::new(std::fs::File::create(path)?);
+    file.write_all(b"\x93NUMPY\x01\x00")?;
+    file.write_all(&(header.len() as u16).to_le_bytes())?;
+    file.write_all(header.as_bytes())?;
+    for v in data {
+        file.write_all(&v.to_le_bytes())?;
+    }
+    file.flush()
+}
