@@ -47,11 +47,13 @@ impl Difficulty {
 
     /// The bot this level stands for (docs/ai.md, "Difficulty levels").
     /// Easy and normal use iteration budgets, so their strength does not
-    /// depend on the machine; hard searches for a second per move.
+    /// depend on the machine, and rank their moves by the network trained
+    /// by self-play (`net=1`); hard searches for a second per move.
     pub fn spec(self) -> BotSpec {
+        let with_net = |budget| BotSpec::Mcts(MctsConfig { budget, net: true, ..MctsConfig::default() });
         match self {
-            Difficulty::Easy => BotSpec::mcts(Budget::Iterations(300)),
-            Difficulty::Normal => BotSpec::mcts(Budget::Iterations(3000)),
+            Difficulty::Easy => with_net(Budget::Iterations(300)),
+            Difficulty::Normal => with_net(Budget::Iterations(3000)),
             Difficulty::Hard => BotSpec::mcts(Budget::Time(Duration::from_secs(1))),
         }
     }

@@ -205,8 +205,8 @@ pub fn bot_rating(level: &BotLevel) -> Option<f64> {
 /// arena win rates against `greedy` (one draw added to each pairing),
 /// anchored at `random` = 600, rounded to 5.
 pub const BOT_RANDOM: f64 = 600.0;
-pub const BOT_EASY: f64 = 1430.0;
-pub const BOT_NORMAL: f64 = 1640.0;
+pub const BOT_EASY: f64 = 1570.0;
+pub const BOT_NORMAL: f64 = 1760.0;
 pub const BOT_HARD: f64 = 1855.0;
 
 /// The places of the seats (1 = first; equal scores share a place), from
