@@ -9,11 +9,11 @@
 //! ```
 //!
 //! `--bots` (`easy`) takes one spec for every seat or one per seat
-//! (`easy,normal`);
-//! `--players` (2) and `--rules` (standard) set the games. Each row holds
-//! the [`INPUTS`] inputs, the points still to score, and the game's index
-//! (so that training can hold whole games out for validation). The same
-//! flags give the same file (the bots' budgets count iterations).
+//! (`easy,normal`); `--players` (2) and `--rules` (standard) set the games
+//! (`--help` lists the flags). Each row holds the [`INPUTS`] inputs, the
+//! points still to score, and the game's index (so that training can hold
+//! whole games out for validation). The same flags give the same file,
+//! whatever `--threads` (the bots' budgets count iterations).
 
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -21,35 +21,43 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use carcassonne::{Game, Rules, Setup, View};
 use carcassonne_ai::net::{inputs, INPUTS};
 use carcassonne_ai::{BotSpec, Scratch};
+use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// Columns of a row: the inputs, the points still to score, the game.
 const COLUMNS: usize = INPUTS + 2;
 
+/// Self-play rows for the valuation network.
+#[derive(Parser)]
+struct Args {
+    /// Games to play.
+    #[arg(long, default_value_t = 1000)]
+    games: usize,
+    /// One bot spec for every seat, or one per seat.
+    #[arg(long, default_value = "easy")]
+    bots: String,
+    #[arg(long, default_value_t = 2)]
+    players: usize,
+    #[arg(long, default_value = "standard")]
+    rules: String,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// The NumPy file to write.
+    #[arg(long, default_value = "selfplay.npy")]
+    out: String,
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let (mut games, mut seed, mut threads, mut players) = (1000usize, 1u64, 2usize, 2usize);
-    let (mut bots, mut rules, mut out) = ("easy".to_string(), "standard".to_string(), "selfplay.npy".to_string());
-    let mut args = std::env::args().skip(1);
-    while let Some(flag) = args.next() {
-        let mut value = || args.next().ok_or_else(|| format!("{flag} needs a value"));
-        match flag.as_str() {
-            "--games" => games = value()?.parse()?,
-            "--seed" => seed = value()?.parse()?,
-            "--threads" => threads = value()?.parse::<usize>()?.max(1),
-            "--players" => players = value()?.parse()?,
-            "--bots" => bots = value()?,
-            "--rules" => rules = value()?,
-            "--out" => out = value()?,
-            _ => {
-                return Err(format!(
-                    "unknown flag {flag} (--games N, --bots SPEC[,SPEC…], --players N, --rules R, --seed S, --threads T, --out FILE)"
-                )
-                .into())
-            }
-        }
-    }
+    let Args { games, bots, players, rules, seed, threads, out } = Args::parse();
+    let threads = threads.max(1);
     let rules = Rules::parse(&rules)?;
     let specs: Vec<BotSpec> = bots.split(',').map(str::parse).collect::<Result<_, _>>()?;
+    if !(2..=carcassonne::MAX_PLAYERS).contains(&players) {
+        return Err(format!("{players} players: 2 to {} play", carcassonne::MAX_PLAYERS).into());
+    }
     if specs.len() != 1 && specs.len() != players {
         return Err(format!("{} bot specs for {players} players", specs.len()).into());
     }
