@@ -31,9 +31,9 @@
 //! assert!(values[0] > 40.0 && (values[0] - values[1]).abs() < 15.0);
 //! ```
 
-use carcassonne::{Game, PlayerId, MAX_PLAYERS};
-
 use std::sync::OnceLock;
+
+use carcassonne::{Game, PlayerId, MAX_PLAYERS};
 
 use crate::eval::{features, Scratch, Valuation, Values, FEATURES};
 use crate::net_weights as w;
@@ -166,8 +166,8 @@ mod tests {
     use carcassonne::{seeded_rng, RandomMover, Rules, Setup};
 
     /// The inputs are what every player sees: the same game with the bag
-    /// in another order gives the same inputs; and each seat's own figures are the other
-    /// seat's "others" in a two-player game.
+    /// in another order gives the same inputs; and each seat's own figures
+    /// are the other seat's "others" in a two-player game.
     #[test]
     fn the_inputs_are_public_and_seen_from_each_seat() {
         for seed in 0..20u64 {
