@@ -46,7 +46,7 @@ use carcassonne::{
 };
 
 /// The bag's size in a standard game (71 tiles after the start tile).
-const FULL_BAG: f64 = 71.0;
+pub(crate) const FULL_BAG: f64 = 71.0;
 
 /// The weights of the valuation; see the module docs.
 #[derive(Copy, Clone, Debug, PartialEq)]

@@ -20,16 +20,13 @@
 
 use carcassonne::{seeded_rng, Game, Rules, Setup, MAX_PLAYERS};
 
-use crate::eval::{features, Scratch, Values, FEATURES};
+use crate::eval::{features, Scratch, Values, FEATURES, FULL_BAG};
 use crate::mcts::{MctsConfig, Playout};
 use crate::seed::derive;
 
 /// Weights of the model: per feature, its weight, times the bag's share
 /// left, times its square; then the share and its square alone.
 pub const TERMS: usize = 3 * FEATURES + 2;
-
-/// The bag's size in a standard game.
-const FULL_BAG: f64 = 71.0;
 
 /// The learned valuation: linear weights over [`TERMS`] terms.
 #[derive(Copy, Clone, Debug, PartialEq)]

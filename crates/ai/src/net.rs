@@ -35,7 +35,7 @@ use std::sync::OnceLock;
 
 use carcassonne::{Game, PlayerId, MAX_PLAYERS};
 
-use crate::eval::{features, Scratch, Valuation, Values, FEATURES};
+use crate::eval::{features, Scratch, Valuation, Values, FEATURES, FULL_BAG};
 use crate::net_weights as w;
 
 /// Figures per seat: the features, score and valuation of the seat, the
@@ -44,9 +44,6 @@ pub const INPUTS: usize = 2 * (FEATURES + 2) + 3;
 
 /// Units in each hidden layer.
 pub const HIDDEN: usize = w::HIDDEN;
-
-/// The bag's size in a standard game (the share left is relative to it).
-const FULL_BAG: f32 = 71.0;
 
 /// The network's weights (the committed ones by default).
 #[derive(Clone, Debug, PartialEq)]
@@ -141,7 +138,7 @@ pub fn inputs(game: &Game, scratch: &mut Scratch) -> [[f32; INPUTS]; MAX_PLAYERS
         own[p][FEATURES] = score;
         own[p][FEATURES + 1] = valued[p] as f32 - score;
     }
-    let phase = game.tiles_left() as f32 / FULL_BAG;
+    let phase = game.tiles_left() as f32 / FULL_BAG as f32;
     let to_move = game.to_move().map_or(0, PlayerId::index);
     let mut out = [[0f32; INPUTS]; MAX_PLAYERS];
     for p in 0..n {
@@ -186,7 +183,7 @@ mod tests {
             assert_eq!(x, inputs(&other, &mut scratch), "seed {seed}");
             assert_eq!(x[0][..FEATURES + 2], x[1][FEATURES + 5..], "seed {seed}");
             assert_eq!(x[1][..FEATURES + 2], x[0][FEATURES + 5..], "seed {seed}");
-            assert_eq!(x[0][FEATURES + 2], g.tiles_left() as f32 / FULL_BAG);
+            assert_eq!(x[0][FEATURES + 2], g.tiles_left() as f32 / FULL_BAG as f32);
         }
     }
 
