@@ -57,6 +57,19 @@ impl PlacedTile {
     }
 }
 
+/// What the cells around a placed tile read of it, in 14 bytes beside the
+/// tiles: where its segments start in the segment arrays, and (turned as
+/// placed) the segment on each side's edge (a road or city) and on each
+/// half-edge (a field). The neighbours' reads ([`Board::near`], `place`'s
+/// joins) come here rather than to the shape tables, whose Big Box rows
+/// (84 kinds, four turns) do not stay in the L1 cache.
+#[derive(Copy, Clone, Debug)]
+struct Rim {
+    seg_base: u16,
+    edge_seg: [u8; 4],
+    half_seg: [u8; 8],
+}
+
 /// An empty cell next to at least one tile, with the edges it must match.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) struct FrontierCell {
@@ -193,6 +206,8 @@ pub struct Board {
     limit: Option<(i32, i32)>,
     border_completes: bool,
     tiles: Vec<PlacedTile>,
+    /// Per placed tile, what its neighbours read of it.
+    rims: Vec<Rim>,
     pub(crate) feats: Vec<Feature>,
     min: Pos,
     max: Pos,
@@ -209,6 +224,7 @@ impl Clone for Board {
             limit: self.limit,
             border_completes: self.border_completes,
             tiles: self.tiles.clone(),
+            rims: self.rims.clone(),
             feats: self.feats.clone(),
             min: self.min,
             max: self.max,
@@ -231,6 +247,7 @@ impl Clone for Board {
         self.limit = source.limit;
         self.border_completes = source.border_completes;
         self.tiles.clone_from(&source.tiles);
+        self.rims.clone_from(&source.rims);
         self.feats.clone_from(&source.feats);
         self.min = source.min;
         self.max = source.max;
@@ -270,6 +287,7 @@ impl Board {
             fr_len: 0,
             tables: tables(),
             tiles: Vec::with_capacity(MAX_TILES),
+            rims: Vec::with_capacity(MAX_TILES),
             feats: Vec::with_capacity(MAX_TILES * MAX_SEGMENTS),
             min: Pos::ORIGIN,
             max: Pos::ORIGIN,
@@ -286,6 +304,7 @@ impl Board {
         self.limit = limit.map(|(w, h)| (w as i32 / 2, h as i32 / 2));
         self.border_completes = border_completes && limit.is_some();
         self.tiles.clear();
+        self.rims.clear();
         self.feats.clear();
         self.min = Pos::ORIGIN;
         self.max = Pos::ORIGIN;
@@ -373,7 +392,7 @@ impl Board {
             0 => None,
             i => {
                 let code = self.fr_code[i as usize - 1];
-                Some((i as usize - 1, self.tables.fits[tile.index()][code as usize & (FIT_ROW - 1)]))
+                Some((i as usize - 1, self.tables.fit_row(tile)[code as usize & (FIT_ROW - 1)]))
             }
         }
     }
@@ -387,7 +406,7 @@ impl Board {
     /// rotation) and, in the high nibble, how many they are.
     #[inline]
     pub(crate) fn fit_masks(&self, tile: TileId) -> impl Iterator<Item = u8> + '_ {
-        let fits = &self.tables.fits[tile.index()];
+        let fits = self.tables.fit_row(tile);
         self.fr_code[..self.fr_len].iter().map(move |&c| fits[c as usize & (FIT_ROW - 1)])
     }
 
@@ -395,7 +414,7 @@ impl Board {
     /// table (index it with a code masked by `FIT_ROW - 1`).
     #[inline]
     pub(crate) fn fit_row(&self, tile: TileId) -> (&[u16], &[u8; FIT_ROW]) {
-        (&self.fr_code[..self.fr_len], &self.tables.fits[tile.index()])
+        (&self.fr_code[..self.fr_len], self.tables.fit_row(tile))
     }
 
     /// `tile`'s rotations that continue the river, per flow and last turn
@@ -412,7 +431,7 @@ impl Board {
     /// can issue.
     #[inline]
     pub(crate) fn count_fits(&self, tile: TileId, quads: &mut [u8; QUADS]) -> usize {
-        let fits = &self.tables.fits[tile.index()];
+        let fits = self.tables.fit_row(tile);
         let count = |c: u16| usize::from(fits[c as usize & (FIT_ROW - 1)] >> 4);
         let full = self.fr_len & !3;
         let mut n = 0;
@@ -445,7 +464,7 @@ impl Board {
     /// it, then its cell in the quad, are found without a branch.
     #[inline]
     pub(crate) fn fit_of_rank(&self, tile: TileId, quads: &[u8; QUADS], mut k: usize) -> (Pos, u8, usize) {
-        let fits = &self.tables.fits[tile.index()];
+        let fits = self.tables.fit_row(tile);
         let (mut q, mut before, mut through) = (0, 0, 0);
         for &sum in &quads[..self.fr_len.div_ceil(4)] {
             through += usize::from(sum);
@@ -464,7 +483,7 @@ impl Board {
 
     /// Whether `tile` fits anywhere on the board.
     pub(crate) fn fits_anywhere(&self, tile: TileId) -> bool {
-        let fits = &self.tables.fits[tile.index()];
+        let fits = self.tables.fit_row(tile);
         // Eight cells at a time, without a branch per cell.
         self.fr_code[..self.fr_len]
             .chunks(8)
@@ -564,6 +583,7 @@ impl Board {
             kind_marks: rt.seg_kind_marks[s],
         }));
         self.tiles.push(PlacedTile { tile, rot, pos, seg_base: base });
+        self.rims.push(Rim { seg_base: base, edge_seg: rt.edge_seg, half_seg: rt.half_seg });
         let cell = cell_index(pos);
         self.grid[cell].tile = idx as u8 + 1;
         if self.tiles.len() == 1 {
@@ -599,26 +619,25 @@ impl Board {
                 continue;
             }
             let opp = d.opposite();
-            let nb = self.tiles[n as usize - 1];
-            let nrt = self.shape(&nb);
+            let nb = self.rims[n as usize - 1];
             // The edge (a city or road) and its two half-edges (fields): on
             // a plain field edge both halves join the same pair of
             // segments, and one union does.
             let es = rt.edge_seg[d.index()];
             if es != NO_SEGMENT {
-                let root = self.union(base + es as u16, nb.seg_base + nrt.edge_seg[opp.index()] as u16);
+                let root = self.union(base + es as u16, nb.seg_base + nb.edge_seg[opp.index()] as u16);
                 self.feats[root as usize].open -= 2;
             }
             let (h0, h1) = (2 * d.index(), 2 * d.index() + 1);
             let (a0, a1) = (rt.half_seg[h0], rt.half_seg[h1]);
             if a0 != NO_SEGMENT {
-                let (b0, b1) = (nrt.half_seg[HALF_OPPOSITE[h0] as usize], nrt.half_seg[HALF_OPPOSITE[h1] as usize]);
+                let (b0, b1) = (nb.half_seg[HALF_OPPOSITE[h0] as usize], nb.half_seg[HALF_OPPOSITE[h1] as usize]);
                 self.union(base + a0 as u16, nb.seg_base + b0 as u16);
                 if a1 != NO_SEGMENT && (a1 != a0 || b1 != b0) {
                     self.union(base + a1 as u16, nb.seg_base + b1 as u16);
                 }
             } else if a1 != NO_SEGMENT {
-                let b1 = nrt.half_seg[HALF_OPPOSITE[h1] as usize];
+                let b1 = nb.half_seg[HALF_OPPOSITE[h1] as usize];
                 self.union(base + a1 as u16, nb.seg_base + b1 as u16);
             }
         }
@@ -725,18 +744,25 @@ impl Board {
     /// [`Board::near_for`] takes twelve.
     #[inline]
     pub(crate) fn road_city_of_near(&self, pos: Pos, player: u8) -> bool {
-        // Without a branch per side (which sides hold a tile is too random
-        // to predict): a side with no tile reads the first tile's first
-        // segment, harmlessly, and counts for nothing.
-        let mut any = false;
+        // First the sides a road or city meets, without a branch per side
+        // (which sides hold a tile is too random to predict; a side with
+        // no tile reads the first tile's rim, harmlessly); then a feature
+        // looked up only for those (none on most cells).
+        let mut tiles = [0usize; 4];
+        let mut sides = 0u8;
         for d in Dir::ALL {
             let t = self.grid[cell_index(pos.step(d))].tile as usize;
-            let nb = &self.tiles[t.saturating_sub(1)];
-            let nrt = self.shape(nb);
-            let seg = nrt.edge_seg[d.opposite().index()];
-            let real = (t != 0) & (seg != NO_SEGMENT) & ((nrt.road_city_segs >> (seg & 15)) & 1 != 0);
-            let root = self.root(nb.seg_base + u16::from(seg) * u16::from(real));
-            any |= real & ((self.feats[root as usize].meeples >> (4 * player as u32)) & 0xF != 0);
+            tiles[d.index()] = t;
+            let meets = self.rims[t.saturating_sub(1)].edge_seg[d.opposite().index()] != NO_SEGMENT;
+            sides |= u8::from((t != 0) & meets) << d.index();
+        }
+        let mut any = false;
+        while sides != 0 {
+            let d = Dir::from_index(sides.trailing_zeros() as usize);
+            sides &= sides - 1;
+            let nb = &self.rims[tiles[d.index()] - 1];
+            let root = self.root(nb.seg_base + u16::from(nb.edge_seg[d.opposite().index()]));
+            any |= (self.feats[root as usize].meeples >> (4 * player as u32)) & 0xF != 0;
         }
         any
     }
@@ -763,13 +789,12 @@ impl Board {
         while sides != 0 {
             let d = Dir::from_index(sides.trailing_zeros() as usize);
             sides &= sides - 1;
-            let nb = &self.tiles[self.grid[cell_index(pos.step(d))].tile as usize - 1];
-            let nrt = self.shape(nb);
+            let nb = &self.rims[self.grid[cell_index(pos.step(d))].tile as usize - 1];
             let (h0, h1) = (2 * d.index(), 2 * d.index() + 1);
             let theirs = [
-                nrt.edge_seg[d.opposite().index()],
-                nrt.half_seg[HALF_OPPOSITE[h0] as usize],
-                nrt.half_seg[HALF_OPPOSITE[h1] as usize],
+                nb.edge_seg[d.opposite().index()],
+                nb.half_seg[HALF_OPPOSITE[h0] as usize],
+                nb.half_seg[HALF_OPPOSITE[h1] as usize],
             ];
             for (i, seg) in theirs.into_iter().enumerate() {
                 let real = seg != NO_SEGMENT;
@@ -890,13 +915,12 @@ impl Board {
         for d in Dir::ALL {
             let t = self.grid[cell_index(pos.step(d))].tile;
             if t != 0 {
-                let nb = &self.tiles[t as usize - 1];
-                let nrt = self.shape(nb);
+                let nb = &self.rims[t as usize - 1];
                 let (h0, h1) = (2 * d.index(), 2 * d.index() + 1);
                 for seg in [
-                    nrt.edge_seg[d.opposite().index()],
-                    nrt.half_seg[HALF_OPPOSITE[h0] as usize],
-                    nrt.half_seg[HALF_OPPOSITE[h1] as usize],
+                    nb.edge_seg[d.opposite().index()],
+                    nb.half_seg[HALF_OPPOSITE[h0] as usize],
+                    nb.half_seg[HALF_OPPOSITE[h1] as usize],
                 ] {
                     any |= seg != NO_SEGMENT && mine(self.root(nb.seg_base + seg as u16));
                 }
@@ -933,13 +957,12 @@ impl Board {
                 }
                 continue;
             }
-            let nb = &self.tiles[t as usize - 1];
-            let nrt = self.shape(nb);
+            let nb = &self.rims[t as usize - 1];
             let (h0, h1) = (2 * d.index(), 2 * d.index() + 1);
             let links = [
-                (rt.edge_seg[d.index()], nrt.edge_seg[d.opposite().index()]),
-                (rt.half_seg[h0], nrt.half_seg[HALF_OPPOSITE[h0] as usize]),
-                (rt.half_seg[h1], nrt.half_seg[HALF_OPPOSITE[h1] as usize]),
+                (rt.edge_seg[d.index()], nb.edge_seg[d.opposite().index()]),
+                (rt.half_seg[h0], nb.half_seg[HALF_OPPOSITE[h0] as usize]),
+                (rt.half_seg[h1], nb.half_seg[HALF_OPPOSITE[h1] as usize]),
             ];
             for (i, (mine, theirs)) in links.into_iter().enumerate() {
                 if mine == NO_SEGMENT || theirs == NO_SEGMENT {
@@ -1045,10 +1068,9 @@ impl Board {
                 }
                 let dir = Dir::ALL[e];
                 let Some(nb) = self.index_near(pos.step(dir)) else { continue };
-                let nb = &self.tiles[nb];
-                let nrt = self.shape(nb);
+                let nb = &self.rims[nb];
                 open -= 2;
-                let root = self.root(nb.seg_base + nrt.edge_seg[dir.opposite().index()] as u16);
+                let root = self.root(nb.seg_base + nb.edge_seg[dir.opposite().index()] as u16);
                 roots[e] = root;
                 if roots[..e].contains(&root) {
                     continue;

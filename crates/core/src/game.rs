@@ -1041,7 +1041,9 @@ impl Game {
     /// A part's end other than the plain one (the next seat): the
     /// builder's second part first, then a turn owed for each hole filled
     /// (`filled`: this part's included; expansions.md §5, R2).
-    #[cold]
+    // Not `#[cold]`: the builder's second parts are common in the Big Box,
+    // and the mark slowed its moves (docs/performance.md).
+    #[inline(never)]
     fn turn_end(&mut self, second_part: bool, filled: bool) {
         self.pending += filled as u8;
         if second_part {

@@ -585,7 +585,9 @@ impl Game {
     /// [`Game::each_action_of`] with the expansions' figures, after the
     /// pass: followers, the big follower, the abbot's decisions, the
     /// builder, the pig.
-    #[cold]
+    // Out of line, so that the base game's path stays small; not `#[cold]`,
+    // which made every Big Box move slower (docs/performance.md).
+    #[inline(never)]
     fn each_expansion_action_of(&self, rt: &RotatedTile, pos: Pos, mut f: impl FnMut(Action)) {
         let me = self.to_move;
         // Which figures are at hand, without a branch (`&`, not `&&`: each

@@ -174,12 +174,14 @@ impl Game {
     /// expansions.md §5). The feature's tiles say it: only a road or city
     /// segment of the tile can have joined a road or city.
     pub(crate) fn builder_extended(&mut self, player: PlayerId, idx: usize) -> bool {
-        // Without a branch on where the builder is (at home, the answer is
-        // no, read off a harmless segment: the start tile's first).
+        // A branch on where the builder is: it stays at home, or out, for
+        // many turns at a time.
         let seg = self.traders.builder_at[player.index()];
-        let out = seg != TradersState::NOWHERE;
-        let at = self.board.find(seg * u16::from(out));
-        out & (self.board.feature(at).tiles & (1u128 << idx) != 0)
+        if seg == TradersState::NOWHERE {
+            return false;
+        }
+        let at = self.board.find(seg);
+        self.board.feature(at).tiles & (1u128 << idx) != 0
     }
 
     /// The roads and cities (bit per segment of the tile `rt` about to be
