@@ -46,8 +46,6 @@ pub struct PlacedTile {
     pub tile: TileId,
     pub rot: Rotation,
     pub pos: Pos,
-    /// The first of this tile's segments in the board's segment arrays.
-    pub(crate) seg_base: u16,
 }
 
 impl PlacedTile {
@@ -65,6 +63,7 @@ impl PlacedTile {
 /// (84 kinds, four turns) do not stay in the L1 cache.
 #[derive(Copy, Clone, Debug)]
 struct Rim {
+    /// The first of the tile's segments in the board's segment arrays.
     seg_base: u16,
     edge_seg: [u8; 4],
     half_seg: [u8; 8],
@@ -582,7 +581,7 @@ impl Board {
             sums: Sums(rt.seg_sums[s]),
             kind_marks: rt.seg_kind_marks[s],
         }));
-        self.tiles.push(PlacedTile { tile, rot, pos, seg_base: base });
+        self.tiles.push(PlacedTile { tile, rot, pos });
         self.rims.push(Rim { seg_base: base, edge_seg: rt.edge_seg, half_seg: rt.half_seg });
         let cell = cell_index(pos);
         self.grid[cell].tile = idx as u8 + 1;
@@ -1116,9 +1115,8 @@ impl Board {
     /// The feature that `spot` of the tile at `pos` belongs to.
     pub fn feature_at(&self, pos: Pos, spot: crate::geom::Spot) -> Option<FeatureInfo> {
         let idx = self.index_at(pos)?;
-        let t = &self.tiles[idx];
-        let seg = t.shape().segment_at(spot, true)?;
-        let root = self.root(t.seg_base + seg as u16);
+        let seg = self.tiles[idx].shape().segment_at(spot, true)?;
+        let root = self.root(self.segment(idx, seg));
         let f = &self.feats[root as usize];
         let mut followers = [0u8; 8];
         for (p, n) in followers.iter_mut().enumerate() {
@@ -1146,7 +1144,7 @@ impl Board {
     /// The segment id of segment `seg` of placed tile `idx`.
     #[inline]
     pub(crate) fn segment(&self, idx: usize, seg: u8) -> u16 {
-        self.tiles[idx].seg_base + seg as u16
+        self.rims[idx].seg_base + seg as u16
     }
 
     pub(crate) fn feature(&self, root: u16) -> &Feature {
