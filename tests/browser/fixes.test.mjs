@@ -272,11 +272,16 @@ test('8 and 10. on a phone with five players: every player in sight, and the lit
       const v = Number(await page.getAttribute('#app', 'data-version'));
       for (let attempt = 1; ; attempt++) {
         await page.waitForFunction(() => !document.querySelector('.board-host[data-moving]'));
+        // A cell in view and clear of the banner and the buttons (a tap on
+        // a cell under a button presses the button).
         const tapped = await page.evaluate(() => {
           const wrap = document.querySelector('.board-wrap').getBoundingClientRect();
+          const covers = [...document.querySelectorAll('.banner, .board-wrap .tool')].filter((e) => e.offsetParent).map((e) => e.getBoundingClientRect());
           const t = [...document.querySelectorAll('.target')].map((e) => e.getBoundingClientRect())
-            .find((r) => r.x + r.width / 2 > wrap.left && r.x + r.width / 2 < wrap.right && r.y + r.height / 2 > wrap.top && r.y + r.height / 2 < wrap.bottom);
-          return t ? { x: t.x + t.width / 2, y: t.y + t.height / 2 } : null;
+            .map((r) => ({ x: r.x + r.width / 2, y: r.y + r.height / 2 }))
+            .find(({ x, y }) => x > wrap.left && x < wrap.right && y > wrap.top && y < wrap.bottom
+              && !covers.some((c) => x >= c.left && x <= c.right && y >= c.top && y <= c.bottom));
+          return t || null;
         });
         await page.touchscreen.tap(tapped.x, tapped.y);
         const placed = await page.waitForSelector('.ghost-tile.solid', { timeout: attempt < 3 ? 8000 : 30000 }).catch((e) => { if (attempt >= 3) throw e; return null; });
