@@ -60,3 +60,50 @@ test('states that come while the page is busy are drawn once, the latest, and ev
     await browser.close();
   }
 });
+
+// A builder's second tile (the Big Box) is said as a builder's whether the page draws the state that
+// asks for it or gets it together with the next (a bot plays its two tiles 60 ms apart, and a busy
+// page draws only the latest state): the game page's words for each pair of states, in the page.
+test('a builder\'s second tile is said once, also when it comes with the next state', async () => {
+  const browser = await launchBrowser();
+  try {
+    const made = await api('/api/games', postJson({ seats: [{ kind: 'human', name: 'Ada' }, { kind: 'human', name: 'Bob' }], rules: { preset: 'big-box' } }));
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const { id } = made.body;
+    const token = made.body.tokens[0].token;
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${BASE}/#/`);
+    await page.evaluate(([id, token]) => localStorage.setItem('carcassonne.tokens', JSON.stringify({ [id]: [token] })), [id, token]);
+    await page.goto(`${BASE}/#/game/${id}`);
+    await page.waitForFunction(() => document.querySelector('#app')?.dataset.version === '0');
+    const start = (await api(`/api/games/${id}?token=${token}`)).body;
+    const said = await page.evaluate(async (s0) => {
+      const { GameScreen } = await import('/js/game.js');
+      const words = (prev, s) => GameScreen.prototype.movesInWords.call({ state: s, builderWords: GameScreen.prototype.builderWords }, prev, s);
+      // Seat `seat` lays a tile, its builder asks for a second, and the second is laid.
+      const laid = (seat, x, bonus) => ({ type: 'tile', turn: s0.log.length + x, seat, tile: 'A', at: [x, 0], rot: 0, ...(bonus ? { bonus } : {}) });
+      const out = {};
+      for (const seat of [0, 1]) {
+        const asks = { ...s0, version: 1, log: [...s0.log, laid(seat, 1)], turn: { ...s0.turn, seat, bonus: 'builder' } };
+        const after = { ...s0, version: 2, log: [...asks.log, laid(seat, 2, 'builder')], turn: { ...s0.turn, seat: 1 - seat } };
+        out[seat] = { together: words(s0, after), asks: words(s0, asks), then: words(asks, after) };
+      }
+      return out;
+    }, start);
+    const once = (text, re) => assert.equal((text.match(new RegExp(re.source, 'g')) || []).length, 1, text);
+    for (const [seat, who, builder] of [[0, 'You', 'you play'], [1, 'Bob', 'Bob plays']]) {
+      const w = said[seat];
+      // Both states at once: the second tile said as the builder's, before it is laid.
+      once(w.together, new RegExp(`Builder: ${builder} a second tile\\. ${who} laid`));
+      assert.match(w.together, new RegExp(`^${who} laid .*\\. Builder: ${builder} a second tile\\. ${who} laid [^.]*\\.$`), w.together);
+      // One by one: said with the state that asks for it, not again with the tile.
+      once(w.asks, new RegExp(`Builder: ${builder} a second tile`));
+      assert.doesNotMatch(w.then, /Builder/, w.then);
+      assert.match(w.then, new RegExp(`^${who} laid`), w.then);
+    }
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+  }
+});

@@ -436,10 +436,16 @@ export class GameScreen {
     const fresh = s.log.slice(prev.log.length);
     const name = (seat) => (s.you.length === 1 && s.you[0] === seat ? t('seat-you') : s.players[seat].name);
     const out = [];
+    // A builder's second tile is said before it is laid, unless the state
+    // that asked for it was said already (a bot's two tiles may come at once).
+    let bonusSaid = !!(prev.turn && prev.turn.bonus === 'builder');
     for (const e of fresh) {
       const who = (seats) => listWords(seats.map(name));
-      if (e.type === 'tile') out.push(t(e.at[0] || e.at[1] ? 'said-laid' : 'said-laid-start', { name: name(e.seat), tile: tileWords(e.tile), place: placeWords(e.at[0], e.at[1]) }));
-      else if (e.type === 'deploy' && out.length) out[out.length - 1] += t('said-with', { role: roleWords(e.role, e.big) });
+      if (e.type === 'tile') {
+        if (e.bonus === 'builder' && !bonusSaid) out.push(this.builderWords(e.seat));
+        bonusSaid = false;
+        out.push(t(e.at[0] || e.at[1] ? 'said-laid' : 'said-laid-start', { name: name(e.seat), tile: tileWords(e.tile), place: placeWords(e.at[0], e.at[1]) }));
+      } else if (e.type === 'deploy' && out.length) out[out.length - 1] += t('said-with', { role: roleWords(e.role, e.big) });
       else if (e.type === 'score') out.push(t(e.points == null ? 'said-took' : 'said-scored', { names: who(e.to), points: e.points, what: scoringText(e).replace(/<[^>]+>/g, '') }));
       else if (e.type === 'recall') out.push(t('said-recalled', { names: who(e.to), points: e.points }));
       else if (e.type === 'discard') out.push(t('said-discarded', { tile: tileWords(e.tile) }));
