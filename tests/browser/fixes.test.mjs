@@ -233,6 +233,20 @@ test('6. follower choices are each named apart, and numbered as on the board', a
   }
 });
 
+/** The lit cells (where the tile fits): each one's centre, width, whether it is in the board's view and whether the banner or a button covers it. */
+function litCells(page) {
+  return page.evaluate(() => {
+    const wrap = document.querySelector('.board-wrap').getBoundingClientRect();
+    const covers = [...document.querySelectorAll('.banner, .board-wrap .tool')].filter((e) => e.offsetParent).map((e) => e.getBoundingClientRect());
+    return [...document.querySelectorAll('.target')].map((t) => {
+      const r = t.getBoundingClientRect();
+      const x = r.x + r.width / 2, y = r.y + r.height / 2;
+      const inside = x > wrap.left && x < wrap.right && y > wrap.top && y < wrap.bottom;
+      return { x, y, inside, w: r.width, covered: inside && covers.some((c) => x >= c.left && x <= c.right && y >= c.top && y <= c.bottom) };
+    });
+  });
+}
+
 test('8 and 10. on a phone with five players: every player in sight, and the lit cells clear of the buttons', async () => {
   const { page, close } = await openGame(4, PHONE);
   try {
@@ -248,16 +262,7 @@ test('8 and 10. on a phone with five players: every player in sight, and the lit
       assert.deepEqual(players, [true, true, true, true, true], `turn ${turn}: each of the five players is in sight`);
       assert.ok(await page.$eval('.players-panel', (p) => p.scrollWidth <= p.clientWidth + 1), 'the strip does not scroll sideways');
       // 8: the lit cells in view lie clear of the banner and the buttons; those out of view are said.
-      const cells = await page.evaluate(() => {
-        const wrap = document.querySelector('.board-wrap').getBoundingClientRect();
-        const covers = [...document.querySelectorAll('.banner, .board-wrap .tool')].filter((e) => e.offsetParent).map((e) => e.getBoundingClientRect());
-        return [...document.querySelectorAll('.target')].map((t) => {
-          const r = t.getBoundingClientRect();
-          const x = r.x + r.width / 2, y = r.y + r.height / 2;
-          const inside = x > wrap.left && x < wrap.right && y > wrap.top && y < wrap.bottom;
-          return { inside, w: r.width, covered: inside && covers.some((c) => x >= c.left && x <= c.right && y >= c.top && y <= c.bottom) };
-        });
-      });
+      const cells = await litCells(page);
       assert.ok(cells.some((c) => c.inside && !c.covered), `turn ${turn}: some lit cell is in view`);
       for (const c of cells.filter((c) => c.inside)) assert.ok(c.w >= 44, `turn ${turn}: a lit cell is ${c.w.toFixed(0)} px`);
       // Those that cannot all be shown at a touchable size: off screen or at its edges, and said.
@@ -274,15 +279,7 @@ test('8 and 10. on a phone with five players: every player in sight, and the lit
         await page.waitForFunction(() => !document.querySelector('.board-host[data-moving]'));
         // A cell in view and clear of the banner and the buttons (a tap on
         // a cell under a button presses the button).
-        const tapped = await page.evaluate(() => {
-          const wrap = document.querySelector('.board-wrap').getBoundingClientRect();
-          const covers = [...document.querySelectorAll('.banner, .board-wrap .tool')].filter((e) => e.offsetParent).map((e) => e.getBoundingClientRect());
-          const t = [...document.querySelectorAll('.target')].map((e) => e.getBoundingClientRect())
-            .map((r) => ({ x: r.x + r.width / 2, y: r.y + r.height / 2 }))
-            .find(({ x, y }) => x > wrap.left && x < wrap.right && y > wrap.top && y < wrap.bottom
-              && !covers.some((c) => x >= c.left && x <= c.right && y >= c.top && y <= c.bottom));
-          return t || null;
-        });
+        const tapped = (await litCells(page)).find((c) => c.inside && !c.covered);
         await page.touchscreen.tap(tapped.x, tapped.y);
         const placed = await page.waitForSelector('.ghost-tile.solid', { timeout: attempt < 3 ? 8000 : 30000 }).catch((e) => { if (attempt >= 3) throw e; return null; });
         if (placed) break;
