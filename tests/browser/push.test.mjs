@@ -67,7 +67,6 @@ function fakePushService() {
   PushManager.prototype.getSubscription = async function getSubscription() { return sub; };
 }
 
-/** Evaluates `f` in the page until it gives something (at most 15 s). */
 /** What `f` gives in the page once it gives something, or null after `ms`. */
 async function poll(page, f, ms) {
   const end = Date.now() + ms;
