@@ -135,6 +135,7 @@ const SETTINGS: &[Setting] = &[
     ("wmonk", |c| c.decision_weights[2], |c, v| c.decision_weights[2] = v),
     ("learned", |c| f64::from(u8::from(c.learned)), |c, v| c.learned = v != 0.0),
     ("net", |c| f64::from(u8::from(c.net)), |c, v| c.net = v != 0.0),
+    ("mix", |c| c.net_mix, |c, v| c.net_mix = v.min(1.0)),
     ("stop", |c| f64::from(u8::from(c.early_stop)), |c, v| c.early_stop = v != 0.0),
     ("sh", |c| c.halving as f64, |c, v| c.halving = v as u32),
 ];
@@ -258,6 +259,7 @@ mod tests {
             "mcts:5000it",
             "mcts:2000it:2t:c=0.5:depth=12",
             "mcts:300it:net=1",
+            "mcts:1s:net=1:mix=0.5",
         ] {
             assert_eq!(text.parse::<BotSpec>().unwrap().to_string(), text);
         }

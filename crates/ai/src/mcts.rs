@@ -151,6 +151,10 @@ pub struct MctsConfig {
     /// weighed by its margins after them instead of the hand-set
     /// valuation's, and a playout cut short (`playout_depth`) valued by it.
     pub net: bool,
+    /// With `net`: the share of the network's value of the playout's first
+    /// position in the reward, the rest the playout's own (to the end, or
+    /// cut by `playout_depth`); 0 values by the playout alone.
+    pub net_mix: f64,
     /// Stop as soon as the move to play cannot change: when the most
     /// visited root move leads the next by more visits than the iterations
     /// left (with a time budget, twice the iterations the time left would
@@ -189,6 +193,7 @@ impl Default for MctsConfig {
             decision_weights: [1.0; 3],
             learned: false,
             net: false,
+            net_mix: 0.0,
             early_stop: true,
             halving: 0,
             valuation: Valuation::default(),
@@ -672,6 +677,8 @@ struct Rollout {
     scratch: Scratch,
     values: [f64; MAX_PLAYERS],
     reward: [f64; MAX_PLAYERS],
+    /// The network's reward for the playout's first position (`net_mix`).
+    first: [f64; MAX_PLAYERS],
 }
 
 impl Rollout {
@@ -682,11 +689,17 @@ impl Rollout {
             scratch: Scratch::default(),
             values: [0.0; MAX_PLAYERS],
             reward: [0.0; MAX_PLAYERS],
+            first: [0.0; MAX_PLAYERS],
         }
     }
 
     /// Plays `game` out with `rng`; each seat's reward, in 0..1.
     fn run(&mut self, c: &MctsConfig, game: &mut Game, rng: &mut ChaCha8Rng) -> &[f64; MAX_PLAYERS] {
+        let mix = if c.net && !game.is_over() { c.net_mix } else { 0.0 };
+        if mix > 0.0 {
+            Net::shared().values(game, &mut self.scratch, &mut self.values);
+            rewards(&self.values[..game.num_players()], c, &mut self.first);
+        }
         let mut steps = 0u16;
         while !game.is_over() && c.playout_depth.is_none_or(|d| steps < d) {
             let Some(mv) = self.playout.choose(game, rng) else { break };
@@ -705,6 +718,11 @@ impl Rollout {
             c.valuation.values(game, &mut self.scratch, &mut self.values);
         }
         rewards(&self.values[..game.num_players()], c, &mut self.reward);
+        if mix > 0.0 {
+            for (r, &f) in self.reward.iter_mut().zip(&self.first) {
+                *r = mix * f + (1.0 - mix) * *r;
+            }
+        }
         &self.reward
     }
 }
@@ -912,4 +930,53 @@ fn select(tree: &Tree, node: u32, c: &MctsConfig) -> u32 {
         tree.order[at..at + width as usize].iter().for_each(|&e| consider(e));
     }
     unvisited.unwrap_or(pick)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use carcassonne::{Rules, Setup};
+
+    /// A position some way into a game, with a network and a playout's worth left.
+    fn midgame() -> Game {
+        let mut game = Game::new(Setup::standard(Rules::default(), 2, 11)).unwrap();
+        let (mut mover, mut rng) = (RandomMover::new(), seeded_rng(3));
+        for _ in 0..20 {
+            let mv = mover.choose(&game, &mut rng).unwrap();
+            game.play_unchecked(&mv);
+        }
+        game
+    }
+
+    /// Each seat's reward from a rollout of `midgame` under `c`, with the
+    /// playout's generator seeded `seed`.
+    fn reward(c: &MctsConfig, seed: u64) -> Vec<f64> {
+        let mut game = midgame();
+        let mut rollout = Rollout::new(c);
+        rollout.run(c, &mut game, &mut seeded_rng(seed))[..2].to_vec()
+    }
+
+    /// `mix` blends the network's reward for the playout's first position
+    /// with the playout's own: all of the one at 1, all of the other at 0,
+    /// their weighted mean between.
+    #[test]
+    fn the_mix_blends_the_networks_reward_with_the_playouts() {
+        let net = MctsConfig { net: true, ..MctsConfig::default() };
+        let at_once = MctsConfig { playout_depth: Some(0), ..net };
+        let network = reward(&at_once, 1);
+        let playouts: Vec<Vec<f64>> = (0..4).map(|seed| reward(&net, seed)).collect();
+        assert!(playouts.iter().any(|p| *p != network), "the playouts and the network differ somewhere");
+        for (seed, playout) in playouts.iter().enumerate() {
+            let seed = seed as u64;
+            assert_eq!(reward(&MctsConfig { net_mix: 0.0, ..net }, seed), *playout);
+            assert_eq!(reward(&MctsConfig { net_mix: 1.0, ..net }, seed), network);
+            let half = reward(&MctsConfig { net_mix: 0.25, ..net }, seed);
+            for p in 0..2 {
+                assert!((half[p] - (0.25 * network[p] + 0.75 * playout[p])).abs() < 1e-12);
+            }
+        }
+        // Without the network the mix is off: the playout alone.
+        let plain = MctsConfig { net_mix: 1.0, ..MctsConfig::default() };
+        assert_eq!(reward(&plain, 2), reward(&MctsConfig::default(), 2));
+    }
 }

@@ -17,8 +17,8 @@ fn specs() -> Vec<BotSpec> {
         // take every follower that scores at once.
         "mcts:40it:sh=8:instant=1".parse().unwrap(),
         // The network trained by self-play ranks the moves and values the
-        // playouts cut short.
-        "mcts:40it:net=1:depth=4".parse().unwrap(),
+        // playouts cut short, its value of their start blended in.
+        "mcts:40it:net=1:depth=4:mix=0.5".parse().unwrap(),
     ]
 }
 
@@ -181,7 +181,9 @@ fn no_bot_sees_the_order_of_the_bag() {
     {
         let (a, b) = twins(rules, seed, turns);
         let me = a.to_move().unwrap();
-        for spec in ["random", "greedy", "mcts:300it", "mcts:200it:2t", "mcts:200it:net=1:depth=6"] {
+        for spec in
+            ["random", "greedy", "mcts:300it", "mcts:200it:2t", "mcts:200it:net=1:depth=6", "mcts:200it:net=1:mix=0.5"]
+        {
             let spec: BotSpec = spec.parse().unwrap();
             let x = spec.build(9).choose(&View::new(&a, me));
             let y = spec.build(9).choose(&View::new(&b, me));
