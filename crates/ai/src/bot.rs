@@ -135,7 +135,7 @@ const SETTINGS: &[Setting] = &[
     ("wmonk", |c| c.decision_weights[2], |c, v| c.decision_weights[2] = v),
     ("learned", |c| f64::from(u8::from(c.learned)), |c, v| c.learned = v != 0.0),
     ("net", |c| f64::from(u8::from(c.net)), |c, v| c.net = v != 0.0),
-    ("mix", |c| c.net_mix, |c, v| c.net_mix = v.min(1.0)),
+    ("mix", |c| c.net_mix, |c, v| c.net_mix = v),
     ("stop", |c| f64::from(u8::from(c.early_stop)), |c, v| c.early_stop = v != 0.0),
     ("sh", |c| c.halving as f64, |c, v| c.halving = v as u32),
 ];
@@ -206,7 +206,8 @@ impl FromStr for BotSpec {
                     if let Some((key, value)) = part.split_once('=') {
                         let (_, _, set) = SETTINGS.iter().find(|(name, _, _)| *name == key).ok_or_else(bad)?;
                         let v: f64 = if value == "end" { f64::INFINITY } else { value.parse().map_err(|_| bad())? };
-                        if v.is_nan() || v < 0.0 || (v.is_infinite() && key != "depth") {
+                        // `mix` is a share, at most all.
+                        if v.is_nan() || v < 0.0 || (v.is_infinite() && key != "depth") || (key == "mix" && v > 1.0) {
                             return Err(bad());
                         }
                         set(&mut c, v);
@@ -263,9 +264,18 @@ mod tests {
         ] {
             assert_eq!(text.parse::<BotSpec>().unwrap().to_string(), text);
         }
-        for bad in
-            ["", "mcts:", "mcts:fast", "greedy:2", "alphazero", "mcts:0it", "mcts:-1s", "mcts:1s:zz=1", "mcts:0t"]
-        {
+        for bad in [
+            "",
+            "mcts:",
+            "mcts:fast",
+            "greedy:2",
+            "alphazero",
+            "mcts:0it",
+            "mcts:-1s",
+            "mcts:1s:zz=1",
+            "mcts:0t",
+            "mcts:1s:mix=1.5",
+        ] {
             assert!(bad.parse::<BotSpec>().is_err(), "{bad}");
         }
         assert_eq!(parse_specs("mcts:1s, greedy").unwrap().len(), 2);

@@ -937,7 +937,7 @@ mod tests {
     use super::*;
     use carcassonne::{Rules, Setup};
 
-    /// A position some way into a game, with a network and a playout's worth left.
+    /// A position twenty moves into a game: a long playout left.
     fn midgame() -> Game {
         let mut game = Game::new(Setup::standard(Rules::default(), 2, 11)).unwrap();
         let (mut mover, mut rng) = (RandomMover::new(), seeded_rng(3));
@@ -970,9 +970,9 @@ mod tests {
             let seed = seed as u64;
             assert_eq!(reward(&MctsConfig { net_mix: 0.0, ..net }, seed), *playout);
             assert_eq!(reward(&MctsConfig { net_mix: 1.0, ..net }, seed), network);
-            let half = reward(&MctsConfig { net_mix: 0.25, ..net }, seed);
+            let quarter = reward(&MctsConfig { net_mix: 0.25, ..net }, seed);
             for p in 0..2 {
-                assert!((half[p] - (0.25 * network[p] + 0.75 * playout[p])).abs() < 1e-12);
+                assert!((quarter[p] - (0.25 * network[p] + 0.75 * playout[p])).abs() < 1e-12);
             }
         }
         // Without the network the mix is off: the playout alone.
