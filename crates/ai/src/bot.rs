@@ -63,7 +63,7 @@ impl FromStr for Difficulty {
     type Err = SpecError;
 
     fn from_str(s: &str) -> Result<Difficulty, SpecError> {
-        Difficulty::ALL.into_iter().find(|d| d.name() == s).ok_or_else(|| SpecError(s.to_string()))
+        Difficulty::ALL.into_iter().find(|d| d.name() == s).ok_or_else(|| SpecError::unknown(s))
     }
 }
 
@@ -106,38 +106,108 @@ impl BotSpec {
     }
 }
 
-/// The `key=value` settings of an MCTS spec: name, getter, setter.
-type Setting = (&'static str, fn(&MctsConfig) -> f64, fn(&mut MctsConfig, f64));
+/// A `key=value` setting of an MCTS spec: its name, how it reads and sets
+/// the search's configuration, and the values it takes (a value outside
+/// them is refused with the rest of a bad spec).
+struct Setting {
+    name: &'static str,
+    get: fn(&MctsConfig) -> f64,
+    set: fn(&mut MctsConfig, f64),
+    /// The least and greatest values (inclusive).
+    min: f64,
+    max: f64,
+    /// Only whole numbers (counts, switches).
+    whole: bool,
+    /// `end` (infinite) is a value too.
+    end: bool,
+}
+
+impl Setting {
+    /// A weight or constant: any finite value from 0.
+    const fn weight(name: &'static str, get: fn(&MctsConfig) -> f64, set: fn(&mut MctsConfig, f64)) -> Setting {
+        Setting { name, get, set, min: 0.0, max: f64::MAX, whole: false, end: false }
+    }
+
+    /// A chance or share: 0 to 1.
+    const fn share(name: &'static str, get: fn(&MctsConfig) -> f64, set: fn(&mut MctsConfig, f64)) -> Setting {
+        Setting { name, get, set, min: 0.0, max: 1.0, whole: false, end: false }
+    }
+
+    /// A count: a whole number from 0 to `max`.
+    const fn count(
+        name: &'static str,
+        get: fn(&MctsConfig) -> f64,
+        set: fn(&mut MctsConfig, f64),
+        max: f64,
+    ) -> Setting {
+        Setting { name, get, set, min: 0.0, max, whole: true, end: false }
+    }
+
+    /// A switch: 0 (off) or 1 (on).
+    const fn switch(name: &'static str, get: fn(&MctsConfig) -> f64, set: fn(&mut MctsConfig, f64)) -> Setting {
+        Setting::count(name, get, set, 1.0)
+    }
+
+    /// The setting's values, said for an error.
+    fn values(&self) -> String {
+        let values = match (self.whole, self.max) {
+            (true, 1.0) => "0 or 1".to_string(),
+            (true, max) => format!("a whole number from 0 to {max}"),
+            (false, 1.0) => "a number from 0 to 1".to_string(),
+            (false, _) if self.min > 0.0 => "a number above 0".to_string(),
+            (false, _) => "a number from 0".to_string(),
+        };
+        if self.end {
+            format!("{values}, or end")
+        } else {
+            values
+        }
+    }
+
+    /// Whether `v` is one of the setting's values.
+    fn allows(&self, v: f64) -> bool {
+        if v.is_infinite() && v > 0.0 {
+            return self.end;
+        }
+        (self.min..=self.max).contains(&v) && (!self.whole || v.fract() == 0.0)
+    }
+}
 
 const SETTINGS: &[Setting] = &[
-    ("c", |c| c.exploration, |c, v| c.exploration = v),
+    Setting::weight("c", |c| c.exploration, |c, v| c.exploration = v),
     // `depth=end` (infinite) plays out to the end of the game.
-    (
-        "depth",
-        |c| c.playout_depth.map_or(f64::INFINITY, f64::from),
-        |c, v| c.playout_depth = v.is_finite().then_some(v as u16),
-    ),
-    ("follow", |c| c.playout_follower, |c, v| c.playout_follower = v),
-    ("win", |c| c.win_weight, |c, v| c.win_weight = v),
-    ("scale", |c| c.score_scale, |c, v| c.score_scale = v),
-    ("tree", |c| c.max_depth as f64, |c, v| c.max_depth = v as u8),
-    ("expand", |c| c.expand_after as f64, |c, v| c.expand_after = v as u32),
-    ("wbase", |c| c.widen_base, |c, v| c.widen_base = v),
-    ("wfactor", |c| c.widen_factor, |c, v| c.widen_factor = v),
-    ("prior", |c| c.prior_weight, |c, v| c.prior_weight = v),
-    ("meeple", |c| c.valuation.follower, |c, v| c.valuation.follower = v),
-    ("rank", |c| c.rank_after as f64, |c, v| c.rank_after = v as u32),
-    ("pk", |c| c.playout_sample as f64, |c, v| c.playout_sample = v as u32),
-    ("farm", |c| c.playout_farmer, |c, v| c.playout_farmer = v),
-    ("instant", |c| c.playout_instant, |c, v| c.playout_instant = v),
-    ("wroad", |c| c.decision_weights[0], |c, v| c.decision_weights[0] = v),
-    ("wcity", |c| c.decision_weights[1], |c, v| c.decision_weights[1] = v),
-    ("wmonk", |c| c.decision_weights[2], |c, v| c.decision_weights[2] = v),
-    ("learned", |c| f64::from(u8::from(c.learned)), |c, v| c.learned = v != 0.0),
-    ("net", |c| f64::from(u8::from(c.net)), |c, v| c.net = v != 0.0),
-    ("mix", |c| c.net_mix, |c, v| c.net_mix = v),
-    ("stop", |c| f64::from(u8::from(c.early_stop)), |c, v| c.early_stop = v != 0.0),
-    ("sh", |c| c.halving as f64, |c, v| c.halving = v as u32),
+    Setting {
+        end: true,
+        ..Setting::count(
+            "depth",
+            |c| c.playout_depth.map_or(f64::INFINITY, f64::from),
+            |c, v| c.playout_depth = v.is_finite().then_some(v as u16),
+            u16::MAX as f64,
+        )
+    },
+    Setting::share("follow", |c| c.playout_follower, |c, v| c.playout_follower = v),
+    Setting::share("win", |c| c.win_weight, |c, v| c.win_weight = v),
+    // A margin of 0 points would divide by nothing.
+    Setting { min: f64::MIN_POSITIVE, ..Setting::weight("scale", |c| c.score_scale, |c, v| c.score_scale = v) },
+    Setting::count("tree", |c| c.max_depth as f64, |c, v| c.max_depth = v as u8, u8::MAX as f64),
+    Setting::count("expand", |c| c.expand_after as f64, |c, v| c.expand_after = v as u32, u32::MAX as f64),
+    Setting::weight("wbase", |c| c.widen_base, |c, v| c.widen_base = v),
+    Setting::weight("wfactor", |c| c.widen_factor, |c, v| c.widen_factor = v),
+    Setting::weight("prior", |c| c.prior_weight, |c, v| c.prior_weight = v),
+    Setting::weight("meeple", |c| c.valuation.follower, |c, v| c.valuation.follower = v),
+    Setting::count("rank", |c| c.rank_after as f64, |c, v| c.rank_after = v as u32, u32::MAX as f64),
+    Setting::count("pk", |c| c.playout_sample as f64, |c, v| c.playout_sample = v as u32, u32::MAX as f64),
+    Setting::share("farm", |c| c.playout_farmer, |c, v| c.playout_farmer = v),
+    Setting::share("instant", |c| c.playout_instant, |c, v| c.playout_instant = v),
+    Setting::weight("wroad", |c| c.decision_weights[0], |c, v| c.decision_weights[0] = v),
+    Setting::weight("wcity", |c| c.decision_weights[1], |c, v| c.decision_weights[1] = v),
+    Setting::weight("wmonk", |c| c.decision_weights[2], |c, v| c.decision_weights[2] = v),
+    Setting::switch("learned", |c| f64::from(u8::from(c.learned)), |c, v| c.learned = v != 0.0),
+    Setting::switch("net", |c| f64::from(u8::from(c.net)), |c, v| c.net = v != 0.0),
+    // The network's share of a playout's reward.
+    Setting::share("mix", |c| c.net_mix, |c, v| c.net_mix = v),
+    Setting::switch("stop", |c| f64::from(u8::from(c.early_stop)), |c, v| c.early_stop = v != 0.0),
+    Setting::count("sh", |c| c.halving as f64, |c, v| c.halving = v as u32, u32::MAX as f64),
 ];
 
 impl fmt::Display for BotSpec {
@@ -156,7 +226,7 @@ impl fmt::Display for BotSpec {
                 if c.threads > 1 {
                     write!(f, ":{}t", c.threads)?;
                 }
-                for (name, get, _) in SETTINGS {
+                for Setting { name, get, .. } in SETTINGS {
                     match get(c) {
                         v if v == get(&base) => {}
                         v if v.is_infinite() => write!(f, ":{name}=end")?,
@@ -169,17 +239,30 @@ impl fmt::Display for BotSpec {
     }
 }
 
-/// A bot spec that could not be read.
+/// A bot spec that could not be read: the spec, and what is wrong with
+/// it where that is more than an unknown name.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SpecError(pub String);
+pub struct SpecError {
+    pub spec: String,
+    pub reason: Option<String>,
+}
+
+impl SpecError {
+    fn unknown(spec: &str) -> SpecError {
+        SpecError { spec: spec.to_string(), reason: None }
+    }
+}
 
 impl fmt::Display for SpecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown bot \"{}\" (expected random, greedy, mcts, mcts:<seconds>s, mcts:<ms>ms, mcts:<n>it, mcts-v1:…, easy, normal or hard)",
-            self.0
-        )
+        match &self.reason {
+            Some(reason) => write!(f, "bad bot \"{}\": {reason}", self.spec),
+            None => write!(
+                f,
+                "unknown bot \"{}\" (expected random, greedy, mcts, mcts:<seconds>s, mcts:<ms>ms, mcts:<n>it, mcts-v1:…, easy, normal or hard)",
+                self.spec
+            ),
+        }
     }
 }
 
@@ -189,7 +272,7 @@ impl FromStr for BotSpec {
     type Err = SpecError;
 
     fn from_str(s: &str) -> Result<BotSpec, SpecError> {
-        let bad = || SpecError(s.to_string());
+        let bad = || SpecError::unknown(s);
         let s = s.trim();
         if let Ok(d) = s.parse::<Difficulty>() {
             return Ok(d.spec());
@@ -204,13 +287,15 @@ impl FromStr for BotSpec {
                 let mut c = if kind == "mcts" { MctsConfig::default() } else { MctsConfig::v1() };
                 for (i, part) in rest.iter().enumerate() {
                     if let Some((key, value)) = part.split_once('=') {
-                        let (_, _, set) = SETTINGS.iter().find(|(name, _, _)| *name == key).ok_or_else(bad)?;
-                        let v: f64 = if value == "end" { f64::INFINITY } else { value.parse().map_err(|_| bad())? };
-                        // `mix` is a share, at most all.
-                        if v.is_nan() || v < 0.0 || (v.is_infinite() && key != "depth") || (key == "mix" && v > 1.0) {
-                            return Err(bad());
+                        let setting = SETTINGS.iter().find(|setting| setting.name == key).ok_or_else(bad)?;
+                        let v: Option<f64> = if value == "end" { Some(f64::INFINITY) } else { value.parse().ok() };
+                        match v.filter(|&v| setting.allows(v)) {
+                            Some(v) => (setting.set)(&mut c, v),
+                            None => {
+                                let reason = format!("{key} takes {}", setting.values());
+                                return Err(SpecError { spec: s.to_string(), reason: Some(reason) });
+                            }
                         }
-                        set(&mut c, v);
                     } else if let Some(t) = part.strip_suffix('t').filter(|t| !t.ends_with('i')) {
                         c.threads = t.parse().ok().filter(|&t| t > 0).ok_or_else(bad)?;
                     } else if i == 0 {
@@ -275,9 +360,28 @@ mod tests {
             "mcts:1s:zz=1",
             "mcts:0t",
             "mcts:1s:mix=1.5",
+            "mcts:1s:farm=2",
+            "mcts:1s:win=-0.1",
+            "mcts:1s:scale=0",
+            "mcts:1s:tree=300",
+            "mcts:1s:tree=2.5",
+            "mcts:1s:net=2",
+            "mcts:1s:c=end",
+            "mcts:1s:depth=-1",
+            "mcts:1s:depth=70000",
+            "mcts:1s:c=NaN",
+            "mcts:1s:prior=inf",
+            "mcts:1s:mix=half",
         ] {
             assert!(bad.parse::<BotSpec>().is_err(), "{bad}");
         }
+        let error = "mcts:1s:farm=2".parse::<BotSpec>().unwrap_err();
+        assert_eq!(error.to_string(), "bad bot \"mcts:1s:farm=2\": farm takes a number from 0 to 1");
+        let error = "mcts:1s:depth=2.5".parse::<BotSpec>().unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "bad bot \"mcts:1s:depth=2.5\": depth takes a whole number from 0 to 65535, or end"
+        );
         assert_eq!(parse_specs("mcts:1s, greedy").unwrap().len(), 2);
         let Ok(BotSpec::Mcts(v1)) = "mcts-v1:1s".parse() else { panic!() };
         assert!(v1.is_v1());
