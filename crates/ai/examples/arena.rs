@@ -6,10 +6,11 @@
 //! cargo run --release -p carcassonne-ai --example arena -- --bots mcts:1000it,mcts-v1:1000it --games 100 --seed 1000
 //! ```
 //!
-//! Flags: `--bots`, `--games`, `--rules`, `--seed`, `--threads`, `--json`
-//! (as `carcassonne arena`; no progress bar).
+//! Flags: `--bots`, `--games`, `--rules`, `--seed`, `--threads`, `--json`,
+//! `--pool` and the reports' files last (as `carcassonne arena`; no
+//! progress bar).
 
-use carcassonne_ai::arena::{run, ArenaOptions};
+use carcassonne_ai::arena::{pool_files, run, ArenaOptions, Report};
 
 fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let (mut bots, mut games, mut rules, mut seed, mut threads, mut json) =
@@ -25,10 +26,18 @@ fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
             "--threads" => threads = value()?.parse()?,
             "--json" => json = true,
             "--quiet" => {}
+            "--pool" => {
+                let report = pool_files(&args.by_ref().map(Into::into).collect::<Vec<_>>())?;
+                return print(&report, json);
+            }
             _ => return Err(format!("unknown flag {flag} (see the example's docs)").into()),
         }
     }
     let report = run(&ArenaOptions::parse(&bots, games, &rules, seed, threads)?, |_| {})?;
+    print(&report, json)
+}
+
+fn print(report: &Report, json: bool) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     if json {
         println!("{}", serde_json::to_string_pretty(&report.to_json())?);
     } else {

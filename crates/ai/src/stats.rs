@@ -56,6 +56,30 @@ pub fn mean_ci(xs: &[f64]) -> Mean {
     Mean { mean, low: mean - half, high: mean + half, sd, n }
 }
 
+/// The mean and interval of several samples taken as one, from each
+/// one's [`Mean`] (its mean, standard deviation and size): what
+/// [`mean_ci`] gives for all their values at once.
+pub fn pool_means(parts: &[Mean]) -> Mean {
+    let n: usize = parts.iter().map(|m| m.n).sum();
+    if n == 0 {
+        return Mean { mean: 0.0, low: 0.0, high: 0.0, sd: 0.0, n };
+    }
+    let mean = parts.iter().map(|m| m.n as f64 * m.mean).sum::<f64>() / n as f64;
+    if n < 2 {
+        return Mean { mean, low: f64::NEG_INFINITY, high: f64::INFINITY, sd: 0.0, n };
+    }
+    // The squares about the pooled mean: each part's about its own, and
+    // its mean's distance from the pooled one.
+    let squares: f64 = parts
+        .iter()
+        .filter(|m| m.n > 0)
+        .map(|m| (m.n - 1) as f64 * m.sd * m.sd + m.n as f64 * (m.mean - mean) * (m.mean - mean))
+        .sum();
+    let sd = (squares / (n - 1) as f64).sqrt();
+    let half = t975(n - 1) * sd / (n as f64).sqrt();
+    Mean { mean, low: mean - half, high: mean + half, sd, n }
+}
+
 /// The 97.5 % quantile of Student's t with `df` degrees of freedom: exact
 /// table values up to 30, then the Cornish–Fisher expansion around the
 /// normal quantile (error below 1e-4).
@@ -113,6 +137,24 @@ mod tests {
         let one = mean_ci(&[3.0]);
         assert_eq!((one.mean, one.low, one.high), (3.0, f64::NEG_INFINITY, f64::INFINITY));
         assert_eq!(mean_ci(&[]).n, 0);
+    }
+
+    #[test]
+    fn pooled_means_are_the_mean_of_all_the_values() {
+        let values = [2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0, -3.0, 11.0];
+        let whole = mean_ci(&values);
+        for parts in [vec![&values[..3], &values[3..]], vec![&values[..1], &values[1..1], &values[1..6], &values[6..]]]
+        {
+            let pooled = pool_means(&parts.iter().map(|p| mean_ci(p)).collect::<Vec<_>>());
+            assert_eq!(pooled.n, whole.n);
+            for (a, b) in
+                [(pooled.mean, whole.mean), (pooled.sd, whole.sd), (pooled.low, whole.low), (pooled.high, whole.high)]
+            {
+                assert!(close(a, b, 1e-9), "{pooled:?} against {whole:?}");
+            }
+        }
+        assert_eq!(pool_means(&[]).n, 0);
+        assert_eq!(pool_means(&[mean_ci(&[3.0])]).high, f64::INFINITY);
     }
 
     #[test]

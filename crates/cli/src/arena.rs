@@ -1,7 +1,7 @@
 //! `carcassonne arena`: bots against each other in paired games (the logic
 //! lives in `carcassonne_ai::arena`).
 
-use carcassonne_ai::arena::{run_with_progress, ArenaOptions};
+use carcassonne_ai::arena::{pool_files, run_with_progress, ArenaOptions};
 
 #[derive(clap::Args, Debug)]
 pub struct ArenaArgs {
@@ -37,9 +37,18 @@ pub struct ArenaArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+    /// Play nothing: pool the JSON reports of runs (`--json`, one run a
+    /// file: the same bots, rules and threads, each its own seed) into the
+    /// report of all their games, e.g. a long measurement played in parts.
+    #[arg(long, num_args = 1.., value_name = "REPORT.json", conflicts_with_all = ["bots", "games", "rules", "seed"])]
+    pub pool: Vec<std::path::PathBuf>,
 }
 
 pub fn run(args: ArenaArgs) -> Result<(), Box<dyn std::error::Error>> {
+    if !args.pool.is_empty() {
+        let report = pool_files(&args.pool).map_err(|e| -> Box<dyn std::error::Error> { e })?;
+        return print(&report, args.json);
+    }
     let mut options = ArenaOptions::parse(&args.bots, args.games, &args.rules, args.seed, args.threads)
         .map_err(|e| -> Box<dyn std::error::Error> { e })?;
     options.limits.per_move = args.move_time;
@@ -47,7 +56,11 @@ pub fn run(args: ArenaArgs) -> Result<(), Box<dyn std::error::Error>> {
     // Programs run in process groups of their own: Ctrl-C reaches them through us.
     carcassonne_ai::external::kill_all_on_interrupt();
     let report = run_with_progress(&options, !args.quiet)?;
-    if args.json {
+    print(&report, args.json)
+}
+
+fn print(report: &carcassonne_ai::arena::Report, json: bool) -> Result<(), Box<dyn std::error::Error>> {
+    if json {
         println!("{}", serde_json::to_string_pretty(&report.to_json())?);
     } else {
         print!("{report}");

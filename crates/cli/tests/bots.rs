@@ -167,3 +167,28 @@ fn a_program_that_does_not_start_or_shake_hands_stops_the_run() {
     let e = arena("cmd:python3 examples/bot.py,random,cmd:'unclosed", 3, "1s").unwrap_err();
     assert!(e.contains("bad bot command"), "{e}");
 }
+
+/// Runs played in parts pool into the report of all their games.
+#[test]
+fn arena_runs_pool() {
+    let dir = TempDir::new("pool");
+    let part = |seed: &str| {
+        let out = Command::new(bin())
+            .args(["arena", "--quiet", "--json", "--games", "2", "--bots", "greedy,random", "--seed", seed])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let path = dir.0.join(format!("{seed}.json"));
+        std::fs::write(&path, out.stdout).unwrap();
+        path
+    };
+    let (one, two) = (part("1"), part("2"));
+    let pool = |files: &[&Path]| Command::new(bin()).args(["arena", "--pool"]).args(files).output().unwrap();
+    let out = pool(&[&one, &two]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.starts_with("4 games (2 deals x 2 seatings)"), "{text}");
+    assert!(text.contains("2 runs (seeds 1–2)"), "{text}");
+    let out = pool(&[&one, &one]);
+    let error = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && error.contains("two runs with seed 1"), "{error}");
+}

@@ -17,19 +17,20 @@
 //! Every move goes through the engine's checked [`Game::play`]: one of this
 //! crate's bots that answers an illegal move stops the run with an error.
 
-use std::fmt::{self, Write as _};
+use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+mod report;
+pub use report::{pool_files, BotReport, ForfeitNote, PoolError, Report};
+
 use carcassonne::{Game, IllegalMove, PlayerId, Rules, Setup, View};
-use serde_json::json;
 
 use crate::bot::{Bot, BotSpec};
 use crate::external::{BotCommand, BotFailure, BotProcess, Limits};
 use crate::protocol::Forfeited;
 use crate::seed::derive;
-use crate::stats::{mean_ci, wilson, Mean, Proportion, Z95};
 
 /// A player in the arena: one of this crate's bots, or a program that
 /// speaks the bot protocol.
@@ -400,185 +401,6 @@ pub fn run_with_progress(options: &ArenaOptions, show: bool) -> Result<Report, A
     });
     bar.finish_and_clear();
     report
-}
-
-/// One bot's results.
-#[derive(Clone, Debug, PartialEq)]
-pub struct BotReport {
-    pub name: String,
-    pub games: usize,
-    pub wins: usize,
-    pub ties: usize,
-    pub losses: usize,
-    /// Win rate (a tie counts as a share) with its Wilson interval.
-    pub win: Proportion,
-    /// Score minus the best other score; the interval is over deals.
-    pub margin: Mean,
-    pub mean_score: f64,
-    pub moves: u64,
-    pub mean_move: Duration,
-    pub max_move: Duration,
-    /// Games it lost by forfeit (a program's late, illegal or missing answer).
-    pub forfeits: usize,
-}
-
-/// The summary of a run.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Report {
-    pub rules: String,
-    pub seed: u64,
-    pub games: usize,
-    pub deals: usize,
-    pub threads: usize,
-    pub elapsed: Duration,
-    pub bots: Vec<BotReport>,
-    /// Every forfeit: game index, bot name, move, and why.
-    pub forfeits: Vec<(usize, String, u16, BotFailure)>,
-}
-
-impl Report {
-    /// Sums up finished games (all of them, or a part of a run).
-    pub fn new(options: &ArenaOptions, results: &[GameResult], elapsed: Duration) -> Report {
-        let n = options.bots.len();
-        let mut deals: Vec<usize> = results.iter().map(|g| g.deal).collect();
-        deals.sort_unstable();
-        deals.dedup();
-        let bots = (0..n)
-            .map(|b| {
-                let share: f64 = results.iter().map(|g| g.win_share(b)).sum();
-                let wins = results.iter().filter(|g| g.win_share(b) == 1.0).count();
-                let ties =
-                    results.iter().filter(|g| (0.0..1.0).contains(&g.win_share(b)) && g.win_share(b) > 0.0).count();
-                let per_deal: Vec<f64> = deals
-                    .iter()
-                    .map(|&d| {
-                        let games: Vec<f64> = results.iter().filter(|g| g.deal == d).map(|g| g.margin(b)).collect();
-                        games.iter().sum::<f64>() / games.len() as f64
-                    })
-                    .collect();
-                let moves: u64 = results.iter().map(|g| g.moves[b].0 as u64).sum();
-                let time: Duration = results.iter().map(|g| g.moves[b].1).sum();
-                BotReport {
-                    name: options.bots[b].to_string(),
-                    games: results.len(),
-                    wins,
-                    ties,
-                    losses: results.len() - wins - ties,
-                    win: wilson(share, results.len() as f64, Z95),
-                    margin: mean_ci(&per_deal),
-                    mean_score: results.iter().map(|g| g.scores[g.seat_of(b)] as f64).sum::<f64>()
-                        / results.len().max(1) as f64,
-                    moves,
-                    mean_move: if moves == 0 { Duration::ZERO } else { time / moves as u32 },
-                    max_move: results.iter().map(|g| g.moves[b].2).max().unwrap_or_default(),
-                    forfeits: results.iter().filter(|g| g.forfeit.as_ref().is_some_and(|f| f.bot == b)).count(),
-                }
-            })
-            .collect();
-        Report {
-            rules: options.rules.to_string(),
-            seed: options.seed,
-            games: results.len(),
-            deals: deals.len(),
-            threads: options.threads,
-            elapsed,
-            bots,
-            forfeits: results
-                .iter()
-                .filter_map(|g| {
-                    g.forfeit.as_ref().map(|f| (g.index, options.bots[f.bot].to_string(), f.turn, f.failure.clone()))
-                })
-                .collect(),
-        }
-    }
-
-    pub fn to_json(&self) -> serde_json::Value {
-        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
-        json!({
-            "rules": self.rules,
-            "seed": self.seed,
-            "games": self.games,
-            "deals": self.deals,
-            "threads": self.threads,
-            "elapsed_s": self.elapsed.as_secs_f64(),
-            "bots": self.bots.iter().map(|b| json!({
-                "bot": b.name,
-                "games": b.games,
-                "wins": b.wins,
-                "ties": b.ties,
-                "losses": b.losses,
-                "win_rate": b.win.rate,
-                "win_rate_95": [b.win.low, b.win.high],
-                "margin_mean": b.margin.mean,
-                "margin_95": [b.margin.low, b.margin.high],
-                "mean_score": b.mean_score,
-                "moves": b.moves,
-                "move_ms_mean": ms(b.mean_move),
-                "move_ms_max": ms(b.max_move),
-                "forfeits": b.forfeits,
-            })).collect::<Vec<_>>(),
-            "forfeits": self.forfeits.iter().map(|(game, bot, turn, failure)| json!({
-                "game": game, "bot": bot, "turn": turn, "reason": failure.code(), "message": failure.to_string(),
-            })).collect::<Vec<_>>(),
-        })
-    }
-}
-
-impl fmt::Display for Report {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let seatings = self.games.checked_div(self.deals).unwrap_or(0);
-        writeln!(
-            f,
-            "{} games ({} deals x {} seatings), rules {}, seed {}, {:.1} s",
-            self.games,
-            self.deals,
-            seatings,
-            self.rules,
-            self.seed,
-            self.elapsed.as_secs_f64()
-        )?;
-        let width = self.bots.iter().map(|b| b.name.len()).max().unwrap_or(3).max(3);
-        writeln!(
-            f,
-            "{:width$}  {:>5}  {:>17}  {:>7}  {:>20}  {:>10}  {:>10}  {:>8}",
-            "bot", "games", "win % [95% CI]", "w/t/l", "margin [95% CI]", "move mean", "move max", "forfeits"
-        )?;
-        for b in &self.bots {
-            let mut line = String::new();
-            write!(
-                line,
-                "{:width$}  {:>5}  {:>5.1} [{:>4.1}, {:>5.1}]  {:>7}  {:>+6.1} [{:>+5.1}, {:>+5.1}]  {:>10}  {:>10}  {:>8}",
-                b.name,
-                b.games,
-                100.0 * b.win.rate,
-                100.0 * b.win.low,
-                100.0 * b.win.high,
-                format!("{}/{}/{}", b.wins, b.ties, b.losses),
-                b.margin.mean,
-                b.margin.low,
-                b.margin.high,
-                duration(b.mean_move),
-                duration(b.max_move),
-                b.forfeits,
-            )?;
-            writeln!(f, "{line}")?;
-        }
-        for (game, bot, turn, failure) in &self.forfeits {
-            writeln!(f, "forfeit: game {game}, move {turn}: {bot} {failure}")?;
-        }
-        Ok(())
-    }
-}
-
-fn duration(d: Duration) -> String {
-    let s = d.as_secs_f64();
-    if s >= 1.0 {
-        format!("{s:.2} s")
-    } else if s >= 1e-3 {
-        format!("{:.1} ms", s * 1e3)
-    } else {
-        format!("{:.0} us", s * 1e6)
-    }
 }
 
 /// A convenience for callers: the seat `p`'s bot in a result.
