@@ -195,7 +195,8 @@ impl Report {
                     margin: pool_means(&runs.iter().map(|r| r.bots[b].margin).collect::<Vec<_>>()),
                     mean_score: of(|x| x.mean_score * x.games as f64) / games.max(1) as f64,
                     moves,
-                    mean_move: Duration::from_secs_f64(if moves == 0 { 0.0 } else { time / moves as f64 }),
+                    mean_move: Duration::try_from_secs_f64(if moves == 0 { 0.0 } else { time / moves as f64 })
+                        .unwrap_or(Duration::MAX),
                     max_move: runs.iter().map(|r| r.bots[b].max_move).max().unwrap_or_default(),
                     forfeits: runs.iter().map(|r| r.bots[b].forfeits).sum(),
                 }
@@ -207,7 +208,7 @@ impl Report {
             games: runs.iter().map(|r| r.games).sum(),
             deals: runs.iter().map(|r| r.deals).sum(),
             threads: first.threads,
-            elapsed: runs.iter().map(|r| r.elapsed).sum(),
+            elapsed: runs.iter().fold(Duration::ZERO, |sum, r| sum.saturating_add(r.elapsed)),
             bots,
             forfeits: runs.iter().flat_map(|r| r.forfeits.iter().cloned()).collect(),
         })
