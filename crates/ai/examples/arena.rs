@@ -10,7 +10,7 @@
 //! `--pool` and the reports' files last (as `carcassonne arena`; no
 //! progress bar).
 
-use carcassonne_ai::arena::{pool_files, run, ArenaOptions, Report};
+use carcassonne_ai::arena::{pool_files, run, ArenaOptions};
 
 fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let (mut bots, mut games, mut rules, mut seed, mut threads, mut json) =
@@ -28,20 +28,13 @@ fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
             "--quiet" => {}
             "--pool" => {
                 let report = pool_files(&args.by_ref().map(Into::into).collect::<Vec<_>>())?;
-                return print(&report, json);
+                print!("{}", report.render(json));
+                return Ok(());
             }
             _ => return Err(format!("unknown flag {flag} (see the example's docs)").into()),
         }
     }
     let report = run(&ArenaOptions::parse(&bots, games, &rules, seed, threads)?, |_| {})?;
-    print(&report, json)
-}
-
-fn print(report: &Report, json: bool) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    if json {
-        println!("{}", serde_json::to_string_pretty(&report.to_json())?);
-    } else {
-        print!("{report}");
-    }
+    print!("{}", report.render(json));
     Ok(())
 }

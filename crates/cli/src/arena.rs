@@ -47,7 +47,8 @@ pub struct ArenaArgs {
 pub fn run(args: ArenaArgs) -> Result<(), Box<dyn std::error::Error>> {
     if !args.pool.is_empty() {
         let report = pool_files(&args.pool).map_err(|e| -> Box<dyn std::error::Error> { e })?;
-        return print(&report, args.json);
+        print!("{}", report.render(args.json));
+        return Ok(());
     }
     let mut options = ArenaOptions::parse(&args.bots, args.games, &args.rules, args.seed, args.threads)
         .map_err(|e| -> Box<dyn std::error::Error> { e })?;
@@ -56,15 +57,7 @@ pub fn run(args: ArenaArgs) -> Result<(), Box<dyn std::error::Error>> {
     // Programs run in process groups of their own: Ctrl-C reaches them through us.
     carcassonne_ai::external::kill_all_on_interrupt();
     let report = run_with_progress(&options, !args.quiet)?;
-    print(&report, args.json)
-}
-
-fn print(report: &carcassonne_ai::arena::Report, json: bool) -> Result<(), Box<dyn std::error::Error>> {
-    if json {
-        println!("{}", serde_json::to_string_pretty(&report.to_json())?);
-    } else {
-        print!("{report}");
-    }
+    print!("{}", report.render(args.json));
     Ok(())
 }
 

@@ -251,6 +251,16 @@ impl Report {
         report
     }
 
+    /// The report as `carcassonne arena` prints it: the table, or with
+    /// `json` its JSON, pretty-printed.
+    pub fn render(&self, json: bool) -> String {
+        if json {
+            format!("{:#}\n", self.to_json())
+        } else {
+            self.to_string()
+        }
+    }
+
     /// A report read back from its JSON ([`Report::to_json`]), for pooling.
     ///
     /// # Errors
