@@ -43,15 +43,21 @@ pub struct Mean {
 /// values: one observation says nothing of the spread).
 pub fn mean_ci(xs: &[f64]) -> Mean {
     let n = xs.len();
+    let mean = if n == 0 { 0.0 } else { xs.iter().sum::<f64>() / n as f64 };
+    // The squares about the mean.
+    let squares = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>();
+    with_interval(mean, squares, n)
+}
+
+/// The [`Mean`] of `n` values with this mean and sum of squares about it.
+fn with_interval(mean: f64, squares: f64, n: usize) -> Mean {
     if n == 0 {
         return Mean { mean: 0.0, low: 0.0, high: 0.0, sd: 0.0, n };
     }
-    let mean = xs.iter().sum::<f64>() / n as f64;
     if n < 2 {
         return Mean { mean, low: f64::NEG_INFINITY, high: f64::INFINITY, sd: 0.0, n };
     }
-    let var = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1) as f64;
-    let sd = var.sqrt();
+    let sd = (squares / (n - 1) as f64).sqrt();
     let half = t975(n - 1) * sd / (n as f64).sqrt();
     Mean { mean, low: mean - half, high: mean + half, sd, n }
 }
@@ -61,13 +67,7 @@ pub fn mean_ci(xs: &[f64]) -> Mean {
 /// [`mean_ci`] gives for all their values at once.
 pub fn pool_means(parts: &[Mean]) -> Mean {
     let n: usize = parts.iter().map(|m| m.n).sum();
-    if n == 0 {
-        return Mean { mean: 0.0, low: 0.0, high: 0.0, sd: 0.0, n };
-    }
-    let mean = parts.iter().map(|m| m.n as f64 * m.mean).sum::<f64>() / n as f64;
-    if n < 2 {
-        return Mean { mean, low: f64::NEG_INFINITY, high: f64::INFINITY, sd: 0.0, n };
-    }
+    let mean = if n == 0 { 0.0 } else { parts.iter().map(|m| m.n as f64 * m.mean).sum::<f64>() / n as f64 };
     // The squares about the pooled mean: each part's about its own, and
     // its mean's distance from the pooled one.
     let squares: f64 = parts
@@ -75,9 +75,7 @@ pub fn pool_means(parts: &[Mean]) -> Mean {
         .filter(|m| m.n > 0)
         .map(|m| (m.n - 1) as f64 * m.sd * m.sd + m.n as f64 * (m.mean - mean) * (m.mean - mean))
         .sum();
-    let sd = (squares / (n - 1) as f64).sqrt();
-    let half = t975(n - 1) * sd / (n as f64).sqrt();
-    Mean { mean, low: mean - half, high: mean + half, sd, n }
+    with_interval(mean, squares, n)
 }
 
 /// The 97.5 % quantile of Student's t with `df` degrees of freedom: exact
