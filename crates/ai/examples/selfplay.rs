@@ -16,10 +16,10 @@
 //! whatever `--threads` (the bots' budgets count iterations).
 
 use std::io::Write;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use carcassonne::{Game, Rules, Setup, View};
 use carcassonne_ai::net::{inputs, INPUTS};
+use carcassonne_ai::parallel::map_jobs;
 use carcassonne_ai::{BotSpec, Scratch};
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -52,7 +52,6 @@ struct Args {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let Args { games, bots, players, rules, seed, threads, out } = Args::parse();
-    let threads = threads.max(1);
     let rules = Rules::parse(&rules)?;
     let specs: Vec<BotSpec> = bots.split(',').map(str::parse).collect::<Result<_, _>>()?;
     if !(2..=carcassonne::MAX_PLAYERS).contains(&players) {
@@ -63,28 +62,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let bar = ProgressBar::new(games as u64);
     bar.set_style(ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} games, eta {eta}  {msg}")?);
-    let next = AtomicUsize::new(0);
-    let mut done: Vec<(usize, Vec<f32>)> = std::thread::scope(|s| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= games {
-                            return mine;
-                        }
-                        mine.push((i, play(i, seed, rules, players, &specs)));
-                        bar.inc(1);
-                    }
-                })
-            })
-            .collect();
-        workers.into_iter().flat_map(|w| w.join().expect("a self-play thread")).collect()
-    });
+    let done = map_jobs(games, threads, |_| bar.inc(1), |i| play(i, seed, rules, players, &specs));
     bar.finish();
-    done.sort_by_key(|&(i, _)| i);
-    let data: Vec<f32> = done.into_iter().flat_map(|(_, rows)| rows).collect();
+    let data: Vec<f32> = done.into_iter().flatten().collect();
     write_npy(&out, &data, data.len() / COLUMNS, COLUMNS)?;
     eprintln!("{} rows of {games} games written to {out}", data.len() / COLUMNS);
     Ok(())

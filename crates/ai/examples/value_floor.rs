@@ -24,10 +24,9 @@
 //! the prediction. docs/ai.md ("How much a better network could win")
 //! has the figures.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use carcassonne::{seeded_rng, shuffle_with, Game, Rules, Setup, View};
 use carcassonne_ai::net::Net;
+use carcassonne_ai::parallel::map_jobs;
 use carcassonne_ai::stats::{mean_ci, Mean};
 use carcassonne_ai::{BotSpec, Scratch};
 use clap::Parser;
@@ -92,26 +91,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let bar = ProgressBar::new(positions as u64);
     bar.set_style(ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} positions, eta {eta}")?);
-    let next = AtomicUsize::new(0);
-    let done: Vec<Position> = std::thread::scope(|s| {
-        let workers: Vec<_> = (0..threads.max(1))
-            .map(|_| {
-                s.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= positions {
-                            return mine;
-                        }
-                        let game_seed = seed.wrapping_mul(1_000_003).wrapping_add(i as u64);
-                        mine.push(position(game_seed, rules, spec, continuations, keep_tile));
-                        bar.inc(1);
-                    }
-                })
-            })
-            .collect();
-        workers.into_iter().flat_map(|w| w.join().expect("a worker thread")).collect()
-    });
+    let done = map_jobs(
+        positions,
+        threads,
+        |_| bar.inc(1),
+        |i| position(seed.wrapping_mul(1_000_003).wrapping_add(i as u64), rules, spec, continuations, keep_tile),
+    );
     bar.finish_and_clear();
     let spreads: Vec<[(f64, f64); 3]> = done.iter().map(Position::spreads).collect();
     println!("{positions} positions, {continuations} continuations each, `{bot}`; points², 95 % intervals");

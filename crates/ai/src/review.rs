@@ -35,8 +35,6 @@
 //! assert!(review.moves.iter().all(|m| m.lost >= 0.0));
 //! ```
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use carcassonne::record::{Record, RecordMove, ReplayError, Replayer};
@@ -46,6 +44,7 @@ use serde::{Deserialize, Serialize};
 use crate::bot::Bot;
 use crate::eval::margin_of;
 use crate::mcts::{Budget, MctsBot, MctsConfig};
+use crate::parallel::map_jobs;
 use crate::sample::Determinizer;
 use crate::seed::derive;
 
@@ -146,24 +145,7 @@ pub(crate) fn each_position<T: Send>(
     judge: impl Fn(&Game, Move) -> T + Sync,
 ) -> Vec<T> {
     let total = positions.len();
-    let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<T>>> = Mutex::new((0..total).map(|_| None).collect());
-    std::thread::scope(|s| {
-        for _ in 0..threads.clamp(1, total.max(1)) {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= total {
-                    break;
-                }
-                let (game, played) = &positions[i];
-                let r = judge(game, *played);
-                results.lock().expect("no judge panics")[i] = Some(r);
-                progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
-            });
-        }
-    });
-    results.into_inner().expect("no judge panics").into_iter().map(|r| r.expect("every position")).collect()
+    map_jobs(total, threads, |done| progress(done, total), |i| judge(&positions[i].0, positions[i].1))
 }
 
 /// Every position of `record` before a move, with the move played there.
@@ -256,6 +238,7 @@ pub(crate) fn expected_margins(view: &View<'_>, candidates: &[Move], budget: Bud
 mod tests {
     use super::*;
     use carcassonne::{Rules, Setup};
+    use std::sync::atomic::{AtomicUsize, Ordering};
 
     /// A game where seat 0 plays the engine's last legal move each turn
     /// (often a follower thrown away on a field) is reviewed move by move;
