@@ -15,10 +15,9 @@
 //! whole games out for validation). The same flags give the same file,
 //! whatever `--threads` (the bots' budgets count iterations).
 
-use std::io::Write;
-
 use carcassonne::{Game, Rules, Setup, View};
 use carcassonne_ai::net::{inputs, INPUTS};
+use carcassonne_ai::npy::write_rows;
 use carcassonne_ai::parallel::map_jobs;
 use carcassonne_ai::{BotSpec, Scratch};
 use clap::Parser;
@@ -65,7 +64,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let done = map_jobs(games, threads, |_| bar.inc(1), |i| play(i, seed, rules, players, &specs));
     bar.finish();
     let data: Vec<f32> = done.into_iter().flatten().collect();
-    write_npy(&out, &data, data.len() / COLUMNS, COLUMNS)?;
+    write_rows(&out, &data, COLUMNS)?;
     eprintln!("{} rows of {games} games written to {out}", data.len() / COLUMNS);
     Ok(())
 }
@@ -100,22 +99,4 @@ fn mix(mut x: u64) -> u64 {
     x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     x ^ (x >> 31)
-}
-
-/// A little-endian `float32` NumPy array of `rows` × `cols`.
-fn write_npy(path: &str, data: &[f32], rows: usize, cols: usize) -> std::io::Result<()> {
-    let mut header = format!("{{'descr': '<f4', 'fortran_order': False, 'shape': ({rows}, {cols}), }}");
-    // Magic (6), version (2), length (2), header and newline: a multiple of 64.
-    while (10 + header.len() + 1) % 64 != 0 {
-        header.push(' ');
-    }
-    header.push('\n');
-    let mut file = std::io::BufWriter::new(std::fs::File::create(path)?);
-    file.write_all(b"\x93NUMPY\x01\x00")?;
-    file.write_all(&(header.len() as u16).to_le_bytes())?;
-    file.write_all(header.as_bytes())?;
-    for v in data {
-        file.write_all(&v.to_le_bytes())?;
-    }
-    file.flush()
 }

@@ -31,6 +31,7 @@ mod learned_weights;
 mod mcts;
 pub mod net;
 mod net_weights;
+pub mod npy;
 pub mod parallel;
 pub mod protocol;
 pub mod puzzle;
