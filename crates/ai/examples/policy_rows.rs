@@ -15,22 +15,21 @@
 //! players, standard rules; every `--every`-th (2) is searched by
 //! `--expert`. A row per legal move, in the engine's order: the
 //! position's number, the game's, the move's visits, whether the search
-//! picked it, the network's margin after it and the hand-set valuation's
-//! (the player to move's points less the other's), then the network's
-//! inputs after it for the player to move and for the other ([`INPUTS`]
-//! each; zeros once the game is over). Iteration budgets make the file
-//! the same whatever `--threads`.
+//! picked it, then the prior's inputs for it ([`move_inputs`]: the
+//! network's margin after it and the hand-set valuation's, the network's
+//! inputs after it for the player to move and for the other). Iteration
+//! budgets make the file the same whatever `--threads`.
 
-use carcassonne::{Game, Move, PlayerId, Rules, Setup, View, MAX_PLAYERS};
-use carcassonne_ai::net::{inputs, Net, INPUTS};
+use carcassonne::{Game, Move, PlayerId, Rules, Setup, View};
 use carcassonne_ai::npy::write_rows;
 use carcassonne_ai::parallel::map_jobs;
-use carcassonne_ai::{Bot, BotSpec, MctsBot, MctsConfig, Scratch, Valuation, Values};
+use carcassonne_ai::prior::{move_inputs, INPUTS};
+use carcassonne_ai::{Bot, BotSpec, MctsBot, MctsConfig, Scratch};
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// Columns of a row (see the module docs).
-const COLUMNS: usize = 6 + 2 * INPUTS;
+const COLUMNS: usize = 4 + INPUTS;
 
 /// A long search's visits at the root, for a prior to learn.
 #[derive(Parser)]
@@ -102,18 +101,13 @@ fn game_rows(g: usize, seed: u64, bot: BotSpec, config: MctsConfig, every: u64) 
 /// A row per legal move of `game` (see the module docs), appended to `rows`.
 fn move_rows(game: &Game, seat: PlayerId, root: &[(Move, u32, f64)], pick: Move, ids: [f32; 2], rows: &mut Vec<f32>) {
     let mut scratch = Scratch::default();
-    let other = PlayerId(1 - seat.0);
     for mv in game.legal_moves() {
         let mut after = game.clone();
         after.play(&mv).expect("a legal move");
         let visits = root.iter().find(|r| r.0 == mv).map_or(0, |r| r.1);
-        let x = if after.is_over() { [[0.0; INPUTS]; MAX_PLAYERS] } else { inputs(&after, &mut scratch) };
         rows.extend_from_slice(&ids);
         rows.push(visits as f32);
         rows.push(f32::from(u8::from(mv == pick)));
-        rows.push(Net::shared().margin(&after, seat, &mut scratch) as f32);
-        rows.push(Valuation::default().margin(&after, seat, &mut scratch) as f32);
-        rows.extend_from_slice(&x[seat.index()]);
-        rows.extend_from_slice(&x[other.index()]);
+        rows.extend_from_slice(&move_inputs(&after, seat, &mut scratch));
     }
 }

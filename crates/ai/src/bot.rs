@@ -204,6 +204,7 @@ const SETTINGS: &[Setting] = &[
     Setting::weight("wmonk", |c| c.decision_weights[2], |c, v| c.decision_weights[2] = v),
     Setting::switch("learned", |c| f64::from(u8::from(c.learned)), |c, v| c.learned = v != 0.0),
     Setting::switch("net", |c| f64::from(u8::from(c.net)), |c, v| c.net = v != 0.0),
+    Setting::switch("policy", |c| f64::from(u8::from(c.policy)), |c, v| c.policy = v != 0.0),
     // The network's share of a playout's reward.
     Setting::share("mix", |c| c.net_mix, |c, v| c.net_mix = v),
     Setting::switch("stop", |c| f64::from(u8::from(c.early_stop)), |c, v| c.early_stop = v != 0.0),
@@ -346,6 +347,7 @@ mod tests {
             "mcts:2000it:2t:c=0.5:depth=12",
             "mcts:300it:net=1",
             "mcts:1s:net=1:mix=0.5",
+            "mcts:1s:policy=1",
         ] {
             assert_eq!(text.parse::<BotSpec>().unwrap().to_string(), text);
         }
@@ -366,6 +368,7 @@ mod tests {
             "mcts:1s:tree=300",
             "mcts:1s:tree=2.5",
             "mcts:1s:net=2",
+            "mcts:1s:policy=0.5",
             "mcts:1s:c=end",
             "mcts:1s:depth=-1",
             "mcts:1s:depth=70000",

@@ -33,6 +33,8 @@ pub mod net;
 mod net_weights;
 pub mod npy;
 pub mod parallel;
+pub mod prior;
+mod prior_weights;
 pub mod protocol;
 pub mod puzzle;
 mod random_bot;

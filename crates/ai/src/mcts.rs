@@ -41,6 +41,7 @@ use crate::eval::{margin_of, Scratch, Valuation, Values};
 use crate::greedy::score_moves;
 use crate::learned::Learned;
 use crate::net::Net;
+use crate::prior::Prior;
 use crate::sample::Determinizer;
 use crate::seed::{decision_seed, derive};
 
@@ -151,6 +152,10 @@ pub struct MctsConfig {
     /// weighed by its margins after them instead of the hand-set
     /// valuation's, and a playout cut short (`playout_depth`) valued by it.
     pub net: bool,
+    /// Rank and weigh the root's moves by the prior learned from a long
+    /// search ([`crate::prior`]): widening opens them in its order, and
+    /// each is weighed by its probability relative to the best's.
+    pub policy: bool,
     /// With `net`: the share of the network's value of the playout's first
     /// position in the reward, the rest the playout's own (to the end, or
     /// cut by `playout_depth`); 0 values by the playout alone.
@@ -193,6 +198,7 @@ impl Default for MctsConfig {
             decision_weights: [1.0; 3],
             learned: false,
             net: false,
+            policy: false,
             net_mix: 0.0,
             early_stop: true,
             halving: 0,
@@ -289,13 +295,18 @@ impl Bot for MctsBot {
             Budget::Iterations(_) => None,
         };
         let det = Determinizer::new(view);
-        // Root moves, best valued first (ties keep the engine's order).
-        let margins = score_moves(det.base(), &moves, me, c.ranking());
+        // Root moves, best first (ties keep the engine's order): by the
+        // learned prior's scores, or by the valuation's margins after them.
+        let scores = if c.policy {
+            Prior::shared().scores(det.base(), &moves, me)
+        } else {
+            score_moves(det.base(), &moves, me, c.ranking())
+        };
         let mut order: Vec<usize> = (0..moves.len()).collect();
-        order.sort_by(|&a, &b| margins[b].total_cmp(&margins[a]));
-        let best = margins[order[0]];
-        let root: Vec<(Move, f64)> =
-            order.iter().map(|&i| (moves[i], prior(best, margins[i], c.score_scale))).collect();
+        order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
+        let best = scores[order[0]];
+        let weigh = |s: f64| if c.policy { (s - best).exp() } else { prior(best, s, c.score_scale) };
+        let root: Vec<(Move, f64)> = order.iter().map(|&i| (moves[i], weigh(scores[i]))).collect();
 
         let seed = decision_seed(c.seed, view);
         let threads = c.threads.max(1);
@@ -978,5 +989,27 @@ mod tests {
         // Without the network the mix is off: the playout alone.
         let plain = MctsConfig { net_mix: 1.0, ..MctsConfig::default() };
         assert_eq!(reward(&plain, 2), reward(&MctsConfig::default(), 2));
+    }
+
+    /// With `policy=1` the root's moves come in the learned prior's order
+    /// (ties in the engine's), and they differ from the valuation's order
+    /// somewhere in a midgame.
+    #[test]
+    fn the_policy_orders_the_root_by_the_learned_prior() {
+        let game = midgame();
+        let me = game.to_move().unwrap();
+        let moves = game.legal_moves();
+        let root_of = |policy| {
+            let config = MctsConfig { budget: Budget::Iterations(50), policy, ..MctsConfig::default() };
+            let mut bot = MctsBot::new(config);
+            bot.choose(&View::new(&game, me)).unwrap();
+            bot.last_search().unwrap().root.iter().map(|r| r.0).collect::<Vec<Move>>()
+        };
+        let scores = Prior::shared().scores(&game, &moves, me);
+        let mut want: Vec<usize> = (0..moves.len()).collect();
+        want.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
+        let want: Vec<Move> = want.into_iter().map(|i| moves[i]).collect();
+        assert_eq!(root_of(true), want);
+        assert_ne!(root_of(false), want);
     }
 }

@@ -48,17 +48,40 @@ pub const HIDDEN: usize = w::HIDDEN;
 /// The network's weights (the committed ones by default).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Net {
-    w1: [[f32; INPUTS]; HIDDEN],
-    b1: [f32; HIDDEN],
-    w2: [[f32; HIDDEN]; HIDDEN],
-    b2: [f32; HIDDEN],
-    w3: [f32; HIDDEN],
-    b3: f32,
+    mlp: Mlp<INPUTS, HIDDEN>,
 }
 
 impl Default for Net {
     fn default() -> Self {
-        Net { w1: w::W1, b1: w::B1, w2: w::W2, b2: w::B2, w3: w::W3, b3: w::B3 }
+        Net { mlp: Mlp { w1: w::W1, b1: w::B1, w2: w::W2, b2: w::B2, w3: w::W3, b3: w::B3 } }
+    }
+}
+
+/// A multilayer perceptron: `IN` inputs, two hidden layers of `H`
+/// rectified units, one output; the shape of the valuation network and of
+/// the prior ([`crate::prior`]), whose weights the training scripts write.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Mlp<const IN: usize, const H: usize> {
+    pub(crate) w1: [[f32; IN]; H],
+    pub(crate) b1: [f32; H],
+    pub(crate) w2: [[f32; H]; H],
+    pub(crate) b2: [f32; H],
+    pub(crate) w3: [f32; H],
+    pub(crate) b3: f32,
+}
+
+impl<const IN: usize, const H: usize> Mlp<IN, H> {
+    /// The output for inputs `x`.
+    pub(crate) fn output(&self, x: &[f32; IN]) -> f32 {
+        let mut h1 = [0f32; H];
+        for (h, (row, b)) in h1.iter_mut().zip(self.w1.iter().zip(&self.b1)) {
+            *h = (dot(row, x) + b).max(0.0);
+        }
+        let mut out = self.b3;
+        for (row, (b, w3)) in self.w2.iter().zip(self.b2.iter().zip(&self.w3)) {
+            out += w3 * (dot(row, &h1) + b).max(0.0);
+        }
+        out
     }
 }
 
@@ -88,15 +111,7 @@ impl Net {
 
     /// The points a seat with inputs `x` will still score.
     pub fn gain(&self, x: &[f32; INPUTS]) -> f32 {
-        let mut h1 = [0f32; HIDDEN];
-        for (h, (row, b)) in h1.iter_mut().zip(self.w1.iter().zip(&self.b1)) {
-            *h = (dot(row, x) + b).max(0.0);
-        }
-        let mut out = self.b3;
-        for (row, (b, w3)) in self.w2.iter().zip(self.b2.iter().zip(&self.w3)) {
-            out += w3 * (dot(row, &h1) + b).max(0.0);
-        }
-        out
+        self.mlp.output(x)
     }
 }
 

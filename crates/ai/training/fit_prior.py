@@ -14,10 +14,15 @@ first, in its top 3 and top 10, the pick's median rank, and the share of
 the visits on its first 5 and 10 moves (ties in the engine's order, as the
 search breaks them).
 
-    python crates/ai/training/fit_prior.py policy.npy
+    python crates/ai/training/fit_prior.py policy.npy \
+        --out crates/ai/src/prior_weights.rs
 
-It writes no weights: the search does not take a learned prior yet
-(docs/ai.md, "How well the rankings foresee a long search").
+With `--out` it writes the fitted prior as Rust source, the inputs'
+scaling folded into the first layer, with a few held-out rows and the
+model's scores on them for the Rust test to check against: the search
+takes it with `policy=1` (`carcassonne_ai::prior`; docs/ai.md, "A prior
+learned from a long search"). The shipped prior is the one fitted to four
+fifths of the games, whose figures on the fifth held out the file says.
 """
 
 import argparse
@@ -26,10 +31,13 @@ import time
 
 import numpy as np
 import torch
-from torch import nn
 
-INPUTS = 27
-COLUMNS = 6 + 2 * INPUTS
+from train_net import INPUTS, model, weights_source
+
+# A row: position, game, visits, picked, then the prior's inputs
+# (`carcassonne_ai::prior::INPUTS`: two margins and both seats' network inputs).
+PRIOR_INPUTS = 2 + 2 * INPUTS
+COLUMNS = 4 + PRIOR_INPUTS
 
 
 def load(paths):
@@ -62,6 +70,7 @@ def foresight(score, visits, picked, spans):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("data", nargs="+", help="NumPy files written by the policy_rows example")
+    ap.add_argument("--out", help="write the fitted prior's weights here (crates/ai/src/prior_weights.rs)")
     ap.add_argument("--hidden", type=int, default=64)
     ap.add_argument("--epochs", type=int, default=20)
     ap.add_argument("--batch", type=int, default=64, help="positions a step")
@@ -99,16 +108,13 @@ def main():
     v = torch.tensor(visits)[index] * mask
     target = v / v.sum(dim=1, keepdim=True)
 
-    model = nn.Sequential(
-        nn.Linear(x.shape[1], args.hidden), nn.ReLU(), nn.Linear(args.hidden, args.hidden), nn.ReLU(),
-        nn.Linear(args.hidden, 1),
-    )
-    opt = torch.optim.Adam(model.parameters(), lr=args.lr)
+    net = model(args.hidden, PRIOR_INPUTS)
+    opt = torch.optim.Adam(net.parameters(), lr=args.lr)
     train = torch.tensor(np.flatnonzero(~held))
     test = torch.tensor(np.flatnonzero(held))
 
     def loss_of(positions):
-        logits = model(features[index[positions]]).squeeze(-1).masked_fill(~mask[positions], -1e9)
+        logits = net(features[index[positions]]).squeeze(-1).masked_fill(~mask[positions], -1e9)
         return -(target[positions] * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
 
     for epoch in range(args.epochs):
@@ -122,7 +128,7 @@ def main():
             print(f"epoch {epoch + 1}/{args.epochs}: held-out cross-entropy {loss_of(test).item():.3f}", file=sys.stderr)
 
     with torch.no_grad():
-        prior = model(features).squeeze(-1).numpy()
+        prior = net(features).squeeze(-1).numpy()
     spans = [(s, e) for s, e, h in zip(starts, ends, held) if h]
     moves = np.mean([e - s for s, e in spans])
     print(
@@ -130,14 +136,35 @@ def main():
         f"{moves:.1f} moves each on average; {time.time() - started:.0f} s"
     )
     print(f"{'ranking':<26} {'pick 1st':>8} {'top 3':>7} {'top 10':>7} {'median rank':>12} {'visits top 5':>13} {'top 10':>7}")
+    table = {}
     for name, score in [
         ("the network's margin", net_margin),
         ("the hand-set valuation's", hand_margin),
         ("the fitted prior", prior),
     ]:
-        first, top3, top10, median, v5, v10 = foresight(score, visits, picked, spans)
+        table[name] = first, top3, top10, median, v5, v10 = foresight(score, visits, picked, spans)
         print(f"{name:<26} {first:>8.3f} {top3:>7.3f} {top10:>7.3f} {median:>12} {v5:>13.3f} {v10:>7.3f}")
 
+    if args.out:
+        held_rows = np.concatenate([np.arange(s, e) for s, e in spans])
+        check_rows = held_rows[:: max(1, len(held_rows) // 6)][:6]
+        check_x = x[check_rows]
+        with torch.no_grad():
+            check_y = net(features[check_rows]).squeeze(-1).numpy()
+        p, m = table["the fitted prior"], table["the network's margin"]
+        fit = (
+            f"{len(starts)} positions of {len(np.unique(game))} games, {len(spans)} held out (whole games): the "
+            f"search's pick ranked first {p[0]:.1%}, in the top 10 {p[2]:.1%} (by the network's margin "
+            f"{m[0]:.1%}, {m[2]:.1%})."
+        ).replace("%", " %")
+        command = " ".join(["python crates/ai/training/fit_prior.py", *sys.argv[1:]])
+        source = weights_source(
+            net, mean.astype(np.float64), std.astype(np.float64), check_x, check_y, command, fit,
+            what="learned prior", module="prior",
+        )
+        with open(args.out, "w") as f:
+            f.write(source)
+        print(f"weights written to {args.out}", file=sys.stderr)
 
 if __name__ == "__main__":
     main()

@@ -38,9 +38,10 @@ def load(paths):
     return np.concatenate(parts)
 
 
-def model(hidden):
+def model(hidden, inputs=INPUTS):
+    """Two hidden layers of rectified units, one output (`Mlp` in crates/ai/src/net.rs)."""
     return nn.Sequential(
-        nn.Linear(INPUTS, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU(), nn.Linear(hidden, 1)
+        nn.Linear(inputs, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU(), nn.Linear(hidden, 1)
     )
 
 
@@ -53,8 +54,11 @@ def rust_array(values):
     return "[" + ", ".join(rust_f32(v) for v in values) + "]"
 
 
-def weights_source(net, mean, std, check_x, check_y, command, fit):
-    """The Rust file: weights with the scaling folded in, and the check rows."""
+def weights_source(net, mean, std, check_x, check_y, command, fit, what="valuation network", module="net"):
+    """The Rust file: weights with the scaling folded in, and the check rows.
+
+    `what` names the model and `module` its Rust module (`crate::net`,
+    `crate::prior`), whose `INPUTS` sizes the first layer."""
     w1 = net[0].weight.detach().double().numpy() / std
     b1 = net[0].bias.detach().double().numpy() - w1 @ mean
     w2 = net[2].weight.detach().double().numpy()
@@ -63,14 +67,14 @@ def weights_source(net, mean, std, check_x, check_y, command, fit):
     b3 = float(net[4].bias.detach().double().numpy()[0])
     hidden = len(b1)
     lines = [
-        "//! The valuation network's weights (`crate::net`), written by",
-        "//! `crates/ai/training/train_net.py`; do not edit. Made by",
+        f"//! The {what}'s weights (`crate::{module}`), written by",
+        f"//! `{command.split()[1]}`; do not edit. Made by",
         "//!",
         f"//! `{command}`",
         "//!",
         f"//! {fit}",
         "",
-        "use crate::net::INPUTS;",
+        f"use crate::{module}::INPUTS;",
         "",
         f"pub(crate) const HIDDEN: usize = {hidden};",
         "",
