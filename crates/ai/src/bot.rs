@@ -194,6 +194,7 @@ const SETTINGS: &[Setting] = &[
     Setting::weight("wbase", |c| c.widen_base, |c, v| c.widen_base = v),
     Setting::weight("wfactor", |c| c.widen_factor, |c, v| c.widen_factor = v),
     Setting::weight("prior", |c| c.prior_weight, |c, v| c.prior_weight = v),
+    Setting::share("pgrow", |c| c.prior_growth, |c, v| c.prior_growth = v),
     Setting::weight("meeple", |c| c.valuation.follower, |c, v| c.valuation.follower = v),
     Setting::count("rank", |c| c.rank_after as f64, |c, v| c.rank_after = v as u32, u32::MAX as f64),
     Setting::count("pk", |c| c.playout_sample as f64, |c, v| c.playout_sample = v as u32, u32::MAX as f64),

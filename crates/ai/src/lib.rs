@@ -1,8 +1,10 @@
 //! Bots for Carcassonne: random, greedy and Monte Carlo tree search, an
 //! arena that measures them fairly, the open bot protocol that lets bots in
 //! other processes and languages play ([`protocol`], [`external`],
-//! docs/bot-protocol.md), game reviews by the search ([`review`]) and a
-//! valuation learned from the search's playouts ([`learned`]).
+//! docs/bot-protocol.md), game reviews by the search ([`review`]), a
+//! valuation learned from the search's playouts ([`learned`]), a network
+//! trained by self-play ([`net`]) and a prior over the root's moves
+//! learned from a long search ([`prior`]).
 //!
 //! A bot sees a game only through a [`carcassonne::View`]: what its player
 //! sees, never the order of the tiles in the bag.

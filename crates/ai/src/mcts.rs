@@ -114,6 +114,9 @@ pub struct MctsConfig {
     pub widen_factor: f64,
     /// Weight of the greedy valuation as a bias (decays with visits).
     pub prior_weight: f64,
+    /// The bias grows with the node's visits to this power (0: it does
+    /// not; ½: as AlphaZero's PUCT, so that a long search still heeds it).
+    pub prior_growth: f64,
     /// Visits of a node below the root after which its moves are ranked by
     /// the greedy valuation (then widened progressively, as at the root);
     /// 0 never ranks them.
@@ -191,6 +194,7 @@ impl Default for MctsConfig {
             widen_base: 4.0,
             widen_factor: 1.0,
             prior_weight: 0.5,
+            prior_growth: 0.0,
             rank_after: 0,
             playout_sample: 0,
             playout_farmer: 0.1,
@@ -914,6 +918,7 @@ fn select(tree: &Tree, node: u32, c: &MctsConfig) -> u32 {
     let nd = tree.nodes[node as usize];
     let n = nd.visits.max(1) as f64;
     let log_n = n.ln();
+    let bias = c.prior_weight * if c.prior_growth == 0.0 { 1.0 } else { n.powf(c.prior_growth) };
     let mut best = f64::NEG_INFINITY;
     let mut pick = nd.first;
     let mut unvisited = None;
@@ -926,8 +931,7 @@ fn select(tree: &Tree, node: u32, c: &MctsConfig) -> u32 {
             return;
         }
         let v = edge.visits as f64;
-        let score =
-            edge.reward / v + c.exploration * (log_n / v).sqrt() + c.prior_weight * edge.prior as f64 / (v + 1.0);
+        let score = edge.reward / v + c.exploration * (log_n / v).sqrt() + bias * edge.prior as f64 / (v + 1.0);
         if score > best {
             best = score;
             pick = e;

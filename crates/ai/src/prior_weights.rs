@@ -1,7 +1,7 @@
 //! The learned prior's weights (`crate::prior`), written by
 //! `crates/ai/training/fit_prior.py`; do not edit. Made by
 //!
-//! `python crates/ai/training/fit_prior.py /work/data/prior/p30k.npy --out crates/ai/src/prior_weights.rs`
+//! `python crates/ai/training/fit_prior.py policy.npy --out crates/ai/src/prior_weights.rs`
 //!
 //! 3548 positions of 100 games, 744 held out (whole games): the search's pick ranked first 37.8 %, in the top 10 84.9 % (by the network's margin 28.9 %, 65.5 %).
 
