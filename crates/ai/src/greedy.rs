@@ -50,6 +50,11 @@ impl Bot for GreedyBot {
 
 /// The margin of `me` after each move, played on copies of `base`.
 pub(crate) fn score_moves(base: &Game, moves: &[Move], me: carcassonne::PlayerId, valuation: &dyn Values) -> Vec<f64> {
+    after_each(base, moves, |g, scratch| valuation.margin(g, me, scratch))
+}
+
+/// `score` of the position after each move, played on copies of `base`.
+pub(crate) fn after_each(base: &Game, moves: &[Move], mut score: impl FnMut(&Game, &mut Scratch) -> f64) -> Vec<f64> {
     let mut scratch = Scratch::default();
     let mut g = base.clone();
     moves
@@ -57,7 +62,7 @@ pub(crate) fn score_moves(base: &Game, moves: &[Move], me: carcassonne::PlayerId
         .map(|mv| {
             g.clone_from(base);
             g.play_unchecked(mv);
-            valuation.margin(&g, me, &mut scratch)
+            score(&g, &mut scratch)
         })
         .collect()
 }

@@ -34,6 +34,7 @@ use std::sync::OnceLock;
 use carcassonne::{Game, Move, PlayerId, MAX_PLAYERS};
 
 use crate::eval::{Scratch, Valuation, Values};
+use crate::greedy::after_each;
 use crate::net::{self, Mlp, Net};
 use crate::prior_weights as w;
 
@@ -68,16 +69,7 @@ impl Prior {
 
     /// The score of each of `moves`, legal in `game`, for `me` to play.
     pub fn scores(&self, game: &Game, moves: &[Move], me: PlayerId) -> Vec<f64> {
-        let mut scratch = Scratch::default();
-        let mut after = game.clone();
-        moves
-            .iter()
-            .map(|mv| {
-                after.clone_from(game);
-                after.play_unchecked(mv);
-                f64::from(self.score(&move_inputs(&after, me, &mut scratch)))
-            })
-            .collect()
+        after_each(game, moves, |after, scratch| f64::from(self.score(&move_inputs(after, me, scratch))))
     }
 
     /// The prior's probability of each of `moves`, legal in `game`.
@@ -113,11 +105,6 @@ mod tests {
     /// rows it wrote beside the weights (`prior_weights::CHECK`).
     #[test]
     fn the_prior_matches_the_fitted_model() {
-        let prior = Prior::default();
-        assert!(w::CHECK.len() >= 4, "the weights file carries rows to check");
-        for (x, want) in w::CHECK {
-            let got = prior.score(&x);
-            assert!((got - want).abs() <= 1e-3 * want.abs().max(1.0), "{got} against {want} for {x:?}");
-        }
+        Prior::default().mlp.assert_matches(&w::CHECK);
     }
 }
