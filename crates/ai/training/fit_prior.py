@@ -166,5 +166,6 @@ def main():
             f.write(source)
         print(f"weights written to {args.out}", file=sys.stderr)
 
+
 if __name__ == "__main__":
     main()
