@@ -5,8 +5,10 @@
 //! The search (`policy=1`) ranks the root's moves by it (progressive
 //! widening opens them in its order) and weighs each by its probability
 //! relative to the best's, where it ranks them by the valuation's margin
-//! after each move otherwise (docs/ai.md, "A prior learned from a long
-//! search").
+//! after each move otherwise. It foresees the long search's pick better
+//! than those margins, but the search plays about as well with it as with
+//! the network's margins (docs/ai.md, "A prior learned from a long
+//! search"), so no level uses it.
 //!
 //! A move's inputs ([`INPUTS`], [`move_inputs`]): the network's margin
 //! after it and the hand-set valuation's (the mover's points less the best
