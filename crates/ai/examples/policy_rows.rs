@@ -15,7 +15,8 @@
 //! players, standard rules; every `--every`-th (2) is searched by
 //! `--expert`. A row per legal move, in the engine's order: the
 //! position's number, the game's, the move's visits, whether the search
-//! picked it, then the prior's inputs for it ([`move_inputs`]: the
+//! picked it, its mean reward there (−1 if unvisited), then the prior's
+//! inputs for it ([`move_inputs`]: the
 //! network's margin after it and the hand-set valuation's, the network's
 //! inputs after it for the player to move and for the other). Iteration
 //! budgets make the file the same whatever `--threads`.
@@ -29,7 +30,7 @@ use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// Columns of a row (see the module docs).
-const COLUMNS: usize = 4 + INPUTS;
+const COLUMNS: usize = 5 + INPUTS;
 
 /// A long search's visits at the root, for a prior to learn.
 #[derive(Parser)]
@@ -104,10 +105,11 @@ fn move_rows(game: &Game, seat: PlayerId, root: &[(Move, u32, f64)], pick: Move,
     for mv in game.legal_moves() {
         let mut after = game.clone();
         after.play(&mv).expect("a legal move");
-        let visits = root.iter().find(|r| r.0 == mv).map_or(0, |r| r.1);
+        let (visits, mean) = root.iter().find(|r| r.0 == mv).map_or((0, -1.0), |r| (r.1, r.2));
         rows.extend_from_slice(&ids);
         rows.push(visits as f32);
         rows.push(f32::from(u8::from(mv == pick)));
+        rows.push(if visits == 0 { -1.0 } else { mean as f32 });
         rows.extend_from_slice(&move_inputs(&after, seat, &mut scratch));
     }
 }

@@ -3,16 +3,20 @@ how well it foresees the search against the rankings the search has.
 
 Reads the NumPy files that the `policy_rows` example writes (a row per
 legal move of each searched position: the move's visits, whether the
-search picked it, the network's and the hand-set valuation's margin after
-it, the network's inputs after it for both seats), holds a fifth of the
-games out whole, and fits a small multilayer perceptron whose score of a
-move, softmaxed over the position's moves, matches the search's share of
-visits (cross-entropy, as AlphaZero's policy head). Then, on the held-out
-positions, for each ranking — the network's margin, the hand-set
-valuation's, the fitted prior — how often it ranks the search's pick
-first, in its top 3 and top 10, the pick's median rank, and the share of
+search picked it, its mean reward there, the network's and the hand-set
+valuation's margin after it, the network's inputs after it for both
+seats), holds a fifth of the games out whole, and fits a small multilayer
+perceptron whose score of a move, softmaxed over the position's moves,
+matches the search's share of visits (cross-entropy, as AlphaZero's policy
+head); with `--target value`, whose score matches the move's mean reward
+less the position's (squared error, weighted by the visits' shares). Then,
+on the held-out positions, for each ranking — the network's margin, the
+hand-set valuation's, the fitted prior — how often it ranks the search's
+pick first, in its top 3 and top 10, the pick's median rank, the share of
 the visits on its first 5 and 10 moves (ties in the engine's order, as the
-search breaks them).
+search breaks them), and how its scores go with the moves' mean rewards
+(`r value`: their correlation, each about its position's mean, weighted by
+the visits' shares).
 
     python crates/ai/training/fit_prior.py policy.npy \
         --out crates/ai/src/prior_weights.rs
@@ -34,10 +38,11 @@ import torch
 
 from train_net import INPUTS, model, weights_source
 
-# A row: position, game, visits, picked, then the prior's inputs
-# (`carcassonne_ai::prior::INPUTS`: two margins and both seats' network inputs).
+# A row: position, game, visits, picked, mean reward (-1 unvisited), then the
+# prior's inputs (`carcassonne_ai::prior::INPUTS`: two margins and both seats'
+# network inputs).
 PRIOR_INPUTS = 2 + 2 * INPUTS
-COLUMNS = 4 + PRIOR_INPUTS
+COLUMNS = 5 + PRIOR_INPUTS
 
 
 def load(paths):
@@ -67,10 +72,35 @@ def foresight(score, visits, picked, spans):
     return (r == 0).mean(), (r < 3).mean(), (r < 10).mean(), int(np.median(r)) + 1, np.mean(top5), np.mean(top10)
 
 
+def centred(f, r, w):
+    """Per position (rows), `f` less its `w`-weighted mean, less `r` less its own."""
+    return (f - (w * f).sum(dim=1, keepdim=True)) - (r - (w * r).sum(dim=1, keepdim=True))
+
+
+def value_correlation(score, reward, visits, spans):
+    """Visit-weighted correlation of a ranking's scores with the moves' mean rewards,
+    each taken about its position's mean (visited moves only, positions weighed alike)."""
+    sab = saa = sbb = 0.0
+    for s, e in spans:
+        w = visits[s:e] / visits[s:e].sum()
+        a = score[s:e] - (w * score[s:e]).sum()
+        b = np.where(visits[s:e] > 0, reward[s:e], 0.0)
+        b = b - (w * b).sum()
+        sab, saa, sbb = sab + (w * a * b).sum(), saa + (w * a * a).sum(), sbb + (w * b * b).sum()
+    return sab / np.sqrt(saa * sbb)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("data", nargs="+", help="NumPy files written by the policy_rows example")
     ap.add_argument("--out", help="write the fitted prior's weights here (crates/ai/src/prior_weights.rs)")
+    ap.add_argument(
+        "--target",
+        choices=["visits", "value"],
+        default="visits",
+        help="fit the search's share of visits (softmax, cross-entropy) or each move's mean reward "
+        "relative to the position's (squared error weighted by visits)",
+    )
     ap.add_argument("--hidden", type=int, default=64)
     ap.add_argument("--epochs", type=int, default=20)
     ap.add_argument("--batch", type=int, default=64, help="positions a step")
@@ -84,9 +114,10 @@ def main():
 
     rows = load(args.data)
     position, game, visits, picked = rows[:, 0], rows[:, 1].astype(np.int64), rows[:, 2], rows[:, 3]
-    net_margin, hand_margin = rows[:, 4], rows[:, 5]
+    reward = rows[:, 4]
+    net_margin, hand_margin = rows[:, 5], rows[:, 6]
     # What the prior sees: both seats' inputs after the move and both margins.
-    x = rows[:, 4:]
+    x = rows[:, 5:]
     starts = np.flatnonzero(np.r_[True, position[1:] != position[:-1]])
     ends = np.r_[starts[1:], len(rows)]
     held = (game[starts] * 2654435761 % 2**32) % 5 == 0  # a fifth of the games, whole
@@ -113,7 +144,12 @@ def main():
     train = torch.tensor(np.flatnonzero(~held))
     test = torch.tensor(np.flatnonzero(held))
 
+    r = torch.tensor(reward)[index] * mask
+
     def loss_of(positions):
+        if args.target == "value":
+            w, f = target[positions], net(features[index[positions]]).squeeze(-1)
+            return (w * centred(f, r[positions], w) ** 2).sum(dim=1).mean()
         logits = net(features[index[positions]]).squeeze(-1).masked_fill(~mask[positions], -1e9)
         return -(target[positions] * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
 
@@ -125,7 +161,8 @@ def main():
             loss.backward()
             opt.step()
         with torch.no_grad():
-            print(f"epoch {epoch + 1}/{args.epochs}: held-out cross-entropy {loss_of(test).item():.3f}", file=sys.stderr)
+            what = "squared error" if args.target == "value" else "cross-entropy"
+            print(f"epoch {epoch + 1}/{args.epochs}: held-out {what} {loss_of(test).item():.5f}", file=sys.stderr)
 
     with torch.no_grad():
         prior = net(features).squeeze(-1).numpy()
@@ -135,7 +172,7 @@ def main():
         f"{len(starts)} positions of {len(np.unique(game))} games; {len(spans)} held out (whole games), "
         f"{moves:.1f} moves each on average; {time.time() - started:.0f} s"
     )
-    print(f"{'ranking':<26} {'pick 1st':>8} {'top 3':>7} {'top 10':>7} {'median rank':>12} {'visits top 5':>13} {'top 10':>7}")
+    print(f"{'ranking':<26} {'pick 1st':>8} {'top 3':>7} {'top 10':>7} {'median rank':>12} {'visits top 5':>13} {'top 10':>7} {'r value':>8}")
     table = {}
     for name, score in [
         ("the network's margin", net_margin),
@@ -143,7 +180,8 @@ def main():
         ("the fitted prior", prior),
     ]:
         table[name] = first, top3, top10, median, v5, v10 = foresight(score, visits, picked, spans)
-        print(f"{name:<26} {first:>8.3f} {top3:>7.3f} {top10:>7.3f} {median:>12} {v5:>13.3f} {v10:>7.3f}")
+        corr = value_correlation(score, reward, visits, spans)
+        print(f"{name:<26} {first:>8.3f} {top3:>7.3f} {top10:>7.3f} {median:>12} {v5:>13.3f} {v10:>7.3f} {corr:>8.3f}")
 
     if args.out:
         held_rows = np.concatenate([np.arange(s, e) for s, e in spans])
