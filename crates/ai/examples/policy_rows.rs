@@ -16,10 +16,10 @@
 //! `--expert`. A row per legal move, in the engine's order: the
 //! position's number, the game's, the move's visits, whether the search
 //! picked it, its mean reward there (−1 if unvisited), then the prior's
-//! inputs for it ([`move_inputs`]: the
-//! network's margin after it and the hand-set valuation's, the network's
-//! inputs after it for the player to move and for the other). Iteration
-//! budgets make the file the same whatever `--threads`.
+//! inputs for it ([`move_inputs`]: the network's margin after it and the
+//! hand-set valuation's, the network's inputs after it for the player to
+//! move and for the other). Iteration budgets make the file the same
+//! whatever `--threads`.
 
 use carcassonne::{Game, Move, PlayerId, Rules, Setup, View};
 use carcassonne_ai::npy::write_rows;
