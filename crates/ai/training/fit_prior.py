@@ -83,9 +83,9 @@ def value_correlation(score, reward, visits, spans):
     sab = saa = sbb = 0.0
     for s, e in spans:
         w = visits[s:e] / visits[s:e].sum()
+        # An unvisited move (reward -1) has no weight.
         a = score[s:e] - (w * score[s:e]).sum()
-        b = np.where(visits[s:e] > 0, reward[s:e], 0.0)
-        b = b - (w * b).sum()
+        b = reward[s:e] - (w * reward[s:e]).sum()
         sab, saa, sbb = sab + (w * a * b).sum(), saa + (w * a * a).sum(), sbb + (w * b * b).sum()
     return sab / np.sqrt(saa * sbb)
 
@@ -147,11 +147,11 @@ def main():
     r = torch.tensor(reward)[index] * mask
 
     def loss_of(positions):
+        w, scores = target[positions], net(features[index[positions]]).squeeze(-1)
         if args.target == "value":
-            w, f = target[positions], net(features[index[positions]]).squeeze(-1)
-            return (w * centred(f, r[positions], w) ** 2).sum(dim=1).mean()
-        logits = net(features[index[positions]]).squeeze(-1).masked_fill(~mask[positions], -1e9)
-        return -(target[positions] * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
+            return (w * centred(scores, r[positions], w) ** 2).sum(dim=1).mean()
+        logits = scores.masked_fill(~mask[positions], -1e9)
+        return -(w * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
 
     for epoch in range(args.epochs):
         perm = train[torch.randperm(len(train))]
