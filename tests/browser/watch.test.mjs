@@ -11,12 +11,15 @@ import assert from 'node:assert/strict';
 import { BASE, launchBrowser, playOut, ratedGameFrom, shot, signUp, watchErrors } from './lib.mjs';
 import { checkA11y } from './a11y.mjs';
 
+/** The games the server lists to watch now. */
+const watchList = async () => (await (await fetch(`${BASE}/api/watch`)).json()).games;
+
 /** The served list once it holds game `id` or is full of games rated at
  * least `top` (read again while the server's list, kept 5 s, catches up). */
 async function served(id, top) {
   let games = [];
   for (let i = 0; i < 12; i++) {
-    ({ games } = await (await fetch(`${BASE}/api/watch`)).json());
+    games = await watchList();
     if (games.some((g) => g.id === id)) return games;
     if (games.length === 50 && games.every((g) => (g.top ?? -1) >= top)) return games;
     await new Promise((r) => setTimeout(r, 1000));
@@ -31,8 +34,7 @@ async function listed(page, id) {
   for (let i = 0; i < 12; i++) {
     await page.waitForFunction(() => !document.querySelector('.watch-list [role="status"]'));
     if (await page.$(`.watch-list tr[data-id="${id}"]`)) return true;
-    const { games } = await (await fetch(`${BASE}/api/watch`)).json();
-    if (!games.some((g) => g.id === id)) return false;
+    if (!(await watchList()).some((g) => g.id === id)) return false;
     await page.waitForTimeout(1000);
     await page.reload();
   }
@@ -102,7 +104,7 @@ test('the games to watch: public games in play, rated players first, with their 
     // meanwhile, a clock's game by its time: then the next one is checked.)
     for (let tries = 1; !(await listed(ada, checked.id)); tries++) {
       assert.ok(!ours && tries < 4, 'the rated game appears');
-      checked = ratedIn((await (await fetch(`${BASE}/api/watch`)).json()).games);
+      checked = ratedIn(await watchList());
       assert.ok(checked, 'a rated game between two rated players is still listed');
     }
     const row = ada.locator(`.watch-list tr[data-id="${checked.id}"]`);
