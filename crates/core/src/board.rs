@@ -784,6 +784,7 @@ impl Board {
         // two half-edges), and those of them that hold a follower.
         let mut links = [0u16; 12];
         let mut held = 0u16;
+        let mut reals = 0u16;
         let mut sides = near.sides;
         while sides != 0 {
             let d = Dir::from_index(sides.trailing_zeros() as usize);
@@ -799,6 +800,7 @@ impl Board {
                 let real = seg != NO_SEGMENT;
                 let root = self.root(nb.seg_base + if real { seg as u16 } else { 0 });
                 links[3 * d.index() + i] = root;
+                reals |= (real as u16) << (3 * d.index() + i);
                 let meeples = self.feats[root as usize].meeples;
                 held |= ((real & (meeples != 0)) as u16) << (3 * d.index() + i);
                 if MINE {
@@ -812,22 +814,22 @@ impl Board {
             return near;
         }
         // Distinct features found by comparing with every slot at once (an
-        // unused slot holds no feature's index): no branch on a match.
+        // unused slot holds no feature's index): no branch on a match. Only
+        // the real links: one with no segment keeps slot 0, harmlessly, as
+        // a tile that fits has no segment there either (`joining` adds no
+        // bit for it).
         let mut roots = [u16::MAX; 16];
-        let mut sides = near.sides;
-        while sides != 0 {
-            let d = sides.trailing_zeros() as usize;
-            sides &= sides - 1;
-            for i in 0..3 {
-                let root = links[3 * d + i];
-                let m = near.count as usize;
-                let same = roots.iter().enumerate().fold(0u32, |acc, (j, &r)| acc | u32::from(r == root) << j);
-                let k = (same | 1 << m).trailing_zeros() as usize;
-                roots[k & 15] = root;
-                near.count += (k == m) as u8;
-                near.occupied |= ((held >> (3 * d + i)) & 1) << k;
-                near.slots[d][i] = k as u8;
-            }
+        while reals != 0 {
+            let l = reals.trailing_zeros() as usize;
+            reals &= reals - 1;
+            let root = links[l];
+            let m = near.count as usize;
+            let same = roots.iter().enumerate().fold(0u32, |acc, (j, &r)| acc | u32::from(r == root) << j);
+            let k = (same | 1 << m).trailing_zeros() as usize;
+            roots[k & 15] = root;
+            near.count += (k == m) as u8;
+            near.occupied |= ((held >> l) & 1) << k;
+            near.slots[l / 3][l % 3] = k as u8;
         }
         near
     }
