@@ -127,7 +127,8 @@ pub(crate) struct Near {
     /// Bit per `Dir` with a neighbour.
     sides: u8,
     /// Per side, the features met by its edge and by its two half-edges,
-    /// as indices into the distinct features met around the cell.
+    /// as indices into the distinct features met around the cell (0 for
+    /// a link with no segment, which joins nothing).
     slots: [[u8; 3]; 4],
     /// How many distinct features the cell's sides meet.
     count: u8,
