@@ -74,8 +74,18 @@ fn any_expansion_rules() -> impl Strategy<Value = Rules> {
     })
 }
 
+/// `cases` random cases from a fixed seed, so that CI's runs are alike;
+/// proptest's own `PROPTEST_CASES` and `PROPTEST_RNG_SEED`, where set, ask
+/// for a longer or another sweep (docs/architecture.md, Tests).
 fn config(cases: u32) -> Config {
-    Config { cases, rng_seed: RngSeed::Fixed(0x0c0a_ca55), failure_persistence: None, ..Config::default() }
+    let env = Config::default();
+    let set = |var: &str| std::env::var_os(var).is_some();
+    Config {
+        cases: if set("PROPTEST_CASES") { env.cases } else { cases },
+        rng_seed: if set("PROPTEST_RNG_SEED") { env.rng_seed } else { RngSeed::Fixed(0x0c0a_ca55) },
+        failure_persistence: None,
+        ..env
+    }
 }
 
 /// Plays a random game, checking the invariants after every move.
