@@ -6,7 +6,7 @@ use crate::event::PlayerId;
 use crate::expansion::Expansion;
 use crate::geom::Rotation;
 use crate::rules::{FirstPlayer, Rules};
-use crate::tile::{expansion_tiles, river_tiles, standard_deck, TileId};
+use crate::tile::{tables, TileId};
 
 /// Everything needed to start a game, not yet checked (see [`crate::Game::new`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,22 +32,29 @@ impl Setup {
     /// so.
     pub fn standard(rules: Rules, players: usize, seed: u64) -> Setup {
         let mut rng = seeded_rng(seed);
-        let mut land = standard_deck();
+        let tiles = tables();
+        let river: &[TileId] = if rules.river { &tiles.river_tiles } else { &[] };
         // The expansions' tiles are shuffled into the land tiles.
-        for expansion in Expansion::ALL.into_iter().filter(|&e| rules.has(e)) {
-            land.extend(expansion_tiles(expansion));
+        let expansions = Expansion::ALL.into_iter().filter(|&e| rules.has(e));
+        let land = tiles.standard_deck.len()
+            + expansions.clone().map(|e| tiles.expansion_tiles[e as usize].len()).sum::<usize>();
+        // One allocation: the river's tiles but the spring, the lake last
+        // of them, then the land's.
+        let mut deck = Vec::with_capacity(river.len() + land);
+        deck.extend(river.iter().filter(|&&t| t != TileId::SPRING && t != TileId::LAKE));
+        deck.extend(river.iter().find(|&&t| t == TileId::LAKE));
+        let land_from = deck.len();
+        deck.extend_from_slice(&tiles.standard_deck);
+        for e in expansions {
+            deck.extend_from_slice(&tiles.expansion_tiles[e as usize]);
         }
-        shuffle_with(&mut land, &mut rng);
-        let (start, deck) = if rules.river {
-            let (spring, lake) = (TileId::SPRING, TileId::LAKE);
-            let mut river: Vec<TileId> = river_tiles().into_iter().filter(|&t| t != spring && t != lake).collect();
-            shuffle_with(&mut river, &mut rng);
-            river.push(lake);
-            river.extend(land);
-            (spring, river)
-        } else {
-            (TileId::START, land)
-        };
+        // The land shuffled first, then the river above the lake: the
+        // draws each seed has always given.
+        shuffle_with(&mut deck[land_from..], &mut rng);
+        if let Some(lake) = land_from.checked_sub(1) {
+            shuffle_with(&mut deck[..lake], &mut rng);
+        }
+        let start = if rules.river { TileId::SPRING } else { TileId::START };
         let first = match rules.first_player {
             FirstPlayer::Seat0 => PlayerId(0),
             FirstPlayer::Random => PlayerId(uniform_below(&mut rng, players.clamp(1, 6) as u32) as u8),
@@ -104,6 +111,7 @@ pub fn shuffle_with<T>(items: &mut [T], rng: &mut impl RngCore) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tile::standard_deck;
 
     #[test]
     fn seeded_shuffle_is_pinned() {
