@@ -30,7 +30,7 @@ use std::fmt;
 use std::time::Duration;
 
 use carcassonne::record::{event_json, rules_to_json, Record, RecordMove, RecordStart};
-use carcassonne::{Game, PlayerId, Rules, TileId, View, RULE_OPTIONS};
+use carcassonne::{Figure, Game, PlayerId, Rules, TileId, View, RULE_OPTIONS};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -102,8 +102,8 @@ pub enum FromBot {
         author: String,
         protocol: u32,
         /// The rule options (record.md / rules.md names, e.g. `farms`,
-        /// `abbot`) it can play when they differ from the standard preset;
-        /// `"*"` for all of them.
+        /// `abbot`) it can play when they differ from the standard preset
+        /// (whatever preset a game names); `"*"` for all of them.
         #[serde(default)]
         rules: Vec<String>,
     },
@@ -120,12 +120,19 @@ impl FromBot {
     ///
     /// # Errors
     /// The name of an option the rules change that the bot did not list.
+    ///
+    /// The options are those that differ from the **standard** preset,
+    /// whatever preset the rules name: a bot that listed none plays the
+    /// standard game only, not `big-box` or `first-edition`, whose
+    /// options are their preset's own.
     pub fn supports(options: &[String], rules: &Rules) -> Result<(), &'static str> {
         if options.iter().any(|o| o == "*") {
             return Ok(());
         }
-        match rules.changes().into_iter().find(|(name, _)| !options.iter().any(|o| o == name)) {
-            Some((name, _)) => Err(name),
+        let standard = Rules::default();
+        let changed = RULE_OPTIONS.iter().filter(|o| o.value(rules) != o.value(&standard));
+        match changed.map(|o| o.name).find(|&name| !options.iter().any(|o| o == name)) {
+            Some(name) => Err(name),
             None => Ok(()),
         }
     }
@@ -146,8 +153,11 @@ pub struct BoardFollower {
     pub at: [i32; 2],
     /// The spot it stands on (record.md spot names).
     pub spot: String,
-    /// `thief`, `knight`, `monk`, `farmer` or `abbot`.
+    /// `thief`, `knight`, `monk`, `farmer`, `abbot`, `builder` or `pig`.
     pub role: String,
+    /// The big follower (Inns & Cathedrals); absent for any other figure.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub big: bool,
 }
 
 /// One player's view of the game, in the record's terms: everything on the
@@ -167,6 +177,26 @@ pub struct BotView {
     pub supply: Vec<u8>,
     /// Whether each seat's abbot is in its supply (The Abbot).
     pub abbot: Vec<bool>,
+    /// Whether each seat's big follower is in its supply (Inns &
+    /// Cathedrals; absent without it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub big: Option<Vec<bool>>,
+    /// Whether each seat's builder is in its supply (Traders & Builders;
+    /// absent without it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub builder: Option<Vec<bool>>,
+    /// Whether each seat's pig is in its supply (Traders & Builders; absent
+    /// without it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pig: Option<Vec<bool>>,
+    /// Each seat's goods tokens, `[wine, wheat, cloth]` (Traders &
+    /// Builders; absent without goods).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goods: Option<Vec<[u8; 3]>>,
+    /// `"builder"` when the move to make is the builder's second tile (its
+    /// `legal` moves carry the same mark); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bonus: Option<String>,
     /// The tiles on the board in the order they were placed, the start tile first.
     pub board: Vec<BoardTile>,
     pub followers: Vec<BoardFollower>,
@@ -202,6 +232,8 @@ impl BotView {
         } else {
             Vec::new()
         };
+        let rules = view.rules();
+        let figure = |on: bool, figure: Figure| on.then(|| seats.clone().map(|p| view.in_supply(p, figure)).collect());
         BotView {
             seat: view.player().0,
             to_move: view.to_move().map(|p| p.0),
@@ -210,6 +242,11 @@ impl BotView {
             scores: view.scores().to_vec(),
             supply: seats.clone().map(|p| view.supply(p)).collect(),
             abbot: seats.clone().map(|p| view.abbot_in_supply(p)).collect(),
+            big: figure(rules.has_big_follower(), Figure::BigFollower),
+            builder: figure(rules.has_builder(), Figure::Builder),
+            pig: figure(rules.has_pig(), Figure::Pig),
+            goods: rules.has_goods().then(|| seats.clone().map(|p| view.goods(p)).collect()),
+            bonus: view.bonus().map(|b| b.word().to_string()),
             board: view
                 .board()
                 .tiles()
@@ -224,6 +261,7 @@ impl BotView {
                     at: at(f.pos),
                     spot: f.spot.name().to_string(),
                     role: f.role.word().to_string(),
+                    big: f.big,
                 })
                 .collect(),
             tile: (!view.rules().hand_mode()).then(|| view.tile()).flatten().map(|t| t.name().to_string()),
@@ -464,6 +502,47 @@ mod tests {
         assert!(other.legal.is_empty() && other.hands[0].is_some());
     }
 
+    /// Under the Big Box the view also says each seat's expansion figures
+    /// in supply and goods, the big follower on the board, and the
+    /// builder's second tile; the base game's view has none of these keys.
+    #[test]
+    fn a_big_box_view_says_the_expansions_figures_goods_and_second_tile() {
+        let (mut mover, mut rng) = (RandomMover::new(), seeded_rng(5));
+        let (mut saw_bonus, mut saw_big, mut saw_goods) = (false, false, false);
+        for seed in 0..10 {
+            let mut game = Game::new(Setup::standard(Rules::parse("big-box").unwrap(), 2, seed)).unwrap();
+            while let Some(mv) = mover.choose(&game, &mut rng) {
+                let me = game.to_move().unwrap();
+                let json = serde_json::to_value(BotView::new(&View::new(&game, me))).unwrap();
+                for (key, figure) in [("big", Figure::BigFollower), ("builder", Figure::Builder), ("pig", Figure::Pig)]
+                {
+                    let home: Vec<bool> = (0..2).map(|p| game.in_supply(PlayerId(p), figure)).collect();
+                    assert_eq!(json[key], serde_json::json!(home), "{key}");
+                }
+                let goods: Vec<[u8; 3]> = (0..2).map(|p| game.goods(PlayerId(p))).collect();
+                assert_eq!(json["goods"], serde_json::json!(goods));
+                saw_goods |= goods.iter().flatten().any(|&n| n > 0);
+                let bonus = game.bonus().map(|b| b.word());
+                assert_eq!(json.get("bonus").and_then(Value::as_str), bonus);
+                saw_bonus |= bonus.is_some();
+                assert!(json["legal"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .all(|m| m.get("bonus").and_then(Value::as_str) == bonus));
+                let bigs = game.followers().iter().filter(|f| f.big).count();
+                let marked = json["followers"].as_array().unwrap().iter().filter(|f| f["big"] == true).count();
+                assert_eq!(marked, bigs);
+                saw_big |= bigs > 0;
+                game.play_unchecked(&mv);
+            }
+        }
+        assert!(saw_bonus && saw_big && saw_goods, "the game reached a second tile, a big follower and goods");
+        let base = Game::new(Setup::standard(Rules::default(), 2, 5)).unwrap();
+        let json = serde_json::to_value(BotView::new(&View::new(&base, PlayerId(0)))).unwrap();
+        assert!(["big", "builder", "pig", "goods", "bonus"].iter().all(|k| json.get(k).is_none()));
+    }
+
     #[test]
     fn supported_options_are_checked_against_the_rules_changes() {
         let rules = Rules::parse("standard,abbot=true").unwrap();
@@ -471,6 +550,14 @@ mod tests {
         assert_eq!(FromBot::supports(&["abbot".into()], &rules), Ok(()));
         assert_eq!(FromBot::supports(&["*".into()], &rules), Ok(()));
         assert_eq!(FromBot::supports(&[], &Rules::default()), Ok(()));
+        // Options are counted from the standard preset, not the rules' own.
+        let big_box = Rules::parse("big-box").unwrap();
+        assert_eq!(FromBot::supports(&[], &big_box), Err("river"));
+        let all: Vec<String> =
+            ["river", "abbot", "inns_cathedrals", "traders_builders"].into_iter().map(String::from).collect();
+        assert_eq!(FromBot::supports(&all, &big_box), Ok(()));
+        assert_eq!(FromBot::supports(&all[..3], &big_box), Err("traders_builders"));
+        assert_eq!(FromBot::supports(&[], &Rules::parse("first-edition").unwrap()), Err("farms"));
     }
 
     /// Every position of random games, under rules with discards, the

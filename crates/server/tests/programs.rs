@@ -93,6 +93,16 @@ async fn programs_are_offered_play_and_are_replaced_when_they_fail() {
     .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(v["message"].as_str().unwrap().contains("does not play the rule option abbot"), "{v}");
+    // A preset's own options count too: the Big Box is not the standard game.
+    let (status, v) = call(
+        &app,
+        "POST",
+        "/api/games",
+        Some(&json!({ "seats": [ { "kind": "bot", "level": "broken" }, { "kind": "human" } ], "rules": { "preset": "big-box" } }).to_string()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(v["message"].as_str().unwrap().contains("does not play the rule option river"), "{v}");
     let (status, _) = call(
         &app,
         "POST",
