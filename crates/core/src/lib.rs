@@ -18,7 +18,9 @@
 //! The checked [`Game::play`] refuses an illegal move with an
 //! [`IllegalMove`] saying which rule it breaks and leaves the game as it was;
 //! [`Game::play_unchecked`] is the fast path for moves taken from
-//! [`Game::placements_into`] and [`Game::spots_into`].
+//! [`Game::legal_moves`], or built from [`Game::placements_into`] and
+//! [`Game::actions_into`] (every decision: followers, the abbot and the
+//! expansions' figures).
 
 mod board;
 mod deck;
