@@ -302,7 +302,7 @@ impl BotProcess {
     pub fn decide(&mut self, view: &View<'_>) -> Result<Move, BotFailure> {
         let started = Instant::now();
         let legal = view.legal_moves();
-        let view = BotView::new(view);
+        let view = Box::new(BotView::new(view));
         let turn = view.turn;
         self.send(&ToBot::Decide { turn, time_ms: self.limits.per_move.as_millis() as u64, view });
         let deadline = self.limits.per_move + self.limits.grace;

@@ -17,7 +17,8 @@
 //! game.play(&mv).unwrap();
 //! let seat = game.to_move().unwrap();
 //! let view = BotView::new(&View::new(&game, seat));
-//! let line = serde_json::to_string(&ToBot::Decide { turn: view.turn, time_ms: 1000, view: view.clone() }).unwrap();
+//! let line = serde_json::to_string(&ToBot::Decide { turn: view.turn, time_ms: 1000, view: Box::new(view.clone()) })
+//!     .unwrap();
 //! assert!(line.starts_with(r#"{"type":"decide""#));
 //! // A bot that rebuilds the game sees the same moves as the host.
 //! let rules = Rules::default();
@@ -62,7 +63,7 @@ pub enum ToBot {
         time_ms: u64,
     },
     /// The bot's seat is to move: answer with [`FromBot::Move`] within `time_ms`.
-    Decide { turn: u16, time_ms: u64, view: BotView },
+    Decide { turn: u16, time_ms: u64, view: Box<BotView> },
     /// A move was played (by any seat, the bot's own too), with the scores after it.
     Played {
         /// 1-based number of the move (the record's `moves` index + 1).
@@ -465,7 +466,7 @@ mod tests {
     fn a_view_has_the_documented_fields() {
         let game = Game::new(Setup::standard(Rules::parse("standard,abbot=true").unwrap(), 2, 3)).unwrap();
         let view = BotView::new(&View::new(&game, PlayerId(0)));
-        let json = serde_json::to_value(ToBot::Decide { turn: 1, time_ms: 500, view }).unwrap();
+        let json = serde_json::to_value(ToBot::Decide { turn: 1, time_ms: 500, view: Box::new(view) }).unwrap();
         let keys: Vec<&str> = json["view"].as_object().unwrap().keys().map(String::as_str).collect();
         assert_eq!(
             keys,
