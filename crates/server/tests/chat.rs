@@ -282,6 +282,37 @@ async fn a_rematch_is_made_when_every_player_accepted() {
     assert_eq!((status, v["error"].as_str()), (StatusCode::CONFLICT, Some("game_not_over")));
 }
 
+/// A timed game's rematch is timed alike, its clocks started afresh (an
+/// untimed rematch of a rated game could be stalled for ever).
+#[tokio::test]
+async fn a_rematch_keeps_the_time_control() {
+    let (app, _) = test_app();
+    for clock in [json!({ "kind": "realtime", "minutes": 5, "increment": 3 }), json!({ "kind": "turn", "days": 3 })] {
+        let mut request = two_humans();
+        request["clock"] = clock.clone();
+        let (id, tokens, first) = create(&app, request).await;
+        play_to_end(&app, &id, &tokens).await;
+        let mut held = vec![None; 2];
+        for t in tokens.iter().flatten() {
+            let (status, v) = call(&app, "POST", &format!("/api/games/{id}/rematch?token={t}"), Some("{}")).await;
+            assert_eq!(status, StatusCode::OK, "{v}");
+            for t in v["tokens"].as_array().unwrap() {
+                held[t["seat"].as_u64().unwrap() as usize] = Some(t["token"].as_str().unwrap().to_string());
+            }
+        }
+        let new_id = chat(&app, &id, None).await["rematch"]["game"].as_str().expect("the rematch is made").to_string();
+        let s = state(&app, &new_id, held[0].as_deref()).await;
+        for key in ["kind", "minutes", "increment", "days"] {
+            assert_eq!(s["clock"][key], first["clock"][key], "{key}: {}", s["clock"]);
+        }
+        // Afresh: the seat to move has (nearly) its whole time, as in the first game.
+        let left = |v: &Value| v["clock"]["left_ms"].as_i64().unwrap();
+        assert!((left(&s) - left(&first)).abs() < 5_000, "{} {}", s["clock"], first["clock"]);
+        assert_eq!(s["clock"]["running"], 0, "{}", s["clock"]);
+        assert!(s["clock"]["deadline"].is_i64(), "the clock runs: {}", s["clock"]);
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn acceptances_at_once_make_one_rematch() {
     let (app, _) = test_app();

@@ -1,7 +1,7 @@
 //! Rematch (docs/web.md, "Chat and rematch"): once a game is over, every
 //! human player accepts (bots accept at once); the last acceptance makes a
 //! new game with the same seats and rules, the seats rotated so that the
-//! first player moves on. Each accepting seat holder is handed the token
+//! first player moves on, under the same time control. Each accepting seat holder is handed the token
 //! of their seat in the new game in their own answer, and only its hash is
 //! stored; the new game is made once, whichever server hears the last
 //! acceptance (`RematchRepo::claim`).
@@ -12,6 +12,7 @@ use carcassonne::record::Record;
 use carcassonne::{Game, PlayerId, Setup};
 
 use super::chat::{AfterGame, Chat};
+use super::games::clock::ClockState;
 use super::games::live::{Live, Viewer};
 use super::games::Games;
 use super::ids::{new_game_id, new_token, now_ms, random_bytes};
@@ -125,9 +126,9 @@ impl Rematches {
         if rematch.game.is_some() {
             return Ok(());
         }
-        let (old_seats, rules) = {
+        let (old_seats, rules, timing) = {
             let t = live.lock().await;
-            (t.seats.clone(), *t.game.rules())
+            (t.seats.clone(), *t.game.rules(), t.clock.as_ref().map(|c| (c.control, c.away_minutes)))
         };
         let n = old_seats.len();
         let mut seats: Vec<Option<Seat>> = vec![None; n];
@@ -156,6 +157,14 @@ impl Rematches {
         let rated = self.ratings.rated(&live.id).await?.is_some();
         let chat_off = self.chat_repo.settings(&live.id).await?.off;
         let new = NewGame::new(id.clone(), record, live_seed, seats, now_ms(), false);
+        // So does its time control, the clocks started afresh: a rated
+        // game's rematch is timed as it was, and nobody stalls it.
+        let new = match timing {
+            Some((control, away)) => {
+                ClockState::new(control, away, &game, &new.seats, self.games.now().ms()).kept_with(new)?
+            }
+            None => new,
+        };
         self.games.keep(&new, rated, chat_off, None).await?;
         // Made first, then claimed: two servers hearing the last two
         // acceptances at once each make one, and one claim wins (the other
