@@ -119,13 +119,13 @@ impl FromBot {
     /// Whether a bot that said hello with `options` can play `rules`;
     /// otherwise the first option it does not support.
     ///
-    /// # Errors
-    /// The name of an option the rules change that the bot did not list.
-    ///
     /// The options are those that differ from the **standard** preset,
     /// whatever preset the rules name: a bot that listed none plays the
     /// standard game only, not `big-box` or `first-edition`, whose
     /// options are their preset's own.
+    ///
+    /// # Errors
+    /// The name of an option the rules change that the bot did not list.
     pub fn supports(options: &[String], rules: &Rules) -> Result<(), &'static str> {
         if options.iter().any(|o| o == "*") {
             return Ok(());
