@@ -605,6 +605,12 @@ async fn a_rated_table_starts_a_rated_game_on_its_clock_with_the_sitters_account
         let account = store.accounts.by_key(name).await.unwrap().unwrap();
         assert_eq!(seat.account(), Some(account.id.as_str()), "{name}'s seat is linked to their account");
     }
+    // Each link keeps the address its sitter sat from: the rating checks'
+    // one address, one player holds at lobby tables too.
+    let links = store.ratings.linked(&game).await.unwrap();
+    let from: Vec<Option<String>> = links.iter().map(|l| l.2.clone()).collect();
+    let hash = carcassonne_server::hash_token;
+    assert_eq!(from, [Some(hash("127.0.0.2")), Some(hash("127.0.0.3"))], "{links:?}");
 }
 
 // ---- Two servers over one PostgreSQL database ----

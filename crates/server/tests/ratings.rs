@@ -743,11 +743,94 @@ async fn a_rated_seat_handed_over_for_being_away_loses() {
     let (status, v) = send(&s, "POST", &format!("/api/games/{id}/handover?token={t0}"), Some(handover), None).await;
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_eq!(v["clock"]["timed_out"], 1, "{}", v["clock"]);
+    // Bob never moved, but the game is no longer abortable: his loss stands.
+    assert_eq!(v["clock"]["may_abort"], false, "{}", v["clock"]);
+    for token in [t0, tokens[1].as_deref().unwrap()] {
+        let (status, v) =
+            send(&s, "POST", &format!("/api/games/{id}/abort?token={token}"), Some(json!({})), None).await;
+        assert_eq!((status, v["error"].as_str()), (StatusCode::CONFLICT, Some("cannot_abort")), "{v}");
+    }
     // The bot plays Bob's seat to the end (Ada's moves by her token).
     play_to_the_end(&s, &id, &[Some(t0.to_string()), None]).await;
     let (pa, pb) = (profile(&s, "Ada").await, profile(&s, "Bob").await);
     assert!(close(pa["ratings"][0]["rating"].as_f64().unwrap(), 1662.3, 0.2), "Ada wins: {pa}");
     assert!(close(pb["ratings"][0]["rating"].as_f64().unwrap(), 1337.7, 0.2), "Bob loses: {pb}");
+}
+
+/// Both players accept the rematch of game `id` (their tokens by seat):
+/// the new game's state, as the first seat's new token sees it.
+async fn rematch(s: &Server, id: &str, tokens: &[Option<String>]) -> Value {
+    let mut held = Vec::new();
+    for t in tokens.iter().flatten() {
+        let (status, v) = send(s, "POST", &format!("/api/games/{id}/rematch?token={t}"), Some(json!({})), None).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        held.extend(v["tokens"].as_array().unwrap().iter().map(|t| t["token"].as_str().unwrap().to_string()));
+    }
+    let (_, v) =
+        send(s, "GET", &format!("/api/games/{id}/chat?token={}", tokens[0].as_deref().unwrap()), None, None).await;
+    let new_id = v["rematch"]["game"].as_str().expect("the rematch is made").to_string();
+    let (status, st) = send(s, "GET", &format!("/api/games/{new_id}?token={}", held.join(",")), None, None).await;
+    assert_eq!(status, StatusCode::OK, "{st}");
+    st
+}
+
+/// A rated game's rematch is rated while both seats are still their
+/// players' accounts; once one was deleted, the rematch is casual (a
+/// deleted account's seat would stand as a fixed opponent for ever).
+#[tokio::test]
+async fn a_rated_rematch_needs_every_account_still_there() {
+    let s = server();
+    let ada = sign_up(&s, "Ada").await;
+    let bob = sign_up(&s, "Bob").await;
+    for delete in [false, true] {
+        let body = json!({ "seats": [ { "kind": "human" }, { "kind": "remote" } ], "rated": true });
+        let (id, tokens) = create(&s, Some(&ada), body).await;
+        link(&s, &bob, &id, tokens[1].as_deref().unwrap()).await;
+        if delete {
+            let (status, v) =
+                send(&s, "POST", "/api/account/delete", Some(json!({ "password": "long enough" })), Some(&bob)).await;
+            assert_eq!(status, StatusCode::OK, "{v}");
+        }
+        play_to_the_end(&s, &id, &tokens).await;
+        let st = rematch(&s, &id, &tokens).await;
+        assert_eq!(st["rated"], !delete, "deleted: {delete}: {st}");
+    }
+}
+
+/// A rated game with a clock is claimed by its clock alone: a seat that
+/// thinks for the away minutes of its own time is not handed over (it
+/// would lose), and a seat that leaves stays in, its clock running on — a
+/// rated duel does not end at once, the results as they stand.
+#[tokio::test]
+async fn a_rated_game_with_a_clock_is_claimed_by_the_clock_alone() {
+    let s = server();
+    let ada = sign_up(&s, "Ada").await;
+    let bob = sign_up(&s, "Bob").await;
+    for clock in [json!({ "kind": "turn", "days": 1 }), json!({ "kind": "realtime", "minutes": 10, "increment": 5 })] {
+        let body = json!({ "seats": [ { "kind": "human" }, { "kind": "remote" } ], "rated": true, "away_minutes": 2,
+                          "clock": clock });
+        let (id, tokens) = create(&s, Some(&ada), body).await;
+        link(&s, &bob, &id, tokens[1].as_deref().unwrap()).await;
+        let (t0, t1) = (tokens[0].as_deref().unwrap(), tokens[1].as_deref().unwrap());
+        let (_, st) = send(&s, "GET", &format!("/api/games/{id}?token={t0}"), None, None).await;
+        let (status, v) =
+            send(&s, "POST", &format!("/api/games/{id}/moves?token={t0}"), Some(pick_move(&st, 0, false)), None).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        s.state.games.now().advance(std::time::Duration::from_secs(2 * 60 + 1));
+        let handover = json!({ "seat": 1, "level": "random" });
+        let (status, v) = send(&s, "POST", &format!("/api/games/{id}/handover?token={t0}"), Some(handover), None).await;
+        assert_eq!((status, v["error"].as_str()), (StatusCode::CONFLICT, Some("not_away")), "{clock}: {v}");
+        let (_, st) = send(&s, "GET", &format!("/api/games/{id}?token={t0}"), None, None).await;
+        assert_eq!(st["clock"]["may_hand_over"], json!([]), "{}", st["clock"]);
+        // Bob leaves: he stays in, the game goes on, his clock runs.
+        let (status, v) =
+            send(&s, "POST", &format!("/api/games/{id}/leave?token={t1}"), Some(json!({ "seat": 1 })), None).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let (_, st) = send(&s, "GET", &format!("/api/games/{id}?token={t0}"), None, None).await;
+        assert_eq!(st["status"], "playing", "{clock}: {st}");
+        assert_eq!(st["clock"]["left"], json!([1]), "{}", st["clock"]);
+        assert!(st["clock"]["deadline"].is_i64(), "{}", st["clock"]);
+    }
 }
 
 /// Issue 46: the games to watch are the public games in play, the highest

@@ -186,7 +186,7 @@ impl Clocks {
         if c.standin[p.index()].is_some() {
             return Err(ApiError::BadRequest(format!("a bot stands in for seat {} already", req.seat)));
         }
-        if !c.may_hand_over(&t.game, p, now, t.updated_at) {
+        if !c.may_hand_over(&t.game, p, now, t.updated_at, t.rated) {
             return Err(ApiError::NotAway);
         }
         let mut next = c.clone();

@@ -88,12 +88,19 @@ impl Clocks {
                     next.timed_out = Some(seat);
                 }
                 let n = t.seats.len();
-                let in_it = (0..n).filter(|&i| !next.is_out(PlayerId(i as u8))).count();
-                let person_in = t
-                    .seats
-                    .iter()
-                    .enumerate()
-                    .any(|(i, s)| matches!(s, Seat::Human { .. }) && !next.is_out(PlayerId(i as u8)));
+                // A rated seat left with a clock is still in the game (its
+                // clock runs on): leaving must not end a rated duel at once,
+                // the results as they stand, the leaver perhaps ahead.
+                let out = |i: usize| {
+                    let p = PlayerId(i as u8);
+                    if t.rated {
+                        next.has_resigned(p)
+                    } else {
+                        next.is_out(p)
+                    }
+                };
+                let in_it = (0..n).filter(|&i| !out(i)).count();
+                let person_in = t.seats.iter().enumerate().any(|(i, s)| matches!(s, Seat::Human { .. }) && !out(i));
                 if in_it <= 1 || !person_in {
                     next.close("ended", seat, Some(seat), turn, now);
                 } else if resign || !t.rated {
@@ -105,7 +112,7 @@ impl Clocks {
                 // (Rated, leaving with a clock: the seat's clock runs on.)
             }
             Ending::Abort => {
-                if !c.may_abort(&t.game, &t.seats) {
+                if !c.may_abort(&t.game, &t.seats, t.rated) {
                     return Err(ApiError::CannotAbort);
                 }
                 let seat = by.unwrap_or(0);

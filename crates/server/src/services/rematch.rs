@@ -18,7 +18,7 @@ use super::games::Games;
 use super::ids::{new_game_id, new_token, now_ms, random_bytes};
 use super::quotas::Quotas;
 use crate::error::ApiError;
-use crate::store::{hash_token, ChatRepo, NewGame, RatingRepo, RematchRepo, Seat, Store};
+use crate::store::{hash_token, ChatRepo, NewGame, RatingRepo, RematchRepo, Seat, Store, DELETED_ACCOUNT};
 
 /// A seat holder's acceptance: their seats in the new game with their
 /// tokens (for them alone), and what follows the game now.
@@ -131,14 +131,24 @@ impl Rematches {
             (t.seats.clone(), *t.game.rules(), t.clock.as_ref().map(|c| (c.control, c.away_minutes)))
         };
         let n = old_seats.len();
+        // The first game's links (seat, account, the address's hash): a
+        // seat whose account was deleted has none.
+        let linked = self.ratings.linked(&live.id).await?;
+        let link_of = |old: usize| linked.iter().find(|l| usize::from(l.0) == old);
         let mut seats: Vec<Option<Seat>> = vec![None; n];
+        let mut addresses: Vec<Option<String>> = vec![None; n];
         for (i, seat) in old_seats.into_iter().enumerate() {
             let new = match seat {
                 Seat::Human { name, remote, account, .. } => {
                     let Some((_, hash)) = rematch.accepted.iter().find(|a| a.0 as usize == i) else {
                         return Ok(()); // someone has yet to accept
                     };
-                    // The seat's account goes along (its profile; a rated rematch).
+                    // The seat's account goes along (its profile; a rated
+                    // rematch) if it is still linked, and so does the
+                    // address it was taken from, for the one-address check.
+                    let link = link_of(i).filter(|l| account.as_deref() == Some(l.1.as_str()));
+                    addresses[rotated(i, n)] = link.and_then(|l| l.2.clone());
+                    let account = link.map(|l| l.1.clone()).filter(|a| a != DELETED_ACCOUNT);
                     Seat::Human { name, token_hash: hash.clone(), remote, account }
                 }
                 bot @ Seat::Bot { .. } => bot,
@@ -153,8 +163,12 @@ impl Rematches {
         let record = Record::from_game(&game, &names);
         let id = new_game_id()?;
         // The first game's rated flag goes along (a rated game's rematch is
-        // rated), and its chat turned off, if it was.
-        let rated = self.ratings.rated(&live.id).await?.is_some();
+        // rated) while every seat is a person's live account (not a bot of
+        // a game rated before people-only, not a deleted account's seat,
+        // which would stand as a fixed opponent for ever), and its chat
+        // turned off, if it was.
+        let people = seats.iter().all(|s| matches!(s, Seat::Human { account: Some(_), .. }));
+        let rated = people && self.ratings.rated(&live.id).await?.is_some();
         let chat_off = self.chat_repo.settings(&live.id).await?.off;
         let new = NewGame::new(id.clone(), record, live_seed, seats, now_ms(), false);
         // So does its time control, the clocks started afresh: a rated
@@ -165,7 +179,7 @@ impl Rematches {
             }
             None => new,
         };
-        self.games.keep(&new, rated, chat_off, None).await?;
+        self.games.keep(&new, rated, chat_off, |i| addresses[i].clone()).await?;
         // Made first, then claimed: two servers hearing the last two
         // acceptances at once each make one, and one claim wins (the other
         // game is never named: nobody plays it).

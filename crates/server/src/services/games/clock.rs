@@ -448,10 +448,16 @@ impl ClockState {
     /// Whether seat `p` may be handed to a bot at `now`: its time ran out,
     /// or it is to move and has not moved for the game's away minutes —
     /// its page open or not (a player who keeps the page open and never
-    /// moves holds nobody hostage).
-    pub fn may_hand_over(&self, game: &Game, p: PlayerId, now: i64, last_move: i64) -> bool {
+    /// moves holds nobody hostage). In a rated game with a clock, the
+    /// clock alone says when a seat may be claimed: only once its time ran
+    /// out (else a rated seat thinking for the away minutes of a 25+10 or
+    /// 3-days game would lose).
+    pub fn may_hand_over(&self, game: &Game, p: PlayerId, now: i64, last_move: i64, rated: bool) -> bool {
         if self.expired.get(p.index()).copied().unwrap_or(false) {
             return true;
+        }
+        if rated && self.control != TimeControl::None {
+            return false;
         }
         let since = self.offered_at.max(last_move);
         // (Real minutes: the test minute scales clocks only.)
@@ -536,7 +542,7 @@ impl ClockView {
                     && !game.is_over()
                     && !c.aborted
                     && !c.ended
-                    && c.may_hand_over(game, p, now, last_move)
+                    && c.may_hand_over(game, p, now, last_move, rated)
             })
             .map(|i| i as u8)
             .collect();
@@ -558,7 +564,7 @@ impl ClockView {
             resigned: seats_where(&c.resigned),
             left: seats_where(&c.left),
             ended: c.ended,
-            may_abort: c.may_abort(game, seats),
+            may_abort: c.may_abort(game, seats, rated),
             may_end: c.may_end(game, rated),
         }
     }
@@ -570,14 +576,21 @@ fn seats_where(flags: &[bool]) -> Vec<u8> {
 
 impl ClockState {
     /// Whether the game may be aborted: in play, a person not yet moved.
-    pub fn may_abort(&self, game: &Game, seats: &[Seat]) -> bool {
-        !game.is_over()
-            && !self.aborted
-            && !self.ended
-            && seats
-                .iter()
-                .enumerate()
-                .any(|(i, s)| matches!(s, Seat::Human { .. }) && !self.has_moved(PlayerId(i as u8)))
+    /// In a rated game that person's seat must also be theirs still (not
+    /// out, out of time or handed to a bot), and no seat forced last: else
+    /// a seat handed over before its first move kept the game abortable to
+    /// its end, and its loss could be wiped out.
+    pub fn may_abort(&self, game: &Game, seats: &[Seat], rated: bool) -> bool {
+        let waiting = |i: usize| {
+            let p = PlayerId(i as u8);
+            let theirs = !self.is_out(p)
+                && !self.expired.get(i).copied().unwrap_or(false)
+                && self.standin.get(i).is_none_or(Option::is_none);
+            !self.has_moved(p) && (!rated || theirs)
+        };
+        let forced = rated && self.timed_out.is_some();
+        let closed = game.is_over() || self.aborted || self.ended || forced;
+        !closed && seats.iter().enumerate().any(|(i, s)| matches!(s, Seat::Human { .. }) && waiting(i))
     }
 
     /// The seat whose real-time flag just fell in a casual game (`rated`

@@ -72,6 +72,9 @@ pub struct Start {
     /// The client address the game was made from (the key's hash): where
     /// its creator's linked seat was taken (ratings).
     pub address: Option<String>,
+    /// Where each seat was taken, if not from `address` (the key's hash, by
+    /// seat): a lobby table's sitters each sat from their own.
+    pub seat_addresses: Vec<Option<String>>,
     /// Whose game it is (a client address's key hash): the store keeps so
     /// many games of one owner (`--max-kept-games-per-ip`, making room by
     /// [`GameRepo::make_room`]), and its bots take turns in the owner's lane.
@@ -167,6 +170,7 @@ impl Games {
             rated: req.rated,
             chat_off: req.chat_off,
             address: ip.map(|ip| hash_token(&ip.to_string())),
+            seat_addresses: Vec::new(),
             owner: ip.map(|ip| hash_token(&ip.to_string())),
         };
         control_of(start.clock.as_ref(), start.away_minutes)?;
@@ -224,7 +228,8 @@ impl Games {
             owner: start.owner.clone(),
             ..clock.kept_with(NewGame::new(id.clone(), record, live_seed, seats.clone(), created_at, start.public))?
         };
-        self.keep(&new, start.rated, start.chat_off, start.address.as_deref()).await?;
+        let address = |i: usize| start.seat_addresses.get(i).cloned().flatten().or_else(|| start.address.clone());
+        self.keep(&new, start.rated, start.chat_off, address).await?;
         tracing::info!(game = %id, players = names.len(), "game created");
         let mut table = Table::new(game, seats, created_at, created_at);
         table.owner = start.owner;
@@ -238,9 +243,9 @@ impl Games {
     }
 
     /// Stores a new game (not held in memory: it is loaded when asked for),
-    /// its seats linked to their accounts (their rows; taken from the
-    /// address whose key hashes to `address`, if known), marked rated, its
-    /// chat turned off.
+    /// its seats linked to their accounts (their rows; each taken from the
+    /// address whose key hashes to `address(seat)`, if known), marked
+    /// rated, its chat turned off.
     ///
     /// # Errors
     /// `storage_error` (a taken id among them).
@@ -249,12 +254,12 @@ impl Games {
         new: &NewGame,
         rated: bool,
         chat_off: bool,
-        address: Option<&str>,
+        address: impl Fn(usize) -> Option<String>,
     ) -> Result<(), ApiError> {
         self.games.create(new).await?;
-        for s in &new.seats {
+        for (i, s) in new.seats.iter().enumerate() {
             if let Seat::Human { token_hash, account: Some(account), .. } = s {
-                self.ratings.link_seat(&new.id, token_hash, account, address).await?;
+                self.ratings.link_seat(&new.id, token_hash, account, address(i).as_deref()).await?;
             }
         }
         if rated {

@@ -25,6 +25,12 @@ impl Who {
     pub fn address(&self) -> String {
         self.ip.map(|ip| ip.to_string()).unwrap_or_default()
     }
+
+    /// The address key's hash, as a seat linked to an account keeps it
+    /// (the rating checks: one address, one player in a rated game).
+    pub fn address_hash(&self) -> Option<String> {
+        self.ip.map(|ip| crate::store::hash_token(&ip.to_string()))
+    }
 }
 
 /// Whether a device id as a page sends it looks like one: 16 to 64 letters,

@@ -74,6 +74,10 @@ enum TableSeat {
         token_hash: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         account: Option<String>,
+        /// Where the seat was taken (the address key's hash), for the
+        /// rating checks (one address, one player in a rated game).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        address: Option<String>,
     },
     Bot {
         name: String,
@@ -536,6 +540,7 @@ impl Lobby {
                         name: sitter_name(who, req.name.as_deref(), &taken)?,
                         token_hash: hash_token(&token),
                         account: who.account.as_ref().map(|a| a.0.clone()),
+                        address: who.address_hash(),
                     }
                 }
                 "open" => TableSeat::Open,
@@ -727,6 +732,7 @@ impl Lobby {
                     name,
                     token_hash: hash.clone(),
                     account: who.account.as_ref().map(|a| a.0.clone()),
+                    address: who.address_hash(),
                 };
                 Ok((Some(()), ()))
             })
@@ -854,20 +860,25 @@ impl Lobby {
             if !row.open {
                 return view_of(&row).ok_or_else(|| not_found(id));
             }
-            let seats: Vec<Seat> = body
+            let (seats, seat_addresses): (Vec<Seat>, Vec<Option<String>>) = body
                 .seats
                 .iter()
                 .filter_map(|s| match s {
                     TableSeat::Open => None,
-                    TableSeat::Human { name, token_hash, account } => Some(Seat::Human {
-                        name: name.clone(),
-                        token_hash: token_hash.clone(),
-                        remote: true,
-                        account: account.clone(),
-                    }),
-                    TableSeat::Bot { name, level } => Some(Seat::Bot { name: name.clone(), level: level.clone() }),
+                    TableSeat::Human { name, token_hash, account, address } => Some((
+                        Seat::Human {
+                            name: name.clone(),
+                            token_hash: token_hash.clone(),
+                            remote: true,
+                            account: account.clone(),
+                        },
+                        address.clone(),
+                    )),
+                    TableSeat::Bot { name, level } => {
+                        Some((Seat::Bot { name: name.clone(), level: level.clone() }, None))
+                    }
                 })
-                .collect();
+                .unzip();
             if seats.len() < 2 {
                 return Err(refused("too_few_players", "a game needs two players at least"));
             }
@@ -880,7 +891,14 @@ impl Lobby {
             self.news(id).await;
             // The host's game: it counts among the games their address keeps.
             let owner = (!row.address.is_empty()).then(|| hash_token(&row.address));
-            let start = Start { public: true, clock: body.clock.clone(), rated: body.rated, owner, ..Start::default() };
+            let start = Start {
+                public: true,
+                clock: body.clock.clone(),
+                rated: body.rated,
+                owner,
+                seat_addresses,
+                ..Start::default()
+            };
             let made = self.games.start(seats, rules, start).await;
             body.claim = None;
             let (open, game) = match &made {
