@@ -729,18 +729,9 @@ async fn a_rated_seat_handed_over_for_being_away_loses() {
     let s = server();
     let ada = sign_up(&s, "Ada").await;
     let bob = sign_up(&s, "Bob").await;
-    let body = json!({ "seats": [ { "kind": "human" }, { "kind": "remote" } ], "rated": true, "away_minutes": 2 });
-    let (id, tokens) = create(&s, Some(&ada), body).await;
-    link(&s, &bob, &id, tokens[1].as_deref().unwrap()).await;
+    let (id, tokens) = rated_duel_begun(&s, &ada, &bob, json!({ "away_minutes": 2 })).await;
     let t0 = tokens[0].as_deref().unwrap();
-    // Ada moves; Bob does not.
-    let (_, st) = send(&s, "GET", &format!("/api/games/{id}?token={t0}"), None, None).await;
-    let (status, v) =
-        send(&s, "POST", &format!("/api/games/{id}/moves?token={t0}"), Some(pick_move(&st, 0, false)), None).await;
-    assert_eq!(status, StatusCode::OK, "{v}");
-    s.state.games.now().advance(std::time::Duration::from_secs(2 * 60 + 1));
-    let handover = json!({ "seat": 1, "level": "random" });
-    let (status, v) = send(&s, "POST", &format!("/api/games/{id}/handover?token={t0}"), Some(handover), None).await;
+    let (status, v) = moved_then_away(&s, &id, t0).await;
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_eq!(v["clock"]["timed_out"], 1, "{}", v["clock"]);
     // Bob never moved, but the game is no longer abortable: his loss stands.
@@ -774,6 +765,28 @@ async fn rematch(s: &Server, id: &str, tokens: &[Option<String>]) -> Value {
     st
 }
 
+/// A rated duel of Ada's (by her session cookie) with Bob at the invited
+/// seat, `extra` added to the form (a clock…): its id and tokens by seat.
+async fn rated_duel_begun(s: &Server, ada: &str, bob: &str, extra: Value) -> (String, Vec<Option<String>>) {
+    let mut body = json!({ "seats": [ { "kind": "human" }, { "kind": "remote" } ], "rated": true });
+    body.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+    let (id, tokens) = create(s, Some(ada), body).await;
+    link(s, bob, &id, tokens[1].as_deref().unwrap()).await;
+    (id, tokens)
+}
+
+/// Ada (seat 0, token `t0`) moves, Bob does not for the away minutes (2),
+/// and Ada hands his seat to a bot: the answer to the hand-over.
+async fn moved_then_away(s: &Server, id: &str, t0: &str) -> (StatusCode, Value) {
+    let (_, st) = send(s, "GET", &format!("/api/games/{id}?token={t0}"), None, None).await;
+    let (status, v) =
+        send(s, "POST", &format!("/api/games/{id}/moves?token={t0}"), Some(pick_move(&st, 0, false)), None).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    s.state.games.now().advance(std::time::Duration::from_secs(2 * 60 + 1));
+    let handover = json!({ "seat": 1, "level": "random" });
+    send(s, "POST", &format!("/api/games/{id}/handover?token={t0}"), Some(handover), None).await
+}
+
 /// A rated game's rematch is rated while both seats are still their
 /// players' accounts; once one was deleted, the rematch is casual (a
 /// deleted account's seat would stand as a fixed opponent for ever).
@@ -783,9 +796,7 @@ async fn a_rated_rematch_needs_every_account_still_there() {
     let ada = sign_up(&s, "Ada").await;
     let bob = sign_up(&s, "Bob").await;
     for delete in [false, true] {
-        let body = json!({ "seats": [ { "kind": "human" }, { "kind": "remote" } ], "rated": true });
-        let (id, tokens) = create(&s, Some(&ada), body).await;
-        link(&s, &bob, &id, tokens[1].as_deref().unwrap()).await;
+        let (id, tokens) = rated_duel_begun(&s, &ada, &bob, json!({})).await;
         if delete {
             let (status, v) =
                 send(&s, "POST", "/api/account/delete", Some(json!({ "password": "long enough" })), Some(&bob)).await;
@@ -807,18 +818,9 @@ async fn a_rated_game_with_a_clock_is_claimed_by_the_clock_alone() {
     let ada = sign_up(&s, "Ada").await;
     let bob = sign_up(&s, "Bob").await;
     for clock in [json!({ "kind": "turn", "days": 1 }), json!({ "kind": "realtime", "minutes": 10, "increment": 5 })] {
-        let body = json!({ "seats": [ { "kind": "human" }, { "kind": "remote" } ], "rated": true, "away_minutes": 2,
-                          "clock": clock });
-        let (id, tokens) = create(&s, Some(&ada), body).await;
-        link(&s, &bob, &id, tokens[1].as_deref().unwrap()).await;
+        let (id, tokens) = rated_duel_begun(&s, &ada, &bob, json!({ "away_minutes": 2, "clock": clock })).await;
         let (t0, t1) = (tokens[0].as_deref().unwrap(), tokens[1].as_deref().unwrap());
-        let (_, st) = send(&s, "GET", &format!("/api/games/{id}?token={t0}"), None, None).await;
-        let (status, v) =
-            send(&s, "POST", &format!("/api/games/{id}/moves?token={t0}"), Some(pick_move(&st, 0, false)), None).await;
-        assert_eq!(status, StatusCode::OK, "{v}");
-        s.state.games.now().advance(std::time::Duration::from_secs(2 * 60 + 1));
-        let handover = json!({ "seat": 1, "level": "random" });
-        let (status, v) = send(&s, "POST", &format!("/api/games/{id}/handover?token={t0}"), Some(handover), None).await;
+        let (status, v) = moved_then_away(&s, &id, t0).await;
         assert_eq!((status, v["error"].as_str()), (StatusCode::CONFLICT, Some("not_away")), "{clock}: {v}");
         let (_, st) = send(&s, "GET", &format!("/api/games/{id}?token={t0}"), None, None).await;
         assert_eq!(st["clock"]["may_hand_over"], json!([]), "{}", st["clock"]);
