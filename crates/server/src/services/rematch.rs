@@ -1,10 +1,10 @@
 //! Rematch (docs/web.md, "Chat and rematch"): once a game is over, every
 //! human player accepts (bots accept at once); the last acceptance makes a
-//! new game with the same seats and rules, the seats rotated so that the
-//! first player moves on, under the same time control. Each accepting seat holder is handed the token
-//! of their seat in the new game in their own answer, and only its hash is
-//! stored; the new game is made once, whichever server hears the last
-//! acceptance (`RematchRepo::claim`).
+//! new game with the same seats, rules and time control, the seats rotated
+//! so that the first player moves on. Each accepting seat holder is handed
+//! the token of their seat in the new game in their own answer, and only
+//! its hash is stored; the new game is made once, whichever server hears
+//! the last acceptance (`RematchRepo::claim`).
 
 use std::sync::Arc;
 
