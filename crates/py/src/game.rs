@@ -320,8 +320,7 @@ impl PyGame {
 
     /// Every legal move of the player to move (each tile of a hand, each
     /// placement, each follower / big follower / builder / pig / abbot /
-    /// recall decision), or [] once the
-    /// game is over.
+    /// recall decision), or [] once the game is over.
     fn legal_moves(&self) -> Vec<PyMove> {
         moves_list(self.game.legal_moves())
     }
