@@ -749,7 +749,7 @@ async fn a_rated_seat_handed_over_for_being_away_loses() {
 }
 
 /// Both players accept the rematch of game `id` (their tokens by seat):
-/// the new game's state, as the first seat's new token sees it.
+/// the new game's state, as its players' new tokens see it.
 async fn rematch(s: &Server, id: &str, tokens: &[Option<String>]) -> Value {
     let mut held = Vec::new();
     for t in tokens.iter().flatten() {
