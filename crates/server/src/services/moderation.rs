@@ -36,7 +36,7 @@ use crate::error::ApiError;
 use crate::limits::{Keyed, Pruning};
 use crate::names::{clean_name, name_key, reserved};
 use crate::store::{
-    hash_token, Account, AccountRepo, BlockRow, Blocked, ChatRepo, ModerationRepo, NewReport, Report, ReportBounds,
+    hash_address, Account, AccountRepo, BlockRow, Blocked, ChatRepo, ModerationRepo, NewReport, Report, ReportBounds,
     Reported, Store, DELETED_ACCOUNT,
 };
 
@@ -347,7 +347,7 @@ impl Moderation {
             text,
             reason: reason.to_string(),
             note,
-            address: hash_token(&address.to_string()),
+            address: hash_address(address),
             at: now_ms(),
         };
         // Reporters without a history (guests' seats among them) share the

@@ -14,8 +14,8 @@ use crate::error::ApiError;
 use crate::names::{clean_name, name_key};
 use crate::rating::{bot_rating, rank_seats, Family, Pool, Rating, BOT_DEVIATION, PROVISIONAL_GAMES};
 use crate::store::{
-    hash_token, Account, AccountRepo, Change, ClockRepo, ClusterRepo, GameRepo, RatedResult, RatedSeat, RatingChange,
-    RatingRepo, RatingRow, Seat, Store, DELETED_ACCOUNT,
+    hash_address, hash_token, Account, AccountRepo, Change, ClockRepo, ClusterRepo, GameRepo, RatedResult, RatedSeat,
+    RatingChange, RatingRepo, RatingRow, Seat, Store, DELETED_ACCOUNT,
 };
 
 /// The most seats one request may link.
@@ -249,7 +249,7 @@ impl Ratings {
         held: &[(String, String)],
         address: Option<std::net::IpAddr>,
     ) -> Result<Vec<(String, u8)>, ApiError> {
-        let address = address.map(|ip| hash_token(&ip.to_string()));
+        let address = address.map(hash_address);
         if held.len() > MAX_LINKS {
             return Err(ApiError::BadRequest(format!("at most {MAX_LINKS} seats at once")));
         }

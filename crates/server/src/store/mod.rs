@@ -51,7 +51,7 @@ pub use cluster::pg::DEAD_AFTER;
 pub use cluster::{Beat, Change, ClusterRepo, Feed, GameChanged, BEAT_EVERY};
 pub use error::StoreError;
 pub(crate) use games::same_hash;
-pub use games::{hash_token, GameRepo, GameSummary, NewGame, Progress, Room, Seat, StoredGame};
+pub use games::{hash_address, hash_token, GameRepo, GameSummary, NewGame, Progress, Room, Seat, StoredGame};
 pub use lobby::{Admission, LobbyRepo, LobbyRow, LobbySweep, TableBounds, WaitBounds, Waiting};
 pub use moderation::{BlockRow, Blocked, ModerationRepo, NewReport, Report, ReportBounds, Reported, Sanctions};
 pub use pg::{is_postgres_url, redact_url, MIGRATIONS as PG_MIGRATIONS};

@@ -28,7 +28,7 @@ use crate::error::ApiError;
 use crate::services::ids::{new_game_id, now_ms, plausible_id, random_bytes};
 use crate::services::quotas::Quotas;
 use crate::store::{
-    hash_token, Account, Change, ChatRepo, ClockRepo, ClusterRepo, GameRepo, NewGame, RatingRepo, Room, Seat, Store,
+    hash_address, Account, Change, ChatRepo, ClockRepo, ClusterRepo, GameRepo, NewGame, RatingRepo, Room, Seat, Store,
     StoreError, TakebackRepo,
 };
 
@@ -169,9 +169,9 @@ impl Games {
             away_minutes: req.away_minutes,
             rated: req.rated,
             chat_off: req.chat_off,
-            address: ip.map(|ip| hash_token(&ip.to_string())),
+            address: ip.map(hash_address),
             seat_addresses: Vec::new(),
-            owner: ip.map(|ip| hash_token(&ip.to_string())),
+            owner: ip.map(hash_address),
         };
         control_of(start.clock.as_ref(), start.away_minutes)?;
         self.quotas.take(ip)?;

@@ -29,7 +29,7 @@ impl Who {
     /// The address key's hash, as a seat linked to an account keeps it
     /// (the rating checks: one address, one player in a rated game).
     pub fn address_hash(&self) -> Option<String> {
-        self.ip.map(|ip| crate::store::hash_token(&ip.to_string()))
+        self.ip.map(crate::store::hash_address)
     }
 }
 

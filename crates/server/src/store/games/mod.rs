@@ -78,6 +78,14 @@ pub fn hash_token(token: &str) -> String {
     sha2::Sha256::digest(token.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// What is kept of a client's address key (`listen::addr_key`: an IPv6
+/// address cut to its /64): the hash of its text, as a game's owner, a
+/// seat's link and a report keep it, so that the checks "one address"
+/// compare keys without a row showing the address.
+pub fn hash_address(key: std::net::IpAddr) -> String {
+    hash_token(&key.to_string())
+}
+
 /// Whether two hashes are the same, in a time that does not say where they differ.
 pub(crate) fn same_hash(a: &str, b: &str) -> bool {
     constant_time_eq(a.as_bytes(), b.as_bytes())
