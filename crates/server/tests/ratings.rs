@@ -721,6 +721,89 @@ async fn a_deleted_loser_leaves_the_winners_result_standing() {
     assert_eq!(duels(&s, "Ada").await, 1, "Ada's result stands");
 }
 
+/// A server whose rated games need accounts a day old or with one game
+/// behind them (`rated_min_games`).
+fn server_with_history_rule() -> Server {
+    server_with(Config {
+        bot_delay: std::time::Duration::ZERO,
+        rated_min_age: std::time::Duration::from_secs(24 * 3600),
+        rated_min_games: 1,
+        ..Config::quick()
+    })
+}
+
+/// A casual game of the holder of `cookie` against a random bot, played to
+/// the end, or resigned at once if `resign`.
+async fn casual_game(s: &Server, cookie: &str, resign: bool) {
+    let casual = json!({ "seats": [ { "kind": "human" }, { "kind": "bot", "level": "random" } ] });
+    let (id, tokens) = create(s, Some(cookie), casual).await;
+    if resign {
+        let uri = format!("/api/games/{id}/resign?token={}", tokens[0].as_deref().unwrap());
+        let (status, v) = send(s, "POST", &uri, Some(json!({ "seat": 0 })), None).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let (_, st) = send(s, "GET", &format!("/api/games/{id}"), None, None).await;
+        assert_eq!(st["status"], "finished", "{st}");
+    } else {
+        play_to_the_end(s, &id, &tokens).await;
+    }
+}
+
+/// A puppet deleted during a rated game is judged as it goes, while its age
+/// and the address its seat was taken from are known: a game that would
+/// have counted for nothing with it counts for nothing without it.
+#[tokio::test]
+async fn a_puppet_deleted_during_a_rated_game_moves_no_rating() {
+    let s = server_with_history_rule();
+    let ada = sign_up(&s, "Ada").await;
+    casual_game(&s, &ada, false).await;
+    let delete = json!({ "password": "long enough" });
+    // A fresh puppet, from an address of its own; then one with a game behind
+    // it whose seat is taken from Ada's address.
+    for (name, history, ip) in [("Puppet", false, None), ("Muppet", true, Some(address_of(&ada)))] {
+        let puppet = sign_up(&s, name).await;
+        if history {
+            casual_game(&s, &puppet, false).await;
+        }
+        let body = json!({ "seats": [ { "kind": "human" }, { "kind": "remote" } ], "rated": true });
+        let (id, tokens) = create(&s, Some(&ada), body).await;
+        let link = json!({ "seats": [ { "game": id, "token": tokens[1].as_deref().unwrap() } ] });
+        let (status, v) = send_from(&s, ip, "POST", "/api/account/seats", Some(link), Some(&puppet)).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let (status, v) = send(&s, "POST", "/api/account/delete", Some(delete.clone()), Some(&puppet)).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        play_to_the_end(&s, &id, &tokens).await;
+        assert_eq!(duels(&s, "Ada").await, 0, "{name}'s game moves no rating");
+    }
+    // A player with a history, from an address of his own: the result stands.
+    let bob = sign_up(&s, "Bob").await;
+    casual_game(&s, &bob, false).await;
+    let body = json!({ "seats": [ { "kind": "human" }, { "kind": "remote" } ], "rated": true });
+    let (id, tokens) = create(&s, Some(&ada), body).await;
+    link(&s, &bob, &id, tokens[1].as_deref().unwrap()).await;
+    let (status, v) = send(&s, "POST", "/api/account/delete", Some(delete), Some(&bob)).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    play_to_the_end(&s, &id, &tokens).await;
+    assert_eq!(duels(&s, "Ada").await, 1, "Ada's result stands");
+}
+
+/// A new account's history (`rated_min_games`) counts games played, not
+/// games resigned at once.
+#[tokio::test]
+async fn games_resigned_at_once_make_no_history() {
+    let s = server_with_history_rule();
+    let ada = sign_up(&s, "Ada").await;
+    casual_game(&s, &ada, false).await;
+    let puppet = sign_up(&s, "Puppet").await;
+    for _ in 0..3 {
+        casual_game(&s, &puppet, true).await;
+    }
+    rated_duel(&s, &ada, &puppet, None).await;
+    assert_eq!((duels(&s, "Ada").await, duels(&s, "Puppet").await), (0, 0), "three games resigned at once");
+    casual_game(&s, &puppet, false).await;
+    rated_duel(&s, &ada, &puppet, None).await;
+    assert_eq!((duels(&s, "Ada").await, duels(&s, "Puppet").await), (1, 1), "one game played");
+}
+
 /// Issue 45, 8: a rated player who stops moving for the away minutes (the
 /// page open or not) is handed over and loses: placed last whatever the
 /// bot then scores for the seat.

@@ -30,7 +30,7 @@ use super::ids::{new_token, now_ms};
 use crate::config::{Config, PasswordCost};
 use crate::error::ApiError;
 use crate::names::{clean_name, name_key, reserved};
-use crate::store::{hash_token, Account, AccountRepo, ModerationRepo, RatingRepo, Store};
+use crate::store::{hash_token, Account, AccountRepo, ModerationRepo, Store};
 
 /// Password hashes computed at once.
 pub const HASHES_AT_ONCE: usize = 2;
@@ -126,7 +126,8 @@ enum Lane {
 /// Accounts and their sessions.
 pub struct Accounts {
     repo: Arc<dyn AccountRepo>,
-    ratings: Arc<dyn RatingRepo>,
+    /// Judges the account's rated games in play before it is deleted.
+    ratings: Arc<super::ratings::Ratings>,
     /// Whether an account was closed (services/moderation.rs).
     moderation: Arc<dyn ModerationRepo>,
     cost: PasswordCost,
@@ -145,10 +146,10 @@ pub struct Accounts {
 }
 
 impl Accounts {
-    pub fn new(store: &Store, config: &Config) -> Accounts {
+    pub fn new(store: &Store, ratings: Arc<super::ratings::Ratings>, config: &Config) -> Accounts {
         Accounts {
             repo: Arc::clone(&store.accounts),
-            ratings: Arc::clone(&store.ratings),
+            ratings,
             moderation: Arc::clone(&store.moderation),
             cost: config.password_cost,
             queue: config.password_queue,
@@ -523,7 +524,7 @@ impl Accounts {
         device: Option<&str>,
     ) -> Result<(), ApiError> {
         let account = self.check_credentials(&account.name_key, password, address, device).await?;
-        self.ratings.forget_account_seats(&account.id).await?;
+        self.ratings.forget_account(&account.id).await?;
         self.repo.delete(&account.id).await?;
         Ok(())
     }

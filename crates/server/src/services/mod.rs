@@ -162,7 +162,7 @@ impl AppState {
             programs,
             config.lobby.clone(),
         ));
-        let accounts = Arc::new(Accounts::new(&store, &config));
+        let accounts = Arc::new(Accounts::new(&store, Arc::clone(&ratings), &config));
         let passkeys = Passkeys::new(&store, Arc::clone(&accounts), &config);
         let reviews = Reviews::new(&store, Arc::clone(&games), &config, Arc::clone(&workers.gate));
         let hints = Arc::new(Hints::new(&store, Arc::clone(&games), workers, config.quick_bots, config.bot_workers));

@@ -34,6 +34,14 @@ pub const DELETED_NAME: &str = "deleted player";
 /// Rated games two accounts may play together in a day: the next ones
 /// count for nothing.
 pub const TOGETHER_PER_DAY: u64 = 2;
+/// The moves a finished game needs to count in a new account's history
+/// (`Config::rated_min_games`): a game resigned or left at once does not.
+pub const HISTORY_GAME_MOVES: usize = 30;
+/// The games of a new account looked at for its history (the most recent).
+const HISTORY_GAMES_READ: usize = 200;
+/// The games of an account being deleted looked at for rated games not yet
+/// settled (the most recent; an account holds far fewer games in play).
+const GAMES_JUDGED_AT_DELETION: usize = 1000;
 
 /// A rating as shown: its pool, rating and deviation on the shown scale.
 fn shown(pool: Pool, r: &Rating) -> (f64, f64) {
@@ -136,10 +144,11 @@ impl Ratings {
             };
             seats.push(rated);
         }
+        let accounts: Vec<&str> = seats.iter().filter_map(|s| s.account.as_deref()).collect();
         if void {
             tracing::info!(game = %id, "a rated game is void: a seat was not a signed-in player");
             seats.clear();
-        } else if let Some(why) = self.farmed(id, pool, &seats).await? {
+        } else if let Some(why) = self.farmed(id, pool, &accounts).await? {
             tracing::info!(game = %id, why, "a rated game counts for nothing");
             seats.clear();
         }
@@ -148,25 +157,27 @@ impl Ratings {
     }
 
     /// Why a rated game's result must count for nothing, if it must (the
-    /// defences against farming a rating with puppet accounts): an account
-    /// too new (younger than `Config::rated_min_age` and fewer than
-    /// `Config::rated_min_games` finished games), two seats taken from one
+    /// defences against farming a rating with puppet accounts): one of its
+    /// `accounts` too new (younger than `Config::rated_min_age` and fewer
+    /// than `Config::rated_min_games` finished games of
+    /// [`HISTORY_GAME_MOVES`] moves or more), two seats taken from one
     /// client address (unless `Config::rated_shared_address`), or two
     /// accounts that played [`TOGETHER_PER_DAY`] rated games together in
     /// the last day already, in the game's pool (each pool keeps its own
     /// ratings, so each counts its own games).
-    async fn farmed(&self, id: &str, pool: Pool, seats: &[RatedSeat]) -> Result<Option<&'static str>, ApiError> {
+    async fn farmed(&self, id: &str, pool: Pool, accounts: &[&str]) -> Result<Option<&'static str>, ApiError> {
         let now = now_ms();
-        let accounts: Vec<&str> = seats.iter().filter_map(|s| s.account.as_deref()).collect();
-        for a in &accounts {
+        for a in accounts {
             let old = match self.accounts.by_id(a).await? {
                 Some(account) => now - account.created_at >= self.min_age.as_millis() as i64,
                 None => false,
             };
             if !old {
-                let games = self.repo.account_games(a, self.min_games + 1).await?;
-                let finished = games.iter().filter(|g| g.game.id != id && g.game.progress.finished).count();
-                if finished < self.min_games {
+                let games = self.repo.account_games(a, HISTORY_GAMES_READ).await?;
+                let played = |g: &&crate::store::AccountGame| {
+                    g.game.id != id && g.game.progress.finished && g.game.moves >= HISTORY_GAME_MOVES
+                };
+                if games.iter().filter(played).count() < self.min_games {
                     return Ok(Some("an account too new to play rated games"));
                 }
             }
@@ -188,6 +199,34 @@ impl Ratings {
             }
         }
         Ok(None)
+    }
+
+    /// Before `account` is deleted: each of its rated games not settled yet
+    /// is judged now, while the account, its age, history and the address
+    /// its seat was taken from are there to judge by. One that would count
+    /// for nothing with the account in it ([`Ratings::farmed`]) is void at
+    /// once; the others stand for the other players when they end, the
+    /// deleted seat as a player of the starting rating ([`Ratings::settle`]).
+    /// Then the account's seats' links are dropped. (Judged only at the end,
+    /// a puppet deleted during the game would be checked for nothing.)
+    ///
+    /// # Errors
+    /// The storage fails (the links are kept; the deletion may be asked again).
+    pub async fn forget_account(&self, account: &str) -> Result<(), ApiError> {
+        for g in self.repo.account_games(account, GAMES_JUDGED_AT_DELETION).await? {
+            let id = &g.game.id;
+            if !g.rated || self.repo.rated(id).await? != Some(false) {
+                continue;
+            }
+            let pool = Pool::of(g.game.seats.len(), Family::of_json(&g.game.rules));
+            let accounts: Vec<&str> =
+                g.game.seats.iter().filter_map(Seat::account).filter(|a| *a != DELETED_ACCOUNT).collect();
+            if let Some(why) = self.farmed(id, pool, &accounts).await? {
+                tracing::info!(game = %id, why, "a rated game counts for nothing: an account in it is deleted");
+                self.repo.apply(&RatedResult { game: id.clone(), pool, seats: Vec::new(), at: now_ms() }).await?;
+            }
+        }
+        Ok(self.repo.forget_account_seats(account).await?)
     }
 
     /// An account's rating in `pool`, rounded, and whether it is
