@@ -780,10 +780,22 @@ async fn a_puppet_deleted_during_a_rated_game_moves_no_rating() {
     let body = json!({ "seats": [ { "kind": "human" }, { "kind": "remote" } ], "rated": true });
     let (id, tokens) = create(&s, Some(&ada), body).await;
     link(&s, &bob, &id, tokens[1].as_deref().unwrap()).await;
-    let (status, v) = send(&s, "POST", "/api/account/delete", Some(delete), Some(&bob)).await;
+    let (status, v) = send(&s, "POST", "/api/account/delete", Some(delete.clone()), Some(&bob)).await;
     assert_eq!(status, StatusCode::OK, "{v}");
     play_to_the_end(&s, &id, &tokens).await;
     assert_eq!(duels(&s, "Ada").await, 1, "Ada's result stands");
+    // The deletion judges the deleted account alone: Cleo, too new when Dan
+    // goes, has a history by the game's end, and her result counts.
+    let (cleo, dan) = (sign_up(&s, "Cleo").await, sign_up(&s, "Dan").await);
+    casual_game(&s, &dan, false).await;
+    let body = json!({ "seats": [ { "kind": "human" }, { "kind": "remote" } ], "rated": true });
+    let (id, tokens) = create(&s, Some(&cleo), body).await;
+    link(&s, &dan, &id, tokens[1].as_deref().unwrap()).await;
+    let (status, v) = send(&s, "POST", "/api/account/delete", Some(delete), Some(&dan)).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    casual_game(&s, &cleo, false).await;
+    play_to_the_end(&s, &id, &tokens).await;
+    assert_eq!(duels(&s, "Cleo").await, 1, "Cleo's result stands");
 }
 
 /// A new account's history (`rated_min_games`) counts games played, not

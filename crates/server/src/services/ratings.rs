@@ -148,7 +148,7 @@ impl Ratings {
         if void {
             tracing::info!(game = %id, "a rated game is void: a seat was not a signed-in player");
             seats.clear();
-        } else if let Some(why) = self.farmed(id, pool, &accounts).await? {
+        } else if let Some(why) = self.farmed(id, pool, &accounts, None).await? {
             tracing::info!(game = %id, why, "a rated game counts for nothing");
             seats.clear();
         }
@@ -164,10 +164,19 @@ impl Ratings {
     /// client address (unless `Config::rated_shared_address`), or two
     /// accounts that played [`TOGETHER_PER_DAY`] rated games together in
     /// the last day already, in the game's pool (each pool keeps its own
-    /// ratings, so each counts its own games).
-    async fn farmed(&self, id: &str, pool: Pool, accounts: &[&str]) -> Result<Option<&'static str>, ApiError> {
+    /// ratings, so each counts its own games). With `only`, just the
+    /// reasons that concern that account (its age and history, its seat's
+    /// address, its pairs).
+    async fn farmed(
+        &self,
+        id: &str,
+        pool: Pool,
+        accounts: &[&str],
+        only: Option<&str>,
+    ) -> Result<Option<&'static str>, ApiError> {
+        let concerned = |a: &str| only.is_none_or(|o| o == a);
         let now = now_ms();
-        for a in accounts {
+        for a in accounts.iter().filter(|a| concerned(a)) {
             let old = match self.accounts.by_id(a).await? {
                 Some(account) => now - account.created_at >= self.min_age.as_millis() as i64,
                 None => false,
@@ -184,15 +193,17 @@ impl Ratings {
         }
         if !self.shared_address {
             let linked = self.repo.linked(id).await?;
-            for (i, (_, _, address)) in linked.iter().enumerate() {
-                if address.is_some() && linked[..i].iter().any(|(_, _, other)| other == address) {
+            for (i, (_, a, address)) in linked.iter().enumerate() {
+                let shared =
+                    |(_, b, other): &(u8, String, Option<String>)| other == address && (concerned(a) || concerned(b));
+                if address.is_some() && linked[..i].iter().any(shared) {
                     return Ok(Some("two seats taken from one address"));
                 }
             }
         }
         let day = now - 24 * 3600 * 1000;
         for (i, a) in accounts.iter().enumerate() {
-            for b in &accounts[i + 1..] {
+            for b in accounts[i + 1..].iter().filter(|b| concerned(a) || concerned(b)) {
                 if self.repo.together(a, b, pool.word(), day).await? >= TOGETHER_PER_DAY {
                     return Ok(Some("the same accounts' third rated game in a day"));
                 }
@@ -204,11 +215,13 @@ impl Ratings {
     /// Before `account` is deleted: each of its rated games not settled yet
     /// is judged now, while the account, its age, history and the address
     /// its seat was taken from are there to judge by. One that would count
-    /// for nothing with the account in it ([`Ratings::farmed`]) is void at
-    /// once; the others stand for the other players when they end, the
-    /// deleted seat as a player of the starting rating ([`Ratings::settle`]).
-    /// Then the account's seats' links are dropped. (Judged only at the end,
-    /// a puppet deleted during the game would be checked for nothing.)
+    /// for nothing for a reason that concerns the account
+    /// ([`Ratings::farmed`]: too new, its seat's address, its pairs) is
+    /// void at once; the others stand for the other players when they end,
+    /// the deleted seat as a player of the starting rating
+    /// ([`Ratings::settle`]), the other accounts judged then as ever. Then
+    /// the account's seats' links are dropped. (Judged only at the end, a
+    /// puppet deleted during the game would be checked for nothing.)
     ///
     /// # Errors
     /// The storage fails (the links are kept; the deletion may be asked again).
@@ -221,7 +234,7 @@ impl Ratings {
             let pool = Pool::of(g.game.seats.len(), Family::of_json(&g.game.rules));
             let accounts: Vec<&str> =
                 g.game.seats.iter().filter_map(Seat::account).filter(|a| *a != DELETED_ACCOUNT).collect();
-            if let Some(why) = self.farmed(id, pool, &accounts).await? {
+            if let Some(why) = self.farmed(id, pool, &accounts, Some(account)).await? {
                 tracing::info!(game = %id, why, "a rated game counts for nothing: an account in it is deleted");
                 self.repo.apply(&RatedResult { game: id.clone(), pool, seats: Vec::new(), at: now_ms() }).await?;
             }
