@@ -10,7 +10,10 @@
 //! longest among those the layers above class [`Class::Idle`] (spectators);
 //! only when every connection is busy or held is the newcomer refused. So a
 //! crowd of half-open or idle connections, from however many addresses,
-//! cannot keep a player or a new visitor out. The same displacement frees a
+//! cannot keep a player or a new visitor out. Held places are bounded per
+//! address too ([`HELD_PER_ADDRESS`]: a seat holder's socket beyond them is
+//! classed `Idle`), so that a few dozen addresses holding seats in games of
+//! their own cannot hold every place. The same displacement frees a
 //! file when `accept` finds none left (`EMFILE`), and the loop waits for
 //! the place to free rather than spinning.
 //!
@@ -73,9 +76,18 @@ pub enum Class {
     /// Displaced once no connection is `Waiting`, the longest idle first
     /// ([`ConnHandle::set_class`] again, or [`Slot::touch`], restarts its time).
     Idle,
-    /// Never displaced.
+    /// Never displaced ([`HELD_PER_ADDRESS`] of an address at most: its
+    /// next ones are `Idle`).
     Held,
 }
+
+/// Connections one client address (its [`addr_key`]) may hold `Held` at
+/// once: a person's games open in several tabs, or a table's hot-seat
+/// screens. Its further seat holders' sockets are displaced as spectators
+/// are, once the server is full: so taking every place takes
+/// `max_connections / HELD_PER_ADDRESS` addresses (512 at the defaults),
+/// not `max_connections / max_connections_per_ip` (64).
+pub const HELD_PER_ADDRESS: usize = 8;
 
 /// Open connections (websockets included), in all and per client address.
 pub struct Connections {
@@ -91,8 +103,9 @@ pub struct Connections {
 #[derive(Default)]
 struct Counts {
     total: usize,
-    /// Per address: connections (websockets included), and websockets.
-    by_ip: HashMap<IpAddr, (usize, usize)>,
+    /// Per address: connections (websockets included), websockets, and
+    /// connections classed `Held`.
+    by_ip: HashMap<IpAddr, (usize, usize, usize)>,
     /// Every open connection, by its number.
     open: HashMap<u64, Entry>,
     next: u64,
@@ -102,6 +115,8 @@ struct Counts {
 
 struct Entry {
     class: Class,
+    /// The address it is counted under.
+    ip: IpAddr,
     since: Instant,
     leaving: bool,
     leave: watch::Sender<bool>,
@@ -125,15 +140,23 @@ impl ConnHandle {
         self.change(|_| true, class);
     }
 
-    /// Sets `to` when the class is `from`.
+    /// Sets `to` when the class is `when`'s (`Idle` for `Held` past the
+    /// address's [`HELD_PER_ADDRESS`]).
     fn change(&self, when: impl Fn(Class) -> bool, to: Class) {
         let mut c = self.conns.counts();
-        if let Some(e) = c.open.get_mut(&self.id) {
-            if when(e.class) {
-                e.class = to;
-                e.since = Instant::now();
-            }
+        let Counts { open, by_ip, .. } = &mut *c;
+        let Some(e) = open.get_mut(&self.id).filter(|e| when(e.class)) else {
+            return;
+        };
+        let held = &mut by_ip.entry(e.ip).or_default().2;
+        if e.class == Class::Held {
+            *held -= 1;
         }
+        e.class = if to == Class::Held && *held >= HELD_PER_ADDRESS { Class::Idle } else { to };
+        if e.class == Class::Held {
+            *held += 1;
+        }
+        e.since = Instant::now();
     }
 }
 
@@ -173,13 +196,16 @@ impl Drop for Slot {
         let conns = &self.handle.conns;
         let mut c = conns.counts();
         c.total = c.total.saturating_sub(1);
+        let mut held = false;
         if let Some(e) = c.open.remove(&self.handle.id) {
             if e.leaving {
                 c.leaving = c.leaving.saturating_sub(1);
             }
+            held = e.class == Class::Held;
         }
         if let Some(n) = c.by_ip.get_mut(&self.ip) {
             n.0 = n.0.saturating_sub(1);
+            n.2 = n.2.saturating_sub(usize::from(held));
             if self.websocket {
                 n.1 = n.1.saturating_sub(1);
             }
@@ -243,7 +269,7 @@ impl Connections {
         let id = c.next;
         let (leave, left) = watch::channel(false);
         let class = if websocket { Class::Busy } else { Class::Waiting };
-        c.open.insert(id, Entry { class, since: Instant::now(), leaving: false, leave });
+        c.open.insert(id, Entry { class, ip, since: Instant::now(), leaving: false, leave });
         Ok(Slot { handle: ConnHandle { conns: Arc::clone(self), id }, ip, websocket, leave: left })
     }
 
@@ -478,5 +504,43 @@ mod tests {
         drop(second);
         first.set_class(Class::Held);
         assert!(conns.admit(ip(4), false).is_err(), "a held socket or a busy request gave way");
+    }
+
+    /// One address's seat holders' sockets beyond `HELD_PER_ADDRESS` give
+    /// way as spectators do: a crowd holding seats cannot fill the server.
+    #[tokio::test]
+    async fn an_address_holds_a_few_places_and_no_more() {
+        let config = Config { max_connections: HELD_PER_ADDRESS + 2, ..Config::quick() };
+        let conns = Arc::new(Connections::new(&config));
+        let crowd = IpAddr::from([10, 0, 0, 1]);
+        let held: Vec<Slot> = (0..HELD_PER_ADDRESS + 2)
+            .map(|_| {
+                let slot = conns.admit(crowd, false).unwrap();
+                slot.set_class(Class::Held);
+                slot
+            })
+            .collect();
+        // The server is full; a player from elsewhere displaces the first
+        // socket past the address's held places, then the second.
+        let mut players = Vec::new();
+        for (k, extra) in held[HELD_PER_ADDRESS..].iter().enumerate() {
+            let player = conns.admit(IpAddr::from([10, 0, 0, 2 + k as u8]), false).expect("a place");
+            player.set_class(Class::Held);
+            tokio::time::timeout(Duration::from_secs(1), extra.displaced()).await.expect("the extra one goes");
+            players.push(player);
+        }
+        // Those within the address's share stay; so does a held socket
+        // freed and taken again (the count follows drops and classes).
+        for slot in &held[..HELD_PER_ADDRESS] {
+            assert!(tokio::time::timeout(Duration::from_millis(20), slot.displaced()).await.is_err());
+        }
+        let mut held = held;
+        held.truncate(HELD_PER_ADDRESS);
+        held.pop();
+        let again = conns.admit(crowd, false).unwrap();
+        again.set_class(Class::Held);
+        assert_eq!(conns.counts().by_ip[&crowd].2, HELD_PER_ADDRESS);
+        held[0].set_class(Class::Idle);
+        assert_eq!(conns.counts().by_ip[&crowd].2, HELD_PER_ADDRESS - 1);
     }
 }

@@ -42,7 +42,8 @@ pub(super) async fn websocket(
     let spectator = viewer.seats.is_empty();
     let slot = conns.admit(client_ip(&request.extensions), spectator).map_err(ApiError::Busy)?;
     // When the server is full, a newcomer may displace the spectator idle
-    // longest; a seat holder's socket never.
+    // longest; a seat holder's socket never, within its address's share
+    // (`listen::HELD_PER_ADDRESS`; past it, it gives way as a spectator's).
     slot.set_class(if spectator { Class::Idle } else { Class::Held });
     let c = app.config();
     let key = super::common::client_key(&request.extensions, c);
