@@ -794,6 +794,7 @@ home-lobby-link = Online gegen Menschen spielen: die Lobby
 ## Errors (lobby)
 error-already_paired = Du hast schon einen Gegner: dein Spiel beginnt.
 error-already_seated = Du sitzt schon an diesem Tisch.
+error-too_many_seats = Du hast schon vier Plätze an offenen Tischen: gib zuerst einen auf.
 error-already_waiting = Du wartest schon: in einem anderen Tab oder Fenster, auf einem anderen Gerät, oder jemand unter deiner Adresse wartet.
 error-name_taken_here = Jemand an diesem Tisch hat diesen Namen schon.
 error-needs_socket = Die Lobby braucht ihre Live-Verbindung: lade die Seite neu.

@@ -811,6 +811,7 @@ home-lobby-link = Play people online: the lobby
 ## Errors (lobby)
 error-already_paired = You are paired already: your game is starting.
 error-already_seated = You already sit at this table.
+error-too_many_seats = You hold four seats at open tables already: leave one first.
 error-already_waiting = You are waiting already: in another tab or window, on another device, or someone at your address is.
 error-name_taken_here = Someone at this table has that name already.
 error-needs_socket = The lobby needs its live connection: reload the page.

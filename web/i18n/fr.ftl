@@ -809,6 +809,7 @@ home-lobby-link = Jouer en ligne contre des personnes : le salon
 ## Errors (lobby)
 error-already_paired = Vous avez déjà un adversaire : votre partie commence.
 error-already_seated = Vous êtes déjà assis à cette table.
+error-too_many_seats = Vous occupez déjà quatre places à des tables ouvertes : libérez-en une d’abord.
 error-already_waiting = Vous attendez déjà : dans un autre onglet ou une autre fenêtre, sur un autre appareil, ou quelqu’un à votre adresse attend.
 error-name_taken_here = Quelqu’un à cette table porte déjà ce nom.
 error-needs_socket = Le salon a besoin de sa connexion en direct : rechargez la page.

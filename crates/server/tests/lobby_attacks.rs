@@ -189,6 +189,47 @@ async fn a_crowd_of_addresses_cannot_fill_the_lobby() {
 /// one person (account, address or device) waits once; two people of one
 /// address (a known account and a guest) both wait, and are never paired
 /// with each other.
+/// One socket cannot take every open seat of the lobby under made-up
+/// names: a person (guests by their address) holds 4 seats at open tables
+/// at most, their hosts' seats included, and a newcomer's seat at another's
+/// table spends one of the address's new games of the hour (a full table
+/// starts a game); others still sit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_address_takes_a_few_seats_not_the_lobby() {
+    let node = Node::sqlite(config(|c| c.max_new_games_per_hour_per_ip = 6)).await;
+    let big = json!({"seats": [{"kind": "me"}, {"kind": "open"}, {"kind": "open"}, {"kind": "open"}, {"kind": "open"}, {"kind": "open"}]});
+    let duel = json!({"seats": [{"kind": "me"}, {"kind": "open"}]});
+    let mut tables = Vec::new();
+    let mut hosts = Vec::new();
+    for (a, table) in [&big, &duel, &duel, &duel, &duel, &duel, &duel, &duel].into_iter().enumerate() {
+        let mut host = Page::open(&node, &format!("127.0.7.{}", a + 1), None, None).await;
+        tables.push(seated(&host.open_table(table.clone()).await).0);
+        hosts.push(host);
+    }
+    let mut taker = Page::open(&node, "127.0.8.1", None, None).await;
+    let mut answers = Vec::new();
+    for seat in 1..6 {
+        answers.push(refusal(&taker.sit(&tables[0], seat, Some(&format!("Made up {seat}"))).await).to_string());
+    }
+    assert_eq!(answers, ["", "", "", "", "too_many_seats"], "four seats at open tables, then no more");
+    // The big table is still open, so its four seats hold: no duel either.
+    for table in &tables[1..] {
+        assert_eq!(refusal(&taker.sit(table, 1, Some("Taker")).await), "too_many_seats");
+    }
+    // Another address fills the duels, each starting a game: six this hour.
+    let mut other = Page::open(&node, "127.0.8.2", None, None).await;
+    for (t, table) in tables.iter().enumerate().skip(1) {
+        let v = other.sit(table, 1, Some("Someone")).await;
+        if t <= 6 {
+            assert_eq!(v["type"], "seated", "another address sits, a game each: {v}");
+        } else {
+            assert_eq!(refusal(&v), "quota_exceeded", "the address's six games of the hour: {v}");
+        }
+    }
+    let v = other.sit(&tables[0], 5, Some("Someone")).await;
+    assert_eq!(refusal(&v), "quota_exceeded", "{v}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_person_waits_once_and_is_never_their_own_opponent() {
     let node = Node::sqlite(config(|_| {})).await;

@@ -85,6 +85,23 @@ enum TableSeat {
     },
 }
 
+impl TableSeat {
+    /// Whether `who` sits here: their account, or a guest's address
+    /// (`address`, its hash) for a guest.
+    fn is_of(&self, who: &Who, address: Option<&str>) -> bool {
+        match (self, &who.account) {
+            (TableSeat::Human { account: Some(a), .. }, Some((mine, _))) => a == mine,
+            (TableSeat::Human { account: None, address: Some(h), .. }, None) => Some(h.as_str()) == address,
+            _ => false,
+        }
+    }
+}
+
+/// Seats one person (an account, or guests by their address) holds at open
+/// tables at once, hosts' seats included: one socket cannot take every
+/// open seat of the lobby under made-up names.
+pub const SEATS_AT_ONCE: usize = 4;
+
 /// A lobby table as stored (`LobbyRow::body`).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 struct Body {
@@ -681,6 +698,11 @@ impl Lobby {
     /// # Errors
     /// `not_found`, `table_started`, `seat_taken`, `bad_request` (no such
     /// seat, a name), `not_signed_in` (a rated table), `name_taken_here`,
+    /// `already_seated` (this account sits here), `too_many_seats` (this
+    /// person holds [`SEATS_AT_ONCE`] seats at open tables already),
+    /// `quota_exceeded` (a person without a history at another's table: the
+    /// address's new games of the hour, one a seat taken, given back if the
+    /// sit fails),
     /// `blocked` (someone seated blocks this account, or is blocked by it),
     /// `storage_error`.
     pub async fn sit(
@@ -689,6 +711,40 @@ impl Lobby {
         seat: usize,
         name: Option<&str>,
         who: &Who,
+        socket: u64,
+    ) -> Result<Seated<TableView>, ApiError> {
+        let address = who.address_hash();
+        let seats_held = |row: &LobbyRow| match serde_json::from_str::<Body>(&row.body) {
+            Ok(body) if row.open => body.seats.iter().filter(|s| s.is_of(who, address.as_deref())).count(),
+            _ => 0,
+        };
+        let rows = self.repo.tables(self.settings.max_tables).await?;
+        if rows.iter().map(seats_held).sum::<usize>() >= SEATS_AT_ONCE {
+            return Err(refused("too_many_seats", format!("you hold {SEATS_AT_ONCE} seats at open tables already")));
+        }
+        let mine = rows.iter().any(|r| r.id == id && seats_held(r) > 0);
+        // Taking a seat makes a game as opening a table does (a full table
+        // starts): a newcomer's seat at someone else's table spends one of
+        // their address's games of the hour, so filling every table of the
+        // lobby takes many addresses. People with a history sit freely; a
+        // host's table spent its game when it opened.
+        let spend = if who.known || mine { None } else { who.ip };
+        self.quotas.take(spend)?;
+        let sat = self.sit_here(id, seat, name, who, address, socket).await;
+        if sat.is_err() {
+            self.quotas.give_back(spend);
+        }
+        sat
+    }
+
+    /// [`Lobby::sit`] past the person's shares.
+    async fn sit_here(
+        &self,
+        id: &str,
+        seat: usize,
+        name: Option<&str>,
+        who: &Who,
+        address: Option<String>,
         socket: u64,
     ) -> Result<Seated<TableView>, ApiError> {
         let token = new_token()?;
@@ -732,7 +788,7 @@ impl Lobby {
                     name,
                     token_hash: hash.clone(),
                     account: who.account.as_ref().map(|a| a.0.clone()),
-                    address: who.address_hash(),
+                    address: address.clone(),
                 };
                 Ok((Some(()), ()))
             })
