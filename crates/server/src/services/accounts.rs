@@ -52,13 +52,12 @@ pub const ATTEMPTS_PER_ADDRESS: u32 = 20;
 
 type Limiter<K> = crate::limits::Keyed<K>;
 
-/// Sign-in attempts per name and per address (unknown devices), per
-/// known device, and recoveries per name.
+/// Sign-in attempts per name and per address (unknown devices), and per
+/// known device.
 struct Throttles {
     per_name: Limiter<String>,
     per_address: Limiter<IpAddr>,
     per_device: Limiter<String>,
-    recovery_per_name: Limiter<String>,
 }
 
 impl Throttles {
@@ -77,7 +76,6 @@ impl Throttles {
             per_name: Limiter::new(per_name),
             per_address: Limiter::new(per_address),
             per_device: Limiter::new(per_device),
-            recovery_per_name: Limiter::new(per_name),
         }
     }
 
@@ -96,20 +94,16 @@ impl Throttles {
     }
 
     /// Counts an attempt in `lane` (a known device: its own budget only;
-    /// else as [`Throttles::attempt`], a recovery against a budget of its own).
+    /// else as [`Throttles::attempt`], a recovery against the address
+    /// alone: its code carries 128 random bits, so a name's budget would
+    /// guard nothing and let strangers keep the owner out).
     fn attempt_in(&self, lane: &Lane, name: &str, address: IpAddr, recovery: bool) -> Result<(), ApiError> {
         match lane {
             Lane::Known(device) => self.per_device.check(device).map_err(|n| {
                 let secs = n.wait_time_from(DefaultClock::default().now()).as_secs_f64().ceil();
                 ApiError::Throttled((secs as u64).max(1))
             }),
-            Lane::Unknown if recovery => {
-                self.attempt(None, address)?;
-                self.recovery_per_name.check(&name.to_string()).map_err(|n| {
-                    let secs = n.wait_time_from(DefaultClock::default().now()).as_secs_f64().ceil();
-                    ApiError::Throttled((secs as u64).max(1))
-                })
-            }
+            Lane::Unknown if recovery => self.attempt(None, address),
             Lane::Unknown => self.attempt(Some(name), address),
         }
     }
@@ -476,9 +470,9 @@ impl Accounts {
 
     /// Sets a new password with the recovery code (from the device whose
     /// cookie holds `device`, if any): every session ends, a new recovery
-    /// code replaces the one used, and a new session starts. Recoveries have
-    /// a budget per name of their own (sign-ins do not spend it), and a
-    /// known device its own as for sign-in. The code is read in either case
+    /// code replaces the one used, and a new session starts. Recoveries
+    /// count against the address (no name's budget, which strangers could
+    /// spend), a known device's against its own as for sign-in. The code is read in either case
     /// (it is hexadecimal), spaces around it left out.
     ///
     /// # Errors
