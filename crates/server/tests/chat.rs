@@ -313,6 +313,24 @@ async fn a_rematch_keeps_the_time_control() {
     }
 }
 
+/// A rematch is its first game's owner's: it counts among the games that
+/// address keeps, as every game it makes does.
+#[tokio::test]
+async fn a_rematch_is_owned_as_its_first_game() {
+    let (app, state) = test_app();
+    let (id, tokens, _) = create(&app, two_humans()).await;
+    play_to_end(&app, &id, &tokens).await;
+    for t in tokens.iter().flatten() {
+        let (status, v) = call(&app, "POST", &format!("/api/games/{id}/rematch?token={t}"), Some("{}")).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+    }
+    let new_id = chat(&app, &id, None).await["rematch"]["game"].as_str().expect("the rematch is made").to_string();
+    let games = &state.store().games;
+    let owner = games.load(&id).await.unwrap().unwrap().owner;
+    assert!(owner.is_some(), "the first game has an owner");
+    assert_eq!(games.load(&new_id).await.unwrap().unwrap().owner, owner);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn acceptances_at_once_make_one_rematch() {
     let (app, _) = test_app();

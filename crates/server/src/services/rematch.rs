@@ -126,9 +126,9 @@ impl Rematches {
         if rematch.game.is_some() {
             return Ok(());
         }
-        let (old_seats, rules, timing) = {
+        let (old_seats, rules, timing, owner) = {
             let t = live.lock().await;
-            (t.seats.clone(), *t.game.rules(), t.clock.as_ref().map(|c| (c.control, c.away_minutes)))
+            (t.seats.clone(), *t.game.rules(), t.clock.as_ref().map(|c| (c.control, c.away_minutes)), t.owner.clone())
         };
         let n = old_seats.len();
         // The first game's links (seat, account, the address's hash): a
@@ -170,7 +170,11 @@ impl Rematches {
         let people = seats.iter().all(|s| matches!(s, Seat::Human { account: Some(_), .. }));
         let rated = people && self.ratings.rated(&live.id).await?.is_some();
         let chat_off = self.chat_repo.settings(&live.id).await?.off;
-        let new = NewGame::new(id.clone(), record, live_seed, seats, now_ms(), false);
+        // The first game's owner owns it: it counts among the games that
+        // address keeps (room made for it), and its bots take turns in
+        // the owner's lane.
+        self.games.room_for(owner.as_deref()).await?;
+        let new = NewGame { owner, ..NewGame::new(id.clone(), record, live_seed, seats, now_ms(), false) };
         // So does its time control, the clocks started afresh: a rated
         // game's rematch is timed as it was, and nobody stalls it.
         let new = match timing {

@@ -200,6 +200,19 @@ impl Games {
         }
     }
 
+    /// Room in the store for one more game of `owner` (a client address's
+    /// hash; none for a game without one) while the games kept per owner
+    /// are capped.
+    ///
+    /// # Errors
+    /// `quota_exceeded` (every game it keeps must stay), `storage_error`.
+    pub async fn room_for(&self, owner: Option<&str>) -> Result<(), ApiError> {
+        match owner {
+            Some(owner) if self.quotas.kept < usize::MAX => self.make_room(owner).await,
+            _ => Ok(()),
+        }
+    }
+
     /// Makes, stores and holds a game of `seats` (tokens already hashed):
     /// the engine deals the deck for the rules (the river first, the first
     /// player…) from a fresh seed, and the record is stored with the deck as
@@ -212,9 +225,7 @@ impl Games {
     /// `quota_exceeded` (its owner keeps as many games as allowed, none of
     /// which may go), `storage_error`.
     pub async fn start(&self, seats: Vec<Seat>, rules: Rules, start: Start) -> Result<Arc<Live>, ApiError> {
-        if let Some(owner) = start.owner.as_ref().filter(|_| self.quotas.kept < usize::MAX) {
-            self.make_room(owner).await?;
-        }
+        self.room_for(start.owner.as_deref()).await?;
         let names: Vec<String> = seats.iter().map(|s| s.name().to_string()).collect();
         let setup = Setup::standard(rules, names.len(), u64::from_le_bytes(random_bytes::<8>()?));
         let live_seed = setup.live_seed;
