@@ -472,8 +472,8 @@ impl Accounts {
     /// cookie holds `device`, if any): every session ends, a new recovery
     /// code replaces the one used, and a new session starts. Recoveries
     /// count against the address (no name's budget, which strangers could
-    /// spend), a known device's against its own as for sign-in. The code is read in either case
-    /// (it is hexadecimal), spaces around it left out.
+    /// spend), a known device's against its own as for sign-in. The code is
+    /// read in either case (it is hexadecimal), spaces around it left out.
     ///
     /// # Errors
     /// `bad_request`, `bad_credentials` (unknown name or wrong code), `too_many_attempts`.
