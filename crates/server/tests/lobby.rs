@@ -462,6 +462,31 @@ async fn play_now_pairs_only_people_asking_for_the_same_clock() {
     assert_eq!(refusal(&v), "bad_clock", "{v}");
 }
 
+/// People with a history make lobby games on their account's games of the
+/// hour, not their address's: guests on a shared address spending its hour
+/// shut none of them out, and their own hour is counted all the same.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crowd_on_a_known_player_s_address_spends_none_of_their_games() {
+    let node = Node::sqlite(config(|c| c.max_new_games_per_hour_per_ip = 2)).await;
+    let table = json!({ "seats": [{ "kind": "me" }, { "kind": "open" }] });
+    let is_hourly = |v: &Value, whose: &str| {
+        v["error"] == "quota_exceeded" && v["message"].as_str().unwrap().contains(&format!("an hour from {whose}"))
+    };
+    let mut guest = Page::open(&node, "127.0.0.9", None, None).await;
+    for _ in 0..2 {
+        seated(&guest.open_table(table.clone()).await);
+    }
+    let v = guest.open_table(table.clone()).await;
+    assert!(is_hourly(&v, "one address"), "{v}");
+    // Every account has a history here (`config`): Ada's games are her own.
+    let cookie = node.sign_up("127.0.0.9", "Ada").await;
+    let mut ada = Page::open(&node, "127.0.0.9", None, Some(&cookie)).await;
+    seated(&ada.open_table(table.clone()).await);
+    waiting(&ada.play_now(json!({})).await);
+    let v = ada.open_table(table.clone()).await;
+    assert!(is_hourly(&v, "one account"), "{v}");
+}
+
 /// Each lobby table and each "Play now" wait makes one game at most, and
 /// spends one of the address's new games of the hour when it is made: a
 /// guest sitting at their own table (or waiting for a bot) again and again

@@ -1,4 +1,7 @@
-//! New games per client address: in an hour, and unfinished at once.
+//! New games per client address: in an hour, and unfinished at once; the
+//! lobby's games of people with a history per account instead
+//! ([`Spender`]), so that a crowd on their address does not count against
+//! them.
 //!
 //! Counted per server: a client keeps to one server for its connection's
 //! life, and a balancer that spreads one address over several servers
@@ -31,10 +34,19 @@ impl Default for Quota {
     }
 }
 
-/// Per client address (its key: `listen::addr_key`): when it created games
-/// in the last hour, and the unfinished games it created.
+/// Whom a new game counts against.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Spender {
+    /// A client address (its key: `listen::addr_key`).
+    Address(IpAddr),
+    /// An account (its id): a person with a history, in the lobby.
+    Account(String),
+}
+
+/// Per client address (or account: [`Spender`]): when it created games in
+/// the last hour, and the unfinished games it created.
 pub struct Quotas {
-    by_ip: Mutex<HashMap<IpAddr, Quota>>,
+    by_ip: Mutex<HashMap<Spender, Quota>>,
     pruning: Pruning,
     /// `Config::max_new_games_per_hour_per_ip`, `Config::max_active_games_per_ip`.
     per_hour: usize,
@@ -54,20 +66,30 @@ impl Quotas {
         }
     }
 
-    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<IpAddr, Quota>> {
+    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<Spender, Quota>> {
         self.by_ip.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Counts a new game against `ip`'s quotas, or says which is used up.
     pub fn take(&self, ip: Option<IpAddr>) -> Result<(), ApiError> {
-        let Some(ip) = ip else { return Ok(()) };
+        self.take_as(ip.map(Spender::Address))
+    }
+
+    /// Counts a new game against `spender`'s quotas (none: nobody's), or
+    /// says which is used up.
+    pub fn take_as(&self, spender: Option<Spender>) -> Result<(), ApiError> {
+        let Some(spender) = spender else { return Ok(()) };
+        let whose = match spender {
+            Spender::Address(_) => "one address",
+            Spender::Account(_) => "one account",
+        };
         let mut quotas = self.map();
         // Addresses with nothing left to count go.
         self.pruning.maybe(quotas.len(), || {
             quotas.retain(|_, q| !q.active.is_empty() || q.created.back().is_some_and(|t| t.elapsed() < HOUR));
             quotas.len()
         });
-        let q = quotas.entry(ip).or_default();
+        let q = quotas.entry(spender).or_default();
         while q.created.front().is_some_and(|t| t.elapsed() >= HOUR) {
             q.created.pop_front();
         }
@@ -80,13 +102,10 @@ impl Quotas {
             q.pruning.pruned(q.active.len());
         }
         if q.created.len() >= self.per_hour {
-            return Err(ApiError::Quota(format!("{} new games an hour from one address", self.per_hour)));
+            return Err(ApiError::Quota(format!("{} new games an hour from {whose}", self.per_hour)));
         }
         if q.active.len() >= self.active {
-            return Err(ApiError::Quota(format!(
-                "{} unfinished games from one address: finish one first",
-                self.active
-            )));
+            return Err(ApiError::Quota(format!("{} unfinished games from {whose}: finish one first", self.active)));
         }
         q.created.push_back(Instant::now());
         Ok(())
@@ -95,8 +114,13 @@ impl Quotas {
     /// Returns a game taken by [`Quotas::take`] that was not made after
     /// all (a request refused past its quota check spends nothing).
     pub fn give_back(&self, ip: Option<IpAddr>) {
-        let Some(ip) = ip else { return };
-        if let Some(q) = self.map().get_mut(&ip) {
+        self.give_back_as(ip.map(Spender::Address));
+    }
+
+    /// [`Quotas::give_back`] for a game taken by [`Quotas::take_as`].
+    pub fn give_back_as(&self, spender: Option<Spender>) {
+        let Some(spender) = spender else { return };
+        if let Some(q) = self.map().get_mut(&spender) {
             q.created.pop_back();
         }
     }
@@ -104,7 +128,7 @@ impl Quotas {
     /// Counts `live` among `ip`'s unfinished games.
     pub fn count_active(&self, ip: Option<IpAddr>, live: &Arc<Live>) {
         if let Some(ip) = ip {
-            self.map().entry(ip).or_default().active.push(Arc::downgrade(live));
+            self.map().entry(Spender::Address(ip)).or_default().active.push(Arc::downgrade(live));
         }
     }
 }

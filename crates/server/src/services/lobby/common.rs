@@ -26,6 +26,17 @@ impl Who {
         self.ip.map(|ip| ip.to_string()).unwrap_or_default()
     }
 
+    /// Whom the games this person makes in the lobby count against: a
+    /// person with a history their account (a crowd on their address does
+    /// not count against them), anyone else their address.
+    pub fn spender(&self) -> Option<crate::services::quotas::Spender> {
+        use crate::services::quotas::Spender;
+        match &self.account {
+            Some((account, _)) if self.known => Some(Spender::Account(account.clone())),
+            _ => self.ip.map(Spender::Address),
+        }
+    }
+
     /// The address key's hash, as a seat linked to an account keeps it
     /// (the rating checks: one address, one player in a rated game).
     pub fn address_hash(&self) -> Option<String> {

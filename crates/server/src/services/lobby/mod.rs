@@ -636,10 +636,10 @@ impl Lobby {
             total: s.max_tables,
             fresh: s.max_tables.saturating_sub(s.tables_kept),
         };
-        self.quotas.take(who.ip)?;
+        self.quotas.take_as(who.spender())?;
         let admission = self.repo.open(&row, &bounds).await;
         if !matches!(admission, Ok(Admission::Admitted)) {
-            self.quotas.give_back(who.ip);
+            self.quotas.give_back_as(who.spender());
         }
         match admission? {
             Admission::Admitted => {}
@@ -700,9 +700,9 @@ impl Lobby {
     /// seat, a name), `not_signed_in` (a rated table), `name_taken_here`,
     /// `already_seated` (this account sits here), `too_many_seats` (this
     /// person holds [`SEATS_AT_ONCE`] seats at open tables already),
-    /// `quota_exceeded` (a person without a history at another's table: the
-    /// address's new games of the hour, one a seat taken, given back if the
-    /// sit fails),
+    /// `quota_exceeded` (at another's table: the person's new games of the
+    /// hour, [`Who::spender`]'s, one a seat taken, given back if the sit
+    /// fails),
     /// `blocked` (someone seated blocks this account, or is blocked by it),
     /// `storage_error`.
     pub async fn sit(
@@ -724,15 +724,15 @@ impl Lobby {
         }
         let mine = rows.iter().any(|r| r.id == id && seats_held(r) > 0);
         // Taking a seat makes a game as opening a table does (a full table
-        // starts): a newcomer's seat at someone else's table spends one of
-        // their address's games of the hour, so filling every table of the
-        // lobby takes many addresses. People with a history sit freely; a
-        // host's table spent its game when it opened.
-        let spend = if who.known || mine { None } else { who.ip };
-        self.quotas.take(spend)?;
+        // starts): a seat at someone else's table spends one of the
+        // person's games of the hour (a newcomer's address's), so filling
+        // every table of the lobby takes many addresses. A host's table
+        // spent its game when it opened.
+        let spend = if mine { None } else { who.spender() };
+        self.quotas.take_as(spend.clone())?;
         let sat = self.sit_here(id, seat, name, who, address, socket).await;
         if sat.is_err() {
-            self.quotas.give_back(spend);
+            self.quotas.give_back_as(spend);
         }
         sat
     }
