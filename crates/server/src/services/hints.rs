@@ -11,8 +11,12 @@
 //! the reviews' gate (reviews wait meanwhile), so that hints queue with the
 //! bots' moves and never run beside more searches than there are workers.
 //! One hint at a time per game; at most one per worker at once on the
-//! server (more are answered `busy`); [`HINTS_PER_MINUTE`] per client
-//! address (after a burst of [`HINT_BURST`]), then `rate_limited`.
+//! server (more are answered `busy`), and [`KNOWN_HINT_PLACES`] more kept
+//! for people with a history (a seat linked to such an account), whose
+//! hints also wait in the bots' first line: a crowd of fresh addresses
+//! asking hints in games of their own keeps nobody known out;
+//! [`HINTS_PER_MINUTE`] per client address (after a burst of
+//! [`HINT_BURST`]), then `rate_limited`.
 
 use std::collections::HashSet;
 use std::net::IpAddr;
@@ -28,8 +32,13 @@ use super::bots::turns::Line;
 use super::bots::Workers;
 use super::games::live::{Live, Viewer};
 use super::games::Games;
+use super::history::Histories;
 use crate::error::ApiError;
 use crate::store::{RatingRepo, Seat, Store};
+
+/// Hints worked out at once beyond one per worker, kept for people with a
+/// history.
+pub const KNOWN_HINT_PLACES: usize = 1;
 
 /// Hints one client address may ask for in a minute.
 pub const HINTS_PER_MINUTE: u32 = 20;
@@ -64,6 +73,8 @@ pub struct HintAnswer {
 /// The hints being worked out, and who may ask.
 pub struct Hints {
     games: Arc<Games>,
+    /// Who has a history (the places kept for them).
+    histories: Arc<Histories>,
     ratings: Arc<dyn RatingRepo>,
     workers: Workers,
     budget: Budget,
@@ -77,7 +88,14 @@ pub struct Hints {
 impl Hints {
     /// With `quick`, a few iterations (tests); else [`HINT_MS`] milliseconds
     /// (or `CARCASSONNE_HINT_MS`, 10 to 5,000).
-    pub fn new(store: &Store, games: Arc<Games>, workers: Workers, quick: bool, bot_workers: usize) -> Hints {
+    pub fn new(
+        store: &Store,
+        games: Arc<Games>,
+        histories: Arc<Histories>,
+        workers: Workers,
+        quick: bool,
+        bot_workers: usize,
+    ) -> Hints {
         let ms = std::env::var("CARCASSONNE_HINT_MS").ok().and_then(|v| v.trim().parse::<u64>().ok());
         let budget = if quick {
             Budget::Iterations(60)
@@ -88,6 +106,7 @@ impl Hints {
         let burst = NonZeroU32::new(HINT_BURST).unwrap_or(NonZeroU32::MIN);
         Hints {
             games,
+            histories,
             ratings: Arc::clone(&store.ratings),
             workers,
             budget,
@@ -105,14 +124,15 @@ impl Hints {
         self.running.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Takes the game's one place for a hint, within the server's cap.
-    fn reserve(self: &Arc<Self>, id: &str) -> Result<Running, ApiError> {
+    /// Takes the game's one place for a hint, within the server's cap (and
+    /// the places kept for people with a history, if `known`).
+    fn reserve(self: &Arc<Self>, id: &str, known: bool) -> Result<Running, ApiError> {
         let mut running = self.running();
         if running.contains(id) {
             return Err(ApiError::TryLater("a hint for this game is being worked out".into()));
         }
-        if running.len() >= self.max_running {
-            return Err(ApiError::TryLater(format!("{} hints are being worked out", self.max_running)));
+        if running.len() >= places(self.max_running, known) {
+            return Err(ApiError::TryLater(format!("{} hints are being worked out", running.len())));
         }
         running.insert(id.to_string());
         Ok(Running { hints: Arc::clone(self), id: id.to_string() })
@@ -122,6 +142,12 @@ impl Hints {
     pub fn in_progress(&self) -> usize {
         self.running().len()
     }
+}
+
+/// The hints that may be worked out at once for someone: one per worker,
+/// and the places kept for people with a history if `known`.
+fn places(max_running: usize, known: bool) -> usize {
+    max_running + if known { KNOWN_HINT_PLACES } else { 0 }
 }
 
 /// A game's place for a hint; dropping it frees the place.
@@ -161,7 +187,7 @@ impl Hints {
         ip: Option<IpAddr>,
     ) -> Result<HintAnswer, ApiError> {
         let hints = self;
-        let (game, seat, at) = {
+        let (game, seat, at, accounts) = {
             let t = live.lock().await;
             let Some(to_move) = t.to_move() else {
                 return Err(ApiError::GameOver);
@@ -178,8 +204,18 @@ impl Hints {
             if version.is_some_and(|v| v != t.version()) {
                 return Err(ApiError::StaleVersion { current: t.version() });
             }
-            (self.games.copy_of(&t.game), to_move, t.version())
+            let accounts: Vec<String> =
+                viewer.seats.iter().filter_map(|p| t.seats.get(p.index())?.account().map(str::to_string)).collect();
+            (self.games.copy_of(&t.game), to_move, t.version(), accounts)
         };
+        // A person with a history: a seat of theirs linked to such an account.
+        let mut known = false;
+        for account in &accounts {
+            if self.histories.of_id(account).await {
+                known = true;
+                break;
+            }
+        }
         if self.ratings.rated(&live.id).await?.is_some() {
             self.games.spare(game);
             return Err(ApiError::NoHints);
@@ -190,7 +226,7 @@ impl Hints {
                 return Err(ApiError::RateLimited);
             }
         }
-        let place = match hints.reserve(&live.id) {
+        let place = match hints.reserve(&live.id, known) {
             Ok(place) => place,
             Err(e) => {
                 self.games.spare(game);
@@ -203,7 +239,7 @@ impl Hints {
         // worker's permit, in turn with the bots' searches.
         let _counted = self.workers.gate.bot_turn();
         let lane = ip.map_or_else(|| live.id.clone(), |ip| ip.to_string());
-        let turn = self.workers.turns.take(Line::Open, &lane).await;
+        let turn = self.workers.turns.take(if known { Line::Known } else { Line::Open }, &lane).await;
         let games = Arc::clone(&self.games);
         let found = tokio::task::spawn_blocking(move || {
             let _turn = turn;
@@ -238,4 +274,28 @@ fn hint_seed(id: &str, version: u64) -> u64 {
         h = h.wrapping_mul(0x0100_0000_01b3);
     }
     h
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::Config;
+    use crate::services::AppState;
+    use crate::store::Store;
+
+    /// A crowd's hints, one per worker, leave the places kept for people
+    /// with a history; those are few, and free again when a hint ends.
+    #[tokio::test]
+    async fn a_crowd_s_hints_leave_the_places_kept_for_people_with_a_history() {
+        let app = AppState::new(Store::in_memory().unwrap(), Config { bot_workers: 2, ..Config::quick() });
+        let hints = &app.hints;
+        let crowd: Vec<_> = (0..2).map(|i| hints.reserve(&format!("crowd{i}"), false).unwrap()).collect();
+        assert!(hints.reserve("newcomer", false).is_err(), "a newcomer waits for a place");
+        let known: Vec<_> =
+            (0..super::KNOWN_HINT_PLACES).map(|i| hints.reserve(&format!("known{i}"), true).unwrap()).collect();
+        assert!(hints.reserve("known again", true).is_err(), "the places kept are few");
+        assert!(hints.reserve("crowd0", true).is_err(), "one hint at a time per game");
+        drop(known);
+        drop(crowd);
+        assert!(hints.reserve("newcomer", false).is_ok(), "places free when hints end");
+    }
 }

@@ -165,7 +165,14 @@ impl AppState {
         let accounts = Arc::new(Accounts::new(&store, Arc::clone(&ratings), &config));
         let passkeys = Passkeys::new(&store, Arc::clone(&accounts), &config);
         let reviews = Reviews::new(&store, Arc::clone(&games), &config, Arc::clone(&workers.gate));
-        let hints = Arc::new(Hints::new(&store, Arc::clone(&games), workers, config.quick_bots, config.bot_workers));
+        let hints = Arc::new(Hints::new(
+            &store,
+            Arc::clone(&games),
+            Arc::clone(&histories),
+            workers,
+            config.quick_bots,
+            config.bot_workers,
+        ));
         let told = cluster::Told {
             games: Arc::clone(&games),
             bots: Arc::clone(&bots),
