@@ -559,7 +559,11 @@ async fn watch_say(
 /// tests/store/chat.rs).
 #[tokio::test]
 async fn a_crowd_of_spectators_never_silences_the_players() {
-    let (app, _) = test_app();
+    // Every account has a history here: the Watcher passes the crowd.
+    let mut config = Config { bot_delay: Duration::ZERO, ..Config::quick() };
+    config.lobby.known_after = Duration::ZERO;
+    config.lobby.known_rated_games = 0;
+    let app = carcassonne_server::app(AppState::new(Store::in_memory().unwrap(), config));
     let (id, tokens, _) = create(&app, two_humans()).await;
     let (ada, bob) = (tokens[0].as_deref(), tokens[1].as_deref());
     assert_eq!(say(&app, &id, ada, "Good luck").await.0, StatusCode::OK);
@@ -593,6 +597,28 @@ async fn a_crowd_of_spectators_never_silences_the_players() {
     let all = all["messages"].as_array().unwrap();
     let kept = |text: &str| all.iter().any(|m| m["text"] == text);
     assert!(kept("signed in and watching") && kept("a quiet word") && kept("still watching"));
+}
+
+/// Accounts made at once from one address, with no history, are one
+/// spectator's worth: each message also spends the address's rate, and the
+/// game's crowd limit holds them (only accounts with a history pass it).
+#[tokio::test]
+async fn puppet_accounts_watching_from_one_address_are_one_spectator() {
+    let (app, _) = test_app();
+    let (id, _, _) = create(&app, two_humans()).await;
+    let mut taken = 0;
+    for n in 0..10 {
+        let puppet = account(&app, &format!("Puppet{n}")).await;
+        let v = watch_say(&app, &id, &format!("flood {n}"), "10.9.9.1", None, Some(&puppet)).await;
+        match error(&v) {
+            (StatusCode::OK, _) => taken += 1,
+            (StatusCode::TOO_MANY_REQUESTS, "chat_too_fast") => {}
+            other => panic!("{other:?} {}", v.1),
+        }
+    }
+    assert!(taken < 10, "the address's rate holds the puppets ({taken} of 10 taken)");
+    let other = watch_say(&app, &id, "someone else", "10.9.9.2", None, None).await;
+    assert_eq!(other.0, StatusCode::OK, "{}", other.1);
 }
 
 /// "A muted watcher comes back under a new 'Spectator N' from another

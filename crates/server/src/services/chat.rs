@@ -283,7 +283,10 @@ impl Chat {
     /// browser's token names (their address first: a new browser at the
     /// same address, or the same browser at a new one, is the same
     /// spectator), numbered in the store ("Spectator N" unless signed in).
-    /// Its author, whose share and rate it spends: the account, else the address.
+    /// Its author, whose share and rate it spends: the account, else the
+    /// address. Only an account with a history passes the game's crowd
+    /// limit; a newer one's messages also spend its address's rate, so
+    /// that puppet accounts made at once are one spectator's worth.
     async fn spectator(
         &self,
         id: &str,
@@ -304,8 +307,17 @@ impl Chat {
                 (key, keys, MAX_SPECTATORS)
             }
         };
+        let known = match account {
+            Some(member) => self.moderation.known(&member.id).await,
+            None => false,
+        };
         // Spent before a new spectator is numbered: a refusal stores nothing.
-        if !self.rooms.allow(format!("{id}/{author}")) || (account.is_none() && !self.rooms.allow_crowd(id)) {
+        let address_key = hash_token(&format!("{id}/{address}"));
+        let fresh_account = account.is_some() && !known;
+        if !self.rooms.allow(format!("{id}/{author}"))
+            || (fresh_account && !self.rooms.allow(format!("{id}/{address_key}")))
+            || (!known && !self.rooms.allow_crowd(id))
+        {
             return Err(ApiError::ChatTooFast(CHAT_PERIOD.as_secs()));
         }
         let number = self.repo.spectator(id, &keys, max).await?.ok_or(ApiError::ChatCrowded(MAX_SPECTATORS))?;

@@ -369,6 +369,12 @@ impl Moderation {
         }
     }
 
+    /// Whether account `id` has a history (services/history.rs): the
+    /// places and rates kept for people the server knows.
+    pub async fn known(&self, id: &str) -> bool {
+        self.histories.of_id(id).await
+    }
+
     /// Whether `account` may chat now.
     ///
     /// # Errors
