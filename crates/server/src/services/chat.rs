@@ -295,16 +295,16 @@ impl Chat {
         browser: Option<&str>,
         text: String,
     ) -> Result<ChatMessage, ApiError> {
+        let address_key = hash_token(&format!("{id}/{address}"));
         let (author, keys, max) = match account {
             Some(member) => {
                 let key = hash_token(&format!("{id}/account/{}", member.id));
                 (key.clone(), vec![key], usize::MAX)
             }
             None => {
-                let key = hash_token(&format!("{id}/{address}"));
-                let mut keys = vec![key.clone()];
+                let mut keys = vec![address_key.clone()];
                 keys.extend(browser.map(|b| hash_token(&format!("{id}/browser/{b}"))));
-                (key, keys, MAX_SPECTATORS)
+                (address_key.clone(), keys, MAX_SPECTATORS)
             }
         };
         let known = match account {
@@ -312,7 +312,6 @@ impl Chat {
             None => false,
         };
         // Spent before a new spectator is numbered: a refusal stores nothing.
-        let address_key = hash_token(&format!("{id}/{address}"));
         let fresh_account = account.is_some() && !known;
         if !self.rooms.allow(format!("{id}/{author}"))
             || (fresh_account && !self.rooms.allow(format!("{id}/{address_key}")))

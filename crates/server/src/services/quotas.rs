@@ -46,7 +46,7 @@ pub enum Spender {
 /// Per client address (or account: [`Spender`]): when it created games in
 /// the last hour, and the unfinished games it created.
 pub struct Quotas {
-    by_ip: Mutex<HashMap<Spender, Quota>>,
+    by_spender: Mutex<HashMap<Spender, Quota>>,
     pruning: Pruning,
     /// `Config::max_new_games_per_hour_per_ip`, `Config::max_active_games_per_ip`.
     per_hour: usize,
@@ -58,7 +58,7 @@ pub struct Quotas {
 impl Quotas {
     pub fn new(config: &Config) -> Quotas {
         Quotas {
-            by_ip: Mutex::default(),
+            by_spender: Mutex::default(),
             pruning: Pruning::new(10_000),
             per_hour: config.max_new_games_per_hour_per_ip,
             active: config.max_active_games_per_ip,
@@ -67,7 +67,7 @@ impl Quotas {
     }
 
     fn map(&self) -> std::sync::MutexGuard<'_, HashMap<Spender, Quota>> {
-        self.by_ip.lock().unwrap_or_else(|e| e.into_inner())
+        self.by_spender.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Counts a new game against `ip`'s quotas, or says which is used up.
