@@ -128,3 +128,36 @@ async fn wrong_passwords_from_many_addresses_lock_out_no_known_device() {
     let a = sign_in(&app, "Ada", "battery staple", Some("00112233445566778899aabbccddeeff"), address(4)).await;
     assert_eq!(a.code(), "too_many_attempts", "{}", a.body);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn servers_sharing_a_database_spend_one_budget_of_guesses() {
+    let Some(server) = common::pg::server_url() else { return };
+    let schema = common::pg::Schema::new(&server);
+    let one = app(AppState::new(Store::postgres(&schema.url()).await.unwrap(), Config::quick()));
+    let two = app(AppState::new(Store::postgres(&schema.url()).await.unwrap(), Config::quick()));
+    ada(&one).await;
+    // A balancer spreads a stranger's guesses over both servers, each from
+    // an address of its own: the name's five are spent whichever server
+    // takes them, and both refuse the sixth.
+    for i in 0..5 {
+        let a = sign_in([&one, &two][i % 2], "Ada", "a guess", None, address(100 + i)).await;
+        assert_eq!(a.code(), "bad_credentials", "guess {i}: {}", a.body);
+    }
+    for (n, server) in [&one, &two].into_iter().enumerate() {
+        let a = sign_in(server, "Ada", "a guess", None, address(200 + n)).await;
+        assert_eq!(a.code(), "too_many_attempts", "server {n}: {}", a.body);
+        let wait = a.retry_after.as_deref().and_then(|s| s.parse::<u64>().ok());
+        assert!(wait.is_some_and(|s| (1..=60).contains(&s)), "{wait:?}");
+    }
+    // One address's twenty attempts too: sign-ups and sign-ins alike, on
+    // either server.
+    for i in 0..20 {
+        let body = json!({ "name": format!("Puppet {i}"), "password": "a password" });
+        let a = send([&one, &two][i % 2], Req { ip: address(300), ..req("/api/account/signup", body) }).await;
+        assert_eq!(a.status, StatusCode::CREATED, "sign-up {i}: {}", a.body);
+    }
+    for server in [&one, &two] {
+        let a = sign_in(server, "Puppet 0", "a password", None, address(300)).await;
+        assert_eq!(a.code(), "too_many_attempts", "{}", a.body);
+    }
+}

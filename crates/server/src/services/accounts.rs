@@ -24,7 +24,6 @@ use std::time::Duration;
 
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::{Algorithm, Argon2, Params, Version};
-use governor::clock::{Clock, DefaultClock};
 
 use super::ids::{new_token, now_ms};
 use crate::config::{Config, PasswordCost};
@@ -50,45 +49,44 @@ pub const ATTEMPTS_PER_NAME: u32 = 5;
 /// many at once, then one every six seconds.
 pub const ATTEMPTS_PER_ADDRESS: u32 = 20;
 
-type Limiter<K> = crate::limits::Keyed<K>;
+/// A budget of attempts: this many at once, then one every so often.
+#[derive(Clone, Copy, Debug)]
+struct Budget {
+    /// What it counts (part of its key in the store).
+    kind: &'static str,
+    burst: u32,
+    every: Duration,
+}
+
+const PER_NAME: Budget = Budget { kind: "name", burst: ATTEMPTS_PER_NAME, every: Duration::from_secs(60) };
+const PER_ADDRESS: Budget = Budget { kind: "address", burst: ATTEMPTS_PER_ADDRESS, every: Duration::from_secs(6) };
+const PER_DEVICE: Budget = Budget { kind: "device", burst: ATTEMPTS_PER_DEVICE, every: Duration::from_secs(6) };
 
 /// Sign-in attempts per name and per address (unknown devices), and per
-/// known device.
+/// known device: counted in the store, so that every server sharing it
+/// spends the same budgets (a name's guesses are not multiplied by the
+/// servers a balancer spreads them over).
 struct Throttles {
-    per_name: Limiter<String>,
-    per_address: Limiter<IpAddr>,
-    per_device: Limiter<String>,
+    repo: Arc<dyn AccountRepo>,
 }
 
 impl Throttles {
-    fn new() -> Throttles {
-        let one = std::num::NonZeroU32::MIN;
-        let per_name = governor::Quota::with_period(Duration::from_secs(60))
-            .unwrap_or_else(|| governor::Quota::per_minute(one))
-            .allow_burst(std::num::NonZeroU32::new(ATTEMPTS_PER_NAME).unwrap_or(one));
-        let per_address = governor::Quota::with_period(Duration::from_secs(6))
-            .unwrap_or_else(|| governor::Quota::per_minute(one))
-            .allow_burst(std::num::NonZeroU32::new(ATTEMPTS_PER_ADDRESS).unwrap_or(one));
-        let per_device = governor::Quota::with_period(Duration::from_secs(6))
-            .unwrap_or_else(|| governor::Quota::per_minute(one))
-            .allow_burst(std::num::NonZeroU32::new(ATTEMPTS_PER_DEVICE).unwrap_or(one));
-        Throttles {
-            per_name: Limiter::new(per_name),
-            per_address: Limiter::new(per_address),
-            per_device: Limiter::new(per_device),
+    /// Spends one attempt of `budget` for `key`, or says how long to wait.
+    async fn spend(&self, budget: Budget, key: &str) -> Result<(), ApiError> {
+        let every = i64::try_from(budget.every.as_millis()).unwrap_or(i64::MAX / 4);
+        let stored = hash_token(&format!("{}\0{key}", budget.kind));
+        match self.repo.spend_attempt(&stored, every, budget.burst).await? {
+            None => Ok(()),
+            Some(ms) => Err(ApiError::Throttled(u64::try_from(ms).unwrap_or(0).div_ceil(1000).max(1))),
         }
     }
 
     /// Counts an attempt from `address` (and for `name`, if given), or says
     /// how long to wait.
-    fn attempt(&self, name: Option<&str>, address: IpAddr) -> Result<(), ApiError> {
-        let wait = |n: crate::limits::NotUntil| {
-            let secs = n.wait_time_from(DefaultClock::default().now()).as_secs_f64().ceil();
-            ApiError::Throttled((secs as u64).max(1))
-        };
-        self.per_address.check(&address).map_err(wait)?;
+    async fn attempt(&self, name: Option<&str>, address: IpAddr) -> Result<(), ApiError> {
+        self.spend(PER_ADDRESS, &address.to_string()).await?;
         if let Some(name) = name {
-            self.per_name.check(&name.to_string()).map_err(wait)?;
+            self.spend(PER_NAME, name).await?;
         }
         Ok(())
     }
@@ -97,14 +95,11 @@ impl Throttles {
     /// else as [`Throttles::attempt`], a recovery against the address
     /// alone: its code carries 128 random bits, so a name's budget would
     /// guard nothing and let strangers keep the owner out).
-    fn attempt_in(&self, lane: &Lane, name: &str, address: IpAddr, recovery: bool) -> Result<(), ApiError> {
+    async fn attempt_in(&self, lane: &Lane, name: &str, address: IpAddr, recovery: bool) -> Result<(), ApiError> {
         match lane {
-            Lane::Known(device) => self.per_device.check(device).map_err(|n| {
-                let secs = n.wait_time_from(DefaultClock::default().now()).as_secs_f64().ceil();
-                ApiError::Throttled((secs as u64).max(1))
-            }),
-            Lane::Unknown if recovery => self.attempt(None, address),
-            Lane::Unknown => self.attempt(Some(name), address),
+            Lane::Known(device) => self.spend(PER_DEVICE, device).await,
+            Lane::Unknown if recovery => self.attempt(None, address).await,
+            Lane::Unknown => self.attempt(Some(name), address).await,
         }
     }
 }
@@ -148,7 +143,7 @@ impl Accounts {
             cost: config.password_cost,
             queue: config.password_queue,
             idle: config.session_idle,
-            throttles: Throttles::new(),
+            throttles: Throttles { repo: Arc::clone(&store.accounts) },
             hashing: Arc::new(tokio::sync::Semaphore::new(HASHES_AT_ONCE)),
             reserve: tokio::sync::Semaphore::new(KNOWN_HASHES),
             waiting: AtomicUsize::new(0),
@@ -339,8 +334,8 @@ impl Accounts {
     ///
     /// # Errors
     /// `too_many_attempts`.
-    pub fn count_sign_in_attempt(&self, address: IpAddr) -> Result<(), ApiError> {
-        self.throttles.attempt(None, address)
+    pub async fn count_sign_in_attempt(&self, address: IpAddr) -> Result<(), ApiError> {
+        self.throttles.attempt(None, address).await
     }
 
     fn idle_ms(&self) -> i64 {
@@ -356,7 +351,7 @@ impl Accounts {
         let name = account_name(name)?;
         check_password(password)?;
         let key = name_key(&name);
-        self.throttles.attempt(None, address)?;
+        self.throttles.attempt(None, address).await?;
         // A name the server gives or speaks under is as good as taken.
         if reserved(&name) || self.repo.by_key(&key).await?.is_some() {
             return Err(ApiError::NameTaken);
@@ -390,7 +385,7 @@ impl Accounts {
     ) -> Result<Account, ApiError> {
         let account = self.repo.by_key(key).await?;
         let lane = self.lane(account.as_ref(), device).await?;
-        self.throttles.attempt_in(&lane, key, address, false)?;
+        self.throttles.attempt_in(&lane, key, address, false).await?;
         let ok = self.verify_password(password, account.as_ref().map(|a| a.password.as_str()), &lane).await?;
         match account {
             Some(a) if ok => Ok(a),
@@ -489,7 +484,7 @@ impl Accounts {
         let key = key_of(name);
         let account = self.repo.by_key(&key).await?;
         let lane = self.lane(account.as_ref(), device).await?;
-        self.throttles.attempt_in(&lane, &key, address, true)?;
+        self.throttles.attempt_in(&lane, &key, address, true).await?;
         let given = hash_token(&code.trim().to_ascii_lowercase());
         let account = match account {
             Some(a) if crate::store::same_hash(&a.recovery, &given) => a,

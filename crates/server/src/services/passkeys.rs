@@ -382,7 +382,7 @@ impl Passkeys {
         device: Option<&str>,
     ) -> Result<Session, ApiError> {
         let webauthn = self.webauthn()?;
-        self.accounts.count_sign_in_attempt(address)?;
+        self.accounts.count_sign_in_attempt(address).await?;
         let challenge = self.take_challenge(SIGN_IN, token).await?;
         let state: DiscoverableAuthentication = parse(&challenge.state)?;
         let (handle, cred_id) = webauthn.identify_discoverable_authentication(credential).map_err(refused)?;

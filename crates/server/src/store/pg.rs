@@ -211,6 +211,8 @@ pub const MIGRATIONS: &[&str] = &[
     super::moderation::PG_SCHEMA,
     // 23: a game's takeback request (store/takebacks/).
     super::takebacks::SCHEMA,
+    // 24: sign-in attempts, counted once for every server (store/accounts/).
+    super::accounts::ATTEMPTS_SCHEMA,
 ];
 
 /// The most connections one server keeps open for requests (the change

@@ -24,6 +24,8 @@ conformance!(
     a_refused_ceremony_sweeps_nothing,
     devices_are_kept_per_account_the_oldest_forgotten,
     an_account_is_found_by_its_id,
+    a_budget_of_attempts_lets_its_burst_through_then_one_a_period,
+    attempts_spent_at_once_on_two_servers_spend_one_budget,
 );
 
 // ---------------------------------------------------------------- accounts and sessions
@@ -163,6 +165,47 @@ async fn sign_ups_of_one_name_at_once_make_one_account(stores: [Store; 2]) {
     assert_eq!(wins(&made), 1, "{made:?}");
     let ada = stores[1].accounts.by_key("ada").await.unwrap().unwrap();
     assert_eq!(made.iter().position(|m| *m), ada.id[1..].parse().ok(), "the account made is the one kept");
+}
+
+// ---------------------------------------------------------------- sign-in attempts
+
+async fn a_budget_of_attempts_lets_its_burst_through_then_one_a_period(store: Store) {
+    let accounts = &store.accounts;
+    // Three at once, then one a minute.
+    for _ in 0..3 {
+        assert_eq!(accounts.spend_attempt("k1", 60_000, 3).await.unwrap(), None);
+    }
+    let wait = accounts.spend_attempt("k1", 60_000, 3).await.unwrap().expect("the budget is spent");
+    assert!((50_000..=60_000).contains(&wait), "{wait} ms");
+    // A refused attempt spends nothing: the wait does not grow.
+    for _ in 0..5 {
+        let again = accounts.spend_attempt("k1", 60_000, 3).await.unwrap().expect("still spent");
+        assert!(again <= wait, "{again} ms after {wait} ms");
+    }
+    // Another budget is its own.
+    assert_eq!(accounts.spend_attempt("k2", 60_000, 3).await.unwrap(), None);
+    // One a tenth of a second: refused at once, let through once it has passed.
+    assert_eq!(accounts.spend_attempt("k3", 100, 1).await.unwrap(), None);
+    let wait = accounts.spend_attempt("k3", 100, 1).await.unwrap().expect("spent");
+    assert!((1..=100).contains(&wait), "{wait} ms");
+    tokio::time::sleep(std::time::Duration::from_millis(150)).await;
+    assert_eq!(accounts.spend_attempt("k3", 100, 1).await.unwrap(), None, "whole again");
+    // Whole again, its row may be forgotten on another budget's attempt:
+    // either way the budget starts whole.
+    tokio::time::sleep(std::time::Duration::from_millis(150)).await;
+    assert_eq!(accounts.spend_attempt("k4", 100, 1).await.unwrap(), None);
+    assert_eq!(accounts.spend_attempt("k3", 100, 1).await.unwrap(), None);
+}
+
+async fn attempts_spent_at_once_on_two_servers_spend_one_budget(stores: [Store; 2]) {
+    let spent = race(&stores, 16, |_, store| async move {
+        store.accounts.spend_attempt("a name", 60_000, 5).await.unwrap().is_none()
+    })
+    .await;
+    assert_eq!(wins(&spent), 5, "{spent:?}");
+    for store in &stores {
+        assert!(store.accounts.spend_attempt("a name", 60_000, 5).await.unwrap().is_some());
+    }
 }
 
 // ---------------------------------------------------------------- passkeys

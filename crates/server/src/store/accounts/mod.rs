@@ -61,6 +61,23 @@ pub(crate) const DEVICES_SCHEMA: &str = "CREATE TABLE devices (
     );
     CREATE INDEX devices_by_account ON devices (account, created_at);";
 
+/// The sign-in attempts counted in the store (migration 24, both backends),
+/// so that every server sharing it spends one budget (services/accounts.rs,
+/// `Throttles`): each budget's key (a name, an address or a device, hashed
+/// with what it is) and the time its allowance is whole again (a generic
+/// cell rate: an attempt is let through while that time is no further
+/// ahead than the budget's burst less one attempt, and moves it one
+/// attempt's period on). A row whose time is past counts for nothing and
+/// is forgotten, a few at each attempt.
+pub(crate) const ATTEMPTS_SCHEMA: &str = "CREATE TABLE sign_in_attempts (
+        key      TEXT PRIMARY KEY,  -- SHA-256 of the budget's kind and key
+        full_at  BIGINT NOT NULL    -- Unix ms: its allowance is whole again
+    );
+    CREATE INDEX sign_in_attempts_by_full_at ON sign_in_attempts (full_at);";
+
+/// Spent budgets forgotten at each attempt, at most (those whole again).
+pub(crate) const ATTEMPTS_FORGOTTEN: i64 = 8;
+
 /// Forgets an account's devices beyond the newest `$2` (`$1` the account).
 const FORGET_OLD_DEVICES: &str = "DELETE FROM devices WHERE account = $1 AND token_hash NOT IN
      (SELECT token_hash FROM devices WHERE account = $1 ORDER BY created_at DESC, token_hash LIMIT $2)";
@@ -250,6 +267,16 @@ pub trait AccountRepo: Send + Sync {
     /// # Errors
     /// The storage fails.
     async fn device(&self, token_hash: &str) -> Result<Option<String>, StoreError>;
+
+    /// Spends one attempt of the budget `key` — `burst` at once, then one
+    /// every `every_ms` — and answers `None`; or, the budget spent, leaves
+    /// it as it was and answers how many ms until its next attempt. By the
+    /// store's clock (the database's, for PostgreSQL: the servers' may
+    /// differ), atomically whichever servers spend it at once.
+    ///
+    /// # Errors
+    /// The storage fails.
+    async fn spend_attempt(&self, key: &str, every_ms: i64, burst: u32) -> Result<Option<i64>, StoreError>;
 }
 
 #[async_trait::async_trait]

@@ -2,7 +2,10 @@
 
 use std::sync::Arc;
 
-use super::{Account, AccountRepo, PasskeyChallenge, PasskeyRepo, StoredPasskey, ACCOUNT_COLUMNS, FORGET_OLD_DEVICES};
+use super::{
+    Account, AccountRepo, PasskeyChallenge, PasskeyRepo, StoredPasskey, ACCOUNT_COLUMNS, ATTEMPTS_FORGOTTEN,
+    FORGET_OLD_DEVICES,
+};
 use crate::store::error::StoreError;
 use crate::store::pg::Pg;
 
@@ -152,6 +155,41 @@ impl AccountRepo for PgAccounts {
         let row =
             self.0.conn().await?.query_opt("SELECT account FROM devices WHERE token_hash = $1", &[&token_hash]).await?;
         Ok(row.map(|r| r.try_get(0)).transpose()?)
+    }
+
+    async fn spend_attempt(&self, key: &str, every_ms: i64, burst: u32) -> Result<Option<i64>, StoreError> {
+        let ahead = every_ms.saturating_mul(i64::from(burst.max(1)) - 1);
+        let conn = self.0.conn().await?;
+        // By the database's clock. The new row's time is now and one
+        // attempt, so that `EXCLUDED.full_at - $2` is now; a few other
+        // spent budgets whole again are forgotten on the way (not this
+        // one: a statement changes a row once). Two servers spending one
+        // budget at once queue on its row, the second seeing the first's.
+        let spent = conn
+            .query_opt(
+                "WITH forgotten AS (DELETE FROM sign_in_attempts WHERE key IN
+                     (SELECT key FROM sign_in_attempts
+                      WHERE full_at < (extract(epoch FROM now()) * 1000)::bigint AND key <> $1
+                      LIMIT $4 FOR UPDATE SKIP LOCKED))
+                 INSERT INTO sign_in_attempts AS t (key, full_at)
+                 VALUES ($1, (extract(epoch FROM now()) * 1000)::bigint + $2)
+                 ON CONFLICT (key) DO UPDATE SET full_at = GREATEST(t.full_at + $2, EXCLUDED.full_at)
+                 WHERE t.full_at <= EXCLUDED.full_at - $2 + $3
+                 RETURNING t.full_at",
+                &[&key, &every_ms, &ahead, &ATTEMPTS_FORGOTTEN],
+            )
+            .await?;
+        if spent.is_some() {
+            return Ok(None);
+        }
+        let wait: i64 = conn
+            .query_one(
+                "SELECT full_at - $2 - (extract(epoch FROM now()) * 1000)::bigint FROM sign_in_attempts WHERE key = $1",
+                &[&key, &ahead],
+            )
+            .await?
+            .try_get(0)?;
+        Ok(Some(wait.max(1)))
     }
 }
 

@@ -2,7 +2,10 @@
 
 use rusqlite::{params, OptionalExtension};
 
-use super::{Account, AccountRepo, PasskeyChallenge, PasskeyRepo, StoredPasskey, ACCOUNT_COLUMNS, FORGET_OLD_DEVICES};
+use super::{
+    Account, AccountRepo, PasskeyChallenge, PasskeyRepo, StoredPasskey, ACCOUNT_COLUMNS, ATTEMPTS_FORGOTTEN,
+    FORGET_OLD_DEVICES,
+};
 use crate::store::error::StoreError;
 use crate::store::sqlite::SqliteDb;
 
@@ -194,6 +197,40 @@ impl AccountRepo for SqliteAccounts {
                     .read()
                     .query_row("SELECT account FROM devices WHERE token_hash = ?1", [hash], |r| r.get(0))
                     .optional()?)
+            })
+            .await
+    }
+
+    async fn spend_attempt(&self, key: &str, every_ms: i64, burst: u32) -> Result<Option<i64>, StoreError> {
+        let key = key.to_string();
+        // One file, one server: the machine's clock is the store's.
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX / 4));
+        let ahead = every_ms.saturating_mul(i64::from(burst.max(1)) - 1);
+        self.0
+            .run(move |db| {
+                let mut conn = db.conn();
+                let tx = conn.transaction()?;
+                tx.execute(
+                    "DELETE FROM sign_in_attempts WHERE key IN
+                     (SELECT key FROM sign_in_attempts WHERE full_at < ?1 LIMIT ?2)",
+                    params![now, ATTEMPTS_FORGOTTEN],
+                )?;
+                let spent = tx.execute(
+                    "INSERT INTO sign_in_attempts (key, full_at) VALUES (?1, ?2 + ?3)
+                     ON CONFLICT (key) DO UPDATE SET full_at = max(full_at, ?2) + ?3 WHERE full_at <= ?2 + ?4",
+                    params![key, now, every_ms, ahead],
+                )?;
+                let wait = if spent == 1 {
+                    None
+                } else {
+                    let full_at: i64 =
+                        tx.query_row("SELECT full_at FROM sign_in_attempts WHERE key = ?1", [&key], |r| r.get(0))?;
+                    Some((full_at - ahead - now).max(1))
+                };
+                tx.commit()?;
+                Ok(wait)
             })
             .await
     }
