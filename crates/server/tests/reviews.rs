@@ -102,3 +102,59 @@ async fn a_review_is_worked_out_once_and_read_back_from_the_store() {
     assert_eq!((status, &again), (StatusCode::OK, &review));
     assert_eq!(second.reviews.work().worked_out(), 0, "never worked out twice");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crowd_s_reviews_leave_places_for_people_with_a_history() {
+    // Every account has a history at once here (no age, no rated games asked).
+    let lobby = carcassonne_server::LobbySettings {
+        known_after: Duration::ZERO,
+        known_rated_games: 0,
+        ..Config::unlimited().lobby
+    };
+    let config = Config {
+        bot_delay: Duration::ZERO,
+        quick_bots: false,
+        max_reviews: 2,
+        max_reviews_per_ip: 1,
+        lobby,
+        ..Config::unlimited()
+    };
+    let app = app(AppState::new(Store::in_memory().unwrap(), config));
+    let mut games = Vec::new();
+    for _ in 0..5 {
+        games.push(finished_game(&app).await);
+    }
+    let url = |g: &str| format!("/api/games/{g}/review");
+    // Two fresh addresses take every place; a third is told busy.
+    for (g, from) in [(&games[0], "10.0.0.1"), (&games[1], "10.0.0.2")] {
+        assert_eq!(get_from(&app, &url(g), from).await.0, StatusCode::ACCEPTED);
+    }
+    let (status, _, v) = get_from(&app, &url(&games[2]), "10.0.0.3").await;
+    assert_eq!((status, v["error"].as_str()), (StatusCode::SERVICE_UNAVAILABLE, Some("busy")), "{v}");
+    // People with a history take the places kept past the cap, from the
+    // crowd's own address (they count by their account), two of them.
+    let mut answers = Vec::new();
+    for (name, game) in [("Ada", &games[2]), ("Bob", &games[3]), ("Cleo", &games[4])] {
+        let ip = "10.0.0.1".parse().unwrap();
+        let body = json!({ "name": name, "password": "correct horse" });
+        let host = ("play.example", "http://play.example");
+        let made =
+            page::send(&app, page::Req { ip, ..page::req(host.0, host.1, "POST", "/api/account/signup", Some(body)) })
+                .await;
+        assert_eq!(made.status, StatusCode::CREATED, "{}", made.body);
+        let token = made.token();
+        let uri = url(game);
+        let asked =
+            page::send(&app, page::Req { ip, token: Some(&token), ..page::req(host.0, host.1, "GET", &uri, None) })
+                .await;
+        answers.push((asked.status, asked.code().to_string()));
+    }
+    assert_eq!(
+        answers,
+        [
+            (StatusCode::ACCEPTED, String::new()),
+            (StatusCode::ACCEPTED, String::new()),
+            (StatusCode::SERVICE_UNAVAILABLE, "busy".to_string())
+        ]
+    );
+}

@@ -219,7 +219,8 @@ pub(super) async fn game_review(
     Path(id): Path<String>,
     request: axum::http::request::Parts,
 ) -> Result<Response, ApiError> {
-    let status = app.reviews.review(&id, Some(client_key(&request.extensions, app.config()))).await?;
+    let account = super::session::account_of(&request, &app).await?;
+    let status = app.reviews.review(&id, Some(client_key(&request.extensions, app.config())), account.as_ref()).await?;
     let code = match status {
         ReviewStatus::Computing { .. } => StatusCode::ACCEPTED,
         ReviewStatus::Done { .. } => StatusCode::OK,

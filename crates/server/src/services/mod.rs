@@ -164,7 +164,8 @@ impl AppState {
         ));
         let accounts = Arc::new(Accounts::new(&store, Arc::clone(&ratings), &config));
         let passkeys = Passkeys::new(&store, Arc::clone(&accounts), &config);
-        let reviews = Reviews::new(&store, Arc::clone(&games), &config, Arc::clone(&workers.gate));
+        let reviews =
+            Reviews::new(&store, Arc::clone(&games), Arc::clone(&histories), &config, Arc::clone(&workers.gate));
         let hints = Arc::new(Hints::new(
             &store,
             Arc::clone(&games),

@@ -10,7 +10,10 @@
 //! worked out or waiting their turn are capped in all
 //! (`Config::max_reviews`) and per client address
 //! (`Config::max_reviews_per_ip`): one more is answered `busy` (503 with
-//! `Retry-After`). Kept in memory: the last [`KEPT`] reviews asked for,
+//! `Retry-After`). A person with a history (signed in to such an account)
+//! counts by their account instead, may take one of [`KNOWN_REVIEW_PLACES`]
+//! kept past the cap in all, and their reviews go first in the threads'
+//! line: a crowd of fresh addresses asking reviews keeps nobody known out. Kept in memory: the last [`KEPT`] reviews asked for,
 //! those in progress included; a finished review is in the store, so a
 //! review forgotten here, or asked of another server or after a restart, is
 //! read back and never worked out again.
@@ -25,13 +28,15 @@ use carcassonne_ai::review::Review;
 
 mod work;
 
-pub use self::work::{ReviewStatus, Work, KEPT};
+pub use self::work::{ReviewStatus, Work, KEPT, KNOWN_REVIEW_PLACES};
 use super::bots::BotGate;
 use super::games::Games;
+use super::history::Histories;
+use super::quotas::Spender;
 use crate::config::Config;
 use crate::error::ApiError;
 use crate::services::ids::now_ms;
-use crate::store::{ReviewRepo, Store};
+use crate::store::{Account, ReviewRepo, Store};
 
 /// A server that took a review and said nothing for this long is taken for
 /// gone: another may take it.
@@ -42,23 +47,37 @@ pub struct Reviews {
     games: Arc<Games>,
     repo: Arc<dyn ReviewRepo>,
     work: Arc<Work>,
+    /// Who has a history (the places kept for them).
+    histories: Arc<Histories>,
 }
 
 impl Reviews {
-    pub fn new(store: &Store, games: Arc<Games>, config: &Config, gate: Arc<BotGate>) -> Reviews {
-        Reviews { games, repo: Arc::clone(&store.reviews), work: Arc::new(Work::new(config.quick_bots, config, gate)) }
+    pub fn new(
+        store: &Store,
+        games: Arc<Games>,
+        histories: Arc<Histories>,
+        config: &Config,
+        gate: Arc<BotGate>,
+    ) -> Reviews {
+        let work = Arc::new(Work::new(config.quick_bots, config, gate));
+        Reviews { games, repo: Arc::clone(&store.reviews), work, histories }
     }
 }
 
 impl Reviews {
     /// The review of finished game `id` as it stands: kept (here or in the
     /// store), or being worked out; the first request starts it, for a
-    /// client at `ip`, within the caps.
+    /// client at `ip` (signed in to `account`, if any), within the caps.
     ///
     /// # Errors
     /// `not_found`, `not_finished`, `busy` (no room for another review now),
     /// `storage_error`.
-    pub async fn review(&self, id: &str, ip: Option<IpAddr>) -> Result<ReviewStatus, ApiError> {
+    pub async fn review(
+        &self,
+        id: &str,
+        ip: Option<IpAddr>,
+        account: Option<&Account>,
+    ) -> Result<ReviewStatus, ApiError> {
         let reviews = &self.work;
         if let Some(status) = reviews.held(id) {
             return Ok(status);
@@ -75,11 +94,19 @@ impl Reviews {
             let review: Review = serde_json::from_str(&json)
                 .map_err(|e| ApiError::Storage(format!("the kept review of game {id}: {e}")))?;
             let status = ReviewStatus::Done { review: Arc::new(review) };
-            reviews.keep(id, status.clone(), None);
+            reviews.keep(id, status.clone());
             return Ok(status);
         }
         let total = record.moves.len();
-        if let Some(status) = reviews.reserve(id, total, ip)? {
+        let known = match account {
+            Some(a) => self.histories.of(&a.id, a.created_at).await,
+            None => false,
+        };
+        let by = match account {
+            Some(a) if known => Some(Spender::Account(a.id.clone())),
+            _ => ip.map(Spender::Address),
+        };
+        if let Some(status) = reviews.reserve(id, total, by, known)? {
             return Ok(status);
         }
         let now = now_ms();
@@ -97,7 +124,7 @@ impl Reviews {
             }
         }
         let status = ReviewStatus::Computing { done: 0, total };
-        let done = reviews.work_out(id, record);
+        let done = reviews.work_out(id, record, known);
         let (reviews, repo, id) = (Arc::clone(reviews), Arc::clone(&self.repo), id.to_string());
         tokio::spawn(async move {
             let result = done.await.unwrap_or_else(|_| Err("the review thread stopped".into()));

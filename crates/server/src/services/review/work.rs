@@ -2,7 +2,6 @@
 //! position after the bots), the caps, and the last ones asked for.
 
 use std::collections::HashMap;
-use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -14,6 +13,7 @@ use serde::Serialize;
 
 use crate::error::ApiError;
 use crate::services::bots::BotGate;
+use crate::services::quotas::Spender;
 
 /// Reviews kept in memory (those in progress included).
 pub const KEPT: usize = 256;
@@ -32,36 +32,71 @@ pub enum ReviewStatus {
 
 type Job = Box<dyn FnOnce() + Send>;
 
+/// Places for reviews kept for people with a history, past
+/// `Config::max_reviews`; their reviews go first in the threads' line.
+pub const KNOWN_REVIEW_PLACES: usize = 2;
+
+/// The reviews waiting for a thread: those of people with a history first.
+#[derive(Default)]
+struct Lines {
+    known: std::collections::VecDeque<Job>,
+    open: std::collections::VecDeque<Job>,
+    /// The pool is gone: its threads end.
+    closed: bool,
+}
+
 /// The reviews' own threads, at the lowest priority.
 struct Pool {
-    jobs: Mutex<std::sync::mpsc::Sender<Job>>,
+    lines: Arc<(Mutex<Lines>, std::sync::Condvar)>,
 }
 
 impl Pool {
     fn new(workers: usize) -> Pool {
-        let (tx, rx) = std::sync::mpsc::channel::<Job>();
-        let rx = Arc::new(Mutex::new(rx));
+        let lines: Arc<(Mutex<Lines>, std::sync::Condvar)> = Arc::default();
         for i in 0..workers.max(1) {
-            let rx = Arc::clone(&rx);
+            let lines = Arc::clone(&lines);
             let spawned = std::thread::Builder::new().name(format!("review-{i}")).spawn(move || {
                 lowest_priority();
-                loop {
-                    let job = rx.lock().unwrap_or_else(|e| e.into_inner()).recv();
-                    match job {
-                        Ok(job) => job(),
-                        Err(_) => return, // the pool is gone
-                    }
+                while let Some(job) = Pool::next(&lines) {
+                    job();
                 }
             });
             if let Err(e) = spawned {
                 tracing::error!(error = %e, "cannot start a review thread");
             }
         }
-        Pool { jobs: Mutex::new(tx) }
+        Pool { lines }
     }
 
-    fn run(&self, job: Job) -> bool {
-        self.jobs.lock().unwrap_or_else(|e| e.into_inner()).send(job).is_ok()
+    /// The next review to work out, once there is one; none once the pool is gone.
+    fn next(lines: &(Mutex<Lines>, std::sync::Condvar)) -> Option<Job> {
+        let (lock, ready) = lines;
+        let mut l = lock.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if l.closed {
+                return None;
+            }
+            if let Some(job) = l.known.pop_front().or_else(|| l.open.pop_front()) {
+                return Some(job);
+            }
+            l = ready.wait(l).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// Puts `job` in its line: a known person's before everyone else's.
+    fn run(&self, job: Job, known: bool) {
+        let (lock, ready) = &*self.lines;
+        let mut l = lock.lock().unwrap_or_else(|e| e.into_inner());
+        if known { &mut l.known } else { &mut l.open }.push_back(job);
+        ready.notify_one();
+    }
+}
+
+impl Drop for Pool {
+    fn drop(&mut self) {
+        let (lock, ready) = &*self.lines;
+        lock.lock().unwrap_or_else(|e| e.into_inner()).closed = true;
+        ready.notify_all();
     }
 }
 
@@ -81,7 +116,9 @@ struct Entry {
     asked: u64,
     status: ReviewStatus,
     /// Who started it (while it is being worked out).
-    by: Option<IpAddr>,
+    by: Option<Spender>,
+    /// Whether in a place kept for people with a history.
+    known: bool,
 }
 
 /// The reviews being worked out and made, by game id, on their own threads.
@@ -155,7 +192,11 @@ impl Work {
 
     /// Keeps `status` for `id`, forgetting the least recently asked for
     /// finished review if full (one in progress is never forgotten).
-    pub(crate) fn keep(&self, id: &str, status: ReviewStatus, by: Option<IpAddr>) {
+    pub(crate) fn keep(&self, id: &str, status: ReviewStatus) {
+        self.keep_for(id, status, None, false);
+    }
+
+    fn keep_for(&self, id: &str, status: ReviewStatus, by: Option<Spender>, known: bool) {
         let now = self.tick();
         let mut entries = self.entries();
         if entries.len() >= KEPT && !entries.contains_key(id) {
@@ -168,36 +209,50 @@ impl Work {
                 entries.remove(&k);
             }
         }
-        entries.insert(id.to_string(), Entry { asked: now, status, by });
+        entries.insert(id.to_string(), Entry { asked: now, status, by, known });
     }
 
-    /// Takes a place for the review of `id` (of `total` moves) started by
-    /// `ip`, within the caps: `None` when taken, or the status of one
-    /// already there (two requests at once start one review).
+    /// Takes a place for the review of `id` (of `total` moves) asked for by
+    /// `by` (a person with a history by their account, if `known`, anyone
+    /// else by their address), within the caps: `None` when taken, or the
+    /// status of one already there (two requests at once start one review).
+    /// A known person may take one of the [`KNOWN_REVIEW_PLACES`] kept past
+    /// the cap in all, so that a crowd of addresses keeps nobody known out.
     ///
     /// # Errors
-    /// `busy`: as many reviews are in progress, in all or for `ip`.
-    pub(crate) fn reserve(&self, id: &str, total: usize, ip: Option<IpAddr>) -> Result<Option<ReviewStatus>, ApiError> {
+    /// `busy`: as many reviews are in progress, in all or for `by`.
+    pub(crate) fn reserve(
+        &self,
+        id: &str,
+        total: usize,
+        by: Option<Spender>,
+        known: bool,
+    ) -> Result<Option<ReviewStatus>, ApiError> {
         let entries = self.entries();
         if let Some(e) = entries.get(id) {
             return Ok(Some(e.status.clone()));
         }
         let running = entries.values().filter(|e| matches!(e.status, ReviewStatus::Computing { .. }));
-        let (mut all, mut mine) = (0, 0);
+        let (mut open, mut kept, mut mine) = (0, 0, 0);
         for e in running {
-            all += 1;
-            if ip.is_some() && e.by == ip {
+            if e.known {
+                kept += 1;
+            } else {
+                open += 1;
+            }
+            if by.is_some() && e.by == by {
                 mine += 1;
             }
         }
-        if all >= self.max_running {
+        let in_kept_place = open >= self.max_running;
+        if in_kept_place && !(known && kept < KNOWN_REVIEW_PLACES) {
             return Err(ApiError::TryLater(format!("{} reviews are being worked out", self.max_running)));
         }
-        if ip.is_some() && mine >= self.max_per_ip {
-            return Err(ApiError::TryLater(format!("{} reviews being worked out for one address", self.max_per_ip)));
+        if by.is_some() && mine >= self.max_per_ip {
+            return Err(ApiError::TryLater(format!("{} reviews being worked out for one person", self.max_per_ip)));
         }
         drop(entries);
-        self.keep(id, ReviewStatus::Computing { done: 0, total }, ip);
+        self.keep_for(id, ReviewStatus::Computing { done: 0, total }, by, in_kept_place);
         Ok(None)
     }
 
@@ -220,6 +275,7 @@ impl Work {
         self: &Arc<Self>,
         id: &str,
         record: Record,
+        known: bool,
     ) -> tokio::sync::oneshot::Receiver<Result<Review, String>> {
         let (tx, rx) = tokio::sync::oneshot::channel();
         let reviews = Arc::clone(self);
@@ -227,9 +283,7 @@ impl Work {
         let job: Job = Box::new(move || {
             let _ = tx.send(reviews.positions_reviewed(&id, &record));
         });
-        if !self.pool.run(job) {
-            tracing::error!("the review threads are gone");
-        }
+        self.pool.run(job, known);
         rx
     }
 
@@ -258,6 +312,10 @@ mod tests {
     use super::*;
     use carcassonne::{Game, Setup};
 
+    fn address(i: u8) -> Option<Spender> {
+        Some(Spender::Address(std::net::IpAddr::from([10, 0, 0, i])))
+    }
+
     fn finished_record() -> Record {
         let mut game = Game::new(Setup::standard(carcassonne::Rules::default(), 2, 7)).unwrap();
         let mut rng = <rand_chacha::ChaCha8Rng as rand_core::SeedableRng>::seed_from_u64(7);
@@ -278,8 +336,8 @@ mod tests {
         let total = record.moves.len();
         // A bot asks for a worker before the review starts.
         let turn = gate.bot_turn();
-        reviews.keep("g", ReviewStatus::Computing { done: 0, total }, None);
-        let done = reviews.work_out("g", record);
+        reviews.keep("g", ReviewStatus::Computing { done: 0, total });
+        let done = reviews.work_out("g", record, false);
         tokio::time::sleep(Duration::from_millis(300)).await;
         assert_eq!(reviews.held("g"), Some(ReviewStatus::Computing { done: 0, total }), "no position before the bot");
         drop(turn);
@@ -291,19 +349,19 @@ mod tests {
     fn reviews_in_progress_are_capped_in_all_and_per_address() {
         let config = crate::config::Config { max_reviews: 3, max_reviews_per_ip: 2, ..crate::config::Config::quick() };
         let reviews = Work::new(true, &config, Arc::default());
-        let (a, b): (IpAddr, IpAddr) = ("10.0.0.1".parse().unwrap(), "10.0.0.2".parse().unwrap());
-        assert_eq!(reviews.reserve("1", 1, Some(a)).unwrap(), None);
-        assert_eq!(reviews.reserve("2", 1, Some(a)).unwrap(), None);
-        let refused = reviews.reserve("x", 1, Some(a)).unwrap_err();
+        let (a, b) = (address(1), address(2));
+        assert_eq!(reviews.reserve("1", 1, a.clone(), false).unwrap(), None);
+        assert_eq!(reviews.reserve("2", 1, a.clone(), false).unwrap(), None);
+        let refused = reviews.reserve("x", 1, a.clone(), false).unwrap_err();
         assert_eq!(refused.code(), "busy");
         // One in progress is followed, whoever asks.
         let computing = ReviewStatus::Computing { done: 0, total: 1 };
-        assert_eq!(reviews.reserve("1", 1, Some(b)).unwrap(), Some(computing));
-        assert_eq!(reviews.reserve("3", 1, Some(b)).unwrap(), None);
-        assert_eq!(reviews.reserve("y", 1, Some(b)).unwrap_err().code(), "busy", "three in all");
+        assert_eq!(reviews.reserve("1", 1, b.clone(), false).unwrap(), Some(computing));
+        assert_eq!(reviews.reserve("3", 1, b.clone(), false).unwrap(), None);
+        assert_eq!(reviews.reserve("y", 1, b, false).unwrap_err().code(), "busy", "three in all");
         // A finished one makes room.
         reviews.set("1", ReviewStatus::Failed { message: "x".into() });
-        assert_eq!(reviews.reserve("x", 1, Some(a)).unwrap(), None);
+        assert_eq!(reviews.reserve("x", 1, a, false).unwrap(), None);
     }
 
     #[test]
@@ -311,13 +369,65 @@ mod tests {
         let config = crate::config::Config::quick();
         let reviews = Work::new(true, &config, Arc::default());
         for i in 0..KEPT {
-            reviews.keep(&i.to_string(), ReviewStatus::Computing { done: 0, total: 1 }, None);
+            reviews.keep(&i.to_string(), ReviewStatus::Computing { done: 0, total: 1 });
         }
         reviews.set("0", ReviewStatus::Failed { message: "x".into() });
-        reviews.keep("new", ReviewStatus::Failed { message: "y".into() }, None);
+        reviews.keep("new", ReviewStatus::Failed { message: "y".into() });
         let entries = reviews.entries();
         assert_eq!(entries.len(), KEPT);
         assert!(!entries.contains_key("0"), "the finished one went");
         assert!(entries.values().filter(|e| matches!(e.status, ReviewStatus::Computing { .. })).count() == KEPT - 1);
+    }
+
+    #[test]
+    fn a_crowd_s_reviews_leave_the_places_kept_for_people_with_a_history() {
+        let config = crate::config::Config { max_reviews: 4, max_reviews_per_ip: 2, ..crate::config::Config::quick() };
+        let reviews = Work::new(true, &config, Arc::default());
+        // Two fresh addresses fill the places, a third is told busy.
+        for i in 0..4 {
+            assert_eq!(reviews.reserve(&format!("crowd{i}"), 1, address(10 + i / 2), false).unwrap(), None);
+        }
+        assert_eq!(reviews.reserve("more", 1, address(20), false).unwrap_err().code(), "busy");
+        // People with a history take the places kept, each counted by the
+        // account, not the crowded address they share.
+        let ada = || Some(Spender::Account("ada".into()));
+        assert_eq!(reviews.reserve("ada1", 1, ada(), true).unwrap(), None);
+        assert_eq!(reviews.reserve("bob1", 1, Some(Spender::Account("bob".into())), true).unwrap(), None);
+        assert_eq!(
+            reviews.reserve("cleo1", 1, Some(Spender::Account("cleo".into())), true).unwrap_err().code(),
+            "busy"
+        );
+        // A crowd's review ending frees an open place, not a kept one.
+        reviews.set("crowd0", ReviewStatus::Failed { message: "x".into() });
+        assert_eq!(reviews.reserve("ada2", 1, ada(), true).unwrap(), None, "an open place");
+        assert_eq!(reviews.reserve("ada3", 1, ada(), true).unwrap_err().code(), "busy", "two for one person");
+        reviews.set("bob1", ReviewStatus::Failed { message: "x".into() });
+        assert_eq!(reviews.reserve("more", 1, address(20), false).unwrap_err().code(), "busy", "a kept place");
+        assert_eq!(reviews.reserve("cleo1", 1, Some(Spender::Account("cleo".into())), true).unwrap(), None);
+    }
+
+    #[test]
+    fn a_known_person_s_review_goes_first_in_the_threads_line() {
+        let pool = Pool::new(1);
+        let order = Arc::new(Mutex::new(Vec::new()));
+        // The one thread is held while the line forms.
+        let (hold, held) = std::sync::mpsc::channel::<()>();
+        pool.run(Box::new(move || held.recv().unwrap_or_default()), false);
+        let (done, finished) = std::sync::mpsc::channel();
+        for (name, known) in [("open1", false), ("open2", false), ("known", true), ("open3", false)] {
+            let (order, done) = (Arc::clone(&order), done.clone());
+            pool.run(
+                Box::new(move || {
+                    order.lock().unwrap().push(name);
+                    done.send(()).unwrap();
+                }),
+                known,
+            );
+        }
+        hold.send(()).unwrap();
+        for _ in 0..4 {
+            finished.recv_timeout(Duration::from_secs(10)).unwrap();
+        }
+        assert_eq!(*order.lock().unwrap(), ["known", "open1", "open2", "open3"]);
     }
 }
