@@ -13,11 +13,14 @@
 //!   Endpoints are https on port 443 at a public address (checked again,
 //!   resolved, when a message is sent: `send::allowed_ip`). A game's end
 //!   forgets its seats' subscriptions.
-//! * **Sending** is background work (`worker.rs`), scheduled fairly by
-//!   push service and by subscriber (`queue.rs`); the requests are
+//! * **Sending** is background work (`worker.rs`): a move files its message
+//!   in a lane of whose it is (`intake.rs`), the lanes read in turn, and the
+//!   deliveries are scheduled fairly by push service and by subscriber
+//!   (`queue.rs`); the requests are
 //!   `send.rs`'s. A push service answering 404 or 410 has forgotten the
 //!   subscription: it is removed.
 
+mod intake;
 mod queue;
 mod send;
 mod worker;
@@ -27,7 +30,7 @@ use std::sync::{Arc, Mutex};
 
 use serde::Deserialize;
 use serde_json::{json, Value};
-use tokio::sync::{mpsc, OnceCell};
+use tokio::sync::OnceCell;
 
 use super::games::live::{Live, Table, Viewer};
 use super::games::Games;
@@ -36,8 +39,9 @@ use crate::config::PushSettings;
 use crate::error::ApiError;
 use crate::i18n::Lang;
 use crate::store::{Account, PushRepo, PushSubscription, Seat, Store};
+use intake::{Intake, LaneKey};
 use send::{browser_keys, vapid_of, Endpoint};
-use worker::{Job, Words, QUEUE};
+use worker::{Job, Words};
 
 pub use crate::config::{
     PUSH_PER_ACCOUNT as PER_ACCOUNT, PUSH_PER_ADDRESS as PER_ADDRESS, PUSH_PER_ENDPOINT as PER_ENDPOINT,
@@ -56,8 +60,10 @@ pub struct Push {
     games: Arc<Games>,
     settings: PushSettings,
     vapid: Arc<OnceCell<Arc<Vapid>>>,
-    queue: mpsc::Sender<Job>,
-    waiting: Mutex<Option<mpsc::Receiver<Job>>>,
+    /// The messages waiting to be read (`intake.rs`).
+    intake: Arc<Intake<Job>>,
+    /// The intake's reader and the dispatcher are running.
+    started: std::sync::atomic::AtomicBool,
     /// Invited seats known to be taken (so that a reconnecting invitee
     /// costs the storage nothing); forgotten when it holds [`TAKEN_KEPT`].
     taken: Mutex<std::collections::HashSet<(String, usize)>>,
@@ -68,14 +74,13 @@ const TAKEN_KEPT: usize = 10_000;
 
 impl Push {
     pub fn new(store: &Store, games: Arc<Games>, settings: PushSettings) -> Push {
-        let (queue, waiting) = mpsc::channel(QUEUE);
         Push {
             repo: Arc::clone(&store.push),
             games,
             settings,
             vapid: Arc::default(),
-            queue,
-            waiting: Mutex::new(Some(waiting)),
+            intake: Arc::default(),
+            started: Default::default(),
             taken: Mutex::default(),
         }
     }
@@ -305,7 +310,16 @@ impl Push {
         // The browsers following the seat, and those following its account.
         let mut targets = vec![seat_target(&live.id, p.index())];
         targets.extend(account.as_deref().filter(|a| *a != crate::store::DELETED_ACCOUNT).map(account_target));
-        self.enqueue(Job { targets, payload, words, ttl: TURN_TTL, urgency: "high", topic: topic(&live.id, "t") });
+        // Whose message it is: the account the seat is linked to, or else
+        // whoever made the game.
+        let from = match account.as_deref().filter(|a| *a != crate::store::DELETED_ACCOUNT) {
+            Some(a) => LaneKey { key: format!("account:{a}"), account: true },
+            None => owner_lane(&live.id, table.owner.as_deref()),
+        };
+        self.enqueue(
+            Job { targets, payload, words, ttl: TURN_TTL, urgency: "high", topic: topic(&live.id, "t") },
+            from,
+        );
     }
 
     /// A websocket of `viewer` opened on `live`: an invited seat it holds
@@ -326,15 +340,16 @@ impl Push {
         if invited.is_empty() {
             return;
         }
-        let creators: Vec<String> = {
+        let (creators, from): (Vec<String>, LaneKey) = {
             let table = live.lock().await;
-            table
+            let creators = table
                 .seats
                 .iter()
                 .enumerate()
                 .filter(|(_, s)| matches!(s, Seat::Human { remote: false, .. }))
                 .map(|(i, _)| seat_target(&live.id, i))
-                .collect()
+                .collect();
+            (creators, owner_lane(&live.id, table.owner.as_deref()))
         };
         for (seat, name) in invited {
             {
@@ -347,34 +362,37 @@ impl Push {
                 }
             }
             match self.repo.invite_taken(&live.id, seat as u8).await {
-                Ok(true) if !creators.is_empty() => self.enqueue(Job {
-                    targets: creators.clone(),
-                    payload: json!({
-                        "kind": "invite",
-                        "game": live.id,
-                        "seat": seat,
-                        "url": format!("/#/game/{}", live.id),
-                    }),
-                    words: Words {
-                        title: "push-invite-title",
-                        body: "push-invite-body",
-                        args: vec![("game", live.id.clone()), ("name", name.clone())],
+                Ok(true) if !creators.is_empty() => self.enqueue(
+                    Job {
+                        targets: creators.clone(),
+                        payload: json!({
+                            "kind": "invite",
+                            "game": live.id,
+                            "seat": seat,
+                            "url": format!("/#/game/{}", live.id),
+                        }),
+                        words: Words {
+                            title: "push-invite-title",
+                            body: "push-invite-body",
+                            args: vec![("game", live.id.clone()), ("name", name.clone())],
+                        },
+                        ttl: INVITE_TTL,
+                        urgency: "normal",
+                        topic: None,
                     },
-                    ttl: INVITE_TTL,
-                    urgency: "normal",
-                    topic: None,
-                }),
+                    from.clone(),
+                ),
                 Ok(_) => {}
                 Err(e) => tracing::warn!(game = %live.id, error = %e, "cannot mark an invite taken"),
             }
         }
     }
 
-    /// Puts a message on the queue, or drops it (logged) when the queue is full.
-    fn enqueue(&self, job: Job) {
-        if let Err(e) = self.queue.try_send(job) {
-            tracing::warn!(error = %e, "push queue full: a notification is dropped");
-        }
+    /// Files a message in the lane `from` (`intake.rs`: what it drops to
+    /// make room is counted and logged with the dispatcher's drops).
+    fn enqueue(&self, job: Job, from: LaneKey) {
+        let topic = job.topic.clone();
+        self.intake.push(job, topic, from);
     }
 
     /// Forgets the seats' subscriptions of game `id`, which just ended (in
@@ -392,11 +410,28 @@ impl Push {
 
     /// Starts sending what is queued (inside a runtime): `worker.rs`.
     pub fn start(&self) {
-        let Some(waiting) = self.waiting.lock().unwrap_or_else(|e| e.into_inner()).take() else {
+        if self.started.swap(true, std::sync::atomic::Ordering::SeqCst) {
             return;
-        };
-        worker::start(waiting, Arc::clone(&self.repo), self.settings.clone(), Arc::clone(&self.vapid));
+        }
+        worker::start(Arc::clone(&self.intake), Arc::clone(&self.repo), self.settings.clone(), Arc::clone(&self.vapid));
     }
+}
+
+impl Drop for Push {
+    /// No more messages: the intake's reader ends once it has filed those waiting.
+    fn drop(&mut self) {
+        self.intake.close();
+    }
+}
+
+/// The lane of a message for game `live`'s people: its owner's (the address
+/// it was made from), or the game's own.
+fn owner_lane(id: &str, owner: Option<&str>) -> LaneKey {
+    let key = match owner {
+        Some(owner) => format!("owner:{owner}"),
+        None => format!("game:{id}"),
+    };
+    LaneKey { key, account: false }
 }
 
 /// The push service's topic for game `id` (at most 32 base64url characters).

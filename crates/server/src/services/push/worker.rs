@@ -1,6 +1,6 @@
 //! Sending in the background (docs/web.md, *Notifications*, "Sending
-//! fairly"). A move only puts a message on a bounded channel ([`QUEUE`];
-//! full, the message is dropped and logged). The intake reads who follows
+//! fairly"). A move only files a message in the intake's lanes
+//! (`intake.rs`; what they drop to make room is logged). The intake reads who follows
 //! the message's targets and files one delivery per subscription in the
 //! fair queue (`queue.rs`): by push service (the endpoint's origin), then
 //! by subscriber (the address or account whose share it counts in). The
@@ -13,17 +13,16 @@ use std::time::Duration;
 
 use fluent_bundle::FluentValue;
 use serde_json::Value;
-use tokio::sync::{mpsc, Notify, OnceCell};
+use tokio::sync::{Notify, OnceCell};
 use tokio::time::Instant;
 
+use super::intake::Intake;
 use super::queue::{Delivery, Limits, Outcome, Queue, Ticket};
 use super::send::{send, tls_connector, vapid_of, Endpoint, Message, SendError, Vapid};
 use crate::config::PushSettings;
 use crate::i18n::{self, Lang};
 use crate::store::{PushRepo, PushSubscription};
 
-/// Messages waiting to be read, at most: a move never waits for them.
-pub const QUEUE: usize = 256;
 /// Requests to push services under way at once, in all.
 pub const SENDS_AT_ONCE: usize = 32;
 /// Requests under way at once to one push service, at most.
@@ -121,10 +120,10 @@ impl Shared {
 }
 
 /// Starts the intake and the dispatcher (inside a runtime). They hold the
-/// storage, never the service: they end when the channel's sender (the
-/// service) is dropped and what was filed is sent.
+/// storage and the intake, never the service: they end when the service is
+/// dropped (closing the intake) and what was filed is sent.
 pub(crate) fn start(
-    jobs: mpsc::Receiver<Job>,
+    jobs: Arc<Intake<Job>>,
     store: Arc<dyn PushRepo>,
     settings: PushSettings,
     vapid: Arc<OnceCell<Arc<Vapid>>>,
@@ -144,8 +143,9 @@ pub(crate) fn start(
 }
 
 /// Files a delivery per subscription following each message's targets.
-async fn intake(mut jobs: mpsc::Receiver<Job>, shared: Arc<Shared>) {
-    while let Some(job) = jobs.recv().await {
+async fn intake(jobs: Arc<Intake<Job>>, shared: Arc<Shared>) {
+    while let Some(job) = jobs.next().await {
+        shared.dropped.fetch_add(jobs.dropped(), Ordering::Relaxed);
         let job = Arc::new(job);
         for target in &job.targets {
             let subs = match shared.store.subscriptions(target).await {
