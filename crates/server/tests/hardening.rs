@@ -510,6 +510,59 @@ async fn spectators_never_lock_the_players_out() {
     drop(crowd);
 }
 
+/// A crowd of fresh addresses watching a game takes every spectator's place;
+/// people with a history (signed in) still watch, in places kept for them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crowd_of_spectators_leaves_places_for_people_with_a_history() {
+    // Every account has a history at once here (no age, no rated games asked).
+    let lobby = carcassonne_server::LobbySettings {
+        known_after: Duration::ZERO,
+        known_rated_games: 0,
+        ..Config::quick().lobby
+    };
+    let config = Config { max_sockets_per_game: 2, max_spectators_per_ip_per_game: 2, lobby, ..Config::quick() };
+    let server = start(config).await;
+    let (id, _) = new_game_with_tokens(server.addr).await;
+    let mut crowd = Vec::new();
+    for ip in ["127.0.0.2", "127.0.0.3"] {
+        crowd.push(open_ws_from(ip, server.addr, &id, &[]).await.unwrap());
+    }
+    assert_eq!(open_ws_from("127.0.0.4", server.addr, &id, &[]).await.err(), Some(503), "the places are taken");
+    // Ada, signed in, watches from the crowd's own address, twice at most.
+    let head = "POST /api/account/signup HTTP/1.1\r\nContent-Type: application/json";
+    let (status, headers, body) = request(server.addr, head, r#"{"name": "Ada", "password": "correct horse"}"#).await;
+    assert_eq!(status, 201, "{body}");
+    let cookie = headers
+        .lines()
+        .filter_map(|l| l.strip_prefix("set-cookie: "))
+        .find(|c| c.starts_with(&format!("{}=", carcassonne_server::COOKIE)))
+        .and_then(|c| c.split(';').next())
+        .expect("a session cookie")
+        .to_string();
+    let watch = |cookie: String| {
+        let (addr, id) = (server.addr, id.clone());
+        async move {
+            let stream = connect_from("127.0.0.2", addr).await;
+            let mut req = format!("ws://{addr}/api/games/{id}/ws").into_client_request().unwrap();
+            req.headers_mut().insert("cookie", cookie.parse().unwrap());
+            match tokio_tungstenite::client_async(req, stream).await {
+                Ok((ws, _)) => Ok(ws),
+                Err(tokio_tungstenite::tungstenite::Error::Http(resp)) => Err(resp.status().as_u16()),
+                Err(e) => panic!("{e}"),
+            }
+        }
+    };
+    let first = watch(cookie.clone()).await.expect("Ada watches");
+    let second = watch(cookie.clone()).await.expect("Ada watches on a second page");
+    assert_eq!(watch(cookie.clone()).await.err(), Some(503), "two places at most for one person");
+    drop(first);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let _again = watch(cookie).await.expect("a place freed is hers again");
+    // Fresh addresses are still refused: the places kept are not theirs.
+    assert_eq!(open_ws_from("127.0.0.5", server.addr, &id, &[]).await.err(), Some(503));
+    drop((crowd, second));
+}
+
 /// Issue 26: one valid token repeated 1,900 times in a URL cost 12.6 ms
 /// under the game's lock. At most one token per seat of the largest game,
 /// refused before the lock.

@@ -47,13 +47,18 @@ pub(super) async fn websocket(
     slot.set_class(if spectator { Class::Idle } else { Class::Held });
     let c = app.config();
     let key = super::common::client_key(&request.extensions, c);
+    let signed_in = super::session::signed_in(&request, &app).await.ok().map(|(a, _)| a);
+    // A spectator with a history may take a place kept for such people.
+    let known = match &signed_in {
+        Some(a) if spectator && app.histories.of(&a.id, a.created_at).await => Some(a.id.as_str()),
+        _ => None,
+    };
     let place = live
-        .take_socket_place(&viewer, key, c.max_sockets_per_game, c.max_spectators_per_ip_per_game)
+        .take_socket_place(&viewer, key, known, c.max_sockets_per_game, c.max_spectators_per_ip_per_game)
         .map_err(ApiError::Busy)?;
     // A spectator writes in the chat under their account's name, if signed
     // in; else as the spectator their address or browser's token names.
     // Whoever is signed in is not sent the lines of the accounts they block.
-    let signed_in = super::session::signed_in(&request, &app).await.ok().map(|(a, _)| a);
     let reader = signed_in.as_ref().map(|a| a.id.clone());
     let account = signed_in.filter(|_| spectator).map(|a| Member { id: a.id, name: a.name });
     let client = Client { speaker: Speaker::of(&viewer, key, account, browser), address: key, reader };

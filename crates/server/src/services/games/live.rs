@@ -39,27 +39,45 @@ pub const PRESENT_FOR: Duration = Duration::from_secs(5 * 60);
 /// devices), besides every spectator's: a crowd of spectators never takes a
 /// player's place.
 pub const SEAT_SOCKETS: u32 = 8;
+/// Spectators' places on a game kept for people with a history, past
+/// `Config::max_spectators_per_game`.
+pub const KNOWN_SPECTATOR_PLACES: usize = 16;
 
 /// The websockets open on one game: by seat (a socket holding several seats
-/// counts on its first), and the spectators', in all and by client address.
+/// counts on its first), and the spectators', in all and by client address,
+/// and those in the places kept for people with a history, by account.
 #[derive(Default)]
 pub struct Places {
     seats: [u32; carcassonne::MAX_PLAYERS],
     spectators: usize,
     by_ip: HashMap<std::net::IpAddr, usize>,
+    kept: usize,
+    kept_by: HashMap<String, usize>,
 }
 
 impl Places {
     fn open(&self) -> usize {
-        self.spectators + self.seats.iter().map(|&n| n as usize).sum::<usize>()
+        self.spectators + self.kept + self.seats.iter().map(|&n| n as usize).sum::<usize>()
     }
 }
 
 /// Who a place was given to.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 enum Holder {
     Seat(usize),
     Spectator(std::net::IpAddr),
+    /// A person with a history (their account's id), in a place kept.
+    Known(String),
+}
+
+/// One fewer under `key`, the key forgotten at none.
+fn release<K: std::hash::Hash + Eq>(map: &mut HashMap<K, usize>, key: &K) {
+    if let Some(n) = map.get_mut(key) {
+        *n = n.saturating_sub(1);
+        if *n == 0 {
+            map.remove(key);
+        }
+    }
 }
 
 /// A websocket's place on a game; dropping it frees the place.
@@ -71,16 +89,15 @@ pub struct SocketPlace {
 impl Drop for SocketPlace {
     fn drop(&mut self) {
         let mut places = self.live.places();
-        match self.holder {
-            Holder::Seat(i) => places.seats[i] = places.seats[i].saturating_sub(1),
+        match &self.holder {
+            Holder::Seat(i) => places.seats[*i] = places.seats[*i].saturating_sub(1),
             Holder::Spectator(ip) => {
                 places.spectators = places.spectators.saturating_sub(1);
-                if let Some(n) = places.by_ip.get_mut(&ip) {
-                    *n = n.saturating_sub(1);
-                    if *n == 0 {
-                        places.by_ip.remove(&ip);
-                    }
-                }
+                release(&mut places.by_ip, ip);
+            }
+            Holder::Known(account) => {
+                places.kept = places.kept.saturating_sub(1);
+                release(&mut places.kept_by, account);
             }
         }
     }
@@ -320,7 +337,10 @@ impl Live {
     /// a seat holder's among their seat's [`SEAT_SOCKETS`], whatever the
     /// spectators; a spectator's (from client address `ip`, its key) if the
     /// game holds fewer than `max_spectators` of them and fewer than
-    /// `max_per_ip` from that address.
+    /// `max_per_ip` from that address; past those, a person with a history
+    /// (`known`: their account's id) takes one of the
+    /// [`KNOWN_SPECTATOR_PLACES`], `max_per_ip` of them at most, so that a
+    /// crowd of fresh addresses watching keeps nobody known out.
     ///
     /// # Errors
     /// Which cap is reached.
@@ -328,6 +348,7 @@ impl Live {
         self: &Arc<Self>,
         viewer: &Viewer,
         ip: std::net::IpAddr,
+        known: Option<&str>,
         max_spectators: usize,
         max_per_ip: usize,
     ) -> Result<SocketPlace, &'static str> {
@@ -342,16 +363,31 @@ impl Live {
                 Holder::Seat(i)
             }
             None => {
-                if places.spectators >= max_spectators {
-                    return Err("this game has as many spectators as it can take");
-                }
                 let mine = places.by_ip.get(&ip).copied().unwrap_or(0);
-                if mine >= max_per_ip {
-                    return Err("too many spectators of this game from your address");
+                let open = if places.spectators >= max_spectators {
+                    Err("this game has as many spectators as it can take")
+                } else if mine >= max_per_ip {
+                    Err("too many spectators of this game from your address")
+                } else {
+                    Ok(())
+                };
+                match (open, known) {
+                    (Ok(()), _) => {
+                        places.spectators += 1;
+                        places.by_ip.insert(ip, mine + 1);
+                        Holder::Spectator(ip)
+                    }
+                    (Err(e), None) => return Err(e),
+                    (Err(e), Some(account)) => {
+                        let theirs = places.kept_by.get(account).copied().unwrap_or(0);
+                        if places.kept >= KNOWN_SPECTATOR_PLACES || theirs >= max_per_ip {
+                            return Err(e);
+                        }
+                        places.kept += 1;
+                        places.kept_by.insert(account.to_string(), theirs + 1);
+                        Holder::Known(account.to_string())
+                    }
                 }
-                places.spectators += 1;
-                places.by_ip.insert(ip, mine + 1);
-                Holder::Spectator(ip)
             }
         };
         drop(places);
