@@ -320,6 +320,27 @@ async fn starts_and_sign_ins_are_throttled_per_address() {
     assert_eq!(codes[20], "too_many_attempts");
     let a = send(&s, Req { ip, ..post("/api/account/signin", json!({ "name": "x", "password": "12345678" })) }).await;
     assert_eq!(a.code(), "too_many_attempts", "the same throttle as passwords");
+
+    // A browser that signed in to an account before spends its own budget,
+    // not the crowded address's: it starts and finishes from both.
+    let made = send(
+        &s,
+        Req {
+            ip: "198.51.100.8".parse().unwrap(),
+            ..post("/api/account/signup", json!({ "name": "Ada", "password": "correct horse" }))
+        },
+    )
+    .await;
+    let device = made.device().expect("a device cookie");
+    let starts = Req { device: Some(&device), ..post("/api/passkeys/signin/start", json!({})) };
+    assert_eq!(send(&s, starts).await.status, StatusCode::OK, "{}", a.body);
+    let body = json!({ "challenge": "0".repeat(32), "credential": bogus_assertion() });
+    let a = send(&s, Req { ip, device: Some(&device), ..post("/api/passkeys/signin/finish", body) }).await;
+    assert_eq!(a.code(), "challenge_expired", "{}", a.body);
+    // A made-up device cookie counts for nothing.
+    let made_up =
+        Req { device: Some("00112233445566778899aabbccddeeff"), ..post("/api/passkeys/signin/start", json!({})) };
+    assert_eq!(send(&s, made_up).await.code(), "too_many_attempts");
 }
 
 #[tokio::test]

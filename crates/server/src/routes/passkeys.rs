@@ -122,7 +122,8 @@ async fn delete(
 async fn sign_in_start(State(app): State<AppState>, parts: Parts) -> Result<Response, ApiError> {
     same_site(&parts, &app)?;
     let address = client_key(&parts.extensions, app.config());
-    Ok(begun(app.passkeys.start_sign_in(origin(&parts), address).await?))
+    let device = super::session::device_token(&parts.headers);
+    Ok(begun(app.passkeys.start_sign_in(origin(&parts), address, device.as_deref()).await?))
 }
 
 async fn sign_in_finish(

@@ -92,14 +92,13 @@ impl Throttles {
     }
 
     /// Counts an attempt in `lane` (a known device: its own budget only;
-    /// else as [`Throttles::attempt`], a recovery against the address
-    /// alone: its code carries 128 random bits, so a name's budget would
+    /// else as [`Throttles::attempt`]; a recovery names no budget of its
+    /// name: its code carries 128 random bits, so a name's budget would
     /// guard nothing and let strangers keep the owner out).
-    async fn attempt_in(&self, lane: &Lane, name: &str, address: IpAddr, recovery: bool) -> Result<(), ApiError> {
+    async fn attempt_in(&self, lane: &Lane, name: Option<&str>, address: IpAddr) -> Result<(), ApiError> {
         match lane {
             Lane::Known(device) => self.spend(PER_DEVICE, device).await,
-            Lane::Unknown if recovery => self.attempt(None, address).await,
-            Lane::Unknown => self.attempt(Some(name), address).await,
+            Lane::Unknown => self.attempt(name, address).await,
         }
     }
 }
@@ -251,13 +250,19 @@ impl Accounts {
     /// The lane of an attempt on `account` from the device whose token is
     /// `device` (its cookie, if any).
     async fn lane(&self, account: Option<&Account>, device: Option<&str>) -> Result<Lane, ApiError> {
-        let (Some(account), Some(device)) = (account, device) else { return Ok(Lane::Unknown) };
-        if device.is_empty() || device.len() > 128 {
-            return Ok(Lane::Unknown);
+        match account {
+            Some(account) => self.device_lane(device, Some(&account.id)).await,
+            None => Ok(Lane::Unknown),
         }
+    }
+
+    /// The lane of a device (its cookie's token) that signed in to account
+    /// `of` before (to any account, if none is named).
+    async fn device_lane(&self, device: Option<&str>, of: Option<&str>) -> Result<Lane, ApiError> {
+        let Some(device) = device.filter(|d| !d.is_empty() && d.len() <= 128) else { return Ok(Lane::Unknown) };
         let hash = hash_token(device);
         Ok(match self.repo.device(&hash).await? {
-            Some(owner) if owner == account.id => Lane::Known(hash),
+            Some(owner) if of.is_none_or(|a| a == owner) => Lane::Known(hash),
             _ => Lane::Unknown,
         })
     }
@@ -329,13 +334,30 @@ impl Accounts {
         Ok(())
     }
 
-    /// Counts a sign-in attempt from `address` that names no account (a
-    /// passkey's), against the same throttle as passwords.
+    /// Counts a sign-in attempt that names no account (a passkey's) from
+    /// `address`, against the same throttle as passwords: from a device
+    /// that signed in to an account before (`device`, its cookie's token),
+    /// against that device's own budget instead, whoever else is at its
+    /// address.
     ///
     /// # Errors
     /// `too_many_attempts`.
-    pub async fn count_sign_in_attempt(&self, address: IpAddr) -> Result<(), ApiError> {
-        self.throttles.attempt(None, address).await
+    pub async fn count_sign_in_attempt(&self, address: IpAddr, device: Option<&str>) -> Result<(), ApiError> {
+        let lane = self.device_lane(device, None).await?;
+        self.throttles.attempt_in(&lane, None, address).await
+    }
+
+    /// Counts a step from a device that signed in to an account before
+    /// (`device`, its cookie's token) against its own budget: false, and
+    /// nothing counted, for any other.
+    ///
+    /// # Errors
+    /// `too_many_attempts`.
+    pub async fn count_known_device(&self, device: Option<&str>) -> Result<bool, ApiError> {
+        match self.device_lane(device, None).await? {
+            Lane::Known(hash) => self.throttles.spend(PER_DEVICE, &hash).await.map(|()| true),
+            Lane::Unknown => Ok(false),
+        }
     }
 
     fn idle_ms(&self) -> i64 {
@@ -385,7 +407,7 @@ impl Accounts {
     ) -> Result<Account, ApiError> {
         let account = self.repo.by_key(key).await?;
         let lane = self.lane(account.as_ref(), device).await?;
-        self.throttles.attempt_in(&lane, key, address, false).await?;
+        self.throttles.attempt_in(&lane, Some(key), address).await?;
         let ok = self.verify_password(password, account.as_ref().map(|a| a.password.as_str()), &lane).await?;
         match account {
             Some(a) if ok => Ok(a),
@@ -484,7 +506,7 @@ impl Accounts {
         let key = key_of(name);
         let account = self.repo.by_key(&key).await?;
         let lane = self.lane(account.as_ref(), device).await?;
-        self.throttles.attempt_in(&lane, &key, address, true).await?;
+        self.throttles.attempt_in(&lane, None, address).await?;
         let given = hash_token(&code.trim().to_ascii_lowercase());
         let account = match account {
             Some(a) if crate::store::same_hash(&a.recovery, &given) => a,

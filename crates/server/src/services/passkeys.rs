@@ -358,9 +358,18 @@ impl Passkeys {
     ///
     /// # Errors
     /// `passkeys_unavailable`, `too_many_attempts`.
-    pub async fn start_sign_in(&self, origin: Option<&str>, address: IpAddr) -> Result<Started, ApiError> {
+    pub async fn start_sign_in(
+        &self,
+        origin: Option<&str>,
+        address: IpAddr,
+        device: Option<&str>,
+    ) -> Result<Started, ApiError> {
         let webauthn = self.webauthn_for(origin)?;
-        self.start(address)?;
+        // A device that signed in before spends its own budget, not its
+        // address's ceremonies (a crowd may share the address).
+        if !self.accounts.count_known_device(device).await? {
+            self.start(address)?;
+        }
         let (rcr, state) =
             webauthn.start_discoverable_authentication().map_err(|e| ApiError::Storage(format!("webauthn: {e}")))?;
         let options = serde_json::to_value(&rcr).map_err(|e| ApiError::Storage(e.to_string()))?;
@@ -382,7 +391,7 @@ impl Passkeys {
         device: Option<&str>,
     ) -> Result<Session, ApiError> {
         let webauthn = self.webauthn()?;
-        self.accounts.count_sign_in_attempt(address).await?;
+        self.accounts.count_sign_in_attempt(address, device).await?;
         let challenge = self.take_challenge(SIGN_IN, token).await?;
         let state: DiscoverableAuthentication = parse(&challenge.state)?;
         let (handle, cred_id) = webauthn.identify_discoverable_authentication(credential).map_err(refused)?;
