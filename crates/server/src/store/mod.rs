@@ -138,7 +138,7 @@ impl Store {
             games: Arc::new(games::sqlite::SqliteGames(db.clone())),
             rule_sets: Arc::new(rule_sets::sqlite::SqliteRuleSets(db.clone())),
             reviews: Arc::new(reviews::sqlite::SqliteReviews(db.clone())),
-            accounts: Arc::new(accounts::sqlite::SqliteAccounts(db.clone())),
+            accounts: Arc::new(accounts::sqlite::SqliteAccounts(db.clone(), Default::default())),
             passkeys: Arc::new(accounts::sqlite::SqlitePasskeys(db.clone())),
             lobby: Arc::new(lobby::sqlite::SqliteLobby(db.clone())),
             clocks: Arc::new(clocks::sqlite::SqliteClocks(db.clone())),

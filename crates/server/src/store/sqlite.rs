@@ -168,8 +168,6 @@ const MIGRATIONS: &[&str] = &[
     super::moderation::SQLITE_SCHEMA,
     // 23: a game's takeback request (store/takebacks/).
     super::takebacks::SCHEMA,
-    // 24: sign-in attempts, counted once for every server (store/accounts/).
-    super::accounts::ATTEMPTS_SCHEMA,
 ];
 
 /// Migration 3: every stored `token` becomes its `token_hash`.

@@ -61,14 +61,16 @@ pub(crate) const DEVICES_SCHEMA: &str = "CREATE TABLE devices (
     );
     CREATE INDEX devices_by_account ON devices (account, created_at);";
 
-/// The sign-in attempts counted in the store (migration 24, both backends),
-/// so that every server sharing it spends one budget (services/accounts.rs,
-/// `Throttles`): each budget's key (a name, an address or a device, hashed
-/// with what it is) and the time its allowance is whole again (a generic
-/// cell rate: an attempt is let through while that time is no further
-/// ahead than the budget's burst less one attempt, and moves it one
-/// attempt's period on). A row whose time is past counts for nothing and
-/// is forgotten, a few at each attempt.
+/// The sign-in attempts counted in PostgreSQL (migration 24), so that every
+/// server sharing it spends one budget (services/accounts.rs, `Throttles`;
+/// SQLite's one server keeps them in memory: `sqlite::Attempts`): each
+/// budget's key (a name, an address or a device, hashed with what it is)
+/// and the time its allowance is whole again (a generic cell rate: an
+/// attempt is let through while that time is no further ahead than the
+/// budget's burst less one attempt, and moves it one attempt's period on).
+/// A row whose time is past counts for nothing and is forgotten, a few at
+/// each attempt. Written with `synchronous_commit` off: a budget lost to a
+/// database crash is whole again, which is harmless.
 pub(crate) const ATTEMPTS_SCHEMA: &str = "CREATE TABLE sign_in_attempts (
         key      TEXT PRIMARY KEY,  -- SHA-256 of the budget's kind and key
         full_at  BIGINT NOT NULL    -- Unix ms: its allowance is whole again

@@ -165,6 +165,8 @@ impl AccountRepo for PgAccounts {
         // spent budgets whole again are forgotten on the way (not this
         // one: a statement changes a row once). Two servers spending one
         // budget at once queue on its row, the second seeing the first's.
+        // Its commit does not wait for the disk (`synchronous_commit` off
+        // for this statement's transaction alone).
         let spent = conn
             .query_opt(
                 "WITH forgotten AS (DELETE FROM sign_in_attempts WHERE key IN
@@ -172,7 +174,8 @@ impl AccountRepo for PgAccounts {
                       WHERE full_at < (extract(epoch FROM now()) * 1000)::bigint AND key <> $1
                       LIMIT $4 FOR UPDATE SKIP LOCKED))
                  INSERT INTO sign_in_attempts AS t (key, full_at)
-                 VALUES ($1, (extract(epoch FROM now()) * 1000)::bigint + $2)
+                 SELECT $1, (extract(epoch FROM now()) * 1000)::bigint + $2
+                 FROM (SELECT set_config('synchronous_commit', 'off', true)) AS quick
                  ON CONFLICT (key) DO UPDATE SET full_at = GREATEST(t.full_at + $2, EXCLUDED.full_at)
                  WHERE t.full_at <= EXCLUDED.full_at - $2 + $3
                  RETURNING t.full_at",

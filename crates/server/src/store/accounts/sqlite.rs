@@ -2,15 +2,50 @@
 
 use rusqlite::{params, OptionalExtension};
 
-use super::{
-    Account, AccountRepo, PasskeyChallenge, PasskeyRepo, StoredPasskey, ACCOUNT_COLUMNS, ATTEMPTS_FORGOTTEN,
-    FORGET_OLD_DEVICES,
-};
+use super::{Account, AccountRepo, PasskeyChallenge, PasskeyRepo, StoredPasskey, ACCOUNT_COLUMNS, FORGET_OLD_DEVICES};
 use crate::store::error::StoreError;
 use crate::store::sqlite::SqliteDb;
 
-/// The accounts and sessions of one SQLite file.
-pub(crate) struct SqliteAccounts(pub(crate) SqliteDb);
+/// The accounts and sessions of one SQLite file, and the sign-in attempts
+/// of its one server.
+pub(crate) struct SqliteAccounts(pub(crate) SqliteDb, pub(crate) Attempts);
+
+/// The sign-in budgets spent, in memory: each budget's key and the time its
+/// allowance is whole again (as `sign_in_attempts` keeps them in
+/// PostgreSQL), those whole again forgotten when the map has doubled.
+#[derive(Default)]
+pub(crate) struct Attempts {
+    full_at: std::sync::Mutex<std::collections::HashMap<String, i64>>,
+    pruning: PruneAt,
+}
+
+/// Past this many budgets, those whole again are forgotten (then again
+/// each time the map has doubled).
+struct PruneAt(crate::limits::Pruning);
+
+impl Default for PruneAt {
+    fn default() -> PruneAt {
+        PruneAt(crate::limits::Pruning::new(10_000))
+    }
+}
+
+impl Attempts {
+    /// `AccountRepo::spend_attempt` at `now`.
+    fn spend(&self, key: &str, now: i64, every_ms: i64, burst: u32) -> Option<i64> {
+        let ahead = every_ms.saturating_mul(i64::from(burst.max(1)) - 1);
+        let mut map = self.full_at.lock().unwrap_or_else(|e| e.into_inner());
+        self.pruning.0.maybe(map.len(), || {
+            map.retain(|_, full_at| *full_at > now);
+            map.len()
+        });
+        let full_at = map.get(key).copied().unwrap_or(now).max(now);
+        if full_at > now + ahead {
+            return Some((full_at - ahead - now).max(1));
+        }
+        map.insert(key.to_string(), full_at + every_ms);
+        None
+    }
+}
 
 /// The passkeys of one SQLite file.
 pub(crate) struct SqlitePasskeys(pub(crate) SqliteDb);
@@ -202,37 +237,12 @@ impl AccountRepo for SqliteAccounts {
     }
 
     async fn spend_attempt(&self, key: &str, every_ms: i64, burst: u32) -> Result<Option<i64>, StoreError> {
-        let key = key.to_string();
-        // One file, one server: the machine's clock is the store's.
+        // One file, one server: the budgets are kept in its memory, and a
+        // crowd's attempts cost the disk (and the moves' writer) nothing.
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX / 4));
-        let ahead = every_ms.saturating_mul(i64::from(burst.max(1)) - 1);
-        self.0
-            .run(move |db| {
-                let mut conn = db.conn();
-                let tx = conn.transaction()?;
-                tx.execute(
-                    "DELETE FROM sign_in_attempts WHERE key IN
-                     (SELECT key FROM sign_in_attempts WHERE full_at < ?1 LIMIT ?2)",
-                    params![now, ATTEMPTS_FORGOTTEN],
-                )?;
-                let spent = tx.execute(
-                    "INSERT INTO sign_in_attempts (key, full_at) VALUES (?1, ?2 + ?3)
-                     ON CONFLICT (key) DO UPDATE SET full_at = max(full_at, ?2) + ?3 WHERE full_at <= ?2 + ?4",
-                    params![key, now, every_ms, ahead],
-                )?;
-                let wait = if spent == 1 {
-                    None
-                } else {
-                    let full_at: i64 =
-                        tx.query_row("SELECT full_at FROM sign_in_attempts WHERE key = ?1", [&key], |r| r.get(0))?;
-                    Some((full_at - ahead - now).max(1))
-                };
-                tx.commit()?;
-                Ok(wait)
-            })
-            .await
+        Ok(self.1.spend(key, now, every_ms, burst))
     }
 }
 
@@ -384,5 +394,30 @@ mod passkeys {
     pub fn delete(conn: &Connection, account: &str, id: &str) -> Result<bool, StoreError> {
         let n = conn.execute("DELETE FROM passkeys WHERE account = ?1 AND credential_id = ?2", params![account, id])?;
         Ok(n == 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Attempts;
+
+    #[test]
+    fn budgets_whole_again_are_forgotten_once_the_map_has_doubled() {
+        let attempts = Attempts::default();
+        // Three at once, then one every 10 ms.
+        for _ in 0..3 {
+            assert_eq!(attempts.spend("ada", 0, 10, 3), None);
+        }
+        assert_eq!(attempts.spend("ada", 0, 10, 3), Some(10));
+        assert_eq!(attempts.spend("ada", 5, 10, 3), Some(5), "a refusal spends nothing");
+        assert_eq!(attempts.spend("ada", 10, 10, 3), None);
+        // A crowd of budgets, each spent once: all whole again after 10 ms.
+        for i in 0..10_000 {
+            attempts.spend(&format!("crowd {i}"), 0, 10, 3);
+        }
+        let len = || attempts.full_at.lock().unwrap().len();
+        assert_eq!(len(), 10_001);
+        attempts.spend("bob", 100, 10, 3);
+        assert_eq!(len(), 1, "only Bob's is kept: the others are whole again");
     }
 }
