@@ -5,8 +5,9 @@
 //! intake reads the lanes in turn, so that nobody's flood of moves holds
 //! anyone else's "your turn" up or out.
 //!
-//! * A newer message of the same topic (the same game's "your turn")
-//!   replaces one waiting in its lane: a game has one waiting at most.
+//! * A newer message of the same topic for the same people (a seat's "your
+//!   turn" in a game) replaces one waiting in its lane: a seat has one
+//!   waiting at most.
 //! * A lane holds [`PER_LANE`] messages at most (its oldest goes).
 //! * The lanes of addresses hold [`OPEN`] messages together, and every lane
 //!   [`OPEN`] + [`KEPT`]: past a bound, the oldest message of the longest
@@ -106,8 +107,8 @@ impl<T> Intake<T> {
         self.lines.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Files `item` (of `topic`, if any) in the lane `from`; how many
-    /// messages went to make room.
+    /// Files `item` in the lane `from`, in place of one waiting there with
+    /// the same `topic` (if any); how many messages went to make room.
     pub fn push(&self, item: T, topic: Option<String>, from: LaneKey) -> usize {
         let mut lines = self.lines();
         let lane = lines
@@ -217,7 +218,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn lanes_are_read_in_turn_and_a_game_waits_once() {
+    async fn lanes_are_read_in_turn_and_a_seat_s_turn_waits_once() {
         let intake = Intake::default();
         for g in 0..3 {
             assert_eq!(intake.push(format!("flood {g}"), Some(format!("t{g}")), address(1)), 0);

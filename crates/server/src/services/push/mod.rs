@@ -391,8 +391,10 @@ impl Push {
     /// Files a message in the lane `from` (`intake.rs`: what it drops to
     /// make room is counted and logged with the dispatcher's drops).
     fn enqueue(&self, job: Job, from: LaneKey) {
-        let topic = job.topic.clone();
-        self.intake.push(job, topic, from);
+        // A newer message replaces one waiting for the same people (a
+        // game's topic is its players', each told of their own turns).
+        let replaces = job.topic.as_ref().map(|topic| format!("{topic} {}", job.targets.join(" ")));
+        self.intake.push(job, replaces, from);
     }
 
     /// Forgets the seats' subscriptions of game `id`, which just ended (in
