@@ -335,16 +335,18 @@ impl Accounts {
     }
 
     /// Counts a sign-in attempt that names no account (a passkey's) from
-    /// `address`, against the same throttle as passwords: from a device
-    /// that signed in to an account before (`device`, its cookie's token),
-    /// against that device's own budget instead, whoever else is at its
-    /// address.
+    /// `address`, against the same throttle as passwords; the address's
+    /// budget spent, a device that signed in to an account before
+    /// (`device`, its cookie's token) spends its own budget instead, so
+    /// that a crowd at its address does not keep it out.
     ///
     /// # Errors
     /// `too_many_attempts`.
     pub async fn count_sign_in_attempt(&self, address: IpAddr, device: Option<&str>) -> Result<(), ApiError> {
-        let lane = self.device_lane(device, None).await?;
-        self.throttles.attempt_in(&lane, None, address).await
+        match self.throttles.attempt(None, address).await {
+            Err(ApiError::Throttled(_)) if self.count_known_device(device).await? => Ok(()),
+            other => other,
+        }
     }
 
     /// Counts a step from a device that signed in to an account before

@@ -365,10 +365,12 @@ impl Passkeys {
         device: Option<&str>,
     ) -> Result<Started, ApiError> {
         let webauthn = self.webauthn_for(origin)?;
-        // A device that signed in before spends its own budget, not its
-        // address's ceremonies (a crowd may share the address).
-        if !self.accounts.count_known_device(device).await? {
-            self.start(address)?;
+        // The address's ceremonies spent (a crowd may share it), a device
+        // that signed in before spends its own budget instead.
+        if let Err(refused) = self.start(address) {
+            if !self.accounts.count_known_device(device).await? {
+                return Err(refused);
+            }
         }
         let (rcr, state) =
             webauthn.start_discoverable_authentication().map_err(|e| ApiError::Storage(format!("webauthn: {e}")))?;
