@@ -333,7 +333,8 @@ async fn starts_and_sign_ins_are_throttled_per_address() {
     .await;
     let device = made.device().expect("a device cookie");
     let starts = Req { device: Some(&device), ..post("/api/passkeys/signin/start", json!({})) };
-    assert_eq!(send(&s, starts).await.status, StatusCode::OK, "{}", a.body);
+    let a = send(&s, starts).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.body);
     let body = json!({ "challenge": "0".repeat(32), "credential": bogus_assertion() });
     let a = send(&s, Req { ip, device: Some(&device), ..post("/api/passkeys/signin/finish", body) }).await;
     assert_eq!(a.code(), "challenge_expired", "{}", a.body);

@@ -426,8 +426,8 @@ impl Drop for Push {
     }
 }
 
-/// The lane of a message for game `live`'s people: its owner's (the address
-/// it was made from), or the game's own.
+/// The lane of a message for the people of game `id`: its owner's (the
+/// address it was made from), or else the game's own.
 fn owner_lane(id: &str, owner: Option<&str>) -> LaneKey {
     let key = match owner {
         Some(owner) => format!("owner:{owner}"),

@@ -118,7 +118,7 @@ struct Entry {
     /// Who started it (while it is being worked out).
     by: Option<Spender>,
     /// Whether in a place kept for people with a history.
-    known: bool,
+    kept: bool,
 }
 
 /// The reviews being worked out and made, by game id, on their own threads.
@@ -196,7 +196,7 @@ impl Work {
         self.keep_for(id, status, None, false);
     }
 
-    fn keep_for(&self, id: &str, status: ReviewStatus, by: Option<Spender>, known: bool) {
+    fn keep_for(&self, id: &str, status: ReviewStatus, by: Option<Spender>, kept: bool) {
         let now = self.tick();
         let mut entries = self.entries();
         if entries.len() >= KEPT && !entries.contains_key(id) {
@@ -209,7 +209,7 @@ impl Work {
                 entries.remove(&k);
             }
         }
-        entries.insert(id.to_string(), Entry { asked: now, status, by, known });
+        entries.insert(id.to_string(), Entry { asked: now, status, by, kept });
     }
 
     /// Takes a place for the review of `id` (of `total` moves) asked for by
@@ -235,7 +235,7 @@ impl Work {
         let running = entries.values().filter(|e| matches!(e.status, ReviewStatus::Computing { .. }));
         let (mut open, mut kept, mut mine) = (0, 0, 0);
         for e in running {
-            if e.known {
+            if e.kept {
                 kept += 1;
             } else {
                 open += 1;
