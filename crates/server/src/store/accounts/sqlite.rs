@@ -13,19 +13,16 @@ pub(crate) struct SqliteAccounts(pub(crate) SqliteDb, pub(crate) Attempts);
 /// The sign-in budgets spent, in memory: each budget's key and the time its
 /// allowance is whole again (as `sign_in_attempts` keeps them in
 /// PostgreSQL), those whole again forgotten when the map has doubled.
-#[derive(Default)]
 pub(crate) struct Attempts {
     full_at: std::sync::Mutex<std::collections::HashMap<String, i64>>,
-    pruning: PruneAt,
+    pruning: crate::limits::Pruning,
 }
 
-/// Past this many budgets, those whole again are forgotten (then again
-/// each time the map has doubled).
-struct PruneAt(crate::limits::Pruning);
-
-impl Default for PruneAt {
-    fn default() -> PruneAt {
-        PruneAt(crate::limits::Pruning::new(10_000))
+impl Default for Attempts {
+    fn default() -> Attempts {
+        // Past 10,000 budgets, those whole again are forgotten (then again
+        // each time the map has doubled).
+        Attempts { full_at: Default::default(), pruning: crate::limits::Pruning::new(10_000) }
     }
 }
 
@@ -34,7 +31,7 @@ impl Attempts {
     fn spend(&self, key: &str, now: i64, every_ms: i64, burst: u32) -> Option<i64> {
         let ahead = every_ms.saturating_mul(i64::from(burst.max(1)) - 1);
         let mut map = self.full_at.lock().unwrap_or_else(|e| e.into_inner());
-        self.pruning.0.maybe(map.len(), || {
+        self.pruning.maybe(map.len(), || {
             map.retain(|_, full_at| *full_at > now);
             map.len()
         });
