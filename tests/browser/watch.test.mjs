@@ -29,15 +29,22 @@ async function served(id, top) {
 
 /** Whether game `id` is listed on `page`'s Watch page, reading it again
  * while the server's list (read at most every 5 s) catches up; false at
- * once if the server no longer lists it (it ended meanwhile). */
+ * once if the server no longer lists it (it ended meanwhile). Each time,
+ * the page's list is waited for: shown and loaded (a page just opened or
+ * reloaded has none yet, and a check then would only ever see none). */
 async function listed(page, id) {
   for (let i = 0; i < 12; i++) {
-    await page.waitForFunction(() => !document.querySelector('.watch-list [role="status"]'));
+    await page.waitForFunction(() => {
+      const list = document.querySelector('.watch-list');
+      return list && !list.querySelector('[role="status"]');
+    }, null, { timeout: 20_000 });
     if (await page.$(`.watch-list tr[data-id="${id}"]`)) return true;
     if (!(await watchList()).some((g) => g.id === id)) return false;
     await page.waitForTimeout(1000);
     await page.reload();
   }
+  const shows = await page.$eval('.watch-list', (b) => b.innerText.slice(0, 400)).catch((e) => String(e));
+  console.log(`game ${id} listed by the server but not on the page, which shows: ${shows}`);
   return false;
 }
 
