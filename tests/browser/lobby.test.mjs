@@ -8,11 +8,12 @@
 // nothing is wider than a 320 px phone. What a page holds lives while it
 // is open: a host's page closed closes its table on the others' lists; one
 // browser's second tab does not wait twice, and a tab closed stops waiting.
+// A table kept for regulars offers newcomers no seat.
 //
 // Needs a running server: BASE_URL (default http://127.0.0.1:8080).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launchBrowser, shot, watchErrors } from './lib.mjs';
+import { BASE, launchBrowser, shot, signUp, watchErrors } from './lib.mjs';
 import { checkA11y } from './a11y.mjs';
 import { LobbySocket } from './lobbysocket.mjs';
 
@@ -198,6 +199,65 @@ test('the lobby passes axe-core in the dark and fits a 320 px phone', async () =
     await page.waitForURL(/#\/game\/[a-z0-9]+$/, { timeout: 15_000 });
     await loaded(page);
   } finally {
+    await browser.close();
+  }
+});
+
+// A host may keep their table for regulars (people with a history here):
+// the table says so, a page without a history is offered no seat there and
+// a sit asked anyway is refused, plainly, in the page's language. (On this
+// server no account is a day old: the regulars sitting down are
+// crates/server/tests/lobby.rs's.)
+test('a table for regulars only offers its seats to no newcomer', async () => {
+  const browser = await launchBrowser();
+  const sockets = [];
+  try {
+    const host = await (await browser.newContext(DESKTOP)).newPage();
+    const guest = await (await browser.newContext(PHONE)).newPage();
+    const errors = [...watchErrors(host), ...watchErrors(guest)];
+    // A guest cannot ask for it: signed-in hosts only.
+    await host.goto(`${BASE}/#/lobby`);
+    await host.waitForSelector('.lobby-live:text("Live")');
+    await host.check('.ot-known');
+    await host.click('.ot-go');
+    await host.waitForSelector('.toast:has-text("sign in")', { timeout: 10_000 });
+    const hostName = `Rhea r${Date.now().toString(36).slice(-6)}`;
+    await signUp(host, hostName);
+    await host.goto(`${BASE}/#/lobby`);
+    await host.waitForSelector('.lobby-live:text("Live")');
+    await host.check('.ot-known');
+    await host.click('.ot-go');
+    await host.waitForSelector(`.lobby-table:has-text("${hostName}") .start`);
+    await guest.goto(`${BASE}/#/lobby`);
+    await guest.waitForSelector('.lobby-live:text("Live")');
+    const table = guest.locator(`.lobby-table:has-text("${hostName}")`);
+    await table.waitFor({ timeout: 10_000 });
+    assert.match(await table.locator('h3').textContent(), /regulars only/);
+    assert.equal(await table.locator('button.sit').count(), 0, 'no seat offered to a newcomer');
+    assert.match(await table.locator('.lobby-seats').textContent(), /for regulars/);
+    await checkA11y(guest, 'the lobby with a table for regulars (phone)');
+    await table.scrollIntoViewIfNeeded();
+    await shot(guest, 'lobby-regulars-table-phone');
+    // A sit asked anyway, from another address: refused, the seat still open.
+    const id = await table.getAttribute('data-id');
+    const other = await LobbySocket.open({ from: '127.0.0.7' });
+    sockets.push(other);
+    assert.equal(other.first.known, false);
+    const refused = await other.ask({ type: 'sit', table: id, seat: 1, name: 'Nova' });
+    assert.equal(refused.error, 'needs_history', JSON.stringify(refused));
+    assert.match(refused.message, /people with a history/);
+    const listed = (await (await fetch(`${BASE}/api/lobby/tables/${id}`)).json());
+    assert.deepEqual([listed.free, listed.known_only], [1, true]);
+    // In German: the badge and the seat say it.
+    const de = await (await browser.newContext({ ...DESKTOP, locale: 'de-DE' })).newPage();
+    await de.goto(`${BASE}/#/lobby`);
+    const deTable = de.locator(`.lobby-table:has-text("${hostName}")`);
+    await deTable.waitFor({ timeout: 10_000 });
+    assert.match(await deTable.textContent(), /nur Stammgäste/);
+    assert.match(await deTable.textContent(), /für Stammgäste/);
+    assert.deepEqual(errors, []);
+  } finally {
+    for (const s of sockets) s.close();
     await browser.close();
   }
 });

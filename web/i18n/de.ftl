@@ -802,6 +802,7 @@ error-not_host = Nur der Gastgeber des Tisches kann das.
 error-rated_needs_preset = Ein gewerteter Tisch spielt eine Vorlage ohne Hausregeln.
 error-seat_taken = Dieser Platz ist besetzt.
 error-table_started = Dieser Tisch hat schon begonnen.
+error-needs_history = Dieser Tisch ist für Stammgäste: ein Konto, mindestens einen Tag alt, mit einer zu Ende gespielten gewerteten Partie.
 error-too_few_players = Ein Spiel braucht mindestens zwei Spieler.
 
 ## Clocks and your turn
@@ -940,6 +941,7 @@ lobby-preset-standard = Standard
 lobby-preset-beginner = Einsteiger
 lobby-preset-first-edition = Erstausgabe
 lobby-rated = Gewertet (angemeldete Menschen, keine Bots, Regeln ohne Hausregeln)
+lobby-known-only = Nur Stammgäste (Konten, mindestens einen Tag alt, mit einer gewerteten Partie)
 lobby-open-go = Tisch eröffnen
 lobby-tables-title = Offene Tische
 lobby-connecting = Verbinde…
@@ -975,6 +977,8 @@ lobby-seats-free = { $total ->
        *[other] { $free } von { $total } Plätzen frei
     }
 lobby-host-rating = Wertung des Gastgebers { $rating } ({ $pool })
+lobby-badge-known = nur Stammgäste
+lobby-known-only-seat = für Stammgäste
 lobby-seats = Plätze
 lobby-sat-down = Du hast dich hingesetzt: die Partie öffnet sich, sobald sie beginnt
 lobby-table-opened = Dein Tisch ist offen: er beginnt, sobald er voll ist oder du ihn startest

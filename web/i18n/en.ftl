@@ -819,6 +819,7 @@ error-not_host = Only the table's host can do that.
 error-rated_needs_preset = A rated table plays a preset without house rules.
 error-seat_taken = That seat is taken.
 error-table_started = This table has started.
+error-needs_history = This table is for regulars: an account at least a day old with a rated game played to the end.
 error-too_few_players = A game needs two players at least.
 
 ## Clocks and your turn
@@ -957,6 +958,7 @@ lobby-preset-standard = Standard
 lobby-preset-beginner = Beginner
 lobby-preset-first-edition = First edition
 lobby-rated = Rated (signed-in people, no bots, rules without house rules)
+lobby-known-only = Regulars only (accounts a day old with a rated game played)
 lobby-open-go = Open the table
 lobby-tables-title = Open tables
 lobby-connecting = Connecting…
@@ -992,6 +994,8 @@ lobby-seats-free = { $total ->
        *[other] { $free } of { $total } seats free
     }
 lobby-host-rating = host rated { $rating } ({ $pool })
+lobby-badge-known = regulars only
+lobby-known-only-seat = for regulars
 lobby-seats = Seats
 lobby-sat-down = You sat down: the game opens when it starts
 lobby-table-opened = Your table is open: it starts when it is full, or when you start it

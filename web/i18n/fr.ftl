@@ -817,6 +817,7 @@ error-not_host = Seul l’hôte de la table peut le faire.
 error-rated_needs_preset = Une table classée joue un préréglage sans règles maison.
 error-seat_taken = Cette place est prise.
 error-table_started = Cette table a commencé.
+error-needs_history = Cette table est réservée aux habitués : un compte d’au moins un jour ayant joué une partie classée jusqu’au bout.
 error-too_few_players = Une partie demande au moins deux joueurs.
 
 ## Clocks and your turn
@@ -955,6 +956,7 @@ lobby-preset-standard = Standard
 lobby-preset-beginner = Débutant
 lobby-preset-first-edition = Première édition
 lobby-rated = Classée (humains connectés, sans bots, règles sans variantes maison)
+lobby-known-only = Habitués seulement (comptes d’au moins un jour ayant joué une partie classée)
 lobby-open-go = Ouvrir la table
 lobby-tables-title = Tables ouvertes
 lobby-connecting = Connexion…
@@ -990,6 +992,8 @@ lobby-seats-free = { $free ->
        *[other] { $free } places libres sur { $total }
     }
 lobby-host-rating = classement de l’hôte { $rating } ({ $pool })
+lobby-badge-known = habitués seulement
+lobby-known-only-seat = réservée aux habitués
 lobby-seats = Places
 lobby-sat-down = Vous êtes assis : la partie s’ouvre quand elle commence
 lobby-table-opened = Votre table est ouverte : elle commence quand elle est complète, ou quand vous la lancez

@@ -1,7 +1,8 @@
 // The lobby (#/lobby): "Play now" (paired with someone waiting for the same
 // rule family, the standard preset or the Big Box, or a bot after the wait
 // chosen), open tables (each saying its rules, and its host's rating in its pool) listed live over /api/lobby/ws, a
-// table to open, seats to sit down at and stand up from. The page's socket
+// table to open (its seats kept for regulars, people with a history, if the
+// host asks), seats to sit down at and stand up from. The page's socket
 // holds what it opened, sat at or waits for: those live while it is open
 // (the server lets them go when it closes), and the page holds them again
 // when it reconnects. The seat token a sit-down hands over is kept like
@@ -163,6 +164,7 @@ export class LobbyScreen {
             <label class="opt">${esc(t('home-rules'))} <select class="ot-preset">${presets}</select></label>
             <label class="opt">${esc(t('clock-control'))} <select class="ot-clock">${clockOptions()}</select></label>
             <label class="opt check"><input type="checkbox" class="ot-rated"><span>${esc(t('lobby-rated'))}</span></label>
+            <label class="opt check"><input type="checkbox" class="ot-known"><span>${esc(t('lobby-known-only'))}</span></label>
             <button class="btn primary ot-go" type="button">${esc(t('lobby-open-go'))}</button>
           </section>
         </div>
@@ -232,6 +234,8 @@ export class LobbyScreen {
       }
       if (m.type === 'tables') {
         this.tables = new Map(m.tables.map((x) => [x.id, x]));
+        // Whether this person has a history: the seats of tables kept for such people are theirs to take.
+        this.known = m.known === true;
         this.root.querySelector('.lobby-live').textContent = t('lobby-live');
         this.renderTables();
       } else if (m.type === 'table') {
@@ -345,6 +349,7 @@ export class LobbyScreen {
         let who;
         if (s.kind === 'open') {
           who = mine ? `<span class="muted">${esc(t('lobby-open'))}</span>`
+            : tb.known_only && !this.known ? `<span class="muted">${esc(t('lobby-known-only-seat'))}</span>`
             : `<button class="btn small sit" type="button" data-table="${esc(tb.id)}" data-seat="${i}" aria-label="${esc(t('lobby-sit-label', { n: i + 1, host: tb.host }))}">${esc(t('lobby-sit'))}</button>`;
         } else if (s.kind === 'bot') {
           who = `${esc(s.name)} <span class="muted">${esc(t('lobby-bot-seat', { level: levelName(s.level) }))}</span>`;
@@ -364,7 +369,7 @@ export class LobbyScreen {
       if (tb.rating != null) facts.push(t('lobby-host-rating', { rating: `${ratingText(tb.rating)}${tb.provisional ? '?' : ''}`, pool: poolWords(tb.pool) }));
       return `
         <li class="lobby-table" data-id="${esc(tb.id)}" data-preset="${esc(preset)}" data-pool="${esc(tb.pool || '')}">
-          <h3>${esc(t('lobby-table-of', { host: tb.host }))} <span class="badge">${esc(t(tb.rated ? 'lobby-badge-rated' : 'lobby-badge-casual'))}</span></h3>
+          <h3>${esc(t('lobby-table-of', { host: tb.host }))} <span class="badge">${esc(t(tb.rated ? 'lobby-badge-rated' : 'lobby-badge-casual'))}</span>${tb.known_only ? ` <span class="badge">${esc(t('lobby-badge-known'))}</span>` : ''}</h3>
           <p>${esc(this.headline(tb))} <a href="#/rules/${encodeURIComponent(tb.rules_code)}">${esc(t('lobby-the-rules'))}</a></p>
           <p class="muted">${facts.map(esc).join(' · ')}</p>
           <ul class="lobby-seats" aria-label="${esc(t('lobby-seats'))}">${seatItems}</ul>
@@ -417,6 +422,7 @@ export class LobbyScreen {
       rules: { preset: $('.ot-preset').value || 'standard' },
       ...(clock ? { clock } : {}),
       rated: $('.ot-rated').checked,
+      ...($('.ot-known').checked ? { known_only: true } : {}),
     };
     try {
       const r = await this.ask({ type: 'open', ...body });

@@ -33,7 +33,7 @@ async fn game_state(node: &Node, game: &str, token: &str) -> Value {
 async fn tables_open_sit_stand_start_and_refuse() {
     let node = Node::sqlite(config(|_| {})).await;
     let mut ada = node.page().await;
-    assert_eq!(ada.first, json!({"type": "tables", "tables": []}));
+    assert_eq!(ada.first, json!({"type": "tables", "tables": [], "known": false}));
     // Open: the host sits at their seat and holds its token.
     let v = ada.open_table(host_two_open()).await;
     let (id, host) = seated(&v);
@@ -655,7 +655,7 @@ async fn a_table_opened_on_one_server_is_live_on_the_other_and_goes_with_its_hos
     let schema = Schema::new(&url);
     let (a, b) = (Node::postgres(&schema, config(|_| {})).await, Node::postgres(&schema, config(|_| {})).await);
     let mut on_b = b.page().await;
-    assert_eq!(on_b.first, json!({"type": "tables", "tables": []}));
+    assert_eq!(on_b.first, json!({"type": "tables", "tables": [], "known": false}));
     // Give B's first sweep (at its start) time to pass: what comes next
     // comes through the change feed.
     tokio::time::sleep(Duration::from_millis(300)).await;
@@ -768,6 +768,53 @@ async fn a_history_is_a_day_old_account_with_a_rated_game() {
         let v = page.open_table(table.clone()).await;
         assert_eq!(refusal(&v), code, "{name}: {v}");
     }
+}
+
+/// A host may keep their table's seats for people with a history: a crowd
+/// of guests and new accounts cannot sit there (`needs_history`, nothing
+/// changed), a person with a history can; each page hears first whether it
+/// has one. A guest cannot ask for such a table.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_table_for_people_with_a_history_seats_no_one_else() {
+    let node = Node::sqlite(config(|c| c.lobby.known_rated_games = 1)).await;
+    let ada = node.sign_up("127.0.0.2", "Ada").await;
+    let bob = node.sign_up("127.0.0.3", "Bob").await;
+    let cleo = node.sign_up("127.0.0.4", "Cleo").await;
+    rate(&node, "Ada", carcassonne_server::Pool::Duel, 1600.0).await;
+    rate(&node, "Bob", carcassonne_server::Pool::Duel, 1500.0).await;
+    let table = json!({"seats": [{"kind": "me"}, {"kind": "open"}, {"kind": "open"}], "known_only": true});
+    let mut guest = Page::open(&node, "127.0.0.9", None, None).await;
+    assert_eq!(guest.first["known"], false, "{}", guest.first);
+    let v = guest.open_table(table.clone()).await;
+    assert_eq!(refusal(&v), "not_signed_in", "{v}");
+    let mut ada_page = Page::open(&node, "127.0.0.2", None, Some(&ada)).await;
+    assert_eq!(ada_page.first["known"], true, "{}", ada_page.first);
+    let v = ada_page.open_table(table).await;
+    let (id, _) = seated(&v);
+    assert_eq!((&v["table"]["known_only"], &v["table"]["free"]), (&json!(true), &json!(2)), "{v}");
+    // The crowd: guests from many addresses, and an account with no rated game.
+    for k in 10..20 {
+        let mut page = Page::open(&node, &format!("127.0.5.{k}"), None, None).await;
+        let v = page.sit(&id, 1 + k % 2, Some("Mallory")).await;
+        assert_eq!(refusal(&v), "needs_history", "{v}");
+    }
+    let mut cleo_page = Page::open(&node, "127.0.0.4", None, Some(&cleo)).await;
+    assert_eq!(cleo_page.first["known"], false, "{}", cleo_page.first);
+    let v = cleo_page.sit(&id, 1, None).await;
+    assert_eq!(refusal(&v), "needs_history", "{v}");
+    assert!(v["message"].as_str().unwrap().contains("a rated game played to the end"), "{v}");
+    let (_, t) = node.get(&format!("/api/lobby/tables/{id}")).await;
+    assert_eq!((&t["free"], &t["known_only"]), (&json!(2), &json!(true)), "nothing changed: {t}");
+    // Bob has a history: he sits.
+    let mut bob_page = Page::open(&node, "127.0.0.3", None, Some(&bob)).await;
+    let v = bob_page.sit(&id, 2, None).await;
+    seated(&v);
+    assert_eq!(v["table"]["free"], 1, "{v}");
+    // A table without the choice seats anyone, as before.
+    let v = ada_page.open_table(json!({"seats": [{"kind": "me"}, {"kind": "open"}]})).await;
+    let (open_id, _) = seated(&v);
+    assert_eq!(v["table"]["known_only"], false, "{v}");
+    seated(&cleo_page.sit(&open_id, 1, None).await);
 }
 
 // ---- The Big Box (issue 47) ----

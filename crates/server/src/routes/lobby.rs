@@ -143,8 +143,11 @@ async fn cancel(
 #[derive(Serialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum LobbyMessage<'a> {
+    /// The whole list, first; and whether the socket's person has a
+    /// history (may sit at tables for people with one).
     Tables {
         tables: &'a [TableView],
+        known: bool,
     },
     Table {
         table: &'a TableView,
@@ -335,7 +338,7 @@ async fn websocket(
     Ok(ws.on_upgrade(move |mut socket| async move {
         let mut list = app.lobby.list().await;
         let first = Arc::clone(&list.borrow_and_update());
-        if socket.send(LobbyMessage::Tables { tables: &first }.frame()).await.is_err() {
+        if socket.send(LobbyMessage::Tables { tables: &first, known: who.known }.frame()).await.is_err() {
             return;
         }
         let (events, mut told) = mpsc::channel(8);

@@ -130,6 +130,9 @@ struct Body {
     /// in that pool).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     host_provisional: bool,
+    /// Its seats are for people with a history only (the host's choice).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    known_only: bool,
 }
 
 /// A seat as the lobby shows it.
@@ -178,6 +181,10 @@ pub struct TableView {
     /// The time control in words ("no clock").
     pub clock_text: String,
     pub rated: bool,
+    /// Its open seats take people with a history only (signed in to an
+    /// account old enough, with rated games played to the end): the host
+    /// keeps the table from a crowd of fresh addresses and accounts.
+    pub known_only: bool,
     pub seats: Vec<SeatView>,
     pub free: usize,
     pub created_at: i64,
@@ -208,6 +215,9 @@ pub struct OpenRequest {
     pub clock: Option<Value>,
     #[serde(default)]
     pub rated: bool,
+    /// Seats for people with a history only (a signed-in host's choice).
+    #[serde(default)]
+    pub known_only: bool,
 }
 
 /// The lobby's tables. Each server keeps the list its websockets share,
@@ -335,10 +345,28 @@ fn view_of(row: &LobbyRow) -> Option<TableView> {
         clock_text: clock_text(body.clock.as_ref()).unwrap_or_else(|_| "no clock".into()),
         clock: body.clock.clone(),
         rated: body.rated,
+        known_only: body.known_only,
         free: seats.iter().filter(|s| s.kind == "open").count(),
         seats,
         created_at: row.created_at,
     })
+}
+
+/// Why a person without a history may not sit at a table for people with
+/// one: what a history is, by these settings.
+fn needs_history(settings: &LobbySettings) -> String {
+    let secs = settings.known_after.as_secs();
+    let age = match secs {
+        0 => String::new(),
+        s if s % 86_400 == 0 => format!(" at least {} day{} old", s / 86_400, if s == 86_400 { "" } else { "s" }),
+        s => format!(" at least {} hour{} old", s.div_ceil(3600), if s <= 3600 { "" } else { "s" }),
+    };
+    let games = match settings.known_rated_games {
+        n if n <= 0 => String::new(),
+        1 => " with a rated game played to the end".to_string(),
+        n => format!(" with {n} rated games played to the end"),
+    };
+    format!("this table's seats are for people with a history here: signed in to an account{age}{games}")
 }
 
 /// Whether a rule set may be played rated: a preset as it stands, no house rule.
@@ -508,9 +536,9 @@ impl Lobby {
     ///
     /// # Errors
     /// `bad_request` (seats, names, levels, rules, clock), `not_signed_in`
-    /// (a rated table for a guest), `rated_needs_preset`, `quota_exceeded`
-    /// (the host's share of tables, no place left, new games of the hour),
-    /// `storage_error`.
+    /// (a rated table, or one for people with a history, for a guest),
+    /// `rated_needs_preset`, `quota_exceeded` (the host's share of tables,
+    /// no place left, new games of the hour), `storage_error`.
     pub async fn open(&self, req: OpenRequest, who: &Who, socket: u64) -> Result<Seated<TableView>, ApiError> {
         let n = req.seats.len();
         if !(2..=carcassonne::MAX_PLAYERS).contains(&n) {
@@ -544,6 +572,10 @@ impl Lobby {
             if !rated_rules(&rules) {
                 return Err(refused("rated_needs_preset", "a rated table plays a preset without house rules"));
             }
+        }
+        // Seats for people with a history: a signed-in host's choice.
+        if req.known_only && who.account.is_none() {
+            return Err(ApiError::NotSignedIn);
         }
         let token = new_token()?;
         let mut seats = Vec::with_capacity(n);
@@ -614,6 +646,7 @@ impl Lobby {
             claim: None,
             host_rating,
             host_provisional: host_provisional.unwrap_or(false),
+            known_only: req.known_only,
         };
         let now = now_ms();
         let row = LobbyRow {
@@ -697,7 +730,8 @@ impl Lobby {
     ///
     /// # Errors
     /// `not_found`, `table_started`, `seat_taken`, `bad_request` (no such
-    /// seat, a name), `not_signed_in` (a rated table), `name_taken_here`,
+    /// seat, a name), `not_signed_in` (a rated table), `needs_history` (a
+    /// table for people with a history, and `who` has none), `name_taken_here`,
     /// `already_seated` (this account sits here), `too_many_seats` (this
     /// person holds [`SEATS_AT_ONCE`] seats at open tables already),
     /// `quota_exceeded` (at another's table: the person's new games of the
@@ -773,6 +807,9 @@ impl Lobby {
                 }
                 if body.rated && who.account.is_none() {
                     return Err(ApiError::NotSignedIn);
+                }
+                if body.known_only && !who.known {
+                    return Err(refused("needs_history", needs_history(&self.settings)));
                 }
                 if let Some((account, _)) = &who.account {
                     let here = body
