@@ -107,6 +107,9 @@ pub struct Config {
     pub public_url: Option<String>,
     /// How long a passkey ceremony begun may take to finish.
     pub passkey_challenge_ttl: Duration,
+    /// Passkey ceremonies kept at once, and those kept for people with a
+    /// history.
+    pub passkey_ceremonies: PasskeyCeremonies,
     /// Web Push: the VAPID key and who the push services may write to.
     pub push: PushSettings,
     /// The lobby's places, each person's share and the places kept for
@@ -189,6 +192,7 @@ impl Default for Config {
             secure_cookies: false,
             public_url: None,
             passkey_challenge_ttl: Duration::from_secs(5 * 60),
+            passkey_ceremonies: PasskeyCeremonies::default(),
             push: PushSettings::default(),
             lobby: LobbySettings::default(),
             reports: ReportSettings::default(),
@@ -337,6 +341,24 @@ pub struct ReportSettings {
 impl Default for ReportSettings {
     fn default() -> Self {
         ReportSettings { per_reporter: 50, per_address: 100, total: 20_000, kept: 5_000 }
+    }
+}
+
+/// Passkey ceremonies under way at once (each a row in the store until it
+/// is finished or expires), across the servers sharing the database: at
+/// most `total`, of which `kept` only people with a history may begin
+/// (`LobbySettings::known_after`…: a sign-in from a device of such an
+/// account, or such an account adding a passkey), so that a crowd of fresh
+/// addresses filling the rest leaves them free to sign in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PasskeyCeremonies {
+    pub total: usize,
+    pub kept: usize,
+}
+
+impl Default for PasskeyCeremonies {
+    fn default() -> Self {
+        PasskeyCeremonies { total: 5_000, kept: 1_000 }
     }
 }
 

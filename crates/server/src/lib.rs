@@ -40,7 +40,9 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 pub use bots::{choose_bot_move, choose_move, BotLevel, BotMove, ExternalBot, ExternalBotError};
-pub use config::{operator_names, Config, LobbySettings, PasswordCost, PushSettings, Rate, ReportSettings};
+pub use config::{
+    operator_names, Config, LobbySettings, PasskeyCeremonies, PasswordCost, PushSettings, Rate, ReportSettings,
+};
 pub use error::ApiError;
 pub use listen::{addr_key, serve_until, Class, ConnHandle, Connections, Site, Slot};
 pub use qr::MAX_QR_TEXT;

@@ -14,7 +14,7 @@ use std::time::Duration;
 use axum::http::StatusCode;
 use axum::Router;
 use carcassonne_server::{
-    app, passkey_origin, AppState, Config, Store, MAX_PASSKEYS, MAX_PASSKEY_BODY, STARTS_PER_ADDRESS,
+    app, passkey_origin, AppState, Config, PasskeyCeremonies, Store, MAX_PASSKEYS, MAX_PASSKEY_BODY, STARTS_PER_ADDRESS,
 };
 use common::accounts::passkey;
 use common::page::{Answer, Req};
@@ -342,6 +342,45 @@ async fn starts_and_sign_ins_are_throttled_per_address() {
     let made_up =
         Req { device: Some("00112233445566778899aabbccddeeff"), ..post("/api/passkeys/signin/start", json!({})) };
     assert_eq!(send(&s, made_up).await.code(), "too_many_attempts");
+}
+
+#[tokio::test]
+async fn a_crowd_fills_the_open_ceremonies_and_leaves_the_kept_ones_to_people_with_a_history() {
+    let mut config = Config::quick();
+    config.passkey_ceremonies = PasskeyCeremonies { total: 12, kept: 4 };
+    // Every account has a history here; a browser without one's device cookie has none.
+    config.lobby.known_after = Duration::ZERO;
+    config.lobby.known_rated_games = 0;
+    let s = server(config);
+    let ada = send(&s, post("/api/account/signup", json!({ "name": "Ada", "password": "correct horse" }))).await;
+    let (ada, device) = (ada.token(), ada.device().expect("a device cookie"));
+    let from = |i: usize| -> IpAddr { format!("198.51.100.{i}").parse().unwrap() };
+
+    // A crowd, one ceremony from each of eight addresses, takes the open places.
+    for i in 0..8 {
+        let a = send(&s, Req { ip: from(i), ..post("/api/passkeys/signin/start", json!({})) }).await;
+        assert_eq!(a.status, StatusCode::OK, "{i}: {}", a.body);
+    }
+    let a = send(&s, Req { ip: from(8), ..post("/api/passkeys/signin/start", json!({})) }).await;
+    assert_eq!((a.status, a.code()), (StatusCode::SERVICE_UNAVAILABLE, "busy"), "{}", a.body);
+    assert!(a.retry_after.is_some());
+    let made_up = Req {
+        ip: from(9),
+        device: Some("00112233445566778899aabbccddeeff"),
+        ..post("/api/passkeys/signin/start", json!({}))
+    };
+    assert_eq!(send(&s, made_up).await.code(), "busy", "a made-up device cookie counts for nothing");
+
+    // Ada, known, signs in from her browser and adds a passkey: the kept places.
+    let hers = || Req { ip: from(20), device: Some(&device), ..post("/api/passkeys/signin/start", json!({})) };
+    assert_eq!(send(&s, hers()).await.status, StatusCode::OK);
+    let a = register_start(&s, &ada).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+    assert_eq!(send(&s, hers()).await.status, StatusCode::OK);
+    assert_eq!(send(&s, hers()).await.status, StatusCode::OK);
+    // All twelve taken: nobody begins another until one is finished or expires.
+    assert_eq!(send(&s, hers()).await.code(), "busy");
+    assert_eq!(register_start(&s, &ada).await.code(), "busy");
 }
 
 #[tokio::test]

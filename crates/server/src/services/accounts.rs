@@ -183,6 +183,12 @@ fn verify_with(cost: PasswordCost, password: &str, phc: &str) -> Result<bool, Ap
 }
 
 /// A name as an account holds it: cleaned as seat names are.
+/// The hash a device's cookie token is kept under; `None` for no token or
+/// one that cannot be a cookie of ours.
+fn device_hash(device: Option<&str>) -> Option<String> {
+    device.filter(|d| !d.is_empty() && d.len() <= 128).map(hash_token)
+}
+
 fn account_name(raw: &str) -> Result<String, ApiError> {
     clean_name(raw).ok_or_else(|| ApiError::BadRequest("a name needs at least one visible character".into()))
 }
@@ -256,11 +262,10 @@ impl Accounts {
         }
     }
 
-    /// The lane of a device (its cookie's token) that signed in to account
+    /// The lane of a device (its cookie's token, see [`device_hash`]) that signed in to account
     /// `of` before (to any account, if none is named).
     async fn device_lane(&self, device: Option<&str>, of: Option<&str>) -> Result<Lane, ApiError> {
-        let Some(device) = device.filter(|d| !d.is_empty() && d.len() <= 128) else { return Ok(Lane::Unknown) };
-        let hash = hash_token(device);
+        let Some(hash) = device_hash(device) else { return Ok(Lane::Unknown) };
         Ok(match self.repo.device(&hash).await? {
             Some(owner) if of.is_none_or(|a| a == owner) => Lane::Known(hash),
             _ => Lane::Unknown,
@@ -359,6 +364,18 @@ impl Accounts {
         match self.device_lane(device, None).await? {
             Lane::Known(hash) => self.throttles.spend(PER_DEVICE, &hash).await.map(|()| true),
             Lane::Unknown => Ok(false),
+        }
+    }
+
+    /// The account whose device `device` is (its cookie), if any.
+    ///
+    /// # Errors
+    /// The storage fails.
+    pub async fn device_account(&self, device: Option<&str>) -> Result<Option<Account>, ApiError> {
+        let Some(hash) = device_hash(device) else { return Ok(None) };
+        match self.repo.device(&hash).await? {
+            Some(owner) => Ok(self.repo.by_id(&owner).await?),
+            None => Ok(None),
         }
     }
 

@@ -163,7 +163,7 @@ impl AppState {
             config.lobby.clone(),
         ));
         let accounts = Arc::new(Accounts::new(&store, Arc::clone(&ratings), &config));
-        let passkeys = Passkeys::new(&store, Arc::clone(&accounts), &config);
+        let passkeys = Passkeys::new(&store, Arc::clone(&accounts), Arc::clone(&histories), &config);
         let reviews =
             Reviews::new(&store, Arc::clone(&games), Arc::clone(&histories), &config, Arc::clone(&workers.gate));
         let hints = Arc::new(Hints::new(

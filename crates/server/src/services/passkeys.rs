@@ -8,6 +8,10 @@
 //! webauthn-rs's state in the store under the hash of a fresh token (so
 //! that any server sharing the database can finish it), for
 //! `Config::passkey_challenge_ttl`; its finish takes that state, once.
+//! The ceremonies kept at once are bounded across servers
+//! (`Config::passkey_ceremonies`), with places kept for people with a
+//! history, so that a crowd of addresses fills neither the disk nor the
+//! known people's way in.
 //!
 //! The relying party is `Config::public_url` (its host is the RP id); with
 //! none, `http://localhost` at any port, for development.
@@ -26,8 +30,9 @@ use webauthn_rs::prelude::{
 use std::sync::Arc;
 
 use super::accounts::{Accounts, Session};
+use super::history::Histories;
 use super::ids::{new_token, now_ms};
-use crate::config::Config;
+use crate::config::{Config, PasskeyCeremonies};
 use crate::error::ApiError;
 use crate::names::clean_name;
 use crate::store::{hash_token, Account, PasskeyChallenge, PasskeyRepo, Store, StoredPasskey};
@@ -79,8 +84,11 @@ type Limiter<K> = crate::limits::Keyed<K>;
 pub struct Passkeys {
     repo: Arc<dyn PasskeyRepo>,
     accounts: Arc<Accounts>,
+    histories: Arc<Histories>,
     /// `Config::passkey_challenge_ttl`.
     ttl: Duration,
+    /// `Config::passkey_ceremonies`.
+    ceremonies: PasskeyCeremonies,
     /// `None` when `Config::public_url` is not a usable origin (logged).
     webauthn: Option<Webauthn>,
     /// The origin pages must come from.
@@ -92,7 +100,7 @@ pub struct Passkeys {
 }
 
 impl Passkeys {
-    pub fn new(store: &Store, accounts: Arc<Accounts>, config: &Config) -> Passkeys {
+    pub fn new(store: &Store, accounts: Arc<Accounts>, histories: Arc<Histories>, config: &Config) -> Passkeys {
         let (origin, any_port) = match &config.public_url {
             Some(url) => match passkey_origin(url) {
                 Ok(o) => (Url::parse(&o).ok(), false),
@@ -121,7 +129,9 @@ impl Passkeys {
         Passkeys {
             repo: Arc::clone(&store.passkeys),
             accounts,
+            histories,
             ttl: config.passkey_challenge_ttl,
+            ceremonies: config.passkey_ceremonies,
             webauthn,
             origin: origin.unwrap_or_else(|| Url::parse("http://localhost").expect("a URL")),
             any_port,
@@ -147,6 +157,14 @@ impl Passkeys {
             ApiError::Throttled((secs as u64).max(1))
         })
     }
+}
+
+/// Who begins a ceremony: an account adding a passkey, or a browser
+/// signing in (its device cookie's token, if any).
+#[derive(Clone, Copy)]
+enum By<'a> {
+    Account(&'a Account),
+    Device(Option<&'a str>),
 }
 
 /// A passkey as its account's list shows it.
@@ -222,20 +240,45 @@ impl Passkeys {
         self.webauthn.as_ref().ok_or(ApiError::PasskeysUnavailable)
     }
 
-    /// Keeps a ceremony's state; the token for the browser.
-    async fn keep_challenge(&self, kind: &str, account: Option<&Account>, state: String) -> Result<String, ApiError> {
+    /// Keeps a ceremony's state, begun by `by`; the token for the browser.
+    /// The places kept are taken only when the others are, by people with a
+    /// history (so the common case reads no history).
+    ///
+    /// # Errors
+    /// `busy` when the ceremonies' places open to this person are taken.
+    async fn keep_challenge(&self, kind: &str, by: By<'_>, state: String) -> Result<String, ApiError> {
         let token = new_token()?;
         let now = now_ms();
         let ttl = i64::try_from(self.ttl.as_millis()).unwrap_or(i64::MAX / 4);
+        let account = match by {
+            By::Account(a) => Some(a.id.clone()),
+            By::Device(_) => None,
+        };
         let challenge = PasskeyChallenge {
             id_hash: hash_token(&token),
             kind: kind.into(),
-            account: account.map(|a| a.id.clone()),
+            account,
             state,
             expires_at: now.saturating_add(ttl),
         };
-        self.repo.save_challenge(&challenge, now).await?;
+        let PasskeyCeremonies { total, kept: reserve } = self.ceremonies;
+        let saved = self.repo.save_challenge(&challenge, now, total.saturating_sub(reserve)).await?
+            || (reserve > 0 && self.known(by).await? && self.repo.save_challenge(&challenge, now, total).await?);
+        if !saved {
+            return Err(ApiError::TryLater("too many passkey ceremonies are under way".into()));
+        }
         Ok(token)
+    }
+
+    /// Whether `by` has a history: the account, or the account whose device it is.
+    async fn known(&self, by: By<'_>) -> Result<bool, ApiError> {
+        Ok(match by {
+            By::Account(a) => self.histories.of(&a.id, a.created_at).await,
+            By::Device(device) => match self.accounts.device_account(device).await? {
+                Some(a) => self.histories.of(&a.id, a.created_at).await,
+                None => false,
+            },
+        })
     }
 
     /// Takes a ceremony's state (once): `challenge_expired` if it is not
@@ -264,7 +307,7 @@ impl Passkeys {
     ///
     /// # Errors
     /// `passkeys_unavailable`, `quota_exceeded` (the account has
-    /// [`MAX_PASSKEYS`]), `too_many_attempts`.
+    /// [`MAX_PASSKEYS`]), `too_many_attempts`, `busy`.
     pub async fn start_registration(
         &self,
         account: &Account,
@@ -292,7 +335,7 @@ impl Passkeys {
             sel.insert("residentKey".into(), "required".into());
             sel.insert("requireResidentKey".into(), true.into());
         }
-        let challenge = self.keep_challenge(REGISTER, Some(account), json(&state)?).await?;
+        let challenge = self.keep_challenge(REGISTER, By::Account(account), json(&state)?).await?;
         Ok(Started { challenge, options })
     }
 
@@ -357,7 +400,7 @@ impl Passkeys {
     /// Starts a sign-in with a passkey, from a page of `origin`.
     ///
     /// # Errors
-    /// `passkeys_unavailable`, `too_many_attempts`.
+    /// `passkeys_unavailable`, `too_many_attempts`, `busy`.
     pub async fn start_sign_in(
         &self,
         origin: Option<&str>,
@@ -375,7 +418,7 @@ impl Passkeys {
         let (rcr, state) =
             webauthn.start_discoverable_authentication().map_err(|e| ApiError::Storage(format!("webauthn: {e}")))?;
         let options = serde_json::to_value(&rcr).map_err(|e| ApiError::Storage(e.to_string()))?;
-        let challenge = self.keep_challenge(SIGN_IN, None, json(&state)?).await?;
+        let challenge = self.keep_challenge(SIGN_IN, By::Device(device), json(&state)?).await?;
         Ok(Started { challenge, options })
     }
 

@@ -5,6 +5,9 @@ use carcassonne_server::{Account, PasskeyChallenge, Store, StoredPasskey};
 
 use crate::{account, ids, passkey, race, wins};
 
+/// Room for every ceremony a test begins, where the room is not what it tests.
+const ROOM: usize = 100;
+
 conformance!(
     an_account_is_found_by_its_name_s_key_which_is_taken_once,
     a_session_lives_while_used_and_is_renewed_on_use,
@@ -16,6 +19,8 @@ conformance!(
     a_ceremony_is_taken_once_by_its_kind_before_it_expires,
     saving_a_ceremony_sweeps_the_expired_ones,
     a_ceremony_taken_on_two_servers_at_once_is_taken_once,
+    ceremonies_are_kept_while_there_is_room,
+    ceremonies_begun_at_once_on_two_servers_stay_within_the_room,
     passkeys_are_added_once_within_the_bound_and_listed_oldest_first,
     a_passkey_is_found_by_its_credential_used_and_removed_by_its_account,
     passkeys_added_at_once_stay_within_the_bound,
@@ -231,9 +236,9 @@ async fn passkeys_of(store: &Store, account: &str) -> Vec<String> {
 
 async fn a_ceremony_is_taken_once_by_its_kind_before_it_expires(store: Store) {
     two_accounts(&store).await;
-    store.passkeys.save_challenge(&challenge("c1", "register", Some("a1"), 2_000), 1_000).await.unwrap();
-    store.passkeys.save_challenge(&challenge("c2", "signin", None, 2_000), 1_000).await.unwrap();
-    store.passkeys.save_challenge(&challenge("c3", "signin", None, 1_500), 1_000).await.unwrap();
+    store.passkeys.save_challenge(&challenge("c1", "register", Some("a1"), 2_000), 1_000, ROOM).await.unwrap();
+    store.passkeys.save_challenge(&challenge("c2", "signin", None, 2_000), 1_000, ROOM).await.unwrap();
+    store.passkeys.save_challenge(&challenge("c3", "signin", None, 1_500), 1_000, ROOM).await.unwrap();
     assert_eq!(store.passkeys.take_challenge("c1", "signin", 1_100).await.unwrap(), None, "another kind");
     let c1 = store.passkeys.take_challenge("c1", "register", 1_100).await.unwrap();
     assert_eq!(c1, Some(challenge("c1", "register", Some("a1"), 2_000)), "kept as begun");
@@ -244,20 +249,20 @@ async fn a_ceremony_is_taken_once_by_its_kind_before_it_expires(store: Store) {
     assert_eq!(c2, Some(challenge("c2", "signin", None, 2_000)), "taken at its expiry: still good");
     assert_eq!(store.passkeys.take_challenge("nope", "signin", 0).await.unwrap(), None);
     let taken = challenge("c2", "signin", None, 9_000);
-    store.passkeys.save_challenge(&taken, 2_000).await.unwrap();
-    assert!(store.passkeys.save_challenge(&taken, 2_000).await.is_err(), "a token's hash is begun once");
+    store.passkeys.save_challenge(&taken, 2_000, ROOM).await.unwrap();
+    assert!(store.passkeys.save_challenge(&taken, 2_000, ROOM).await.is_err(), "a token's hash is begun once");
     assert!(
-        store.passkeys.save_challenge(&challenge("c9", "register", Some("nobody"), 9_000), 2_000).await.is_err(),
+        store.passkeys.save_challenge(&challenge("c9", "register", Some("nobody"), 9_000), 2_000, ROOM).await.is_err(),
         "no such account"
     );
 }
 
 async fn saving_a_ceremony_sweeps_the_expired_ones(store: Store) {
-    store.passkeys.save_challenge(&challenge("c1", "signin", None, 2_000), 1_000).await.unwrap();
-    store.passkeys.save_challenge(&challenge("c2", "signin", None, 2_500), 1_000).await.unwrap();
-    store.passkeys.save_challenge(&challenge("c3", "signin", None, 3_000), 1_000).await.unwrap();
+    store.passkeys.save_challenge(&challenge("c1", "signin", None, 2_000), 1_000, ROOM).await.unwrap();
+    store.passkeys.save_challenge(&challenge("c2", "signin", None, 2_500), 1_000, ROOM).await.unwrap();
+    store.passkeys.save_challenge(&challenge("c3", "signin", None, 3_000), 1_000, ROOM).await.unwrap();
     // Those expired before 2500 go; 2500 itself is not before.
-    store.passkeys.save_challenge(&challenge("c4", "signin", None, 9_000), 2_500).await.unwrap();
+    store.passkeys.save_challenge(&challenge("c4", "signin", None, 9_000), 2_500, ROOM).await.unwrap();
     assert_eq!(store.passkeys.take_challenge("c1", "signin", 0).await.unwrap(), None, "swept at 2500");
     for kept in ["c2", "c3", "c4"] {
         assert!(store.passkeys.take_challenge(kept, "signin", 0).await.unwrap().is_some(), "{kept}");
@@ -265,12 +270,41 @@ async fn saving_a_ceremony_sweeps_the_expired_ones(store: Store) {
 }
 
 async fn a_ceremony_taken_on_two_servers_at_once_is_taken_once(stores: [Store; 2]) {
-    stores[0].passkeys.save_challenge(&challenge("c1", "signin", None, 9_000), 1_000).await.unwrap();
+    stores[0].passkeys.save_challenge(&challenge("c1", "signin", None, 9_000), 1_000, ROOM).await.unwrap();
     let taken =
         race(&stores, 8, |_, store| async move { store.passkeys.take_challenge("c1", "signin", 1_000).await.unwrap() })
             .await;
     let taken: Vec<bool> = taken.iter().map(Option::is_some).collect();
     assert_eq!(wins(&taken), 1, "{taken:?}");
+}
+
+async fn ceremonies_are_kept_while_there_is_room(store: Store) {
+    let passkeys = &store.passkeys;
+    assert!(passkeys.save_challenge(&challenge("c1", "signin", None, 2_000), 1_000, 2).await.unwrap());
+    assert!(passkeys.save_challenge(&challenge("c2", "signin", None, 9_000), 1_000, 2).await.unwrap());
+    assert!(!passkeys.save_challenge(&challenge("c3", "signin", None, 9_000), 1_000, 2).await.unwrap(), "full");
+    assert_eq!(passkeys.take_challenge("c3", "signin", 1_000).await.unwrap(), None, "not kept");
+    assert!(passkeys.save_challenge(&challenge("c3", "signin", None, 9_000), 1_000, 3).await.unwrap(), "more room");
+    assert!(!passkeys.save_challenge(&challenge("c4", "signin", None, 9_000), 1_000, 3).await.unwrap());
+    // c1 expired by 3000: swept before the count.
+    assert!(passkeys.save_challenge(&challenge("c4", "signin", None, 9_000), 3_000, 3).await.unwrap());
+    // A ceremony taken frees its place.
+    assert!(passkeys.take_challenge("c2", "signin", 3_000).await.unwrap().is_some());
+    assert!(passkeys.save_challenge(&challenge("c5", "signin", None, 9_000), 3_000, 3).await.unwrap());
+    assert!(!passkeys.save_challenge(&challenge("c6", "signin", None, 9_000), 3_000, 3).await.unwrap());
+}
+
+async fn ceremonies_begun_at_once_on_two_servers_stay_within_the_room(stores: [Store; 2]) {
+    stores[0].passkeys.save_challenge(&challenge("c0", "signin", None, 9_000), 1_000, 4).await.unwrap();
+    let kept = race(&stores, 12, |i, store| async move {
+        store
+            .passkeys
+            .save_challenge(&challenge(&format!("c{}", i + 1), "signin", None, 9_000), 1_000, 4)
+            .await
+            .unwrap()
+    })
+    .await;
+    assert_eq!(wins(&kept), 3, "{kept:?}");
 }
 
 async fn passkeys_are_added_once_within_the_bound_and_listed_oldest_first(store: Store) {
@@ -331,8 +365,8 @@ async fn a_deleted_account_takes_its_passkeys_and_ceremonies_along(store: Store)
     two_accounts(&store).await;
     store.passkeys.add(&passkey("k1", "a1", 10), 3).await.unwrap();
     store.passkeys.add(&passkey("k5", "b1", 50), 3).await.unwrap();
-    store.passkeys.save_challenge(&challenge("c5", "register", Some("a1"), 9_000), 3_000).await.unwrap();
-    store.passkeys.save_challenge(&challenge("c6", "register", Some("b1"), 9_000), 3_000).await.unwrap();
+    store.passkeys.save_challenge(&challenge("c5", "register", Some("a1"), 9_000), 3_000, ROOM).await.unwrap();
+    store.passkeys.save_challenge(&challenge("c6", "register", Some("b1"), 9_000), 3_000, ROOM).await.unwrap();
     assert!(store.accounts.delete("a1").await.unwrap());
     assert!(store.passkeys.of("a1").await.unwrap().is_empty());
     assert_eq!(store.passkeys.by_credential("k1").await.unwrap(), None);
@@ -349,8 +383,11 @@ async fn a_refused_session_sweeps_nothing(store: Store) {
 }
 
 async fn a_refused_ceremony_sweeps_nothing(store: Store) {
-    store.passkeys.save_challenge(&challenge("c1", "signin", None, 2_000), 1_000).await.unwrap();
-    store.passkeys.save_challenge(&challenge("c2", "signin", None, 9_000), 1_000).await.unwrap();
-    assert!(store.passkeys.save_challenge(&challenge("c2", "signin", None, 9_000), 5_000).await.is_err(), "begun");
+    store.passkeys.save_challenge(&challenge("c1", "signin", None, 2_000), 1_000, ROOM).await.unwrap();
+    store.passkeys.save_challenge(&challenge("c2", "signin", None, 9_000), 1_000, ROOM).await.unwrap();
+    assert!(
+        store.passkeys.save_challenge(&challenge("c2", "signin", None, 9_000), 5_000, ROOM).await.is_err(),
+        "begun"
+    );
     assert!(store.passkeys.take_challenge("c1", "signin", 0).await.unwrap().is_some(), "the refusal swept c1");
 }

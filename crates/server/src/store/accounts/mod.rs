@@ -170,8 +170,10 @@ pub(crate) const ADD: &str = "INSERT INTO passkeys (credential_id, account, name
 pub(crate) const TAKE: &str = "DELETE FROM passkey_challenges WHERE id_hash = $1 AND kind = $2
      RETURNING id_hash, kind, account, state, expires_at";
 
+/// Keeps a challenge while fewer than `$6` are kept (the expired removed first).
 pub(crate) const SAVE: &str = "INSERT INTO passkey_challenges (id_hash, kind, account, state, expires_at)
-     VALUES ($1, $2, $3, $4, $5)";
+     SELECT $1, $2, $3, $4, $5
+     WHERE (SELECT COUNT(*) FROM passkey_challenges) < $6";
 
 pub(crate) fn unexpired(c: PasskeyChallenge, now: i64) -> Option<PasskeyChallenge> {
     (c.expires_at >= now).then_some(c)
@@ -283,11 +285,14 @@ pub trait AccountRepo: Send + Sync {
 
 #[async_trait::async_trait]
 pub trait PasskeyRepo: Send + Sync {
-    /// Keeps a passkey ceremony begun; those expired before `now` are removed on the way.
+    /// Keeps a passkey ceremony begun, unless `room` ceremonies (of any
+    /// kind, by anyone) are kept already: whether it was kept. Those expired
+    /// before `now` are removed first. Servers sharing the database count
+    /// one set.
     ///
     /// # Errors
     /// The storage fails.
-    async fn save_challenge(&self, challenge: &PasskeyChallenge, now: i64) -> Result<(), StoreError>;
+    async fn save_challenge(&self, challenge: &PasskeyChallenge, now: i64, room: usize) -> Result<bool, StoreError>;
 
     /// Takes (removes) the ceremony of this token hash and kind: `None` if
     /// there is none, or it expired before `now`.

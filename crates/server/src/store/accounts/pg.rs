@@ -198,13 +198,13 @@ impl AccountRepo for PgAccounts {
 
 #[async_trait::async_trait]
 impl PasskeyRepo for PgPasskeys {
-    async fn save_challenge(&self, challenge: &PasskeyChallenge, now: i64) -> Result<(), StoreError> {
+    async fn save_challenge(&self, challenge: &PasskeyChallenge, now: i64, room: usize) -> Result<bool, StoreError> {
         let mut conn = self.0.conn().await?;
         // The sweep and the ceremony kept in one transaction: a refused one sweeps nothing.
         let tx = conn.transaction().await?;
-        passkeys::save_challenge(&tx, challenge, now).await?;
+        let kept = passkeys::save_challenge(&tx, challenge, now, room).await?;
         tx.commit().await?;
-        Ok(())
+        Ok(kept)
     }
 
     async fn take_challenge(
@@ -278,10 +278,18 @@ mod passkeys {
         })
     }
 
-    pub async fn save_challenge(conn: &Transaction<'_>, c: &PasskeyChallenge, now: i64) -> Result<(), StoreError> {
+    pub async fn save_challenge(
+        conn: &Transaction<'_>,
+        c: &PasskeyChallenge,
+        now: i64,
+        room: usize,
+    ) -> Result<bool, StoreError> {
+        let room = i64::try_from(room).unwrap_or(i64::MAX);
+        // Ceremonies begun one at a time across servers, so that the count holds.
+        conn.execute("SELECT pg_advisory_xact_lock(hashtext('passkey:challenges'))", &[]).await?;
         conn.execute("DELETE FROM passkey_challenges WHERE expires_at < $1", &[&now]).await?;
-        conn.execute(SAVE, &[&c.id_hash, &c.kind, &c.account, &c.state, &c.expires_at]).await?;
-        Ok(())
+        let n = conn.execute(SAVE, &[&c.id_hash, &c.kind, &c.account, &c.state, &c.expires_at, &room]).await?;
+        Ok(n == 1)
     }
 
     pub async fn take_challenge(

@@ -245,9 +245,9 @@ impl AccountRepo for SqliteAccounts {
 
 #[async_trait::async_trait]
 impl PasskeyRepo for SqlitePasskeys {
-    async fn save_challenge(&self, challenge: &PasskeyChallenge, now: i64) -> Result<(), StoreError> {
+    async fn save_challenge(&self, challenge: &PasskeyChallenge, now: i64, room: usize) -> Result<bool, StoreError> {
         let c = challenge.clone();
-        self.0.run(move |db| passkeys::save_challenge(&mut db.conn(), &c, now)).await
+        self.0.run(move |db| passkeys::save_challenge(&mut db.conn(), &c, now, room)).await
     }
 
     async fn take_challenge(
@@ -316,12 +316,18 @@ mod passkeys {
         })
     }
 
-    pub fn save_challenge(conn: &mut Connection, c: &PasskeyChallenge, now: i64) -> Result<(), StoreError> {
+    pub fn save_challenge(
+        conn: &mut Connection,
+        c: &PasskeyChallenge,
+        now: i64,
+        room: usize,
+    ) -> Result<bool, StoreError> {
+        let room = i64::try_from(room).unwrap_or(i64::MAX);
         let tx = conn.transaction()?;
         tx.execute("DELETE FROM passkey_challenges WHERE expires_at < ?1", [now])?;
-        tx.execute(SAVE, params![c.id_hash, c.kind, c.account, c.state, c.expires_at])?;
+        let kept = tx.execute(SAVE, params![c.id_hash, c.kind, c.account, c.state, c.expires_at, room])? == 1;
         tx.commit()?;
-        Ok(())
+        Ok(kept)
     }
 
     pub fn take_challenge(
