@@ -780,8 +780,8 @@ async fn a_table_for_people_with_a_history_seats_no_one_else() {
     let ada = node.sign_up("127.0.0.2", "Ada").await;
     let bob = node.sign_up("127.0.0.3", "Bob").await;
     let cleo = node.sign_up("127.0.0.4", "Cleo").await;
-    rate(&node, "Ada", carcassonne_server::Pool::Duel, 1600.0).await;
-    rate(&node, "Bob", carcassonne_server::Pool::Duel, 1500.0).await;
+    common::accounts::rated(node.state.store(), "Ada", carcassonne_server::Pool::Duel, 1600.0).await;
+    common::accounts::rated(node.state.store(), "Bob", carcassonne_server::Pool::Duel, 1500.0).await;
     let table = json!({"seats": [{"kind": "me"}, {"kind": "open"}, {"kind": "open"}], "known_only": true});
     let mut guest = Page::open(&node, "127.0.0.9", None, None).await;
     assert_eq!(guest.first["known"], false, "{}", guest.first);
@@ -819,45 +819,6 @@ async fn a_table_for_people_with_a_history_seats_no_one_else() {
 
 // ---- The Big Box (issue 47) ----
 
-/// Gives the account named `name` a rating of `rating` in `pool` (a rated
-/// game against a bot's fixed rating, applied by the store).
-async fn rate(node: &Node, name: &str, pool: carcassonne_server::Pool, rating: f64) {
-    let store = node.state.store();
-    let account = store.accounts.by_key(&name.to_lowercase()).await.unwrap().unwrap();
-    let id = format!("r{}", account.id.len() + rating as usize);
-    let record = carcassonne::record::Record::from_json(
-        r#"{ "format": 1, "rules": { "preset": "standard" }, "players": ["A", "B"], "deck": ["E", "V"] }"#,
-    )
-    .unwrap();
-    let token = carcassonne_server::hash_token("t");
-    let seat = carcassonne_server::Seat::Human { name: name.into(), token_hash: token, remote: true, account: None };
-    let bot = carcassonne_server::Seat::Bot { name: "Bot".into(), level: carcassonne_server::BotLevel::Random };
-    let game = carcassonne_server::NewGame {
-        id: id.clone(),
-        record,
-        live_seed: None,
-        seats: vec![seat, bot],
-        created_at: 1,
-        public: false,
-        clock: None,
-        deadline: None,
-        owner: None,
-    };
-    store.games.create(&game).await.unwrap();
-    store.ratings.mark_rated(&id, pool.word()).await.unwrap();
-    let seat =
-        |i: u8, account: Option<String>, fixed, place| carcassonne_server::RatedSeat { seat: i, account, fixed, place };
-    // A win from the start against a bot of that rating.
-    let fixed = pool.native(rating, 60.0);
-    let result = carcassonne_server::RatedResult {
-        game: id,
-        pool,
-        seats: vec![seat(0, Some(account.id.clone()), None, 1), seat(1, None, Some(fixed), 2)],
-        at: 1,
-    };
-    store.ratings.apply(&result).await.unwrap().unwrap();
-}
-
 /// A Big Box table: the form's `big-box` preset, rated allowed; the table
 /// says its rule family and pool, and shows its host with their rating in
 /// that pool (a new Big Box player's start, whatever their base game's);
@@ -867,7 +828,7 @@ async fn a_big_box_table_says_its_pool_and_its_host_s_rating_there() {
     let node = Node::sqlite(config(|_| {})).await;
     let ada = node.sign_up("127.0.0.2", "Ada").await;
     let bob = node.sign_up("127.0.0.3", "Bob").await;
-    rate(&node, "Ada", carcassonne_server::Pool::Duel, 1900.0).await;
+    common::accounts::rated(node.state.store(), "Ada", carcassonne_server::Pool::Duel, 1900.0).await;
     let mut ada_page = Page::open(&node, "127.0.0.2", None, Some(&ada)).await;
     // Her base game table shows her base game's rating.
     let base = ada_page.open_table(json!({"seats": [{"kind": "me"}, {"kind": "open"}]})).await;

@@ -370,8 +370,9 @@ async fn chat_written_while_the_feed_is_away_is_told_when_it_comes_back() {
         member: true,
         author_account: Some("acc-ada".into()),
         author: "seat:0".into(),
+        kept: false,
     };
-    let caps = ChatCaps { players: 100, accounts: 100, others: 100 };
+    let caps = ChatCaps { players: 100, known: 100, others: 100 };
     let seq = a.chat.add("g1", &line, &caps).await.unwrap().expect("room for it");
     // A rematch accepted meanwhile, too: the pages there read it again.
     assert!(a.rematches.accept("g1", 0, "hash").await.unwrap());

@@ -5,7 +5,7 @@
 //! stored with the game and told to every socket on every server sharing
 //! the storage. The players' messages have a cap of their own; the
 //! spectators' theirs, shared out fairly among addresses, with a reserve
-//! for signed-in spectators (`ChatRepo::add`). Each spectator is a number
+//! for spectators with a history (`ChatRepo::add`). Each spectator is a number
 //! of the game's, given out in the store (`ChatRepo::spectator`).
 
 use std::collections::HashMap;
@@ -28,10 +28,10 @@ use crate::store::{
 };
 
 /// The most messages each part of a game's chat keeps: the players' (past
-/// it a player is refused, `chat_full`), signed-in spectators' (their
+/// it a player is refused, `chat_full`), spectators' with a history (their
 /// reserve) and other spectators' (past either, the oldest message of
 /// whoever holds the most in it goes).
-pub const CHAT_CAPS: ChatCaps = ChatCaps { players: 1000, accounts: 500, others: 500 };
+pub const CHAT_CAPS: ChatCaps = ChatCaps { players: 1000, known: 500, others: 500 };
 /// The most spectators of a game who write without signing in: past it,
 /// a new one is refused (`chat_crowded`); signed-in spectators never are.
 pub const MAX_SPECTATORS: usize = 2000;
@@ -252,6 +252,7 @@ impl Chat {
                     spectator: None,
                     account: false,
                     author: format!("seat:{}", seat.0),
+                    kept: false,
                 }
             }
             Speaker::Spectator { address, account, browser } => {
@@ -283,10 +284,12 @@ impl Chat {
     /// browser's token names (their address first: a new browser at the
     /// same address, or the same browser at a new one, is the same
     /// spectator), numbered in the store ("Spectator N" unless signed in).
-    /// Its author, whose share and rate it spends: the account, else the
-    /// address. Only an account with a history passes the game's crowd
-    /// limit; a newer one's messages also spend its address's rate, so
-    /// that puppet accounts made at once are one spectator's worth.
+    /// Its rate is the account's, else the address's. Only an account with
+    /// a history passes the game's crowd limit, and its messages count in
+    /// their reserve, each account its share; a newer one's spend its
+    /// address's rate too, and count with the guests' in its address's
+    /// share, so that puppet accounts made at once are one spectator's worth
+    /// and never take the reserve.
     async fn spectator(
         &self,
         id: &str,
@@ -296,7 +299,7 @@ impl Chat {
         text: String,
     ) -> Result<ChatMessage, ApiError> {
         let address_key = hash_token(&format!("{id}/{address}"));
-        let (author, keys, max) = match account {
+        let (rate, keys, max) = match account {
             Some(member) => {
                 let key = hash_token(&format!("{id}/account/{}", member.id));
                 (key.clone(), vec![key], usize::MAX)
@@ -313,7 +316,7 @@ impl Chat {
         };
         // Spent before a new spectator is numbered: a refusal stores nothing.
         let fresh_account = account.is_some() && !known;
-        if !self.rooms.allow(format!("{id}/{author}"))
+        if !self.rooms.allow(format!("{id}/{rate}"))
             || (fresh_account && !self.rooms.allow(format!("{id}/{address_key}")))
             || (!known && !self.rooms.allow_crowd(id))
         {
@@ -331,7 +334,8 @@ impl Chat {
             account: account.is_some(),
             member: account.is_some(),
             author_account: account.map(|m| m.id.clone()),
-            author,
+            author: if known { rate } else { address_key },
+            kept: known,
         })
     }
 

@@ -213,6 +213,9 @@ pub const MIGRATIONS: &[&str] = &[
     super::takebacks::SCHEMA,
     // 24: sign-in attempts, counted once for every server (store/accounts/).
     super::accounts::ATTEMPTS_SCHEMA,
+    // 25: which spectators' messages are in the reserve of those with a
+    // history (store/chat/).
+    super::chat::PG_KEPT,
 ];
 
 /// The most connections one server keeps open for requests (the change

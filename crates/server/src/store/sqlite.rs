@@ -168,6 +168,9 @@ const MIGRATIONS: &[&str] = &[
     super::moderation::SQLITE_SCHEMA,
     // 23: a game's takeback request (store/takebacks/).
     super::takebacks::SCHEMA,
+    // 24: which spectators' messages are in the reserve of those with a
+    // history (store/chat/).
+    super::chat::SQLITE_KEPT,
 ];
 
 /// Migration 3: every stored `token` becomes its `token_hash`.
@@ -940,6 +943,39 @@ mod tests {
             .collect::<Result<_, _>>()
             .unwrap();
         assert_eq!(keys, [("h1".to_string(), 1), ("h3".to_string(), 3)], "their addresses name them still");
+    }
+
+    #[test]
+    fn signed_in_spectators_messages_written_before_stay_in_the_reserve() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        for sql in &MIGRATIONS[..23] {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", 23).unwrap();
+        conn.execute(
+            "INSERT INTO games (id, setup, seats, progress, moves, created_at, updated_at)
+             VALUES ('g', '{}', '[]', '{}', 0, 1, 1)",
+            [],
+        )
+        .unwrap();
+        // A player linked to an account, a signed-in spectator, a guest.
+        for (seq, seat, account) in [(1, Some(0), 0), (2, None, 1), (3, None, 0)] {
+            conn.execute(
+                "INSERT INTO chat_messages (game_id, seq, seat, author, name, text, at, account)
+                 VALUES ('g', ?1, ?2, 'x', 'X', 'hi', 1, ?3)",
+                params![seq, seat, account],
+            )
+            .unwrap();
+        }
+        SqliteDb::prepare(&mut conn, false).unwrap();
+        let kept: Vec<(i64, bool)> = conn
+            .prepare("SELECT seq, kept FROM chat_messages ORDER BY seq")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(kept, [(1, false), (2, true), (3, false)]);
     }
 
     #[tokio::test]

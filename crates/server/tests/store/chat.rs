@@ -34,17 +34,19 @@ fn line(seat: Option<u8>, text: &str, at: i64) -> ChatMessage {
         member: false,
         author_account: None,
         author,
+        kept: false,
     }
 }
 
-/// A spectator's line by `author` (an address's hash, or an account's).
-fn watching(author: &str, text: &str, account: bool) -> ChatMessage {
-    ChatMessage { author: author.into(), account, ..line(None, text, 7) }
+/// A spectator's line by `author` (an address's hash, or an account's);
+/// `kept`: a signed-in spectator with a history's, in their reserve.
+fn watching(author: &str, text: &str, kept: bool) -> ChatMessage {
+    ChatMessage { author: author.into(), account: kept, kept, ..line(None, text, 7) }
 }
 
 /// Caps of `n` for every part.
 fn caps(n: usize) -> ChatCaps {
-    ChatCaps { players: n, accounts: n, others: n }
+    ChatCaps { players: n, known: n, others: n }
 }
 
 fn keys(keys: &[&str]) -> Vec<String> {
@@ -204,14 +206,14 @@ async fn a_chat_bounded_past_any_count_takes_every_message(store: Store) {
     assert_eq!(store.chat.spectator("g", &keys(&["k"]), usize::MAX).await.unwrap(), Some(1));
 }
 
-/// The players' messages, signed-in spectators' and the others' have caps
+/// The players' messages, spectators' with a history and the others' have caps
 /// of their own: past the players', a player is refused; past a
 /// spectators' part's, the oldest message of whoever holds the most in it
 /// goes (of equals, the one whose oldest is oldest), so that a crowd takes
 /// no one's fair share, nor the other parts.
 async fn each_part_of_a_chat_has_its_cap_and_each_spectator_their_share(store: Store) {
     store.games.create(&new_game("g")).await.unwrap();
-    let caps = ChatCaps { players: 2, accounts: 2, others: 4 };
+    let caps = ChatCaps { players: 2, known: 2, others: 4 };
     let texts = |part: fn(&ChatMessage) -> bool| {
         let store = store.clone();
         async move {
@@ -219,7 +221,7 @@ async fn each_part_of_a_chat_has_its_cap_and_each_spectator_their_share(store: S
             all.into_iter().filter(part).map(|m| m.text).collect::<Vec<_>>()
         }
     };
-    let others = |m: &ChatMessage| m.seat.is_none() && !m.account;
+    let others = |m: &ChatMessage| m.seat.is_none() && !m.kept;
     let mut last = 0;
     let say = |m: ChatMessage| {
         let store = store.clone();
@@ -240,13 +242,17 @@ async fn each_part_of_a_chat_has_its_cap_and_each_spectator_their_share(store: S
     assert_eq!(texts(others).await, ["a3", "b1", "c1", "a4"], "their own, again");
     say(watching("b", "b2", false)).await.unwrap();
     assert_eq!(texts(others).await, ["b1", "c1", "a4", "b2"], "of equals, the one whose oldest is oldest");
-    // Signed-in spectators: a part of their own.
+    // Spectators with a history: a part of their own.
     for text in ["m1", "m2", "n1"] {
         let author = if text.starts_with('m') { "account m" } else { "account n" };
         say(watching(author, text, true)).await.unwrap();
     }
-    assert_eq!(texts(|m| m.account).await, ["m2", "n1"]);
+    assert_eq!(texts(|m| m.kept).await, ["m2", "n1"]);
     assert_eq!(texts(others).await, ["b1", "c1", "a4", "b2"], "the others' untouched");
+    // A signed-in spectator without a history writes with the others, in their address's share.
+    say(ChatMessage { account: true, ..watching("b", "b3", false) }).await.unwrap();
+    assert_eq!(texts(others).await, ["c1", "a4", "b2", "b3"]);
+    assert_eq!(texts(|m| m.kept).await, ["m2", "n1"], "the reserve untouched");
     // The players: refused past theirs, untouched by the spectators.
     assert_eq!(say(line(Some(0), "p3", 3)).await, None);
     assert_eq!(texts(|m| m.seat.is_some()).await, ["p1", "p2"]);
@@ -254,10 +260,12 @@ async fn each_part_of_a_chat_has_its_cap_and_each_spectator_their_share(store: S
     let seqs: Vec<u64> = store.chat.messages("g").await.unwrap().iter().map(|m| m.seq).collect();
     assert!(seqs.windows(2).all(|w| w[0] < w[1]), "{seqs:?}");
     // A cap of 0 takes nothing.
-    let none = ChatCaps { players: 0, accounts: 0, others: 0 };
+    let none = ChatCaps { players: 0, known: 0, others: 0 };
     assert_eq!(store.chat.add("g", &watching("d", "d1", false), &none).await.unwrap(), None);
     assert_eq!(store.chat.add("g", &line(Some(0), "p4", 4), &none).await.unwrap(), None);
     assert_eq!(store.chat.messages("g").await.unwrap().len(), 8, "refusals change nothing");
+    let account_line = store.chat.messages("g").await.unwrap().into_iter().find(|m| m.text == "b3").unwrap();
+    assert!(account_line.account && !account_line.kept, "kept as written");
 }
 
 /// A spectator's number is that of the first of their keys known (an

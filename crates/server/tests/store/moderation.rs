@@ -233,7 +233,7 @@ async fn an_account_is_renamed_unless_the_name_is_taken(store: Store) {
 
 async fn a_chat_line_keeps_its_author_account(store: Store) {
     store.games.create(&new_game("g")).await.unwrap();
-    let caps = ChatCaps { players: 10, accounts: 10, others: 10 };
+    let caps = ChatCaps { players: 10, known: 10, others: 10 };
     let line = |author: Option<&str>| ChatMessage {
         seq: 0,
         seat: Some(0),
@@ -245,6 +245,7 @@ async fn a_chat_line_keeps_its_author_account(store: Store) {
         member: author.is_some(),
         author_account: author.map(str::to_string),
         author: "seat:0".into(),
+        kept: false,
     };
     store.chat.add("g", &line(Some("id-Ada")), &caps).await.unwrap();
     store.chat.add("g", &line(None), &caps).await.unwrap();

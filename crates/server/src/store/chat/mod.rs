@@ -39,6 +39,16 @@ pub(crate) const SQLITE_SPECTATORS: &str = concat!(
         WHERE s.game_id = chat_messages.game_id AND s.key = chat_messages.author) WHERE seat IS NULL;"
 );
 
+/// Migration 24 (SQLite; PostgreSQL's 25): which spectators' messages are
+/// in the reserve of spectators with a history (`kept`). Those of signed-in
+/// spectators before, the reserve then, stay in it.
+pub(crate) const SQLITE_KEPT: &str = "ALTER TABLE chat_messages ADD COLUMN kept INTEGER NOT NULL DEFAULT 0;
+    UPDATE chat_messages SET kept = account WHERE seat IS NULL;";
+
+/// PostgreSQL's migration 25: as SQLite's 24 ([`SQLITE_KEPT`]).
+pub(crate) const PG_KEPT: &str = "ALTER TABLE chat_messages ADD COLUMN kept BOOLEAN NOT NULL DEFAULT FALSE;
+    UPDATE chat_messages SET kept = account WHERE seat IS NULL;";
+
 /// PostgreSQL's migration 18: as SQLite's ([`SQLITE_SPECTATORS`]).
 pub(crate) const PG_SPECTATORS: &str = concat!(
     "ALTER TABLE chat_messages ADD COLUMN spectator INTEGER;
@@ -80,6 +90,10 @@ pub struct ChatMessage {
     /// sent to a browser (another server is told it beside the line).
     #[serde(skip)]
     pub author_account: Option<String>,
+    /// A spectator with a history wrote it: it counts in their reserve
+    /// ([`ChatCaps::known`]); never sent.
+    #[serde(skip)]
+    pub kept: bool,
     /// Whose share of the chat it counts in ([`ChatRepo::add`]): `seat:N`,
     /// or a hash of the spectator's account or client address; never sent.
     #[serde(skip)]
@@ -91,12 +105,12 @@ pub struct ChatMessage {
 pub struct ChatCaps {
     /// The players' messages: past it, a player's message is refused.
     pub players: usize,
-    /// Signed-in spectators' messages (their reserve, which the others'
-    /// never take): past it, the oldest message of the account holding the
-    /// most goes.
-    pub accounts: usize,
-    /// The other spectators' messages: past it, the oldest message of the
-    /// client address holding the most goes.
+    /// The messages of spectators with a history (their reserve, which the
+    /// others' never take): past it, the oldest message of the account
+    /// holding the most goes.
+    pub known: usize,
+    /// The other spectators' messages (guests', and new accounts'): past
+    /// it, the oldest message of the client address holding the most goes.
     pub others: usize,
 }
 
@@ -104,15 +118,15 @@ pub struct ChatCaps {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Part {
     Players,
-    Accounts,
+    Known,
     Others,
 }
 
 impl Part {
     pub(crate) fn of(m: &ChatMessage) -> Part {
-        match (m.seat, m.account) {
+        match (m.seat, m.kept) {
             (Some(_), _) => Part::Players,
-            (None, true) => Part::Accounts,
+            (None, true) => Part::Known,
             (None, false) => Part::Others,
         }
     }
@@ -120,7 +134,7 @@ impl Part {
     pub(crate) fn cap(self, caps: &ChatCaps) -> usize {
         match self {
             Part::Players => caps.players,
-            Part::Accounts => caps.accounts,
+            Part::Known => caps.known,
             Part::Others => caps.others,
         }
     }
@@ -151,7 +165,7 @@ pub struct Rematch {
 pub trait ChatRepo: Send + Sync {
     /// Appends `message` to game `id`'s chat, numbered after its last
     /// (`message.seq` is ignored): its number. Each part of the chat (the
-    /// players', signed-in spectators', other spectators') has its cap in
+    /// players', spectators' with a history, other spectators') has its cap in
     /// `caps`. A player's message past the players' cap is refused
     /// (`None`); a spectator's is taken, and then the oldest message of
     /// whoever holds the most in its part goes (the earliest writer's among

@@ -22,8 +22,8 @@ const CHAT_LOCK: &str = "SELECT pg_advisory_xact_lock(hashtext('chat:' || $1))";
 fn part_sql(part: Part) -> &'static str {
     match part {
         Part::Players => "seat IS NOT NULL",
-        Part::Accounts => "seat IS NULL AND account",
-        Part::Others => "seat IS NULL AND NOT account",
+        Part::Known => "seat IS NULL AND kept",
+        Part::Others => "seat IS NULL AND NOT kept",
     }
 }
 
@@ -51,9 +51,10 @@ impl ChatRepo for PgChat {
         }
         let seq: i64 = tx
             .query_one(
-                "INSERT INTO chat_messages (game_id, seq, seat, author, name, text, at, spectator, account, author_account)
+                "INSERT INTO chat_messages
+                     (game_id, seq, seat, author, name, text, at, spectator, account, author_account, kept)
                  SELECT $1::text, (SELECT COALESCE(MAX(seq), 0) + 1 FROM chat_messages WHERE game_id = $1::text),
-                        $2::int, $3::text, $4::text, $5::text, $6::bigint, $7::int, $8::bool, $9::text
+                        $2::int, $3::text, $4::text, $5::text, $6::bigint, $7::int, $8::bool, $9::text, $10::bool
                  RETURNING seq",
                 &[
                     &id,
@@ -65,6 +66,7 @@ impl ChatRepo for PgChat {
                     &spectator(m.spectator),
                     &m.account,
                     &m.author_account,
+                    &m.kept,
                 ],
             )
             .await?
@@ -141,8 +143,8 @@ impl ChatRepo for PgChat {
             .conn()
             .await?
             .query(
-                "SELECT seq, seat, author, name, text, at, spectator, account, author_account FROM chat_messages
-                 WHERE game_id = $1 ORDER BY seq",
+                "SELECT seq, seat, author, name, text, at, spectator, account, author_account, kept
+                 FROM chat_messages WHERE game_id = $1 ORDER BY seq",
                 &[&id],
             )
             .await?;
@@ -229,7 +231,7 @@ const AFTER_GAME_CHANGED: &str = "INSERT INTO after_game_changes (game_id, at)
      ON CONFLICT (game_id) DO UPDATE SET at = EXCLUDED.at";
 
 /// A chat message from a row whose columns from `first` on are `seq, seat,
-/// author, name, text, at, spectator, account, author_account`.
+/// author, name, text, at, spectator, account, author_account, kept`.
 pub(crate) fn chat_message(r: &tokio_postgres::Row, first: usize) -> Result<ChatMessage, StoreError> {
     Ok(ChatMessage {
         seq: r.try_get::<_, i64>(first)? as u64,
@@ -242,5 +244,6 @@ pub(crate) fn chat_message(r: &tokio_postgres::Row, first: usize) -> Result<Chat
         account: r.try_get(first + 7)?,
         member: r.try_get::<_, Option<String>>(first + 8)?.is_some(),
         author_account: r.try_get(first + 8)?,
+        kept: r.try_get(first + 9)?,
     })
 }

@@ -13,8 +13,8 @@ pub(crate) struct SqliteChat(pub(crate) SqliteDb);
 fn part_sql(part: Part) -> &'static str {
     match part {
         Part::Players => "seat IS NOT NULL",
-        Part::Accounts => "seat IS NULL AND account <> 0",
-        Part::Others => "seat IS NULL AND account = 0",
+        Part::Known => "seat IS NULL AND kept <> 0",
+        Part::Others => "seat IS NULL AND kept = 0",
     }
 }
 
@@ -38,11 +38,23 @@ impl ChatRepo for SqliteChat {
                     return Ok(None);
                 }
                 let seq: i64 = tx.query_row(
-                    "INSERT INTO chat_messages (game_id, seq, seat, author, name, text, at, spectator, account, author_account)
+                    "INSERT INTO chat_messages
+                         (game_id, seq, seat, author, name, text, at, spectator, account, author_account, kept)
                      SELECT ?1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM chat_messages WHERE game_id = ?1),
-                            ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9
+                            ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10
                      RETURNING seq",
-                    params![id, m.seat, m.author, m.name, m.text, m.at, m.spectator, m.account, m.author_account],
+                    params![
+                        id,
+                        m.seat,
+                        m.author,
+                        m.name,
+                        m.text,
+                        m.at,
+                        m.spectator,
+                        m.account,
+                        m.author_account,
+                        m.kept
+                    ],
                     |r| r.get(0),
                 )?;
                 if part != Part::Players {
@@ -126,8 +138,8 @@ impl ChatRepo for SqliteChat {
             .run(move |db| {
                 let conn = db.conn();
                 let mut st = conn.prepare_cached(
-                    "SELECT seq, seat, author, name, text, at, spectator, account, author_account FROM chat_messages
-                     WHERE game_id = ?1 ORDER BY seq",
+                    "SELECT seq, seat, author, name, text, at, spectator, account, author_account, kept
+                     FROM chat_messages WHERE game_id = ?1 ORDER BY seq",
                 )?;
                 let rows = st.query_map([&id], |r| {
                     Ok(ChatMessage {
@@ -141,6 +153,7 @@ impl ChatRepo for SqliteChat {
                         account: r.get(7)?,
                         member: r.get::<_, Option<String>>(8)?.is_some(),
                         author_account: r.get(8)?,
+                        kept: r.get(9)?,
                     })
                 })?;
                 Ok(rows.collect::<Result<Vec<_>, _>>()?)

@@ -166,7 +166,7 @@ impl Listener {
             - (MISSED_MARGIN_SECS * 1000.0) as i64;
         let lines = client
             .query(
-                "SELECT game_id, seq, seat, author, name, text, at, spectator, account, author_account FROM chat_messages
+                "SELECT game_id, seq, seat, author, name, text, at, spectator, account, author_account, kept FROM chat_messages
                  WHERE at >= $1::bigint ORDER BY game_id, seq",
                 &[&from_ms],
             )
