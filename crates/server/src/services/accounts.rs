@@ -182,13 +182,13 @@ fn verify_with(cost: PasswordCost, password: &str, phc: &str) -> Result<bool, Ap
     Ok(hasher(cost)?.verify_password(password.as_bytes(), &parsed).is_ok())
 }
 
-/// A name as an account holds it: cleaned as seat names are.
 /// The hash a device's cookie token is kept under; `None` for no token or
 /// one that cannot be a cookie of ours.
 fn device_hash(device: Option<&str>) -> Option<String> {
     device.filter(|d| !d.is_empty() && d.len() <= 128).map(hash_token)
 }
 
+/// A name as an account holds it: cleaned as seat names are.
 fn account_name(raw: &str) -> Result<String, ApiError> {
     clean_name(raw).ok_or_else(|| ApiError::BadRequest("a name needs at least one visible character".into()))
 }
@@ -262,7 +262,7 @@ impl Accounts {
         }
     }
 
-    /// The lane of a device (its cookie's token, see [`device_hash`]) that signed in to account
+    /// The lane of a device (its cookie's token) that signed in to account
     /// `of` before (to any account, if none is named).
     async fn device_lane(&self, device: Option<&str>, of: Option<&str>) -> Result<Lane, ApiError> {
         let Some(hash) = device_hash(device) else { return Ok(Lane::Unknown) };
