@@ -46,26 +46,37 @@ async fn ada(app: &Router) -> (String, String) {
     (a.body["recovery_code"].as_str().unwrap().to_string(), device)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn a_crowd_of_made_up_names_never_starves_a_known_device() {
-    // Hashing that takes a while (1 MiB, 1 pass): 40 sign-ins at a time
-    // keep the line (2 hashing threads, 32 waiting) full, as in the wild.
+/// A server whose password hashing takes a while (1 MiB, 1 pass), so that
+/// 40 sign-ins at a time keep the line (2 hashing threads, 32 waiting) full,
+/// as in the wild; accounts have a history once they have a rated game.
+fn slow_hashing() -> AppState {
     let cost = PasswordCost { memory_kib: 1024, passes: 1, lanes: 1 };
-    let config = Config { password_cost: cost, ..Config::quick() };
-    let app = app(AppState::new(Store::in_memory().unwrap(), config));
-    let (_, device) = ada(&app).await;
-    // The crowd: 40 sign-ins at a time with made-up names, each from an
-    // address of its own, one after the other, until Ada is done.
+    let mut config = Config { password_cost: cost, ..Config::quick() };
+    config.lobby.known_after = std::time::Duration::ZERO;
+    config.lobby.known_rated_games = 1;
+    AppState::new(Store::in_memory().unwrap(), config)
+}
+
+/// Ada's three sign-ins from her browser while a crowd keeps the hashing
+/// line full: 40 sign-ins at a time with made-up names, each from an
+/// address of its own, and as many by `puppets` (name, device cookie),
+/// each from its own device, one after the other, until Ada is done.
+async fn ada_under_a_crowd(app: &Router, device: &str, puppets: Vec<(String, String)>) -> Vec<(StatusCode, String)> {
     let done = Arc::new(AtomicBool::new(false));
     let (busy, tried) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
     let mut crowd = tokio::task::JoinSet::new();
-    for c in 0..40 {
+    let puppets: Vec<Option<(String, String)>> =
+        std::iter::repeat_n(None, 40).chain(puppets.into_iter().map(Some)).collect();
+    for (c, puppet) in puppets.into_iter().enumerate() {
         let (app, done, busy, tried) = (app.clone(), Arc::clone(&done), Arc::clone(&busy), Arc::clone(&tried));
         crowd.spawn(async move {
             let mut n = 0;
             while !done.load(Ordering::Relaxed) {
                 let i = 1_000 + c * 10_000 + n;
-                let a = sign_in(&app, &format!("Nobody {i}"), "not a password", None, address(i)).await;
+                let a = match &puppet {
+                    None => sign_in(&app, &format!("Nobody {i}"), "not a password", None, address(i)).await,
+                    Some((name, device)) => sign_in(&app, name, "correct horse", Some(device), address(i)).await,
+                };
                 tried.fetch_add(1, Ordering::Relaxed);
                 if a.code() == "busy" {
                     busy.fetch_add(1, Ordering::Relaxed);
@@ -80,12 +91,43 @@ async fn a_crowd_of_made_up_names_never_starves_a_known_device() {
     }
     let mut answers = Vec::new();
     for _ in 0..3 {
-        let a = sign_in(&app, "Ada", "correct horse", Some(&device), address(2)).await;
+        let a = sign_in(app, "Ada", "correct horse", Some(device), address(2)).await;
         answers.push((a.status, a.code().to_string()));
     }
     done.store(true, Ordering::Relaxed);
     while crowd.join_next().await.is_some() {}
     assert!(busy.load(Ordering::Relaxed) > 0, "the crowd filled the line ({} tried)", tried.load(Ordering::Relaxed));
+    answers
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_crowd_of_made_up_names_never_starves_a_known_device() {
+    let state = slow_hashing();
+    let app = app(state.clone());
+    let (_, device) = ada(&app).await;
+    common::accounts::rated(state.store(), "Ada", carcassonne_server::Pool::Duel, 1500.0).await;
+    let answers = ada_under_a_crowd(&app, &device, Vec::new()).await;
+    assert!(answers.iter().all(|(s, _)| *s == StatusCode::OK), "Ada was kept out: {answers:?}");
+}
+
+/// The hashing thread and line kept are for the devices of accounts with
+/// a history: new accounts made for it, each signing in from its own
+/// device (its own budget), wait in the line with everyone else.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn new_accounts_signing_in_from_their_own_devices_never_starve_a_known_one() {
+    let state = slow_hashing();
+    let app = app(state.clone());
+    let (_, device) = ada(&app).await;
+    common::accounts::rated(state.store(), "Ada", carcassonne_server::Pool::Duel, 1500.0).await;
+    let mut puppets = Vec::new();
+    for p in 0..40 {
+        let name = format!("Puppet{p}");
+        let body = json!({ "name": name, "password": "correct horse" });
+        let a = send(&app, Req { ip: address(500 + p), ..req("/api/account/signup", body) }).await;
+        assert_eq!(a.status, StatusCode::CREATED, "{}", a.body);
+        puppets.push((name, a.device().expect("a device cookie")));
+    }
+    let answers = ada_under_a_crowd(&app, &device, puppets).await;
     assert!(answers.iter().all(|(s, _)| *s == StatusCode::OK), "Ada was kept out: {answers:?}");
 }
 

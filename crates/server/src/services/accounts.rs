@@ -25,6 +25,7 @@ use std::time::Duration;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::{Algorithm, Argon2, Params, Version};
 
+use super::history::Histories;
 use super::ids::{new_token, now_ms};
 use crate::config::{Config, PasswordCost};
 use crate::error::ApiError;
@@ -97,17 +98,18 @@ impl Throttles {
     /// guard nothing and let strangers keep the owner out).
     async fn attempt_in(&self, lane: &Lane, name: Option<&str>, address: IpAddr) -> Result<(), ApiError> {
         match lane {
-            Lane::Known(device) => self.spend(PER_DEVICE, device).await,
+            Lane::Known { device, .. } => self.spend(PER_DEVICE, device).await,
             Lane::Unknown => self.attempt(name, address).await,
         }
     }
 }
 
 /// Where an attempt on an account comes from: a device that signed in to
-/// it before (its token's hash), or anywhere else.
+/// it before (its token's hash; `history`: the account has one, so its
+/// checks may take the hashing thread and line kept), or anywhere else.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Lane {
-    Known(String),
+    Known { device: String, history: bool },
     Unknown,
 }
 
@@ -118,6 +120,8 @@ pub struct Accounts {
     ratings: Arc<super::ratings::Ratings>,
     /// Whether an account was closed (services/moderation.rs).
     moderation: Arc<dyn ModerationRepo>,
+    /// Whose devices' checks take the hashing thread and line kept.
+    histories: Arc<Histories>,
     cost: PasswordCost,
     queue: usize,
     idle: Duration,
@@ -134,11 +138,17 @@ pub struct Accounts {
 }
 
 impl Accounts {
-    pub fn new(store: &Store, ratings: Arc<super::ratings::Ratings>, config: &Config) -> Accounts {
+    pub fn new(
+        store: &Store,
+        ratings: Arc<super::ratings::Ratings>,
+        histories: Arc<Histories>,
+        config: &Config,
+    ) -> Accounts {
         Accounts {
             repo: Arc::clone(&store.accounts),
             ratings,
             moderation: Arc::clone(&store.moderation),
+            histories,
             cost: config.password_cost,
             queue: config.password_queue,
             idle: config.session_idle,
@@ -217,13 +227,15 @@ impl Accounts {
     ///
     /// # Errors
     /// `busy` (503, `Retry-After`) when the line is full.
-    /// A known device's check takes the first of those threads or its own
-    /// ([`KNOWN_HASHES`]), in a line of its own ([`KNOWN_QUEUE`]).
+    /// A check from a device of an account with a history takes the first
+    /// of those threads or its own ([`KNOWN_HASHES`]), in a line of its own
+    /// ([`KNOWN_QUEUE`]), so that neither a crowd of made-up names nor
+    /// one of new accounts signing in from their own devices keeps it out.
     async fn hashing_turn(&self, lane: &Lane) -> Result<tokio::sync::SemaphorePermit<'_>, ApiError> {
         if let Ok(permit) = self.hashing.try_acquire() {
             return Ok(permit);
         }
-        let known = matches!(lane, Lane::Known(_));
+        let known = matches!(lane, Lane::Known { history: true, .. });
         if known {
             if let Ok(permit) = self.reserve.try_acquire() {
                 return Ok(permit);
@@ -256,20 +268,23 @@ impl Accounts {
     /// The lane of an attempt on `account` from the device whose token is
     /// `device` (its cookie, if any).
     async fn lane(&self, account: Option<&Account>, device: Option<&str>) -> Result<Lane, ApiError> {
-        match account {
-            Some(account) => self.device_lane(device, Some(&account.id)).await,
-            None => Ok(Lane::Unknown),
-        }
+        let Some(account) = account else { return Ok(Lane::Unknown) };
+        Ok(match self.device_of(device, Some(&account.id)).await? {
+            Some(device) => Lane::Known { device, history: self.histories.of(&account.id, account.created_at).await },
+            None => Lane::Unknown,
+        })
     }
 
-    /// The lane of a device (its cookie's token) that signed in to account
+    /// The hash of a device (its cookie's token) that signed in to account
     /// `of` before (to any account, if none is named).
-    async fn device_lane(&self, device: Option<&str>, of: Option<&str>) -> Result<Lane, ApiError> {
-        let Some(hash) = device_hash(device) else { return Ok(Lane::Unknown) };
-        Ok(match self.repo.device(&hash).await? {
-            Some(owner) if of.is_none_or(|a| a == owner) => Lane::Known(hash),
-            _ => Lane::Unknown,
-        })
+    async fn device_of(&self, device: Option<&str>, of: Option<&str>) -> Result<Option<String>, ApiError> {
+        Ok(self.device_owner(device).await?.filter(|(_, owner)| of.is_none_or(|a| a == owner)).map(|(hash, _)| hash))
+    }
+
+    /// A device's hash and the account it signed in to, if it did.
+    async fn device_owner(&self, device: Option<&str>) -> Result<Option<(String, String)>, ApiError> {
+        let Some(hash) = device_hash(device) else { return Ok(None) };
+        Ok(self.repo.device(&hash).await?.map(|owner| (hash, owner)))
     }
 
     /// Hashes a password on a blocking thread (one of [`HASHES_AT_ONCE`]).
@@ -321,9 +336,9 @@ impl Accounts {
             self.repo.end_session(&hash_token(&token)).await?;
             return Err(e);
         }
-        let device = match self.lane(Some(&account), device).await? {
-            Lane::Known(_) => None,
-            Lane::Unknown => {
+        let device = match self.device_of(device, Some(&account.id)).await? {
+            Some(_) => None,
+            None => {
                 let device = new_token()?;
                 self.repo.add_device(&hash_token(&device), &account.id, now, DEVICES_PER_ACCOUNT).await?;
                 Some(device)
@@ -361,9 +376,9 @@ impl Accounts {
     /// # Errors
     /// `too_many_attempts`.
     pub async fn count_known_device(&self, device: Option<&str>) -> Result<bool, ApiError> {
-        match self.device_lane(device, None).await? {
-            Lane::Known(hash) => self.throttles.spend(PER_DEVICE, &hash).await.map(|()| true),
-            Lane::Unknown => Ok(false),
+        match self.device_of(device, None).await? {
+            Some(hash) => self.throttles.spend(PER_DEVICE, &hash).await.map(|()| true),
+            None => Ok(false),
         }
     }
 
@@ -372,9 +387,8 @@ impl Accounts {
     /// # Errors
     /// The storage fails.
     pub async fn device_account(&self, device: Option<&str>) -> Result<Option<Account>, ApiError> {
-        let Some(hash) = device_hash(device) else { return Ok(None) };
-        match self.repo.device(&hash).await? {
-            Some(owner) => Ok(self.repo.by_id(&owner).await?),
+        match self.device_owner(device).await? {
+            Some((_, owner)) => Ok(self.repo.by_id(&owner).await?),
             None => Ok(None),
         }
     }

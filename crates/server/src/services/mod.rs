@@ -162,7 +162,7 @@ impl AppState {
             programs,
             config.lobby.clone(),
         ));
-        let accounts = Arc::new(Accounts::new(&store, Arc::clone(&ratings), &config));
+        let accounts = Arc::new(Accounts::new(&store, Arc::clone(&ratings), Arc::clone(&histories), &config));
         let passkeys = Passkeys::new(&store, Arc::clone(&accounts), Arc::clone(&histories), &config);
         let reviews =
             Reviews::new(&store, Arc::clone(&games), Arc::clone(&histories), &config, Arc::clone(&workers.gate));
