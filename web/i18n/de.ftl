@@ -769,7 +769,7 @@ error-already_accepted = Du hast die Revanche schon angenommen.
 
 ## Notifications
 error-bad_subscription = Das Benachrichtigungs-Abo dieses Browsers wurde abgelehnt.
-error-too_many_subscriptions = Für diesen Browser, diesen Platz oder deine Adresse werden schon zu viele Benachrichtigungen gehalten (angemeldet hast du ein eigenes Kontingent).
+error-too_many_subscriptions = Für diesen Browser, diesen Platz oder deine Adresse werden schon zu viele Benachrichtigungen gehalten (ein Konto, das einen Tag alt ist und eine gewertete Partie gespielt hat, hat ein eigenes Kontingent).
 
 ## Clocks
 error-bad_clock = Diese Bedenkzeit bietet der Server nicht an.

@@ -786,7 +786,7 @@ error-already_accepted = You accepted the rematch already.
 
 ## Notifications
 error-bad_subscription = This browser's notification subscription was refused.
-error-too_many_subscriptions = This browser, this seat or your address already has too many notifications kept (signed in, you have a share of your own).
+error-too_many_subscriptions = This browser, this seat or your address already has too many notifications kept (an account a day old with a rated game played has a share of its own).
 
 ## Clocks
 error-bad_clock = This time control is not one the server offers.

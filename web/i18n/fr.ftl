@@ -784,7 +784,7 @@ error-already_accepted = Vous avez déjà accepté la revanche.
 
 ## Notifications
 error-bad_subscription = L’abonnement aux notifications de ce navigateur a été refusé.
-error-too_many_subscriptions = Ce navigateur, cette place ou votre adresse a déjà trop de notifications enregistrées (connecté, vous avez votre propre part).
+error-too_many_subscriptions = Ce navigateur, cette place ou votre adresse a déjà trop de notifications enregistrées (un compte d’au moins un jour ayant joué une partie classée a sa propre part).
 
 ## Clocks
 error-bad_clock = Ce contrôle du temps n’est pas proposé par le serveur.

@@ -315,7 +315,7 @@ impl ApiError {
             ApiError::BadSubscription(why) => format!("this push subscription is refused: {why}"),
             ApiError::TooManySubscriptions => format!(
                 "a browser follows at most {} seats or accounts, a seat or account at most {} browsers, \
-                 and an address keeps at most {} subscriptions ({} when signed in)",
+                 and an address keeps at most {} subscriptions ({} for an account with a history)",
                 crate::config::PUSH_PER_ENDPOINT,
                 crate::config::PUSH_PER_TARGET,
                 crate::config::PUSH_PER_ADDRESS,

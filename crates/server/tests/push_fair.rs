@@ -248,7 +248,9 @@ async fn two(app: &Router) -> (String, Vec<String>) {
 async fn subscriptions_per_address_are_bounded_and_an_account_s_are_its_own() {
     let (service, _arrived) = push_service().await;
     let store = Store::in_memory().unwrap();
-    let (app, _) = server_with(store.clone(), push_config());
+    let mut config = push_config();
+    config.lobby.known_after = Duration::ZERO;
+    let (app, _) = server_with(store.clone(), config);
     let endpoint = |name: &str| format!("http://{service}/push/{name}");
     // One /64 fills its share: ten hot-seat games of six, two games of two.
     let here = "2001:db8:5:6::1";
@@ -275,10 +277,16 @@ async fn subscriptions_per_address_are_bounded_and_an_account_s_are_its_own() {
         StatusCode::OK
     );
 
-    // A signed-in account at the full address: its subscriptions are its
-    // own, seats' and the account's, up to 128.
-    let cookie = sign_up(&app, here, "Known").await;
+    // A new account at the full address (no rated game yet) counts in the
+    // address's share: accounts made for it are no way around it.
+    let newcomer = sign_up(&app, here, "Newcomer").await;
     let (mine, mine_tokens) = two(&app).await;
+    let a = follow(&app, here, Some(&newcomer), &endpoint("new"), &mine, &mine_tokens).await;
+    assert_eq!((a.status, a.code()), (StatusCode::CONFLICT, "too_many_subscriptions"), "{}", a.body);
+    // With a history, a signed-in account's subscriptions are its own, seats'
+    // and the account's, up to 128.
+    let cookie = sign_up(&app, here, "Known").await;
+    common::accounts::rated(&store, "Known", carcassonne_server::Pool::Duel, 1500.0).await;
     let a = follow(&app, here, Some(&cookie), &endpoint("known"), &mine, &mine_tokens).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.body);
     let browser = Browser::new("known");

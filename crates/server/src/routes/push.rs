@@ -103,15 +103,17 @@ async fn subscribe(
     };
     let what = PushFor { game: req.game, tokens: req.tokens, account: req.account };
     let account = account_of(&what, &parts, &app).await?;
-    // A signed-in account's subscriptions count in its own share, whoever
-    // else is at its address; anyone else's in the address's.
-    let signed_in = match &account {
-        Some(a) => Some(a.id.clone()),
-        None => super::session::account_of(&parts, &app).await?.map(|a| a.id),
+    // The subscriptions of a signed-in account with a history count in its
+    // own share, whoever else is at its address; anyone else's (new
+    // accounts' too: puppets made for it are one address's worth) in the
+    // address's.
+    let signed_in = match account.clone() {
+        Some(a) => Some(a),
+        None => super::session::account_of(&parts, &app).await?,
     };
     let by = match signed_in {
-        Some(id) => Subscriber::Account(id),
-        None => Subscriber::Address(client_key(&parts.extensions, app.config())),
+        Some(a) if app.histories.of(&a.id, a.created_at).await => Subscriber::Account(a.id),
+        _ => Subscriber::Address(client_key(&parts.extensions, app.config())),
     };
     let targets = app.push.subscribe(&req.subscription, &what, account.as_ref(), &by, lang).await?;
     Ok(Json(json!({ "targets": targets })).into_response())

@@ -12,13 +12,13 @@
 //! | [`Histories`] (`history.rs`) | who has a history (an account's age and rated games): places and bot time kept for them | accounts and ratings repositories |
 //! | [`Clocks`] (`clocks.rs`) | clocks that run out, seats handed to bots and taken back, "your turn" | games, bots |
 //! | [`Ratings`] (`ratings.rs`) | rated results, profiles, leaderboard, seats linked to accounts | games |
-//! | [`Push`] (`push/`) | Web Push: the VAPID key, subscriptions, notifications sent in the background | games |
+//! | [`Push`] (`push/`) | Web Push: the VAPID key, subscriptions, notifications sent in the background | games, histories |
 //! | [`Chat`] (`chat.rs`) | a game's chat (players' and spectators'), its rooms and limits; what follows a game | moderation |
 //! | [`Rematches`] (`rematch.rs`) | the rematch of a finished game, once every player accepts | games, chat, quotas |
 //! | [`Lobby`], [`PlayNow`] (`lobby/`) | the lobby's tables; "Play now", pairing people waiting | games, ratings, quotas |
-//! | [`Accounts`] (`accounts.rs`) | accounts (argon2id), sessions, sign-in throttles | — |
+//! | [`Accounts`] (`accounts.rs`) | accounts (argon2id), sessions, sign-in throttles | histories |
 //! | [`Moderation`] (`moderation.rs`) | blocks, reports, the operator's mutes, renames and closures | — |
-//! | [`Passkeys`] (`passkeys.rs`) | passkeys (WebAuthn) to sign in | accounts |
+//! | [`Passkeys`] (`passkeys.rs`) | passkeys (WebAuthn) to sign in | accounts, histories |
 //! | [`Reviews`] (`review/`) | reviews of finished games, on their own low-priority pool | games, the bots' gate |
 //! | [`Hints`] (`hints.rs`) | the search's advice to the seat to move, run like a bot's move | games, the bots' workers |
 //! | [`Takebacks`] (`takebacks.rs`) | a casual game's takeback: asked, answered, granted (the moves gone, the game rebuilt) | games, bots |
@@ -141,7 +141,7 @@ impl AppState {
         let clocks = Arc::new(Clocks::new(&store, Arc::clone(&games), Arc::clone(&bots), Arc::clone(&left)));
         let takebacks = Arc::new(Takebacks::new(&store, Arc::clone(&games), Arc::clone(&bots)));
         let ratings = Arc::new(Ratings::new(&store, Arc::clone(&games), &config));
-        let push = Arc::new(Push::new(&store, Arc::clone(&games), config.push.clone()));
+        let push = Arc::new(Push::new(&store, Arc::clone(&games), Arc::clone(&histories), config.push.clone()));
         let moderation =
             Arc::new(Moderation::new(&store, Arc::clone(&histories), config.reports).with_operators(&config.operators));
         let chat = Arc::new(Chat::new(&store, Arc::clone(&moderation)));

@@ -13,8 +13,9 @@
 //!   [`OPEN`] + [`KEPT`]: past a bound, the oldest message of the longest
 //!   lane goes (of the addresses' lanes, if they are over theirs). So a
 //!   lane of one message goes only when every lane has one (hundreds of
-//!   addresses moving at once), and the lanes of accounts always have
-//!   [`KEPT`] places that no crowd of addresses can take.
+//!   addresses moving at once), and the lanes of accounts with a history
+//!   always have [`KEPT`] places that no crowd of addresses, nor of new
+//!   accounts, can take (a new account's lane is one of the open ones).
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -24,7 +25,7 @@ use tokio::sync::Notify;
 
 /// Messages waiting in the addresses' lanes, together, at most.
 pub const OPEN: usize = 256;
-/// More places only the lanes of accounts may take.
+/// More places only the lanes of accounts with a history may take.
 pub const KEPT: usize = 64;
 /// Messages waiting in one lane, at most.
 pub const PER_LANE: usize = 16;
@@ -33,7 +34,7 @@ pub const PER_LANE: usize = 16;
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct LaneKey {
     pub key: String,
-    /// An account's lane (it may take the places kept).
+    /// The lane of an account with a history (it may take the places kept).
     pub account: bool,
 }
 

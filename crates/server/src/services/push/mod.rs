@@ -34,6 +34,7 @@ use tokio::sync::OnceCell;
 
 use super::games::live::{Live, Table, Viewer};
 use super::games::Games;
+use super::history::Histories;
 use super::ids::now_ms;
 use crate::config::PushSettings;
 use crate::error::ApiError;
@@ -58,6 +59,8 @@ pub const INVITE_TTL: u32 = 3600;
 pub struct Push {
     repo: Arc<dyn PushRepo>,
     games: Arc<Games>,
+    /// Whose lanes may take the places kept ([`intake::KEPT`]).
+    histories: Arc<Histories>,
     settings: PushSettings,
     vapid: Arc<OnceCell<Arc<Vapid>>>,
     /// The messages waiting to be read (`intake.rs`).
@@ -73,10 +76,11 @@ pub struct Push {
 const TAKEN_KEPT: usize = 10_000;
 
 impl Push {
-    pub fn new(store: &Store, games: Arc<Games>, settings: PushSettings) -> Push {
+    pub fn new(store: &Store, games: Arc<Games>, histories: Arc<Histories>, settings: PushSettings) -> Push {
         Push {
             repo: Arc::clone(&store.push),
             games,
+            histories,
             settings,
             vapid: Arc::default(),
             intake: Arc::default(),
@@ -310,16 +314,21 @@ impl Push {
         // The browsers following the seat, and those following its account.
         let mut targets = vec![seat_target(&live.id, p.index())];
         targets.extend(account.as_deref().filter(|a| *a != crate::store::DELETED_ACCOUNT).map(account_target));
-        // Whose message it is: the account the seat is linked to, or else
-        // whoever made the game.
-        let from = match account.as_deref().filter(|a| *a != crate::store::DELETED_ACCOUNT) {
-            Some(a) => LaneKey { key: format!("account:{a}"), account: true },
-            None => owner_lane(&live.id, table.owner.as_deref()),
-        };
-        self.enqueue(
-            Job { targets, payload, words, ttl: TURN_TTL, urgency: "high", topic: topic(&live.id, "t") },
-            from,
-        );
+        let job = Job { targets, payload, words, ttl: TURN_TTL, urgency: "high", topic: topic(&live.id, "t") };
+        // Whose message it is: the account the seat is linked to (whose
+        // lane takes the places kept if it has a history: read in the
+        // background, the move does not wait), or else whoever made the game.
+        match account.as_deref().filter(|a| *a != crate::store::DELETED_ACCOUNT) {
+            Some(a) if tokio::runtime::Handle::try_current().is_ok() => {
+                let (intake, histories, a) = (Arc::clone(&self.intake), Arc::clone(&self.histories), a.to_string());
+                tokio::spawn(async move {
+                    let known = histories.of_id(&a).await;
+                    file(&intake, job, LaneKey { key: format!("account:{a}"), account: known });
+                });
+            }
+            Some(a) => self.enqueue(job, LaneKey { key: format!("account:{a}"), account: false }),
+            None => self.enqueue(job, owner_lane(&live.id, table.owner.as_deref())),
+        }
     }
 
     /// A websocket of `viewer` opened on `live`: an invited seat it holds
@@ -391,10 +400,7 @@ impl Push {
     /// Files a message in the lane `from` (`intake.rs`: what it drops to
     /// make room is counted and logged with the dispatcher's drops).
     fn enqueue(&self, job: Job, from: LaneKey) {
-        // A newer message replaces one waiting for the same people (a
-        // game's topic is its players', each told of their own turns).
-        let replaces = job.topic.as_ref().map(|topic| format!("{topic} {}", job.targets.join(" ")));
-        self.intake.push(job, replaces, from);
+        file(&self.intake, job, from);
     }
 
     /// Forgets the seats' subscriptions of game `id`, which just ended (in
@@ -424,6 +430,14 @@ impl Drop for Push {
     fn drop(&mut self) {
         self.intake.close();
     }
+}
+
+/// Files `job` in its lane `from`: a newer message replaces one waiting for
+/// the same people (a game's topic is its players', each told of their
+/// own turns).
+fn file(intake: &Intake<Job>, job: Job, from: LaneKey) {
+    let replaces = job.topic.as_ref().map(|topic| format!("{topic} {}", job.targets.join(" ")));
+    intake.push(job, replaces, from);
 }
 
 /// The lane of a message for the people of game `id`: its owner's (the
