@@ -12,8 +12,11 @@
 //! crowd of half-open or idle connections, from however many addresses,
 //! cannot keep a player or a new visitor out. Held places are bounded per
 //! address too ([`HELD_PER_ADDRESS`]: a seat holder's socket beyond them is
-//! classed `Idle`), so that a few dozen addresses holding seats in games of
-//! their own cannot hold every place. The same displacement frees a
+//! classed `Idle`), and in all to three quarters of the places
+//! ([`Connections::held_cap`]), so that addresses holding seats in games of
+//! their own, however many, cannot hold every place: the last quarter is
+//! for people with a history, whose sockets the layers above class
+//! [`Class::Kept`], and for everyone else to come and go. The same displacement frees a
 //! file when `accept` finds none left (`EMFILE`), and the loop waits for
 //! the place to free rather than spinning.
 //!
@@ -76,9 +79,13 @@ pub enum Class {
     /// Displaced once no connection is `Waiting`, the longest idle first
     /// ([`ConnHandle::set_class`] again, or [`Slot::touch`], restarts its time).
     Idle,
-    /// Never displaced ([`HELD_PER_ADDRESS`] of an address at most: its
-    /// next ones are `Idle`).
+    /// Never displaced ([`HELD_PER_ADDRESS`] of an address at most, and
+    /// [`Connections::held_cap`] in all: the next ones are `Idle`).
     Held,
+    /// Held by a person with a history (as the layers above know them):
+    /// never displaced, and counted in neither bound of `Held`, so that no
+    /// crowd of addresses holding seats keeps them out.
+    Kept,
 }
 
 /// Connections one client address (its [`addr_key`]) may hold `Held` at
@@ -106,6 +113,8 @@ struct Counts {
     /// Per address: connections (websockets included), websockets, and
     /// connections classed `Held`.
     by_ip: HashMap<IpAddr, (usize, usize, usize)>,
+    /// Connections classed `Held`, in all.
+    held: usize,
     /// Every open connection, by its number.
     open: HashMap<u64, Entry>,
     next: u64,
@@ -141,20 +150,23 @@ impl ConnHandle {
     }
 
     /// Sets `to` when the class is `when`'s (`Idle` for `Held` past the
-    /// address's [`HELD_PER_ADDRESS`]).
+    /// address's [`HELD_PER_ADDRESS`] or the [`Connections::held_cap`]).
     fn change(&self, when: impl Fn(Class) -> bool, to: Class) {
+        let cap = self.conns.held_cap();
         let mut c = self.conns.counts();
-        let Counts { open, by_ip, .. } = &mut *c;
+        let Counts { open, by_ip, held: all, .. } = &mut *c;
         let Some(e) = open.get_mut(&self.id).filter(|e| when(e.class)) else {
             return;
         };
         let held = &mut by_ip.entry(e.ip).or_default().2;
         if e.class == Class::Held {
             *held -= 1;
+            *all -= 1;
         }
-        e.class = if to == Class::Held && *held >= HELD_PER_ADDRESS { Class::Idle } else { to };
+        e.class = if to == Class::Held && (*held >= HELD_PER_ADDRESS || *all >= cap) { Class::Idle } else { to };
         if e.class == Class::Held {
             *held += 1;
+            *all += 1;
         }
         e.since = Instant::now();
     }
@@ -203,6 +215,7 @@ impl Drop for Slot {
             }
             held = e.class == Class::Held;
         }
+        c.held -= usize::from(held);
         if let Some(n) = c.by_ip.get_mut(&self.ip) {
             n.0 = n.0.saturating_sub(1);
             n.2 = n.2.saturating_sub(usize::from(held));
@@ -293,6 +306,12 @@ impl Connections {
         if self.counts().leaving >= MAX_LEAVING {
             let _ = tokio::time::timeout(Duration::from_millis(100), freed).await;
         }
+    }
+
+    /// Connections classed `Held` at most, in all: three quarters of the
+    /// places (the rest for [`Class::Kept`] and those that come and go).
+    pub fn held_cap(&self) -> usize {
+        self.max_total - self.max_total / 4
     }
 
     /// Connections open now.
@@ -504,6 +523,48 @@ mod tests {
         drop(second);
         first.set_class(Class::Held);
         assert!(conns.admit(ip(4), false).is_err(), "a held socket or a busy request gave way");
+    }
+
+    /// Addresses holding seats, however many, hold three quarters of the
+    /// places: past them, their sockets give way as spectators' do, and the
+    /// rest is for people with a history (`Kept`) and newcomers.
+    #[tokio::test]
+    async fn a_crowd_of_addresses_holds_three_quarters_of_the_places() {
+        let config = Config { max_connections: 8, ..Config::quick() };
+        let conns = Arc::new(Connections::new(&config));
+        assert_eq!(conns.held_cap(), 6);
+        let crowd: Vec<Slot> = (0..8)
+            .map(|n| {
+                let slot = conns.admit(IpAddr::from([10, 1, 0, n]), false).unwrap();
+                slot.set_class(Class::Held);
+                slot
+            })
+            .collect();
+        assert_eq!(conns.counts().held, 6, "the last two are idle");
+        // People with a history come in, in place of the crowd's last two,
+        // and then hold their places.
+        let mut known = Vec::new();
+        for (k, extra) in crowd[6..].iter().enumerate() {
+            let slot = conns.admit(IpAddr::from([10, 2, 0, k as u8]), false).expect("a place");
+            slot.set_class(Class::Kept);
+            tokio::time::timeout(Duration::from_secs(1), extra.displaced()).await.expect("the extra one goes");
+            known.push(slot);
+        }
+        for slot in &crowd[..6] {
+            assert!(tokio::time::timeout(Duration::from_millis(20), slot.displaced()).await.is_err());
+        }
+        let mut crowd = crowd;
+        crowd.truncate(6);
+        assert!(conns.admit(IpAddr::from([10, 3, 0, 1]), false).is_err(), "every place held or kept");
+        // A held place freed is the crowd's again, once; a kept one is not counted.
+        crowd.pop();
+        let again = conns.admit(IpAddr::from([10, 1, 0, 9]), false).unwrap();
+        again.set_class(Class::Held);
+        assert_eq!(conns.counts().held, 6);
+        known[0].set_class(Class::Kept);
+        assert_eq!(conns.counts().held, 6);
+        drop(again);
+        assert_eq!(conns.counts().held, 5);
     }
 
     /// One address's seat holders' sockets beyond `HELD_PER_ADDRESS` give

@@ -403,8 +403,10 @@ async fn session(
                         } else {
                             let (reply, done) = answer(app, holder, text.as_str()).await;
                             if done && !holds {
-                                // It holds something now: never displaced by a newcomer.
-                                slot.set_class(Class::Held);
+                                // It holds something now: never displaced by a
+                                // newcomer (within the crowd's bounds, unless
+                                // its person has a history: `listen`).
+                                slot.set_class(if holder.who.known { Class::Kept } else { Class::Held });
                                 holds = true;
                             }
                             reply

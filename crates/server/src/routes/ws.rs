@@ -41,16 +41,26 @@ pub(super) async fn websocket(
     // crowd still connect (their seats' places bound them, `SEAT_SOCKETS`).
     let spectator = viewer.seats.is_empty();
     let slot = conns.admit(client_ip(&request.extensions), spectator).map_err(ApiError::Busy)?;
-    // When the server is full, a newcomer may displace the spectator idle
-    // longest; a seat holder's socket never, within its address's share
-    // (`listen::HELD_PER_ADDRESS`; past it, it gives way as a spectator's).
-    slot.set_class(if spectator { Class::Idle } else { Class::Held });
     let c = app.config();
     let key = super::common::client_key(&request.extensions, c);
     let signed_in = super::session::signed_in(&request, &app).await.ok().map(|(a, _)| a);
+    let history = match &signed_in {
+        Some(a) => app.histories.of(&a.id, a.created_at).await,
+        None => false,
+    };
+    // When the server is full, a newcomer may displace the spectator idle
+    // longest; a seat holder's socket never: a person with a history's at
+    // all, another's within its address's share and the crowd's three
+    // quarters (`listen::HELD_PER_ADDRESS`, `Connections::held_cap`; past
+    // them, it gives way as a spectator's).
+    slot.set_class(match (spectator, history) {
+        (true, _) => Class::Idle,
+        (false, true) => Class::Kept,
+        (false, false) => Class::Held,
+    });
     // A spectator with a history may take a place kept for such people.
     let known = match &signed_in {
-        Some(a) if spectator && app.histories.of(&a.id, a.created_at).await => Some(a.id.as_str()),
+        Some(a) if spectator && history => Some(a.id.as_str()),
         _ => None,
     };
     let place = live
