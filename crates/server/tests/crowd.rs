@@ -26,12 +26,18 @@ const PATIENCE: Duration = Duration::from_secs(20);
 /// whose header timeout is far longer than the test: only displacement can
 /// free a place.
 async fn start(cap: usize) -> SocketAddr {
+    start_with(Config { max_connections: cap, ..Config::quick() }).await.0
+}
+
+/// A server of `config` (its header timeout far longer than the test).
+async fn start_with(config: Config) -> (SocketAddr, AppState) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let config = Config { max_connections: cap, header_timeout: Duration::from_secs(600), ..Config::quick() };
+    let config = Config { header_timeout: Duration::from_secs(600), ..config };
     let state = AppState::new(Store::in_memory().unwrap(), config);
-    tokio::spawn(async move { serve_until(listener, state, std::future::pending()).await.unwrap() });
-    addr
+    let serving = state.clone();
+    tokio::spawn(async move { serve_until(listener, serving, std::future::pending()).await.unwrap() });
+    (addr, state)
 }
 
 /// The `i`-th address of the crowd (127.1.0.1, 127.1.0.2, …).
@@ -84,9 +90,17 @@ async fn play(addr: SocketAddr, id: &str, token: &str) -> u16 {
 
 /// A websocket on game `id` from `ip` (with `token`, a seat holder's).
 async fn open_ws(addr: SocketAddr, ip: &str, id: &str, token: Option<&str>) -> Option<Socket> {
+    open_ws_as(addr, ip, id, token, None).await
+}
+
+/// [`open_ws`], signed in with the session `cookie` (`name=value`) if given.
+async fn open_ws_as(addr: SocketAddr, ip: &str, id: &str, token: Option<&str>, cookie: Option<&str>) -> Option<Socket> {
     let stream = connect_from(ip, addr).await.ok()?;
     let query = token.map(|t| format!("?token={t}")).unwrap_or_default();
-    let req = format!("ws://{addr}/api/games/{id}/ws{query}").into_client_request().unwrap();
+    let mut req = format!("ws://{addr}/api/games/{id}/ws{query}").into_client_request().unwrap();
+    if let Some(cookie) = cookie {
+        req.headers_mut().insert("cookie", cookie.parse().unwrap());
+    }
     let (ws, _) = tokio::time::timeout(PATIENCE, tokio_tungstenite::client_async(req, stream)).await.ok()?.ok()?;
     Some(ws)
 }
@@ -205,4 +219,63 @@ async fn kept_alive_connections_between_requests_give_way_too() {
     let gone = closed(&mut crowd).await;
     assert_eq!(gone, 5, "idle kept-alive connections that gave way");
     assert_eq!(closed(&mut newcomers).await, 0);
+}
+
+/// Signs up `name` (from 127.0.0.1): the session cookie, `name=value`.
+async fn sign_up(addr: SocketAddr, name: &str) -> String {
+    let mut s = connect_from("127.0.0.1", addr).await.unwrap();
+    let body = json!({ "name": name, "password": "correct horse" }).to_string();
+    let req = format!(
+        "POST /api/account/signup HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut out = Vec::new();
+    tokio::time::timeout(PATIENCE, s.read_to_end(&mut out)).await.expect("an answer").unwrap();
+    let text = String::from_utf8_lossy(&out).to_string();
+    let cookie =
+        text.lines().find_map(|l| l.strip_prefix("set-cookie: carcassonne_session=")).expect("a session cookie");
+    format!("carcassonne_session={}", cookie.split(';').next().unwrap())
+}
+
+/// Players' sockets, each from an address of its own in a game of its own,
+/// hold three quarters of the places at most: a player with a history
+/// still connects (in place of one of the crowd's sockets past its
+/// quarters), and is then never displaced; newcomers come and go in what
+/// is left (listen.rs, `Class::Kept`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_holding_seats_leave_a_known_player_a_place() {
+    // 12 places: the crowd holds 9 at most (a websocket takes a second place
+    // while its handshake is answered).
+    let mut config = Config { max_connections: 12, ..Config::quick() };
+    config.lobby.known_after = Duration::ZERO;
+    config.lobby.known_rated_games = 1;
+    let (addr, state) = start_with(config).await;
+    let cookie = sign_up(addr, "Regular").await;
+    common::accounts::rated(state.store(), "Regular", carcassonne_server::Pool::Duel, 1500.0).await;
+    let mut games = Vec::new();
+    for _ in 0..13 {
+        games.push(new_game(addr).await);
+    }
+    // The crowd: a seat's socket from each of 12 addresses, as many as the places.
+    let mut crowd = Vec::new();
+    for (i, (id, token)) in games[1..].iter().enumerate() {
+        let mut ws = open_ws(addr, &crowd_ip(i), id, Some(token)).await.expect("a place");
+        next_json(&mut ws).await.expect("the state");
+        crowd.push(ws);
+    }
+    // The regular's seat socket takes a place (of the crowd's last three, idle).
+    let (id, token) = &games[0];
+    let mut regular = open_ws_as(addr, "127.0.0.1", id, Some(token), Some(&cookie)).await.expect("the regular gets in");
+    next_json(&mut regular).await.expect("the state");
+    // Newcomers come and go in the last quarter (spectators displacing one
+    // another, the idle longest first); the regular stays.
+    let mut spectators = Vec::new();
+    for i in 0..3 {
+        spectators
+            .push(open_ws(addr, &crowd_ip(100 + i), id, None).await.unwrap_or_else(|| panic!("spectator {i} gets in")));
+        assert_eq!(health(addr).await, 200);
+    }
+    regular.send(Message::Text(json!({ "type": "sync" }).to_string().into())).await.unwrap();
+    assert!(next_json(&mut regular).await.is_some(), "the regular's socket was closed");
 }
