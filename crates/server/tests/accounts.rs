@@ -413,3 +413,32 @@ async fn passwords_are_hashed_with_the_documented_cost() {
     assert_eq!(sign_in(&s, "Ada", "correct horse").await.status, StatusCode::OK);
     assert_eq!(sign_in(&s, "Ada", "wrong horse!").await.body["error"], "bad_credentials");
 }
+
+/// The new-game form spends a person with a history's own games of the
+/// hour, not their address's: a crowd of guests (or new accounts) on the
+/// same address spending its hour shuts none of them out (as the lobby:
+/// `lobby.rs` `a_crowd_on_a_known_player_s_address_spends_none_of_their_games`).
+#[tokio::test]
+async fn a_crowd_on_a_known_player_s_address_spends_none_of_their_new_games() {
+    let mut config = Config { max_new_games_per_hour_per_ip: 2, ..Config::quick() };
+    config.lobby.known_after = Duration::ZERO;
+    config.lobby.known_rated_games = 1;
+    let s = server(config);
+    let ada = sign_up(&s, "Ada", "correct horse").await.token();
+    common::accounts::rated(&s.store, "Ada", carcassonne_server::Pool::Duel, 1500.0).await;
+    let newcomer = sign_up(&s, "Newcomer", "correct horse").await.token();
+    let form = || req("POST", "/api/games", Some(common::two_humans()));
+    for _ in 0..2 {
+        assert_eq!(send(&s, form()).await.status, StatusCode::CREATED, "a guest's game");
+    }
+    let guest = send(&s, form()).await;
+    assert_eq!((guest.status, guest.code()), (StatusCode::TOO_MANY_REQUESTS, "quota_exceeded"), "{}", guest.body);
+    let new = send(&s, Req { token: Some(&newcomer), ..form() }).await;
+    assert_eq!(new.code(), "quota_exceeded", "a new account spends its address's: {}", new.body);
+    for _ in 0..2 {
+        let a = send(&s, Req { token: Some(&ada), ..form() }).await;
+        assert_eq!(a.status, StatusCode::CREATED, "Ada's own: {}", a.body);
+    }
+    let a = send(&s, Req { token: Some(&ada), ..form() }).await;
+    assert_eq!(a.code(), "quota_exceeded", "and hers are bounded too: {}", a.body);
+}

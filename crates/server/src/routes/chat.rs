@@ -142,7 +142,9 @@ async fn rematch(
     let tokens = tokens(&query)?;
     let live = app.games.game(&id).await?;
     let viewer = viewer_of(&live, &tokens).await?;
-    let accepted = app.rematches.accept(&live, &viewer, Some(client_key(&parts.extensions, app.config()))).await?;
+    let account = super::session::account_of(&parts, &app).await?;
+    let spender = super::common::spender(&app, account.as_ref(), client_key(&parts.extensions, app.config())).await;
+    let accepted = app.rematches.accept(&live, &viewer, Some(spender)).await?;
     let tokens: Vec<Value> =
         accepted.tokens.iter().map(|(seat, token)| json!({ "seat": seat.0, "token": token })).collect();
     Ok(Json(json!({ "tokens": tokens, "rematch": accepted.after })))

@@ -12,7 +12,9 @@ use crate::config::Config;
 use crate::error::ApiError;
 use crate::listen::{addr_key, client_ip, Connections};
 use crate::services::games::{Live, Viewer};
+use crate::services::quotas::Spender;
 use crate::services::AppState;
+use crate::store::Account;
 use crate::view;
 
 /// The largest request body for moves and new games.
@@ -33,6 +35,17 @@ pub(crate) type DirectLimiter = governor::DefaultDirectRateLimiter;
 /// prefix, `Config::ipv6_prefix`).
 pub(crate) fn client_key(extensions: &axum::http::Extensions, config: &Config) -> IpAddr {
     addr_key(client_ip(extensions), config.ipv6_prefix)
+}
+
+/// Whose new games a request spends (`--max-games-per-hour-per-ip`, the
+/// unfinished games at once): a signed-in account with a history its own,
+/// so that a crowd on its address does not count against it (as in the
+/// lobby); anyone else their address's (`client`, its key).
+pub(crate) async fn spender(app: &AppState, account: Option<&Account>, client: IpAddr) -> Spender {
+    match account {
+        Some(a) if app.histories.of(&a.id, a.created_at).await => Spender::Account(a.id.clone()),
+        _ => Spender::Address(client),
+    }
 }
 
 /// What the handlers share: the services, and the connection counts (a

@@ -138,7 +138,9 @@ pub(super) async fn create_game(
     let req: CreateRequest = parse_body(body)?;
     // A signed-in creator's seat is linked to their account (ratings).
     let account = super::session::account_of(&request, &app).await?;
-    let created = app.games.create(req, Some(client_key(&request.extensions, app.config())), account.as_ref()).await?;
+    let client = client_key(&request.extensions, app.config());
+    let spender = super::common::spender(&app, account.as_ref(), client).await;
+    let created = app.games.create(req, Some(client), Some(spender), account.as_ref()).await?;
     // The creator plays the seats at their screen; invited seats are for others.
     let viewer = Viewer { seats: created.tokens.iter().filter(|t| !t.remote).map(|t| t.seat).collect() };
     let state = state_of(&created.live, &viewer).await;

@@ -13,6 +13,7 @@ use crate::error::ApiError;
 use crate::listen::{client_ip, until_set, Class, Connections, Slot};
 use crate::services::chat::{not_hidden, visible, ChatEvent, Member, Speaker};
 use crate::services::games::{Live, Viewer};
+use crate::services::quotas::Spender;
 use crate::services::AppState;
 use crate::wire::{ClientMessage, Follower, ServerMessage};
 
@@ -70,8 +71,13 @@ pub(super) async fn websocket(
     // in; else as the spectator their address or browser's token names.
     // Whoever is signed in is not sent the lines of the accounts they block.
     let reader = signed_in.as_ref().map(|a| a.id.clone());
+    // A rematch accepted here spends a known account's new games, else its address's.
+    let spender = match &signed_in {
+        Some(a) if history => Spender::Account(a.id.clone()),
+        _ => Spender::Address(key),
+    };
     let account = signed_in.filter(|_| spectator).map(|a| Member { id: a.id, name: a.name });
-    let client = Client { speaker: Speaker::of(&viewer, key, account, browser), address: key, reader };
+    let client = Client { speaker: Speaker::of(&viewer, key, account, browser), reader, spender };
     let ws = ws.max_message_size(MAX_WS_MESSAGE).max_frame_size(MAX_WS_MESSAGE).read_buffer_size(WS_READ_BUFFER);
     Ok(ws.on_upgrade(move |socket| async move {
         let _held = place;
@@ -80,12 +86,13 @@ pub(super) async fn websocket(
 }
 
 /// Who is at the other end of a socket: who writes in the chat as them,
-/// and their client address (its key), whose quotas they spend.
+/// who reads, and whose quotas they spend.
 struct Client {
     speaker: Speaker,
-    address: std::net::IpAddr,
     /// The signed-in account reading (its id), if any.
     reader: Option<String>,
+    /// Whose new games a rematch accepted here spends.
+    spender: Spender,
 }
 
 /// What ends a socket besides its client: the server stopping, or a
@@ -333,7 +340,7 @@ async fn ws_command(app: &AppState, live: &Arc<Live>, viewer: &Viewer, client: &
             Ok(_) => Reply::Nothing,
             Err(e) => Reply::Error(e),
         },
-        Ok(ClientMessage::Rematch) => match app.rematches.accept(live, viewer, Some(client.address)).await {
+        Ok(ClientMessage::Rematch) => match app.rematches.accept(live, viewer, Some(client.spender.clone())).await {
             Ok(accepted) => {
                 let tokens = accepted
                     .tokens

@@ -39,7 +39,8 @@ impl Default for Quota {
 pub enum Spender {
     /// A client address (its key: `listen::addr_key`).
     Address(IpAddr),
-    /// An account (its id): a person with a history, in the lobby.
+    /// An account (its id): a person with a history (the lobby, the new-game
+    /// form, rematches), whom a crowd on their address does not hold back.
     Account(String),
 }
 
@@ -70,14 +71,9 @@ impl Quotas {
         self.by_spender.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Counts a new game against `ip`'s quotas, or says which is used up.
-    pub fn take(&self, ip: Option<IpAddr>) -> Result<(), ApiError> {
-        self.take_as(ip.map(Spender::Address))
-    }
-
     /// Counts a new game against `spender`'s quotas (none: nobody's), or
     /// says which is used up.
-    pub fn take_as(&self, spender: Option<Spender>) -> Result<(), ApiError> {
+    pub fn take(&self, spender: Option<Spender>) -> Result<(), ApiError> {
         let Some(spender) = spender else { return Ok(()) };
         let whose = match spender {
             Spender::Address(_) => "one address",
@@ -113,22 +109,17 @@ impl Quotas {
 
     /// Returns a game taken by [`Quotas::take`] that was not made after
     /// all (a request refused past its quota check spends nothing).
-    pub fn give_back(&self, ip: Option<IpAddr>) {
-        self.give_back_as(ip.map(Spender::Address));
-    }
-
-    /// [`Quotas::give_back`] for a game taken by [`Quotas::take_as`].
-    pub fn give_back_as(&self, spender: Option<Spender>) {
+    pub fn give_back(&self, spender: Option<Spender>) {
         let Some(spender) = spender else { return };
         if let Some(q) = self.map().get_mut(&spender) {
             q.created.pop_back();
         }
     }
 
-    /// Counts `live` among `ip`'s unfinished games.
-    pub fn count_active(&self, ip: Option<IpAddr>, live: &Arc<Live>) {
-        if let Some(ip) = ip {
-            self.map().entry(Spender::Address(ip)).or_default().active.push(Arc::downgrade(live));
+    /// Counts `live` among `spender`'s unfinished games.
+    pub fn count_active(&self, spender: Option<Spender>, live: &Arc<Live>) {
+        if let Some(spender) = spender {
+            self.map().entry(spender).or_default().active.push(Arc::downgrade(live));
         }
     }
 }

@@ -16,7 +16,7 @@ use super::games::clock::ClockState;
 use super::games::live::{Live, Viewer};
 use super::games::Games;
 use super::ids::{new_game_id, new_token, now_ms, random_bytes};
-use super::quotas::Quotas;
+use super::quotas::{Quotas, Spender};
 use crate::error::ApiError;
 use crate::store::{hash_token, ChatRepo, NewGame, RatingRepo, RematchRepo, Seat, Store, DELETED_ACCOUNT};
 
@@ -60,9 +60,10 @@ impl Rematches {
 
     /// Seat holder `viewer` accepts the rematch of the finished game
     /// `live`, for every seat it holds; the last acceptance makes the game,
-    /// one of the new games of the hour of its client address `ip` (refused
-    /// past the quota, and the acceptance not kept: a chain of quick
-    /// games rematched would otherwise make games without end).
+    /// one of the new games of the hour of `spender` (its client address,
+    /// or a known account; refused past the quota, and the acceptance not
+    /// kept: a chain of quick games rematched would otherwise make games
+    /// without end).
     ///
     /// # Errors
     /// `unauthorized` (a spectator), `game_not_over`, `already_accepted`,
@@ -71,7 +72,7 @@ impl Rematches {
         &self,
         live: &Arc<Live>,
         viewer: &Viewer,
-        ip: Option<std::net::IpAddr>,
+        spender: Option<Spender>,
     ) -> Result<Accepted, ApiError> {
         if viewer.seats.is_empty() {
             return Err(ApiError::Unauthorized);
@@ -96,7 +97,7 @@ impl Rematches {
                 .iter()
                 .all(|h| viewer.seats.iter().any(|p| p.0 == *h) || before.accepted.iter().any(|a| a.0 == *h));
         if last {
-            self.quotas.take(ip)?;
+            self.quotas.take(spender.clone())?;
         }
         let mut tokens = Vec::new();
         for p in &viewer.seats {
@@ -110,7 +111,7 @@ impl Rematches {
         }
         if tokens.is_empty() {
             if last {
-                self.quotas.give_back(ip);
+                self.quotas.give_back(spender);
             }
             return Err(ApiError::AlreadyAccepted);
         }

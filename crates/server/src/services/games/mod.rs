@@ -26,7 +26,7 @@ pub use self::new::{check_rules, progress_with, rebuild, CreateRequest, Created,
 use crate::bots::ExternalBot;
 use crate::error::ApiError;
 use crate::services::ids::{new_game_id, now_ms, plausible_id, random_bytes};
-use crate::services::quotas::Quotas;
+use crate::services::quotas::{Quotas, Spender};
 use crate::store::{
     hash_address, Account, Change, ChatRepo, ClockRepo, ClusterRepo, GameRepo, NewGame, RatingRepo, Room, Seat, Store,
     StoreError, TakebackRepo,
@@ -141,9 +141,10 @@ impl Games {
         }
     }
 
-    /// Starts a game from the new-game form, for a client at `ip` (within
-    /// its quotas) signed in to `account` (if any: the first seat at the
-    /// creator's screen is linked to it).
+    /// Starts a game from the new-game form, for a client at `ip` signed in
+    /// to `account` (if any: the first seat at the creator's screen is
+    /// linked to it), within the quotas of `spender` (its address's, or a
+    /// known account's own).
     ///
     /// # Errors
     /// `bad_request` for a form the rules refuse (seats, names, levels,
@@ -153,6 +154,7 @@ impl Games {
         &self,
         req: CreateRequest,
         ip: Option<IpAddr>,
+        spender: Option<Spender>,
         account: Option<&Account>,
     ) -> Result<Created, ApiError> {
         let (seats, tokens) = seats_of(&req, account, &self.programs)?;
@@ -174,9 +176,9 @@ impl Games {
             owner: ip.map(hash_address),
         };
         control_of(start.clock.as_ref(), start.away_minutes)?;
-        self.quotas.take(ip)?;
-        let live = self.start(seats, rules, start).await.inspect_err(|_| self.quotas.give_back(ip))?;
-        self.quotas.count_active(ip, &live);
+        self.quotas.take(spender.clone())?;
+        let live = self.start(seats, rules, start).await.inspect_err(|_| self.quotas.give_back(spender.clone()))?;
+        self.quotas.count_active(spender, &live);
         Ok(Created { live, tokens })
     }
 

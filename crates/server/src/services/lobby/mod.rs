@@ -669,10 +669,10 @@ impl Lobby {
             total: s.max_tables,
             fresh: s.max_tables.saturating_sub(s.tables_kept),
         };
-        self.quotas.take_as(who.spender())?;
+        self.quotas.take(who.spender())?;
         let admission = self.repo.open(&row, &bounds).await;
         if !matches!(admission, Ok(Admission::Admitted)) {
-            self.quotas.give_back_as(who.spender());
+            self.quotas.give_back(who.spender());
         }
         match admission? {
             Admission::Admitted => {}
@@ -763,10 +763,10 @@ impl Lobby {
         // every table of the lobby takes many addresses. A host's table
         // spent its game when it opened.
         let spend = if mine { None } else { who.spender() };
-        self.quotas.take_as(spend.clone())?;
+        self.quotas.take(spend.clone())?;
         let sat = self.sit_here(id, seat, name, who, address, socket).await;
         if sat.is_err() {
-            self.quotas.give_back_as(spend);
+            self.quotas.give_back(spend);
         }
         sat
     }

@@ -279,10 +279,10 @@ impl PlayNow {
             fresh: s.max_waits.saturating_sub(s.waits_kept),
         };
         // The game it will make (paired or with a bot) counts now.
-        self.quotas.take_as(who.spender())?;
+        self.quotas.take(who.spender())?;
         let admission = self.repo.wait(&w, &bounds).await;
         if !matches!(admission, Ok(Admission::Admitted)) {
-            self.quotas.give_back_as(who.spender());
+            self.quotas.give_back(who.spender());
         }
         match admission? {
             Admission::Admitted => {}
