@@ -40,6 +40,9 @@ pub const KNOWN_HASHES: usize = 1;
 pub const KNOWN_QUEUE: usize = 16;
 /// Attempts from one known device: this many at once, then one every six seconds.
 pub const ATTEMPTS_PER_DEVICE: u32 = 10;
+/// Sessions kept per account: a new one ends the least lately used past
+/// them (an account signing in again and again keeps the store no fuller).
+pub const SESSIONS_PER_ACCOUNT: usize = 100;
 /// Devices kept per account (the oldest forgotten).
 pub const DEVICES_PER_ACCOUNT: usize = 20;
 /// The shortest and longest password, in characters.
@@ -330,7 +333,9 @@ impl Accounts {
         self.refuse_closed(&account.id).await?;
         let token = new_token()?;
         let now = now_ms();
-        self.repo.create_session(&hash_token(&token), &account.id, now, now - self.idle_ms()).await?;
+        self.repo
+            .create_session(&hash_token(&token), &account.id, now, now - self.idle_ms(), SESSIONS_PER_ACCOUNT)
+            .await?;
         // Closed meanwhile (its sessions ended before this one began): this one ends too.
         if let Err(e) = self.refuse_closed(&account.id).await {
             self.repo.end_session(&hash_token(&token)).await?;

@@ -7,11 +7,14 @@ use crate::{account, ids, passkey, race, wins};
 
 /// Room for every ceremony a test begins, where the room is not what it tests.
 const ROOM: usize = 100;
+/// Sessions kept per account, where that is not what a test tests.
+const SESSIONS: usize = 100;
 
 conformance!(
     an_account_is_found_by_its_name_s_key_which_is_taken_once,
     a_session_lives_while_used_and_is_renewed_on_use,
     a_new_session_sweeps_the_idle_ones,
+    an_account_keeps_its_latest_used_sessions,
     sessions_end_one_at_a_time_or_all_but_one,
     a_password_is_replaced_with_or_without_the_recovery_code,
     a_deleted_account_ends_its_sessions_and_frees_its_name,
@@ -48,8 +51,8 @@ async fn an_account_is_found_by_its_name_s_key_which_is_taken_once(store: Store)
 
 async fn a_session_lives_while_used_and_is_renewed_on_use(store: Store) {
     store.accounts.create(&account("a1", "Ada")).await.unwrap();
-    store.accounts.create_session("s1", "a1", 1_000, 0).await.unwrap();
-    store.accounts.create_session("s2", "a1", 1_000, 0).await.unwrap();
+    store.accounts.create_session("s1", "a1", 1_000, 0, SESSIONS).await.unwrap();
+    store.accounts.create_session("s2", "a1", 1_000, 0, SESSIONS).await.unwrap();
     let s = store.accounts.session("s1", 1_500, 900, 1_400).await.unwrap();
     assert_eq!(s.map(|a| a.id).as_deref(), Some("a1"), "used at 1000, renewed at 1500");
     let s = store.accounts.session("s1", 2_400, 1_450, 1_400).await.unwrap();
@@ -61,21 +64,44 @@ async fn a_session_lives_while_used_and_is_renewed_on_use(store: Store) {
     assert_eq!(store.accounts.session("s2", 0, -10, -10).await.unwrap(), None, "and removed");
     assert_eq!(store.accounts.session("nope", 2_400, 0, 0).await.unwrap(), None);
     // The account a session gives is the account as stored.
-    store.accounts.create_session("s3", "a1", 5_000, 0).await.unwrap();
+    store.accounts.create_session("s3", "a1", 5_000, 0, SESSIONS).await.unwrap();
     let s = store.accounts.session("s3", 5_000, 0, 0).await.unwrap();
     assert_eq!(s, Some(account("a1", "Ada")));
-    assert!(store.accounts.create_session("s4", "nobody", 5_000, 0).await.is_err(), "no such account");
-    assert!(store.accounts.create_session("s3", "a1", 5_000, 0).await.is_err(), "a session's hash is taken once");
+    assert!(store.accounts.create_session("s4", "nobody", 5_000, 0, SESSIONS).await.is_err(), "no such account");
+    assert!(
+        store.accounts.create_session("s3", "a1", 5_000, 0, SESSIONS).await.is_err(),
+        "a session's hash is taken once"
+    );
+}
+
+async fn an_account_keeps_its_latest_used_sessions(store: Store) {
+    store.accounts.create(&account("a1", "Ada")).await.unwrap();
+    store.accounts.create(&account("b1", "Bob")).await.unwrap();
+    for (i, at) in [1_000, 2_000, 3_000].into_iter().enumerate() {
+        store.accounts.create_session(&format!("s{i}"), "a1", at, 0, 3).await.unwrap();
+    }
+    store.accounts.create_session("b", "b1", 3_500, 0, 3).await.unwrap();
+    // s0, begun first, is used again: s1 is the least lately used.
+    assert!(store.accounts.session("s0", 3_600, 0, 3_600).await.unwrap().is_some());
+    store.accounts.create_session("s3", "a1", 4_000, 0, 3).await.unwrap();
+    let alive = |s: &'static str| {
+        let store = store.clone();
+        async move { store.accounts.session(s, 4_000, 0, 0).await.unwrap().is_some() }
+    };
+    assert!(!alive("s1").await, "the least lately used went");
+    for s in ["s0", "s2", "s3", "b"] {
+        assert!(alive(s).await, "{s} stays (Bob's are his own)");
+    }
 }
 
 async fn a_new_session_sweeps_the_idle_ones(store: Store) {
     store.accounts.create(&account("a1", "Ada")).await.unwrap();
     store.accounts.create(&account("b1", "Bob")).await.unwrap();
-    store.accounts.create_session("s1", "a1", 1_000, 0).await.unwrap();
-    store.accounts.create_session("s2", "b1", 1_500, 0).await.unwrap();
-    store.accounts.create_session("s3", "b1", 2_000, 0).await.unwrap();
+    store.accounts.create_session("s1", "a1", 1_000, 0, SESSIONS).await.unwrap();
+    store.accounts.create_session("s2", "b1", 1_500, 0, SESSIONS).await.unwrap();
+    store.accounts.create_session("s3", "b1", 2_000, 0, SESSIONS).await.unwrap();
     // Sessions unused since before 2000 go, whoever's they were.
-    store.accounts.create_session("s4", "a1", 10_000, 2_000).await.unwrap();
+    store.accounts.create_session("s4", "a1", 10_000, 2_000, SESSIONS).await.unwrap();
     for gone in ["s1", "s2"] {
         assert_eq!(store.accounts.session(gone, 10_000, 0, 0).await.unwrap(), None, "{gone} swept");
     }
@@ -88,9 +114,9 @@ async fn sessions_end_one_at_a_time_or_all_but_one(store: Store) {
     store.accounts.create(&account("a1", "Ada")).await.unwrap();
     store.accounts.create(&account("b1", "Bob")).await.unwrap();
     for s in ["s1", "s2", "s3", "s4"] {
-        store.accounts.create_session(s, "a1", 10_000, 0).await.unwrap();
+        store.accounts.create_session(s, "a1", 10_000, 0, SESSIONS).await.unwrap();
     }
-    store.accounts.create_session("b", "b1", 10_000, 0).await.unwrap();
+    store.accounts.create_session("b", "b1", 10_000, 0, SESSIONS).await.unwrap();
     assert!(store.accounts.end_session("s1").await.unwrap());
     assert!(!store.accounts.end_session("s1").await.unwrap(), "ended already");
     assert_eq!(store.accounts.session("s1", 10_000, 0, 0).await.unwrap(), None);
@@ -122,8 +148,8 @@ async fn a_password_is_replaced_with_or_without_the_recovery_code(store: Store) 
 async fn a_deleted_account_ends_its_sessions_and_frees_its_name(store: Store) {
     store.accounts.create(&account("a1", "Ada")).await.unwrap();
     store.accounts.create(&account("b1", "Bob")).await.unwrap();
-    store.accounts.create_session("s1", "a1", 10_000, 0).await.unwrap();
-    store.accounts.create_session("s2", "b1", 10_000, 0).await.unwrap();
+    store.accounts.create_session("s1", "a1", 10_000, 0, SESSIONS).await.unwrap();
+    store.accounts.create_session("s2", "b1", 10_000, 0, SESSIONS).await.unwrap();
     assert!(store.accounts.delete("a1").await.unwrap());
     assert!(!store.accounts.delete("a1").await.unwrap(), "deleted already");
     assert_eq!(store.accounts.by_key("ada").await.unwrap(), None);
@@ -377,8 +403,8 @@ async fn a_deleted_account_takes_its_passkeys_and_ceremonies_along(store: Store)
 
 async fn a_refused_session_sweeps_nothing(store: Store) {
     store.accounts.create(&account("a1", "Ada")).await.unwrap();
-    store.accounts.create_session("s1", "a1", 1_000, 0).await.unwrap();
-    assert!(store.accounts.create_session("s2", "nobody", 5_000, 2_000).await.is_err(), "no such account");
+    store.accounts.create_session("s1", "a1", 1_000, 0, SESSIONS).await.unwrap();
+    assert!(store.accounts.create_session("s2", "nobody", 5_000, 2_000, SESSIONS).await.is_err(), "no such account");
     assert!(store.accounts.session("s1", 1_000, 0, 0).await.unwrap().is_some(), "the refusal swept s1");
 }
 

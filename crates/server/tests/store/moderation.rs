@@ -205,7 +205,7 @@ async fn a_mute_is_set_replaced_and_lifted(store: Store) {
 async fn closing_an_account_ends_its_sessions_once(store: Store) {
     accounts(&store, &["Ada", "Bob"]).await;
     for (s, a) in [("s1", "id-Ada"), ("s2", "id-Ada"), ("s3", "id-Bob")] {
-        store.accounts.create_session(s, a, 1_000, 0).await.unwrap();
+        store.accounts.create_session(s, a, 1_000, 0, 100).await.unwrap();
     }
     let m = &store.moderation;
     m.mute("id-Ada", 9).await.unwrap();

@@ -170,6 +170,10 @@ pub(crate) const ADD: &str = "INSERT INTO passkeys (credential_id, account, name
 pub(crate) const TAKE: &str = "DELETE FROM passkey_challenges WHERE id_hash = $1 AND kind = $2
      RETURNING id_hash, kind, account, state, expires_at";
 
+/// Forgets account `$1`'s sessions but its `$2` latest used (then started).
+pub(crate) const KEEP_LATEST_SESSIONS: &str = "DELETE FROM sessions WHERE account = $1 AND token_hash NOT IN (
+     SELECT token_hash FROM sessions WHERE account = $1 ORDER BY seen_at DESC, created_at DESC, token_hash LIMIT $2)";
+
 /// Keeps a challenge while fewer than `$6` are kept (the expired removed first).
 pub(crate) const SAVE: &str = "INSERT INTO passkey_challenges (id_hash, kind, account, state, expires_at)
      SELECT $1, $2, $3, $4, $5
@@ -214,7 +218,8 @@ pub trait AccountRepo: Send + Sync {
     async fn delete(&self, id: &str) -> Result<bool, StoreError>;
 
     /// Starts a session for `account` (its token's hash), at `now` (Unix
-    /// ms); sessions unused since `idle_before` are removed on the way.
+    /// ms); sessions unused since `idle_before` are removed on the way, and
+    /// the account's beyond its `keep` latest used.
     ///
     /// # Errors
     /// The storage fails (or the account is gone).
@@ -224,6 +229,7 @@ pub trait AccountRepo: Send + Sync {
         account: &str,
         now: i64,
         idle_before: i64,
+        keep: usize,
     ) -> Result<(), StoreError>;
 
     /// The account of a session used since `idle_before`, renewed (its use

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use super::{
     Account, AccountRepo, PasskeyChallenge, PasskeyRepo, StoredPasskey, ACCOUNT_COLUMNS, ATTEMPTS_FORGOTTEN,
-    FORGET_OLD_DEVICES,
+    FORGET_OLD_DEVICES, KEEP_LATEST_SESSIONS,
 };
 use crate::store::error::StoreError;
 use crate::store::pg::Pg;
@@ -80,6 +80,7 @@ impl AccountRepo for PgAccounts {
         account: &str,
         now: i64,
         idle_before: i64,
+        keep: usize,
     ) -> Result<(), StoreError> {
         let mut conn = self.0.conn().await?;
         // The sweep and the session in one transaction: a refused one sweeps nothing.
@@ -90,6 +91,8 @@ impl AccountRepo for PgAccounts {
             &[&token_hash, &account, &now],
         )
         .await?;
+        let keep = i64::try_from(keep).unwrap_or(i64::MAX);
+        tx.execute(KEEP_LATEST_SESSIONS, &[&account, &keep]).await?;
         tx.commit().await?;
         Ok(())
     }

@@ -2,7 +2,10 @@
 
 use rusqlite::{params, OptionalExtension};
 
-use super::{Account, AccountRepo, PasskeyChallenge, PasskeyRepo, StoredPasskey, ACCOUNT_COLUMNS, FORGET_OLD_DEVICES};
+use super::{
+    Account, AccountRepo, PasskeyChallenge, PasskeyRepo, StoredPasskey, ACCOUNT_COLUMNS, FORGET_OLD_DEVICES,
+    KEEP_LATEST_SESSIONS,
+};
 use crate::store::error::StoreError;
 use crate::store::sqlite::SqliteDb;
 
@@ -111,8 +114,10 @@ impl AccountRepo for SqliteAccounts {
         account: &str,
         now: i64,
         idle_before: i64,
+        keep: usize,
     ) -> Result<(), StoreError> {
         let (hash, account) = (token_hash.to_string(), account.to_string());
+        let keep = i64::try_from(keep).unwrap_or(i64::MAX);
         self.0
             .run(move |db| {
                 let mut conn = db.conn();
@@ -122,6 +127,7 @@ impl AccountRepo for SqliteAccounts {
                     "INSERT INTO sessions (token_hash, account, created_at, seen_at) VALUES (?1, ?2, ?3, ?3)",
                     params![hash, account, now],
                 )?;
+                tx.execute(KEEP_LATEST_SESSIONS, params![account, keep])?;
                 tx.commit()?;
                 Ok(())
             })
