@@ -48,13 +48,18 @@ async fn ada(app: &Router) -> (String, String) {
 
 /// A server whose password hashing takes a while (1 MiB, 1 pass), so that
 /// 40 sign-ins at a time keep the line (2 hashing threads, 32 waiting) full,
-/// as in the wild; accounts have a history once they have a rated game.
-fn slow_hashing() -> AppState {
+/// as in the wild; accounts have a history once they have a rated game, as
+/// Ada's has. The router, and her browser's device cookie.
+async fn known_ada_on_slow_hashing() -> (Router, String) {
     let cost = PasswordCost { memory_kib: 1024, passes: 1, lanes: 1 };
     let mut config = Config { password_cost: cost, ..Config::quick() };
     config.lobby.known_after = std::time::Duration::ZERO;
     config.lobby.known_rated_games = 1;
-    AppState::new(Store::in_memory().unwrap(), config)
+    let state = AppState::new(Store::in_memory().unwrap(), config);
+    let app = app(state.clone());
+    let (_, device) = ada(&app).await;
+    common::accounts::rated(state.store(), "Ada", carcassonne_server::Pool::Duel, 1500.0).await;
+    (app, device)
 }
 
 /// Ada's three sign-ins from her browser while a crowd keeps the hashing
@@ -102,10 +107,7 @@ async fn ada_under_a_crowd(app: &Router, device: &str, puppets: Vec<(String, Str
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_crowd_of_made_up_names_never_starves_a_known_device() {
-    let state = slow_hashing();
-    let app = app(state.clone());
-    let (_, device) = ada(&app).await;
-    common::accounts::rated(state.store(), "Ada", carcassonne_server::Pool::Duel, 1500.0).await;
+    let (app, device) = known_ada_on_slow_hashing().await;
     let answers = ada_under_a_crowd(&app, &device, Vec::new()).await;
     assert!(answers.iter().all(|(s, _)| *s == StatusCode::OK), "Ada was kept out: {answers:?}");
 }
@@ -115,10 +117,7 @@ async fn a_crowd_of_made_up_names_never_starves_a_known_device() {
 /// device (its own budget), wait in the line with everyone else.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn new_accounts_signing_in_from_their_own_devices_never_starve_a_known_one() {
-    let state = slow_hashing();
-    let app = app(state.clone());
-    let (_, device) = ada(&app).await;
-    common::accounts::rated(state.store(), "Ada", carcassonne_server::Pool::Duel, 1500.0).await;
+    let (app, device) = known_ada_on_slow_hashing().await;
     let mut puppets = Vec::new();
     for p in 0..40 {
         let name = format!("Puppet{p}");

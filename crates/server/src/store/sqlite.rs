@@ -897,19 +897,25 @@ mod tests {
         assert_eq!(key("a2"), format!("{}#a2", crate::names::name_key("Ada")), "the younger look-alike steps aside");
     }
 
-    #[test]
-    fn spectators_numbered_before_keep_their_numbers() {
-        let mut conn = Connection::open_in_memory().unwrap();
-        for sql in &MIGRATIONS[..15] {
+    /// A database of the schema after `version` migrations, with a game `g`.
+    fn with_a_game_at(version: usize) -> Connection {
+        let conn = Connection::open_in_memory().unwrap();
+        for sql in &MIGRATIONS[..version] {
             conn.execute_batch(sql).unwrap();
         }
-        conn.pragma_update(None, "user_version", 15).unwrap();
+        conn.pragma_update(None, "user_version", version as i64).unwrap();
         conn.execute(
             "INSERT INTO games (id, setup, seats, progress, moves, created_at, updated_at)
              VALUES ('g', '{}', '[]', '{}', 0, 1, 1)",
             [],
         )
         .unwrap();
+        conn
+    }
+
+    #[test]
+    fn spectators_numbered_before_keep_their_numbers() {
+        let mut conn = with_a_game_at(15);
         // As the older server wrote them: a spectator by a hash of their address.
         for (seq, seat, author, name) in [
             (1, Some(0), "seat:0", "Ada"),
@@ -947,17 +953,7 @@ mod tests {
 
     #[test]
     fn signed_in_spectators_messages_written_before_stay_in_the_reserve() {
-        let mut conn = Connection::open_in_memory().unwrap();
-        for sql in &MIGRATIONS[..23] {
-            conn.execute_batch(sql).unwrap();
-        }
-        conn.pragma_update(None, "user_version", 23).unwrap();
-        conn.execute(
-            "INSERT INTO games (id, setup, seats, progress, moves, created_at, updated_at)
-             VALUES ('g', '{}', '[]', '{}', 0, 1, 1)",
-            [],
-        )
-        .unwrap();
+        let mut conn = with_a_game_at(23);
         // A player linked to an account, a signed-in spectator, a guest.
         for (seq, seat, account) in [(1, Some(0), 0), (2, None, 1), (3, None, 0)] {
             conn.execute(
