@@ -16,9 +16,9 @@
 //! ([`Connections::held_cap`]), so that addresses holding seats in games of
 //! their own, however many, cannot hold every place: the last quarter is
 //! for people with a history, whose sockets the layers above class
-//! [`Class::Kept`], and for everyone else to come and go. The same displacement frees a
-//! file when `accept` finds none left (`EMFILE`), and the loop waits for
-//! the place to free rather than spinning.
+//! [`Class::Kept`], and for everyone else to come and go. The same
+//! displacement frees a file when `accept` finds none left (`EMFILE`), and
+//! the loop waits for the place to free rather than spinning.
 //!
 //! This layer knows nothing of games: the layers above say what a
 //! connection is with [`Slot::set_class`] (a websocket's own slot) or the
