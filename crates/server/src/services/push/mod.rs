@@ -93,8 +93,9 @@ impl Push {
 /// Who subscribes: the share a subscription counts in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Subscriber {
-    /// A signed-in account: its own share ([`PER_ACCOUNT`]), whoever else
-    /// is at its address.
+    /// A signed-in account with a history (the route decides): its own
+    /// share ([`PER_ACCOUNT`]), whoever else is at its address, and its
+    /// deliveries in the sending queue's reserve (`queue.rs`).
     Account(String),
     /// Anyone else, by client address (an IPv6 address by its prefix):
     /// [`PER_ADDRESS`].
@@ -102,10 +103,13 @@ pub enum Subscriber {
 }
 
 impl Subscriber {
+    /// How an account's key (`owner`) begins.
+    pub(crate) const ACCOUNT: &'static str = "account:";
+
     /// The key its subscriptions are counted under (`PushSubscription::owner`).
     fn owner(&self) -> String {
         match self {
-            Subscriber::Account(id) => format!("account:{id}"),
+            Subscriber::Account(id) => format!("{}{id}", Subscriber::ACCOUNT),
             Subscriber::Address(ip) => format!("addr:{ip}"),
         }
     }

@@ -23,6 +23,12 @@
 //!   cannot send now goes. A newer delivery of the same topic for the same
 //!   browser replaces one waiting. Services are remembered up to
 //!   [`Limits::services`].
+//! * **The reserve.** A lane is *kept* when its subscriber is someone the
+//!   server knows (an account with a history, [`Delivery::kept`]): a
+//!   service's kept lanes give way only when it has no other, and they take
+//!   every other turn of its sends while any waits, so that a crowd of
+//!   fresh addresses, however many, can slow a regular's notification at
+//!   worst, never drop it.
 //!
 //! Bookkeeping only: the caller gives the time and sends (`push/mod.rs`).
 
@@ -65,6 +71,9 @@ pub struct Delivery<T> {
     /// Replaces a delivery waiting in its lane with the same key (the
     /// browser and the message's topic): the newer says it all.
     pub replaces: Option<String>,
+    /// Its subscriber is someone the server knows: its lane is in the
+    /// reserve (the module's note).
+    pub kept: bool,
     pub item: T,
 }
 
@@ -105,11 +114,20 @@ pub struct Strike {
     pub wait: Duration,
 }
 
+/// One subscriber's deliveries waiting at a service.
+struct Lane<T> {
+    waiting: VecDeque<(Option<String>, T)>,
+    kept: bool,
+}
+
 /// One push service: its lanes, the sends under way, its record.
 struct Service<T> {
-    lanes: HashMap<String, VecDeque<(Option<String>, T)>>,
-    /// Lanes with deliveries waiting, in turn order.
-    turn: VecDeque<String>,
+    lanes: HashMap<String, Lane<T>>,
+    /// Lanes with deliveries waiting, in turn order: the open ones, the
+    /// kept ones.
+    turns: [VecDeque<String>; 2],
+    /// The kept lanes have the next turn if any waits.
+    kept_next: bool,
     waiting: usize,
     sending: usize,
     window: usize,
@@ -128,7 +146,8 @@ impl<T> Service<T> {
     fn new(now: Instant) -> Service<T> {
         Service {
             lanes: HashMap::new(),
-            turn: VecDeque::new(),
+            turns: Default::default(),
+            kept_next: false,
             waiting: 0,
             sending: 0,
             window: 1,
@@ -145,38 +164,46 @@ impl<T> Service<T> {
         self.until.is_some_and(|t| t > now)
     }
 
-    /// The oldest delivery of its longest lane goes.
+    /// The oldest delivery of its longest open lane goes, or of its
+    /// longest kept lane if it has no open one.
     fn drop_from_longest(&mut self) -> bool {
-        let Some(lane) = self.lanes.iter().max_by_key(|(_, q)| q.len()).map(|(k, _)| k.clone()) else {
-            return false;
-        };
-        self.drop_front(&lane)
+        let longest = self.lanes.iter().max_by_key(|(_, l)| (!l.kept, l.waiting.len())).map(|(k, _)| k.clone());
+        longest.is_some_and(|lane| self.drop_front(&lane))
     }
 
     /// The oldest delivery of `lane` goes.
     fn drop_front(&mut self, lane: &str) -> bool {
-        let Some(q) = self.lanes.get_mut(lane) else { return false };
-        let dropped = q.pop_front().is_some();
+        let Some(l) = self.lanes.get_mut(lane) else { return false };
+        let dropped = l.waiting.pop_front().is_some();
         if dropped {
             self.waiting -= 1;
         }
-        if q.is_empty() {
+        if l.waiting.is_empty() {
+            let turn = &mut self.turns[usize::from(l.kept)];
             self.lanes.remove(lane);
-            self.turn.retain(|l| l != lane);
+            turn.retain(|l| l != lane);
         }
         dropped
     }
 
-    /// The next delivery, its lanes taking turns.
+    /// The next delivery: the kept lanes and the open ones take turns
+    /// while both wait, and the lanes of each in turn.
     fn take(&mut self) -> Option<T> {
-        let lane = self.turn.pop_front()?;
-        let q = self.lanes.get_mut(&lane)?;
-        let (_, item) = q.pop_front()?;
+        let kept = if self.turns[0].is_empty() || self.turns[1].is_empty() {
+            self.turns[0].is_empty()
+        } else {
+            self.kept_next
+        };
+        self.kept_next = !kept;
+        let turn = &mut self.turns[usize::from(kept)];
+        let lane = turn.pop_front()?;
+        let l = self.lanes.get_mut(&lane)?;
+        let (_, item) = l.waiting.pop_front()?;
         self.waiting -= 1;
-        if q.is_empty() {
+        if l.waiting.is_empty() {
             self.lanes.remove(&lane);
         } else {
-            self.turn.push_back(lane);
+            turn.push_back(lane);
         }
         Some(item)
     }
@@ -221,23 +248,24 @@ impl<T> Queue<T> {
         }
         let service = self.services.entry(d.service.clone()).or_insert_with(|| Service::new(now));
         service.last_used = now;
-        let lane = service.lanes.entry(d.lane.clone()).or_default();
+        let lane =
+            service.lanes.entry(d.lane.clone()).or_insert_with(|| Lane { waiting: VecDeque::new(), kept: d.kept });
         if let Some(key) = &d.replaces {
-            if let Some(waiting) = lane.iter_mut().find(|(k, _)| k.as_ref() == Some(key)) {
+            if let Some(waiting) = lane.waiting.iter_mut().find(|(k, _)| k.as_ref() == Some(key)) {
                 waiting.1 = d.item;
                 return 0;
             }
         }
-        if lane.is_empty() {
-            service.turn.push_back(d.lane.clone());
+        if lane.waiting.is_empty() {
+            service.turns[usize::from(lane.kept)].push_back(d.lane.clone());
         }
-        lane.push_back((d.replaces, d.item));
+        lane.waiting.push_back((d.replaces, d.item));
         service.waiting += 1;
         if service.waiting == 1 {
             self.turn.push_back(d.service.clone());
         }
         self.waiting += 1;
-        let dropped = if lane.len() > self.limits.per_lane {
+        let dropped = if lane.waiting.len() > self.limits.per_lane {
             service.drop_front(&d.lane)
         } else if service.waiting > self.limits.per_service_waiting {
             service.drop_from_longest()
@@ -370,7 +398,7 @@ mod tests {
     };
 
     fn d(service: &str, lane: &str, item: u32) -> Delivery<u32> {
-        Delivery { service: service.into(), lane: lane.into(), replaces: None, item }
+        Delivery { service: service.into(), lane: lane.into(), replaces: None, kept: false, item }
     }
 
     /// Everything sendable now: (service, item).
@@ -539,10 +567,55 @@ mod tests {
     }
 
     #[test]
+    fn a_crowd_of_lanes_drops_and_delays_none_of_a_known_subscriber_s() {
+        let now = Instant::now();
+        let mut q = Queue::new(Limits { per_service: 1, ..LIMITS });
+        prove(&mut q, "a", 1, now);
+        let kept =
+            |item| Delivery { service: "a".into(), lane: "account:ada".into(), replaces: None, kept: true, item };
+        // Ten fresh addresses fill the service's ten places, one each.
+        for i in 0..10 {
+            assert_eq!(q.push(d("a", &format!("addr:{i}"), i), now), 0);
+        }
+        // A regular's two notifications: each makes room by dropping a
+        // crowd's, never the other regular's (all lanes are as long).
+        for i in 0..2 {
+            assert_eq!(q.push(kept(100 + i), now), 1);
+            assert_eq!(q.waiting(), 10);
+        }
+        // More of the crowd drop the crowd's own.
+        for i in 10..30 {
+            assert_eq!(q.push(d("a", &format!("addr:{i}"), i), now), 1);
+        }
+        let mut order = Vec::new();
+        while let Some((t, item)) = q.next(now) {
+            order.push(item);
+            q.done(t, Outcome::Quick, now);
+        }
+        assert_eq!(order.len(), 10);
+        assert_eq!(order.iter().filter(|&&i| i >= 100).count(), 2, "the regular's both kept: {order:?}");
+        // The kept lane and the open ones take turns: the regular's are
+        // among the first four sent, not after the crowd's eight.
+        assert!(order[..4].contains(&100) && order[..4].contains(&101), "{order:?}");
+        // With no open lane left, a kept one gives way as any lane does.
+        let mut q = Queue::new(LIMITS);
+        for i in 0..11 {
+            q.push(Delivery { lane: format!("account:{}", i % 3), ..kept(i) }, now);
+        }
+        assert_eq!(q.waiting(), 10);
+    }
+
+    #[test]
     fn a_newer_message_of_the_same_topic_replaces_the_one_waiting() {
         let now = Instant::now();
         let mut q = Queue::new(LIMITS);
-        let turn = |item| Delivery { service: "a".into(), lane: "l".into(), replaces: Some("e1 tG".into()), item };
+        let turn = |item| Delivery {
+            service: "a".into(),
+            lane: "l".into(),
+            replaces: Some("e1 tG".into()),
+            kept: false,
+            item,
+        };
         q.push(turn(1), now);
         q.push(d("a", "l", 2), now);
         assert_eq!(q.push(turn(3), now), 0);

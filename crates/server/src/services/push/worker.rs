@@ -19,6 +19,7 @@ use tokio::time::Instant;
 use super::intake::Intake;
 use super::queue::{Delivery, Limits, Outcome, Queue, Ticket};
 use super::send::{send, tls_connector, vapid_of, Endpoint, Message, SendError, Vapid};
+use super::Subscriber;
 use crate::config::PushSettings;
 use crate::i18n::{self, Lang};
 use crate::store::{PushRepo, PushSubscription};
@@ -168,7 +169,10 @@ async fn intake(jobs: Arc<Intake<Job>>, shared: Arc<Shared>) {
                 // Kept before subscribers were counted: its target stands in.
                 let lane = if sub.owner.is_empty() { sub.target.clone() } else { sub.owner.clone() };
                 let replaces = job.topic.as_ref().map(|topic| format!("{topic} {}", sub.endpoint));
-                let dropped = queue.push(Delivery { service, lane, replaces, item: (Arc::clone(&job), sub) }, now);
+                // An account's share is its own only with a history (`Subscriber`).
+                let kept = sub.owner.starts_with(Subscriber::ACCOUNT);
+                let dropped =
+                    queue.push(Delivery { service, lane, replaces, kept, item: (Arc::clone(&job), sub) }, now);
                 shared.dropped.fetch_add(dropped, Ordering::Relaxed);
             }
         }
