@@ -7,8 +7,9 @@ use std::collections::BTreeSet;
 
 use carcassonne::record::{event_json, Record};
 use carcassonne::{
-    seeded_rng, uniform_below, Action, Event, FarmRule, Figure, FirstPlayer, Game, Move, PackedPlacements, Placement,
-    PlacementCounts, PlayerId, Pos, RandomMover, Rotation, Rules, Setup, Spot, TileId, Unplaceable, FOLLOWERS,
+    seeded_rng, uniform_below, Action, Dir, Event, FarmRule, Figure, FirstPlayer, Game, Move, PackedPlacements,
+    Placement, PlacementCounts, PlayerId, Pos, RandomMover, Role, Rotation, Rules, SegmentKind, Setup, Spot, TileId,
+    Unplaceable, FOLLOWERS,
 };
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
@@ -754,6 +755,62 @@ proptest! {
         let mut s = sample;
         mover.playout(&mut s, &mut rng);
         prop_assert!(s.is_over());
+    }
+}
+
+proptest! {
+    #![proptest_config(config(300))]
+
+    /// Who moves next, and in which part of a turn, by a model of its own
+    /// (expansions.md §2.3, §3 R2, §5; rules.md, hands): a first part
+    /// whose tile joins the mover's builder's road or city earns a second
+    /// part, a second part never a third; the turns owed for holes filled
+    /// come after it, this part's included; otherwise the next seat, and
+    /// only a seat with nothing in hand and nothing left to draw is skipped
+    /// (what it was owed lost). The engine's own state is only read for
+    /// the board.
+    #[test]
+    fn the_turn_order_follows_a_model_of_its_own(seed in any::<u64>(), players in 2usize..=5, rules in any_expansion_rules()) {
+        let mut game = Game::new(Setup::standard(rules, players, seed)).unwrap();
+        let mut rng = seeded_rng(seed ^ 11);
+        let mut mover = RandomMover::new();
+        let (mut owed, mut second_due) = (0u32, false);
+        while let Some(mv) = mover.choose(&game, &mut rng) {
+            let me = game.to_move().unwrap();
+            prop_assert_eq!(game.bonus().is_some(), second_due, "move {}", game.moves_played() + 1);
+            let builder = game.followers().iter().find(|f| f.player == me && f.role == Role::Builder).map(|f| (f.pos, f.spot));
+            let hole = Dir::ALL.iter().all(|&d| game.board().tile_at(mv.pos.step(d)).is_some());
+            game.play(&mv).unwrap();
+            let extends = mv.bonus.is_none()
+                && builder.is_some_and(|(pos, spot)| {
+                    let theirs = game.board().feature_at(pos, spot).unwrap().id;
+                    [Spot::N, Spot::E, Spot::S, Spot::W].into_iter().any(|s| {
+                        game.board().feature_at(mv.pos, s).is_some_and(|f| {
+                            matches!(f.kind, SegmentKind::Road | SegmentKind::City) && f.id == theirs
+                        })
+                    })
+                });
+            owed += u32::from(rules.hole_bonus_turn && hole);
+            let mut next = me;
+            second_due = extends;
+            if !extends {
+                if owed > 0 {
+                    owed -= 1;
+                } else {
+                    next = PlayerId((me.0 + 1) % players as u8);
+                }
+            }
+            let Some(moving) = game.to_move() else { break };
+            while next != moving {
+                prop_assert!(
+                    rules.hand_mode() && game.hand(next).is_empty() && game.tiles_left() == 0,
+                    "seat {:?} passed over after move {} with tiles to play", next, game.moves_played()
+                );
+                (owed, second_due) = (0, false);
+                next = PlayerId((next.0 + 1) % players as u8);
+            }
+        }
+        prop_assert!(game.is_over());
     }
 }
 
