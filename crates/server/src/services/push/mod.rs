@@ -42,7 +42,7 @@ use crate::i18n::Lang;
 use crate::store::{Account, PushRepo, PushSubscription, Seat, Store};
 use intake::{Intake, LaneKey};
 use send::{browser_keys, vapid_of, Endpoint};
-use worker::{Job, Words};
+use worker::{Job, Words, ACCOUNT_OWNER};
 
 pub use crate::config::{
     PUSH_PER_ACCOUNT as PER_ACCOUNT, PUSH_PER_ADDRESS as PER_ADDRESS, PUSH_PER_ENDPOINT as PER_ENDPOINT,
@@ -103,13 +103,10 @@ pub enum Subscriber {
 }
 
 impl Subscriber {
-    /// How an account's key (`owner`) begins.
-    pub(crate) const ACCOUNT: &'static str = "account:";
-
     /// The key its subscriptions are counted under (`PushSubscription::owner`).
     fn owner(&self) -> String {
         match self {
-            Subscriber::Account(id) => format!("{}{id}", Subscriber::ACCOUNT),
+            Subscriber::Account(id) => format!("{ACCOUNT_OWNER}{id}"),
             Subscriber::Address(ip) => format!("addr:{ip}"),
         }
     }

@@ -19,11 +19,14 @@ use tokio::time::Instant;
 use super::intake::Intake;
 use super::queue::{Delivery, Limits, Outcome, Queue, Ticket};
 use super::send::{send, tls_connector, vapid_of, Endpoint, Message, SendError, Vapid};
-use super::Subscriber;
 use crate::config::PushSettings;
 use crate::i18n::{self, Lang};
 use crate::store::{PushRepo, PushSubscription};
 
+/// How the key of an account's subscriptions begins (`Subscriber::owner`):
+/// an account's share is its own only with a history, so its lanes are the
+/// queue's kept ones.
+pub(crate) const ACCOUNT_OWNER: &str = "account:";
 /// Requests to push services under way at once, in all.
 pub const SENDS_AT_ONCE: usize = 32;
 /// Requests under way at once to one push service, at most.
@@ -169,8 +172,7 @@ async fn intake(jobs: Arc<Intake<Job>>, shared: Arc<Shared>) {
                 // Kept before subscribers were counted: its target stands in.
                 let lane = if sub.owner.is_empty() { sub.target.clone() } else { sub.owner.clone() };
                 let replaces = job.topic.as_ref().map(|topic| format!("{topic} {}", sub.endpoint));
-                // An account's share is its own only with a history (`Subscriber`).
-                let kept = sub.owner.starts_with(Subscriber::ACCOUNT);
+                let kept = sub.owner.starts_with(ACCOUNT_OWNER);
                 let dropped =
                     queue.push(Delivery { service, lane, replaces, kept, item: (Arc::clone(&job), sub) }, now);
                 shared.dropped.fetch_add(dropped, Ordering::Relaxed);
