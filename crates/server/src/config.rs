@@ -80,6 +80,10 @@ pub struct Config {
     pub ipv6_prefix: u8,
     /// Spectators' websockets on one game from one client address.
     pub max_spectators_per_ip_per_game: usize,
+    /// Spectators numbered in a game's chat (each who wrote), past whom
+    /// only an account with a history is numbered: a new one is refused
+    /// `chat_crowded`.
+    pub chat_spectators: usize,
     /// What hashing an account's password costs (docs/web.md, *Accounts*).
     pub password_cost: PasswordCost,
     /// Password checks that may wait for a hashing thread; more are
@@ -183,6 +187,7 @@ impl Default for Config {
             max_reviews_per_ip: 2,
             ipv6_prefix: 64,
             max_spectators_per_ip_per_game: 8,
+            chat_spectators: 2000,
             password_cost: PasswordCost::STANDARD,
             password_queue: 32,
             session_idle: Duration::from_secs(30 * 24 * 3600),

@@ -307,7 +307,10 @@ impl ApiError {
             ApiError::ChatTooFast(secs) => format!("too many messages: one every {secs} seconds, please"),
             ApiError::ChatFull(max) => format!("this game's players' chat holds its {max} messages: no more"),
             ApiError::ChatCrowded(max) => {
-                format!("{max} spectators wrote in this game's chat already: sign in to write")
+                format!(
+                    "{max} spectators wrote in this game's chat already: only regulars (accounts a day old \
+                     with a rated game played to the end) may join them"
+                )
             }
             ApiError::ChatNotAgreed => "the chat is downloaded only when every player agreed to it".into(),
             ApiError::GameNotOver => "the game is not over yet".into(),

@@ -654,6 +654,37 @@ async fn only_spectators_with_a_history_write_in_the_reserve() {
     assert_ne!(known.author, guest.author);
 }
 
+/// A game numbers so many spectators (here three), then only regulars: a
+/// guest and a new account are refused, `chat_crowded`, and nothing is
+/// stored, while a regular is numbered and those numbered write on.
+#[tokio::test]
+async fn past_the_numbered_spectators_only_a_regular_is_numbered() {
+    let mut config = Config { bot_delay: Duration::ZERO, chat_spectators: 3, ..Config::quick() };
+    config.lobby.known_after = Duration::ZERO;
+    config.lobby.known_rated_games = 1;
+    let state = AppState::new(Store::in_memory().unwrap(), config);
+    let app = carcassonne_server::app(state.clone());
+    let (id, _, _) = create(&app, two_humans()).await;
+    let regular = account(&app, "Regular").await;
+    common::accounts::rated(state.store(), "Regular", carcassonne_server::Pool::Duel, 1500.0).await;
+    let newcomer = account(&app, "Newcomer").await;
+    for i in 1..=3 {
+        let v = watch_say(&app, &id, &format!("guest {i}"), &format!("10.7.0.{i}"), None, None).await;
+        assert_eq!(v.0, StatusCode::OK, "{}", v.1);
+    }
+    for (address, session) in [("10.7.0.4", None), ("10.7.0.5", Some(&newcomer))] {
+        let v = watch_say(&app, &id, "one too many", address, None, session.map(String::as_str)).await;
+        assert_eq!(error(&v), (StatusCode::FORBIDDEN, "chat_crowded"), "{}", v.1);
+    }
+    let v = watch_say(&app, &id, "a regular", "10.7.0.6", None, Some(&regular)).await;
+    assert_eq!(v.0, StatusCode::OK, "{}", v.1);
+    assert_eq!(v.1["message"]["spectator"], 4, "{}", v.1);
+    let v = watch_say(&app, &id, "guest 1 again", "10.7.0.1", None, None).await;
+    assert_eq!(v.0, StatusCode::OK, "{}", v.1);
+    let stored: Vec<String> = state.store().chat.messages(&id).await.unwrap().into_iter().map(|m| m.text).collect();
+    assert_eq!(stored, ["guest 1", "guest 2", "guest 3", "a regular", "guest 1 again"]);
+}
+
 /// "A muted watcher comes back under a new 'Spectator N' from another
 /// address": a spectator is the same spectator of the game from another
 /// address with the same browser (its spectator token), and from the same

@@ -32,9 +32,6 @@ use crate::store::{
 /// reserve) and other spectators' (past either, the oldest message of
 /// whoever holds the most in it goes).
 pub const CHAT_CAPS: ChatCaps = ChatCaps { players: 1000, known: 500, others: 500 };
-/// The most spectators of a game who write without signing in: past it,
-/// a new one is refused (`chat_crowded`); signed-in spectators never are.
-pub const MAX_SPECTATORS: usize = 2000;
 /// A seat, a signed-in spectator or a spectator's address may send this
 /// many messages at once…
 pub const CHAT_BURST: u32 = 5;
@@ -182,11 +179,16 @@ pub struct Chat {
     cluster: Arc<dyn ClusterRepo>,
     moderation: Arc<Moderation>,
     rooms: Rooms,
+    /// Spectators numbered in a game before only those with a history are.
+    spectators: usize,
 }
 
 impl Chat {
-    pub fn new(store: &Store, moderation: Arc<Moderation>) -> Chat {
+    /// `spectators`: how many spectators of a game are numbered before only
+    /// accounts with a history are (`Config::chat_spectators`).
+    pub fn new(store: &Store, moderation: Arc<Moderation>, spectators: usize) -> Chat {
         Chat {
+            spectators,
             repo: Arc::clone(&store.chat),
             rematches: Arc::clone(&store.rematches),
             cluster: Arc::clone(&store.cluster),
@@ -215,7 +217,7 @@ impl Chat {
     /// # Errors
     /// `chat_off`, `message_too_long`, `empty_message`, `chat_too_fast`,
     /// `chat_full` (the players' messages), `chat_crowded` (a new spectator
-    /// past [`MAX_SPECTATORS`]), `storage_error`.
+    /// past `Config::chat_spectators` without a history), `storage_error`.
     pub async fn say(&self, live: &Arc<Live>, speaker: &Speaker, text: &str) -> Result<ChatMessage, ApiError> {
         let text = clean_message(text)?;
         let settings = self.repo.settings(&live.id).await?;
@@ -285,7 +287,8 @@ impl Chat {
     /// same address, or the same browser at a new one, is the same
     /// spectator), numbered in the store ("Spectator N" unless signed in).
     /// Its rate is the account's, else the address's. Only an account with
-    /// a history passes the game's crowd limit, and its messages count in
+    /// a history passes the game's crowd limit, is numbered once the game
+    /// has numbered its spectators (`chat_crowded`), and its messages count in
     /// their reserve, each account its share; a newer one's spend its
     /// address's rate too, and count with the guests' in its address's
     /// share, so that puppet accounts made at once are one spectator's worth
@@ -299,21 +302,23 @@ impl Chat {
         text: String,
     ) -> Result<ChatMessage, ApiError> {
         let address_key = hash_token(&format!("{id}/{address}"));
-        let (rate, keys, max) = match account {
-            Some(member) => {
-                let key = hash_token(&format!("{id}/account/{}", member.id));
-                (key.clone(), vec![key], usize::MAX)
-            }
-            None => {
-                let mut keys = vec![address_key.clone()];
-                keys.extend(browser.map(|b| hash_token(&format!("{id}/browser/{b}"))));
-                (address_key.clone(), keys, MAX_SPECTATORS)
-            }
-        };
         let known = match account {
             Some(member) => self.moderation.known(&member.id).await,
             None => false,
         };
+        let (rate, keys) = match account {
+            Some(member) => {
+                let key = hash_token(&format!("{id}/account/{}", member.id));
+                (key.clone(), vec![key])
+            }
+            None => {
+                let mut keys = vec![address_key.clone()];
+                keys.extend(browser.map(|b| hash_token(&format!("{id}/browser/{b}"))));
+                (address_key.clone(), keys)
+            }
+        };
+        // Past the numbered spectators, a new one only with a history.
+        let max = if known { usize::MAX } else { self.spectators };
         // Spent before a new spectator is numbered: a refusal stores nothing.
         let fresh_account = account.is_some() && !known;
         if !self.rooms.allow(format!("{id}/{rate}"))
@@ -322,7 +327,7 @@ impl Chat {
         {
             return Err(ApiError::ChatTooFast(CHAT_PERIOD.as_secs()));
         }
-        let number = self.repo.spectator(id, &keys, max).await?.ok_or(ApiError::ChatCrowded(MAX_SPECTATORS))?;
+        let number = self.repo.spectator(id, &keys, max).await?.ok_or(ApiError::ChatCrowded(self.spectators))?;
         let name = account.map_or_else(|| format!("Spectator {number}"), |m| m.name.clone());
         Ok(ChatMessage {
             seq: 0,

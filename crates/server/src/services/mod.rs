@@ -144,7 +144,7 @@ impl AppState {
         let push = Arc::new(Push::new(&store, Arc::clone(&games), Arc::clone(&histories), config.push.clone()));
         let moderation =
             Arc::new(Moderation::new(&store, Arc::clone(&histories), config.reports).with_operators(&config.operators));
-        let chat = Arc::new(Chat::new(&store, Arc::clone(&moderation)));
+        let chat = Arc::new(Chat::new(&store, Arc::clone(&moderation), config.chat_spectators));
         let rematches = Rematches::new(&store, Arc::clone(&games), Arc::clone(&chat), Arc::clone(&quotas));
         let lobby = Arc::new(Lobby::new(
             &store,
