@@ -622,13 +622,11 @@ async fn puppet_accounts_watching_from_one_address_are_one_spectator() {
     assert_eq!(other.0, StatusCode::OK, "{}", other.1);
 }
 
-/// The spectators' reserve is for spectators with a history: a new
-/// account's message counts with the guests', in its address's share, so
-/// that puppet accounts never push a known spectator's messages out (what
-/// a part keeps: tests/store/chat.rs).
-#[tokio::test]
-async fn only_spectators_with_a_history_write_in_the_reserve() {
-    let mut config = Config { bot_delay: Duration::ZERO, ..Config::quick() };
+/// A server on `config` where an account with a rated game has a history,
+/// a game of two people, and the session tokens of a regular (an account
+/// with a history) and of a new account.
+async fn a_regular_and_a_newcomer(mut config: Config) -> (AppState, Router, String, String, String) {
+    config.bot_delay = Duration::ZERO;
     config.lobby.known_after = Duration::ZERO;
     config.lobby.known_rated_games = 1;
     let state = AppState::new(Store::in_memory().unwrap(), config);
@@ -637,6 +635,16 @@ async fn only_spectators_with_a_history_write_in_the_reserve() {
     let regular = account(&app, "Regular").await;
     common::accounts::rated(state.store(), "Regular", carcassonne_server::Pool::Duel, 1500.0).await;
     let newcomer = account(&app, "Newcomer").await;
+    (state, app, id, regular, newcomer)
+}
+
+/// The spectators' reserve is for spectators with a history: a new
+/// account's message counts with the guests', in its address's share, so
+/// that puppet accounts never push a known spectator's messages out (what
+/// a part keeps: tests/store/chat.rs).
+#[tokio::test]
+async fn only_spectators_with_a_history_write_in_the_reserve() {
+    let (state, app, id, regular, newcomer) = a_regular_and_a_newcomer(Config::quick()).await;
     for (text, address, session) in [
         ("from a regular", "10.8.0.1", Some(&regular)),
         ("from a new account", "10.8.0.2", Some(&newcomer)),
@@ -659,15 +667,8 @@ async fn only_spectators_with_a_history_write_in_the_reserve() {
 /// stored, while a regular is numbered and those numbered write on.
 #[tokio::test]
 async fn past_the_numbered_spectators_only_a_regular_is_numbered() {
-    let mut config = Config { bot_delay: Duration::ZERO, chat_spectators: 3, ..Config::quick() };
-    config.lobby.known_after = Duration::ZERO;
-    config.lobby.known_rated_games = 1;
-    let state = AppState::new(Store::in_memory().unwrap(), config);
-    let app = carcassonne_server::app(state.clone());
-    let (id, _, _) = create(&app, two_humans()).await;
-    let regular = account(&app, "Regular").await;
-    common::accounts::rated(state.store(), "Regular", carcassonne_server::Pool::Duel, 1500.0).await;
-    let newcomer = account(&app, "Newcomer").await;
+    let (state, app, id, regular, newcomer) =
+        a_regular_and_a_newcomer(Config { chat_spectators: 3, ..Config::quick() }).await;
     for i in 1..=3 {
         let v = watch_say(&app, &id, &format!("guest {i}"), &format!("10.7.0.{i}"), None, None).await;
         assert_eq!(v.0, StatusCode::OK, "{}", v.1);
