@@ -42,8 +42,17 @@ pub(crate) fn client_key(extensions: &axum::http::Extensions, config: &Config) -
 /// so that a crowd on its address does not count against it (as in the
 /// lobby); anyone else their address's (`client`, its key).
 pub(crate) async fn spender(app: &AppState, account: Option<&Account>, client: IpAddr) -> Spender {
+    let history = match account {
+        Some(a) => app.histories.of(&a.id, a.created_at).await,
+        None => false,
+    };
+    spender_of(account, history, client)
+}
+
+/// [`spender`] where whether the account has a history is known already.
+pub(crate) fn spender_of(account: Option<&Account>, history: bool, client: IpAddr) -> Spender {
     match account {
-        Some(a) if app.histories.of(&a.id, a.created_at).await => Spender::Account(a.id.clone()),
+        Some(a) if history => Spender::Account(a.id.clone()),
         _ => Spender::Address(client),
     }
 }

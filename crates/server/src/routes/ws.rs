@@ -72,10 +72,7 @@ pub(super) async fn websocket(
     // Whoever is signed in is not sent the lines of the accounts they block.
     let reader = signed_in.as_ref().map(|a| a.id.clone());
     // A rematch accepted here spends a known account's new games, else its address's.
-    let spender = match &signed_in {
-        Some(a) if history => Spender::Account(a.id.clone()),
-        _ => Spender::Address(key),
-    };
+    let spender = super::common::spender_of(signed_in.as_ref(), history, key);
     let account = signed_in.filter(|_| spectator).map(|a| Member { id: a.id, name: a.name });
     let client = Client { speaker: Speaker::of(&viewer, key, account, browser), reader, spender };
     let ws = ws.max_message_size(MAX_WS_MESSAGE).max_frame_size(MAX_WS_MESSAGE).read_buffer_size(WS_READ_BUFFER);

@@ -324,10 +324,10 @@ impl Push {
                 let (intake, histories, a) = (Arc::clone(&self.intake), Arc::clone(&self.histories), a.to_string());
                 tokio::spawn(async move {
                     let known = histories.of_id(&a).await;
-                    file(&intake, job, LaneKey { key: format!("account:{a}"), account: known });
+                    file(&intake, job, LaneKey { key: account_target(&a), account: known });
                 });
             }
-            Some(a) => self.enqueue(job, LaneKey { key: format!("account:{a}"), account: false }),
+            Some(a) => self.enqueue(job, LaneKey { key: account_target(a), account: false }),
             None => self.enqueue(job, owner_lane(&live.id, table.owner.as_deref())),
         }
     }
