@@ -10,6 +10,10 @@ import { checkA11y } from './a11y.mjs';
 
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
 const theme = (page) => page.evaluate(() => document.documentElement.dataset.theme);
+// The switch is in index.html before the script runs: wait for theme.js to
+// have made it work.
+const themed = (page) => page.waitForFunction(() => document.querySelector('.theme-toggle')?.onclick);
+const background = (page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
 
 async function finishedGame() {
   const created = await api('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' },
@@ -22,14 +26,38 @@ async function finishedGame() {
   throw new Error('the bots did not finish');
 }
 
+test('a dark system gets a dark page before any script runs (no light flash)', async () => {
+  const pages = {};
+  for (const colorScheme of ['light', 'dark']) {
+    const { context, close } = await launch({ colorScheme, javaScriptEnabled: false });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${BASE}/#/`);
+      pages[colorScheme] = await background(page);
+    } finally {
+      await close();
+    }
+  }
+  const { context, close } = await launch({ colorScheme: 'dark' });
+  try {
+    const page = await context.newPage();
+    await page.goto(`${BASE}/#/`);
+    await themed(page);
+    assert.equal(await background(page), pages.dark, 'the script keeps the dark the page started with');
+    assert.notEqual(pages.dark, pages.light);
+  } finally {
+    await close();
+  }
+});
+
 test('the theme follows the system, and the switch overrides it and is kept', async () => {
   const { context, close } = await launch({ colorScheme: 'dark' });
   try {
     const page = await context.newPage();
     await page.goto(`${BASE}/#/`);
-    await page.waitForSelector('.theme-toggle');
+    await themed(page);
     assert.equal(await theme(page), 'dark', 'a dark system gives a dark page');
-    const bg = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const bg = () => background(page);
     const dark = await bg();
     await page.emulateMedia({ colorScheme: 'light' });
     await page.waitForFunction(() => document.documentElement.dataset.theme === 'light', null, { timeout: 5000 })
@@ -39,7 +67,7 @@ test('the theme follows the system, and the switch overrides it and is kept', as
     await page.click('.theme-toggle');
     assert.equal(await theme(page), 'dark');
     await page.reload();
-    await page.waitForSelector('.theme-toggle');
+    await themed(page);
     assert.equal(await theme(page), 'dark', 'the choice is kept');
     assert.match(await page.getAttribute('.theme-toggle', 'aria-label'), /^dark colours/);
     await page.click('.theme-toggle');
