@@ -5,7 +5,7 @@
 // Needs a running server: BASE_URL (default http://127.0.0.1:8080).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, api, launchBrowser, shot, watchErrors } from './lib.mjs';
+import { BASE, SIGNED_OUT, api, launchBrowser, shot, watchErrors } from './lib.mjs';
 import { checkA11y } from './a11y.mjs';
 
 test('sign up, see the recovery code, sign out and sign in again', async () => {
@@ -40,8 +40,8 @@ test('sign up, see the recovery code, sign out and sign in again', async () => {
     assert.equal(await page.evaluate(() => document.cookie.includes('carcassonne_session')), false, 'not readable by scripts');
 
     await page.click('.account-signout');
-    await page.waitForSelector('#account-nav a[href="#/signin"]');
-    await page.click('#account-nav a[href="#/signin"]');
+    await page.waitForSelector(SIGNED_OUT);
+    await page.click(SIGNED_OUT);
     await page.waitForSelector('.account-form');
     assert.equal(await page.getAttribute('#account-password', 'autocomplete'), 'current-password');
     await checkA11y(page, 'sign-in page');
@@ -107,11 +107,11 @@ test('change the password, sign out everywhere, recover with the code, delete th
     assert.match(await page.textContent('.settings-done'), /Password changed/);
     assert.equal(await page.inputValue('#current-password'), '', 'the fields are emptied');
     await other.reload();
-    await other.waitForSelector('#account-nav a[href="#/signin"]');
+    await other.waitForSelector(SIGNED_OUT);
 
     // Sign out everywhere: this device too.
     await page.click('.settings-everywhere');
-    await page.waitForSelector('#account-nav a[href="#/signin"]');
+    await page.waitForSelector(SIGNED_OUT);
     await page.waitForFunction(() => location.hash === '#/signin'); // (page.url() may lag behind the page)
 
     // The password forgotten: the recovery code sets a new one, signs in,
@@ -138,7 +138,7 @@ test('change the password, sign out everywhere, recover with the code, delete th
     await page.fill('#delete-password', 'third password 3');
     await page.click('.settings-delete button[type=submit]');
     await page.waitForSelector('text=Your account is deleted');
-    await page.waitForSelector('#account-nav a[href="#/signin"]');
+    await page.waitForSelector(SIGNED_OUT);
     await checkA11y(page, 'account deleted');
     assert.equal((await api(`/api/players/${encodeURIComponent(name)}`)).status, 404);
     // The wrong recovery code's 401 is the one error the browser logs.

@@ -8,6 +8,8 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const BASE = process.env.BASE_URL || 'http://127.0.0.1:8080';
+/** The top bar's sign-in link once the page has asked the server who is signed in. */
+export const SIGNED_OUT = '#account-nav[data-account="out"] a[href="#/signin"]';
 const here = dirname(fileURLToPath(import.meta.url));
 export const SHOTS = process.env.SCREENSHOT_DIR || join(here, '..', '..', 'target', 'screenshots');
 

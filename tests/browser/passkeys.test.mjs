@@ -10,7 +10,7 @@
 // Needs a running server: BASE_URL (default http://127.0.0.1:8080).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launchBrowser, shot, watchErrors } from './lib.mjs';
+import { BASE, SIGNED_OUT, launchBrowser, shot, watchErrors } from './lib.mjs';
 import { checkA11y } from './a11y.mjs';
 
 const url = new URL(BASE);
@@ -84,8 +84,8 @@ test('add a passkey, sign out, sign in with it, remove it', { skip: !local && 'p
     // Sign out; on the sign-in page the browser offers the passkey in the
     // name field (conditional UI), which the virtual authenticator takes at once.
     await page.click('.account-signout');
-    await page.waitForSelector('#account-nav a[href="#/signin"]');
-    await page.click('#account-nav a[href="#/signin"]');
+    await page.waitForSelector(SIGNED_OUT);
+    await page.click(SIGNED_OUT);
     await page.waitForSelector('.account-signout');
     assert.equal(await page.getAttribute('.account-link', 'aria-label'), `Account of ${name}`);
     await page.waitForFunction(() => location.hash === '#/'); // (page.url() may lag behind the page)
@@ -95,7 +95,7 @@ test('add a passkey, sign out, sign in with it, remove it', { skip: !local && 'p
       window.PublicKeyCredential.isConditionalMediationAvailable = async () => false;
     });
     await page.click('.account-signout');
-    await page.waitForSelector('#account-nav a[href="#/signin"]');
+    await page.waitForSelector(SIGNED_OUT);
     await page.goto(`${LOCAL}/#/signin`);
     await page.reload();
     await page.waitForSelector('.passkey-signin-button');
@@ -129,7 +129,7 @@ test('add a passkey, sign out, sign in with it, remove it', { skip: !local && 'p
 
     // A sign-in with a passkey the server no longer has is refused, plainly.
     await page.click('.account-signout');
-    await page.waitForSelector('#account-nav a[href="#/signin"]');
+    await page.waitForSelector(SIGNED_OUT);
     await page.goto(`${LOCAL}/#/signin`);
     await page.waitForSelector('.passkey-signin-button');
     await page.click('.passkey-signin-button');

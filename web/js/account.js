@@ -9,7 +9,11 @@ import { esc } from './dom.js';
 import { errorText, sentence, t } from './i18n.js';
 import { offerPasskeySignIn } from './passkeys.js';
 
-/** Shows who is signed in (or the way to sign in) in the top bar. */
+/**
+ * Shows who is signed in (or the way to sign in) in the top bar, and says
+ * which on the box (`data-account="in" | "out"`): the sign-in link in
+ * index.html is there before anyone asked the server.
+ */
 export async function showAccount() {
   const box = document.getElementById('account-nav');
   if (!box) return;
@@ -19,6 +23,7 @@ export async function showAccount() {
   } catch { /* shown as signed out */ }
   if (name === null || name === undefined) {
     box.innerHTML = `<a href="#/signin"><span class="nav-long">${esc(t('nav-sign-in'))}</span><span class="nav-short">${esc(t('nav-sign-in-short'))}</span></a>`;
+    box.dataset.account = 'out';
     return;
   }
   // The seats this browser holds become the account's (ratings, profile).
@@ -29,6 +34,7 @@ export async function showAccount() {
     <button type="button" class="link account-signout"><svg class="account-icon" viewBox="0 0 24 24" width="22"
     height="22" aria-hidden="true" focusable="false"><path d="M10 3h8a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2h-8v-2h8V5h-8z"/><path
     d="M9 7l1.4 1.4L8.8 10H16v2H8.8l1.6 1.6L9 15l-4-4z"/></svg><span class="account-signout-text">${esc(t('account-sign-out'))}</span></button>`;
+  box.dataset.account = 'in';
   box.querySelector('.account-signout').addEventListener('click', async () => {
     try { await request('POST', '/api/account/signout', {}); } catch { /* the cookie is gone either way */ }
     await showAccount();
