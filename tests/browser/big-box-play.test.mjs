@@ -46,7 +46,7 @@ test('a Big Box game against a bot: the figures, goods and the builder\'s second
     let id, used;
     for (let attempt = 1; ; attempt++) {
       await page.goto(`${BASE}/#/new`);
-      await page.waitForSelector('.new-game .start');
+      await page.waitForSelector('body[data-screen="new"] .new-game .start');
 
       // The form: the Big Box preset, whose words name both expansions, and its options ticked.
       await page.click('.presets [data-preset="big-box"]');
@@ -223,7 +223,7 @@ test('a Big Box game against a bot: the figures, goods and the builder\'s second
     // The same game on a phone: the figures and goods stay in the players' strip.
     await page.setViewportSize({ width: 390, height: 844 });
     const small = page;
-    await small.goto(`${BASE}/#/game/${id}`);
+    await small.reload();
     await small.waitForSelector('.players-panel .player-goods');
     await small.evaluate(() => document.querySelector('.overlay.results')?.classList.add('hidden'));
     for (const p of end.players) {

@@ -5,7 +5,7 @@
 // Needs a running server: BASE_URL (default http://127.0.0.1:8080).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { api, BASE, launch, nextTurn, shot, watchErrors } from './lib.mjs';
+import { BASE, GAMES_LOADED, api, launch, nextTurn, shot, watchErrors } from './lib.mjs';
 import { checkA11y } from './a11y.mjs';
 
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
@@ -50,6 +50,35 @@ test('a dark system gets a dark page before any script runs (no light flash)', a
   }
 });
 
+test('a browser without light-dark() gets the same colours, set by theme.js', async () => {
+  const seen = {};
+  for (const old of [false, true]) {
+    const { context, close } = await launch({ colorScheme: 'dark' });
+    try {
+      if (old) {
+        await context.addInitScript(() => {
+          const real = CSS.supports.bind(CSS);
+          CSS.supports = (...args) => !args.join(' ').includes('light-dark') && real(...args);
+        });
+      }
+      const page = await context.newPage();
+      await page.goto(`${BASE}/#/`);
+      await themed(page);
+      const look = () => page.evaluate(() => [getComputedStyle(document.body).backgroundColor, getComputedStyle(document.body).color]);
+      const dark = await look();
+      await page.click('.theme-toggle'); // auto → dark
+      await page.click('.theme-toggle'); // dark → light
+      const ink = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--ink').trim());
+      seen[old] = { dark, light: await look(), ink };
+    } finally {
+      await close();
+    }
+  }
+  assert.deepEqual([seen.true.dark, seen.true.light], [seen.false.dark, seen.false.light]);
+  assert.notDeepEqual(seen.true.dark, seen.true.light);
+  assert.match(seen.true.ink, /^#[0-9a-f]{6}$/i, 'each colour set plainly on <html>');
+});
+
 test('the theme follows the system, and the switch overrides it and is kept', async () => {
   const { context, close } = await launch({ colorScheme: 'dark' });
   try {
@@ -90,12 +119,12 @@ for (const [device, options] of [['desk', { viewport: { width: 1366, height: 860
       const page = await context.newPage();
       const errors = watchErrors(page);
       await page.goto(`${BASE}/#/`);
-      await page.waitForSelector('.games-list p, .games-list table');
+      await page.waitForSelector(GAMES_LOADED);
       assert.equal(await theme(page), 'dark');
       await shot(page, `dark-${device}-01-home`);
       await checkA11y(page, 'start page in dark');
       await page.goto(`${BASE}/#/new`);
-      await page.waitForSelector('.new-game .start');
+      await page.waitForSelector('body[data-screen="new"] .new-game .start');
       await page.click('.more-rules summary');
       await checkA11y(page, 'new-game form in dark');
 

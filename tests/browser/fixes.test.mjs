@@ -167,7 +167,7 @@ test('5. the rules\' headline says 4 per city once farm scoring is set to 4 per 
   try {
     const page = await context.newPage();
     await page.goto(`${BASE}/#/new`);
-    await page.waitForSelector('.new-game .start');
+    await page.waitForSelector('body[data-screen="new"] .new-game .start');
     assert.match(await page.textContent('.preset-text'), /farmers score 3 per completed city/);
     await page.click('.more-rules summary');
     await page.selectOption('[data-key="farms"]', 'per-city');

@@ -115,7 +115,11 @@ test('an online game with a person shows no Hint button (and the server refuses 
     assert.equal(await nextTurn(page), 'mine');
     await page.waitForSelector('.tile-panel .actions');
     assert.equal(await page.locator('button[data-act="hint"]').count(), 0, 'no Hint button');
+    const asked = [];
+    page.on('request', (r) => { if (r.url().endsWith('/hint')) asked.push(r.url()); });
     await page.keyboard.press('h');
+    await page.waitForFunction(() => /No hints in a game played online/.test(document.querySelector('.announcer')?.textContent));
+    assert.deepEqual(asked, [], 'the page asks the server for no hint');
     const refused = await api(`/api/games/${id}/hint`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: toMove }) });
     assert.equal(refused.status, 403);
     assert.equal(refused.body.error, 'no_hints');

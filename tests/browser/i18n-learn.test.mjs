@@ -10,7 +10,7 @@
 // Needs a running server: BASE_URL (default http://127.0.0.1:8080).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { api, BASE, finishedBotGame, gameAgainstBot, launch, nextTurn, shot, watchErrors } from './lib.mjs';
+import { BASE, api, finishedBotGame, gameAgainstBot, launch, nextTurn, openView, shot, watchErrors } from './lib.mjs';
 import { keyMove, staticJson } from './practice.mjs';
 
 /** English words that never belong in German or French text ("point" is French too). */
@@ -103,7 +103,7 @@ async function lesson(page, lang, w) {
 
   // The first lesson: an edge that does not match.
   const lay = data.lessons.find((l) => l.key === 'lay');
-  await page.goto(`${BASE}/#/learn/lay`);
+  await openView(page, `${BASE}/#/learn/lay`);
   await keyMove(page, lay.wrong[0].move);
   await page.locator('.practice-result .verdict.bad').waitFor();
   const edge = await text(page, '.practice-result');
@@ -117,7 +117,7 @@ async function lesson(page, lang, w) {
 
   // A legal move that misses the goal: the goal named.
   const city = data.lessons.find((l) => l.key === 'city');
-  await page.goto(`${BASE}/#/learn/city`);
+  await openView(page, `${BASE}/#/learn/city`);
   await keyMove(page, city.wrong.find((x) => !x.code).move);
   await page.locator('.practice-result .verdict.bad[data-code="goal"]').waitFor();
   const miss = await text(page, '.practice-result');

@@ -14,7 +14,7 @@
 // Needs a running server: BASE_URL (default http://127.0.0.1:8080).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { api, BASE, launchBrowser, ratedGameFrom, shot, watchErrors } from './lib.mjs';
+import { BASE, GAMES_LOADED, api, launchBrowser, ratedGameFrom, shot, watchErrors } from './lib.mjs';
 import { checkA11y } from './a11y.mjs';
 import { LobbySocket } from './lobbysocket.mjs';
 import { noEnglish, pageWords } from './english.mjs';
@@ -35,8 +35,8 @@ async function walk(page, lang) {
   };
   // Home and the new-game form, its options open.
   await page.goto(`${BASE}/#/new`);
-  await page.waitForSelector('.new-game .start');
-  await page.waitForSelector('.games-list :is(table, p:not(:empty))');
+  await page.waitForSelector('body[data-screen="new"] .new-game .start');
+  await page.waitForSelector(GAMES_LOADED);
   await page.waitForFunction(() => !/…$/.test(document.querySelector('.saved-list').textContent.trim()));
   await page.click('.more-rules summary');
   await page.selectOption('[data-key="farms"]', 'per-city');
@@ -72,7 +72,6 @@ async function walk(page, lang) {
   await check('the results of a finished game');
   await shot(page, `i18n-${lang}-results`);
   await page.click('.results-dialog [data-close]');
-  await page.click('.drawer-toggle').catch(() => {});
   await page.click('[data-act="toggle-remaining"]');
   await noEnglish(page, lang, 'the log and the tiles left of a finished game');
 
@@ -105,7 +104,7 @@ async function walk(page, lang) {
   // The account pages.
   for (const view of ['signin', 'signup']) {
     await page.goto(`${BASE}/#/${view}`);
-    await page.waitForSelector('.account-form');
+    await page.waitForSelector(`#account-password[autocomplete="${view === 'signup' ? 'new' : 'current'}-password"]`);
     await check(`the ${view} page`);
   }
 }
@@ -220,7 +219,7 @@ test('the top bar fits a 320 px phone in German and in French', async () => {
       const context = await browser.newContext({ locale, viewport: { width: 320, height: 640 }, hasTouch: true, isMobile: true });
       const page = await context.newPage();
       await page.goto(`${BASE}/#/new`);
-      await page.waitForSelector('.new-game .start');
+      await page.waitForSelector('body[data-screen="new"] .new-game .start');
       const bar = await page.evaluate(() => [...document.querySelectorAll('.topbar > a, .topbar > button, .account-nav a, .account-nav button')]
         .map((e) => e.getBoundingClientRect()).filter((r) => r.width > 0).map((r) => [r.left, r.right]));
       for (let i = 1; i < bar.length; i++) assert.ok(bar[i][0] >= bar[i - 1][1], `${locale}: the top bar's items ${i - 1} and ${i} do not overlap`);
@@ -330,8 +329,8 @@ async function lobbyAndProfiles(browser, locale, lang, names, words) {
 
   // No such player.
   await page.goto(`${BASE}/#/player/nobody-${Date.now().toString(36)}`);
-  await page.waitForSelector('.profile-page h1');
-  assert.equal((await page.textContent('.profile-page h1')).trim(), words.noSuchPlayer);
+  // (The profile before it has a .profile-page h1 too: its player's name.)
+  await page.waitForFunction((w) => document.querySelector('.profile-page h1')?.textContent.trim() === w, words.noSuchPlayer);
   await noSentence('an unknown player');
 
   // The leaderboard.

@@ -7,7 +7,7 @@
 // Needs a running server: BASE_URL (default http://127.0.0.1:8080).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch, nextTurn, shot, version, watchErrors } from './lib.mjs';
+import { BASE, GAMES_LOADED, launch, nextTurn, shot, version, watchErrors } from './lib.mjs';
 import { checkA11y } from './a11y.mjs';
 
 /** Presses Tab until `selector` has the focus (at most `max` times). */
@@ -32,10 +32,10 @@ test('a whole game by keyboard alone, said in words; axe-core finds nothing to f
     const errors = watchErrors(page);
     await page.goto(`${BASE}/#/`);
     await page.waitForSelector('.new-game .start');
-    await page.waitForSelector('.games-list p, .games-list table');
+    await page.waitForSelector(GAMES_LOADED);
     await checkA11y(page, 'start page');
     await page.goto(`${BASE}/#/new`);
-    await page.waitForSelector('.new-game .start');
+    await page.waitForSelector('body[data-screen="new"] .new-game .start');
     await page.click('.more-rules summary');
     await checkA11y(page, 'new-game form');
     await page.reload();

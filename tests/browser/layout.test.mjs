@@ -17,7 +17,7 @@
 // Needs a running server: BASE_URL (default http://127.0.0.1:8080).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { api, BASE, launch, launchBrowser, shot, signUp, watchErrors } from './lib.mjs';
+import { BASE, api, launch, launchBrowser, openView, shot, signUp, watchErrors } from './lib.mjs';
 import { checkA11y } from './a11y.mjs';
 import { keyMove, staticJson } from './practice.mjs';
 
@@ -276,7 +276,7 @@ test('6. a lesson done on a phone: the whole board in view, not the one tile zoo
     const errors = watchErrors(page);
     for (const key of ['city', 'cloister', 'farm-per-farm']) {
       const lesson = lessons.find((l) => l.key === key);
-      await page.goto(`${BASE}/#/learn/${key}`);
+      await openView(page, `${BASE}/#/learn/${key}`);
       await keyMove(page, lesson.solution);
       await page.locator('.practice-result .verdict.ok').waitFor();
       await page.waitForFunction(() => !document.querySelector('.board-host[data-moving]'));
@@ -389,7 +389,7 @@ test('8. on a phone the language footer lies below each page, never over its con
       '#/account', `#/player/${name}`, '#/rules/standard'];
     const over = [];
     for (const hash of pages) {
-      await page.goto(`${BASE}/${hash}`);
+      await openView(page, `${BASE}/${hash}`);
       await page.waitForSelector('main#app > *:not(.loading)');
       await page.waitForTimeout(700); // the page's data drawn
       const r = await page.evaluate(() => {

@@ -8,6 +8,24 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const BASE = process.env.BASE_URL || 'http://127.0.0.1:8080';
+/** The home screen's list of games once loaded (its "Loading…" line is `.pending`). */
+export const GAMES_LOADED = '.games-list > :not(.pending)';
+/**
+ * Opens another view of the page already loaded: only the address's hash
+ * changes, and the view before stays until the new one is drawn (some load
+ * a module or data first). Returns once the view before is gone, so that
+ * the next wait sees only the new view's elements.
+ */
+export async function openView(page, url) {
+  // (The same address again changes nothing: it is loaded anew.)
+  if (await page.evaluate((u) => location.href === u, url)) {
+    await page.reload();
+    return;
+  }
+  await page.evaluate(() => { for (const e of document.querySelectorAll('#app > *')) e.dataset.left = ''; });
+  await page.goto(url);
+  await page.waitForFunction(() => document.querySelector('#app > :not([data-left])'));
+}
 /** The top bar's sign-in link once the page has asked the server who is signed in. */
 export const SIGNED_OUT = '#account-nav[data-account="out"] a[href="#/signin"]';
 const here = dirname(fileURLToPath(import.meta.url));
@@ -234,8 +252,8 @@ export async function waitShown(page, selector, { timeout = 15_000, errors = [],
 
 /** Signs up on #/signup as `name`; resolves once the recovery code shows. */
 export async function signUp(page, name, password = 'correct horse battery') {
-  await page.goto(`${BASE}/#/signup`);
-  await page.waitForSelector('.account-form');
+  await openView(page, `${BASE}/#/signup`);
+  await page.waitForSelector('#account-password[autocomplete="new-password"]');
   await page.fill('#account-name', name);
   await page.fill('#account-password', password);
   await page.click('.account-form button[type=submit]');

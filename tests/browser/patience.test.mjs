@@ -19,7 +19,7 @@ test('a request refused for the rate is asked again and the page shows the answe
     const page = await context.newPage();
     const errors = watchErrors(page);
     await page.goto(`${BASE}/#/`);
-    await page.waitForSelector('#app > *');
+    await page.waitForSelector('.new-game .start');
 
     // Twice refused for the rate, then the server's own answer (nobody has this name).
     let asked = 0;
@@ -36,7 +36,9 @@ test('a request refused for the rate is asked again and the page shows the answe
     asked = 0;
     await page.route('**/api/players/**', (route) => { asked += 1; return route.fulfill(refusal('quota_exceeded', 'this address created as many games as it may')); });
     await page.goto(`${BASE}/#/player/Somebody`);
-    await page.waitForSelector('.profile-page h1:text("No such player")', { timeout: 5_000 });
+    // (The page before said "No such player" too: wait for this one's words.)
+    await page.waitForSelector('.profile-page:has-text("as many games as it may")', { timeout: 5_000 });
+    assert.equal((await page.textContent('.profile-page h1')).trim(), 'No such player');
     assert.equal(asked, 1, 'asked once');
     assert.match(await page.textContent('.profile-page'), /as many games as it may/);
     // The refusals and the unknown name, as the browser reports them, are the only console errors.

@@ -6,7 +6,7 @@
 // Needs a running server: BASE_URL (default http://127.0.0.1:8080).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch, nextTurn, shot, version, wake, watchErrors } from './lib.mjs';
+import { BASE, GAMES_LOADED, launch, nextTurn, shot, version, wake, watchErrors } from './lib.mjs';
 import { checkA11y } from './a11y.mjs';
 
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
@@ -93,6 +93,8 @@ test('a whole game on a phone, played by tapping', async () => {
       assert.ok(tapped, `turn ${turn}: a lit cell to tap`);
       await previewed(page, turn * 5);
       assert.equal(await version(page), v, 'a tap previews, it does not play');
+      // (A move sent would change the version only when the server answers; it ends "my turn" at once.)
+      assert.equal(await page.getAttribute('#app', 'data-myturn'), 'true', 'a tap previews, it sends nothing');
       assert.match(await page.textContent('.banner'), /tap the tile again|pick a spot/, 'the banner says how to lay it');
       await page.waitForFunction(() => !document.querySelector('.board-host[data-moving]'));
       // The view came to the tile: its follower spots are big enough to touch, or picked from buttons.
@@ -121,6 +123,7 @@ test('a whole game on a phone, played by tapping', async () => {
         });
         // On a phone "Confirm each move" is on: the spot chosen plays nothing yet.
         assert.equal(await version(page), v, 'a spot tapped on a phone waits for Confirm');
+        assert.equal(await page.getAttribute('#app', 'data-myturn'), 'true', 'a spot tapped sends nothing');
         deployed++;
         if (deployed === 1) await shot(page, 'phone-02-follower');
       }
@@ -239,7 +242,7 @@ test('the start page and the new-game form fit a 320 px phone', async () => {
   try {
     const page = await context.newPage();
     await page.goto(`${BASE}/#/new`);
-    await page.waitForSelector('.new-game .start');
+    await page.waitForSelector('body[data-screen="new"] .new-game .start');
     await page.click('.add-seat');
     await page.click('.more-rules summary');
     const wide = await page.evaluate(() => [...document.querySelectorAll('main *')]
@@ -264,7 +267,7 @@ test('the new-game form says each seat\'s kind whole on a 390 px phone, in Engli
       await context.addInitScript((l) => localStorage.setItem('carcassonne.lang', l), lang);
       const page = await context.newPage();
       await page.goto(`${BASE}/#/new`);
-      await page.waitForSelector('.new-game .start');
+      await page.waitForSelector('body[data-screen="new"] .new-game .start');
       // Each select as wide as its longest option needs (its max-content width).
       const cut = await page.evaluate(() => [...document.querySelectorAll('.seat select')].map((sel) => {
         const now = sel.getBoundingClientRect().width;
@@ -290,7 +293,7 @@ test('the front page fits a 390 px phone in English, German and French', async (
       const page = await context.newPage();
       await page.goto(`${BASE}/#/`);
       await page.waitForSelector('.new-game .start');
-      await page.waitForSelector('.games-list :is(table, p:not(:empty))');
+      await page.waitForSelector(GAMES_LOADED);
       const wide = await page.evaluate(() => [...document.querySelectorAll('body *')]
         .filter((el) => !el.closest('.hero-tiles, .toasts') && el.getBoundingClientRect().width > 0 && el.getBoundingClientRect().right > window.innerWidth + 1)
         .map((el) => `${el.tagName}.${el.className} ${Math.round(el.getBoundingClientRect().right)}`));

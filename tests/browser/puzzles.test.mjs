@@ -7,7 +7,7 @@
 // Needs a running server: BASE_URL (default http://127.0.0.1:8080).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch, shot, watchErrors } from './lib.mjs';
+import { BASE, launch, openView, shot, watchErrors } from './lib.mjs';
 import { checkA11y } from './a11y.mjs';
 import { footerOverTilePanel, keyMove, staticJson } from './practice.mjs';
 
@@ -47,7 +47,7 @@ test('a wrong answer is explained, the answer solves the puzzle and is remembere
     await page.waitForSelector('.practice-move .big-tile');
     assert.equal(await page.getAttribute('.next-puzzle', 'href'), `#/puzzles/${data.puzzles[(day + 1) % data.puzzles.length].id}`);
 
-    await page.goto(`${BASE}/#/puzzles/${encodeURIComponent(p.id)}`);
+    await openView(page, `${BASE}/#/puzzles/${encodeURIComponent(p.id)}`);
     await page.waitForSelector('.practice-move .big-tile');
     await checkA11y(page, 'a puzzle');
     // The runner-up: legal, not the answer.

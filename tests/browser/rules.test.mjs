@@ -8,7 +8,7 @@
 // Needs a running server: BASE_URL (default http://127.0.0.1:8080).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { api, BASE, launchBrowser, shot, watchErrors } from './lib.mjs';
+import { BASE, api, launchBrowser, openView, shot, watchErrors } from './lib.mjs';
 import { checkA11y } from './a11y.mjs';
 
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
@@ -26,7 +26,7 @@ test('a rule set goes from the form to a link, to another phone, and into a game
     const page = await a.newPage();
     const errors = watchErrors(page);
     await page.goto(`${BASE}/#/new`);
-    await page.waitForSelector('.new-game .start');
+    await page.waitForSelector('body[data-screen="new"] .new-game .start');
     await page.click('[data-preset="first-edition"]');
     await page.click('.more-rules summary');
     await page.check('[data-key="river"]');
@@ -73,9 +73,10 @@ test('a rule set goes from the form to a link, to another phone, and into a game
     assert.match(await other.textContent('.rules-head h1'), /^The rules: first edition \+ \d options$/);
     assert.equal(await other.locator('.rules-head code').count(), 0, 'no raw code in the title block');
     assert.equal(await other.textContent('.rules-text code'), 'first-edition,farms=per-farm-once,river=true,hand=2,hand_visible=true');
-    assert.equal(await other.locator('.saved-list li').count(), 0, 'saved rule sets stay with their visitor');
     await other.click('text=Start a game with these rules');
     await other.waitForSelector('.new-game .start');
+    await other.waitForSelector('.saved-list > :not(.pending)');
+    assert.equal(await other.locator('.saved-list li').count(), 0, 'saved rule sets stay with their visitor');
     await other.waitForFunction(() => document.querySelector('[data-preset="first-edition"]')?.classList.contains('on'));
     assert.equal(await other.inputValue('[data-key="hand"]'), '2');
     assert.ok(await other.isChecked('[data-key="river"]'));
@@ -110,7 +111,7 @@ test('codes that do not read get a plain message and a way back', async () => {
     const page = await (await browser.newContext(PHONE)).newPage();
     // Corrupt, unknown bits, and a code from a later version (2).
     for (const [code, words] of [['!!nonsense', /cannot be read/], ['AQCAAQAA', /cannot be read/], ['AgAAAQAA', /later version/]]) {
-      await page.goto(`${BASE}/#/rules/${encodeURIComponent(code)}`);
+      await openView(page, `${BASE}/#/rules/${encodeURIComponent(code)}`);
       await page.waitForSelector('.rules-error');
       assert.match(await page.textContent('.rules-error'), words, code);
     }
@@ -178,12 +179,12 @@ test('the Big Box rules page shows each part with its worked example, in English
     assert.equal(await page.locator('.bb-switches li').count(), 3);
 
     // Without farmers no pig is placed: no pig example; another farm rule: the example says whose rule it follows.
-    await page.goto(`${BASE}/#/rules/standard,traders_builders=true,farms=off`);
+    await openView(page, `${BASE}/#/rules/standard,traders_builders=true,farms=off`);
     await page.waitForSelector('.rules-section.big-box[data-ready="1"]');
     assert.deepEqual(await page.$$eval('.rules-example', (els) => els.map((e) => e.dataset.example)), ['goods', 'builder']);
-    await page.goto(`${BASE}/#/rules/standard,traders_builders=true,farms=per-city`);
+    await openView(page, `${BASE}/#/rules/standard,traders_builders=true,farms=per-city`);
     await page.waitForSelector('.rules-section.big-box[data-ready="1"] [data-example="pig"] .farm-note');
-    await page.goto(`${BASE}/#/rules/big-box`);
+    await openView(page, `${BASE}/#/rules/big-box`);
     await page.waitForSelector('.rules-section.big-box[data-ready="1"]');
     assert.equal(await page.locator('.farm-note').count(), 0, 'the standard farm rule needs no note');
 

@@ -78,7 +78,8 @@ test('the games to watch: public games in play, rated players first, with their 
     };
     const bobSeat = made.rated.tokens.find((x) => x.seat === 1).token;
     await bob.goto(`${BASE}/#/game/${made.rated.id}?join=${bobSeat}`);
-    await bob.waitForSelector('.players-panel');
+    // (Bob's page showed his finished game before: wait for this one.)
+    await bob.waitForSelector('#app[data-status="playing"] .players-panel');
     // In the game, whom one plays: both players' ratings beside their names.
     await bob.waitForFunction(() => document.querySelectorAll('.players-panel .prating').length === 2);
     const shown = await bob.$$eval('.players-panel .prating', (els) => els.map((e) => e.textContent));

@@ -53,6 +53,8 @@ async function boot() {
 function show(make) {
   if (screen && screen.destroy) screen.destroy();
   main.innerHTML = '';
+  // The game's state at a glance (game.js) is the game screen's alone.
+  for (const key of ['version', 'status', 'myturn']) delete main.dataset[key];
   screen = make();
 }
 

@@ -73,7 +73,7 @@ export class HomeScreen {
             <div class="card-head"><h2>${esc(t('home-your-games'))}</h2>
               <label class="btn small file-btn">${esc(t('home-open-record'))} <input type="file" accept=".json,application/json" class="record-file sr-only"></label>
             </div>
-            <div class="games-list"><p class="muted">${esc(t('loading'))}</p></div>
+            <div class="games-list"><p class="muted pending">${esc(t('loading'))}</p></div>
           </section>
           <section class="card public-games-card" hidden>
             <h2>${esc(t('home-public-games'))}</h2>
@@ -82,7 +82,7 @@ export class HomeScreen {
           </section>
           <section class="card saved-card">
             <h2>${esc(t('home-saved-rules'))}</h2>
-            <div class="saved-list"><p class="muted">${esc(t('loading'))}</p></div>
+            <div class="saved-list"><p class="muted pending">${esc(t('loading'))}</p></div>
           </section>
           </div>
         </div>
