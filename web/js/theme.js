@@ -30,10 +30,44 @@ export function theme() {
   return c === 'system' ? (SYSTEM.matches ? 'dark' : 'light') : c;
 }
 
+// style.css writes each colour once, as light-dark(light, dark). A browser
+// without light-dark() (Safari before 17.5) reads none of them: each is set
+// on <html> here instead, the light or the dark half.
+const NATIVE = !window.CSS || CSS.supports('color', 'light-dark(#000, #fff)');
+
+/** "a, b" at the top level of light-dark( … ): [a, b] (a colour may hold commas of its own). */
+function halves(args) {
+  let depth = 0;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '(') depth++;
+    else if (args[i] === ')') depth--;
+    else if (args[i] === ',' && depth === 0) return [args.slice(0, i).trim(), args.slice(i + 1).trim()];
+  }
+  return [args.trim(), args.trim()];
+}
+
+function palette(dark) {
+  const root = document.documentElement;
+  for (const sheet of document.styleSheets) {
+    let rules;
+    try { rules = sheet.cssRules; } catch { continue; }
+    for (const rule of rules) {
+      if (rule.selectorText !== ':root') continue;
+      for (const name of rule.style) {
+        const m = /^light-dark\((.*)\)$/.exec(rule.style.getPropertyValue(name).trim());
+        if (m) root.style.setProperty(name, halves(m[1])[dark ? 1 : 0]);
+      }
+    }
+  }
+}
+
 function apply() {
   // Written only when it changes: each write restyles the whole page.
   const root = document.documentElement;
-  if (root.dataset.theme !== theme()) root.dataset.theme = theme();
+  if (root.dataset.theme !== theme()) {
+    root.dataset.theme = theme();
+    if (!NATIVE) palette(theme() === 'dark');
+  }
   const b = document.querySelector('.theme-toggle');
   if (!b) return;
   const c = themeChoice();
